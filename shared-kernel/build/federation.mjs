@@ -1,0 +1,93 @@
+// Build-time federation settings every part uses, so the shell and all areas
+// agree on what is a shared singleton and which kernel contract they carry.
+import { readFileSync } from 'node:fs';
+
+const kernelPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** The kernel version an area is built against: its contract. */
+export const KERNEL_BUILD_VERSION = kernelPackage.version;
+
+/**
+ * Shared singletons: exactly one instance of each across the shell and every area.
+ * The shell (host) loads first and provides them; an area's own copies are
+ * fallbacks that are never fetched while the shell provides a compatible version.
+ */
+export function sharedSingletons() {
+  const singleton = (requiredVersion) => ({ singleton: true, requiredVersion });
+  return {
+    react: singleton('^19.3.1'),
+    'react/': singleton('^19.3.1'),
+    'react-dom': singleton('^19.3.1'),
+    'react-dom/': singleton('^19.3.1'),
+    'react-router': singleton('^7.18.5'),
+    zustand: singleton('^5.1.0'),
+    mitt: singleton('^3.0.1'),
+    '@shop/shared-kernel': singleton(`^${KERNEL_BUILD_VERSION}`),
+  };
+}
+
+/** Options common to the shell and the areas. */
+export const federationDefaults = {
+  dts: false,
+  // One area that is down must not stop the shell from starting.
+  shareStrategy: 'loaded-first',
+};
+
+/**
+ * Emits `area.json` next to the remote entry: the facts a deploy checks
+ * (area name, kernel contract, exposed modules) without executing the build.
+ */
+export function areaMetaPlugin({ area, exposes }) {
+  return {
+    name: 'shop-area-meta',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: 'area.json',
+        source: JSON.stringify(
+          { area, kernel: KERNEL_BUILD_VERSION, exposes: Object.keys(exposes), entry: 'remoteEntry.js' },
+          null,
+          2,
+        ),
+      });
+    },
+  };
+}
+
+/**
+ * The whole Vite config of an area. Plugin factories are passed in so the
+ * kernel does not depend on build tools; every area builds the same way.
+ */
+export function areaViteConfig({ area, exposes, devPort, react, federation }) {
+  return {
+    // Relative base: the build is published under any versioned path
+    // (remotes/<area>/<version>/) and its chunks resolve against the entry's URL.
+    base: './',
+    plugins: [
+      react(),
+      federation({
+        ...federationDefaults,
+        name: area,
+        filename: 'remoteEntry.js',
+        manifest: true,
+        exposes,
+        shared: sharedSingletons(),
+      }),
+      areaMetaPlugin({ area, exposes }),
+    ],
+    build: { target: 'esnext', emptyOutDir: true },
+    // Component tests (vitest) run in jsdom against the area's own sources.
+    test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
+    // `vite dev` in an area renders its pages standalone (src/dev-main.tsx)
+    // against the API of a running `npm start`.
+    server: {
+      port: devPort,
+      strictPort: true,
+      origin: `http://localhost:${devPort}`,
+      cors: true,
+      proxy: { '/api': 'http://127.0.0.1:3000', '/media': 'http://127.0.0.1:3000' },
+    },
+    preview: { port: devPort, strictPort: true, cors: true },
+  };
+}

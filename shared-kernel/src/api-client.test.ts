@@ -1,0 +1,194 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { api, buildQuery, configureApi, createApiClient } from './api-client.ts';
+import { ApiError } from './errors.ts';
+import { createFakeFetch, type FakeFetch } from './testing/fake-fetch.ts';
+
+let fake: FakeFetch;
+
+beforeEach(() => {
+  fake = createFakeFetch();
+});
+
+describe('buildQuery', () => {
+  it('skips null and undefined values', () => {
+    expect(buildQuery({ a: 1, b: undefined, c: null, d: 'x y', e: false })).toBe('?a=1&d=x+y&e=false');
+    expect(buildQuery({})).toBe('');
+    expect(buildQuery(undefined)).toBe('');
+  });
+});
+
+describe('createApiClient: requests', () => {
+  it('GET sends the query and Accept, no token when signed out', async () => {
+    fake.on('GET /api/things', { body: { data: [1, 2] } });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.get('/api/things', { page: 2, sort: undefined })).resolves.toEqual({ data: [1, 2] });
+    expect(fake.calls[0]).toMatchObject({
+      method: 'GET',
+      url: '/api/things?page=2',
+      headers: { Accept: 'application/json' },
+      body: undefined,
+    });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+  });
+
+  it('POST sends JSON and the Bearer token', async () => {
+    fake.on('POST /api/things', { body: { ok: true } });
+    const client = createApiClient({ fetch: fake, getToken: () => 'tok.en.x' });
+    await client.post('/api/things', { a: 1 });
+    expect(fake.calls[0]).toMatchObject({
+      method: 'POST',
+      body: { a: 1 },
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        Authorization: 'Bearer tok.en.x',
+      },
+    });
+  });
+
+  it('prefixes the base URL', async () => {
+    fake.on('GET /api/menu', { body: { data: { categories: [], links: [] } } });
+    const client = createApiClient({ fetch: fake, baseUrl: 'https://api.example.sk' });
+    await client.menu();
+    expect(fake.calls[0]?.url).toBe('https://api.example.sk/api/menu');
+  });
+
+  it('returns undefined for an empty answer', async () => {
+    fake.on('POST /api/empty', { status: 204 });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.post('/api/empty', {})).resolves.toBeUndefined();
+  });
+});
+
+describe('createApiClient: errors', () => {
+  it('throws ApiError from the {error:{code,message}} body', async () => {
+    fake.on('POST /api/account/login', {
+      status: 422,
+      body: { error: { code: 'validation_failed', message: 'Zadajte e-mail.' } },
+    });
+    const client = createApiClient({ fetch: fake });
+    const error = await client.login('', 'x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Zadajte e-mail.' });
+  });
+
+  it('falls back to a code from the status and a Slovak message', async () => {
+    fake.on('GET /api/site', { status: 500, body: 'oops' });
+    fake.on('GET /api/menu', { status: 429, body: { error: { code: 'weird', message: '' } } });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.site()).rejects.toMatchObject({
+      status: 500,
+      code: 'internal',
+      message: 'Požiadavka zlyhala (HTTP 500).',
+    });
+    await expect(client.menu()).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+  });
+
+  it('a 404 without a body is not_found', async () => {
+    fake.on('GET /api/page/nic', { status: 404 });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.page('nic')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('wraps a network failure as ApiError with status 0', async () => {
+    fake.on('GET /api/home', new TypeError('fetch failed'));
+    const client = createApiClient({ fetch: fake });
+    const error = await client.home().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 0,
+      code: 'internal',
+      message: 'Server je momentálne nedostupný. Skúste to, prosím, znova.',
+    });
+    expect((error as ApiError).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('rejects an answer that is not JSON', async () => {
+    const client = createApiClient({
+      fetch: async () => new Response('<html>', { status: 200 }),
+    });
+    await expect(client.home()).rejects.toMatchObject({ code: 'internal', message: 'Server vrátil neplatnú odpoveď.' });
+  });
+
+  it('calls onUnauthorized on a 401 to a request that carried a token', async () => {
+    fake.on('GET /api/account/me', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
+    const onUnauthorized = vi.fn();
+    const signedIn = createApiClient({ fetch: fake, getToken: () => 't', onUnauthorized });
+    await expect(signedIn.me()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not call onUnauthorized for a 401 without a token (wrong password)', async () => {
+    fake.on('POST /api/account/login', { status: 401, body: { error: { code: 'unauthorized', message: 'Nesprávne heslo.' } } });
+    const onUnauthorized = vi.fn();
+    const client = createApiClient({ fetch: fake, getToken: () => null, onUnauthorized });
+    await expect(client.login('a@b.sk', 'zle')).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+});
+
+describe('createApiClient: typed calls', () => {
+  const client = () => createApiClient({ fetch: fake });
+
+  it.each([
+    ['logout', (c: ReturnType<typeof client>) => c.logout('h4sh'), 'POST', '/api/account/logout', {}, { authHash: 'h4sh' }],
+    [
+      'validateCoupon',
+      (c: ReturnType<typeof client>) => c.validateCoupon({ code: 'JAR10', cart: [], total: 1000, userId: 7 }),
+      'POST',
+      '/api/coupon/validate',
+      {},
+      { code: 'JAR10', cart: [], total: 1000, userId: 7 },
+    ],
+    ['deactivateCoupon', (c: ReturnType<typeof client>) => c.deactivateCoupon(7), 'GET', '/api/coupon/deactive', { userId: '7' }, undefined],
+    ['activeCoupon', (c: ReturnType<typeof client>) => c.activeCoupon(7), 'GET', '/api/coupon/active', { user_id: '7' }, undefined],
+    ['variantDetail', (c: ReturnType<typeof client>) => c.variantDetail(42), 'POST', '/api/product/variant/detail', {}, { v_id: 42 }],
+    ['menu', (c: ReturnType<typeof client>) => c.menu(), 'GET', '/api/menu', {}, undefined],
+    ['site', (c: ReturnType<typeof client>) => c.site(), 'GET', '/api/site', {}, undefined],
+    ['redirectList', (c: ReturnType<typeof client>) => c.redirectList(), 'GET', '/api/redirect/list', {}, undefined],
+    ['redirectFor', (c: ReturnType<typeof client>) => c.redirectFor('/stara-cesta'), 'GET', '/api/redirect', { path: '/stara-cesta' }, undefined],
+    ['login', (c: ReturnType<typeof client>) => c.login('jan@example.sk', 'heslo'), 'POST', '/api/account/login', {}, { email: 'jan@example.sk', password: 'heslo' }],
+    ['me', (c: ReturnType<typeof client>) => c.me(), 'GET', '/api/account/me', {}, undefined],
+    ['home', (c: ReturnType<typeof client>) => c.home(), 'GET', '/api/home', {}, undefined],
+    ['category', (c: ReturnType<typeof client>) => c.category('suche-zmesi'), 'GET', '/api/category/suche-zmesi', {}, undefined],
+    [
+      'products',
+      (c: ReturnType<typeof client>) => c.products({ category: 'cement', page: 2, sort: 'price-asc' }),
+      'GET',
+      '/api/products',
+      { category: 'cement', page: '2', sort: 'price-asc' },
+      undefined,
+    ],
+    ['product', (c: ReturnType<typeof client>) => c.product('cement-cem-ii'), 'GET', '/api/product/cement-cem-ii', {}, undefined],
+    ['page', (c: ReturnType<typeof client>) => c.page('kontakt'), 'GET', '/api/page/kontakt', {}, undefined],
+  ] as const)('%s → %s %s', async (_name, call, method, path, query, body) => {
+    fake.on(`${method} ${path}`, { body: { data: null } });
+    await expect(call(client())).resolves.toEqual({ data: null });
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0]).toMatchObject({ method, path, query, body });
+  });
+
+  it('encodes path segments', async () => {
+    await client().category('a/b c').catch(() => undefined);
+    expect(fake.calls[0]?.url).toBe('/api/category/a%2Fb%20c');
+  });
+});
+
+describe('default api instance', () => {
+  it('uses the configured fetch and token', async () => {
+    fake.on('GET /api/site', { body: { data: { name: 'Stavebniny' } } });
+    configureApi({ fetch: fake, getToken: () => 'abc' });
+    await expect(api.site()).resolves.toEqual({ data: { name: 'Stavebniny' } });
+    expect(fake.calls[0]).toMatchObject({ url: '/api/site', headers: { Authorization: 'Bearer abc' } });
+  });
+
+  it('falls back to the global fetch when none is configured', async () => {
+    configureApi({ fetch: undefined, getToken: () => null });
+    const globalFake = createFakeFetch();
+    globalFake.on('GET /api/menu', { body: { data: 'x' } });
+    vi.stubGlobal('fetch', globalFake);
+    await expect(api.menu()).resolves.toEqual({ data: 'x' });
+    expect(globalFake.calls).toHaveLength(1);
+    vi.unstubAllGlobals();
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The HTTP client of the storefront. JSON in and out, a Bearer token when
+ * signed in, and one error type: ApiError built from the API's
+ * { error: { code, message } } body (status 0 when the request itself failed).
+ *
+ * `api` is the configured default instance (same origin). The auth store
+ * registers its token getter and its local sign-out through configureApi,
+ * which tests also use to pass a fake fetch.
+ */
+import type { ApiCalls, ApiErrorCode } from './contract/api.ts';
+import { ApiError } from './errors.ts';
+
+export type ApiClientOptions = {
+  /** Prefix of every path; '' means same origin. */
+  baseUrl?: string;
+  /** Defaults to globalThis.fetch, looked up at call time. */
+  fetch?: typeof fetch;
+  getToken?: () => string | null;
+  /** Called on a 401 answer to a request that carried a token (expired session). */
+  onUnauthorized?: () => void;
+};
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+export type RequestOptions = { signal?: AbortSignal };
+
+type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
+
+const ERROR_CODES: readonly ApiErrorCode[] = [
+  'bad_request',
+  'validation_failed',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'rate_limited',
+  'internal',
+];
+
+const NETWORK_ERROR_MESSAGE = 'Server je momentálne nedostupný. Skúste to, prosím, znova.';
+const INVALID_ANSWER_MESSAGE = 'Server vrátil neplatnú odpoveď.';
+
+function codeForStatus(status: number): ApiErrorCode {
+  switch (status) {
+    case 400:
+      return 'bad_request';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 422:
+      return 'validation_failed';
+    case 429:
+      return 'rate_limited';
+    default:
+      return 'internal';
+  }
+}
+
+function errorFromBody(status: number, body: unknown): ApiError {
+  const error =
+    typeof body === 'object' && body !== null && 'error' in body ? (body as { error: unknown }).error : null;
+  if (typeof error === 'object' && error !== null) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    const knownCode = ERROR_CODES.find((c) => c === code) ?? codeForStatus(status);
+    const text = typeof message === 'string' && message ? message : `Požiadavka zlyhala (HTTP ${status}).`;
+    return new ApiError(status, knownCode, text);
+  }
+  return new ApiError(status, codeForStatus(status), `Požiadavka zlyhala (HTTP ${status}).`);
+}
+
+/** "?a=1&b=x" from the defined values of a query object, "" when none. */
+export function buildQuery(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function createApiClient(options: ApiClientOptions = {}) {
+  async function request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Query | undefined,
+    body: unknown,
+    init: RequestOptions | undefined,
+  ): Promise<T> {
+    // Everything up to the fetch call runs synchronously, so the token is the
+    // one present when the call was made (logout relies on this).
+    const token = options.getToken?.() ?? null;
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const url = `${options.baseUrl ?? ''}${path}${buildQuery(query)}`;
+    const doFetch = options.fetch ?? globalThis.fetch;
+    const requestInit: RequestInit = { method, headers };
+    if (body !== undefined) requestInit.body = JSON.stringify(body);
+    if (init?.signal) requestInit.signal = init.signal;
+
+    let response: Response;
+    try {
+      response = await doFetch(url, requestInit);
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      throw new ApiError(0, 'internal', NETWORK_ERROR_MESSAGE, { cause });
+    }
+
+    const text = await response.text().catch(() => '');
+    let parsed: unknown = undefined;
+    let parseFailed = false;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parseFailed = true;
+      }
+    }
+
+    if (!response.ok) {
+      if (response.status === 401 && token) options.onUnauthorized?.();
+      throw errorFromBody(response.status, parsed);
+    }
+    if (parseFailed) throw new ApiError(response.status, 'internal', INVALID_ANSWER_MESSAGE);
+    return parsed as T;
+  }
+
+  const get = <T>(path: string, query?: Query, init?: RequestOptions) =>
+    request<T>('GET', path, query, undefined, init);
+  const post = <T>(path: string, body: unknown, init?: RequestOptions) =>
+    request<T>('POST', path, undefined, body ?? {}, init);
+  const segment = encodeURIComponent;
+
+  return {
+    get,
+    post,
+
+    // spec section 7
+    logout: (authHash: string) =>
+      post<Answer<'POST /api/account/logout'>>('/api/account/logout', { authHash }),
+    validateCoupon: (body: ApiCalls['POST /api/coupon/validate']['body']) =>
+      post<Answer<'POST /api/coupon/validate'>>('/api/coupon/validate', body),
+    deactivateCoupon: (userId: number) =>
+      get<Answer<'GET /api/coupon/deactive'>>('/api/coupon/deactive', { userId }),
+    activeCoupon: (userId: number) =>
+      get<Answer<'GET /api/coupon/active'>>('/api/coupon/active', { user_id: userId }),
+    variantDetail: (v_id: number) =>
+      post<Answer<'POST /api/product/variant/detail'>>('/api/product/variant/detail', { v_id }),
+    menu: () => get<Answer<'GET /api/menu'>>('/api/menu'),
+    site: () => get<Answer<'GET /api/site'>>('/api/site'),
+    redirectList: () => get<Answer<'GET /api/redirect/list'>>('/api/redirect/list'),
+
+    // ours
+    redirectFor: (path: string) => get<Answer<'GET /api/redirect'>>('/api/redirect', { path }),
+    login: (email: string, password: string) =>
+      post<Answer<'POST /api/account/login'>>('/api/account/login', { email, password }),
+    me: () => get<Answer<'GET /api/account/me'>>('/api/account/me'),
+    home: () => get<Answer<'GET /api/home'>>('/api/home'),
+    category: (url: string) => get<Answer<'GET /api/category/:url'>>(`/api/category/${segment(url)}`),
+    products: (query: ApiCalls['GET /api/products']['query'], init?: RequestOptions) =>
+      get<Answer<'GET /api/products'>>('/api/products', query, init),
+    product: (url: string) => get<Answer<'GET /api/product/:url'>>(`/api/product/${segment(url)}`),
+    page: (slug: string) => get<Answer<'GET /api/page/:slug'>>(`/api/page/${segment(slug)}`),
+    brand: (url: string) => get<Answer<'GET /api/brand/:url'>>(`/api/brand/${segment(url)}`),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** Live configuration of the default instance (read at every call). */
+const defaultConfig: ApiClientOptions = { baseUrl: '' };
+
+/**
+ * Changes the default instance: the auth store sets getToken and
+ * onUnauthorized; tests pass a fake fetch. Keys present in `config`
+ * replace the current values (pass `fetch: undefined` to go back to the
+ * global fetch).
+ */
+export function configureApi(config: ApiClientOptions): void {
+  Object.assign(defaultConfig, config);
+}
+
+/** The default client: same origin, token from the auth store, 401 → local sign-out. */
+export const api: ApiClient = createApiClient(defaultConfig);

@@ -1,0 +1,135 @@
+/**
+ * The basket (spec section 3 and 4). Every change persists cartData and
+ * emits basket:changed. Changing an amount or deleting a line re-validates
+ * the coupon; so does adding a line (the total changed, so a percentage
+ * discount would otherwise be stale). Clearing empties the basket, the
+ * price and the coupon.
+ */
+import { create } from 'zustand';
+import { api } from './api-client.ts';
+import { readStoredBasket, writeStoredBasket } from './basket-storage.ts';
+import { getLocalStorage } from './browser-storage.ts';
+import type { BasketLine, VariantData } from './contract/domain.ts';
+import { useCouponStore } from './coupon-store.ts';
+import { bus } from './event-bus.ts';
+
+export type BasketStore = {
+  lines: BasketLine[];
+  /** Adds a line; for a v_id already in the basket the amounts are added. */
+  add: (line: BasketLine) => void;
+  /** Sets the amount of a line (below 1 removes it) and re-validates the coupon. */
+  updateAmount: (v_id: number, amount: number) => void;
+  /** Deletes a line and re-validates the coupon. */
+  remove: (v_id: number) => void;
+  /** Empties the basket, the price and the coupon (locally). */
+  clear: () => void;
+  /** Reads the lines from storage (cartData). */
+  hydrate: () => void;
+  /** Replaces each line's variantData from POST /api/product/variant/detail; failures keep the line as it is. */
+  refreshLines: () => Promise<void>;
+};
+
+/** Number of pieces in the basket (sum of amounts), e.g. for the header badge. */
+export function basketCount(lines: readonly BasketLine[]): number {
+  let count = 0;
+  for (const line of lines) count += line.amount;
+  return count;
+}
+
+function readInitialLines(): BasketLine[] {
+  const storage = getLocalStorage();
+  return storage ? readStoredBasket(storage) : [];
+}
+
+function isVariantData(value: unknown): value is VariantData {
+  return typeof value === 'object' && value !== null && typeof (value as VariantData).v_sellPrice === 'number';
+}
+
+function isValidAmount(amount: number): boolean {
+  return Number.isFinite(amount) && amount > 0;
+}
+
+const revalidateCoupon = () => {
+  void useCouponStore.getState().revalidate();
+};
+
+export const useBasketStore = create<BasketStore>()((set, get) => {
+  const commit = (lines: BasketLine[]) => {
+    set({ lines });
+    const storage = getLocalStorage();
+    if (storage) writeStoredBasket(storage, lines);
+    bus.emit('basket:changed', { lines });
+  };
+
+  return {
+    lines: readInitialLines(),
+
+    add: (line) => {
+      if (!isValidAmount(line.amount)) return;
+      const lines = get().lines;
+      const existing = lines.find((l) => l.v_id === line.v_id);
+      const next = existing
+        ? lines.map((l) =>
+            l.v_id === line.v_id ? { ...l, variantData: line.variantData, amount: l.amount + line.amount } : l,
+          )
+        : [...lines, { ...line }];
+      commit(next);
+      revalidateCoupon();
+    },
+
+    updateAmount: (v_id, amount) => {
+      const lines = get().lines;
+      if (!lines.some((l) => l.v_id === v_id)) return;
+      const next =
+        Number.isFinite(amount) && amount >= 1
+          ? lines.map((l) => (l.v_id === v_id ? { ...l, amount } : l))
+          : lines.filter((l) => l.v_id !== v_id);
+      commit(next);
+      revalidateCoupon();
+    },
+
+    remove: (v_id) => {
+      const lines = get().lines;
+      if (!lines.some((l) => l.v_id === v_id)) return;
+      commit(lines.filter((l) => l.v_id !== v_id));
+      revalidateCoupon();
+    },
+
+    clear: () => {
+      commit([]);
+      useCouponStore.getState().clear();
+    },
+
+    hydrate: () => {
+      const lines = readInitialLines();
+      set({ lines });
+      bus.emit('basket:changed', { lines });
+    },
+
+    refreshLines: async () => {
+      const lines = get().lines;
+      if (lines.length === 0) return;
+      const answers = await Promise.all(
+        lines.map((line) =>
+          api.variantDetail(line.v_id).then(
+            (answer) => (isVariantData(answer?.data) ? answer.data : null),
+            () => null,
+          ),
+        ),
+      );
+      const fresh = new Map<number, VariantData>();
+      lines.forEach((line, i) => {
+        const data = answers[i];
+        if (data) fresh.set(line.v_id, data);
+      });
+      if (fresh.size === 0) return;
+      // Merge into the current lines: the shopper may have changed the basket meanwhile.
+      commit(
+        get().lines.map((line) => {
+          const data = fresh.get(line.v_id);
+          return data ? { ...line, variantData: data } : line;
+        }),
+      );
+    },
+  };
+});

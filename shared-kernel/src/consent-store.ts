@@ -1,0 +1,104 @@
+/**
+ * Cookie consent (spec section 3 and 4). Choices live in three cookies,
+ * cookie_required / cookie_ga / cookie_ads = "true" | "false", for one year,
+ * path=/, SameSite=Lax. The notice shows until cookie_required is set.
+ * Technical cookies cannot be switched off, so cookie_required is always
+ * saved as true.
+ */
+import { create } from 'zustand';
+import type { ConsentChoices } from './contract/domain.ts';
+import { bus } from './event-bus.ts';
+
+export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
+
+/** Routes on which consent and analytics are off (spec section 2 and 4). */
+const NO_ANALYTICS_ROUTES: ReadonlySet<string> = new Set(['generate', 'pdf']);
+
+export type ConsentStore = {
+  /** Null until the shopper decided (cookie_required not set). */
+  choices: ConsentChoices | null;
+  noticeVisible: boolean;
+  /** The detailed settings dialog (opened from the notice or the footer link). */
+  settingsOpen: boolean;
+  /** All three true. */
+  acceptAll: () => void;
+  /** Required true, analytics and advertising false. */
+  rejectAll: () => void;
+  /** Detailed settings: required always true, unset values false. */
+  save: (partial: { cookie_ga?: boolean; cookie_ads?: boolean }) => void;
+  openSettings: () => void;
+  closeSettings: () => void;
+  /** Re-reads the cookies (e.g. after another tab decided). */
+  reload: () => void;
+};
+
+function cookieValues(cookieString: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const part of cookieString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    values.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+/** Choices from a document.cookie string; null while cookie_required is not set. */
+export function parseConsentCookies(cookieString: string): ConsentChoices | null {
+  const values = cookieValues(cookieString);
+  if (!values.has('cookie_required')) return null;
+  return {
+    cookie_required: true,
+    cookie_ga: values.get('cookie_ga') === 'true',
+    cookie_ads: values.get('cookie_ads') === 'true',
+  };
+}
+
+function readChoices(): ConsentChoices | null {
+  if (typeof document === 'undefined') return null;
+  return parseConsentCookies(document.cookie);
+}
+
+function writeChoices(choices: ConsentChoices): void {
+  if (typeof document === 'undefined') return;
+  const secure = typeof location !== 'undefined' && location.protocol === 'https:' ? '; Secure' : '';
+  const expires = new Date(Date.now() + CONSENT_COOKIE_MAX_AGE_S * 1000).toUTCString();
+  for (const name of CONSENT_COOKIES) {
+    document.cookie = `${name}=${String(choices[name])}; Max-Age=${CONSENT_COOKIE_MAX_AGE_S}; Expires=${expires}; Path=/; SameSite=Lax${secure}`;
+  }
+}
+
+/** Analytics runs only with the analytics consent and never on the generate and pdf routes. */
+export function analyticsEnabled(choices: ConsentChoices | null, routeName: string | null | undefined): boolean {
+  if (routeName && NO_ANALYTICS_ROUTES.has(routeName)) return false;
+  return choices?.cookie_ga === true;
+}
+
+export const useConsentStore = create<ConsentStore>()((set) => {
+  const decide = (choices: ConsentChoices) => {
+    writeChoices(choices);
+    set({ choices, noticeVisible: false, settingsOpen: false });
+    bus.emit('consent:changed', choices);
+  };
+  const initial = readChoices();
+
+  return {
+    choices: initial,
+    noticeVisible: initial === null,
+    settingsOpen: false,
+    acceptAll: () => decide({ cookie_required: true, cookie_ga: true, cookie_ads: true }),
+    rejectAll: () => decide({ cookie_required: true, cookie_ga: false, cookie_ads: false }),
+    save: (partial) =>
+      decide({
+        cookie_required: true,
+        cookie_ga: partial.cookie_ga === true,
+        cookie_ads: partial.cookie_ads === true,
+      }),
+    openSettings: () => set({ settingsOpen: true }),
+    closeSettings: () => set({ settingsOpen: false }),
+    reload: () => {
+      const choices = readChoices();
+      set({ choices, noticeVisible: choices === null });
+    },
+  };
+});

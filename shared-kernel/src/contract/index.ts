@@ -1,0 +1,2 @@
+export type * from './domain.ts';
+export type * from './api.ts';

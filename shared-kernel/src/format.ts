@@ -1,0 +1,56 @@
+/**
+ * Display formatting for Slovak (sk-SK), spec section 9: two decimals, whole
+ * numbers without decimals, comma as decimal separator, thousands grouped
+ * with a non-breaking space, euro sign after a non-breaking space,
+ * percentages as integers, dates dd.mm.yyyy in UTC.
+ */
+import { AMOUNT_SCALE } from './money.ts';
+
+const NBSP = '\u00a0';
+
+const twoDecimals = new Intl.NumberFormat('sk-SK', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const wholeNumber = new Intl.NumberFormat('sk-SK', { maximumFractionDigits: 0 });
+
+/** Formats a number of cents: whole euros without decimals, otherwise two decimals. */
+function formatCents(cents: number): string {
+  const value = (cents + 0) / 100;
+  return cents % 100 === 0 ? wholeNumber.format(value) : twoDecimals.format(value);
+}
+
+/**
+ * Formats thousandths of a euro: 12500 → "12,50 €", 12000 → "12 €",
+ * 1234560 → "1 234,56 €" (spaces are U+00A0). Rounded to whole cents first,
+ * so 11999 → "12 €".
+ */
+export function formatPrice(thousandths: number): string {
+  const cents = Math.round(thousandths / (AMOUNT_SCALE / 100));
+  return `${formatCents(cents)}${NBSP}€`;
+}
+
+/**
+ * Formats a plain number (not thousandths) with the same rule as prices:
+ * 12.5 → "12,50", 12 → "12", 1234.567 → "1 234,57".
+ * Divide amounts in thousandths by AMOUNT_SCALE before calling.
+ */
+export function formatNumber(value: number): string {
+  return formatCents(Math.round(value * 100));
+}
+
+/** An integer percent: 15 → "15 %", 14.6 → "15 %" (space is U+00A0). */
+export function formatPercent(percent: number): string {
+  return `${wholeNumber.format(Math.round(percent) + 0)}${NBSP}%`;
+}
+
+/** dd.mm.yyyy of the UTC calendar day; an invalid date gives "". */
+export function formatDate(d: Date | string | number): string {
+  const date = d instanceof Date ? d : new Date(d);
+  const time = date.getTime();
+  if (Number.isNaN(time)) return '';
+  const day = String(date.getUTCDate()).padStart(2, '0');
+  const month = String(date.getUTCMonth() + 1).padStart(2, '0');
+  const year = String(date.getUTCFullYear()).padStart(4, '0');
+  return `${day}.${month}.${year}`;
+}

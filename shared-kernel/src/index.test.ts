@@ -1,0 +1,94 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import * as kernel from './index.ts';
+
+const EXPECTED = [
+  // version.ts
+  'KERNEL_VERSION',
+  'isContractCompatible',
+  // instance.ts
+  'KERNEL_INSTANCE_ID',
+  // money.ts
+  'AMOUNT_SCALE',
+  'DEFAULT_VAT',
+  'unitPriceWithVat',
+  'unitPriceBeforeSale',
+  'salePercent',
+  'lineTotal',
+  'basketTotal',
+  'couponDiscountAmount',
+  'priceAfterCoupon',
+  'roundTo005',
+  'basePrice',
+  // format.ts
+  'formatPrice',
+  'formatNumber',
+  'formatPercent',
+  'formatDate',
+  // numeric-input.ts
+  'cleanNumericInput',
+  'parseAmountInput',
+  // random-string.ts
+  'randomString',
+  // pagination.ts
+  'PAGE_SIZE',
+  'PAGINATION_WINDOW',
+  'pageCount',
+  'paginate',
+  'pageHref',
+  'withoutPageQuery',
+  // opening-hours.ts
+  'SHOP_TIME_ZONE',
+  'OPENING_HOURS',
+  'openingHoursText',
+  'nextOpeningHoursChange',
+  // variant-word.ts
+  'variantWord',
+  'variantCountText',
+  // basket-storage.ts
+  'BASKET_STORAGE_KEY',
+  'BASKET_TTL_MS',
+  'readStoredBasket',
+  'writeStoredBasket',
+  // event-bus.ts
+  'bus',
+  // errors.ts
+  'NotFoundError',
+  'isNotFound',
+  'ApiError',
+  // api-client.ts
+  'createApiClient',
+  'configureApi',
+  'useResource',
+  'usePageMeta',
+  'SHOP_NAME',
+  'api',
+  // stores
+  'useAuthStore',
+  'isAuthenticated',
+  'userIdFromToken',
+  'useBasketStore',
+  'basketCount',
+  'useCouponStore',
+  'finalTotal',
+  'useConsentStore',
+  'analyticsEnabled',
+  // startup.ts, area-styles.ts
+  'initKernel',
+  'injectAreaStyles',
+];
+
+describe('public entry', () => {
+  it('exports exactly the agreed names', () => {
+    expect(Object.keys(kernel).sort()).toEqual([...EXPECTED].sort());
+  });
+  it('registers exactly one kernel instance', () => {
+    expect(globalThis.__SHOP_KERNEL_INSTANCES__).toEqual([kernel.KERNEL_INSTANCE_ID]);
+  });
+  it('stores are hooks with getState', () => {
+    for (const store of [kernel.useAuthStore, kernel.useBasketStore, kernel.useCouponStore, kernel.useConsentStore]) {
+      expect(typeof store).toBe('function');
+      expect(typeof store.getState).toBe('function');
+    }
+  });
+});

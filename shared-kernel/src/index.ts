@@ -1,0 +1,68 @@
+/**
+ * Public entry of @shop/shared-kernel: the federated singleton shared by the
+ * shell and every area. React-free rules are also available from
+ * '@shop/shared-kernel/rules', contract types from '@shop/shared-kernel/contract'.
+ */
+import './instance.ts';
+
+export { KERNEL_VERSION, isContractCompatible } from './version.ts';
+export { KERNEL_INSTANCE_ID } from './instance.ts';
+export {
+  AMOUNT_SCALE,
+  DEFAULT_VAT,
+  unitPriceWithVat,
+  unitPriceBeforeSale,
+  salePercent,
+  lineTotal,
+  basketTotal,
+  couponDiscountAmount,
+  priceAfterCoupon,
+  roundTo005,
+  basePrice,
+} from './money.ts';
+export type { PriceInput, PricedLine } from './money.ts';
+export { formatPrice, formatNumber, formatPercent, formatDate } from './format.ts';
+export { cleanNumericInput, parseAmountInput } from './numeric-input.ts';
+export { randomString } from './random-string.ts';
+export {
+  PAGE_SIZE,
+  PAGINATION_WINDOW,
+  pageCount,
+  paginate,
+  pageHref,
+  withoutPageQuery,
+} from './pagination.ts';
+export type { Pagination } from './pagination.ts';
+export {
+  SHOP_TIME_ZONE,
+  OPENING_HOURS,
+  openingHoursText,
+  nextOpeningHoursChange,
+} from './opening-hours.ts';
+export { variantWord, variantCountText } from './variant-word.ts';
+export type { VariantWord } from './variant-word.ts';
+export {
+  BASKET_STORAGE_KEY,
+  BASKET_TTL_MS,
+  readStoredBasket,
+  writeStoredBasket,
+} from './basket-storage.ts';
+export { bus } from './event-bus.ts';
+export type { ShopEvents, CouponStatus } from './event-bus.ts';
+export { NotFoundError, isNotFound, ApiError } from './errors.ts';
+export { createApiClient, configureApi, api } from './api-client.ts';
+export type { ApiClient, ApiClientOptions, Query, QueryValue, RequestOptions } from './api-client.ts';
+export { useAuthStore, isAuthenticated, userIdFromToken } from './auth-store.ts';
+export type { AuthState, AuthStore, SignedIn, SignedOut } from './auth-store.ts';
+export { useBasketStore, basketCount } from './basket-store.ts';
+export type { BasketStore } from './basket-store.ts';
+export { useCouponStore, finalTotal } from './coupon-store.ts';
+export type { CouponStore } from './coupon-store.ts';
+export { useConsentStore, analyticsEnabled } from './consent-store.ts';
+export type { ConsentStore } from './consent-store.ts';
+export { initKernel } from './startup.ts';
+export { injectAreaStyles } from './area-styles.ts';
+export { useResource } from './react/use-resource.ts';
+export type { Resource } from './react/use-resource.ts';
+export { usePageMeta, SHOP_NAME } from './react/use-page-meta.ts';
+export type * from './contract/index.ts';

@@ -1,0 +1,27 @@
+/**
+ * Numeric text input cleaning (spec section 5): remove whitespace, turn
+ * commas into dots, drop every character other than digits and dots, and
+ * merge the dots after the first one away ("1.2.3" → "1.23").
+ */
+export function cleanNumericInput(text: string): string {
+  const kept = text
+    .replace(/\s+/g, '')
+    .replace(/,/g, '.')
+    .replace(/[^0-9.]/g, '');
+  const firstDot = kept.indexOf('.');
+  if (firstDot === -1) return kept;
+  return kept.slice(0, firstDot + 1) + kept.slice(firstDot + 1).replace(/\./g, '');
+}
+
+/**
+ * A quantity typed by the shopper as a positive integer amount.
+ * Null when the cleaned text is empty, not a number or 0. A fraction is
+ * rounded down, but anything above 0 gives at least 1 ("0,5" → 1, "2,7" → 2).
+ */
+export function parseAmountInput(text: string): number | null {
+  const cleaned = cleanNumericInput(text);
+  if (cleaned === '' || cleaned === '.') return null;
+  const value = Number(cleaned);
+  if (!Number.isFinite(value) || value <= 0) return null;
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, Math.floor(value)));
+}

@@ -1,0 +1,12 @@
+/**
+ * '@shop/shared-kernel/rules': the pure, React-free business rules, for the
+ * Node API and for any code that must not pull in the stores.
+ */
+export * from './money.ts';
+export * from './format.ts';
+export * from './numeric-input.ts';
+export * from './pagination.ts';
+export * from './opening-hours.ts';
+export * from './variant-word.ts';
+export * from './random-string.ts';
+export * from './version.ts';

@@ -1,0 +1,55 @@
+/** Test fixtures shared by the kernel's unit tests. */
+import type { BasketLine, VariantData } from '../contract/domain.ts';
+
+export function variant(overrides: Partial<VariantData> = {}): VariantData {
+  return {
+    v_id: 1,
+    v_code: 'CEM-25',
+    v_name: '25 kg',
+    v_sellPrice: 10000,
+    v_vat: 23,
+    v_sale: 0,
+    v_stock: 100,
+    v_availability: 'in_stock',
+    v_weight: 25000,
+    v_unit: 'vrece',
+    v_baseAmount: null,
+    v_baseUnit: null,
+    p_id: 10,
+    p_name: 'Cement CEM II 32,5 R',
+    p_url: 'cement-cem-ii-32-5-r',
+    p_image: 'cement.jpg',
+    ...overrides,
+  };
+}
+
+export function line(
+  v_id: number,
+  amount: number,
+  overrides: Partial<VariantData> = {},
+): BasketLine {
+  return {
+    v_id,
+    amount,
+    variantData: variant({ v_id, ...overrides }),
+    isComponent: false,
+    isRequired: false,
+  };
+}
+
+function base64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** An unsigned JWT-shaped token with the given payload. */
+export function tokenWith(payload: Record<string, unknown>): string {
+  return `${base64Url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${base64Url(JSON.stringify(payload))}.c2lnbmF0dXJl`;
+}
+
+/** A token for a user id. */
+export function tokenFor(userId: number): string {
+  return tokenWith({ user_id: userId, name: 'Ján Šťastný' });
+}
