@@ -1,0 +1,55 @@
+import { Component, Suspense, use, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { isNotFound } from '@shop/shared-kernel';
+import { forgetFailedLoad, loadAreaModule } from './area-loader.ts';
+import type { ShopRoute } from '../app/route-table.ts';
+import { NotFoundPage } from '../pages/not-found-page.tsx';
+import { AreaUnavailable } from './area-unavailable.tsx';
+import { PageSkeleton } from '../components/page-skeleton.tsx';
+
+function AreaPage({ route }: { route: ShopRoute }) {
+  const { default: Page } = use(loadAreaModule(route.area, route.module));
+  return <Page />;
+}
+
+type BoundaryProps = { route: ShopRoute; children: ReactNode };
+type BoundaryState = { error: unknown; attempt: number };
+
+/**
+ * Contains an area's failure to its part of the page: a page that reports
+ * "not found" becomes the shell's 404 page; anything else a Slovak message
+ * with a retry, while the header and the other areas keep working.
+ */
+class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { error: null, attempt: 0 };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error };
+  }
+
+  retry = () => {
+    forgetFailedLoad(this.props.route.area, this.props.route.module);
+    this.setState((state) => ({ error: null, attempt: state.attempt + 1 }));
+  };
+
+  override render() {
+    const { error, attempt } = this.state;
+    if (error !== null) {
+      if (isNotFound(error)) return <NotFoundPage />;
+      return <AreaUnavailable area={this.props.route.area} onRetry={this.retry} />;
+    }
+    return <Suspense fallback={<PageSkeleton />} key={attempt}>{this.props.children}</Suspense>;
+  }
+}
+
+/** Renders a route's page from its area, loading the area's module lazily. */
+export function AreaRoute({ route }: { route: ShopRoute }) {
+  const location = useLocation();
+  return (
+    <div className="area-outlet" data-boundary={route.area} data-route={route.name}>
+      <AreaBoundary route={route} key={location.pathname}>
+        <AreaPage route={route} />
+      </AreaBoundary>
+    </div>
+  );
+}

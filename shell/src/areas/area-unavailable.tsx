@@ -1,0 +1,21 @@
+import type { AreaName } from './registry.ts';
+
+const areaLabels: Record<AreaName, string> = {
+  catalog: 'Katalóg produktov',
+  checkout: 'Košík a objednávka',
+  account: 'Zákaznícky účet',
+  content: 'Obsah stránky',
+};
+
+/** What a shopper sees in place of an area that failed to load or crashed. */
+export function AreaUnavailable({ area, onRetry }: { area: AreaName; onRetry: () => void }) {
+  return (
+    <section className="area-unavailable" role="alert" aria-live="assertive">
+      <h1>{areaLabels[area]} sa nepodarilo načítať</h1>
+      <p>Táto časť obchodu je momentálne nedostupná. Zvyšok stránky funguje ďalej a váš košík zostáva uložený.</p>
+      <button type="button" className="button button--primary" onClick={onRetry}>
+        Skúsiť znova
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,18 @@
+import { Link } from 'react-router';
+import { UserIcon } from './icons.tsx';
+import { isAuthenticated, useAuthStore } from '@shop/shared-kernel';
+
+export function AccountLink() {
+  const signedIn = useAuthStore((state) => isAuthenticated(state.auth));
+  return signedIn ? (
+    <Link to="/account/profile" className="header-link">
+      <UserIcon />
+      <span>Môj účet</span>
+    </Link>
+  ) : (
+    <Link to="/account/login" className="header-link">
+      <UserIcon />
+      <span>Prihlásiť sa</span>
+    </Link>
+  );
+}

@@ -1,0 +1,16 @@
+import { Link } from 'react-router';
+import { CartIcon } from './icons.tsx';
+import { basketCount, basketTotal, formatPrice, useBasketStore } from '@shop/shared-kernel';
+
+/** Basket count and total, read from the same store the checkout area uses. */
+export function BasketBadge() {
+  const lines = useBasketStore((state) => state.lines);
+  const count = basketCount(lines);
+  return (
+    <Link to="/checkout/cart" className="basket-badge" aria-label={`Košík: ${count} ks, ${formatPrice(basketTotal(lines))}`}>
+      <CartIcon />
+      <span className="basket-badge__count" data-testid="basket-count">{count}</span>
+      <span className="basket-badge__total">{formatPrice(basketTotal(lines))}</span>
+    </Link>
+  );
+}

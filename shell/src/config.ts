@@ -1,0 +1,27 @@
+/**
+ * Runtime configuration injected by the server into index.html
+ * (window.__SHOP__), so one shell build runs in every environment.
+ */
+export type ShellConfig = {
+  /** Origin that serves the areas' versioned builds, e.g. https://cdn.example.sk */
+  assetOrigin: string;
+  /** Google Tag Manager container id; none is loaded when null. */
+  gtmId: string | null;
+  /** How often the release registry is polled for a new build, in ms. */
+  registryPollMs: number;
+};
+
+declare global {
+  interface Window {
+    __SHOP__?: Partial<ShellConfig>;
+  }
+}
+
+export function readConfig(): ShellConfig {
+  const injected = window.__SHOP__ ?? {};
+  return {
+    assetOrigin: injected.assetOrigin ?? window.location.origin,
+    gtmId: injected.gtmId ?? null,
+    registryPollMs: injected.registryPollMs ?? 60_000,
+  };
+}

@@ -1,0 +1,34 @@
+import { NavLink, Outlet } from 'react-router';
+import { Header } from '../components/header.tsx';
+import { Footer } from '../components/footer.tsx';
+
+const accountLinks = [
+  { to: '/account/profile', label: 'Profil' },
+  { to: '/account/orders', label: 'Objednávky' },
+  { to: '/account/address', label: 'Adresy' },
+  { to: '/account/complaints', label: 'Reklamácie' },
+];
+
+export function AccountLayout() {
+  return (
+    <div className="layout layout--account">
+      <a className="skip-link" href="#main">Preskočiť na obsah</a>
+      <Header />
+      <div className="account-shell">
+        <nav className="account-nav" aria-label="Môj účet">
+          <ul>
+            {accountLinks.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to}>{link.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" className="layout__main">
+          <Outlet />
+        </main>
+      </div>
+      <Footer />
+    </div>
+  );
+}
