@@ -1,0 +1,61 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { api, useAuthStore, usePageMeta } from '@shop/shared-kernel';
+import { useAccountStyles } from '../use-account-styles.ts';
+
+/** Only same-site paths are followed after sign-in. */
+function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/account/profile';
+}
+
+export default function LoginPage() {
+  useAccountStyles();
+  usePageMeta({ title: 'Prihlásenie', description: 'Prihláste sa do svojho zákazníckeho účtu.' });
+  const login = useAuthStore((state) => state.login);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!email.trim() || !password) {
+      setError('Zadajte e-mail aj heslo.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const { data } = await api.login(email.trim(), password);
+      login(data.token);
+      void navigate(safeNext(params.get('next')), { replace: true });
+    } catch (caught) {
+      const status = (caught as { status?: number }).status;
+      setError(status === 401 ? 'Nesprávny e-mail alebo heslo.' : status === 429 ? 'Príliš veľa pokusov. Skúste to o chvíľu.' : 'Prihlásenie sa nepodarilo. Skúste to znova.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section>
+      <h1>Prihlásenie</h1>
+      <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate>
+        <label className="acc-field">
+          E-mail
+          <input type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} required />
+        </label>
+        <label className="acc-field">
+          Heslo
+          <input type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} required />
+        </label>
+        {error && <p className="acc-error" role="alert">{error}</p>}
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Prihlasujem…' : 'Prihlásiť sa'}
+        </button>
+      </form>
+    </section>
+  );
+}

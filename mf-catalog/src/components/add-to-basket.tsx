@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { cleanNumericInput, parseAmountInput, useBasketStore, type VariantData } from '@shop/shared-kernel';
+
+/** Quantity with the spec's numeric cleaning, and the add-to-basket button. */
+export function AddToBasket({ variant }: { variant: VariantData }) {
+  const add = useBasketStore((state) => state.add);
+  const [text, setText] = useState('1');
+  const [added, setAdded] = useState<number | null>(null);
+  const amount = parseAmountInput(text);
+  const unavailable = variant.v_availability === 'unavailable';
+
+  const submit = () => {
+    if (amount === null || unavailable) return;
+    add({ v_id: variant.v_id, amount, variantData: variant, isComponent: false, isRequired: false });
+    setAdded(amount);
+  };
+
+  return (
+    <div className="cat-add-block">
+      <form
+        className="cat-add"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <label>
+          Množstvo ({variant.v_unit})
+          <input
+            inputMode="numeric"
+            value={text}
+            onChange={(event) => {
+              setText(cleanNumericInput(event.target.value));
+              setAdded(null);
+            }}
+            aria-invalid={amount === null}
+            aria-describedby={amount === null ? 'amount-error' : undefined}
+          />
+        </label>
+        <button type="submit" className="button button--primary" disabled={unavailable || amount === null}>
+          Pridať do košíka
+        </button>
+      </form>
+      {amount === null && (
+        <p id="amount-error" className="cat-error" role="alert">Zadajte množstvo aspoň 1.</p>
+      )}
+      {unavailable && <p>Tento variant momentálne nie je možné objednať.</p>}
+      <div aria-live="polite">
+        {added !== null && (
+          <p className="cat-notice">
+            Pridané do košíka: {added} {variant.v_unit}. <Link to="/checkout/cart">Prejsť do košíka</Link>
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { Link } from 'react-router';
+import { variantCountText, type ProductSummary } from '@shop/shared-kernel';
+import { Price, SaleBadge } from './price.tsx';
+
+export function ProductCard({ product }: { product: ProductSummary }) {
+  return (
+    <article className="cat-card" data-testid="product-card">
+      <Link to={`/p/${product.p_url}`} className="cat-card__link">
+        <img className="cat-card__image" src={product.p_image} alt="" width={320} height={240} loading="lazy" />
+        <div className="cat-card__body">
+          <h3 className="cat-card__name">{product.p_name}</h3>
+          {product.brand && <span className="cat-card__brand">{product.brand.b_name}</span>}
+          <span className="cat-card__variants">{variantCountText(product.variantCount)}</span>
+          <Price variant={product.variant} from={product.variantCount > 1} />
+        </div>
+      </Link>
+      <SaleBadge variant={product.variant} />
+    </article>
+  );
+}
+
+export function ProductGrid({ products, label }: { products: ProductSummary[]; label: string }) {
+  return (
+    <ul className="cat-grid" aria-label={label}>
+      {products.map((product) => (
+        <li key={product.p_id}>
+          <ProductCard product={product} />
+        </li>
+      ))}
+    </ul>
+  );
+}

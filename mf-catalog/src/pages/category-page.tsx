@@ -1,0 +1,44 @@
+import { Link, useParams } from 'react-router';
+import { api, usePageMeta, useResource } from '@shop/shared-kernel';
+import { Breadcrumbs } from '../components/breadcrumbs.tsx';
+import { ProductListing } from '../components/product-listing.tsx';
+import { useCatalogStyles } from '../use-catalog-styles.ts';
+
+export default function CategoryPage() {
+  useCatalogStyles();
+  const url = useParams().category ?? '';
+  const category = useResource(`category:${url}`, () => api.category(url).then((answer) => answer.data));
+  const data = category.data;
+  usePageMeta({
+    title: data?.cat_name ?? null,
+    description: data ? `${data.cat_name} – široký výber za výhodné ceny vrátane DPH.` : undefined,
+    canonical: `/c/${url}`,
+  });
+
+  if (category.status === 'error') {
+    return (
+      <div className="cat-empty" role="alert">
+        <p>Kategóriu sa nepodarilo načítať.</p>
+        <button type="button" className="button" onClick={category.reload}>Skúsiť znova</button>
+      </div>
+    );
+  }
+  if (!data) return <div className="page-skeleton" aria-busy="true" />;
+  return (
+    <div>
+      <Breadcrumbs items={data.breadcrumbs} />
+      <h1>{data.cat_name}</h1>
+      {data.cat_description && <p>{data.cat_description}</p>}
+      {data.children.length > 0 && (
+        <ul className="cat-tiles" aria-label="Podkategórie">
+          {data.children.map((child) => (
+            <li key={child.cat_id}>
+              <Link to={`/c/${child.cat_url}`}>{child.cat_name}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ProductListing filter={{ category: url }} label={`Produkty v kategórii ${data.cat_name}`} />
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { Link } from 'react-router';
+import { api, usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel';
+import { ProductGrid } from '../components/product-card.tsx';
+import { useCatalogStyles } from '../use-catalog-styles.ts';
+
+export default function HomePage() {
+  useCatalogStyles();
+  usePageMeta({
+    title: SHOP_NAME,
+    description: 'Stavebný materiál, izolácie, suché stavby, farby a náradie za výhodné ceny s doručením po Slovensku.',
+    canonical: '/',
+  });
+  const home = useResource('home', () => api.home().then((answer) => answer.data));
+
+  return (
+    <div className="cat-home">
+      <h1>Všetko pre vašu stavbu na jednom mieste</h1>
+      {home.status === 'error' && (
+        <div className="cat-empty" role="alert">
+          <p>Ponuku sa nepodarilo načítať.</p>
+          <button type="button" className="button" onClick={home.reload}>Skúsiť znova</button>
+        </div>
+      )}
+      {home.data && (
+        <>
+          <section className="cat-section" aria-labelledby="home-categories">
+            <h2 id="home-categories">Kategórie</h2>
+            <ul className="cat-tiles">
+              {home.data.categories.map((category) => (
+                <li key={category.cat_id}>
+                  <Link to={`/c/${category.cat_url}`}>{category.cat_name}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section className="cat-section" aria-labelledby="home-sale">
+            <h2 id="home-sale">Výpredaj</h2>
+            <ProductGrid products={home.data.sale} label="Produkty vo výpredaji" />
+            <p><Link to="/vypredaj">Celý výpredaj</Link></p>
+          </section>
+          <section className="cat-section" aria-labelledby="home-newest">
+            <h2 id="home-newest">Novinky</h2>
+            <ProductGrid products={home.data.newest} label="Nové produkty" />
+          </section>
+          <section className="cat-section" aria-labelledby="home-brands">
+            <h2 id="home-brands">Značky</h2>
+            <ul className="cat-brands">
+              {home.data.brands.map((brand) => (
+                <li key={brand.b_id}>
+                  <Link to={`/b/${brand.b_url}`}>{brand.b_name}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

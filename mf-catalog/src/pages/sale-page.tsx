@@ -1,0 +1,14 @@
+import { usePageMeta } from '@shop/shared-kernel';
+import { ProductListing } from '../components/product-listing.tsx';
+import { useCatalogStyles } from '../use-catalog-styles.ts';
+
+export default function SalePage() {
+  useCatalogStyles();
+  usePageMeta({ title: 'Výpredaj', description: 'Stavebný materiál v zľave – výpredaj za najnižšie ceny.', canonical: '/vypredaj' });
+  return (
+    <div>
+      <h1>Výpredaj</h1>
+      <ProductListing filter={{ sale: 1 }} label="Produkty vo výpredaji" />
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { injectAreaStyles } from '@shop/shared-kernel';
+import css from './catalog.css?inline';
+
+/** Adds the catalogue's styles once, from whichever page loads first. */
+export function useCatalogStyles(): void {
+  injectAreaStyles('catalog', css);
+}

@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import {
+  cleanNumericInput,
+  formatPrice,
+  lineTotal,
+  parseAmountInput,
+  unitPriceWithVat,
+  useBasketStore,
+  type BasketLine,
+} from '@shop/shared-kernel';
+
+/** One basket line: amount with the spec's numeric cleaning, plus/minus, remove. */
+export function BasketLineItem({ line }: { line: BasketLine }) {
+  const updateAmount = useBasketStore((state) => state.updateAmount);
+  const remove = useBasketStore((state) => state.remove);
+  const [text, setText] = useState(String(line.amount));
+  useEffect(() => setText(String(line.amount)), [line.amount]);
+  const variant = line.variantData;
+  const inputId = `amount-${line.v_id}`;
+
+  const commit = (value: string) => {
+    const amount = parseAmountInput(value);
+    if (amount === null) setText(String(line.amount));
+    else if (amount !== line.amount) updateAmount(line.v_id, amount);
+  };
+
+  return (
+    <li className="chk-line" data-testid="basket-line">
+      <img src={variant.p_image} alt="" width={90} height={68} />
+      <div>
+        <Link to={`/p/${variant.p_url}`} className="chk-line__name">{variant.p_name}</Link>
+        <div className="chk-line__meta">
+          {variant.v_name} · {formatPrice(unitPriceWithVat(variant))} / {variant.v_unit}
+        </div>
+      </div>
+      <div className="chk-line__controls">
+        <div className="chk-amount">
+          <button type="button" className="button" aria-label={`Znížiť množstvo ${variant.p_name}`} disabled={line.amount <= 1}
+            onClick={() => updateAmount(line.v_id, line.amount - 1)}>−</button>
+          <label htmlFor={inputId} className="visually-hidden">Množstvo {variant.p_name}</label>
+          <input id={inputId} inputMode="numeric" value={text} onChange={(event) => setText(cleanNumericInput(event.target.value))}
+            onBlur={(event) => commit(event.target.value)}
+            onKeyDown={(event) => event.key === 'Enter' && commit(event.currentTarget.value)} />
+          <button type="button" className="button" aria-label={`Zvýšiť množstvo ${variant.p_name}`}
+            onClick={() => updateAmount(line.v_id, line.amount + 1)}>+</button>
+        </div>
+        <span className="chk-line__total" data-testid="line-total">{formatPrice(lineTotal(line))}</span>
+        <button type="button" className="chk-link-button" aria-label={`Odstrániť ${variant.p_name}`} onClick={() => remove(line.v_id)}>
+          Odstrániť
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,6 @@
+import { injectAreaStyles } from '@shop/shared-kernel';
+import css from './checkout.css?inline';
+
+export function useCheckoutStyles(): void {
+  injectAreaStyles('checkout', css);
+}

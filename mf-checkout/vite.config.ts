@@ -1,0 +1,11 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { federation } from '@module-federation/vite';
+import { areaViteConfig } from '@shop/shared-kernel/federation';
+
+// The checkout area's public face: one exposed module per page.
+export const exposes = {
+  './CartPage': './src/pages/cart-page.tsx',
+};
+
+export default defineConfig(areaViteConfig({ area: 'checkout', exposes, devPort: 5102, react, federation }));

@@ -1,0 +1,6 @@
+import { injectAreaStyles } from '@shop/shared-kernel';
+import css from './content.css?inline';
+
+export function useContentStyles(): void {
+  injectAreaStyles('content', css);
+}
