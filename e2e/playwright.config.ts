@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+export const SHOP_PORT = Number(process.env.E2E_PORT ?? 4310);
+export const ASSET_PORT = SHOP_PORT + 1;
+
+// Debian's chromium, never a downloaded browser.
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/e2e.json' }]],
+  use: {
+    baseURL: `http://localhost:${SHOP_PORT}`,
+    locale: 'sk-SK',
+    timezoneId: 'Europe/Bratislava',
+    viewport: { width: 390, height: 844 },
+    trace: 'off',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+  },
+  webServer: {
+    // Publishes the current builds to a fresh origin and starts the server on a fresh database.
+    command: `node serve.mjs`,
+    url: `http://localhost:${SHOP_PORT}/api/site`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: { E2E_PORT: String(SHOP_PORT) },
+  },
+});

@@ -1,0 +1,79 @@
+import { expect, test, type Request } from '@playwright/test';
+import { countReactRenderers, type Registry } from './helpers.ts';
+import { ASSET_PORT } from '../playwright.config.ts';
+
+const assetOrigin = `http://localhost:${ASSET_PORT}`;
+
+test('every area loads from its own origin at the version the registry names, sharing one React and one kernel', async ({ page, request }) => {
+  const rendererCount = await countReactRenderers(page);
+  const registry = (await (await request.get('/builds/latest.json')).json()) as Registry;
+  const requests: string[] = [];
+  page.on('request', (sent: Request) => requests.push(sent.url()));
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.goto('/s/kontakt');
+  await expect(page.getByRole('heading', { level: 1, name: /Kontakt/ })).toBeVisible();
+  // Client-side navigations into the other areas.
+  await page.getByRole('link', { name: 'Prihlásiť sa' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Prihlásenie' })).toBeVisible();
+  await page.getByRole('link', { name: /Košík:/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeVisible();
+
+  for (const area of ['catalog', 'checkout', 'account', 'content']) {
+    const release = registry.areas[area]!;
+    const entry = `${assetOrigin}/${release.entry}`;
+    expect(entry).toContain(`/remotes/${area}/${release.version}/`);
+    expect(requests, `${area} entry from the asset origin`).toContain(entry);
+    const fromArea = requests.filter((url) => url.startsWith(`${assetOrigin}/remotes/${area}/`));
+    expect(fromArea.every((url) => url.startsWith(`${assetOrigin}/remotes/${area}/${release.version}/`))).toBe(true);
+  }
+  // The shell itself is served from the shop's origin, not the asset origin.
+  expect(requests.some((url) => url.startsWith(`http://localhost:${ASSET_PORT - 1}/assets/`))).toBe(true);
+
+  // Exactly one react-dom renderer and one kernel instance across shell and areas.
+  expect(await rendererCount()).toBe(1);
+  const kernels = await page.evaluate(() => (globalThis as unknown as { __SHOP_KERNEL_INSTANCES__?: string[] }).__SHOP_KERNEL_INSTANCES__);
+  expect(kernels).toHaveLength(1);
+  // No area fetched its own copy of a shared singleton.
+  const ownCopies = requests.filter((url) => url.startsWith(`${assetOrigin}/`) && /react-dom|react_mf|zustand|mitt|shared.kernel/i.test(url));
+  expect(ownCopies).toEqual([]);
+});
+
+test('with the catalogue entry answering 404 the shell still starts, the basket works, and retry recovers', async ({ page }) => {
+  await page.route(`${assetOrigin}/remotes/catalog/**/remoteEntry.js`, (route) => route.fulfill({ status: 404, body: 'Not found' }));
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' })).toBeVisible();
+  await expect(page.getByTestId('basket-count')).toHaveText('0');
+  const failure = page.getByRole('alert').filter({ hasText: 'Katalóg produktov sa nepodarilo načítať' });
+  await expect(failure).toBeVisible();
+
+  // Another area still works.
+  await page.getByRole('link', { name: /Košík:/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeVisible();
+  await page.goBack();
+  await expect(failure).toBeVisible();
+
+  // The entry is back: retry loads the catalogue without a page reload.
+  await page.unroute(`${assetOrigin}/remotes/catalog/**/remoteEntry.js`);
+  await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+  await failure.getByRole('button', { name: 'Skúsiť znova' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+});
+
+test('an unknown path shows the not-found page and a stored redirect is followed', async ({ page }) => {
+  await page.goto('/toto-neexistuje');
+  await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
+  await expect(page.getByText('404', { exact: true })).toBeVisible();
+  await expect(page).toHaveTitle(/Ospravedlňujeme sa, táto stránka neexistuje/);
+
+  await page.goto('/akcia');
+  await expect(page).toHaveURL(/\/vypredaj$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Výpredaj' })).toBeVisible();
+});
+
+test('a missing product is the shell’s not-found page', async ({ page }) => {
+  await page.goto('/p/neexistujuci-produkt');
+  await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
+});
