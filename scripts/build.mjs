@@ -1,0 +1,60 @@
+// `npm run build`: builds the shell and every area that changed since the
+// last build (each on its own, as its team would), then publishes them to
+// the local static origin and moves their pointers in builds/latest.json.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDependencies, log, pnpmRun, root, run, step } from './lib.mjs';
+
+export const PARTS = ['mf-catalog', 'mf-checkout', 'mf-account', 'mf-content', 'shell'];
+const SKIP = new Set(['node_modules', 'dist', '.vite', '__mf__temp', '.__mf__temp', 'test-results']);
+
+function hashTree(hash, dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (SKIP.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) hashTree(hash, path);
+    else if (entry.isFile() && !/\.test\.tsx?$/.test(entry.name)) hash.update(path.slice(root.length)).update(readFileSync(path));
+  }
+}
+
+/** Everything a part's build depends on: its own files, the kernel, the lockfile, the base config. */
+function inputStamp(part) {
+  const hash = createHash('sha256');
+  hashTree(hash, join(root, part));
+  hashTree(hash, join(root, 'shared-kernel', 'src'));
+  hashTree(hash, join(root, 'shared-kernel', 'build'));
+  for (const file of ['pnpm-lock.yaml', 'tsconfig.base.json', 'shared-kernel/package.json']) {
+    hash.update(readFileSync(join(root, file)));
+  }
+  return hash.digest('hex');
+}
+
+export async function buildAll({ force = false } = {}) {
+  const stampFile = join(root, '.data', 'build-stamps.json');
+  const stamps = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+  for (const part of PARTS) {
+    const stamp = inputStamp(part);
+    const built = existsSync(join(root, part, 'dist', part === 'shell' ? 'index.html' : 'remoteEntry.js'));
+    if (!force && built && stamps[part] === stamp) {
+      log(`${part}: up to date, not rebuilt`);
+      continue;
+    }
+    await step(`Building ${part}`, () => pnpmRun(['--filter', `./${part}`, 'build'], { stdio: ['ignore', 'ignore', 'inherit'] }));
+    stamps[part] = stamp;
+    mkdirSync(join(root, '.data'), { recursive: true });
+    writeFileSync(stampFile, JSON.stringify(stamps, null, 2));
+  }
+}
+
+export async function publishAll(originDir) {
+  const args = ['--import', 'tsx', 'src/release/cli.ts', 'publish'];
+  if (originDir) args.push('--origin', originDir);
+  await step('Publishing the builds to the static origin', () => run(process.execPath, args, { cwd: join(root, 'api') }));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await ensureDependencies();
+  await buildAll({ force: process.argv.includes('--force') });
+  await publishAll();
+}

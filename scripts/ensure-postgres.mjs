@@ -1,0 +1,269 @@
+#!/usr/bin/env node
+/**
+ * Makes a throwaway PostgreSQL server available on 127.0.0.1 for tests.
+ *
+ *   import { ensurePostgres } from './ensure-postgres.mjs';
+ *   const { url, stop } = await ensurePostgres();   // postgres://postgres@127.0.0.1:<port>/postgres
+ *
+ * Run directly, it prints only the DATABASE_URL on stdout and leaves the server running:
+ *   DATABASE_URL=$(node scripts/ensure-postgres.mjs) npx vitest run
+ *   node scripts/ensure-postgres.mjs --stop <dir>      (the exact command is logged on stderr)
+ *
+ * Steps: find initdb/pg_ctl (PG_BIN, /usr/lib/postgresql/<v>/bin preferring 15, PATH); when absent,
+ * install Debian's `postgresql` with apt-get (the distro's cluster service is not used); initdb a
+ * cluster in a temp dir owned by the `postgres` OS user (PostgreSQL refuses to run as root), trust
+ * auth on 127.0.0.1 only, start it with pg_ctl on a free port, wait until it accepts connections.
+ * Plain Node ESM, no dependencies; logs go to stderr only.
+ */
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const PREFERRED_MAJOR = 15;
+const MARKER = '.ensure-postgres';
+const SAFE_PATH = /^[\w./-]+$/;
+
+const log = (message) => process.stderr.write(`[ensure-postgres] ${message}\n`);
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Runs a command; its output goes to stderr (never to our stdout). Throws on failure unless allowFail. */
+function run(command, args, { cwd, env, allowFail = false, quiet = false } = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
+  if (result.error || result.status !== 0) {
+    if (allowFail) return { ok: false, output };
+    if (output) process.stderr.write(`${output}\n`);
+    throw new Error(`${command} ${args.join(' ')} failed: ${result.error?.message ?? `exit code ${result.status}`}`);
+  }
+  if (!quiet && output) process.stderr.write(`${output}\n`);
+  return { ok: true, output };
+}
+
+function hasCommand(name) {
+  return run('sh', ['-c', 'command -v "$0"', name], { allowFail: true, quiet: true }).ok;
+}
+
+function binDirHas(dir) {
+  return ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(path.join(dir, b)));
+}
+
+/** The bin directory of an installed PostgreSQL, or null. */
+function findBinDir() {
+  if (process.env.PG_BIN && binDirHas(process.env.PG_BIN)) return process.env.PG_BIN;
+  const root = '/usr/lib/postgresql';
+  if (existsSync(root)) {
+    const majors = readdirSync(root)
+      .filter((v) => /^\d+(\.\d+)?$/.test(v) && binDirHas(path.join(root, v, 'bin')))
+      .sort((a, b) => Number(b) - Number(a));
+    const chosen = majors.includes(String(PREFERRED_MAJOR)) ? String(PREFERRED_MAJOR) : majors[0];
+    if (chosen) return path.join(root, chosen, 'bin');
+  }
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir && binDirHas(dir)) return dir;
+  }
+  return null;
+}
+
+let aptUpdated = false;
+
+/** Installs Debian's postgresql package (non-interactive); needs root or password-less sudo. */
+function installPostgres() {
+  if (!hasCommand('apt-get')) throw new Error('PostgreSQL is not installed and apt-get is not available');
+  const prefix = isRoot() ? [] : hasCommand('sudo') ? ['sudo', '-n', '--preserve-env=DEBIAN_FRONTEND'] : null;
+  if (!prefix) throw new Error('PostgreSQL is not installed; installing it needs root (or sudo)');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (...args) => {
+    const [cmd, ...rest] = [...prefix, 'apt-get', ...args];
+    run(cmd, rest, { env });
+  };
+  if (!aptUpdated) {
+    log('apt-get update');
+    apt('update');
+    aptUpdated = true;
+  }
+  log('apt-get install -y postgresql');
+  apt('install', '-y', '--no-install-recommends', '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold', 'postgresql');
+}
+
+/** The OS user that runs the server: ourselves, or `postgres` (else `nobody`) when we are root. */
+function serverUser() {
+  if (!isRoot()) return null;
+  for (const name of ['postgres', 'nobody']) {
+    const uid = run('id', ['-u', name], { allowFail: true, quiet: true });
+    const gid = run('id', ['-g', name], { allowFail: true, quiet: true });
+    if (uid.ok && gid.ok) return { name, uid: Number(uid.output), gid: Number(gid.output) };
+  }
+  throw new Error('running as root, but neither a postgres nor a nobody OS user exists');
+}
+
+/** Runs a PostgreSQL tool as the server user. */
+function runAs(user, command, args, options = {}) {
+  if (!user) return run(command, args, options);
+  if (hasCommand('runuser')) return run('runuser', ['-u', user.name, '--', command, ...args], options);
+  // su needs one shell string; every part is checked against SAFE_PATH-like characters first.
+  const parts = [command, ...args];
+  if (!parts.every((p) => /^[\w./=:,'-]+$/.test(p))) throw new Error('unsafe argument for su');
+  return run('su', [user.name, '-s', '/bin/sh', '-c', parts.map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(' ')], options);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitUntilReady(binDir, port, timeoutMs = 30_000) {
+  const isready = path.join(binDir, 'pg_isready');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ready = existsSync(isready)
+      ? run(isready, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-t', '2'], { allowFail: true, quiet: true }).ok
+      : await canConnect(port);
+    if (ready) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`PostgreSQL on port ${port} did not accept connections within ${timeoutMs / 1000} s`);
+}
+
+function stopServer(binDir, user, dir) {
+  const dataDir = path.join(dir, 'data');
+  if (existsSync(path.join(dataDir, 'postmaster.pid'))) {
+    runAs(user, path.join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', 'stop'], { cwd: dir, allowFail: true });
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Starts a throwaway PostgreSQL on 127.0.0.1; `stop()` stops it and removes its directory. */
+export async function ensurePostgres() {
+  let binDir = findBinDir();
+  if (!binDir) {
+    installPostgres();
+    binDir = findBinDir();
+    if (!binDir) throw new Error('PostgreSQL was installed but initdb/pg_ctl were not found');
+  }
+  log(`using ${binDir}`);
+  const user = serverUser();
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pg-test-'));
+  if (!SAFE_PATH.test(dir)) throw new Error(`unexpected characters in temp dir ${dir}`);
+  const dataDir = path.join(dir, 'data');
+  const socketDir = path.join(dir, 'socket');
+  const logFile = path.join(dir, 'postgres.log');
+  mkdirSync(socketDir, { mode: 0o700 });
+  writeFileSync(logFile, '');
+  writeFileSync(path.join(dir, MARKER), `${binDir}\n`);
+  if (user) {
+    for (const p of [dir, socketDir, logFile]) chownSync(p, user.uid, user.gid);
+    if (!runAs(user, 'test', ['-w', dir], { allowFail: true, quiet: true }).ok) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`the ${user.name} OS user cannot reach ${dir}; set TMPDIR to a directory it can enter (e.g. /tmp)`);
+    }
+  }
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    stopServer(binDir, user, dir);
+    log(`stopped and removed ${dir}`);
+  };
+
+  try {
+    runAs(user, path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync'], {
+      cwd: dir,
+      quiet: true,
+    });
+    // Trust, but only over the private socket directory and from 127.0.0.1.
+    writeFileSync(path.join(dataDir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
+    if (user) chownSync(path.join(dataDir, 'pg_hba.conf'), user.uid, user.gid);
+
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      appendFileSync(
+        path.join(dataDir, 'postgresql.conf'),
+        [
+          '',
+          '# ensure-postgres: a throwaway test server',
+          "listen_addresses = '127.0.0.1'",
+          `port = ${port}`,
+          `unix_socket_directories = '${socketDir}'`,
+          'max_connections = 200',
+          'fsync = off',
+          'synchronous_commit = off',
+          'full_page_writes = off',
+          '',
+        ].join('\n'),
+      );
+      const started = runAs(user, path.join(binDir, 'pg_ctl'), ['-D', dataDir, '-l', logFile, '-w', '-t', '60', 'start'], {
+        cwd: dir,
+        allowFail: true,
+        quiet: true,
+      });
+      if (started.ok) {
+        await waitUntilReady(binDir, port);
+        const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+        log(`PostgreSQL ready at ${url} (data in ${dir})`);
+        return { url, stop, dir };
+      }
+      log(`start on port ${port} failed (attempt ${attempt}): ${started.output}`);
+      if (attempt >= 3) throw new Error(`could not start PostgreSQL; see ${logFile}`);
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** `--stop <dir>`: stops a server this script started and removes its directory. */
+function stopFromCli(dir) {
+  const resolved = path.resolve(dir ?? '');
+  const markerFile = path.join(resolved, MARKER);
+  if (!dir || !existsSync(markerFile)) throw new Error(`${resolved} is not a directory made by ensure-postgres`);
+  const binDir = findBinDir();
+  if (!binDir) throw new Error('PostgreSQL binaries not found');
+  stopServer(binDir, serverUser(), resolved);
+  log(`stopped and removed ${resolved}`);
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (invokedDirectly) {
+  try {
+    if (process.argv[2] === '--stop') {
+      stopFromCli(process.argv[3]);
+    } else {
+      const { url, dir } = await ensurePostgres();
+      log(`left running; stop it with: node ${path.relative(process.cwd(), process.argv[1]) || process.argv[1]} --stop ${dir}`);
+      process.stdout.write(`${url}\n`);
+    }
+  } catch (err) {
+    log(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
+}

@@ -1,0 +1,85 @@
+// `npm test`: installs what is missing (pnpm, dependencies, Debian's
+// chromium, PostgreSQL) and runs every test: typecheck, lint, unit, API on
+// SQLite and on PostgreSQL, then end-to-end in Chromium against the built shop.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
+import { buildAll } from './build.mjs';
+import { ensurePostgres } from './ensure-postgres.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const reports = join(root, '.data', 'test-reports');
+const counts = { passed: 0, failed: 0, skipped: 0 };
+
+async function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await step("Installing Debian's chromium (apt-get)", async () => {
+    await run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], { env });
+    await run(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium'], { env });
+  });
+}
+
+function countVitest(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  counts.passed += report.numPassedTests;
+  counts.failed += report.numFailedTests;
+  counts.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+}
+
+function countPlaywright(file) {
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  counts.passed += stats.expected + stats.flaky;
+  counts.failed += stats.unexpected;
+  counts.skipped += stats.skipped;
+}
+
+async function vitest(filter, name, env = process.env) {
+  const output = join(reports, `${name}.json`);
+  try {
+    await pnpmRun(['--filter', filter, 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], { env });
+  } finally {
+    if (existsSync(output)) countVitest(output);
+  }
+}
+
+const since = performance.now();
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+let failure = null;
+try {
+  await ensureDependencies();
+  await ensureChromium();
+  await step('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
+  await step('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
+  await step('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
+  for (const part of ['shell', 'mf-catalog', 'mf-checkout', 'mf-account', 'mf-content']) {
+    await step(`Unit tests: ${part}`, () => vitest(`./${part}`, part));
+  }
+  await step('API tests on SQLite', () => vitest('@shop/api', 'api-sqlite', { ...process.env, DATABASE_URL: '' }));
+  const postgres = await step('Starting PostgreSQL on loopback', () => ensurePostgres());
+  try {
+    await step('API tests on PostgreSQL', () => vitest('@shop/api', 'api-postgres', { ...process.env, DATABASE_URL: postgres.url }));
+  } finally {
+    await postgres.stop();
+  }
+  await buildAll();
+  await step('End-to-end tests in Chromium', async () => {
+    const output = join(reports, 'e2e.json');
+    try {
+      await pnpmRun(['--filter', '@shop/e2e', 'test'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
+    } finally {
+      if (existsSync(output)) countPlaywright(output);
+    }
+  });
+} catch (error) {
+  failure = error;
+}
+log(`All tests finished in ${seconds(since)}`);
+process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+if (failure) {
+  process.stderr.write(`\n${failure.message}\n`);
+  process.exit(1);
+}
+if (counts.failed > 0 || counts.passed === 0) process.exit(1);
