@@ -1,0 +1,81 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Money columns are integers in thousandths of a euro; timestamps are ISO 8601 UTC text. */
+
+export interface CategoryTable {
+  cat_id: Generated<number>;
+  cat_parent_id: number | null;
+  cat_url: string;
+  cat_name: string;
+  cat_description: Generated<string>;
+  cat_position: Generated<number>;
+}
+
+export interface BrandTable {
+  b_id: Generated<number>;
+  b_url: string;
+  b_name: string;
+}
+
+export interface ProductTable {
+  p_id: Generated<number>;
+  p_url: string;
+  p_name: string;
+  /** p_name folded to lower-case ASCII, so both dialects sort names the same way. */
+  p_name_sort: string;
+  p_description: Generated<string>;
+  b_id: number | null;
+  cat_id: number;
+  p_created_at: string;
+  p_popularity: Generated<number>;
+}
+
+export type AvailabilityColumn = 'in_stock' | 'to_order' | 'unavailable';
+
+export interface VariantTable {
+  v_id: Generated<number>;
+  p_id: number;
+  v_code: string;
+  v_name: string;
+  /** Sell price without VAT, thousandths of a euro. */
+  v_sell_price: number;
+  v_vat: Generated<number>;
+  /** Discount in thousandths of a percent (10000 = 10 %). */
+  v_sale: Generated<number>;
+  v_stock: Generated<number>;
+  v_availability: Generated<AvailabilityColumn>;
+  /** Grams. */
+  v_weight: Generated<number>;
+  v_unit: string;
+  /** Thousandths of the base unit. */
+  v_base_amount: number | null;
+  v_base_unit: string | null;
+}
+
+export interface AttributeTable {
+  attr_id: Generated<number>;
+  attr_name: string;
+  unit_name: string | null;
+  use_attr: Generated<number>;
+}
+
+export interface AttributeValueTable {
+  av_id: Generated<number>;
+  p_id: number;
+  attr_id: number;
+  av_string: string | null;
+  /** Thousandths. */
+  av_integer: number | null;
+}
+
+export type CategoryRow = Selectable<CategoryTable>;
+export type NewCategory = Insertable<CategoryTable>;
+export type BrandRow = Selectable<BrandTable>;
+export type NewBrand = Insertable<BrandTable>;
+export type ProductRow = Selectable<ProductTable>;
+export type NewProduct = Insertable<ProductTable>;
+export type VariantRow = Selectable<VariantTable>;
+export type NewVariant = Insertable<VariantTable>;
+export type AttributeRow = Selectable<AttributeTable>;
+export type NewAttribute = Insertable<AttributeTable>;
+export type NewAttributeValue = Insertable<AttributeValueTable>;

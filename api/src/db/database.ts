@@ -1,0 +1,47 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { RevokedTokenTable, UserTable } from './account.table.ts';
+import type {
+  AttributeTable,
+  AttributeValueTable,
+  BrandTable,
+  CategoryTable,
+  ProductTable,
+  VariantTable,
+} from './catalog.table.ts';
+import type { PaymentMethodTable, ShippingMethodTable } from './checkout.table.ts';
+import type {
+  BlogPostTable,
+  BlogPostTagTable,
+  BlogTagTable,
+  PageTable,
+  RedirectTable,
+  SettingTable,
+} from './content.table.ts';
+import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
+
+export interface Database {
+  categories: CategoryTable;
+  brands: BrandTable;
+  products: ProductTable;
+  variants: VariantTable;
+  attributes: AttributeTable;
+  attribute_values: AttributeValueTable;
+  redirects: RedirectTable;
+  pages: PageTable;
+  blog_posts: BlogPostTable;
+  blog_tags: BlogTagTable;
+  blog_post_tags: BlogPostTagTable;
+  users: UserTable;
+  revoked_tokens: RevokedTokenTable;
+  coupons: CouponTable;
+  user_coupons: UserCouponTable;
+  coupon_redemptions: CouponRedemptionTable;
+  shipping_methods: ShippingMethodTable;
+  payment_methods: PaymentMethodTable;
+  settings: SettingTable;
+}
+
+export type Db = Kysely<Database>;
+/** What repositories accept: the database or a transaction on it. */
+export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+export type DialectName = 'sqlite' | 'postgres';

@@ -1,0 +1,56 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiErrorBody, ApiErrorCode } from '@shop/shared-kernel/contract';
+import { ApiError } from './errors.ts';
+
+const body = (code: ApiErrorCode, message: string): ApiErrorBody => ({ error: { code, message } });
+
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  429: 'rate_limited',
+};
+
+/** Fastify's own client errors, in the shop's words. */
+const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Telo požiadavky nie je platný JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Telo požiadavky je prázdne.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Nepodporovaný typ obsahu požiadavky.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Požiadavka je príliš veľká.',
+};
+
+function describeValidation(error: FastifyError): string {
+  const first = error.validation?.[0];
+  const where = [error.validationContext, first?.instancePath?.replace(/^\//, '').replace(/\//g, '.')]
+    .filter(Boolean)
+    .join('.');
+  const missing = first?.keyword === 'required' ? (first.params as { missingProperty?: string }).missingProperty : undefined;
+  if (missing) return `Neplatná požiadavka: chýba povinná položka ${where ? `${where}.` : ''}${missing}.`;
+  return `Neplatná požiadavka: nesprávna hodnota ${where || 'údajov'}.`;
+}
+
+/**
+ * The one error handler: every error becomes `{ error: { code, message } }` with its status.
+ * Bad input is 400 (validation_failed or bad_request); only real faults are 500, and they are logged.
+ */
+export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.status(error.statusCode).send(body(error.code, error.message));
+  }
+  if (error.validation) {
+    return reply.status(400).send(body('validation_failed', describeValidation(error)));
+  }
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send(body('internal', 'Nastala chyba na strane servera. Skúste to, prosím, o chvíľu znova.'));
+  }
+  const message = MESSAGE_BY_FASTIFY_CODE[error.code] ?? 'Neplatná požiadavka.';
+  return reply.status(status).send(body(CODE_BY_STATUS[status] ?? 'bad_request', message));
+}
+
+export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply) {
+  return reply.status(404).send(body('not_found', 'Požadovaná adresa neexistuje.'));
+}

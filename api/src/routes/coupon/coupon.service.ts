@@ -1,0 +1,87 @@
+import type { CouponValidation } from '@shop/shared-kernel/contract';
+import type { CouponRow } from '../../db/coupon.table.ts';
+import { toEuros } from '../../lib/format.ts';
+import { formatPrice, basketTotal as rulesBasketTotal } from '@shop/shared-kernel/rules';
+import type { CouponRepository } from './coupon.repository.ts';
+
+export const COUPON_MESSAGES = {
+  empty: 'Kód je prázdny',
+  unknown: 'Kupón neexistuje alebo už neplatí',
+  exhausted: 'Kupón už bol vyčerpaný',
+  used: 'Tento kupón ste už použili',
+  minTotal: (min: number) => `Kupón platí pri nákupe od ${formatPrice(min)}`,
+  applied: 'Kupón bol uplatnený',
+} as const;
+
+export type CartLineInput = { v_id: number; amount: number };
+
+export const isCouponCurrent = (coupon: CouponRow, now: Date): boolean => {
+  const t = now.toISOString();
+  return coupon.valid_from <= t && t <= coupon.valid_to;
+};
+
+const invalid = (message: string): CouponValidation => ({ valid: false, message, coupon: null, discount: 0 });
+
+/**
+ * Validates a coupon for a user against the basket re-priced from the database (client prices
+ * and totals are ignored). A valid coupon becomes the user's active one. Any refused code clears
+ * the active coupon, as the basket's coupon store does on the client (spec section 4), so both
+ * sides agree after a reload.
+ */
+export async function validateCoupon(
+  repo: CouponRepository,
+  input: { userId: number; code: string; cart: CartLineInput[]; now?: Date },
+): Promise<CouponValidation> {
+  const code = input.code.trim().toUpperCase();
+  if (code === '') return invalid(COUPON_MESSAGES.empty);
+  const outcome = await check(repo, code, input.userId, input.cart, input.now ?? new Date());
+  if (!outcome.ok) {
+    await repo.clearActive(input.userId);
+    return invalid(outcome.message);
+  }
+  await repo.setActive(input.userId, outcome.coupon.coupon_id);
+  return {
+    valid: true,
+    message: COUPON_MESSAGES.applied,
+    coupon: { code: outcome.coupon.code },
+    discount: toEuros(outcome.discount),
+  };
+}
+
+type Outcome = { ok: true; coupon: CouponRow; discount: number } | { ok: false; message: string };
+
+/** The coupon rules: exists and is current, use limits, minimum total; then the discount. */
+async function check(repo: CouponRepository, code: string, userId: number, cart: CartLineInput[], now: Date): Promise<Outcome> {
+  const coupon = await repo.byCode(code);
+  if (!coupon || !isCouponCurrent(coupon, now)) return { ok: false, message: COUPON_MESSAGES.unknown };
+
+  if (coupon.max_uses !== null || coupon.once_per_customer === 1) {
+    const uses = await repo.redemptionCounts(coupon.coupon_id, userId);
+    if (coupon.max_uses !== null && uses.total >= coupon.max_uses) return { ok: false, message: COUPON_MESSAGES.exhausted };
+    if (coupon.once_per_customer === 1 && uses.byUser > 0) return { ok: false, message: COUPON_MESSAGES.used };
+  }
+
+  const total = await basketTotal(repo, cart);
+  if (total < coupon.min_total) return { ok: false, message: COUPON_MESSAGES.minTotal(coupon.min_total) };
+  return { ok: true, coupon, discount: couponDiscount(coupon, total) };
+}
+
+/** Discount of a coupon on a total, thousandths of a euro; never more than the total. */
+export function couponDiscount(coupon: Pick<CouponRow, 'kind' | 'value'>, total: number): number {
+  const raw = coupon.kind === 'percent' ? Math.round((total * coupon.value) / 100_000) : coupon.value;
+  return Math.max(0, Math.min(raw, total));
+}
+
+/**
+ * Basket total with VAT in thousandths, from database prices and the shared price rules
+ * (unit price with VAT in whole cents times the amount); unknown variants count as nothing.
+ */
+export async function basketTotal(repo: CouponRepository, cart: CartLineInput[]): Promise<number> {
+  const prices = await repo.variantPrices([...new Set(cart.map((l) => l.v_id))]);
+  const byId = new Map(prices.map((p) => [p.v_id, { v_sellPrice: p.v_sell_price, v_vat: p.v_vat, v_sale: p.v_sale }]));
+  const lines = cart.flatMap((line) => {
+    const variantData = byId.get(line.v_id);
+    return variantData ? [{ amount: line.amount, variantData }] : [];
+  });
+  return Math.round(rulesBasketTotal(lines));
+}

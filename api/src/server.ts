@@ -1,0 +1,56 @@
+/**
+ * The production server of `npm start`: the API and the shell on one origin,
+ * the areas' static origin on a second port. Creates, migrates and seeds the
+ * database on the first start.
+ */
+import { performance } from 'node:perf_hooks';
+import { buildApi, createDatabase } from './app.ts';
+import { loadJwtSecret, readServerConfig } from './config.ts';
+import { shellHost } from './web/shell-host.ts';
+import { buildStaticOrigin } from './web/static-origin.ts';
+
+const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
+
+async function main() {
+  const config = readServerConfig(process.env);
+  const started = performance.now();
+  const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  log(
+    `database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`,
+  );
+  const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
+  const app = await buildApi({ db: database.db, dialect: database.dialect, jwtSecret, logger: false });
+  await app.register(shellHost, {
+    originDir: config.originDir,
+    assetPort: config.assetPort,
+    assetOrigin: config.assetOrigin,
+    gtmId: config.gtmId,
+    registryPollMs: config.registryPollMs,
+  });
+  const origin = await buildStaticOrigin({ originDir: config.originDir });
+
+  await origin.listen({ port: config.assetPort, host: config.host });
+  await app.listen({ port: config.port, host: config.host });
+  const shown = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
+  log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
+
+  const stop = async () => {
+    await Promise.allSettled([app.close(), origin.close()]);
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  process.stderr.write(
+    code === 'EADDRINUSE'
+      ? `[server] port already in use: ${(error as Error).message}. Set PORT (and ASSET_PORT) to free ports.\n`
+      : `[server] failed to start: ${(error as Error).stack ?? String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+/**
+ * Serves the shell in force on the shop's own origin: its hashed assets
+ * (immutable, older versions kept for open tabs), the release registry
+ * (never cached), and index.html with the runtime configuration for every
+ * other GET, so client-side routes work on a deep link and a reload.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { readRegistry, registryPath } from '../release/registry.ts';
+
+export type ShellHostOptions = {
+  originDir: string;
+  assetPort: number;
+  /** Fixed origin of the areas (a CDN); by default the request's host on assetPort. */
+  assetOrigin: string | null;
+  gtmId: string | null;
+  registryPollMs: number;
+};
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SAFE_ASSET = /^[\w.-]+$/;
+
+async function exists(path: string) {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+export async function shellHost(app: FastifyInstance, options: ShellHostOptions) {
+  const shellsDir = join(options.originDir, 'shells', 'shell');
+  await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
+
+  let indexCache: { dir: string; html: string } | null = null;
+  async function currentShellDir(): Promise<string | null> {
+    const registry = await readRegistry(options.originDir);
+    return registry?.shell ? join(options.originDir, registry.shell.dir) : null;
+  }
+  async function indexHtml(dir: string): Promise<string> {
+    if (indexCache?.dir !== dir) indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8') };
+    return indexCache.html;
+  }
+
+  app.get('/builds/latest.json', async (_request, reply) => {
+    const body = await readFile(registryPath(options.originDir), 'utf8').catch(() => null);
+    if (body === null) return reply.code(404).send({ error: { code: 'not_found', message: 'No release registry yet' } });
+    return reply.header('cache-control', 'no-cache').type('application/json').send(body);
+  });
+
+  /** Sends a hashed shell file from the version in force, or from an older one for open tabs. */
+  async function sendShellFile(reply: FastifyReply, folder: string, file: string): Promise<boolean> {
+    if (!SAFE_ASSET.test(file)) return false;
+    const current = await currentShellDir();
+    const versions = await readdir(shellsDir).catch(() => [] as string[]);
+    const candidates = [current, ...versions.map((version) => join(shellsDir, version))].filter(Boolean) as string[];
+    for (const dir of candidates) {
+      if (await exists(join(dir, folder, file))) {
+        reply.header('cache-control', IMMUTABLE);
+        await reply.sendFile(file, join(dir, folder));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api') {
+      return reply.code(404).send({ error: { code: 'not_found', message: `Route ${request.method} ${request.url} not found` } });
+    }
+    // Hashed shell files: /assets/<file>, and the host's own entry at the build's root
+    // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
+    const file = /^\/(assets\/)?([\w.-]+\.(?:js|css|svg|woff2))$/.exec(request.url);
+    if (file) {
+      if (await sendShellFile(reply, file[1] ? 'assets' : '.', file[2] ?? '')) return reply;
+      return reply.code(404).type('text/plain').send('Not found');
+    }
+    const dir = await currentShellDir();
+    if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
+    const config = {
+      assetOrigin: options.assetOrigin ?? `${request.protocol}://${request.hostname}:${options.assetPort}`,
+      gtmId: options.gtmId,
+      registryPollMs: options.registryPollMs,
+    };
+    const script = `<script>window.__SHOP__=${JSON.stringify(config).replace(/</g, '\\u003c')}</script>`;
+    const html = (await indexHtml(dir)).replace('<!--shop-config-->', script);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  };
+  app.get('/', sendIndex);
+  app.get('/*', sendIndex);
+}

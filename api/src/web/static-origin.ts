@@ -1,0 +1,35 @@
+/**
+ * The static origin of the areas: each build under its immutable, versioned
+ * path remotes/<area>/<version>/. Hashed chunks are cached for a year; entry,
+ * manifest and metadata files are revalidated on every use. CORS lets the
+ * shell's origin load them as ES modules.
+ */
+import Fastify from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { join } from 'node:path';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export async function buildStaticOrigin(options: { originDir: string }) {
+  const origin = Fastify({ logger: false });
+  await origin.register(fastifyStatic, {
+    root: join(options.originDir, 'remotes'),
+    prefix: '/remotes/',
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(response, path) {
+      response.setHeader('access-control-allow-origin', '*');
+      response.setHeader('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
+      response.setHeader('vary', 'accept-encoding');
+    },
+  });
+  origin.options('/*', async (_request, reply) =>
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send(),
+  );
+  return origin;
+}
