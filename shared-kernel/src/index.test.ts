@@ -60,6 +60,8 @@ const EXPECTED = [
   'createApiClient',
   'configureApi',
   'useResource',
+  'useDeviceStore',
+  'MOBILE_MAX_WIDTH',
   'usePageMeta',
   'SHOP_NAME',
   'api',

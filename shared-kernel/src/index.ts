@@ -61,6 +61,8 @@ export type { CouponStore } from './coupon-store.ts';
 export { useConsentStore, analyticsEnabled } from './consent-store.ts';
 export type { ConsentStore } from './consent-store.ts';
 export { initKernel } from './startup.ts';
+export { useDeviceStore, MOBILE_MAX_WIDTH } from './device-store.ts';
+export type { DeviceState } from './device-store.ts';
 export { injectAreaStyles } from './area-styles.ts';
 export { useResource } from './react/use-resource.ts';
 export type { Resource } from './react/use-resource.ts';

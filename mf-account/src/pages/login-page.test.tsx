@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { configureApi, useAuthStore } from '@shop/shared-kernel';
+import LoginPage from './login-page.tsx';
+
+// A token whose payload carries user_id 7 (the signature is the server's business).
+const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+const fetchMock = vi.fn();
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/account/login', Component: LoginPage },
+      { path: '*', element: <p>Cieľ</p> },
+    ],
+    { initialEntries: [url] },
+  );
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+async function submit(email: string, password: string) {
+  fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('Heslo'), { target: { value: password } });
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Prihlásiť sa' }));
+  });
+}
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  configureApi({ fetch: fetchMock as unknown as typeof fetch });
+  useAuthStore.getState().signOutLocally();
+});
+afterEach(cleanup);
+
+describe('LoginPage', () => {
+  it('asks for both fields and makes no call when one is empty', async () => {
+    renderAt('/account/login');
+    await submit('zakaznik@example.sk', '');
+    expect(screen.getByRole('alert').textContent).toBe('Zadajte e-mail aj heslo.');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows one message for wrong credentials and stays signed out', async () => {
+    fetchMock.mockResolvedValue(
+      new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'Nesprávny e-mail alebo heslo' } }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    renderAt('/account/login');
+    await submit('zakaznik@example.sk', 'zle');
+    expect(screen.getByRole('alert').textContent).toBe('Nesprávny e-mail alebo heslo.');
+    expect(useAuthStore.getState().auth).toEqual({});
+  });
+
+  it('signs in, stores the token, and follows only a same-site next path', async () => {
+    fetchMock.mockResolvedValue(
+      new Response(JSON.stringify({ data: { token, user: { id: 7, email: 'a@b.sk', name: 'A' } } }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    const router = renderAt('/account/login?next=https://zly.example/');
+    await submit('a@b.sk', 'Heslo123!');
+    expect(useAuthStore.getState().auth).toEqual({ auth: 1, token });
+    expect(router.state.location.pathname).toBe('/account/profile');
+  });
+});

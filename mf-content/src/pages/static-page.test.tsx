@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { configureApi } from '@shop/shared-kernel';
+import StaticPage from './static-page.tsx';
+
+const fetchMock = vi.fn();
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function renderSlug(slug: string) {
+  const router = createMemoryRouter([{ path: '/s/:site', Component: StaticPage, ErrorBoundary: () => <p>Hranica: chyba</p> }], {
+    initialEntries: [`/s/${slug}`],
+  });
+  render(<RouterProvider router={router} />);
+}
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  configureApi({ fetch: fetchMock as unknown as typeof fetch });
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('StaticPage', () => {
+  it('asks the API for the slug and shows the title as the heading and the HTML as content', async () => {
+    fetchMock.mockResolvedValue(
+      json(200, { data: { slug: 'kontakt', title: 'Kontakt', metaDescription: 'Kontakt na nás', contentHtml: '<h2>Predajňa</h2><p>Žilina</p>' } }),
+    );
+    renderSlug('kontakt');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Kontakt');
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Predajňa');
+    expect(String(fetchMock.mock.calls[0]?.[0])).toContain('/api/page/kontakt');
+    expect(document.title).toBe('Kontakt | Stavebniny Domov');
+  });
+
+  it('lets a missing page reach the shell as "not found" (status 404)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fetchMock.mockResolvedValue(json(404, { error: { code: 'not_found', message: 'Stránka sa nenašla.' } }));
+    renderSlug('neexistuje');
+    expect(await screen.findByText('Hranica: chyba')).toBeTruthy();
+  });
+});
