@@ -2,6 +2,7 @@
  * Every route of the shop (spec section 2), the area and exposed module that
  * renders it, and its layout. The shell knows areas only by name and module.
  */
+import { matchPath } from 'react-router';
 import type { AreaName } from '../areas/registry.ts';
 
 export type LayoutName = 'default' | 'checkout' | 'account';
@@ -30,4 +31,20 @@ export const shopRoutes: ShopRoute[] = [
 
 export function routeByName(name: string): ShopRoute | undefined {
   return shopRoutes.find((route) => route.name === name);
+}
+
+/** Utility routes without consent notice and analytics (spec section 2). */
+const NO_CONSENT_ROUTES = ['generate', 'pdf'];
+
+/** The route name of a path: a table route's name, or a utility route's. */
+export function routeNameForPath(pathname: string): string | null {
+  const route = shopRoutes.find((candidate) => matchPath(candidate.path, pathname));
+  if (route) return route.name;
+  const first = pathname.split('/')[1] ?? '';
+  return NO_CONSENT_ROUTES.includes(first) ? first : null;
+}
+
+/** The area page a same-origin URL leads to, for preloading. */
+export function routeForPath(pathname: string): ShopRoute | undefined {
+  return shopRoutes.find((candidate) => matchPath(candidate.path, pathname));
 }

@@ -7,6 +7,8 @@ import { CheckoutLayout } from '../layouts/checkout-layout.tsx';
 import { AccountLayout } from '../layouts/account-layout.tsx';
 import { ErrorLayout } from '../layouts/error-layout.tsx';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
+import { ShellRoot } from './shell-root.tsx';
+import type { ShellConfig } from '../config.ts';
 
 /** Checkout steps need a non-empty basket; otherwise the visitor goes to the basket. */
 function basketGuard() {
@@ -28,10 +30,11 @@ const layouts: Record<LayoutName, (props: { children?: React.ReactNode }) => Rea
   account: AccountLayout,
 };
 
-export function buildRoutes(): RouteObject[] {
+export function buildRoutes(config: ShellConfig): RouteObject[] {
   const byLayout = (layout: LayoutName) => shopRoutes.filter((route) => route.layout === layout).map(toRouteObject);
   return [
     {
+      element: <ShellRoot config={config} />,
       errorElement: <ErrorLayout />,
       children: [
         ...(Object.keys(layouts) as LayoutName[]).map((layout) => {
@@ -44,6 +47,6 @@ export function buildRoutes(): RouteObject[] {
   ];
 }
 
-export function createShopRouter() {
-  return createBrowserRouter(buildRoutes());
+export function createShopRouter(config: ShellConfig) {
+  return createBrowserRouter(buildRoutes(config));
 }

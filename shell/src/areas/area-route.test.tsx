@@ -11,7 +11,7 @@ const { registerAreas, forgetFailedLoad } = await import('./area-loader.ts');
 
 const route = { name: 'home', path: '/', area: 'catalog', module: './HomePage', layout: 'default' } as const;
 
-async function renderRoute(module = route.module) {
+async function renderRoute(module: string = route.module) {
   const router = createMemoryRouter([{ path: '/', element: <AreaRoute route={{ ...route, module }} /> }]);
   // Let the (mocked) remote load settle inside act, as React expects in tests.
   await act(async () => {

@@ -1,7 +1,9 @@
 import { Component, Suspense, use, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { isNotFound } from '@shop/shared-kernel';
-import { forgetFailedLoad, loadAreaModule } from './area-loader.ts';
+import { AreaLoadError, forgetFailedLoad, loadAreaModule } from './area-loader.ts';
+import { checkForNewBuild } from '../app/new-build.ts';
+import { reloadOnce } from '../app/reload-guard.ts';
 import type { ShopRoute } from '../app/route-table.ts';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { AreaUnavailable } from './area-unavailable.tsx';
@@ -25,6 +27,13 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
 
   static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
     return { error };
+  }
+
+  override componentDidCatch(error: unknown) {
+    // A chunk that fails after a deploy: one full reload brings the new build (guarded).
+    if (error instanceof AreaLoadError && error.reason === 'unavailable') {
+      void checkForNewBuild().then((changed) => changed && reloadOnce());
+    }
   }
 
   retry = () => {

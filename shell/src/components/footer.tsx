@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
+import { useConsentStore } from '@shop/shared-kernel';
 import { useSite } from '../app/site-data.ts';
 
 export function Footer() {
   const site = useSite();
+  const openSettings = useConsentStore((state) => state.openSettings);
   return (
     <footer className="site-footer" data-boundary="shell">
       {site && (
@@ -26,7 +28,10 @@ export function Footer() {
           </p>
         </div>
       )}
-      <p className="site-footer__note">Všetky ceny sú uvedené vrátane DPH.</p>
+      <p className="site-footer__note">
+        Všetky ceny sú uvedené vrátane DPH. ·{' '}
+        <button type="button" className="footer-button" onClick={openSettings}>Nastavenia cookies</button>
+      </p>
     </footer>
   );
 }

@@ -1,0 +1,75 @@
+/** Effects of every route change: server redirects, focus, device state. */
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { api, useDeviceStore } from '@shop/shared-kernel';
+
+export function isExternalUrl(url: string): boolean {
+  return /^[a-z][a-z\d+.-]*:\/\//i.test(url) && new URL(url).origin !== window.location.origin;
+}
+
+/** On every route change the server is asked for a redirect for the path, and it is followed. */
+export function useServerRedirect(): void {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    let live = true;
+    api
+      .redirectFor(pathname)
+      .then(({ data }) => {
+        if (!live || !data || data.to === pathname) return;
+        if (data.external || isExternalUrl(data.to)) window.location.assign(data.to);
+        else void navigate(data.to, { replace: true });
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [pathname, navigate]);
+}
+
+/** After a navigation, focus moves to the new page's main heading (once it has rendered). */
+export function useFocusOnNavigation(): void {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const main = document.getElementById('main');
+    if (!main) return;
+    const focusHeading = () => {
+      const heading = main.querySelector<HTMLElement>('h1');
+      if (!heading || main.querySelector('[aria-busy="true"]')) return false;
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+      return true;
+    };
+    if (focusHeading()) return;
+    const observer = new MutationObserver(() => focusHeading() && observer.disconnect());
+    observer.observe(main, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+    const stop = window.setTimeout(() => observer.disconnect(), 5000);
+    return () => {
+      observer.disconnect();
+      window.clearTimeout(stop);
+    };
+  }, [pathname]);
+}
+
+/** Device state is refreshed after a resize, debounced by 50 ms (spec section 9). */
+export const RESIZE_DEBOUNCE_MS = 50;
+
+export function useDeviceRefresh(): void {
+  useEffect(() => {
+    let timer = 0;
+    const onResize = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => useDeviceStore.getState().refresh(), RESIZE_DEBOUNCE_MS);
+    };
+    window.addEventListener('resize', onResize);
+    return () => {
+      window.removeEventListener('resize', onResize);
+      window.clearTimeout(timer);
+    };
+  }, []);
+}

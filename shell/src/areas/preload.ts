@@ -1,0 +1,52 @@
+/**
+ * Route preloading: hovering or focusing a link loads the target route's
+ * area module ahead of the click, at most 4 at once (spec section 9).
+ */
+import { loadAreaModule } from './area-loader.ts';
+import { routeForPath } from '../app/route-table.ts';
+
+export const PRELOAD_CONCURRENCY = 4;
+
+let running = 0;
+const queue: (() => Promise<unknown>)[] = [];
+const requested = new Set<string>();
+
+function pump(): void {
+  while (running < PRELOAD_CONCURRENCY && queue.length > 0) {
+    const task = queue.shift()!;
+    running += 1;
+    void task()
+      .catch(() => undefined)
+      .finally(() => {
+        running -= 1;
+        pump();
+      });
+  }
+}
+
+export function preloadPath(pathname: string): void {
+  const route = routeForPath(pathname);
+  if (!route) return;
+  const key = `${route.area}/${route.module}`;
+  if (requested.has(key)) return;
+  requested.add(key);
+  queue.push(() => loadAreaModule(route.area, route.module));
+  pump();
+}
+
+/** Preloads on hover and keyboard focus of same-origin links anywhere in the page. */
+export function installLinkPreloading(root: Document = document): () => void {
+  const onIntent = (event: Event) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]');
+    if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
+    preloadPath(link.pathname);
+  };
+  root.addEventListener('mouseover', onIntent, { passive: true });
+  root.addEventListener('focusin', onIntent);
+  root.addEventListener('touchstart', onIntent, { passive: true });
+  return () => {
+    root.removeEventListener('mouseover', onIntent);
+    root.removeEventListener('focusin', onIntent);
+    root.removeEventListener('touchstart', onIntent);
+  };
+}

@@ -1,0 +1,70 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { useConsentStore } from '@shop/shared-kernel';
+
+function Settings() {
+  const { choices, save } = useConsentStore();
+  const [ga, setGa] = useState(choices?.cookie_ga ?? false);
+  const [ads, setAds] = useState(choices?.cookie_ads ?? false);
+  return (
+    <form
+      className="consent__settings"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save({ cookie_ga: ga, cookie_ads: ads });
+      }}
+    >
+      <label className="consent__option">
+        <input type="checkbox" checked disabled />
+        <span>
+          <strong>Technické cookies</strong> – nevyhnutné pre košík, prihlásenie a bezpečnosť. Nedajú sa vypnúť.
+        </span>
+      </label>
+      <label className="consent__option">
+        <input type="checkbox" name="cookie_ga" checked={ga} onChange={(event) => setGa(event.target.checked)} />
+        <span>
+          <strong>Analytické cookies</strong> – pomáhajú nám zlepšovať obchod podľa toho, ako ho používate.
+        </span>
+      </label>
+      <label className="consent__option">
+        <input type="checkbox" name="cookie_ads" checked={ads} onChange={(event) => setAds(event.target.checked)} />
+        <span>
+          <strong>Reklamné cookies</strong> – umožňujú zobrazovať vám relevantné ponuky.
+        </span>
+      </label>
+      <button type="submit" className="button button--primary">Uložiť výber</button>
+    </form>
+  );
+}
+
+/**
+ * The cookie notice (spec section 4). Floating at the bottom of the screen,
+ * or plain and in the page flow on the privacy page.
+ */
+export function ConsentNotice({ plain }: { plain: boolean }) {
+  const { acceptAll, rejectAll, settingsOpen, openSettings } = useConsentStore();
+  const titleId = useId();
+  return (
+    <section
+      className={plain ? 'consent consent--plain' : 'consent consent--floating'}
+      role={plain ? 'region' : 'dialog'}
+      aria-labelledby={titleId}
+      data-testid="consent"
+    >
+      <h2 id={titleId} className="consent__title">Súbory cookies</h2>
+      <p>
+        Používame technické cookies nevyhnutné na fungovanie obchodu. S vaším súhlasom aj analytické a reklamné.
+        Viac v <Link to="/s/ochrana-sukromia">ochrane súkromia</Link>.
+      </p>
+      {settingsOpen ? (
+        <Settings />
+      ) : (
+        <div className="consent__actions">
+          <button type="button" className="button button--primary" onClick={acceptAll}>Prijať všetko</button>
+          <button type="button" className="button button--primary" onClick={rejectAll}>Odmietnuť všetko</button>
+          <button type="button" className="button" onClick={openSettings}>Nastavenia</button>
+        </div>
+      )}
+    </section>
+  );
+}
