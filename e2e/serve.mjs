@@ -9,7 +9,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const api = join(here, '..', 'api');
 const dataDir = join(here, '.data');
 const port = Number(process.env.E2E_PORT ?? 4310);
-const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), ASSET_PORT: String(port + 1), DATABASE_URL: '' };
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  ASSET_PORT: String(port + 1),
+  DATABASE_URL: '',
+  GTM_ID: 'GTM-E2ETEST',
+  REGISTRY_POLL_MS: '1000',
+};
 
 rmSync(dataDir, { recursive: true, force: true });
 const publish = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'publish'], { cwd: api, env, stdio: 'inherit' });

@@ -1,4 +1,5 @@
-import { expect, test, type Request } from '@playwright/test';
+import type { Request } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { countReactRenderers, type Registry } from './helpers.ts';
 import { ASSET_PORT } from '../playwright.config.ts';
 

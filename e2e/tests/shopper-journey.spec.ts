@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { cents } from './helpers.ts';
 
 test('home → category → product → basket: the header and the basket page agree, and a reload keeps the basket', async ({ page }) => {

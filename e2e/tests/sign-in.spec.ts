@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('a customer signs in with the seeded account, sees the profile, and signs out', async ({ page }) => {
   await page.goto('/account/profile');

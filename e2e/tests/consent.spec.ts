@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test';
+
+type ConsentCommand = [string, string, Record<string, string | number>];
+
+async function consentCommands(page: Page): Promise<ConsentCommand[]> {
+  return page.evaluate(() =>
+    ((window as unknown as { dataLayer?: ArrayLike<unknown>[] }).dataLayer ?? [])
+      .map((entry) => Array.from(entry as ArrayLike<unknown>))
+      .filter((entry) => entry[0] === 'consent') as ConsentCommand[],
+  );
+}
+
+async function consentCookies(page: Page) {
+  const cookies = await page.context().cookies();
+  return Object.fromEntries(cookies.filter((c) => c.name.startsWith('cookie_')).map((c) => [c.name, c.value]));
+}
+
+const tagManager = (page: Page) => page.locator('script[src^="https://www.googletagmanager.com/gtm.js?id=GTM-E2ETEST"]');
+
+test.beforeEach(async ({ page }) => {
+  // No internet here: answer the tag manager request with an empty script.
+  await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+});
+
+test('accept all stores all three choices, adds the tag manager and grants every signal', async ({ page }) => {
+  await page.goto('/');
+  const notice = page.getByRole('dialog', { name: 'Súbory cookies' });
+  await expect(notice).toBeVisible();
+  await expect(tagManager(page)).toHaveCount(0);
+  expect((await consentCommands(page))[0]).toEqual(['consent', 'default', expect.objectContaining({ analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' })]);
+
+  await notice.getByRole('button', { name: 'Prijať všetko' }).click();
+  await expect(notice).toBeHidden();
+  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'true' });
+  await expect(tagManager(page)).toHaveCount(1);
+  expect((await consentCommands(page)).at(-1)).toEqual(['consent', 'update', { analytics_storage: 'granted', ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted' }]);
+
+  await page.reload();
+  await expect(page.getByTestId('consent')).toHaveCount(0);
+});
+
+test('reject all is as prominent as accept all, stores required only and adds no tag manager', async ({ page }) => {
+  await page.goto('/');
+  const notice = page.getByRole('dialog', { name: 'Súbory cookies' });
+  const accept = notice.getByRole('button', { name: 'Prijať všetko' });
+  const reject = notice.getByRole('button', { name: 'Odmietnuť všetko' });
+  expect(await reject.getAttribute('class')).toBe(await accept.getAttribute('class'));
+  const [a, r] = [await accept.boundingBox(), await reject.boundingBox()];
+  expect(Math.abs(a!.width - r!.width)).toBeLessThan(2);
+  expect(Math.abs(a!.height - r!.height)).toBeLessThan(2);
+
+  await reject.click();
+  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'false' });
+  await expect(tagManager(page)).toHaveCount(0);
+  expect((await consentCommands(page)).at(-1)).toEqual(['consent', 'update', { analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }]);
+});
+
+test('detailed settings keep technical cookies on, save unset values as false, and can be changed from the footer', async ({ page }) => {
+  await page.goto('/');
+  const notice = page.getByRole('dialog', { name: 'Súbory cookies' });
+  await notice.getByRole('button', { name: 'Nastavenia' }).click();
+  const technical = notice.getByRole('checkbox', { name: /Technické cookies/ });
+  await expect(technical).toBeChecked();
+  await expect(technical).toBeDisabled();
+  await notice.getByRole('checkbox', { name: /Analytické cookies/ }).check();
+  await notice.getByRole('button', { name: 'Uložiť výber' }).click();
+  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'false' });
+  await expect(tagManager(page)).toHaveCount(1);
+  expect((await consentCommands(page)).at(-1)).toEqual(['consent', 'update', { analytics_storage: 'granted', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }]);
+
+  await page.getByRole('button', { name: 'Nastavenia cookies' }).click();
+  await expect(notice.getByRole('checkbox', { name: /Analytické cookies/ })).toBeChecked();
+  await notice.getByRole('checkbox', { name: /Analytické cookies/ }).uncheck();
+  await notice.getByRole('checkbox', { name: /Reklamné cookies/ }).check();
+  await notice.getByRole('button', { name: 'Uložiť výber' }).click();
+  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'true' });
+});
+
+test('the privacy page shows the notice plain in the page, and generate and pdf show none', async ({ page }) => {
+  await page.goto('/s/ochrana-sukromia');
+  const plain = page.getByRole('region', { name: 'Súbory cookies' });
+  await expect(plain).toBeVisible();
+  expect(await plain.evaluate((element) => getComputedStyle(element).position)).toBe('static');
+  await expect(page.getByRole('dialog', { name: 'Súbory cookies' })).toHaveCount(0);
+
+  for (const path of ['/generate', '/pdf']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByTestId('consent')).toHaveCount(0);
+    expect(await consentCommands(page)).toEqual([['consent', 'default', expect.any(Object)]]);
+  }
+});

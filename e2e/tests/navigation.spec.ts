@@ -1,0 +1,69 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from './fixtures.ts';
+
+const registryFile = join(import.meta.dirname, '..', '.data', 'origin', 'builds', 'latest.json');
+
+/** Moves the registry pointer as a deploy does (new file, then rename). */
+function writeRegistry(content: string) {
+  writeFileSync(`${registryFile}.tmp`, content);
+  renameSync(`${registryFile}.tmp`, registryFile);
+}
+
+test('the server redirect for a path is followed: internal in the app, external with a full load', async ({ page }) => {
+  await page.goto('/kontakt');
+  await expect(page).toHaveURL(/\/s\/kontakt$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Kontakt' })).toBeVisible();
+
+  await page.route('https://www.example.sk/**', (route) =>
+    route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<title>Katalóg</title><h1>Externý katalóg</h1>' }),
+  );
+  await page.goto('/katalog-2024');
+  await expect(page).toHaveURL('https://www.example.sk/katalog');
+  await expect(page.getByRole('heading', { name: 'Externý katalóg' })).toBeVisible();
+});
+
+test('after a new registry version the next navigation is a full page load', async ({ page }) => {
+  const original = readFileSync(registryFile, 'utf8');
+  try {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // A client-side navigation keeps the document while the build is unchanged.
+    await page.evaluate(() => ((window as unknown as { __doc: string }).__doc = 'first'));
+    await page.getByRole('link', { name: /Košík:/ }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { __doc?: string }).__doc)).toBe('first');
+
+    const registry = JSON.parse(original) as { revision: string };
+    writeRegistry(JSON.stringify({ ...registry, revision: `${registry.revision}-next` }));
+    // The shell polls every second in the tests (REGISTRY_POLL_MS); focus triggers a check too.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.waitForTimeout(1500);
+    await page.getByRole('link', { name: 'Pokračovať v nákupe' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { __doc?: string }).__doc)).toBeUndefined();
+  } finally {
+    writeRegistry(original);
+  }
+});
+
+test('a chunk failing after a deploy reloads once, never again within 10 s, then shows a message', async ({ page }) => {
+  let registryCalls = 0;
+  // Every look at the registry sees a newer build, and the checkout's entry is gone.
+  await page.route('**/builds/latest.json', async (route) => {
+    const response = await route.fetch();
+    const registry = (await response.json()) as { revision: string };
+    registryCalls += 1;
+    await route.fulfill({ response, json: { ...registry, revision: `deploy-${registryCalls}` } });
+  });
+  await page.route('**/remotes/checkout/**/remoteEntry.js', (route) => route.fulfill({ status: 404, body: '' }));
+  let loads = 0;
+  page.on('load', () => (loads += 1));
+
+  await page.goto('/checkout/cart');
+  await expect(page.getByRole('heading', { level: 1, name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
+  await page.waitForTimeout(1000);
+  expect(loads).toBe(2);
+  await expect(page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' })).toBeVisible();
+});
