@@ -78,3 +78,26 @@ test('a missing product is the shell’s not-found page', async ({ page }) => {
   await page.goto('/p/neexistujuci-produkt');
   await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
 });
+
+test('the origin caches hashed files forever, revalidates entry, manifest and registry, and allows the shell to load areas', async ({ request }) => {
+  const registryResponse = await request.get('/builds/latest.json');
+  expect(registryResponse.headers()['cache-control']).toBe('no-cache');
+  const registry = (await registryResponse.json()) as Registry;
+  const release = registry.areas.catalog!;
+  const areaBase = `${assetOrigin}/remotes/catalog/${release.version}`;
+
+  for (const file of ['remoteEntry.js', 'mf-manifest.json']) {
+    const response = await request.get(`${areaBase}/${file}`, { headers: { origin: `http://localhost:${ASSET_PORT - 1}` } });
+    expect(response.status()).toBe(200);
+    expect(response.headers()['cache-control']).toBe('no-cache');
+    expect(response.headers()['access-control-allow-origin']).toBe('*');
+  }
+  const manifest = (await (await request.get(`${areaBase}/mf-manifest.json`)).json()) as {
+    exposes: { assets: { js: { sync: string[] } } }[];
+  };
+  const chunk = manifest.exposes[0]!.assets.js.sync[0]!;
+  const hashed = await request.get(`${areaBase}/${chunk}`, { headers: { 'accept-encoding': 'br' } });
+  expect(hashed.status()).toBe(200);
+  expect(hashed.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(hashed.headers()['content-encoding']).toBe('br');
+});

@@ -7,9 +7,11 @@ export function BasketBadge() {
   const lines = useBasketStore((state) => state.lines);
   const count = basketCount(lines);
   return (
-    <Link to="/checkout/cart" className="basket-badge" aria-label={`Košík: ${count} ks, ${formatPrice(basketTotal(lines))}`}>
+    <Link to="/checkout/cart" className="basket-badge">
       <CartIcon />
+      <span className="visually-hidden">Košík: </span>
       <span className="basket-badge__count" data-testid="basket-count">{count}</span>
+      <span className="visually-hidden"> ks, </span>
       <span className="basket-badge__total">{formatPrice(basketTotal(lines))}</span>
     </Link>
   );

@@ -7,9 +7,10 @@ import { useMenu } from '../app/site-data.ts';
 
 export function Logo() {
   return (
-    <Link to="/" className="logo" aria-label="Stavebniny Domov – úvodná stránka">
+    <Link to="/" className="logo">
       <span className="logo__mark" aria-hidden="true">SD</span>
       <span className="logo__text">Stavebniny Domov</span>
+      <span className="visually-hidden"> – úvodná stránka</span>
     </Link>
   );
 }
