@@ -1,7 +1,7 @@
 // Helpers for the root commands: logging with timings, running commands,
 // and making sure pnpm and the dependencies are installed. No dependencies.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,11 +62,13 @@ function newestInput() {
 /** Installs the workspace's dependencies when they are missing or older than the lockfile. */
 export async function ensureDependencies() {
   await ensurePnpm();
-  const marker = join(root, 'node_modules', '.modules.yaml');
+  // Written after a successful install; newer than every manifest means nothing to do.
+  const marker = join(root, 'node_modules', '.shop-installed');
   if (existsSync(marker) && statSync(marker).mtimeMs >= newestInput()) return;
   await step('Installing dependencies (pnpm install; better-sqlite3 compiles from source)', () =>
     run('pnpm', ['install', '--frozen-lockfile'], { env: installEnv() }),
   );
+  writeFileSync(marker, new Date().toISOString());
 }
 
 export async function pnpmRun(args, options = {}) {
