@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 export const SHOP_PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ASSET_PORT = SHOP_PORT + 1;
+/** Each run (port) has its own data directory, so runs can go side by side. */
+export const E2E_DATA_DIR = join(import.meta.dirname, `.data-${SHOP_PORT}`);
 
 // Debian's chromium, never a downloaded browser.
 const chromiumArgs = [
@@ -38,6 +41,6 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { E2E_PORT: String(SHOP_PORT) },
+    env: { E2E_PORT: String(SHOP_PORT), E2E_DATA_DIR },
   },
 });

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const api = join(here, '..', 'api');
-const dataDir = join(here, '.data');
 const port = Number(process.env.E2E_PORT ?? 4310);
+const dataDir = process.env.E2E_DATA_DIR ?? join(here, `.data-${port}`);
 const env = {
   ...process.env,
   DATA_DIR: dataDir,

@@ -1,8 +1,9 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.ts';
+import { E2E_DATA_DIR } from '../playwright.config.ts';
 
-const registryFile = join(import.meta.dirname, '..', '.data', 'origin', 'builds', 'latest.json');
+const registryFile = join(E2E_DATA_DIR, 'origin', 'builds', 'latest.json');
 
 /** Moves the registry pointer as a deploy does (new file, then rename). */
 function writeRegistry(content: string) {
