@@ -33,7 +33,7 @@ const boundary = (own, paths = []) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/__mf__temp/**', '**/.__mf__temp/**', '**/test-results/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.data*/**', '**/__mf__temp/**', '**/.__mf__temp/**', '**/test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

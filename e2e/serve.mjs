@@ -20,7 +20,7 @@ const env = {
 };
 
 rmSync(dataDir, { recursive: true, force: true });
-const publish = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'publish'], { cwd: api, env, stdio: 'inherit' });
+const publish = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'all', '--no-build'], { cwd: api, env, stdio: 'inherit' });
 if (publish.status !== 0) process.exit(publish.status ?? 1);
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: api, env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

@@ -48,9 +48,9 @@ export async function buildAll({ force = false } = {}) {
 }
 
 export async function publishAll(originDir) {
-  const args = ['--import', 'tsx', 'src/release/cli.ts', 'publish'];
+  const args = ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'all', '--no-build'];
   if (originDir) args.push('--origin', originDir);
-  await step('Publishing the builds to the static origin', () => run(process.execPath, args, { cwd: join(root, 'api') }));
+  await step('Deploying the builds to the static origin (release deploy all)', () => run(process.execPath, args, { cwd: join(root, 'api') }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

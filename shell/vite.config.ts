@@ -1,8 +1,28 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
-import { federationDefaults, sharedSingletons } from '@shop/shared-kernel/federation';
+import { federationDefaults, KERNEL_BUILD_VERSION, sharedSingletons } from '@shop/shared-kernel/federation';
+import { shopRoutes } from './src/app/route-table.ts';
+
+/**
+ * Emits routes.json: the kernel this shell provides and the modules its route
+ * table needs from each area. A release checks areas against it.
+ */
+function routeRequirements(): Plugin {
+  return {
+    name: 'shop-route-requirements',
+    apply: 'build',
+    generateBundle() {
+      const requires: Record<string, string[]> = {};
+      for (const route of shopRoutes) {
+        const modules = (requires[route.area] ??= []);
+        if (!modules.includes(route.module)) modules.push(route.module);
+      }
+      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires }, null, 2) });
+    },
+  };
+}
 
 // The host: it provides the shared singletons and registers the areas at
 // runtime from the release registry, so it names no remote here.
@@ -15,6 +35,7 @@ export default defineConfig({
       remotes: {},
       shared: sharedSingletons(),
     }),
+    routeRequirements(),
   ],
   build: { target: 'esnext' },
   test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },

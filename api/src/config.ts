@@ -37,14 +37,58 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   };
 }
 
-/** The token signing secret: JWT_SECRET, or one generated once and kept in the data directory. */
-export async function loadJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
-  if (env.JWT_SECRET) return env.JWT_SECRET;
-  const file = join(dataDir, 'jwt-secret');
+/** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
+async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {
+  if (value) return value;
+  const file = join(dataDir, fileName);
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing?.trim()) return existing.trim();
   const secret = randomBytes(32).toString('base64url');
   await mkdir(dataDir, { recursive: true });
   await writeFile(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** The token signing secret: JWT_SECRET, or one generated once and kept in the data directory. */
+export function loadJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  return loadSecret(env.JWT_SECRET, dataDir, 'jwt-secret');
+}
+
+/** The operator token (ops page, operator tools): OPERATOR_TOKEN, or generated into <data>/operator-token. */
+export function loadOperatorToken(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  return loadSecret(env.OPERATOR_TOKEN, dataDir, 'operator-token');
+}
+
+/** Settings of the checkout (issue 5): card gateway, e-mail, public URL, bank account. */
+export type CheckoutConfig = {
+  /** Port of the local gateway simulator (GATEWAY_PORT, default PORT + 2); unused with GATEWAY_URL. */
+  gatewayPort: number;
+  /** An external card gateway (GATEWAY_URL); when unset the simulator is started. */
+  gatewayUrl: string | null;
+  /** The shop's public origin for e-mail links and the gateway's return URL (PUBLIC_URL). */
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  outboxDir: string;
+  invoiceDir: string;
+  iban: string;
+};
+
+export function readCheckoutConfig(env: NodeJS.ProcessEnv, config: ServerConfig): CheckoutConfig {
+  const shown = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  return {
+    gatewayPort: port(env.GATEWAY_PORT, config.port === 0 ? 0 : config.port + 2),
+    gatewayUrl: env.GATEWAY_URL || null,
+    publicUrl: (env.PUBLIC_URL || `http://${shown}:${config.port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Stavebniny Domov <obchod@example.sk>',
+    outboxDir: resolve(env.OUTBOX_DIR ?? join(config.dataDir, 'outbox')),
+    invoiceDir: join(config.dataDir, 'invoices'),
+    iban: env.SHOP_IBAN || 'SK9611000000002918599669',
+  };
+}
+
+/** The HMAC secret shared with the card gateway: GATEWAY_SECRET, or generated into <data>/gateway-secret. */
+export function loadGatewaySecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  return loadSecret(env.GATEWAY_SECRET, dataDir, 'gateway-secret');
 }

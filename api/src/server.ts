@@ -5,7 +5,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { buildApi, createDatabase } from './app.ts';
-import { loadJwtSecret, readServerConfig } from './config.ts';
+import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig } from './config.ts';
+import { startGatewaySimulator } from './gateway/simulator.ts';
+import { opsRoutes } from './routes/ops/index.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 
@@ -19,7 +21,32 @@ async function main() {
     `database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`,
   );
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
-  const app = await buildApi({ db: database.db, dialect: database.dialect, jwtSecret, logger: false });
+  const operatorToken = await loadOperatorToken(process.env, config.dataDir);
+  // Checkout (issue 5): the card gateway simulator on its own loopback port unless GATEWAY_URL names a real one.
+  const checkoutConfig = readCheckoutConfig(process.env, config);
+  const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
+  const gateway = checkoutConfig.gatewayUrl
+    ? null
+    : await startGatewaySimulator({ secret: gatewaySecret, port: checkoutConfig.gatewayPort, log: (m) => log(`gateway: ${m}`) });
+  const notifyHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const app = await buildApi({
+    db: database.db,
+    dialect: database.dialect,
+    jwtSecret,
+    logger: false,
+    checkout: {
+      outboxDir: checkoutConfig.outboxDir,
+      invoiceDir: checkoutConfig.invoiceDir,
+      smtpUrl: checkoutConfig.smtpUrl,
+      mailFrom: checkoutConfig.mailFrom,
+      operatorToken,
+      gateway: { url: checkoutConfig.gatewayUrl ?? gateway!.url, secret: gatewaySecret },
+      publicUrl: checkoutConfig.publicUrl,
+      notifyUrl: `http://${notifyHost}:${config.port}/api/payments/notify`,
+      iban: checkoutConfig.iban,
+    },
+  });
+  await app.register(opsRoutes, { prefix: '/api/ops', originDir: config.originDir, operatorToken });
   await app.register(shellHost, {
     originDir: config.originDir,
     assetPort: config.assetPort,
@@ -33,11 +60,13 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
   log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
+  log(`operator page: http://${shown}:${config.port}/ops (token in ${config.dataDir}/operator-token unless OPERATOR_TOKEN is set)`);
+  if (gateway) log(`card gateway simulator on ${gateway.url}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
   const stop = async () => {
-    await Promise.allSettled([app.close(), origin.close()]);
+    await Promise.allSettled([app.close(), origin.close(), gateway?.close()]);
     await database.close();
     process.exit(0);
   };

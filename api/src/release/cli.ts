@@ -1,56 +1,118 @@
 /**
- * Release command line. For now: `publish` puts the current builds of the
- * shell and every area on the origin and moves their pointers.
- *   tsx src/release/cli.ts publish [--origin DIR] [part ...]
+ * The release command (`pnpm release …` at the repository root):
+ *   deploy <area|shell|all> [--dist DIR] [--no-build]   build (or take a build), check, upload, move the pointer
+ *   rollback <area|shell> [VERSION]                     move the pointer back (previous or named version), no build
+ *   status                                              the version in force of every part
+ *   history [area|shell]                                every pointer move
+ * Global: --origin DIR (default: the server's origin directory, .data/origin).
+ * A refusal prints why and exits 2; nothing is changed.
  */
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
-import { publishArea, publishShell } from './publish.ts';
-import { AREAS, type PartName } from './registry.ts';
+import { join, resolve } from 'node:path';
 import { readServerConfig } from '../config.ts';
+import { ReleaseRefused } from './refusal.ts';
+import { deploy, history, rollback, status, type MoveResult } from './releases.ts';
+import { AREAS, isPart, type PartName } from './registry.ts';
+import { localDirectoryStorage } from './storage.ts';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
+const userDir = process.env.INIT_CWD ?? process.cwd();
+const print = (line: string) => process.stdout.write(`[release] ${line}\n`);
 
-async function packageVersion(dir: string): Promise<string> {
-  return (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
-}
+type Options = { origin: string; dist: string | null; build: boolean; positional: string[] };
 
-async function publish(originDir: string, parts: PartName[]) {
-  const who = process.env.RELEASE_USER ?? userInfo().username;
-  const kernel = await packageVersion(join(root, 'shared-kernel'));
-  for (const part of parts) {
-    const dir = join(root, part === 'shell' ? 'shell' : `mf-${part}`);
-    const options = { originDir, distDir: join(dir, 'dist'), packageVersion: await packageVersion(dir), who };
-    const result = part === 'shell' ? await publishShell({ ...options, kernel }) : await publishArea(options);
-    process.stdout.write(`[release] ${result.part} ${result.version}${result.changed ? ` (was ${result.from ?? 'none'})` : ' (unchanged)'}\n`);
-  }
-}
-
-function parseArgs(args: string[]): { originDir: string; parts: PartName[] } {
-  let originDir = readServerConfig(process.env).originDir;
-  const parts: PartName[] = [];
+function parse(args: string[]): Options {
+  const options: Options = { origin: readServerConfig(process.env).originDir, dist: null, build: true, positional: [] };
   for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index] ?? '';
-    if (arg === '--origin') {
-      originDir = resolve(args[++index] ?? '');
-    } else if (arg === 'shell' || (AREAS as readonly string[]).includes(arg)) {
-      parts.push(arg as PartName);
-    } else {
-      throw new Error(`Unknown part: ${arg}`);
-    }
+    const arg = args[index]!;
+    if (arg === '--origin') options.origin = resolve(userDir, args[++index] ?? '');
+    else if (arg === '--dist') options.dist = resolve(userDir, args[++index] ?? '');
+    else if (arg === '--no-build') options.build = false;
+    else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
+    else options.positional.push(arg);
   }
-  return { originDir, parts: parts.length ? parts : [...AREAS, 'shell'] };
+  return options;
+}
+
+const partDir = (part: PartName) => join(root, part === 'shell' ? 'shell' : `mf-${part}`);
+
+async function partPackage(part: PartName): Promise<{ version: string; shop?: { jsBudgetKb?: number } }> {
+  return JSON.parse(await readFile(join(partDir(part), 'package.json'), 'utf8'));
+}
+
+function describe(result: MoveResult): string {
+  return result.changed ? `${result.part} → ${result.version} (was ${result.from ?? 'none'})` : `${result.part} ${result.version} already in force`;
+}
+
+async function deployPart(part: PartName, options: Options): Promise<void> {
+  if (options.build && !options.dist) {
+    print(`building ${part}…`);
+    const built = spawnSync('pnpm', ['--filter', `./${part === 'shell' ? 'shell' : `mf-${part}`}`, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (built.status !== 0) throw new ReleaseRefused('broken_build', `The ${part} build failed. Nothing was changed.`);
+  }
+  const pkg = await partPackage(part);
+  const result = await deploy({
+    storage: localDirectoryStorage(options.origin),
+    part,
+    distDir: options.dist ?? join(partDir(part), 'dist'),
+    packageVersion: pkg.version,
+    who: process.env.RELEASE_USER ?? userInfo().username,
+    budgetBytes: pkg.shop?.jsBudgetKb ? pkg.shop.jsBudgetKb * 1024 : null,
+  });
+  print(describe(result));
+}
+
+function requirePart(value: string | undefined): PartName {
+  if (!value || !isPart(value)) throw new Error(`Name a part: ${[...AREAS, 'shell'].join(', ')}`);
+  return value;
 }
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  if (command !== 'publish') throw new Error('Usage: release publish [--origin DIR] [shell|catalog|checkout|account|content ...]');
-  const { originDir, parts } = parseArgs(rest);
-  return publish(originDir, parts);
+  const options = parse(rest);
+  const storage = localDirectoryStorage(options.origin);
+  switch (command) {
+    case 'deploy': {
+      const target = options.positional[0];
+      // All parts: areas first, then the shell, whose checks see the areas it will load.
+      const parts = target === 'all' ? ([...AREAS, 'shell'] as PartName[]) : [requirePart(target)];
+      if (target === 'all' && options.dist) throw new Error('--dist names one part’s build');
+      for (const part of parts) await deployPart(part, options);
+      return;
+    }
+    case 'rollback': {
+      const part = requirePart(options.positional[0]);
+      const who = process.env.RELEASE_USER ?? userInfo().username;
+      print(describe(await rollback({ storage, part, to: options.positional[1] ?? null, who })));
+      return;
+    }
+    case 'status': {
+      const { revision, parts } = await status(storage);
+      print(`registry revision ${revision}`);
+      for (const part of parts) {
+        print(`${part.part.padEnd(9)} ${(part.version ?? '—').padEnd(20)} ${part.since ?? ''} ${part.by ?? ''} (kept: ${part.versionsKept.length})`);
+      }
+      return;
+    }
+    case 'history': {
+      const part = options.positional[0] ? requirePart(options.positional[0]) : undefined;
+      for (const entry of await history(storage, part)) {
+        print(`${entry.at} ${entry.who.padEnd(10)} ${entry.action.padEnd(8)} ${entry.part.padEnd(9)} ${entry.from ?? 'none'} → ${entry.to}`);
+      }
+      return;
+    }
+    default:
+      throw new Error('Usage: release <deploy|rollback|status|history> [part] [--dist DIR] [--no-build] [--origin DIR]');
+  }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ReleaseRefused) {
+    process.stderr.write(`[release] refused (${error.code}): ${error.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`[release] ${(error as Error).message}\n`);
   process.exit(1);
 });

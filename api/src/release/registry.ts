@@ -1,14 +1,18 @@
 /**
- * The release registry `builds/latest.json` on the static origin: which
- * version of the shell and of each area is in force. Moves are atomic
- * (write a new file, then rename) and each one is appended to a history.
+ * The release registry `builds/latest.json`: which version of the shell and
+ * of each area is in force, and `builds/history.jsonl`: every pointer move.
  */
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import type { ReleaseStorage } from './storage.ts';
 
 export const AREAS = ['catalog', 'checkout', 'account', 'content'] as const;
 export type AreaName = (typeof AREAS)[number];
 export type PartName = AreaName | 'shell';
+export const PARTS: readonly PartName[] = [...AREAS, 'shell'];
+
+export function isPart(value: string): value is PartName {
+  return (PARTS as readonly string[]).includes(value);
+}
 
 export type AreaRelease = {
   version: string;
@@ -36,31 +40,41 @@ export type HistoryEntry = {
   to: string;
 };
 
-export const registryPath = (originDir: string) => join(originDir, 'builds', 'latest.json');
-const historyPath = (originDir: string) => join(originDir, 'builds', 'history.jsonl');
-
-export async function readRegistry(originDir: string): Promise<Registry | null> {
-  try {
-    return JSON.parse(await readFile(registryPath(originDir), 'utf8')) as Registry;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-export async function writeRegistry(originDir: string, registry: Registry): Promise<void> {
-  const target = registryPath(originDir);
-  await mkdir(join(originDir, 'builds'), { recursive: true });
-  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(registry, null, 2)}\n`);
-  await rename(temporary, target);
-}
-
-export async function appendHistory(originDir: string, entry: HistoryEntry): Promise<void> {
-  await mkdir(join(originDir, 'builds'), { recursive: true });
-  await appendFile(historyPath(originDir), `${JSON.stringify(entry)}\n`);
-}
+export const REGISTRY_KEY = 'builds/latest.json';
+export const HISTORY_KEY = 'builds/history.jsonl';
 
 export function emptyRegistry(): Registry {
   return { revision: '0', updatedAt: new Date(0).toISOString(), shell: null, areas: {} };
+}
+
+export async function readRegistry(storage: ReleaseStorage): Promise<Registry> {
+  const text = await storage.readText(REGISTRY_KEY);
+  return text === null ? emptyRegistry() : (JSON.parse(text) as Registry);
+}
+
+export function versionOf(registry: Registry, part: PartName): string | null {
+  return part === 'shell' ? (registry.shell?.version ?? null) : (registry.areas[part]?.version ?? null);
+}
+
+/** Writes the registry atomically with a new revision (what the shell compares). */
+export async function writeRegistry(storage: ReleaseStorage, registry: Registry): Promise<Registry> {
+  const next = { ...registry, updatedAt: new Date().toISOString() };
+  next.revision = createHash('sha256')
+    .update(JSON.stringify({ shell: next.shell, areas: next.areas }))
+    .digest('hex')
+    .slice(0, 12);
+  await storage.writeTextAtomic(REGISTRY_KEY, `${JSON.stringify(next, null, 2)}\n`);
+  return next;
+}
+
+export async function appendHistory(storage: ReleaseStorage, entry: HistoryEntry): Promise<void> {
+  await storage.appendText(HISTORY_KEY, `${JSON.stringify(entry)}\n`);
+}
+
+export async function readHistory(storage: ReleaseStorage): Promise<HistoryEntry[]> {
+  const text = (await storage.readText(HISTORY_KEY)) ?? '';
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as HistoryEntry);
 }

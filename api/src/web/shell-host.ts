@@ -8,7 +8,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { readRegistry, registryPath } from '../release/registry.ts';
+import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
+import { localDirectoryStorage } from '../release/storage.ts';
 
 export type ShellHostOptions = {
   originDir: string;
@@ -31,12 +32,13 @@ async function exists(path: string) {
 
 export async function shellHost(app: FastifyInstance, options: ShellHostOptions) {
   const shellsDir = join(options.originDir, 'shells', 'shell');
+  const storage = localDirectoryStorage(options.originDir);
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
 
   let indexCache: { dir: string; html: string } | null = null;
   async function currentShellDir(): Promise<string | null> {
-    const registry = await readRegistry(options.originDir);
-    return registry?.shell ? join(options.originDir, registry.shell.dir) : null;
+    const registry = await readRegistry(storage);
+    return registry.shell ? join(options.originDir, registry.shell.dir) : null;
   }
   async function indexHtml(dir: string): Promise<string> {
     if (indexCache?.dir !== dir) indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8') };
@@ -44,7 +46,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   }
 
   app.get('/builds/latest.json', async (_request, reply) => {
-    const body = await readFile(registryPath(options.originDir), 'utf8').catch(() => null);
+    const body = await storage.readText(REGISTRY_KEY);
     if (body === null) return reply.code(404).send({ error: { code: 'not_found', message: 'No release registry yet' } });
     return reply.header('cache-control', 'no-cache').type('application/json').send(body);
   });

@@ -18,7 +18,11 @@ import type {
   BasketLine,
   Coupon,
   Brand,
+  ReleasePart,
+  ReleaseStatus,
 } from './domain.ts';
+import type { CheckoutContact, CheckoutQuote, OrderDetail } from './domain.ts';
+import type { ListingQuery } from './catalog.ts';
 
 export type ApiErrorCode =
   | 'bad_request'
@@ -66,10 +70,58 @@ export type ApiCalls = {
   'GET /api/home': { answer: { data: HomeData } };
   'GET /api/category/:url': { answer: { data: CategoryDetail } };
   'GET /api/products': {
-    query: { category?: string; brand?: string; sale?: 1; page?: number; sort?: ProductSort };
+    query: ListingQuery;
     answer: Paged<ProductSummary>;
   };
   'GET /api/product/:url': { answer: { data: ProductDetail } };
   'GET /api/brand/:url': { answer: { data: Brand } };
+  // operator (Bearer operator token)
+  'GET /api/ops/releases': { answer: { data: ReleaseStatus } };
+  'POST /api/ops/releases/:part/rollback': {
+    body: { version?: string };
+    answer: { data: { part: ReleasePart; version: string; from: string | null; changed: boolean } };
+  };
   'GET /api/page/:slug': { answer: { data: StaticPage } };
+};
+
+// ---- checkout (issue 5) ----
+
+export type CheckoutLineInput = { v_id: number; amount: number };
+
+export type QuoteBody = {
+  lines: CheckoutLineInput[];
+  shippingCode?: string | null;
+  paymentCode?: string | null;
+  /** Only with a Bearer token; validated for the token's user. */
+  couponCode?: string | null;
+};
+
+export type PlaceOrderBody = {
+  /** Random, one per attempt to place an order: a retried request or a double click makes one order. */
+  idempotencyKey: string;
+  lines: CheckoutLineInput[];
+  contact: CheckoutContact;
+  shippingCode: string;
+  paymentCode: string;
+  couponCode: string | null;
+  /** When sent, must be the token's user; never trusted otherwise. */
+  userId?: number | null;
+  note: string;
+  termsAccepted: boolean;
+  /** The total the shopper saw; a different server total is refused (409) instead of charged. */
+  expectedTotal?: number;
+};
+
+/** Answer of placing an order and of starting a payment again. */
+export type PlacedOrder = {
+  order: OrderDetail;
+  /** Where to send the shopper to pay (card), null when nothing is paid online. */
+  redirectUrl: string | null;
+};
+
+export type CheckoutCalls = {
+  'POST /api/checkout/quote': { body: QuoteBody; answer: { data: CheckoutQuote } };
+  'POST /api/orders': { body: PlaceOrderBody; answer: { data: PlacedOrder } };
+  'GET /api/orders/:token': { answer: { data: OrderDetail } };
+  'POST /api/orders/:token/pay': { answer: { data: PlacedOrder } };
 };

@@ -2,6 +2,7 @@
  * Domain types shared by the browser parts and the API.
  * Money is always an integer in thousandths of a euro (spec section 9).
  */
+import type { ProductAccessory, VariantLowestPrice } from './catalog.ts';
 
 export type Availability = 'in_stock' | 'to_order' | 'unavailable';
 
@@ -84,6 +85,8 @@ export type ProductSummary = {
   variantCount: number;
   /** The cheapest available variant; the tile shows its price ("od"). */
   variant: VariantData;
+  /** The lowest price of the 30 days before the tile variant's discount; null when not discounted. */
+  lowestPrice30: number | null;
 };
 
 export type ProductDetail = {
@@ -96,6 +99,11 @@ export type ProductDetail = {
   breadcrumbs: Breadcrumb[];
   variants: VariantData[];
   attributes: AttributeEntry[];
+  /** The 30-day lowest price of every discounted variant (issue 4). */
+  lowestPrices: VariantLowestPrice[];
+  /** Required accessories and components the basket gets with the product. */
+  accessories: ProductAccessory[];
+  related: ProductSummary[];
 };
 
 export type CategoryDetail = {
@@ -170,4 +178,142 @@ export type HomeData = {
   sale: ProductSummary[];
   newest: ProductSummary[];
   brands: Brand[];
+};
+
+// ---- checkout (issue 5) ----
+
+export type PostalAddress = {
+  street: string;
+  city: string;
+  /** PSČ, five digits (a space after the third is accepted on input). */
+  zip: string;
+};
+
+export type CompanyData = {
+  name: string;
+  /** IČO, eight digits. */
+  ico: string;
+  /** DIČ, ten digits. */
+  dic: string;
+  /** IČ DPH, "SK" and ten digits; empty when the company is not a VAT payer. */
+  icDph: string;
+};
+
+/** What the contact step collects. */
+export type CheckoutContact = {
+  email: string;
+  /** Slovak number in the form +421 9xx xxx xxx (normalised by the API to +421xxxxxxxxx). */
+  phone: string;
+  name: string;
+  billing: PostalAddress;
+  /** Null: a private purchase. */
+  company: CompanyData | null;
+  /** Null: deliver to the billing address. */
+  delivery: (PostalAddress & { name: string }) | null;
+};
+
+export type ShippingCode = 'pickup' | 'courier' | 'pickup-point' | 'pallet' | 'own-truck';
+export type PaymentCode = 'card' | 'transfer' | 'cod' | 'cash';
+
+/** A shipping or payment method as offered for a given basket; prices with VAT. */
+export type CheckoutMethod = {
+  code: string;
+  name: string;
+  description: string;
+  /** Price with VAT, thousandths. */
+  price: number;
+  available: boolean;
+  /** Why it is not available (Slovak), null when it is. */
+  reason: string | null;
+};
+
+/** VAT of one rate: base + vat = total (thousandths). */
+export type VatLine = { rate: number; base: number; vat: number; total: number };
+
+/** A basket or order line priced by the API from the database. */
+export type PricedLine = {
+  v_id: number;
+  v_code: string;
+  p_name: string;
+  v_name: string;
+  v_unit: string;
+  amount: number;
+  /** Unit price with VAT, whole cents (spec section 9). */
+  unitPrice: number;
+  vat: number;
+  /** unitPrice × amount. */
+  lineTotal: number;
+};
+
+/** The API's price of a basket with a shipping and payment choice. */
+export type CheckoutQuote = {
+  lines: PricedLine[];
+  /** Grams. */
+  weight: number;
+  itemsTotal: number;
+  coupon: Coupon | null;
+  /** Coupon discount, thousandths, never more than itemsTotal. */
+  discount: number;
+  /** Why the coupon was not applied, null otherwise. */
+  couponMessage: string | null;
+  shipping: CheckoutMethod[];
+  payment: CheckoutMethod[];
+  shippingPrice: number;
+  paymentPrice: number;
+  total: number;
+  /** What the shopper pays: the total rounded to 0.05 € for cash payments, else the total. */
+  amountDue: number;
+  vat: VatLine[];
+};
+
+export type OrderPaymentStatus = 'pending' | 'paid' | 'cancelled' | 'failed' | 'on_delivery';
+
+/** Bank transfer details with the PAY by square code. */
+export type TransferInstructions = {
+  iban: string;
+  variableSymbol: string;
+  amount: number;
+  beneficiary: string;
+  /** The PAY by square QR code as an SVG document. */
+  qrSvg: string;
+};
+
+export type OrderDetail = {
+  number: string;
+  token: string;
+  createdAt: string;
+  status: 'new' | 'cancelled';
+  paymentStatus: OrderPaymentStatus;
+  shipping: { code: string; name: string; price: number };
+  payment: { code: string; name: string; price: number };
+  contact: CheckoutContact;
+  note: string;
+  lines: PricedLine[];
+  itemsTotal: number;
+  couponCode: string | null;
+  discount: number;
+  total: number;
+  amountDue: number;
+  vat: VatLine[];
+  transfer: TransferInstructions | null;
+  /** A card payment that was cancelled, failed or never finished can be started again. */
+  canRetryPayment: boolean;
+};
+
+/** Operator view of releases (the /ops page). */
+export type ReleasePart = 'shell' | 'catalog' | 'checkout' | 'account' | 'content';
+
+export type ReleaseMove = {
+  at: string;
+  who: string;
+  part: ReleasePart;
+  action: 'deploy' | 'rollback';
+  from: string | null;
+  to: string;
+};
+
+export type ReleaseStatus = {
+  revision: string;
+  parts: { part: ReleasePart; version: string | null; since: string | null; by: string | null; versionsKept: string[] }[];
+  history: ReleaseMove[];
 };

@@ -8,6 +8,7 @@ import { AccountLayout } from '../layouts/account-layout.tsx';
 import { ErrorLayout } from '../layouts/error-layout.tsx';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { ShellRoot } from './shell-root.tsx';
+import { OpsPage } from '../pages/ops-page.tsx';
 import type { ShellConfig } from '../config.ts';
 
 /** Checkout steps need a non-empty basket; otherwise the visitor goes to the basket. */
@@ -41,7 +42,13 @@ export function buildRoutes(config: ShellConfig): RouteObject[] {
           const Layout = layouts[layout];
           return { element: <Layout />, children: byLayout(layout) };
         }),
-        { element: <DefaultLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
+        {
+          element: <DefaultLayout />,
+          children: [
+            { path: '/ops', element: <OpsPage /> },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
       ],
     },
   ];

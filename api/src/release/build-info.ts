@@ -1,0 +1,119 @@
+/**
+ * What a build says about itself, read without executing it: an area's
+ * area.json and mf-manifest.json, or the shell's routes.json.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { ReleaseRefused } from './refusal.ts';
+import type { AreaName, PartName } from './registry.ts';
+
+export type AreaBuild = {
+  kind: 'area';
+  area: AreaName;
+  kernel: string;
+  /** Exposed modules, './Name'. */
+  exposes: string[];
+  entry: string;
+  /** Compressed (brotli) JavaScript a shopper loads from this area: its entry and every exposed page. */
+  jsBytes: number;
+};
+
+export type ShellBuild = {
+  kind: 'shell';
+  kernel: string;
+  /** Modules the shell's route table needs from each area. */
+  requires: Partial<Record<AreaName, string[]>>;
+};
+
+export type PartBuild = AreaBuild | ShellBuild;
+
+type Manifest = {
+  name?: string;
+  metaData?: { remoteEntry?: { name?: string } };
+  exposes?: { name?: string; assets?: { js?: { sync?: string[] } } }[];
+};
+
+async function readJson<T>(file: string, part: PartName): Promise<T> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) throw new ReleaseRefused('broken_build', `The ${part} build has no ${file.split('/').pop()} (${file}).`);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ReleaseRefused('broken_build', `The ${part} build's ${file.split('/').pop()} is not valid JSON.`);
+  }
+}
+
+async function isFile(path: string) {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+export const normalizeModule = (name: string) => (name.startsWith('./') ? name : `./${name}`);
+
+async function readAreaBuild(dir: string, part: AreaName): Promise<AreaBuild> {
+  const meta = await readJson<{ area?: string; kernel?: string; exposes?: string[]; entry?: string }>(join(dir, 'area.json'), part);
+  const manifest = await readJson<Manifest>(join(dir, 'mf-manifest.json'), part);
+  if (meta.area !== part || manifest.name !== part) {
+    throw new ReleaseRefused('broken_build', `This build is of "${meta.area ?? manifest.name}", not of ${part}.`);
+  }
+  if (!meta.kernel || !Array.isArray(manifest.exposes) || manifest.exposes.length === 0) {
+    throw new ReleaseRefused('broken_build', `The ${part} manifest names no kernel contract or no exposed module.`);
+  }
+  const entry = manifest.metaData?.remoteEntry?.name ?? meta.entry ?? 'remoteEntry.js';
+  if (!(await isFile(join(dir, entry)))) throw new ReleaseRefused('broken_build', `The ${part} build has no ${entry}.`);
+  const files = new Set<string>([entry]);
+  for (const expose of manifest.exposes) {
+    if (!expose.name) throw new ReleaseRefused('broken_build', `The ${part} manifest has an exposed module without a name.`);
+    for (const file of expose.assets?.js?.sync ?? []) files.add(file);
+  }
+  let jsBytes = 0;
+  for (const file of files) {
+    const body = await readFile(join(dir, file)).catch(() => null);
+    if (body === null) throw new ReleaseRefused('broken_build', `The ${part} manifest names ${file}, which the build does not contain.`);
+    jsBytes += brotliCompressSync(body).length;
+  }
+  return {
+    kind: 'area',
+    area: part,
+    kernel: meta.kernel,
+    exposes: manifest.exposes.map((expose) => normalizeModule(expose.name!)),
+    entry,
+    jsBytes,
+  };
+}
+
+async function readShellBuild(dir: string): Promise<ShellBuild> {
+  if (!(await isFile(join(dir, 'index.html')))) throw new ReleaseRefused('broken_build', 'The shell build has no index.html.');
+  const routes = await readJson<{ kernel?: string; requires?: ShellBuild['requires'] }>(join(dir, 'routes.json'), 'shell');
+  if (!routes.kernel || typeof routes.requires !== 'object' || routes.requires === null) {
+    throw new ReleaseRefused('broken_build', 'The shell build’s routes.json names no kernel or no route requirements.');
+  }
+  return { kind: 'shell', kernel: routes.kernel, requires: routes.requires };
+}
+
+export function readBuild(dir: string, part: PartName): Promise<PartBuild> {
+  return part === 'shell' ? readShellBuild(dir) : readAreaBuild(dir, part);
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && !/\.(br|gz)$/.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** Content hash of a build: the same files give the same version. */
+export async function hashBuild(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of await listFiles(dir)) {
+    hash.update(relative(dir, file)).update('\0').update(await readFile(file));
+  }
+  return hash.digest('hex').slice(0, 10);
+}
+
+export { listFiles };

@@ -1,0 +1,88 @@
+/**
+ * Where releases live. The local directory is the default (and what
+ * `npm start` serves); an S3-compatible object store implements the same
+ * interface for scale (see README, "Release flow").
+ */
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat, appendFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+export type ReleaseStorage = {
+  /** Whether a file or folder exists at a key (a path relative to the origin root). */
+  exists(key: string): Promise<boolean>;
+  readText(key: string): Promise<string | null>;
+  /** Replaces a file atomically: readers see the old or the new content, never a mix. */
+  writeTextAtomic(key: string, content: string): Promise<void>;
+  appendText(key: string, line: string): Promise<void>;
+  /** Uploads a local folder under a prefix, all or nothing. */
+  putFolder(localDir: string, prefix: string): Promise<void>;
+  /** Names directly under a prefix. */
+  list(prefix: string): Promise<string[]>;
+  removeFolder(prefix: string): Promise<void>;
+  /** Creates a key only if it does not exist yet; false when it does. */
+  createExclusive(key: string, content: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
+  /** A local path to read a released folder from (checks read files). */
+  localPath(key: string): string;
+};
+
+export function localDirectoryStorage(root: string): ReleaseStorage {
+  const path = (key: string) => join(root, key);
+  return {
+    localPath: path,
+    async exists(key) {
+      return stat(path(key)).then(
+        () => true,
+        () => false,
+      );
+    },
+    async readText(key) {
+      return readFile(path(key), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+    },
+    async writeTextAtomic(key, content) {
+      const target = path(key);
+      await mkdir(dirname(target), { recursive: true });
+      const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(temporary, content);
+      await rename(temporary, target);
+    },
+    async appendText(key, line) {
+      await mkdir(dirname(path(key)), { recursive: true });
+      await appendFile(path(key), line);
+    },
+    async putFolder(localDir, prefix) {
+      const target = path(prefix);
+      const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+      await mkdir(dirname(target), { recursive: true });
+      await cp(localDir, temporary, { recursive: true });
+      await rename(temporary, target).catch(async (error: NodeJS.ErrnoException) => {
+        // Another release uploaded the same content-hashed version first: same bytes.
+        await rm(temporary, { recursive: true, force: true });
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      });
+    },
+    async list(prefix) {
+      return readdir(path(prefix)).catch(() => []);
+    },
+    async removeFolder(prefix) {
+      await rm(path(prefix), { recursive: true, force: true });
+    },
+    async createExclusive(key, content) {
+      await mkdir(dirname(path(key)), { recursive: true });
+      try {
+        const handle = await open(path(key), 'wx');
+        await handle.writeFile(content);
+        await handle.close();
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      }
+    },
+    async remove(key) {
+      await rm(path(key), { force: true });
+    },
+  };
+}

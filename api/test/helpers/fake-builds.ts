@@ -1,0 +1,33 @@
+/** Small but complete builds of an area or the shell, as Vite and the federation plugin lay them out. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function fakeAreaBuild(
+  area: string,
+  options: { kernel?: string; exposes?: string[]; marker?: string; pageBytes?: number } = {},
+): string {
+  const dir = mkdtempSync(join(tmpdir(), `build-${area}-`));
+  const exposes = options.exposes ?? ['./CartPage'];
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'remoteEntry.js'), `export const area = ${JSON.stringify(area)};`);
+  writeFileSync(join(dir, 'assets', 'page.js'), `export default ${JSON.stringify(options.marker ?? 'v1')};${'/*x*/'.repeat(options.pageBytes ?? 0)}`);
+  writeFileSync(join(dir, 'area.json'), JSON.stringify({ area, kernel: options.kernel ?? '1.0.0', exposes, entry: 'remoteEntry.js' }));
+  writeFileSync(
+    join(dir, 'mf-manifest.json'),
+    JSON.stringify({
+      name: area,
+      metaData: { remoteEntry: { name: 'remoteEntry.js' } },
+      exposes: exposes.map((name) => ({ name: name.replace('./', ''), assets: { js: { sync: ['assets/page.js'], async: [] } } })),
+      shared: [],
+    }),
+  );
+  return dir;
+}
+
+export function fakeShellBuild(requires: Record<string, string[]>, options: { kernel?: string } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'build-shell-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>shop</title><!--shop-config-->');
+  writeFileSync(join(dir, 'routes.json'), JSON.stringify({ kernel: options.kernel ?? '1.0.0', requires }));
+  return dir;
+}
