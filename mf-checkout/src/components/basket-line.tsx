@@ -7,13 +7,20 @@ import {
   parseAmountInput,
   unitPriceWithVat,
   useBasketStore,
+  useCheckoutStore,
   type BasketLine,
+  type LineChange,
 } from '@shop/shared-kernel';
 
-/** One basket line: amount with the spec's numeric cleaning, plus/minus, remove. */
-export function BasketLineItem({ line }: { line: BasketLine }) {
+/**
+ * One basket line: amount with the spec's numeric cleaning, plus/minus, remove. A line whose
+ * variant changed price or became unavailable since it was added is flagged, never changed
+ * silently: the shopper acknowledges the new price or removes the line.
+ */
+export function BasketLineItem({ line, change }: { line: BasketLine; change?: LineChange | undefined }) {
   const updateAmount = useBasketStore((state) => state.updateAmount);
   const remove = useBasketStore((state) => state.remove);
+  const acknowledge = useCheckoutStore((state) => state.acknowledge);
   const [text, setText] = useState(String(line.amount));
   useEffect(() => setText(String(line.amount)), [line.amount]);
   const variant = line.variantData;
@@ -26,12 +33,12 @@ export function BasketLineItem({ line }: { line: BasketLine }) {
   };
 
   return (
-    <li className="chk-line" data-testid="basket-line">
+    <li className={`chk-line${change ? ' chk-line--changed' : ''}`} data-testid="basket-line">
       <img src={variant.p_image} alt="" width={90} height={68} />
       <div>
         <Link to={`/p/${variant.p_url}`} className="chk-line__name">{variant.p_name}</Link>
         <div className="chk-line__meta">
-          {variant.v_name} · {formatPrice(unitPriceWithVat(variant))} / {variant.v_unit}
+          {variant.v_name} · <span data-testid="unit-price">{formatPrice(unitPriceWithVat(variant))}</span> / {variant.v_unit}
         </div>
       </div>
       <div className="chk-line__controls">
@@ -50,6 +57,18 @@ export function BasketLineItem({ line }: { line: BasketLine }) {
           Odstrániť
         </button>
       </div>
+      {change && (
+        <div className="chk-line__flag" role="status" data-testid="line-changed">
+          {change.unavailable ? (
+            <p className="chk-message chk-message--error">Tento tovar už nie je dostupný. Odstráňte ho, prosím, z košíka.</p>
+          ) : (
+            <p className="chk-message chk-message--error">
+              Cena sa zmenila z {formatPrice(change.seenPrice)} na {formatPrice(change.price)} za {variant.v_unit}.{' '}
+              <button type="button" className="chk-link-button" onClick={() => acknowledge(line.v_id)}>Beriem na vedomie</button>
+            </p>
+          )}
+        </div>
+      )}
     </li>
   );
 }

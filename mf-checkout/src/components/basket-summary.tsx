@@ -1,22 +1,26 @@
-import { basketTotal, formatPrice, lineTotal, priceAfterCoupon, useBasketStore, useCouponStore, DEFAULT_VAT } from '@shop/shared-kernel';
+import { Link } from 'react-router';
+import {
+  basketTotal,
+  formatPrice,
+  lineTotal,
+  priceAfterCoupon,
+  useBasketStore,
+  useCouponStore,
+  vatBreakdown,
+} from '@shop/shared-kernel';
 import { CouponForm } from './coupon-form.tsx';
+import { useQuote } from './use-quote.ts';
 
-/** VAT contained in a price that includes it, per rate, in thousandths. */
-function vatByRate(lines: ReturnType<typeof useBasketStore.getState>['lines']): [number, number][] {
-  const byRate = new Map<number, number>();
-  for (const line of lines) {
-    const rate = line.variantData.v_vat ?? DEFAULT_VAT;
-    const gross = lineTotal(line);
-    byRate.set(rate, (byRate.get(rate) ?? 0) + Math.round((gross * rate) / (100 + rate)));
-  }
-  return [...byRate.entries()].sort(([a], [b]) => b - a);
-}
-
-export function BasketSummary() {
+/** Subtotal, coupon, VAT per rate, a shipping estimate and the total, by the kernel's rules. */
+export function BasketSummary({ canContinue }: { canContinue: boolean }) {
   const lines = useBasketStore((state) => state.lines);
   const discount = useCouponStore((state) => state.discount);
   const subtotal = basketTotal(lines);
   const total = priceAfterCoupon(subtotal, discount);
+  const { quote } = useQuote(lines, {});
+  const deliveries = quote?.shipping.filter((m) => m.available && m.code !== 'pickup') ?? [];
+  const cheapest = deliveries.reduce<(typeof deliveries)[number] | null>((best, m) => (best === null || m.price < best.price ? m : best), null);
+  const vat = vatBreakdown(lines.map((line) => ({ gross: lineTotal(line), rate: line.variantData.v_vat })), discount);
   return (
     <aside className="chk-summary" aria-label="Súhrn košíka">
       <dl>
@@ -25,21 +29,31 @@ export function BasketSummary() {
         {discount > 0 && (
           <>
             <dt>Zľava z kupónu</dt>
-            <dd>−{formatPrice(Math.min(discount, subtotal))}</dd>
+            <dd data-testid="discount">−{formatPrice(Math.min(discount, subtotal))}</dd>
           </>
         )}
-        {vatByRate(lines).map(([rate, vat]) => (
-          <FragmentRow key={rate} label={`z toho DPH ${rate} %`} value={formatPrice(vat)} />
+        {vat.map((line) => (
+          <Row key={line.rate} label={`z toho DPH ${line.rate} %`} value={formatPrice(line.vat)} />
         ))}
+        <dt>Doprava (odhad)</dt>
+        <dd data-testid="shipping-estimate">
+          {cheapest ? (cheapest.price === 0 ? 'zadarmo' : `od ${formatPrice(cheapest.price)}`) : '—'}
+        </dd>
         <dt className="chk-summary__total">Spolu s DPH</dt>
         <dd className="chk-summary__total" data-testid="basket-total">{formatPrice(total)}</dd>
       </dl>
+      <p className="chk-message">Osobný odber na predajni v Žiline je zadarmo. Dopravu vyberiete v ďalšom kroku.</p>
       <CouponForm />
+      {canContinue ? (
+        <Link to="/checkout/contact" className="button button--primary chk-continue">Pokračovať k údajom</Link>
+      ) : (
+        <p className="chk-message chk-message--error">Pred pokračovaním vyriešte označené položky.</p>
+      )}
     </aside>
   );
 }
 
-function FragmentRow({ label, value }: { label: string; value: string }) {
+function Row({ label, value }: { label: string; value: string }) {
   return (
     <>
       <dt>{label}</dt>

@@ -1,7 +1,9 @@
+import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { usePageMeta, useBasketStore } from '@shop/shared-kernel';
+import { basketChanges, usePageMeta, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
 import { BasketLineItem } from '../components/basket-line.tsx';
 import { BasketSummary } from '../components/basket-summary.tsx';
+import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
 export default function CartPage() {
@@ -9,6 +11,11 @@ export default function CartPage() {
   usePageMeta({ title: 'Košík', description: 'Váš nákupný košík.' });
   const lines = useBasketStore((state) => state.lines);
   const clear = useBasketStore((state) => state.clear);
+  const seen = useCheckoutStore((state) => state.seen);
+  // Compare against fresh variant data each time the basket is shown.
+  useEffect(() => {
+    void useBasketStore.getState().refreshLines().catch(() => undefined);
+  }, []);
 
   if (lines.length === 0) {
     return (
@@ -19,14 +26,17 @@ export default function CartPage() {
       </section>
     );
   }
+  const changes = new Map(basketChanges(lines, seen).map((c) => [c.v_id, c]));
+  const blocked = [...changes.values()].some((c) => c.unavailable || c.priceChanged);
   return (
     <section>
+      <CheckoutSteps current={0} />
       <h1>Košík</h1>
       <div className="chk-layout">
         <div>
           <ul className="chk-lines" aria-label="Položky v košíku">
             {lines.map((line) => (
-              <BasketLineItem key={line.v_id} line={line} />
+              <BasketLineItem key={line.v_id} line={line} change={changes.get(line.v_id)} />
             ))}
           </ul>
           <p>
@@ -34,7 +44,7 @@ export default function CartPage() {
             <button type="button" className="chk-link-button" onClick={clear}>Vyprázdniť košík</button>
           </p>
         </div>
-        <BasketSummary />
+        <BasketSummary canContinue={!blocked} />
       </div>
     </section>
   );

@@ -1,0 +1,42 @@
+/** What the checkout domains need beyond ApiDeps: documents, payments and the operator's token. */
+export type CheckoutOptions = {
+  /** Where .eml files go when no SMTP server is configured. */
+  outboxDir: string;
+  /** Where /generate writes invoice PDFs. */
+  invoiceDir: string;
+  /** SMTP connection URL (smtp://user:pass@host:port); null: write to the outbox. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Token of the operator's utility routes (/pdf, /generate, /email, /send, /paid). */
+  operatorToken: string;
+  gateway: {
+    /** Base URL of the card payment gateway; null: card payments are unavailable. */
+    url: string | null;
+    /** Shared HMAC-SHA256 secret for requests and notifications. */
+    secret: string;
+  };
+  /** The shop's public origin for links and the gateway's return URL, e.g. http://localhost:3000. */
+  publicUrl: string | null;
+  /** Where the gateway sends notifications; default: this API's own listen address. */
+  notifyUrl: string | null;
+  /** Bank account for transfers (PAY by square). */
+  iban: string;
+};
+
+/** A sample Slovak IBAN (the bysquare documentation's) unless SHOP_IBAN is set. */
+export const DEFAULT_IBAN = 'SK9611000000002918599669';
+
+/** Options for an API built without them (tests of other domains): outbox in the temp folder, no card gateway. */
+export function defaultCheckoutOptions(tmpDir: string): CheckoutOptions {
+  return {
+    outboxDir: `${tmpDir}/outbox`,
+    invoiceDir: `${tmpDir}/invoices`,
+    smtpUrl: null,
+    mailFrom: 'Stavebniny Domov <obchod@example.sk>',
+    operatorToken: '',
+    gateway: { url: null, secret: 'unused-gateway-secret' },
+    publicUrl: null,
+    notifyUrl: null,
+    iban: DEFAULT_IBAN,
+  };
+}

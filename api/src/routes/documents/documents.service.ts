@@ -1,0 +1,42 @@
+/** The order's documents: the confirmation e-mail and the invoice PDF. */
+import type { SiteData } from '@shop/shared-kernel/contract';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { OrderRow } from '../../db/orders.table.ts';
+import type { CheckoutOptions } from '../checkout/checkout-options.ts';
+import { ContentRepository } from '../content/content.repository.ts';
+import { orderDetail } from '../orders/order.service.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import type { Mailer, MailMessage } from './mailer.ts';
+import { orderConfirmationEmail } from './order-email.ts';
+import { payBySquarePng } from './pay-by-square.ts';
+
+async function siteData(db: DbOrTrx): Promise<SiteData> {
+  const site = await new ContentRepository(db).site();
+  if (!site) throw new Error('site settings are missing');
+  return site;
+}
+
+export async function confirmationMessage(db: DbOrTrx, order: OrderRow, opts: CheckoutOptions): Promise<MailMessage> {
+  const [detail, site] = await Promise.all([orderDetail(db, order, opts.iban), siteData(db)]);
+  const message = orderConfirmationEmail(detail, site, opts.publicUrl);
+  if (detail.transfer) {
+    const png = await payBySquarePng({
+      iban: detail.transfer.iban,
+      beneficiary: detail.transfer.beneficiary,
+      variableSymbol: detail.transfer.variableSymbol,
+      amount: detail.transfer.amount,
+      note: `Objednavka ${detail.number}`,
+    });
+    message.attachments = [{ filename: 'pay-by-square.png', content: png, contentType: 'image/png', cid: 'paybysquare' }];
+  }
+  return message;
+}
+
+export async function sendConfirmation(db: DbOrTrx, order: OrderRow, opts: CheckoutOptions, mailer: Mailer) {
+  return mailer.send(await confirmationMessage(db, order, opts), `objednavka-${order.order_number}`);
+}
+
+export async function invoicePdf(db: DbOrTrx, order: OrderRow, opts: CheckoutOptions): Promise<Buffer> {
+  const [detail, site] = await Promise.all([orderDetail(db, order, opts.iban), siteData(db)]);
+  return renderInvoicePdf(detail, site, opts.iban);
+}

@@ -1,0 +1,74 @@
+/**
+ * The operator's document tools behind the spec's utility routes (/pdf, /generate, /email,
+ * /send, /paid), all with the X-Operator-Token header; orders are looked up by number.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError, notFound } from '../../lib/errors.ts';
+import { confirmationMessage, invoicePdf, sendConfirmation } from '../documents/documents.service.ts';
+import type { OrderDeps } from '../orders/index.ts';
+import { ORDER_MESSAGES, orderByNumber, orderDetail } from '../orders/order.service.ts';
+import { requireOperator } from './operator-auth.ts';
+
+const numberParams = { type: 'object', required: ['number'], properties: { number: { type: 'string', pattern: '^[0-9]{6,16}$' } } } as const;
+type Params = { Params: { number: string } };
+
+export const operatorRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) => {
+  app.addHook('onRequest', async (request) => requireOperator(request, deps.checkout));
+
+  const load = async (number: string) => {
+    const order = await orderByNumber(deps.db, number);
+    if (!order) throw notFound(ORDER_MESSAGES.notFound);
+    return order;
+  };
+
+  app.get<Params>('/operator/orders/:number', { schema: { params: numberParams } }, async (request) => {
+    const order = await load(request.params.number);
+    return { data: await orderDetail(deps.db, order, deps.checkout.iban) };
+  });
+
+  // /pdf: render the invoice
+  app.get<Params>('/operator/orders/:number/invoice', { schema: { params: numberParams } }, async (request, reply) => {
+    const order = await load(request.params.number);
+    const pdf = await invoicePdf(deps.db, order, deps.checkout);
+    return reply.type('application/pdf').header('cache-control', 'no-store')
+      .header('content-disposition', `inline; filename="faktura-${order.order_number}.pdf"`).send(pdf);
+  });
+
+  // /generate: store the invoice PDF in the data directory
+  app.post<Params>('/operator/orders/:number/invoice', { schema: { params: numberParams } }, async (request) => {
+    const order = await load(request.params.number);
+    const pdf = await invoicePdf(deps.db, order, deps.checkout);
+    await mkdir(deps.checkout.invoiceDir, { recursive: true });
+    const file = join(deps.checkout.invoiceDir, `faktura-${order.order_number}.pdf`);
+    await writeFile(file, pdf);
+    return { data: { file: `faktura-${order.order_number}.pdf`, bytes: pdf.length } };
+  });
+
+  // /email: preview the confirmation
+  app.get<Params>('/operator/orders/:number/email', { schema: { params: numberParams } }, async (request) => {
+    const order = await load(request.params.number);
+    const message = await confirmationMessage(deps.db, order, deps.checkout);
+    return { data: { to: message.to, subject: message.subject, text: message.text, html: message.html } };
+  });
+
+  // /send: send the confirmation again
+  app.post<Params>('/operator/orders/:number/email', { schema: { params: numberParams } }, async (request) => {
+    const order = await load(request.params.number);
+    const sent = await sendConfirmation(deps.db, order, deps.checkout, deps.mailer);
+    return { data: { to: order.email, outbox: sent.file !== null } };
+  });
+
+  // /paid: a bank transfer arrived
+  app.post<Params>('/operator/orders/:number/paid', { schema: { params: numberParams } }, async (request) => {
+    const order = await load(request.params.number);
+    if (order.payment_code !== 'transfer') throw new ApiError(409, 'conflict', 'Ako zaplatenú možno označiť len objednávku platenú bankovým prevodom.');
+    if (order.payment_status !== 'paid') {
+      await deps.db.updateTable('orders').set({ payment_status: 'paid', paid_at: new Date().toISOString() })
+        .where('order_id', '=', order.order_id).execute();
+    }
+    const fresh = (await orderByNumber(deps.db, order.order_number))!;
+    return { data: await orderDetail(deps.db, fresh, deps.checkout.iban) };
+  });
+};

@@ -1,0 +1,158 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { CheckoutCalls, PlaceOrderBody } from '@shop/shared-kernel/contract';
+import type { OrderRow } from '../../db/orders.table.ts';
+import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
+import { requireUser } from '../account/require-user.ts';
+import type { CheckoutOptions } from '../checkout/checkout-options.ts';
+import { linesSchema, optionalUser } from '../checkout/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { invoicePdf, sendConfirmation } from '../documents/documents.service.ts';
+import type { Mailer } from '../documents/mailer.ts';
+import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
+import { ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
+import { isOperator } from '../operator/operator-auth.ts';
+
+type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
+export type OrderDeps = ApiDeps & { checkout: CheckoutOptions; mailer: Mailer };
+
+const text = (max: number, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
+const address = {
+  type: 'object',
+  required: ['street', 'city', 'zip'],
+  properties: { street: text(120), city: text(80), zip: text(12) },
+} as const;
+
+const placeSchema = {
+  type: 'object',
+  required: ['idempotencyKey', 'lines', 'contact', 'shippingCode', 'paymentCode', 'note', 'termsAccepted'],
+  properties: {
+    idempotencyKey: { type: 'string', minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
+    lines: linesSchema,
+    contact: {
+      type: 'object',
+      required: ['email', 'phone', 'name', 'billing', 'company', 'delivery'],
+      properties: {
+        email: text(254),
+        phone: text(32),
+        name: text(120),
+        billing: address,
+        company: {
+          anyOf: [
+            { type: 'null' },
+            {
+              type: 'object',
+              required: ['name', 'ico', 'dic', 'icDph'],
+              properties: { name: text(160), ico: text(12), dic: text(14), icDph: text(16) },
+            },
+          ],
+        },
+        delivery: {
+          anyOf: [{ type: 'null' }, { ...address, required: ['name', 'street', 'city', 'zip'], properties: { ...address.properties, name: text(120) } }],
+        },
+      },
+    },
+    shippingCode: text(32, 1),
+    paymentCode: text(32, 1),
+    couponCode: { type: ['string', 'null'], maxLength: 64 },
+    userId: { type: ['integer', 'null'] },
+    note: text(1000),
+    termsAccepted: { type: 'boolean' },
+    expectedTotal: { type: 'integer' },
+  },
+} as const;
+
+const tokenParams = { type: 'object', required: ['token'], properties: { token: { type: 'string', pattern: '^[A-Za-z0-9]{32}$' } } } as const;
+
+/** Where the gateway notifies: the configured URL, or this API's own loopback address. */
+function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
+  if (opts.notifyUrl) return opts.notifyUrl;
+  const address = app.server.address() as AddressInfo | null;
+  const host = !address || address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address?.port ?? 80}/api/payments/notify`;
+}
+
+/**
+ * Orders: place (idempotent), read by order token, pay again by card, invoice PDF.
+ * The 32-character order token is the capability of the thank-you page: whoever holds it sees
+ * the order (as with an e-mailed link). The invoice PDF of a signed-in shopper's order needs that
+ * shopper's Bearer token; a guest's order is served by its order token.
+ */
+export const orderRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) => {
+  const card = cardProvider(deps.checkout.gateway);
+  const provider = (code: string): PaymentProvider => providerFor(code, card);
+
+  const startPayment = async (order: OrderRow, origin: string | null): Promise<string | null> => {
+    const publicUrl = deps.checkout.publicUrl ?? origin ?? '';
+    const result = await provider(order.payment_code).start(order, {
+      db: deps.db,
+      returnUrl: `${publicUrl}/payment/pending?order=${order.order_token}`,
+      notifyUrl: notifyUrl(app, deps.checkout),
+    });
+    return result.redirectUrl;
+  };
+
+  app.post<{ Body: PlaceOrderBody; Reply: Call<'POST /api/orders'>['answer'] }>(
+    '/orders',
+    { schema: { body: placeSchema } },
+    async (request, reply) => {
+      const userId = await optionalUser(request, deps);
+      const { order, created } = await placeOrder(deps.db, request.body, userId, (code) => provider(code).initialStatus);
+      let redirectUrl: string | null = null;
+      if (created) {
+        await sendConfirmation(deps.db, order, deps.checkout, deps.mailer).catch((error: unknown) =>
+          request.log.error({ err: error }, 'order confirmation e-mail failed'),
+        );
+        redirectUrl = await startPayment(order, request.headers.origin ?? null).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'payment start failed');
+          return null;
+        });
+      } else {
+        redirectUrl = await pendingRedirect(deps.db, order);
+      }
+      const fresh = (await orderByToken(deps.db, order.order_token))!;
+      reply.status(created ? 201 : 200);
+      return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
+    },
+  );
+
+  app.get<{ Params: { token: string }; Reply: Call<'GET /api/orders/:token'>['answer'] }>(
+    '/orders/:token',
+    { schema: { params: tokenParams } },
+    async (request) => {
+      const order = await orderByToken(deps.db, request.params.token);
+      if (!order) throw notFound(ORDER_MESSAGES.notFound);
+      return { data: await orderDetail(deps.db, order, deps.checkout.iban) };
+    },
+  );
+
+  app.post<{ Params: { token: string }; Reply: Call<'POST /api/orders/:token/pay'>['answer'] }>(
+    '/orders/:token/pay',
+    { schema: { params: tokenParams } },
+    async (request) => {
+      const order = await orderByToken(deps.db, request.params.token);
+      if (!order) throw notFound(ORDER_MESSAGES.notFound);
+      const detail = await orderDetail(deps.db, order, deps.checkout.iban);
+      if (!detail.canRetryPayment) throw new ApiError(409, 'conflict', 'Túto objednávku nie je možné zaplatiť kartou znova.');
+      const redirectUrl = await startPayment(order, request.headers.origin ?? null);
+      await deps.db.updateTable('orders').set({ payment_status: 'pending' }).where('order_id', '=', order.order_id).execute();
+      const fresh = (await orderByToken(deps.db, order.order_token))!;
+      return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
+    },
+  );
+
+  app.get<{ Params: { token: string } }>('/orders/:token/invoice', { schema: { params: tokenParams } }, async (request, reply) => {
+    const order = await orderByToken(deps.db, request.params.token);
+    if (!order) throw notFound(ORDER_MESSAGES.notFound);
+    if (order.user_id !== null && !isOperator(request, deps.checkout)) {
+      const user = await requireUser(request, deps);
+      if (user.id !== order.user_id) throw forbidden('Faktúru si môže stiahnuť iba zákazník, ktorý objednávku vytvoril.');
+    }
+    const pdf = await invoicePdf(deps.db, order, deps.checkout);
+    return reply
+      .type('application/pdf')
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', `inline; filename="faktura-${order.order_number}.pdf"`)
+      .send(pdf);
+  });
+};

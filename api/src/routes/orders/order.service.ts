@@ -1,0 +1,255 @@
+/**
+ * Placing an order (issue 5): one call with an idempotency key; the server prices the basket
+ * from the database, checks and reserves stock, records the coupon's redemption and stores the
+ * order in one transaction. A second request with the same key answers the same order.
+ */
+import { createHash } from 'node:crypto';
+import type { CheckoutContact, OrderDetail, OrderPaymentStatus, PlaceOrderBody } from '@shop/shared-kernel/contract';
+import { normalizeContact, randomString, validateContact, vatBreakdown } from '@shop/shared-kernel/rules';
+import type { Db, DbOrTrx } from '../../db/database.ts';
+import type { OrderRow } from '../../db/orders.table.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { transferInstructions } from '../documents/pay-by-square.ts';
+import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
+import { ContentRepository } from '../content/content.repository.ts';
+
+export const ORDER_MESSAGES = {
+  terms: 'Pred odoslaním objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.',
+  shipping: 'Vyberte, prosím, spôsob dopravy, ktorý je pre túto objednávku dostupný.',
+  payment: 'Vyberte, prosím, spôsob platby, ktorý je pre zvolenú dopravu dostupný.',
+  keyReused: 'Táto objednávka bola už odoslaná s inými údajmi. Obnovte stránku a odošlite ju znova.',
+  priceChanged: 'Ceny alebo zľava sa medzičasom zmenili. Skontrolujte, prosím, súhrn objednávky a odošlite ju znova.',
+  notYours: 'Objednávku môžete odoslať len za seba.',
+  unavailable: (name: string) => `Tovar „${name}“ už nie je v ponuke. Odstráňte ho, prosím, z košíka.`,
+  outOfStock: (name: string, left: number, unit: string) =>
+    left > 0
+      ? `Tovar „${name}“ už nie je na sklade v požadovanom množstve (zostáva ${left} ${unit}). Upravte, prosím, množstvo v košíku.`
+      : `Tovar „${name}“ sa medzičasom vypredal. Odstráňte ho, prosím, z košíka.`,
+  notFound: 'Objednávka sa nenašla.',
+} as const;
+
+export class StockConflict extends ApiError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
+  }
+}
+
+function requestHash(body: PlaceOrderBody, userId: number | null): string {
+  const canonical = {
+    lines: [...body.lines].sort((a, b) => a.v_id - b.v_id),
+    contact: body.contact,
+    shippingCode: body.shippingCode,
+    paymentCode: body.paymentCode,
+    couponCode: body.couponCode?.trim().toUpperCase() || null,
+    note: body.note,
+    userId,
+  };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+export const orderByKey = (db: DbOrTrx, key: string) =>
+  db.selectFrom('orders').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+export const orderByToken = (db: DbOrTrx, token: string) =>
+  db.selectFrom('orders').selectAll().where('order_token', '=', token).executeTakeFirst();
+export const orderByNumber = (db: DbOrTrx, number: string) =>
+  db.selectFrom('orders').selectAll().where('order_number', '=', number).executeTakeFirst();
+
+export type PlaceResult = { order: OrderRow; created: boolean };
+
+/**
+ * Validates, prices and stores an order. `initialStatus` is the payment provider's status of a
+ * new order. Errors: 422 invalid contact or terms, 409 stock, price change, reused key or coupon.
+ */
+export async function placeOrder(
+  db: Db,
+  body: PlaceOrderBody,
+  userId: number | null,
+  initialStatus: (paymentCode: string) => OrderPaymentStatus,
+): Promise<PlaceResult> {
+  if (body.userId !== undefined && body.userId !== null && body.userId !== userId) throw new ApiError(403, 'forbidden', ORDER_MESSAGES.notYours);
+  if (body.termsAccepted !== true) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.terms);
+  const errors = validateContact(body.contact);
+  const messages = [...new Set(Object.values(errors))];
+  if (messages.length > 0) throw new ApiError(422, 'validation_failed', messages.join(' '));
+  const contact: CheckoutContact = normalizeContact(body.contact);
+  const hash = requestHash({ ...body, contact }, userId);
+
+  const existing = await orderByKey(db, body.idempotencyKey);
+  if (existing) return replay(existing, hash);
+
+  try {
+    const order = await db.transaction().execute(async (trx) => {
+      const priced = await priceBasket(trx, {
+        lines: body.lines,
+        shippingCode: body.shippingCode,
+        paymentCode: body.paymentCode,
+        couponCode: body.couponCode,
+        userId,
+      });
+      if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
+      if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
+      if (body.couponCode?.trim() && !priced.coupon) {
+        throw new ApiError(409, 'conflict', priced.quote.couponMessage ?? ORDER_MESSAGES.priceChanged);
+      }
+      const q = priced.quote;
+      if (body.expectedTotal !== undefined && body.expectedTotal !== q.amountDue) {
+        throw new ApiError(409, 'conflict', ORDER_MESSAGES.priceChanged);
+      }
+
+      const token = randomString(32);
+      const now = new Date().toISOString();
+      // The idempotency key is claimed first: a concurrent twin waits here and then fails on it.
+      const inserted = await trx
+        .insertInto('orders')
+        .values({
+          order_number: `T${token}`,
+          order_token: token,
+          idempotency_key: body.idempotencyKey,
+          request_hash: hash,
+          user_id: userId,
+          email: contact.email,
+          contact_json: JSON.stringify(contact),
+          note: body.note.trim(),
+          shipping_code: priced.shipping.code,
+          shipping_name: priced.shipping.name,
+          shipping_price: q.shippingPrice,
+          shipping_vat: priced.shipping.vat,
+          payment_code: priced.payment.code,
+          payment_name: priced.payment.name,
+          payment_price: q.paymentPrice,
+          payment_vat: priced.payment.vat,
+          coupon_code: priced.coupon?.code ?? null,
+          items_total: q.itemsTotal,
+          discount: q.discount,
+          total: q.total,
+          amount_due: q.amountDue,
+          weight: q.weight,
+          status: 'new',
+          payment_status: initialStatus(priced.payment.code),
+          created_at: now,
+          paid_at: null,
+        })
+        .returning('order_id')
+        .executeTakeFirstOrThrow();
+      const orderNumber = `${now.slice(0, 4)}${String(inserted.order_id).padStart(6, '0')}`;
+      await trx.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', inserted.order_id).execute();
+
+      await reserveStock(trx, q.lines, priced.variants);
+      await trx
+        .insertInto('order_items')
+        .values(q.lines.map((l) => ({
+          order_id: inserted.order_id, v_id: l.v_id, v_code: l.v_code, p_name: l.p_name, v_name: l.v_name, v_unit: l.v_unit,
+          amount: l.amount, unit_price: l.unitPrice, vat: l.vat, line_total: l.lineTotal,
+        })))
+        .execute();
+      if (priced.coupon && userId !== null) {
+        await trx
+          .insertInto('coupon_redemptions')
+          .values({ coupon_id: priced.coupon.coupon_id, user_id: userId, order_ref: orderNumber, redeemed_at: now })
+          .execute();
+        await trx.deleteFrom('user_coupons').where('user_id', '=', userId).execute();
+      }
+      return trx.selectFrom('orders').selectAll().where('order_id', '=', inserted.order_id).executeTakeFirstOrThrow();
+    });
+    return { order, created: true };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const twin = await orderByKey(db, body.idempotencyKey);
+      if (twin) return replay(twin, hash);
+    }
+    throw error;
+  }
+}
+
+function replay(existing: OrderRow, hash: string): PlaceResult {
+  if (existing.request_hash !== hash) throw new ApiError(409, 'conflict', ORDER_MESSAGES.keyReused);
+  return { order: existing, created: false };
+}
+
+/**
+ * Takes the pieces off the stock of variants kept in stock, each with one conditional update, so
+ * two orders racing for the last pieces cannot both get them. Variants sold "to order" carry no
+ * stock; unavailable ones cannot be ordered. Throws StockConflict (the transaction rolls back).
+ */
+async function reserveStock(trx: DbOrTrx, lines: { v_id: number; amount: number }[], variants: Map<number, PricedVariant>) {
+  for (const line of lines) {
+    const v = variants.get(line.v_id)!;
+    const name = `${v.p_name} (${v.v_name})`;
+    if (v.v_availability === 'unavailable') throw new StockConflict(ORDER_MESSAGES.unavailable(name));
+    if (v.v_availability !== 'in_stock') continue;
+    const result = await trx
+      .updateTable('variants')
+      .set((eb) => ({ v_stock: eb('v_stock', '-', line.amount) }))
+      .where('v_id', '=', line.v_id)
+      .where('v_stock', '>=', line.amount)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      const now = await trx.selectFrom('variants').select('v_stock').where('v_id', '=', line.v_id).executeTakeFirst();
+      throw new StockConflict(ORDER_MESSAGES.outOfStock(name, now?.v_stock ?? 0, v.v_unit));
+    }
+  }
+}
+
+/** The order as the shopper sees it (thank-you, payment pages, e-mail, invoice). */
+export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): Promise<OrderDetail> {
+  const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.order_id).orderBy('item_id').execute();
+  const lines = items.map((i) => ({
+    v_id: i.v_id, v_code: i.v_code, p_name: i.p_name, v_name: i.v_name, v_unit: i.v_unit, amount: i.amount,
+    unitPrice: i.unit_price, vat: i.vat, lineTotal: i.line_total,
+  }));
+  const itemsVat = vatBreakdown(lines.map((l) => ({ gross: l.lineTotal, rate: l.vat })), order.discount);
+  const vat = vatBreakdown([
+    ...itemsVat.map((l) => ({ gross: l.total, rate: l.rate })),
+    { gross: order.shipping_price, rate: order.shipping_vat },
+    { gross: order.payment_price, rate: order.payment_vat },
+  ]);
+  let transfer = null;
+  if (order.payment_code === 'transfer' && order.payment_status !== 'paid') {
+    const site = await new ContentRepository(db).site();
+    transfer = await transferInstructions({
+      iban,
+      beneficiary: site?.company.name ?? 'Stavebniny Domov s.r.o.',
+      variableSymbol: order.order_number,
+      amount: order.amount_due,
+      note: `Objednavka ${order.order_number}`,
+    });
+  }
+  return {
+    number: order.order_number,
+    token: order.order_token,
+    createdAt: order.created_at,
+    status: order.status === 'cancelled' ? 'cancelled' : 'new',
+    paymentStatus: order.payment_status as OrderPaymentStatus,
+    shipping: { code: order.shipping_code, name: order.shipping_name, price: order.shipping_price },
+    payment: { code: order.payment_code, name: order.payment_name, price: order.payment_price },
+    contact: JSON.parse(order.contact_json) as CheckoutContact,
+    note: order.note,
+    lines,
+    itemsTotal: order.items_total,
+    couponCode: order.coupon_code,
+    discount: order.discount,
+    total: order.total,
+    amountDue: order.amount_due,
+    vat,
+    transfer,
+    canRetryPayment: order.payment_code === 'card' && ['pending', 'cancelled', 'failed'].includes(order.payment_status),
+  };
+}
+
+/** The gateway page of the latest card payment still waiting, for a replayed request. */
+export async function pendingRedirect(db: DbOrTrx, order: OrderRow): Promise<string | null> {
+  if (order.payment_code !== 'card' || order.payment_status !== 'pending') return null;
+  const payment = await db
+    .selectFrom('payments')
+    .select('redirect_url')
+    .where('order_id', '=', order.order_id)
+    .where('status', '=', 'created')
+    .orderBy('payment_id', 'desc')
+    .executeTakeFirst();
+  return payment?.redirect_url ?? null;
+}

@@ -1,0 +1,89 @@
+/**
+ * Payment providers: one interface, three kinds. Bank transfer and cash (on delivery or at the
+ * store) need nothing online; the card provider creates a payment at the card gateway over HTTP
+ * and sends the shopper there.
+ */
+import type { OrderPaymentStatus } from '@shop/shared-kernel/contract';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { OrderRow } from '../../db/orders.table.ts';
+import { ApiError } from '../../lib/errors.ts';
+import type { CreatePaymentAnswer, CreatePaymentRequest } from '../../gateway/protocol.ts';
+import { SIGNATURE_HEADER, sign } from '../../gateway/protocol.ts';
+
+export type PaymentContext = { db: DbOrTrx; returnUrl: string; notifyUrl: string };
+
+export interface PaymentProvider {
+  readonly kind: 'transfer' | 'cash' | 'card';
+  /** The payment status a new order starts with. */
+  readonly initialStatus: OrderPaymentStatus;
+  /** Starts paying an order that is stored; a redirectUrl when the shopper pays elsewhere. */
+  start(order: OrderRow, ctx: PaymentContext): Promise<{ redirectUrl: string | null }>;
+}
+
+export const GATEWAY_UNAVAILABLE = 'Platobná brána je momentálne nedostupná. Objednávka je prijatá, zaplatiť ju môžete o chvíľu znova.';
+
+export const bankTransferProvider: PaymentProvider = {
+  kind: 'transfer',
+  initialStatus: 'pending',
+  start: async () => ({ redirectUrl: null }),
+};
+
+export const cashProvider: PaymentProvider = {
+  kind: 'cash',
+  initialStatus: 'on_delivery',
+  start: async () => ({ redirectUrl: null }),
+};
+
+export function cardProvider(gateway: { url: string | null; secret: string }): PaymentProvider {
+  return {
+    kind: 'card',
+    initialStatus: 'pending',
+    async start(order, ctx) {
+      if (!gateway.url) throw new ApiError(503, 'internal', GATEWAY_UNAVAILABLE);
+      const request: CreatePaymentRequest = {
+        merchantRef: order.order_number,
+        amount: Math.round(order.amount_due / 10),
+        currency: 'EUR',
+        description: `Objednávka č. ${order.order_number}`,
+        returnUrl: ctx.returnUrl,
+        notifyUrl: ctx.notifyUrl,
+      };
+      const body = JSON.stringify(request);
+      let answer: CreatePaymentAnswer;
+      try {
+        const res = await fetch(`${gateway.url}/api/payments`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(gateway.secret, body) },
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (res.status !== 201) throw new Error(`gateway answered ${res.status}`);
+        answer = (await res.json()) as CreatePaymentAnswer;
+      } catch {
+        throw new ApiError(503, 'internal', GATEWAY_UNAVAILABLE);
+      }
+      const now = new Date().toISOString();
+      await ctx.db
+        .insertInto('payments')
+        .values({
+          order_id: order.order_id,
+          provider: 'card',
+          gateway_ref: answer.paymentId,
+          amount: request.amount,
+          status: 'created',
+          redirect_url: answer.redirectUrl,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return { redirectUrl: answer.redirectUrl };
+    },
+  };
+}
+
+/** The provider of a payment method code. */
+export function providerFor(code: string, card: PaymentProvider): PaymentProvider {
+  if (code === 'card') return card;
+  if (code === 'transfer') return bankTransferProvider;
+  return cashProvider; // cod, cash
+}

@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { E2E_DATA_DIR } from '../playwright.config.ts';
+
+export type Variant = {
+  v_id: number;
+  v_sellPrice: number;
+  v_vat: number;
+  v_sale: number;
+  v_stock: number;
+  v_availability: string;
+  v_weight: number;
+  p_name: string;
+};
+
+/** In-stock variants with enough pieces and at most `maxWeight` grams, from the spec's variant call. */
+export async function findVariants(request: APIRequestContext, count: number, maxWeight = 2_000): Promise<Variant[]> {
+  const found: Variant[] = [];
+  for (let v_id = 1; v_id < 400 && found.length < count; v_id++) {
+    const res = await request.post('/api/product/variant/detail', { data: { v_id } });
+    if (!res.ok()) continue;
+    const { data } = (await res.json()) as { data: Variant };
+    if (data.v_availability === 'in_stock' && data.v_stock >= 30 && data.v_weight > 0 && data.v_weight <= maxWeight) found.push(data);
+  }
+  if (found.length < count) throw new Error('not enough light variants in stock');
+  return found;
+}
+
+/** Puts lines into the stored basket (cartData) of the shop's origin and opens the basket. */
+export async function fillBasket(page: Page, request: APIRequestContext, lines: { v_id: number; amount: number }[]) {
+  const full = await Promise.all(
+    lines.map(async (line) => {
+      const res = await request.post('/api/product/variant/detail', { data: { v_id: line.v_id } });
+      const { data } = (await res.json()) as { data: unknown };
+      return { v_id: line.v_id, amount: line.amount, variantData: data, isComponent: false, isRequired: false };
+    }),
+  );
+  await page.goto('/');
+  await page.evaluate((value) => {
+    localStorage.setItem('cartData', JSON.stringify({ value, expires: Date.now() + 86_400_000 }));
+  }, full);
+  await page.goto('/checkout/cart');
+}
+
+/** Signs in through the API and stores the session as the auth store does. */
+export async function signIn(page: Page, request: APIRequestContext, email = 'zakaznik@example.sk', password = 'Heslo123!') {
+  const res = await request.post('/api/account/login', { data: { email, password } });
+  const { data } = (await res.json()) as { data: { token: string } };
+  await page.goto('/');
+  await page.evaluate((token) => localStorage.setItem('auth', JSON.stringify({ auth: 1, token })), data.token);
+}
+
+export async function fillContact(page: Page, email: string, prefilled = false) {
+  if (!prefilled) {
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
+    await page.getByLabel('Meno a priezvisko', { exact: true }).fill('Jana Testovacia');
+  }
+  await page.getByLabel('Telefón', { exact: true }).fill('0905 123 456');
+  await page.getByLabel('Ulica a číslo', { exact: true }).fill('Hlavná 12');
+  await page.getByLabel('Mesto', { exact: true }).fill('Žilina');
+  await page.getByLabel('PSČ', { exact: true }).fill('010 01');
+}
+
+/** The .eml files of the e2e server's outbox that contain `text`. */
+export function outboxMails(text: string): string[] {
+  const dir = join(E2E_DATA_DIR, 'outbox');
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((content) => content.includes(text));
+}

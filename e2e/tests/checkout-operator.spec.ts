@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base } from '@playwright/test';
+import { E2E_DATA_DIR } from '../playwright.config.ts';
+import { expect, test } from './fixtures.ts';
+import { fillBasket, fillContact, findVariants } from './checkout-helpers.ts';
+
+base('the operator tools /pdf and /generate show no consent notice', async ({ page }) => {
+  await page.goto('/checkout/cart');
+  await expect(page.getByRole('button', { name: 'Prijať všetko' })).toBeVisible();
+  for (const path of ['/pdf', '/generate']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByLabel('Token operátora')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Prijať všetko' })).toHaveCount(0);
+  }
+});
+
+test('the operator previews the e-mail and marks a bank-transfer order paid, behind the operator token', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const [v] = await findVariants(request, 1);
+  await fillBasket(page, request, [{ v_id: v!.v_id, amount: 1 }]);
+  await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
+  await fillContact(page, `prevod-${Date.now().toString(36)}@example.sk`);
+  await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+  await page.getByRole('radio', { name: /Osobný odber/ }).check();
+  await page.getByRole('radio', { name: /Bankovým prevodom/ }).check();
+  await page.getByLabel(/Súhlasím s/).check();
+  await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+  await expect(page.getByTestId('payment-status')).toHaveText('čaká na úhradu');
+  const number = (await page.getByTestId('order-number').textContent())!.trim();
+  const thankYou = page.url();
+
+  await page.goto(`/paid?order=${number}`);
+  await page.getByLabel('Token operátora').fill('zly-token');
+  await page.getByRole('button', { name: 'Označiť ako zaplatenú' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Chýba alebo nesedí token operátora.');
+  const token = readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim();
+  await page.getByLabel('Token operátora').fill(token);
+  await page.getByRole('button', { name: 'Označiť ako zaplatenú' }).click();
+  await expect(page.getByRole('status')).toHaveText('Objednávka je označená ako zaplatená.');
+
+  await page.goto(`/email?order=${number}`);
+  await page.getByRole('button', { name: 'Zobraziť e-mail' }).click();
+  await expect(page.getByRole('status')).toContainText(`Potvrdenie objednávky č. ${number}`);
+
+  await page.goto(thankYou);
+  await expect(page.getByTestId('payment-status')).toHaveText('zaplatená');
+});

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import { api, type BasketLine, type CheckoutQuote } from '@shop/shared-kernel';
+
+export type QuoteState = { quote: CheckoutQuote | null; error: string | null; loading: boolean };
+
+/** The API's price of the basket with a shipping and payment choice, re-asked when any of them changes. */
+export function useQuote(
+  lines: readonly BasketLine[],
+  choice: { shippingCode?: string | null; paymentCode?: string | null; couponCode?: string | null },
+): QuoteState {
+  const [state, setState] = useState<QuoteState>({ quote: null, error: null, loading: true });
+  const key = JSON.stringify([lines.map((l) => [l.v_id, l.amount]), choice.shippingCode, choice.paymentCode, choice.couponCode]);
+  useEffect(() => {
+    const [pairs, shippingCode, paymentCode, couponCode] = JSON.parse(key) as [[number, number][], string | null, string | null, string | null];
+    if (pairs.length === 0) return;
+    const controller = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    api
+      .checkoutQuote(
+        { lines: pairs.map(([v_id, amount]) => ({ v_id, amount })), shippingCode: shippingCode ?? null, paymentCode: paymentCode ?? null, couponCode: couponCode ?? null },
+        { signal: controller.signal },
+      )
+      .then(
+        (answer) => setState({ quote: answer.data, error: null, loading: false }),
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          setState({ quote: null, error: error instanceof Error ? error.message : 'Výpočet ceny zlyhal.', loading: false });
+        },
+      );
+    return () => controller.abort();
+  }, [key]);
+  return state;
+}

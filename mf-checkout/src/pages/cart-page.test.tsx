@@ -1,0 +1,55 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { configureApi, useBasketStore, useCheckoutStore, type BasketLine, type VariantData } from '@shop/shared-kernel';
+import CartPage from './cart-page.tsx';
+
+const variant = (v_sellPrice: number, v_availability: VariantData['v_availability'] = 'in_stock'): VariantData => ({
+  v_id: 7, v_code: 'T7', v_name: 'paleta', v_sellPrice, v_vat: 23, v_sale: 0, v_stock: 100, v_availability,
+  v_weight: 1000, v_unit: 'ks', v_baseAmount: null, v_baseUnit: null, p_id: 3, p_name: 'Tehla plná', p_url: 'tehla-plna', p_image: '/media/p/3.svg',
+});
+const line = (data: VariantData): BasketLine => ({ v_id: 7, amount: 2, isComponent: false, isRequired: false, variantData: data });
+
+let fresh: VariantData;
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  useBasketStore.getState().clear();
+  useBasketStore.getState().add(line(variant(1000)));
+  // The API answers fresh variant data for the refresh and a quote for the shipping estimate.
+  configureApi({
+    fetch: vi.fn(async (url: string) => {
+      if (String(url).includes('/variant/detail')) return new Response(JSON.stringify({ data: fresh }), { status: 200 });
+      return new Response(JSON.stringify({ error: { code: 'internal', message: 'x' } }), { status: 500 });
+    }) as unknown as typeof fetch,
+  });
+});
+afterEach(() => {
+  cleanup();
+  configureApi({ fetch: undefined });
+});
+
+const renderPage = () => render(<MemoryRouter><CartPage /></MemoryRouter>);
+
+describe('CartPage', () => {
+  it('flags a line whose price changed since it was added, until the shopper acknowledges it', async () => {
+    fresh = variant(2000);
+    renderPage();
+    expect(await screen.findByText(/Cena sa zmenila z 1,23\s€ na 2,46\s€ za ks/)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Pokračovať k údajom' })).toBeNull();
+    expect(useBasketStore.getState().lines[0]?.amount).toBe(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Beriem na vedomie' }));
+    expect(screen.queryByTestId('line-changed')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Pokračovať k údajom' })).toBeTruthy();
+    expect(useCheckoutStore.getState().seen['7']?.price).toBe(2460);
+  });
+
+  it('flags a line that became unavailable and blocks continuing', async () => {
+    fresh = variant(1000, 'unavailable');
+    renderPage();
+    expect(await screen.findByText('Tento tovar už nie je dostupný. Odstráňte ho, prosím, z košíka.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Pokračovať k údajom' })).toBeNull();
+  });
+});

@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import {
+  api,
+  ApiError,
+  formatPrice,
+  usePageMeta,
+  useBasketStore,
+  useCheckoutStore,
+  useCouponStore,
+  validateContact,
+  type CheckoutMethod,
+} from '@shop/shared-kernel';
+import { CheckoutSteps } from '../components/checkout-steps.tsx';
+import { effectiveContact } from '../components/contact.ts';
+import { OrderLines } from '../components/order-lines.tsx';
+import { useQuote } from '../components/use-quote.ts';
+import { useCheckoutStyles } from '../use-checkout-styles.ts';
+
+function Methods(props: {
+  legend: string;
+  name: string;
+  methods: CheckoutMethod[];
+  value: string | null;
+  onChange: (code: string) => void;
+}) {
+  return (
+    <fieldset className="chk-methods">
+      <legend>{props.legend}</legend>
+      {props.methods.map((m) => (
+        <label key={m.code} className={`chk-method${m.available ? '' : ' chk-method--off'}`}>
+          <input type="radio" name={props.name} value={m.code} checked={props.value === m.code} disabled={!m.available}
+            onChange={() => props.onChange(m.code)} />
+          <span className="chk-method__name">{m.name}</span>
+          <span className="chk-method__price">{m.price === 0 ? 'zadarmo' : formatPrice(m.price)}</span>
+          <small>{m.available ? m.description : m.reason}</small>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export default function OrderPage() {
+  useCheckoutStyles();
+  usePageMeta({ title: 'Doprava a platba', description: 'Výber dopravy a platby a odoslanie objednávky.' });
+  const navigate = useNavigate();
+  const lines = useBasketStore((state) => state.lines);
+  const draft = useCheckoutStore();
+  const couponCode = useCouponStore((state) => (state.status === 'valid' ? (state.coupon?.code ?? null) : null));
+  const { quote, error: quoteError } = useQuote(lines, { shippingCode: draft.shippingCode, paymentCode: draft.paymentCode, couponCode });
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [placed, setPlaced] = useState(false);
+
+  const contact = effectiveContact(draft.contact, draft.companyPurchase, draft.differentDelivery);
+  if (!placed && Object.keys(validateContact(contact)).length > 0) return <Navigate to="/checkout/contact" replace />;
+  if (!placed && lines.length === 0) return <Navigate to="/checkout/cart" replace />;
+
+  const shipping = quote?.shipping.find((m) => m.code === draft.shippingCode && m.available) ?? null;
+  const payment = quote?.payment.find((m) => m.code === draft.paymentCode && m.available) ?? null;
+
+  const submit = async () => {
+    if (submitting) return;
+    setError(null);
+    if (!quote || !shipping) return setError('Vyberte, prosím, spôsob dopravy.');
+    if (!payment) return setError('Vyberte, prosím, spôsob platby.');
+    if (!draft.termsAccepted) return setError('Pre odoslanie objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.');
+    setSubmitting(true);
+    try {
+      const { data } = await api.placeOrder({
+        idempotencyKey: draft.idempotencyKey,
+        lines: lines.map((l) => ({ v_id: l.v_id, amount: l.amount })),
+        contact,
+        shippingCode: shipping.code,
+        paymentCode: payment.code,
+        couponCode,
+        note: draft.note,
+        termsAccepted: true,
+        expectedTotal: quote.amountDue,
+      });
+      setPlaced(true);
+      // Only now, after the order exists, is the basket emptied.
+      useCheckoutStore.getState().finish();
+      useBasketStore.getState().clear();
+      if (data.redirectUrl) window.location.assign(data.redirectUrl);
+      else navigate(`/checkout/thankyou/${data.order.token}`, { replace: true });
+    } catch (cause) {
+      // A refused attempt gets a new key; after a network failure the same key makes a retry safe.
+      if (!(cause instanceof ApiError) || cause.status !== 0) useCheckoutStore.getState().newAttempt();
+      setError(cause instanceof Error ? cause.message : 'Objednávku sa nepodarilo odoslať.');
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <section>
+      <CheckoutSteps current={2} />
+      <h1>Doprava a platba</h1>
+      <div className="chk-layout">
+        <div>
+          {quoteError && <p className="chk-message chk-message--error" role="alert">{quoteError}</p>}
+          {quote ? (
+            <>
+              <Methods legend="Spôsob dopravy" name="shipping" methods={quote.shipping} value={draft.shippingCode}
+                onChange={(code) => draft.update({ shippingCode: code })} />
+              <Methods legend="Spôsob platby" name="payment" methods={quote.payment} value={draft.paymentCode}
+                onChange={(code) => draft.update({ paymentCode: code })} />
+            </>
+          ) : (
+            !quoteError && <p>Načítavam možnosti dopravy a platby…</p>
+          )}
+          <div className="chk-field">
+            <label htmlFor="order-note">Poznámka k objednávke</label>
+            <textarea id="order-note" rows={3} maxLength={1000} value={draft.note} onChange={(event) => draft.update({ note: event.target.value })} />
+          </div>
+          <div className="chk-address">
+            <h2>Kontaktné údaje</h2>
+            <p>
+              {contact.name}, {contact.email}, {contact.phone}<br />
+              {contact.billing.street}, {contact.billing.zip} {contact.billing.city}
+              {contact.company && <><br />{contact.company.name}, IČO {contact.company.ico}</>}
+            </p>
+            <Link to="/checkout/contact">Upraviť údaje</Link>
+          </div>
+        </div>
+        <aside className="chk-summary" aria-label="Súhrn objednávky">
+          <h2>Súhrn objednávky</h2>
+          {quote && (
+            <OrderLines lines={quote.lines} itemsTotal={quote.itemsTotal} discount={quote.discount} couponCode={quote.coupon?.code ?? null}
+              shipping={shipping} payment={payment} total={quote.total} amountDue={quote.amountDue} vat={quote.vat} />
+          )}
+          <label className="chk-check">
+            <input type="checkbox" checked={draft.termsAccepted} onChange={(event) => draft.update({ termsAccepted: event.target.checked })} />
+            <span>
+              Súhlasím s <Link to="/s/obchodne-podmienky" target="_blank">obchodnými podmienkami</Link> a{' '}
+              <Link to="/s/reklamacny-poriadok" target="_blank">reklamačným poriadkom</Link>.
+            </span>
+          </label>
+          {error && <p className="chk-message chk-message--error" role="alert">{error}</p>}
+          <button type="button" className="button button--primary chk-continue" onClick={() => void submit()} aria-busy={submitting}>
+            {submitting ? 'Odosielam objednávku…' : 'Objednať s povinnosťou platby'}
+          </button>
+          <Link to="/checkout/contact">Späť na kontaktné údaje</Link>
+        </aside>
+      </div>
+    </section>
+  );
+}

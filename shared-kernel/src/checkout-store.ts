@@ -1,0 +1,197 @@
+/**
+ * The checkout draft (issue 5): what the shopper typed in the contact and
+ * order steps, kept in sessionStorage so it survives going back and forth and
+ * a reload, plus the idempotency key of the current attempt to place the
+ * order. Also the price and availability each basket line had when the
+ * shopper put it in the basket ("seen"), kept in localStorage with the basket,
+ * so the basket page can flag a line whose variant changed price or became
+ * unavailable since — the startup refresh updates variantData, the seen
+ * values stay until the shopper acknowledges the change.
+ */
+import { create } from 'zustand';
+import { useBasketStore } from './basket-store.ts';
+import { getLocalStorage } from './browser-storage.ts';
+import { emptyContact } from './checkout-rules.ts';
+import type { BasketLine, CheckoutContact } from './contract/domain.ts';
+import { unitPriceWithVat } from './money.ts';
+import { randomString } from './random-string.ts';
+
+export const CHECKOUT_DRAFT_KEY = 'checkoutDraft';
+export const BASKET_SEEN_KEY = 'cartSeen';
+
+export type CheckoutDraft = {
+  contact: CheckoutContact;
+  /** The shopper ticked "nakupujem na firmu". */
+  companyPurchase: boolean;
+  /** The shopper ticked "doručiť na inú adresu". */
+  differentDelivery: boolean;
+  shippingCode: string | null;
+  paymentCode: string | null;
+  note: string;
+  termsAccepted: boolean;
+  /** One per attempt to place the order; a new one after success or a refused attempt. */
+  idempotencyKey: string;
+};
+
+/** Unit price with VAT and availability of a line as the shopper last accepted them. */
+export type SeenLine = { price: number; available: boolean };
+
+export type LineChange = {
+  v_id: number;
+  /** Price the shopper saw, and the current one (thousandths, with VAT). */
+  seenPrice: number;
+  price: number;
+  priceChanged: boolean;
+  unavailable: boolean;
+};
+
+export type CheckoutStore = CheckoutDraft & {
+  seen: Record<string, SeenLine>;
+  update: (partial: Partial<Omit<CheckoutDraft, 'idempotencyKey'>>) => void;
+  setContact: (contact: CheckoutContact) => void;
+  /** A new idempotency key: the next placing is a new attempt. */
+  newAttempt: () => void;
+  /** After a placed order: an empty draft (the contact stays for the next order). */
+  finish: () => void;
+  /** The shopper accepted a line's current price and availability. */
+  acknowledge: (v_id: number) => void;
+};
+
+function sessionStore(): Storage | null {
+  try {
+    return typeof globalThis.sessionStorage === 'undefined' ? null : globalThis.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function freshDraft(contact: CheckoutContact = emptyContact()): CheckoutDraft {
+  return {
+    contact,
+    companyPurchase: contact.company !== null,
+    differentDelivery: contact.delivery !== null,
+    shippingCode: null,
+    paymentCode: null,
+    note: '',
+    termsAccepted: false,
+    idempotencyKey: randomString(32),
+  };
+}
+
+function readDraft(): CheckoutDraft {
+  try {
+    const raw = sessionStore()?.getItem(CHECKOUT_DRAFT_KEY);
+    if (raw) {
+      const parsed = JSON.parse(raw) as Partial<CheckoutDraft>;
+      if (parsed && typeof parsed === 'object' && parsed.contact && typeof parsed.idempotencyKey === 'string') {
+        return { ...freshDraft(), ...parsed, contact: { ...emptyContact(), ...parsed.contact } };
+      }
+    }
+  } catch {
+    // unreadable: start over
+  }
+  return freshDraft();
+}
+
+function readSeen(): Record<string, SeenLine> {
+  try {
+    const raw = getLocalStorage()?.getItem(BASKET_SEEN_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, SeenLine>;
+  } catch {
+    // unreadable: nothing seen
+  }
+  return {};
+}
+
+function lineState(line: BasketLine): SeenLine {
+  return { price: unitPriceWithVat(line.variantData), available: line.variantData.v_availability !== 'unavailable' };
+}
+
+/** How each line differs from what the shopper saw when adding it (only changed lines). */
+export function basketChanges(lines: readonly BasketLine[], seen: Record<string, SeenLine>): LineChange[] {
+  const changes: LineChange[] = [];
+  for (const line of lines) {
+    const now = lineState(line);
+    const before = seen[String(line.v_id)] ?? now;
+    const priceChanged = before.price !== now.price;
+    const unavailable = !now.available;
+    if (priceChanged || unavailable) {
+      changes.push({ v_id: line.v_id, seenPrice: before.price, price: now.price, priceChanged, unavailable });
+    }
+  }
+  return changes;
+}
+
+export const useCheckoutStore = create<CheckoutStore>()((set, get) => {
+  const persistDraft = () => {
+    const { contact, companyPurchase, differentDelivery, shippingCode, paymentCode, note, termsAccepted, idempotencyKey } = get();
+    const draft: CheckoutDraft = { contact, companyPurchase, differentDelivery, shippingCode, paymentCode, note, termsAccepted, idempotencyKey };
+    try {
+      sessionStore()?.setItem(CHECKOUT_DRAFT_KEY, JSON.stringify(draft));
+    } catch {
+      // storage refused: the draft lives in memory only
+    }
+  };
+  const persistSeen = (seen: Record<string, SeenLine>) => {
+    set({ seen });
+    try {
+      getLocalStorage()?.setItem(BASKET_SEEN_KEY, JSON.stringify(seen));
+    } catch {
+      // storage refused
+    }
+  };
+
+  return {
+    ...readDraft(),
+    seen: readSeen(),
+    update: (partial) => {
+      set(partial);
+      persistDraft();
+    },
+    setContact: (contact) => {
+      set({ contact });
+      persistDraft();
+    },
+    newAttempt: () => {
+      set({ idempotencyKey: randomString(32) });
+      persistDraft();
+    },
+    finish: () => {
+      set({ ...freshDraft(get().contact), companyPurchase: get().companyPurchase, differentDelivery: get().differentDelivery });
+      persistDraft();
+    },
+    acknowledge: (v_id) => {
+      const line = useBasketStore.getState().lines.find((l) => l.v_id === v_id);
+      if (!line) return;
+      persistSeen({ ...get().seen, [String(v_id)]: lineState(line) });
+    },
+  };
+});
+
+/** New lines are recorded as seen; lines gone from the basket are forgotten. */
+function syncSeen(lines: readonly BasketLine[]): void {
+  const seen = useCheckoutStore.getState().seen;
+  const next: Record<string, SeenLine> = {};
+  let changed = false;
+  for (const line of lines) {
+    const key = String(line.v_id);
+    const known = seen[key];
+    if (known) next[key] = known;
+    else {
+      next[key] = lineState(line);
+      changed = true;
+    }
+  }
+  if (Object.keys(seen).length !== Object.keys(next).length) changed = true;
+  if (!changed) return;
+  useCheckoutStore.setState({ seen: next });
+  try {
+    getLocalStorage()?.setItem(BASKET_SEEN_KEY, JSON.stringify(next));
+  } catch {
+    // storage refused
+  }
+}
+
+syncSeen(useBasketStore.getState().lines);
+useBasketStore.subscribe((state) => syncSeen(state.lines));
