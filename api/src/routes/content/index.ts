@@ -4,6 +4,8 @@ import { ApiError, notFound } from '../../lib/errors.ts';
 import { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { ApiDeps } from '../deps.ts';
 import { ContentRepository } from './content.repository.ts';
+import { blogRoutes } from './blog.ts';
+import { sanitizeContentHtml } from '../../lib/content-html.ts';
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
 
@@ -14,8 +16,10 @@ const slugParams = {
 } as const;
 
 /** Site-wide data (menu, site, static pages). */
-export const contentRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) => {
+export const contentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
+  const { db } = deps;
   const content = new ContentRepository(db);
+  await app.register(blogRoutes, deps);
   const catalog = new CatalogRepository(db);
 
   app.get<{ Reply: Answer<'GET /api/menu'> }>('/menu', async () => {
@@ -35,7 +39,8 @@ export const contentRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) =>
     async (request) => {
       const page = await content.page(request.params.slug);
       if (!page) throw notFound('Stránka sa nenašla.');
-      return { data: page };
+      // Sanitised when stored and again when served.
+      return { data: { ...page, contentHtml: sanitizeContentHtml(page.contentHtml) } };
     },
   );
 };

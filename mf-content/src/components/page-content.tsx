@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { api, usePageMeta, useResource } from '@shop/shared-kernel';
+
+/**
+ * A static page from the API (its HTML is sanitised on the server) with an
+ * optional extra part: the contact form, the loyalty points.
+ */
+export function PageContent({ slug, children }: { slug: string; children?: ReactNode }) {
+  const page = useResource(`page:${slug}`, () => api.page(slug).then((answer) => answer.data));
+  usePageMeta({ title: page.data?.title ?? null, description: page.data?.metaDescription, canonical: `/s/${slug}` });
+  if (page.status === 'error') {
+    return (
+      <div role="alert">
+        <p>Stránku sa nepodarilo načítať.</p>
+        <button type="button" className="button" onClick={page.reload}>Skúsiť znova</button>
+      </div>
+    );
+  }
+  if (!page.data) return <div className="page-skeleton" aria-busy="true" />;
+  return (
+    <article className="cnt-page">
+      <h1>{page.data.title}</h1>
+      <div dangerouslySetInnerHTML={{ __html: page.data.contentHtml }} />
+      {children}
+    </article>
+  );
+}

@@ -1,0 +1,23 @@
+import { Link } from 'react-router';
+import { formatDate, type BlogPostSummary } from '@shop/shared-kernel';
+
+export function PostCard({ post }: { post: BlogPostSummary }) {
+  return (
+    <article className="cnt-post-card" data-testid="post-card">
+      <h2 className="cnt-post-card__title">
+        <Link to={`/blog/clanok/${post.slug}`}>{post.title}</Link>
+      </h2>
+      <p className="cnt-post-card__meta">
+        <time dateTime={post.publishedAt}>{formatDate(post.publishedAt)}</time>
+        {post.tags.length > 0 && ' · '}
+        {post.tags.map((tag, index) => (
+          <span key={tag.slug}>
+            {index > 0 && ', '}
+            <Link to={`/blog/${tag.slug}`}>{tag.name}</Link>
+          </span>
+        ))}
+      </p>
+      <p>{post.perex}</p>
+    </article>
+  );
+}

@@ -1,0 +1,55 @@
+import { Link, useParams } from 'react-router';
+import { api, formatDate, SHOP_NAME, useJsonLd, usePageMeta, useResource } from '@shop/shared-kernel';
+import { useContentStyles } from '../use-content-styles.ts';
+
+/** One blog post at its stable URL /blog/clanok/{slug}. */
+export default function BlogPostPage() {
+  useContentStyles();
+  const slug = useParams().post ?? '';
+  const post = useResource(`blog-post:${slug}`, () => api.blogPost(slug).then((answer) => answer.data));
+  const data = post.data;
+  usePageMeta({ title: data?.title ?? null, description: data?.perex, canonical: `/blog/clanok/${slug}` });
+  useJsonLd(
+    'blog-post',
+    data
+      ? {
+          '@type': 'BlogPosting',
+          headline: data.title,
+          description: data.perex,
+          datePublished: data.publishedAt,
+          keywords: data.tags.map((tag) => tag.name).join(', '),
+          mainEntityOfPage: `${window.location.origin}/blog/clanok/${data.slug}`,
+          publisher: { '@type': 'Organization', name: SHOP_NAME },
+        }
+      : null,
+  );
+
+  if (post.status === 'error') {
+    return (
+      <div role="alert">
+        <p>Článok sa nepodarilo načítať.</p>
+        <button type="button" className="button" onClick={post.reload}>Skúsiť znova</button>
+      </div>
+    );
+  }
+  if (!data) return <div className="page-skeleton" aria-busy="true" />;
+  return (
+    <article className="cnt-page cnt-post">
+      <p className="cnt-post__back">
+        <Link to="/blog">← Blog</Link>
+      </p>
+      <h1>{data.title}</h1>
+      <p className="cnt-post-card__meta">
+        <time dateTime={data.publishedAt}>{formatDate(data.publishedAt)}</time>
+        {data.tags.map((tag) => (
+          <span key={tag.slug}>
+            {' · '}
+            <Link to={`/blog/${tag.slug}`}>{tag.name}</Link>
+          </span>
+        ))}
+      </p>
+      <p className="cnt-post__perex">{data.perex}</p>
+      <div dangerouslySetInnerHTML={{ __html: data.contentHtml }} />
+    </article>
+  );
+}

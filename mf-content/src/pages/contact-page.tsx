@@ -1,0 +1,50 @@
+import { OPENING_HOURS, openingHoursText, useJsonLd, useResource, api } from '@shop/shared-kernel';
+import { PageContent } from '../components/page-content.tsx';
+import { ContactForm } from '../components/contact-form.tsx';
+import { useContentStyles } from '../use-content-styles.ts';
+
+/** /s/kontakt: the shop's address and hours (the header's rule), and the contact form. */
+export default function ContactPage() {
+  useContentStyles();
+  const site = useResource('site', () => api.site().then((answer) => answer.data));
+  const data = site.data;
+  useJsonLd(
+    'organization',
+    data
+      ? {
+          '@type': 'HardwareStore',
+          name: data.name,
+          legalName: data.company.name,
+          taxID: data.company.dic,
+          vatID: data.company.icDph,
+          telephone: data.phone,
+          email: data.email,
+          url: window.location.origin,
+          address: {
+            '@type': 'PostalAddress',
+            streetAddress: data.address.street,
+            addressLocality: data.address.city,
+            postalCode: data.address.zip,
+            addressCountry: 'SK',
+          },
+          openingHoursSpecification: {
+            '@type': 'OpeningHoursSpecification',
+            dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+            opens: OPENING_HOURS.open,
+            closes: OPENING_HOURS.close,
+          },
+        }
+      : null,
+  );
+  return (
+    <PageContent slug="kontakt">
+      <section className="cnt-hours" aria-labelledby="contact-hours">
+        <h2 id="contact-hours">Otváracie hodiny</h2>
+        <p>
+          Pondelok – piatok {OPENING_HOURS.open} – {OPENING_HOURS.close}. <strong>{openingHoursText(new Date())}.</strong>
+        </p>
+      </section>
+      <ContactForm />
+    </PageContent>
+  );
+}
