@@ -10,6 +10,7 @@ export const exposes = {
   './ProductPage': './src/pages/product-page.tsx',
   './BrandPage': './src/pages/brand-page.tsx',
   './SalePage': './src/pages/sale-page.tsx',
+  './SearchPage': './src/pages/search-page.tsx',
 };
 
 export default defineConfig(areaViteConfig({ area: 'catalog', exposes, devPort: 5101, react, federation }));

@@ -4,6 +4,7 @@
 // - JavaScript over the wire and requests on first load of key pages (Chromium).
 // Writes bench/results.md. Not part of `npm test`.
 import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, log, root } from './lib.mjs';
@@ -108,6 +109,15 @@ try {
     ...pages.map((row) => `| \`${row.path}\` | ${row.kb.toFixed(1)} | ${row.requests} |`),
     '',
   ];
+  // Catalogue listing and search latency on a generated 100,000-product catalogue (issue 4).
+  log('Catalogue listing, facets and search on a generated 100,000-product catalogue (api/bench/catalogue-bench.ts)');
+  const catalogue = spawnSync(process.execPath, ['--import', 'tsx', 'bench/catalogue-bench.ts'], {
+    cwd: join(root, 'api'),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: '' },
+  });
+  lines.push(catalogue.status === 0 ? catalogue.stdout : `Catalogue benchmark failed (exit ${catalogue.status}).\n`);
   mkdirSync(join(root, 'bench'), { recursive: true });
   writeFileSync(join(root, 'bench', 'results.md'), lines.join('\n'));
   process.stdout.write(`\n${lines.join('\n')}\n`);

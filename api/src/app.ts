@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
@@ -10,6 +12,15 @@ import { couponRoutes } from './routes/coupon/index.ts';
 import type { ApiDeps } from './routes/deps.ts';
 import { mediaRoutes } from './routes/media/index.ts';
 import { redirectRoutes } from './routes/redirect/index.ts';
+import { searchRoutes } from './routes/search/index.ts';
+import { checkoutRoutes } from './routes/checkout/index.ts';
+import { defaultCheckoutOptions, type CheckoutOptions } from './routes/checkout/checkout-options.ts';
+import { createMailer } from './routes/documents/mailer.ts';
+import { operatorRoutes } from './routes/operator/index.ts';
+import { orderRoutes } from './routes/orders/index.ts';
+import { paymentRoutes } from './routes/payments/index.ts';
+import { contactRoutes, type ContactOptions } from './routes/contact/index.ts';
+import { loyaltyRoutes } from './routes/loyalty/index.ts';
 
 export { createDatabase } from './db/create-database.ts';
 export type { CreateDatabaseOptions, CreatedDatabase } from './db/create-database.ts';
@@ -20,6 +31,10 @@ export type BuildApiOptions = {
   /** HS256 key for sign-in tokens (at least 16 characters). */
   jwtSecret: string;
   logger?: boolean;
+  /** Orders, payments, documents and the operator's tools (issue 5); defaults suit tests of other domains. */
+  checkout?: CheckoutOptions;
+  /** Contact form rate limit per address (default 5 messages in 10 minutes). */
+  contactRateLimit?: ContactOptions['rateLimit'];
 };
 
 /**
@@ -40,10 +55,19 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     async (api) => {
       api.setNotFoundHandler(notFoundHandler);
       await api.register(catalogRoutes, { ...deps });
+      await api.register(searchRoutes, { ...deps });
       await api.register(contentRoutes, { ...deps });
       await api.register(redirectRoutes, { ...deps });
       await api.register(accountRoutes, { ...deps });
       await api.register(couponRoutes, { ...deps });
+      const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
+      const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
+      await api.register(checkoutRoutes, { ...deps });
+      await api.register(orderRoutes, { ...deps, checkout, mailer });
+      await api.register(paymentRoutes, { ...deps, checkout, mailer });
+      await api.register(operatorRoutes, { ...deps, checkout, mailer });
+      await api.register(contactRoutes, { ...deps, mailer, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
+      await api.register(loyaltyRoutes, { ...deps });
     },
     { prefix: '/api' },
   );

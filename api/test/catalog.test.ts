@@ -7,6 +7,7 @@ import type {
   ProductSummary,
   VariantData,
 } from '@shop/shared-kernel/contract';
+import { unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { expectErrorShape, priceWithVat, startTestApi } from './helpers/test-api.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
@@ -132,12 +133,13 @@ describe('categories and listings', () => {
   });
 
   it('sorts by price with VAT, both ways, across pages', async () => {
+    // By the price the tile shows: with VAT after sale, rounded to whole cents (spec section 9).
     const asc = await allPages('category=izolacie&sort=price-asc');
-    const prices = asc.map((p) => priceWithVat(p.variant));
+    const prices = asc.map((p) => unitPriceWithVat(p.variant));
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     expect(prices[0]).toBeLessThan(prices[prices.length - 1]!);
     const desc = await allPages('category=izolacie&sort=price-desc');
-    const descPrices = desc.map((p) => priceWithVat(p.variant));
+    const descPrices = desc.map((p) => unitPriceWithVat(p.variant));
     expect(descPrices).toEqual([...descPrices].sort((a, b) => b - a));
   });
 

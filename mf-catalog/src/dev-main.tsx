@@ -8,6 +8,7 @@ import CategoryPage from './pages/category-page.tsx';
 import ProductPage from './pages/product-page.tsx';
 import BrandPage from './pages/brand-page.tsx';
 import SalePage from './pages/sale-page.tsx';
+import SearchPage from './pages/search-page.tsx';
 
 void initKernel();
 const router = createBrowserRouter([
@@ -16,5 +17,6 @@ const router = createBrowserRouter([
   { path: '/p/:product', Component: ProductPage },
   { path: '/b/:brand', Component: BrandPage },
   { path: '/vypredaj', Component: SalePage },
+  { path: '/search/:search', Component: SearchPage },
 ]);
 createRoot(document.getElementById('root')!).render(<RouterProvider router={router} />);

@@ -7,7 +7,8 @@
  * registers its token getter and its local sign-out through configureApi,
  * which tests also use to pass a fake fetch.
  */
-import type { ApiCalls, ApiErrorCode } from './contract/api.ts';
+import type { ApiCalls, ApiErrorCode, CheckoutCalls } from './contract/api.ts';
+import type { CatalogCalls } from './contract/catalog.ts';
 import { ApiError } from './errors.ts';
 
 export type ApiClientOptions = {
@@ -169,6 +170,29 @@ export function createApiClient(options: ApiClientOptions = {}) {
     product: (url: string) => get<Answer<'GET /api/product/:url'>>(`/api/product/${segment(url)}`),
     page: (slug: string) => get<Answer<'GET /api/page/:slug'>>(`/api/page/${segment(slug)}`),
     brand: (url: string) => get<Answer<'GET /api/brand/:url'>>(`/api/brand/${segment(url)}`),
+    blog: (query: ApiCalls['GET /api/blog']['query']) => get<Answer<'GET /api/blog'>>('/api/blog', query),
+    blogTags: () => get<Answer<'GET /api/blog/tags'>>('/api/blog/tags'),
+    blogPost: (slug: string) => get<Answer<'GET /api/blog/post/:slug'>>(`/api/blog/post/${segment(slug)}`),
+    contact: (body: ApiCalls['POST /api/contact']['body']) => post<Answer<'POST /api/contact'>>('/api/contact', body),
+    loyalty: () => get<Answer<'GET /api/loyalty'>>('/api/loyalty'),
+
+    // checkout (issue 5)
+    checkoutMethods: () => get<CheckoutCalls['GET /api/checkout/methods']['answer']>('/api/checkout/methods'),
+    checkoutQuote: (body: CheckoutCalls['POST /api/checkout/quote']['body'], init?: RequestOptions) =>
+      request<CheckoutCalls['POST /api/checkout/quote']['answer']>('POST', '/api/checkout/quote', undefined, body, init),
+    placeOrder: (body: CheckoutCalls['POST /api/orders']['body']) =>
+      post<CheckoutCalls['POST /api/orders']['answer']>('/api/orders', body),
+    order: (token: string) => get<CheckoutCalls['GET /api/orders/:token']['answer']>(`/api/orders/${segment(token)}`),
+    retryPayment: (token: string) =>
+      post<CheckoutCalls['POST /api/orders/:token/pay']['answer']>(`/api/orders/${segment(token)}/pay`, {}),
+
+    // catalogue (issue 4)
+    productFacets: (query: CatalogCalls['GET /api/products/facets']['query'], init?: RequestOptions) =>
+      get<CatalogCalls['GET /api/products/facets']['answer']>('/api/products/facets', query, init),
+    search: (query: CatalogCalls['GET /api/search']['query'], init?: RequestOptions) =>
+      get<CatalogCalls['GET /api/search']['answer']>('/api/search', query, init),
+    suggest: (q: string, init?: RequestOptions) =>
+      get<CatalogCalls['GET /api/search/suggest']['answer']>('/api/search/suggest', { q }, init),
   };
 }
 

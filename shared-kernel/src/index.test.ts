@@ -60,6 +60,11 @@ const EXPECTED = [
   'createApiClient',
   'configureApi',
   'useResource',
+  'validateContactMessage',
+  'CONTACT_FORM_MESSAGES',
+  'CONTACT_MESSAGE_LIMITS',
+  'PaginationNav',
+  'useJsonLd',
   'useDeviceStore',
   'MOBILE_MAX_WIDTH',
   'usePageMeta',
@@ -78,6 +83,18 @@ const EXPECTED = [
   // startup.ts, area-styles.ts
   'initKernel',
   'injectAreaStyles',
+  // checkout-rules.ts, checkout-store.ts (issue 5)
+  'CONTACT_MESSAGES',
+  'normalizeSlovakPhone',
+  'normalizeZip',
+  'validateContact',
+  'normalizeContact',
+  'emptyContact',
+  'vatBreakdown',
+  'useCheckoutStore',
+  'basketChanges',
+  'CHECKOUT_DRAFT_KEY',
+  'BASKET_SEEN_KEY',
 ];
 
 describe('public entry', () => {

@@ -62,9 +62,26 @@ export { useConsentStore, analyticsEnabled } from './consent-store.ts';
 export type { ConsentStore } from './consent-store.ts';
 export { initKernel } from './startup.ts';
 export { useDeviceStore, MOBILE_MAX_WIDTH } from './device-store.ts';
+export { validateContactMessage, CONTACT_FORM_MESSAGES, CONTACT_MESSAGE_LIMITS } from './contact-message-rules.ts';
+export type { ContactMessageInput, ContactMessageErrors } from './contact-message-rules.ts';
 export type { DeviceState } from './device-store.ts';
 export { injectAreaStyles } from './area-styles.ts';
 export { useResource } from './react/use-resource.ts';
 export type { Resource } from './react/use-resource.ts';
 export { usePageMeta, SHOP_NAME } from './react/use-page-meta.ts';
+export { PaginationNav } from './react/pagination-nav.tsx';
+export { useJsonLd } from './react/use-json-ld.ts';
 export type * from './contract/index.ts';
+// checkout (issue 5)
+export {
+  CONTACT_MESSAGES,
+  normalizeSlovakPhone,
+  normalizeZip,
+  validateContact,
+  normalizeContact,
+  emptyContact,
+  vatBreakdown,
+} from './checkout-rules.ts';
+export type { ContactErrors } from './checkout-rules.ts';
+export { useCheckoutStore, basketChanges, CHECKOUT_DRAFT_KEY, BASKET_SEEN_KEY } from './checkout-store.ts';
+export type { CheckoutDraft, CheckoutStore, LineChange, SeenLine } from './checkout-store.ts';

@@ -10,3 +10,5 @@ export * from './opening-hours.ts';
 export * from './variant-word.ts';
 export * from './random-string.ts';
 export * from './version.ts';
+export * from './checkout-rules.ts';
+export * from './contact-message-rules.ts';

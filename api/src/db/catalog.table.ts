@@ -28,6 +28,10 @@ export interface ProductTable {
   cat_id: number;
   p_created_at: string;
   p_popularity: Generated<number>;
+  /** Tile price (with VAT, after sale, whole cents) of the representative variant; set by a trigger on variants. */
+  p_price: Generated<number | null>;
+  /** The same for the representative sale variant; null without a discounted variant. */
+  p_sale_price: Generated<number | null>;
 }
 
 export type AvailabilityColumn = 'in_stock' | 'to_order' | 'unavailable';
@@ -66,6 +70,27 @@ export interface AttributeValueTable {
   av_string: string | null;
   /** Thousandths. */
   av_integer: number | null;
+}
+
+/** Every price a variant had, with VAT after sale (thousandths), from ph_from on (ISO 8601 UTC). */
+export interface PriceHistoryTable {
+  ph_id: Generated<number>;
+  v_id: number;
+  ph_price: number;
+  ph_from: string;
+}
+
+export type AccessoryKind = 'required' | 'component';
+
+/** A variant the basket gets with a product: a required accessory or a component of a set. */
+export interface ProductAccessoryTable {
+  pa_id: Generated<number>;
+  p_id: number;
+  v_id: number;
+  pa_kind: AccessoryKind;
+  /** Pieces per piece of the product. */
+  pa_amount: Generated<number>;
+  pa_position: Generated<number>;
 }
 
 export type CategoryRow = Selectable<CategoryTable>;

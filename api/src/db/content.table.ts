@@ -41,6 +41,16 @@ export interface SettingTable {
   value: string;
 }
 
+export interface ContactMessageTable {
+  message_id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string | null;
+  message: string;
+  user_id: number | null;
+  created_at: string;
+}
+
 export type PageRow = Selectable<PageTable>;
 export type NewPage = Insertable<PageTable>;
 export type NewBlogPost = Insertable<BlogPostTable>;

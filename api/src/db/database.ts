@@ -5,6 +5,8 @@ import type {
   AttributeValueTable,
   BrandTable,
   CategoryTable,
+  PriceHistoryTable,
+  ProductAccessoryTable,
   ProductTable,
   VariantTable,
 } from './catalog.table.ts';
@@ -13,11 +15,19 @@ import type {
   BlogPostTable,
   BlogPostTagTable,
   BlogTagTable,
+  ContactMessageTable,
   PageTable,
   RedirectTable,
   SettingTable,
 } from './content.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
+import type {
+  OrderItemTable,
+  OrderTable,
+  PaymentNotificationTable,
+  PaymentTable,
+  ShippingWeightBandTable,
+} from './orders.table.ts';
 
 export interface Database {
   categories: CategoryTable;
@@ -26,6 +36,8 @@ export interface Database {
   variants: VariantTable;
   attributes: AttributeTable;
   attribute_values: AttributeValueTable;
+  price_history: PriceHistoryTable;
+  product_accessories: ProductAccessoryTable;
   redirects: RedirectTable;
   pages: PageTable;
   blog_posts: BlogPostTable;
@@ -39,6 +51,12 @@ export interface Database {
   shipping_methods: ShippingMethodTable;
   payment_methods: PaymentMethodTable;
   settings: SettingTable;
+  orders: OrderTable;
+  order_items: OrderItemTable;
+  payments: PaymentTable;
+  payment_notifications: PaymentNotificationTable;
+  shipping_weight_bands: ShippingWeightBandTable;
+  contact_messages: ContactMessageTable;
 }
 
 export type Db = Kysely<Database>;

@@ -8,11 +8,13 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { buildApi, createDatabase } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
+import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
 export type TestApi = {
   baseUrl: string;
+  dataDir: string;
   db: Db;
   dialect: DialectName;
   seeded: boolean;
@@ -34,7 +36,13 @@ export type TestApi = {
  * DATABASE_URL is set, a uniquely named PostgreSQL database created through that admin
  * connection and dropped on close.
  */
-export async function startTestApi(): Promise<TestApi> {
+export type StartTestApiOptions = {
+  /** Checkout options (issue 5) from the test's temp data directory. */
+  checkout?: (dataDir: string) => CheckoutOptions;
+  contactRateLimit?: { max: number; timeWindowMs: number };
+};
+
+export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
   const adminUrl = process.env.DATABASE_URL;
   let databaseUrl: string | undefined;
   let cleanup: () => Promise<void>;
@@ -67,7 +75,13 @@ export async function startTestApi(): Promise<TestApi> {
 
   const database = await createDatabase({ dataDir, databaseUrl });
   const jwtSecret = randomBytes(32).toString('hex');
-  const app = buildApi({ db: database.db, dialect: database.dialect, jwtSecret });
+  const app = buildApi({
+    db: database.db,
+    dialect: database.dialect,
+    jwtSecret,
+    checkout: options.checkout?.(dataDir),
+    ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -92,6 +106,7 @@ export async function startTestApi(): Promise<TestApi> {
 
   const api: TestApi = {
     baseUrl,
+    dataDir,
     db: database.db,
     dialect: database.dialect,
     seeded: database.seeded,

@@ -1,18 +1,38 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { cleanNumericInput, parseAmountInput, useBasketStore, type VariantData } from '@shop/shared-kernel';
+import {
+  cleanNumericInput,
+  parseAmountInput,
+  useBasketStore,
+  type ProductAccessory,
+  type VariantData,
+} from '@shop/shared-kernel';
 
-/** Quantity with the spec's numeric cleaning, and the add-to-basket button. */
-export function AddToBasket({ variant }: { variant: VariantData }) {
+/**
+ * Quantity with the spec's numeric cleaning, and the add-to-basket button. Required accessories
+ * and components go into the basket with the product (isRequired / isComponent lines), in the
+ * amount per piece times the quantity.
+ */
+export function AddToBasket({ variant, accessories = [] }: { variant: VariantData; accessories?: ProductAccessory[] }) {
   const add = useBasketStore((state) => state.add);
   const [text, setText] = useState('1');
   const [added, setAdded] = useState<number | null>(null);
   const amount = parseAmountInput(text);
   const unavailable = variant.v_availability === 'unavailable';
+  const blockedBy = accessories.find((a) => a.variant.v_availability === 'unavailable');
 
   const submit = () => {
-    if (amount === null || unavailable) return;
+    if (amount === null || unavailable || blockedBy) return;
     add({ v_id: variant.v_id, amount, variantData: variant, isComponent: false, isRequired: false });
+    for (const accessory of accessories) {
+      add({
+        v_id: accessory.variant.v_id,
+        amount: accessory.amount * amount,
+        variantData: accessory.variant,
+        isComponent: accessory.kind === 'component',
+        isRequired: accessory.kind === 'required',
+      });
+    }
     setAdded(amount);
   };
 
@@ -38,7 +58,7 @@ export function AddToBasket({ variant }: { variant: VariantData }) {
             aria-describedby={amount === null ? 'amount-error' : undefined}
           />
         </label>
-        <button type="submit" className="button button--primary" disabled={unavailable || amount === null}>
+        <button type="submit" className="button button--primary" disabled={unavailable || amount === null || Boolean(blockedBy)}>
           Pridať do košíka
         </button>
       </form>
@@ -46,10 +66,14 @@ export function AddToBasket({ variant }: { variant: VariantData }) {
         <p id="amount-error" className="cat-error" role="alert">Zadajte množstvo aspoň 1.</p>
       )}
       {unavailable && <p>Tento variant momentálne nie je možné objednať.</p>}
+      {!unavailable && blockedBy && (
+        <p>Produkt teraz nie je možné objednať: povinné príslušenstvo {blockedBy.variant.p_name} nie je dostupné.</p>
+      )}
       <div aria-live="polite">
         {added !== null && (
           <p className="cat-notice">
-            Pridané do košíka: {added} {variant.v_unit}. <Link to="/checkout/cart">Prejsť do košíka</Link>
+            Pridané do košíka: {added} {variant.v_unit}
+            {accessories.length > 0 ? ' aj s príslušenstvom' : ''}. <Link to="/checkout/cart">Prejsť do košíka</Link>
           </p>
         )}
       </div>

@@ -36,6 +36,21 @@ describe('AttributeTable', () => {
     expect(screen.getAllByRole('row')).toHaveLength(1);
   });
 
+  it('joins several values and keeps units with decimals (comma) and without (whole numbers)', () => {
+    render(
+      <AttributeTable
+        attributes={[
+          entry({ attr_name: 'Súčiniteľ tepelnej vodivosti λ', units: { unit_name: 'W/(m·K)' }, attributeValues: [{ av_string: null, av_integer: 35 }] }),
+          entry({ attr_id: 2, attr_name: 'Materiál', units: null, attributeValues: [{ av_string: 'sadra', av_integer: null }, { av_string: 'kartón', av_integer: null }] }),
+          entry({ attr_id: 3, attr_name: 'Príkon', units: { unit_name: 'W' }, attributeValues: [{ av_string: null, av_integer: 1_800_000 }] }),
+        ]}
+      />,
+    );
+    expect(screen.getByRole('row', { name: 'Súčiniteľ tepelnej vodivosti λ 0,035 W/(m·K)' })).toBeTruthy();
+    expect(screen.getByRole('row', { name: 'Materiál sadra, kartón' })).toBeTruthy();
+    expect(screen.getByRole('row', { name: /^Príkon 1\s?800 W$/ })).toBeTruthy();
+  });
+
   it('renders nothing when no attribute is shown', () => {
     const { container } = render(<AttributeTable attributes={[entry({ use_attr: 0 })]} />);
     expect(container.innerHTML).toBe('');

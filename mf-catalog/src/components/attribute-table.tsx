@@ -1,9 +1,10 @@
-import { formatNumber, type AttributeEntry } from '@shop/shared-kernel';
+import type { AttributeEntry } from '@shop/shared-kernel';
+import { formatAttributeNumber } from './attribute-number.ts';
 
 function valueText(entry: AttributeEntry): string {
   const unit = entry.units?.unit_name ? ` ${entry.units.unit_name}` : '';
   return entry.attributeValues
-    .map((value) => (value.av_string ?? (value.av_integer !== null ? formatNumber(value.av_integer / 1000) + unit : '')))
+    .map((value) => (value.av_string ?? (value.av_integer !== null ? formatAttributeNumber(value.av_integer) + unit : '')))
     .filter(Boolean)
     .join(', ');
 }

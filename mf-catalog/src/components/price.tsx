@@ -1,7 +1,18 @@
 import { formatPrice, salePercent, unitPriceBeforeSale, unitPriceWithVat, type VariantData } from '@shop/shared-kernel';
 
-/** Price with VAT by the spec's formula; a discounted price shows the price before the sale. */
-export function Price({ variant, from = false }: { variant: VariantData; from?: boolean }) {
+/**
+ * Price with VAT by the spec's formula. A discounted price shows the price before the sale and,
+ * as Slovak law asks, the lowest price of the 30 days before the discount.
+ */
+export function Price({
+  variant,
+  from = false,
+  lowestPrice30 = null,
+}: {
+  variant: VariantData;
+  from?: boolean;
+  lowestPrice30?: number | null;
+}) {
   const now = unitPriceWithVat(variant);
   const onSale = salePercent(variant) > 0;
   return (
@@ -16,11 +27,20 @@ export function Price({ variant, from = false }: { variant: VariantData; from?: 
           {formatPrice(unitPriceBeforeSale(variant))}
         </span>
       )}
+      {onSale && lowestPrice30 !== null && (
+        <span className="cat-price__lowest" data-testid="lowest-price">
+          Najnižšia cena za 30 dní pred zľavou: {formatPrice(lowestPrice30)}
+        </span>
+      )}
     </div>
   );
 }
 
 export function SaleBadge({ variant }: { variant: VariantData }) {
   const percent = salePercent(variant);
-  return percent > 0 ? <span className="cat-badge">−{percent} %</span> : null;
+  return percent > 0 ? (
+    <span className="cat-badge" data-testid="sale-badge">
+      <span className="visually-hidden">Zľava </span>−{percent} %
+    </span>
+  ) : null;
 }

@@ -11,7 +11,7 @@ export function ProductCard({ product }: { product: ProductSummary }) {
           <h3 className="cat-card__name">{product.p_name}</h3>
           {product.brand && <span className="cat-card__brand">{product.brand.b_name}</span>}
           <span className="cat-card__variants">{variantCountText(product.variantCount)}</span>
-          <Price variant={product.variant} from={product.variantCount > 1} />
+          <Price variant={product.variant} from={product.variantCount > 1} lowestPrice30={product.lowestPrice30} />
         </div>
       </Link>
       <SaleBadge variant={product.variant} />
@@ -25,6 +25,25 @@ export function ProductGrid({ products, label }: { products: ProductSummary[]; l
       {products.map((product) => (
         <li key={product.p_id}>
           <ProductCard product={product} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Card-sized placeholders while the first page of a listing loads (same size, so nothing jumps). */
+export function ProductGridPlaceholder({ count = 6 }: { count?: number }) {
+  return (
+    <ul className="cat-grid" aria-hidden="true">
+      {Array.from({ length: count }, (_, index) => (
+        <li key={index}>
+          <div className="cat-card cat-card--placeholder">
+            <div className="cat-card__image" />
+            <div className="cat-card__body">
+              <span className="cat-placeholder-line" />
+              <span className="cat-placeholder-line cat-placeholder-line--short" />
+            </div>
+          </div>
         </li>
       ))}
     </ul>

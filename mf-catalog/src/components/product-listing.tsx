@@ -1,75 +1,110 @@
-import { useEffect } from 'react';
-import { useNavigate, useSearchParams, useLocation } from 'react-router';
-import { api, useResource, withoutPageQuery, type ProductSort } from '@shop/shared-kernel';
-import { ProductGrid } from './product-card.tsx';
+import { useEffect, useId, useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { api, withoutPageQuery, type ListingQuery, type ProductSort } from '@shop/shared-kernel';
+import { ProductGrid, ProductGridPlaceholder } from './product-card.tsx';
 import { Pagination } from './pagination.tsx';
+import { FilterPanel } from '../listing/filter-panel.tsx';
+import { activeFilterCount, clearFilters, readFilters, readPage, readSort, setSort, sortLabels } from '../listing/listing-params.ts';
+import { useKeptResource } from '../listing/use-kept-resource.ts';
+import { productCountText } from '../listing/count-text.ts';
 
-const sortLabels: Record<ProductSort, string> = {
-  popular: 'Najpredávanejšie',
-  'price-asc': 'Od najlacnejšieho',
-  'price-desc': 'Od najdrahšieho',
-  name: 'Podľa názvu',
-  newest: 'Najnovšie',
-};
+type ListingScope = Pick<ListingQuery, 'category' | 'brand' | 'sale'>;
 
-function readSort(value: string | null): ProductSort {
-  return value && value in sortLabels ? (value as ProductSort) : 'popular';
-}
-
-function readPage(value: string | null): number {
-  const page = Number(value ?? '1');
-  return Number.isInteger(page) && page > 0 ? page : 1;
-}
-
-/** A paged, sortable product listing whose state lives in the URL. */
-export function ProductListing({ filter, label }: { filter: { category?: string; brand?: string; sale?: 1 }; label: string }) {
+/**
+ * A paged, sortable, filterable product listing whose whole state lives in the URL. While the
+ * next page or filter loads, the current products stay in place (dimmed), so nothing jumps.
+ */
+export function ProductListing({ filter, label, showBrandFacet = true }: { filter: ListingScope; label: string; showBrandFacet?: boolean }) {
   const [params, setParams] = useSearchParams();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
-  const page = readPage(params.get('page'));
-  const sort = readSort(params.get('sort'));
-  const query = { ...filter, page, sort };
-  const listing = useResource(JSON.stringify(query), () => api.products(query));
+  const headingId = useId();
+  const page = readPage(params);
+  const sort = readSort(params);
+  const filters = readFilters(params);
+  const facetQuery: ListingQuery = { ...filter, ...filters };
+  const query: ListingQuery = { ...facetQuery, page, sort };
+  const listing = useKeptResource(`products:${JSON.stringify(query)}`, (signal) => api.products(query, { signal }));
+  const facets = useKeptResource(`facets:${JSON.stringify(facetQuery)}`, (signal) =>
+    api.productFacets(facetQuery, { signal }).then((answer) => answer.data),
+  );
+  const filterCount = activeFilterCount(params);
 
   // A page number above the page count resets to 1 and drops the page query.
-  const pageCount = listing.data?.meta.pageCount ?? 0;
+  const pageCount = listing.status === 'ready' ? (listing.data?.meta.pageCount ?? 0) : 0;
   const outOfRange = listing.status === 'ready' && page > 1 && page > pageCount;
   useEffect(() => {
     if (outOfRange) void navigate(pathname + withoutPageQuery(search), { replace: true });
   }, [outOfRange, navigate, pathname, search]);
 
-  const changeSort = (value: string) => {
-    const next = new URLSearchParams(params);
-    next.delete('page');
-    if (value === 'popular') next.delete('sort');
-    else next.set('sort', value);
-    setParams(next);
-  };
+  // The filters start open where there is room for them beside the products.
+  const filtersRef = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (filtersRef.current && window.matchMedia?.('(min-width: 800px)').matches) filtersRef.current.open = true;
+  }, []);
+
+  const change = (next: URLSearchParams) => setParams(next, { preventScrollReset: true });
+  const data = listing.data;
 
   return (
-    <section className="cat-section" aria-busy={listing.status === 'loading'}>
-      <div className="cat-toolbar">
-        <p>{listing.data ? `${listing.data.meta.total} produktov` : ' '}</p>
-        <label>
-          Zoradiť
-          <select value={sort} onChange={(event) => changeSort(event.target.value)}>
-            {Object.entries(sortLabels).map(([value, text]) => (
-              <option key={value} value={value}>{text}</option>
-            ))}
-          </select>
-        </label>
-      </div>
-      {listing.status === 'error' && (
-        <div className="cat-empty" role="alert">
-          <p>Produkty sa nepodarilo načítať.</p>
-          <button type="button" className="button" onClick={listing.reload}>Skúsiť znova</button>
+    <section className="cat-listing" aria-labelledby={headingId}>
+      <h2 id={headingId} className="visually-hidden">{label}</h2>
+      <details className="cat-filters" data-testid="filters" ref={filtersRef}>
+        <summary>
+          Filtre{filterCount > 0 ? ` (${filterCount})` : ''}
+        </summary>
+        {facets.data ? (
+          <FilterPanel facets={facets.data} params={params} onChange={change} showBrands={showBrandFacet} />
+        ) : facets.status === 'error' ? (
+          <p role="alert">Filtre sa nepodarilo načítať.</p>
+        ) : (
+          <p className="cat-muted">Načítavam filtre…</p>
+        )}
+        {filterCount > 0 && (
+          <button type="button" className="button cat-filters__clear" onClick={() => change(clearFilters(params))}>
+            Zrušiť všetky filtre
+          </button>
+        )}
+      </details>
+      <div className="cat-results">
+        <div className="cat-toolbar">
+          <p className="cat-toolbar__count" aria-live="polite">
+            {data ? productCountText(data.meta.total) : '\u00a0'}
+          </p>
+          <label>
+            Zoradiť
+            <select value={sort} onChange={(event) => change(setSort(params, event.target.value as ProductSort))}>
+              {Object.entries(sortLabels).map(([value, text]) => (
+                <option key={value} value={value}>{text}</option>
+              ))}
+            </select>
+          </label>
         </div>
-      )}
-      {listing.status === 'ready' && listing.data.data.length === 0 && !outOfRange && (
-        <p className="cat-empty">V tejto ponuke zatiaľ nie sú žiadne produkty.</p>
-      )}
-      {listing.data && <ProductGrid products={listing.data.data} label={label} />}
-      {listing.data && <Pagination page={page} total={listing.data.meta.total} />}
+        {listing.status === 'error' && (
+          <div className="cat-empty" role="alert">
+            <p>Produkty sa nepodarilo načítať. Skontrolujte pripojenie a skúste to znova.</p>
+            <button type="button" className="button" onClick={listing.reload}>Skúsiť znova</button>
+          </div>
+        )}
+        {listing.status === 'ready' && data && data.data.length === 0 && !outOfRange && (
+          <div className="cat-empty">
+            {filterCount > 0 ? (
+              <>
+                <p>Zvoleným filtrom nezodpovedá žiadny produkt.</p>
+                <button type="button" className="button" onClick={() => change(clearFilters(params))}>
+                  Zrušiť všetky filtre
+                </button>
+              </>
+            ) : (
+              <p>V tejto ponuke zatiaľ nie sú žiadne produkty.</p>
+            )}
+          </div>
+        )}
+        <div className={listing.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'} aria-busy={listing.status === 'loading'}>
+          {data ? <ProductGrid products={data.data} label={label} /> : listing.status === 'loading' && <ProductGridPlaceholder />}
+        </div>
+        {data && <Pagination page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
+      </div>
     </section>
   );
 }

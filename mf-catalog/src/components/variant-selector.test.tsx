@@ -1,28 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { VariantData } from '@shop/shared-kernel';
 import { VariantSelector } from './variant-selector.tsx';
-import { Price } from './price.tsx';
-
-export const variant = (over: Partial<VariantData>): VariantData => ({
-  v_id: 1,
-  v_code: 'A1',
-  v_name: '25 kg',
-  v_sellPrice: 10000,
-  v_vat: 23,
-  v_sale: 0,
-  v_stock: 10,
-  v_availability: 'in_stock',
-  v_weight: 25000,
-  v_unit: 'ks',
-  v_baseAmount: 25000,
-  v_baseUnit: 'kg',
-  p_id: 1,
-  p_name: 'Lepidlo',
-  p_url: 'lepidlo',
-  p_image: '/media/p/1.svg',
-  ...over,
-});
+import { Price, SaleBadge } from './price.tsx';
+import { variant } from './test-variant.ts';
 
 afterEach(cleanup);
 
@@ -44,12 +24,61 @@ describe('VariantSelector', () => {
   });
 });
 
+describe('VariantSelector count word (spec section 9)', () => {
+  it.each([
+    [1, 'Vyberte variant (1 variant)'],
+    [2, 'Vyberte variant (2 varianty)'],
+    [4, 'Vyberte variant (4 varianty)'],
+    [5, 'Vyberte variant (5 variantov)'],
+  ])('%i variants', (count, name) => {
+    const variants = Array.from({ length: count }, (_, i) => variant({ v_id: i + 1, v_name: `${i + 1} kg` }));
+    render(<VariantSelector variants={variants} selected={1} onSelect={() => {}} />);
+    expect(screen.getByRole('group', { name })).toBeTruthy();
+  });
+
+  it('shows each variant with its price with VAT and marks the chosen one', () => {
+    render(
+      <VariantSelector
+        variants={[variant({}), variant({ v_id: 2, v_name: '5 kg', v_sellPrice: 2000, v_sale: 10000 })]}
+        selected={2}
+        onSelect={() => {}}
+      />,
+    );
+    // 2.000 € + 23 % = 2.46 €, −10 % = 2.214 → 2,21 €
+    const chosen = screen.getByRole('radio', { name: '5 kg · 2,21\u00a0€' }) as HTMLInputElement;
+    expect(chosen.checked).toBe(true);
+    expect((screen.getByRole('radio', { name: /25 kg · 12,30/ }) as HTMLInputElement).checked).toBe(false);
+  });
+});
+
 describe('Price', () => {
   it('shows the price with VAT by the spec formula, and the price before the sale', () => {
     // 10.000 € + 23 % VAT = 12.30 €, minus 15 % = 10.455 → 10,46 €
     render(<Price variant={variant({ v_sale: 15000 })} />);
     expect(screen.getByTestId('price').textContent).toBe('10,46\u00a0€');
     expect(document.querySelector('.cat-price__before')?.textContent).toBe('Pôvodná cena 12,30\u00a0€');
+  });
+
+  it('shows the 30-day lowest price next to a discounted price, and the sale badge with its percentage', () => {
+    render(
+      <>
+        <Price variant={variant({ v_sale: 15000 })} lowestPrice30={11990} />
+        <SaleBadge variant={variant({ v_sale: 15000 })} />
+      </>,
+    );
+    expect(screen.getByTestId('lowest-price').textContent).toBe('Najnižšia cena za 30 dní pred zľavou: 11,99\u00a0€');
+    expect(screen.getByTestId('sale-badge').textContent).toBe('Zľava −15 %');
+  });
+
+  it('shows no lowest price and no badge without a discount', () => {
+    render(
+      <>
+        <Price variant={variant({})} lowestPrice30={11990} />
+        <SaleBadge variant={variant({})} />
+      </>,
+    );
+    expect(screen.queryByTestId('lowest-price')).toBeNull();
+    expect(screen.queryByTestId('sale-badge')).toBeNull();
   });
 
   it('shows a whole price without decimals and no struck-through price without a sale', () => {

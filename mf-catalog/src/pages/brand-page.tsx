@@ -2,17 +2,19 @@ import { useParams } from 'react-router';
 import { api, usePageMeta, useResource } from '@shop/shared-kernel';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
+import { useListingCanonical } from '../listing/use-listing-canonical.ts';
 
 export default function BrandPage() {
   useCatalogStyles();
   const url = useParams().brand ?? '';
   const brand = useResource(`brand:${url}`, () => api.brand(url).then((answer) => answer.data));
   const name = brand.data?.b_name ?? null;
-  usePageMeta({ title: name, description: name ? `Produkty značky ${name} za výhodné ceny.` : undefined, canonical: `/b/${url}` });
+  const canonical = useListingCanonical(`/b/${url}`);
+  usePageMeta({ title: name, description: name ? `Produkty značky ${name} za výhodné ceny.` : undefined, canonical });
   return (
     <div>
       <h1>{name ?? ' '}</h1>
-      <ProductListing filter={{ brand: url }} label={`Produkty značky ${name ?? ''}`} />
+      <ProductListing filter={{ brand: url }} label={`Produkty značky ${name ?? ''}`} showBrandFacet={false} />
     </div>
   );
 }

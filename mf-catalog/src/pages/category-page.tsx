@@ -3,16 +3,18 @@ import { api, usePageMeta, useResource } from '@shop/shared-kernel';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
+import { useListingCanonical } from '../listing/use-listing-canonical.ts';
 
 export default function CategoryPage() {
   useCatalogStyles();
   const url = useParams().category ?? '';
   const category = useResource(`category:${url}`, () => api.category(url).then((answer) => answer.data));
   const data = category.data;
+  const canonical = useListingCanonical(`/c/${url}`);
   usePageMeta({
     title: data?.cat_name ?? null,
     description: data ? `${data.cat_name} – široký výber za výhodné ceny vrátane DPH.` : undefined,
-    canonical: `/c/${url}`,
+    canonical,
   });
 
   if (category.status === 'error') {

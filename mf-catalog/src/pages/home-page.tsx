@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { api, usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel';
+import { api, formatDate, usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel';
 import { ProductGrid } from '../components/product-card.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 
@@ -11,6 +11,8 @@ export default function HomePage() {
     canonical: '/',
   });
   const home = useResource('home', () => api.home().then((answer) => answer.data));
+  // Latest articles from the content API; the home page works without them.
+  const posts = useResource('home:blog', () => api.blog({ page: 1 }).then((answer) => answer.data.slice(0, 3), () => []));
 
   return (
     <div className="cat-home">
@@ -52,6 +54,24 @@ export default function HomePage() {
               ))}
             </ul>
           </section>
+          {posts.data && posts.data.length > 0 && (
+            <section className="cat-section" aria-labelledby="home-blog">
+              <h2 id="home-blog">Z blogu</h2>
+              <ul className="cat-tiles cat-posts">
+                {posts.data.map((post) => (
+                  <li key={post.slug}>
+                    <Link to={`/blog/clanok/${post.slug}`}>
+                      <span>
+                        {post.title}
+                        <small className="cat-muted"> · {formatDate(post.publishedAt)}</small>
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+              <p><Link to="/blog">Všetky články</Link></p>
+            </section>
+          )}
         </>
       )}
     </div>

@@ -5,6 +5,9 @@ import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { Price, SaleBadge } from '../components/price.tsx';
 import { AttributeTable } from '../components/attribute-table.tsx';
 import { AddToBasket } from '../components/add-to-basket.tsx';
+import { AccessoryList } from '../components/accessory-list.tsx';
+import { Gallery } from '../components/gallery.tsx';
+import { ProductGrid } from '../components/product-card.tsx';
 import { availabilityText, VariantSelector } from '../components/variant-selector.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 
@@ -15,46 +18,70 @@ function firstAvailable(product: ProductDetail): number {
 function ProductView({ product }: { product: ProductDetail }) {
   const [selected, setSelected] = useState(() => firstAvailable(product));
   const variant = product.variants.find((candidate) => candidate.v_id === selected) ?? product.variants[0];
-  if (!variant) return <p>Produkt nemá žiadny variant.</p>;
+  if (!variant) return <p className="cat-empty">Produkt momentálne nemá žiadny variant na predaj.</p>;
   const unitPrice = basePrice(variant);
+  const lowest = product.lowestPrices.find((entry) => entry.v_id === variant.v_id)?.price ?? null;
   return (
-    <article className="cat-product">
-      <div className="cat-product__gallery" style={{ position: 'relative' }}>
-        <img src={product.p_images[0] ?? variant.p_image} alt={product.p_name} width={640} height={480} />
-        <SaleBadge variant={variant} />
-      </div>
-      <div className="cat-product__buy">
-        <h1>{product.p_name}</h1>
-        {product.brand && (
-          <p>
-            Značka: <Link to={`/b/${product.brand.b_url}`}>{product.brand.b_name}</Link>
-          </p>
-        )}
-        {product.variants.length > 1 && (
-          <VariantSelector variants={product.variants} selected={variant.v_id} onSelect={setSelected} />
-        )}
-        <div>
-          <Price variant={variant} />
-          <p className="cat-price__vat">
-            Cena za {variant.v_unit} vrátane {variant.v_vat} % DPH
-            {salePercent(variant) > 0 ? ` · zľava ${salePercent(variant)} %` : ''}
-          </p>
-          {unitPrice && (
-            <p className="cat-unit-price" data-testid="unit-price">
-              {formatPrice(unitPrice.price)} / {unitPrice.unit}
+    <>
+      <article className="cat-product">
+        <Gallery images={product.p_images.length > 0 ? product.p_images : [variant.p_image]} name={product.p_name}>
+          <SaleBadge variant={variant} />
+        </Gallery>
+        <div className="cat-product__buy">
+          <h1>{product.p_name}</h1>
+          {product.brand && (
+            <p>
+              Značka: <Link to={`/b/${product.brand.b_url}`}>{product.brand.b_name}</Link>
             </p>
           )}
+          {product.variants.length > 1 && (
+            <VariantSelector variants={product.variants} selected={variant.v_id} onSelect={setSelected} />
+          )}
+          <div>
+            <Price variant={variant} lowestPrice30={lowest} />
+            <p className="cat-price__vat">
+              Cena za {variant.v_unit} vrátane {variant.v_vat} % DPH
+              {salePercent(variant) > 0 ? ` · zľava ${salePercent(variant)} %` : ''}
+            </p>
+            {unitPrice && (
+              <p className="cat-unit-price" data-testid="unit-price">
+                {formatPrice(unitPrice.price)} / {unitPrice.unit}
+              </p>
+            )}
+          </div>
+          <p className={`cat-availability--${variant.v_availability}`} data-testid="availability">
+            {availabilityText[variant.v_availability]}
+          </p>
+          <AccessoryList accessories={product.accessories} />
+          <AddToBasket variant={variant} accessories={product.accessories} key={variant.v_id} />
         </div>
-        <p className={`cat-availability--${variant.v_availability}`}>{availabilityText[variant.v_availability]}</p>
-        <AddToBasket variant={variant} key={variant.v_id} />
+        <div className="cat-product__details">
+          <h2>Popis</h2>
+          <p>{product.p_description}</p>
+          <h2>Technické parametre</h2>
+          <AttributeTable attributes={product.attributes} />
+        </div>
+      </article>
+      {product.related.length > 0 && (
+        <section className="cat-section" aria-labelledby="related-heading">
+          <h2 id="related-heading">Podobné produkty</h2>
+          <ProductGrid products={product.related} label="Podobné produkty" />
+        </section>
+      )}
+    </>
+  );
+}
+
+function ProductSkeleton() {
+  return (
+    <div className="cat-product" aria-busy="true">
+      <span className="visually-hidden">Načítavam produkt…</span>
+      <div className="cat-gallery__main cat-placeholder-box" />
+      <div className="cat-product__buy">
+        <span className="cat-placeholder-line" />
+        <span className="cat-placeholder-line cat-placeholder-line--short" />
       </div>
-      <div className="cat-product__details">
-        <h2>Popis</h2>
-        <p>{product.p_description}</p>
-        <h2>Technické parametre</h2>
-        <AttributeTable attributes={product.attributes} />
-      </div>
-    </article>
+    </div>
   );
 }
 
@@ -64,18 +91,20 @@ export default function ProductPage() {
   const product = useResource(`product:${url}`, () => api.product(url).then((answer) => answer.data));
   usePageMeta({
     title: product.data?.p_name ?? null,
-    description: product.data?.p_description.slice(0, 155),
+    description: product.data
+      ? `${product.data.p_name}${product.data.brand ? ` (${product.data.brand.b_name})` : ''} – ${product.data.p_description}`.slice(0, 155)
+      : undefined,
     canonical: `/p/${url}`,
   });
   if (product.status === 'error') {
     return (
       <div className="cat-empty" role="alert">
-        <p>Produkt sa nepodarilo načítať.</p>
+        <p>Produkt sa nepodarilo načítať. Skontrolujte pripojenie a skúste to znova.</p>
         <button type="button" className="button" onClick={product.reload}>Skúsiť znova</button>
       </div>
     );
   }
-  if (!product.data) return <div className="page-skeleton" aria-busy="true" />;
+  if (!product.data) return <ProductSkeleton />;
   return (
     <>
       <Breadcrumbs items={product.data.breadcrumbs} />

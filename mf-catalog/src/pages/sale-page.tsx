@@ -1,10 +1,11 @@
 import { usePageMeta } from '@shop/shared-kernel';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
+import { useListingCanonical } from '../listing/use-listing-canonical.ts';
 
 export default function SalePage() {
   useCatalogStyles();
-  usePageMeta({ title: 'Výpredaj', description: 'Stavebný materiál v zľave – výpredaj za najnižšie ceny.', canonical: '/vypredaj' });
+  usePageMeta({ title: 'Výpredaj', description: 'Stavebný materiál v zľave – výpredaj za najnižšie ceny.', canonical: useListingCanonical('/vypredaj') });
   return (
     <div>
       <h1>Výpredaj</h1>

@@ -18,10 +18,13 @@ import type {
   BasketLine,
   Coupon,
   Brand,
+  BlogPost,
+  BlogPostSummary,
+  BlogTag,
   ReleasePart,
   ReleaseStatus,
 } from './domain.ts';
-import type { CheckoutContact, CheckoutQuote, OrderDetail } from './domain.ts';
+import type { CheckoutContact, CheckoutQuote, OrderDetail, ShippingPriceList } from './domain.ts';
 import type { ListingQuery } from './catalog.ts';
 
 export type ApiErrorCode =
@@ -75,6 +78,14 @@ export type ApiCalls = {
   };
   'GET /api/product/:url': { answer: { data: ProductDetail } };
   'GET /api/brand/:url': { answer: { data: Brand } };
+  'GET /api/blog': { query: { tag?: string; page?: number }; answer: Paged<BlogPostSummary> };
+  'GET /api/blog/tags': { answer: { data: BlogTag[] } };
+  'GET /api/blog/post/:slug': { answer: { data: BlogPost } };
+  'POST /api/contact': {
+    body: { name: string; email: string; phone?: string; message: string; /** Spam trap: always empty for people. */ website?: string };
+    answer: { data: { ok: true } };
+  };
+  'GET /api/loyalty': { answer: { data: { points: number; paidOrders: number; paidTotal: number; pointsPerEuro: number } } };
   // operator (Bearer operator token)
   'GET /api/ops/releases': { answer: { data: ReleaseStatus } };
   'POST /api/ops/releases/:part/rollback': {
@@ -120,6 +131,7 @@ export type PlacedOrder = {
 };
 
 export type CheckoutCalls = {
+  'GET /api/checkout/methods': { answer: { data: ShippingPriceList } };
   'POST /api/checkout/quote': { body: QuoteBody; answer: { data: CheckoutQuote } };
   'POST /api/orders': { body: PlaceOrderBody; answer: { data: PlacedOrder } };
   'GET /api/orders/:token': { answer: { data: OrderDetail } };

@@ -131,6 +131,13 @@ export type BlogPostSummary = {
   tags: { slug: string; name: string }[];
 };
 
+export type BlogTag = { slug: string; name: string; count: number };
+
+export type BlogPost = BlogPostSummary & {
+  /** Sanitised HTML. */
+  contentHtml: string;
+};
+
 export type Coupon = {
   code: string;
 };
@@ -231,7 +238,7 @@ export type CheckoutMethod = {
 export type VatLine = { rate: number; base: number; vat: number; total: number };
 
 /** A basket or order line priced by the API from the database. */
-export type PricedLine = {
+export type OrderLine = {
   v_id: number;
   v_code: string;
   p_name: string;
@@ -247,7 +254,7 @@ export type PricedLine = {
 
 /** The API's price of a basket with a shipping and payment choice. */
 export type CheckoutQuote = {
-  lines: PricedLine[];
+  lines: OrderLine[];
   /** Grams. */
   weight: number;
   itemsTotal: number;
@@ -288,7 +295,7 @@ export type OrderDetail = {
   payment: { code: string; name: string; price: number };
   contact: CheckoutContact;
   note: string;
-  lines: PricedLine[];
+  lines: OrderLine[];
   itemsTotal: number;
   couponCode: string | null;
   discount: number;
@@ -316,4 +323,24 @@ export type ReleaseStatus = {
   revision: string;
   parts: { part: ReleasePart; version: string | null; since: string | null; by: string | null; versionsKept: string[] }[];
   history: ReleaseMove[];
+};
+
+/** The shipping and payment price list (the /doprava-a-platba page), from the checkout's own rules. Prices with VAT. */
+export type ShippingPriceList = {
+  shipping: {
+    code: string;
+    name: string;
+    description: string;
+    /** Base price, or the price per pallet for pallet delivery. */
+    price: number;
+    /** Weight bands (grams) with their prices, lightest first; empty: one price. */
+    bands: { maxWeight: number; price: number }[];
+    /** Free from this order value (goods after discount), or null. */
+    freeFrom: number | null;
+    /** Heaviest order (grams) the method takes, or null. */
+    maxWeight: number | null;
+    /** Pallet delivery: priced per started `perWeight` grams, offered above `minWeight` grams. */
+    pallet: { perWeight: number; minWeight: number } | null;
+  }[];
+  payment: { code: string; name: string; description: string; price: number; onlyWith: string[] }[];
 };

@@ -1,2 +1,3 @@
 export type * from './domain.ts';
 export type * from './api.ts';
+export type * from './catalog.ts';

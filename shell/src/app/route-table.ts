@@ -2,7 +2,7 @@
  * Every route of the shop (spec section 2), the area and exposed module that
  * renders it, and its layout. The shell knows areas only by name and module.
  */
-import { matchPath } from 'react-router';
+import { matchRoutes } from 'react-router';
 import type { AreaName } from '../areas/registry.ts';
 
 export type LayoutName = 'default' | 'checkout' | 'account';
@@ -23,8 +23,27 @@ export const shopRoutes: ShopRoute[] = [
   { name: 'product', path: '/p/:product', area: 'catalog', module: './ProductPage', layout: 'default' },
   { name: 'brand', path: '/b/:brand', area: 'catalog', module: './BrandPage', layout: 'default' },
   { name: 'sale', path: '/vypredaj', area: 'catalog', module: './SalePage', layout: 'default' },
+  { name: 'search', path: '/search/:search', area: 'catalog', module: './SearchPage', layout: 'default' },
   { name: 'site', path: '/s/:site', area: 'content', module: './StaticPage', layout: 'default' },
+  { name: 'contact', path: '/s/kontakt', area: 'content', module: './ContactPage', layout: 'default' },
+  { name: 'loyalty', path: '/s/vernostny-program', area: 'content', module: './LoyaltyPage', layout: 'default' },
+  { name: 'blog', path: '/blog', area: 'content', module: './BlogPage', layout: 'default' },
+  { name: 'blog-tag', path: '/blog/:tag', area: 'content', module: './BlogPage', layout: 'default' },
+  { name: 'blog-post', path: '/blog/clanok/:post', area: 'content', module: './BlogPostPage', layout: 'default' },
+  { name: 'shipping-payment', path: '/doprava-a-platba', area: 'content', module: './ShippingPaymentPage', layout: 'default' },
   { name: 'checkout-cart', path: '/checkout/cart', area: 'checkout', module: './CartPage', layout: 'checkout' },
+  { name: 'checkout-contact', path: '/checkout/contact', area: 'checkout', module: './ContactPage', layout: 'checkout', requiresBasket: true },
+  { name: 'checkout-order', path: '/checkout/order', area: 'checkout', module: './OrderPage', layout: 'checkout', requiresBasket: true },
+  { name: 'checkout-thankyou', path: '/checkout/thankyou/:orderToken', area: 'checkout', module: './ThankYouPage', layout: 'checkout' },
+  { name: 'payment-pending', path: '/payment/pending', area: 'checkout', module: './PaymentPage', layout: 'checkout' },
+  { name: 'payment-success', path: '/payment/success', area: 'checkout', module: './PaymentPage', layout: 'checkout' },
+  { name: 'payment-cancelled', path: '/payment/cancelled', area: 'checkout', module: './PaymentPage', layout: 'checkout' },
+  // The operator's document tools (spec's utility routes); 'generate' and 'pdf' run without consent and analytics.
+  { name: 'pdf', path: '/pdf', area: 'checkout', module: './OperatorPage', layout: 'checkout' },
+  { name: 'generate', path: '/generate', area: 'checkout', module: './OperatorPage', layout: 'checkout' },
+  { name: 'email', path: '/email', area: 'checkout', module: './OperatorPage', layout: 'checkout' },
+  { name: 'send', path: '/send', area: 'checkout', module: './OperatorPage', layout: 'checkout' },
+  { name: 'paid', path: '/paid', area: 'checkout', module: './OperatorPage', layout: 'checkout' },
   { name: 'account-login', path: '/account/login', area: 'account', module: './LoginPage', layout: 'account' },
   { name: 'account-profile', path: '/account/profile', area: 'account', module: './ProfilePage', layout: 'account' },
 ];
@@ -36,15 +55,18 @@ export function routeByName(name: string): ShopRoute | undefined {
 /** Utility routes without consent notice and analytics (spec section 2). */
 const NO_CONSENT_ROUTES = ['generate', 'pdf'];
 
+const rankedRoutes = shopRoutes.map((route) => ({ id: route.name, path: route.path }));
+
+/** The table route a path renders, ranked as the router ranks them (/s/kontakt before /s/:site). */
+export function routeForPath(pathname: string): ShopRoute | undefined {
+  const id = matchRoutes(rankedRoutes, pathname)?.[0]?.route.id;
+  return id ? shopRoutes.find((route) => route.name === id) : undefined;
+}
+
 /** The route name of a path: a table route's name, or a utility route's. */
 export function routeNameForPath(pathname: string): string | null {
-  const route = shopRoutes.find((candidate) => matchPath(candidate.path, pathname));
+  const route = routeForPath(pathname);
   if (route) return route.name;
   const first = pathname.split('/')[1] ?? '';
   return NO_CONSENT_ROUTES.includes(first) ? first : null;
-}
-
-/** The area page a same-origin URL leads to, for preloading. */
-export function routeForPath(pathname: string): ShopRoute | undefined {
-  return shopRoutes.find((candidate) => matchPath(candidate.path, pathname));
 }

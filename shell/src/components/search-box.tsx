@@ -1,26 +1,145 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { api, formatPrice, type SearchSuggestions } from '@shop/shared-kernel';
 
-/** Submits to /search/{search}. */
+/** Suggestions start after this many characters, this long after the last keystroke. */
+const MIN_LENGTH = 2;
+const DEBOUNCE_MS = 250;
+
+type Option = { key: string; url: string; label: string; detail: string };
+
+function toOptions(suggestions: SearchSuggestions): Option[] {
+  return [
+    ...suggestions.categories.map((c) => ({ key: `c${c.cat_id}`, url: `/c/${c.cat_url}`, label: c.cat_name, detail: 'kategória' })),
+    ...suggestions.products.map((p) => ({ key: `p${p.p_id}`, url: `/p/${p.p_url}`, label: p.p_name, detail: formatPrice(p.price) })),
+  ];
+}
+
+// Inline, so the header's stylesheet stays as it is; the list floats and shifts nothing.
+const wrapStyle: CSSProperties = { position: 'relative', flex: 1, minWidth: 0, display: 'flex' };
+const listStyle: CSSProperties = {
+  position: 'absolute', top: '100%', left: 0, right: 0, zIndex: 30, margin: '0.25rem 0 0', padding: '0.25rem 0',
+  listStyle: 'none', background: '#fff', color: '#1c1917', border: '1px solid #d6d3d1', borderRadius: 6,
+  boxShadow: '0 8px 24px rgba(0,0,0,0.15)', maxHeight: '24rem', overflowY: 'auto',
+};
+const optionStyle = (active: boolean): CSSProperties => ({
+  display: 'flex', justifyContent: 'space-between', gap: '0.75rem', padding: '0.55rem 0.75rem', minHeight: 44,
+  alignItems: 'center', cursor: 'pointer', background: active ? '#f5f5f4' : undefined,
+});
+
+/** Submits to /search/{search}; while typing, suggests categories and products (debounced). */
 export function SearchBox({ id = 'header-search' }: { id?: string }) {
   const [query, setQuery] = useState('');
+  const [options, setOptions] = useState<Option[]>([]);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
   const navigate = useNavigate();
+  const listId = useId();
+  const typed = useRef(false);
+
+  useEffect(() => {
+    const text = query.trim();
+    if (!typed.current || text.length < MIN_LENGTH) {
+      setOptions([]);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      api.suggest(text, { signal: controller.signal }).then(
+        (answer) => {
+          setOptions(toOptions(answer.data));
+          setActive(-1);
+        },
+        () => {
+          // Suggestions are a convenience: a failure leaves the plain search working.
+          if (!controller.signal.aborted) setOptions([]);
+        },
+      );
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [query]);
+
+  const go = (url: string) => {
+    typed.current = false;
+    setOpen(false);
+    setOptions([]);
+    void navigate(url);
+  };
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const chosen = open ? options[active] : undefined;
+    if (chosen) {
+      go(chosen.url);
+      return;
+    }
     const text = query.trim();
-    if (text) void navigate(`/search/${encodeURIComponent(text)}`);
+    if (text) go(`/search/${encodeURIComponent(text)}`);
   };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' && options.length > 0) {
+      event.preventDefault();
+      setOpen(true);
+      setActive((i) => (i + 1) % options.length);
+    } else if (event.key === 'ArrowUp' && options.length > 0) {
+      event.preventDefault();
+      setActive((i) => (i <= 0 ? options.length - 1 : i - 1));
+    } else if (event.key === 'Escape') {
+      setOpen(false);
+      setActive(-1);
+    }
+  };
+
+  const expanded = open && options.length > 0;
   return (
     <form role="search" className="search-box" onSubmit={submit}>
       <label htmlFor={id} className="visually-hidden">Hľadať v obchode</label>
-      <input
-        id={id}
-        type="search"
-        placeholder="Hľadať tehly, izolácie, farby…"
-        value={query}
-        onChange={(event) => setQuery(event.target.value)}
-        autoComplete="off"
-      />
+      <div style={wrapStyle}>
+        <input
+          id={id}
+          type="search"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
+          placeholder="Hľadať tehly, izolácie, farby…"
+          value={query}
+          style={{ flex: 1, minWidth: 0 }}
+          onChange={(event) => {
+            typed.current = true;
+            setQuery(event.target.value);
+            setOpen(true);
+          }}
+          onKeyDown={onKeyDown}
+          onFocus={() => setOpen(true)}
+          onBlur={() => setOpen(false)}
+          autoComplete="off"
+        />
+        <ul id={listId} role="listbox" aria-label="Návrhy vyhľadávania" style={expanded ? listStyle : { display: 'none' }}>
+          {options.map((option, index) => (
+            <li
+              key={option.key}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={index === active}
+              style={optionStyle(index === active)}
+              // Before the input's blur closes the list.
+              onMouseDown={(event) => {
+                event.preventDefault();
+                go(option.url);
+              }}
+            >
+              <span>{option.label}</span>
+              <span style={{ color: '#57534e', whiteSpace: 'nowrap' }}>{option.detail}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
       <button type="submit" className="button">Hľadať</button>
     </form>
   );

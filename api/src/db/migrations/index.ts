@@ -3,6 +3,9 @@ import * as catalog from './2025-11-21T12-00-00Z_catalog.ts';
 import * as content from './2025-11-21T12-10-00Z_content.ts';
 import * as accountsAndCoupons from './2025-11-21T12-20-00Z_accounts-and-coupons.ts';
 import * as shippingAndPayment from './2025-11-21T12-30-00Z_shipping-and-payment.ts';
+import * as ordersAndPayments from './2025-12-01T09-00-00Z_orders-and-payments.ts';
+import * as catalogListingAndSearch from './2025-12-02T09-00-00Z_catalog-listing-and-search.ts';
+import * as contactMessages from './2025-12-03T09-00-00Z_contact-messages.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -13,4 +16,7 @@ export const migrations: Record<string, Migration> = {
   '2025-11-21T12-10-00Z_content': content,
   '2025-11-21T12-20-00Z_accounts-and-coupons': accountsAndCoupons,
   '2025-11-21T12-30-00Z_shipping-and-payment': shippingAndPayment,
+  '2025-12-01T09-00-00Z_orders-and-payments': ordersAndPayments,
+  '2025-12-02T09-00-00Z_catalog-listing-and-search': catalogListingAndSearch,
+  '2025-12-03T09-00-00Z_contact-messages': contactMessages,
 };

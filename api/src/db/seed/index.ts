@@ -7,10 +7,13 @@ import type { NewAttributeValue, NewProduct, NewVariant } from '../catalog.table
 import type { Database } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
 import { BLOG_POSTS, BLOG_TAGS } from './blog.ts';
+import { BLOG_GUIDES } from './blog-guides.ts';
+import { sanitizeContentHtml } from '../../lib/content-html.ts';
 import { ATTRIBUTES } from './catalog/attributes.ts';
 import type { AttributeKey } from './catalog/attributes.ts';
 import { BRANDS } from './catalog/brands.ts';
 import { CATEGORY_TREE } from './catalog/categories.ts';
+import { seedAccessories, seedPriceHistory } from './catalog/extras.ts';
 import { envelopeProducts } from './catalog/products-envelope.ts';
 import { finishingProducts } from './catalog/products-finishing.ts';
 import { structureProducts } from './catalog/products-structure.ts';
@@ -184,10 +187,18 @@ async function seedCatalogue(trx: Transaction<Database>, rng: Rng): Promise<void
   });
   await insertChunked(variants, (chunk) => trx.insertInto('variants').values(chunk).execute());
   await insertChunked(values, (chunk) => trx.insertInto('attribute_values').values(chunk).execute());
+  // Issue 4: accessory products and links, and a price history relative to the day of seeding.
+  await seedAccessories(trx);
+  await seedPriceHistory(trx, Date.now(), SEED + 4);
 }
 
 async function seedContent(trx: Transaction<Database>): Promise<void> {
-  await trx.insertInto('pages').values(PAGES.map((p) => ({ ...p, updated_at: PAGES_UPDATED_AT }))).execute();
+  // Content HTML is sanitised before it is stored (and again before it is served).
+  await trx
+    .insertInto('pages')
+    .values(PAGES.map((p) => ({ ...p, content_html: sanitizeContentHtml(p.content_html), updated_at: PAGES_UPDATED_AT })))
+    .execute();
+  const blogPosts = [...BLOG_POSTS, ...BLOG_GUIDES];
 
   const tagRows = await trx
     .insertInto('blog_tags')
@@ -197,11 +208,11 @@ async function seedContent(trx: Transaction<Database>): Promise<void> {
   const tagIds = new Map(tagRows.map((t) => [t.slug, t.tag_id]));
   const postRows = await trx
     .insertInto('blog_posts')
-    .values(BLOG_POSTS.map((p) => ({
+    .values(blogPosts.map((p) => ({
       slug: p.slug,
       title: p.title,
       perex: p.perex,
-      content_html: p.paragraphs.map((text) => `<p>${text}</p>`).join('\n'),
+      content_html: sanitizeContentHtml(p.paragraphs.map((text) => `<p>${text}</p>`).join('\n')),
       published_at: `${p.date}T07:00:00.000Z`,
     })))
     .returning(['post_id', 'slug'])
@@ -209,7 +220,7 @@ async function seedContent(trx: Transaction<Database>): Promise<void> {
   const postIds = new Map(postRows.map((p) => [p.slug, p.post_id]));
   await trx
     .insertInto('blog_post_tags')
-    .values(BLOG_POSTS.flatMap((p) => p.tags.map((tag) => ({ post_id: postIds.get(p.slug)!, tag_id: tagIds.get(tag)! }))))
+    .values(blogPosts.flatMap((p) => p.tags.map((tag) => ({ post_id: postIds.get(p.slug)!, tag_id: tagIds.get(tag)! }))))
     .execute();
 
   await trx.insertInto('redirects').values(REDIRECTS).execute();

@@ -1,18 +1,15 @@
 import { sql } from 'kysely';
-import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
-import type { AttributeEntry, Brand, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
+import type { ExpressionBuilder } from 'kysely';
+import type {
+  AttributeEntry, Brand, ProductAccessory, ProductSort, ProductSummary, VariantData,
+} from '@shop/shared-kernel/contract';
 import type { Database, DbOrTrx } from '../../db/database.ts';
 import { CategoryTree } from './category-tree.ts';
+import { applyProductFilter, priceColumn } from './product-filter.ts';
+import type { ProductFilter } from './product-filter.ts';
+import { lowestPrices } from './price-history.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
-
-export type ProductFilter = {
-  /** Category ids to list (a category and its subcategories); undefined: all. */
-  categoryIds?: number[];
-  brandId?: number;
-  /** Only products with a variant on sale; the tile then shows that variant. */
-  saleOnly?: boolean;
-};
 
 const VARIANT_COLUMNS = [
   'v.v_id', 'v.v_code', 'v.v_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale', 'v.v_stock', 'v.v_availability',
@@ -28,6 +25,8 @@ const priceKey = (eb: ExpressionBuilder<VP, 'v'>) =>
 /** Available variants first, then the cheapest, then the oldest. */
 const representativeRank = (eb: ExpressionBuilder<VP, 'v'>) =>
   sql<number>`row_number() over (partition by ${eb.ref('v.p_id')} order by case when ${eb.ref('v.v_availability')} = 'unavailable' then 1 else 0 end, ${priceKey(eb)}, ${eb.ref('v.v_id')})`;
+
+export type { ProductFilter } from './product-filter.ts';
 
 export class CatalogRepository {
   constructor(private readonly db: DbOrTrx) {}
@@ -60,7 +59,7 @@ export class CatalogRepository {
     return row ? toVariantData(row as VariantWithProduct) : undefined;
   }
 
-  /** One page of product tiles plus the number of matching products. */
+  /** One page of product tiles plus the number of matching products (two indexed, bounded queries). */
   async listProducts(
     filter: ProductFilter,
     sort: ProductSort,
@@ -69,81 +68,22 @@ export class CatalogRepository {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
     const total = await this.countProducts(filter);
     if (total === 0 || page.offset >= total) return { items: [], total };
-    const ids =
-      sort === 'price-asc' || sort === 'price-desc'
-        ? await this.pageByPrice(filter, sort, page)
-        : await this.pageByProductColumn(filter, sort, page);
-    return { items: await this.summaries(ids, Boolean(filter.saleOnly)), total };
-  }
-
-  /** Category and brand conditions on `p`; the builder may also join `v` (its type is narrowed to `p`). */
-  private applyProductFilter<O>(
-    qb: SelectQueryBuilder<VP, 'p' | 'v', O> | SelectQueryBuilder<VP, 'p', O>,
-    filter: ProductFilter,
-  ) {
-    let q = qb as SelectQueryBuilder<VP, 'p', O>;
-    if (filter.categoryIds) q = q.where('p.cat_id', 'in', filter.categoryIds);
-    if (filter.brandId !== undefined) q = q.where('p.b_id', '=', filter.brandId);
-    return q;
-  }
-
-  private hasListedVariant(filter: ProductFilter) {
-    return (eb: ExpressionBuilder<VP, 'p'>) =>
-      eb.exists(
-        eb
-          .selectFrom('variants as v')
-          .select(sql`1`.as('one'))
-          .whereRef('v.p_id', '=', 'p.p_id')
-          .$if(Boolean(filter.saleOnly), (q) => q.where('v.v_sale', '>', 0)),
-      );
-  }
-
-  private async countProducts(filter: ProductFilter): Promise<number> {
-    const row = await this.applyProductFilter(this.db.selectFrom('products as p'), filter)
-      .where(this.hasListedVariant(filter))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  private async pageByProductColumn(
-    filter: ProductFilter,
-    sort: Exclude<ProductSort, 'price-asc' | 'price-desc'>,
-    page: { limit: number; offset: number },
-  ): Promise<number[]> {
-    let q = this.applyProductFilter(this.db.selectFrom('products as p'), filter).where(this.hasListedVariant(filter)).select('p.p_id');
+    const price = priceColumn(filter);
+    let q = applyProductFilter(this.db.selectFrom('products as p'), filter).select('p.p_id');
     if (sort === 'popular') q = q.orderBy('p.p_popularity', 'desc').orderBy('p.p_id', 'asc');
+    else if (sort === 'price-asc') q = q.orderBy(price, 'asc').orderBy('p.p_id', 'asc');
+    else if (sort === 'price-desc') q = q.orderBy(price, 'desc').orderBy('p.p_id', 'asc');
     else if (sort === 'name') q = q.orderBy('p.p_name_sort', 'asc').orderBy('p.p_id', 'asc');
     else q = q.orderBy('p.p_created_at', 'desc').orderBy('p.p_id', 'desc');
     const rows = await q.limit(page.limit).offset(page.offset).execute();
-    return rows.map((r) => r.p_id);
+    return { items: await this.summaries(rows.map((r) => r.p_id), Boolean(filter.saleOnly)), total };
   }
 
-  /** Ranks every matching product's variants to find each tile's price, then sorts by it. */
-  private async pageByPrice(
-    filter: ProductFilter,
-    sort: 'price-asc' | 'price-desc',
-    page: { limit: number; offset: number },
-  ): Promise<number[]> {
-    const ranked = this.applyProductFilter(
-      this.db
-        .selectFrom('variants as v')
-        .innerJoin('products as p', 'p.p_id', 'v.p_id')
-        .$if(Boolean(filter.saleOnly), (q) => q.where('v.v_sale', '>', 0))
-        .select((eb) => ['v.p_id', priceKey(eb).as('price_key'), representativeRank(eb).as('rn')]),
-      filter,
-    );
-    const direction = sort === 'price-asc' ? 'asc' : 'desc';
-    const rows = await this.db
-      .selectFrom(ranked.as('r'))
-      .select('r.p_id')
-      .where('r.rn', '=', 1)
-      .orderBy('r.price_key', direction)
-      .orderBy('r.p_id', 'asc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
-    return rows.map((r) => r.p_id);
+  async countProducts(filter: ProductFilter): Promise<number> {
+    const row = await applyProductFilter(this.db.selectFrom('products as p'), filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Product tiles for the given ids, in that order. */
@@ -171,6 +111,7 @@ export class CatalogRepository {
         .execute(),
     ]);
     const variantByProduct = new Map(variants.map((v) => [v.p_id, toVariantData(v as VariantWithProduct)]));
+    const lowest = await lowestPrices(this.db, [...variantByProduct.values()]);
     const productById = new Map(products.map((p) => [p.p_id, p]));
     const countByProduct = new Map(counts.map((c) => [c.p_id, Number(c.n)]));
     return ids.flatMap((id) => {
@@ -185,6 +126,7 @@ export class CatalogRepository {
         brand: toBrand(p),
         variantCount: countByProduct.get(id) ?? 0,
         variant,
+        lowestPrice30: lowest.get(variant.v_id) ?? null,
       }];
     });
   }
@@ -234,6 +176,40 @@ export class CatalogRepository {
       entry.attributeValues.push({ av_string: r.av_string, av_integer: r.av_integer });
     }
     return [...entries.values()];
+  }
+
+  /** Required accessories and components of a product, in their order. */
+  async productAccessories(pId: number): Promise<ProductAccessory[]> {
+    const rows = await this.db
+      .selectFrom('product_accessories as pa')
+      .innerJoin('variants as v', 'v.v_id', 'pa.v_id')
+      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .select([...VARIANT_COLUMNS, 'pa.pa_kind', 'pa.pa_amount'])
+      .where('pa.p_id', '=', pId)
+      .orderBy('pa.pa_position')
+      .orderBy('pa.pa_id')
+      .execute();
+    return rows.map((r) => ({ kind: r.pa_kind, amount: r.pa_amount, variant: toVariantData(r as VariantWithProduct) }));
+  }
+
+  /** Popular products of the first category group, then of the next ones, without the product itself. */
+  async relatedProducts(pId: number, categoryGroups: number[][], limit = 4): Promise<ProductSummary[]> {
+    const ids: number[] = [];
+    for (const catIds of categoryGroups) {
+      if (ids.length >= limit) break;
+      const rows = await this.db
+        .selectFrom('products as p')
+        .select('p.p_id')
+        .where('p.cat_id', 'in', catIds)
+        .where('p.p_price', 'is not', null)
+        .where('p.p_id', 'not in', [pId, ...ids])
+        .orderBy('p.p_popularity', 'desc')
+        .orderBy('p.p_id')
+        .limit(limit - ids.length)
+        .execute();
+      ids.push(...rows.map((r) => r.p_id));
+    }
+    return this.summaries(ids, false);
   }
 
   /** Root category url of a product, for its picture. */

@@ -38,6 +38,11 @@ export class CategoryTree {
     }
   }
 
+  /** Every category, in display order. */
+  all(): CategoryRecord[] {
+    return [...this.byId.values()];
+  }
+
   findByUrl(url: string): CategoryRecord | undefined {
     return this.byUrl.get(url);
   }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type {
   ApiCalls,
+  CatalogCalls,
   CategoryDetail,
   ProductDetail,
   ProductSort,
@@ -8,15 +9,18 @@ import type {
 import { notFound } from '../../lib/errors.ts';
 import type { ApiDeps } from '../deps.ts';
 import { CatalogRepository } from './catalog.repository.ts';
-import type { ProductFilter } from './catalog.repository.ts';
-import { productsQuery, urlParams, variantDetailBody } from './schemas.ts';
+import { facetsQuery, PAGE_SIZE, productsQuery, urlParams, variantDetailBody } from './schemas.ts';
+import { listingFacets } from './facets.ts';
+import { toProductFilter } from './listing-query.ts';
+import type { RawListingQuery } from './listing-query.ts';
+import { lowestPrices } from './price-history.ts';
 import { productImageUrl, toBrand } from './mappers.ts';
 
-export const PAGE_SIZE = 15;
+export { PAGE_SIZE };
 const HOME_TILES = 8;
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
-type ProductsQuery = { category?: string; brand?: string; sale?: 0 | 1; page: number; sort: ProductSort };
+type ProductsQuery = RawListingQuery & { page: number; sort: ProductSort };
 
 /** Catalogue: home, categories, product listings, product detail, variant detail. */
 export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) => {
@@ -65,19 +69,8 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) =>
     '/products',
     { schema: { querystring: productsQuery } },
     async (request) => {
-      const { category, brand, sale, page, sort } = request.query;
-      const filter: ProductFilter = { saleOnly: sale === 1 };
-      if (category !== undefined) {
-        const tree = await repo.categoryTree();
-        const found = tree.findByUrl(category);
-        if (!found) throw notFound('Kategória sa nenašla.');
-        filter.categoryIds = tree.subtreeIds(found.cat_id);
-      }
-      if (brand !== undefined) {
-        const found = await repo.brandByUrl(brand);
-        if (!found) throw notFound('Značka sa nenašla.');
-        filter.brandId = found.b_id;
-      }
+      const { page, sort } = request.query;
+      const filter = await toProductFilter(db, await repo.categoryTree(), request.query);
       const { items, total } = await repo.listProducts(filter, sort, {
         limit: PAGE_SIZE,
         offset: (page - 1) * PAGE_SIZE,
@@ -89,16 +82,31 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) =>
     },
   );
 
+  app.get<{ Querystring: RawListingQuery; Reply: CatalogCalls['GET /api/products/facets']['answer'] }>(
+    '/products/facets',
+    { schema: { querystring: facetsQuery } },
+    async (request) => {
+      const filter = await toProductFilter(db, await repo.categoryTree(), request.query);
+      return { data: await listingFacets(db, filter) };
+    },
+  );
+
   app.get<{ Params: { url: string }; Reply: Answer<'GET /api/product/:url'> }>(
     '/product/:url',
     { schema: { params: urlParams } },
     async (request) => {
       const product = await repo.productByUrl(request.params.url);
       if (!product) throw notFound('Produkt sa nenašiel.');
-      const [tree, variants, attributes] = await Promise.all([
+      const [tree, variants, attributes, accessories] = await Promise.all([
         repo.categoryTree(),
         repo.productVariants(product.p_id),
         repo.productAttributes(product.p_id),
+        repo.productAccessories(product.p_id),
+      ]);
+      const parent = tree.path(product.cat_id).at(-2);
+      const [lowest, related] = await Promise.all([
+        lowestPrices(db, variants),
+        repo.relatedProducts(product.p_id, [[product.cat_id], ...(parent ? [tree.subtreeIds(parent.cat_id)] : [])]),
       ]);
       const data: ProductDetail = {
         p_id: product.p_id,
@@ -110,6 +118,9 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) =>
         breadcrumbs: tree.breadcrumbs(product.cat_id),
         variants,
         attributes,
+        lowestPrices: [...lowest].map(([v_id, price]) => ({ v_id, price })),
+        accessories,
+        related,
       };
       return { data };
     },

@@ -8,16 +8,44 @@ export const urlParams = {
   properties: { url: slug },
 } as const;
 
+export { PAGE_SIZE } from '@shop/shared-kernel/rules';
+
+const AVAILABILITY = '(in_stock|to_order|unavailable)';
+const NUMBER = '(\\d{1,9}([.,]\\d{1,3})?)';
+/** "min-max" with either side empty. */
+const range = { type: 'string', maxLength: 40, pattern: `^${NUMBER}?-${NUMBER}?$` } as const;
+
+/** Filters shared by the listing and its facets (issue 4); several values of one filter joined with '|'. */
+const filterProperties = {
+  category: slug,
+  brand: slug,
+  sale: { type: 'integer', enum: [0, 1] },
+  brands: { type: 'string', maxLength: 2000, pattern: '^[a-z0-9-]+(\\|[a-z0-9-]+)*$' },
+  avail: { type: 'string', maxLength: 100, pattern: `^${AVAILABILITY}(\\|${AVAILABILITY})*$` },
+  price: range,
+} as const;
+
+const attributeFilters = {
+  '^f[1-9][0-9]{0,8}$': { type: 'string', minLength: 1, maxLength: 2000 },
+  '^r[1-9][0-9]{0,8}$': range,
+} as const;
+
 export const productsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    category: slug,
-    brand: slug,
-    sale: { type: 'integer', enum: [0, 1] },
+    ...filterProperties,
     page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
     sort: { type: 'string', enum: ['popular', 'price-asc', 'price-desc', 'name', 'newest'], default: 'popular' },
   },
+  patternProperties: attributeFilters,
+} as const;
+
+export const facetsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: filterProperties,
+  patternProperties: attributeFilters,
 } as const;
 
 export const variantDetailBody = {

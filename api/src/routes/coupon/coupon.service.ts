@@ -51,7 +51,7 @@ export async function validateCoupon(
 type Outcome = { ok: true; coupon: CouponRow; discount: number } | { ok: false; message: string };
 
 /** The coupon rules: exists and is current, use limits, minimum total; then the discount. */
-async function check(repo: CouponRepository, code: string, userId: number, cart: CartLineInput[], now: Date): Promise<Outcome> {
+export async function check(repo: CouponRepository, code: string, userId: number, cart: CartLineInput[], now: Date): Promise<Outcome> {
   const coupon = await repo.byCode(code);
   if (!coupon || !isCouponCurrent(coupon, now)) return { ok: false, message: COUPON_MESSAGES.unknown };
 

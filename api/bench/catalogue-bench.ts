@@ -1,0 +1,134 @@
+/**
+ * Catalogue benchmark (issue 4): median latency of listing pages, facets and search on a
+ * generated catalogue of 100,000 products. Measures, never asserts; not a test.
+ *
+ *   node --import tsx bench/catalogue-bench.ts            # SQLite in <repo>/.data/bench-catalogue
+ *   BENCH_DATABASE_URL=postgres://… node --import tsx bench/catalogue-bench.ts   # an empty PostgreSQL database
+ *
+ * The generated database is kept and reused (generation takes a while). Requests go over HTTP on
+ * loopback, one after another; prints a Markdown table on stdout (progress on stderr).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { buildApi, createDatabase } from '../src/app.ts';
+import { generateCatalogue } from './generate-catalogue.ts';
+
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const WARMUP = 5;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const log = (message: string) => process.stderr.write(`[catalogue-bench] ${message}\n`);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))]!;
+
+const dataDir = join(root, '.data', 'bench-catalogue');
+mkdirSync(dataDir, { recursive: true });
+const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+const database = await createDatabase({ dataDir, databaseUrl });
+const started = performance.now();
+const added = await generateCatalogue(database.db, { total: PRODUCTS, log });
+if (added > 0) {
+  log(`generated ${added} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await sql`analyze`.execute(database.db);
+}
+const count = async (table: 'products' | 'variants' | 'attribute_values') =>
+  Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const sizes = { products: await count('products'), variants: await count('variants'), values: await count('attribute_values') };
+
+const app = buildApi({ db: database.db, dialect: database.dialect, jwtSecret: 'catalogue-bench-secret-0123456789' });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+async function time(path: string) {
+  const times: number[] = [];
+  let total: number | undefined;
+  for (let run = 0; run < WARMUP + RUNS; run++) {
+    const t0 = performance.now();
+    const response = await fetch(base + path);
+    const body = (await response.json()) as { meta?: { total: number } };
+    if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+    if (run >= WARMUP) times.push(performance.now() - t0);
+    total = body.meta?.total;
+  }
+  return { path, median: median(times), p95: p95(times), total };
+}
+
+const enc = encodeURIComponent;
+const groups: { name: string; target: string; paths: string[] }[] = [
+  {
+    name: 'listing',
+    target: '< 20 ms',
+    paths: [
+      '/api/products?category=hruba-stavba',
+      '/api/products?category=hruba-stavba&page=40',
+      '/api/products?category=hruba-stavba&sort=price-asc',
+      '/api/products?category=izolacie&sort=price-desc&page=20',
+      '/api/products?category=tehly&sort=name&page=10',
+      '/api/products?category=tehly&sort=newest',
+      '/api/products?brand=knauf',
+      '/api/products?sale=1&sort=price-asc',
+      '/api/products',
+      `/api/products?category=hruba-stavba&f14=${enc('pálená hlina')}&price=1-20&sort=price-asc`,
+      `/api/products?category=izolacie&brands=${enc('isover|rockwool')}&avail=in_stock&r1=100-200`,
+    ],
+  },
+  {
+    name: 'search',
+    target: '< 50 ms',
+    paths: [
+      '/api/search?q=tehla',
+      '/api/search?q=izolacia',
+      `/api/search?q=${enc('sadrokartónová doska')}`,
+      `/api/search?q=${enc('tehla porotherm 30')}`,
+      '/api/search?q=porot',
+      '/api/search?q=xyzzy',
+      '/api/search/suggest?q=sadrok',
+    ],
+  },
+  {
+    name: 'facets',
+    target: '(no target)',
+    paths: [
+      '/api/products/facets?category=tehly',
+      '/api/products/facets?category=izolacie',
+      '/api/products/facets?category=hruba-stavba',
+      `/api/products/facets?category=hruba-stavba&f14=${enc('pálená hlina')}&price=1-20`,
+    ],
+  },
+];
+
+const results: { group: string; target: string; rows: Awaited<ReturnType<typeof time>>[] }[] = [];
+for (const group of groups) {
+  log(`${group.name}: ${group.paths.length} calls × ${RUNS}`);
+  const rows = [];
+  for (const path of group.paths) rows.push(await time(path));
+  results.push({ group: group.name, target: group.target, rows });
+}
+await app.close();
+await database.close();
+
+const lines = [
+  `## Catalogue on ${sizes.products.toLocaleString('en')} products (${database.dialect})`,
+  '',
+  `${sizes.variants.toLocaleString('en')} variants, ${sizes.values.toLocaleString('en')} attribute values; ${RUNS} sequential HTTP requests per call after ${WARMUP} warm-up ones, loopback.`,
+  '',
+  '| kind | call | results | median ms | p95 ms |',
+  '|---|---|---:|---:|---:|',
+  ...results.flatMap((group) =>
+    group.rows.map((row) => `| ${group.group} | \`${decodeURIComponent(row.path)}\` | ${row.total ?? ''} | ${row.median.toFixed(2)} | ${row.p95.toFixed(2)} |`),
+  ),
+  '',
+  '| kind | target | median of the medians ms | worst median ms |',
+  '|---|---|---:|---:|',
+  ...results.map((group) => {
+    const medians = group.rows.map((row) => row.median);
+    return `| ${group.group} | ${group.target} | ${median(medians).toFixed(2)} | ${Math.max(...medians).toFixed(2)} |`;
+  }),
+  '',
+];
+process.stdout.write(lines.join('\n'));

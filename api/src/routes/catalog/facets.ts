@@ -1,0 +1,117 @@
+import type { Availability, AttributeFacet, FacetValue, ListingFacets } from '@shop/shared-kernel/contract';
+import type { DbOrTrx } from '../../db/database.ts';
+import { applyProductFilter, priceColumn, withoutFacet } from './product-filter.ts';
+import type { ProductFilter } from './product-filter.ts';
+
+/** At most this many values of one string attribute (the most frequent ones). */
+const MAX_VALUES = 30;
+
+const AVAILABILITY_ORDER: Availability[] = ['in_stock', 'to_order', 'unavailable'];
+const AVAILABILITY_LABEL: Record<Availability, string> = {
+  in_stock: 'Skladom',
+  to_order: 'Na objednávku',
+  unavailable: 'Nedostupné',
+};
+
+type AttrRow = { attr_id: number; attr_name: string; unit_name: string | null; av_string: string | null; n: number; lo: number | null; hi: number | null };
+
+/**
+ * Facets of a listing with disjunctive counts: every facet counts the products matching all
+ * other active filters, so ticking a value does not hide its siblings.
+ */
+export async function listingFacets(db: DbOrTrx, filter: ProductFilter): Promise<ListingFacets> {
+  const products = (f: ProductFilter) => applyProductFilter(db.selectFrom('products as p'), f).select('p.p_id');
+
+  const brandsQuery = applyProductFilter(db.selectFrom('products as p'), withoutFacet(filter, 'brands'))
+    .innerJoin('brands as b', 'b.b_id', 'p.b_id')
+    .select((eb) => ['b.b_url', 'b.b_name', eb.fn.countAll<number>().as('n')])
+    .groupBy(['b.b_id', 'b.b_url', 'b.b_name'])
+    .orderBy('b.b_name')
+    .execute();
+
+  const availabilityQuery = db
+    .selectFrom('variants as v')
+    .select((eb) => ['v.v_availability', eb.fn.count<number>('v.p_id').distinct().as('n')])
+    .where('v.p_id', 'in', products(withoutFacet(filter, 'availability')))
+    .$if(Boolean(filter.saleOnly), (q) => q.where('v.v_sale', '>', 0))
+    .groupBy('v.v_availability')
+    .execute();
+
+  const price = priceColumn(filter);
+  const priceQuery = applyProductFilter(db.selectFrom('products as p'), withoutFacet(filter, 'price'))
+    .select((eb) => [eb.fn.min<number | null>(price).as('lo'), eb.fn.max<number | null>(price).as('hi')])
+    .executeTakeFirst();
+
+  const attributeQuery = (f: ProductFilter, attrId?: number) =>
+    db
+      .selectFrom('attribute_values as av')
+      .innerJoin('attributes as a', 'a.attr_id', 'av.attr_id')
+      .select((eb) => [
+        'av.attr_id',
+        'a.attr_name',
+        'a.unit_name',
+        'av.av_string',
+        eb.fn.count<number>('av.p_id').distinct().as('n'),
+        eb.fn.min<number | null>('av.av_integer').as('lo'),
+        eb.fn.max<number | null>('av.av_integer').as('hi'),
+      ])
+      .where('a.use_attr', '=', 1)
+      .where('av.p_id', 'in', products(f))
+      .$if(attrId !== undefined, (q) => q.where('av.attr_id', '=', attrId!))
+      .groupBy(['av.attr_id', 'a.attr_name', 'a.unit_name', 'av.av_string'])
+      .execute() as Promise<AttrRow[]>;
+
+  const active = new Set([...(filter.attrValues ?? []), ...(filter.attrRanges ?? [])].map((f) => f.attrId));
+  const [brands, availability, priceRow, unfiltered, ...filtered] = await Promise.all([
+    brandsQuery,
+    availabilityQuery,
+    priceQuery,
+    attributeQuery(filter),
+    ...[...active].map((attrId) => attributeQuery(withoutFacet(filter, `attr:${attrId}`), attrId)),
+  ]);
+
+  const rows = [...unfiltered.filter((r) => !active.has(r.attr_id)), ...filtered.flat()];
+  const byAttr = new Map<number, AttrRow[]>();
+  for (const row of rows) {
+    const list = byAttr.get(row.attr_id);
+    if (list) list.push(row);
+    else byAttr.set(row.attr_id, [row]);
+  }
+  const attributes: AttributeFacet[] = [];
+  for (const attrId of [...byAttr.keys()].sort((a, b) => a - b)) {
+    const group = byAttr.get(attrId)!;
+    const first = group[0]!;
+    const numeric = group.filter((r) => r.av_string === null && r.lo !== null);
+    const strings = group.filter((r) => r.av_string !== null);
+    if (strings.length === 0 && numeric.length > 0) {
+      attributes.push({
+        kind: 'range',
+        attr_id: attrId,
+        attr_name: first.attr_name,
+        unit_name: first.unit_name,
+        min: Math.min(...numeric.map((r) => Number(r.lo))),
+        max: Math.max(...numeric.map((r) => Number(r.hi))),
+        count: numeric.reduce((sum, r) => sum + Number(r.n), 0),
+      });
+    } else if (strings.length > 0) {
+      const values: FacetValue[] = strings
+        .map((r) => ({ value: r.av_string!, label: r.av_string!, count: Number(r.n) }))
+        .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label, 'sk'))
+        .slice(0, MAX_VALUES)
+        .sort((a, b) => a.label.localeCompare(b.label, 'sk'));
+      attributes.push({ kind: 'values', attr_id: attrId, attr_name: first.attr_name, unit_name: first.unit_name, values });
+    }
+  }
+
+  const availabilityCounts = new Map(availability.map((r) => [r.v_availability, Number(r.n)]));
+  return {
+    brands: brands.map((b) => ({ value: b.b_url, label: b.b_name, count: Number(b.n) })),
+    availability: AVAILABILITY_ORDER.filter((a) => availabilityCounts.has(a)).map((a) => ({
+      value: a,
+      label: AVAILABILITY_LABEL[a],
+      count: availabilityCounts.get(a)!,
+    })),
+    price: priceRow && priceRow.lo !== null && priceRow.hi !== null ? { min: Number(priceRow.lo), max: Number(priceRow.hi) } : null,
+    attributes,
+  };
+}

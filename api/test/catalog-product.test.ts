@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
+import { unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
+import { lowestPriceBefore } from '../src/routes/catalog/price-history.ts';
+import { startTestApi } from './helpers/test-api.ts';
+import type { TestApi } from './helpers/test-api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const DAY = 86_400_000;
+const detail = async (url: string) => {
+  const res = await api.get<{ data: ProductDetail }>(`/api/product/${url}`);
+  expect(res.status, url).toBe(200);
+  return res.body.data;
+};
+
+describe('lowest price of the 30 days before a discount', () => {
+  const now = Date.parse('2025-06-30T12:00:00Z');
+  const at = (daysAgo: number) => new Date(now - daysAgo * DAY).toISOString();
+
+  it('takes every price in force during the 30 days before the discount started', () => {
+    const rows = [
+      { ph_price: 9000, ph_from: at(200) },
+      { ph_price: 10000, ph_from: at(90) },
+      { ph_price: 9500, ph_from: at(30) },
+      { ph_price: 10000, ph_from: at(22) },
+      { ph_price: 8000, ph_from: at(10) },
+    ];
+    // The discount started 10 days ago: the window is 40 to 10 days ago (10000, 9500, 10000).
+    expect(lowestPriceBefore(rows, 8000, 10000, now)).toBe(9500);
+    // Prices that ended before the window do not count.
+    expect(lowestPriceBefore(rows.filter((r) => r.ph_price !== 9500), 8000, 10000, now)).toBe(10000);
+  });
+
+  it('falls back to the price before the sale without history, and uses now when the history is stale', () => {
+    expect(lowestPriceBefore([], 8000, 10000, now)).toBe(10000);
+    expect(lowestPriceBefore([{ ph_price: 9900, ph_from: at(100) }], 8000, 10000, now)).toBe(9900);
+  });
+});
+
+describe('product detail (issue 4 additions)', () => {
+  it('gives the 30-day lowest price of every discounted variant, from the seeded history', async () => {
+    const sale = await api.get<Paged<ProductSummary>>('/api/products?sale=1');
+    expect(sale.body.data.length).toBe(15);
+    for (const tile of sale.body.data) {
+      expect(tile.lowestPrice30).not.toBeNull();
+      const d = await detail(tile.p_url);
+      const discounted = d.variants.filter((v) => v.v_sale > 0);
+      expect(d.lowestPrices.map((l) => l.v_id).sort()).toEqual(discounted.map((v) => v.v_id).sort());
+      for (const l of d.lowestPrices) {
+        const v = d.variants.find((x) => x.v_id === l.v_id)!;
+        // Lowest of the month before the sale: above the sale price, at most a little under the regular one.
+        expect(l.price).toBeGreaterThan(unitPriceWithVat(v));
+        expect(l.price).toBeLessThanOrEqual(unitPriceBeforeSale(v));
+        expect(l.price % 10).toBe(0);
+      }
+      expect(tile.lowestPrice30).toBe(d.lowestPrices.find((l) => l.v_id === tile.variant.v_id)!.price);
+    }
+    const plain = await api.get<Paged<ProductSummary>>('/api/products?category=naradie');
+    for (const tile of plain.body.data) if (tile.variant.v_sale === 0) expect(tile.lowestPrice30).toBeNull();
+  });
+
+  it('keeps a price history: a price change is recorded and moves the listing price', async () => {
+    const d = await detail('tehla-porotherm-30-profi');
+    const v = d.variants[0]!;
+    const before = await api.db.selectFrom('price_history').select(['ph_price']).where('v_id', '=', v.v_id).execute();
+    await api.db.updateTable('variants').set({ v_sale: 20_000 }).where('v_id', '=', v.v_id).execute();
+    const after = await api.db.selectFrom('price_history').select(['ph_price', 'ph_from']).where('v_id', '=', v.v_id).orderBy('ph_from').execute();
+    expect(after).toHaveLength(before.length + 1);
+    const discounted = unitPriceWithVat({ ...v, v_sale: 20_000 });
+    expect(after.at(-1)!.ph_price).toBe(discounted);
+    expect(Date.now() - Date.parse(after.at(-1)!.ph_from)).toBeLessThan(60_000);
+    const again = await detail('tehla-porotherm-30-profi');
+    expect(again.lowestPrices.find((l) => l.v_id === v.v_id)?.price).toBeGreaterThan(discounted);
+    const product = await api.db.selectFrom('products').select(['p_price', 'p_sale_price']).where('p_id', '=', d.p_id).executeTakeFirstOrThrow();
+    expect(product.p_sale_price).toBe(discounted);
+    // A stock-only change records nothing.
+    await api.db.updateTable('variants').set({ v_stock: 7 }).where('v_id', '=', v.v_id).execute();
+    const unchanged = await api.db.selectFrom('price_history').select('ph_id').where('v_id', '=', v.v_id).execute();
+    expect(unchanged).toHaveLength(after.length);
+  });
+
+  it('lists required accessories and components with their variant data', async () => {
+    const chimney = await detail('kominovy-system-schiedel-rondo-plus-14-cm');
+    expect(chimney.accessories.length).toBe(2);
+    for (const a of chimney.accessories) {
+      expect(a.kind).toBe('required');
+      expect(a.amount).toBe(1);
+      expect(a.variant.p_url).not.toBe(chimney.p_url);
+      expect(a.variant.v_sellPrice).toBeGreaterThan(0);
+    }
+    const window = await detail('stresne-okno-velux-gll-1064-b');
+    expect(window.accessories.map((a) => [a.kind, a.variant.p_name])).toEqual([
+      ['component', 'Lemovanie Velux EDW 0000 pre profilovanú krytinu'],
+    ]);
+    const brick = await detail('tehla-porotherm-30-profi');
+    expect(brick.accessories).toEqual([]);
+  });
+
+  it('suggests related products of the same category, never the product itself', async () => {
+    const d = await detail('tehla-porotherm-30-profi');
+    expect(d.related.length).toBe(4);
+    expect(d.related.some((p) => p.p_id === d.p_id)).toBe(false);
+    expect(new Set(d.related.map((p) => p.p_id)).size).toBe(4);
+    const leaf = d.breadcrumbs.at(-1)!.url;
+    for (const p of d.related) {
+      const r = await detail(p.p_url);
+      expect(r.breadcrumbs.map((b) => b.url)).toContain(leaf);
+    }
+  });
+});

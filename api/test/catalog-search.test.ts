@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contract';
+import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
+import type { TestApi } from './helpers/test-api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+async function search(q: string, page = 1): Promise<SearchResults> {
+  const res = await api.get<SearchResults>(`/api/search?q=${encodeURIComponent(q)}&page=${page}`);
+  expect(res.status, q).toBe(200);
+  return res.body;
+}
+
+const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+
+describe('search (GET /api/search)', () => {
+  it('is insensitive to case: "tehla" finds "Tehla …"', async () => {
+    const lower = await search('tehla');
+    expect(lower.meta.total).toBeGreaterThan(15);
+    expect(lower.data).toHaveLength(15);
+    expect(lower.data[0]!.p_name).toMatch(/tehla/i);
+    expect(lower.data.some((p) => p.p_name.startsWith('Tehla '))).toBe(true);
+    const upper = await search('TEHLA');
+    expect(upper.meta.total).toBe(lower.meta.total);
+    expect(upper.data.map((p) => p.p_id)).toEqual(lower.data.map((p) => p.p_id));
+  });
+
+  it('is insensitive to Slovak diacritics both ways: "izolacia" and "izolácia", "sadrokartonova" and "sadrokartónová"', async () => {
+    const plain = await search('izolacia');
+    const accented = await search('izolácia');
+    expect(plain.meta.total).toBeGreaterThan(0);
+    expect(plain.meta.total).toBe(accented.meta.total);
+    const boards = await search('sadrokartonova doska');
+    expect(boards.meta.total).toBeGreaterThan(5);
+    for (const p of boards.data) expect(fold(p.p_name)).toContain('sadrokartonova');
+    expect(boards.data.some((p) => p.p_name.includes('Sadrokartónová'))).toBe(true);
+    const names = await search('minerálna vlna');
+    const namesPlain = await search('mineralna vlna');
+    expect(names.data.map((p) => p.p_id)).toEqual(namesPlain.data.map((p) => p.p_id));
+  });
+
+  it('matches prefixes and requires every word', async () => {
+    const prefix = await search('porot');
+    expect(prefix.meta.total).toBeGreaterThan(10);
+    for (const p of prefix.data) expect(p.brand?.b_url === 'porotherm' || /porotherm/i.test(p.p_name)).toBe(true);
+    const both = await search('tehla 44');
+    expect(both.meta.total).toBeGreaterThan(0);
+    expect(both.meta.total).toBeLessThan(prefix.meta.total);
+    for (const p of both.data) expect(p.p_name).toMatch(/44/);
+  });
+
+  it('searches brands, categories and descriptions too, ranking name matches first', async () => {
+    const brand = await search('knauf');
+    const knauf = await api.db
+      .selectFrom('products as p')
+      .innerJoin('brands as b', 'b.b_id', 'p.b_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('b.b_url', '=', 'knauf')
+      .executeTakeFirstOrThrow();
+    expect(brand.meta.total).toBeGreaterThanOrEqual(Number(knauf.n));
+    const byCategory = await search('strešné okná');
+    expect(byCategory.meta.total).toBeGreaterThan(0);
+    expect(byCategory.categories.map((c) => c.cat_url)).toContain('stresne-okna');
+    const ranked = await search('ytong');
+    expect(ranked.data[0]!.p_name).toMatch(/Ytong/);
+  });
+
+  it('pages results 15 at a time without repeating a product', async () => {
+    const first = await search('tehla');
+    const seen = new Set<number>();
+    for (let page = 1; page <= first.meta.pageCount; page++) {
+      for (const p of (await search('tehla', page)).data) {
+        expect(seen.has(p.p_id)).toBe(false);
+        seen.add(p.p_id);
+      }
+    }
+    expect(seen.size).toBe(first.meta.total);
+    const beyond = await search('tehla', first.meta.pageCount + 1);
+    expect(beyond.data).toEqual([]);
+  });
+
+  it('answers no results with matching categories when only a category fits', async () => {
+    const none = await search('xyzzy qwerty');
+    expect(none.data).toEqual([]);
+    expect(none.meta).toEqual({ page: 1, pageSize: 15, total: 0, pageCount: 1 });
+    expect(none.categories).toEqual([]);
+    const symbols = await search('*** "" -- ');
+    expect(symbols.meta.total).toBe(0);
+  });
+
+  it('rejects a missing or too long query', async () => {
+    for (const q of ['', `q=${'a'.repeat(201)}`, 'q=tehla&page=0']) {
+      const res = await api.get(`/api/search?${q}`);
+      expect(res.status, q).toBe(400);
+      expectErrorShape(res.body, 'validation_failed');
+    }
+  });
+});
+
+describe('suggestions (GET /api/search/suggest)', () => {
+  it('suggests products with prices and categories while typing, without diacritics', async () => {
+    const res = await api.get<{ data: SearchSuggestions }>('/api/search/suggest?q=sadrokart');
+    expect(res.status).toBe(200);
+    const { products, categories } = res.body.data;
+    expect(products.length).toBeGreaterThan(0);
+    expect(products.length).toBeLessThanOrEqual(6);
+    for (const p of products) {
+      expect(fold(p.p_name)).toContain('sadrokart');
+      expect(p.price).toBeGreaterThan(0);
+      expect(p.p_image).toBe(`/media/p/${p.p_id}.svg`);
+    }
+    expect(categories.map((c) => c.cat_url)).toContain('sadrokarton');
+  });
+});

@@ -1,0 +1,25 @@
+import { Link } from 'react-router';
+import { formatPrice, unitPriceWithVat, type ProductAccessory } from '@shop/shared-kernel';
+
+const kindText: Record<ProductAccessory['kind'], string> = {
+  required: 'povinné príslušenstvo',
+  component: 'súčasť zostavy',
+};
+
+/** What the basket gets together with the product. */
+export function AccessoryList({ accessories }: { accessories: ProductAccessory[] }) {
+  if (accessories.length === 0) return null;
+  return (
+    <div className="cat-accessories" data-testid="accessories">
+      <p className="cat-accessories__title">S produktom sa do košíka pridá aj:</p>
+      <ul>
+        {accessories.map((accessory) => (
+          <li key={accessory.variant.v_id}>
+            {accessory.amount}× <Link to={`/p/${accessory.variant.p_url}`}>{accessory.variant.p_name}</Link> ({accessory.variant.v_name},{' '}
+            {kindText[accessory.kind]}) – {formatPrice(unitPriceWithVat(accessory.variant))} / {accessory.variant.v_unit}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { useState, type ReactNode } from 'react';
+
+/** The product's pictures: a large one and, when there are several, thumbnails to switch. */
+export function Gallery({ images, name, children }: { images: string[]; name: string; children?: ReactNode }) {
+  const [index, setIndex] = useState(0);
+  const current = images[index] ?? images[0];
+  return (
+    <div className="cat-gallery">
+      <div className="cat-gallery__main">
+        {current && <img src={current} alt={name} width={640} height={480} />}
+        {children}
+      </div>
+      {images.length > 1 && (
+        <ul className="cat-gallery__thumbs" aria-label="Fotografie produktu">
+          {images.map((image, i) => (
+            <li key={image}>
+              <button type="button" aria-pressed={i === index} onClick={() => setIndex(i)}>
+                <img src={image} alt={`${name}, obrázok ${i + 1}`} width={96} height={72} loading="lazy" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { Link, useParams, useSearchParams } from 'react-router';
+import { api, usePageMeta, useResource, type SearchCategory } from '@shop/shared-kernel';
+import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
+import { Pagination } from '../components/pagination.tsx';
+import { productCountText } from '../listing/count-text.ts';
+import { readPage } from '../listing/listing-params.ts';
+import { useKeptResource } from '../listing/use-kept-resource.ts';
+import { useCatalogStyles } from '../use-catalog-styles.ts';
+
+function CategoryLinks({ categories, label }: { categories: SearchCategory[]; label: string }) {
+  return (
+    <ul className="cat-tiles" aria-label={label}>
+      {categories.map((category) => (
+        <li key={category.cat_id}>
+          <Link to={`/c/${category.cat_url}`}>{category.cat_name}</Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** No product matched: say why, how to search better, and where to browse instead. */
+function NoResults({ term, categories }: { term: string; categories: SearchCategory[] }) {
+  const menu = useResource('menu', () => api.menu().then((answer) => answer.data.categories));
+  const suggested: SearchCategory[] =
+    categories.length > 0 ? categories : (menu.data ?? []).map(({ cat_id, cat_url, cat_name }) => ({ cat_id, cat_url, cat_name }));
+  return (
+    <div className="cat-empty cat-no-results" data-testid="no-results">
+      <p>
+        Pre výraz <strong>„{term}“</strong> sme nenašli žiadny produkt. Hľadáme v názvoch, značkách, kategóriách a popisoch
+        produktov; všetky zadané slová sa musia nájsť.
+      </p>
+      <ul className="cat-no-results__tips">
+        <li>Skontrolujte preklepy alebo skúste kratší či všeobecnejší výraz (napríklad „tehla“ namiesto „tehla 44 T Profi“).</li>
+        <li>Diakritiku písať nemusíte: „izolacia“ nájde aj „izolácia“.</li>
+      </ul>
+      {suggested.length > 0 && (
+        <>
+          <h2>{categories.length > 0 ? 'Možno hľadáte tieto kategórie' : 'Prezrite si naše kategórie'}</h2>
+          <CategoryLinks categories={suggested} label="Navrhované kategórie" />
+        </>
+      )}
+    </div>
+  );
+}
+
+export default function SearchPage() {
+  useCatalogStyles();
+  const term = (useParams().search ?? '').trim();
+  const [params] = useSearchParams();
+  const page = readPage(params);
+  const results = useKeptResource(`search:${term}:${page}`, (signal) => api.search({ q: term, page }, { signal }));
+  usePageMeta({
+    title: term ? `Hľadanie: ${term}` : 'Hľadanie',
+    description: `Výsledky hľadania „${term}“ v ponuke stavebného materiálu.`,
+    canonical: `/search/${encodeURIComponent(term)}`,
+  });
+  const data = results.data;
+
+  return (
+    <div className="cat-search">
+      <h1>Výsledky hľadania „{term}“</h1>
+      <p className="cat-toolbar__count" aria-live="polite">
+        {data ? (data.meta.total > 0 ? `Nájdené: ${productCountText(data.meta.total)}` : '\u00a0') : 'Hľadám…'}
+      </p>
+      {results.status === 'error' && (
+        <div className="cat-empty" role="alert">
+          <p>Hľadanie sa nepodarilo. Skontrolujte pripojenie a skúste to znova.</p>
+          <button type="button" className="button" onClick={results.reload}>Skúsiť znova</button>
+        </div>
+      )}
+      {data && data.meta.total > 0 && data.categories.length > 0 && (
+        <section className="cat-section" aria-labelledby="search-categories">
+          <h2 id="search-categories">Kategórie</h2>
+          <CategoryLinks categories={data.categories} label="Nájdené kategórie" />
+        </section>
+      )}
+      {results.status === 'ready' && data && data.meta.total === 0 && <NoResults term={term} categories={data.categories} />}
+      <div className={results.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'} aria-busy={results.status === 'loading'}>
+        {data ? (
+          data.data.length > 0 && <ProductGrid products={data.data} label={`Produkty pre „${term}“`} />
+        ) : (
+          results.status === 'loading' && <ProductGridPlaceholder />
+        )}
+      </div>
+      {data && data.meta.total > 0 && <Pagination page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
+    </div>
+  );
+}
