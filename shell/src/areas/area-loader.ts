@@ -2,7 +2,7 @@
  * Registers the areas with the federation runtime and loads their exposed
  * page modules on demand. A failure stays with the area that failed.
  */
-import { loadRemote, registerRemotes } from '@module-federation/runtime';
+import { importAreaModule, registerAreaEntries, type AreaEntry } from './module-source.ts';
 import type { ComponentType } from 'react';
 import { bus, isContractCompatible, KERNEL_VERSION } from '@shop/shared-kernel';
 import type { AreaName, Registry } from './registry.ts';
@@ -26,15 +26,15 @@ const modules = new Map<string, Promise<AreaPageModule>>();
 const failed = new Set<string>();
 
 export function registerAreas(registry: Registry, assetOrigin: string): void {
-  const remotes = [];
+  const remotes: AreaEntry[] = [];
   for (const [name, release] of Object.entries(registry.areas) as [AreaName, Registry['areas'][AreaName]][]) {
     if (!release) continue;
     const compatible = isContractCompatible(KERNEL_VERSION, release.kernel);
     released.set(name, { version: release.version, compatible });
     if (!compatible) continue;
-    remotes.push({ name, entry: new URL(release.entry, `${assetOrigin}/`).href, type: 'module' as const });
+    remotes.push({ name, entry: new URL(release.entry, `${assetOrigin}/`).href });
   }
-  registerRemotes(remotes);
+  registerAreaEntries(remotes);
 }
 
 export function areaVersion(area: AreaName): string | null {
@@ -56,7 +56,7 @@ export function loadAreaModule(area: AreaName, module: string): Promise<AreaPage
     ? Promise.reject(new AreaLoadError(area, module, 'unreleased'))
     : !release.compatible
       ? Promise.reject(new AreaLoadError(area, module, 'incompatible'))
-      : loadRemote<AreaPageModule>(key).then(
+      : importAreaModule<AreaPageModule>(key).then(
           (loaded) => {
             if (!loaded || typeof loaded.default !== 'function') {
               throw new AreaLoadError(area, module, 'unavailable');

@@ -1,0 +1,75 @@
+/**
+ * The API under load on a generated catalogue of 100,000 products:
+ * requests per second, p50 and p99 latency, errors, and the server's
+ * resident memory, with the server and the load generator on separate cores.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchDataDir, median, repo, startShop } from './shop-server.ts';
+
+export type LoadResult = { name: string; requestsPerSecond: number; p50: number; p99: number; errors: number; total: number; rssMb: number };
+
+const tsx = ['--import', 'tsx'];
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+export async function runApiLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<LoadResult[]> {
+  const name = `api-${options.products}`;
+  const dataDir = benchDataDir(name);
+  const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(options.products)], { cwd: join(repo, 'api'), stdio: 'inherit' });
+  if (grown.status !== 0) throw new Error('could not generate the catalogue');
+
+  const shop = await startShop({ port: options.port, name, cpu: '0', keepData: true });
+  try {
+    const base = shop.base;
+    const home = (await (await fetch(`${base}/api/home`)).json()) as { data: { categories: { cat_url: string }[]; newest: { p_url: string }[] } };
+    const categories = home.data.categories.map((category) => category.cat_url);
+    const listing = categories.flatMap((url) => [1, 2, 5].map((page) => `/api/products?category=${url}&page=${page}`));
+    const products: string[] = [];
+    for (const url of categories.slice(0, 6)) {
+      const page = (await (await fetch(`${base}/api/products?category=${url}&page=3`)).json()) as { data: { p_url: string }[] };
+      products.push(...page.data.map((product) => `/api/product/${product.p_url}`));
+    }
+    const words = ['tehla', 'izolacia', 'sadrokarton', 'farba biela', 'lepidlo', 'skrutky', 'omietka', 'dlazba', 'makita', 'cement'];
+    const search = words.map((word) => `/api/search?q=${encodeURIComponent(word)}`);
+    const orderable = (await (await fetch(`${base}/api/products?category=${categories[0]}&page=1`)).json()) as { data: { variant: { v_id: number; v_availability: string } }[] };
+    const toOrder = orderable.data.map((product) => product.variant).find((variant) => variant.v_availability === 'to_order') ?? orderable.data[0]!.variant;
+    const order = {
+      lines: [{ v_id: toOrder.v_id, amount: 1 }],
+      contact: {
+        email: 'zataz@example.sk', phone: '+421905123456', name: 'Záťažový Test',
+        billing: { street: 'Hlavná 1', city: 'Žilina', zip: '01001' }, company: null, delivery: null,
+      },
+      shippingCode: 'courier', paymentCode: 'transfer', couponCode: null, note: '', termsAccepted: true,
+    };
+
+    const scenarios: { name: string; paths: string[]; method?: 'POST'; body?: Record<string, unknown> }[] = [
+      { name: 'category listing', paths: listing },
+      { name: 'product detail', paths: products },
+      { name: 'search', paths: search },
+      { name: 'place order', paths: ['/api/orders'], method: 'POST', body: order },
+    ];
+    const results: LoadResult[] = [];
+    for (const scenario of scenarios) {
+      const samples: number[] = [];
+      const timer = setInterval(() => samples.push(rssMb(shop.pid)), 250);
+      const run = spawnSync(
+        'taskset',
+        ['-c', '1', process.execPath, ...tsx, 'src/load-worker.ts', JSON.stringify({ url: base, connections: options.connections, seconds: options.seconds, ...scenario })],
+        { cwd: join(repo, 'bench'), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      );
+      clearInterval(timer);
+      if (run.status !== 0) throw new Error(`load ${scenario.name} failed: ${run.stderr}`);
+      results.push({ name: scenario.name, ...(JSON.parse(run.stdout) as Omit<LoadResult, 'name' | 'rssMb'>), rssMb: samples.length ? Math.max(...samples) : rssMb(shop.pid) });
+    }
+    return results;
+  } finally {
+    await shop.stop();
+  }
+}
+
+export { median };

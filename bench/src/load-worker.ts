@@ -1,0 +1,37 @@
+/**
+ * One autocannon run, in its own process (pinned to its own core by the
+ * caller), printing the result as JSON. Each request can get a fresh body,
+ * e.g. a new idempotency key per order.
+ *   tsx src/load-worker.ts '<json options>'
+ */
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+
+type Options = { url: string; paths: string[]; connections: number; seconds: number; method?: 'GET' | 'POST'; body?: Record<string, unknown> };
+const options = JSON.parse(process.argv[2]!) as Options;
+let next = 0;
+
+const result = await autocannon({
+  url: options.url,
+  connections: options.connections,
+  duration: options.seconds,
+  requests: [
+    {
+      method: options.method ?? 'GET',
+      setupRequest: (request) => {
+        const path = options.paths[next++ % options.paths.length]!;
+        const body = options.body ? JSON.stringify({ ...options.body, idempotencyKey: randomUUID() }) : undefined;
+        return { ...request, path, ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}) };
+      },
+    },
+  ],
+});
+process.stdout.write(
+  JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    total: result.requests.total,
+  }),
+);

@@ -1,0 +1,178 @@
+/**
+ * `npm run bench`: builds the production shop and a monolith build of the
+ * same code, serves both as in production, measures (Lighthouse, bytes and
+ * round trips, the API under load on 100,000 products) and writes
+ * bench/results.md with every budget marked met or missed. Medians throughout.
+ * Settings: BENCH_LH_RUNS (5), BENCH_PRODUCTS (100000), BENCH_LOAD_SECONDS (10).
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { runApiLoad, type LoadResult } from './api-load.ts';
+import { runLighthouse, type LighthouseResult } from './lighthouse.ts';
+import { measurePageWeights, type PageCase, type PageWeight } from './page-weights.ts';
+import { repo, startShop } from './shop-server.ts';
+
+const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 5);
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+function step(title: string, command: string, args: string[], cwd = repo) {
+  log(title);
+  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`${title} failed`);
+}
+
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+
+function cases(category: string, product: string): PageCase[] {
+  return [
+    {
+      name: 'home',
+      path: '/',
+      ready: (page) => page.getByRole('region', { name: 'Kategórie' }).getByRole('link').first().waitFor(),
+      next: async (page) => {
+        await page.getByRole('region', { name: 'Kategórie' }).getByRole('link').first().click();
+        await page.getByTestId('product-card').first().waitFor();
+      },
+    },
+    {
+      name: 'category',
+      path: `/c/${category}`,
+      ready: (page) => page.getByTestId('product-card').first().waitFor(),
+      next: async (page) => {
+        await page.getByTestId('product-card').first().getByRole('link').first().click();
+        await page.getByRole('button', { name: 'Pridať do košíka' }).waitFor();
+      },
+    },
+    {
+      name: 'product',
+      path: `/p/${product}`,
+      ready: (page) => page.getByRole('button', { name: 'Pridať do košíka' }).waitFor(),
+      next: async (page) => {
+        await page.getByRole('link', { name: /Košík:/ }).click();
+        await heading(page, 'Košík je prázdny');
+      },
+    },
+    {
+      name: 'basket',
+      path: '/checkout/cart',
+      ready: () => Promise.resolve(),
+      next: async (page) => {
+        await page.getByRole('link', { name: 'Pokračovať v nákupe' }).click();
+        await heading(page, 'Všetko pre vašu stavbu na jednom mieste');
+      },
+    },
+  ].map((pageCase) =>
+    pageCase.name === 'basket' ? { ...pageCase, ready: (page: Page) => heading(page, 'Košík je prázdny') } : pageCase,
+  );
+}
+
+type Budget = { what: string; value: string; limit: string; met: boolean };
+const mark = (met: boolean) => (met ? 'met' : '**missed**');
+const kb = (value: number) => value.toFixed(1);
+
+async function main() {
+  step('building the shell and the areas (only what changed)', process.execPath, ['-e', "import('./scripts/build.mjs').then((m) => m.buildAll())"]);
+  step('building the monolith (same code, no federation)', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'monolith/vite.config.ts'], join(repo, 'bench'));
+
+  const composed = await startShop({ port: 4610, name: 'composed' });
+  const monolith = await startShop({ port: 4620, name: 'monolith', shellDist: join(repo, 'bench', 'monolith', 'dist') });
+  let weights: { composed: PageWeight[]; monolith: PageWeight[] };
+  let lighthouse: { composed: LighthouseResult[]; monolith: LighthouseResult[] };
+  try {
+    const home = (await (await fetch(`${composed.base}/api/home`)).json()) as { data: { categories: { cat_url: string }[]; newest: { p_url: string }[] } };
+    const pageCases = cases(home.data.categories[0]!.cat_url, home.data.newest[0]!.p_url);
+    log('bytes, requests and round trips (median of 3)');
+    weights = { composed: await measurePageWeights(composed.base, pageCases), monolith: await measurePageWeights(monolith.base, pageCases) };
+    log(`Lighthouse, mobile, median of ${LH_RUNS}`);
+    const pages = pageCases.map(({ name, path }) => ({ name, path }));
+    lighthouse = { composed: await runLighthouse(composed.base, pages, LH_RUNS), monolith: await runLighthouse(monolith.base, pages, LH_RUNS) };
+  } finally {
+    await composed.stop();
+    await monolith.stop();
+  }
+  log(`API under load on ${PRODUCTS} products`);
+  const load: LoadResult[] = await runApiLoad({ port: 4630, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
+  log('catalogue queries one by one (api/bench/catalogue-bench.ts)');
+  const catalogue = spawnSync(process.execPath, ['--import', 'tsx', 'bench/catalogue-bench.ts'], {
+    cwd: join(repo, 'api'),
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_PRODUCTS: String(PRODUCTS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+
+  const budgets: Budget[] = [];
+  for (const result of lighthouse.composed) {
+    budgets.push({ what: `Lighthouse performance, ${result.name}`, value: String(result.score), limit: '≥ 95', met: result.score >= 95 });
+    budgets.push({ what: `LCP, ${result.name}`, value: `${Math.round(result.lcpMs)} ms`, limit: '≤ 2000 ms', met: result.lcpMs <= 2000 });
+    budgets.push({ what: `TBT, ${result.name}`, value: `${Math.round(result.tbtMs)} ms`, limit: '≤ 100 ms', met: result.tbtMs <= 100 });
+    budgets.push({ what: `CLS, ${result.name}`, value: result.cls.toFixed(3), limit: '≤ 0.05', met: result.cls <= 0.05 });
+  }
+  for (const name of ['home', 'product']) {
+    const page = weights.composed.find((row) => row.name === name)!;
+    budgets.push({ what: `first-load JS, ${name}`, value: `${kb(page.firstJsKb)} KB`, limit: '≤ 150 KB', met: page.firstJsKb <= 150 });
+  }
+  for (const page of weights.composed) {
+    const mono = weights.monolith.find((row) => row.name === page.name)!;
+    const ratio = page.firstJsKb / mono.firstJsKb;
+    budgets.push({ what: `composed / monolith JS, ${page.name}`, value: ratio.toFixed(2), limit: '≤ 1.15', met: ratio <= 1.15 });
+    const extra = page.roundTrips - mono.roundTrips;
+    budgets.push({ what: `extra serial round trips, ${page.name}`, value: String(extra), limit: '≤ 1', met: extra <= 1 });
+  }
+  const listing = load.find((row) => row.name === 'category listing')!;
+  const search = load.find((row) => row.name === 'search')!;
+  budgets.push({ what: 'API listing p99 (50 connections)', value: `${listing.p99} ms`, limit: '≤ 25 ms', met: listing.p99 <= 25 });
+  budgets.push({ what: 'API search p99 (50 connections)', value: `${search.p99} ms`, limit: '≤ 60 ms', met: search.p99 <= 60 });
+  budgets.push({ what: 'API errors under load', value: String(load.reduce((sum, row) => sum + row.errors, 0)), limit: '0', met: load.every((row) => row.errors === 0) });
+
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Run ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, Debian's Chromium. ` +
+      `Medians: Lighthouse ${LH_RUNS} runs per page (mobile, simulated throttling), bytes 3 runs per page, API ${LOAD_SECONDS} s per call with 50 connections ` +
+      `(server on core 0, load generator on core 1) on ${PRODUCTS.toLocaleString('en')} products (SQLite).`,
+    '',
+    '## Budgets',
+    '',
+    '| budget | measured | limit | |',
+    '|---|---:|---:|---|',
+    ...budgets.map((b) => `| ${b.what} | ${b.value} | ${b.limit} | ${mark(b.met)} |`),
+    '',
+    '## Lighthouse (mobile)',
+    '',
+    '| page | composed score | LCP ms | TBT ms | CLS | monolith score | LCP ms | TBT ms | CLS |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...lighthouse.composed.map((c) => {
+      const m = lighthouse.monolith.find((row) => row.name === c.name)!;
+      return `| ${c.name} | ${c.score} | ${Math.round(c.lcpMs)} | ${Math.round(c.tbtMs)} | ${c.cls.toFixed(3)} | ${m.score} | ${Math.round(m.lcpMs)} | ${Math.round(m.tbtMs)} | ${m.cls.toFixed(3)} |`;
+    }),
+    '',
+    '## JavaScript over the wire (compressed) and requests',
+    '',
+    '| page | composed first load KB / requests | next navigation KB / requests | serial round trips | monolith first load KB / requests | next navigation KB / requests | serial round trips | composed / monolith JS |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...weights.composed.map((c) => {
+      const m = weights.monolith.find((row) => row.name === c.name)!;
+      return `| ${c.name} | ${kb(c.firstJsKb)} / ${c.firstRequests} | ${kb(c.nextJsKb)} / ${c.nextRequests} | ${c.roundTrips} | ${kb(m.firstJsKb)} / ${m.firstRequests} | ${kb(m.nextJsKb)} / ${m.nextRequests} | ${m.roundTrips} | ${(c.firstJsKb / m.firstJsKb).toFixed(2)} |`;
+    }),
+    '',
+    `## API under load (${PRODUCTS.toLocaleString('en')} products)`,
+    '',
+    '| call | requests/s | p50 ms | p99 ms | errors | server RSS MB (max) |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...load.map((row) => `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${Math.round(row.rssMb)} |`),
+    '',
+    '## Catalogue queries, one at a time (api/bench/catalogue-bench.ts)',
+    '',
+    catalogue.status === 0 ? catalogue.stdout.trim() : `The catalogue benchmark failed (exit ${catalogue.status}).`,
+    '',
+  ];
+  writeFileSync(join(repo, 'bench', 'results.md'), lines.join('\n'));
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();

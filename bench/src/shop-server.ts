@@ -1,0 +1,74 @@
+/**
+ * Serves the production shop for measurements exactly as `npm start` does:
+ * fresh data directory, builds deployed with the release tooling, areas on
+ * their own origin, pre-compressed files, immutable caching.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const repo = join(import.meta.dirname, '..', '..');
+const api = join(repo, 'api');
+
+export type Shop = { base: string; pid: number; dataDir: string; stop: () => Promise<void> };
+
+function release(args: string[], env: NodeJS.ProcessEnv) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args], { cwd: api, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed: ${result.stderr}`);
+}
+
+export const benchDataDir = (name: string) => join(repo, '.data', 'bench', name);
+
+export async function startShop(options: {
+  port: number;
+  name: string;
+  shellDist?: string;
+  cpu?: string;
+  /** Keep the data directory (a prepared database); otherwise it starts empty. */
+  keepData?: boolean;
+}): Promise<Shop> {
+  const dataDir = benchDataDir(options.name);
+  if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(options.port),
+    ASSET_PORT: String(options.port + 1),
+    GATEWAY_PORT: String(options.port + 2),
+    DATABASE_URL: '',
+  };
+  const origin = ['--origin', join(dataDir, 'origin')];
+  for (const area of ['catalog', 'checkout', 'account', 'content']) release(['deploy', area, '--no-build', ...origin], env);
+  release(['deploy', 'shell', ...(options.shellDist ? ['--dist', options.shellDist] : ['--no-build']), ...origin], env);
+
+  const command = options.cpu ? 'taskset' : process.execPath;
+  const args = ['--import', 'tsx', 'src/server.ts'];
+  const child: ChildProcess = spawn(command, options.cpu ? ['-c', options.cpu, process.execPath, ...args] : args, { cwd: api, env, stdio: 'ignore' });
+  const base = `http://localhost:${options.port}`;
+  for (let attempt = 0; ; attempt += 1) {
+    if (await fetch(`${base}/api/site`).then((r) => r.ok, () => false)) break;
+    if (attempt > 300) throw new Error(`${options.name}: server did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    base,
+    pid: child.pid!,
+    dataDir,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)]!;
+};

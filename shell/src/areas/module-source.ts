@@ -1,0 +1,17 @@
+/**
+ * Where the areas' page modules come from: the Module Federation runtime,
+ * which loads each area from its own origin. (The benchmark's monolith build
+ * replaces this one file with direct imports, to measure what composition costs.)
+ */
+import { loadRemote, registerRemotes } from '@module-federation/runtime';
+
+export type AreaEntry = { name: string; entry: string };
+
+export function registerAreaEntries(areas: AreaEntry[]): void {
+  registerRemotes(areas.map((area) => ({ ...area, type: 'module' as const })));
+}
+
+/** `key` is '<area>/<ExposedName>'. */
+export function importAreaModule<T>(key: string): Promise<T | null> {
+  return loadRemote<T>(key).then((loaded) => loaded ?? null);
+}
