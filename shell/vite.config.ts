@@ -19,7 +19,9 @@ function routeRequirements(): Plugin {
         const modules = (requires[route.area] ??= []);
         if (!modules.includes(route.module)) modules.push(route.module);
       }
-      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires }, null, 2) });
+      // The paths let the server preload the requested route's area entry and page chunks.
+      const routes = shopRoutes.map(({ path, area, module }) => ({ path, area, module }));
+      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires, routes }, null, 2) });
     },
   };
 }
@@ -34,6 +36,8 @@ export default defineConfig({
       name: 'shell',
       remotes: {},
       shared: sharedSingletons(),
+      // The areas use this runtime instead of bundling their own (externalRuntime in their config).
+      experiments: { provideExternalRuntime: true },
     }),
     routeRequirements(),
   ],

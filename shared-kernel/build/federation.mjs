@@ -73,6 +73,8 @@ export function areaViteConfig({ area, exposes, devPort, react, federation }) {
         manifest: true,
         exposes,
         shared: sharedSingletons(),
+        // One federation runtime on the page: the shell's (it sets provideExternalRuntime).
+        experiments: { externalRuntime: true },
       }),
       areaMetaPlugin({ area, exposes }),
     ],

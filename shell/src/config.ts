@@ -1,3 +1,5 @@
+import type { Registry } from './areas/registry.ts';
+
 /**
  * Runtime configuration injected by the server into index.html
  * (window.__SHOP__), so one shell build runs in every environment.
@@ -9,6 +11,8 @@ export type ShellConfig = {
   gtmId: string | null;
   /** How often the release registry is polled for a new build, in ms. */
   registryPollMs: number;
+  /** The registry in force when the page was served (saves a round trip at boot). */
+  registry: Registry | null;
 };
 
 declare global {
@@ -23,5 +27,6 @@ export function readConfig(): ShellConfig {
     assetOrigin: injected.assetOrigin ?? window.location.origin,
     gtmId: injected.gtmId ?? null,
     registryPollMs: injected.registryPollMs ?? 60_000,
+    registry: injected.registry ?? null,
   };
 }

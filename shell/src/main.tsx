@@ -20,7 +20,7 @@ async function boot() {
   window.addEventListener('vite:preloadError', () => void reloadOnce());
   // The basket is read synchronously so the checkout guard sees it on a deep link.
   useBasketStore.getState().hydrate();
-  const registry: Registry = await fetchRegistry().catch(() => ({ revision: 'unavailable', areas: {} }));
+  const registry: Registry = config.registry ?? (await fetchRegistry().catch(() => ({ revision: 'unavailable', areas: {} })));
   registerAreas(registry, config.assetOrigin);
   setBootRevision(registry.revision);
   installLinkPreloading();

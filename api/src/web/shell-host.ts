@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
 import { localDirectoryStorage } from '../release/storage.ts';
+import { areaPreloadLinks, type ShellRoute } from './route-preload.ts';
 
 export type ShellHostOptions = {
   originDir: string;
@@ -35,14 +36,20 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   const storage = localDirectoryStorage(options.originDir);
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
 
-  let indexCache: { dir: string; html: string } | null = null;
+  let indexCache: { dir: string; html: string; routes: ShellRoute[] } | null = null;
   async function currentShellDir(): Promise<string | null> {
     const registry = await readRegistry(storage);
     return registry.shell ? join(options.originDir, registry.shell.dir) : null;
   }
-  async function indexHtml(dir: string): Promise<string> {
-    if (indexCache?.dir !== dir) indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8') };
-    return indexCache.html;
+  async function shellIndex(dir: string) {
+    if (indexCache?.dir !== dir) {
+      const routes = await readFile(join(dir, 'routes.json'), 'utf8').then(
+        (text) => (JSON.parse(text) as { routes?: ShellRoute[] }).routes ?? [],
+        () => [],
+      );
+      indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8'), routes };
+    }
+    return indexCache;
   }
 
   app.get('/builds/latest.json', async (_request, reply) => {
@@ -78,15 +85,17 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       if (await sendShellFile(reply, file[1] ? 'assets' : '.', file[2] ?? '')) return reply;
       return reply.code(404).type('text/plain').send('Not found');
     }
-    const dir = await currentShellDir();
+    const registry = await readRegistry(storage);
+    const dir = registry.shell ? join(options.originDir, registry.shell.dir) : null;
     if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
-    const config = {
-      assetOrigin: options.assetOrigin ?? `${request.protocol}://${request.hostname}:${options.assetPort}`,
-      gtmId: options.gtmId,
-      registryPollMs: options.registryPollMs,
-    };
+    const assetOrigin = options.assetOrigin ?? `${request.protocol}://${request.hostname}:${options.assetPort}`;
+    // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
+    const config = { assetOrigin, gtmId: options.gtmId, registryPollMs: options.registryPollMs, registry: { revision: registry.revision, areas: registry.areas } };
+    const index = await shellIndex(dir);
+    const pathname = request.url.split('?')[0] ?? '/';
+    const preload = await areaPreloadLinks({ originDir: options.originDir, registry, routes: index.routes, pathname, assetOrigin });
     const script = `<script>window.__SHOP__=${JSON.stringify(config).replace(/</g, '\\u003c')}</script>`;
-    const html = (await indexHtml(dir)).replace('<!--shop-config-->', script);
+    const html = index.html.replace('<!--shop-config-->', script + preload);
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
   app.get('/', sendIndex);

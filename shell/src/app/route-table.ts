@@ -46,6 +46,13 @@ export const shopRoutes: ShopRoute[] = [
   { name: 'paid', path: '/paid', area: 'checkout', module: './OperatorPage', layout: 'checkout' },
   { name: 'account-login', path: '/account/login', area: 'account', module: './LoginPage', layout: 'account' },
   { name: 'account-profile', path: '/account/profile', area: 'account', module: './ProfilePage', layout: 'account' },
+  // account area (issue 6): every page but sign-in, sign-up and password reset sends a guest to sign in
+  { name: 'account-register', path: '/account/register', area: 'account', module: './RegisterPage', layout: 'account' },
+  { name: 'account-password-reset', path: '/account/password-reset', area: 'account', module: './PasswordResetPage', layout: 'account' },
+  { name: 'account-address', path: '/account/address', area: 'account', module: './AddressPage', layout: 'account' },
+  { name: 'account-orders', path: '/account/orders', area: 'account', module: './OrdersPage', layout: 'account' },
+  { name: 'account-order', path: '/account/orders/:ordertoken', area: 'account', module: './OrderDetailPage', layout: 'account' },
+  { name: 'account-complaints', path: '/account/complaints', area: 'account', module: './ComplaintsPage', layout: 'account' },
 ];
 
 export function routeByName(name: string): ShopRoute | undefined {

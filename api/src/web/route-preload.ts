@@ -1,0 +1,66 @@
+/**
+ * Preloading the requested page's area: the shell's routes.json says which
+ * area and exposed module renders a path, the area's mf-manifest.json which
+ * chunks that module needs. index.html then names them as modulepreload
+ * links, so they load in parallel with the shell instead of after it.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Registry } from '../release/registry.ts';
+
+export type ShellRoute = { path: string; area: string; module: string };
+
+type Manifest = { exposes?: { name: string; assets?: { js?: { sync?: string[] }; css?: { sync?: string[] } } }[] };
+
+/** The route of a path, static segments before parameters (as the router ranks them). */
+export function matchRoute(routes: ShellRoute[], pathname: string): ShellRoute | null {
+  const parts = pathname.split('/').filter(Boolean);
+  let best: { route: ShellRoute; score: number } | null = null;
+  for (const route of routes) {
+    const pattern = route.path.split('/').filter(Boolean);
+    if (pattern.length !== parts.length) continue;
+    let score = 0;
+    const matches = pattern.every((segment, index) => {
+      if (segment.startsWith(':')) return parts[index] !== '';
+      score += 1;
+      return segment === decodeURIComponent(parts[index] ?? '');
+    });
+    if (matches && (!best || score > best.score)) best = { route, score };
+  }
+  return best?.route ?? null;
+}
+
+const manifests = new Map<string, Promise<Manifest | null>>();
+
+function manifestOf(originDir: string, entry: string): Promise<Manifest | null> {
+  const file = join(originDir, entry.replace(/[^/]+$/, 'mf-manifest.json'));
+  let cached = manifests.get(file);
+  if (!cached) {
+    cached = readFile(file, 'utf8').then((text) => JSON.parse(text) as Manifest, () => null);
+    manifests.set(file, cached);
+  }
+  return cached;
+}
+
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/** `<link>` tags that start loading the page's area entry and page chunks right away. */
+export async function areaPreloadLinks(options: {
+  originDir: string;
+  registry: Registry;
+  routes: ShellRoute[];
+  pathname: string;
+  assetOrigin: string;
+}): Promise<string> {
+  const route = matchRoute(options.routes, options.pathname);
+  const release = route ? options.registry.areas[route.area as keyof Registry['areas']] : undefined;
+  const links = [`<link rel="preconnect" href="${escapeAttribute(options.assetOrigin)}" crossorigin>`];
+  if (!route || !release) return links.join('');
+  const base = `${options.assetOrigin}/${release.entry.replace(/[^/]+$/, '')}`;
+  const files = [release.entry.replace(/^.*\//, '')];
+  const manifest = await manifestOf(options.originDir, release.entry);
+  const expose = manifest?.exposes?.find((candidate) => `./${candidate.name}` === route.module);
+  files.push(...(expose?.assets?.js?.sync ?? []));
+  for (const file of files) links.push(`<link rel="modulepreload" href="${escapeAttribute(base + file)}" crossorigin>`);
+  return links.join('');
+}

@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { areaPreloadLinks, matchRoute, type ShellRoute } from '../src/web/route-preload.ts';
+import { emptyRegistry } from '../src/release/registry.ts';
+
+const routes: ShellRoute[] = [
+  { path: '/', area: 'catalog', module: './HomePage' },
+  { path: '/s/:site', area: 'content', module: './StaticPage' },
+  { path: '/s/kontakt', area: 'content', module: './ContactPage' },
+  { path: '/p/:product', area: 'catalog', module: './ProductPage' },
+];
+
+describe('matchRoute', () => {
+  it('prefers static segments over parameters, as the router does', () => {
+    expect(matchRoute(routes, '/s/kontakt')?.module).toBe('./ContactPage');
+    expect(matchRoute(routes, '/s/obchodne-podmienky')?.module).toBe('./StaticPage');
+    expect(matchRoute(routes, '/')?.module).toBe('./HomePage');
+    expect(matchRoute(routes, '/p/tehla')?.module).toBe('./ProductPage');
+    expect(matchRoute(routes, '/p/tehla/navyse')).toBeNull();
+    expect(matchRoute(routes, '/neznama')).toBeNull();
+  });
+});
+
+describe('areaPreloadLinks', () => {
+  it('names the area entry and the exposed page chunks of the requested route', async () => {
+    const originDir = mkdtempSync(join(tmpdir(), 'preload-'));
+    const dir = join(originDir, 'remotes', 'catalog', '1.0.0-abc');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ exposes: [{ name: 'ProductPage', assets: { js: { sync: ['assets/product-page-1.js'] } } }] }));
+    const registry = { ...emptyRegistry(), areas: { catalog: { version: '1.0.0-abc', entry: 'remotes/catalog/1.0.0-abc/remoteEntry.js', kernel: '1.0.0', exposes: [] } } };
+    const links = await areaPreloadLinks({ originDir, registry, routes, pathname: '/p/tehla', assetOrigin: 'https://cdn.example' });
+    expect(links).toContain('<link rel="preconnect" href="https://cdn.example" crossorigin>');
+    expect(links).toContain('<link rel="modulepreload" href="https://cdn.example/remotes/catalog/1.0.0-abc/remoteEntry.js" crossorigin>');
+    expect(links).toContain('<link rel="modulepreload" href="https://cdn.example/remotes/catalog/1.0.0-abc/assets/product-page-1.js" crossorigin>');
+    expect(await areaPreloadLinks({ originDir, registry, routes, pathname: '/neznama', assetOrigin: 'https://cdn.example' })).not.toContain('modulepreload');
+  });
+});
