@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { api, useAuthStore, usePageMeta } from '@shop/shared-kernel';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { api, useAuthStore, useCouponStore, usePageMeta } from '@shop/shared-kernel';
 import { useAccountStyles } from '../use-account-styles.ts';
 
 /** Only same-site paths are followed after sign-in. */
@@ -14,7 +14,7 @@ export default function LoginPage() {
   const login = useAuthStore((state) => state.login);
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(() => params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -30,6 +30,8 @@ export default function LoginPage() {
     try {
       const { data } = await api.login(email.trim(), password);
       login(data.token);
+      // The shopper's active coupon comes back into the basket (spec section 4, as at startup).
+      void useCouponStore.getState().reapplyActive();
       void navigate(safeNext(params.get('next')), { replace: true });
     } catch (caught) {
       const status = (caught as { status?: number }).status;
@@ -56,6 +58,10 @@ export default function LoginPage() {
           {busy ? 'Prihlasujem…' : 'Prihlásiť sa'}
         </button>
       </form>
+      <p className="acc-links">
+        <Link to="/account/password-reset">Zabudli ste heslo?</Link>
+        <Link to={`/account/register${params.get('next') ? `?next=${encodeURIComponent(params.get('next')!)}` : ''}`}>Vytvoriť nový účet</Link>
+      </p>
     </section>
   );
 }

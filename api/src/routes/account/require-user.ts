@@ -18,7 +18,12 @@ export async function requireUser(request: FastifyRequest, deps: Pick<ApiDeps, '
   const claims = await deps.tokens.verify(token);
   if (!claims) throw unauthorized(INVALID);
   const users = new UserRepository(deps.db);
-  const [revoked, user] = await Promise.all([users.isRevoked(claims.jti), users.byId(claims.userId)]);
-  if (revoked || !user) throw unauthorized(INVALID);
+  const [revoked, user, validAfter] = await Promise.all([
+    users.isRevoked(claims.jti),
+    users.byId(claims.userId),
+    users.sessionsValidAfter(claims.userId),
+  ]);
+  // A password change, reset or account deletion ends the sessions that began before it.
+  if (revoked || !user || validAfter === null || claims.issuedAtMs < validAfter) throw unauthorized(INVALID);
   return user;
 }

@@ -9,6 +9,7 @@ export class UserRepository {
       .selectFrom('users')
       .select(['user_id', 'email', 'name', 'password_hash'])
       .where('email', '=', email.trim().toLowerCase())
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
   }
 
@@ -17,8 +18,21 @@ export class UserRepository {
       .selectFrom('users')
       .select(['user_id', 'email', 'name'])
       .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return row && { id: row.user_id, email: row.email, name: row.name };
+  }
+
+  /** Since when the user's tokens are valid (ms), 0 when all unexpired tokens are; null for no such (or a deleted) user. */
+  async sessionsValidAfter(userId: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .select(['sessions_valid_after'])
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return null;
+    return row.sessions_valid_after ? Date.parse(row.sessions_valid_after) : 0;
   }
 
   /** Ends a token before it expires; forgets tokens that have expired anyway. */

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { configureApi, useAuthStore, type AccountOrderDetail } from '@shop/shared-kernel';
+import OrderDetailPage from './order-detail-page.tsx';
+
+const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+const orderToken = 'a'.repeat(32);
+const line = (itemId: number, name: string) => ({
+  v_id: itemId, v_code: `K${itemId}`, p_name: name, v_name: '25 kg', v_unit: 'ks', amount: 1, unitPrice: 5_000, vat: 23, lineTotal: 5_000, itemId, withdrawn: false,
+});
+const order: AccountOrderDetail = {
+  number: '2026000001', token: orderToken, createdAt: '2026-06-01T08:00:00.000Z', status: 'new', paymentStatus: 'on_delivery',
+  shipping: { code: 'courier', name: 'Kuriér', price: 4_900 }, payment: { code: 'cod', name: 'Na dobierku', price: 1_000 },
+  contact: { email: 'a@b.sk', phone: '+421905123456', name: 'Jana Nová', billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' }, company: null, delivery: null },
+  note: '', lines: [line(11, 'Omietka'), line(12, 'Lepidlo')], itemsTotal: 10_000, couponCode: null, discount: 0, total: 15_900, amountDue: 15_900,
+  vat: [{ rate: 23, base: 12_930, vat: 2_970, total: 15_900 }], transfer: null, canRetryPayment: false,
+  state: 'delivered', history: [{ state: 'received', at: '2026-06-01T08:00:00.000Z', note: '' }, { state: 'delivered', at: '2026-06-03T08:00:00.000Z', note: '' }],
+  deliveredAt: '2026-06-03T08:00:00.000Z', withdrawalUntil: '2026-06-17T23:59:59.999Z', canWithdraw: true, withdrawalBlockedReason: null, canComplain: true, withdrawals: [],
+};
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+const fetchMock = vi.fn();
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  configureApi({ fetch: fetchMock as unknown as typeof fetch });
+  useAuthStore.getState().login(token);
+});
+afterEach(cleanup);
+
+describe('OrderDetailPage', () => {
+  it('shows lines, state and history, and withdraws from a chosen line only after the confirmation step', async () => {
+    fetchMock.mockImplementation(async (url: string, init: RequestInit) => {
+      if (init.method === 'POST') {
+        return json({ data: { ...order, lines: [order.lines[0], { ...order.lines[1], withdrawn: true }] } });
+      }
+      return json({ data: order });
+    });
+    const router = createMemoryRouter([{ path: '/account/orders/:ordertoken', Component: OrderDetailPage }], { initialEntries: [`/account/orders/${orderToken}`] });
+    await act(async () => {
+      render(<RouterProvider router={router} />);
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Objednávka č. 2026000001' })).toBeTruthy();
+    expect(screen.getByTestId('order-state').textContent).toBe('Doručená');
+    expect(screen.getAllByTestId('order-line')).toHaveLength(2);
+    expect(screen.getAllByRole('link', { name: 'Reklamovať' })[0]!.getAttribute('href')).toBe(`/account/complaints?order=${orderToken}&item=11`);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Odstúpiť od zmluvy…' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: /Lepidlo/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Pokračovať' }));
+    expect(fetchMock.mock.calls.filter(([, init]) => (init as RequestInit).method === 'POST')).toHaveLength(0);
+    expect(screen.getByRole('group', { name: 'Potvrdenie odstúpenia' }).textContent).toContain('Lepidlo');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Potvrdiť odstúpenie od zmluvy' }));
+    });
+    const [url, init] = fetchMock.mock.calls.find(([, i]) => (i as RequestInit).method === 'POST')!;
+    expect(url).toBe(`/api/account/orders/${orderToken}/withdraw`);
+    expect(JSON.parse((init as RequestInit).body as string)).toEqual({ itemIds: [12], confirm: true });
+    expect((await screen.findByRole('status')).textContent).toContain('Odstúpenie od zmluvy sme prijali');
+    expect(screen.getByText('Odstúpené')).toBeTruthy();
+  });
+});

@@ -1,0 +1,52 @@
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
+import { api, formatDate, formatPrice, ORDER_STATE_LABELS, PaginationNav, usePageMeta, useResource, withoutPageQuery } from '@shop/shared-kernel';
+import { RequireSignIn } from '../components/require-sign-in.tsx';
+import { PAYMENT_LABELS } from '../components/order-labels.ts';
+import { useAccountStyles } from '../use-account-styles.ts';
+
+function OrderList() {
+  const [params] = useSearchParams();
+  const { pathname, search } = useLocation();
+  const page = Number(params.get('page') ?? '1');
+  const valid = Number.isInteger(page) && page >= 1;
+  const list = useResource(`orders:${valid ? page : 1}`, (signal) => api.accountOrders(valid ? page : 1, { signal }));
+  if (!valid) return <Navigate to={`${pathname}${withoutPageQuery(search)}`} replace />;
+  if (list.status === 'error') return <p role="alert">Objednávky sa nepodarilo načítať.</p>;
+  if (!list.data) return <div aria-busy="true" className="page-skeleton" />;
+  const { data, meta } = list.data;
+  // A page above the page count resets to the first page (spec section 2).
+  if (page > meta.pageCount && meta.total > 0) return <Navigate to={`${pathname}${withoutPageQuery(search)}`} replace />;
+  if (meta.total === 0) {
+    return <p>Zatiaľ nemáte žiadne objednávky. <Link to="/">Pozrite si našu ponuku.</Link></p>;
+  }
+  return (
+    <>
+      <ul className="acc-cards">
+        {data.map((order) => (
+          <li key={order.token} className="acc-card acc-order" data-testid="account-order">
+            <Link to={`/account/orders/${order.token}`} className="acc-order__link">Objednávka č. {order.number}</Link>
+            <span>{formatDate(order.createdAt)}</span>
+            <span className={`acc-state acc-state--${order.state}`}>{ORDER_STATE_LABELS[order.state]}</span>
+            <span>{PAYMENT_LABELS[order.paymentStatus]}</span>
+            <span>{order.itemCount} {order.itemCount === 1 ? 'položka' : order.itemCount < 5 ? 'položky' : 'položiek'}</span>
+            <strong>{formatPrice(order.total)}</strong>
+          </li>
+        ))}
+      </ul>
+      <PaginationNav page={meta.page} total={meta.total} pageSize={meta.pageSize} />
+    </>
+  );
+}
+
+export default function OrdersPage() {
+  useAccountStyles();
+  usePageMeta({ title: 'Moje objednávky' });
+  return (
+    <RequireSignIn>
+      <section>
+        <h1>Moje objednávky</h1>
+        <OrderList />
+      </section>
+    </RequireSignIn>
+  );
+}

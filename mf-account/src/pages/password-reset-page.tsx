@@ -1,0 +1,93 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, checkPassword, usePageMeta } from '@shop/shared-kernel';
+import { errorMessage, Field } from '../components/field.tsx';
+import { useAccountStyles } from '../use-account-styles.ts';
+
+/** Without ?token: ask for the e-mailed link. With ?token (from the e-mail): set a new password. */
+export default function PasswordResetPage() {
+  useAccountStyles();
+  usePageMeta({ title: 'Zabudnuté heslo', description: 'Nastavte si nové heslo k zákazníckemu účtu.' });
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  return (
+    <section>
+      <h1>{token ? 'Nové heslo' : 'Zabudnuté heslo'}</h1>
+      {token ? <NewPassword token={token} /> : <AskForLink />}
+    </section>
+  );
+}
+
+function AskForLink() {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!email.trim()) {
+      setError('Zadajte e-mail.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      setDone((await api.requestPasswordReset(email.trim())).data.message);
+    } catch (caught) {
+      setError(errorMessage(caught, 'Požiadavku sa nepodarilo odoslať. Skúste to znova.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) return <p role="status">{done}</p>;
+  return (
+    <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate>
+      <p>Pošleme vám odkaz, na ktorom si nastavíte nové heslo.</p>
+      <Field id="reset-email" label="E-mail" type="email" autoComplete="email" value={email} onChange={setEmail} />
+      {error && <p className="acc-error" role="alert">{error}</p>}
+      <button type="submit" className="button button--primary" disabled={busy}>Poslať odkaz</button>
+    </form>
+  );
+}
+
+function NewPassword({ token }: { token: string }) {
+  const [password, setPassword] = useState('');
+  const [password2, setPassword2] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const weak = checkPassword(password);
+    if (weak || password !== password2) {
+      setError(weak ?? 'Heslá sa nezhodujú.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await api.confirmPasswordReset(token, password);
+      setDone(true);
+    } catch (caught) {
+      setError(errorMessage(caught, 'Heslo sa nepodarilo zmeniť. Skúste to znova.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) {
+    return (
+      <>
+        <p role="status">Heslo je zmenené. Teraz sa môžete prihlásiť.</p>
+        <p><Link className="button button--primary" to="/account/login">Prihlásiť sa</Link></p>
+      </>
+    );
+  }
+  return (
+    <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate>
+      <Field id="reset-password" label="Nové heslo" type="password" autoComplete="new-password" value={password} onChange={setPassword} hint="Aspoň 8 znakov, písmeno aj číslica." />
+      <Field id="reset-password2" label="Nové heslo znova" type="password" autoComplete="new-password" value={password2} onChange={setPassword2} />
+      {error && <p className="acc-error" role="alert">{error}</p>}
+      <button type="submit" className="button button--primary" disabled={busy}>Nastaviť heslo</button>
+    </form>
+  );
+}
