@@ -165,3 +165,33 @@ describe('retention', () => {
     expect(parts.find((part) => part.part === 'checkout')).toMatchObject({ version: versions[4], versionsKept: versions.slice(3).sort() });
   });
 });
+
+describe('a set of parts released together', () => {
+  it('takes a kernel upgrade and a new route at once, which neither order of single deploys can', async () => {
+    const { deploySet } = await import('../src/release/releases.ts');
+    const before = snapshot();
+    // Alone, the area (kernel 1.1.0, new page) is refused by the shell in force (kernel 1.0.0) …
+    const area = fakeAreaBuild('checkout', { kernel: '1.1.0', exposes: ['./CartPage', './ContactPage'], marker: 'v11' });
+    expect((await refusal(deploy({ storage, part: 'checkout', distDir: area, packageVersion: '1.1.0', who }))).code).toBe('incompatible_kernel');
+    // … and the shell alone (needs ./ContactPage) by the area in force.
+    const shell = fakeShellBuild({ checkout: ['./CartPage', './ContactPage'] }, { kernel: '1.1.0' });
+    expect((await refusal(deploy({ storage, part: 'shell', distDir: shell, packageVersion: '1.1.0', who }))).code).toBe('missing_module');
+    expect(snapshot()).toEqual(before);
+
+    const results = await deploySet({
+      storage,
+      who,
+      parts: [
+        { part: 'checkout', distDir: area, packageVersion: '1.1.0' },
+        { part: 'shell', distDir: shell, packageVersion: '1.1.0' },
+      ],
+    });
+    expect(results.every((result) => result.changed)).toBe(true);
+    const registry = await readRegistry(storage);
+    expect(registry.areas.checkout!.kernel).toBe('1.1.0');
+    expect(registry.shell!.kernel).toBe('1.1.0');
+    const moves = (await readHistory(storage)).slice(-2);
+    expect(moves.map((move) => move.part).sort()).toEqual(['checkout', 'shell']);
+    expect(moves[0]!.at).toBe(moves[1]!.at);
+  });
+});

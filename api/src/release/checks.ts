@@ -33,26 +33,31 @@ function checkAreaFitsShell(build: AreaBuild, shell: ShellBuild): void {
   }
 }
 
-export async function checkRelease(
-  storage: ReleaseStorage,
-  registry: Registry,
-  build: PartBuild,
-  options: { budgetBytes?: number | null } = {},
-): Promise<void> {
-  if (build.kind === 'area') {
-    const shell = await shellInForce(storage, registry);
+export type CheckedBuild = { build: PartBuild; budgetBytes?: number | null };
+
+/**
+ * Checks parts released together: each area against the shell it will run
+ * under (the new one when it is in the set, else the one in force), and the
+ * areas in force that stay against a new shell; areas also against their budget.
+ */
+export async function checkRelease(storage: ReleaseStorage, registry: Registry, set: CheckedBuild[]): Promise<void> {
+  const newShell = set.find((item) => item.build.kind === 'shell')?.build as ShellBuild | undefined;
+  const shell = newShell ?? (await shellInForce(storage, registry));
+  const newAreas = new Map(set.filter((item) => item.build.kind === 'area').map((item) => [(item.build as AreaBuild).area, item]));
+  for (const [, item] of newAreas) {
+    const build = item.build as AreaBuild;
     if (shell) checkAreaFitsShell(build, shell);
-    if (options.budgetBytes && build.jsBytes > options.budgetBytes) {
+    if (item.budgetBytes && build.jsBytes > item.budgetBytes) {
       throw new ReleaseRefused(
         'over_budget',
-        `${build.area} loads ${(build.jsBytes / 1024).toFixed(1)} KB of compressed JavaScript; its budget is ${(options.budgetBytes / 1024).toFixed(0)} KB. Nothing was changed.`,
+        `${build.area} loads ${(build.jsBytes / 1024).toFixed(1)} KB of compressed JavaScript; its budget is ${(item.budgetBytes / 1024).toFixed(0)} KB. Nothing was changed.`,
       );
     }
-    return;
   }
+  if (!newShell) return;
   for (const area of AREAS) {
     const release = registry.areas[area];
-    if (!release) continue;
-    checkAreaFitsShell({ kind: 'area', area, kernel: release.kernel, exposes: release.exposes, entry: '', jsBytes: 0 }, build);
+    if (!release || newAreas.has(area)) continue;
+    checkAreaFitsShell({ kind: 'area', area, kernel: release.kernel, exposes: release.exposes, entry: '', jsBytes: 0 }, newShell);
   }
 }

@@ -13,7 +13,7 @@ import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readServerConfig } from '../config.ts';
 import { ReleaseRefused } from './refusal.ts';
-import { deploy, history, rollback, status, type MoveResult } from './releases.ts';
+import { deploySet, history, rollback, status, type MoveResult, type PartInput } from './releases.ts';
 import { AREAS, isPart, type PartName } from './registry.ts';
 import { localDirectoryStorage } from './storage.ts';
 
@@ -46,22 +46,20 @@ function describe(result: MoveResult): string {
   return result.changed ? `${result.part} → ${result.version} (was ${result.from ?? 'none'})` : `${result.part} ${result.version} already in force`;
 }
 
-async function deployPart(part: PartName, options: Options): Promise<void> {
-  if (options.build && !options.dist) {
-    print(`building ${part}…`);
-    const built = spawnSync('pnpm', ['--filter', `./${part === 'shell' ? 'shell' : `mf-${part}`}`, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (built.status !== 0) throw new ReleaseRefused('broken_build', `The ${part} build failed. Nothing was changed.`);
-  }
+function build(part: PartName): void {
+  print(`building ${part}…`);
+  const built = spawnSync('pnpm', ['--filter', `./${part === 'shell' ? 'shell' : `mf-${part}`}`, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new ReleaseRefused('broken_build', `The ${part} build failed. Nothing was changed.`);
+}
+
+async function partInput(part: PartName, dist: string | null): Promise<PartInput> {
   const pkg = await partPackage(part);
-  const result = await deploy({
-    storage: localDirectoryStorage(options.origin),
+  return {
     part,
-    distDir: options.dist ?? join(partDir(part), 'dist'),
+    distDir: dist ?? join(partDir(part), 'dist'),
     packageVersion: pkg.version,
-    who: process.env.RELEASE_USER ?? userInfo().username,
     budgetBytes: pkg.shop?.jsBudgetKb ? pkg.shop.jsBudgetKb * 1024 : null,
-  });
-  print(describe(result));
+  };
 }
 
 function requirePart(value: string | undefined): PartName {
@@ -76,10 +74,13 @@ async function main(argv: string[]) {
   switch (command) {
     case 'deploy': {
       const target = options.positional[0];
-      // All parts: areas first, then the shell, whose checks see the areas it will load.
+            // `all` releases every part as one set, checked together and moved in one registry write.
       const parts = target === 'all' ? ([...AREAS, 'shell'] as PartName[]) : [requirePart(target)];
       if (target === 'all' && options.dist) throw new Error('--dist names one part’s build');
-      for (const part of parts) await deployPart(part, options);
+      if (options.build && !options.dist) parts.forEach(build);
+      const inputs = await Promise.all(parts.map((part) => partInput(part, options.dist)));
+      const who = process.env.RELEASE_USER ?? userInfo().username;
+      for (const result of await deploySet({ storage, parts: inputs, who })) print(describe(result));
       return;
     }
     case 'rollback': {

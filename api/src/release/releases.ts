@@ -70,39 +70,64 @@ async function movePointer(
   return { part, version, from, changed: true };
 }
 
-export type DeployOptions = {
-  storage: ReleaseStorage;
-  part: PartName;
-  distDir: string;
-  packageVersion: string;
-  who: string;
-  budgetBytes?: number | null;
-  keep?: number;
-};
+export type PartInput = { part: PartName; distDir: string; packageVersion: string; budgetBytes?: number | null };
+
+async function upload(storage: ReleaseStorage, part: PartName, version: string, distDir: string): Promise<void> {
+  const prefix = partPrefix(part, version);
+  if (await storage.exists(prefix)) return;
+  const staging = await mkdtemp(join(tmpdir(), `release-${part}-`));
+  try {
+    await cp(distDir, staging, { recursive: true });
+    await precompress(staging);
+    await storage.putFolder(staging, prefix);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Releases one part, or several together (`deploy all`): every build is
+ * checked against the new versions of the others (a shell whose kernel the
+ * new areas need, areas with the modules a new shell's routes need), then all
+ * are uploaded to their immutable paths and every pointer moves in one
+ * registry write. Anything refused changes nothing.
+ */
+export async function deploySet(options: { storage: ReleaseStorage; parts: PartInput[]; who: string; keep?: number }): Promise<MoveResult[]> {
+  const { storage, who } = options;
+  const prepared: (PartInput & { build: PartBuild; version: string })[] = [];
+  for (const input of options.parts) {
+    prepared.push({ ...input, build: await readBuild(input.distDir, input.part), version: `${input.packageVersion}-${await hashBuild(input.distDir)}` });
+  }
+  const what = `deploy ${prepared.map((item) => `${item.part} ${item.version}`).join(', ')}`;
+  return withReleaseLock(storage, what, async () => {
+    const registry = await readRegistry(storage);
+    await checkRelease(storage, registry, prepared);
+    for (const item of prepared) await upload(storage, item.part, item.version, item.distDir);
+    let next = registry;
+    const results: MoveResult[] = [];
+    for (const item of prepared) {
+      const from = versionOf(registry, item.part);
+      results.push({ part: item.part, version: item.version, from, changed: from !== item.version });
+      next = pointTo(next, item.part, item.version, item.build);
+    }
+    if (results.some((result) => result.changed)) {
+      const written = await writeRegistry(storage, next);
+      for (const result of results.filter((moved) => moved.changed)) {
+        await appendHistory(storage, { at: written.updatedAt, who, part: result.part, action: 'deploy', from: result.from, to: result.version });
+      }
+    }
+    for (const item of prepared) await prune(storage, item.part, options.keep);
+    return results;
+  });
+}
+
+export type DeployOptions = PartInput & { storage: ReleaseStorage; who: string; keep?: number };
 
 /** Checks a build, uploads it to its immutable path and moves the part's pointer to it. */
 export async function deploy(options: DeployOptions): Promise<MoveResult> {
-  const { storage, part, distDir, who } = options;
-  const build = await readBuild(distDir, part);
-  const version = `${options.packageVersion}-${await hashBuild(distDir)}`;
-  return withReleaseLock(storage, `deploy ${part} ${version}`, async () => {
-    const registry = await readRegistry(storage);
-    await checkRelease(storage, registry, build, { budgetBytes: options.budgetBytes ?? null });
-    const prefix = partPrefix(part, version);
-    if (!(await storage.exists(prefix))) {
-      const staging = await mkdtemp(join(tmpdir(), `release-${part}-`));
-      try {
-        await cp(distDir, staging, { recursive: true });
-        await precompress(staging);
-        await storage.putFolder(staging, prefix);
-      } finally {
-        await rm(staging, { recursive: true, force: true });
-      }
-    }
-    const result = await movePointer(storage, registry, part, version, build, 'deploy', who);
-    await prune(storage, part, options.keep);
-    return result;
-  });
+  const { storage, who, keep, ...part } = options;
+  const [result] = await deploySet({ storage, who, parts: [part], ...(keep === undefined ? {} : { keep }) });
+  return result!;
 }
 
 /** The version in force before the current one, from the history. */
@@ -127,7 +152,7 @@ export async function rollback(options: { storage: ReleaseStorage; part: PartNam
       throw new ReleaseRefused('unknown_version', `${part} ${target} is not on the origin (pruned or never deployed). Nothing was changed.`);
     }
     const build = await readBuild(storage.localPath(prefix), part);
-    await checkRelease(storage, registry, build);
+    await checkRelease(storage, registry, [{ build }]);
     return movePointer(storage, registry, part, target, build, 'rollback', who);
   });
 }
