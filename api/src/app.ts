@@ -1,11 +1,14 @@
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
 import { createTokenService } from './lib/auth.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
-import { accountRoutes } from './routes/account/index.ts';
+import { accountRoutes, type AuthRateLimit } from './routes/account/index.ts';
+import { addressRoutes } from './routes/addresses/index.ts';
+import { complaintRoutes } from './routes/complaints/index.ts';
+import { orderHistoryRoutes } from './routes/order-history/index.ts';
 import { catalogRoutes } from './routes/catalog/index.ts';
 import { contentRoutes } from './routes/content/index.ts';
 import { couponRoutes } from './routes/coupon/index.ts';
@@ -35,6 +38,10 @@ export type BuildApiOptions = {
   checkout?: CheckoutOptions;
   /** Contact form rate limit per address (default 5 messages in 10 minutes). */
   contactRateLimit?: ContactOptions['rateLimit'];
+  /** Sign-in, sign-up and password reset limits per address and per account (issue 6). */
+  authRateLimit?: AuthRateLimit;
+  /** Where complaint photos are stored; default: `complaints/` beside the checkout's invoice folder (the data directory). */
+  uploadDir?: string;
 };
 
 /**
@@ -58,16 +65,20 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       await api.register(searchRoutes, { ...deps });
       await api.register(contentRoutes, { ...deps });
       await api.register(redirectRoutes, { ...deps });
-      await api.register(accountRoutes, { ...deps });
-      await api.register(couponRoutes, { ...deps });
       const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
       const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
+      await api.register(accountRoutes, { ...deps, mailer, publicUrl: checkout.publicUrl, ...(opts.authRateLimit ? { rateLimit: opts.authRateLimit } : {}) });
+      await api.register(couponRoutes, { ...deps });
       await api.register(checkoutRoutes, { ...deps });
       await api.register(orderRoutes, { ...deps, checkout, mailer });
       await api.register(paymentRoutes, { ...deps, checkout, mailer });
       await api.register(operatorRoutes, { ...deps, checkout, mailer });
       await api.register(contactRoutes, { ...deps, mailer, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
       await api.register(loyaltyRoutes, { ...deps });
+      // account area (issue 6)
+      await api.register(addressRoutes, { ...deps });
+      await api.register(orderHistoryRoutes, { ...deps, checkout, mailer });
+      await api.register(complaintRoutes, { ...deps, checkout, mailer, uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints') });
     },
     { prefix: '/api' },
   );

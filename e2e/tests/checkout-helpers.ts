@@ -73,3 +73,17 @@ export function outboxMails(text: string): string[] {
   }
   return files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((content) => content.includes(text));
 }
+
+/** The e2e server's operator token (generated into its data directory). */
+export function operatorToken(): string {
+  return readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim();
+}
+
+/** The operator moves an order to another state (issue 6): received, paid, shipped, delivered, cancelled, withdrawn. */
+export async function moveOrder(request: APIRequestContext, orderNumber: string, state: string) {
+  const res = await request.post(`/api/operator/orders/${orderNumber}/state`, {
+    data: { state },
+    headers: { 'x-operator-token': operatorToken() },
+  });
+  if (!res.ok()) throw new Error(`moving order ${orderNumber} to ${state} failed: ${res.status()} ${await res.text()}`);
+}

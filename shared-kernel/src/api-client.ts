@@ -9,6 +9,7 @@
  */
 import type { ApiCalls, ApiErrorCode, CheckoutCalls } from './contract/api.ts';
 import type { CatalogCalls } from './contract/catalog.ts';
+import type { AccountCalls } from './contract/account.ts';
 import { ApiError } from './errors.ts';
 
 export type ApiClientOptions = {
@@ -88,7 +89,7 @@ export function buildQuery(query: Query | undefined): string {
 
 export function createApiClient(options: ApiClientOptions = {}) {
   async function request<T>(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     query: Query | undefined,
     body: unknown,
@@ -98,12 +99,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     // one present when the call was made (logout relies on this).
     const token = options.getToken?.() ?? null;
     const headers: Record<string, string> = { Accept: 'application/json' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+    if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
     const url = `${options.baseUrl ?? ''}${path}${buildQuery(query)}`;
     const doFetch = options.fetch ?? globalThis.fetch;
     const requestInit: RequestInit = { method, headers };
-    if (body !== undefined) requestInit.body = JSON.stringify(body);
+    if (body !== undefined) requestInit.body = isForm ? body : JSON.stringify(body);
     if (init?.signal) requestInit.signal = init.signal;
 
     let response: Response;
@@ -138,6 +140,39 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const post = <T>(path: string, body: unknown, init?: RequestOptions) =>
     request<T>('POST', path, undefined, body ?? {}, init);
   const segment = encodeURIComponent;
+  const put = <T>(path: string, body: unknown) => request<T>('PUT', path, undefined, body ?? {}, undefined);
+  const del = <T>(path: string) => request<T>('DELETE', path, undefined, undefined, undefined);
+  type Acc<K extends keyof AccountCalls> = AccountCalls[K]['answer'];
+
+  /**
+   * A binary answer (invoice PDF, complaint photo) with the token, as a Blob;
+   * errors and the 401 sign-out as for JSON calls.
+   */
+  async function download(path: string, init?: RequestOptions): Promise<Blob> {
+    const token = options.getToken?.() ?? null;
+    const headers: Record<string, string> = {};
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const doFetch = options.fetch ?? globalThis.fetch;
+    let response: Response;
+    try {
+      response = await doFetch(`${options.baseUrl ?? ''}${path}`, { method: 'GET', headers, ...(init?.signal ? { signal: init.signal } : {}) });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      throw new ApiError(0, 'internal', NETWORK_ERROR_MESSAGE, { cause });
+    }
+    if (!response.ok) {
+      if (response.status === 401 && token) options.onUnauthorized?.();
+      const text = await response.text().catch(() => '');
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      throw errorFromBody(response.status, parsed);
+    }
+    return response.blob();
+  }
 
   return {
     get,
@@ -185,6 +220,39 @@ export function createApiClient(options: ApiClientOptions = {}) {
     order: (token: string) => get<CheckoutCalls['GET /api/orders/:token']['answer']>(`/api/orders/${segment(token)}`),
     retryPayment: (token: string) =>
       post<CheckoutCalls['POST /api/orders/:token/pay']['answer']>(`/api/orders/${segment(token)}/pay`, {}),
+
+    // account (issue 6)
+    put,
+    del,
+    download,
+    register: (body: AccountCalls['POST /api/account/register']['body']) =>
+      post<Acc<'POST /api/account/register'>>('/api/account/register', body),
+    requestPasswordReset: (email: string) =>
+      post<Acc<'POST /api/account/password-reset'>>('/api/account/password-reset', { email }),
+    confirmPasswordReset: (token: string, password: string) =>
+      post<Acc<'POST /api/account/password-reset/confirm'>>('/api/account/password-reset/confirm', { token, password }),
+    profile: () => get<Acc<'GET /api/account/profile'>>('/api/account/profile'),
+    updateProfile: (body: AccountCalls['PUT /api/account/profile']['body']) =>
+      put<Acc<'PUT /api/account/profile'>>('/api/account/profile', body),
+    changePassword: (currentPassword: string, newPassword: string) =>
+      post<Acc<'POST /api/account/password'>>('/api/account/password', { currentPassword, newPassword }),
+    deleteAccount: (password: string) => post<Acc<'POST /api/account/delete'>>('/api/account/delete', { password }),
+    addresses: () => get<Acc<'GET /api/account/addresses'>>('/api/account/addresses'),
+    createAddress: (body: AccountCalls['POST /api/account/addresses']['body']) =>
+      post<Acc<'POST /api/account/addresses'>>('/api/account/addresses', body),
+    updateAddress: (id: number, body: AccountCalls['PUT /api/account/addresses/:id']['body']) =>
+      put<Acc<'PUT /api/account/addresses/:id'>>(`/api/account/addresses/${id}`, body),
+    deleteAddress: (id: number) => del<Acc<'DELETE /api/account/addresses/:id'>>(`/api/account/addresses/${id}`),
+    checkoutPrefill: () => get<Acc<'GET /api/account/checkout-prefill'>>('/api/account/checkout-prefill'),
+    accountOrders: (page?: number, init?: RequestOptions) =>
+      get<Acc<'GET /api/account/orders'>>('/api/account/orders', { page }, init),
+    accountOrder: (token: string) => get<Acc<'GET /api/account/orders/:token'>>(`/api/account/orders/${segment(token)}`),
+    withdrawOrder: (token: string, itemIds: number[]) =>
+      post<Acc<'POST /api/account/orders/:token/withdraw'>>(`/api/account/orders/${segment(token)}/withdraw`, { itemIds, confirm: true }),
+    complaints: () => get<Acc<'GET /api/account/complaints'>>('/api/account/complaints'),
+    /** multipart/form-data: orderToken, itemId, reason, description, photos. */
+    fileComplaint: (form: FormData) =>
+      request<Acc<'POST /api/account/complaints'>>('POST', '/api/account/complaints', undefined, form, undefined),
 
     // catalogue (issue 4)
     productFacets: (query: CatalogCalls['GET /api/products/facets']['query'], init?: RequestOptions) =>

@@ -95,6 +95,26 @@ const EXPECTED = [
   'basketChanges',
   'CHECKOUT_DRAFT_KEY',
   'BASKET_SEEN_KEY',
+  // account-rules.ts (issue 6)
+  'ACCOUNT_MESSAGES',
+  'ORDER_STATE_LABELS',
+  'COMPLAINT_REASON_LABELS',
+  'COMPLAINT_STATE_LABELS',
+  'PASSWORD_MIN_LENGTH',
+  'WITHDRAWAL_DAYS',
+  'COMPLAINT_SETTLE_DAYS',
+  'COMPLAINT_PHOTO_MAX_BYTES',
+  'COMPLAINT_PHOTO_MAX_COUNT',
+  'COMPLAINT_PHOTO_TYPES',
+  'checkPassword',
+  'validateProfile',
+  'validateAddress',
+  'normalizeOptionalPhone',
+  'withdrawalDeadline',
+  'complaintSettleBy',
+  'daysLeft',
+  'imageTypeOf',
+  'mergeCheckoutPrefill',
 ];
 
 describe('public entry', () => {

@@ -85,3 +85,25 @@ export {
 export type { ContactErrors } from './checkout-rules.ts';
 export { useCheckoutStore, basketChanges, CHECKOUT_DRAFT_KEY, BASKET_SEEN_KEY } from './checkout-store.ts';
 export type { CheckoutDraft, CheckoutStore, LineChange, SeenLine } from './checkout-store.ts';
+// account (issue 6)
+export {
+  ACCOUNT_MESSAGES,
+  ORDER_STATE_LABELS,
+  COMPLAINT_REASON_LABELS,
+  COMPLAINT_STATE_LABELS,
+  PASSWORD_MIN_LENGTH,
+  WITHDRAWAL_DAYS,
+  COMPLAINT_SETTLE_DAYS,
+  COMPLAINT_PHOTO_MAX_BYTES,
+  COMPLAINT_PHOTO_MAX_COUNT,
+  COMPLAINT_PHOTO_TYPES,
+  checkPassword,
+  validateProfile,
+  validateAddress,
+  normalizeOptionalPhone,
+  withdrawalDeadline,
+  complaintSettleBy,
+  daysLeft,
+  imageTypeOf,
+  mergeCheckoutPrefill,
+} from './account-rules.ts';

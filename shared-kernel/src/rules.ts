@@ -12,3 +12,4 @@ export * from './random-string.ts';
 export * from './version.ts';
 export * from './checkout-rules.ts';
 export * from './contact-message-rules.ts';
+export * from './account-rules.ts';

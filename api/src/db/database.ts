@@ -1,5 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { RevokedTokenTable, UserTable } from './account.table.ts';
+import type {
+  AddressTable,
+  ComplaintPhotoTable,
+  ComplaintTable,
+  OrderStatusHistoryTable,
+  PasswordResetTable,
+  RevokedTokenTable,
+  UserTable,
+  WithdrawalItemTable,
+  WithdrawalTable,
+} from './account.table.ts';
 import type {
   AttributeTable,
   AttributeValueTable,
@@ -57,6 +67,14 @@ export interface Database {
   payment_notifications: PaymentNotificationTable;
   shipping_weight_bands: ShippingWeightBandTable;
   contact_messages: ContactMessageTable;
+  // account area (issue 6)
+  password_resets: PasswordResetTable;
+  addresses: AddressTable;
+  order_status_history: OrderStatusHistoryTable;
+  withdrawals: WithdrawalTable;
+  withdrawal_items: WithdrawalItemTable;
+  complaints: ComplaintTable;
+  complaint_photos: ComplaintPhotoTable;
 }
 
 export type Db = Kysely<Database>;

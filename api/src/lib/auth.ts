@@ -5,7 +5,13 @@ import type { FastifyRequest } from 'fastify';
 /** Signed, stateless tokens: HS256 with payload { user_id }, valid 7 days. */
 export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-export type TokenClaims = { userId: number; jti: string; expiresAt: Date };
+export type TokenClaims = {
+  userId: number;
+  jti: string;
+  expiresAt: Date;
+  /** When the token was issued, in milliseconds (iat_ms claim, else iat), so a password change can end older sessions. */
+  issuedAtMs: number;
+};
 
 export type TokenService = {
   issue(userId: number): Promise<string>;
@@ -18,7 +24,7 @@ export function createTokenService(secret: string): TokenService {
   const key = new TextEncoder().encode(secret);
   return {
     async issue(userId) {
-      return new SignJWT({ user_id: userId })
+      return new SignJWT({ user_id: userId, iat_ms: Date.now() })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuedAt()
         .setJti(randomUUID())
@@ -31,7 +37,9 @@ export function createTokenService(secret: string): TokenService {
         const userId = payload['user_id'];
         if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId < 1) return null;
         if (typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
-        return { userId, jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+        const iatMs = payload['iat_ms'];
+        const issuedAtMs = typeof iatMs === 'number' ? iatMs : (payload.iat ?? 0) * 1000;
+        return { userId, jti: payload.jti, expiresAt: new Date(payload.exp * 1000), issuedAtMs };
       } catch (err) {
         if (err instanceof joseErrors.JOSEError) return null;
         throw err;

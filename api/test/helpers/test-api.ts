@@ -9,6 +9,7 @@ import pg from 'pg';
 import { buildApi, createDatabase } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
 import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
+import type { AuthRateLimit } from '../../src/routes/account/index.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -40,6 +41,8 @@ export type StartTestApiOptions = {
   /** Checkout options (issue 5) from the test's temp data directory. */
   checkout?: (dataDir: string) => CheckoutOptions;
   contactRateLimit?: { max: number; timeWindowMs: number };
+  /** Sign-in, sign-up and reset limits (issue 6). */
+  authRateLimit?: AuthRateLimit;
 };
 
 export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
@@ -81,6 +84,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     jwtSecret,
     checkout: options.checkout?.(dataDir),
     ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
+    ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import {
   api,
   isAuthenticated,
+  mergeCheckoutPrefill,
   usePageMeta,
   useAuthStore,
   useCheckoutStore,
@@ -25,16 +26,19 @@ export default function ContactPage() {
   const [errors, setErrors] = useState<ContactErrors>({});
   const [submitted, setSubmitted] = useState(false);
 
-  // Prefill a signed-in shopper's name and e-mail (what the account knows) into empty fields.
+  // Account prefill (issue 6): a signed-in shopper's profile and default addresses fill the fields
+  // still empty, through the kernel's call and merge rule; what the shopper typed stays.
   useEffect(() => {
     if (!signedIn) return;
     let cancelled = false;
-    api.me().then(
+    api.checkoutPrefill().then(
       ({ data }) => {
         if (cancelled) return;
-        const current = useCheckoutStore.getState().contact;
-        if (current.email && current.name) return;
-        useCheckoutStore.getState().setContact({ ...current, email: current.email || data.email, name: current.name || data.name });
+        const state = useCheckoutStore.getState();
+        const merged = mergeCheckoutPrefill(state.contact, data);
+        state.setContact(merged);
+        if (merged.delivery && !state.contact.delivery) state.update({ differentDelivery: true });
+        if (merged.company && !state.contact.company) state.update({ companyPurchase: true });
       },
       () => undefined,
     );

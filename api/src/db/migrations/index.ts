@@ -6,6 +6,7 @@ import * as shippingAndPayment from './2025-11-21T12-30-00Z_shipping-and-payment
 import * as ordersAndPayments from './2025-12-01T09-00-00Z_orders-and-payments.ts';
 import * as catalogListingAndSearch from './2025-12-02T09-00-00Z_catalog-listing-and-search.ts';
 import * as contactMessages from './2025-12-03T09-00-00Z_contact-messages.ts';
+import * as accountArea from './2025-12-10T09-00-00Z_account-area.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '2025-12-01T09-00-00Z_orders-and-payments': ordersAndPayments,
   '2025-12-02T09-00-00Z_catalog-listing-and-search': catalogListingAndSearch,
   '2025-12-03T09-00-00Z_contact-messages': contactMessages,
+  '2025-12-10T09-00-00Z_account-area': accountArea,
 };

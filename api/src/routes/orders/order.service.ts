@@ -237,7 +237,9 @@ export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): P
     amountDue: order.amount_due,
     vat,
     transfer,
-    canRetryPayment: order.payment_code === 'card' && ['pending', 'cancelled', 'failed'].includes(order.payment_status),
+    // An order the shop cancelled or the shopper withdrew from (issue 6) is not paid for again.
+    canRetryPayment: order.payment_code === 'card' && ['pending', 'cancelled', 'failed'].includes(order.payment_status)
+      && order.status !== 'cancelled' && order.status !== 'withdrawn',
   };
 }
 

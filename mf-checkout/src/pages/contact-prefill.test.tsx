@@ -1,0 +1,42 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { configureApi, emptyContact, useAuthStore, useCheckoutStore } from '@shop/shared-kernel';
+import ContactPage from './contact-page.tsx';
+
+// The account's prefill (issue 6): profile and default addresses fill the empty fields.
+const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+const fetchMock = vi.fn();
+
+beforeEach(() => {
+  sessionStorage.clear();
+  fetchMock.mockReset();
+  configureApi({ fetch: fetchMock as unknown as typeof fetch });
+  useCheckoutStore.getState().setContact({ ...emptyContact(), phone: '0911 222 333' });
+  useCheckoutStore.getState().update({ companyPurchase: false, differentDelivery: false });
+  useAuthStore.getState().login(token);
+});
+afterEach(() => {
+  cleanup();
+  useAuthStore.getState().signOutLocally();
+});
+
+describe('ContactPage prefill', () => {
+  it('fills empty fields from the account and keeps what the shopper typed', async () => {
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ data: { contact: {
+      email: 'jana@example.sk', phone: '+421905111222', name: 'Jana Nová',
+      billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' }, company: null,
+      delivery: { name: 'Stavba Nová', street: 'Poľná 7', city: 'Senec', zip: '90301' },
+    } } }), { status: 200, headers: { 'content-type': 'application/json' } }));
+    await act(async () => {
+      render(<MemoryRouter initialEntries={['/checkout/contact']}><Routes><Route path="/checkout/contact" element={<ContactPage />} /></Routes></MemoryRouter>);
+    });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/account/checkout-prefill');
+    expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('jana@example.sk');
+    expect((screen.getByLabelText('Telefón') as HTMLInputElement).value).toBe('0911 222 333');
+    expect((screen.getAllByLabelText('Ulica a číslo')[0] as HTMLInputElement).value).toBe('Dlhá 1');
+    expect((screen.getByLabelText('Doručiť na inú adresu') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Meno a priezvisko príjemcu') as HTMLInputElement).value).toBe('Stavba Nová');
+  });
+});
