@@ -40,7 +40,10 @@ test('after a new registry version the next navigation is a full page load', asy
     // The shell polls every second in the tests (REGISTRY_POLL_MS); focus triggers a check too.
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await page.waitForTimeout(1500);
+    // The navigation becomes a full page load: wait for the new document.
+    const reloaded = page.waitForEvent('load');
     await page.getByRole('link', { name: 'Pokračovať v nákupe' }).click();
+    await reloaded;
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __doc?: string }).__doc)).toBeUndefined();

@@ -50,7 +50,10 @@ async function nextNavigation(page: Page, revision: string) {
   await expect.poll(() => registry().revision).toBe(revision);
   await page.evaluate(() => window.dispatchEvent(new Event('focus')));
   await page.waitForTimeout(1500);
+  // The navigation becomes a full page load: wait for the new document before going on.
+  const reloaded = page.waitForEvent('load');
   await page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' }).click();
+  await reloaded;
   await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
   await page.getByRole('link', { name: /Košík:/ }).click();
 }
