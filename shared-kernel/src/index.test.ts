@@ -64,6 +64,7 @@ const EXPECTED = [
   'CONTACT_FORM_MESSAGES',
   'CONTACT_MESSAGE_LIMITS',
   'PaginationNav',
+  'TextField',
   'useJsonLd',
   'useDeviceStore',
   'MOBILE_MAX_WIDTH',

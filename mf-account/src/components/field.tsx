@@ -1,26 +1,8 @@
-import type { InputHTMLAttributes } from 'react';
+import { TextField, type TextFieldProps } from '@shop/shared-kernel';
 
-type FieldProps = {
-  id: string;
-  label: string;
-  value: string;
-  error?: string | undefined;
-  onChange: (value: string) => void;
-  hint?: string;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
-
-/** A labelled text field with its Slovak error message under it. */
-export function Field({ id, label, value, error, onChange, hint, ...rest }: FieldProps) {
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={`acc-field${error ? ' acc-field--error' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <input id={id} value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy}
-        onChange={(event) => onChange(event.target.value)} {...rest} />
-      {hint && <small id={`${id}-hint`}>{hint}</small>}
-      {error && <p id={`${id}-error`} className="acc-error">{error}</p>}
-    </div>
-  );
+/** The kernel's text field with this area's styles. */
+export function Field(props: Omit<TextFieldProps, 'classPrefix'>) {
+  return <TextField classPrefix="acc" {...props} />;
 }
 
 /** The Slovak message of a failed call. */

@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api, withoutPageQuery, type ListingQuery, type ProductSort } from '@shop/shared-kernel';
+import { api, PaginationNav, withoutPageQuery, type ListingQuery, type ProductSort } from '@shop/shared-kernel';
 import { ProductGrid, ProductGridPlaceholder } from './product-card.tsx';
-import { Pagination } from './pagination.tsx';
 import { FilterPanel } from '../listing/filter-panel.tsx';
 import { activeFilterCount, clearFilters, readFilters, readPage, readSort, setSort, sortLabels } from '../listing/listing-params.ts';
 import { useKeptResource } from '../listing/use-kept-resource.ts';
@@ -103,7 +102,7 @@ export function ProductListing({ filter, label, showBrandFacet = true }: { filte
         <div className={listing.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'} aria-busy={listing.status === 'loading'}>
           {data ? <ProductGrid products={data.data} label={label} /> : listing.status === 'loading' && <ProductGridPlaceholder />}
         </div>
-        {data && <Pagination page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
+        {data && <PaginationNav page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
       </div>
     </section>
   );

@@ -1,7 +1,6 @@
 import { Link, useParams, useSearchParams } from 'react-router';
-import { api, usePageMeta, useResource, type SearchCategory } from '@shop/shared-kernel';
+import { api, PaginationNav, usePageMeta, useResource, type SearchCategory } from '@shop/shared-kernel';
 import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
-import { Pagination } from '../components/pagination.tsx';
 import { productCountText } from '../listing/count-text.ts';
 import { readPage } from '../listing/listing-params.ts';
 import { useKeptResource } from '../listing/use-kept-resource.ts';
@@ -83,7 +82,7 @@ export default function SearchPage() {
           results.status === 'loading' && <ProductGridPlaceholder />
         )}
       </div>
-      {data && data.meta.total > 0 && <Pagination page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
+      {data && data.meta.total > 0 && <PaginationNav page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
     </div>
   );
 }

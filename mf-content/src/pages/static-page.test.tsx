@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { configureApi } from '@shop/shared-kernel';
 import StaticPage from './static-page.tsx';
@@ -35,7 +35,8 @@ describe('StaticPage', () => {
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Kontakt');
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Predajňa');
     expect(String(fetchMock.mock.calls[0]?.[0])).toContain('/api/page/kontakt');
-    expect(document.title).toBe('Kontakt | Stavebniny Domov');
+    // The title is set by an effect right after the page renders.
+    await waitFor(() => expect(document.title).toBe('Kontakt | Stavebniny Domov'));
   });
 
   it('lets a missing page reach the shell as "not found" (status 404)', async () => {
