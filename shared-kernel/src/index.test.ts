@@ -65,6 +65,7 @@ const EXPECTED = [
   'CONTACT_MESSAGE_LIMITS',
   'PaginationNav',
   'TextField',
+  'usePaymentRetry',
   'useJsonLd',
   'useDeviceStore',
   'MOBILE_MAX_WIDTH',

@@ -71,6 +71,7 @@ export type { Resource } from './react/use-resource.ts';
 export { usePageMeta, SHOP_NAME } from './react/use-page-meta.ts';
 export { PaginationNav } from './react/pagination-nav.tsx';
 export { TextField } from './react/text-field.tsx';
+export { usePaymentRetry } from './react/use-payment-retry.ts';
 export type { TextFieldProps } from './react/text-field.tsx';
 export { useJsonLd } from './react/use-json-ld.ts';
 export type * from './contract/index.ts';

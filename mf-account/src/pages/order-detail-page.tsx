@@ -6,6 +6,7 @@ import {
   formatPrice,
   ORDER_STATE_LABELS,
   useBasketStore,
+  usePaymentRetry,
   usePageMeta,
   useResource,
   type AccountOrderDetail,
@@ -46,23 +47,10 @@ function InvoiceButton({ order }: { order: AccountOrderDetail }) {
 }
 
 function PayAgain({ token }: { token: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const pay = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = await api.retryPayment(token);
-      if (data.redirectUrl) window.location.assign(data.redirectUrl);
-      else setBusy(false);
-    } catch (caught) {
-      setError(errorMessage(caught, 'Platbu sa nepodarilo spustiť.'));
-      setBusy(false);
-    }
-  };
+  const { busy, error, start } = usePaymentRetry(token, (caught) => errorMessage(caught, 'Platbu sa nepodarilo spustiť.'));
   return (
     <>
-      <button type="button" className="button button--primary" disabled={busy} onClick={() => void pay()}>Zaplatiť znova kartou</button>
+      <button type="button" className="button button--primary" disabled={busy} onClick={() => void start()}>Zaplatiť znova kartou</button>
       {error && <p className="acc-error" role="alert">{error}</p>}
     </>
   );
