@@ -13,19 +13,13 @@ import type { AccountOrderDetail, Address, CheckoutContact, Complaint, PlaceOrde
 import { randomString } from '@shop/shared-kernel/rules';
 import { DEFAULT_IBAN } from '../src/routes/checkout/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
+import { testContact } from './helpers/checkout-contact.ts';
 
 const OPERATOR = randomBytes(16).toString('hex');
 let api: TestApi;
 let variants: number[];
 
-const contact: CheckoutContact = {
-  email: 'kupujuci@example.sk',
-  phone: '0905 123 456',
-  name: 'Peter Kupec',
-  billing: { street: 'Hlavná 5', city: 'Martin', zip: '036 01' },
-  company: null,
-  delivery: null,
-};
+const contact: CheckoutContact = testContact;
 
 /** A fresh account (sign-up, then sign-in) so tests do not share state. */
 async function newUser(prefix = 'u') {

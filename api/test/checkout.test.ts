@@ -13,6 +13,7 @@ import { startGatewaySimulator, type GatewaySimulator } from '../src/gateway/sim
 import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
 import { DEFAULT_IBAN } from '../src/routes/checkout/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
+import { testContact } from './helpers/checkout-contact.ts';
 
 const SECRET = randomBytes(16).toString('hex');
 const OPERATOR = randomBytes(16).toString('hex');
@@ -23,14 +24,7 @@ let other: { token: string; userId: number };
 /** Light variants in stock: [v_id, sell price, vat, sale, weight]. */
 let light: { v_id: number; v_sell_price: number; v_vat: number; v_sale: number; v_weight: number; v_stock: number }[];
 
-const contact: CheckoutContact = {
-  email: 'kupujuci@example.sk',
-  phone: '0905 123 456',
-  name: 'Peter Kupec',
-  billing: { street: 'Hlavná 5', city: 'Martin', zip: '036 01' },
-  company: null,
-  delivery: null,
-};
+const contact: CheckoutContact = testContact;
 
 beforeAll(async () => {
   gateway = await startGatewaySimulator({ secret: SECRET });
