@@ -13,6 +13,8 @@ test('home → category → product → basket: the header and the basket page a
   await expect(firstProduct).toBeVisible();
   await firstProduct.getByRole('link').click();
   await expect(page).toHaveURL(/\/p\//);
+  // The URL changes first; the product page shows once its module and data are in.
+  await expect(page.getByRole('button', { name: 'Pridať do košíka' })).toBeVisible();
 
   const name = (await page.getByRole('heading', { level: 1 }).textContent())!.trim();
   const unitPrice = cents((await page.getByTestId('price').first().textContent())!);

@@ -1,6 +1,6 @@
 // Standalone development harness: this area's pages without the shell.
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
 import { initKernel } from '@shop/shared-kernel';
 import LoginPage from './pages/login-page.tsx';
 import ProfilePage from './pages/profile-page.tsx';
@@ -12,14 +12,14 @@ import OrderDetailPage from './pages/order-detail-page.tsx';
 import ComplaintsPage from './pages/complaints-page.tsx';
 
 void initKernel();
-const router = createBrowserRouter([
-  { path: '/account/login', Component: LoginPage },
-  { path: '/account/profile', Component: ProfilePage },
-  { path: '/account/register', Component: RegisterPage },
-  { path: '/account/password-reset', Component: PasswordResetPage },
-  { path: '/account/address', Component: AddressPage },
-  { path: '/account/orders', Component: OrdersPage },
-  { path: '/account/orders/:ordertoken', Component: OrderDetailPage },
-  { path: '/account/complaints', Component: ComplaintsPage },
-]);
-createRoot(document.getElementById('root')!).render(<RouterProvider router={router} />);
+const router = createStandaloneRouter([
+  { path: '/account/login', element: <LoginPage /> },
+  { path: '/account/profile', element: <ProfilePage /> },
+  { path: '/account/register', element: <RegisterPage /> },
+  { path: '/account/password-reset', element: <PasswordResetPage /> },
+  { path: '/account/address', element: <AddressPage /> },
+  { path: '/account/orders', element: <OrdersPage /> },
+  { path: '/account/orders/:ordertoken', element: <OrderDetailPage /> },
+  { path: '/account/complaints', element: <ComplaintsPage /> },
+], { history: 'browser' });
+createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

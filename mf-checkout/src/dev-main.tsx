@@ -1,9 +1,9 @@
 // Standalone development harness: this area's pages without the shell.
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
 import { initKernel } from '@shop/shared-kernel';
 import CartPage from './pages/cart-page.tsx';
 
 void initKernel();
-const router = createBrowserRouter([{ path: '/checkout/cart', Component: CartPage }]);
-createRoot(document.getElementById('root')!).render(<RouterProvider router={router} />);
+const router = createStandaloneRouter([{ path: '/checkout/cart', element: <CartPage /> }]);
+createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

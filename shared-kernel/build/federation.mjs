@@ -19,7 +19,6 @@ export function sharedSingletons() {
     'react/': singleton('^19.3.1'),
     'react-dom': singleton('^19.3.1'),
     'react-dom/': singleton('^19.3.1'),
-    'react-router': singleton('^7.18.5'),
     zustand: singleton('^5.1.0'),
     mitt: singleton('^3.0.1'),
     '@shop/shared-kernel': singleton(`^${KERNEL_BUILD_VERSION}`),

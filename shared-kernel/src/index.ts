@@ -74,6 +74,18 @@ export { TextField } from './react/text-field.tsx';
 export { usePaymentRetry } from './react/use-payment-retry.ts';
 export type { TextFieldProps } from './react/text-field.tsx';
 export { useJsonLd } from './react/use-json-ld.ts';
+export {
+  RoutingProvider,
+  useRouting,
+  useLocation,
+  useParams,
+  useNavigate,
+  useSearchParams,
+  Link,
+  NavLink,
+  Navigate,
+} from './react/routing.tsx';
+export type { ShopRouting, ShopLocation, NavigateOptions, RouteParams, LinkProps } from './react/routing.tsx';
 export type * from './contract/index.ts';
 // checkout (issue 5)
 export {

@@ -1,11 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { initKernel, useBasketStore } from '@shop/shared-kernel';
 import { readConfig } from './config.ts';
 import { fetchRegistry, type Registry } from './areas/registry.ts';
 import { registerAreas } from './areas/area-loader.ts';
-import { createShopRouter } from './app/router.tsx';
+import { ShopRoutes } from './app/router.tsx';
 import { setBootRevision } from './app/new-build.ts';
 import { setConsentDefaults } from './app/analytics.ts';
 import { reloadOnce } from './app/reload-guard.ts';
@@ -27,7 +27,9 @@ async function boot() {
   void initKernel();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <RouterProvider router={createShopRouter(config)} />
+      <BrowserRouter>
+        <ShopRoutes config={config} />
+      </BrowserRouter>
     </StrictMode>,
   );
 }

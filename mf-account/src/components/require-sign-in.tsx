@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
-import { isAuthenticated, useAuthStore } from '@shop/shared-kernel';
+import { Navigate, useLocation, isAuthenticated, useAuthStore } from '@shop/shared-kernel';
 
 /** Where a guest goes: the sign-in page, with the page they wanted as `next`. */
 export function signInPath(pathname: string, search = ''): string {

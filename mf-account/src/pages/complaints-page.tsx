@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
 import {
+  Link,
+  useSearchParams,
   api,
   COMPLAINT_PHOTO_MAX_BYTES,
   COMPLAINT_PHOTO_MAX_COUNT,

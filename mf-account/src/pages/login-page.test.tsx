@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
 import { configureApi, useAuthStore } from '@shop/shared-kernel';
 import LoginPage from './login-page.tsx';
 
@@ -9,14 +9,14 @@ const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
 const fetchMock = vi.fn();
 
 function renderAt(url: string) {
-  const router = createMemoryRouter(
+  const router = createStandaloneRouter(
     [
-      { path: '/account/login', Component: LoginPage },
+      { path: '/account/login', element: <LoginPage /> },
       { path: '*', element: <p>Cieľ</p> },
     ],
-    { initialEntries: [url] },
+    { initialEntry: url },
   );
-  render(<RouterProvider router={router} />);
+  render(<StandaloneRoutes router={router} />);
   return router;
 }
 
@@ -66,6 +66,6 @@ describe('LoginPage', () => {
     const router = renderAt('/account/login?next=https://zly.example/');
     await submit('a@b.sk', 'Heslo123!');
     expect(useAuthStore.getState().auth).toEqual({ auth: 1, token });
-    expect(router.state.location.pathname).toBe('/account/profile');
+    expect(router.location.pathname).toBe('/account/profile');
   });
 });

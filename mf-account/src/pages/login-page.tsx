@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, useAuthStore, useCouponStore, usePageMeta } from '@shop/shared-kernel';
+import { Link, useNavigate, useSearchParams, api, useAuthStore, useCouponStore, usePageMeta } from '@shop/shared-kernel';
 import { useAccountStyles } from '../use-account-styles.ts';
 
 /** Only same-site paths are followed after sign-in. */

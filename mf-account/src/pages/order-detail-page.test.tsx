@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
 import { configureApi, useAuthStore, type AccountOrderDetail } from '@shop/shared-kernel';
 import OrderDetailPage from './order-detail-page.tsx';
 
@@ -36,9 +36,9 @@ describe('OrderDetailPage', () => {
       }
       return json({ data: order });
     });
-    const router = createMemoryRouter([{ path: '/account/orders/:ordertoken', Component: OrderDetailPage }], { initialEntries: [`/account/orders/${orderToken}`] });
+    const router = createStandaloneRouter([{ path: '/account/orders/:ordertoken', element: <OrderDetailPage /> }], { initialEntry: `/account/orders/${orderToken}` });
     await act(async () => {
-      render(<RouterProvider router={router} />);
+      render(<StandaloneRoutes router={router} />);
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Objednávka č. 2026000001' })).toBeTruthy();
     expect(screen.getByTestId('order-state').textContent).toBe('Doručená');

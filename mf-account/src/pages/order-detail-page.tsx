@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
-import { Link, useParams } from 'react-router';
 import {
+  Link,
+  useParams,
   api,
   formatDate,
   formatPrice,

@@ -1,5 +1,17 @@
-import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
-import { api, formatDate, formatPrice, ORDER_STATE_LABELS, PaginationNav, usePageMeta, useResource, withoutPageQuery } from '@shop/shared-kernel';
+import {
+  Link,
+  Navigate,
+  useLocation,
+  useSearchParams,
+  api,
+  formatDate,
+  formatPrice,
+  ORDER_STATE_LABELS,
+  PaginationNav,
+  usePageMeta,
+  useResource,
+  withoutPageQuery,
+} from '@shop/shared-kernel';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { PAYMENT_LABELS } from '../components/order-labels.ts';
 import { useAccountStyles } from '../use-account-styles.ts';

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { api, checkPassword, usePageMeta } from '@shop/shared-kernel';
+import { Link, useSearchParams, api, checkPassword, usePageMeta } from '@shop/shared-kernel';
 import { errorMessage, Field } from '../components/field.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
 

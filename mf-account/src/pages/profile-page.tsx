@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
 import {
+  useNavigate,
   api,
   checkPassword,
   useAuthStore,

@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { formatPrice, unitPriceWithVat, type ProductAccessory } from '@shop/shared-kernel';
+import { Link, formatPrice, unitPriceWithVat, type ProductAccessory } from '@shop/shared-kernel';
 
 const kindText: Record<ProductAccessory['kind'], string> = {
   required: 'povinné príslušenstvo',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { StandaloneRouting } from '@shop/shared-kernel/standalone';
 import { useBasketStore, type ProductAccessory } from '@shop/shared-kernel';
 import { AddToBasket } from './add-to-basket.tsx';
 import { variant } from './test-variant.ts';
@@ -10,9 +10,9 @@ afterEach(cleanup);
 
 const renderAdd = (props: Parameters<typeof AddToBasket>[0]) =>
   render(
-    <MemoryRouter>
+    <StandaloneRouting>
       <AddToBasket {...props} />
-    </MemoryRouter>,
+    </StandaloneRouting>,
   );
 
 describe('AddToBasket', () => {

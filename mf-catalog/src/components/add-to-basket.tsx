@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import {
+  Link,
   cleanNumericInput,
   parseAmountInput,
   useBasketStore,

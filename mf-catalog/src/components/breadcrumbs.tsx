@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@shop/shared-kernel';
 import type { Breadcrumb } from '@shop/shared-kernel';
 
 export function Breadcrumbs({ items }: { items: Breadcrumb[] }) {

@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { variantCountText, type ProductSummary } from '@shop/shared-kernel';
+import { Link, variantCountText, type ProductSummary } from '@shop/shared-kernel';
 import { Price, SaleBadge } from './price.tsx';
 
 export function ProductCard({ product }: { product: ProductSummary }) {

@@ -1,6 +1,14 @@
 import { useEffect, useId, useRef } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api, PaginationNav, withoutPageQuery, type ListingQuery, type ProductSort } from '@shop/shared-kernel';
+import {
+  useLocation,
+  useNavigate,
+  useSearchParams,
+  api,
+  PaginationNav,
+  withoutPageQuery,
+  type ListingQuery,
+  type ProductSort,
+} from '@shop/shared-kernel';
 import { ProductGrid, ProductGridPlaceholder } from './product-card.tsx';
 import { FilterPanel } from '../listing/filter-panel.tsx';
 import { activeFilterCount, clearFilters, readFilters, readPage, readSort, setSort, sortLabels } from '../listing/listing-params.ts';

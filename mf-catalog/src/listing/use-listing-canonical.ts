@@ -1,5 +1,4 @@
-import { useSearchParams } from 'react-router';
-import { pageHref } from '@shop/shared-kernel';
+import { useSearchParams, pageHref } from '@shop/shared-kernel';
 import { readPage } from './listing-params.ts';
 
 /** Canonical URL of a listing page: its path and page number; filters and sort are variants of it. */

@@ -1,5 +1,4 @@
-import { useParams } from 'react-router';
-import { api, usePageMeta, useResource } from '@shop/shared-kernel';
+import { useParams, api, usePageMeta, useResource } from '@shop/shared-kernel';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';

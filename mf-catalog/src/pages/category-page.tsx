@@ -1,5 +1,4 @@
-import { Link, useParams } from 'react-router';
-import { api, usePageMeta, useResource } from '@shop/shared-kernel';
+import { Link, useParams, api, usePageMeta, useResource } from '@shop/shared-kernel';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';

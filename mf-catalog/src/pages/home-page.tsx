@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { api, formatDate, usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel';
+import { Link, api, formatDate, usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel';
 import { ProductGrid } from '../components/product-card.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 

@@ -1,6 +1,15 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { api, basePrice, formatPrice, salePercent, usePageMeta, useResource, type ProductDetail } from '@shop/shared-kernel';
+import {
+  Link,
+  useParams,
+  api,
+  basePrice,
+  formatPrice,
+  salePercent,
+  usePageMeta,
+  useResource,
+  type ProductDetail,
+} from '@shop/shared-kernel';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { Price, SaleBadge } from '../components/price.tsx';
 import { AttributeTable } from '../components/attribute-table.tsx';

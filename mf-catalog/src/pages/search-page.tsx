@@ -1,5 +1,13 @@
-import { Link, useParams, useSearchParams } from 'react-router';
-import { api, PaginationNav, usePageMeta, useResource, type SearchCategory } from '@shop/shared-kernel';
+import {
+  Link,
+  useParams,
+  useSearchParams,
+  api,
+  PaginationNav,
+  usePageMeta,
+  useResource,
+  type SearchCategory,
+} from '@shop/shared-kernel';
 import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
 import { productCountText } from '../listing/count-text.ts';
 import { readPage } from '../listing/listing-params.ts';

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { StandaloneRouting } from '@shop/shared-kernel/standalone';
 import { useBasketStore, type BasketLine } from '@shop/shared-kernel';
 import { BasketLineItem } from './basket-line.tsx';
 
@@ -20,11 +20,11 @@ const line: BasketLine = {
 function Current() {
   const lines = useBasketStore((state) => state.lines);
   return (
-    <MemoryRouter>
+    <StandaloneRouting>
       {lines.map((item) => (
         <BasketLineItem key={item.v_id} line={item} />
       ))}
-    </MemoryRouter>
+    </StandaloneRouting>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import {
+  Link,
   cleanNumericInput,
   formatPrice,
   lineTotal,

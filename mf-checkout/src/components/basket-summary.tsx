@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
 import {
+  Link,
   basketTotal,
   formatPrice,
   lineTotal,

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@shop/shared-kernel';
 
 const STEPS = [
   { path: '/checkout/cart', label: 'Košík' },

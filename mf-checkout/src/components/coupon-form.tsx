@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
-import { isAuthenticated, useAuthStore, useCouponStore } from '@shop/shared-kernel';
+import { Link, isAuthenticated, useAuthStore, useCouponStore } from '@shop/shared-kernel';
 
 /** Coupons apply only for a signed-in shopper (spec section 6). */
 export function CouponForm() {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { StandaloneRouting } from '@shop/shared-kernel/standalone';
 import { configureApi, useBasketStore, useCheckoutStore, type BasketLine, type VariantData } from '@shop/shared-kernel';
 import CartPage from './cart-page.tsx';
 
@@ -31,7 +31,7 @@ afterEach(() => {
   configureApi({ fetch: undefined });
 });
 
-const renderPage = () => render(<MemoryRouter><CartPage /></MemoryRouter>);
+const renderPage = () => render(<StandaloneRouting><CartPage /></StandaloneRouting>);
 
 describe('CartPage', () => {
   it('flags a line whose price changed since it was added, until the shopper acknowledges it', async () => {

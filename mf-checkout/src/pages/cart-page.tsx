@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
-import { basketChanges, usePageMeta, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
+import { Link, basketChanges, usePageMeta, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
 import { BasketLineItem } from '../components/basket-line.tsx';
 import { BasketSummary } from '../components/basket-summary.tsx';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';

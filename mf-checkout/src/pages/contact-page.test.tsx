@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
 import { CHECKOUT_DRAFT_KEY, useCheckoutStore } from '@shop/shared-kernel';
 import ContactPage from './contact-page.tsx';
 
@@ -14,12 +14,15 @@ afterEach(cleanup);
 
 const renderPage = () =>
   render(
-    <MemoryRouter initialEntries={['/checkout/contact']}>
-      <Routes>
-        <Route path="/checkout/contact" element={<ContactPage />} />
-        <Route path="/checkout/order" element={<h1>Doprava a platba</h1>} />
-      </Routes>
-    </MemoryRouter>,
+    <StandaloneRoutes
+      router={createStandaloneRouter(
+        [
+          { path: '/checkout/contact', element: <ContactPage /> },
+          { path: '/checkout/order', element: <h1>Doprava a platba</h1> },
+        ],
+        { initialEntry: '/checkout/contact' },
+      )}
+    />,
   );
 
 describe('ContactPage', () => {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
 import {
+  Link,
+  useNavigate,
   api,
   isAuthenticated,
   mergeCheckoutPrefill,

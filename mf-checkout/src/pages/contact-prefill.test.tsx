@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { StandaloneRouting } from '@shop/shared-kernel/standalone';
 import { configureApi, emptyContact, useAuthStore, useCheckoutStore } from '@shop/shared-kernel';
 import ContactPage from './contact-page.tsx';
 
@@ -30,7 +30,7 @@ describe('ContactPage prefill', () => {
       delivery: { name: 'Stavba Nová', street: 'Poľná 7', city: 'Senec', zip: '90301' },
     } } }), { status: 200, headers: { 'content-type': 'application/json' } }));
     await act(async () => {
-      render(<MemoryRouter initialEntries={['/checkout/contact']}><Routes><Route path="/checkout/contact" element={<ContactPage />} /></Routes></MemoryRouter>);
+      render(<StandaloneRouting at="/checkout/contact"><ContactPage /></StandaloneRouting>);
     });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/account/checkout-prefill');
     expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('jana@example.sk');

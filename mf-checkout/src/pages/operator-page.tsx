@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation } from 'react-router';
-import { usePageMeta } from '@shop/shared-kernel';
+import { useLocation, usePageMeta } from '@shop/shared-kernel';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
 /**

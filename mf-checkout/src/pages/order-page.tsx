@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
 import {
+  Link,
+  Navigate,
+  useNavigate,
   api,
   ApiError,
   formatPrice,

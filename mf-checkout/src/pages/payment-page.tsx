@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { api, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
+import { Link, useLocation, useNavigate, useSearchParams, api, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
 import { RetryPayment } from '../components/retry-payment.tsx';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 

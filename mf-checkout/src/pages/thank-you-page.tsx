@@ -1,5 +1,4 @@
-import { Link, useParams } from 'react-router';
-import { formatDate, formatPrice, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
+import { Link, useParams, formatDate, formatPrice, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
 import { InvoiceLink } from '../components/invoice-link.tsx';
 import { OrderLines } from '../components/order-lines.tsx';
 import { RetryPayment } from '../components/retry-payment.tsx';

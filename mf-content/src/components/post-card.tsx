@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { formatDate, type BlogPostSummary } from '@shop/shared-kernel';
+import { Link, formatDate, type BlogPostSummary } from '@shop/shared-kernel';
 
 export function PostCard({ post }: { post: BlogPostSummary }) {
   return (

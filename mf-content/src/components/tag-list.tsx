@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { NavLink } from '@shop/shared-kernel';
 import type { BlogTag } from '@shop/shared-kernel';
 
 /** The blog's topics with the number of posts in each. */

@@ -1,6 +1,15 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, PaginationNav, usePageMeta, useResource, withoutPageQuery } from '@shop/shared-kernel';
+import {
+  useLocation,
+  useNavigate,
+  useParams,
+  useSearchParams,
+  api,
+  PaginationNav,
+  usePageMeta,
+  useResource,
+  withoutPageQuery,
+} from '@shop/shared-kernel';
 import { PostCard } from '../components/post-card.tsx';
 import { TagList } from '../components/tag-list.tsx';
 import { useContentStyles } from '../use-content-styles.ts';

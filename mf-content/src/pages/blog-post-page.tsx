@@ -1,5 +1,4 @@
-import { Link, useParams } from 'react-router';
-import { api, formatDate, SHOP_NAME, useJsonLd, usePageMeta, useResource } from '@shop/shared-kernel';
+import { Link, useParams, api, formatDate, SHOP_NAME, useJsonLd, usePageMeta, useResource } from '@shop/shared-kernel';
 import { useContentStyles } from '../use-content-styles.ts';
 
 /** One blog post at its stable URL /blog/clanok/{slug}. */

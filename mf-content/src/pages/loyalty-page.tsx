@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { api, formatPrice, isAuthenticated, useAuthStore, useResource } from '@shop/shared-kernel';
+import { Link, api, formatPrice, isAuthenticated, useAuthStore, useResource } from '@shop/shared-kernel';
 import { PageContent } from '../components/page-content.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Component, type ReactNode } from 'react';
+import { StandaloneRouting } from '@shop/shared-kernel/standalone';
 import { configureApi } from '@shop/shared-kernel';
 import StaticPage from './static-page.tsx';
 
@@ -10,11 +11,25 @@ function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
+/** Stands in for the shell's area boundary: what the page throws ends here. */
+class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? <p>Hranica: chyba</p> : this.props.children;
+  }
+}
+
 function renderSlug(slug: string) {
-  const router = createMemoryRouter([{ path: '/s/:site', Component: StaticPage, ErrorBoundary: () => <p>Hranica: chyba</p> }], {
-    initialEntries: [`/s/${slug}`],
-  });
-  render(<RouterProvider router={router} />);
+  render(
+    <Boundary>
+      <StandaloneRouting at={`/s/${slug}`} path="/s/:site">
+        <StaticPage />
+      </StandaloneRouting>
+    </Boundary>,
+  );
 }
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '@shop/shared-kernel';
 import { PageContent } from '../components/page-content.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
 

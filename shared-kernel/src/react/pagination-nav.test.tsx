@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { StandaloneRouting } from '../standalone/index.ts';
 import { PaginationNav } from './pagination-nav.tsx';
 
 function renderAt(url: string, total: number) {
   const page = Number(new URL(url, 'http://x').searchParams.get('page') ?? '1');
-  const router = createMemoryRouter([{ path: '/blog', element: <PaginationNav page={page} total={total} /> }], { initialEntries: [url] });
-  render(<RouterProvider router={router} />);
+  render(<StandaloneRouting at={url}><PaginationNav page={page} total={total} /></StandaloneRouting>);
 }
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 /** Effects of every route change: server redirects, focus, device state. */
 import { useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate, useNavigationType } from 'react-router';
 import { api, useDeviceStore } from '@shop/shared-kernel';
 
 export function isExternalUrl(url: string): boolean {
@@ -54,6 +54,24 @@ export function useFocusOnNavigation(): void {
       window.clearTimeout(stop);
     };
   }, [pathname]);
+}
+
+/** Navigation state that keeps the scroll position (e.g. a listing filter changed the query). */
+export const KEEP_SCROLL = { keepScroll: true } as const;
+
+/** A page reached by a link starts at the top; back and forward leave scrolling to the browser. */
+export function useScrollReset(): void {
+  const location = useLocation();
+  const type = useNavigationType();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const keep = (location.state as Partial<typeof KEEP_SCROLL> | null)?.keepScroll === true;
+    if (type !== 'POP' && !keep) window.scrollTo(0, 0);
+  }, [location, type]);
 }
 
 /** Device state is refreshed after a resize, debounced by 50 ms (spec section 9). */

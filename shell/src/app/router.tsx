@@ -1,4 +1,5 @@
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { Component, useState, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useBasketStore } from '@shop/shared-kernel';
 import { shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
 import { AreaRoute } from '../areas/area-route.tsx';
@@ -11,49 +12,74 @@ import { ShellRoot } from './shell-root.tsx';
 import { OpsPage } from '../pages/ops-page.tsx';
 import type { ShellConfig } from '../config.ts';
 
-/** Checkout steps need a non-empty basket; otherwise the visitor goes to the basket. */
-function basketGuard() {
-  return useBasketStore.getState().lines.length === 0 ? redirect('/checkout/cart') : null;
+/**
+ * Checkout steps need a non-empty basket; otherwise the visitor goes to the
+ * basket. Checked when the step is entered, not on every basket change: placing
+ * the order empties the basket on the way to the thank-you page.
+ */
+function RequireBasket({ children }: { children: ReactNode }) {
+  const { key } = useLocation();
+  const [entered, setEntered] = useState({ key, empty: useBasketStore.getState().lines.length === 0 });
+  if (entered.key !== key) setEntered({ key, empty: useBasketStore.getState().lines.length === 0 });
+  return entered.empty ? <Navigate to="/checkout/cart" replace /> : children;
 }
 
-function toRouteObject(route: ShopRoute): RouteObject {
-  return {
-    id: route.name,
-    path: route.path,
-    element: <AreaRoute route={route} />,
-    ...(route.requiresBasket ? { loader: basketGuard } : {}),
-  };
-}
-
-const layouts: Record<LayoutName, (props: { children?: React.ReactNode }) => React.JSX.Element> = {
+const layouts: Record<LayoutName, (props: { children?: ReactNode }) => React.JSX.Element> = {
   default: DefaultLayout,
   checkout: CheckoutLayout,
   account: AccountLayout,
 };
 
-export function buildRoutes(config: ShellConfig): RouteObject[] {
-  const byLayout = (layout: LayoutName) => shopRoutes.filter((route) => route.layout === layout).map(toRouteObject);
-  return [
-    {
-      element: <ShellRoot config={config} />,
-      errorElement: <ErrorLayout />,
-      children: [
-        ...(Object.keys(layouts) as LayoutName[]).map((layout) => {
-          const Layout = layouts[layout];
-          return { element: <Layout />, children: byLayout(layout) };
-        }),
-        {
-          element: <DefaultLayout />,
-          children: [
-            { path: '/ops', element: <OpsPage /> },
-            { path: '*', element: <NotFoundPage /> },
-          ],
-        },
-      ],
-    },
-  ];
+function areaRoute(route: ShopRoute) {
+  const page = <AreaRoute route={route} />;
+  return <Route key={route.name} path={route.path} element={route.requiresBasket ? <RequireBasket>{page}</RequireBasket> : page} />;
 }
 
-export function createShopRouter(config: ShellConfig) {
-  return createBrowserRouter(buildRoutes(config));
+type BoundaryState = { error: unknown; at: string | null };
+
+/** Last resort for a failure outside any area; the next navigation tries again. */
+class ShellBoundary extends Component<{ pathname: string; children: ReactNode }, BoundaryState> {
+  override state: BoundaryState = { error: null, at: null };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: { pathname: string }, state: BoundaryState): Partial<BoundaryState> | null {
+    if (state.error === null) return state.at === props.pathname ? null : { at: props.pathname };
+    return state.at === props.pathname ? null : { error: null, at: props.pathname };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error(error);
+  }
+
+  override render() {
+    return this.state.error === null ? this.props.children : <ErrorLayout />;
+  }
+}
+
+/** The shop's route tree: the shell root, one layout per group of routes, area pages inside. */
+export function ShopRoutes({ config }: { config: ShellConfig }) {
+  const { pathname } = useLocation();
+  return (
+    <ShellBoundary pathname={pathname}>
+      <Routes>
+        <Route element={<ShellRoot config={config} />}>
+          {(Object.keys(layouts) as LayoutName[]).map((layout) => {
+            const Layout = layouts[layout];
+            return (
+              <Route key={layout} element={<Layout />}>
+                {shopRoutes.filter((route) => route.layout === layout).map(areaRoute)}
+              </Route>
+            );
+          })}
+          <Route element={<DefaultLayout />}>
+            <Route path="/ops" element={<OpsPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Route>
+      </Routes>
+    </ShellBoundary>
+  );
 }

@@ -5,7 +5,7 @@ import { ConsentNotice } from '../components/consent-notice.tsx';
 import { applyConsent } from './analytics.ts';
 import { routeNameForPath } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
-import { useDeviceRefresh, useFocusOnNavigation, useServerRedirect } from './route-effects.ts';
+import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useServerRedirect } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
 
 /** The root of every layout: consent, analytics and the effects of route changes. */
@@ -17,6 +17,7 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
 
   useServerRedirect();
   useFocusOnNavigation();
+  useScrollReset();
   useDeviceRefresh();
   useNewBuildDetection(config.registryPollMs);
   useEffect(() => applyConsent(choices, routeName, config.gtmId), [choices, routeName, config.gtmId]);

@@ -7,6 +7,7 @@ import { reloadOnce } from '../app/reload-guard.ts';
 import type { ShopRoute } from '../app/route-table.ts';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { AreaUnavailable } from './area-unavailable.tsx';
+import { AreaRouting } from './area-routing.tsx';
 import { PageSkeleton } from '../components/page-skeleton.tsx';
 
 function AreaPage({ route }: { route: ShopRoute }) {
@@ -57,7 +58,9 @@ export function AreaRoute({ route }: { route: ShopRoute }) {
   return (
     <div className="area-outlet" data-boundary={route.area} data-route={route.name}>
       <AreaBoundary route={route} key={location.pathname}>
-        <AreaPage route={route} />
+        <AreaRouting>
+          <AreaPage route={route} />
+        </AreaRouting>
       </AreaBoundary>
     </div>
   );

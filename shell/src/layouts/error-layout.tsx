@@ -1,10 +1,8 @@
-import { Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 import { Logo } from '../components/header.tsx';
 
 /** Last resort for failures outside any area: a plain page with a way back. */
 export function ErrorLayout() {
-  const error = useRouteError();
-  console.error(error);
   return (
     <div className="layout layout--error">
       <header className="site-header site-header--reduced">
