@@ -26,6 +26,28 @@ function routeRequirements(): Plugin {
   };
 }
 
+/**
+ * Every chunk of the shell is needed to show the first page (the shared
+ * singletons are loaded by the federation runtime through dynamic imports the
+ * browser cannot see in advance): preload them all from index.html, so they
+ * download in parallel instead of one round trip after another.
+ */
+function preloadBootChunks(): Plugin {
+  return {
+    name: 'shop-preload-boot-chunks',
+    apply: 'build',
+    enforce: 'post',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const chunks = Object.values(context.bundle ?? {}).filter((item) => item.type === 'chunk' && !item.isEntry);
+        const missing = chunks.map((chunk) => `/${chunk.fileName}`).filter((href) => !html.includes(`"${href}"`));
+        return missing.map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
+
 // The host: it provides the shared singletons and registers the areas at
 // runtime from the release registry, so it names no remote here.
 export default defineConfig({
@@ -40,6 +62,7 @@ export default defineConfig({
       experiments: { provideExternalRuntime: true },
     }),
     routeRequirements(),
+    preloadBootChunks(),
   ],
   build: { target: 'esnext' },
   test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
