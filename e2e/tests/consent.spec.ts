@@ -15,6 +15,9 @@ async function consentCookies(page: Page) {
   return Object.fromEntries(cookies.filter((c) => c.name.startsWith('cookie_')).map((c) => [c.name, c.value]));
 }
 
+/** The shell's notice (interactive), not the first frame's static one it replaces. */
+const shellNotice = (page: Page) => page.getByRole('dialog', { name: 'Súbory cookies' }).and(page.getByTestId('consent'));
+
 const tagManager = (page: Page) => page.locator('script[src^="https://www.googletagmanager.com/gtm.js?id=GTM-E2ETEST"]');
 
 test.beforeEach(async ({ page }) => {
@@ -24,7 +27,7 @@ test.beforeEach(async ({ page }) => {
 
 test('accept all stores all three choices, adds the tag manager and grants every signal', async ({ page }) => {
   await page.goto('/');
-  const notice = page.getByRole('dialog', { name: 'Súbory cookies' });
+  const notice = shellNotice(page);
   await expect(notice).toBeVisible();
   await expect(tagManager(page)).toHaveCount(0);
   expect((await consentCommands(page))[0]).toEqual(['consent', 'default', expect.objectContaining({ analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' })]);
@@ -41,7 +44,7 @@ test('accept all stores all three choices, adds the tag manager and grants every
 
 test('reject all is as prominent as accept all, stores required only and adds no tag manager', async ({ page }) => {
   await page.goto('/');
-  const notice = page.getByRole('dialog', { name: 'Súbory cookies' });
+  const notice = shellNotice(page);
   const accept = notice.getByRole('button', { name: 'Prijať všetko' });
   const reject = notice.getByRole('button', { name: 'Odmietnuť všetko' });
   expect(await reject.getAttribute('class')).toBe(await accept.getAttribute('class'));
@@ -57,7 +60,7 @@ test('reject all is as prominent as accept all, stores required only and adds no
 
 test('detailed settings keep technical cookies on, save unset values as false, and can be changed from the footer', async ({ page }) => {
   await page.goto('/');
-  const notice = page.getByRole('dialog', { name: 'Súbory cookies' });
+  const notice = shellNotice(page);
   await notice.getByRole('button', { name: 'Nastavenia' }).click();
   const technical = notice.getByRole('checkbox', { name: /Technické cookies/ });
   await expect(technical).toBeChecked();
@@ -89,4 +92,26 @@ test('the privacy page shows the notice plain in the page, and generate and pdf 
     await expect(page.getByTestId('consent')).toHaveCount(0);
     expect(await consentCommands(page)).toEqual([['consent', 'default', expect.any(Object)]]);
   }
+});
+
+test('the notice of the shell replaces the one painted with the first frame: one notice on the page', async ({ page }) => {
+  await page.goto('/p/neexistujuci-produkt');
+  await expect(shellNotice(page)).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Súbory cookies' })).toHaveCount(1);
+  await expect(page.getByTestId('consent-first-frame')).toHaveCount(0);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the first frame shows the notice, and reject all stores required only and returns to the page', async ({ page }) => {
+    await page.goto('/c/tehly?page=2');
+    const notice = page.getByRole('dialog', { name: 'Súbory cookies' });
+    await expect(notice).toBeVisible();
+    await expect(notice.getByRole('link', { name: 'ochrane súkromia' })).toHaveAttribute('href', '/s/ochrana-sukromia');
+    await notice.getByRole('button', { name: 'Odmietnuť všetko' }).click();
+    await expect(page).toHaveURL(/\/c\/tehly\?page=2$/);
+    expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'false' });
+    await expect(notice).toHaveCount(0);
+  });
 });

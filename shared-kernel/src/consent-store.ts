@@ -9,8 +9,9 @@ import { create } from 'zustand';
 import type { ConsentChoices } from './contract/domain.ts';
 import { bus } from './event-bus.ts';
 
-export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
-const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
+import { CONSENT_COOKIE_MAX_AGE_S, CONSENT_COOKIES, parseConsentCookies } from './consent-rules.ts';
+
+export { CONSENT_COOKIE_MAX_AGE_S, parseConsentCookies };
 
 /** Routes on which consent and analytics are off (spec section 2 and 4). */
 const NO_ANALYTICS_ROUTES: ReadonlySet<string> = new Set(['generate', 'pdf']);
@@ -32,27 +33,6 @@ export type ConsentStore = {
   /** Re-reads the cookies (e.g. after another tab decided). */
   reload: () => void;
 };
-
-function cookieValues(cookieString: string): Map<string, string> {
-  const values = new Map<string, string>();
-  for (const part of cookieString.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    values.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  return values;
-}
-
-/** Choices from a document.cookie string; null while cookie_required is not set. */
-export function parseConsentCookies(cookieString: string): ConsentChoices | null {
-  const values = cookieValues(cookieString);
-  if (!values.has('cookie_required')) return null;
-  return {
-    cookie_required: true,
-    cookie_ga: values.get('cookie_ga') === 'true',
-    cookie_ads: values.get('cookie_ads') === 'true',
-  };
-}
 
 function readChoices(): ConsentChoices | null {
   if (typeof document === 'undefined') return null;

@@ -13,3 +13,4 @@ export * from './version.ts';
 export * from './checkout-rules.ts';
 export * from './contact-message-rules.ts';
 export * from './account-rules.ts';
+export * from './consent-rules.ts';

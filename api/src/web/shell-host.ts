@@ -11,6 +11,7 @@ import fastifyStatic from '@fastify/static';
 import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
 import { localDirectoryStorage } from '../release/storage.ts';
 import { areaPreloadLinks, type ShellRoute } from './route-preload.ts';
+import { consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 
 export type ShellHostOptions = {
   originDir: string;
@@ -95,9 +96,24 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const pathname = request.url.split('?')[0] ?? '/';
     const preload = await areaPreloadLinks({ originDir: options.originDir, registry, routes: index.routes, pathname, assetOrigin });
     const script = `<script>window.__SHOP__=${JSON.stringify(config).replace(/</g, '\\u003c')}</script>`;
-    const html = index.html.replace('<!--shop-config-->', script + preload);
+    const html = index.html
+      .replace('<!--shop-config-->', script + preload)
+      .replace('<div id="root"></div>', `<div id="root">${consentFirstFrame(request.headers.cookie, request.url)}</div>`);
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
+  // The first frame's consent form (works without JavaScript): the same cookies the shell's notice sets.
+  app.register(async (form) => {
+    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    form.post('/consent', async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      if (body.choice !== 'all' && body.choice !== 'none') {
+        return reply.code(400).send({ error: { code: 'invalid_choice', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
+      }
+      return reply.header('set-cookie', consentCookies(body.choice, request.protocol === 'https')).redirect(safeBackPath(body.back), 303);
+    });
+  });
   app.get('/', sendIndex);
   app.get('/*', sendIndex);
 }

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
+import { CONSENT_NOTICE as TEXT } from '@shop/shared-kernel/rules';
 
 function Settings() {
   const { choices, save } = useConsentStore();
@@ -51,18 +52,17 @@ export function ConsentNotice({ plain }: { plain: boolean }) {
       aria-labelledby={titleId}
       data-testid="consent"
     >
-      <h2 id={titleId} className="consent__title">Súbory cookies</h2>
+      <h2 id={titleId} className="consent__title">{TEXT.title}</h2>
       <p>
-        Používame technické cookies nevyhnutné na fungovanie obchodu. S vaším súhlasom aj analytické a reklamné.
-        Viac v <Link to="/s/ochrana-sukromia">ochrane súkromia</Link>.
+        {TEXT.body} {TEXT.moreIn} <Link to={TEXT.privacyPath}>{TEXT.privacyLink}</Link>.
       </p>
       {settingsOpen ? (
         <Settings />
       ) : (
         <div className="consent__actions">
-          <button type="button" className="button button--primary" onClick={acceptAll}>Prijať všetko</button>
-          <button type="button" className="button button--primary" onClick={rejectAll}>Odmietnuť všetko</button>
-          <button type="button" className="button" onClick={openSettings}>Nastavenia</button>
+          <button type="button" className="button button--primary" onClick={acceptAll}>{TEXT.acceptAll}</button>
+          <button type="button" className="button button--primary" onClick={rejectAll}>{TEXT.rejectAll}</button>
+          <button type="button" className="button" onClick={openSettings}>{TEXT.settings}</button>
         </div>
       )}
     </section>

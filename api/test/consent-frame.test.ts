@@ -1,0 +1,78 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConsentCookies } from '@shop/shared-kernel/rules';
+import { shellHost } from '../src/web/shell-host.ts';
+import { emptyRegistry, REGISTRY_KEY } from '../src/release/registry.ts';
+
+const originDir = mkdtempSync(join(tmpdir(), 'consent-frame-'));
+const shellDir = join(originDir, 'shells', 'shell', '1.0.0-a');
+const app = Fastify();
+
+beforeAll(async () => {
+  mkdirSync(shellDir, { recursive: true });
+  mkdirSync(join(originDir, 'builds'), { recursive: true });
+  writeFileSync(join(shellDir, 'index.html'), '<html><head><!--shop-config--></head><body><div id="root"></div></body></html>');
+  writeFileSync(join(shellDir, 'routes.json'), JSON.stringify({ routes: [] }));
+  const registry = { ...emptyRegistry(), revision: 'r1', shell: { version: '1.0.0-a', dir: 'shells/shell/1.0.0-a', kernel: '1.2.0' } };
+  writeFileSync(join(originDir, REGISTRY_KEY), JSON.stringify(registry));
+  await shellHost(app, { originDir, assetPort: 1, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000 });
+  await app.ready();
+});
+afterAll(() => app.close());
+
+const page = (url: string, cookie?: string) => app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+
+describe('the consent notice in the first frame', () => {
+  it('is in the page for a visitor who has not decided, with both choices as a form that needs no script', async () => {
+    const html = (await page('/c/tehly?page=2')).body;
+    expect(html).toContain('data-testid="consent-first-frame"');
+    expect(html).toContain('<h2 id="consent-first-title" class="consent__title">Súbory cookies</h2>');
+    expect(html).toContain('<form method="post" action="/consent"');
+    expect(html).toContain('<input type="hidden" name="back" value="/c/tehly?page=2">');
+    expect(html).toMatch(/value="all"[^>]*>Prijať všetko</);
+    expect(html).toMatch(/value="none"[^>]*>Odmietnuť všetko</);
+  });
+
+  it('is absent once the visitor decided, on the document tools and on the privacy page', async () => {
+    expect((await page('/', 'cookie_required=true; cookie_ga=false; cookie_ads=false')).body).not.toContain('consent-first-frame');
+    expect((await page('/generate?order=1')).body).not.toContain('consent-first-frame');
+    expect((await page('/pdf')).body).not.toContain('consent-first-frame');
+    expect((await page('/s/ochrana-sukromia')).body).not.toContain('consent-first-frame');
+  });
+
+  it('escapes the path it sends back to', async () => {
+    const html = (await page('/search/a%22b?q="><script>')).body;
+    expect(html).not.toContain('"><script>');
+  });
+});
+
+describe('POST /consent', () => {
+  const post = (payload: string) =>
+    app.inject({ method: 'POST', url: '/consent', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
+  const choicesOf = (setCookie: string | string[] | undefined) =>
+    parseConsentCookies([setCookie ?? []].flat().map((cookie) => cookie.split(';')[0]).join('; '));
+
+  it('accept all sets the three cookies for a year and goes back to the page', async () => {
+    const response = await post('choice=all&back=%2Fp%2Ftehla%3Fv%3D2');
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/p/tehla?v=2');
+    expect(choicesOf(response.headers['set-cookie'])).toEqual({ cookie_required: true, cookie_ga: true, cookie_ads: true });
+    expect(String(response.headers['set-cookie'])).toContain('Max-Age=31536000; Path=/; SameSite=Lax');
+  });
+
+  it('reject all stores required only; another site is never the way back', async () => {
+    const response = await post('choice=none&back=%2F%2Fevil.example%2F');
+    expect(response.headers.location).toBe('/');
+    expect(choicesOf(response.headers['set-cookie'])).toEqual({ cookie_required: true, cookie_ga: false, cookie_ads: false });
+  });
+
+  it('refuses anything else with the API error shape and sets nothing', async () => {
+    const response = await post('choice=maybe');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 'invalid_choice', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Consent facts without React or a store, so the server can use them too:
+ * the three cookies (spec section 3 and 4), how long they last, how to read
+ * them from a Cookie header, and the notice's wording.
+ */
+import type { ConsentChoices } from './contract/domain.ts';
+
+export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+export const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
+
+function cookieValues(cookieString: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const part of cookieString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    values.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+/** Choices from a document.cookie string or a Cookie header; null while cookie_required is not set. */
+export function parseConsentCookies(cookieString: string): ConsentChoices | null {
+  const values = cookieValues(cookieString);
+  if (!values.has('cookie_required')) return null;
+  return {
+    cookie_required: true,
+    cookie_ga: values.get('cookie_ga') === 'true',
+    cookie_ads: values.get('cookie_ads') === 'true',
+  };
+}
+
+/** The notice's wording, one source for the shell's notice and the server's first frame. */
+export const CONSENT_NOTICE = {
+  title: 'Súbory cookies',
+  body: 'Používame technické cookies nevyhnutné na fungovanie obchodu. S vaším súhlasom aj analytické a reklamné.',
+  moreIn: 'Viac v',
+  privacyLink: 'ochrane súkromia',
+  privacyPath: '/s/ochrana-sukromia',
+  acceptAll: 'Prijať všetko',
+  rejectAll: 'Odmietnuť všetko',
+  settings: 'Nastavenia',
+} as const;
