@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
@@ -27,7 +28,7 @@ function routeRequirements(): Plugin {
 }
 
 /**
- * Every chunk of the shell is needed to show the first page (the shared
+ * Every chunk of the shell but split-off pages is needed to show the first page (the shared
  * singletons are loaded by the federation runtime through dynamic imports the
  * browser cannot see in advance): preload them all from index.html, so they
  * download in parallel instead of one round trip after another.
@@ -40,7 +41,11 @@ function preloadBootChunks(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
-        const chunks = Object.values(context.bundle ?? {}).filter((item) => item.type === 'chunk' && !item.isEntry);
+        const srcDir = fileURLToPath(new URL('./src/', import.meta.url));
+        // Pages the shell splits off on purpose (the ops console) load when visited, not at boot.
+        const splitOff = (chunk: { isDynamicEntry: boolean; facadeModuleId: string | null }) =>
+          chunk.isDynamicEntry && (chunk.facadeModuleId?.startsWith(srcDir) ?? false);
+        const chunks = Object.values(context.bundle ?? {}).filter((item) => item.type === 'chunk' && !item.isEntry && !splitOff(item));
         const missing = chunks.map((chunk) => `/${chunk.fileName}`).filter((href) => !html.includes(`"${href}"`));
         return missing.map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href }, injectTo: 'head' as const }));
       },

@@ -1,4 +1,4 @@
-import { Component, useState, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useBasketStore } from '@shop/shared-kernel';
 import { shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
@@ -9,7 +9,7 @@ import { AccountLayout } from '../layouts/account-layout.tsx';
 import { ErrorLayout } from '../layouts/error-layout.tsx';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { ShellRoot } from './shell-root.tsx';
-import { OpsPage } from '../pages/ops-page.tsx';
+import { PageSkeleton } from '../components/page-skeleton.tsx';
 import type { ShellConfig } from '../config.ts';
 
 /**
@@ -23,6 +23,9 @@ function RequireBasket({ children }: { children: ReactNode }) {
   if (entered.key !== key) setEntered({ key, empty: useBasketStore.getState().lines.length === 0 });
   return entered.empty ? <Navigate to="/checkout/cart" replace /> : children;
 }
+
+/** The operators' release console: few visitors need it, so it loads on its own. */
+const OpsPage = lazy(() => import('../pages/ops-page.tsx').then((module) => ({ default: module.OpsPage })));
 
 const layouts: Record<LayoutName, (props: { children?: ReactNode }) => React.JSX.Element> = {
   default: DefaultLayout,
@@ -75,7 +78,7 @@ export function ShopRoutes({ config }: { config: ShellConfig }) {
             );
           })}
           <Route element={<DefaultLayout />}>
-            <Route path="/ops" element={<OpsPage />} />
+            <Route path="/ops" element={<Suspense fallback={<PageSkeleton />}><OpsPage /></Suspense>} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Route>
