@@ -91,6 +91,7 @@ test('the origin caches hashed files forever, revalidates entry, manifest and re
     expect(response.status()).toBe(200);
     expect(response.headers()['cache-control']).toBe('no-cache');
     expect(response.headers()['access-control-allow-origin']).toBe('*');
+    expect(response.headers().etag).toBeTruthy();
   }
   const manifest = (await (await request.get(`${areaBase}/mf-manifest.json`)).json()) as {
     exposes: { assets: { js: { sync: string[] } } }[];
@@ -100,4 +101,7 @@ test('the origin caches hashed files forever, revalidates entry, manifest and re
   expect(hashed.status()).toBe(200);
   expect(hashed.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   expect(hashed.headers()['content-encoding']).toBe('br');
+  // Never revalidated, so no validators on any of the page's many chunks.
+  expect(hashed.headers().etag).toBeUndefined();
+  expect(hashed.headers()['last-modified']).toBeUndefined();
 });

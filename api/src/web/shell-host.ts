@@ -12,6 +12,7 @@ import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
 import { localDirectoryStorage } from '../release/storage.ts';
 import { areaPreloadLinks, type ShellRoute } from './route-preload.ts';
 import { consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
+import { dropValidatorsOfImmutable } from './static-origin.ts';
 
 export type ShellHostOptions = {
   originDir: string;
@@ -36,6 +37,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   const shellsDir = join(options.originDir, 'shells', 'shell');
   const storage = localDirectoryStorage(options.originDir);
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
+  app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
   let indexCache: { dir: string; html: string; routes: ShellRoute[] } | null = null;
   async function currentShellDir(): Promise<string | null> {

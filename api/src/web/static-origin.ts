@@ -4,11 +4,21 @@
  * manifest and metadata files are revalidated on every use. CORS lets the
  * shell's origin load them as ES modules.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { join } from 'node:path';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * A hashed file cached as immutable is never revalidated, so its validators
+ * (ETag, Last-Modified) are dead weight on every one of the page's many chunks.
+ */
+export function dropValidatorsOfImmutable(reply: FastifyReply): void {
+  if (reply.getHeader('cache-control') !== IMMUTABLE) return;
+  reply.removeHeader('etag');
+  reply.removeHeader('last-modified');
+}
 
 export async function buildStaticOrigin(options: { originDir: string }) {
   const origin = Fastify({ logger: false });
@@ -23,6 +33,7 @@ export async function buildStaticOrigin(options: { originDir: string }) {
       response.setHeader('vary', 'accept-encoding');
     },
   });
+  origin.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
   origin.options('/*', async (_request, reply) =>
     reply
       .header('access-control-allow-origin', '*')
