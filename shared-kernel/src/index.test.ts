@@ -67,6 +67,8 @@ const EXPECTED = [
   'TextField',
   'usePaymentRetry',
   'useJsonLd',
+  // consent-rules.ts
+  'CONSENT_NOTICE',
   // react/routing.tsx
   'RoutingProvider',
   'useRouting',

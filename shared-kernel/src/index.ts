@@ -59,6 +59,7 @@ export type { BasketStore } from './basket-store.ts';
 export { useCouponStore, finalTotal } from './coupon-store.ts';
 export type { CouponStore } from './coupon-store.ts';
 export { useConsentStore, analyticsEnabled } from './consent-store.ts';
+export { CONSENT_NOTICE } from './consent-rules.ts';
 export type { ConsentStore } from './consent-store.ts';
 export { initKernel } from './startup.ts';
 export { useDeviceStore, MOBILE_MAX_WIDTH } from './device-store.ts';

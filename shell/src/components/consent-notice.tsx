@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { useConsentStore } from '@shop/shared-kernel';
-import { CONSENT_NOTICE as TEXT } from '@shop/shared-kernel/rules';
+import { CONSENT_NOTICE as TEXT, useConsentStore } from '@shop/shared-kernel';
 
 function Settings() {
   const { choices, save } = useConsentStore();
