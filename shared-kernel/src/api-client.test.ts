@@ -176,10 +176,26 @@ describe('createApiClient: typed calls', () => {
 
 describe('default api instance', () => {
   it('uses the configured fetch and token', async () => {
-    fake.on('GET /api/site', { body: { data: { name: 'Stavebniny' } } });
+    fake.on('GET /api/account/me', { body: { data: { id: 7 } } });
     configureApi({ fetch: fake, getToken: () => 'abc' });
-    await expect(api.site()).resolves.toEqual({ data: { name: 'Stavebniny' } });
-    expect(fake.calls[0]).toMatchObject({ url: '/api/site', headers: { Authorization: 'Bearer abc' } });
+    await expect(api.me()).resolves.toEqual({ data: { id: 7 } });
+    expect(fake.calls[0]).toMatchObject({ url: '/api/account/me', headers: { Authorization: 'Bearer abc' } });
+  });
+
+  it('asks for the public catalogue without the token, so every shopper shares cached answers', async () => {
+    for (const path of ['/api/site', '/api/menu', '/api/home', '/api/products', '/api/product/tehla', '/api/search', '/api/search/suggest']) {
+      fake.on(`GET ${path}`, { body: { data: null } });
+    }
+    configureApi({ fetch: fake, getToken: () => 'abc' });
+    await api.site();
+    await api.menu();
+    await api.home();
+    await api.products({ category: 'tehly' });
+    await api.product('tehla');
+    await api.search({ q: 'tehla' });
+    await api.suggest('teh');
+    expect(fake.calls).toHaveLength(7);
+    for (const call of fake.calls) expect(call.headers.Authorization).toBeUndefined();
   });
 
   it('falls back to the global fetch when none is configured', async () => {

@@ -24,7 +24,11 @@ export type ApiClientOptions = {
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;
-export type RequestOptions = { signal?: AbortSignal };
+export type RequestOptions = {
+  signal?: AbortSignal;
+  /** A public call (the catalogue): sent without the token, so it is the same for everyone and caches may answer it. */
+  anonymous?: boolean;
+};
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
 
@@ -97,7 +101,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   ): Promise<T> {
     // Everything up to the fetch call runs synchronously, so the token is the
     // one present when the call was made (logout relies on this).
-    const token = options.getToken?.() ?? null;
+    const token = init?.anonymous ? null : (options.getToken?.() ?? null);
     const headers: Record<string, string> = { Accept: 'application/json' };
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -137,6 +141,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   const get = <T>(path: string, query?: Query, init?: RequestOptions) =>
     request<T>('GET', path, query, undefined, init);
+  /** The public catalogue: never with the token (the answers do not depend on who asks). */
+  const publicGet = <T>(path: string, query?: Query, init?: RequestOptions) =>
+    request<T>('GET', path, query, undefined, { ...init, anonymous: true });
   const post = <T>(path: string, body: unknown, init?: RequestOptions) =>
     request<T>('POST', path, undefined, body ?? {}, init);
   const segment = encodeURIComponent;
@@ -189,8 +196,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       get<Answer<'GET /api/coupon/active'>>('/api/coupon/active', { user_id: userId }),
     variantDetail: (v_id: number) =>
       post<Answer<'POST /api/product/variant/detail'>>('/api/product/variant/detail', { v_id }),
-    menu: () => get<Answer<'GET /api/menu'>>('/api/menu'),
-    site: () => get<Answer<'GET /api/site'>>('/api/site'),
+    menu: () => publicGet<Answer<'GET /api/menu'>>('/api/menu'),
+    site: () => publicGet<Answer<'GET /api/site'>>('/api/site'),
     redirectList: () => get<Answer<'GET /api/redirect/list'>>('/api/redirect/list'),
 
     // ours
@@ -198,13 +205,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     login: (email: string, password: string) =>
       post<Answer<'POST /api/account/login'>>('/api/account/login', { email, password }),
     me: () => get<Answer<'GET /api/account/me'>>('/api/account/me'),
-    home: () => get<Answer<'GET /api/home'>>('/api/home'),
-    category: (url: string) => get<Answer<'GET /api/category/:url'>>(`/api/category/${segment(url)}`),
+    home: () => publicGet<Answer<'GET /api/home'>>('/api/home'),
+    category: (url: string) => publicGet<Answer<'GET /api/category/:url'>>(`/api/category/${segment(url)}`),
     products: (query: ApiCalls['GET /api/products']['query'], init?: RequestOptions) =>
-      get<Answer<'GET /api/products'>>('/api/products', query, init),
-    product: (url: string) => get<Answer<'GET /api/product/:url'>>(`/api/product/${segment(url)}`),
+      publicGet<Answer<'GET /api/products'>>('/api/products', query, init),
+    product: (url: string) => publicGet<Answer<'GET /api/product/:url'>>(`/api/product/${segment(url)}`),
     page: (slug: string) => get<Answer<'GET /api/page/:slug'>>(`/api/page/${segment(slug)}`),
-    brand: (url: string) => get<Answer<'GET /api/brand/:url'>>(`/api/brand/${segment(url)}`),
+    brand: (url: string) => publicGet<Answer<'GET /api/brand/:url'>>(`/api/brand/${segment(url)}`),
     blog: (query: ApiCalls['GET /api/blog']['query']) => get<Answer<'GET /api/blog'>>('/api/blog', query),
     blogTags: () => get<Answer<'GET /api/blog/tags'>>('/api/blog/tags'),
     blogPost: (slug: string) => get<Answer<'GET /api/blog/post/:slug'>>(`/api/blog/post/${segment(slug)}`),
@@ -256,11 +263,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     // catalogue (issue 4)
     productFacets: (query: CatalogCalls['GET /api/products/facets']['query'], init?: RequestOptions) =>
-      get<CatalogCalls['GET /api/products/facets']['answer']>('/api/products/facets', query, init),
+      publicGet<CatalogCalls['GET /api/products/facets']['answer']>('/api/products/facets', query, init),
     search: (query: CatalogCalls['GET /api/search']['query'], init?: RequestOptions) =>
-      get<CatalogCalls['GET /api/search']['answer']>('/api/search', query, init),
+      publicGet<CatalogCalls['GET /api/search']['answer']>('/api/search', query, init),
     suggest: (q: string, init?: RequestOptions) =>
-      get<CatalogCalls['GET /api/search/suggest']['answer']>('/api/search/suggest', { q }, init),
+      publicGet<CatalogCalls['GET /api/search/suggest']['answer']>('/api/search/suggest', { q }, init),
   };
 }
 
