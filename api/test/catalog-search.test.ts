@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contract';
+import { queryTokens } from '../src/routes/search/search.repository.ts';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
@@ -100,6 +102,59 @@ describe('search (GET /api/search)', () => {
       expect(res.status, q).toBe(400);
       expectErrorShape(res.body, 'validation_failed');
     }
+  });
+});
+
+/** The reference: every listed hit joined to its product and ranked in SQL (score, popularity, id). */
+async function rankedInSql(q: string): Promise<number[]> {
+  const tokens = queryTokens(q);
+  const query =
+    api.dialect === 'sqlite'
+      ? sql<{ p_id: number }>`select p.p_id from product_search s join products p on p.p_id = s.rowid
+          where product_search match ${tokens.map((t) => `"${t}"*`).join(' AND ')} and p.p_price is not null
+          order by bm25(product_search, 10.0, 4.0, 2.0, 1.0), p.p_popularity desc, p.p_id`
+      : sql<{ p_id: number }>`select p.p_id from product_search s join products p on p.p_id = s.p_id
+          where s.document @@ to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')}) and p.p_price is not null
+          order by ts_rank(s.document, to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')})) desc, p.p_popularity desc, p.p_id`;
+  return (await query.execute(api.db)).rows.map((r) => r.p_id);
+}
+
+async function allPages(q: string): Promise<{ ids: number[]; total: number }> {
+  const first = await search(q);
+  const ids = first.data.map((p) => p.p_id);
+  for (let page = 2; page <= first.meta.pageCount; page++) ids.push(...(await search(q, page)).data.map((p) => p.p_id));
+  return { ids, total: first.meta.total };
+}
+
+describe('search ranking (the index ranks first, products are read for the page only)', () => {
+  const queries = ['tehla', 'izolácia', 'sadrokartón', 'porot', 'farba biela', 'knauf', 'ytong', 'cement', 'skrutky', 'a'];
+
+  it('answers every page, and the total, exactly like ranking every listed hit with its product', async () => {
+    for (const q of queries) {
+      const expected = await rankedInSql(q);
+      const { ids, total } = await allPages(q);
+      expect(total, q).toBe(expected.length);
+      expect(ids, q).toEqual(expected);
+    }
+  });
+
+  it('leaves out a product without a price (not listed) from the results and the total, and finds it again once listed', async () => {
+    const q = 'tehla';
+    const before = await allPages(q);
+    const hidden = before.ids[3]!;
+    const price = await api.db.selectFrom('products').select('p_price').where('p_id', '=', hidden).executeTakeFirstOrThrow();
+    await api.db.updateTable('products').set({ p_price: null }).where('p_id', '=', hidden).execute();
+    try {
+      const after = await allPages(q);
+      expect(after.total).toBe(before.total - 1);
+      expect(after.ids).toEqual(before.ids.filter((id) => id !== hidden));
+      expect(after.ids).toEqual(await rankedInSql(q));
+      const suggest = await api.get<{ data: SearchSuggestions }>(`/api/search/suggest?q=${q}`);
+      expect(suggest.body.data.products.map((p) => p.p_id)).toEqual(after.ids.slice(0, suggest.body.data.products.length));
+    } finally {
+      await api.db.updateTable('products').set({ p_price: price.p_price }).where('p_id', '=', hidden).execute();
+    }
+    expect(await allPages(q)).toEqual(before);
   });
 });
 

@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Driver, SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { watchCatalogueWrites } from '../lib/catalogue-version.ts';
 import type { Database, DialectName } from './database.ts';
 
 export type OpenDatabaseOptions = {
@@ -28,13 +30,14 @@ const pgTypes = {
   },
 };
 
+/** Opens the database; catalogue writes through it bump the catalogue version (lib/catalogue-version.ts). */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDatabase> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10, types: pgTypes });
     // An idle connection that breaks (server restart, network) is dropped by the pool and the next
     // query reconnects; without a listener the 'error' event would end the process.
     pool.on('error', (err) => process.stderr.write(`[db] idle PostgreSQL connection failed: ${err.message}\n`));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: watchCatalogueWrites(new PostgresDialect({ pool })) });
     // Fail now, with a clear error, rather than on the first request.
     await pool.query('select 1');
     return { db, dialect: 'postgres', close: () => db.destroy() };
@@ -47,6 +50,52 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: watchCatalogueWrites(new YieldingSqliteDialect({ database: withStatementCache(sqlite) })) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Prepared statements kept per SQL text (at most this many, least recently used dropped first). */
+const STATEMENT_CACHE = 500;
+
+/**
+ * Kysely prepares every query it runs; compiling the SQL again each time is a measurable share of a
+ * catalogue request. The statements are kept and reused: Kysely runs one query at a time on its
+ * single SQLite connection, so a statement is never in use twice, and SQLite recompiles a kept
+ * statement by itself after a schema change.
+ */
+function withStatementCache(sqlite: KyselySqliteDatabase): KyselySqliteDatabase {
+  const statements = new Map<string, ReturnType<KyselySqliteDatabase['prepare']>>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
+/**
+ * better-sqlite3 runs queries synchronously and Kysely hands its one connection from query to
+ * query with promises, so under load all requests in flight run to their end in one unbroken chain
+ * of microtasks: meanwhile the event loop accepts no connection and reads no request (measured:
+ * one new connection accepted per such chain, clients waiting seconds to be let in). Each
+ * query (or transaction) first yields to the event loop, so I/O is served between queries.
+ */
+class YieldingSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return acquire();
+    };
+    return driver;
+  }
 }

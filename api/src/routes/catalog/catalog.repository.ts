@@ -4,6 +4,7 @@ import type {
   AttributeEntry, Brand, ProductAccessory, ProductSort, ProductSummary, VariantData,
 } from '@shop/shared-kernel/contract';
 import type { Database, DbOrTrx } from '../../db/database.ts';
+import { catalogueVersion } from '../../lib/catalogue-version.ts';
 import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
@@ -29,9 +30,25 @@ const representativeRank = (eb: ExpressionBuilder<VP, 'v'>) =>
 export type { ProductFilter } from './product-filter.ts';
 
 export class CatalogRepository {
+  /** The tree as loaded at a catalogue version; loaded again once the catalogue has changed. */
+  private tree: { version: number; value: Promise<CategoryTree> } | null = null;
+
   constructor(private readonly db: DbOrTrx) {}
 
-  async categoryTree(): Promise<CategoryTree> {
+  /** The whole category tree (shared between requests: read-only). */
+  categoryTree(): Promise<CategoryTree> {
+    const version = catalogueVersion();
+    if (this.tree?.version !== version) {
+      const value = this.loadCategoryTree();
+      this.tree = { version, value };
+      value.catch(() => {
+        if (this.tree?.value === value) this.tree = null;
+      });
+    }
+    return this.tree.value;
+  }
+
+  private async loadCategoryTree(): Promise<CategoryTree> {
     const rows = await this.db
       .selectFrom('categories')
       .select(['cat_id', 'cat_parent_id', 'cat_url', 'cat_name', 'cat_description'])

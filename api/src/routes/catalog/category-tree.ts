@@ -1,4 +1,5 @@
 import type { Breadcrumb, CategoryNode } from '@shop/shared-kernel/contract';
+import { foldText } from '../../lib/format.ts';
 
 export type CategoryRecord = {
   cat_id: number;
@@ -8,13 +9,17 @@ export type CategoryRecord = {
   cat_description: string;
 };
 
-/** The whole category tree, loaded once per request (small: tens to a few thousand rows). */
+/**
+ * The whole category tree (small: tens to a few thousand rows), loaded once per catalogue version
+ * and shared by the requests: read-only.
+ */
 export class CategoryTree {
   readonly roots: CategoryNode[];
   private readonly byId = new Map<number, CategoryRecord>();
   private readonly byUrl = new Map<string, CategoryRecord>();
   private readonly nodes = new Map<number, CategoryNode>();
   private readonly childIds = new Map<number, number[]>();
+  private folded: Map<number, string[]> | null = null;
 
   /** `records` in display order (position, then id). */
   constructor(records: CategoryRecord[]) {
@@ -77,6 +82,12 @@ export class CategoryTree {
 
   breadcrumbs(id: number): Breadcrumb[] {
     return this.path(id).map((r) => ({ name: r.cat_name, url: `/c/${r.cat_url}` }));
+  }
+
+  /** The words of the category's name, folded like search queries (lower-case ASCII). */
+  nameWords(id: number): string[] {
+    this.folded ??= new Map([...this.byId.values()].map((r) => [r.cat_id, foldText(r.cat_name).match(/[a-z0-9]+/g) ?? []]));
+    return this.folded.get(id) ?? [];
   }
 
   root(id: number): CategoryRecord | undefined {

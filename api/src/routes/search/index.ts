@@ -24,9 +24,7 @@ export const searchRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db, diale
     async (request) => {
       const { q, page } = request.query;
       const tokens = queryTokens(q);
-      const [tree, total] = await Promise.all([catalog.categoryTree(), search.count(tokens)]);
-      const offset = (page - 1) * PAGE_SIZE;
-      const ids = total > offset ? await search.page(tokens, PAGE_SIZE, offset) : [];
+      const [tree, { ids, total }] = await Promise.all([catalog.categoryTree(), search.results(tokens, PAGE_SIZE, (page - 1) * PAGE_SIZE)]);
       return {
         data: await catalog.summaries(ids, false),
         meta: { page, pageSize: PAGE_SIZE, total, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)) },

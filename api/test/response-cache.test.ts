@@ -1,0 +1,271 @@
+/**
+ * The public catalogue's response cache (issue 9): hits are byte for byte the answers computed
+ * fresh, writes in this process (an order reserving stock, a price change) show at once, answers
+ * to requests with credentials and error answers are never kept, and only the catalogue is cached.
+ * Real HTTP against a real database (SQLite, or PostgreSQL with DATABASE_URL).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Paged, PlaceOrderBody, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
+import { randomString } from '@shop/shared-kernel/rules';
+import { sql } from 'kysely';
+import { catalogueVersion } from '../src/lib/catalogue-version.ts';
+import { cacheKey, ResponseCache } from '../src/lib/response-cache.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { testContact } from './helpers/checkout-contact.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const raw = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${api.baseUrl}${path}`, { headers });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+};
+
+describe('the public catalogue response cache', () => {
+  it('answers a repeated call from the cache, byte for byte the answer computed fresh, with public caching headers', async () => {
+    const paths = [
+      '/api/home',
+      '/api/category/tehly',
+      '/api/brand/knauf',
+      '/api/products?category=tehly&page=2',
+      '/api/products/facets?category=tehly',
+      '/api/product/tehla-porotherm-30-profi',
+      '/api/search?q=tehla',
+      '/api/search/suggest?q=sadrok',
+    ];
+    for (const path of paths) {
+      const first = await raw(path);
+      const second = await raw(path);
+      // A request with credentials is always computed: the reference answer.
+      const computed = await raw(path, { authorization: 'Bearer not-checked-by-the-catalogue' });
+      expect(first.status, path).toBe(200);
+      expect(first.headers.get('x-cache'), path).toBe('MISS');
+      expect(second.headers.get('x-cache'), path).toBe('HIT');
+      expect(computed.headers.get('x-cache'), path).toBe('BYPASS');
+      expect(second.bytes.equals(first.bytes), path).toBe(true);
+      expect(computed.bytes.equals(first.bytes), path).toBe(true);
+      expect(second.headers.get('content-type'), path).toBe(first.headers.get('content-type'));
+      expect(first.headers.get('cache-control'), path).toBe('public, max-age=10');
+      expect(second.headers.get('cache-control'), path).toBe('public, max-age=10');
+      expect(Number(second.headers.get('age')), path).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it('keys by the normalised URL: the order of query parameters does not matter', async () => {
+    const a = await raw('/api/products?sort=name&category=izolacie&page=2');
+    const b = await raw('/api/products?page=2&category=izolacie&sort=name');
+    expect(a.headers.get('x-cache')).toBe('MISS');
+    expect(b.headers.get('x-cache')).toBe('HIT');
+    expect(b.bytes.equals(a.bytes)).toBe(true);
+    expect(cacheKey('/api/products?sort=name&category=izolacie&page=2')).toBe('/api/products?category=izolacie&page=2&sort=name');
+    expect(cacheKey('/api/search?q=farba%20biela')).toBe(cacheKey('/api/search?q=farba+biela'));
+  });
+
+  it('never keeps answers to requests with credentials, and marks them private', async () => {
+    const path = '/api/products?category=mineralna-vlna&sort=newest';
+    const withToken = await raw(path, { authorization: 'Bearer x' });
+    expect(withToken.headers.get('x-cache')).toBe('BYPASS');
+    expect(withToken.headers.get('cache-control')).toBe('private, max-age=10');
+    // Nothing was stored by it: the first anonymous request is still a miss.
+    expect((await raw(path)).headers.get('x-cache')).toBe('MISS');
+    // A browser's cookies (consent choices) are not credentials: the API never reads them.
+    expect((await raw(path, { cookie: 'cookie_required=true; cookie_ga=false' })).headers.get('x-cache')).toBe('HIT');
+    // And a signed-in shopper never gets a stored answer either.
+    expect((await raw(path, { authorization: 'Bearer x' })).headers.get('x-cache')).toBe('BYPASS');
+  });
+
+  it('never keeps error answers', async () => {
+    for (const path of ['/api/product/neexistujuci-produkt', '/api/products?category=neexistuje', '/api/search?q=']) {
+      const first = await raw(path);
+      const second = await raw(path);
+      expect(first.status, path).toBeGreaterThanOrEqual(400);
+      expect(second.status, path).toBe(first.status);
+      expect(second.headers.get('x-cache'), path).toBeNull();
+      expect(second.headers.get('cache-control'), path).toBeNull();
+    }
+  });
+
+  it('caches only the catalogue: content, orders and the account are untouched', async () => {
+    for (const path of ['/api/site', '/api/menu', '/api/checkout/methods', '/api/account/me', `/api/orders/${'x'.repeat(32)}`]) {
+      await raw(path);
+      expect((await raw(path)).headers.get('x-cache'), path).toBeNull();
+    }
+  });
+
+  it('computes concurrent identical misses once; the others get that answer', async () => {
+    const path = '/api/products?category=hruba-stavba&sort=price-desc&page=3';
+    const answers = await Promise.all(Array.from({ length: 6 }, () => raw(path)));
+    expect(answers.map((a) => a.headers.get('x-cache')).filter((c) => c === 'MISS')).toHaveLength(1);
+    for (const answer of answers) expect(answer.bytes.equals(answers[0]!.bytes)).toBe(true);
+  });
+
+  it('shows the stock an order has just reserved at once (no stale stock after an order in this process)', async () => {
+    const variant = await api.db
+      .selectFrom('variants as v')
+      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .select(['v.v_id', 'v.v_stock', 'p.p_url', 'p.cat_id'])
+      .where('v.v_availability', '=', 'in_stock')
+      .where('v.v_stock', '>=', 10)
+      .where('v.v_weight', '<=', 2_000)
+      .where('v.v_weight', '>', 0)
+      .orderBy('v.v_id')
+      .executeTakeFirstOrThrow();
+    const detailPath = `/api/product/${variant.p_url}`;
+    const stockShown = async () => {
+      const res = await api.get<{ data: ProductDetail }>(detailPath);
+      return { cache: res.headers.get('x-cache'), stock: res.body.data.variants.find((v) => v.v_id === variant.v_id)!.v_stock };
+    };
+    await stockShown();
+    expect(await stockShown()).toEqual({ cache: 'HIT', stock: variant.v_stock });
+
+    const order: PlaceOrderBody = {
+      idempotencyKey: randomString(32),
+      lines: [{ v_id: variant.v_id, amount: 3 }],
+      contact: testContact,
+      shippingCode: 'courier',
+      paymentCode: 'cod',
+      couponCode: null,
+      note: '',
+      termsAccepted: true,
+    };
+    expect((await api.post('/api/orders', order)).status).toBe(201);
+    expect(await stockShown()).toEqual({ cache: 'MISS', stock: variant.v_stock - 3 });
+    expect(await stockShown()).toEqual({ cache: 'HIT', stock: variant.v_stock - 3 });
+  });
+
+  it('shows a price change at once, in the listing and the product', async () => {
+    // A product with one variant: its tile shows that variant whatever the price.
+    const single = await api.db
+      .selectFrom('variants as v')
+      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .innerJoin('categories as c', 'c.cat_id', 'p.cat_id')
+      .select((eb) => ['p.p_id', 'p.p_url', 'c.cat_url', eb.fn.min('v.v_id').as('v_id'), eb.fn.countAll<number>().as('n')])
+      .where('v.v_availability', '!=', 'unavailable')
+      .groupBy(['p.p_id', 'p.p_url', 'c.cat_url'])
+      .having((eb) => eb.fn.countAll(), '=', 1)
+      .orderBy('p.p_id')
+      .executeTakeFirstOrThrow();
+    const listing = `/api/products?category=${single.cat_url}&sort=name`;
+    const tileOf = async () => {
+      for (let page = 1; ; page++) {
+        const res = await api.get<Paged<ProductSummary>>(`${listing}&page=${page}`);
+        const tile = res.body.data.find((p) => p.p_id === single.p_id);
+        if (tile || page >= res.body.meta.pageCount) return { cache: res.headers.get('x-cache'), price: tile?.variant.v_sellPrice };
+      }
+    };
+    const before = await tileOf();
+    expect((await tileOf()).cache).toBe('HIT');
+    await api.db.updateTable('variants').set({ v_sell_price: before.price! + 1_000 }).where('v_id', '=', Number(single.v_id)).execute();
+    expect(await tileOf()).toEqual({ cache: 'MISS', price: before.price! + 1_000 });
+    const detail = await api.get<{ data: ProductDetail }>(`/api/product/${single.p_url}`);
+    expect(detail.body.data.variants.find((v) => v.v_id === Number(single.v_id))!.v_sellPrice).toBe(before.price! + 1_000);
+  });
+
+  it('does not cache with the cache switched off, and still sends the public Cache-Control', async () => {
+    const off = await startTestApi({ responseCache: false });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${off.baseUrl}/api/products?category=tehly`);
+        expect(res.headers.get('x-cache')).toBe('MISS');
+        expect(res.headers.get('cache-control')).toBe('public, max-age=10');
+      }
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('the catalogue version (bumped by the database driver)', () => {
+  const anyVariant = async () => (await api.db.selectFrom('variants').select(['v_id', 'v_stock']).orderBy('v_id').executeTakeFirstOrThrow());
+
+  it('does not move on reads or on writes to other tables', async () => {
+    const before = catalogueVersion();
+    await api.db.selectFrom('products').select('p_id').limit(1).execute();
+    await sql`select count(*) from product_search`.execute(api.db);
+    await api.db.insertInto('contact_messages').values({ name: 'Test', email: 't@example.sk', phone: null, message: 'Dobrý deň', user_id: null, created_at: new Date().toISOString() }).execute();
+    expect(catalogueVersion()).toBe(before);
+  });
+
+  it('moves on after a catalogue write, also one in raw SQL', async () => {
+    const v = await anyVariant();
+    let before = catalogueVersion();
+    await api.db.updateTable('variants').set({ v_stock: v.v_stock }).where('v_id', '=', v.v_id).execute();
+    expect(catalogueVersion()).toBeGreaterThan(before);
+    before = catalogueVersion();
+    await sql`update variants set v_stock = ${v.v_stock} where v_id = ${v.v_id}`.execute(api.db);
+    expect(catalogueVersion()).toBeGreaterThan(before);
+  });
+
+  it('moves on when a transaction that wrote the catalogue commits, not before, and not on a rollback', async () => {
+    const v = await anyVariant();
+    const before = catalogueVersion();
+    await api.db.transaction().execute(async (trx) => {
+      await trx.updateTable('variants').set({ v_stock: v.v_stock + 1 }).where('v_id', '=', v.v_id).execute();
+      // Other connections still read the old stock: nothing may be cached as the new version yet.
+      expect(catalogueVersion()).toBe(before);
+    });
+    expect(catalogueVersion()).toBeGreaterThan(before);
+
+    const committed = catalogueVersion();
+    await expect(
+      api.db.transaction().execute(async (trx) => {
+        await trx.updateTable('variants').set({ v_stock: v.v_stock + 100 }).where('v_id', '=', v.v_id).execute();
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(catalogueVersion()).toBe(committed);
+    expect((await anyVariant()).v_stock).toBe(v.v_stock + 1);
+    await api.db.updateTable('variants').set({ v_stock: v.v_stock }).where('v_id', '=', v.v_id).execute();
+  });
+});
+
+describe('ResponseCache', () => {
+  const body = (n: number) => Buffer.alloc(n, 1);
+  const type = 'application/json; charset=utf-8';
+
+  it('serves an answer for its time to live, then computes again', () => {
+    let now = 1_000;
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, () => 0, () => now);
+    cache.set('/a', body(10), type, 0);
+    now += 9_999;
+    expect(cache.get('/a')?.body.length).toBe(10);
+    now += 1;
+    expect(cache.get('/a')).toBeUndefined();
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 1, entries: 0, bytes: 0 });
+  });
+
+  it('drops everything when the catalogue version moves on, and refuses answers computed at an older version', () => {
+    let version = 1;
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, () => version);
+    cache.set('/a', body(10), type, 1);
+    version = 2;
+    expect(cache.get('/a')).toBeUndefined();
+    // Computed while the version changed: stale on arrival.
+    expect(cache.set('/b', body(10), type, 1)).toBeUndefined();
+    expect(cache.get('/b')).toBeUndefined();
+    cache.set('/c', body(10), type, 2);
+    expect(cache.get('/c')).toBeDefined();
+  });
+
+  it('is bounded in entries and bytes, evicting the least recently used first', () => {
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 3, maxBytes: 100 }, () => 0);
+    cache.set('/a', body(10), type, 0);
+    cache.set('/b', body(10), type, 0);
+    cache.set('/c', body(10), type, 0);
+    cache.get('/a');
+    cache.set('/d', body(10), type, 0);
+    expect(cache.get('/b')).toBeUndefined();
+    expect(cache.get('/a')).toBeDefined();
+    expect(cache.stats().entries).toBe(3);
+    cache.set('/big', body(90), type, 0);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(100);
+    expect(cache.get('/big')).toBeDefined();
+    expect(cache.set('/huge', body(101), type, 0)).toBeUndefined();
+    expect(cache.get('/huge')).toBeUndefined();
+  });
+});
