@@ -6,7 +6,8 @@
  *   BENCH_DATABASE_URL=postgres://… node --import tsx bench/catalogue-bench.ts   # an empty PostgreSQL database
  *
  * The generated database is kept and reused (generation takes a while). Requests go over HTTP on
- * loopback, one after another; prints a Markdown table on stdout (progress on stderr).
+ * loopback, one after another; prints a Markdown table on stdout (progress on stderr). The API's
+ * response cache is off here: every request runs its queries (what a cache miss costs).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -40,7 +41,7 @@ const count = async (table: 'products' | 'variants' | 'attribute_values') =>
   Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 const sizes = { products: await count('products'), variants: await count('variants'), values: await count('attribute_values') };
 
-const app = buildApi({ db: database.db, dialect: database.dialect, jwtSecret: 'catalogue-bench-secret-0123456789' });
+const app = buildApi({ db: database.db, dialect: database.dialect, jwtSecret: 'catalogue-bench-secret-0123456789', responseCache: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
 import { createTokenService } from './lib/auth.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
+import { SideWork } from './lib/side-work.ts';
+import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './lib/response-cache.ts';
 import { accountRoutes, type AuthRateLimit } from './routes/account/index.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { complaintRoutes } from './routes/complaints/index.ts';
@@ -18,6 +20,7 @@ import { redirectRoutes } from './routes/redirect/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { checkoutRoutes } from './routes/checkout/index.ts';
 import { defaultCheckoutOptions, type CheckoutOptions } from './routes/checkout/checkout-options.ts';
+import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from './routes/checkout/rate-limit.ts';
 import { createMailer } from './routes/documents/mailer.ts';
 import { operatorRoutes } from './routes/operator/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
@@ -40,9 +43,23 @@ export type BuildApiOptions = {
   contactRateLimit?: ContactOptions['rateLimit'];
   /** Sign-in, sign-up and password reset limits per address and per account (issue 6). */
   authRateLimit?: AuthRateLimit;
+  /** Order and quote limits per address, and the addresses exempt from them (issue 9; routes/checkout/rate-limit.ts). */
+  checkoutRateLimit?: CheckoutRateLimit;
   /** Where complaint photos are stored; default: `complaints/` beside the checkout's invoice folder (the data directory). */
   uploadDir?: string;
+  /**
+   * The public catalogue's response cache (lib/response-cache.ts); default DEFAULT_RESPONSE_CACHE.
+   * `false`: every call computes its answer (measuring the database queries, bench/catalogue-bench.ts).
+   */
+  responseCache?: ResponseCacheOptions | false;
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Work done after the answer (order confirmation e-mails); `await app.sideWork.idle()` waits for it. */
+    sideWork: SideWork;
+  }
+}
 
 /**
  * The HTTP API: JSON calls under /api and generated product pictures under /media.
@@ -58,19 +75,32 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
 
   app.setErrorHandler(errorHandler);
 
+  const sideWork = new SideWork((error, label) => app.log.error({ err: error }, `${label} failed`));
+  app.decorate('sideWork', sideWork);
+  // A graceful stop (app.close()) finishes the queued e-mails first.
+  app.addHook('onClose', async () => {
+    await sideWork.idle();
+  });
+  const checkoutRateLimit = opts.checkoutRateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT;
+  const responseCache = opts.responseCache === false ? null : new ResponseCache(opts.responseCache ?? DEFAULT_RESPONSE_CACHE);
+
   app.register(
     async (api) => {
       api.setNotFoundHandler(notFoundHandler);
-      await api.register(catalogRoutes, { ...deps });
-      await api.register(searchRoutes, { ...deps });
+      // The public, anonymous, read-only catalogue: its GET answers are cached (and nothing else is).
+      await api.register(async (publicCatalogue) => {
+        cachePublicResponses(publicCatalogue, responseCache);
+        await publicCatalogue.register(catalogRoutes, { ...deps });
+        await publicCatalogue.register(searchRoutes, { ...deps });
+      });
       await api.register(contentRoutes, { ...deps });
       await api.register(redirectRoutes, { ...deps });
       const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
       const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
       await api.register(accountRoutes, { ...deps, mailer, publicUrl: checkout.publicUrl, ...(opts.authRateLimit ? { rateLimit: opts.authRateLimit } : {}) });
       await api.register(couponRoutes, { ...deps });
-      await api.register(checkoutRoutes, { ...deps });
-      await api.register(orderRoutes, { ...deps, checkout, mailer });
+      await api.register(checkoutRoutes, { ...deps, rateLimit: checkoutRateLimit });
+      await api.register(orderRoutes, { ...deps, checkout, mailer, sideWork, rateLimit: checkoutRateLimit });
       await api.register(paymentRoutes, { ...deps, checkout, mailer });
       await api.register(operatorRoutes, { ...deps, checkout, mailer });
       await api.register(contactRoutes, { ...deps, mailer, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });

@@ -13,6 +13,12 @@ export type ServerConfig = {
   databaseUrl: string | undefined;
   gtmId: string | null;
   registryPollMs: number;
+  /**
+   * CHECKOUT_RATE_LIMIT_ALLOWLIST: comma-separated client addresses exempt from the per-address
+   * order and quote limits. For the API load test on loopback (bench/src/api-load.ts) only; empty
+   * by default, never set in production.
+   */
+  checkoutRateLimitAllowList: string[];
 };
 
 function port(value: string | undefined, fallback: number): number {
@@ -34,6 +40,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     gtmId: env.GTM_ID || null,
     registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
+    checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '').split(',').map((a) => a.trim()).filter(Boolean),
   };
 }
 

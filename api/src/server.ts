@@ -8,6 +8,7 @@ import { buildApi, createDatabase } from './app.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig } from './config.ts';
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
+import { DEFAULT_CHECKOUT_RATE_LIMIT } from './routes/checkout/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 
@@ -34,6 +35,7 @@ async function main() {
     dialect: database.dialect,
     jwtSecret,
     logger: false,
+    checkoutRateLimit: { ...DEFAULT_CHECKOUT_RATE_LIMIT, allowList: config.checkoutRateLimitAllowList },
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
       invoiceDir: checkoutConfig.invoiceDir,
@@ -61,6 +63,9 @@ async function main() {
   const shown = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
   log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
   log(`operator page: http://${shown}:${config.port}/ops (token in ${config.dataDir}/operator-token unless OPERATOR_TOKEN is set)`);
+  if (config.checkoutRateLimitAllowList.length > 0) {
+    log(`order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`);
+  }
   if (gateway) log(`card gateway simulator on ${gateway.url}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);

@@ -177,6 +177,8 @@ describe('placing an order (POST /api/orders)', () => {
     expect(order.contact.billing.zip).toBe('03601');
     expect([await stockOf(light[0]!.v_id), await stockOf(light[1]!.v_id)]).toEqual([before[0]! - 2, before[1]! - 1]);
 
+    // The confirmation e-mail is written right after the answer.
+    await api.sideWorkDone();
     const outbox = join(api.dataDir, 'outbox');
     const mail = readdirSync(outbox).find((f) => f.includes(order.number));
     expect(mail).toBeDefined();

@@ -10,6 +10,8 @@ import { buildApi, createDatabase } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
 import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
 import type { AuthRateLimit } from '../../src/routes/account/index.ts';
+import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from '../../src/routes/checkout/rate-limit.ts';
+import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -29,6 +31,8 @@ export type TestApi = {
   get<T = any>(path: string, token?: string): Promise<HttpResult<T>>;
   post<T = any>(path: string, json: unknown, token?: string): Promise<HttpResult<T>>;
   login(email?: string, password?: string): Promise<{ token: string; userId: number }>;
+  /** Waits for the work queued after answers (order confirmation e-mails) to finish. */
+  sideWorkDone(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -43,6 +47,19 @@ export type StartTestApiOptions = {
   contactRateLimit?: { max: number; timeWindowMs: number };
   /** Sign-in, sign-up and reset limits (issue 6). */
   authRateLimit?: AuthRateLimit;
+  /**
+   * Order and quote limits per address (issue 9). Default: the production limits ×100, as test files
+   * place dozens of orders from 127.0.0.1; the limits are tested in checkout-rate-limit.test.ts.
+   */
+  checkoutRateLimit?: CheckoutRateLimit;
+  /** The catalogue's response cache (default: the API's default). */
+  responseCache?: ResponseCacheOptions | false;
+};
+
+const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
+  orders: { ...DEFAULT_CHECKOUT_RATE_LIMIT.orders, max: DEFAULT_CHECKOUT_RATE_LIMIT.orders.max * 100 },
+  quotes: { ...DEFAULT_CHECKOUT_RATE_LIMIT.quotes, max: DEFAULT_CHECKOUT_RATE_LIMIT.quotes.max * 100 },
+  allowList: [],
 };
 
 export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
@@ -85,6 +102,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     checkout: options.checkout?.(dataDir),
     ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
     ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
+    checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
+    ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
@@ -124,6 +143,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
       return { token: res.body.data.token, userId: res.body.data.user.id };
     },
+    sideWorkDone: () => app.sideWork.idle(),
     async close() {
       await app.close();
       await database.close();

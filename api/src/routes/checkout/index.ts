@@ -5,6 +5,7 @@ import { requireUser } from '../account/require-user.ts';
 import type { ApiDeps } from '../deps.ts';
 import { bearerToken } from '../../lib/auth.ts';
 import { priceBasket } from './pricing.ts';
+import { DEFAULT_CHECKOUT_RATE_LIMIT, limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from './rate-limit.ts';
 
 type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
 
@@ -25,14 +26,18 @@ export async function optionalUser(request: FastifyRequest, deps: ApiDeps): Prom
   return (await requireUser(request, deps)).id;
 }
 
-/** POST /api/checkout/quote: the server's price of a basket with a shipping and payment choice. */
-export const checkoutRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
+/** POST /api/checkout/quote: the server's price of a basket with a shipping and payment choice (rate limited per address). */
+export const checkoutRoutes: FastifyPluginAsync<ApiDeps & { rateLimit?: CheckoutRateLimit }> = async (app, deps) => {
+  const limits = deps.rateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT;
+  await registerCheckoutRateLimit(app, limits.allowList);
+
   /** GET /api/checkout/methods: the price list of shipping and payment (the /doprava-a-platba page). */
   app.get<{ Reply: Call<'GET /api/checkout/methods'>['answer'] }>('/checkout/methods', async () => ({ data: await priceList(deps.db) }));
 
   app.post<{ Body: Call<'POST /api/checkout/quote'>['body']; Reply: Call<'POST /api/checkout/quote'>['answer'] }>(
     '/checkout/quote',
     {
+      config: { rateLimit: limitPerAddress(limits.quotes, RATE_LIMIT_MESSAGES.quotes) },
       schema: {
         body: {
           type: 'object',

@@ -6,6 +6,8 @@ import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../account/require-user.ts';
 import type { CheckoutOptions } from '../checkout/checkout-options.ts';
 import { linesSchema, optionalUser } from '../checkout/index.ts';
+import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from '../checkout/rate-limit.ts';
+import type { SideWork } from '../../lib/side-work.ts';
 import type { ApiDeps } from '../deps.ts';
 import { invoicePdf, sendConfirmation } from '../documents/documents.service.ts';
 import type { Mailer } from '../documents/mailer.ts';
@@ -15,6 +17,8 @@ import { isOperator } from '../operator/operator-auth.ts';
 
 type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
 export type OrderDeps = ApiDeps & { checkout: CheckoutOptions; mailer: Mailer };
+/** Placing orders also needs the side work queue (the confirmation e-mail) and the per-address limit. */
+export type PlaceOrderDeps = OrderDeps & { sideWork: SideWork; rateLimit: CheckoutRateLimit };
 
 const text = (max: number, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const address = {
@@ -77,8 +81,10 @@ function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
  * The 32-character order token is the capability of the thank-you page: whoever holds it sees
  * the order (as with an e-mailed link). The invoice PDF of a signed-in shopper's order needs that
  * shopper's Bearer token; a guest's order is served by its order token.
+ * The confirmation e-mail of a new order is side work: written (or sent) right after the answer.
  */
-export const orderRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) => {
+export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps) => {
+  await registerCheckoutRateLimit(app, deps.rateLimit.allowList);
   const card = cardProvider(deps.checkout.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
 
@@ -94,15 +100,14 @@ export const orderRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) => {
 
   app.post<{ Body: PlaceOrderBody; Reply: Call<'POST /api/orders'>['answer'] }>(
     '/orders',
-    { schema: { body: placeSchema } },
+    { schema: { body: placeSchema }, config: { rateLimit: limitPerAddress(deps.rateLimit.orders, RATE_LIMIT_MESSAGES.orders) } },
     async (request, reply) => {
       const userId = await optionalUser(request, deps);
       const { order, created } = await placeOrder(deps.db, request.body, userId, (code) => provider(code).initialStatus);
       let redirectUrl: string | null = null;
       if (created) {
-        await sendConfirmation(deps.db, order, deps.checkout, deps.mailer).catch((error: unknown) =>
-          request.log.error({ err: error }, 'order confirmation e-mail failed'),
-        );
+        // The e-mail shows the order as placed (before the card payment starts), as it did when it was sent here.
+        await deps.sideWork.defer(`order ${order.order_number} confirmation e-mail`, () => sendConfirmation(deps.db, order, deps.checkout, deps.mailer));
         redirectUrl = await startPayment(order, request.headers.origin ?? null).catch((error: unknown) => {
           request.log.warn({ err: error }, 'payment start failed');
           return null;
