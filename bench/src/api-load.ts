@@ -2,13 +2,38 @@
  * The API under load on a generated catalogue of 100,000 products:
  * requests per second, p50 and p99 latency, errors, and the server's
  * resident memory, with the server and the load generator on separate cores.
+ *
+ * Anonymous catalogue calls are answered from the API's response cache once
+ * warm (api/src/lib/response-cache.ts); the share of cached answers is logged
+ * and returned (cacheHitRatio). The same listing and search calls of a
+ * signed-in shopper (a Bearer token) are never cached: those two scenarios
+ * measure the database path under the same load.
+ *
+ * The load generator places hundreds of orders a second from loopback: the
+ * server is started with CHECKOUT_RATE_LIMIT_ALLOWLIST naming the loopback
+ * addresses, so the per-address order and quote limits do not refuse it
+ * (they stay on for every other address, and in production).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchDataDir, median, repo, startShop } from './shop-server.ts';
+import { benchDataDir, median, repo, startShop, type Shop } from './shop-server.ts';
 
-export type LoadResult = { name: string; requestsPerSecond: number; p50: number; p99: number; errors: number; total: number; rssMb: number };
+export type LoadResult = {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+  rssMb: number;
+  /** Share of the answers served from the API's response cache (0–1). */
+  cacheHitRatio: number;
+};
+
+const LOOPBACK = '127.0.0.1,::1,::ffff:127.0.0.1';
+/** Any token: the catalogue does not check it, and a request with credentials is never answered from the cache. */
+const SIGNED_IN = { authorization: 'Bearer load-test-shopper' };
 
 const tsx = ['--import', 'tsx'];
 
@@ -23,7 +48,15 @@ export async function runApiLoad(options: { port: number; products: number; conn
   const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(options.products)], { cwd: join(repo, 'api'), stdio: 'inherit' });
   if (grown.status !== 0) throw new Error('could not generate the catalogue');
 
-  const shop = await startShop({ port: options.port, name, cpu: '0', keepData: true });
+  const allowList = process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST;
+  process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST = LOOPBACK;
+  let shop: Shop;
+  try {
+    shop = await startShop({ port: options.port, name, cpu: '0', keepData: true });
+  } finally {
+    if (allowList === undefined) delete process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST;
+    else process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST = allowList;
+  }
   try {
     const base = shop.base;
     const home = (await (await fetch(`${base}/api/home`)).json()) as { data: { categories: { cat_url: string }[]; newest: { p_url: string }[] } };
@@ -47,10 +80,12 @@ export async function runApiLoad(options: { port: number; products: number; conn
       shippingCode: 'courier', paymentCode: 'transfer', couponCode: null, note: '', termsAccepted: true,
     };
 
-    const scenarios: { name: string; paths: string[]; method?: 'POST'; body?: Record<string, unknown> }[] = [
+    const scenarios: { name: string; paths: string[]; method?: 'POST'; body?: Record<string, unknown>; headers?: Record<string, string> }[] = [
       { name: 'category listing', paths: listing },
       { name: 'product detail', paths: products },
       { name: 'search', paths: search },
+      { name: 'category listing, signed in (not cached)', paths: listing, headers: SIGNED_IN },
+      { name: 'search, signed in (not cached)', paths: search, headers: SIGNED_IN },
       { name: 'place order', paths: ['/api/orders'], method: 'POST', body: order },
     ];
     const results: LoadResult[] = [];
@@ -64,7 +99,13 @@ export async function runApiLoad(options: { port: number; products: number; conn
       );
       clearInterval(timer);
       if (run.status !== 0) throw new Error(`load ${scenario.name} failed: ${run.stderr}`);
-      results.push({ name: scenario.name, ...(JSON.parse(run.stdout) as Omit<LoadResult, 'name' | 'rssMb'>), rssMb: samples.length ? Math.max(...samples) : rssMb(shop.pid) });
+      const { cacheHits, ...measured } = JSON.parse(run.stdout) as Omit<LoadResult, 'name' | 'rssMb' | 'cacheHitRatio'> & { cacheHits: number };
+      const cacheHitRatio = measured.total > 0 ? cacheHits / measured.total : 0;
+      process.stderr.write(
+        `[api-load] ${scenario.name}: ${Math.round(measured.requestsPerSecond)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, ` +
+          `${measured.errors} errors, ${(cacheHitRatio * 100).toFixed(1)} % from the response cache\n`,
+      );
+      results.push({ name: scenario.name, ...measured, rssMb: samples.length ? Math.max(...samples) : rssMb(shop.pid), cacheHitRatio });
     }
     return results;
   } finally {

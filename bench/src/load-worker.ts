@@ -1,15 +1,25 @@
 /**
  * One autocannon run, in its own process (pinned to its own core by the
  * caller), printing the result as JSON. Each request can get a fresh body,
- * e.g. a new idempotency key per order.
+ * e.g. a new idempotency key per order, and extra headers (a sign-in token).
+ * Counts the answers the API's catalogue cache gave (X-Cache: HIT).
  *   tsx src/load-worker.ts '<json options>'
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 
-type Options = { url: string; paths: string[]; connections: number; seconds: number; method?: 'GET' | 'POST'; body?: Record<string, unknown> };
+type Options = {
+  url: string;
+  paths: string[];
+  connections: number;
+  seconds: number;
+  method?: 'GET' | 'POST';
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+};
 const options = JSON.parse(process.argv[2]!) as Options;
 let next = 0;
+let cacheHits = 0;
 
 const result = await autocannon({
   url: options.url,
@@ -21,7 +31,11 @@ const result = await autocannon({
       setupRequest: (request) => {
         const path = options.paths[next++ % options.paths.length]!;
         const body = options.body ? JSON.stringify({ ...options.body, idempotencyKey: randomUUID() }) : undefined;
-        return { ...request, path, ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}) };
+        const headers = { ...options.headers, ...(body ? { 'content-type': 'application/json' } : {}) };
+        return { ...request, path, headers, ...(body ? { body } : {}) };
+      },
+      onResponse: (_status, _body, _context, headers) => {
+        if (headers?.['x-cache'] === 'HIT') cacheHits += 1;
       },
     },
   ],
@@ -33,5 +47,6 @@ process.stdout.write(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     total: result.requests.total,
+    cacheHits,
   }),
 );
