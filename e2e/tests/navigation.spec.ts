@@ -71,3 +71,32 @@ test('a chunk failing after a deploy reloads once, never again within 10 s, then
   expect(loads).toBe(2);
   await expect(page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' })).toBeVisible();
 });
+
+test('a page reached by a link starts at the top; sorting a listing keeps the scroll position', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 700 });
+  await page.goto('/');
+  await page.getByRole('region', { name: 'Kategórie' }).getByRole('link').first().click();
+  const cards = page.getByTestId('product-card');
+  await expect(cards.first()).toBeVisible();
+  const scrollY = () => page.evaluate(() => window.scrollY);
+
+  // Sorting changes only the query: the shopper stays where the control is.
+  const sort = page.getByRole('combobox', { name: 'Zoradiť' });
+  await sort.scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 150));
+  const before = await scrollY();
+  expect(before).toBeGreaterThan(100);
+  await sort.selectOption('name');
+  await expect(page).toHaveURL(/sort=name/);
+  await expect(cards.first()).toBeVisible();
+  expect(await scrollY()).toBe(before);
+
+  // A product further down: its page opens at the top.
+  const card = cards.last();
+  await card.scrollIntoViewIfNeeded();
+  expect(await scrollY()).toBeGreaterThan(300);
+  await card.getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/p\//);
+  await expect(page.getByRole('button', { name: 'Pridať do košíka' })).toBeVisible();
+  expect(await scrollY()).toBe(0);
+});
