@@ -62,6 +62,7 @@ describe('contact form (limit 4 a minute in this test)', () => {
     const limited = await api.post('/api/contact', message);
     expect(limited.status).toBe(429);
     expectErrorShape(limited.body, 'rate_limited');
+    expect((limited.body as { error: { message: string } }).error.message).toBe('Príliš veľa správ za krátky čas. Skúste to o chvíľu alebo nám zavolajte.');
   });
 });
 

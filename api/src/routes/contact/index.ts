@@ -22,7 +22,8 @@ export const contactRoutes: FastifyPluginAsync<ContactOptions> = async (app, dep
   const limit = deps.rateLimit ?? { max: 5, timeWindowMs: 10 * 60_000 };
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => ({ statusCode: 429, error: { code: 'rate_limited', message: CONTACT_FORM_MESSAGES.tooMany } }),
+    // An ApiError, so the error handler keeps the Slovak message (a plain object became a generic 400 text).
+    errorResponseBuilder: () => new ApiError(429, 'rate_limited', CONTACT_FORM_MESSAGES.tooMany),
   });
 
   app.post<{ Body: Call['body']; Reply: Call['answer'] }>(
