@@ -29,6 +29,15 @@ export function parseConsentCookies(cookieString: string): ConsentChoices | null
   };
 }
 
+/** The three Set-Cookie / document.cookie strings that store a decision, for a year. */
+export function consentCookieStrings(choices: ConsentChoices, options: { secure: boolean; now?: number }): string[] {
+  const expires = new Date((options.now ?? Date.now()) + CONSENT_COOKIE_MAX_AGE_S * 1000).toUTCString();
+  return CONSENT_COOKIES.map(
+    (name) =>
+      `${name}=${String(choices[name])}; Max-Age=${CONSENT_COOKIE_MAX_AGE_S}; Expires=${expires}; Path=/; SameSite=Lax${options.secure ? '; Secure' : ''}`,
+  );
+}
+
 /** The notice's wording, one source for the shell's notice and the server's first frame. */
 export const CONSENT_NOTICE = {
   title: 'Súbory cookies',

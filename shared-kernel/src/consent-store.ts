@@ -9,7 +9,7 @@ import { create } from 'zustand';
 import type { ConsentChoices } from './contract/domain.ts';
 import { bus } from './event-bus.ts';
 
-import { CONSENT_COOKIE_MAX_AGE_S, CONSENT_COOKIES, parseConsentCookies } from './consent-rules.ts';
+import { CONSENT_COOKIE_MAX_AGE_S, consentCookieStrings, parseConsentCookies } from './consent-rules.ts';
 
 export { CONSENT_COOKIE_MAX_AGE_S, parseConsentCookies };
 
@@ -41,11 +41,8 @@ function readChoices(): ConsentChoices | null {
 
 function writeChoices(choices: ConsentChoices): void {
   if (typeof document === 'undefined') return;
-  const secure = typeof location !== 'undefined' && location.protocol === 'https:' ? '; Secure' : '';
-  const expires = new Date(Date.now() + CONSENT_COOKIE_MAX_AGE_S * 1000).toUTCString();
-  for (const name of CONSENT_COOKIES) {
-    document.cookie = `${name}=${String(choices[name])}; Max-Age=${CONSENT_COOKIE_MAX_AGE_S}; Expires=${expires}; Path=/; SameSite=Lax${secure}`;
-  }
+  const secure = typeof location !== 'undefined' && location.protocol === 'https:';
+  for (const cookie of consentCookieStrings(choices, { secure })) document.cookie = cookie;
 }
 
 /** Analytics runs only with the analytics consent and never on the generate and pdf routes. */

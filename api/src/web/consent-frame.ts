@@ -4,7 +4,7 @@
  * before any script, and works without JavaScript (a form posting to
  * /consent). The shell's React notice replaces it when the shell renders.
  */
-import { CONSENT_COOKIE_MAX_AGE_S, CONSENT_COOKIES, CONSENT_NOTICE as TEXT, parseConsentCookies } from '@shop/shared-kernel/rules';
+import { CONSENT_NOTICE as TEXT, consentCookieStrings, parseConsentCookies } from '@shop/shared-kernel/rules';
 
 /** Paths without a consent notice: the operator's document tools, and the privacy page, where it is in the page flow. */
 const NO_FIRST_FRAME = /^\/(?:generate|pdf)(?:\/|$)|ochrana-sukromia/;
@@ -31,10 +31,7 @@ export function consentFirstFrame(cookieHeader: string | undefined, pathWithQuer
 /** Set-Cookie values for "accept all" or "reject all", as the kernel's consent store writes them. */
 export function consentCookies(choice: 'all' | 'none', secure: boolean): string[] {
   const granted = choice === 'all';
-  const values = { cookie_required: true, cookie_ga: granted, cookie_ads: granted };
-  return CONSENT_COOKIES.map(
-    (name) => `${name}=${String(values[name])}; Max-Age=${CONSENT_COOKIE_MAX_AGE_S}; Path=/; SameSite=Lax${secure ? '; Secure' : ''}`,
-  );
+  return consentCookieStrings({ cookie_required: true, cookie_ga: granted, cookie_ads: granted }, { secure });
 }
 
 /** Where to go back after the form: a same-origin path only. */
