@@ -12,7 +12,7 @@ import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
 import { localDirectoryStorage } from '../release/storage.ts';
 import { areaPreloadLinks, type ShellRoute } from './route-preload.ts';
 import { consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
-import { dropValidatorsOfImmutable } from './static-origin.ts';
+import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 
 export type ShellHostOptions = {
   originDir: string;
@@ -23,7 +23,6 @@ export type ShellHostOptions = {
   registryPollMs: number;
 };
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SAFE_ASSET = /^[\w.-]+$/;
 
 async function exists(path: string) {

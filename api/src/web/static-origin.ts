@@ -8,7 +8,8 @@ import Fastify, { type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { join } from 'node:path';
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Cache-Control of content-hashed files (shell and areas). */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * A hashed file cached as immutable is never revalidated, so its validators
