@@ -2,29 +2,23 @@
  * Operator calls behind the operator token: the releases in force, their
  * history, and rollback, running the same release code as the command.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiCalls } from '@shop/shared-kernel/contract';
 import { history, rollback, status } from '../../release/releases.ts';
 import { ReleaseRefused } from '../../release/refusal.ts';
 import { isPart } from '../../release/registry.ts';
 import { localDirectoryStorage } from '../../release/storage.ts';
+import { checkOperatorToken } from '../operator/operator-auth.ts';
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
 export type OpsOptions = { originDir: string; operatorToken: string };
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { originDir, operatorToken }) => {
   const storage = localDirectoryStorage(originDir);
 
   app.addHook('onRequest', async (request, reply) => {
-    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    if (!sameToken(given, operatorToken)) {
+    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (!checkOperatorToken(request, given, operatorToken)) {
       return reply.code(401).send({ error: { code: 'unauthorized', message: 'Chýba platný operátorský token.' } });
     }
   });
