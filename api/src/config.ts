@@ -9,7 +9,14 @@ export type ServerConfig = {
   host: string;
   port: number;
   assetPort: number;
-  assetOrigin: string | null;
+  /** Where the browser loads the areas from: ASSET_ORIGIN (a CDN), else this server's asset port on the shop's host. */
+  assetOrigin: string;
+  /**
+   * TRUST_PROXY: the proxies whose X-Forwarded-For/-Proto/-Host headers are believed (Fastify's
+   * trustProxy: addresses or CIDR ranges, comma-separated, e.g. `127.0.0.1`). Unset: none, and the
+   * client address is the socket's.
+   */
+  trustProxy: string | false;
   databaseUrl: string | undefined;
   gtmId: string | null;
   registryPollMs: number;
@@ -21,6 +28,11 @@ export type ServerConfig = {
   checkoutRateLimitAllowList: string[];
 };
 
+/** The host name to print and to put in links: localhost for the loopback and wildcard addresses. */
+export function shownHost(host: string): string {
+  return host === '127.0.0.1' || host === '0.0.0.0' || host === '::' || host === '::1' ? 'localhost' : host;
+}
+
 function port(value: string | undefined, fallback: number): number {
   const parsed = Number(value ?? fallback);
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new Error(`Invalid port: ${value}`);
@@ -30,13 +42,18 @@ function port(value: string | undefined, fallback: number): number {
 export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const dataDir = resolve(env.DATA_DIR ?? join(import.meta.dirname, '..', '..', '.data'));
   const appPort = port(env.PORT, 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  const assetPort = port(env.ASSET_PORT, appPort + 1);
+  const trust = env.TRUST_PROXY?.trim();
   return {
     dataDir,
     originDir: resolve(env.ORIGIN_DIR ?? join(dataDir, 'origin')),
-    host: env.HOST ?? '127.0.0.1',
+    host,
     port: appPort,
-    assetPort: port(env.ASSET_PORT, appPort + 1),
-    assetOrigin: env.ASSET_ORIGIN ?? null,
+    assetPort,
+    // Never taken from the request's Host header: a forged Host must not decide where the page loads its code from.
+    assetOrigin: (env.ASSET_ORIGIN || `http://${shownHost(host)}:${assetPort}`).replace(/\/+$/, ''),
+    trustProxy: trust || false,
     databaseUrl: env.DATABASE_URL || undefined,
     gtmId: env.GTM_ID || null,
     registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
@@ -82,7 +99,7 @@ export type CheckoutConfig = {
 };
 
 export function readCheckoutConfig(env: NodeJS.ProcessEnv, config: ServerConfig): CheckoutConfig {
-  const shown = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  const shown = shownHost(config.host);
   return {
     gatewayPort: port(env.GATEWAY_PORT, config.port === 0 ? 0 : config.port + 2),
     gatewayUrl: env.GATEWAY_URL || null,

@@ -18,7 +18,7 @@ beforeAll(async () => {
   writeFileSync(join(shellDir, 'routes.json'), JSON.stringify({ routes: [] }));
   const registry = { ...emptyRegistry(), revision: 'r1', shell: { version: '1.0.0-a', dir: 'shells/shell/1.0.0-a', kernel: '1.2.0' } };
   writeFileSync(join(originDir, REGISTRY_KEY), JSON.stringify(registry));
-  await shellHost(app, { originDir, assetPort: 1, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000 });
+  await shellHost(app, { originDir, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000 });
   await app.ready();
 });
 afterAll(() => app.close());

@@ -16,9 +16,8 @@ import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 
 export type ShellHostOptions = {
   originDir: string;
-  assetPort: number;
-  /** Fixed origin of the areas (a CDN); by default the request's host on assetPort. */
-  assetOrigin: string | null;
+  /** Origin of the areas (the static origin or a CDN), from configuration. */
+  assetOrigin: string;
   gtmId: string | null;
   registryPollMs: number;
 };
@@ -90,7 +89,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const registry = await readRegistry(storage);
     const dir = registry.shell ? join(options.originDir, registry.shell.dir) : null;
     if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
-    const assetOrigin = options.assetOrigin ?? `${request.protocol}://${request.hostname}:${options.assetPort}`;
+    const assetOrigin = options.assetOrigin;
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
     const config = { assetOrigin, gtmId: options.gtmId, registryPollMs: options.registryPollMs, registry: { revision: registry.revision, areas: registry.areas } };
     const index = await shellIndex(dir);

@@ -4,7 +4,7 @@
  * manifest and metadata files are revalidated on every use. CORS lets the
  * shell's origin load them as ES modules.
  */
-import Fastify, { type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { join } from 'node:path';
 
@@ -21,8 +21,16 @@ export function dropValidatorsOfImmutable(reply: FastifyReply): void {
   reply.removeHeader('last-modified');
 }
 
-export async function buildStaticOrigin(options: { originDir: string }) {
-  const origin = Fastify({ logger: false });
+export async function buildStaticOrigin(options: { originDir: string; logger?: FastifyBaseLogger }) {
+  // Its failures go to the shop's log (one line per 5xx); ordinary file answers are not logged.
+  const origin = Fastify(options.logger ? { loggerInstance: options.logger.child({ server: 'static-origin' }), disableRequestLogging: true } : { logger: false });
+  origin.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) request.log.error({ url: request.url, status: reply.statusCode }, 'static origin request failed');
+  });
+  // A missing file answers 404 with CORS too, so the browser reports the 404 and not a CORS error.
+  origin.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+  });
   await origin.register(fastifyStatic, {
     root: join(options.originDir, 'remotes'),
     prefix: '/remotes/',

@@ -15,8 +15,8 @@ export type CheckoutOptions = {
     /** Shared HMAC-SHA256 secret for requests and notifications. */
     secret: string;
   };
-  /** The shop's public origin for links and the gateway's return URL, e.g. http://localhost:3000. */
-  publicUrl: string | null;
+  /** The shop's public origin for links and the gateway's return URL, e.g. http://localhost:3000 (configuration, never the request's). */
+  publicUrl: string;
   /** Where the gateway sends notifications; default: this API's own listen address. */
   notifyUrl: string | null;
   /** Bank account for transfers (PAY by square). */
@@ -35,7 +35,7 @@ export function defaultCheckoutOptions(tmpDir: string): CheckoutOptions {
     mailFrom: 'Stavebniny Domov <obchod@example.sk>',
     operatorToken: '',
     gateway: { url: null, secret: 'unused-gateway-secret' },
-    publicUrl: null,
+    publicUrl: 'http://localhost:3000',
     notifyUrl: null,
     iban: DEFAULT_IBAN,
   };
