@@ -241,6 +241,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     profile: () => get<Acc<'GET /api/account/profile'>>('/api/account/profile'),
     updateProfile: (body: AccountCalls['PUT /api/account/profile']['body']) =>
       put<Acc<'PUT /api/account/profile'>>('/api/account/profile', body),
+    confirmEmailChange: (token: string) => post<Acc<'POST /api/account/email/confirm'>>('/api/account/email/confirm', { token }),
     changePassword: (currentPassword: string, newPassword: string) =>
       post<Acc<'POST /api/account/password'>>('/api/account/password', { currentPassword, newPassword }),
     deleteAccount: (password: string) => post<Acc<'POST /api/account/delete'>>('/api/account/delete', { password }),

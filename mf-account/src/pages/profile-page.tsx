@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   useNavigate,
+  useSearchParams,
   api,
   checkPassword,
   useAuthStore,
@@ -16,6 +17,29 @@ import { StatusMessage } from '../components/status-message.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
 
 const EMPTY_COMPANY: CompanyData = { name: '', ico: '', dic: '', icDph: '' };
+
+const pendingEmailText = (email: string) =>
+  `Na adresu ${email} sme poslali odkaz na potvrdenie nového e-mailu. Kým ho neotvoríte, prihlasujete sa doterajším e-mailom.`;
+
+/** Opens the link e-mailed to a new address (?emailToken=…): the e-mail changes, the token leaves the URL. */
+function useEmailConfirmation(onConfirmed: (p: Profile) => void) {
+  const [params, setParams] = useSearchParams();
+  const token = params.get('emailToken');
+  const [status, setStatus] = useState<{ ok?: string; error?: string }>({});
+  const sent = useRef<string | null>(null);
+  useEffect(() => {
+    if (!token || sent.current === token) return;
+    sent.current = token;
+    api.confirmEmailChange(token).then(
+      ({ data }) => {
+        onConfirmed(data);
+        setStatus({ ok: `Nový e-mail ${data.email} je potvrdený. Odteraz sa ním prihlasujete.` });
+      },
+      (caught: unknown) => setStatus({ error: errorMessage(caught, 'E-mail sa nepodarilo potvrdiť.') }),
+    ).finally(() => setParams({}, { replace: true }));
+  }, [token, onConfirmed, setParams]);
+  return status;
+}
 
 function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: (p: Profile) => void }) {
   const [form, setForm] = useState({ ...profile, company: profile.company ?? EMPTY_COMPANY, isCompany: profile.company !== null, currentPassword: '' });
@@ -33,8 +57,8 @@ function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: (p: Prof
     try {
       const { data } = await api.updateProfile(input);
       onSaved(data);
-      setForm((f) => ({ ...f, currentPassword: '' }));
-      setStatus({ ok: 'Údaje sú uložené.' });
+      setForm((f) => ({ ...f, email: data.email, currentPassword: '' }));
+      setStatus({ ok: emailChanged ? `Údaje sú uložené. ${pendingEmailText(data.pendingEmail ?? input.email.trim())}` : 'Údaje sú uložené.' });
     } catch (caught) {
       setStatus({ error: errorMessage(caught, 'Údaje sa nepodarilo uložiť.') });
     }
@@ -147,6 +171,7 @@ function ProfileContent() {
   const logout = useAuthStore((state) => state.logout);
   const me = useResource('profile', () => api.profile().then((answer) => answer.data));
   const [saved, setSaved] = useState<Profile | null>(null);
+  const confirmation = useEmailConfirmation(setSaved);
   if (me.status === 'error') return <p role="alert">Profil sa nepodarilo načítať.</p>;
   if (!me.data) return <div aria-busy="true" className="page-skeleton" />;
   const profile = saved ?? me.data;
@@ -156,8 +181,12 @@ function ProfileContent() {
         <dt>Meno</dt>
         <dd>{profile.name}</dd>
         <dt>E-mail</dt>
-        <dd>{profile.email}</dd>
+        <dd>
+          {profile.email}
+          {profile.pendingEmail && <span className="acc-pending"> (čaká na potvrdenie: {profile.pendingEmail})</span>}
+        </dd>
       </dl>
+      <StatusMessage ok={confirmation.ok ?? null} error={confirmation.error ?? null} />
       <p>
         <button type="button" className="button" onClick={() => void logout()}>Odhlásiť sa</button>
       </p>

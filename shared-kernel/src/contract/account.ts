@@ -16,6 +16,8 @@ export type Profile = {
   company: CompanyData | null;
   newsletter: boolean;
   createdAt: string;
+  /** A new e-mail waiting for the link sent to it; null when none. */
+  pendingEmail: string | null;
 };
 
 export type ProfileInput = {
@@ -119,6 +121,7 @@ export type AccountCalls = {
   'POST /api/account/password-reset/confirm': { body: { token: string; password: string }; answer: { data: { ok: true } } };
   'GET /api/account/profile': { answer: { data: Profile } };
   'PUT /api/account/profile': { body: ProfileInput; answer: { data: Profile } };
+  'POST /api/account/email/confirm': { body: { token: string }; answer: { data: Profile } };
   /** Ends every other session; answers a fresh token for this one. */
   'POST /api/account/password': { body: { currentPassword: string; newPassword: string }; answer: { data: { token: string } } };
   'POST /api/account/delete': { body: { password: string }; answer: { data: { ok: true } } };

@@ -5,13 +5,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CompanyData, Profile, ProfileInput } from '@shop/shared-kernel/contract';
 import { checkPassword, normalizeOptionalPhone, validateProfile } from '@shop/shared-kernel/rules';
-import type { DbOrTrx } from '../../db/database.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { TokenService } from '../../lib/auth.ts';
 import { ApiError, unauthorized } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password.ts';
-import type { Mailer } from '../documents/mailer.ts';
+import { queueMail } from '../documents/mail-outbox.ts';
 
 export const RESET_TTL_MS = 60 * 60_000;
+export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60_000;
+const EMAIL_CHANGE_INVALID = 'Odkaz na potvrdenie e-mailu je neplatný, už bol použitý alebo vypršal. Zmeňte e-mail v profile znova.';
 const RESET_INVALID = 'Odkaz na obnovenie hesla je neplatný, už bol použitý alebo vypršal. Požiadajte o nový.';
 const WRONG_PASSWORD = 'Zadané heslo nie je správne.';
 const EMAIL_TAKEN = 'Tento e-mail nemožno použiť. Zadajte iný.';
@@ -37,16 +39,13 @@ function normalizeCompany(company: CompanyData | null): CompanyData | null {
 
 export class AccountService {
   constructor(
-    private readonly db: DbOrTrx,
+    private readonly db: Db,
     private readonly tokens: TokenService,
-    private readonly mailer: Mailer,
   ) {}
 
-  private mail(to: string, subject: string, lines: string[], tag: string) {
-    return this.mailer.send(
-      { to, subject, text: lines.join('\n'), html: `<p>${lines.map(escapeHtml).join('<br>')}</p>` },
-      tag,
-    );
+  /** Queues a plain message in the caller's transaction (the outbox sends it after the commit). */
+  private mail(db: DbOrTrx, to: string, subject: string, lines: string[], tag: string) {
+    return queueMail(db, { to, subject, text: lines.join('\n'), html: `<p>${lines.map(escapeHtml).join('<br>')}</p>` }, tag);
   }
 
   /** Creates the account, or, when the e-mail has one, tells its owner by e-mail; the caller answers the same either way. */
@@ -60,24 +59,26 @@ export class AccountService {
     const existing = await this.db.selectFrom('users').select('user_id').where('email', '=', email).executeTakeFirst();
     if (!existing) {
       try {
-        await this.db
-          .insertInto('users')
-          .values({ email, name, password_hash: hash, newsletter: input.newsletter ? 1 : 0, created_at: new Date().toISOString(), company_json: null, deleted_at: null, sessions_valid_after: null })
-          .execute();
-        await this.mail(email, 'Vitajte v obchode Stavebniny Domov', [
+        await this.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('users')
+            .values({ email, name, password_hash: hash, newsletter: input.newsletter ? 1 : 0, created_at: new Date().toISOString(), company_json: null, deleted_at: null, sessions_valid_after: null })
+            .execute();
+          await this.mail(trx, email, 'Vitajte v obchode Stavebniny Domov', [
           `Dobrý deň, ${name},`,
           '',
           'váš zákaznícky účet je pripravený. Prihlásiť sa môžete tu:',
           `${origin}/account/login`,
           '',
-          'Ak ste sa neregistrovali vy, napíšte nám odpoveďou na tento e-mail.',
-        ], 'registracia');
+            'Ak ste sa neregistrovali vy, napíšte nám odpoveďou na tento e-mail.',
+          ], 'registracia');
+        });
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
     }
-    await this.mail(email, 'Pokus o registráciu v obchode Stavebniny Domov', [
+    await this.mail(this.db, email, 'Pokus o registráciu v obchode Stavebniny Domov', [
       'Dobrý deň,',
       '',
       'niekto sa pokúsil zaregistrovať s vaším e-mailom, ku ktorému už účet máte.',
@@ -94,18 +95,20 @@ export class AccountService {
     if (!user) return;
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await this.db
-      .insertInto('password_resets')
-      .values({ token_hash: sha256(token), user_id: user.user_id, created_at: new Date(now).toISOString(), expires_at: new Date(now + RESET_TTL_MS).toISOString(), used_at: null })
-      .execute();
-    await this.mail(user.email, 'Nové heslo do obchodu Stavebniny Domov', [
-      'Dobrý deň,',
-      '',
-      'nové heslo si nastavíte na tomto odkaze (platí 1 hodinu a len raz):',
-      `${origin}/account/password-reset?token=${token}`,
-      '',
-      'Ak ste o nové heslo nežiadali, tento e-mail ignorujte; vaše heslo sa nezmení.',
-    ], 'nove-heslo');
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('password_resets')
+        .values({ token_hash: sha256(token), user_id: user.user_id, created_at: new Date(now).toISOString(), expires_at: new Date(now + RESET_TTL_MS).toISOString(), used_at: null })
+        .execute();
+      await this.mail(trx, user.email, 'Nové heslo do obchodu Stavebniny Domov', [
+        'Dobrý deň,',
+        '',
+        'nové heslo si nastavíte na tomto odkaze (platí 1 hodinu a len raz):',
+        `${origin}/account/password-reset?token=${token}`,
+        '',
+        'Ak ste o nové heslo nežiadali, tento e-mail ignorujte; vaše heslo sa nezmení.',
+      ], 'nove-heslo');
+    });
   }
 
   /** Sets the new password once per link; ends every session of the account. */
@@ -136,6 +139,14 @@ export class AccountService {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) throw unauthorized('Prihláste sa, prosím.');
+    const pending = await this.db
+      .selectFrom('email_changes')
+      .select('new_email')
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date().toISOString())
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
     return {
       id: row.user_id,
       email: row.email,
@@ -144,26 +155,32 @@ export class AccountService {
       company: row.company_json ? (JSON.parse(row.company_json) as CompanyData) : null,
       newsletter: row.newsletter === 1,
       createdAt: row.created_at,
+      pendingEmail: pending?.new_email ?? null,
     };
   }
 
-  async updateProfile(userId: number, input: ProfileInput): Promise<Profile> {
+  /**
+   * Saves the profile. A new e-mail (the sign-in name) is not taken at once: a link goes to the new
+   * address and the change happens when it is opened (confirmEmailChange). The answer is the same
+   * whether the address is free or belongs to another account (whose owner is told by e-mail), so
+   * the profile cannot be used to find out who has an account.
+   */
+  async updateProfile(userId: number, input: ProfileInput, origin: string): Promise<Profile> {
     const errors = validateProfile(input);
     const messages = [...new Set(Object.values(errors))];
     if (messages.length > 0) throw invalid(messages.join(' '));
     const email = input.email.trim().toLowerCase();
     const current = await this.db.selectFrom('users').select(['email', 'password_hash']).where('user_id', '=', userId).executeTakeFirstOrThrow();
-    if (email !== current.email) {
-      // Changing the e-mail (the sign-in name) needs the password.
-      if (!input.currentPassword || !(await verifyPassword(input.currentPassword, current.password_hash))) {
-        throw new ApiError(403, 'forbidden', 'Na zmenu e-mailu zadajte svoje súčasné heslo.');
-      }
+    const emailChanges = email !== current.email;
+    // Changing the e-mail needs the password.
+    if (emailChanges && (!input.currentPassword || !(await verifyPassword(input.currentPassword, current.password_hash)))) {
+      throw new ApiError(403, 'forbidden', 'Na zmenu e-mailu zadajte svoje súčasné heslo.');
     }
-    try {
-      await this.db
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
         .updateTable('users')
         .set({
-          email,
           name: input.name.trim().replace(/\s+/g, ' '),
           phone: normalizeOptionalPhone(input.phone) ?? '',
           company_json: input.company ? JSON.stringify(normalizeCompany(input.company)) : null,
@@ -171,10 +188,63 @@ export class AccountService {
         })
         .where('user_id', '=', userId)
         .execute();
-    } catch (error) {
+      if (!emailChanges) return;
+      // A newer request replaces an older one.
+      await trx.updateTable('email_changes').set({ used_at: new Date(now).toISOString() }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+      const token = randomBytes(32).toString('base64url');
+      await trx
+        .insertInto('email_changes')
+        .values({ token_hash: sha256(token), user_id: userId, new_email: email, created_at: new Date(now).toISOString(), expires_at: new Date(now + EMAIL_CHANGE_TTL_MS).toISOString(), used_at: null })
+        .execute();
+      const taken = await trx.selectFrom('users').select('user_id').where('email', '=', email).executeTakeFirst();
+      if (taken) {
+        await this.mail(trx, email, 'Pokus o zmenu e-mailu v obchode Stavebniny Domov', [
+          'Dobrý deň,',
+          '',
+          'niekto sa pokúsil nastaviť vašu e-mailovú adresu inému zákazníckemu účtu. Váš účet s touto adresou zostáva nezmenený.',
+          `Ak ste to boli vy, prihláste sa do svojho účtu: ${origin}/account/login`,
+          '',
+          'Ak nie, tento e-mail môžete ignorovať.',
+        ], 'zmena-emailu-obsadeny');
+      } else {
+        await this.mail(trx, email, 'Potvrďte nový e-mail v obchode Stavebniny Domov', [
+          'Dobrý deň,',
+          '',
+          'potvrďte, prosím, že táto adresa má byť novým e-mailom vášho zákazníckeho účtu (odkaz platí 24 hodín):',
+          `${origin}/account/profile?emailToken=${token}`,
+          '',
+          'Kým zmenu nepotvrdíte, prihlasujete sa doterajším e-mailom. Ak ste o zmenu nežiadali, tento e-mail ignorujte.',
+        ], 'zmena-emailu');
+      }
+    });
+    return this.profile(userId);
+  }
+
+  /** Takes the new e-mail once per link; refused when the address has meanwhile got an account. */
+  async confirmEmailChange(userId: number, token: string): Promise<Profile> {
+    const now = new Date().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('email_changes')
+        .set({ used_at: now })
+        .where('token_hash', '=', sha256(token))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('new_email')
+        .executeTakeFirst();
+      if (!claimed) throw new ApiError(400, 'bad_request', EMAIL_CHANGE_INVALID);
+      try {
+        await trx.updateTable('users').set({ email: claimed.new_email }).where('user_id', '=', userId).where('deleted_at', 'is', null).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ApiError(409, 'conflict', EMAIL_TAKEN);
+        throw error;
+      }
+    }).catch((error: unknown) => {
+      // PostgreSQL aborts the transaction on the unique violation; the answer is the same.
       if (isUniqueViolation(error)) throw new ApiError(409, 'conflict', EMAIL_TAKEN);
       throw error;
-    }
+    });
     return this.profile(userId);
   }
 

@@ -6,7 +6,6 @@ import { bearerToken } from '../../lib/auth.ts';
 import { ApiError, unauthorized } from '../../lib/errors.ts';
 import { DUMMY_HASH, verifyPassword } from '../../lib/password.ts';
 import type { ApiDeps } from '../deps.ts';
-import type { Mailer } from '../documents/mailer.ts';
 import { requireUser } from './require-user.ts';
 import { UserRepository } from './user.repository.ts';
 import { AccountService } from './account.service.ts';
@@ -30,9 +29,8 @@ export const DEFAULT_AUTH_RATE_LIMIT: AuthRateLimit = {
 };
 
 export type AccountOptions = ApiDeps & {
-  mailer: Mailer;
-  /** The shop's public origin for links in e-mails; null: the request's Origin header. */
-  publicUrl: string | null;
+  /** The shop's public origin for links in e-mails (configuration; never taken from the request). */
+  publicUrl: string;
   rateLimit?: AuthRateLimit;
 };
 
@@ -98,7 +96,7 @@ const accountKey = (request: FastifyRequest) => {
 /** Sign-up, sign-in, sign-out, password reset, the signed-in user and their profile. */
 export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (app, deps) => {
   const users = new UserRepository(deps.db);
-  const service = new AccountService(deps.db, deps.tokens, deps.mailer);
+  const service = new AccountService(deps.db, deps.tokens);
   const limits = deps.rateLimit ?? DEFAULT_AUTH_RATE_LIMIT;
 
   await app.register(rateLimit, { global: false });
@@ -120,7 +118,6 @@ export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (app, dep
     const byAccount = await perAccount(request, { increment: account === 'count' });
     if (!byAccount.isAllowed && (account === 'count' ? byAccount.isExceeded : byAccount.remaining <= 0)) throw tooMany();
   };
-  const linkBase = (request: FastifyRequest) => deps.publicUrl ?? (typeof request.headers.origin === 'string' ? request.headers.origin : '');
 
   app.post<{ Body: Call<'POST /api/account/login'>['body']; Reply: Call<'POST /api/account/login'>['answer'] }>(
     '/account/login',
@@ -165,7 +162,7 @@ export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (app, dep
     { schema: { body: registerBody } },
     async (request, reply) => {
       await limit(request, 'count');
-      await service.register(request.body, linkBase(request));
+      await service.register(request.body, deps.publicUrl);
       return reply.status(202).send({ data: { ok: true, message: ACCOUNT_MESSAGES.registered } });
     },
   );
@@ -175,7 +172,7 @@ export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (app, dep
     { schema: { body: resetBody } },
     async (request, reply) => {
       await limit(request, 'count');
-      await service.requestReset(request.body.email, linkBase(request));
+      await service.requestReset(request.body.email, deps.publicUrl);
       return reply.status(202).send({ data: { ok: true, message: ACCOUNT_MESSAGES.resetSent } });
     },
   );
@@ -203,7 +200,17 @@ export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (app, dep
     { schema: { body: profileBody } },
     async (request) => {
       const user = await requireUser(request, deps);
-      return { data: await service.updateProfile(user.id, request.body) };
+      return { data: await service.updateProfile(user.id, request.body, deps.publicUrl) };
+    },
+  );
+
+  /** The link e-mailed to a new address: the e-mail changes when the signed-in owner opens it. */
+  app.post<{ Body: Acc<'POST /api/account/email/confirm'>['body']; Reply: Acc<'POST /api/account/email/confirm'>['answer'] }>(
+    '/account/email/confirm',
+    { schema: { body: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 200 } } } } },
+    async (request) => {
+      const user = await requireUser(request, deps);
+      return { data: await service.confirmEmailChange(user.id, request.body.token) };
     },
   );
 
