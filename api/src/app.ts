@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
 import { createTokenService } from './lib/auth.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
-import { SideWork } from './lib/side-work.ts';
+import { createMetrics, type Metrics } from './lib/metrics.ts';
+import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
+import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './lib/outbox.ts';
 import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './lib/response-cache.ts';
 import { accountRoutes, type AuthRateLimit } from './routes/account/index.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
@@ -22,6 +24,9 @@ import { checkoutRoutes } from './routes/checkout/index.ts';
 import { defaultCheckoutOptions, type CheckoutOptions } from './routes/checkout/checkout-options.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from './routes/checkout/rate-limit.ts';
 import { createMailer } from './routes/documents/mailer.ts';
+import { MAIL_TOPIC, mailJobHandler } from './routes/documents/mail-outbox.ts';
+import { CONFIRMATION_TOPIC, confirmationJobHandler } from './routes/documents/documents.service.ts';
+import { healthRoutes, type ReadinessCheck } from './routes/health/index.ts';
 import { operatorRoutes } from './routes/operator/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
 import { paymentRoutes } from './routes/payments/index.ts';
@@ -29,6 +34,13 @@ import { contactRoutes, type ContactOptions } from './routes/contact/index.ts';
 import { loyaltyRoutes } from './routes/loyalty/index.ts';
 
 export { createDatabase } from './db/create-database.ts';
+
+/**
+ * How long a client may take: the whole request (headers and body) 30 s, an idle socket 30 s,
+ * an idle keep-alive connection 5 s. A slow client cannot hold a connection open for longer.
+ */
+export const SERVER_TIMEOUTS = { requestTimeout: 30_000, connectionTimeout: 30_000, keepAliveTimeout: 5_000 } as const;
+export const HEADERS_TIMEOUT_MS = 10_000;
 export type { CreateDatabaseOptions, CreatedDatabase } from './db/create-database.ts';
 
 export type BuildApiOptions = {
@@ -36,7 +48,14 @@ export type BuildApiOptions = {
   dialect: DialectName;
   /** HS256 key for sign-in tokens (at least 16 characters). */
   jwtSecret: string;
-  logger?: boolean;
+  /** JSON log lines (Fastify's pino logger), on by default at LOG_LEVEL or info; false: none (tests). */
+  logger?: LoggerOption;
+  /** The outbox worker's timing (lib/outbox.ts); default DEFAULT_OUTBOX. */
+  outbox?: Partial<OutboxOptions>;
+  /** What /api/ready checks besides the database (e.g. the release registry). */
+  readiness?: ReadinessCheck[];
+  /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy); default none. */
+  trustProxy?: string | false;
   /** Orders, payments, documents and the operator's tools (issue 5); defaults suit tests of other domains. */
   checkout?: CheckoutOptions;
   /** Contact form rate limit per address (default 5 messages in 10 minutes). */
@@ -56,8 +75,9 @@ export type BuildApiOptions = {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Work done after the answer (order confirmation e-mails); `await app.sideWork.idle()` waits for it. */
-    sideWork: SideWork;
+    /** Carries out the side effects queued with their cause (e-mails, refunds); `await app.outbox.drain()` runs what is due. */
+    outbox: OutboxWorker;
+    metrics: Metrics;
   }
 }
 
@@ -68,19 +88,38 @@ declare module 'fastify' {
  */
 export function buildApi(opts: BuildApiOptions): FastifyInstance {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...loggingOptions(opts.logger),
+    ...SERVER_TIMEOUTS,
+    trustProxy: opts.trustProxy ?? false,
     bodyLimit: 256 * 1024,
   });
+  // Headers must arrive within this time (Node's own check, answered 408 before any route runs).
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   const deps: ApiDeps = { db: opts.db, dialect: opts.dialect, tokens: createTokenService(opts.jwtSecret) };
 
   app.setErrorHandler(errorHandler);
 
-  const sideWork = new SideWork((error, label) => app.log.error({ err: error }, `${label} failed`));
-  app.decorate('sideWork', sideWork);
-  // A graceful stop (app.close()) finishes the queued e-mails first.
-  app.addHook('onClose', async () => {
-    await sideWork.idle();
+  const outbox = new OutboxWorker(
+    opts.db,
+    app.log,
+    {
+      done: (topic) => metrics.outbox.inc({ topic, outcome: 'done' }),
+      retry: (topic) => metrics.outbox.inc({ topic, outcome: 'retry' }),
+      dead: (topic) => metrics.outbox.inc({ topic, outcome: 'dead' }),
+    },
+    { ...DEFAULT_OUTBOX, ...opts.outbox },
+  );
+  const metrics = createMetrics(() => outbox.backlog());
+  app.decorate('outbox', outbox);
+  app.decorate('metrics', metrics);
+  observeRequests(app, metrics);
+  app.addHook('onReady', async () => outbox.start());
+  // A write may have queued a job in its transaction: look for it as soon as the answer is out.
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') outbox.kick();
   });
+  // A graceful stop lets the running jobs finish; the queued ones wait in the table for the next start.
+  app.addHook('onClose', async () => outbox.stop());
   const checkoutRateLimit = opts.checkoutRateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT;
   const responseCache = opts.responseCache === false ? null : new ResponseCache(opts.responseCache ?? DEFAULT_RESPONSE_CACHE);
 
@@ -97,13 +136,16 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       await api.register(redirectRoutes, { ...deps });
       const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
       const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
-      await api.register(accountRoutes, { ...deps, mailer, publicUrl: checkout.publicUrl, ...(opts.authRateLimit ? { rateLimit: opts.authRateLimit } : {}) });
+      outbox.handle(MAIL_TOPIC, mailJobHandler(mailer, checkout.mailFrom));
+      outbox.handle(CONFIRMATION_TOPIC, confirmationJobHandler(opts.db, checkout, mailer));
+      await api.register(healthRoutes, { ...deps, metrics, operatorToken: checkout.operatorToken, readiness: opts.readiness ?? [] });
+      await api.register(accountRoutes, { ...deps, publicUrl: checkout.publicUrl, ...(opts.authRateLimit ? { rateLimit: opts.authRateLimit } : {}) });
       await api.register(couponRoutes, { ...deps });
       await api.register(checkoutRoutes, { ...deps, rateLimit: checkoutRateLimit });
-      await api.register(orderRoutes, { ...deps, checkout, mailer, sideWork, rateLimit: checkoutRateLimit });
+      await api.register(orderRoutes, { ...deps, checkout, mailer, rateLimit: checkoutRateLimit });
       await api.register(paymentRoutes, { ...deps, checkout, mailer });
       await api.register(operatorRoutes, { ...deps, checkout, mailer });
-      await api.register(contactRoutes, { ...deps, mailer, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
+      await api.register(contactRoutes, { ...deps, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
       await api.register(loyaltyRoutes, { ...deps });
       // account area (issue 6)
       await api.register(addressRoutes, { ...deps });

@@ -5,12 +5,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { buildApi, createDatabase } from './app.ts';
-import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig } from './config.ts';
+import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT } from './routes/checkout/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
+import { readRegistry } from './release/registry.ts';
+import { localDirectoryStorage } from './release/storage.ts';
 
 const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
@@ -29,12 +31,17 @@ async function main() {
   const gateway = checkoutConfig.gatewayUrl
     ? null
     : await startGatewaySimulator({ secret: gatewaySecret, port: checkoutConfig.gatewayPort, log: (m) => log(`gateway: ${m}`) });
+  const storage = localDirectoryStorage(config.originDir);
   const notifyHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const app = await buildApi({
     db: database.db,
     dialect: database.dialect,
     jwtSecret,
-    logger: false,
+    trustProxy: config.trustProxy,
+    // The release registry is what the shell is served from: without it the shop cannot answer pages.
+    readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
+      if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
+    } }],
     checkoutRateLimit: { ...DEFAULT_CHECKOUT_RATE_LIMIT, allowList: config.checkoutRateLimitAllowList },
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
@@ -51,30 +58,34 @@ async function main() {
   await app.register(opsRoutes, { prefix: '/api/ops', originDir: config.originDir, operatorToken });
   await app.register(shellHost, {
     originDir: config.originDir,
-    assetPort: config.assetPort,
     assetOrigin: config.assetOrigin,
     gtmId: config.gtmId,
     registryPollMs: config.registryPollMs,
   });
-  const origin = await buildStaticOrigin({ originDir: config.originDir });
+  const origin = await buildStaticOrigin({ originDir: config.originDir, logger: app.log });
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
-  const shown = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  const shown = shownHost(config.host);
   log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
   log(`operator page: http://${shown}:${config.port}/ops (token in ${config.dataDir}/operator-token unless OPERATOR_TOKEN is set)`);
   if (config.checkoutRateLimitAllowList.length > 0) {
     log(`order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`);
   }
   if (gateway) log(`card gateway simulator on ${gateway.url}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
+  log(`areas load from ${config.assetOrigin}${config.trustProxy !== false ? `; X-Forwarded-* trusted from ${String(config.trustProxy)}` : ''}`);
+  log(`health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`);
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
   const stop = async () => {
+    // Stops taking requests, lets the running ones and the outbox's running jobs finish.
     await Promise.allSettled([app.close(), origin.close(), gateway?.close()]);
     await database.close();
     process.exit(0);
   };
+  // Nothing a request does may end the process unnoticed: a stray rejection is logged with its cause.
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection'));
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
-import { SideWork } from '../src/lib/side-work.ts';
 import { defaultCheckoutOptions } from '../src/routes/checkout/checkout-options.ts';
 import { RATE_LIMIT_MESSAGES } from '../src/routes/checkout/rate-limit.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -113,44 +112,5 @@ describe('the confirmation e-mail after the answer', () => {
     expect([first.status, again.status]).toEqual([201, 200]);
     await allowed.sideWorkDone();
     expect(outboxFiles(allowed).filter((f) => f.includes(`objednavka-${first.body.data.order.number}`))).toHaveLength(1);
-  });
-});
-
-describe('SideWork', () => {
-  it('runs jobs after the caller goes on, logs failures, and idle() waits for all of them', async () => {
-    const errors: string[] = [];
-    const work = new SideWork((_error, label) => errors.push(label), { concurrency: 2, maxQueued: 100 });
-    const done: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      await work.defer(`job ${i}`, async () => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        if (i === 2) throw new Error('boom');
-        done.push(i);
-      });
-    }
-    expect(done).toEqual([]);
-    expect(work.pending).toBe(5);
-    await work.idle();
-    expect(done.sort()).toEqual([0, 1, 3, 4]);
-    expect(errors).toEqual(['job 2']);
-    expect(work.pending).toBe(0);
-    await work.idle();
-  });
-
-  it('runs a job at once, in the caller, while the queue is full (backpressure), never behind the queue', async () => {
-    const work = new SideWork(() => {}, { concurrency: 1, maxQueued: 2 });
-    const ran: string[] = [];
-    const job = (name: string) => async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      ran.push(name);
-    };
-    await work.defer('a', job('a'));
-    await work.defer('b', job('b'));
-    await work.defer('c', job('c'));
-    // a is about to run, b and c wait: the queue is full, so d runs now and its caller waits for it alone.
-    await work.defer('d', job('d'));
-    expect(ran).toEqual(['d']);
-    await work.idle();
-    expect(ran).toEqual(['d', 'a', 'b', 'c']);
   });
 });

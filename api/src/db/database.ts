@@ -30,6 +30,7 @@ import type {
   RedirectTable,
   SettingTable,
 } from './content.table.ts';
+import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
   OrderItemTable,
@@ -75,6 +76,8 @@ export interface Database {
   withdrawal_items: WithdrawalItemTable;
   complaints: ComplaintTable;
   complaint_photos: ComplaintPhotoTable;
+  outbox: OutboxTable;
+  email_changes: EmailChangeTable;
 }
 
 export type Db = Kysely<Database>;

@@ -64,6 +64,10 @@ export interface PaymentTable {
   redirect_url: string;
   created_at: string;
   updated_at: string;
+  /** A payment that succeeded for an order already paid is refunded: pending → refunded | failed; else null. */
+  refund_status: string | null;
+  refund_reason: string | null;
+  refunded_at: string | null;
 }
 
 /** Every gateway notification taken into account, so a replay changes nothing. */

@@ -12,6 +12,7 @@ import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options
 import type { AuthRateLimit } from '../../src/routes/account/index.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from '../../src/routes/checkout/rate-limit.ts';
 import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
+import type { LoggerOption } from '../../src/lib/observability.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -31,7 +32,7 @@ export type TestApi = {
   get<T = any>(path: string, token?: string): Promise<HttpResult<T>>;
   post<T = any>(path: string, json: unknown, token?: string): Promise<HttpResult<T>>;
   login(email?: string, password?: string): Promise<{ token: string; userId: number }>;
-  /** Waits for the work queued after answers (order confirmation e-mails) to finish. */
+  /** Runs the outbox jobs that are due (e-mails, refunds) until none is left. */
   sideWorkDone(): Promise<void>;
   close(): Promise<void>;
 };
@@ -54,6 +55,8 @@ export type StartTestApiOptions = {
   checkoutRateLimit?: CheckoutRateLimit;
   /** The catalogue's response cache (default: the API's default). */
   responseCache?: ResponseCacheOptions | false;
+  /** Log lines (default: none; a stream to assert on them). */
+  logger?: LoggerOption;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -99,6 +102,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     db: database.db,
     dialect: database.dialect,
     jwtSecret,
+    logger: options.logger ?? false,
     checkout: options.checkout?.(dataDir),
     ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
     ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
@@ -143,7 +147,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
       return { token: res.body.data.token, userId: res.body.data.user.id };
     },
-    sideWorkDone: () => app.sideWork.idle(),
+    sideWorkDone: () => app.outbox.drain(),
     async close() {
       await app.close();
       await database.close();

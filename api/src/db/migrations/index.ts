@@ -7,6 +7,7 @@ import * as ordersAndPayments from './2025-12-01T09-00-00Z_orders-and-payments.t
 import * as catalogListingAndSearch from './2025-12-02T09-00-00Z_catalog-listing-and-search.ts';
 import * as contactMessages from './2025-12-03T09-00-00Z_contact-messages.ts';
 import * as accountArea from './2025-12-10T09-00-00Z_account-area.ts';
+import * as outboxAndPaymentSafety from './2026-11-22T09-00-00Z_outbox-and-payment-safety.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2025-12-02T09-00-00Z_catalog-listing-and-search': catalogListingAndSearch,
   '2025-12-03T09-00-00Z_contact-messages': contactMessages,
   '2025-12-10T09-00-00Z_account-area': accountArea,
+  '2026-11-22T09-00-00Z_outbox-and-payment-safety': outboxAndPaymentSafety,
 };

@@ -9,12 +9,12 @@ import { CONTACT_FORM_MESSAGES, validateContactMessage } from '@shop/shared-kern
 import type { ApiCalls } from '@shop/shared-kernel/contract';
 import { ApiError } from '../../lib/errors.ts';
 import type { ApiDeps } from '../deps.ts';
-import type { Mailer } from '../documents/mailer.ts';
+import { queueMail } from '../documents/mail-outbox.ts';
 import { ContentRepository } from '../content/content.repository.ts';
 import { optionalUser } from '../checkout/index.ts';
 
 type Call = ApiCalls['POST /api/contact'];
-export type ContactOptions = ApiDeps & { mailer: Mailer; rateLimit?: { max: number; timeWindowMs: number } };
+export type ContactOptions = ApiDeps & { rateLimit?: { max: number; timeWindowMs: number } };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -56,29 +56,33 @@ export const contactRoutes: FastifyPluginAsync<ContactOptions> = async (app, dep
       }
       const userId = await optionalUser(request, deps);
       const createdAt = new Date().toISOString();
-      await deps.db
-        .insertInto('contact_messages')
-        .values({
-          name: message.name.trim(),
-          email: message.email.trim(),
-          phone: message.phone.trim() || null,
-          message: message.message.trim(),
-          user_id: userId,
-          created_at: createdAt,
-        })
-        .execute();
       const site = await new ContentRepository(deps.db).site();
       const lines = [`Meno: ${message.name.trim()}`, `E-mail: ${message.email.trim()}`, `Telefón: ${message.phone.trim() || '—'}`, '', message.message.trim()];
-      await deps.mailer.send(
-        {
-          to: site?.email ?? 'obchod@example.sk',
-          subject: `Správa z kontaktného formulára: ${message.name.trim()}`,
-          text: lines.join('\n'),
-          html: `<p>${lines.map(escapeHtml).join('<br>')}</p>`,
-          replyTo: message.email.trim(),
-        },
-        'kontakt',
-      );
+      // The message and its e-mail to the shop are stored together: the outbox sends it after the commit.
+      await deps.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('contact_messages')
+          .values({
+            name: message.name.trim(),
+            email: message.email.trim(),
+            phone: message.phone.trim() || null,
+            message: message.message.trim(),
+            user_id: userId,
+            created_at: createdAt,
+          })
+          .execute();
+        await queueMail(
+          trx,
+          {
+            to: site?.email ?? 'obchod@example.sk',
+            subject: `Správa z kontaktného formulára: ${message.name.trim()}`,
+            text: lines.join('\n'),
+            html: `<p>${lines.map(escapeHtml).join('<br>')}</p>`,
+            replyTo: message.email.trim(),
+          },
+          'kontakt',
+        );
+      });
       return reply.code(201).send({ data: { ok: true } });
     },
   );

@@ -1,11 +1,14 @@
 /** The order's documents: the confirmation e-mail and the invoice PDF. */
+import { randomUUID } from 'node:crypto';
 import type { SiteData } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
+import { enqueue, type JobHandler } from '../../lib/outbox.ts';
 import type { CheckoutOptions } from '../checkout/checkout-options.ts';
 import { ContentRepository } from '../content/content.repository.ts';
 import { orderDetail } from '../orders/order.service.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
+import { jobMessageId } from './mail-outbox.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
 import { orderConfirmationEmail } from './order-email.ts';
 import { payBySquarePng } from './pay-by-square.ts';
@@ -32,8 +35,26 @@ export async function confirmationMessage(db: DbOrTrx, order: OrderRow, opts: Ch
   return message;
 }
 
-export async function sendConfirmation(db: DbOrTrx, order: OrderRow, opts: CheckoutOptions, mailer: Mailer) {
-  return mailer.send(await confirmationMessage(db, order, opts), `objednavka-${order.order_number}`);
+export const CONFIRMATION_TOPIC = 'order-confirmation';
+
+/**
+ * Queues the order's confirmation in the caller's transaction: once per order (the key is the
+ * order), or once more for each operator's resend.
+ */
+export function queueConfirmation(db: DbOrTrx, orderId: number, resend = false): Promise<void> {
+  const key = `order-confirmation:${orderId}${resend ? `:resend:${randomUUID()}` : ''}`;
+  return enqueue(db, CONFIRMATION_TOPIC, key, { orderId });
+}
+
+/** Sends a queued confirmation, rendered from the order as it is stored. */
+export function confirmationJobHandler(db: DbOrTrx, opts: CheckoutOptions, mailer: Mailer): JobHandler {
+  return async (job) => {
+    const { orderId } = job.payload as { orderId: number };
+    const order = await db.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+    if (!order) return; // nothing to confirm (never happens: orders are not deleted)
+    const tag = `objednavka-${order.order_number}`;
+    await mailer.send(await confirmationMessage(db, order, opts), tag, jobMessageId(job.id, tag, opts.mailFrom));
+  };
 }
 
 export async function invoicePdf(db: DbOrTrx, order: OrderRow, opts: CheckoutOptions): Promise<Buffer> {

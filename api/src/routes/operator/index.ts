@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, notFound } from '../../lib/errors.ts';
-import { confirmationMessage, invoicePdf, sendConfirmation } from '../documents/documents.service.ts';
+import { confirmationMessage, invoicePdf, queueConfirmation } from '../documents/documents.service.ts';
 import type { OrderDeps } from '../orders/index.ts';
 import { ORDER_MESSAGES, orderByNumber, orderDetail } from '../orders/order.service.ts';
 import { requireOperator } from './operator-auth.ts';
@@ -56,8 +56,8 @@ export const operatorRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) =
   // /send: send the confirmation again
   app.post<Params>('/operator/orders/:number/email', { schema: { params: numberParams } }, async (request) => {
     const order = await load(request.params.number);
-    const sent = await sendConfirmation(deps.db, order, deps.checkout, deps.mailer);
-    return { data: { to: order.email, outbox: sent.file !== null } };
+    await queueConfirmation(deps.db, order.order_id, true);
+    return { data: { to: order.email, outbox: deps.checkout.smtpUrl === null } };
   });
 
   // /paid: a bank transfer arrived

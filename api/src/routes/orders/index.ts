@@ -7,9 +7,8 @@ import { requireUser } from '../account/require-user.ts';
 import type { CheckoutOptions } from '../checkout/checkout-options.ts';
 import { linesSchema, optionalUser } from '../checkout/index.ts';
 import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from '../checkout/rate-limit.ts';
-import type { SideWork } from '../../lib/side-work.ts';
 import type { ApiDeps } from '../deps.ts';
-import { invoicePdf, sendConfirmation } from '../documents/documents.service.ts';
+import { invoicePdf } from '../documents/documents.service.ts';
 import type { Mailer } from '../documents/mailer.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
 import { ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
@@ -17,8 +16,8 @@ import { isOperator } from '../operator/operator-auth.ts';
 
 type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
 export type OrderDeps = ApiDeps & { checkout: CheckoutOptions; mailer: Mailer };
-/** Placing orders also needs the side work queue (the confirmation e-mail) and the per-address limit. */
-export type PlaceOrderDeps = OrderDeps & { sideWork: SideWork; rateLimit: CheckoutRateLimit };
+/** Placing orders also needs the per-address limit. */
+export type PlaceOrderDeps = OrderDeps & { rateLimit: CheckoutRateLimit };
 
 const text = (max: number, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
 const address = {
@@ -81,7 +80,8 @@ function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
  * The 32-character order token is the capability of the thank-you page: whoever holds it sees
  * the order (as with an e-mailed link). The invoice PDF of a signed-in shopper's order needs that
  * shopper's Bearer token; a guest's order is served by its order token.
- * The confirmation e-mail of a new order is side work: written (or sent) right after the answer.
+ * The confirmation e-mail of a new order is queued in the order's own transaction (outbox) and
+ * sent by the outbox worker right after the answer.
  */
 export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps) => {
   await registerCheckoutRateLimit(app, deps.rateLimit.allowList);
@@ -106,8 +106,7 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
       const { order, created } = await placeOrder(deps.db, request.body, userId, (code) => provider(code).initialStatus);
       let redirectUrl: string | null = null;
       if (created) {
-        // The e-mail shows the order as placed (before the card payment starts), as it did when it was sent here.
-        await deps.sideWork.defer(`order ${order.order_number} confirmation e-mail`, () => sendConfirmation(deps.db, order, deps.checkout, deps.mailer));
+        app.metrics.orders.inc({ payment: order.payment_code });
         redirectUrl = await startPayment(order, request.headers.origin ?? null).catch((error: unknown) => {
           request.log.warn({ err: error }, 'payment start failed');
           return null;

@@ -9,6 +9,7 @@ import { normalizeContact, randomString, validateContact, vatBreakdown } from '@
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { queueConfirmation } from '../documents/documents.service.ts';
 import { transferInstructions } from '../documents/pay-by-square.ts';
 import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
 import { ContentRepository } from '../content/content.repository.ts';
@@ -154,6 +155,8 @@ export async function placeOrder(
           .execute();
         await trx.deleteFrom('user_coupons').where('user_id', '=', userId).execute();
       }
+      // The confirmation is part of the order: committed with it, or not at all.
+      await queueConfirmation(trx, inserted.order_id);
       return trx.selectFrom('orders').selectAll().where('order_id', '=', inserted.order_id).executeTakeFirstOrThrow();
     });
     return { order, created: true };

@@ -1,0 +1,64 @@
+/**
+ * The API's metrics in Prometheus text format (prom-client), one registry per API instance:
+ * requests by route and status with latency histograms, orders, payments, refunds, the outbox's
+ * backlog and failures, response-cache hits, and Node's own process metrics.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function createMetrics(backlog: () => Promise<{ pending: number; dead: number }>) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'shop_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'shop_http_request_duration_seconds',
+    help: 'Time to answer a request, by method and route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const serverErrors = new Counter({
+    name: 'shop_http_server_errors_total',
+    help: 'Answers with status 5xx (each is logged with its request id and cause).',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const cache = new Counter({
+    name: 'shop_response_cache_total',
+    help: 'Public catalogue answers by cache result (HIT, MISS, BYPASS).',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const orders = new Counter({ name: 'shop_orders_placed_total', help: 'Orders placed (replays not counted).', labelNames: ['payment'] as const, registers: [registry] });
+  const payments = new Counter({
+    name: 'shop_payment_notifications_total',
+    help: 'Card gateway notifications by outcome (applied, duplicate, ignored, refund, rejected).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const outbox = new Counter({
+    name: 'shop_outbox_jobs_total',
+    help: 'Outbox jobs carried out (done), failed and retried (retry), or given up (dead), by topic.',
+    labelNames: ['topic', 'outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'shop_outbox_backlog',
+    help: 'Outbox jobs not done yet (pending) and given up (dead).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const counts = await backlog().catch(() => null);
+      if (!counts) return;
+      this.set({ status: 'pending' }, counts.pending);
+      this.set({ status: 'dead' }, counts.dead);
+    },
+  });
+  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox };
+}

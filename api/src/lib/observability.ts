@@ -1,0 +1,52 @@
+/**
+ * What makes every request visible: a request id (generated here, never taken from the
+ * request) returned in `X-Request-Id` and carried by every log line of the request, one JSON
+ * log line per answered request, and the request metrics.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { Metrics } from './metrics.ts';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Where the API logs: JSON lines (pino, Fastify's own logger) on stdout unless a stream is given. */
+export type LoggerOption = false | { level?: string; stream?: { write(line: string): void } };
+
+/** Fastify options for logging and request ids. */
+export function loggingOptions(logger: LoggerOption | undefined): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'requestIdLogLabel' | 'disableRequestLogging'> {
+  return {
+    logger:
+      logger === false
+        ? false
+        : {
+            level: logger?.level ?? process.env.LOG_LEVEL ?? 'info',
+            ...(logger?.stream ? { stream: logger.stream } : {}),
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-operator-token"]'],
+          },
+    // Short enough to read out to the shop's helpline, random enough to find one request in the logs.
+    genReqId: () => randomBytes(6).toString('hex'),
+    requestIdHeader: false,
+    requestIdLogLabel: 'reqId',
+    disableRequestLogging: true,
+  };
+}
+
+/** Request id header, one log line per request, and the request metrics. */
+export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const status = reply.statusCode;
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.requests.inc({ method: request.method, route, status: String(status) });
+    metrics.duration.observe({ method: request.method, route }, seconds);
+    if (status >= 500) metrics.serverErrors.inc({ route });
+    const cache = reply.getHeader('x-cache');
+    if (typeof cache === 'string') metrics.cache.inc({ result: cache });
+    const line = { method: request.method, url: request.url.slice(0, 300), route, status, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip };
+    if (status >= 500) request.log.error(line, 'request failed');
+    else request.log.info(line, 'request');
+  });
+}
