@@ -1,11 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test answers are typed per call by the caller (T defaults to any) */
 import { randomBytes } from 'node:crypto';
+import { throwawayPostgres } from './throwaway-database.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { buildApi, createDatabase } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
 import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
@@ -13,6 +12,7 @@ import type { AuthRateLimit } from '../../src/routes/account/index.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from '../../src/routes/checkout/rate-limit.ts';
 import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
 import type { LoggerOption } from '../../src/lib/observability.ts';
+import type { ReadinessCheck } from '../../src/routes/health/index.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -27,7 +27,7 @@ export type TestApi = {
   request<T = any>(
     method: string,
     path: string,
-    options?: { json?: unknown; raw?: string; contentType?: string; token?: string },
+    options?: { json?: unknown; raw?: string; contentType?: string; token?: string; headers?: Record<string, string> },
   ): Promise<HttpResult<T>>;
   get<T = any>(path: string, token?: string): Promise<HttpResult<T>>;
   post<T = any>(path: string, json: unknown, token?: string): Promise<HttpResult<T>>;
@@ -57,6 +57,8 @@ export type StartTestApiOptions = {
   responseCache?: ResponseCacheOptions | false;
   /** Log lines (default: none; a stream to assert on them). */
   logger?: LoggerOption;
+  /** What /api/ready checks besides the database. */
+  readiness?: ReadinessCheck[];
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -66,35 +68,13 @@ const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
 };
 
 export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
-  const adminUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | undefined;
-  let cleanup: () => Promise<void>;
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-api-test-'));
-
-  if (adminUrl) {
-    const name = `shop_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new Kysely<any>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }),
-    });
-    await sql`create database ${sql.id(name)}`.execute(admin);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    cleanup = async () => {
-      // pg's pool.end() resolves before its sockets have closed: wait for the sessions to go,
-      // so dropping the database does not kill a connection that is still saying goodbye.
-      for (let i = 0; i < 100; i++) {
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = ${name}`.execute(admin);
-        if (rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-      await admin.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-  } else {
-    cleanup = async () => rmSync(dataDir, { recursive: true, force: true });
-  }
+  const postgres = await throwawayPostgres();
+  const databaseUrl = postgres?.url;
+  const cleanup = async () => {
+    await postgres?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
 
   const database = await createDatabase({ dataDir, databaseUrl });
   const jwtSecret = randomBytes(32).toString('hex');
@@ -103,6 +83,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     dialect: database.dialect,
     jwtSecret,
     logger: options.logger ?? false,
+    ...(options.readiness ? { readiness: options.readiness } : {}),
     checkout: options.checkout?.(dataDir),
     ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
     ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
@@ -114,7 +95,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const baseUrl = `http://127.0.0.1:${port}`;
 
   const request: TestApi['request'] = async (method, path, options = {}) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     let body: string | undefined;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';
