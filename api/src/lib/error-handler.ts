@@ -30,13 +30,21 @@ function describeValidation(error: FastifyError): string {
   return `Neplatná požiadavka: nesprávna hodnota ${where || 'údajov'}.`;
 }
 
+/** A server-side failure names its request, so the shopper can quote it and the logs find it. */
+function withRequestId(message: string, request: FastifyRequest): string {
+  return `${message} Ak sa to opakuje, kontaktujte nás a uveďte kód chyby ${request.id}.`;
+}
+
 /**
  * The one error handler: every error becomes `{ error: { code, message } }` with its status.
  * Bad input is 400 (validation_failed or bad_request); only real faults are 500, and they are logged.
  */
 export function errorHandler(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
-    if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (error.statusCode >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(error.statusCode).send(body(error.code, withRequestId(error.message, request)));
+    }
     return reply.status(error.statusCode).send(body(error.code, error.message));
   }
   if (error.validation) {
@@ -45,7 +53,7 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(body('internal', 'Nastala chyba na strane servera. Skúste to, prosím, o chvíľu znova.'));
+    return reply.status(500).send(body('internal', withRequestId('Nastala chyba na strane servera. Skúste to, prosím, o chvíľu znova.', request)));
   }
   const message = MESSAGE_BY_FASTIFY_CODE[error.code] ?? 'Neplatná požiadavka.';
   return reply.status(status).send(body(CODE_BY_STATUS[status] ?? 'bad_request', message));

@@ -1,0 +1,99 @@
+/**
+ * What an operator sees: one JSON log line per request with a request id that the answer also
+ * carries, failures logged with their cause and shown to the shopper with that id, liveness,
+ * readiness, and Prometheus metrics behind the operator's token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCheckoutOptions } from '../src/routes/checkout/checkout-options.ts';
+import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
+
+const OPERATOR = 'operator-token-for-observability-tests';
+const lines: Record<string, unknown>[] = [];
+let api: TestApi;
+let registryReachable = true;
+
+beforeAll(async () => {
+  api = await startTestApi({
+    logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
+    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
+    readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
+      if (!registryReachable) throw new Error('registry unreadable');
+    } }],
+  });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const logOf = (requestId: string | null) => lines.filter((l) => l.reqId === requestId);
+
+describe('logs and request ids', () => {
+  it('every answer carries a generated request id, and one JSON log line describes the request', async () => {
+    const res = await api.request('GET', '/api/site', { headers: { 'x-request-id': 'forged-by-the-client' } });
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+    const own = logOf(id);
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/api/site', route: '/api/site', status: 200 });
+    expect(typeof own[0]!.ms).toBe('number');
+    expect(lines.some((l) => l.reqId === 'forged-by-the-client')).toBe(false);
+  });
+
+  it('a 4xx is logged as an ordinary request line with its status', async () => {
+    const res = await api.get('/api/product/neexistuje');
+    expect(res.status).toBe(404);
+    expect(logOf(res.headers.get('x-request-id'))[0]).toMatchObject({ status: 404, route: '/api/product/:url' });
+  });
+
+  it('a failure is logged with its cause, counted, and shown to the shopper with the request id and no internals', async () => {
+    registryReachable = false;
+    try {
+      const res = await api.get('/api/ready');
+      expect(res.status).toBe(503);
+      expectErrorShape(res.body, 'internal');
+      const id = res.headers.get('x-request-id')!;
+      expect(res.body.error.message).toContain('Register verzií');
+      expect(res.body.error.message).toContain(id);
+      expect(res.text).not.toMatch(/registry unreadable|stack|at \w+ \(/);
+      const own = logOf(id);
+      expect(own.some((l) => l.msg === 'readiness check failed' && (l.err as { message: string }).message === 'registry unreadable')).toBe(true);
+      expect(own.some((l) => l.msg === 'request failed' && l.status === 503 && l.level === 50)).toBe(true);
+    } finally {
+      registryReachable = true;
+    }
+  });
+});
+
+describe('health and readiness', () => {
+  it('/api/health answers while the process runs; /api/ready checks the database and the registry', async () => {
+    const health = await api.get('/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body.data.status).toBe('ok');
+    const ready = await api.get('/api/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.data).toEqual({ status: 'ready', checks: { database: 'ok', registry: 'ok' } });
+  });
+});
+
+describe('metrics', () => {
+  it('need the operator token (header or bearer) and count requests by route and status, orders, the outbox and the cache', async () => {
+    expect((await api.get('/api/metrics')).status).toBe(401);
+    expect((await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': 'wrong' } })).status).toBe(401);
+    await api.get('/api/home');
+    await api.get('/api/home');
+    const res = await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${OPERATOR}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = res.text;
+    expect(text).toMatch(/^shop_http_requests_total\{method="GET",route="\/api\/home",status="200"\} [2-9]/m);
+    expect(text).toMatch(/^shop_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/home"\} \d+/m);
+    expect(text).toMatch(/^shop_http_requests_total\{method="GET",route="\/api\/ready",status="503"\} 1$/m);
+    expect(text).toMatch(/^shop_http_server_errors_total\{route="\/api\/ready"\} 1$/m);
+    expect(text).toMatch(/^shop_response_cache_total\{result="HIT"\} [1-9]/m);
+    expect(text).toMatch(/^shop_outbox_backlog\{status="pending"\} \d+$/m);
+    expect(text).toMatch(/^shop_outbox_backlog\{status="dead"\} 0$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toContain('# TYPE shop_orders_placed_total counter');
+  });
+});
