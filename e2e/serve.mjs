@@ -17,6 +17,8 @@ const env = {
   DATABASE_URL: '',
   GTM_ID: 'GTM-E2ETEST',
   REGISTRY_POLL_MS: '1000',
+  // Warnings and failures only: a line per request would drown the test report.
+  LOG_LEVEL: 'warn',
 };
 
 rmSync(dataDir, { recursive: true, force: true });
