@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { buildApi, createDatabase } from '../../src/app.ts';
+import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
 import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
 import type { AuthRateLimit } from '../../src/routes/account/index.ts';
@@ -59,6 +59,8 @@ export type StartTestApiOptions = {
   logger?: LoggerOption;
   /** What /api/ready checks besides the database. */
   readiness?: ReadinessCheck[];
+  /** Client timeouts (default: the production ones). */
+  timeouts?: Partial<ServerTimeouts>;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -84,6 +86,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     jwtSecret,
     logger: options.logger ?? false,
     ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     checkout: options.checkout?.(dataDir),
     ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
     ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
