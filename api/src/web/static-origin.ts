@@ -4,7 +4,7 @@
  * manifest and metadata files are revalidated on every use. CORS lets the
  * shell's origin load them as ES modules.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { join } from 'node:path';
 
@@ -23,7 +23,7 @@ export function dropValidatorsOfImmutable(reply: FastifyReply): void {
 
 export async function buildStaticOrigin(options: { originDir: string; logger?: FastifyBaseLogger }) {
   // Its failures go to the shop's log (one line per 5xx); ordinary file answers are not logged.
-  const origin = Fastify(options.logger ? { loggerInstance: options.logger.child({ server: 'static-origin' }), disableRequestLogging: true } : { logger: false });
+  const origin = Fastify(options.logger ? { loggerInstance: options.logger.child({ server: 'static-origin' }), logController: new LogController({ disableRequestLogging: true }) } : { logger: false });
   origin.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) request.log.error({ url: request.url, status: reply.statusCode }, 'static origin request failed');
   });
