@@ -10,7 +10,7 @@ import { notFound } from '../../lib/errors.ts';
 import type { ApiDeps } from '../deps.ts';
 import { CatalogRepository } from './catalog.repository.ts';
 import { facetsQuery, PAGE_SIZE, productsQuery, urlParams, variantDetailBody } from './schemas.ts';
-import { listingFacets } from './facets.ts';
+import { listingFacets, SQLITE_FACET_CHUNK_IDS } from './facets.ts';
 import { toProductFilter } from './listing-query.ts';
 import type { RawListingQuery } from './listing-query.ts';
 import { lowestPrices } from './price-history.ts';
@@ -23,7 +23,8 @@ type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
 type ProductsQuery = RawListingQuery & { page: number; sort: ProductSort };
 
 /** Catalogue: home, categories, product listings, product detail, variant detail. */
-export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) => {
+export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db, dialect }) => {
+  const facetOptions = { chunkIds: dialect === 'sqlite' ? SQLITE_FACET_CHUNK_IDS : null };
   const repo = new CatalogRepository(db);
 
   app.get<{ Reply: Answer<'GET /api/home'> }>('/home', async () => {
@@ -87,7 +88,7 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) =>
     { schema: { querystring: facetsQuery } },
     async (request) => {
       const filter = await toProductFilter(db, await repo.categoryTree(), request.query);
-      return { data: await listingFacets(db, filter) };
+      return { data: await listingFacets(db, filter, facetOptions) };
     },
   );
 
