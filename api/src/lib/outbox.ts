@@ -90,7 +90,7 @@ export class OutboxWorker {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.polling;
-    while (this.running > 0) await new Promise<void>((resolve) => this.settledWaiters.push(resolve));
+    await this.settled();
   }
 
   /** Looks for due jobs now (called after a transaction that queued one commits). */
@@ -113,12 +113,25 @@ export class OutboxWorker {
 
   /** Runs every job that is due now until none is left (tests and graceful stops). */
   async drain(): Promise<void> {
-    for (;;) {
+    for (let round = 0; round < 10_000; round++) {
       await this.polling;
-      const taken = await this.runDue();
-      while (this.running > 0) await new Promise<void>((resolve) => this.settledWaiters.push(resolve));
-      if (taken === 0 && !this.polling) return;
+      await this.settled();
+      const due = await this.db
+        .selectFrom('outbox')
+        .select('job_id')
+        .where('status', '=', 'pending')
+        .where('run_after', '<=', iso(Date.now()))
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso(Date.now()))]))
+        .limit(1)
+        .execute();
+      if (due.length === 0 && !this.polling && this.running === 0) return;
+      if ((await this.runDue()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
+  }
+
+  /** Resolves when no job of this worker is running. */
+  private async settled(): Promise<void> {
+    while (this.running > 0) await new Promise<void>((resolve) => this.settledWaiters.push(resolve));
   }
 
   /** Jobs waiting (pending, due or not) and given up, for metrics and readiness. */
