@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
 import { createTokenService } from './lib/auth.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
+import { frameworkErrorOptions } from './lib/framework-errors.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
+import { validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
 import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './lib/outbox.ts';
 import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './lib/response-cache.ts';
@@ -98,10 +100,15 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     http: { headersTimeout, connectionsCheckingInterval: 1000 },
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: 256 * 1024,
+    ...frameworkErrorOptions,
   });
+  app.setValidatorCompiler(validatorCompiler);
   const deps: ApiDeps = { db: opts.db, dialect: opts.dialect, tokens: createTokenService(opts.jwtSecret) };
 
   app.setErrorHandler(errorHandler);
+  // Unknown paths and methods outside /api (e.g. POST /media/…) answer in the same shape; the shop's
+  // server adds its pages for every other GET.
+  app.setNotFoundHandler(notFoundHandler);
 
   const outbox = new OutboxWorker(
     opts.db,

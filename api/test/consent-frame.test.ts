@@ -72,7 +72,7 @@ describe('POST /consent', () => {
   it('refuses anything else with the API error shape and sets nothing', async () => {
     const response = await post('choice=maybe');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: { code: 'invalid_choice', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
+    expect(response.json()).toEqual({ error: { code: 'bad_request', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
     expect(response.headers['set-cookie']).toBeUndefined();
   });
 });

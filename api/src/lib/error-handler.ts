@@ -18,6 +18,10 @@ const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'Telo požiadavky je prázdne.',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Nepodporovaný typ obsahu požiadavky.',
   FST_ERR_CTP_BODY_TOO_LARGE: 'Požiadavka je príliš veľká.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Dĺžka tela požiadavky nezodpovedá hlavičke Content-Length.',
+  FST_ERR_CTP_INVALID_TYPE: 'Nepodporovaný typ obsahu požiadavky.',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'Formulár nemá platný typ obsahu (multipart/form-data).',
+  FST_PROTO_VIOLATION: 'Telo požiadavky obsahuje nepovolené kľúče.',
 };
 
 function describeValidation(error: FastifyError): string {

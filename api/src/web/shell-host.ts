@@ -8,6 +8,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { notFoundHandler } from '../lib/error-handler.ts';
 import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
 import { localDirectoryStorage } from '../release/storage.ts';
 import { areaPreloadLinks, type ShellRoute } from './route-preload.ts';
@@ -55,7 +56,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
 
   app.get('/builds/latest.json', async (_request, reply) => {
     const body = await storage.readText(REGISTRY_KEY);
-    if (body === null) return reply.code(404).send({ error: { code: 'not_found', message: 'No release registry yet' } });
+    if (body === null) return reply.code(404).send({ error: { code: 'not_found', message: 'Obchod ešte nemá nasadenú žiadnu verziu.' } });
     return reply.header('cache-control', 'no-cache').type('application/json').send(body);
   });
 
@@ -77,7 +78,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {
-      return reply.code(404).send({ error: { code: 'not_found', message: `Route ${request.method} ${request.url} not found` } });
+      return notFoundHandler(request, reply);
     }
     // Hashed shell files: /assets/<file>, and the host's own entry at the build's root
     // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
@@ -109,7 +110,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     form.post('/consent', async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (body.choice !== 'all' && body.choice !== 'none') {
-        return reply.code(400).send({ error: { code: 'invalid_choice', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
+        return reply.code(400).send({ error: { code: 'bad_request', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
       }
       return reply.header('set-cookie', consentCookies(body.choice, request.protocol === 'https')).redirect(safeBackPath(body.back), 303);
     });

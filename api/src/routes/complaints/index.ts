@@ -47,6 +47,7 @@ export const COMPLAINT_MESSAGES = {
   photoType: 'Fotografie môžu byť len vo formáte JPEG, PNG alebo WebP.',
   photoSize: `Každá fotografia môže mať najviac ${COMPLAINT_PHOTO_MAX_BYTES / 1024 / 1024} MB a spolu najviac ${COMPLAINT_PHOTO_MAX_COUNT} fotografií.`,
   multipart: 'Reklamáciu odošlite ako formulár (multipart/form-data).',
+  unreadable: 'Formulár reklamácie sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.',
 } as const;
 
 async function toComplaints(db: DbOrTrx, where: { userId?: number; complaintId?: number }): Promise<Complaint[]> {
@@ -105,11 +106,14 @@ export const complaintRoutes: FastifyPluginAsync<ComplaintOptions> = async (app,
         }
       }
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       const code = (error as { code?: string }).code;
       if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
         throw new ApiError(413, 'bad_request', COMPLAINT_MESSAGES.photoSize);
       }
-      throw error;
+      // A malformed or cut-off form (busboy's parse errors, a closed connection): the shopper's, not ours.
+      request.log.info({ err: error }, 'complaint form could not be read');
+      throw new ApiError(400, 'bad_request', COMPLAINT_MESSAGES.unreadable);
     }
 
     const token = fields.orderToken ?? '';
