@@ -24,6 +24,8 @@ export type TestApi = {
   seeded: boolean;
   seedMs: number;
   jwtSecret: string;
+  /** Every route the API registered (method and URL pattern). */
+  routes: { method: string; url: string }[];
   request<T = any>(
     method: string,
     path: string,
@@ -93,6 +95,10 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
     ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
   });
+  const routes: TestApi['routes'] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -123,6 +129,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     seeded: database.seeded,
     seedMs: database.seedMs,
     jwtSecret,
+    routes,
     request,
     get: (path, token) => request('GET', path, { token }),
     post: (path, json, token) => request('POST', path, { json, token }),
