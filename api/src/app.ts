@@ -7,7 +7,7 @@ import { createTokenService } from './lib/auth.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
 import { frameworkErrorOptions } from './lib/framework-errors.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
-import { validatorCompiler } from './lib/validation.ts';
+import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
 import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './lib/outbox.ts';
 import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './lib/response-cache.ts';
@@ -103,6 +103,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     ...frameworkErrorOptions,
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.addHook('preValidation', rejectNulCharacters);
   const deps: ApiDeps = { db: opts.db, dialect: opts.dialect, tokens: createTokenService(opts.jwtSecret) };
 
   app.setErrorHandler(errorHandler);

@@ -49,6 +49,7 @@ function multipart(rng: Rng): { body: Buffer; type: string } {
   const boundary = `----fuzz${rng.int(0, 1e9)}`;
   const parts = [
     `--${boundary}\r\nContent-Disposition: form-data; name="orderToken"\r\n\r\n${'A'.repeat(32)}\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\n${rng.pick(['Rozbitá\u0000 dlažba po doručení', 'x'.repeat(rng.int(0, 5000))])}\r\n`,
     `--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff${'x'.repeat(rng.int(0, 2000))}\r\n`,
     `--${boundary}--\r\n`,
   ].join('');

@@ -102,6 +102,7 @@ export const complaintRoutes: FastifyPluginAsync<ComplaintOptions> = async (app,
           if (!type) throw new ApiError(422, 'validation_failed', COMPLAINT_MESSAGES.photoType);
           photos.push({ data, type });
         } else if (typeof part.value === 'string') {
+          if (part.value.includes('\u0000')) throw new ApiError(400, 'bad_request', COMPLAINT_MESSAGES.unreadable);
           fields[part.fieldname] = part.value;
         }
       }
