@@ -31,6 +31,9 @@ function describeValidation(error: FastifyError): string {
     .join('.');
   const missing = first?.keyword === 'required' ? (first.params as { missingProperty?: string }).missingProperty : undefined;
   if (missing) return `Neplatná požiadavka: chýba povinná položka ${where ? `${where}.` : ''}${missing}.`;
+  if (first?.keyword === 'maxProperties' || first?.keyword === 'maxItems') {
+    return `Neplatná požiadavka: príliš veľa hodnôt (najviac ${(first.params as { limit?: number }).limit ?? '?'}).`;
+  }
   return `Neplatná požiadavka: nesprávna hodnota ${where || 'údajov'}.`;
 }
 

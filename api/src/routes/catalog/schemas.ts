@@ -9,6 +9,7 @@ export const urlParams = {
 } as const;
 
 export { PAGE_SIZE } from '@shop/shared-kernel/rules';
+import { LISTING_LIMITS } from './limits.ts';
 
 const AVAILABILITY = '(in_stock|to_order|unavailable)';
 const NUMBER = '(\\d{1,9}([.,]\\d{1,3})?)';
@@ -32,6 +33,7 @@ const attributeFilters = {
 
 export const productsQuery = {
   type: 'object',
+  maxProperties: LISTING_LIMITS.parameters,
   additionalProperties: false,
   properties: {
     ...filterProperties,
@@ -43,6 +45,7 @@ export const productsQuery = {
 
 export const facetsQuery = {
   type: 'object',
+  maxProperties: LISTING_LIMITS.parameters,
   additionalProperties: false,
   properties: filterProperties,
   patternProperties: attributeFilters,
