@@ -12,6 +12,12 @@
  *     failed delivery a few times.
  *  4. The gateway redirects the browser (303) to returnUrl, the shop's /payment/pending page,
  *     which shows /payment/success or /payment/cancelled once the notification has arrived.
+ *  5. API → gateway  POST {gateway}/api/payments/{paymentId}/cancel   body PaymentAction, signed
+ *     A payment not paid yet is cancelled (its page no longer takes money): 200; again: 200;
+ *     already paid: 409. The shop cancels the older attempts when a new one starts.
+ *  6. API → gateway  POST {gateway}/api/payments/{paymentId}/refund   body PaymentAction, signed
+ *     A paid payment is refunded in full: 200; again: 200 (nothing more is refunded); not paid: 409.
+ *     The shop refunds a payment that arrived for an order already paid or ended.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -38,6 +44,9 @@ export type PaymentNotification = {
   currency: 'EUR';
   createdAt: string;
 };
+
+/** The body of a cancel or refund: the payment it is about (must match the path), and why. */
+export type PaymentAction = { paymentId: string; reason: string };
 
 export const SIGNATURE_HEADER = 'x-signature';
 

@@ -13,7 +13,7 @@ import { SIGNATURE_HEADER, sign, verifySignature } from './protocol.ts';
 
 export type GatewaySimulator = { url: string; close(): Promise<void> };
 
-type SimPayment = CreatePaymentRequest & { id: string; status: 'created' | 'paid' | 'cancelled' | 'failed' };
+type SimPayment = CreatePaymentRequest & { id: string; status: 'created' | 'paid' | 'cancelled' | 'failed' | 'refunded' };
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -86,6 +86,33 @@ export async function startGatewaySimulator(opts: {
     const id = randomUUID().replace(/-/g, '');
     payments.set(id, { ...input, id, status: 'created' });
     return reply.status(201).send({ paymentId: id, redirectUrl: `${baseUrl}/pay/${id}` });
+  });
+
+  /** The shop's signed cancel and refund (protocol steps 5 and 6), idempotent. */
+  const action = (kind: 'cancel' | 'refund') => async (request: { params: { id: string }; body: unknown; headers: Record<string, string | string[] | undefined> }, reply: FastifyReply) => {
+    const raw = typeof request.body === 'string' ? request.body : '';
+    if (!verifySignature(opts.secret, raw, request.headers[SIGNATURE_HEADER])) return reply.status(401).send({ error: 'bad signature' });
+    const payment = payments.get(request.params.id);
+    if (!payment) return reply.status(404).send({ error: 'unknown payment' });
+    if (kind === 'cancel') {
+      if (payment.status === 'paid' || payment.status === 'refunded') return reply.status(409).send({ error: 'already paid', status: payment.status });
+      if (payment.status === 'created') payment.status = 'cancelled';
+    } else {
+      if (payment.status !== 'paid' && payment.status !== 'refunded') return reply.status(409).send({ error: 'not paid', status: payment.status });
+      if (payment.status === 'paid') {
+        payment.status = 'refunded';
+        log(`refunded ${payment.id} (${euros(payment.amount)})`);
+      }
+    }
+    return reply.send({ paymentId: payment.id, status: payment.status });
+  };
+  app.post<{ Params: { id: string } }>('/api/payments/:id/cancel', action('cancel'));
+  app.post<{ Params: { id: string } }>('/api/payments/:id/refund', action('refund'));
+  /** For tests and the operator's curiosity: where a payment stands at the gateway. */
+  app.get<{ Params: { id: string } }>('/api/payments/:id', async (request, reply) => {
+    const payment = payments.get(request.params.id);
+    if (!payment) return reply.status(404).send({ error: 'unknown payment' });
+    return { paymentId: payment.id, status: payment.status, amount: payment.amount };
   });
 
   app.get<{ Params: { id: string } }>('/pay/:id', async (request, reply) => {

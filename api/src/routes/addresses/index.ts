@@ -104,10 +104,12 @@ export const addressRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     async (request, reply) => {
       const user = await requireUser(request, deps);
       const values = clean(request.body);
-      const count = await db.selectFrom('addresses').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
-      if (Number(count.n) >= MAX_ADDRESSES) throw new ApiError(409, 'conflict', `Uložiť môžete najviac ${MAX_ADDRESSES} adries.`);
       const now = new Date().toISOString();
       const address = await db.transaction().execute(async (trx) => {
+        // Count and insert under the user's row lock: concurrent requests cannot pass the limit together.
+        await trx.updateTable('users').set((eb) => ({ name: eb.ref('name') })).where('user_id', '=', user.id).execute();
+        const count = await trx.selectFrom('addresses').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+        if (Number(count.n) >= MAX_ADDRESSES) throw new ApiError(409, 'conflict', `Uložiť môžete najviac ${MAX_ADDRESSES} adries.`);
         const row = await trx.insertInto('addresses').values({ ...values, user_id: user.id, is_default: 0, created_at: now, updated_at: now }).returning('address_id').executeTakeFirstOrThrow();
         if (request.body.isDefault) await makeDefault(trx, user.id, values.kind, row.address_id);
         else await ensureDefault(trx, user.id, values.kind);

@@ -4,7 +4,7 @@ import type { CheckoutCalls } from '@shop/shared-kernel/contract';
 import { requireUser } from '../account/require-user.ts';
 import type { ApiDeps } from '../deps.ts';
 import { bearerToken } from '../../lib/auth.ts';
-import { priceBasket } from './pricing.ts';
+import { BASKET_LIMITS, priceBasket } from './pricing.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT, limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from './rate-limit.ts';
 
 type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
@@ -14,11 +14,12 @@ export const lineSchema = {
   required: ['v_id', 'amount'],
   properties: {
     v_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-    amount: { type: 'integer', minimum: 1, maximum: 100_000 },
+    amount: { type: 'integer', minimum: 1, maximum: BASKET_LIMITS.lineAmount },
   },
 } as const;
 
-export const linesSchema = { type: 'array', minItems: 1, maxItems: 200, items: lineSchema } as const;
+/** Repeated lines are allowed (they are merged before the limits apply), up to twice the distinct-line limit. */
+export const linesSchema = { type: 'array', minItems: 1, maxItems: BASKET_LIMITS.lines * 2, items: lineSchema } as const;
 
 /** The user of a Bearer token when one is sent (401 when it is bad), null for a guest. */
 export async function optionalUser(request: FastifyRequest, deps: ApiDeps): Promise<number | null> {

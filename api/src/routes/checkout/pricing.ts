@@ -63,6 +63,22 @@ export const PRICING_MESSAGES = {
   empty: 'Košík je prázdny.',
 };
 
+/**
+ * What one basket may hold, checked after repeated lines of a variant are merged (so repeating a
+ * line cannot get past the per-line limit): pieces of one item, pieces in all, distinct items.
+ */
+export const BASKET_LIMITS = { lineAmount: 10_000, totalAmount: 50_000, lines: 100 } as const;
+
+const basketTooLarge = (message: string) => new ApiError(422, 'validation_failed', `${message} Pre väčší odber nás, prosím, kontaktujte.`);
+
+function checkBasketLimits(lines: CheckoutLineInput[]): void {
+  if (lines.length > BASKET_LIMITS.lines) throw basketTooLarge(`V jednej objednávke môže byť najviac ${BASKET_LIMITS.lines} rôznych položiek.`);
+  if (lines.some((l) => l.amount > BASKET_LIMITS.lineAmount)) throw basketTooLarge(`Jednej položky môžete objednať najviac ${BASKET_LIMITS.lineAmount.toLocaleString('sk-SK')} ks.`);
+  if (lines.reduce((sum, l) => sum + l.amount, 0) > BASKET_LIMITS.totalAmount) {
+    throw basketTooLarge(`Objednávka môže mať spolu najviac ${BASKET_LIMITS.totalAmount.toLocaleString('sk-SK')} ks tovaru.`);
+  }
+}
+
 /** Lines merged by variant (amounts added), in first-seen order. */
 export function mergeLines(lines: CheckoutLineInput[]): CheckoutLineInput[] {
   const byId = new Map<number, number>();
@@ -142,6 +158,7 @@ async function paymentMethods(db: DbOrTrx, shippingCode: string | null) {
  */
 export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pricing> {
   const merged = mergeLines(input.lines);
+  checkBasketLimits(merged);
   const variants = await loadVariants(db, merged.map((l) => l.v_id));
   if (merged.some((l) => !variants.has(l.v_id))) throw new ApiError(409, 'conflict', PRICING_MESSAGES.gone);
 

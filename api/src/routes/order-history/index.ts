@@ -10,7 +10,8 @@ import { formatDate, formatPrice, PAGE_SIZE, pageCount, ORDER_STATE_LABELS } fro
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../account/require-user.ts';
 import type { OrderDeps } from '../orders/index.ts';
-import { ORDER_MESSAGES, orderByNumber, orderByToken } from '../orders/order.service.ts';
+import { lockOrder, ORDER_MESSAGES, orderByNumber, orderByToken } from '../orders/order.service.ts';
+import { queueMail } from '../documents/mail-outbox.ts';
 import { requireOperator } from '../operator/operator-auth.ts';
 import { accountOrderDetail, currentState, OPERATOR_MOVES, ORDER_STATES, orderHistory, recordState } from './order-state.ts';
 
@@ -82,54 +83,61 @@ export const orderHistoryRoutes: FastifyPluginAsync<OrderDeps> = async (app, dep
       const user = await requireUser(request, deps);
       const order = await ownOrder(user.id, request.params.token);
       if (request.body.confirm !== true) throw new ApiError(422, 'validation_failed', 'Odstúpenie od zmluvy potvrďte, prosím.');
-      const before = await accountOrderDetail(db, order, iban);
-      if (!before.canWithdraw) throw new ApiError(409, 'conflict', before.withdrawalBlockedReason ?? STATE_CONFLICT);
       const wanted = [...new Set(request.body.itemIds)];
-      const lines = before.lines.filter((l) => wanted.includes(l.itemId));
-      if (lines.length !== wanted.length) throw new ApiError(422, 'validation_failed', 'Vybrané položky nepatria k tejto objednávke.');
-      if (lines.some((l) => l.withdrawn)) throw new ApiError(409, 'conflict', 'Od niektorej z vybraných položiek ste už odstúpili.');
-
-      const remaining = before.lines.filter((l) => !l.withdrawn && !wanted.includes(l.itemId));
-      const wholeOrder = remaining.length === 0 && before.withdrawals.length === 0;
-      const linesTotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
-      // The goods' share of the discount is not refunded; a whole withdrawal also refunds the delivery (EU rules).
-      const discountShare = before.itemsTotal > 0 ? Math.round((before.discount * linesTotal) / before.itemsTotal / 10) * 10 : 0;
-      const refundedBefore = before.withdrawals.reduce((sum, w) => sum + w.refund, 0);
-      // The last lines of an order refund what is left of the total (delivery included), so the refunds add up to it.
-      const refund = remaining.length === 0 ? before.total - refundedBefore : linesTotal - discountShare;
-      const now = new Date().toISOString();
-
+      // Check and write in one transaction that first locks the order: two withdrawals sent at the
+      // same moment see each other, so the refunds add up to the total and the last one ends the order.
       await db.transaction().execute(async (trx) => {
+        await lockOrder(trx, order.order_id);
+        const locked = (await orderByToken(trx, order.order_token))!;
+        const before = await accountOrderDetail(trx, locked, iban);
+        if (!before.canWithdraw) throw new ApiError(409, 'conflict', before.withdrawalBlockedReason ?? STATE_CONFLICT);
+        const lines = before.lines.filter((l) => wanted.includes(l.itemId));
+        if (lines.length !== wanted.length) throw new ApiError(422, 'validation_failed', 'Vybrané položky nepatria k tejto objednávke.');
+        if (lines.some((l) => l.withdrawn)) throw new ApiError(409, 'conflict', ALREADY_WITHDRAWN);
+
+        const remaining = before.lines.filter((l) => !l.withdrawn && !wanted.includes(l.itemId));
+        const wholeOrder = remaining.length === 0 && before.withdrawals.length === 0;
+        const linesTotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
+        // The goods' share of the discount is not refunded; a whole withdrawal also refunds the delivery (EU rules).
+        const discountShare = before.itemsTotal > 0 ? Math.round((before.discount * linesTotal) / before.itemsTotal / 10) * 10 : 0;
+        const refundedBefore = before.withdrawals.reduce((sum, w) => sum + w.refund, 0);
+        // The last lines of an order refund what is left of the total (delivery included), so the refunds add up to it.
+        const refund = remaining.length === 0 ? before.total - refundedBefore : linesTotal - discountShare;
+        const now = new Date().toISOString();
+
         const w = await trx.insertInto('withdrawals').values({ order_id: order.order_id, user_id: user.id, whole_order: wholeOrder ? 1 : 0, refund, created_at: now }).returning('withdrawal_id').executeTakeFirstOrThrow();
-        // The primary key on item_id makes a concurrent second withdrawal of a line fail here.
+        // The primary key on item_id is a second guard against withdrawing a line twice.
         await trx.insertInto('withdrawal_items').values(wanted.map((item_id) => ({ withdrawal_id: w.withdrawal_id, item_id }))).execute();
-        if (remaining.length === 0) await recordState(trx, order, 'withdrawn', wholeOrder ? '' : 'Odstúpenie od zvyšných položiek', 'customer');
+        if (remaining.length === 0) await recordState(trx, locked, 'withdrawn', wholeOrder ? '' : 'Odstúpenie od zvyšných položiek', 'customer');
+
+        const names = lines.map((l) => `${l.p_name} (${l.v_name}), ${l.amount} ${l.v_unit}: ${formatPrice(l.lineTotal)}`);
+        const text = [
+          `Dobrý deň, ${before.contact.name},`,
+          '',
+          `potvrdzujeme, že ${formatDate(now)} sme prijali vaše odstúpenie od zmluvy (objednávka č. ${order.order_number}).`,
+          wholeOrder ? 'Odstúpili ste od celej objednávky.' : 'Odstúpili ste od týchto položiek:',
+          ...names.map((n) => `– ${n}`),
+          '',
+          `Sumu ${formatPrice(refund)} vám vrátime do 14 dní od doručenia odstúpenia rovnakým spôsobom, akým ste platili; môžeme ju zadržať, kým nám tovar nevrátite alebo nepreukážete, že ste ho odoslali.`,
+          'Tovar nám, prosím, pošlite alebo prineste do 14 dní na adresu predajne. Náklady na vrátenie tovaru znášate vy.',
+          '',
+          'Stavebniny Domov',
+        ];
+        // The acknowledgement is part of the withdrawal: committed with it (outbox), sent after.
+        await queueMail(
+          trx,
+          { to: order.email, subject: `Potvrdenie odstúpenia od zmluvy – objednávka č. ${order.order_number}`, text: text.join('\n'), html: `<p>${text.map(escapeHtml).join('<br>')}</p>` },
+          `odstupenie-${order.order_number}`,
+          `withdrawal:${w.withdrawal_id}`,
+        );
       }).catch((error: unknown) => {
         const e = error as { code?: string; message?: string };
-        if (e?.code === '23505' || /UNIQUE|PRIMARY/i.test(e?.message ?? '')) throw new ApiError(409, 'conflict', 'Od niektorej z vybraných položiek ste už odstúpili.');
+        if (e?.code === '23505' || /UNIQUE|PRIMARY/i.test(e?.message ?? '')) throw new ApiError(409, 'conflict', ALREADY_WITHDRAWN);
         throw error;
       });
 
       const fresh = (await orderByToken(db, order.order_token))!;
-      const after = await accountOrderDetail(db, fresh, iban);
-      const names = lines.map((l) => `${l.p_name} (${l.v_name}), ${l.amount} ${l.v_unit}: ${formatPrice(l.lineTotal)}`);
-      const text = [
-        `Dobrý deň, ${before.contact.name},`,
-        '',
-        `potvrdzujeme, že ${formatDate(now)} sme prijali vaše odstúpenie od zmluvy (objednávka č. ${order.order_number}).`,
-        wholeOrder ? 'Odstúpili ste od celej objednávky.' : 'Odstúpili ste od týchto položiek:',
-        ...names.map((n) => `– ${n}`),
-        '',
-        `Sumu ${formatPrice(refund)} vám vrátime do 14 dní od doručenia odstúpenia rovnakým spôsobom, akým ste platili; môžeme ju zadržať, kým nám tovar nevrátite alebo nepreukážete, že ste ho odoslali.`,
-        'Tovar nám, prosím, pošlite alebo prineste do 14 dní na adresu predajne. Náklady na vrátenie tovaru znášate vy.',
-        '',
-        'Stavebniny Domov',
-      ];
-      await deps.mailer.send(
-        { to: order.email, subject: `Potvrdenie odstúpenia od zmluvy – objednávka č. ${order.order_number}`, text: text.join('\n'), html: `<p>${text.map(escapeHtml).join('<br>')}</p>` },
-        `odstupenie-${order.order_number}`,
-      ).catch((error: unknown) => request.log.error({ err: error }, 'withdrawal acknowledgement e-mail failed'));
-      return { data: after };
+      return { data: await accountOrderDetail(db, fresh, iban) };
     },
   );
 
@@ -160,3 +168,4 @@ export const orderHistoryRoutes: FastifyPluginAsync<OrderDeps> = async (app, dep
 };
 
 const STATE_CONFLICT = 'Od tejto objednávky nemožno odstúpiť.';
+const ALREADY_WITHDRAWN = 'Od niektorej z vybraných položiek ste už odstúpili.';

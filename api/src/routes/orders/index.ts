@@ -10,8 +10,9 @@ import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type C
 import type { ApiDeps } from '../deps.ts';
 import { invoicePdf } from '../documents/documents.service.ts';
 import type { Mailer } from '../documents/mailer.ts';
-import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
-import { ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
+import { CANCEL_TOPIC, cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
+import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
+import { enqueue } from '../../lib/outbox.ts';
 import { isOperator } from '../operator/operator-auth.ts';
 
 type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
@@ -88,8 +89,8 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
   const card = cardProvider(deps.checkout.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
 
-  const startPayment = async (order: OrderRow, origin: string | null): Promise<string | null> => {
-    const publicUrl = deps.checkout.publicUrl ?? origin ?? '';
+  const startPayment = async (order: OrderRow): Promise<string | null> => {
+    const publicUrl = deps.checkout.publicUrl;
     const result = await provider(order.payment_code).start(order, {
       db: deps.db,
       returnUrl: `${publicUrl}/payment/pending?order=${order.order_token}`,
@@ -107,7 +108,7 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
       let redirectUrl: string | null = null;
       if (created) {
         app.metrics.orders.inc({ payment: order.payment_code });
-        redirectUrl = await startPayment(order, request.headers.origin ?? null).catch((error: unknown) => {
+        redirectUrl = await startPayment(order).catch((error: unknown) => {
           request.log.warn({ err: error }, 'payment start failed');
           return null;
         });
@@ -138,7 +139,16 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
       const detail = await orderDetail(deps.db, order, deps.checkout.iban);
       if (!detail.canRetryPayment) throw new ApiError(409, 'conflict', 'Túto objednávku nie je možné zaplatiť kartou znova.');
-      const redirectUrl = await startPayment(order, request.headers.origin ?? null);
+      // At most one payment page of an order takes money: the older ones are cancelled here and at the gateway.
+      await deps.db.transaction().execute(async (trx) => {
+        await lockOrder(trx, order.order_id);
+        const open = await trx.selectFrom('payments').select('payment_id').where('order_id', '=', order.order_id).where('status', '=', 'created').execute();
+        for (const { payment_id } of open) {
+          await trx.updateTable('payments').set({ status: 'cancelled', updated_at: new Date().toISOString() }).where('payment_id', '=', payment_id).execute();
+          await enqueue(trx, CANCEL_TOPIC, `payment-cancel:${payment_id}`, { paymentId: payment_id });
+        }
+      });
+      const redirectUrl = await startPayment(order);
       await deps.db.updateTable('orders').set({ payment_status: 'pending' }).where('order_id', '=', order.order_id).execute();
       const fresh = (await orderByToken(deps.db, order.order_token))!;
       return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };

@@ -60,6 +60,14 @@ export const orderByToken = (db: DbOrTrx, token: string) =>
 export const orderByNumber = (db: DbOrTrx, number: string) =>
   db.selectFrom('orders').selectAll().where('order_number', '=', number).executeTakeFirst();
 
+/**
+ * Locks an order's row for the rest of the transaction (an update that changes nothing: a row lock
+ * on PostgreSQL, the write lock on SQLite), so checks made after it see no concurrent change.
+ */
+export async function lockOrder(trx: DbOrTrx, orderId: number): Promise<void> {
+  await trx.updateTable('orders').set((eb) => ({ status: eb.ref('status') })).where('order_id', '=', orderId).execute();
+}
+
 export type PlaceResult = { order: OrderRow; created: boolean };
 
 /**

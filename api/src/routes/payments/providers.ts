@@ -7,7 +7,7 @@ import type { OrderPaymentStatus } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
 import { ApiError } from '../../lib/errors.ts';
-import type { CreatePaymentAnswer, CreatePaymentRequest } from '../../gateway/protocol.ts';
+import type { CreatePaymentAnswer, CreatePaymentRequest, PaymentAction } from '../../gateway/protocol.ts';
 import { SIGNATURE_HEADER, sign } from '../../gateway/protocol.ts';
 
 export type PaymentContext = { db: DbOrTrx; returnUrl: string; notifyUrl: string };
@@ -21,6 +21,31 @@ export interface PaymentProvider {
 }
 
 export const GATEWAY_UNAVAILABLE = 'Platobná brána je momentálne nedostupná. Objednávka je prijatá, zaplatiť ju môžete o chvíľu znova.';
+
+/**
+ * How long the shop waits for the gateway to create a payment. It is on the answer path of
+ * placing an order: past it the order is still accepted and the shopper can pay again from the
+ * thank-you page, so a gateway that hangs never holds the shopper.
+ */
+export const GATEWAY_START_TIMEOUT_MS = 800;
+export const CANCEL_TOPIC = 'payment-cancel';
+
+/** Cancels and refunds run in the outbox worker, off any answer path, and are retried. */
+const GATEWAY_ACTION_TIMEOUT_MS = 10_000;
+
+/** A signed call of the gateway's cancel or refund (protocol steps 5 and 6); answers the HTTP status. */
+export async function gatewayAction(gateway: { url: string | null; secret: string }, kind: 'cancel' | 'refund', action: PaymentAction): Promise<number> {
+  if (!gateway.url) throw new Error('no card gateway configured');
+  const body = JSON.stringify(action);
+  const res = await fetch(`${gateway.url}/api/payments/${encodeURIComponent(action.paymentId)}/${kind}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(gateway.secret, body) },
+    body,
+    signal: AbortSignal.timeout(GATEWAY_ACTION_TIMEOUT_MS),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
 
 export const bankTransferProvider: PaymentProvider = {
   kind: 'transfer',
@@ -55,7 +80,7 @@ export function cardProvider(gateway: { url: string | null; secret: string }): P
           method: 'POST',
           headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(gateway.secret, body) },
           body,
-          signal: AbortSignal.timeout(10_000),
+          signal: AbortSignal.timeout(GATEWAY_START_TIMEOUT_MS),
         });
         if (res.status !== 201) throw new Error(`gateway answered ${res.status}`);
         answer = (await res.json()) as CreatePaymentAnswer;
