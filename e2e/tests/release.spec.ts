@@ -123,4 +123,7 @@ test('the operator page shows the versions in force and rolls an area back with 
   await expect(row).toContainText(current.areas.checkout!.version);
   expect(registry().areas.checkout!.version).toBe(current.areas.checkout!.version);
   await expect(page.locator('.ops__history li').first()).toContainText('návrat');
+  // Payments the shop refunds are listed for the operator too (none in this run).
+  await expect(page.getByRole('heading', { name: 'Vrátené platby' })).toBeVisible();
+  await expect(page.getByText('Žiadna platba nebola zaplatená dvakrát.')).toBeVisible();
 });

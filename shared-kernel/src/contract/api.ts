@@ -130,10 +130,24 @@ export type PlacedOrder = {
   redirectUrl: string | null;
 };
 
+/** A card payment the shop must not keep (a second payment of an order, or one after the order ended), for the operator. */
+export type PaymentRefund = {
+  paymentId: number;
+  gatewayRef: string;
+  orderNumber: string;
+  amountCents: number;
+  /** pending: queued for the gateway; refunded; failed: the gateway refused, a person must look. */
+  status: 'pending' | 'refunded' | 'failed';
+  reason: string | null;
+  paidAt: string;
+  refundedAt: string | null;
+};
+
 export type CheckoutCalls = {
   'GET /api/checkout/methods': { answer: { data: ShippingPriceList } };
   'POST /api/checkout/quote': { body: QuoteBody; answer: { data: CheckoutQuote } };
   'POST /api/orders': { body: PlaceOrderBody; answer: { data: PlacedOrder } };
   'GET /api/orders/:token': { answer: { data: OrderDetail } };
   'POST /api/orders/:token/pay': { answer: { data: PlacedOrder } };
+  'GET /api/operator/payments/refunds': { answer: { data: PaymentRefund[] } };
 };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { formatDate, usePageMeta, type ApiCalls, type ReleasePart, type ReleaseStatus } from '@shop/shared-kernel';
+import { formatDate, formatPrice, usePageMeta, type ApiCalls, type PaymentRefund, type ReleasePart, type ReleaseStatus } from '@shop/shared-kernel';
 
 const TOKEN_KEY = 'shop:ops-token';
 type Rollback = ApiCalls['POST /api/ops/releases/:part/rollback']['answer'];
@@ -24,6 +24,35 @@ async function opsFetch<T>(token: string, path: string, init: RequestInit = {}):
 }
 
 const time = (iso: string | null) => (iso ? `${formatDate(iso)} ${iso.slice(11, 16)} UTC` : '—');
+
+const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čaká na bránu', refunded: 'vrátená', failed: 'brána odmietla – skontrolujte' };
+
+/** Card payments the shop refunds (a second payment of an order, or one after it ended). */
+function Refunds({ token }: { token: string }) {
+  const [refunds, setRefunds] = useState<PaymentRefund[] | null>(null);
+  useEffect(() => {
+    void fetch('/api/operator/payments/refunds', { cache: 'no-store', headers: { 'x-operator-token': token } })
+      .then(async (response) => (response.ok ? ((await response.json()) as { data: PaymentRefund[] }).data : null))
+      .then(setRefunds, () => setRefunds(null));
+  }, [token]);
+  if (!refunds) return null;
+  return (
+    <>
+      <h2>Vrátené platby</h2>
+      {refunds.length === 0 ? (
+        <p>Žiadna platba nebola zaplatená dvakrát.</p>
+      ) : (
+        <ul className="ops__refunds" data-testid="ops-refunds">
+          {refunds.map((r) => (
+            <li key={r.paymentId}>
+              Objednávka č. {r.orderNumber} · {formatPrice(r.amountCents * 10)} · {REFUND_STATUS[r.status]} · {r.reason ?? ''} · {time(r.refundedAt ?? r.paidAt)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
 
 /** Operator page: versions in force, history of each part, and rollback (the same code as `pnpm release rollback`). */
 export function OpsPage() {
@@ -133,6 +162,7 @@ export function OpsPage() {
           </ol>
         </>
       )}
+      <Refunds token={token} />
     </section>
   );
 }

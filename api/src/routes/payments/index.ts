@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { CheckoutCalls, PaymentRefund } from '@shop/shared-kernel/contract';
 import { SIGNATURE_HEADER } from '../../gateway/protocol.ts';
 import type { OrderDeps } from '../orders/index.ts';
 import { requireOperator } from '../operator/operator-auth.ts';
@@ -64,7 +65,7 @@ export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) =>
     throw new Error(`gateway answered ${status} to a refund`);
   });
 
-  app.get('/operator/payments/refunds', async (request) => {
+  app.get<{ Reply: CheckoutCalls['GET /api/operator/payments/refunds']['answer'] }>('/operator/payments/refunds', async (request) => {
     requireOperator(request, deps.checkout);
     const rows = await db
       .selectFrom('payments as p')
@@ -80,7 +81,7 @@ export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) =>
         gatewayRef: r.gateway_ref,
         orderNumber: r.order_number,
         amountCents: r.amount,
-        status: r.refund_status,
+        status: r.refund_status as PaymentRefund['status'],
         reason: r.refund_reason,
         paidAt: r.updated_at,
         refundedAt: r.refunded_at,
