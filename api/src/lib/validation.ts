@@ -29,3 +29,6 @@ export async function rejectNulCharacters(request: FastifyRequest): Promise<void
     throw new ApiError(400, 'bad_request', 'Požiadavka obsahuje nepovolený znak.');
   }
 }
+
+/** A database id in a path or body: a positive 32-bit integer (PostgreSQL's integer refuses more). */
+export const ID_SCHEMA = { type: 'integer', minimum: 1, maximum: 2_147_483_647 } as const;

@@ -10,6 +10,7 @@ import type { DbOrTrx } from '../../db/database.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../account/require-user.ts';
 import type { ApiDeps } from '../deps.ts';
+import { ID_SCHEMA } from '../../lib/validation.ts';
 
 type Acc<K extends keyof AccountCalls> = AccountCalls[K];
 export const MAX_ADDRESSES = 20;
@@ -28,7 +29,7 @@ const addressBody = {
     isDefault: { type: 'boolean' },
   },
 } as const;
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: ID_SCHEMA } } as const;
 
 type Row = { address_id: number; kind: string; name: string; street: string; city: string; zip: string; is_default: number };
 const toAddress = (r: Row): Address => ({

@@ -26,6 +26,7 @@ import type { OrderDeps } from '../orders/index.ts';
 import { orderByToken } from '../orders/order.service.ts';
 import { requireOperator } from '../operator/operator-auth.ts';
 import { accountOrderDetail } from '../order-history/order-state.ts';
+import { ID_SCHEMA } from '../../lib/validation.ts';
 
 export type ComplaintOptions = OrderDeps & { uploadDir: string };
 type Acc<K extends keyof AccountCalls> = AccountCalls[K];
@@ -160,7 +161,7 @@ export const complaintRoutes: FastifyPluginAsync<ComplaintOptions> = async (app,
 
   app.get<{ Params: { id: number; photoId: number } }>(
     '/account/complaints/:id/photos/:photoId',
-    { schema: { params: { type: 'object', required: ['id', 'photoId'], properties: { id: { type: 'integer', minimum: 1 }, photoId: { type: 'integer', minimum: 1 } } } } },
+    { schema: { params: { type: 'object', required: ['id', 'photoId'], properties: { id: ID_SCHEMA, photoId: ID_SCHEMA } } } },
     async (request, reply) => {
       const user = await requireUser(request, deps);
       const photo = await db
@@ -187,7 +188,7 @@ export const complaintRoutes: FastifyPluginAsync<ComplaintOptions> = async (app,
     '/operator/complaints/:id/state',
     {
       schema: {
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+        params: { type: 'object', required: ['id'], properties: { id: ID_SCHEMA } },
         body: { type: 'object', required: ['state'], properties: { state: { type: 'string', enum: STATES }, resolution: { type: 'string', maxLength: 2000 } } },
       },
     },

@@ -14,6 +14,7 @@ import { lockOrder, ORDER_MESSAGES, orderByNumber, orderByToken } from '../order
 import { queueMail } from '../documents/mail-outbox.ts';
 import { requireOperator } from '../operator/operator-auth.ts';
 import { accountOrderDetail, currentState, OPERATOR_MOVES, ORDER_STATES, orderHistory, recordState } from './order-state.ts';
+import { ID_SCHEMA } from '../../lib/validation.ts';
 
 type Acc<K extends keyof AccountCalls> = AccountCalls[K];
 
@@ -75,7 +76,7 @@ export const orderHistoryRoutes: FastifyPluginAsync<OrderDeps> = async (app, dep
         body: {
           type: 'object',
           required: ['itemIds', 'confirm'],
-          properties: { itemIds: { type: 'array', minItems: 1, maxItems: 200, items: { type: 'integer', minimum: 1 } }, confirm: { type: 'boolean' } },
+          properties: { itemIds: { type: 'array', minItems: 1, maxItems: 200, items: ID_SCHEMA }, confirm: { type: 'boolean' } },
         },
       },
     },

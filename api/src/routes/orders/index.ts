@@ -14,6 +14,7 @@ import { CANCEL_TOPIC, cardProvider, providerFor, type PaymentProvider } from '.
 import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
 import { enqueue } from '../../lib/outbox.ts';
 import { isOperator } from '../operator/operator-auth.ts';
+import { ID_SCHEMA } from '../../lib/validation.ts';
 
 type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
 export type OrderDeps = ApiDeps & { checkout: CheckoutOptions; mailer: Mailer };
@@ -59,10 +60,10 @@ const placeSchema = {
     shippingCode: text(32, 1),
     paymentCode: text(32, 1),
     couponCode: { type: ['string', 'null'], maxLength: 64 },
-    userId: { type: ['integer', 'null'] },
+    userId: { anyOf: [ID_SCHEMA, { type: 'null' }] },
     note: text(1000),
     termsAccepted: { type: 'boolean' },
-    expectedTotal: { type: 'integer' },
+    expectedTotal: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 },
   },
 } as const;
 
