@@ -86,15 +86,20 @@ test('a page reached by a link starts at the top; sorting a listing keeps the sc
   await page.evaluate(() => window.scrollBy(0, 150));
   const before = await scrollY();
   expect(before).toBeGreaterThan(100);
+  const sorted = page.waitForResponse((response) => /\/api\/products\?.*sort=name/.test(response.url()));
   await sort.selectOption('name');
+  await sorted;
   await expect(page).toHaveURL(/sort=name/);
   await expect(cards.first()).toBeVisible();
   expect(await scrollY()).toBe(before);
 
-  // A product further down: its page opens at the top.
+  // A product further down: its page opens at the top. (The sorted cards may still be replacing
+  // the old ones: scrolling is retried until the card it found stays attached.)
   const card = cards.last();
-  await card.scrollIntoViewIfNeeded();
-  expect(await scrollY()).toBeGreaterThan(300);
+  await expect(async () => {
+    await card.scrollIntoViewIfNeeded({ timeout: 1000 });
+    expect(await scrollY()).toBeGreaterThan(300);
+  }).toPass();
   await card.getByRole('link').first().click();
   await expect(page).toHaveURL(/\/p\//);
   await expect(page.getByRole('button', { name: 'Pridať do košíka' })).toBeVisible();
