@@ -30,7 +30,9 @@ export type OutboxOptions = {
 
 export const DEFAULT_OUTBOX: OutboxOptions = {
   pollMs: 1000,
-  leaseMs: 60_000,
+  // Longer than any job takes (gateway calls time out after 10 s); after a crash, the jobs that
+  // were running are taken again once it has passed.
+  leaseMs: 20_000,
   maxAttempts: 12,
   backoffMs: 2000,
   maxBackoffMs: 15 * 60_000,
