@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.ts';
+import { outboxMails, signIn } from './checkout-helpers.ts';
 
 test('a customer signs in with the seeded account, sees the profile, and signs out', async ({ page }) => {
   await page.goto('/account/profile');
@@ -19,4 +20,26 @@ test('a customer signs in with the seeded account, sees the profile, and signs o
   await expect(page.getByRole('link', { name: 'Prihlásiť sa' })).toBeVisible();
   const auth = await page.evaluate(() => localStorage.getItem('auth'));
   expect(auth === null || auth.includes('{}') || !auth.includes('token')).toBe(true);
+});
+
+test('a customer changes the sign-in e-mail: nothing changes until the link sent to the new address is opened', async ({ page, request }) => {
+  const stamp = Date.now();
+  const [oldEmail, newEmail] = [`stary-${stamp}@example.sk`, `novy-${stamp}@example.sk`];
+  expect((await request.post('/api/account/register', { data: { email: oldEmail, password: 'Heslo123!', name: 'Eva Zmenová' } })).status()).toBe(202);
+  await signIn(page, request, oldEmail, 'Heslo123!');
+  await page.goto('/account/profile');
+  await page.locator('#profile-email').fill(newEmail);
+  await page.getByLabel('Súčasné heslo (na zmenu e-mailu)').fill('Heslo123!');
+  await page.getByRole('button', { name: 'Uložiť' }).first().click();
+  await expect(page.getByRole('status')).toContainText(`Na adresu ${newEmail} sme poslali odkaz`);
+  await expect(page.getByText(`(čaká na potvrdenie: ${newEmail})`)).toBeVisible();
+
+  await expect.poll(() => outboxMails(newEmail).length).toBe(1);
+  const mail = outboxMails(newEmail)[0]!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const token = /emailToken=([\w-]+)/.exec(mail)![1]!;
+  await page.goto(`/account/profile?emailToken=${token}`);
+  await expect(page.getByRole('status')).toContainText(`Nový e-mail ${newEmail} je potvrdený.`);
+  await expect(page).toHaveURL(/\/account\/profile$/);
+  expect((await request.post('/api/account/login', { data: { email: newEmail, password: 'Heslo123!' } })).status()).toBe(200);
+  expect((await request.post('/api/account/login', { data: { email: oldEmail, password: 'Heslo123!' } })).status()).toBe(401);
 });

@@ -191,7 +191,7 @@ function ProfileContent() {
         <button type="button" className="button" onClick={() => void logout()}>Odhlásiť sa</button>
       </p>
       <div className="acc-columns">
-        <ProfileForm profile={profile} onSaved={setSaved} />
+        <ProfileForm key={profile.email} profile={profile} onSaved={setSaved} />
         <PasswordForm />
         <DeleteAccount />
       </div>
