@@ -1,8 +1,12 @@
 /**
  * A local card payment gateway for development and tests, on its own loopback port. It follows
  * the protocol in protocol.ts: signed payment creation, a payment page with pay and cancel
- * buttons, a signed notification to the shop, then the shopper back to the shop's return URL.
- * Payments live in memory.
+ * buttons, a signed notification to the shop, then the shopper back to the shop's return URL;
+ * the shop's signed cancel and refund. Payments live in memory.
+ * For tests (not part of the protocol): `GET /api/payments/{paymentId}` answers where a payment
+ * stands ({ paymentId, status, amount }), and holdNotifications/releaseNotifications keep the
+ * notifications of payments finished meanwhile and then deliver them all at the same moment, as
+ * a slow network would.
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +15,14 @@ import type { FastifyReply } from 'fastify';
 import type { CreatePaymentRequest, PaymentNotification } from './protocol.ts';
 import { SIGNATURE_HEADER, sign, verifySignature } from './protocol.ts';
 
-export type GatewaySimulator = { url: string; close(): Promise<void> };
+export type GatewaySimulator = {
+  url: string;
+  close(): Promise<void>;
+  /** Keeps the notifications of payments finished from now on (the shopper is still sent back to the shop). */
+  holdNotifications(): void;
+  /** Delivers every held notification at once, resolves when the shop has answered them all, and stops holding. */
+  releaseNotifications(): Promise<void>;
+};
 
 type SimPayment = CreatePaymentRequest & { id: string; status: 'created' | 'paid' | 'cancelled' | 'failed' | 'refunded' };
 
@@ -63,6 +74,7 @@ export async function startGatewaySimulator(opts: {
 }): Promise<GatewaySimulator> {
   const log = opts.log ?? (() => undefined);
   const payments = new Map<string, SimPayment>();
+  let held: SimPayment[] | null = null;
   const app = Fastify({ logger: false });
   let baseUrl = '';
 
@@ -138,7 +150,8 @@ export async function startGatewaySimulator(opts: {
     if (!payment) return reply.status(404).type('text/html; charset=utf-8').send(page('Platba neexistuje', '<h1>Platba neexistuje</h1>'));
     if (payment.status === 'created') {
       payment.status = outcome;
-      await notify(opts.secret, payment, log);
+      if (held) held.push({ ...payment });
+      else await notify(opts.secret, payment, log);
     }
     return reply.redirect(payment.returnUrl, 303);
   };
@@ -149,5 +162,16 @@ export async function startGatewaySimulator(opts: {
   await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}`;
-  return { url: baseUrl, close: () => app.close() };
+  return {
+    url: baseUrl,
+    close: () => app.close(),
+    holdNotifications: () => {
+      held ??= [];
+    },
+    releaseNotifications: async () => {
+      const due = held ?? [];
+      held = null;
+      await Promise.all(due.map((payment) => notify(opts.secret, payment, log)));
+    },
+  };
 }

@@ -12,6 +12,7 @@ import { requireUser } from '../account/require-user.ts';
 import type { OrderDeps } from '../orders/index.ts';
 import { lockOrder, ORDER_MESSAGES, orderByNumber, orderByToken } from '../orders/order.service.ts';
 import { queueMail } from '../documents/mail-outbox.ts';
+import { cancelOpenPayments } from '../payments/open-payments.ts';
 import { requireOperator } from '../operator/operator-auth.ts';
 import { accountOrderDetail, currentState, OPERATOR_MOVES, ORDER_STATES, orderHistory, recordState } from './order-state.ts';
 import { ID_SCHEMA } from '../../lib/validation.ts';
@@ -156,12 +157,19 @@ export const orderHistoryRoutes: FastifyPluginAsync<OrderDeps> = async (app, dep
       const order = await orderByNumber(db, request.params.number);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
       const target: OrderState = request.body.state;
-      const state = currentState(await orderHistory(db, order));
-      const allowed = OPERATOR_MOVES[state].filter((s) => s !== 'paid' || order.payment_status !== 'paid');
-      if (!allowed.includes(target)) {
-        throw new ApiError(409, 'conflict', `Objednávku v stave „${ORDER_STATE_LABELS[state]}“ nemožno presunúť do stavu „${ORDER_STATE_LABELS[target]}“.`);
-      }
-      await recordState(db, order, target, request.body.note?.trim() ?? '', 'operator');
+      await db.transaction().execute(async (trx) => {
+        // Checked and moved under the order's lock, as the shopper's withdrawal and the gateway's payment are.
+        await lockOrder(trx, order.order_id);
+        const locked = (await orderByNumber(trx, order.order_number))!;
+        const state = currentState(await orderHistory(trx, locked));
+        const allowed = OPERATOR_MOVES[state].filter((s) => s !== 'paid' || locked.payment_status !== 'paid');
+        if (!allowed.includes(target)) {
+          throw new ApiError(409, 'conflict', `Objednávku v stave „${ORDER_STATE_LABELS[state]}“ nemožno presunúť do stavu „${ORDER_STATE_LABELS[target]}“.`);
+        }
+        await recordState(trx, locked, target, request.body.note?.trim() ?? '', 'operator');
+        // An order paid otherwise or ended takes no card payment any more: its open pages are cancelled.
+        if (target === 'paid' || target === 'cancelled' || target === 'withdrawn') await cancelOpenPayments(trx, order.order_id);
+      });
       const fresh = (await orderByNumber(db, order.order_number))!;
       return { data: await accountOrderDetail(db, fresh, iban) };
     },

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { CheckoutCalls, PlaceOrderBody } from '@shop/shared-kernel/contract';
+import type { DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../account/require-user.ts';
@@ -10,9 +11,9 @@ import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type C
 import type { ApiDeps } from '../deps.ts';
 import { invoicePdf } from '../documents/documents.service.ts';
 import type { Mailer } from '../documents/mailer.ts';
-import { CANCEL_TOPIC, cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
+import { cancelOpenPayments } from '../payments/open-payments.ts';
+import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
 import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
-import { enqueue } from '../../lib/outbox.ts';
 import { isOperator } from '../operator/operator-auth.ts';
 import { ID_SCHEMA } from '../../lib/validation.ts';
 
@@ -66,6 +67,8 @@ const placeSchema = {
     expectedTotal: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 },
   },
 } as const;
+
+const CANNOT_PAY_AGAIN = 'Túto objednávku nie je možné zaplatiť kartou znova.';
 
 const tokenParams = { type: 'object', required: ['token'], properties: { token: { type: 'string', pattern: '^[A-Za-z0-9]{32}$' } } } as const;
 
@@ -132,25 +135,42 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
     },
   );
 
+  /** Whether the order, read under its row lock, still waits for a card payment. */
+  const payableByCard = async (trx: DbOrTrx, orderId: number) => {
+    const locked = await trx.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
+    return (await orderDetail(trx, locked, deps.checkout.iban)).canRetryPayment;
+  };
+
   app.post<{ Params: { token: string }; Reply: Call<'POST /api/orders/:token/pay'>['answer'] }>(
     '/orders/:token/pay',
     { schema: { params: tokenParams } },
     async (request) => {
       const order = await orderByToken(deps.db, request.params.token);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
-      const detail = await orderDetail(deps.db, order, deps.checkout.iban);
-      if (!detail.canRetryPayment) throw new ApiError(409, 'conflict', 'Túto objednávku nie je možné zaplatiť kartou znova.');
-      // At most one payment page of an order takes money: the older ones are cancelled here and at the gateway.
+      // At most one payment page of an order takes money: the older ones stop before a new one
+      // opens (in our database now, at the gateway through the outbox).
       await deps.db.transaction().execute(async (trx) => {
         await lockOrder(trx, order.order_id);
-        const open = await trx.selectFrom('payments').select('payment_id').where('order_id', '=', order.order_id).where('status', '=', 'created').execute();
-        for (const { payment_id } of open) {
-          await trx.updateTable('payments').set({ status: 'cancelled', updated_at: new Date().toISOString() }).where('payment_id', '=', payment_id).execute();
-          await enqueue(trx, CANCEL_TOPIC, `payment-cancel:${payment_id}`, { paymentId: payment_id });
-        }
+        if (!(await payableByCard(trx, order.order_id))) throw new ApiError(409, 'conflict', CANNOT_PAY_AGAIN);
+        await cancelOpenPayments(trx, order.order_id);
       });
-      const redirectUrl = await startPayment(order);
-      await deps.db.updateTable('orders').set({ payment_status: 'pending' }).where('order_id', '=', order.order_id).execute();
+      await startPayment(order);
+      // Meanwhile the order may have been paid (a page the gateway took before our cancel reached
+      // it) or another attempt may have started: only the newest page stays open, and none once
+      // the order no longer waits for a payment.
+      const redirectUrl = await deps.db.transaction().execute(async (trx) => {
+        await lockOrder(trx, order.order_id);
+        if (!(await payableByCard(trx, order.order_id))) {
+          await cancelOpenPayments(trx, order.order_id);
+          throw new ApiError(409, 'conflict', CANNOT_PAY_AGAIN);
+        }
+        const newest = await trx.selectFrom('payments').select(['payment_id', 'redirect_url']).where('order_id', '=', order.order_id)
+          .where('status', '=', 'created').orderBy('payment_id', 'desc').executeTakeFirst();
+        if (!newest) return null;
+        await cancelOpenPayments(trx, order.order_id, newest.payment_id);
+        await trx.updateTable('orders').set({ payment_status: 'pending' }).where('order_id', '=', order.order_id).execute();
+        return newest.redirect_url;
+      });
       const fresh = (await orderByToken(deps.db, order.order_token))!;
       return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
     },

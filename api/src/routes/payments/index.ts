@@ -1,21 +1,29 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CheckoutCalls, PaymentRefund } from '@shop/shared-kernel/contract';
 import { SIGNATURE_HEADER } from '../../gateway/protocol.ts';
+import { ApiError } from '../../lib/errors.ts';
 import type { OrderDeps } from '../orders/index.ts';
 import { requireOperator } from '../operator/operator-auth.ts';
-import { handleNotification, REFUND_TOPIC } from './notifications.ts';
-import { CANCEL_TOPIC, gatewayAction } from './providers.ts';
+import { handleNotification, REFUND_TOPIC, type NotificationOutcome } from './notifications.ts';
+import { CANCEL_TOPIC } from './open-payments.ts';
+import { gatewayAction } from './providers.ts';
 
-const MESSAGES: Record<string, string> = {
-  bad_signature: 'Neplatný podpis notifikácie.',
-  unknown_payment: 'Platba neexistuje.',
-  bad_request: 'Neplatná notifikácia.',
+type Refusal = Extract<NotificationOutcome, { status: 400 | 401 | 404 }>['result'];
+const REFUSALS: Record<Refusal, () => ApiError> = {
+  bad_signature: () => new ApiError(401, 'unauthorized', 'Neplatný podpis notifikácie.'),
+  unknown_payment: () => new ApiError(404, 'not_found', 'Platba neexistuje.'),
+  bad_request: () => new ApiError(400, 'bad_request', 'Neplatná notifikácia: chybný tvar, mena alebo suma.'),
 };
 
+/** Why the gateway is asked to cancel an older payment page. */
+const CANCEL_REASON = 'Platba nahradená novším pokusom alebo objednávka už nečaká na platbu.';
+
 /**
- * POST /api/payments/notify: the card gateway's signed notification (raw body for the HMAC).
- * The outbox jobs that talk back to the gateway: cancelling older attempts, refunding a payment
- * the shop must not keep. GET /api/operator/payments/refunds: those refunds, for the operator.
+ * POST /api/payments/notify: the card gateway's signed notification (raw body for the HMAC),
+ * counted by outcome (applied, duplicate, ignored, refund, rejected).
+ * The outbox jobs that talk back to the gateway: cancelling payment pages the shop no longer
+ * wants, refunding a payment the shop must not keep. GET /api/operator/payments/refunds: those
+ * refunds, for the operator.
  */
 export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) => {
   const { db } = deps;
@@ -23,34 +31,31 @@ export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) =>
   // Encapsulated: only this plugin reads JSON as text, to check the signature over the exact bytes.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.post('/payments/notify', async (request, reply) => {
+  app.post('/payments/notify', async (request) => {
     const raw = typeof request.body === 'string' ? request.body : '';
     const outcome = await handleNotification(db, gateway.secret, raw, request.headers[SIGNATURE_HEADER]);
     app.metrics.payments.inc({ outcome: outcome.status === 200 ? outcome.result : 'rejected' });
-    if (outcome.status === 200) {
-      if (outcome.result === 'refund') request.log.warn({ paymentId: JSON.parse(raw).paymentId as string }, 'payment for an order already paid or ended: refund queued');
-      return { data: { result: outcome.result } };
-    }
-    const code = outcome.status === 401 ? 'unauthorized' : outcome.status === 404 ? 'not_found' : 'bad_request';
-    return reply.status(outcome.status).send({ error: { code, message: MESSAGES[outcome.result] ?? 'Neplatná notifikácia.' } });
+    if (outcome.status !== 200) throw REFUSALS[outcome.result]();
+    if (outcome.result === 'refund') request.log.warn({ paymentId: outcome.paymentId }, 'payment for an order already paid or ended: refund queued');
+    return { data: { result: outcome.result } };
   });
 
-  const gatewayRef = async (paymentId: number) =>
-    db.selectFrom('payments').select(['gateway_ref', 'refund_status']).where('payment_id', '=', paymentId).executeTakeFirst();
+  const paymentOf = async (paymentId: number) =>
+    db.selectFrom('payments').select(['gateway_ref', 'refund_status', 'refund_reason']).where('payment_id', '=', paymentId).executeTakeFirst();
 
   app.outbox.handle(CANCEL_TOPIC, async (job) => {
-    const payment = await gatewayRef((job.payload as { paymentId: number }).paymentId);
+    const payment = await paymentOf((job.payload as { paymentId: number }).paymentId);
     if (!payment) return;
-    const status = await gatewayAction(gateway, 'cancel', { paymentId: payment.gateway_ref, reason: 'Nahradená novším pokusom o platbu.' });
-    // 409: it was paid meanwhile; its paid notification refunds it if the order is paid otherwise.
+    const status = await gatewayAction(gateway, 'cancel', { paymentId: payment.gateway_ref, reason: CANCEL_REASON });
+    // 409: the shopper paid it before the cancel arrived; its paid notification counts it or refunds it.
     if (status !== 200 && status !== 404 && status !== 409) throw new Error(`gateway answered ${status} to a cancel`);
   });
 
   app.outbox.handle(REFUND_TOPIC, async (job) => {
     const paymentId = (job.payload as { paymentId: number }).paymentId;
-    const payment = await gatewayRef(paymentId);
+    const payment = await paymentOf(paymentId);
     if (!payment || payment.refund_status !== 'pending') return;
-    const status = await gatewayAction(gateway, 'refund', { paymentId: payment.gateway_ref, reason: 'Platba, ktorú obchod nesmie ponechať.' });
+    const status = await gatewayAction(gateway, 'refund', { paymentId: payment.gateway_ref, reason: payment.refund_reason ?? 'Platba, ktorú obchod nesmie ponechať.' });
     if (status === 200) {
       await db.updateTable('payments').set({ refund_status: 'refunded', refunded_at: new Date().toISOString() }).where('payment_id', '=', paymentId).execute();
       app.log.info({ paymentId }, 'payment refunded');
@@ -62,6 +67,7 @@ export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) =>
       app.log.error({ paymentId, status }, 'refund refused by the gateway');
       return;
     }
+    // Anything else is retried with back-off; after the last attempt the outbox logs and counts it.
     throw new Error(`gateway answered ${status} to a refund`);
   });
 

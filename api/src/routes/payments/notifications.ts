@@ -3,7 +3,8 @@
  * account once. Money is never kept twice: a `paid` notification always counts (the gateway has
  * taken the money), and when the order is already paid by another payment, or has ended, the
  * payment is refunded through the gateway by the outbox worker, queued in the same transaction,
- * and listed for the operator. A bad signature, shape, unknown payment, mismatch or replay
+ * and listed for the operator. The payment that pays the order cancels the order's other open
+ * pages (open-payments.ts). A bad signature, shape, unknown payment, mismatch or replay
  * changes nothing.
  */
 import type { Db } from '../../db/database.ts';
@@ -11,9 +12,10 @@ import type { PaymentNotification } from '../../gateway/protocol.ts';
 import { verifySignature } from '../../gateway/protocol.ts';
 import { enqueue } from '../../lib/outbox.ts';
 import { lockOrder } from '../orders/order.service.ts';
+import { cancelOpenPayments } from './open-payments.ts';
 
 export type NotificationOutcome =
-  | { status: 200; result: 'applied' | 'duplicate' | 'ignored' | 'refund' }
+  | { status: 200; result: 'applied' | 'duplicate' | 'ignored' | 'refund'; paymentId?: string }
   | { status: 400 | 401 | 404; result: 'bad_request' | 'bad_signature' | 'unknown_payment' };
 
 export const REFUND_TOPIC = 'payment-refund';
@@ -84,10 +86,12 @@ export async function handleNotification(
           .set({ status: 'paid', updated_at: now, refund_status: 'pending', refund_reason: ended ? REFUND_REASONS.ended : REFUND_REASONS.duplicate })
           .where('payment_id', '=', payment.payment_id).execute();
         await enqueue(trx, REFUND_TOPIC, `payment-refund:${payment.payment_id}`, { paymentId: payment.payment_id });
-        return { status: 200, result: 'refund' };
+        return { status: 200, result: 'refund', paymentId: n.paymentId };
       }
       await trx.updateTable('payments').set({ status: 'paid', updated_at: now }).where('payment_id', '=', payment.payment_id).execute();
       await trx.updateTable('orders').set({ payment_status: 'paid', paid_at: now }).where('order_id', '=', payment.order_id).execute();
+      // The order is paid: any other page of it still open stops taking money.
+      await cancelOpenPayments(trx, payment.order_id, payment.payment_id);
       return { status: 200, result: 'applied' };
     }
 

@@ -28,7 +28,6 @@ export const GATEWAY_UNAVAILABLE = 'Platobná brána je momentálne nedostupná.
  * thank-you page, so a gateway that hangs never holds the shopper.
  */
 export const GATEWAY_START_TIMEOUT_MS = 800;
-export const CANCEL_TOPIC = 'payment-cancel';
 
 /** Cancels and refunds run in the outbox worker, off any answer path, and are retried. */
 const GATEWAY_ACTION_TIMEOUT_MS = 10_000;
