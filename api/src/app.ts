@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
 import { createTokenService } from './lib/auth.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
-import { frameworkErrorOptions } from './lib/framework-errors.ts';
+import { frameworkErrorOptions, requireHostHeader } from './lib/framework-errors.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
 import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
@@ -97,12 +97,14 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     ...loggingOptions(opts.logger),
     ...timeouts,
     // Node checks the header and request deadlines on this interval (its default, 30 s, would double them).
-    http: { headersTimeout, connectionsCheckingInterval: 1000 },
+    // Node's own Host check answers a bare 400; requireHostHeader (below) answers it in the error shape.
+    http: { headersTimeout, connectionsCheckingInterval: 1000, requireHostHeader: false },
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: 256 * 1024,
     ...frameworkErrorOptions,
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onRequest', requireHostHeader);
   app.addHook('preValidation', rejectNulCharacters);
   const deps: ApiDeps = { db: opts.db, dialect: opts.dialect, tokens: createTokenService(opts.jwtSecret) };
 

@@ -2,7 +2,11 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiErrorBody, ApiErrorCode } from '@shop/shared-kernel/contract';
 import { ApiError } from './errors.ts';
 
-const body = (code: ApiErrorCode, message: string): ApiErrorBody => ({ error: { code, message } });
+/** The API's one error shape; every refusal, the framework's own included, is built here. */
+export const errorBody = (code: ApiErrorCode, message: string): ApiErrorBody => ({ error: { code, message } });
+
+/** What a server-side failure tells the shopper (with the request id appended). */
+const INTERNAL_MESSAGE = 'Nastala chyba na strane servera. Skúste to, prosím, o chvíľu znova.';
 
 const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
   401: 'unauthorized',
@@ -22,6 +26,16 @@ const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
   FST_ERR_CTP_INVALID_TYPE: 'Nepodporovaný typ obsahu požiadavky.',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'Formulár nemá platný typ obsahu (multipart/form-data).',
   FST_PROTO_VIOLATION: 'Telo požiadavky obsahuje nepovolené kľúče.',
+  // The router's refusals (frameworkErrors in lib/framework-errors.ts).
+  FST_ERR_BAD_URL: 'Adresa obsahuje neplatné znaky.',
+  FST_ERR_MAX_PARAM_LENGTH: 'Adresa je príliš dlhá.',
+  // @fastify/multipart, where a route does not word them itself.
+  FST_MP_PREMATURE_CLOSE: 'Formulár neprišiel celý. Skúste ho, prosím, odoslať znova.',
+  FST_INVALID_JSON_FIELD_ERROR: 'Pole formulára nie je platný JSON.',
+  FST_REQ_FILE_TOO_LARGE: 'Priložený súbor je príliš veľký.',
+  FST_FILES_LIMIT: 'Formulár obsahuje priveľa súborov.',
+  FST_FIELDS_LIMIT: 'Formulár obsahuje priveľa polí.',
+  FST_PARTS_LIMIT: 'Formulár obsahuje priveľa častí.',
 };
 
 function describeValidation(error: FastifyError): string {
@@ -50,22 +64,22 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
   if (error instanceof ApiError) {
     if (error.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply.status(error.statusCode).send(body(error.code, withRequestId(error.message, request)));
+      return reply.status(error.statusCode).send(errorBody(error.code, withRequestId(error.message, request)));
     }
-    return reply.status(error.statusCode).send(body(error.code, error.message));
+    return reply.status(error.statusCode).send(errorBody(error.code, error.message));
   }
   if (error.validation) {
-    return reply.status(400).send(body('validation_failed', describeValidation(error)));
+    return reply.status(400).send(errorBody('validation_failed', describeValidation(error)));
   }
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(body('internal', withRequestId('Nastala chyba na strane servera. Skúste to, prosím, o chvíľu znova.', request)));
+    return reply.status(500).send(errorBody('internal', withRequestId(INTERNAL_MESSAGE, request)));
   }
   const message = MESSAGE_BY_FASTIFY_CODE[error.code] ?? 'Neplatná požiadavka.';
-  return reply.status(status).send(body(CODE_BY_STATUS[status] ?? 'bad_request', message));
+  return reply.status(status).send(errorBody(CODE_BY_STATUS[status] ?? 'bad_request', message));
 }
 
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply) {
-  return reply.status(404).send(body('not_found', 'Požadovaná adresa neexistuje.'));
+  return reply.status(404).send(errorBody('not_found', 'Požadovaná adresa neexistuje.'));
 }

@@ -6,24 +6,12 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { ApiErrorBody, ApiErrorCode } from '@shop/shared-kernel/contract';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import { errorBody, errorHandler } from './error-handler.ts';
+import { ApiError } from './errors.ts';
 
 /** Longest path parameter the router accepts (a longer one answers 414). */
 export const MAX_PARAM_LENGTH = 200;
-
-export const errorBody = (code: ApiErrorCode, message: string): ApiErrorBody => ({ error: { code, message } });
-
-const BAD_URL = 'Adresa obsahuje neplatné znaky.';
-const PARAM_TOO_LONG = 'Adresa je príliš dlhá.';
-
-/** Answers the router's refusals (bad escape, overlong parameter) in the error shape. */
-function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.status(414).send(errorBody('bad_request', PARAM_TOO_LONG));
-  if (error.code === 'FST_ERR_BAD_URL') return reply.status(400).send(errorBody('bad_request', BAD_URL));
-  reply.log.error({ err: error }, 'request failed in the router');
-  return reply.status(500).send(errorBody('internal', 'Nastala chyba na strane servera. Skúste to, prosím, o chvíľu znova.'));
-}
 
 const PARSER_REFUSALS: Record<string, { status: number; message: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, message: 'Hlavičky požiadavky sú príliš veľké.' },
@@ -31,12 +19,16 @@ const PARSER_REFUSALS: Record<string, { status: number; message: string }> = {
   ERR_HTTP_HEADERS_TIMEOUT: { status: 408, message: 'Požiadavka neprišla celá včas. Skúste to, prosím, znova.' },
 };
 
+/** The answer Node is writing on a socket, if any (its own clientError default checks it the same way). */
+type ServerSocket = Socket & { _httpMessage?: { headersSent?: boolean } | null };
+
 /** What Node's parser refused: a complete HTTP answer in the error shape, then the connection closes. */
-function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: ServerSocket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, message } = PARSER_REFUSALS[error.code ?? ''] ?? { status: 400, message: 'Požiadavka nemá platný tvar.' };
   const body = JSON.stringify(errorBody('bad_request', message));
-  if (socket.writable) {
+  // Not in the middle of another answer on this connection (a pipelined request), which it would corrupt.
+  if (socket.writable && !socket._httpMessage?.headersSent) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
@@ -46,7 +38,19 @@ function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
 
 /** Options for `Fastify({...})`. */
 export const frameworkErrorOptions: Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler' | 'routerOptions'> = {
-  frameworkErrors,
+  // The router's refusals (FST_ERR_BAD_URL 400, FST_ERR_MAX_PARAM_LENGTH 414, FST_ERR_ASYNC_CONSTRAINT 500)
+  // go through the one error handler, which words them (MESSAGE_BY_FASTIFY_CODE) and logs a 500.
+  frameworkErrors: errorHandler,
   clientErrorHandler,
   routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
 };
+
+/**
+ * HTTP/1.1 requires a Host header. Node refuses a request without one itself, with a bare 400 and
+ * no body; with Node's check off (requireHostHeader: false) the refusal is ours, in the error shape.
+ */
+export async function requireHostHeader(request: FastifyRequest): Promise<void> {
+  if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+    throw new ApiError(400, 'bad_request', 'Požiadavka nemá hlavičku Host.');
+  }
+}

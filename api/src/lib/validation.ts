@@ -4,16 +4,47 @@
  * 1000). Query strings and path parameters are text by nature and keep coercion into the types
  * their schemas name.
  */
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { ApiError } from './errors.ts';
 
-const base: Options = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: false };
+const base: Options = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: false, strictNumbers: true };
 const coercing = new Ajv({ ...base, coerceTypes: 'array' });
 const exact = new Ajv({ ...base, coerceTypes: false });
 
+/** Where a value holds a number that is not finite (`/id`), or null. */
+function nonFinitePath(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (depth > 8 || value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nonFinitePath(item, `${path}/${key}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Ajv coerces "Infinity" or "1e400" in a query string or path into Infinity and then skips
+ * `minimum`/`maximum` (it checks them only on finite numbers): such a value would reach the
+ * database (PostgreSQL refuses it with an error). The coerced result is refused as a type error.
+ */
+function finiteOnly(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
+    if (!validate(data, context)) {
+      checked.errors = validate.errors ?? null;
+      return false;
+    }
+    const path = nonFinitePath(data);
+    const error: ErrorObject = { instancePath: path ?? '', schemaPath: '#', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' };
+    checked.errors = path === null ? null : [error];
+    return path === null;
+  }) as ValidateFunction;
+  // Fastify hands Ajv's own functions their parent (so a coerced root is written back): keep that.
+  return Object.assign(checked, { schema: validate.schema, schemaEnv: validate.schemaEnv });
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? exact : coercing).compile(schema);
+  httpPart === 'body' ? exact.compile(schema) : finiteOnly(coercing.compile(schema));
 
 /** True when a parsed value holds a NUL character anywhere (PostgreSQL's text cannot store one). */
 function hasNul(value: unknown, depth = 0): boolean {

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { FastifySchema } from 'fastify';
 import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
 import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
@@ -24,8 +25,8 @@ export type TestApi = {
   seeded: boolean;
   seedMs: number;
   jwtSecret: string;
-  /** Every route the API registered (method and URL pattern). */
-  routes: { method: string; url: string }[];
+  /** Every route the API registered (method and URL pattern, and its schema when it has one). */
+  routes: { method: string; url: string; schema?: FastifySchema }[];
   request<T = any>(
     method: string,
     path: string,
@@ -97,7 +98,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
