@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -21,7 +21,10 @@ beforeAll(async () => {
   await shellHost(app, { originDir, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000 });
   await app.ready();
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  rmSync(originDir, { recursive: true, force: true });
+});
 
 const page = (url: string, cookie?: string) => app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -23,7 +23,10 @@ beforeAll(async () => {
   await app.register(opsRoutes, { prefix: '/api/ops', originDir: origin, operatorToken: token });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  rmSync(origin, { recursive: true, force: true });
+});
 
 const call = (path: string, init: RequestInit & { token?: string } = {}) =>
   fetch(`${base}/api/ops${path}`, {

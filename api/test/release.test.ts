@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deploy, prune, rollback, status } from '../src/release/releases.ts';
 import { ReleaseRefused } from '../src/release/refusal.ts';
 import { readHistory, readRegistry, REGISTRY_KEY, HISTORY_KEY } from '../src/release/registry.ts';
@@ -39,6 +39,7 @@ beforeEach(async () => {
   await deployArea('checkout', { marker: 'v1' });
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild({ checkout: ['./CartPage'] }), packageVersion: '1.0.0', who });
 });
+afterEach(() => rmSync(origin, { recursive: true, force: true }));
 
 describe('deploy', () => {
   it('uploads to an immutable versioned path, moves the pointer and records who, when, from and to', async () => {

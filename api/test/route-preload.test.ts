@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,5 +35,6 @@ describe('areaPreloadLinks', () => {
     expect(links).toContain('<link rel="modulepreload" href="https://cdn.example/remotes/catalog/1.0.0-abc/remoteEntry.js" crossorigin>');
     expect(links).toContain('<link rel="modulepreload" href="https://cdn.example/remotes/catalog/1.0.0-abc/assets/product-page-1.js" crossorigin>');
     expect(await areaPreloadLinks({ originDir, registry, routes, pathname: '/neznama', assetOrigin: 'https://cdn.example' })).not.toContain('modulepreload');
+    rmSync(originDir, { recursive: true, force: true });
   });
 });

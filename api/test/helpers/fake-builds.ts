@@ -1,13 +1,25 @@
 /** Small but complete builds of an area or the shell, as Vite and the federation plugin lay them out. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
+
+/** Every build made here is removed after the test file that imports this module. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
 
 export function fakeAreaBuild(
   area: string,
   options: { kernel?: string; exposes?: string[]; marker?: string; pageBytes?: number } = {},
 ): string {
-  const dir = mkdtempSync(join(tmpdir(), `build-${area}-`));
+  const dir = tempDir(`build-${area}-`);
   const exposes = options.exposes ?? ['./CartPage'];
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'remoteEntry.js'), `export const area = ${JSON.stringify(area)};`);
@@ -26,7 +38,7 @@ export function fakeAreaBuild(
 }
 
 export function fakeShellBuild(requires: Record<string, string[]>, options: { kernel?: string } = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'build-shell-'));
+  const dir = tempDir('build-shell-');
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>shop</title><!--shop-config-->');
   writeFileSync(join(dir, 'routes.json'), JSON.stringify({ kernel: options.kernel ?? '1.0.0', requires }));
   return dir;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifySchema } from 'fastify';
 import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
-import type { CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
+import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
 import type { AuthRateLimit } from '../../src/routes/account/index.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from '../../src/routes/checkout/rate-limit.ts';
 import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
@@ -90,7 +90,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     logger: options.logger ?? false,
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-    checkout: options.checkout?.(dataDir),
+    // Everything the API writes (outbox, invoices, photos) stays in the test's data directory, removed on close.
+    checkout: options.checkout?.(dataDir) ?? defaultCheckoutOptions(dataDir),
     ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
     ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
     checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
