@@ -156,15 +156,14 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       await api.register(accountRoutes, { ...deps, publicUrl: checkout.publicUrl, ...(opts.authRateLimit ? { rateLimit: opts.authRateLimit } : {}) });
       await api.register(couponRoutes, { ...deps });
       await api.register(checkoutRoutes, { ...deps, rateLimit: checkoutRateLimit });
-      await api.register(orderRoutes, { ...deps, checkout, mailer, rateLimit: checkoutRateLimit });
-      await api.register(paymentRoutes, { ...deps, checkout, mailer });
-      await api.register(operatorRoutes, { ...deps, checkout, mailer });
+      await api.register(orderRoutes, { ...deps, checkout, rateLimit: checkoutRateLimit });
+      await api.register(paymentRoutes, { ...deps, checkout });
+      await api.register(operatorRoutes, { ...deps, checkout });
       await api.register(contactRoutes, { ...deps, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
       await api.register(loyaltyRoutes, { ...deps });
-      // account area (issue 6)
       await api.register(addressRoutes, { ...deps });
-      await api.register(orderHistoryRoutes, { ...deps, checkout, mailer });
-      await api.register(complaintRoutes, { ...deps, checkout, mailer, uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints') });
+      await api.register(orderHistoryRoutes, { ...deps, checkout });
+      await api.register(complaintRoutes, { ...deps, checkout, uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints') });
     },
     { prefix: '/api' },
   );

@@ -10,7 +10,6 @@ import { linesSchema, optionalUser } from '../checkout/index.ts';
 import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from '../checkout/rate-limit.ts';
 import type { ApiDeps } from '../deps.ts';
 import { invoicePdf } from '../documents/documents.service.ts';
-import type { Mailer } from '../documents/mailer.ts';
 import { cancelOpenPayments } from '../payments/open-payments.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
 import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
@@ -18,7 +17,8 @@ import { isOperator } from '../operator/operator-auth.ts';
 import { ID_SCHEMA } from '../../lib/validation.ts';
 
 type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
-export type OrderDeps = ApiDeps & { checkout: CheckoutOptions; mailer: Mailer };
+/** E-mails are queued through the outbox (documents/mail-outbox.ts), so no route needs the mailer itself. */
+export type OrderDeps = ApiDeps & { checkout: CheckoutOptions };
 /** Placing orders also needs the per-address limit. */
 export type PlaceOrderDeps = OrderDeps & { rateLimit: CheckoutRateLimit };
 
