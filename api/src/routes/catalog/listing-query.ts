@@ -1,7 +1,7 @@
 import type { Availability } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../db/database.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
-import { LIMIT_MESSAGES, LISTING_LIMITS } from './limits.ts';
+import { AVAILABILITY_VALUES, LIMIT_MESSAGES, LISTING_LIMITS } from './limits.ts';
 import type { CategoryTree } from './category-tree.ts';
 import type { ProductFilter } from './product-filter.ts';
 
@@ -18,21 +18,61 @@ export type RawListingQuery = {
 
 const tooMany = (message: string) => new ApiError(400, 'validation_failed', message);
 
-/** The values of a multi-value filter ('|'-separated), refused past `max` values or the value length. */
+const ATTRIBUTE_KEY = /^[fr][1-9][0-9]{0,8}$/;
+
+/** The distinct values of a multi-value filter ('|'-separated), refused past `max` values or the value length. */
 function split(text: string | undefined, max: number, message: string): string[] {
-  const values = (text ?? '')
-    .split('|')
-    .map((v) => v.trim())
-    .filter(Boolean);
+  const values = [
+    ...new Set(
+      (text ?? '')
+        .split('|')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (values.length > max) throw tooMany(message);
   if (values.some((v) => v.length > LISTING_LIMITS.valueLength)) throw tooMany(LIMIT_MESSAGES.valueLength);
   return values;
 }
 
-/** "10-50", "10-", "-50" (decimal comma or dot) in thousandths of the unit; null for an open side. */
+type AttributeRequest = { attrId: number } & ({ values: string[] } | { min: number | null; max: number | null });
+
+/** The filters a query asks for, within the limits of limits.ts (refused past them); runs no query. */
+function boundedFilters(query: RawListingQuery) {
+  const attributeKeys = Object.keys(query).filter((key) => ATTRIBUTE_KEY.test(key));
+  if (attributeKeys.length > LISTING_LIMITS.attributeFilters) throw tooMany(LIMIT_MESSAGES.attributeFilters);
+  const attributes: AttributeRequest[] = [];
+  for (const key of attributeKeys) {
+    const value = query[key];
+    if (typeof value !== 'string') continue;
+    const attrId = Number(key.slice(1));
+    if (key.startsWith('f')) {
+      const values = split(value, LISTING_LIMITS.valuesPerFilter, LIMIT_MESSAGES.valuesPerFilter);
+      if (values.length > 0) attributes.push({ attrId, values });
+    } else {
+      const range = parseRange(value);
+      if (range.min !== null || range.max !== null) attributes.push({ attrId, ...range });
+    }
+  }
+  return {
+    brandUrls: split(query.brands, LISTING_LIMITS.brands, LIMIT_MESSAGES.brands),
+    // The schema admits only the three availability values, so no more than three are distinct.
+    availability: split(query.avail, AVAILABILITY_VALUES, LIMIT_MESSAGES.valuesPerFilter) as Availability[],
+    attributes,
+  };
+}
+
+/** The largest value of the 32-bit integer columns ranges compare with (prices, numeric attributes). */
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * "10-50", "10-", "-50" (decimal comma or dot) in thousandths of the unit; null for an open side.
+ * A bound past the columns' range is taken as their largest value (PostgreSQL refuses to compare
+ * an integer column with a larger number).
+ */
 export function parseRange(text: string): { min: number | null; max: number | null } {
   const [lo = '', hi = ''] = text.split('-');
-  const value = (part: string) => (part === '' ? null : Math.round(Number(part.replace(',', '.')) * 1000));
+  const value = (part: string) => (part === '' ? null : Math.min(INT32_MAX, Math.round(Number(part.replace(',', '.')) * 1000)));
   const min = value(lo);
   const max = value(hi);
   return min !== null && max !== null && min > max ? { min: max, max: min } : { min, max };
@@ -40,9 +80,12 @@ export function parseRange(text: string): { min: number | null; max: number | nu
 
 /**
  * Turns the listing query into a filter: category and brand pages (404 when unknown), the sale
- * listing, and the facet filters (unknown brands in a shared URL are ignored).
+ * listing, and the facet filters (unknown brands and attributes in a shared URL are ignored).
+ * The limits are checked first, so a refused request runs no query; an accepted one runs at most
+ * three (brand page, brands, attributes), however many filters it has.
  */
 export async function toProductFilter(db: DbOrTrx, tree: CategoryTree, query: RawListingQuery): Promise<ProductFilter> {
+  const { brandUrls, availability, attributes } = boundedFilters(query);
   const filter: ProductFilter = { saleOnly: query.sale === 1 };
   if (query.category !== undefined) {
     const found = tree.findByUrl(query.category);
@@ -54,14 +97,10 @@ export async function toProductFilter(db: DbOrTrx, tree: CategoryTree, query: Ra
     if (!found) throw notFound('Značka sa nenašla.');
     filter.brandId = found.b_id;
   }
-  const attributeKeys = Object.keys(query).filter((key) => /^[fr][1-9][0-9]{0,8}$/.test(key));
-  if (attributeKeys.length > LISTING_LIMITS.attributeFilters) throw tooMany(LIMIT_MESSAGES.attributeFilters);
-  const brandUrls = split(query.brands, LISTING_LIMITS.brands, LIMIT_MESSAGES.brands);
   if (brandUrls.length > 0) {
     const rows = await db.selectFrom('brands').select('b_id').where('b_url', 'in', brandUrls).execute();
     if (rows.length > 0) filter.brandIds = rows.map((r) => r.b_id);
   }
-  const availability = split(query.avail, 3, LIMIT_MESSAGES.valuesPerFilter) as Availability[];
   if (availability.length > 0) filter.availability = availability;
   if (query.price) {
     const { min, max } = parseRange(query.price);
@@ -69,21 +108,14 @@ export async function toProductFilter(db: DbOrTrx, tree: CategoryTree, query: Ra
     if (max !== null) filter.priceMax = max;
   }
   // Only attributes that exist and are offered as filters count; the rest of a shared URL is ignored (one query for all).
-  const requested = [...new Set(attributeKeys.map((key) => Number(key.slice(1))))];
-  const known = requested.length === 0 ? new Set<number>() : new Set(
-    (await db.selectFrom('attributes').select('attr_id').where('attr_id', 'in', requested).where('use_attr', '=', 1).execute()).map((r) => r.attr_id),
-  );
-  for (const key of attributeKeys) {
-    const value = query[key];
-    const attrId = Number(key.slice(1));
-    if (typeof value !== 'string' || !known.has(attrId)) continue;
-    if (key.startsWith('f')) {
-      const values = split(value, LISTING_LIMITS.valuesPerFilter, LIMIT_MESSAGES.valuesPerFilter);
-      if (values.length > 0) (filter.attrValues ??= []).push({ attrId, values });
-    } else {
-      const range = parseRange(value);
-      if (range.min !== null || range.max !== null) (filter.attrRanges ??= []).push({ attrId, ...range });
-    }
+  const requested = [...new Set(attributes.map((a) => a.attrId))];
+  if (requested.length === 0) return filter;
+  const rows = await db.selectFrom('attributes').select('attr_id').where('attr_id', 'in', requested).where('use_attr', '=', 1).execute();
+  const known = new Set(rows.map((r) => r.attr_id));
+  for (const attribute of attributes) {
+    if (!known.has(attribute.attrId)) continue;
+    if ('values' in attribute) (filter.attrValues ??= []).push(attribute);
+    else (filter.attrRanges ??= []).push(attribute);
   }
   return filter;
 }
