@@ -108,6 +108,8 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
           aria-controls={listId}
           aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
           placeholder="Hľadať tehly, izolácie, farby…"
+          // The API answers at most 200 characters of search text.
+          maxLength={200}
           value={query}
           style={{ flex: 1, minWidth: 0 }}
           onChange={(event) => {
