@@ -91,25 +91,60 @@ export async function listingFacets(db: DbOrTrx, filter: ProductFilter, options:
   const oneAtATime = options.chunkIds !== null;
   const products = (f: ProductFilter) => applyProductFilter(db.selectFrom('products as p'), f).select('p.p_id');
 
-  const brandsQuery = () => applyProductFilter(db.selectFrom('products as p'), withoutFacet(filter, 'brands'))
-    .innerJoin('brands as b', 'b.b_id', 'p.b_id')
-    .select((eb) => ['b.b_url', 'b.b_name', eb.fn.countAll<number>().as('n')])
-    .groupBy(['b.b_id', 'b.b_url', 'b.b_name'])
-    .orderBy('b.b_name')
-    .execute();
+  /** The listing's products without one facet's own filter, within a product-id range when counting in ranges. */
+  const inRange = (f: ProductFilter, range: IdRange | null) =>
+    range === null ? applyProductFilter(db.selectFrom('products as p'), f) : applyProductFilter(db.selectFrom('products as p'), f).where('p.p_id', '>=', range.from).where('p.p_id', '<', range.to);
+  /** Runs a count in every range (or once) and hands the rows of all of them to the merge. */
+  const counted = async <R>(run: (range: IdRange | null) => Promise<R[]>): Promise<R[]> => {
+    if (ranges === null) return run(null);
+    const rows: R[] = [];
+    for (const range of ranges) rows.push(...(await run(range)));
+    return rows;
+  };
+  const sumBy = <R extends { n: number }>(rows: R[], key: (row: R) => string): R[] => {
+    const merged = new Map<string, R>();
+    for (const row of rows) {
+      const seen = merged.get(key(row));
+      if (seen) seen.n = Number(seen.n) + Number(row.n);
+      else merged.set(key(row), { ...row, n: Number(row.n) });
+    }
+    return [...merged.values()];
+  };
 
-  const availabilityQuery = () => db
-    .selectFrom('variants as v')
-    .select((eb) => ['v.v_availability', eb.fn.count<number>('v.p_id').distinct().as('n')])
-    .where('v.p_id', 'in', products(withoutFacet(filter, 'availability')))
-    .$if(Boolean(filter.saleOnly), (q) => q.where('v.v_sale', '>', 0))
-    .groupBy('v.v_availability')
-    .execute();
+  const brandsQuery = async () =>
+    sumBy(
+      await counted((range) => inRange(withoutFacet(filter, 'brands'), range)
+        .innerJoin('brands as b', 'b.b_id', 'p.b_id')
+        .select((eb) => ['b.b_url', 'b.b_name', eb.fn.countAll<number>().as('n')])
+        .groupBy(['b.b_id', 'b.b_url', 'b.b_name'])
+        .execute()),
+      (row) => row.b_url,
+    ).sort((a, b) => a.b_name.localeCompare(b.b_name, 'sk'));
+
+  const availabilityQuery = async () =>
+    sumBy(
+      await counted((range) => db
+        .selectFrom('variants as v')
+        .select((eb) => ['v.v_availability', eb.fn.count<number>('v.p_id').distinct().as('n')])
+        .where('v.p_id', 'in', inRange(withoutFacet(filter, 'availability'), range).select('p.p_id'))
+        .$if(range !== null, (q) => q.where('v.p_id', '>=', range!.from).where('v.p_id', '<', range!.to))
+        .$if(Boolean(filter.saleOnly), (q) => q.where('v.v_sale', '>', 0))
+        .groupBy('v.v_availability')
+        .execute()),
+      (row) => row.v_availability,
+    );
 
   const price = priceColumn(filter);
-  const priceQuery = () => applyProductFilter(db.selectFrom('products as p'), withoutFacet(filter, 'price'))
-    .select((eb) => [eb.fn.min<number | null>(price).as('lo'), eb.fn.max<number | null>(price).as('hi')])
-    .executeTakeFirst();
+  const priceQuery = async () => {
+    const rows = await counted(async (range) => [
+      await inRange(withoutFacet(filter, 'price'), range)
+        .select((eb) => [eb.fn.min<number | null>(price).as('lo'), eb.fn.max<number | null>(price).as('hi')])
+        .executeTakeFirst(),
+    ]);
+    const los = rows.map((r) => r?.lo).filter((v): v is number => v !== null && v !== undefined).map(Number);
+    const his = rows.map((r) => r?.hi).filter((v): v is number => v !== null && v !== undefined).map(Number);
+    return los.length === 0 || his.length === 0 ? { lo: null, hi: null } : { lo: Math.min(...los), hi: Math.max(...his) };
+  };
 
   const active = [...new Set([...(filter.attrValues ?? []), ...(filter.attrRanges ?? [])].map((f) => f.attrId))];
   /** The counts of one attribute (`attrId`), or of every attribute without an active filter. */
