@@ -75,7 +75,8 @@ export async function startGatewaySimulator(opts: {
   const log = opts.log ?? (() => undefined);
   const payments = new Map<string, SimPayment>();
   let held: SimPayment[] | null = null;
-  const app = Fastify({ logger: false });
+  // Its own failures (5xx) are logged as JSON lines; what it does is told through `log`.
+  const app = Fastify({ logger: { level: 'warn' } });
   let baseUrl = '';
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));

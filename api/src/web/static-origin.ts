@@ -21,9 +21,9 @@ export function dropValidatorsOfImmutable(reply: FastifyReply): void {
   reply.removeHeader('last-modified');
 }
 
-export async function buildStaticOrigin(options: { originDir: string; logger?: FastifyBaseLogger }) {
+export async function buildStaticOrigin(options: { originDir: string; logger: FastifyBaseLogger }) {
   // Its failures go to the shop's log (one line per 5xx); ordinary file answers are not logged.
-  const origin = Fastify(options.logger ? { loggerInstance: options.logger.child({ server: 'static-origin' }), logController: new LogController({ disableRequestLogging: true }) } : { logger: false });
+  const origin = Fastify({ loggerInstance: options.logger.child({ server: 'static-origin' }), logController: new LogController({ disableRequestLogging: true }) });
   origin.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) request.log.error({ url: request.url, status: reply.statusCode }, 'static origin request failed');
   });
