@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
 import type { ApiDeps } from '../deps.ts';
-import { requireOperator } from '../operator/operator-auth.ts';
+import { checkOperatorToken, OPERATOR_HEADER } from '../operator/operator-auth.ts';
 
 /** A dependency the shop needs to serve: answers when reachable, throws when not. */
 export type ReadinessCheck = { name: string; label: string; check: () => Promise<unknown> };
@@ -25,12 +25,11 @@ function withTimeout<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Prometheus sends its credentials as a bearer token; the operator's tools use X-Operator-Token. */
-function bearerAsOperatorToken(request: FastifyRequest): void {
-  const auth = request.headers.authorization;
-  if (!request.headers['x-operator-token'] && typeof auth === 'string' && auth.startsWith('Bearer ')) {
-    request.headers['x-operator-token'] = auth.slice(7);
-  }
+/** The operator's token as the operator's tools send it (X-Operator-Token) or as Prometheus does (a bearer token). */
+function presentedToken(request: FastifyRequest): string | undefined {
+  const header = request.headers[OPERATOR_HEADER];
+  if (typeof header === 'string') return header;
+  return /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
 }
 
 export const healthRoutes: FastifyPluginAsync<HealthDeps> = async (app, deps) => {
@@ -61,8 +60,9 @@ export const healthRoutes: FastifyPluginAsync<HealthDeps> = async (app, deps) =>
   });
 
   app.get('/metrics', async (request, reply) => {
-    bearerAsOperatorToken(request);
-    requireOperator(request, { operatorToken: deps.operatorToken });
+    if (!checkOperatorToken(request, presentedToken(request), deps.operatorToken)) {
+      throw new ApiError(401, 'unauthorized', 'Chýba alebo nesedí token operátora.');
+    }
     const body = await deps.metrics.registry.metrics();
     return reply.header('cache-control', 'no-store').type(deps.metrics.registry.contentType).send(body);
   });
