@@ -34,6 +34,7 @@ import { orderRoutes } from './routes/orders/index.ts';
 import { paymentRoutes } from './routes/payments/index.ts';
 import { contactRoutes, type ContactOptions } from './routes/contact/index.ts';
 import { loyaltyRoutes } from './routes/loyalty/index.ts';
+import { telemetryRoutes, type TelemetryRateLimit } from './routes/telemetry/index.ts';
 
 export { createDatabase } from './db/create-database.ts';
 
@@ -69,6 +70,8 @@ export type BuildApiOptions = {
   authRateLimit?: AuthRateLimit;
   /** Order and quote limits per address, and the addresses exempt from them (issue 9; routes/checkout/rate-limit.ts). */
   checkoutRateLimit?: CheckoutRateLimit;
+  /** Client telemetry reports per address (default 120 a minute; routes/telemetry). */
+  telemetryRateLimit?: TelemetryRateLimit;
   /** Where complaint photos are stored; default: `complaints/` beside the checkout's invoice folder (the data directory). */
   uploadDir?: string;
   /**
@@ -161,6 +164,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       await api.register(operatorRoutes, { ...deps, checkout });
       await api.register(contactRoutes, { ...deps, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
       await api.register(loyaltyRoutes, { ...deps });
+      await api.register(telemetryRoutes, { ...deps, metrics, operatorToken: checkout.operatorToken, ...(opts.telemetryRateLimit ? { rateLimit: opts.telemetryRateLimit } : {}) });
       await api.register(addressRoutes, { ...deps });
       await api.register(orderHistoryRoutes, { ...deps, checkout });
       await api.register(complaintRoutes, { ...deps, checkout, uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints') });

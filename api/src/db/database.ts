@@ -31,6 +31,7 @@ import type {
   SettingTable,
 } from './content.table.ts';
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
+import type { ClientMetricTable } from './telemetry.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
   OrderItemTable,
@@ -78,6 +79,8 @@ export interface Database {
   complaint_photos: ComplaintPhotoTable;
   outbox: OutboxTable;
   email_changes: EmailChangeTable;
+  // client telemetry: page views and errors per minute, area and version
+  client_metrics: ClientMetricTable;
 }
 
 export type Db = Kysely<Database>;

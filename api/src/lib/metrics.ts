@@ -1,7 +1,8 @@
 /**
  * The API's metrics in Prometheus text format (prom-client), one registry per API instance:
  * requests by route and status with latency histograms, orders, payments, refunds, the outbox's
- * backlog and failures, response-cache hits, and Node's own process metrics.
+ * backlog and failures, response-cache hits, client errors and page views the browsers report, and Node's
+ * own process metrics.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -48,6 +49,20 @@ export function createMetrics(backlog: () => Promise<{ pending: number; dead: nu
     labelNames: ['topic', 'outcome'] as const,
     registers: [registry],
   });
+  // Reported by the shoppers' browsers (POST /api/telemetry). No version label: versions come and go, the
+  // per-version numbers are in the client_metrics table (GET /api/telemetry/summary).
+  const clientErrors = new Counter({
+    name: 'shop_client_errors_total',
+    help: "Errors reported by shoppers' browsers, by area and kind (load-failed, boundary, uncaught, rejection).",
+    labelNames: ['area', 'kind'] as const,
+    registers: [registry],
+  });
+  const clientPageViews = new Counter({
+    name: 'shop_client_page_views_total',
+    help: "Page views reported by shoppers' browsers (sampled), by area.",
+    labelNames: ['area'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'shop_outbox_backlog',
     help: 'Outbox jobs not done yet (pending) and given up (dead).',
@@ -60,5 +75,5 @@ export function createMetrics(backlog: () => Promise<{ pending: number; dead: nu
       this.set({ status: 'dead' }, counts.dead);
     },
   });
-  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox };
+  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews };
 }

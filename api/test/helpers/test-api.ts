@@ -14,6 +14,7 @@ import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from '../../src/r
 import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
 import type { LoggerOption } from '../../src/lib/observability.ts';
 import type { ReadinessCheck } from '../../src/routes/health/index.ts';
+import type { TelemetryRateLimit } from '../../src/routes/telemetry/index.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -64,6 +65,8 @@ export type StartTestApiOptions = {
   readiness?: ReadinessCheck[];
   /** Client timeouts (default: the production ones). */
   timeouts?: Partial<ServerTimeouts>;
+  /** Client telemetry reports per address (default: the API's, 30 a minute). */
+  telemetryRateLimit?: TelemetryRateLimit;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -94,6 +97,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     checkout: options.checkout?.(dataDir) ?? defaultCheckoutOptions(dataDir),
     ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
     ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
+    ...(options.telemetryRateLimit ? { telemetryRateLimit: options.telemetryRateLimit } : {}),
     checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
     ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
   });

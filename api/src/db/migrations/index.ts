@@ -8,6 +8,7 @@ import * as catalogListingAndSearch from './2025-12-02T09-00-00Z_catalog-listing
 import * as contactMessages from './2025-12-03T09-00-00Z_contact-messages.ts';
 import * as accountArea from './2025-12-10T09-00-00Z_account-area.ts';
 import * as outboxAndPaymentSafety from './2026-11-22T09-00-00Z_outbox-and-payment-safety.ts';
+import * as clientTelemetry from './2026-11-23T09-00-00Z_client-telemetry.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2025-12-03T09-00-00Z_contact-messages': contactMessages,
   '2025-12-10T09-00-00Z_account-area': accountArea,
   '2026-11-22T09-00-00Z_outbox-and-payment-safety': outboxAndPaymentSafety,
+  '2026-11-23T09-00-00Z_client-telemetry': clientTelemetry,
 };

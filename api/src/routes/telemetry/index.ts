@@ -1,0 +1,93 @@
+/**
+ * Client telemetry: what the shoppers' browsers report, and what the operator reads back.
+ *
+ * - `POST /api/telemetry` (public): a batch of page views and client errors, as JSON or as the
+ *   text/plain body `navigator.sendBeacon(url, string)` sends. Counted per server minute, area and
+ *   version (client_metrics), errors logged at warn with personal data masked, both counted in the
+ *   Prometheus metrics (no version label). Rate limited per client address; 204.
+ * - `GET /api/telemetry/summary?minutes=60` (operator token): views, errors and error rate per area
+ *   and version over the last minutes.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { ApiCalls } from '@shop/shared-kernel/contract';
+import { ApiError } from '../../lib/errors.ts';
+import type { Metrics } from '../../lib/metrics.ts';
+import type { ApiDeps } from '../deps.ts';
+import { clientHealth } from './client-health.ts';
+import { countEvents, minuteOf } from './client-metrics.repository.ts';
+import { batchSchema, summaryQuerySchema, TELEMETRY_BODY_LIMIT } from './event-schema.ts';
+import { requireOperatorToken } from './operator-token.ts';
+import { scrubMessage } from './scrub.ts';
+
+type Report = ApiCalls['POST /api/telemetry'];
+type Summary = ApiCalls['GET /api/telemetry/summary'];
+
+export type TelemetryRateLimit = { max: number; timeWindowMs: number };
+/** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
+export const DEFAULT_TELEMETRY_RATE_LIMIT: TelemetryRateLimit = { max: 120, timeWindowMs: 60_000 };
+
+export type TelemetryDeps = ApiDeps & { metrics: Metrics; operatorToken: string; rateLimit?: TelemetryRateLimit };
+
+const TOO_MANY = 'Príliš veľa hlásení z prehliadača. Skúste to znova o minútu.';
+
+export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, deps) => {
+  const limit = deps.rateLimit ?? DEFAULT_TELEMETRY_RATE_LIMIT;
+  await app.register(rateLimit, {
+    global: false,
+    // An ApiError, so the error handler keeps the Slovak message.
+    errorResponseBuilder: () => new ApiError(429, 'rate_limited', TOO_MANY),
+  });
+  // navigator.sendBeacon(url, string) sends text/plain;charset=UTF-8: read as JSON, in this plugin only
+  // (elsewhere text/plain stays refused by the schemas), with the same guards as the JSON parser.
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  app.post<{ Body: Report['body'] }>(
+    '/telemetry',
+    {
+      bodyLimit: TELEMETRY_BODY_LIMIT,
+      config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs } },
+      schema: { body: batchSchema },
+    },
+    async (request, reply) => {
+      const { events } = request.body;
+      await countEvents(deps.db, events, new Date());
+      for (const event of events) {
+        if (event.type === 'view') {
+          deps.metrics.clientPageViews.inc({ area: event.area });
+          continue;
+        }
+        deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
+        const { area, version, route, kind } = event;
+        request.log.warn({ clientError: { area, version, route, kind, message: scrubMessage(event.message ?? '') } }, 'client error report');
+      }
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<{ Querystring: { minutes: number }; Reply: Summary['answer'] }>(
+    '/telemetry/summary',
+    {
+      // The token before the query: without it, nothing about the request is answered.
+      preValidation: async (request) => requireOperatorToken(request, deps.operatorToken),
+      schema: { querystring: summaryQuerySchema },
+    },
+    async (request, reply) => {
+      const since = new Date(minuteOf(new Date(Date.now() - (request.query.minutes - 1) * 60_000)));
+      const rows = await clientHealth(deps.db, since);
+      reply.header('cache-control', 'no-store');
+      return {
+        data: {
+          since: since.toISOString(),
+          rows: rows.map((row) => ({
+            area: row.area as Summary['answer']['data']['rows'][number]['area'],
+            version: row.version,
+            views: row.views,
+            errors: row.errors,
+            errorRate: Math.round((row.errors / Math.max(row.views, 1)) * 10_000) / 10_000,
+          })),
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,242 @@
+/**
+ * Client telemetry: page views and client errors per area and version, sent in batches to the API
+ * (`POST /api/telemetry`) so the operator sees how a released version fares in real browsers.
+ *
+ * - Batches go by `navigator.sendBeacon` (a string body: text/plain), or by `fetch` with keepalive
+ *   when there is no beacon or it refused the batch; flushed every few seconds, when a batch is
+ *   full, and when the page is hidden or left.
+ * - Sampling is decided once per page load: a page load reports all its views and errors or none,
+ *   so the error rate of the sample is the real one.
+ * - At most `maxEventsPerPage` events per page load; an error message is reported once per page load.
+ * - Messages are scrubbed before they leave the browser: no query strings, e-mail addresses and long
+ *   numbers masked, 300 characters at most.
+ * - Events the API would refuse are never sent (unknown area, no released version, a bad name):
+ *   one bad event would cost the whole batch.
+ *
+ * No React: the shell's boot installs it; the router and the area loader report through it.
+ */
+import type { ClientErrorKind, TelemetryArea, TelemetryEvent } from '@shop/shared-kernel';
+
+export type TelemetryOptions = {
+  /** Where batches go; default `/api/telemetry`. */
+  endpoint?: string;
+  /** Share of page loads that report (0..1); default 1. */
+  sampleRate?: number;
+  /** A batch waits at most this long (ms); default 5000. */
+  flushMs?: number;
+  /** Events per batch; default 20 (the API takes 50 and 16 KB). */
+  maxBatch?: number;
+  /** Events per page load; default 100. */
+  maxEventsPerPage?: number;
+  /** The sampling draw (tests); default Math.random. */
+  random?: () => number;
+  /** Sends a batch like navigator.sendBeacon (true: queued by the browser); default navigator.sendBeacon. */
+  send?: (url: string, body: string) => boolean;
+};
+
+const AREAS: ReadonlySet<string> = new Set<TelemetryArea>(['shell', 'catalog', 'checkout', 'account', 'content']);
+const VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
+const ROUTE = /^[a-z0-9-]{1,40}$/;
+export const MAX_MESSAGE_LENGTH = 300;
+
+type Settings = Required<Omit<TelemetryOptions, 'random' | 'send'>> & { send: ((url: string, body: string) => boolean) | null };
+
+type State = {
+  settings: Settings;
+  /** This page load reports (drawn once at install). */
+  sampled: boolean;
+  queue: TelemetryEvent[];
+  /** Events accepted in this page load (the cap counts them). */
+  accepted: number;
+  /** Errors already reported in this page load. */
+  seenErrors: Set<string>;
+  timer: ReturnType<typeof setTimeout> | null;
+  current: { area: string; version: string | null; route: string } | null;
+};
+
+let state: State | null = null;
+
+/** A URL's query string and fragment removed (they may carry e-mails, tokens, search terms). */
+const URL_WITH_QUERY = /\b([a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi;
+const PATH_WITH_QUERY = /(^|[\s("'=])(\/[^\s?#"'<>]*)\?[^\s"'<>]*/g;
+/** Something@something: e-mail addresses (and anything that looks like one). */
+const EMAIL = /[^\s@"'<>()[\]{},;:]+@[^\s@"'<>()[\]{},;:]+/g;
+/** Six or more digits, also grouped by spaces or dashes (phone, order, card and account numbers). */
+const LONG_NUMBER = /\d(?:[ -]?\d){5,}/g;
+
+/** An error message as it may leave the browser: no query strings, no e-mail addresses or long numbers, 300 characters at most. */
+export function scrubMessage(message: string): string {
+  return message
+    .slice(0, MAX_MESSAGE_LENGTH * 4)
+    .replace(URL_WITH_QUERY, '$1')
+    .replace(PATH_WITH_QUERY, '$1$2')
+    .replace(EMAIL, '[email]')
+    .replace(LONG_NUMBER, '[number]')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_MESSAGE_LENGTH);
+}
+
+/** What one request may carry, with room to spare below the API's 16 KB. */
+const MAX_BODY_BYTES = 15 * 1024;
+const byteLength = (text: string) => new TextEncoder().encode(text).length;
+
+function defaultSend(url: string, body: string): boolean {
+  if (typeof navigator === 'undefined' || typeof navigator.sendBeacon !== 'function') return false;
+  return navigator.sendBeacon(url, body);
+}
+
+/** Sends the queued events now (a batch at a time). */
+function flush(): void {
+  if (!state) return;
+  if (state.timer !== null) {
+    clearTimeout(state.timer);
+    state.timer = null;
+  }
+  const { settings } = state;
+  while (state.queue.length > 0) {
+    // The API takes 16 KB a request: a batch of long messages goes in smaller parts.
+    let count = Math.min(settings.maxBatch, state.queue.length);
+    let body = JSON.stringify({ events: state.queue.slice(0, count) });
+    while (count > 1 && byteLength(body) > MAX_BODY_BYTES) {
+      count = Math.ceil(count / 2);
+      body = JSON.stringify({ events: state.queue.slice(0, count) });
+    }
+    state.queue.splice(0, count);
+    let sent = false;
+    try {
+      sent = (settings.send ?? defaultSend)(settings.endpoint, body);
+    } catch {
+      sent = false;
+    }
+    if (!sent && typeof fetch === 'function') {
+      // Never a rejection of its own: a failed report must not be reported again.
+      try {
+        void fetch(settings.endpoint, {
+          method: 'POST',
+          body,
+          keepalive: true,
+          headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        }).catch(() => undefined);
+      } catch {
+        // fetch refused the request (e.g. keepalive quota): the batch is dropped.
+      }
+    }
+  }
+}
+
+function enqueue(event: TelemetryEvent): void {
+  if (!state || !state.sampled) return;
+  if (state.accepted >= state.settings.maxEventsPerPage) return;
+  state.accepted += 1;
+  state.queue.push(event);
+  if (state.queue.length >= state.settings.maxBatch) flush();
+  else if (state.timer === null) state.timer = setTimeout(flush, state.settings.flushMs);
+}
+
+/** The event's common part, or null when the API would refuse it (unknown area, not released, bad version). */
+function base(area: string, version: string | null, route: string): Pick<TelemetryEvent, 'area' | 'version' | 'route'> | null {
+  if (!AREAS.has(area) || version === null || !VERSION.test(version)) return null;
+  return { area: area as TelemetryArea, version, ...(ROUTE.test(route) ? { route } : {}) };
+}
+
+/** A page of `area` (in its released `version`) was shown for the route named `route`. */
+export function reportPageView(area: string, version: string | null, route: string): void {
+  const common = base(area, version, route);
+  if (common) enqueue({ type: 'view', ...common });
+}
+
+/** An error in `area`; the same message is reported once per page load. */
+export function reportError(kind: ClientErrorKind, area: string, version: string | null, message: string): void {
+  if (!state) return;
+  const common = base(area, version, state.current?.area === area ? state.current.route : '');
+  if (!common) return;
+  const scrubbed = scrubMessage(message);
+  const key = `${common.area}\u0000${common.version}\u0000${kind}\u0000${scrubbed}`;
+  if (state.seenErrors.has(key)) return;
+  state.seenErrors.add(key);
+  enqueue({ type: 'error', ...common, kind, message: scrubbed });
+}
+
+/** The area rendering now: uncaught errors and unhandled rejections are attributed to it. */
+export function setCurrentArea(area: string, version: string | null, route: string): void {
+  if (state) state.current = { area, version, route };
+}
+
+function describe(value: unknown): string {
+  try {
+    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    if (typeof value === 'string') return value;
+    return String(value);
+  } catch {
+    return 'Unknown error';
+  }
+}
+
+/** Errors from browser extensions are not the shop's. */
+const EXTENSION = /^(chrome|moz|safari(-web)?)-extension:/;
+
+function onError(event: Event): void {
+  if (!state?.current) return;
+  const error = event as ErrorEvent;
+  if (typeof error.filename === 'string' && EXTENSION.test(error.filename)) return;
+  const message = error.message || describe(error.error);
+  const { area, version } = state.current;
+  reportError('uncaught', area, version, message);
+}
+
+function onRejection(event: Event): void {
+  if (!state?.current) return;
+  const { area, version } = state.current;
+  reportError('rejection', area, version, describe((event as PromiseRejectionEvent).reason));
+}
+
+function onVisibility(): void {
+  if (document.visibilityState === 'hidden') flush();
+}
+
+/**
+ * Starts reporting for this page load: draws the sample, listens to uncaught errors and unhandled
+ * rejections, flushes when the page is hidden or left. Returns the uninstall, which sends what is
+ * queued and stops (a later install is a new page load).
+ */
+export function installTelemetry(options: TelemetryOptions = {}): () => void {
+  if (state) uninstall();
+  const sampleRate = Math.min(1, Math.max(0, options.sampleRate ?? 1));
+  const random = options.random ?? Math.random;
+  state = {
+    settings: {
+      endpoint: options.endpoint ?? '/api/telemetry',
+      sampleRate,
+      flushMs: options.flushMs ?? 5000,
+      maxBatch: Math.max(1, Math.min(50, options.maxBatch ?? 20)),
+      maxEventsPerPage: options.maxEventsPerPage ?? 100,
+      send: options.send ?? null,
+    },
+    sampled: sampleRate > 0 && random() < sampleRate,
+    queue: [],
+    accepted: 0,
+    seenErrors: new Set(),
+    timer: null,
+    current: null,
+  };
+  window.addEventListener('error', onError);
+  window.addEventListener('unhandledrejection', onRejection);
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', onVisibility);
+  const own = state;
+  // An uninstall only ever ends its own install.
+  return () => {
+    if (state === own) uninstall();
+  };
+}
+
+function uninstall(): void {
+  if (!state) return;
+  flush();
+  window.removeEventListener('error', onError);
+  window.removeEventListener('unhandledrejection', onRejection);
+  window.removeEventListener('pagehide', flush);
+  document.removeEventListener('visibilitychange', onVisibility);
+  state = null;
+}
