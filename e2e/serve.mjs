@@ -1,7 +1,9 @@
 // Serves the built shop for the end-to-end tests exactly as `npm start`
 // does, on a fresh data directory: areas on their own origin (another port).
+// SIGUSR2 restarts it as `npm start` would: release what is new (pinned parts
+// stay), then start the server again on the same data.
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,14 +18,50 @@ const env = {
   ASSET_PORT: String(port + 1),
   DATABASE_URL: '',
   GTM_ID: 'GTM-E2ETEST',
-  REGISTRY_POLL_MS: '1000',
+  // The server tells open tabs of a release at once (/builds/events); the poll is only the fallback.
+  REGISTRY_POLL_MS: '60000',
+  // Every test page load comes from one address; a canary is judged after a few page views, checked every second.
+  TELEMETRY_RATE_LIMIT: '100000',
+  CANARY_MIN_VIEWS: '3',
+  CANARY_CHECK_MS: '1000',
+  RELEASE_USER: 'e2e',
   // Warnings and failures only: a line per request would drown the test report.
   LOG_LEVEL: 'warn',
 };
 
+function release(args) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args], { cwd: api, env, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
 rmSync(dataDir, { recursive: true, force: true });
-const publish = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'all', '--no-build'], { cwd: api, env, stdio: 'inherit' });
-if (publish.status !== 0) process.exit(publish.status ?? 1);
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: api, env, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+release(['deploy', 'all', '--no-build', '--init']);
+
+let server = null;
+let stopping = false;
+function start() {
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: api, env, stdio: 'inherit' });
+  server.on('exit', (code) => {
+    if (!stopping) process.exit(code ?? 0);
+  });
+}
+start();
+writeFileSync(join(dataDir, 'serve.pid'), String(process.pid));
+
+process.on('SIGUSR2', () => {
+  stopping = true;
+  server.once('exit', () => {
+    // What `npm start` runs before serving (scripts/build.mjs publishAll).
+    release(['deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start']);
+    stopping = false;
+    start();
+  });
+  server.kill('SIGTERM');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopping = true;
+    server.once('exit', () => process.exit(0));
+    server.kill(signal);
+  });
+}

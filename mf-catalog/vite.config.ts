@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
-import { areaViteConfig } from '@shop/shared-kernel/federation';
+import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
 
 // The catalogue area's public face: one exposed module per page.
 export const exposes = {
@@ -13,4 +13,15 @@ export const exposes = {
   './SearchPage': './src/pages/search-page.tsx',
 };
 
-export default defineConfig(areaViteConfig({ area: 'catalog', exposes, devPort: 5101, react, federation }));
+// The pages this area ships: the shell builds its route table from the areas in force, so a
+// deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
+export const routes: AreaRoute[] = [
+  { name: 'home', path: '/', module: './HomePage', layout: 'default' },
+  { name: 'category', path: '/c/:category', module: './CategoryPage', layout: 'default' },
+  { name: 'product', path: '/p/:product', module: './ProductPage', layout: 'default' },
+  { name: 'brand', path: '/b/:brand', module: './BrandPage', layout: 'default' },
+  { name: 'sale', path: '/vypredaj', module: './SalePage', layout: 'default' },
+  { name: 'search', path: '/search/:search', module: './SearchPage', layout: 'default' },
+];
+
+export default defineConfig(areaViteConfig({ area: 'catalog', exposes, routes, devPort: 5101, react, federation }));

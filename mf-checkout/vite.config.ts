@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
-import { areaViteConfig } from '@shop/shared-kernel/federation';
+import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
 
 // The checkout area's public face: one exposed module per page.
 export const exposes = {
@@ -13,4 +13,22 @@ export const exposes = {
   './OperatorPage': './src/pages/operator-page.tsx',
 };
 
-export default defineConfig(areaViteConfig({ area: 'checkout', exposes, devPort: 5102, react, federation }));
+// The pages this area ships: the shell builds its route table from the areas in force, so a
+// deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
+export const routes: AreaRoute[] = [
+  { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' },
+  { name: 'checkout-contact', path: '/checkout/contact', module: './ContactPage', layout: 'checkout', requiresBasket: true },
+  { name: 'checkout-order', path: '/checkout/order', module: './OrderPage', layout: 'checkout', requiresBasket: true },
+  { name: 'checkout-thankyou', path: '/checkout/thankyou/:orderToken', module: './ThankYouPage', layout: 'checkout' },
+  { name: 'payment-pending', path: '/payment/pending', module: './PaymentPage', layout: 'checkout' },
+  { name: 'payment-success', path: '/payment/success', module: './PaymentPage', layout: 'checkout' },
+  { name: 'payment-cancelled', path: '/payment/cancelled', module: './PaymentPage', layout: 'checkout' },
+  // The operator's document tools (the spec's utility routes); 'generate' and 'pdf' run without consent and analytics.
+  { name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true },
+  { name: 'generate', path: '/generate', module: './OperatorPage', layout: 'checkout', noConsent: true },
+  { name: 'email', path: '/email', module: './OperatorPage', layout: 'checkout' },
+  { name: 'send', path: '/send', module: './OperatorPage', layout: 'checkout' },
+  { name: 'paid', path: '/paid', module: './OperatorPage', layout: 'checkout' },
+];
+
+export default defineConfig(areaViteConfig({ area: 'checkout', exposes, routes, devPort: 5102, react, federation }));

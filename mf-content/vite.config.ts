@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
-import { areaViteConfig } from '@shop/shared-kernel/federation';
+import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
 
 // The content area's public face: one exposed module per page.
 export const exposes = {
@@ -13,4 +13,16 @@ export const exposes = {
   './LoyaltyPage': './src/pages/loyalty-page.tsx',
 };
 
-export default defineConfig(areaViteConfig({ area: 'content', exposes, devPort: 5104, react, federation }));
+// The pages this area ships: the shell builds its route table from the areas in force, so a
+// deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
+export const routes: AreaRoute[] = [
+  { name: 'site', path: '/s/:site', module: './StaticPage', layout: 'default' },
+  { name: 'contact', path: '/s/kontakt', module: './ContactPage', layout: 'default' },
+  { name: 'loyalty', path: '/s/vernostny-program', module: './LoyaltyPage', layout: 'default' },
+  { name: 'blog', path: '/blog', module: './BlogPage', layout: 'default' },
+  { name: 'blog-tag', path: '/blog/:tag', module: './BlogPage', layout: 'default' },
+  { name: 'blog-post', path: '/blog/clanok/:post', module: './BlogPostPage', layout: 'default' },
+  { name: 'shipping-payment', path: '/doprava-a-platba', module: './ShippingPaymentPage', layout: 'default' },
+];
+
+export default defineConfig(areaViteConfig({ area: 'content', exposes, routes, devPort: 5104, react, federation }));

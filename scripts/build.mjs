@@ -47,10 +47,17 @@ export async function buildAll({ force = false } = {}) {
   }
 }
 
+/**
+ * Releases what is new: parts whose build the origin has never had and that
+ * no rollback pinned. A part rolled back (pinned) or a build released before
+ * (e.g. the one rolled back from) is left where it is, with the reason printed.
+ */
 export async function publishAll(originDir) {
-  const args = ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'all', '--no-build'];
+  const args = ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start'];
   if (originDir) args.push('--origin', originDir);
-  await step('Deploying the builds to the static origin (release deploy all)', () => run(process.execPath, args, { cwd: join(root, 'api') }));
+  await step('Releasing new builds to the static origin (release deploy all --only-new)', () =>
+    run(process.execPath, args, { cwd: join(root, 'api') }),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -4,25 +4,19 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { federationDefaults, KERNEL_BUILD_VERSION, sharedSingletons } from '@shop/shared-kernel/federation';
-import { shopRoutes } from './src/app/route-table.ts';
+import { LAYOUTS } from './src/app/route-table.ts';
 
 /**
- * Emits routes.json: the kernel this shell provides and the modules its route
- * table needs from each area. A release checks areas against it.
+ * Emits routes.json: the kernel this shell provides and the layouts it has.
+ * The areas own their routes (each area's area.json); a release checks them
+ * against this shell's kernel and layouts.
  */
-function routeRequirements(): Plugin {
+function shellFacts(): Plugin {
   return {
-    name: 'shop-route-requirements',
+    name: 'shop-shell-facts',
     apply: 'build',
     generateBundle() {
-      const requires: Record<string, string[]> = {};
-      for (const route of shopRoutes) {
-        const modules = (requires[route.area] ??= []);
-        if (!modules.includes(route.module)) modules.push(route.module);
-      }
-      // The paths let the server preload the requested route's area entry and page chunks.
-      const routes = shopRoutes.map(({ path, area, module }) => ({ path, area, module }));
-      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires, routes }, null, 2) });
+      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires: {}, layouts: LAYOUTS }, null, 2) });
     },
   };
 }
@@ -66,7 +60,7 @@ export default defineConfig({
       // The areas use this runtime instead of bundling their own (externalRuntime in their config).
       experiments: { provideExternalRuntime: true },
     }),
-    routeRequirements(),
+    shellFacts(),
     preloadBootChunks(),
   ],
   build: { target: 'esnext' },

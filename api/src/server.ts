@@ -13,6 +13,9 @@ import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import { readRegistry } from './release/registry.ts';
 import { localDirectoryStorage } from './release/storage.ts';
+import { canaryPolicyFrom, startCanaryWatch } from './release/canary-watch.ts';
+import { clientHealth } from './routes/telemetry/client-health.ts';
+import { registryEvents } from './web/registry-events.ts';
 
 const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
@@ -43,6 +46,7 @@ async function main() {
       if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
     } }],
     checkoutRateLimit: { ...DEFAULT_CHECKOUT_RATE_LIMIT, allowList: config.checkoutRateLimitAllowList },
+    telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
       invoiceDir: checkoutConfig.invoiceDir,
@@ -55,13 +59,21 @@ async function main() {
       iban: checkoutConfig.iban,
     },
   });
-  await app.register(opsRoutes, { prefix: '/api/ops', originDir: config.originDir, operatorToken });
+  const health = (since: Date) => clientHealth(database.db, since);
+  await app.register(opsRoutes, { prefix: '/api/ops', originDir: config.originDir, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
+  registryEvents(app, { storage });
   await app.register(shellHost, {
     originDir: config.originDir,
     assetOrigin: config.assetOrigin,
     gtmId: config.gtmId,
     registryPollMs: config.registryPollMs,
+    telemetrySample: config.telemetrySample,
+    operatorToken,
   });
+  // Canaries whose client error rate runs above the stable version's are aborted without waiting for anyone.
+  const canaryPolicy = canaryPolicyFrom(process.env);
+  const canaryWatch = startCanaryWatch({ storage, health, policy: canaryPolicy, log: app.log.child({ component: 'canary-watch' }) });
+  app.addHook('onClose', async () => canaryWatch.stop());
   const origin = await buildStaticOrigin({ originDir: config.originDir, logger: app.log });
 
   await origin.listen({ port: config.assetPort, host: config.host });
@@ -74,6 +86,7 @@ async function main() {
   }
   if (gateway) log(`card gateway simulator on ${gateway.url}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
   log(`areas load from ${config.assetOrigin}${config.trustProxy !== false ? `; X-Forwarded-* trusted from ${String(config.trustProxy)}` : ''}`);
+  log(`canaries aborted when their client error rate exceeds the stable one by ${(canaryPolicy.margin * 100).toFixed(1)} points over ≥ ${canaryPolicy.minViews} page views (checked every ${canaryPolicy.intervalMs / 1000} s)`);
   log(`health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`);
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);

@@ -16,9 +16,16 @@ beforeAll(async () => {
   mkdirSync(join(originDir, 'builds'), { recursive: true });
   writeFileSync(join(shellDir, 'index.html'), '<html><head><!--shop-config--></head><body><div id="root"></div></body></html>');
   writeFileSync(join(shellDir, 'routes.json'), JSON.stringify({ routes: [] }));
-  const registry = { ...emptyRegistry(), revision: 'r1', shell: { version: '1.0.0-a', dir: 'shells/shell/1.0.0-a', kernel: '1.2.0' } };
+  // The checkout area declares its document tools without consent.
+  const routes = [
+    { name: 'generate', path: '/generate', module: './OperatorPage', layout: 'checkout', noConsent: true },
+    { name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true },
+    { name: 'email', path: '/email', module: './OperatorPage', layout: 'checkout' },
+  ];
+  const checkout = { version: '1.0.0-c', entry: 'remotes/checkout/1.0.0-c/remoteEntry.js', kernel: '1.2.0', exposes: ['./OperatorPage'], routes };
+  const registry = { ...emptyRegistry(), revision: 'r1', shell: { version: '1.0.0-a', dir: 'shells/shell/1.0.0-a', kernel: '1.2.0' }, areas: { checkout } };
   writeFileSync(join(originDir, REGISTRY_KEY), JSON.stringify(registry));
-  await shellHost(app, { originDir, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000 });
+  await shellHost(app, { originDir, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-tests' });
   await app.ready();
 });
 afterAll(async () => {
@@ -43,6 +50,8 @@ describe('the consent notice in the first frame', () => {
     expect((await page('/', 'cookie_required=true; cookie_ga=false; cookie_ads=false')).body).not.toContain('consent-first-frame');
     expect((await page('/generate?order=1')).body).not.toContain('consent-first-frame');
     expect((await page('/pdf')).body).not.toContain('consent-first-frame');
+    // A route of the same area without the flag has the notice.
+    expect((await page('/email')).body).toContain('consent-first-frame');
     expect((await page('/s/ochrana-sukromia')).body).not.toContain('consent-first-frame');
   });
 

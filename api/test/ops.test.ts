@@ -5,7 +5,8 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opsRoutes } from '../src/routes/ops/index.ts';
 import { deploy } from '../src/release/releases.ts';
-import { readRegistry } from '../src/release/registry.ts';
+import { readHistory, readRegistry } from '../src/release/registry.ts';
+import { packBuild } from '../src/release/upload-bundle.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 
@@ -17,10 +18,11 @@ let base = '';
 
 beforeAll(async () => {
   for (const marker of ['one', 'two']) {
-    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', who: 'team' });
+    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', provenance: { who: 'team' }, init: true });
   }
-  await deploy({ storage, part: 'shell', distDir: fakeShellBuild({ checkout: ['./CartPage'] }), packageVersion: '1.0.0', who: 'team' });
-  await app.register(opsRoutes, { prefix: '/api/ops', originDir: origin, operatorToken: token });
+  await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
+  const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
+  await app.register(opsRoutes, { prefix: '/api/ops', originDir: origin, operatorToken: token, publicUrl: 'https://shop.example', health });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -50,6 +52,8 @@ describe('operator calls', () => {
     const registry = await readRegistry(storage);
     expect(data.parts.find((part) => part.part === 'checkout')?.version).toBe(registry.areas.checkout!.version);
     expect(data.history).toHaveLength(3);
+    expect(data).toMatchObject({ registry: true, lock: null, health: [{ area: 'checkout', views: 12, errors: 3 }] });
+    expect(data.parts.find((part) => part.part === 'checkout')).toMatchObject({ pin: null, canary: null, rollback: { by: 'team' } });
   });
 
   it('roll an area back, and answer 409 with the reason when there is nothing to roll back to', async () => {
@@ -60,9 +64,56 @@ describe('operator calls', () => {
     expect(data.from).toBe(before);
     expect((await readRegistry(storage)).areas.checkout!.version).toBe(data.version);
 
+    expect((await readRegistry(storage)).pins?.checkout).toMatchObject({ version: data.version, by: 'ops' });
+
+    // Rolled back: a rollback without a version would go forth again, so it is refused with the reason.
+    const again = await call('/releases/checkout/rollback', { method: 'POST', token, body: '{}' });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { message: string } }).error.message).toContain('needs a named version');
+
     const refused = await call('/releases/catalog/rollback', { method: 'POST', token, body: '{}' });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('conflict');
     expect((await call('/releases/nothing/rollback', { method: 'POST', token, body: '{}' })).status).toBe(404);
+    expect((await call('/releases/checkout/rollback', { method: 'POST', token, body: JSON.stringify({ reason: 'x'.repeat(501) }) })).status).toBe(400);
+  });
+
+  it('unpin and pin a part', async () => {
+    expect((await call('/releases/checkout/unpin', { method: 'POST', token, body: '{}' })).status).toBe(200);
+    expect((await readRegistry(storage)).pins?.checkout).toBeUndefined();
+    expect((await call('/releases/checkout/unpin', { method: 'POST', token, body: '{}' })).status).toBe(409);
+    expect((await call('/releases/checkout/pin', { method: 'POST', token, body: JSON.stringify({ reason: 'sale weekend' }) })).status).toBe(200);
+    expect((await readRegistry(storage)).pins?.checkout).toMatchObject({ reason: 'sale weekend' });
+    await call('/releases/checkout/unpin', { method: 'POST', token, body: '{}' });
+  });
+
+  it('release a build uploaded by CI with the same checks, as a canary, then abort it; make preview links', async () => {
+    const dir = fakeAreaBuild('checkout', { marker: 'from-ci' });
+    const { files } = await packBuild(dir);
+    const upload = (body: object) => call('/releases/checkout/upload', { method: 'POST', token, body: JSON.stringify(body) });
+    const base = { packageVersion: '1.0.0', budgetBytes: null, who: 'ci', commit: 'abcdef123456', dirty: false, files };
+
+    const canary = await upload({ ...base, mode: 'canary', share: 20, reason: 'new basket' });
+    expect(canary.status).toBe(200);
+    const { data } = (await canary.json()) as { data: { result: { version: string } } };
+    expect((await readRegistry(storage)).canaries?.checkout).toMatchObject({ version: data.result.version, share: 20 });
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'canary', who: 'ci (upload)', commit: 'abcdef123456', reason: 'new basket' });
+
+    expect((await call('/releases/checkout/abort', { method: 'POST', token, body: JSON.stringify({ reason: 'manual' }) })).status).toBe(200);
+    expect((await readRegistry(storage)).canaries?.checkout).toBeUndefined();
+
+    // The same checks: an area that lacks its route's module is refused and nothing moves.
+    const broken = fakeAreaBuild('checkout', { marker: 'broken', routes: [{ name: 'x', path: '/x', module: './Nope', layout: 'default' }] });
+    const refused = await upload({ ...base, mode: 'live', files: (await packBuild(broken)).files });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: { refusal: string } }).error.refusal).toBe('missing_module');
+    expect((await upload({ ...base, mode: 'live', files: { '../../etc/x': 'eA==' } })).status).toBe(422);
+    expect((await call('/releases/checkout/upload', { method: 'POST', body: JSON.stringify({ ...base, mode: 'live' }) })).status).toBe(401);
+
+    const preview = await call('/releases/checkout/preview', { method: 'POST', token, body: JSON.stringify({ version: data.result.version }) });
+    expect(preview.status).toBe(200);
+    const link = ((await preview.json()) as { data: { url: string } }).data.url;
+    expect(link).toMatch(/^https:\/\/shop\.example\/preview\?token=/);
+    expect((await call('/releases/checkout/preview', { method: 'POST', token, body: JSON.stringify({ version: '9.9.9-none' }) })).status).toBe(404);
   });
 });

@@ -1,21 +1,24 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deploy, prune, rollback, status } from '../src/release/releases.ts';
+import { deploy, deploySet, finishCanary, prune, rollback, setPin, status } from '../src/release/releases.ts';
 import { ReleaseRefused } from '../src/release/refusal.ts';
-import { readHistory, readRegistry, REGISTRY_KEY, HISTORY_KEY } from '../src/release/registry.ts';
+import { readHistory, readRegistry, REGISTRY_KEY, HISTORY_KEY, publicRegistry } from '../src/release/registry.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/release/storage.ts';
-import { LOCK_KEY, withReleaseLock } from '../src/release/lock.ts';
+import { LOCK_KEY, readLock, withReleaseLock } from '../src/release/lock.ts';
+import { canaryVerdict, startCanaryWatch, type VersionHealth } from '../src/release/canary-watch.ts';
+import { signPreview, verifyPreview } from '../src/release/preview.ts';
+import { unpackBuild } from '../src/release/upload-bundle.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 
 let origin: string;
 let storage: ReleaseStorage;
-const who = 'test';
+const provenance = { who: 'test', commit: 'abc123def456', dirty: false };
 
-async function deployArea(area: string, options: Parameters<typeof fakeAreaBuild>[1] = {}, extra: { budgetBytes?: number } = {}) {
-  return deploy({ storage, part: area as 'checkout', distDir: fakeAreaBuild(area, options), packageVersion: '1.0.0', who, ...extra });
+async function deployArea(area: string, options: Parameters<typeof fakeAreaBuild>[1] = {}, extra: Partial<Parameters<typeof deploy>[0]> = {}) {
+  return deploy({ storage, part: area as 'checkout', distDir: fakeAreaBuild(area, options), packageVersion: '1.0.0', provenance, ...extra });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<ReleaseRefused> {
@@ -33,26 +36,28 @@ function snapshot() {
   return { registry: read(REGISTRY_KEY), history: read(HISTORY_KEY) };
 }
 
+const inForce = async (area: 'checkout' | 'catalog' = 'checkout') => (await readRegistry(storage)).areas[area]?.version;
+
 beforeEach(async () => {
   origin = mkdtempSync(join(tmpdir(), 'origin-'));
   storage = localDirectoryStorage(origin);
-  await deployArea('checkout', { marker: 'v1' });
-  await deploy({ storage, part: 'shell', distDir: fakeShellBuild({ checkout: ['./CartPage'] }), packageVersion: '1.0.0', who });
+  await deployArea('checkout', { marker: 'v1' }, { init: true });
+  await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance });
 });
 afterEach(() => rmSync(origin, { recursive: true, force: true }));
 
 describe('deploy', () => {
-  it('uploads to an immutable versioned path, moves the pointer and records who, when, from and to', async () => {
-    const before = (await readRegistry(storage)).areas.checkout!.version;
-    const result = await deployArea('checkout', { marker: 'v2' });
+  it('uploads to an immutable versioned path, moves the pointer and records who, when, from, to and the commit', async () => {
+    const before = (await inForce())!;
+    const result = await deployArea('checkout', { marker: 'v2' }, { provenance: { ...provenance, reason: 'new basket', dirty: true } });
     expect(result.changed).toBe(true);
     expect(result.version).toMatch(/^1\.0\.0-[0-9a-f]{10}$/);
-    expect(result.version).not.toBe(before);
     const registry = await readRegistry(storage);
     expect(registry.areas.checkout).toMatchObject({ version: result.version, entry: `remotes/checkout/${result.version}/remoteEntry.js`, kernel: '1.0.0' });
+    expect(registry.areas.checkout!.routes).toEqual([{ name: 'checkout-cart-page', path: '/checkout/cart-page', module: './CartPage', layout: 'default' }]);
     expect(existsSync(join(origin, 'remotes', 'checkout', before))).toBe(true);
     const last = (await readHistory(storage)).at(-1)!;
-    expect(last).toMatchObject({ part: 'checkout', action: 'deploy', from: before, to: result.version, who });
+    expect(last).toMatchObject({ part: 'checkout', action: 'deploy', from: before, to: result.version, who: 'test', reason: 'new basket', commit: 'abc123def456', dirty: true });
     expect(Date.parse(last.at)).not.toBeNaN();
   });
 
@@ -60,6 +65,21 @@ describe('deploy', () => {
     const again = await deployArea('checkout', { marker: 'v1' });
     expect(again.changed).toBe(false);
     expect((await readHistory(storage)).filter((entry) => entry.part === 'checkout')).toHaveLength(1);
+  });
+
+  it('refuses an origin without a registry (a mistyped DATA_DIR) unless asked to start one', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'origin-typo-'));
+    try {
+      const empty = localDirectoryStorage(elsewhere);
+      const error = await refusal(deploy({ storage: empty, part: 'checkout', distDir: fakeAreaBuild('checkout'), packageVersion: '1.0.0', provenance }));
+      expect(error.code).toBe('no_registry');
+      expect(error.message).toContain('--init');
+      expect(existsSync(join(elsewhere, REGISTRY_KEY))).toBe(false);
+      expect(existsSync(join(elsewhere, 'remotes'))).toBe(false);
+      expect((await refusal(rollback({ storage: empty, part: 'checkout', provenance }))).code).toBe('no_registry');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('refuses an area built against a kernel contract the shell in force does not provide, changing nothing', async () => {
@@ -71,52 +91,85 @@ describe('deploy', () => {
     expect(await storage.list('remotes/checkout')).toHaveLength(1);
   });
 
-  it('refuses an area that lacks a module the shell route table needs', async () => {
+  it('refuses a route that names a module the build does not expose, a path the shell owns, and a path another area serves', async () => {
     const before = snapshot();
-    const error = await refusal(deployArea('checkout', { exposes: ['./OtherPage'], marker: 'v2' }));
-    expect(error.code).toBe('missing_module');
-    expect(error.message).toContain('./CartPage');
-    expect(snapshot()).toEqual(before);
+    const missing = await refusal(deployArea('checkout', { marker: 'v2', routes: [{ name: 'cart', path: '/checkout/cart', module: './Missing', layout: 'checkout' }] }));
+    expect(missing.code).toBe('missing_module');
+    expect(missing.message).toContain('./Missing');
+    const reserved = await refusal(deployArea('checkout', { marker: 'v3', routes: [{ name: 'ops', path: '/ops', module: './CartPage', layout: 'default' }] }));
+    expect(reserved.code).toBe('broken_build');
+    expect(reserved.message).toContain('/ops');
+    await deployArea('catalog', { exposes: ['./HomePage'], routes: [{ name: 'home', path: '/', module: './HomePage', layout: 'default' }] });
+    const beforeClash = snapshot();
+    const clash = await refusal(deployArea('checkout', { marker: 'v4', routes: [{ name: 'landing', path: '/', module: './CartPage', layout: 'default' }] }));
+    expect(clash.code).toBe('route_clash');
+    expect(clash.message).toContain('catalog');
+    const sameName = await refusal(deployArea('checkout', { marker: 'v5', routes: [{ name: 'home', path: '/kosik', module: './CartPage', layout: 'default' }] }));
+    expect(sameName.code).toBe('route_clash');
+    expect(snapshot()).toEqual(beforeClash);
+    expect(before.registry).not.toBeNull();
+  });
+
+  it('lets an area add, change and remove its own pages with a deploy of its own', async () => {
+    const pages = [
+      { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' },
+      { name: 'checkout-gift', path: '/checkout/darcek/:code', module: './GiftPage', layout: 'checkout' },
+    ];
+    await deployArea('checkout', { marker: 'v2', exposes: ['./CartPage', './GiftPage'], routes: pages });
+    expect((await readRegistry(storage)).areas.checkout!.routes.map((route) => route.path)).toEqual(['/checkout/cart', '/checkout/darcek/:code']);
+    await deployArea('checkout', { marker: 'v3', routes: pages.slice(0, 1) });
+    expect((await readRegistry(storage)).areas.checkout!.routes.map((route) => route.path)).toEqual(['/checkout/cart']);
   });
 
   it('refuses a broken build (no manifest) and an area over its budget', async () => {
     const broken = fakeAreaBuild('checkout', { marker: 'v3' });
     writeFileSync(join(broken, 'mf-manifest.json'), '{ not json');
     const before = snapshot();
-    expect((await refusal(deploy({ storage, part: 'checkout', distDir: broken, packageVersion: '1.0.0', who }))).code).toBe('broken_build');
+    expect((await refusal(deploy({ storage, part: 'checkout', distDir: broken, packageVersion: '1.0.0', provenance }))).code).toBe('broken_build');
     expect((await refusal(deployArea('checkout', { marker: 'v4', pageBytes: 20000 }, { budgetBytes: 50 }))).code).toBe('over_budget');
     expect(snapshot()).toEqual(before);
   });
+});
 
-  it('refuses a shell whose route table needs a module an area in force does not expose', async () => {
-    const before = snapshot();
-    const shell = fakeShellBuild({ checkout: ['./CartPage', './ContactPage'] });
-    const error = await refusal(deploy({ storage, part: 'shell', distDir: shell, packageVersion: '1.0.0', who }));
-    expect(error.code).toBe('missing_module');
-    expect(snapshot()).toEqual(before);
-  });
-
-  it('refuses while another release holds the lock, changing nothing', async () => {
+describe('the release lock', () => {
+  it('refuses while a live release holds it, changing nothing', async () => {
     const before = snapshot();
     writeFileSync(join(origin, LOCK_KEY), JSON.stringify({ pid: 1, host: 'elsewhere', since: new Date().toISOString(), what: 'deploy catalog' }));
-    const error = await refusal(
-      withReleaseLock(storage, 'deploy checkout', () => deployArea('checkout', { marker: 'v5' }), { waitMs: 200, pollMs: 50 }),
-    );
+    const error = await refusal(withReleaseLock(storage, 'deploy checkout', () => deployArea('checkout', { marker: 'v5' }), { waitMs: 200, pollMs: 50 }));
     expect(error.code).toBe('lock_held');
     expect(error.message).toContain('deploy catalog');
     expect(snapshot()).toEqual(before);
+    expect(await readLock(storage)).toMatchObject({ what: 'deploy catalog', stale: false });
+  });
+
+  it('breaks a lock whose process is gone, or that is older than the limit, with a log line', async () => {
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => dead.on('exit', resolve));
+    for (const stale of [
+      { pid: dead.pid!, host: hostname(), since: new Date().toISOString(), what: 'deploy checkout (crashed)' },
+      { pid: 1, host: 'elsewhere', since: new Date(Date.now() - 11 * 60_000).toISOString(), what: 'deploy checkout (hung)' },
+    ]) {
+      writeFileSync(join(origin, LOCK_KEY), JSON.stringify(stale));
+      expect((await readLock(storage))?.stale).toBe(true);
+      const lines: string[] = [];
+      const ran = await withReleaseLock(storage, 'rollback checkout', async () => 'done', { waitMs: 200, pollMs: 20, log: (line) => lines.push(line) });
+      expect(ran).toBe('done');
+      expect(lines.join('\n')).toContain(stale.what);
+      expect(existsSync(join(origin, LOCK_KEY))).toBe(false);
+    }
   });
 });
 
 describe('two deploys of one area at once', () => {
   it('are serialised by the lock and leave a consistent registry and history', async () => {
-    const start = (await readRegistry(storage)).areas.checkout!.version;
+    const start = await inForce();
     const builds = [fakeAreaBuild('checkout', { marker: 'left' }), fakeAreaBuild('checkout', { marker: 'right' })];
     const run = (dist: string) =>
       new Promise<number>((resolve) => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin], {
           cwd: join(import.meta.dirname, '..'),
           stdio: 'ignore',
+          env: { ...process.env, RELEASE_USER: 'team' },
         });
         child.on('exit', (code) => resolve(code ?? 1));
       });
@@ -128,6 +181,9 @@ describe('two deploys of one area at once', () => {
     const [, first, second] = moves;
     expect(first!.from).toBe(start);
     expect(second!.from).toBe(first!.to);
+    expect(first!.who).toBe('team');
+    expect(first!.commit).toMatch(/^[0-9a-f]{12}$/);
+    expect(typeof first!.dirty).toBe('boolean');
     expect(registry.areas.checkout!.version).toBe(second!.to);
     expect(new Set([first!.to, second!.to]).size).toBe(2);
     expect(existsSync(join(origin, LOCK_KEY))).toBe(false);
@@ -136,29 +192,177 @@ describe('two deploys of one area at once', () => {
 });
 
 describe('rollback', () => {
-  it('moves the pointer to the previous version without building, and to a named one', async () => {
-    const v1 = (await readRegistry(storage)).areas.checkout!.version;
+  it('goes back to the version before, pins it there, and a second rollback needs a named version', async () => {
+    const v1 = (await inForce())!;
     const v2 = (await deployArea('checkout', { marker: 'v2' })).version;
-    const back = await rollback({ storage, part: 'checkout', who });
+    const back = await rollback({ storage, part: 'checkout', provenance: { who: 'night-ops', reason: 'basket throws' } });
     expect(back).toMatchObject({ from: v2, version: v1, changed: true });
-    expect((await readRegistry(storage)).areas.checkout!.version).toBe(v1);
-    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'rollback', from: v2, to: v1 });
-    const forward = await rollback({ storage, part: 'checkout', to: v2, who });
-    expect(forward.version).toBe(v2);
+    const registry = await readRegistry(storage);
+    expect(registry.areas.checkout!.version).toBe(v1);
+    expect(registry.pins?.checkout).toMatchObject({ version: v1, by: 'night-ops', reason: 'basket throws' });
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'rollback', from: v2, to: v1, reason: 'basket throws' });
+
+    const before = snapshot();
+    const again = await refusal(rollback({ storage, part: 'checkout', provenance }));
+    expect(again.code).toBe('rollback_needs_version');
+    expect(snapshot()).toEqual(before);
+    // Named, it goes anywhere on the origin.
+    expect((await rollback({ storage, part: 'checkout', to: v2, provenance })).version).toBe(v2);
+  });
+
+  it('keeps a pinned part where it is: deploys are refused, `deploy all --only-new` leaves it, an override or unpin frees it', async () => {
+    const v1 = (await inForce())!;
+    const bad = fakeAreaBuild('checkout', { marker: 'bad' });
+    const v2 = (await deploy({ storage, part: 'checkout', distDir: bad, packageVersion: '1.0.0', provenance })).version;
+    await rollback({ storage, part: 'checkout', provenance });
+    const pinned = snapshot();
+
+    // A restart (npm start) releases the working tree's builds: the pinned part and the build rolled back from stay put.
+    const restart = await deploySet({ storage, provenance, onlyNew: true, parts: [{ part: 'checkout', distDir: bad, packageVersion: '1.0.0' }] });
+    expect(restart[0]).toMatchObject({ changed: false, version: v2 });
+    expect(restart[0]!.left).toContain(`pinned at ${v1}`);
+    expect(snapshot()).toEqual(pinned);
+
+    const fixed = fakeAreaBuild('checkout', { marker: 'fixed' });
+    expect((await refusal(deploy({ storage, part: 'checkout', distDir: fixed, packageVersion: '1.0.0', provenance }))).code).toBe('pinned');
+    expect(snapshot()).toEqual(pinned);
+
+    await setPin({ storage, part: 'checkout', pinned: false, provenance });
+    // Unpinned, a restart still does not bring back the build that was rolled back from …
+    const unpinned = await deploySet({ storage, provenance, onlyNew: true, parts: [{ part: 'checkout', distDir: bad, packageVersion: '1.0.0' }] });
+    expect(unpinned[0]!.left).toContain('released before');
+    expect(await inForce()).toBe(v1);
+    // … but a new build moves.
+    const v3 = (await deploySet({ storage, provenance, onlyNew: true, parts: [{ part: 'checkout', distDir: fixed, packageVersion: '1.0.0' }] }))[0]!;
+    expect(v3).toMatchObject({ changed: true, from: v1 });
+
+    await rollback({ storage, part: 'checkout', provenance });
+    const override = await deployArea('checkout', { marker: 'override' }, { overridePin: true });
+    expect(override.changed).toBe(true);
+    expect((await readRegistry(storage)).pins?.checkout).toBeUndefined();
+    const { parts } = await status(storage);
+    expect(parts.find((part) => part.part === 'checkout')?.pin).toBeNull();
+  });
+
+  it('skips versions that were rolled back from', async () => {
+    const v1 = (await inForce())!;
+    const v2build = fakeAreaBuild('checkout', { marker: 'v2' });
+    const v3build = fakeAreaBuild('checkout', { marker: 'v3' });
+    await deploy({ storage, part: 'checkout', distDir: v2build, packageVersion: '1.0.0', provenance });
+    const v3 = (await deploy({ storage, part: 'checkout', distDir: v3build, packageVersion: '1.0.0', provenance })).version;
+    await rollback({ storage, part: 'checkout', provenance }); // v3 → v2
+    await rollback({ storage, part: 'checkout', to: v1, provenance }); // v2 failed too → v1
+    await setPin({ storage, part: 'checkout', pinned: false, provenance });
+    await deploy({ storage, part: 'checkout', distDir: v3build, packageVersion: '1.0.0', provenance }); // v3, fixed elsewhere, again
+    expect(await inForce()).toBe(v3);
+    const { parts } = await status(storage);
+    expect(parts.find((part) => part.part === 'checkout')!.rollback).toMatchObject({ version: v1, by: 'test' });
+    expect((await rollback({ storage, part: 'checkout', provenance })).version).toBe(v1);
   });
 
   it('refuses an unknown version and a part with nothing to roll back to', async () => {
     const before = snapshot();
-    expect((await refusal(rollback({ storage, part: 'checkout', to: '9.9.9-0000000000', who }))).code).toBe('unknown_version');
-    expect((await refusal(rollback({ storage, part: 'catalog', who }))).code).toBe('nothing_to_roll_back');
+    expect((await refusal(rollback({ storage, part: 'checkout', to: '9.9.9-0000000000', provenance }))).code).toBe('unknown_version');
+    expect((await refusal(rollback({ storage, part: 'catalog', provenance }))).code).toBe('nothing_to_roll_back');
     expect(snapshot()).toEqual(before);
   });
 });
 
+describe('canary releases', () => {
+  it('put a version in force for a share of shoppers, block other deploys of the area, and end by promote or abort', async () => {
+    const stable = (await inForce())!;
+    const canary = await deployArea('checkout', { marker: 'canary' }, { mode: { kind: 'canary', share: 10 } });
+    let registry = await readRegistry(storage);
+    expect(registry.areas.checkout!.version).toBe(stable);
+    expect(registry.canaries?.checkout).toMatchObject({ version: canary.version, share: 10, by: 'test' });
+    // Browsers get the canary and its share, not who started it.
+    expect(publicRegistry(registry).canaries.checkout).toEqual(expect.not.objectContaining({ by: expect.anything() }));
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'canary', to: canary.version, share: 10 });
+    expect((await refusal(deployArea('checkout', { marker: 'other' }))).code).toBe('canary_running');
+
+    await finishCanary({ storage, area: 'checkout', outcome: 'promote', provenance });
+    registry = await readRegistry(storage);
+    expect(registry.areas.checkout!.version).toBe(canary.version);
+    expect(registry.canaries?.checkout).toBeUndefined();
+
+    const second = await deployArea('checkout', { marker: 'canary-2' }, { mode: { kind: 'canary', share: 50 } });
+    await finishCanary({ storage, area: 'checkout', outcome: 'abort', provenance: { who: 'ops', reason: 'looks wrong' } });
+    registry = await readRegistry(storage);
+    expect(registry.areas.checkout!.version).toBe(canary.version);
+    expect(registry.canaries?.checkout).toBeUndefined();
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'abort', from: second.version, to: canary.version, reason: 'looks wrong' });
+    expect((await refusal(finishCanary({ storage, area: 'checkout', outcome: 'abort', provenance }))).code).toBe('no_canary');
+  });
+
+  it('are judged on error rate over a minimum of page views', () => {
+    const policy = { minViews: 20, margin: 0.05, intervalMs: 1000 };
+    expect(canaryVerdict({ views: 100, errors: 0 }, { views: 19, errors: 19 }, policy)).toBeNull();
+    expect(canaryVerdict({ views: 100, errors: 2 }, { views: 40, errors: 2 }, policy)).toBeNull();
+    expect(canaryVerdict({ views: 100, errors: 0 }, { views: 20, errors: 10 }, policy)).toContain('50.0 %');
+  });
+
+  it('are aborted by the watchdog when their error rate exceeds the stable one, with the reason in the history', async () => {
+    const stable = (await inForce())!;
+    const canary = (await deployArea('checkout', { marker: 'throws' }, { mode: { kind: 'canary', share: 50 } })).version;
+    let rows: VersionHealth[] = [
+      { area: 'checkout', version: stable, views: 30, errors: 0 },
+      { area: 'checkout', version: canary, views: 3, errors: 3 },
+    ];
+    const warnings: object[] = [];
+    const watch = startCanaryWatch({
+      storage,
+      health: async () => rows,
+      policy: { minViews: 5, margin: 0.05, intervalMs: 60_000 },
+      log: { warn: (object) => warnings.push(object), error: () => undefined },
+    });
+    try {
+      expect(await watch.check()).toEqual([]);
+      rows = [rows[0]!, { area: 'checkout', version: canary, views: 6, errors: 6 }];
+      expect(await watch.check()).toEqual(['checkout']);
+    } finally {
+      watch.stop();
+    }
+    expect((await readRegistry(storage)).canaries?.checkout).toBeUndefined();
+    const last = (await readHistory(storage)).at(-1)!;
+    expect(last).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
+    expect(last.reason).toContain('automatic abort: client error rate 100.0 % over 6 page views');
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('preview', () => {
+  it('publishes a version in force for nobody, and signs links only the operator token can make', async () => {
+    const stable = (await inForce())!;
+    const published = await deployArea('checkout', { marker: 'preview' }, { mode: { kind: 'publish' } });
+    expect(await inForce()).toBe(stable);
+    expect(existsSync(join(origin, 'remotes', 'checkout', published.version))).toBe(true);
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'publish', to: published.version });
+
+    const token = signPreview('secret-token', { area: 'checkout', version: published.version });
+    expect(verifyPreview('secret-token', token)).toMatchObject({ area: 'checkout', version: published.version });
+    expect(verifyPreview('other-token', token)).toBeNull();
+    expect(verifyPreview('secret-token', `${token}x`)).toBeNull();
+    expect(verifyPreview('secret-token', token, Date.now() + 25 * 60 * 60_000)).toBeNull();
+  });
+});
+
+describe('uploads', () => {
+  it('refuse unsafe paths', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unpack-'));
+    try {
+      for (const path of ['../escape.js', '/etc/passwd', 'assets/../../x', 'a\\b']) {
+        expect((await refusal(unpackBuild({ files: { [path]: 'eA==' } }, dir))).code).toBe('broken_build');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('retention', () => {
-  it('keeps the last N versions and never the one in force or the one before it', async () => {
-    const versions: string[] = [(await readRegistry(storage)).areas.checkout!.version];
-    for (const marker of ['b', 'c', 'd', 'e']) versions.push((await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', who, keep: 10 })).version);
+  it('keeps the last N versions and never the one in force, its pin or its rollback target', async () => {
+    const versions: string[] = [(await inForce())!];
+    for (const marker of ['b', 'c', 'd', 'e']) versions.push((await deployArea('checkout', { marker }, { keep: 10 })).version);
     const removed = await prune(storage, 'checkout', 2);
     expect(removed.sort()).toEqual(versions.slice(0, 3).sort());
     expect((await storage.list('remotes/checkout')).sort()).toEqual(versions.slice(3).sort());
@@ -168,20 +372,16 @@ describe('retention', () => {
 });
 
 describe('a set of parts released together', () => {
-  it('takes a kernel upgrade and a new route at once, which neither order of single deploys can', async () => {
-    const { deploySet } = await import('../src/release/releases.ts');
+  it('takes a kernel upgrade of the shell and an area at once, which neither order of single deploys can', async () => {
     const before = snapshot();
-    // Alone, the area (kernel 1.1.0, new page) is refused by the shell in force (kernel 1.0.0) …
     const area = fakeAreaBuild('checkout', { kernel: '1.1.0', exposes: ['./CartPage', './ContactPage'], marker: 'v11' });
-    expect((await refusal(deploy({ storage, part: 'checkout', distDir: area, packageVersion: '1.1.0', who }))).code).toBe('incompatible_kernel');
-    // … and the shell alone (needs ./ContactPage) by the area in force.
-    const shell = fakeShellBuild({ checkout: ['./CartPage', './ContactPage'] }, { kernel: '1.1.0' });
-    expect((await refusal(deploy({ storage, part: 'shell', distDir: shell, packageVersion: '1.1.0', who }))).code).toBe('missing_module');
+    expect((await refusal(deploy({ storage, part: 'checkout', distDir: area, packageVersion: '1.1.0', provenance }))).code).toBe('incompatible_kernel');
     expect(snapshot()).toEqual(before);
 
+    const shell = fakeShellBuild({}, { kernel: '1.1.0' });
     const results = await deploySet({
       storage,
-      who,
+      provenance,
       parts: [
         { part: 'checkout', distDir: area, packageVersion: '1.1.0' },
         { part: 'shell', distDir: shell, packageVersion: '1.1.0' },

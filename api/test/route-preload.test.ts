@@ -29,12 +29,16 @@ describe('areaPreloadLinks', () => {
     const dir = join(originDir, 'remotes', 'catalog', '1.0.0-abc');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ exposes: [{ name: 'ProductPage', assets: { js: { sync: ['assets/product-page-1.js'] } } }] }));
-    const registry = { ...emptyRegistry(), areas: { catalog: { version: '1.0.0-abc', entry: 'remotes/catalog/1.0.0-abc/remoteEntry.js', kernel: '1.0.0', exposes: [] } } };
+    const catalog = { version: '1.0.0-abc', entry: 'remotes/catalog/1.0.0-abc/remoteEntry.js', kernel: '1.0.0', exposes: [], routes: [] };
+    const registry = { ...emptyRegistry(), areas: { catalog }, canaries: {} };
     const links = await areaPreloadLinks({ originDir, registry, routes, pathname: '/p/tehla', assetOrigin: 'https://cdn.example' });
     expect(links).toContain('<link rel="preconnect" href="https://cdn.example" crossorigin>');
     expect(links).toContain('<link rel="modulepreload" href="https://cdn.example/remotes/catalog/1.0.0-abc/remoteEntry.js" crossorigin>');
     expect(links).toContain('<link rel="modulepreload" href="https://cdn.example/remotes/catalog/1.0.0-abc/assets/product-page-1.js" crossorigin>');
     expect(await areaPreloadLinks({ originDir, registry, routes, pathname: '/neznama', assetOrigin: 'https://cdn.example' })).not.toContain('modulepreload');
+    // With a canary of the area running, the browser's own bucket decides the version: nothing is preloaded.
+    const withCanary = { ...registry, canaries: { catalog: { ...catalog, version: '1.0.1-def', share: 10 } } };
+    expect(await areaPreloadLinks({ originDir, registry: withCanary, routes, pathname: '/p/tehla', assetOrigin: 'https://cdn.example' })).not.toContain('modulepreload');
     rmSync(originDir, { recursive: true, force: true });
   });
 });

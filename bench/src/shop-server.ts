@@ -38,7 +38,8 @@ export async function startShop(options: {
     DATABASE_URL: '',
   };
   const origin = ['--origin', join(dataDir, 'origin')];
-  for (const area of ['catalog', 'checkout', 'account', 'content']) release(['deploy', area, '--no-build', ...origin], env);
+  // A fresh origin: the first release starts its registry.
+  for (const area of ['catalog', 'checkout', 'account', 'content']) release(['deploy', area, '--no-build', '--init', ...origin], env);
   release(['deploy', 'shell', ...(options.shellDist ? ['--dist', options.shellDist] : ['--no-build']), ...origin], env);
 
   const command = options.cpu ? 'taskset' : process.execPath;

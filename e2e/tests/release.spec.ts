@@ -1,35 +1,108 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/**
+ * Releases as an operator and an area team live them, on the composed shop
+ * with a filled basket that survives throughout: rollbacks that stay through
+ * a restart, a canary aborted on its own, a page shipped by one area alone,
+ * open tabs that follow within seconds, concurrent deploys and a stale lock.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
-import type { Registry } from './helpers.ts';
+import { fillBasket, findVariants, operatorToken } from './checkout-helpers.ts';
+
+type Move = { at: string; who: string; part: string; action: string; from: string | null; to: string; reason?: string | null; commit?: string | null };
+type OriginRegistry = {
+  revision: string;
+  updatedAt: string;
+  shell: { version: string };
+  areas: Record<string, { version: string; entry: string; routes: { path: string }[] }>;
+  canaries?: Record<string, { version: string; share: number }>;
+  pins?: Record<string, { version: string; by: string }>;
+};
 
 const repo = join(import.meta.dirname, '..', '..');
 const origin = join(E2E_DATA_DIR, 'origin');
-const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as Registry & { shell: { version: string } };
+const stableCheckout = join(repo, 'mf-checkout', 'dist');
+const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as OriginRegistry;
+const history = () =>
+  readFileSync(join(origin, 'builds', 'history.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Move);
 
-function release(...args: string[]) {
+/** Every build directory a test makes, removed after the file. */
+const made: string[] = [];
+test.afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+
+function release(args: string[], expectedStatus = 0) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args, '--origin', origin], {
     cwd: join(repo, 'api'),
     encoding: 'utf8',
     env: { ...process.env, RELEASE_USER: 'e2e' },
   });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout;
+  expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(expectedStatus);
+  return `${result.stdout}${result.stderr}`;
 }
 
-/** A real checkout build whose basket heading reads differently: a visibly changed release. */
-function changedCheckoutBuild(label = 'nová verzia'): string {
-  const dist = mkdtempSync(join(tmpdir(), 'checkout-next-'));
-  cpSync(join(repo, 'mf-checkout', 'dist'), dist, { recursive: true });
+/** The checkout in force again as `npm start` published it: no pin, no canary. */
+function resetCheckout() {
+  const current = registry();
+  if (current.canaries?.checkout) release(['abort', 'checkout']);
+  release(['deploy', 'checkout', '--dist', stableCheckout, '--override-pin']);
+}
+
+/** A real checkout build whose basket heading is changed: `label` appended, or a render that throws. */
+function changedCheckoutBuild(change: { label: string } | 'throws'): string {
+  const dist = tempDir('checkout-next-');
+  cpSync(stableCheckout, dist, { recursive: true });
   const assets = join(dist, 'assets');
   const page = readdirSync(assets).find((file) => file.endsWith('.js') && readFileSync(join(assets, file), 'utf8').includes('Vyprázdniť košík'))!;
   const source = readFileSync(join(assets, page), 'utf8');
-  writeFileSync(join(assets, page), source.replace('children:`Košík`}', `children:\`Košík – ${label}\`}`));
+  const heading = change === 'throws' ? '(()=>{throw new Error(`basket page broken on purpose`)})()' : `\`Košík – ${change.label}\``;
+  const changed = source.replace('children:`Košík`}', `children:${heading}}`);
+  expect(changed).not.toBe(source);
+  writeFileSync(join(assets, page), changed);
   return dist;
+}
+
+async function withBasket(page: Page, request: APIRequestContext) {
+  const [variant] = await findVariants(request, 1);
+  await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 2 }]);
+  await expect(page.getByTestId('basket-line')).toHaveCount(1);
+}
+
+async function expectWorkingBasket(page: Page, heading = 'Košík') {
+  await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
+  await expect(page.getByTestId('basket-line')).toHaveCount(1);
+}
+
+const brokenBasket = (page: Page) => expect(page.getByRole('heading', { level: 1, name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
+
+async function shopperContext(newContext: () => Promise<BrowserContext>, bucket: number): Promise<BrowserContext> {
+  const context = await newContext();
+  const url = `http://localhost:${SHOP_PORT}`;
+  await context.addCookies(['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => ({ name: pair.split('=')[0]!, value: pair.split('=')[1]!, url })));
+  await context.addInitScript((value) => localStorage.setItem('shop:canary-bucket', String(value)), bucket);
+  return context;
+}
+
+/** Restarts the e2e server as `npm start` would (serve.mjs: release what is new, then serve). */
+async function restartServer() {
+  const pid = Number(readFileSync(join(E2E_DATA_DIR, 'serve.pid'), 'utf8'));
+  const up = () => fetch(`http://localhost:${SHOP_PORT}/api/health`).then((response) => response.ok, () => false);
+  process.kill(pid, 'SIGUSR2');
+  await expect.poll(up, { timeout: 10_000, intervals: [100] }).toBe(false);
+  await expect.poll(up, { timeout: 60_000, intervals: [250] }).toBe(true);
 }
 
 /** URLs the browser downloaded from the network (not from its cache, not a 304). */
@@ -45,85 +118,223 @@ async function watchDownloads(page: Page) {
   return () => [...responses].filter(([id]) => !fromCache.has(id)).map(([, url]) => url);
 }
 
-/** The shell notices the moved pointer (it polls every second here), then a navigation loads the page fully. */
-async function nextNavigation(page: Page, revision: string) {
-  await expect.poll(() => registry().revision).toBe(revision);
-  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-  await page.waitForTimeout(1500);
-  // The navigation becomes a full page load: wait for the new document before going on.
-  const reloaded = page.waitForEvent('load');
+/** Goes home through the logo: after a release the shell makes this navigation a full page load. */
+async function navigateHome(page: Page) {
   await page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' }).click();
-  await reloaded;
   await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
-  await page.getByRole('link', { name: /Košík:/ }).click();
 }
 
-test('a deployed checkout is served on the next navigation while the rest stays; a rollback brings the old one back; the basket survives', async ({ page }) => {
-  test.setTimeout(90_000);
-  await page.goto('/vypredaj');
-  await page.getByTestId('product-card').first().getByRole('link').click();
-  await page.getByRole('button', { name: 'Pridať do košíka' }).click();
-  await page.getByRole('link', { name: /Košík:/ }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Košík', exact: true })).toBeVisible();
-  await expect(page.getByTestId('basket-line')).toHaveCount(1);
-  // Warm the browser cache with the home page's parts too.
-  await page.goto('/');
-  await expect(page.getByRole('heading', { level: 2, name: 'Kategórie' })).toBeVisible();
+test.afterEach(() => resetCheckout());
+
+test('a rollback stays through a restart, and a second rollback without a version is refused', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await withBasket(page, request);
+  const good = registry().areas.checkout!.version;
+
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild('throws'), '--reason', 'new basket heading']);
+  const bad = registry().areas.checkout!.version;
   await page.goto('/checkout/cart');
-  await expect(page.getByTestId('basket-line')).toHaveCount(1);
-  const before = registry();
+  await brokenBasket(page);
 
-  release('deploy', 'checkout', '--dist', changedCheckoutBuild());
-  const after = registry();
-  expect(after.areas.checkout!.version).not.toBe(before.areas.checkout!.version);
-  for (const area of ['catalog', 'account', 'content'] as const) expect(after.areas[area]).toEqual(before.areas[area]);
-  expect(after.shell).toEqual(before.shell);
+  expect(release(['rollback', 'checkout', '--reason', 'basket page throws'])).toContain(`pinned at ${good}`);
+  expect(registry().pins?.checkout).toMatchObject({ version: good, by: 'e2e' });
+  await page.goto('/checkout/cart');
+  await expectWorkingBasket(page);
 
-  const downloadedSince = await watchDownloads(page);
-  await nextNavigation(page, after.revision);
-  await expect(page.getByRole('heading', { level: 1, name: 'Košík – nová verzia' })).toBeVisible();
-  await expect(page.getByTestId('basket-line')).toHaveCount(1);
+  await restartServer();
+  expect(registry().areas.checkout!.version).toBe(good);
+  expect(release(['status'])).toMatch(/checkout\s+\S+.*PINNED by e2e \(basket page throws\)/);
+  const moves = history().filter((move) => move.part === 'checkout');
+  expect(moves.at(-1)).toMatchObject({ action: 'rollback', from: bad, to: good, reason: 'basket page throws', who: 'e2e' });
+  expect(moves.at(-2)).toMatchObject({ action: 'deploy', to: bad, reason: 'new basket heading' });
+  expect(moves.at(-2)!.commit).toMatch(/^[0-9a-f]{12}$/);
 
-  const assetOrigin = `http://localhost:${ASSET_PORT}`;
-  const downloaded = downloadedSince();
-  expect(downloaded).toContain(`${assetOrigin}/${after.areas.checkout!.entry}`);
-  const unchangedFiles = downloaded.filter(
-    (url) => url.startsWith(`http://localhost:${SHOP_PORT}/assets/`) || /\/remotes\/(catalog|account|content)\//.test(url),
-  );
-  expect(unchangedFiles).toEqual([]);
-
-  release('rollback', 'checkout');
-  const rolledBack = registry();
-  expect(rolledBack.areas.checkout!.version).toBe(before.areas.checkout!.version);
-  await nextNavigation(page, rolledBack.revision);
-  await expect(page.getByRole('heading', { level: 1, name: 'Košík', exact: true })).toBeVisible();
-  await expect(page.getByTestId('basket-line')).toHaveCount(1);
-  expect(release('history', 'checkout')).toMatch(/rollback\s+checkout/);
+  expect(release(['rollback', 'checkout'], 2)).toContain('rollback_needs_version');
+  expect(registry().areas.checkout!.version).toBe(good);
+  await page.goto('/checkout/cart');
+  await expectWorkingBasket(page);
 });
 
-test('the operator page shows the versions in force and rolls an area back with the same code', async ({ page }) => {
-  const token = readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim();
-  const current = registry();
-  release('deploy', 'checkout', '--dist', changedCheckoutBuild(`verzia ${Date.now()}`));
-  const deployed = registry().areas.checkout!.version;
+test('a canary that throws is aborted on its own within a minute, and every shopper is back on the stable version', async ({ page, request, browser }) => {
+  test.setTimeout(120_000);
+  const stableShopper = await (await shopperContext(() => browser.newContext({ locale: 'sk-SK', viewport: { width: 1280, height: 900 } }), 90)).newPage();
+  await page.context().addInitScript(() => localStorage.setItem('shop:canary-bucket', '10'));
+  await withBasket(page, request);
+  await withBasket(stableShopper, request);
+  const stable = registry().areas.checkout!.version;
 
+  const started = Date.now();
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild('throws'), '--canary', '50']);
+  const canary = registry().canaries!.checkout!.version;
+  // Bucket 10 < 50: the canary, which throws on the basket page; bucket 90: the stable version.
+  // Three page views are what the watchdog needs here (CANARY_MIN_VIEWS); each page hide sends its report.
+  for (let load = 0; load < 3; load += 1) {
+    await page.goto('/checkout/cart');
+    await brokenBasket(page);
+  }
+  await page.goto('/');
+  for (let load = 0; load < 2; load += 1) {
+    await stableShopper.goto('/checkout/cart');
+    await expectWorkingBasket(stableShopper);
+  }
+
+  await expect.poll(() => registry().canaries?.checkout ?? null, { timeout: 60_000, intervals: [500] }).toBeNull();
+  const abortedAfter = Date.now() - started;
+  test.info().annotations.push({ type: 'canary aborted after', description: `${(abortedAfter / 1000).toFixed(1)} s` });
+  expect(abortedAfter).toBeLessThan(60_000);
+  expect(registry().areas.checkout!.version).toBe(stable);
+  const abort = history().filter((move) => move.part === 'checkout').at(-1)!;
+  expect(abort).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
+  expect(abort.reason).toMatch(/automatic abort: client error rate 100\.0 % over \d+ page views/);
+  expect(release(['history', 'checkout'])).toContain('automatic abort');
+
+  // The next page load of every shopper is the stable version, basket intact.
+  await page.goto('/checkout/cart');
+  await expectWorkingBasket(page);
+  await stableShopper.goto('/checkout/cart');
+  await expectWorkingBasket(stableShopper);
+  await stableShopper.context().close();
+});
+
+test('an area ships a new page by deploying itself alone: it appears on the next navigation, no shell file is fetched again', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await withBasket(page, request);
+  await page.goto('/darcekove-poukazky');
+  await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
+
+  const dist = tempDir('checkout-new-page-');
+  const built = spawnSync('pnpm', ['--filter', './mf-checkout', 'exec', 'vite', 'build', '--config', 'test-fixtures/vite.new-page.config.ts', '--outDir', dist, '--emptyOutDir'], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
+  expect(built.status, built.stderr).toBe(0);
+  const before = registry();
+  const downloadedSince = await watchDownloads(page);
+  release(['deploy', 'checkout', '--dist', dist, '--reason', 'gift cards page']);
+  const after = registry();
+  expect(after.shell).toEqual(before.shell);
+  for (const area of ['catalog', 'account', 'content']) expect(after.areas[area]).toEqual(before.areas[area]);
+  expect(after.areas.checkout!.routes.map((route) => route.path)).toContain('/darcekove-poukazky');
+
+  // The open tab hears of the release, so its next navigation is a full load with the new route table.
+  await page.waitForTimeout(1500);
+  const reloaded = page.waitForEvent('load');
+  await navigateHome(page);
+  await reloaded;
+  await page.goto('/darcekove-poukazky');
+  await expect(page.getByRole('heading', { level: 1, name: 'Darčekové poukážky' })).toBeVisible();
+  await expect(page.getByTestId('gift-basket-lines')).toHaveText('Položky v košíku: 1');
+  await page.getByRole('link', { name: 'Späť do košíka' }).click();
+  await expectWorkingBasket(page);
+
+  const downloaded = downloadedSince();
+  expect(downloaded).toContain(`http://localhost:${ASSET_PORT}/${after.areas.checkout!.entry}`);
+  expect(downloaded.filter((url) => url.startsWith(`http://localhost:${SHOP_PORT}/assets/`) || /\/remotes\/(catalog|account|content)\//.test(url))).toEqual([]);
+
+  // Taken away the same way: the area's next release without the page.
+  resetCheckout();
+  await page.goto('/darcekove-poukazky');
+  await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
+});
+
+test('an open tab without focus events shows a rolled-back version on its first navigation within 5 s of the rollback', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await withBasket(page, request);
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'nová verzia' })]);
+  await page.goto('/checkout/cart');
+  await expectWorkingBasket(page, 'Košík – nová verzia');
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const heard: number[] = [];
+  cdp.on('Network.eventSourceMessageReceived', ({ eventName }) => eventName === 'registry' && heard.push(Date.now()));
+
+  release(['rollback', 'checkout']);
+  const rolledBackAt = Date.parse(registry().updatedAt);
+  // Nothing focuses the tab; the shopper navigates 4.5 s after the registry moved.
+  await page.waitForTimeout(Math.max(0, rolledBackAt + 4500 - Date.now()));
+  const reloaded = page.waitForEvent('load');
+  await navigateHome(page);
+  await reloaded;
+  await page.getByRole('link', { name: /Košík:/ }).click();
+  await expectWorkingBasket(page);
+  expect(heard.length).toBeGreaterThan(0);
+  const latency = heard[0]! - rolledBackAt;
+  test.info().annotations.push({ type: 'tab heard of the rollback after', description: `${latency} ms` });
+  expect(latency).toBeLessThan(5000);
+});
+
+test('two concurrent deploys of one area both end consistently; a stale lock does not block a rollback from /ops', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await withBasket(page, request);
+  const start = registry().areas.checkout!.version;
+  const movesBefore = history().length;
+  const changed = changedCheckoutBuild({ label: 'súbeh' });
+  const run = (args: string[]) =>
+    new Promise<{ code: number; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args, '--origin', origin], {
+        cwd: join(repo, 'api'),
+        env: { ...process.env, RELEASE_USER: 'e2e' },
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('exit', (code) => resolve({ code: code ?? 1, output }));
+    });
+  // One builds the area from the working tree (into its own directory), one takes a ready build.
+  const results = await Promise.all([run(['deploy', 'checkout']), run(['deploy', 'checkout', '--dist', changed])]);
+  for (const result of results) expect(result.code, result.output).toBe(0);
+  const moves = history().slice(movesBefore).filter((move) => move.part === 'checkout');
+  expect(moves.length).toBeGreaterThanOrEqual(1);
+  expect(moves[0]!.from).toBe(start);
+  for (let index = 1; index < moves.length; index += 1) expect(moves[index]!.from).toBe(moves[index - 1]!.to);
+  expect(registry().areas.checkout!.version).toBe(moves.at(-1)!.to);
+  expect(readdirSync(join(origin, 'builds'))).not.toContain('.release.lock');
+  expect(readdirSync(tmpdir()).filter((name) => name.startsWith('release-build-checkout-'))).toEqual([]);
+  await page.goto('/checkout/cart');
+  await expect(page.getByTestId('basket-line')).toHaveCount(1);
+
+  // A release died holding the lock.
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  writeFileSync(join(origin, 'builds', '.release.lock'), JSON.stringify({ pid: Number(dead.stdout), host: hostname(), since: new Date().toISOString(), what: 'deploy checkout (crashed)' }));
+
+  const inForce = registry().areas.checkout!.version;
   await page.goto('/ops');
-  await page.getByLabel('Operátorský token').fill('zlý token');
+  await page.getByLabel('Operátorský token').fill(operatorToken());
   await page.getByRole('button', { name: 'Pokračovať' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Chýba platný operátorský token.');
-  await page.getByLabel('Operátorský token').fill(token);
-  await page.getByRole('button', { name: 'Pokračovať' }).click();
+  await expect(page.getByTestId('ops-lock')).toContainText('deploy checkout (crashed)');
+  await expect(page.getByTestId('ops-lock')).toContainText('zastaraný');
   const row = page.locator('tr[data-part="checkout"]');
-  await expect(row).toContainText(deployed);
-  await expect(page.locator('tr[data-part="catalog"]')).toContainText(current.areas.catalog!.version);
-
-  page.once('dialog', (dialog) => void dialog.accept());
+  await expect(row).toContainText(inForce);
+  await expect(row).toContainText(/zobrazení, chybovosť|bez zobrazení/);
+  // The version picker offers what the origin keeps; the default is where a rollback goes back to.
+  // (none when the version in force was first released before every other one kept: then the operator picks).
+  const picker = row.getByLabel('Cieľová verzia – Košík a objednávka');
+  const target = (await picker.inputValue()) || (await picker.locator('option:not([value=""])').first().getAttribute('value'))!;
+  await picker.selectOption(target);
+  await row.getByLabel('Dôvod – Košík a objednávka').fill('súbeh nasadení');
+  const confirmation = new Promise<string>((resolve) =>
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    }),
+  );
   await row.getByRole('button', { name: /Vrátiť späť/ }).click();
-  await expect(page.getByRole('status')).toContainText(`${deployed} → ${current.areas.checkout!.version}`);
-  await expect(row).toContainText(current.areas.checkout!.version);
-  expect(registry().areas.checkout!.version).toBe(current.areas.checkout!.version);
+  expect(await confirmation).toContain(`na verziu ${target}`);
+  await expect(page.getByRole('status')).toContainText(`${inForce} → ${target} (pripnuté)`);
+  expect(registry().areas.checkout!.version).toBe(target);
+  await expect(page.getByTestId('ops-lock')).toHaveCount(0);
+  await expect(page.getByTestId('pin-checkout')).toContainText('súbeh nasadení');
   await expect(page.locator('.ops__history li').first()).toContainText('návrat');
-  // Payments the shop refunds are listed for the operator too (none in this run).
-  await expect(page.getByRole('heading', { name: 'Vrátené platby' })).toBeVisible();
-  await expect(page.getByText('Žiadna platba nebola zaplatená dvakrát.')).toBeVisible();
+  await expect(page.locator('.ops__history li').first()).toContainText('súbeh nasadení');
+  await page.getByTestId('pin-checkout').getByRole('button', { name: /Odopnúť/ }).click();
+  await expect(page.getByTestId('pin-checkout')).toHaveCount(0);
+  expect(registry().pins?.checkout).toBeUndefined();
+
+  // Whichever version was picked, the shopper's basket is there.
+  await page.goto('/checkout/cart');
+  await expect(page.getByRole('heading', { level: 1, name: /^Košík/ })).toBeVisible();
+  await expect(page.getByTestId('basket-line')).toHaveCount(1);
 });

@@ -34,18 +34,24 @@ export const federationDefaults = {
 
 /**
  * Emits `area.json` next to the remote entry: the facts a deploy checks
- * (area name, kernel contract, exposed modules) without executing the build.
+ * (area name, kernel contract, exposed modules, the pages the area ships)
+ * without executing the build. The shell builds its route table from the
+ * routes of the areas in force, so an area adds, changes or removes its
+ * pages by deploying itself.
  */
-export function areaMetaPlugin({ area, exposes }) {
+export function areaMetaPlugin({ area, exposes, routes }) {
   return {
     name: 'shop-area-meta',
     apply: 'build',
     generateBundle() {
+      for (const route of routes) {
+        if (!(route.module in exposes)) this.error(`${area}: route ${route.name} needs ${route.module}, which the area does not expose`);
+      }
       this.emitFile({
         type: 'asset',
         fileName: 'area.json',
         source: JSON.stringify(
-          { area, kernel: KERNEL_BUILD_VERSION, exposes: Object.keys(exposes), entry: 'remoteEntry.js' },
+          { area, kernel: KERNEL_BUILD_VERSION, exposes: Object.keys(exposes), entry: 'remoteEntry.js', routes },
           null,
           2,
         ),
@@ -58,7 +64,7 @@ export function areaMetaPlugin({ area, exposes }) {
  * The whole Vite config of an area. Plugin factories are passed in so the
  * kernel does not depend on build tools; every area builds the same way.
  */
-export function areaViteConfig({ area, exposes, devPort, react, federation }) {
+export function areaViteConfig({ area, exposes, routes, devPort, react, federation }) {
   return {
     // Relative base: the build is published under any versioned path
     // (remotes/<area>/<version>/) and its chunks resolve against the entry's URL.
@@ -75,7 +81,7 @@ export function areaViteConfig({ area, exposes, devPort, react, federation }) {
         // One federation runtime on the page: the shell's (it sets provideExternalRuntime).
         experiments: { externalRuntime: true },
       }),
-      areaMetaPlugin({ area, exposes }),
+      areaMetaPlugin({ area, exposes, routes }),
     ],
     build: { target: 'esnext', emptyOutDir: true },
     // Component tests (vitest) run in jsdom against the area's own sources.

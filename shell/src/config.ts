@@ -13,6 +13,10 @@ export type ShellConfig = {
   registryPollMs: number;
   /** The registry in force when the page was served (saves a round trip at boot). */
   registry: Registry | null;
+  /** Share of page loads that report page views and client errors to the operator (0..1). */
+  telemetrySample: number;
+  /** A version this browser previews through a signed link (in force for nobody else). */
+  preview: { area: string; version: string; endPath: string } | null;
 };
 
 declare global {
@@ -28,5 +32,7 @@ export function readConfig(): ShellConfig {
     gtmId: injected.gtmId ?? null,
     registryPollMs: injected.registryPollMs ?? 60_000,
     registry: injected.registry ?? null,
+    telemetrySample: injected.telemetrySample ?? 1,
+    preview: injected.preview ?? null,
   };
 }

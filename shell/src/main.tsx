@@ -3,8 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { initKernel, useBasketStore } from '@shop/shared-kernel';
 import { readConfig } from './config.ts';
-import { fetchRegistry, type Registry } from './areas/registry.ts';
-import { registerAreas } from './areas/area-loader.ts';
+import { chooseReleases, fetchRegistry, type Registry } from './areas/registry.ts';
+import { areaVersion, registerAreas } from './areas/area-loader.ts';
+import { canaryBucket } from './areas/canary-bucket.ts';
+import { setRouteTable } from './app/route-table.ts';
+import { installTelemetry, reportError } from './app/telemetry.ts';
+import { bus } from '@shop/shared-kernel';
 import { ShopRoutes } from './app/router.tsx';
 import { setBootRevision } from './app/new-build.ts';
 import { setConsentDefaults } from './app/analytics.ts';
@@ -20,8 +24,14 @@ async function boot() {
   window.addEventListener('vite:preloadError', () => void reloadOnce());
   // The basket is read synchronously so the checkout guard sees it on a deep link.
   useBasketStore.getState().hydrate();
+  // Page views and client errors reach the operator (sampled per page load, batched, no personal data).
+  installTelemetry({ sampleRate: config.telemetrySample });
+  bus.on('area:load-failed', ({ area, module, error }) => reportError('load-failed', area, areaVersion(area as never), `${module}: ${error}`));
   const registry: Registry = config.registry ?? (await fetchRegistry().catch(() => ({ revision: 'unavailable', areas: {} })));
-  registerAreas(registry, config.assetOrigin);
+  // One choice per page load: the canary or the stable version of each area, and the pages they ship.
+  const releases = chooseReleases(registry, canaryBucket());
+  registerAreas(releases, config.assetOrigin);
+  setRouteTable(releases);
   setBootRevision(registry.revision);
   installLinkPreloading();
   void initKernel();

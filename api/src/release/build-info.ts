@@ -7,7 +7,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { ReleaseRefused } from './refusal.ts';
-import type { AreaName, PartName } from './registry.ts';
+import type { AreaName, PartName, RouteSpec } from './registry.ts';
+import { parseRouteSpecs } from './route-specs.ts';
 
 export type AreaBuild = {
   kind: 'area';
@@ -15,6 +16,8 @@ export type AreaBuild = {
   kernel: string;
   /** Exposed modules, './Name'. */
   exposes: string[];
+  /** The pages the area ships (area.json "routes"). */
+  routes: RouteSpec[];
   entry: string;
   /** Compressed (brotli) JavaScript a shopper loads from this area: its entry and every exposed page. */
   jsBytes: number;
@@ -23,7 +26,7 @@ export type AreaBuild = {
 export type ShellBuild = {
   kind: 'shell';
   kernel: string;
-  /** Modules the shell's route table needs from each area. */
+  /** Modules the shell itself needs from each area (areas own their routes; usually none). */
   requires: Partial<Record<AreaName, string[]>>;
 };
 
@@ -55,7 +58,7 @@ async function isFile(path: string) {
 export const normalizeModule = (name: string) => (name.startsWith('./') ? name : `./${name}`);
 
 async function readAreaBuild(dir: string, part: AreaName): Promise<AreaBuild> {
-  const meta = await readJson<{ area?: string; kernel?: string; exposes?: string[]; entry?: string }>(join(dir, 'area.json'), part);
+  const meta = await readJson<{ area?: string; kernel?: string; exposes?: string[]; entry?: string; routes?: unknown }>(join(dir, 'area.json'), part);
   const manifest = await readJson<Manifest>(join(dir, 'mf-manifest.json'), part);
   if (meta.area !== part || manifest.name !== part) {
     throw new ReleaseRefused('broken_build', `This build is of "${meta.area ?? manifest.name}", not of ${part}.`);
@@ -76,14 +79,8 @@ async function readAreaBuild(dir: string, part: AreaName): Promise<AreaBuild> {
     if (body === null) throw new ReleaseRefused('broken_build', `The ${part} manifest names ${file}, which the build does not contain.`);
     jsBytes += brotliCompressSync(body).length;
   }
-  return {
-    kind: 'area',
-    area: part,
-    kernel: meta.kernel,
-    exposes: manifest.exposes.map((expose) => normalizeModule(expose.name!)),
-    entry,
-    jsBytes,
-  };
+  const exposes = manifest.exposes.map((expose) => normalizeModule(expose.name!));
+  return { kind: 'area', area: part, kernel: meta.kernel, exposes, routes: parseRouteSpecs(part, meta.routes, exposes), entry, jsBytes };
 }
 
 async function readShellBuild(dir: string): Promise<ShellBuild> {

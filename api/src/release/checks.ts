@@ -5,7 +5,8 @@
  */
 import { isContractCompatible } from '@shop/shared-kernel/rules';
 import { ReleaseRefused } from './refusal.ts';
-import { AREAS, type Registry } from './registry.ts';
+import { AREAS, type AreaName, type Registry } from './registry.ts';
+import { checkRouteClashes } from './route-specs.ts';
 import type { AreaBuild, PartBuild, ShellBuild } from './build-info.ts';
 import type { ReleaseStorage } from './storage.ts';
 
@@ -58,6 +59,21 @@ export async function checkRelease(storage: ReleaseStorage, registry: Registry, 
   for (const area of AREAS) {
     const release = registry.areas[area];
     if (!release || newAreas.has(area)) continue;
-    checkAreaFitsShell({ kind: 'area', area, kernel: release.kernel, exposes: release.exposes, entry: '', jsBytes: 0 }, newShell);
+    checkAreaFitsShell({ kind: 'area', area, kernel: release.kernel, exposes: release.exposes, routes: release.routes ?? [], entry: '', jsBytes: 0 }, newShell);
+  }
+}
+
+/**
+ * The route table shoppers would get from a registry: the areas in force
+ * together, and each canary with the other areas in force, without clashes.
+ */
+export function checkRoutes(next: Registry): void {
+  const stable = (Object.entries(next.areas) as [AreaName, NonNullable<Registry['areas'][AreaName]>][]).map(([area, release]) => ({
+    area,
+    routes: release.routes ?? [],
+  }));
+  checkRouteClashes(stable);
+  for (const [area, canary] of Object.entries(next.canaries ?? {}) as [AreaName, NonNullable<Registry['areas'][AreaName]>][]) {
+    checkRouteClashes([...stable.filter((table) => table.area !== area), { area, routes: canary.routes ?? [] }]);
   }
 }

@@ -1,35 +1,81 @@
 /**
  * The release command (`pnpm release …` at the repository root):
- *   deploy <area|shell|all> [--dist DIR] [--no-build]   build (or take a build), check, upload, move the pointer
- *   rollback <area|shell> [VERSION]                     move the pointer back (previous or named version), no build
- *   status                                              the version in force of every part
- *   history [area|shell]                                every pointer move
- * Global: --origin DIR (default: the server's origin directory, .data/origin).
- * A refusal prints why and exits 2; nothing is changed.
+ *   deploy <area|shell|all> [--dist DIR] [--no-build]   build (into its own directory), check, upload, move the pointer
+ *          [--canary PERCENT]                          … in force for that share of shoppers only (areas)
+ *          [--preview]                                 … in force for nobody: prints a signed preview link
+ *          [--override-pin] [--only-new] [--init]      … move a pinned part / skip parts released before or pinned / start a new origin
+ *          [--server URL]                              … upload to a running shop instead (CI: OPERATOR_TOKEN, no file access)
+ *   rollback <area|shell> [VERSION]                     move the pointer back and pin it there, no build
+ *   promote <area> | abort <area>                       finish a canary
+ *   pin <area|shell> | unpin <area|shell>               hold a part at its version, or let it move again
+ *   status | history [area|shell]                       what is in force, pins, canaries, the lock; every move
+ * Global: --origin DIR (default: the server's origin directory, DATA_DIR/origin), --reason TEXT.
+ * Who: RELEASE_USER, else git's user.name. A refusal prints why and exits 2; nothing is changed.
  */
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { userInfo } from 'node:os';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readServerConfig } from '../config.ts';
+import { readCheckoutConfig, readServerConfig } from '../config.ts';
 import { ReleaseRefused } from './refusal.ts';
-import { deploySet, history, rollback, status, type MoveResult, type PartInput } from './releases.ts';
-import { AREAS, isPart, type PartName } from './registry.ts';
+import { deploySet, finishCanary, history, rollback, setPin, status, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
+import { AREAS, isArea, isPart, type PartName, type Provenance } from './registry.ts';
 import { localDirectoryStorage } from './storage.ts';
+import { previewLink } from './preview.ts';
+import { uploadRelease } from './upload-client.ts';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const userDir = process.env.INIT_CWD ?? process.cwd();
 const print = (line: string) => process.stdout.write(`[release] ${line}\n`);
 
-type Options = { origin: string; dist: string | null; build: boolean; positional: string[] };
+type Options = {
+  origin: string;
+  dist: string | null;
+  build: boolean;
+  canary: number | null;
+  preview: boolean;
+  overridePin: boolean;
+  onlyNew: boolean;
+  init: boolean;
+  reason: string | null;
+  server: string | null;
+  positional: string[];
+};
 
 function parse(args: string[]): Options {
-  const options: Options = { origin: readServerConfig(process.env).originDir, dist: null, build: true, positional: [] };
+  const options: Options = {
+    origin: readServerConfig(process.env).originDir,
+    dist: null,
+    build: true,
+    canary: null,
+    preview: false,
+    overridePin: false,
+    onlyNew: false,
+    init: false,
+    reason: null,
+    server: null,
+    positional: [],
+  };
+  const value = (index: number, name: string) => {
+    const given = args[index];
+    if (given === undefined || given.startsWith('--')) throw new Error(`${name} needs a value`);
+    return given;
+  };
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
-    if (arg === '--origin') options.origin = resolve(userDir, args[++index] ?? '');
-    else if (arg === '--dist') options.dist = resolve(userDir, args[++index] ?? '');
-    else if (arg === '--no-build') options.build = false;
+    if (arg === '--origin') options.origin = resolve(userDir, value(++index, arg));
+    else if (arg === '--dist') options.dist = resolve(userDir, value(++index, arg));
+    else if (arg === '--reason') options.reason = value(++index, arg).slice(0, 500);
+    else if (arg === '--server') options.server = value(++index, arg);
+    else if (arg === '--canary') {
+      const share = Number(value(++index, arg));
+      if (!Number.isInteger(share) || share < 1 || share > 99) throw new Error('--canary takes a whole percentage from 1 to 99');
+      options.canary = share;
+    } else if (arg === '--no-build') options.build = false;
+    else if (arg === '--preview') options.preview = true;
+    else if (arg === '--override-pin') options.overridePin = true;
+    else if (arg === '--only-new') options.onlyNew = true;
+    else if (arg === '--init') options.init = true;
     else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
     else options.positional.push(arg);
   }
@@ -42,24 +88,44 @@ async function partPackage(part: PartName): Promise<{ version: string; shop?: { 
   return JSON.parse(await readFile(join(partDir(part), 'package.json'), 'utf8'));
 }
 
+function git(args: string[]): string | null {
+  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : null;
+}
+
+/** Who releases (RELEASE_USER, else git's user.name and e-mail, else the OS user), from which commit, and whether the tree had changes. */
+function provenance(reason: string | null): Provenance {
+  const name = git(['config', 'user.name']);
+  const email = git(['config', 'user.email']);
+  const who = process.env.RELEASE_USER || (name ? `${name}${email ? ` <${email}>` : ''}` : userInfo().username);
+  const commit = git(['rev-parse', '--short=12', 'HEAD']);
+  const porcelain = commit ? git(['status', '--porcelain', '--untracked-files=no']) : null;
+  return { who: who.slice(0, 200), reason, commit, dirty: porcelain === null ? null : porcelain !== '' };
+}
+
 function describe(result: MoveResult): string {
+  if (result.left) return `${result.part} left at ${result.from ?? 'none'}: ${result.left}`;
   return result.changed ? `${result.part} → ${result.version} (was ${result.from ?? 'none'})` : `${result.part} ${result.version} already in force`;
 }
 
-function build(part: PartName): void {
-  print(`building ${part}…`);
-  const built = spawnSync('pnpm', ['--filter', `./${part === 'shell' ? 'shell' : `mf-${part}`}`, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new ReleaseRefused('broken_build', `The ${part} build failed. Nothing was changed.`);
+/** Builds a part into a directory of its own, so two releases of one area never write into one dist/. */
+async function build(part: PartName): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), `release-build-${part}-`));
+  print(`building ${part} into ${outDir}…`);
+  const built = spawnSync('pnpm', ['--filter', `./${part === 'shell' ? 'shell' : `mf-${part}`}`, 'exec', 'vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0) {
+    await rm(outDir, { recursive: true, force: true });
+    throw new ReleaseRefused('broken_build', `The ${part} build failed. Nothing was changed.`);
+  }
+  return outDir;
 }
 
-async function partInput(part: PartName, dist: string | null): Promise<PartInput> {
+async function partInput(part: PartName, distDir: string): Promise<PartInput> {
   const pkg = await partPackage(part);
-  return {
-    part,
-    distDir: dist ?? join(partDir(part), 'dist'),
-    packageVersion: pkg.version,
-    budgetBytes: pkg.shop?.jsBudgetKb ? pkg.shop.jsBudgetKb * 1024 : null,
-  };
+  return { part, distDir, packageVersion: pkg.version, budgetBytes: pkg.shop?.jsBudgetKb ? pkg.shop.jsBudgetKb * 1024 : null };
 }
 
 function requirePart(value: string | undefined): PartName {
@@ -67,45 +133,105 @@ function requirePart(value: string | undefined): PartName {
   return value;
 }
 
+async function deployCommand(options: Options, storageRoot: string): Promise<void> {
+  const target = options.positional[0];
+  // `all` releases every part as one set, checked together and moved in one registry write.
+  const parts = target === 'all' ? ([...AREAS, 'shell'] as PartName[]) : [requirePart(target)];
+  if (target === 'all' && (options.dist || options.canary || options.preview || options.server)) {
+    throw new Error('deploy all takes no --dist, --canary, --preview or --server: release parts one by one');
+  }
+  const mode: DeployMode = options.canary ? { kind: 'canary', share: options.canary } : options.preview ? { kind: 'publish' } : { kind: 'live' };
+  const built: string[] = [];
+  try {
+    const dists: string[] = [];
+    for (const part of parts) {
+      if (options.dist) dists.push(options.dist);
+      else if (options.build) {
+        built.push(await build(part));
+        dists.push(built.at(-1)!);
+      } else dists.push(join(partDir(part), 'dist'));
+    }
+    const inputs = await Promise.all(parts.map((part, index) => partInput(part, dists[index]!)));
+    const who = provenance(options.reason);
+    if (options.server) {
+      const answer = await uploadRelease({ server: options.server, token: process.env.OPERATOR_TOKEN ?? '', input: inputs[0]!, mode, overridePin: options.overridePin, provenance: who });
+      print(describe(answer.result));
+      if (answer.previewUrl) print(`preview link (this browser only): ${answer.previewUrl}`);
+      return;
+    }
+    const storage = localDirectoryStorage(storageRoot);
+    const results = await deploySet({ storage, parts: inputs, provenance: who, mode, overridePin: options.overridePin, onlyNew: options.onlyNew, init: options.init });
+    for (const result of results) print(describe(result));
+    if (mode.kind === 'publish') {
+      const config = readServerConfig(process.env);
+      const token = process.env.OPERATOR_TOKEN ?? (await readFile(join(config.dataDir, 'operator-token'), 'utf8').catch(() => '')).trim();
+      const result = results[0]!;
+      print(
+        token && result.part !== 'shell'
+          ? `published, in force for nobody; preview link (this browser only, 24 h): ${previewLink(readCheckoutConfig(process.env, config).publicUrl, token, { area: result.part, version: result.version })}`
+          : 'published, in force for nobody; get a preview link on /ops',
+      );
+    }
+  } finally {
+    for (const dir of built) await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   const options = parse(rest);
   const storage = localDirectoryStorage(options.origin);
+  const who = () => provenance(options.reason);
   switch (command) {
-    case 'deploy': {
-      const target = options.positional[0];
-            // `all` releases every part as one set, checked together and moved in one registry write.
-      const parts = target === 'all' ? ([...AREAS, 'shell'] as PartName[]) : [requirePart(target)];
-      if (target === 'all' && options.dist) throw new Error('--dist names one part’s build');
-      if (options.build && !options.dist) parts.forEach(build);
-      const inputs = await Promise.all(parts.map((part) => partInput(part, options.dist)));
-      const who = process.env.RELEASE_USER ?? userInfo().username;
-      for (const result of await deploySet({ storage, parts: inputs, who })) print(describe(result));
-      return;
-    }
+    case 'deploy':
+      return deployCommand(options, options.origin);
     case 'rollback': {
       const part = requirePart(options.positional[0]);
-      const who = process.env.RELEASE_USER ?? userInfo().username;
-      print(describe(await rollback({ storage, part, to: options.positional[1] ?? null, who })));
+      const result = await rollback({ storage, part, to: options.positional[1] ?? null, provenance: who() });
+      print(`${describe(result)}; pinned at ${result.version} (release unpin ${part} lets deploys move it again)`);
+      return;
+    }
+    case 'promote':
+    case 'abort': {
+      const area = options.positional[0];
+      if (!area || !isArea(area)) throw new Error(`Name an area: ${AREAS.join(', ')}`);
+      print(describe(await finishCanary({ storage, area, outcome: command, provenance: who() })));
+      return;
+    }
+    case 'pin':
+    case 'unpin': {
+      const part = requirePart(options.positional[0]);
+      const pin = await setPin({ storage, part, pinned: command === 'pin', provenance: who() });
+      print(pin ? `${part} pinned at ${pin.version}` : `${part} unpinned`);
       return;
     }
     case 'status': {
-      const { revision, parts } = await status(storage);
-      print(`registry revision ${revision}`);
-      for (const part of parts) {
-        print(`${part.part.padEnd(9)} ${(part.version ?? '—').padEnd(20)} ${part.since ?? ''} ${part.by ?? ''} (kept: ${part.versionsKept.length})`);
+      const current = await status(storage);
+      if (!current.registry) print(`no release registry at ${options.origin} (check DATA_DIR or --origin)`);
+      print(`registry revision ${current.revision}`);
+      if (current.lock) print(`lock held by pid ${current.lock.pid} on ${current.lock.host} since ${current.lock.since}: ${current.lock.what}${current.lock.stale ? ` (stale: ${current.lock.staleBecause})` : ''}`);
+      for (const part of current.parts) {
+        const notes = [
+          part.pin ? `PINNED by ${part.pin.by}${part.pin.reason ? ` (${part.pin.reason})` : ''}` : '',
+          part.canary ? `canary ${part.canary.version} at ${part.canary.share} %` : '',
+          'version' in part.rollback ? `rollback → ${part.rollback.version}` : '',
+        ].filter(Boolean);
+        print(`${part.part.padEnd(9)} ${(part.version ?? '—').padEnd(20)} ${part.since ?? ''} ${part.by ?? ''} (kept: ${part.versionsKept.length})${notes.length ? ` · ${notes.join(' · ')}` : ''}`);
       }
       return;
     }
     case 'history': {
       const part = options.positional[0] ? requirePart(options.positional[0]) : undefined;
       for (const entry of await history(storage, part)) {
-        print(`${entry.at} ${entry.who.padEnd(10)} ${entry.action.padEnd(8)} ${entry.part.padEnd(9)} ${entry.from ?? 'none'} → ${entry.to}`);
+        const source = entry.commit ? ` @${entry.commit}${entry.dirty ? '+dirty' : ''}` : '';
+        print(
+          `${entry.at} ${entry.who.padEnd(10)} ${entry.action.padEnd(8)} ${entry.part.padEnd(9)} ${entry.from ?? 'none'} → ${entry.to}${entry.share ? ` (${entry.share} %)` : ''}${source}${entry.reason ? ` — ${entry.reason}` : ''}`,
+        );
       }
       return;
     }
     default:
-      throw new Error('Usage: release <deploy|rollback|status|history> [part] [--dist DIR] [--no-build] [--origin DIR]');
+      throw new Error('Usage: release <deploy|rollback|promote|abort|pin|unpin|status|history> [part] [--dist DIR] [--no-build] [--canary N] [--preview] [--override-pin] [--reason TEXT] [--server URL] [--origin DIR]');
   }
 }
 

@@ -4,9 +4,16 @@ export type RefusalCode =
   | 'missing_module'
   | 'incompatible_kernel'
   | 'over_budget'
+  | 'route_clash'
   | 'lock_held'
   | 'unknown_version'
-  | 'nothing_to_roll_back';
+  | 'nothing_to_roll_back'
+  | 'rollback_needs_version'
+  | 'pinned'
+  | 'not_pinned'
+  | 'canary_running'
+  | 'no_canary'
+  | 'no_registry';
 
 export class ReleaseRefused extends Error {
   constructor(

@@ -1,6 +1,8 @@
 /**
  * The release registry `builds/latest.json`: which version of the shell and
- * of each area is in force, and `builds/history.jsonl`: every pointer move.
+ * of each area is in force (and each area's pages), canaries running, parts
+ * pinned by a rollback; and `builds/history.jsonl`: every move, with who,
+ * why and from which commit.
  */
 import { createHash } from 'node:crypto';
 import type { ReleaseStorage } from './storage.ts';
@@ -14,13 +16,44 @@ export function isPart(value: string): value is PartName {
   return (PARTS as readonly string[]).includes(value);
 }
 
+export function isArea(value: string): value is AreaName {
+  return (AREAS as readonly string[]).includes(value);
+}
+
+export const LAYOUTS = ['default', 'checkout', 'account'] as const;
+export type LayoutName = (typeof LAYOUTS)[number];
+
+/** A page an area ships: the shell builds its route table from these. */
+export type RouteSpec = {
+  /** Unique across the shop, e.g. 'checkout-cart'. */
+  name: string;
+  /** React Router path, e.g. '/checkout/thankyou/:orderToken'. */
+  path: string;
+  /** The exposed module that renders it, './CartPage'. */
+  module: string;
+  layout: LayoutName;
+  /** The step needs a non-empty basket; otherwise the shopper goes to the basket. */
+  requiresBasket?: boolean;
+  /** A guest is sent to sign in first. */
+  requiresSignIn?: boolean;
+  /** No consent notice and no analytics (utility routes). */
+  noConsent?: boolean;
+};
+
 export type AreaRelease = {
   version: string;
   /** Relative to the origin root, e.g. remotes/catalog/0.1.0-ab12cd34ef/remoteEntry.js */
   entry: string;
   kernel: string;
   exposes: string[];
+  routes: RouteSpec[];
 };
+
+/** A version of an area in force for a share of shoppers (their sticky bucket below `share`). */
+export type CanaryRelease = AreaRelease & { share: number; since: string; by: string };
+
+/** A part held at a version: nothing moves it until an operator unpins it or overrides the pin. */
+export type Pin = { version: string; by: string; at: string; reason: string | null };
 
 export type ShellRelease = { version: string; dir: string; kernel: string };
 
@@ -29,15 +62,30 @@ export type Registry = {
   updatedAt: string;
   shell: ShellRelease | null;
   areas: Partial<Record<AreaName, AreaRelease>>;
+  canaries?: Partial<Record<AreaName, CanaryRelease>>;
+  pins?: Partial<Record<PartName, Pin>>;
 };
+
+/** What browsers get from /builds/latest.json: what to load, nothing about who or why. */
+export type PublicRegistry = Pick<Registry, 'revision' | 'areas'> & { canaries: Partial<Record<AreaName, Omit<CanaryRelease, 'by' | 'since'>>> };
+
+export type HistoryAction = 'deploy' | 'rollback' | 'publish' | 'canary' | 'promote' | 'abort' | 'pin' | 'unpin';
+
+/** Where a move came from: who made it, why, and the commit it was built from (null: not a build, or unknown). */
+export type Provenance = { who: string; reason?: string | null; commit?: string | null; dirty?: boolean | null };
 
 export type HistoryEntry = {
   at: string;
   who: string;
   part: PartName;
-  action: 'deploy' | 'rollback';
+  action: HistoryAction;
   from: string | null;
   to: string;
+  reason?: string | null;
+  commit?: string | null;
+  dirty?: boolean | null;
+  /** Canary share, percent. */
+  share?: number;
 };
 
 export const REGISTRY_KEY = 'builds/latest.json';
@@ -47,20 +95,33 @@ export function emptyRegistry(): Registry {
   return { revision: '0', updatedAt: new Date(0).toISOString(), shell: null, areas: {} };
 }
 
+export async function registryExists(storage: ReleaseStorage): Promise<boolean> {
+  return storage.exists(REGISTRY_KEY);
+}
+
 export async function readRegistry(storage: ReleaseStorage): Promise<Registry> {
   const text = await storage.readText(REGISTRY_KEY);
   return text === null ? emptyRegistry() : (JSON.parse(text) as Registry);
+}
+
+export function publicRegistry(registry: Registry): PublicRegistry {
+  const canaries: PublicRegistry['canaries'] = {};
+  for (const [area, canary] of Object.entries(registry.canaries ?? {}) as [AreaName, CanaryRelease][]) {
+    const { by: _by, since: _since, ...release } = canary;
+    canaries[area] = release;
+  }
+  return { revision: registry.revision, areas: registry.areas, canaries };
 }
 
 export function versionOf(registry: Registry, part: PartName): string | null {
   return part === 'shell' ? (registry.shell?.version ?? null) : (registry.areas[part]?.version ?? null);
 }
 
-/** Writes the registry atomically with a new revision (what the shell compares). */
+/** Writes the registry atomically with a new revision (what the shell compares: what shoppers load). */
 export async function writeRegistry(storage: ReleaseStorage, registry: Registry): Promise<Registry> {
   const next = { ...registry, updatedAt: new Date().toISOString() };
   next.revision = createHash('sha256')
-    .update(JSON.stringify({ shell: next.shell, areas: next.areas }))
+    .update(JSON.stringify({ shell: next.shell, areas: next.areas, canaries: next.canaries ?? {} }))
     .digest('hex')
     .slice(0, 12);
   await storage.writeTextAtomic(REGISTRY_KEY, `${JSON.stringify(next, null, 2)}\n`);
@@ -69,6 +130,19 @@ export async function writeRegistry(storage: ReleaseStorage, registry: Registry)
 
 export async function appendHistory(storage: ReleaseStorage, entry: HistoryEntry): Promise<void> {
   await storage.appendText(HISTORY_KEY, `${JSON.stringify(entry)}\n`);
+}
+
+export function historyEntry(
+  base: { at: string; part: PartName; action: HistoryAction; from: string | null; to: string; share?: number },
+  provenance: Provenance,
+): HistoryEntry {
+  return {
+    ...base,
+    who: provenance.who,
+    reason: provenance.reason ?? null,
+    commit: provenance.commit ?? null,
+    dirty: provenance.dirty ?? null,
+  };
 }
 
 export async function readHistory(storage: ReleaseStorage): Promise<HistoryEntry[]> {

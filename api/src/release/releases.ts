@@ -1,36 +1,51 @@
 /**
  * Release operations: deploy (check, upload to an immutable versioned path,
- * move the pointer), rollback (move the pointer back, no build), status,
- * history, and pruning old versions. Every pointer move happens under the
- * release lock and is appended to the history.
+ * move the pointer: for everyone, for a canary share, or for nobody yet as a
+ * preview), rollback (move the pointer back and pin it there), pin and unpin,
+ * status and pruning. Every move happens under the release lock and is
+ * appended to the history with who, why and from which commit.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { hashBuild, listFiles, readBuild, type PartBuild } from './build-info.ts';
-import { checkRelease } from './checks.ts';
-import { withReleaseLock } from './lock.ts';
+import { checkRelease, checkRoutes } from './checks.ts';
+import { readLock, withReleaseLock, type HeldLock } from './lock.ts';
 import { ReleaseRefused } from './refusal.ts';
 import {
   AREAS,
   appendHistory,
+  historyEntry,
   readHistory,
   readRegistry,
+  registryExists,
   versionOf,
   writeRegistry,
+  type AreaName,
   type HistoryEntry,
   type PartName,
+  type Pin,
+  type Provenance,
   type Registry,
 } from './registry.ts';
+import { rollbackTarget, type RollbackTarget } from './rollback-target.ts';
 import type { ReleaseStorage } from './storage.ts';
 
 const COMPRESSIBLE = /\.(js|mjs|css|json|html|svg|txt)$/;
 
 export const partPrefix = (part: PartName, version: string) =>
   part === 'shell' ? `shells/shell/${version}` : `remotes/${part}/${version}`;
+const partRoot = (part: PartName) => (part === 'shell' ? 'shells/shell' : `remotes/${part}`);
 
-export type MoveResult = { part: PartName; version: string; from: string | null; changed: boolean };
+export type MoveResult = {
+  part: PartName;
+  version: string;
+  from: string | null;
+  changed: boolean;
+  /** Why this part was not moved (only with `onlyNew`): pinned, released before, canary running. */
+  left?: string;
+};
 
 async function precompress(dir: string): Promise<void> {
   for (const file of await listFiles(dir)) {
@@ -42,32 +57,20 @@ async function precompress(dir: string): Promise<void> {
   }
 }
 
-function pointTo(registry: Registry, part: PartName, version: string, build: PartBuild): Registry {
+function areaRelease(part: AreaName, version: string, build: PartBuild & { kind: 'area' }) {
   const prefix = partPrefix(part, version);
-  if (build.kind === 'shell') return { ...registry, shell: { version, dir: prefix, kernel: build.kernel } };
-  return {
-    ...registry,
-    areas: {
-      ...registry.areas,
-      [build.area]: { version, entry: `${prefix}/${build.entry}`, kernel: build.kernel, exposes: build.exposes },
-    },
-  };
+  return { version, entry: `${prefix}/${build.entry}`, kernel: build.kernel, exposes: build.exposes, routes: build.routes };
 }
 
-async function movePointer(
-  storage: ReleaseStorage,
-  registry: Registry,
-  part: PartName,
-  version: string,
-  build: PartBuild,
-  action: HistoryEntry['action'],
-  who: string,
-): Promise<MoveResult> {
-  const from = versionOf(registry, part);
-  if (from === version) return { part, version, from, changed: false };
-  const next = await writeRegistry(storage, pointTo(registry, part, version, build));
-  await appendHistory(storage, { at: next.updatedAt, who, part, action, from, to: version });
-  return { part, version, from, changed: true };
+function pointTo(registry: Registry, part: PartName, version: string, build: PartBuild): Registry {
+  if (build.kind === 'shell') return { ...registry, shell: { version, dir: partPrefix(part, version), kernel: build.kernel } };
+  return { ...registry, areas: { ...registry.areas, [build.area]: areaRelease(build.area, version, build) } };
+}
+
+function withoutKey<T extends object>(record: T | undefined, key: string): T {
+  const copy = { ...(record ?? {}) } as Record<string, unknown>;
+  delete copy[key];
+  return copy as T;
 }
 
 export type PartInput = { part: PartName; distDir: string; packageVersion: string; budgetBytes?: number | null };
@@ -85,90 +88,278 @@ async function upload(storage: ReleaseStorage, part: PartName, version: string, 
   }
 }
 
-/**
- * Releases one part, or several together (`deploy all`): every build is
- * checked against the new versions of the others (a shell whose kernel the
- * new areas need, areas with the modules a new shell's routes need), then all
- * are uploaded to their immutable paths and every pointer moves in one
- * registry write. Anything refused changes nothing.
- */
-export async function deploySet(options: { storage: ReleaseStorage; parts: PartInput[]; who: string; keep?: number }): Promise<MoveResult[]> {
-  const { storage, who } = options;
-  const prepared: (PartInput & { build: PartBuild; version: string })[] = [];
-  for (const input of options.parts) {
-    prepared.push({ ...input, build: await readBuild(input.distDir, input.part), version: `${input.packageVersion}-${await hashBuild(input.distDir)}` });
+export type DeployMode =
+  /** In force for every shopper. */
+  | { kind: 'live' }
+  /** Uploaded and checked, in force for nobody: a signed preview link loads it. */
+  | { kind: 'publish' }
+  /** In force for `share` percent of shoppers beside the stable version. */
+  | { kind: 'canary'; share: number };
+
+export type DeploySetOptions = {
+  storage: ReleaseStorage;
+  parts: PartInput[];
+  provenance: Provenance;
+  keep?: number;
+  mode?: DeployMode;
+  /** `npm start`: move only parts whose build is new to the origin and not pinned; report the rest. */
+  onlyNew?: boolean;
+  /** Deploy a pinned part anyway (and unpin it). */
+  overridePin?: boolean;
+  /** Allow an origin without a registry (a new origin); otherwise such a release is refused. */
+  init?: boolean;
+};
+
+async function requireRegistry(storage: ReleaseStorage, init: boolean | undefined): Promise<void> {
+  if (init || (await registryExists(storage))) return;
+  throw new ReleaseRefused(
+    'no_registry',
+    `There is no release registry on this origin (${storage.localPath('builds/latest.json')}). Check DATA_DIR or --origin; to start a new origin, pass --init. Nothing was changed.`,
+  );
+}
+
+type Prepared = PartInput & { build: PartBuild; version: string };
+
+/** Why a part is not moved by this release; null: it moves. Throws when the release must be refused. */
+async function reasonToLeave(storage: ReleaseStorage, registry: Registry, item: Prepared, options: DeploySetOptions): Promise<string | null> {
+  const current = versionOf(registry, item.part);
+  const pin = registry.pins?.[item.part];
+  // A preview moves nothing, so a pin does not stop it.
+  if (pin && !options.overridePin && options.mode?.kind !== 'publish') {
+    const why = `pinned at ${pin.version} by ${pin.by} (${pin.at}${pin.reason ? `: ${pin.reason}` : ''})`;
+    if (options.onlyNew) return why;
+    throw new ReleaseRefused('pinned', `${item.part} is ${why}. Unpin it (release unpin ${item.part}) or deploy with --override-pin. Nothing was changed.`);
   }
-  const what = `deploy ${prepared.map((item) => `${item.part} ${item.version}`).join(', ')}`;
-  return withReleaseLock(storage, what, async () => {
-    const registry = await readRegistry(storage);
-    await checkRelease(storage, registry, prepared);
-    for (const item of prepared) await upload(storage, item.part, item.version, item.distDir);
-    let next = registry;
-    const results: MoveResult[] = [];
-    for (const item of prepared) {
-      const from = versionOf(registry, item.part);
-      results.push({ part: item.part, version: item.version, from, changed: from !== item.version });
-      next = pointTo(next, item.part, item.version, item.build);
-    }
-    if (results.some((result) => result.changed)) {
-      const written = await writeRegistry(storage, next);
-      for (const result of results.filter((moved) => moved.changed)) {
-        await appendHistory(storage, { at: written.updatedAt, who, part: result.part, action: 'deploy', from: result.from, to: result.version });
-      }
-    }
-    for (const item of prepared) await prune(storage, item.part, options.keep);
-    return results;
-  });
-}
-
-export type DeployOptions = PartInput & { storage: ReleaseStorage; who: string; keep?: number };
-
-/** Checks a build, uploads it to its immutable path and moves the part's pointer to it. */
-export async function deploy(options: DeployOptions): Promise<MoveResult> {
-  const { storage, who, keep, ...part } = options;
-  const [result] = await deploySet({ storage, who, parts: [part], ...(keep === undefined ? {} : { keep }) });
-  return result!;
-}
-
-/** The version in force before the current one, from the history. */
-async function previousVersion(storage: ReleaseStorage, part: PartName, current: string | null): Promise<string | null> {
-  const moves = (await readHistory(storage)).filter((entry) => entry.part === part);
-  for (let index = moves.length - 1; index >= 0; index -= 1) {
-    if (moves[index]!.to === current) return moves[index]!.from;
+  const canary = item.part === 'shell' ? undefined : registry.canaries?.[item.part];
+  if (canary && (options.mode?.kind ?? 'live') !== 'publish') {
+    const why = `a canary (${canary.version}, ${canary.share} %) is running`;
+    if (options.onlyNew) return why;
+    throw new ReleaseRefused('canary_running', `${item.part}: ${why}. Promote or abort it first. Nothing was changed.`);
+  }
+  if (options.onlyNew && item.version !== current && (await storage.exists(partPrefix(item.part, item.version)))) {
+    return `${item.version} was released before and is not in force now (rolled back or replaced); deploy it by name to bring it back`;
   }
   return null;
 }
 
-/** Moves a part's pointer back to the previous (or a named) version, without building. */
-export async function rollback(options: { storage: ReleaseStorage; part: PartName; to?: string | null; who: string }): Promise<MoveResult> {
-  const { storage, part, who } = options;
-  return withReleaseLock(storage, `rollback ${part}`, async () => {
+/**
+ * Releases one part, or several together (`deploy all`): every build is
+ * checked against the new versions of the others (a shell whose kernel the
+ * new areas need; routes that clash with no other area's), then all are
+ * uploaded to their immutable paths and every pointer moves in one registry
+ * write. Anything refused changes nothing.
+ */
+export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]> {
+  const { storage, provenance } = options;
+  const mode = options.mode ?? { kind: 'live' };
+  const prepared: Prepared[] = [];
+  for (const input of options.parts) {
+    prepared.push({ ...input, build: await readBuild(input.distDir, input.part), version: `${input.packageVersion}-${await hashBuild(input.distDir)}` });
+  }
+  if (mode.kind === 'canary' && (prepared.length !== 1 || prepared[0]!.part === 'shell')) {
+    throw new ReleaseRefused('broken_build', 'A canary releases one area at a time (not the shell). Nothing was changed.');
+  }
+  const what = `${mode.kind === 'live' ? 'deploy' : mode.kind} ${prepared.map((item) => `${item.part} ${item.version}`).join(', ')}`;
+  return withReleaseLock(storage, what, async () => {
+    await requireRegistry(storage, options.init);
     const registry = await readRegistry(storage);
-    const current = versionOf(registry, part);
-    const target = options.to ?? (await previousVersion(storage, part, current));
-    if (!target) throw new ReleaseRefused('nothing_to_roll_back', `${part} has no earlier version to roll back to. Nothing was changed.`);
-    const prefix = partPrefix(part, target);
-    if (!(await storage.exists(prefix))) {
-      throw new ReleaseRefused('unknown_version', `${part} ${target} is not on the origin (pruned or never deployed). Nothing was changed.`);
+    const results: MoveResult[] = [];
+    const moving: Prepared[] = [];
+    for (const item of prepared) {
+      const from = versionOf(registry, item.part);
+      const left = await reasonToLeave(storage, registry, item, options);
+      if (left) results.push({ part: item.part, version: item.version, from, changed: false, left });
+      else moving.push(item);
     }
-    const build = await readBuild(storage.localPath(prefix), part);
-    await checkRelease(storage, registry, [{ build }]);
-    return movePointer(storage, registry, part, target, build, 'rollback', who);
+    await checkRelease(storage, registry, moving);
+    // Every mode is checked as if the builds were in force for everyone: a preview or canary may be promoted.
+    let everyone = registry;
+    for (const item of moving) everyone = pointTo(everyone, item.part, item.version, item.build);
+    checkRoutes(everyone);
+
+    for (const item of moving) await upload(storage, item.part, item.version, item.distDir);
+    const at = new Date().toISOString();
+    let next: Registry = registry;
+    const entries: HistoryEntry[] = [];
+    for (const item of moving) {
+      const from = versionOf(registry, item.part);
+      if (mode.kind === 'publish') {
+        results.push({ part: item.part, version: item.version, from, changed: false });
+        entries.push(historyEntry({ at, part: item.part, action: 'publish', from, to: item.version }, provenance));
+        continue;
+      }
+      if (mode.kind === 'canary' && item.build.kind === 'area') {
+        const changed = from !== item.version;
+        results.push({ part: item.part, version: item.version, from, changed });
+        if (!changed) continue;
+        const canary = { ...areaRelease(item.build.area, item.version, item.build), share: mode.share, since: at, by: provenance.who };
+        next = { ...next, canaries: { ...next.canaries, [item.build.area]: canary } };
+        checkRoutes(next);
+        entries.push(historyEntry({ at, part: item.part, action: 'canary', from, to: item.version, share: mode.share }, provenance));
+        continue;
+      }
+      const changed = from !== item.version;
+      results.push({ part: item.part, version: item.version, from, changed });
+      if (registry.pins?.[item.part]) next = { ...next, pins: withoutKey(next.pins, item.part) };
+      if (!changed) continue;
+      next = pointTo(next, item.part, item.version, item.build);
+      entries.push(historyEntry({ at, part: item.part, action: 'deploy', from, to: item.version }, provenance));
+    }
+    if (next !== registry) {
+      const written = await writeRegistry(storage, next);
+      for (const entry of entries) await appendHistory(storage, { ...entry, at: written.updatedAt });
+    } else {
+      for (const entry of entries) await appendHistory(storage, entry);
+    }
+    for (const item of moving) await prune(storage, item.part, options.keep);
+    return results;
   });
 }
 
-export type PartStatus = { part: PartName; version: string | null; since: string | null; by: string | null; versionsKept: string[] };
+export type DeployOptions = PartInput & { storage: ReleaseStorage; provenance: Provenance; keep?: number; mode?: DeployMode; overridePin?: boolean; init?: boolean };
 
-export async function status(storage: ReleaseStorage): Promise<{ revision: string; parts: PartStatus[] }> {
-  const [registry, history] = await Promise.all([readRegistry(storage), readHistory(storage)]);
+/** Checks a build, uploads it to its immutable path and moves the part's pointer to it (or starts its canary, or publishes it). */
+export async function deploy(options: DeployOptions): Promise<MoveResult> {
+  const { storage, provenance, keep, mode, overridePin, init, ...part } = options;
+  const [result] = await deploySet({ storage, provenance, parts: [part], keep, mode, overridePin, init });
+  return result!;
+}
+
+async function buildOnOrigin(storage: ReleaseStorage, part: PartName, version: string): Promise<PartBuild> {
+  const prefix = partPrefix(part, version);
+  if (!(await storage.exists(prefix))) {
+    throw new ReleaseRefused('unknown_version', `${part} ${version} is not on the origin (pruned or never released). Nothing was changed.`);
+  }
+  return readBuild(storage.localPath(prefix), part);
+}
+
+/** Ends a running canary in `next` and records why (a rollback or an operator's or the watchdog's abort). */
+function endCanary(next: Registry, area: AreaName, at: string, provenance: Provenance, entries: HistoryEntry[]): Registry {
+  const canary = next.canaries?.[area];
+  if (!canary) return next;
+  entries.push(historyEntry({ at, part: area, action: 'abort', from: canary.version, to: next.areas[area]?.version ?? canary.version }, provenance));
+  return { ...next, canaries: withoutKey(next.canaries, area) };
+}
+
+async function commit(storage: ReleaseStorage, next: Registry, entries: HistoryEntry[]): Promise<Registry> {
+  const written = await writeRegistry(storage, next);
+  for (const entry of entries) await appendHistory(storage, { ...entry, at: written.updatedAt });
+  return written;
+}
+
+/**
+ * Moves a part's pointer back, without building, and pins it there. Without a
+ * version it goes to the last version in force before the current one was
+ * first deployed, skipping versions rolled back from; a rollback of a
+ * rollback must name its version. A running canary of the part ends too.
+ */
+export async function rollback(options: { storage: ReleaseStorage; part: PartName; to?: string | null; provenance: Provenance }): Promise<MoveResult> {
+  const { storage, part, provenance } = options;
+  return withReleaseLock(storage, `rollback ${part}`, async () => {
+    await requireRegistry(storage, false);
+    const registry = await readRegistry(storage);
+    const current = versionOf(registry, part);
+    const target = options.to ?? rollbackTarget(await readHistory(storage), part, current).version;
+    const build = await buildOnOrigin(storage, part, target);
+    await checkRelease(storage, registry, [{ build }]);
+    const at = new Date().toISOString();
+    const entries: HistoryEntry[] = [];
+    let next = part === 'shell' ? registry : endCanary(registry, part, at, { ...provenance, reason: `rollback of ${part}` }, entries);
+    next = pointTo(next, part, target, build);
+    checkRoutes(next);
+    const pin: Pin = { version: target, by: provenance.who, at, reason: provenance.reason ?? null };
+    next = { ...next, pins: { ...next.pins, [part]: pin } };
+    entries.push(historyEntry({ at, part, action: 'rollback', from: current, to: target }, provenance));
+    await commit(storage, next, entries);
+    return { part, version: target, from: current, changed: current !== target };
+  });
+}
+
+/** Pins a part at the version in force (nothing moves it until unpinned), or unpins it. */
+export async function setPin(options: { storage: ReleaseStorage; part: PartName; pinned: boolean; provenance: Provenance }): Promise<Pin | null> {
+  const { storage, part, pinned, provenance } = options;
+  return withReleaseLock(storage, `${pinned ? 'pin' : 'unpin'} ${part}`, async () => {
+    await requireRegistry(storage, false);
+    const registry = await readRegistry(storage);
+    const current = versionOf(registry, part);
+    const at = new Date().toISOString();
+    if (pinned) {
+      if (!current) throw new ReleaseRefused('unknown_version', `${part} has no version in force to pin. Nothing was changed.`);
+      const pin: Pin = { version: current, by: provenance.who, at, reason: provenance.reason ?? null };
+      await commit(storage, { ...registry, pins: { ...registry.pins, [part]: pin } }, [historyEntry({ at, part, action: 'pin', from: current, to: current }, provenance)]);
+      return pin;
+    }
+    const pin = registry.pins?.[part];
+    if (!pin) throw new ReleaseRefused('not_pinned', `${part} is not pinned. Nothing was changed.`);
+    await commit(storage, { ...registry, pins: withoutKey(registry.pins, part) }, [historyEntry({ at, part, action: 'unpin', from: pin.version, to: current ?? pin.version }, provenance)]);
+    return null;
+  });
+}
+
+/** Finishes an area's canary: `promote` puts it in force for everyone, `abort` takes it away from everyone. */
+export async function finishCanary(options: { storage: ReleaseStorage; area: AreaName; outcome: 'promote' | 'abort'; provenance: Provenance; expectVersion?: string }): Promise<MoveResult> {
+  const { storage, area, outcome, provenance } = options;
+  return withReleaseLock(storage, `${outcome} ${area} canary`, async () => {
+    await requireRegistry(storage, false);
+    const registry = await readRegistry(storage);
+    const canary = registry.canaries?.[area];
+    if (!canary || (options.expectVersion && canary.version !== options.expectVersion)) {
+      throw new ReleaseRefused('no_canary', `${area} has no canary${options.expectVersion ? ` ${options.expectVersion}` : ''} running. Nothing was changed.`);
+    }
+    const from = versionOf(registry, area);
+    const at = new Date().toISOString();
+    if (outcome === 'abort') {
+      const entries: HistoryEntry[] = [];
+      await commit(storage, endCanary(registry, area, at, provenance, entries), entries);
+      return { part: area, version: from ?? canary.version, from: canary.version, changed: true };
+    }
+    const build = await buildOnOrigin(storage, area, canary.version);
+    await checkRelease(storage, registry, [{ build }]);
+    const next = pointTo({ ...registry, canaries: withoutKey(registry.canaries, area), pins: withoutKey(registry.pins, area) }, area, canary.version, build);
+    checkRoutes(next);
+    await commit(storage, next, [historyEntry({ at, part: area, action: 'promote', from, to: canary.version, share: 100 }, provenance)]);
+    return { part: area, version: canary.version, from, changed: true };
+  });
+}
+
+export type PartStatus = {
+  part: PartName;
+  version: string | null;
+  since: string | null;
+  by: string | null;
+  versionsKept: string[];
+  pin: Pin | null;
+  canary: { version: string; share: number; since: string; by: string } | null;
+  /** Where a rollback without a version would go, or why it would be refused. */
+  rollback: RollbackTarget | { refused: string };
+};
+
+export async function status(storage: ReleaseStorage): Promise<{ revision: string; registry: boolean; lock: HeldLock | null; parts: PartStatus[] }> {
+  const [registry, entries, exists, lock] = await Promise.all([readRegistry(storage), readHistory(storage), registryExists(storage), readLock(storage)]);
   const parts: PartStatus[] = [];
   for (const part of ['shell', ...AREAS] as PartName[]) {
     const version = versionOf(registry, part);
-    const last = [...history].reverse().find((entry) => entry.part === part && entry.to === version) ?? null;
-    const root = part === 'shell' ? 'shells/shell' : `remotes/${part}`;
-    parts.push({ part, version, since: last?.at ?? null, by: last?.who ?? null, versionsKept: (await storage.list(root)).sort() });
+    const last = [...entries].reverse().find((entry) => entry.part === part && entry.to === version && entry.action !== 'publish') ?? null;
+    const canary = part === 'shell' ? undefined : registry.canaries?.[part];
+    let target: PartStatus['rollback'];
+    try {
+      target = rollbackTarget(entries, part, version);
+    } catch (error) {
+      if (!(error instanceof ReleaseRefused)) throw error;
+      target = { refused: error.message };
+    }
+    parts.push({
+      part,
+      version,
+      since: last?.at ?? null,
+      by: last?.who ?? null,
+      versionsKept: (await storage.list(partRoot(part))).filter((name) => !name.endsWith('.tmp')).sort(),
+      pin: registry.pins?.[part] ?? null,
+      canary: canary ? { version: canary.version, share: canary.share, since: canary.since, by: canary.by } : null,
+      rollback: target,
+    });
   }
-  return { revision: registry.revision, parts };
+  return { revision: registry.revision, registry: exists, lock, parts };
 }
 
 export async function history(storage: ReleaseStorage, part?: PartName): Promise<HistoryEntry[]> {
@@ -177,24 +368,30 @@ export async function history(storage: ReleaseStorage, part?: PartName): Promise
 }
 
 /**
- * Keeps the last `keep` versions of a part (by when they were last in force),
- * never the version in force or the one before it. Runs under the lock.
+ * Keeps the last `keep` versions of a part (by when they were last in force or
+ * published), never the one in force, its canary, its pin or its rollback target.
+ * Runs under the lock.
  */
 export async function prune(storage: ReleaseStorage, part: PartName, keep = Number(process.env.RELEASE_KEEP ?? 5)): Promise<string[]> {
   const registry = await readRegistry(storage);
+  const entries = await readHistory(storage);
   const current = versionOf(registry, part);
-  const previous = await previousVersion(storage, part, current);
-  const root = part === 'shell' ? 'shells/shell' : `remotes/${part}`;
+  const protectedVersions = new Set<string>([current, registry.pins?.[part]?.version, part === 'shell' ? undefined : registry.canaries?.[part]?.version].filter(Boolean) as string[]);
+  try {
+    protectedVersions.add(rollbackTarget(entries, part, current).version);
+  } catch {
+    // No default target: nothing more to keep.
+  }
   const lastUsed = new Map<string, number>();
-  (await readHistory(storage)).forEach((entry, index) => {
+  entries.forEach((entry, index) => {
     if (entry.part === part) lastUsed.set(entry.to, index);
   });
-  const versions = (await storage.list(root)).filter((name) => !name.endsWith('.tmp'));
+  const versions = (await storage.list(partRoot(part))).filter((name) => !name.endsWith('.tmp'));
   const ranked = versions.sort((a, b) => (lastUsed.get(b) ?? -1) - (lastUsed.get(a) ?? -1));
   const removed: string[] = [];
   for (const version of ranked.slice(Math.max(keep, 2))) {
-    if (version === current || version === previous) continue;
-    await storage.removeFolder(`${root}/${version}`);
+    if (protectedVersions.has(version)) continue;
+    await storage.removeFolder(`${partRoot(part)}/${version}`);
     removed.push(version);
   }
   return removed;

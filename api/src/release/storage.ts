@@ -21,6 +21,8 @@ export type ReleaseStorage = {
   /** Creates a key only if it does not exist yet; false when it does. */
   createExclusive(key: string, content: string): Promise<boolean>;
   remove(key: string): Promise<void>;
+  /** Moves a file to another key; false when there was nothing to move. */
+  rename(from: string, to: string): Promise<boolean>;
   /** A local path to read a released folder from (checks read files). */
   localPath(key: string): string;
 };
@@ -83,6 +85,15 @@ export function localDirectoryStorage(root: string): ReleaseStorage {
     },
     async remove(key) {
       await rm(path(key), { force: true });
+    },
+    async rename(from, to) {
+      return rename(path(from), path(to)).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return false;
+          throw error;
+        },
+      );
     },
   };
 }

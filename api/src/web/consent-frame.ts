@@ -6,15 +6,18 @@
  */
 import { CONSENT_NOTICE as TEXT, consentCookieStrings, parseConsentCookies } from '@shop/shared-kernel/rules';
 
-/** Paths without a consent notice: the operator's document tools, and the privacy page, where it is in the page flow. */
-const NO_FIRST_FRAME = /^\/(?:generate|pdf)(?:\/|$)|ochrana-sukromia/;
+/** The privacy page has the notice in the page flow, not floating. */
+const IN_PAGE_FLOW = /ochrana-sukromia/;
 
 const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Static markup for `#root`, or '' when the visitor already decided or the page has no floating notice. */
-export function consentFirstFrame(cookieHeader: string | undefined, pathWithQuery: string): string {
+/**
+ * Static markup for `#root`, or '' when the visitor already decided or the page has no floating
+ * notice (`noConsent`: a route its area declares without consent, such as the operator's tools).
+ */
+export function consentFirstFrame(cookieHeader: string | undefined, pathWithQuery: string, noConsent = false): string {
   const pathname = pathWithQuery.split('?')[0] ?? '/';
-  if (parseConsentCookies(cookieHeader ?? '') || NO_FIRST_FRAME.test(pathname)) return '';
+  if (noConsent || parseConsentCookies(cookieHeader ?? '') || IN_PAGE_FLOW.test(pathname)) return '';
   return (
     '<section class="consent consent--floating" role="dialog" aria-labelledby="consent-first-title" data-testid="consent-first-frame">' +
     `<h2 id="consent-first-title" class="consent__title">${TEXT.title}</h2>` +

@@ -6,9 +6,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Registry } from '../release/registry.ts';
+import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
 
-export type ShellRoute = { path: string; area: string; module: string };
+export type ShellRoute = { path: string; area: string; module: string; noConsent?: boolean };
+
+/** The routes of the areas in force, as the shell builds its route table from them. */
+export function routesOf(registry: Pick<PublicRegistry, 'areas'>): ShellRoute[] {
+  return (Object.entries(registry.areas) as [AreaName, AreaRelease][]).flatMap(([area, release]) =>
+    (release.routes ?? []).map((route) => ({ path: route.path, area, module: route.module, ...(route.noConsent ? { noConsent: true } : {}) })),
+  );
+}
 
 type Manifest = { exposes?: { name: string; assets?: { js?: { sync?: string[] }; css?: { sync?: string[] } } }[] };
 
@@ -47,15 +54,17 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 /** `<link>` tags that start loading the page's area entry and page chunks right away. */
 export async function areaPreloadLinks(options: {
   originDir: string;
-  registry: Registry;
+  registry: Pick<PublicRegistry, 'areas' | 'canaries'>;
   routes: ShellRoute[];
   pathname: string;
   assetOrigin: string;
 }): Promise<string> {
   const route = matchRoute(options.routes, options.pathname);
-  const release = route ? options.registry.areas[route.area as keyof Registry['areas']] : undefined;
+  const area = route?.area as AreaName | undefined;
+  const release = area ? options.registry.areas[area] : undefined;
   const links = [`<link rel="preconnect" href="${escapeAttribute(options.assetOrigin)}" crossorigin>`];
-  if (!route || !release) return links.join('');
+  // With a canary running, which version this browser loads is its own (sticky) choice: preload neither.
+  if (!route || !release || (area && options.registry.canaries?.[area])) return links.join('');
   const base = `${options.assetOrigin}/${release.entry.replace(/[^/]+$/, '')}`;
   const files = [release.entry.replace(/^.*\//, '')];
   const manifest = await manifestOf(options.originDir, release.entry);

@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../lib/error-handler.ts';
-import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
+import { publicRegistry, readRegistry, type PublicRegistry } from '../release/registry.ts';
 import { localDirectoryStorage } from '../release/storage.ts';
-import { areaPreloadLinks, type ShellRoute } from './route-preload.ts';
+import { PREVIEW_COOKIE, PREVIEW_PATH } from '../release/preview.ts';
+import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
+import { previewedRegistry } from './preview-host.ts';
 import { consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 
@@ -21,9 +23,21 @@ export type ShellHostOptions = {
   assetOrigin: string;
   gtmId: string | null;
   registryPollMs: number;
+  /** Share of page loads that report page views and client errors (0..1). */
+  telemetrySample: number;
+  /** Signs and checks preview links. */
+  operatorToken: string;
 };
 
 const SAFE_ASSET = /^[\w.-]+$/;
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
 
 async function exists(path: string) {
   return stat(path).then(
@@ -38,27 +52,42 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
-  let indexCache: { dir: string; html: string; routes: ShellRoute[] } | null = null;
+  let indexCache: { dir: string; html: string } | null = null;
   async function currentShellDir(): Promise<string | null> {
     const registry = await readRegistry(storage);
     return registry.shell ? join(options.originDir, registry.shell.dir) : null;
   }
   async function shellIndex(dir: string) {
-    if (indexCache?.dir !== dir) {
-      const routes = await readFile(join(dir, 'routes.json'), 'utf8').then(
-        (text) => (JSON.parse(text) as { routes?: ShellRoute[] }).routes ?? [],
-        () => [],
-      );
-      indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8'), routes };
-    }
+    if (indexCache?.dir !== dir) indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8') };
     return indexCache;
   }
 
+  // What browsers load: the versions in force, canaries and their shares; not who moved what or why.
   app.get('/builds/latest.json', async (_request, reply) => {
-    const body = await storage.readText(REGISTRY_KEY);
-    if (body === null) return reply.code(404).send({ error: { code: 'not_found', message: 'Obchod ešte nemá nasadenú žiadnu verziu.' } });
-    return reply.header('cache-control', 'no-cache').type('application/json').send(body);
+    if (!(await storage.exists('builds/latest.json'))) {
+      return reply.code(404).send({ error: { code: 'not_found', message: 'Obchod ešte nemá nasadenú žiadnu verziu.' } });
+    }
+    return reply.header('cache-control', 'no-cache').send(publicRegistry(await readRegistry(storage)));
   });
+
+  // A signed preview link: this browser (and only it) loads the previewed area until it ends the preview.
+  app.get<{ Querystring: { token?: string; end?: string } }>(
+    PREVIEW_PATH,
+    { schema: { querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 400 }, end: { type: 'string', maxLength: 5 } } } } },
+    async (request, reply) => {
+      const secure = request.protocol === 'https' ? '; Secure' : '';
+      if (request.query.end !== undefined || !request.query.token) {
+        return reply.header('set-cookie', `${PREVIEW_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`).redirect('/', 303);
+      }
+      const granted = await previewedRegistry(storage, options.operatorToken, request.query.token, publicRegistry(await readRegistry(storage)));
+      if (!granted) {
+        return reply.code(403).type('text/plain; charset=utf-8').send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový na stránke /ops.');
+      }
+      const maxAge = Math.max(1, Math.floor((granted.preview.expires - Date.now()) / 1000));
+      request.log.warn({ preview: { area: granted.preview.area, version: granted.preview.version } }, 'preview started in a browser');
+      return reply.header('set-cookie', `${PREVIEW_COOKIE}=${request.query.token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`).redirect('/', 303);
+    },
+  );
 
   /** Sends a hashed shell file from the version in force, or from an older one for open tabs. */
   async function sendShellFile(reply: FastifyReply, folder: string, file: string): Promise<boolean> {
@@ -91,15 +120,28 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const dir = registry.shell ? join(options.originDir, registry.shell.dir) : null;
     if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
     const assetOrigin = options.assetOrigin;
+    const shown: PublicRegistry = publicRegistry(registry);
+    const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
+    const previewed = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
+    const served = previewed?.registry ?? shown;
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
-    const config = { assetOrigin, gtmId: options.gtmId, registryPollMs: options.registryPollMs, registry: { revision: registry.revision, areas: registry.areas } };
+    const config = {
+      assetOrigin,
+      gtmId: options.gtmId,
+      registryPollMs: options.registryPollMs,
+      telemetrySample: options.telemetrySample,
+      registry: served,
+      preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
+    };
     const index = await shellIndex(dir);
     const pathname = request.url.split('?')[0] ?? '/';
-    const preload = await areaPreloadLinks({ originDir: options.originDir, registry, routes: index.routes, pathname, assetOrigin });
+    const routes = routesOf(served);
+    const route = matchRoute(routes, pathname);
+    const preload = await areaPreloadLinks({ originDir: options.originDir, registry: served, routes, pathname, assetOrigin });
     const script = `<script>window.__SHOP__=${JSON.stringify(config).replace(/</g, '\\u003c')}</script>`;
     const html = index.html
       .replace('<!--shop-config-->', script + preload)
-      .replace('<div id="root"></div>', `<div id="root">${consentFirstFrame(request.headers.cookie, request.url)}</div>`);
+      .replace('<div id="root"></div>', `<div id="root">${consentFirstFrame(request.headers.cookie, request.url, route?.noConsent === true)}</div>`);
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
   // The first frame's consent form (works without JavaScript): the same cookies the shell's notice sets.

@@ -15,16 +15,26 @@ const tempDir = (prefix: string) => {
   return dir;
 };
 
+type FakeRoute = { name: string; path: string; module: string; layout: string; [flag: string]: unknown };
+
+/** One route per exposed module, named and placed after the area and module unless given. */
+const defaultRoutes = (area: string, exposes: string[]): FakeRoute[] =>
+  exposes.map((module) => {
+    const slug = module.replace('./', '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+    return { name: `${area}-${slug}`, path: `/${area}/${slug}`, module, layout: 'default' };
+  });
+
 export function fakeAreaBuild(
   area: string,
-  options: { kernel?: string; exposes?: string[]; marker?: string; pageBytes?: number } = {},
+  options: { kernel?: string; exposes?: string[]; marker?: string; pageBytes?: number; routes?: FakeRoute[] } = {},
 ): string {
   const dir = tempDir(`build-${area}-`);
   const exposes = options.exposes ?? ['./CartPage'];
+  const routes = options.routes ?? defaultRoutes(area, exposes);
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'remoteEntry.js'), `export const area = ${JSON.stringify(area)};`);
   writeFileSync(join(dir, 'assets', 'page.js'), `export default ${JSON.stringify(options.marker ?? 'v1')};${'/*x*/'.repeat(options.pageBytes ?? 0)}`);
-  writeFileSync(join(dir, 'area.json'), JSON.stringify({ area, kernel: options.kernel ?? '1.0.0', exposes, entry: 'remoteEntry.js' }));
+  writeFileSync(join(dir, 'area.json'), JSON.stringify({ area, kernel: options.kernel ?? '1.0.0', exposes, entry: 'remoteEntry.js', routes }));
   writeFileSync(
     join(dir, 'mf-manifest.json'),
     JSON.stringify({
@@ -37,7 +47,7 @@ export function fakeAreaBuild(
   return dir;
 }
 
-export function fakeShellBuild(requires: Record<string, string[]>, options: { kernel?: string } = {}): string {
+export function fakeShellBuild(requires: Record<string, string[]> = {}, options: { kernel?: string } = {}): string {
   const dir = tempDir('build-shell-');
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>shop</title><!--shop-config-->');
   writeFileSync(join(dir, 'routes.json'), JSON.stringify({ kernel: options.kernel ?? '1.0.0', requires }));

@@ -26,6 +26,7 @@ import type {
 } from './domain.ts';
 import type { CheckoutContact, CheckoutQuote, OrderDetail, ShippingPriceList } from './domain.ts';
 import type { ListingQuery } from './catalog.ts';
+import type { TelemetryBatch, TelemetrySummary } from './telemetry.ts';
 
 export type ApiErrorCode =
   | 'bad_request'
@@ -89,9 +90,17 @@ export type ApiCalls = {
   // operator (Bearer operator token)
   'GET /api/ops/releases': { answer: { data: ReleaseStatus } };
   'POST /api/ops/releases/:part/rollback': {
-    body: { version?: string };
+    body: { version?: string; reason?: string };
     answer: { data: { part: ReleasePart; version: string; from: string | null; changed: boolean } };
   };
+  'POST /api/ops/releases/:part/pin': { body: { reason?: string }; answer: { data: { pinned: boolean } } };
+  'POST /api/ops/releases/:part/unpin': { body: { reason?: string }; answer: { data: { pinned: boolean } } };
+  'POST /api/ops/releases/:part/promote': { body: { version?: string }; answer: { data: { part: ReleasePart; version: string; from: string | null; changed: boolean } } };
+  'POST /api/ops/releases/:part/abort': { body: { version?: string; reason?: string }; answer: { data: { part: ReleasePart; version: string; from: string | null; changed: boolean } } };
+  'POST /api/ops/releases/:part/preview': { body: { version: string }; answer: { data: { url: string; expires: string } } };
+  // client telemetry (public; JSON or text/plain as navigator.sendBeacon sends it); 204 No Content
+  'POST /api/telemetry': { body: TelemetryBatch; answer: void };
+  'GET /api/telemetry/summary': { query: { minutes?: number }; answer: { data: TelemetrySummary } };
   'GET /api/page/:slug': { answer: { data: StaticPage } };
 };
 

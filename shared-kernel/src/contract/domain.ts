@@ -310,19 +310,47 @@ export type OrderDetail = {
 /** Operator view of releases (the /ops page). */
 export type ReleasePart = 'shell' | 'catalog' | 'checkout' | 'account' | 'content';
 
+export type ReleaseAction = 'deploy' | 'rollback' | 'publish' | 'canary' | 'promote' | 'abort' | 'pin' | 'unpin';
+
 export type ReleaseMove = {
   at: string;
   who: string;
   part: ReleasePart;
-  action: 'deploy' | 'rollback';
+  action: ReleaseAction;
   from: string | null;
   to: string;
+  reason?: string | null;
+  /** The commit the build came from, and whether the working tree had changes. */
+  commit?: string | null;
+  dirty?: boolean | null;
+  share?: number;
 };
+
+export type ReleasePin = { version: string; by: string; at: string; reason: string | null };
+
+export type ReleasePartStatus = {
+  part: ReleasePart;
+  version: string | null;
+  since: string | null;
+  by: string | null;
+  versionsKept: string[];
+  pin: ReleasePin | null;
+  canary: { version: string; share: number; since: string; by: string } | null;
+  /** Where a rollback without a version goes (and when that version was last in force, put there by whom), or why none. */
+  rollback: { version: string; lastInForceUntil: string; by: string | null } | { refused: string };
+};
+
+/** Page views and client errors of one version of an area in the last hour. */
+export type ReleaseVersionHealth = { area: string; version: string; views: number; errors: number };
 
 export type ReleaseStatus = {
   revision: string;
-  parts: { part: ReleasePart; version: string | null; since: string | null; by: string | null; versionsKept: string[] }[];
+  /** False: the origin has no registry (a mistyped DATA_DIR?). */
+  registry: boolean;
+  lock: { pid: number; host: string; since: string; what: string; stale: boolean; staleBecause: string | null } | null;
+  parts: ReleasePartStatus[];
   history: ReleaseMove[];
+  health: ReleaseVersionHealth[];
 };
 
 /** The shipping and payment price list (the /doprava-a-platba page), from the checkout's own rules. Prices with VAT. */

@@ -37,8 +37,8 @@ export function setConsentDefaults(): void {
 const signal = (granted: boolean) => (granted ? 'granted' : 'denied');
 
 /** Applies the current choices for the current route. */
-export function applyConsent(choices: ConsentChoices | null, routeName: string | null, gtmId: string | null): void {
-  if (routeName === 'generate' || routeName === 'pdf' || choices === null) return;
+export function applyConsent(choices: ConsentChoices | null, routeName: string | null, noConsent: boolean, gtmId: string | null): void {
+  if (noConsent || choices === null) return;
   setConsentDefaults();
   gtag('consent', 'update', {
     analytics_storage: signal(choices.cookie_ga),

@@ -1,7 +1,10 @@
 /**
- * New builds: the shell polls the release registry (and checks it when the
- * tab regains focus). When it changed, the next navigation is a full page
- * load, so the shopper gets the new shell and areas together.
+ * New releases: the server tells open tabs of every registry change over a
+ * server-sent event stream (/builds/events, within a second); the registry is
+ * also polled now and then and checked when the tab regains focus, in case
+ * the stream is down. When it changed, the next navigation is a full page
+ * load, so the shopper gets the new shell and areas together, never two
+ * versions of one area in one page load.
  */
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
@@ -20,13 +23,31 @@ export function buildChanged(): boolean {
   return bootRevision !== null && latestRevision !== null && latestRevision !== bootRevision;
 }
 
+function noteRevision(revision: string): void {
+  if (revision !== latestRevision && bootRevision !== null) bus.emit('build:changed', { from: bootRevision, to: revision });
+  latestRevision = revision;
+}
+
+export const REGISTRY_EVENTS_URL = '/builds/events';
+
+/** Listens to the server's registry events; the browser reconnects on its own after a break. */
+export function listenForNewBuilds(): () => void {
+  if (typeof EventSource === 'undefined') return () => undefined;
+  const source = new EventSource(REGISTRY_EVENTS_URL);
+  source.addEventListener('registry', (event) => {
+    try {
+      const { revision } = JSON.parse((event as MessageEvent<string>).data) as { revision: string | null };
+      if (typeof revision === 'string') noteRevision(revision);
+    } catch {
+      // A malformed event is not a new build.
+    }
+  });
+  return () => source.close();
+}
+
 export async function checkForNewBuild(): Promise<boolean> {
   try {
-    const registry = await fetchRegistry();
-    if (registry.revision !== latestRevision && bootRevision !== null) {
-      bus.emit('build:changed', { from: bootRevision, to: registry.revision });
-    }
-    latestRevision = registry.revision;
+    noteRevision((await fetchRegistry()).revision);
   } catch {
     // An unreachable registry is not a new build.
   }
@@ -36,6 +57,8 @@ export async function checkForNewBuild(): Promise<boolean> {
 export function useNewBuildDetection(pollMs: number): void {
   const location = useLocation();
   const first = useRef(true);
+
+  useEffect(() => listenForNewBuilds(), []);
 
   useEffect(() => {
     const check = () => void checkForNewBuild();

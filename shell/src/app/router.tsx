@@ -73,7 +73,7 @@ export function ShopRoutes({ config }: { config: ShellConfig }) {
             const Layout = layouts[layout];
             return (
               <Route key={layout} element={<Layout />}>
-                {shopRoutes.filter((route) => route.layout === layout).map(areaRoute)}
+                {shopRoutes().filter((route) => route.layout === layout).map(areaRoute)}
               </Route>
             );
           })}

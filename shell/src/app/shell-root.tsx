@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { applyConsent } from './analytics.ts';
-import { routeNameForPath } from './route-table.ts';
+import { routeForPath } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
 import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useServerRedirect } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
@@ -11,8 +11,10 @@ import type { ShellConfig } from '../config.ts';
 /** The root of every layout: consent, analytics and the effects of route changes. */
 export function ShellRoot({ config }: { config: ShellConfig }) {
   const { pathname } = useLocation();
-  const routeName = routeNameForPath(pathname);
-  const consentOff = routeName === 'generate' || routeName === 'pdf';
+  const route = routeForPath(pathname);
+  const routeName = route?.name ?? null;
+  // Utility routes its area declares without consent (the operator's tools): no notice, no analytics.
+  const consentOff = route?.noConsent === true;
   const { choices, noticeVisible, settingsOpen } = useConsentStore();
 
   useServerRedirect();
@@ -20,12 +22,18 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   useScrollReset();
   useDeviceRefresh();
   useNewBuildDetection(config.registryPollMs);
-  useEffect(() => applyConsent(choices, routeName, config.gtmId), [choices, routeName, config.gtmId]);
+  useEffect(() => applyConsent(choices, routeName, consentOff, config.gtmId), [choices, routeName, consentOff, config.gtmId]);
 
   const showNotice = !consentOff && (noticeVisible || settingsOpen);
   const plain = pathname.includes('ochrana-sukromia');
   return (
     <>
+      {config.preview && (
+        <p className="preview-banner" role="status" data-testid="preview-banner">
+          Náhľad verzie <code>{config.preview.area} {config.preview.version}</code> – vidíte ju len v tomto prehliadači.{' '}
+          <a href={config.preview.endPath}>Ukončiť náhľad</a>
+        </p>
+      )}
       {showNotice && plain && <ConsentNotice plain />}
       <Outlet />
       {showNotice && !plain && <ConsentNotice plain={false} />}

@@ -5,7 +5,7 @@
 import { importAreaModule, registerAreaEntries, type AreaEntry } from './module-source.ts';
 import type { ComponentType } from 'react';
 import { bus, isContractCompatible, KERNEL_VERSION } from '@shop/shared-kernel';
-import type { AreaName, Registry } from './registry.ts';
+import type { AreaName, AreaRelease } from './registry.ts';
 
 export type AreaPageModule = { default: ComponentType };
 
@@ -25,9 +25,10 @@ const released = new Map<AreaName, { version: string; compatible: boolean }>();
 const modules = new Map<string, Promise<AreaPageModule>>();
 const failed = new Set<string>();
 
-export function registerAreas(registry: Registry, assetOrigin: string): void {
+/** Registers the releases this page load uses (chooseReleases: in force, canary or preview). */
+export function registerAreas(releases: Partial<Record<AreaName, AreaRelease>>, assetOrigin: string): void {
   const remotes: AreaEntry[] = [];
-  for (const [name, release] of Object.entries(registry.areas) as [AreaName, Registry['areas'][AreaName]][]) {
+  for (const [name, release] of Object.entries(releases) as [AreaName, AreaRelease | undefined][]) {
     if (!release) continue;
     const compatible = isContractCompatible(KERNEL_VERSION, release.kernel);
     released.set(name, { version: release.version, compatible });

@@ -1,7 +1,8 @@
-import { Component, Suspense, use, type ReactNode } from 'react';
+import { Component, Suspense, use, useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { isNotFound } from '@shop/shared-kernel';
-import { AreaLoadError, forgetFailedLoad, loadAreaModule } from './area-loader.ts';
+import { AreaLoadError, areaVersion, forgetFailedLoad, loadAreaModule } from './area-loader.ts';
+import { reportError, reportPageView, setCurrentArea } from '../app/telemetry.ts';
 import { checkForNewBuild } from '../app/new-build.ts';
 import { reloadOnce } from '../app/reload-guard.ts';
 import type { ShopRoute } from '../app/route-table.ts';
@@ -35,6 +36,11 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
     if (error instanceof AreaLoadError && error.reason === 'unavailable') {
       void checkForNewBuild().then((changed) => changed && reloadOnce());
     }
+    // A page that throws reaches the operator, attributed to the version that rendered it (load failures are reported where they happen).
+    if (!isNotFound(error) && !(error instanceof AreaLoadError)) {
+      const { area } = this.props.route;
+      reportError('boundary', area, areaVersion(area), error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    }
   }
 
   retry = () => {
@@ -55,6 +61,11 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
 /** Renders a route's page from its area, loading the area's module lazily. */
 export function AreaRoute({ route }: { route: ShopRoute }) {
   const location = useLocation();
+  useEffect(() => {
+    const version = areaVersion(route.area);
+    setCurrentArea(route.area, version, route.name);
+    reportPageView(route.area, version, route.name);
+  }, [location.key, route.area, route.name]);
   return (
     <div className="area-outlet" data-boundary={route.area} data-route={route.name}>
       <AreaBoundary route={route} key={location.pathname}>

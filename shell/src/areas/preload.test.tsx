@@ -5,6 +5,23 @@ vi.mock('@module-federation/runtime', () => runtime);
 
 const { registerAreas } = await import('./area-loader.ts');
 const { installLinkPreloading, PRELOAD_CONCURRENCY } = await import('./preload.ts');
+const { setRouteTable } = await import('../app/route-table.ts');
+
+/** The pages the areas ship, as their builds declare them. */
+const routes = {
+  catalog: [
+    { name: 'home', path: '/', module: './HomePage', layout: 'default' },
+    { name: 'category', path: '/c/:category', module: './CategoryPage', layout: 'default' },
+    { name: 'product', path: '/p/:product', module: './ProductPage', layout: 'default' },
+    { name: 'sale', path: '/vypredaj', module: './SalePage', layout: 'default' },
+  ],
+  checkout: [{ name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' }],
+  content: [
+    { name: 'contact', path: '/s/kontakt', module: './ContactPage', layout: 'default' },
+    { name: 'blog', path: '/blog', module: './BlogPage', layout: 'default' },
+  ],
+  account: [],
+} as const;
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -12,15 +29,14 @@ afterEach(() => {
 
 describe('link preloading', () => {
   it('loads the target route’s area module on hover or focus, at most 4 at once, each once', async () => {
-    registerAreas(
-      {
-        revision: '1',
-        areas: Object.fromEntries(
-          ['catalog', 'checkout', 'account', 'content'].map((area) => [area, { version: '1', entry: `remotes/${area}/1/remoteEntry.js`, kernel: '1.0.0', exposes: [] }]),
-        ),
-      },
-      'http://assets.test',
+    const releases = Object.fromEntries(
+      (['catalog', 'checkout', 'account', 'content'] as const).map((area) => [
+        area,
+        { version: '1', entry: `remotes/${area}/1/remoteEntry.js`, kernel: '1.0.0', exposes: [], routes: [...routes[area]] },
+      ]),
     );
+    registerAreas(releases, 'http://assets.test');
+    setRouteTable(releases);
     const pending: (() => void)[] = [];
     runtime.loadRemote.mockImplementation(() => new Promise((resolve) => pending.push(() => resolve({ default: () => null }))));
     const paths = ['/', '/c/tehly', '/p/tehla', '/vypredaj', '/checkout/cart', '/s/kontakt', '/blog'];

@@ -3,6 +3,7 @@
  * area module ahead of the click, at most 4 at once (spec section 9).
  */
 import { loadAreaModule } from './area-loader.ts';
+import { isAuthenticated, useAuthStore } from '@shop/shared-kernel';
 import { routeForPath } from '../app/route-table.ts';
 
 export const PRELOAD_CONCURRENCY = 4;
@@ -26,7 +27,8 @@ function pump(): void {
 
 export function preloadPath(pathname: string): void {
   const route = routeForPath(pathname);
-  if (!route) return;
+  // A guest is sent to sign in from those pages: their code would be loaded for nothing.
+  if (!route || (route.requiresSignIn && !isAuthenticated(useAuthStore.getState().auth))) return;
   const key = `${route.area}/${route.module}`;
   if (requested.has(key)) return;
   requested.add(key);

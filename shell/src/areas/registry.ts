@@ -1,9 +1,22 @@
 /**
- * The release registry `builds/latest.json`: which version of each area is
- * in force and where its entry lives. Fetched at boot, never from a cache.
+ * The release registry `builds/latest.json`: which version of each area is in
+ * force, where its entry lives and which pages it ships; canaries and their
+ * share of shoppers. Injected into index.html, fetched to compare revisions.
  */
+import type { LayoutName } from '../app/route-table.ts';
+
 export const AREA_NAMES = ['catalog', 'checkout', 'account', 'content'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
+
+export type AreaRouteSpec = {
+  name: string;
+  path: string;
+  module: string;
+  layout: LayoutName;
+  requiresBasket?: boolean;
+  requiresSignIn?: boolean;
+  noConsent?: boolean;
+};
 
 export type AreaRelease = {
   version: string;
@@ -12,12 +25,16 @@ export type AreaRelease = {
   /** Kernel version the area was built against (its contract). */
   kernel: string;
   exposes: string[];
+  /** The pages the area ships. */
+  routes?: AreaRouteSpec[];
 };
 
 export type Registry = {
-  /** Changes with every pointer move; the shell compares it to detect a new build. */
+  /** Changes with every move; the shell compares it to detect a new release. */
   revision: string;
   areas: Partial<Record<AreaName, AreaRelease>>;
+  /** Versions in force for a share (percent) of shoppers. */
+  canaries?: Partial<Record<AreaName, AreaRelease & { share: number }>>;
 };
 
 export const REGISTRY_URL = '/builds/latest.json';
@@ -30,4 +47,17 @@ export async function fetchRegistry(): Promise<Registry> {
     throw new Error('Registry has no areas');
   }
   return registry;
+}
+
+/**
+ * The release of each area this page load uses: the canary when this browser's
+ * bucket (0–99) is below its share, else the one in force. Chosen once per
+ * page load, so a shopper never mixes two versions of one area.
+ */
+export function chooseReleases(registry: Registry, bucket: number): Partial<Record<AreaName, AreaRelease>> {
+  const chosen: Partial<Record<AreaName, AreaRelease>> = { ...registry.areas };
+  for (const [area, canary] of Object.entries(registry.canaries ?? {}) as [AreaName, AreaRelease & { share: number }][]) {
+    if (bucket < canary.share) chosen[area] = canary;
+  }
+  return chosen;
 }

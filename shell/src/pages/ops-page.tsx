@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { formatDate, formatPrice, usePageMeta, type ApiCalls, type PaymentRefund, type ReleasePart, type ReleaseStatus } from '@shop/shared-kernel';
+import { formatDate, formatPrice, usePageMeta, type ApiCalls, type PaymentRefund, type ReleaseMove, type ReleasePart, type ReleasePartStatus, type ReleaseStatus } from '@shop/shared-kernel';
 
 const TOKEN_KEY = 'shop:ops-token';
-type Rollback = ApiCalls['POST /api/ops/releases/:part/rollback']['answer'];
+type Move = ApiCalls['POST /api/ops/releases/:part/rollback']['answer'];
+type PreviewLink = ApiCalls['POST /api/ops/releases/:part/preview']['answer'];
 
 const partLabels: Record<ReleasePart, string> = {
   shell: 'Shell (rámec)',
@@ -54,7 +55,123 @@ function Refunds({ token }: { token: string }) {
   );
 }
 
-/** Operator page: versions in force, history of each part, and rollback (the same code as `pnpm release rollback`). */
+const ACTIONS: Record<ReleaseMove['action'], string> = {
+  deploy: 'nasadenie',
+  rollback: 'návrat',
+  publish: 'zverejnenie na náhľad',
+  canary: 'kanárske vydanie',
+  promote: 'povýšenie kanárika',
+  abort: 'zrušenie kanárika',
+  pin: 'pripnutie',
+  unpin: 'odopnutie',
+};
+
+const percent = (errors: number, views: number) => (views === 0 ? '—' : `${((errors / views) * 100).toLocaleString('sk-SK', { maximumFractionDigits: 1 })} %`);
+
+/** Page views and error rate of one version over the last hour. */
+function Health({ data, part, version }: { data: ReleaseStatus; part: ReleasePart; version: string | null }) {
+  const row = data.health.find((item) => item.area === part && item.version === version);
+  if (!version || part === 'shell') return null;
+  return (
+    <span className="ops__health" data-testid={`health-${part}-${version}`}>
+      {row ? `${row.views} zobrazení, chybovosť ${percent(row.errors, row.views)}` : 'bez zobrazení'} za hodinu
+    </span>
+  );
+}
+
+type Act = (part: ReleasePart, path: string, body: Record<string, string>, done: (result: unknown) => string) => Promise<void>;
+
+/** One part: its version, pin, canary, last-hour health, and the moves an operator can make. */
+function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: ReleasePartStatus; busy: boolean; act: Act }) {
+  const label = partLabels[part.part];
+  const defaultTarget = 'version' in part.rollback ? part.rollback.version : '';
+  const [target, setTarget] = useState(defaultTarget);
+  const [reason, setReason] = useState('');
+  useEffect(() => setTarget(defaultTarget), [defaultTarget]);
+  const choices = part.versionsKept.filter((version) => version !== part.version);
+
+  const rollBack = () => {
+    if (!target) return;
+    const known = 'version' in part.rollback && part.rollback.version === target ? part.rollback : null;
+    const when = known ? ` (naposledy v prevádzke do ${time(known.lastInForceUntil)}${known.by ? `, nasadil ${known.by}` : ''})` : '';
+    if (!window.confirm(`Vrátiť ${label} z verzie ${part.version ?? '—'} na verziu ${target}${when}? Časť zostane pripnutá na tejto verzii.`)) return;
+    void act(part.part, 'rollback', { version: target, ...(reason ? { reason } : {}) }, (result) => {
+      const move = (result as Move).data;
+      return `${label}: ${move.from ?? '—'} → ${move.version} (pripnuté)`;
+    });
+  };
+
+  return (
+    <tr data-part={part.part}>
+      <th scope="row">{label}</th>
+      <td>
+        <code>{part.version ?? '—'}</code> <Health data={data} part={part.part} version={part.version} />
+        <br />
+        <small>{time(part.since)}{part.by ? ` · ${part.by}` : ''}</small>
+        {part.pin && (
+          <p className="ops__pin" data-testid={`pin-${part.part}`}>
+            Pripnuté na <code>{part.pin.version}</code> ({part.pin.by}, {time(part.pin.at)}{part.pin.reason ? `: ${part.pin.reason}` : ''}){' '}
+            <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'unpin', {}, () => `${label}: odopnuté`)}>
+              Odopnúť<span className="visually-hidden"> {label}</span>
+            </button>
+          </p>
+        )}
+        {part.canary && (
+          <p className="ops__canary" data-testid={`canary-${part.part}`}>
+            Kanárik <code>{part.canary.version}</code> pre {part.canary.share} % zákazníkov od {time(part.canary.since)}{' '}
+            <Health data={data} part={part.part} version={part.canary.version} />{' '}
+            <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'promote', { version: part.canary!.version }, () => `${label}: kanárik povýšený pre všetkých`)}>
+              Povýšiť
+            </button>{' '}
+            <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'abort', { version: part.canary!.version }, () => `${label}: kanárik zrušený`)}>
+              Zrušiť
+            </button>
+          </p>
+        )}
+      </td>
+      <td>
+        {choices.length > 0 ? (
+          <>
+            <label className="visually-hidden" htmlFor={`target-${part.part}`}>Cieľová verzia – {label}</label>
+            <select id={`target-${part.part}`} value={target} onChange={(event) => setTarget(event.target.value)}>
+              {!defaultTarget && <option value="">Vyberte verziu</option>}
+              {choices.map((version) => (
+                <option key={version} value={version}>
+                  {version}{version === defaultTarget ? ' (predchádzajúca)' : ''}
+                </option>
+              ))}
+            </select>
+            <label className="visually-hidden" htmlFor={`reason-${part.part}`}>Dôvod – {label}</label>
+            <input id={`reason-${part.part}`} placeholder="Dôvod (nepovinné)" maxLength={500} value={reason} onChange={(event) => setReason(event.target.value)} />
+            <button type="button" className="button" disabled={busy || !target} onClick={rollBack}>
+              Vrátiť späť<span className="visually-hidden"> {label}</span>
+            </button>
+            {'refused' in part.rollback && <small className="ops__note">Bez zvolenej verzie sa nedá vrátiť: {part.rollback.refused}</small>}
+          </>
+        ) : (
+          <small>Iná verzia nie je k dispozícii.</small>
+        )}
+        {part.part !== 'shell' && choices.length > 0 && (
+          <button
+            type="button"
+            className="button"
+            disabled={busy || !target}
+            onClick={() => void act(part.part, 'preview', { version: target }, (result) => `Odkaz na náhľad (len pre prehliadač, ktorý ho otvorí, 24 h): ${(result as PreviewLink).data.url}`)}
+          >
+            Odkaz na náhľad<span className="visually-hidden"> {label}</span>
+          </button>
+        )}
+        {!part.pin && part.version && (
+          <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'pin', reason ? { reason } : {}, () => `${label}: pripnuté`)}>
+            Pripnúť<span className="visually-hidden"> {label}</span>
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** Operator page: versions in force, pins, canaries, health, history; rollback and the rest with the same code as `pnpm release`. */
 export function OpsPage() {
   usePageMeta({ title: 'Vydania' });
   const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? '');
@@ -87,12 +204,11 @@ export function OpsPage() {
     setToken(draft.trim());
   };
 
-  const rollBack = async (part: ReleasePart) => {
-    if (!window.confirm(`Vrátiť ${partLabels[part]} na predchádzajúcu verziu?`)) return;
+  const act: Act = async (part, path, body, done) => {
     setBusy(part);
     try {
-      const { data: result } = await opsFetch<Rollback>(token, `/releases/${part}/rollback`, { method: 'POST', body: '{}' });
-      setMessage({ kind: 'ok', text: `${partLabels[part]}: ${result.from ?? '—'} → ${result.version}` });
+      const result = await opsFetch<unknown>(token, `/releases/${part}/${path}`, { method: 'POST', body: JSON.stringify(body) });
+      setMessage({ kind: 'ok', text: done(result) });
       await load();
     } catch (error) {
       setMessage({ kind: 'error', text: (error as Error).message });
@@ -125,6 +241,13 @@ export function OpsPage() {
       )}
       {data && (
         <>
+          {!data.registry && <p role="alert">Na tomto serveri nie je register vydaní. Skontrolujte DATA_DIR.</p>}
+          {data.lock && (
+            <p className="ops__lock" data-testid="ops-lock">
+              Zámok vydaní drží: {data.lock.what} (proces {data.lock.pid} na {data.lock.host} od {time(data.lock.since)})
+              {data.lock.stale ? ` – zastaraný (${data.lock.staleBecause}), ďalšie vydanie alebo návrat ho uvoľní` : ''}.
+            </p>
+          )}
           <p>Revízia registra: <code>{data.revision}</code></p>
           <table className="ops__table">
             <caption className="visually-hidden">Verzie v prevádzke</caption>
@@ -132,22 +255,12 @@ export function OpsPage() {
               <tr>
                 <th scope="col">Časť</th>
                 <th scope="col">Verzia v prevádzke</th>
-                <th scope="col">Od</th>
                 <th scope="col">Akcia</th>
               </tr>
             </thead>
             <tbody>
               {data.parts.map((part) => (
-                <tr key={part.part} data-part={part.part}>
-                  <th scope="row">{partLabels[part.part]}</th>
-                  <td><code>{part.version ?? '—'}</code></td>
-                  <td>{time(part.since)}{part.by ? ` · ${part.by}` : ''}</td>
-                  <td>
-                    <button type="button" className="button" disabled={busy !== null || !part.version} onClick={() => void rollBack(part.part)}>
-                      Vrátiť späť<span className="visually-hidden"> {partLabels[part.part]}</span>
-                    </button>
-                  </td>
-                </tr>
+                <PartRow key={part.part} data={data} part={part} busy={busy !== null} act={act} />
               ))}
             </tbody>
           </table>
@@ -155,8 +268,10 @@ export function OpsPage() {
           <ol className="ops__history" reversed>
             {[...data.history].reverse().map((move, index) => (
               <li key={`${move.at}-${index}`}>
-                {time(move.at)} · {move.who} · {move.action === 'deploy' ? 'nasadenie' : 'návrat'} · {partLabels[move.part]}:{' '}
-                <code>{move.from ?? '—'}</code> → <code>{move.to}</code>
+                {time(move.at)} · {move.who} · {ACTIONS[move.action]} · {partLabels[move.part]}: <code>{move.from ?? '—'}</code> → <code>{move.to}</code>
+                {move.share ? ` (${move.share} %)` : ''}
+                {move.commit ? <> · commit <code>{move.commit}{move.dirty ? ' + neuložené zmeny' : ''}</code></> : null}
+                {move.reason ? ` · ${move.reason}` : ''}
               </li>
             ))}
           </ol>

@@ -1,19 +1,49 @@
 /**
- * Operator calls behind the operator token: the releases in force, their
- * history, and rollback, running the same release code as the command.
+ * Operator calls behind the operator token: the releases in force with their
+ * pins, canaries, rollback targets, lock and client health; rollback, pin,
+ * unpin, promote, abort, preview links and CI uploads, running the same
+ * release code as the command.
  */
-import type { FastifyPluginAsync } from 'fastify';
-import type { ApiCalls } from '@shop/shared-kernel/contract';
-import { history, rollback, status } from '../../release/releases.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { ApiCalls, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
+import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../release/releases.ts';
 import { ReleaseRefused } from '../../release/refusal.ts';
-import { isPart } from '../../release/registry.ts';
+import { isArea, isPart, type PartName, type Provenance } from '../../release/registry.ts';
 import { localDirectoryStorage } from '../../release/storage.ts';
+import { PREVIEW_TTL_MS, previewLink } from '../../release/preview.ts';
+import { UPLOAD_BODY_LIMIT, unpackBuild, type UploadBundle } from '../../release/upload-bundle.ts';
 import { checkOperatorToken } from '../operator/operator-auth.ts';
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
-export type OpsOptions = { originDir: string; operatorToken: string };
+export type OpsOptions = {
+  originDir: string;
+  operatorToken: string;
+  /** Base of preview links. */
+  publicUrl: string;
+  /** Page views and client errors per area and version since a time (the last hour is shown). */
+  health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
+};
 
-export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { originDir, operatorToken }) => {
+const VERSION = { type: 'string', pattern: '^[0-9A-Za-z.+-]{1,64}$' } as const;
+const REASON = { type: 'string', maxLength: 500 } as const;
+const PART_PARAMS = { type: 'object', properties: { part: { type: 'string', maxLength: 20 } }, required: ['part'] } as const;
+/** Who moved a part from /ops: the operator token is shared, so the page is the actor. */
+const OPS_ACTOR = 'ops';
+
+function refusal(reply: FastifyReply, error: unknown) {
+  if (!(error instanceof ReleaseRefused)) throw error;
+  const status = error.code === 'unknown_version' ? 404 : error.code === 'broken_build' || error.code === 'missing_module' || error.code === 'incompatible_kernel' || error.code === 'over_budget' || error.code === 'route_clash' ? 422 : 409;
+  return reply.code(status).send({ error: { code: 'conflict', message: error.message, refusal: error.code } });
+}
+
+const unknownPart = (reply: FastifyReply, part: string) =>
+  reply.code(404).send({ error: { code: 'not_found', message: `Neznáma časť obchodu: ${part.slice(0, 20)}` } });
+
+export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, options) => {
+  const { originDir, operatorToken } = options;
   const storage = localDirectoryStorage(originDir);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -24,32 +54,128 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { originDir
   });
 
   app.get<{ Reply: Answer<'GET /api/ops/releases'> }>('/releases', async () => {
-    const [current, moves] = await Promise.all([status(storage), history(storage)]);
-    return { data: { ...current, history: moves } };
+    const since = new Date(Date.now() - 60 * 60_000);
+    const [current, moves, health] = await Promise.all([status(storage), history(storage), options.health ? options.health(since) : Promise.resolve([])]);
+    return { data: { ...current, history: moves.slice(-200), health } };
   });
 
-  app.post<{ Params: { part: string }; Body: { version?: string } }>(
-    '/releases/:part/rollback',
+  type PartRequest<Body> = { Params: { part: string }; Body: Body };
+  const bodySchema = (properties: Record<string, unknown>, required: string[] = []) => ({
+    params: PART_PARAMS,
+    body: { type: 'object', properties, required, additionalProperties: false },
+  });
+  const actor = (reason?: string): Provenance => ({ who: OPS_ACTOR, reason: reason?.trim() || null });
+
+  app.post<PartRequest<{ version?: string; reason?: string }>>('/releases/:part/rollback', { schema: bodySchema({ version: VERSION, reason: REASON }) }, async (request, reply) => {
+    const { part } = request.params;
+    if (!isPart(part)) return unknownPart(reply, part);
+    try {
+      const result = await rollback({ storage, part, to: request.body?.version ?? null, provenance: actor(request.body?.reason) });
+      request.log.warn({ release: { action: 'rollback', ...result } }, 'release rolled back from /ops');
+      const answer: Answer<'POST /api/ops/releases/:part/rollback'> = { data: result };
+      return answer;
+    } catch (error) {
+      return refusal(reply, error);
+    }
+  });
+
+  for (const action of ['pin', 'unpin'] as const) {
+    app.post<PartRequest<{ reason?: string }>>(`/releases/:part/${action}`, { schema: bodySchema({ reason: REASON }) }, async (request, reply) => {
+      const { part } = request.params;
+      if (!isPart(part)) return unknownPart(reply, part);
+      try {
+        const pin = await setPin({ storage, part, pinned: action === 'pin', provenance: actor(request.body?.reason) });
+        return { data: { pinned: pin !== null } };
+      } catch (error) {
+        return refusal(reply, error);
+      }
+    });
+  }
+
+  for (const outcome of ['promote', 'abort'] as const) {
+    app.post<PartRequest<{ version?: string; reason?: string }>>(`/releases/:part/${outcome}`, { schema: bodySchema({ version: VERSION, reason: REASON }) }, async (request, reply) => {
+      const { part } = request.params;
+      if (!isArea(part)) return unknownPart(reply, part);
+      try {
+        const result = await finishCanary({ storage, area: part, outcome, provenance: actor(request.body?.reason), expectVersion: request.body?.version });
+        request.log.warn({ release: { action: outcome, ...result } }, `canary ${outcome === 'promote' ? 'promoted' : 'aborted'} from /ops`);
+        return { data: result };
+      } catch (error) {
+        return refusal(reply, error);
+      }
+    });
+  }
+
+  app.post<PartRequest<{ version: string }>>('/releases/:part/preview', { schema: bodySchema({ version: VERSION }, ['version']) }, async (request, reply) => {
+    const { part } = request.params;
+    if (!isArea(part)) return unknownPart(reply, part);
+    if (!(await storage.exists(`remotes/${part}/${request.body.version}`))) {
+      return reply.code(404).send({ error: { code: 'not_found', message: `Verzia ${request.body.version} nie je na serveri.` } });
+    }
+    const answer: Answer<'POST /api/ops/releases/:part/preview'> = {
+      data: { url: previewLink(options.publicUrl, operatorToken, { area: part, version: request.body.version }), expires: new Date(Date.now() + PREVIEW_TTL_MS).toISOString() },
+    };
+    return answer;
+  });
+
+  // A CI release without file access to the origin: the build comes in the body and runs the same checks.
+  type Upload = UploadBundle & {
+    packageVersion: string;
+    budgetBytes: number | null;
+    mode: DeployMode['kind'];
+    share?: number;
+    overridePin?: boolean;
+    who: string;
+    reason?: string | null;
+    commit?: string | null;
+    dirty?: boolean | null;
+  };
+  app.post<PartRequest<Upload>>(
+    '/releases/:part/upload',
     {
-      schema: {
-        params: { type: 'object', properties: { part: { type: 'string' } }, required: ['part'] },
-        body: {
-          type: 'object',
-          properties: { version: { type: 'string', pattern: '^[0-9A-Za-z.+-]{1,64}$' } },
-          additionalProperties: false,
+      bodyLimit: UPLOAD_BODY_LIMIT,
+      schema: bodySchema(
+        {
+          packageVersion: { type: 'string', pattern: '^[0-9A-Za-z.+-]{1,40}$' },
+          budgetBytes: { type: ['integer', 'null'], minimum: 0, maximum: 100_000_000 },
+          mode: { enum: ['live', 'publish', 'canary'] },
+          share: { type: 'integer', minimum: 1, maximum: 99 },
+          overridePin: { type: 'boolean' },
+          who: { type: 'string', minLength: 1, maxLength: 200 },
+          reason: { type: ['string', 'null'], maxLength: 500 },
+          commit: { type: ['string', 'null'], pattern: '^[0-9a-f]{4,40}$' },
+          dirty: { type: ['boolean', 'null'] },
+          files: { type: 'object', maxProperties: 400, additionalProperties: { type: 'string' }, propertyNames: { maxLength: 200 } },
         },
-      },
+        ['packageVersion', 'mode', 'who', 'files'],
+      ),
     },
     async (request, reply) => {
       const { part } = request.params;
-      if (!isPart(part)) return reply.code(404).send({ error: { code: 'not_found', message: `Neznáma časť obchodu: ${part}` } });
+      if (!isPart(part)) return unknownPart(reply, part);
+      const body = request.body;
+      if (body.mode === 'canary' && !body.share) return reply.code(400).send({ error: { code: 'bad_request', message: 'Kanárske vydanie potrebuje podiel (share).' } });
+      const mode: DeployMode = body.mode === 'canary' ? { kind: 'canary', share: body.share! } : { kind: body.mode };
+      const dir = await mkdtemp(join(tmpdir(), `release-upload-${part}-`));
       try {
-        const result = await rollback({ storage, part, to: request.body?.version ?? null, who: 'ops' });
-        const answer: Answer<'POST /api/ops/releases/:part/rollback'> = { data: result };
-        return answer;
+        await unpackBuild(body, dir);
+        const result = await deploy({
+          storage,
+          part: part as PartName,
+          distDir: dir,
+          packageVersion: body.packageVersion,
+          budgetBytes: body.budgetBytes,
+          mode,
+          overridePin: body.overridePin === true,
+          provenance: { who: `${body.who} (upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
+        });
+        request.log.warn({ release: { action: `upload ${mode.kind}`, ...result } }, 'release uploaded');
+        const previewUrl = mode.kind === 'publish' && isArea(part) ? previewLink(options.publicUrl, operatorToken, { area: part, version: result.version }) : null;
+        return { data: { result, previewUrl } };
       } catch (error) {
-        if (error instanceof ReleaseRefused) return reply.code(409).send({ error: { code: 'conflict', message: error.message } });
-        throw error;
+        return refusal(reply, error);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
     },
   );

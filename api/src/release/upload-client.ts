@@ -1,0 +1,45 @@
+/**
+ * The CI side of an upload release: packs a build and sends it to a running
+ * shop (`POST /api/ops/releases/:part/upload`, operator token), which runs
+ * the same checks and moves as a release from the command line.
+ */
+import { ReleaseRefused, type RefusalCode } from './refusal.ts';
+import type { DeployMode, MoveResult, PartInput } from './releases.ts';
+import type { Provenance } from './registry.ts';
+import { packBuild } from './upload-bundle.ts';
+
+export async function uploadRelease(options: {
+  server: string;
+  token: string;
+  input: PartInput;
+  mode: DeployMode;
+  overridePin: boolean;
+  provenance: Provenance;
+}): Promise<{ result: MoveResult; previewUrl: string | null }> {
+  if (!options.token) throw new Error('Set OPERATOR_TOKEN to upload a release to a running shop');
+  const { files } = await packBuild(options.input.distDir);
+  const url = new URL(`/api/ops/releases/${options.input.part}/upload`, options.server);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      packageVersion: options.input.packageVersion,
+      budgetBytes: options.input.budgetBytes ?? null,
+      mode: options.mode.kind,
+      ...(options.mode.kind === 'canary' ? { share: options.mode.share } : {}),
+      overridePin: options.overridePin,
+      who: options.provenance.who,
+      reason: options.provenance.reason ?? null,
+      commit: options.provenance.commit ?? null,
+      dirty: options.provenance.dirty ?? null,
+      files,
+    }),
+  });
+  const body = (await response.json().catch(() => null)) as
+    | { data?: { result: MoveResult; previewUrl: string | null }; error?: { code: string; message: string; refusal?: RefusalCode } }
+    | null;
+  if (response.ok && body?.data) return body.data;
+  const message = body?.error?.message ?? `the shop answered ${response.status}`;
+  if (body?.error?.refusal) throw new ReleaseRefused(body.error.refusal, message);
+  throw new Error(`upload refused: ${message}`);
+}

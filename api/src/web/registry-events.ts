@@ -1,0 +1,78 @@
+/**
+ * Open tabs learn of a registry change within a second: `GET /builds/events`
+ * is a server-sent event stream that sends the registry's revision whenever
+ * it changes (one watcher per server, a stat of the file every half second,
+ * however many tabs listen). The shell makes the next navigation a full page
+ * load when the revision differs from the one it booted with.
+ */
+import { stat } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
+import type { ReleaseStorage } from '../release/storage.ts';
+
+export type RegistryEventsOptions = { storage: ReleaseStorage; pollMs?: number; heartbeatMs?: number; maxClients?: number };
+
+export function registryEvents(app: FastifyInstance, options: RegistryEventsOptions): void {
+  const { storage } = options;
+  const pollMs = options.pollMs ?? 500;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxClients = options.maxClients ?? 5_000;
+  const clients = new Set<ServerResponse>();
+  let revision: string | null = null;
+  let stamp = '';
+
+  const send = (client: ServerResponse, text: string) => {
+    if (!client.writableEnded) client.write(text);
+  };
+  const revisionEvent = () => `event: registry\ndata: ${JSON.stringify({ revision })}\n\n`;
+
+  async function poll() {
+    const info = await stat(storage.localPath(REGISTRY_KEY)).catch(() => null);
+    const next = info ? `${info.mtimeMs}:${info.size}` : 'none';
+    if (next === stamp) return;
+    stamp = next;
+    const current = info ? (await readRegistry(storage)).revision : null;
+    if (current === revision) return;
+    revision = current;
+    for (const client of clients) send(client, revisionEvent());
+  }
+
+  let polling: Promise<void> = Promise.resolve();
+  const watcher = setInterval(() => {
+    polling = polling.then(poll).catch((error: unknown) => app.log.error({ err: error }, 'registry watch failed'));
+  }, pollMs);
+  const heartbeat = setInterval(() => {
+    for (const client of clients) send(client, ': keep-alive\n\n');
+  }, heartbeatMs);
+  watcher.unref();
+  heartbeat.unref();
+
+  app.addHook('preClose', async () => {
+    clearInterval(watcher);
+    clearInterval(heartbeat);
+    for (const client of clients) client.end();
+    clients.clear();
+  });
+
+  app.get('/builds/events', async (request, reply) => {
+    if (clients.size >= maxClients) {
+      return reply.code(503).header('retry-after', '30').send({ error: { code: 'unavailable', message: 'Server je vyťažený, skúste to o chvíľu.' } });
+    }
+    await polling;
+    if (revision === null && stamp === '') await poll();
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-request-id': String(request.id),
+      // Retry after 5 s if the stream breaks (a restart).
+    });
+    raw.write('retry: 5000\n\n');
+    raw.write(revisionEvent());
+    clients.add(raw);
+    raw.on('close', () => clients.delete(raw));
+  });
+}
