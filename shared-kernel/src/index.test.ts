@@ -69,6 +69,9 @@ const EXPECTED = [
   'useJsonLd',
   // consent-rules.ts
   'CONSENT_NOTICE',
+  // telemetry-rules.ts
+  'MAX_CLIENT_MESSAGE_LENGTH',
+  'scrubClientMessage',
   // react/routing.tsx
   'RoutingProvider',
   'useRouting',

@@ -60,6 +60,7 @@ export { useCouponStore, finalTotal } from './coupon-store.ts';
 export type { CouponStore } from './coupon-store.ts';
 export { useConsentStore, analyticsEnabled } from './consent-store.ts';
 export { CONSENT_NOTICE } from './consent-rules.ts';
+export { MAX_CLIENT_MESSAGE_LENGTH, scrubClientMessage } from './telemetry-rules.ts';
 export type { ConsentStore } from './consent-store.ts';
 export { initKernel } from './startup.ts';
 export { useDeviceStore, MOBILE_MAX_WIDTH } from './device-store.ts';

@@ -14,3 +14,4 @@ export * from './checkout-rules.ts';
 export * from './contact-message-rules.ts';
 export * from './account-rules.ts';
 export * from './consent-rules.ts';
+export * from './telemetry-rules.ts';

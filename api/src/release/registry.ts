@@ -5,6 +5,7 @@
  * why and from which commit.
  */
 import { createHash } from 'node:crypto';
+import type { AreaRoute } from '@shop/shared-kernel/contract';
 import type { ReleaseStorage } from './storage.ts';
 
 export const AREAS = ['catalog', 'checkout', 'account', 'content'] as const;
@@ -23,22 +24,8 @@ export function isArea(value: string): value is AreaName {
 export const LAYOUTS = ['default', 'checkout', 'account'] as const;
 export type LayoutName = (typeof LAYOUTS)[number];
 
-/** A page an area ships: the shell builds its route table from these. */
-export type RouteSpec = {
-  /** Unique across the shop, e.g. 'checkout-cart'. */
-  name: string;
-  /** React Router path, e.g. '/checkout/thankyou/:orderToken'. */
-  path: string;
-  /** The exposed module that renders it, './CartPage'. */
-  module: string;
-  layout: LayoutName;
-  /** The step needs a non-empty basket; otherwise the shopper goes to the basket. */
-  requiresBasket?: boolean;
-  /** A guest is sent to sign in first. */
-  requiresSignIn?: boolean;
-  /** No consent notice and no analytics (utility routes). */
-  noConsent?: boolean;
-};
+/** A page an area ships (the kernel contract's AreaRoute): the shell builds its route table from these. */
+export type RouteSpec = AreaRoute;
 
 export type AreaRelease = {
   version: string;

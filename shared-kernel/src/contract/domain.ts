@@ -310,6 +310,23 @@ export type OrderDetail = {
 /** Operator view of releases (the /ops page). */
 export type ReleasePart = 'shell' | 'catalog' | 'checkout' | 'account' | 'content';
 
+/** A page an area ships: declared by the area's build, carried by the registry; the shell builds its route table from these. */
+export type AreaRoute = {
+  /** Unique across the shop, e.g. 'checkout-cart'. */
+  name: string;
+  /** React Router path: static segments and :params, e.g. '/checkout/thankyou/:orderToken'. */
+  path: string;
+  /** The exposed module that renders it, './CartPage'. */
+  module: string;
+  layout: 'default' | 'checkout' | 'account';
+  /** The step needs a non-empty basket; otherwise the shopper goes to the basket. */
+  requiresBasket?: boolean;
+  /** The page is for signed-in shoppers (the area sends guests to sign in). */
+  requiresSignIn?: boolean;
+  /** No consent notice and no analytics (utility routes). */
+  noConsent?: boolean;
+};
+
 export type ReleaseAction = 'deploy' | 'rollback' | 'publish' | 'canary' | 'promote' | 'abort' | 'pin' | 'unpin';
 
 export type ReleaseMove = {

@@ -15,7 +15,7 @@
  *
  * No React: the shell's boot installs it; the router and the area loader report through it.
  */
-import type { ClientErrorKind, TelemetryArea, TelemetryEvent } from '@shop/shared-kernel';
+import { MAX_CLIENT_MESSAGE_LENGTH, scrubClientMessage, type ClientErrorKind, type TelemetryArea, type TelemetryEvent } from '@shop/shared-kernel';
 
 export type TelemetryOptions = {
   /** Where batches go; default `/api/telemetry`. */
@@ -37,7 +37,9 @@ export type TelemetryOptions = {
 const AREAS: ReadonlySet<string> = new Set<TelemetryArea>(['shell', 'catalog', 'checkout', 'account', 'content']);
 const VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
 const ROUTE = /^[a-z0-9-]{1,40}$/;
-export const MAX_MESSAGE_LENGTH = 300;
+export const MAX_MESSAGE_LENGTH = MAX_CLIENT_MESSAGE_LENGTH;
+/** The same scrubbing the server applies again (kernel rule). */
+export const scrubMessage = scrubClientMessage;
 
 type Settings = Required<Omit<TelemetryOptions, 'random' | 'send'>> & { send: ((url: string, body: string) => boolean) | null };
 
@@ -55,27 +57,6 @@ type State = {
 };
 
 let state: State | null = null;
-
-/** A URL's query string and fragment removed (they may carry e-mails, tokens, search terms). */
-const URL_WITH_QUERY = /\b([a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi;
-const PATH_WITH_QUERY = /(^|[\s("'=])(\/[^\s?#"'<>]*)\?[^\s"'<>]*/g;
-/** Something@something: e-mail addresses (and anything that looks like one). */
-const EMAIL = /[^\s@"'<>()[\]{},;:]+@[^\s@"'<>()[\]{},;:]+/g;
-/** Six or more digits, also grouped by spaces or dashes (phone, order, card and account numbers). */
-const LONG_NUMBER = /\d(?:[ -]?\d){5,}/g;
-
-/** An error message as it may leave the browser: no query strings, no e-mail addresses or long numbers, 300 characters at most. */
-export function scrubMessage(message: string): string {
-  return message
-    .slice(0, MAX_MESSAGE_LENGTH * 4)
-    .replace(URL_WITH_QUERY, '$1')
-    .replace(PATH_WITH_QUERY, '$1$2')
-    .replace(EMAIL, '[email]')
-    .replace(LONG_NUMBER, '[number]')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, MAX_MESSAGE_LENGTH);
-}
 
 /** What one request may carry, with room to spare below the API's 16 KB. */
 const MAX_BODY_BYTES = 15 * 1024;

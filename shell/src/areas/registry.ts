@@ -3,20 +3,12 @@
  * force, where its entry lives and which pages it ships; canaries and their
  * share of shoppers. Injected into index.html, fetched to compare revisions.
  */
-import type { LayoutName } from '../app/route-table.ts';
+import type { AreaRoute } from '@shop/shared-kernel';
 
 export const AREA_NAMES = ['catalog', 'checkout', 'account', 'content'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
 
-export type AreaRouteSpec = {
-  name: string;
-  path: string;
-  module: string;
-  layout: LayoutName;
-  requiresBasket?: boolean;
-  requiresSignIn?: boolean;
-  noConsent?: boolean;
-};
+export type AreaRouteSpec = AreaRoute;
 
 export type AreaRelease = {
   version: string;

@@ -3,6 +3,7 @@
  * (no coercion) whether it came as application/json or as text/plain from navigator.sendBeacon.
  */
 import type { ClientErrorKind, TelemetryArea } from '@shop/shared-kernel/contract';
+import { MAX_CLIENT_MESSAGE_LENGTH } from '@shop/shared-kernel/rules';
 
 export const TELEMETRY_AREAS = ['shell', 'catalog', 'checkout', 'account', 'content'] as const satisfies readonly TelemetryArea[];
 export const CLIENT_ERROR_KINDS = ['load-failed', 'boundary', 'uncaught', 'rejection'] as const satisfies readonly ClientErrorKind[];
@@ -12,7 +13,7 @@ export const MAX_EVENTS = 50;
 /** Bytes per request (the route's body limit; the API's default is 256 KB). */
 export const TELEMETRY_BODY_LIMIT = 16 * 1024;
 /** Characters of an error's message. */
-export const MAX_MESSAGE_LENGTH = 300;
+export const MAX_MESSAGE_LENGTH = MAX_CLIENT_MESSAGE_LENGTH;
 
 const eventSchema = {
   type: 'object',

@@ -29,6 +29,7 @@ export const DEFAULT_TELEMETRY_RATE_LIMIT: TelemetryRateLimit = { max: 120, time
 
 export type TelemetryDeps = ApiDeps & { metrics: Metrics; operatorToken: string; rateLimit?: TelemetryRateLimit };
 
+const LOGGED_PER_REPORT = 10;
 const TOO_MANY = 'Príliš veľa hlásení z prehliadača. Skúste to znova o minútu.';
 
 export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, deps) => {
@@ -52,15 +53,19 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, de
     async (request, reply) => {
       const { events } = request.body;
       await countEvents(deps.db, events, new Date());
+      let logged = 0;
       for (const event of events) {
         if (event.type === 'view') {
           deps.metrics.clientPageViews.inc({ area: event.area });
           continue;
         }
         deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
+        // A log line per error, at most LOGGED_PER_REPORT per request: a flood is counted, not logged line by line.
+        if (logged++ >= LOGGED_PER_REPORT) continue;
         const { area, version, route, kind } = event;
         request.log.warn({ clientError: { area, version, route, kind, message: scrubMessage(event.message ?? '') } }, 'client error report');
       }
+      if (logged > LOGGED_PER_REPORT) request.log.warn({ clientErrorsNotLogged: logged - LOGGED_PER_REPORT }, 'client error report: more errors in this batch');
       return reply.code(204).send();
     },
   );

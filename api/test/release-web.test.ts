@@ -1,0 +1,127 @@
+/**
+ * What browsers see of releases: the public registry (no who or why), the
+ * server-sent registry events open tabs listen to, and signed preview links
+ * that make one browser load a version in force for nobody else.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deploy, rollback } from '../src/release/releases.ts';
+import { readRegistry } from '../src/release/registry.ts';
+import { localDirectoryStorage } from '../src/release/storage.ts';
+import { signPreview } from '../src/release/preview.ts';
+import { shellHost } from '../src/web/shell-host.ts';
+import { registryEvents } from '../src/web/registry-events.ts';
+import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+
+const operatorToken = 'operator-token-for-web-tests';
+const origin = mkdtempSync(join(tmpdir(), 'release-web-'));
+const storage = localDirectoryStorage(origin);
+const provenance = { who: 'team', reason: 'internal reason' };
+const app = Fastify();
+let base = '';
+let stable = '';
+let previewed = '';
+
+const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
+const giftRoute = { name: 'gift-cards', path: '/darcekove-poukazky', module: './GiftPage', layout: 'default' };
+
+beforeAll(async () => {
+  stable = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { routes: [cartRoute] }), packageVersion: '1.0.0', provenance, init: true })).version;
+  await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance });
+  const preview = fakeAreaBuild('checkout', { marker: 'preview', exposes: ['./CartPage', './GiftPage'], routes: [cartRoute, giftRoute] });
+  previewed = (await deploy({ storage, part: 'checkout', distDir: preview, packageVersion: '1.0.0', provenance, mode: { kind: 'publish' } })).version;
+  registryEvents(app, { storage, pollMs: 50 });
+  await shellHost(app, { originDir: origin, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken });
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(origin, { recursive: true, force: true });
+});
+
+/** The runtime configuration a page was served with. */
+async function served(cookie?: string) {
+  const html = await (await fetch(`${base}/`, { headers: cookie ? { cookie } : {} })).text();
+  const json = /window\.__SHOP__=(.*?)<\/script>/.exec(html)?.[1] ?? 'null';
+  return JSON.parse(json) as { registry: { revision: string; areas: { checkout: { version: string; routes: { path: string }[] } } }; preview: { area: string; version: string } | null };
+}
+
+describe('the public registry', () => {
+  it('says what to load, not who moved it or why', async () => {
+    const response = await fetch(`${base}/builds/latest.json`);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['areas', 'canaries', 'revision']);
+    expect(JSON.stringify(body)).not.toContain('internal reason');
+    expect(JSON.stringify(body)).not.toContain('team');
+  });
+});
+
+describe('preview links', () => {
+  it('make this browser load the previewed version and its pages, with the revision in force, until it ends the preview', async () => {
+    const token = signPreview(operatorToken, { area: 'checkout', version: previewed });
+    const opened = await fetch(`${base}/preview?token=${token}`, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    const cookie = opened.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^shop_preview=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+
+    const everyone = await served();
+    const mine = await served(cookie.split(';')[0]);
+    expect(everyone.registry.areas.checkout.version).toBe(stable);
+    expect(everyone.preview).toBeNull();
+    expect(mine.registry.areas.checkout.version).toBe(previewed);
+    expect(mine.registry.areas.checkout.routes.map((route) => route.path)).toContain('/darcekove-poukazky');
+    expect(mine.preview).toMatchObject({ area: 'checkout', version: previewed });
+    expect(mine.registry.revision).toBe(everyone.registry.revision);
+
+    const ended = await fetch(`${base}/preview?end=1`, { redirect: 'manual' });
+    expect(ended.headers.get('set-cookie')).toContain('Max-Age=0');
+  });
+
+  it('refuse a forged or tampered link, and ignore a forged cookie', async () => {
+    const forged = signPreview('not-the-operator-token', { area: 'checkout', version: previewed });
+    const response = await fetch(`${base}/preview?token=${forged}`, { redirect: 'manual' });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('Odkaz na náhľad je neplatný');
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect((await served(`shop_preview=${forged}`)).registry.areas.checkout.version).toBe(stable);
+    expect((await fetch(`${base}/preview?token=${'x'.repeat(401)}`)).status).toBe(400);
+  });
+});
+
+describe('registry events', () => {
+  it('tell an open tab the revision at once and again within a second of every move', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${base}/builds/events`, { signal: controller.signal });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const nextRevision = async () => {
+      for (;;) {
+        const match = /event: registry\ndata: (\{.*\})\n\n/.exec(text);
+        if (match) {
+          text = text.slice(match.index + match[0].length);
+          return (JSON.parse(match[1]!) as { revision: string }).revision;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        text += decoder.decode(value);
+      }
+    };
+    expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
+
+    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'moved', routes: [cartRoute] }), packageVersion: '1.0.0', provenance });
+    const movedAt = Date.now();
+    const moved = await nextRevision();
+    expect(moved).toBe((await readRegistry(storage)).revision);
+    expect(Date.now() - movedAt).toBeLessThan(1000);
+
+    await rollback({ storage, part: 'checkout', provenance });
+    expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
+    controller.abort();
+  });
+});
