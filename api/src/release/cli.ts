@@ -161,7 +161,9 @@ async function deployCommand(options: Options, storageRoot: string): Promise<voi
     }
     const storage = localDirectoryStorage(storageRoot);
     const results = await deploySet({ storage, parts: inputs, provenance: who, mode, overridePin: options.overridePin, onlyNew: options.onlyNew, init: options.init });
-    for (const result of results) print(describe(result));
+    for (const result of results) {
+      print(mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result));
+    }
     if (mode.kind === 'publish') {
       const config = readServerConfig(process.env);
       const token = process.env.OPERATOR_TOKEN ?? (await readFile(join(config.dataDir, 'operator-token'), 'utf8').catch(() => '')).trim();

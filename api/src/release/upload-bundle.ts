@@ -11,7 +11,7 @@ import { ReleaseRefused } from './refusal.ts';
 export const UPLOAD_LIMITS = { files: 400, fileBytes: 5 * 1024 * 1024, totalBytes: 12 * 1024 * 1024 };
 /** The HTTP body limit of an upload: the total in base64 plus room for the JSON around it. */
 export const UPLOAD_BODY_LIMIT = Math.ceil((UPLOAD_LIMITS.totalBytes * 4) / 3) + 256 * 1024;
-const SAFE_PATH = /^(?:[\w][\w.-]*\/){0,6}[\w][\w.-]*$/;
+const SAFE_PATH = /^(?:[\w.-]+\/){0,6}[\w.-]+$/;
 
 export type UploadBundle = { files: Record<string, string> };
 
