@@ -30,19 +30,37 @@ function noteRevision(revision: string): void {
 
 export const REGISTRY_EVENTS_URL = '/builds/events';
 
-/** Listens to the server's registry events; the browser reconnects on its own after a break. */
+/**
+ * Listens to the server's registry events while the tab is visible; the browser reconnects on its
+ * own after a break. A hidden tab closes its stream (browsers allow few connections per host over
+ * HTTP/1.1, and a shopper may keep many tabs open) and checks the registry when shown again.
+ */
 export function listenForNewBuilds(): () => void {
   if (typeof EventSource === 'undefined') return () => undefined;
-  const source = new EventSource(REGISTRY_EVENTS_URL);
-  source.addEventListener('registry', (event) => {
-    try {
-      const { revision } = JSON.parse((event as MessageEvent<string>).data) as { revision: string | null };
-      if (typeof revision === 'string') noteRevision(revision);
-    } catch {
-      // A malformed event is not a new build.
-    }
-  });
-  return () => source.close();
+  let source: EventSource | null = null;
+  const open = () => {
+    if (source) return;
+    source = new EventSource(REGISTRY_EVENTS_URL);
+    source.addEventListener('registry', (event) => {
+      try {
+        const { revision } = JSON.parse((event as MessageEvent<string>).data) as { revision: string | null };
+        if (typeof revision === 'string') noteRevision(revision);
+      } catch {
+        // A malformed event is not a new build.
+      }
+    });
+  };
+  const close = () => {
+    source?.close();
+    source = null;
+  };
+  const onVisibility = () => (document.visibilityState === 'hidden' ? close() : open());
+  if (document.visibilityState !== 'hidden') open();
+  document.addEventListener('visibilitychange', onVisibility);
+  return () => {
+    document.removeEventListener('visibilitychange', onVisibility);
+    close();
+  };
 }
 
 export async function checkForNewBuild(): Promise<boolean> {
