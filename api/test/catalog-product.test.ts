@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
-import { unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
+import { salePercent, unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { lowestPriceBefore } from '../src/routes/catalog/price-history.ts';
 import { startTestApi } from './helpers/test-api.ts';
 import type { TestApi } from './helpers/test-api.ts';
@@ -49,8 +49,12 @@ describe('product detail (issue 4 additions)', () => {
     const sale = await api.get<Paged<ProductSummary>>('/api/products?sale=1');
     expect(sale.body.data.length).toBe(15);
     for (const tile of sale.body.data) {
-      expect(tile.lowestPrice30).not.toBeNull();
       const d = await detail(tile.p_url);
+      // The tile's "od" price is the cheapest purchasable variant's, discounted or not; its badge the deepest discount.
+      const purchasable = d.variants.filter((v) => v.v_availability !== 'unavailable');
+      expect(unitPriceWithVat(tile.variant)).toBe(Math.min(...purchasable.map((v) => unitPriceWithVat(v))));
+      expect(tile.saleUpTo).toBe(Math.max(...d.variants.map((v) => salePercent(v))));
+      expect(tile.saleUpTo).toBeGreaterThan(0);
       const discounted = d.variants.filter((v) => v.v_sale > 0);
       expect(d.lowestPrices.map((l) => l.v_id).sort()).toEqual(discounted.map((v) => v.v_id).sort());
       for (const l of d.lowestPrices) {
@@ -60,7 +64,7 @@ describe('product detail (issue 4 additions)', () => {
         expect(l.price).toBeLessThanOrEqual(unitPriceBeforeSale(v));
         expect(l.price % 10).toBe(0);
       }
-      expect(tile.lowestPrice30).toBe(d.lowestPrices.find((l) => l.v_id === tile.variant.v_id)!.price);
+      expect(tile.lowestPrice30).toBe(d.lowestPrices.find((l) => l.v_id === tile.variant.v_id)?.price ?? null);
     }
     const plain = await api.get<Paged<ProductSummary>>('/api/products?category=naradie');
     for (const tile of plain.body.data) if (tile.variant.v_sale === 0) expect(tile.lowestPrice30).toBeNull();

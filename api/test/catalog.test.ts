@@ -170,7 +170,7 @@ describe('categories and listings', () => {
     for (const p of knauf) expect(p.brand?.b_url).toBe('knauf');
     const sale = await allPages('sale=1');
     expect(sale.length).toBeGreaterThan(15);
-    for (const p of sale) expect(p.variant.v_sale).toBeGreaterThan(0);
+    for (const p of sale) expect(p.saleUpTo).toBeGreaterThan(0);
     const missingBrand = await api.get('/api/products?brand=neexistuje');
     expect(missingBrand.status).toBe(404);
   });
@@ -212,7 +212,7 @@ describe('product detail and home', () => {
     const home = res.body.data;
     expect(home.categories.length).toBeGreaterThanOrEqual(8);
     expect(home.sale).toHaveLength(8);
-    for (const p of home.sale) expect(p.variant.v_sale).toBeGreaterThan(0);
+    for (const p of home.sale) expect(p.saleUpTo).toBeGreaterThan(0);
     expect(home.newest).toHaveLength(8);
     expect(home.brands.length).toBeGreaterThanOrEqual(12);
   });

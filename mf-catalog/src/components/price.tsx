@@ -36,11 +36,12 @@ export function Price({
   );
 }
 
-export function SaleBadge({ variant }: { variant: VariantData }) {
-  const percent = salePercent(variant);
+/** The discount badge: a variant's discount, or a product's deepest one ("až −25 %" when its variants differ). */
+export function SaleBadge({ percent, upTo = false }: { percent: number; upTo?: boolean }) {
   return percent > 0 ? (
     <span className="cat-badge" data-testid="sale-badge">
-      <span className="visually-hidden">Zľava </span>−{percent} %
+      <span className="visually-hidden">Zľava </span>
+      {upTo ? 'až ' : ''}−{percent} %
     </span>
   ) : null;
 }

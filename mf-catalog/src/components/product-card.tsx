@@ -1,4 +1,4 @@
-import { Link, variantCountText, type ProductSummary } from '@shop/shared-kernel';
+import { Link, salePercent, variantCountText, type ProductSummary } from '@shop/shared-kernel';
 import { Price, SaleBadge } from './price.tsx';
 
 export function ProductCard({ product }: { product: ProductSummary }) {
@@ -13,7 +13,7 @@ export function ProductCard({ product }: { product: ProductSummary }) {
           <Price variant={product.variant} from={product.variantCount > 1} lowestPrice30={product.lowestPrice30} />
         </div>
       </Link>
-      <SaleBadge variant={product.variant} />
+      <SaleBadge percent={product.saleUpTo} upTo={product.variantCount > 1 && product.saleUpTo !== salePercent(product.variant)} />
     </article>
   );
 }

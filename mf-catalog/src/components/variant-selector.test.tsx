@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { VariantSelector } from './variant-selector.tsx';
 import { Price, SaleBadge } from './price.tsx';
 import { variant } from './test-variant.ts';
+import { salePercent } from '@shop/shared-kernel';
 
 afterEach(cleanup);
 
@@ -63,7 +64,7 @@ describe('Price', () => {
     render(
       <>
         <Price variant={variant({ v_sale: 15000 })} lowestPrice30={11990} />
-        <SaleBadge variant={variant({ v_sale: 15000 })} />
+        <SaleBadge percent={salePercent(variant({ v_sale: 15000 }))} />
       </>,
     );
     expect(screen.getByTestId('lowest-price').textContent).toBe('Najnižšia cena za 30 dní pred zľavou: 11,99\u00a0€');
@@ -74,7 +75,7 @@ describe('Price', () => {
     render(
       <>
         <Price variant={variant({})} lowestPrice30={11990} />
-        <SaleBadge variant={variant({})} />
+        <SaleBadge percent={salePercent(variant({}))} />
       </>,
     );
     expect(screen.queryByTestId('lowest-price')).toBeNull();

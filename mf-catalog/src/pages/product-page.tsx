@@ -34,7 +34,7 @@ function ProductView({ product }: { product: ProductDetail }) {
     <>
       <article className="cat-product">
         <Gallery images={product.p_images.length > 0 ? product.p_images : [variant.p_image]} name={product.p_name}>
-          <SaleBadge variant={variant} />
+          <SaleBadge percent={salePercent(variant)} />
         </Gallery>
         <div className="cat-product__buy">
           <h1>{product.p_name}</h1>

@@ -83,8 +83,10 @@ export type ProductSummary = {
   p_image: string;
   brand: Brand | null;
   variantCount: number;
-  /** The cheapest available variant; the tile shows its price ("od"). */
+  /** The cheapest purchasable variant (current price, sale included); the tile shows its price ("od"). */
   variant: VariantData;
+  /** The deepest discount among the product's variants, percent (0: none); the tile's sale badge. */
+  saleUpTo: number;
   /** The lowest price of the 30 days before the tile variant's discount; null when not discounted. */
   lowestPrice30: number | null;
 };

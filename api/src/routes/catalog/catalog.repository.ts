@@ -11,6 +11,7 @@ import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices } from './price-history.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
+import { salePercent } from '@shop/shared-kernel/rules';
 
 const VARIANT_COLUMNS = [
   'v.v_id', 'v.v_code', 'v.v_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale', 'v.v_stock', 'v.v_availability',
@@ -93,7 +94,7 @@ export class CatalogRepository {
     else if (sort === 'name') q = q.orderBy('p.p_name_sort', 'asc').orderBy('p.p_id', 'asc');
     else q = q.orderBy('p.p_created_at', 'desc').orderBy('p.p_id', 'desc');
     const rows = await q.limit(page.limit).offset(page.offset).execute();
-    return { items: await this.summaries(rows.map((r) => r.p_id), Boolean(filter.saleOnly)), total };
+    return { items: await this.summaries(rows.map((r) => r.p_id)), total };
   }
 
   async countProducts(filter: ProductFilter): Promise<number> {
@@ -103,14 +104,17 @@ export class CatalogRepository {
     return Number(row.n);
   }
 
-  /** Product tiles for the given ids, in that order. */
-  async summaries(ids: number[], saleOnly: boolean): Promise<ProductSummary[]> {
+  /**
+   * Product tiles for the given ids, in that order. Every tile, in every listing (sale included),
+   * shows the same "od" price: its cheapest purchasable variant's current price, sale included;
+   * `saleUpTo` is the deepest discount among its variants (the sale listing's badge).
+   */
+  async summaries(ids: number[]): Promise<ProductSummary[]> {
     if (ids.length === 0) return [];
     const ranked = this.db
       .selectFrom('variants as v')
       .innerJoin('products as p', 'p.p_id', 'v.p_id')
       .where('v.p_id', 'in', ids)
-      .$if(saleOnly, (q) => q.where('v.v_sale', '>', 0))
       .select((eb) => [...VARIANT_COLUMNS, representativeRank(eb).as('rn')]);
     const [variants, products, counts] = await Promise.all([
       this.db.selectFrom(ranked.as('r')).selectAll('r').where('r.rn', '=', 1).execute(),
@@ -122,7 +126,7 @@ export class CatalogRepository {
         .execute(),
       this.db
         .selectFrom('variants')
-        .select((eb) => ['p_id', eb.fn.countAll<number>().as('n')])
+        .select((eb) => ['p_id', eb.fn.countAll<number>().as('n'), eb.fn.max('v_sale').as('max_sale')])
         .where('p_id', 'in', ids)
         .groupBy('p_id')
         .execute(),
@@ -130,7 +134,7 @@ export class CatalogRepository {
     const variantByProduct = new Map(variants.map((v) => [v.p_id, toVariantData(v as VariantWithProduct)]));
     const lowest = await lowestPrices(this.db, [...variantByProduct.values()]);
     const productById = new Map(products.map((p) => [p.p_id, p]));
-    const countByProduct = new Map(counts.map((c) => [c.p_id, Number(c.n)]));
+    const countByProduct = new Map(counts.map((c) => [c.p_id, { variants: Number(c.n), maxSale: Number(c.max_sale ?? 0) }]));
     return ids.flatMap((id) => {
       const p = productById.get(id);
       const variant = variantByProduct.get(id);
@@ -141,8 +145,9 @@ export class CatalogRepository {
         p_name: p.p_name,
         p_image: productImageUrl(p.p_id),
         brand: toBrand(p),
-        variantCount: countByProduct.get(id) ?? 0,
+        variantCount: countByProduct.get(id)?.variants ?? 0,
         variant,
+        saleUpTo: salePercent({ v_sale: countByProduct.get(id)?.maxSale ?? 0 }),
         lowestPrice30: lowest.get(variant.v_id) ?? null,
       }];
     });
@@ -226,7 +231,7 @@ export class CatalogRepository {
         .execute();
       ids.push(...rows.map((r) => r.p_id));
     }
-    return this.summaries(ids, false);
+    return this.summaries(ids);
   }
 
   /** Root category url of a product, for its picture. */

@@ -44,13 +44,18 @@ export function withoutFacet(filter: ProductFilter, facet: FacetKey): ProductFil
 
 export type P = Database & { p: Database['products'] };
 
-/** The price column a listing shows and sorts by: the sale tile's price in the sale listing. */
-export const priceColumn = (filter: ProductFilter) => (filter.saleOnly ? 'p.p_sale_price' : 'p.p_price') as 'p.p_price';
+/**
+ * The price column every listing shows, filters and sorts by: the tile's "od" price (its cheapest
+ * purchasable variant's current price, sale included), the sale listing too.
+ */
+export const priceColumn = (_filter: ProductFilter) => 'p.p_price' as const;
 
 /** Adds the filter's conditions to a query over `products as p`. */
 export function applyProductFilter<O>(qb: SelectQueryBuilder<P, 'p', O>, filter: ProductFilter): SelectQueryBuilder<P, 'p', O> {
   const price = priceColumn(filter);
   let q = qb.where(price, 'is not', null);
+  // The sale listing: products with a discounted variant.
+  if (filter.saleOnly) q = q.where('p.p_sale_price', 'is not', null);
   if (filter.categoryIds) q = q.where('p.cat_id', 'in', filter.categoryIds.length > 0 ? filter.categoryIds : [-1]);
   if (filter.brandId !== undefined) q = q.where('p.b_id', '=', filter.brandId);
   if (filter.brandIds && filter.brandIds.length > 0) q = q.where('p.b_id', 'in', filter.brandIds);

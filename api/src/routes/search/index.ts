@@ -26,7 +26,7 @@ export const searchRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db, diale
       const tokens = queryTokens(q);
       const [tree, { ids, total }] = await Promise.all([catalog.categoryTree(), search.results(tokens, PAGE_SIZE, (page - 1) * PAGE_SIZE)]);
       return {
-        data: await catalog.summaries(ids, false),
+        data: await catalog.summaries(ids),
         meta: { page, pageSize: PAGE_SIZE, total, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)) },
         categories: matchingCategories(tree, tokens, RESULT_CATEGORIES),
       };
