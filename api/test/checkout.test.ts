@@ -163,6 +163,21 @@ describe('pricing (POST /api/checkout/quote)', () => {
 });
 
 describe('placing an order (POST /api/orders)', () => {
+  it('an order with nothing to pay is paid when placed: no transfer instructions, no payment page, never "waiting for payment"', async () => {
+    const cheap = await api.db.selectFrom('variants').select(['v_id']).where('v_sell_price', '<', 3_000).where('v_sell_price', '>', 0)
+      .where('v_availability', '=', 'in_stock').where('v_stock', '>=', 5).orderBy('v_sell_price').executeTakeFirstOrThrow();
+    for (const paymentCode of ['transfer', 'card']) {
+      const res = await place(body({ lines: [{ v_id: cheap.v_id, amount: 1 }], couponCode: 'MINUS5', shippingCode: 'pickup', paymentCode }), user.token);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const { order, redirectUrl } = res.body.data;
+      expect(order.amountDue).toBe(0);
+      expect(order.paymentStatus).toBe('paid');
+      expect(order.transfer).toBeNull();
+      expect(order.canRetryPayment).toBe(false);
+      expect(redirectUrl).toBeNull();
+    }
+  });
+
   it('a guest order with cash on delivery: number, 32-character token, stock taken, e-mail in the outbox', async () => {
     const before = [await stockOf(light[0]!.v_id), await stockOf(light[1]!.v_id)];
     const res = await place(body());

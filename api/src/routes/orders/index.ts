@@ -112,7 +112,8 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
       let redirectUrl: string | null = null;
       if (created) {
         app.metrics.orders.inc({ payment: order.payment_code });
-        redirectUrl = await startPayment(order).catch((error: unknown) => {
+        // An order with nothing to pay is paid when placed: no gateway, no payment page.
+        if (order.payment_status !== 'paid') redirectUrl = await startPayment(order).catch((error: unknown) => {
           request.log.warn({ err: error }, 'payment start failed');
           return null;
         });

@@ -139,9 +139,10 @@ export async function placeOrder(
           amount_due: q.amountDue,
           weight: q.weight,
           status: 'new',
-          payment_status: initialStatus(priced.payment.code),
+          // Nothing to pay (a coupon or points covered it all): paid when placed, no payment asked for.
+          payment_status: q.amountDue === 0 ? 'paid' : initialStatus(priced.payment.code),
           created_at: now,
-          paid_at: null,
+          paid_at: q.amountDue === 0 ? now : null,
         })
         .returning('order_id')
         .executeTakeFirstOrThrow();
