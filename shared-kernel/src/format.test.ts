@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatNumber, formatPercent, formatPrice } from './format.ts';
+import { formatDate, formatFee, formatIban, formatNumber, formatPercent, formatPhone, formatPrice, formatZip } from './format.ts';
 
 /** Intl uses U+00A0 (and in some ICU versions U+202F) as spaces. */
 const norm = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -66,5 +66,20 @@ describe('formatDate', () => {
   it('returns "" for an invalid date', () => {
     expect(formatDate('not a date')).toBe('');
     expect(formatDate(Number.NaN)).toBe('');
+  });
+});
+
+describe('Slovak ways of writing', () => {
+  it('groups an IBAN by four, a Slovak phone as +421 905 123 456, a PSČ as 010 01, and says "zadarmo" for a free fee', () => {
+    expect(formatIban('SK3112000000198742637541')).toBe('SK31 1200 0000 1987 4263 7541');
+    expect(formatIban('SK31 1200 0000 1987 4263 7541')).toBe('SK31 1200 0000 1987 4263 7541');
+    expect(formatPhone('+421905123456')).toBe('+421 905 123 456');
+    expect(formatPhone('0905 123 456')).toBe('+421 905 123 456');
+    expect(formatPhone('+420 601 123 456')).toBe('+420 601 123 456');
+    expect(formatZip('01001')).toBe('010 01');
+    expect(formatZip('010 01')).toBe('010 01');
+    expect(formatZip('A-1010')).toBe('A-1010');
+    expect(formatFee(0)).toBe('zadarmo');
+    expect(formatFee(2900)).toBe(formatPrice(2900));
   });
 });

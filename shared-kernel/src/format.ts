@@ -44,7 +44,7 @@ export function formatPercent(percent: number): string {
   return `${wholeNumber.format(Math.round(percent) + 0)}${NBSP}%`;
 }
 
-/** dd.mm.yyyy of the UTC calendar day; an invalid date gives "". */
+/** dd.mm.yyyy of the UTC calendar day (spec: dates dd.mm.yyyy in UTC); an invalid date gives "". */
 export function formatDate(d: Date | string | number): string {
   const date = d instanceof Date ? d : new Date(d);
   const time = date.getTime();
@@ -53,4 +53,27 @@ export function formatDate(d: Date | string | number): string {
   const month = String(date.getUTCMonth() + 1).padStart(2, '0');
   const year = String(date.getUTCFullYear()).padStart(4, '0');
   return `${day}.${month}.${year}`;
+}
+
+/** A price, or "zadarmo" when it is nothing (shipping and payment fees). */
+export function formatFee(thousandths: number): string {
+  return thousandths === 0 ? 'zadarmo' : formatPrice(thousandths);
+}
+
+/** An IBAN in groups of four: "SK12 3456 7890 …". */
+export function formatIban(iban: string): string {
+  return iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/** A Slovak phone number as people write it: "+421 905 123 456"; anything else as given. */
+export function formatPhone(phone: string): string {
+  const compact = phone.replace(/[\s/-]/g, '');
+  const slovak = /^(?:\+421|00421|0)(\d{3})(\d{3})(\d{3})$/.exec(compact);
+  return slovak ? `+421 ${slovak[1]} ${slovak[2]} ${slovak[3]}` : phone;
+}
+
+/** A Slovak postcode (PSČ) as written: "010 01"; anything else as given. */
+export function formatZip(zip: string): string {
+  const digits = zip.replace(/\s/g, '');
+  return /^\d{5}$/.test(digits) ? `${digits.slice(0, 3)} ${digits.slice(3)}` : zip;
 }

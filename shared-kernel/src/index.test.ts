@@ -25,8 +25,13 @@ const EXPECTED = [
   'formatNumber',
   'formatPercent',
   'formatDate',
+  'formatFee',
+  'formatIban',
+  'formatPhone',
+  'formatZip',
   // numeric-input.ts
   'cleanNumericInput',
+  'numericInputText',
   'parseAmountInput',
   // random-string.ts
   'randomString',

@@ -21,8 +21,8 @@ export {
   basePrice,
 } from './money.ts';
 export type { PriceInput, PricedLine } from './money.ts';
-export { formatPrice, formatNumber, formatPercent, formatDate } from './format.ts';
-export { cleanNumericInput, parseAmountInput } from './numeric-input.ts';
+export { formatPrice, formatNumber, formatPercent, formatDate, formatFee, formatIban, formatPhone, formatZip } from './format.ts';
+export { cleanNumericInput, numericInputText, parseAmountInput } from './numeric-input.ts';
 export { randomString } from './random-string.ts';
 export {
   PAGE_SIZE,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanNumericInput, parseAmountInput } from './numeric-input.ts';
+import { cleanNumericInput, numericInputText, parseAmountInput } from './numeric-input.ts';
 
 describe('cleanNumericInput', () => {
   it('removes whitespace and turns commas into dots', () => {
@@ -42,5 +42,14 @@ describe('parseAmountInput', () => {
     expect(parseAmountInput('0,0')).toBeNull();
     expect(parseAmountInput('a,b')).toBeNull();
     expect(parseAmountInput('abc')).toBeNull();
+  });
+});
+
+describe('numericInputText', () => {
+  it('keeps the decimal comma a Slovak shopper types, cleaned as the spec says', () => {
+    expect(numericInputText('2,5')).toBe('2,5');
+    expect(numericInputText('2.5')).toBe('2,5');
+    expect(numericInputText(' 1 2,3.4ks')).toBe('12,34');
+    expect(parseAmountInput(numericInputText('2,5'))).toBe(2);
   });
 });

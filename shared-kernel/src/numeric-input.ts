@@ -14,6 +14,14 @@ export function cleanNumericInput(text: string): string {
 }
 
 /**
+ * What a numeric field shows while the shopper types: the spec's cleaning, with the decimal
+ * separator a Slovak shopper writes ("2,5" stays "2,5", never "2.5").
+ */
+export function numericInputText(text: string): string {
+  return cleanNumericInput(text).replace('.', ',');
+}
+
+/**
  * A quantity typed by the shopper as a positive integer amount.
  * Null when the cleaned text is empty, not a number or 0. A fraction is
  * rounded down, but anything above 0 gives at least 1 ("0,5" → 1, "2,7" → 2).

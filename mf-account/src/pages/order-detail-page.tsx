@@ -11,6 +11,7 @@ import {
   usePageMeta,
   useResource,
   type AccountOrderDetail,
+  formatZip,
 } from '@shop/shared-kernel';
 import { errorMessage } from '../components/field.tsx';
 import { PAYMENT_LABELS } from '../components/order-labels.ts';
@@ -18,8 +19,8 @@ import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { StatusMessage } from '../components/status-message.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
 
-const dateTime = (iso: string) =>
-  new Intl.DateTimeFormat('sk-SK', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Bratislava' }).format(new Date(iso));
+/** Dates as the specification writes them: dd.mm.yyyy. */
+const dateTime = (iso: string) => formatDate(iso);
 
 function InvoiceButton({ order }: { order: AccountOrderDetail }) {
   const [error, setError] = useState<string | null>(null);
@@ -164,8 +165,8 @@ function OrderDetailContent({ token }: { token: string }) {
         <dt>Stav</dt><dd><span className={`acc-state acc-state--${order.state}`} data-testid="order-state">{ORDER_STATE_LABELS[order.state]}</span></dd>
         <dt>Platba</dt><dd data-testid="payment-state">{order.payment.name} – {PAYMENT_LABELS[order.paymentStatus]}</dd>
         <dt>Doprava</dt><dd>{order.shipping.name}</dd>
-        <dt>Fakturačná adresa</dt><dd>{c.name}, {c.billing.street}, {c.billing.zip} {c.billing.city}{c.company ? ` (${c.company.name}, IČO ${c.company.ico})` : ''}</dd>
-        {c.delivery && (<><dt>Dodacia adresa</dt><dd>{c.delivery.name}, {c.delivery.street}, {c.delivery.zip} {c.delivery.city}</dd></>)}
+        <dt>Fakturačná adresa</dt><dd>{c.name}, {c.billing.street}, {formatZip(c.billing.zip)} {c.billing.city}{c.company ? ` (${c.company.name}, IČO ${c.company.ico})` : ''}</dd>
+        {c.delivery && (<><dt>Dodacia adresa</dt><dd>{c.delivery.name}, {c.delivery.street}, {formatZip(c.delivery.zip)} {c.delivery.city}</dd></>)}
       </dl>
       <div className="acc-actions">
         <InvoiceButton order={order} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import {
   Link,
-  cleanNumericInput,
+  numericInputText,
   parseAmountInput,
   useBasketStore,
   type ProductAccessory,
@@ -51,7 +51,7 @@ export function AddToBasket({ variant, accessories = [] }: { variant: VariantDat
             inputMode="numeric"
             value={text}
             onChange={(event) => {
-              setText(cleanNumericInput(event.target.value));
+              setText(numericInputText(event.target.value));
               setAdded(null);
             }}
             aria-invalid={amount === null}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import {
   Link,
-  cleanNumericInput,
+  numericInputText,
   formatPrice,
   lineTotal,
   parseAmountInput,
@@ -46,7 +46,7 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
           <button type="button" className="button" aria-label={`Znížiť množstvo ${variant.p_name}`} disabled={line.amount <= 1}
             onClick={() => updateAmount(line.v_id, line.amount - 1)}>−</button>
           <label htmlFor={inputId} className="visually-hidden">Množstvo {variant.p_name}</label>
-          <input id={inputId} inputMode="numeric" value={text} onChange={(event) => setText(cleanNumericInput(event.target.value))}
+          <input id={inputId} inputMode="numeric" value={text} onChange={(event) => setText(numericInputText(event.target.value))}
             onBlur={(event) => commit(event.target.value)}
             onKeyDown={(event) => event.key === 'Enter' && commit(event.currentTarget.value)} />
           <button type="button" className="button" aria-label={`Zvýšiť množstvo ${variant.p_name}`}

@@ -1,5 +1,5 @@
 import { Fragment } from 'react';
-import { formatPrice, type OrderLine, type VatLine } from '@shop/shared-kernel';
+import { formatFee, formatPrice, type OrderLine, type VatLine } from '@shop/shared-kernel';
 
 type Totals = {
   lines: OrderLine[];
@@ -44,13 +44,13 @@ export function OrderLines(props: Totals) {
         {props.shipping && (
           <>
             <dt>Doprava: {props.shipping.name}</dt>
-            <dd>{props.shipping.price === 0 ? 'zadarmo' : formatPrice(props.shipping.price)}</dd>
+            <dd>{formatFee(props.shipping.price)}</dd>
           </>
         )}
         {props.payment && (
           <>
             <dt>Platba: {props.payment.name}</dt>
-            <dd>{props.payment.price === 0 ? 'zadarmo' : formatPrice(props.payment.price)}</dd>
+            <dd>{formatFee(props.payment.price)}</dd>
           </>
         )}
         {props.vat.map((v) => (

@@ -5,7 +5,7 @@ import {
   useNavigate,
   api,
   ApiError,
-  formatPrice,
+  formatFee,
   usePageMeta,
   useBasketStore,
   useCheckoutStore,
@@ -34,7 +34,7 @@ function Methods(props: {
           <input type="radio" name={props.name} value={m.code} checked={props.value === m.code} disabled={!m.available}
             onChange={() => props.onChange(m.code)} />
           <span className="chk-method__name">{m.name}</span>
-          <span className="chk-method__price">{m.price === 0 ? 'zadarmo' : formatPrice(m.price)}</span>
+          <span className="chk-method__price">{formatFee(m.price)}</span>
           <small>{m.available ? m.description : m.reason}</small>
         </label>
       ))}

@@ -1,4 +1,4 @@
-import { Link, useParams, formatDate, formatPrice, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
+import { Link, NotFoundError, useLocation, useParams, formatDate, formatIban, formatPhone, formatPrice, formatZip, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
 import { InvoiceLink } from '../components/invoice-link.tsx';
 import { OrderLines } from '../components/order-lines.tsx';
 import { RetryPayment } from '../components/retry-payment.tsx';
@@ -25,7 +25,7 @@ function OrderView({ order }: { order: OrderDetail }) {
         <div className="chk-transfer">
           <h2>Platba prevodom</h2>
           <p>
-            IBAN: <strong>{order.transfer.iban}</strong><br />
+            IBAN: <strong>{formatIban(order.transfer.iban)}</strong><br />
             Variabilný symbol: <strong>{order.transfer.variableSymbol}</strong><br />
             Suma: <strong>{formatPrice(order.transfer.amount)}</strong><br />
             Príjemca: {order.transfer.beneficiary}
@@ -42,10 +42,10 @@ function OrderView({ order }: { order: OrderDetail }) {
         shipping={order.shipping} payment={order.payment} total={order.total} amountDue={order.amountDue} vat={order.vat} />
       <h2>Doručenie a fakturácia</h2>
       <p>
-        {c.name}, {c.email}, {c.phone}<br />
-        {c.billing.street}, {c.billing.zip} {c.billing.city}
+        {c.name}, {c.email}, {formatPhone(c.phone)}<br />
+        {c.billing.street}, {formatZip(c.billing.zip)} {c.billing.city}
         {c.company && <><br />{c.company.name}, IČO {c.company.ico}, DIČ {c.company.dic}{c.company.icDph && `, IČ DPH ${c.company.icDph}`}</>}
-        {c.delivery && <><br />Doručiť: {c.delivery.name}, {c.delivery.street}, {c.delivery.zip} {c.delivery.city}</>}
+        {c.delivery && <><br />Doručiť: {c.delivery.name}, {c.delivery.street}, {formatZip(c.delivery.zip)} {c.delivery.city}</>}
       </p>
       {order.note && <p>Poznámka: {order.note}</p>}
       <p><InvoiceLink token={order.token} /></p>
@@ -53,18 +53,30 @@ function OrderView({ order }: { order: OrderDetail }) {
   );
 }
 
+/** An order token has 32 letters and digits; anything else cannot name an order. */
+const ORDER_TOKEN = /^[A-Za-z0-9]{32}$/;
+
 export default function ThankYouPage() {
   useCheckoutStyles();
   const { orderToken = '' } = useParams();
-  usePageMeta({ title: 'Ďakujeme za objednávku', description: 'Potvrdenie objednávky.' });
+  const { pathname } = useLocation();
+  const wellFormed = ORDER_TOKEN.test(orderToken);
+  // A made-up link thanks nobody: the shell's not-found page (an unknown token answers 404 the same way).
+  if (!wellFormed) throw new NotFoundError(pathname);
+  return <ThankYou orderToken={orderToken} />;
+}
+
+function ThankYou({ orderToken }: { orderToken: string }) {
   const order = useOrder(orderToken);
+  usePageMeta({ title: order.status === 'ready' ? 'Ďakujeme za objednávku' : 'Objednávka', description: 'Potvrdenie objednávky.' });
   return (
     <section className="chk-thankyou">
-      <h1>Ďakujeme za objednávku</h1>
+      <h1>{order.status === 'ready' ? 'Ďakujeme za objednávku' : 'Vaša objednávka'}</h1>
       {order.status === 'loading' && <p>Načítavam objednávku…</p>}
       {order.status === 'error' && (
         <p className="chk-message chk-message--error" role="alert">
-          Objednávku sa nepodarilo načítať. <button type="button" className="chk-link-button" onClick={order.reload}>Skúsiť znova</button>
+          Objednávku sa nepodarilo načítať. Skontrolujte pripojenie a{' '}
+          <button type="button" className="chk-link-button" onClick={order.reload}>skúste to znova</button>. Potvrdenie objednávky máte aj v e-maile.
         </p>
       )}
       {order.status === 'ready' && (

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { OrderDetail, SiteData } from '@shop/shared-kernel/contract';
-import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
+import { formatDate, formatIban, formatPrice, formatZip } from '@shop/shared-kernel/rules';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -44,7 +44,7 @@ export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: strin
     doc.text(`IČO: ${site.company.ico}`);
     doc.text(`DIČ: ${site.company.dic}`);
     doc.text(`IČ DPH: ${site.company.icDph}`);
-    doc.text(`IBAN: ${iban}`);
+    doc.text(`IBAN: ${formatIban(iban)}`);
     const leftBottom = doc.y;
 
     doc.font('bold').fontSize(10).text('Odberateľ', 310, top);
@@ -52,13 +52,13 @@ export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: strin
     if (c.company) doc.text(c.company.name, 310);
     doc.text(c.name, 310);
     doc.text(c.billing.street, 310);
-    doc.text(`${c.billing.zip} ${c.billing.city}`, 310);
+    doc.text(`${formatZip(c.billing.zip)} ${c.billing.city}`, 310);
     if (c.company) {
       doc.text(`IČO: ${c.company.ico}`, 310);
       doc.text(`DIČ: ${c.company.dic}`, 310);
       if (c.company.icDph) doc.text(`IČ DPH: ${c.company.icDph}`, 310);
     }
-    if (c.delivery) doc.text(`Dodacia adresa: ${c.delivery.name}, ${c.delivery.street}, ${c.delivery.zip} ${c.delivery.city}`, 310);
+    if (c.delivery) doc.text(`Dodacia adresa: ${c.delivery.name}, ${c.delivery.street}, ${formatZip(c.delivery.zip)} ${c.delivery.city}`, 310);
     doc.y = Math.max(leftBottom, doc.y) + 16;
 
     const cols = [40, 300, 360, 440, 480];

@@ -1,6 +1,6 @@
 /** The order confirmation e-mail (Slovak), as text and HTML. */
 import type { OrderDetail, SiteData } from '@shop/shared-kernel/contract';
-import { formatPrice } from '@shop/shared-kernel/rules';
+import { formatFee, formatIban, formatPhone, formatPrice, formatZip } from '@shop/shared-kernel/rules';
 import type { MailMessage } from './mailer.ts';
 
 const escape = (text: string) =>
@@ -24,16 +24,16 @@ export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publi
   const sums: [string, string][] = [
     ['Tovar spolu', formatPrice(order.itemsTotal)],
     ...(order.discount > 0 ? [[`Zľava (kupón ${order.couponCode ?? ''})`, `−${formatPrice(order.discount)}`] as [string, string]] : []),
-    [`Doprava: ${order.shipping.name}`, formatPrice(order.shipping.price)],
-    [`Platba: ${order.payment.name}`, formatPrice(order.payment.price)],
+    [`Doprava: ${order.shipping.name}`, formatFee(order.shipping.price)],
+    [`Platba: ${order.payment.name}`, formatFee(order.payment.price)],
     ['Spolu s DPH', formatPrice(order.total)],
     ...(order.amountDue !== order.total ? [['Na úhradu (zaokrúhlené na 0,05 €)', formatPrice(order.amountDue)] as [string, string]] : []),
   ];
   const transfer = order.transfer
-    ? [`IBAN: ${order.transfer.iban}`, `Variabilný symbol: ${order.transfer.variableSymbol}`, `Suma: ${formatPrice(order.transfer.amount)}`]
+    ? [`IBAN: ${formatIban(order.transfer.iban)}`, `Variabilný symbol: ${order.transfer.variableSymbol}`, `Suma: ${formatPrice(order.transfer.amount)}`]
     : [];
   const c = order.contact;
-  const address = `${c.name}, ${c.billing.street}, ${c.billing.zip} ${c.billing.city}`;
+  const address = `${c.name}, ${c.billing.street}, ${formatZip(c.billing.zip)} ${c.billing.city}, tel. ${formatPhone(c.phone)}`;
 
   const text = [
     `Dobrý deň, ${c.name},`,

@@ -1,0 +1,55 @@
+/**
+ * What a shopper tripped over (issue 15), checked on a phone and on a desktop:
+ * one "od" price on every listing, and a made-up thank-you link thanks nobody.
+ */
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { cents } from './helpers.ts';
+// The shop's own price rule (spec section 9), not a copy of it.
+import { unitPriceWithVat } from '../../shared-kernel/src/money.ts';
+
+type Detail = { data: { p_url: string; variants: { v_sellPrice: number; v_vat: number; v_sale: number; v_availability: string }[] } };
+
+/** The lowest current price (sale included) among a product's purchasable variants, in cents, as the product page states it. */
+async function lowestPrice(request: APIRequestContext, url: string): Promise<number> {
+  const { data } = (await (await request.get(`/api/product/${url}`)).json()) as Detail;
+  const prices = data.variants.filter((variant) => variant.v_availability !== 'unavailable').map((variant) => unitPriceWithVat(variant));
+  return Math.min(...prices) / 10;
+}
+
+async function cardsShowTheLowestPrice(page: Page, request: APIRequestContext) {
+  const cards = page.getByTestId('product-card');
+  await expect(cards.first()).toBeVisible();
+  const count = await cards.count();
+  expect(count).toBeGreaterThan(4);
+  for (let index = 0; index < count; index += 1) {
+    const card = cards.nth(index);
+    const url = (await card.getByRole('link').first().getAttribute('href'))!.replace('/p/', '');
+    const shown = cents((await card.getByTestId('price').textContent()) ?? '');
+    expect(shown, url).toBe(await lowestPrice(request, url));
+  }
+}
+
+for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1366, height: 900 }]] as const) {
+  test.describe(device, () => {
+    test.use({ viewport });
+
+    test('every card on the sale page and the home page shows "od" the lowest current price of its purchasable variants', async ({ page, request }) => {
+      await page.goto('/vypredaj');
+      await cardsShowTheLowestPrice(page, request);
+      await expect(page.getByTestId('sale-badge').first()).toHaveText(/^Zľava (až )?−\d+ %$/);
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
+      await cardsShowTheLowestPrice(page, request);
+    });
+
+    test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {
+      for (const token of ['vymyslene', 'A'.repeat(32)]) {
+        await page.goto(`/checkout/thankyou/${token}`);
+        await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
+        await expect(page.getByText('Ďakujeme za objednávku')).toHaveCount(0);
+        await expect(page.getByRole('button', { name: /znova/i })).toHaveCount(0);
+      }
+    });
+  });
+}
