@@ -2,8 +2,9 @@
  * What a shopper tripped over (issue 15), checked on a phone and on a desktop:
  * one "od" price on every listing, and a made-up thank-you link thanks nobody.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
+import { test as undecided, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { fillBasket, findVariants, fillContact } from './checkout-helpers.ts';
 import { cents } from './helpers.ts';
 // The shop's own price rule (spec section 9), not a copy of it.
 import { unitPriceWithVat } from '../../shared-kernel/src/money.ts';
@@ -50,6 +51,40 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
         await expect(page.getByText('Ďakujeme za objednávku')).toHaveCount(0);
         await expect(page.getByRole('button', { name: /znova/i })).toHaveCount(0);
       }
+    });
+  });
+}
+
+for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1366, height: 900 }]] as const) {
+  undecided.describe(`${device}, before the cookie choice`, () => {
+    undecided.use({ viewport, locale: 'sk-SK' });
+
+    undecided('the notice never hides a checkout button: the page keeps room below it', async ({ page, request }) => {
+      const [variant] = await findVariants(request, 1);
+      await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
+      const notice = page.getByRole('dialog', { name: 'Súbory cookies' }).and(page.getByTestId('consent'));
+      await expect(notice).toBeVisible();
+      // trial: every actionability check of a real click, the one "another element would receive the click" included.
+      const toContact = page.getByRole('link', { name: 'Pokračovať k údajom' }).or(page.getByRole('button', { name: 'Pokračovať k údajom' }));
+      await toContact.click({ trial: true, timeout: 5000 });
+      await toContact.click();
+      await fillContact(page, 'nahlad@example.sk');
+      const toOrder = page.getByRole('button', { name: 'Pokračovať k doprave a platbe' });
+      await toOrder.click({ trial: true, timeout: 5000 });
+      await expect(notice).toBeVisible();
+    });
+
+    undecided('the settings can be left with a cancel button and with Escape', async ({ page }) => {
+      await page.goto('/');
+      const notice = page.getByRole('dialog', { name: 'Súbory cookies' }).and(page.getByTestId('consent'));
+      await notice.getByRole('button', { name: 'Nastavenia' }).click();
+      await notice.getByRole('button', { name: 'Zrušiť' }).click();
+      await expect(notice.getByRole('button', { name: 'Prijať všetko' })).toBeVisible();
+      await notice.getByRole('button', { name: 'Nastavenia' }).click();
+      await notice.getByRole('checkbox', { name: /Analytické cookies/ }).focus();
+      await page.keyboard.press('Escape');
+      await expect(notice.getByRole('button', { name: 'Prijať všetko' })).toBeVisible();
+      expect((await page.context().cookies()).filter((cookie) => cookie.name.startsWith('cookie_'))).toEqual([]);
     });
   });
 }

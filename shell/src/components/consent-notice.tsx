@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { CONSENT_NOTICE as TEXT, useConsentStore } from '@shop/shared-kernel';
 
 function Settings() {
-  const { choices, save } = useConsentStore();
+  const { choices, save, closeSettings } = useConsentStore();
   const [ga, setGa] = useState(choices?.cookie_ga ?? false);
   const [ads, setAds] = useState(choices?.cookie_ads ?? false);
   return (
@@ -32,9 +32,32 @@ function Settings() {
           <strong>Reklamné cookies</strong> – umožňujú zobrazovať vám relevantné ponuky.
         </span>
       </label>
-      <button type="submit" className="button button--primary">Uložiť výber</button>
+      <div className="consent__actions">
+        <button type="submit" className="button button--primary">Uložiť výber</button>
+        <button type="button" className="button" onClick={closeSettings}>Zrušiť</button>
+      </div>
     </form>
   );
+}
+
+/**
+ * While the floating notice is up, the page keeps room below its content as tall as the notice,
+ * so nothing a shopper must press (a checkout's continue button) can stay hidden under it.
+ */
+function useReservedSpace(notice: RefObject<HTMLElement | null> | null) {
+  useEffect(() => {
+    const element = notice?.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const reserve = () => root.style.setProperty('--consent-space', `${Math.ceil(element.getBoundingClientRect().height) + 16}px`);
+    reserve();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(reserve);
+    observer?.observe(element);
+    return () => {
+      observer?.disconnect();
+      root.style.removeProperty('--consent-space');
+    };
+  }, [notice]);
 }
 
 /**
@@ -42,10 +65,17 @@ function Settings() {
  * or plain and in the page flow on the privacy page.
  */
 export function ConsentNotice({ plain }: { plain: boolean }) {
-  const { acceptAll, rejectAll, settingsOpen, openSettings } = useConsentStore();
+  const { acceptAll, rejectAll, settingsOpen, openSettings, closeSettings } = useConsentStore();
   const titleId = useId();
+  const notice = useRef<HTMLElement>(null);
+  useReservedSpace(plain ? null : notice);
   return (
     <section
+      ref={notice}
+      onKeyDown={(event) => {
+        // Escape leaves the settings without saving (the notice itself needs an answer).
+        if (event.key === 'Escape' && settingsOpen) closeSettings();
+      }}
       className={plain ? 'consent consent--plain' : 'consent consent--floating'}
       role={plain ? 'region' : 'dialog'}
       aria-labelledby={titleId}
