@@ -22,6 +22,8 @@ export const routes: AreaRoute[] = [
   { name: 'brand', path: '/b/:brand', module: './BrandPage', layout: 'default' },
   { name: 'sale', path: '/vypredaj', module: './SalePage', layout: 'default' },
   { name: 'search', path: '/search/:search', module: './SearchPage', layout: 'default' },
+  // A search for nothing (/search/) says what to type instead of "page not found".
+  { name: 'search-empty', path: '/search', module: './SearchPage', layout: 'default' },
 ];
 
 export default defineConfig(areaViteConfig({ area: 'catalog', exposes, routes, devPort: 5101, react, federation }));

@@ -44,6 +44,23 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       await cardsShowTheLowestPrice(page, request);
     });
 
+    test('a blank, missing or too long search term is explained in Slovak, not taken for a network failure', async ({ page }) => {
+      for (const [path, message] of [
+        ['/search/%20%20', 'Zadajte, čo hľadáte'],
+        ['/search/', 'Zadajte, čo hľadáte'],
+        [`/search/${'tehla'.repeat(41)}`, 'Hľadaný výraz je príliš dlhý. Skráťte ho na najviac 200 znakov.'],
+      ] as const) {
+        await page.goto(path);
+        await expect(page.getByTestId('search-problem')).toContainText(message);
+        await expect(page.getByText('Hľadám…')).toHaveCount(0);
+        await expect(page.getByText(/Skontrolujte pripojenie/)).toHaveCount(0);
+      }
+      // A long term that can be searched wraps: the page never scrolls sideways.
+      await page.goto(`/search/${'porotherm'.repeat(20)}`);
+      await expect(page.getByTestId('no-results')).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    });
+
     test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {
       for (const token of ['vymyslene', 'A'.repeat(32)]) {
         await page.goto(`/checkout/thankyou/${token}`);

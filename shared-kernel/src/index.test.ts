@@ -77,6 +77,10 @@ const EXPECTED = [
   // telemetry-rules.ts
   'MAX_CLIENT_MESSAGE_LENGTH',
   'scrubClientMessage',
+  // search-rules.ts
+  'SEARCH_MESSAGES',
+  'SEARCH_TEXT_MAX',
+  'searchTermProblem',
   // react/routing.tsx
   'RoutingProvider',
   'useRouting',

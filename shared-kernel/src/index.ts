@@ -61,6 +61,7 @@ export type { CouponStore } from './coupon-store.ts';
 export { useConsentStore, analyticsEnabled } from './consent-store.ts';
 export { CONSENT_NOTICE } from './consent-rules.ts';
 export { MAX_CLIENT_MESSAGE_LENGTH, scrubClientMessage } from './telemetry-rules.ts';
+export { SEARCH_MESSAGES, SEARCH_TEXT_MAX, searchTermProblem } from './search-rules.ts';
 export type { ConsentStore } from './consent-store.ts';
 export { initKernel } from './startup.ts';
 export { useDeviceStore, MOBILE_MAX_WIDTH } from './device-store.ts';

@@ -15,3 +15,4 @@ export * from './contact-message-rules.ts';
 export * from './account-rules.ts';
 export * from './consent-rules.ts';
 export * from './telemetry-rules.ts';
+export * from './search-rules.ts';

@@ -6,6 +6,8 @@ import {
   PaginationNav,
   usePageMeta,
   useResource,
+  searchTermProblem,
+  ApiError,
   type SearchCategory,
 } from '@shop/shared-kernel';
 import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
@@ -54,25 +56,43 @@ function NoResults({ term, categories }: { term: string; categories: SearchCateg
 export default function SearchPage() {
   useCatalogStyles();
   const term = (useParams().search ?? '').trim();
+  const problem = searchTermProblem(term);
+  usePageMeta({
+    title: term && !problem ? `Hľadanie: ${term}` : 'Hľadanie',
+    description: `Výsledky hľadania „${term.slice(0, 60)}“ v ponuke stavebného materiálu.`,
+    canonical: `/search/${encodeURIComponent(term)}`,
+  });
+  // Nothing to search for, or more than the shop searches: say so, and send nothing.
+  if (problem) {
+    return (
+      <div className="cat-search">
+        <h1>Hľadanie</h1>
+        <p className="cat-empty" role="alert" data-testid="search-problem">{problem}</p>
+      </div>
+    );
+  }
+  return <SearchResults term={term} />;
+}
+
+function SearchResults({ term }: { term: string }) {
   const [params] = useSearchParams();
   const page = readPage(params);
   const results = useKeptResource(`search:${term}:${page}`, (signal) => api.search({ q: term, page }, { signal }));
-  usePageMeta({
-    title: term ? `Hľadanie: ${term}` : 'Hľadanie',
-    description: `Výsledky hľadania „${term}“ v ponuke stavebného materiálu.`,
-    canonical: `/search/${encodeURIComponent(term)}`,
-  });
   const data = results.data;
 
   return (
     <div className="cat-search">
       <h1>Výsledky hľadania „{term}“</h1>
       <p className="cat-toolbar__count" aria-live="polite">
-        {data ? (data.meta.total > 0 ? `Nájdené: ${productCountText(data.meta.total)}` : '\u00a0') : 'Hľadám…'}
+        {data ? (data.meta.total > 0 ? `Nájdené: ${productCountText(data.meta.total)}` : '\u00a0') : results.status === 'error' ? '\u00a0' : 'Hľadám…'}
       </p>
       {results.status === 'error' && (
         <div className="cat-empty" role="alert">
-          <p>Hľadanie sa nepodarilo. Skontrolujte pripojenie a skúste to znova.</p>
+          <p>
+            {results.error instanceof ApiError && results.error.status >= 400 && results.error.status < 500
+              ? results.error.message
+              : 'Hľadanie sa nepodarilo. Skontrolujte pripojenie a skúste to znova.'}
+          </p>
           <button type="button" className="button" onClick={results.reload}>Skúsiť znova</button>
         </div>
       )}

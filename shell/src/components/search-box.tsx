@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { api, formatPrice, type SearchSuggestions } from '@shop/shared-kernel';
+import { api, formatPrice, type SearchSuggestions, SEARCH_TEXT_MAX } from '@shop/shared-kernel';
 
 /** Suggestions start after this many characters, this long after the last keystroke. */
 const MIN_LENGTH = 2;
@@ -108,8 +108,8 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
           aria-controls={listId}
           aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
           placeholder="Hľadať tehly, izolácie, farby…"
-          // The API answers at most 200 characters of search text.
-          maxLength={200}
+          // The API answers at most this many characters of search text (the kernel's search rule).
+          maxLength={SEARCH_TEXT_MAX}
           value={query}
           style={{ flex: 1, minWidth: 0 }}
           onChange={(event) => {

@@ -14,6 +14,7 @@
  * most `valuesPerFilter` values (the facets show no more), and every brand of the listing (31 in
  * the seed).
  */
+import { SEARCH_TEXT_MAX } from '@shop/shared-kernel/rules';
 export const LISTING_LIMITS = {
   /** Attribute filters (f… and r… together) in one request. */
   attributeFilters: 20,
@@ -45,7 +46,7 @@ export const SEARCH_LIMITS = {
    * Characters of the search text. Only its first words count (8 words of up to 40 characters,
    * search.repository.ts), so a longer text would cost nothing more; the limit keeps URLs sane.
    */
-  textLength: 200,
+  textLength: SEARCH_TEXT_MAX,
   /** The last page of results that can be asked for (past the results it answers an empty page). */
   page: 1_000_000,
   /** Query parameters in all (q and page; unknown ones are dropped). */
