@@ -24,3 +24,15 @@ test('the opening-hours text changes at 15:30 without a reload', async ({ page }
   await expect(page.getByTestId('opening-hours')).toHaveText('Zajtra otvorené od 08:00');
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
+
+for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 900 }]) {
+  test(`on a Sunday morning the header and the contact page tell the same hours (${viewport.width} px)`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await page.clock.install({ time: new Date('2026-11-22T09:00:00Z') }); // Sunday 10:00 in Bratislava
+    await page.goto('/s/kontakt');
+    await expect(page.getByTestId('opening-hours')).toHaveText('Dnes otvorené do 15:30');
+    const hours = page.getByRole('region', { name: 'Otváracie hodiny' }).or(page.locator('section.cnt-hours'));
+    await expect(hours).toContainText('Denne 08:00 – 15:30. Dnes otvorené do 15:30.');
+    await expect(page.getByRole('main')).not.toContainText('zatvorené');
+  });
+}

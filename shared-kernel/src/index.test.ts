@@ -45,6 +45,8 @@ const EXPECTED = [
   // opening-hours.ts
   'SHOP_TIME_ZONE',
   'OPENING_HOURS',
+  'OPENING_DAYS',
+  'OPENING_HOURS_SUMMARY',
   'openingHoursText',
   'nextOpeningHoursChange',
   // variant-word.ts

@@ -36,6 +36,8 @@ export type { Pagination } from './pagination.ts';
 export {
   SHOP_TIME_ZONE,
   OPENING_HOURS,
+  OPENING_DAYS,
+  OPENING_HOURS_SUMMARY,
   openingHoursText,
   nextOpeningHoursChange,
 } from './opening-hours.ts';

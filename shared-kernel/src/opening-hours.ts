@@ -13,6 +13,14 @@
 export const SHOP_TIME_ZONE = 'Europe/Bratislava';
 export const OPENING_HOURS = { open: '08:00', close: '15:30' } as const;
 
+/**
+ * The days the rule above keeps the shop open: every one (before 15:30 the header says "open
+ * today until 15:30" on any day). The contact page and its structured data state the hours from
+ * here, so the shop never contradicts its own header.
+ */
+export const OPENING_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export const OPENING_HOURS_SUMMARY = `Denne ${OPENING_HOURS.open} – ${OPENING_HOURS.close}`;
+
 type LocalTime = {
   year: number;
   month: number;

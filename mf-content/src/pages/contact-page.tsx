@@ -1,4 +1,4 @@
-import { OPENING_HOURS, openingHoursText, useJsonLd, useResource, api } from '@shop/shared-kernel';
+import { OPENING_DAYS, OPENING_HOURS, OPENING_HOURS_SUMMARY, openingHoursText, useJsonLd, useResource, api } from '@shop/shared-kernel';
 import { PageContent } from '../components/page-content.tsx';
 import { ContactForm } from '../components/contact-form.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
@@ -29,7 +29,7 @@ export default function ContactPage() {
           },
           openingHoursSpecification: {
             '@type': 'OpeningHoursSpecification',
-            dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+            dayOfWeek: [...OPENING_DAYS],
             opens: OPENING_HOURS.open,
             closes: OPENING_HOURS.close,
           },
@@ -41,7 +41,7 @@ export default function ContactPage() {
       <section className="cnt-hours" aria-labelledby="contact-hours">
         <h2 id="contact-hours">Otváracie hodiny</h2>
         <p>
-          Pondelok – piatok {OPENING_HOURS.open} – {OPENING_HOURS.close}. <strong>{openingHoursText(new Date())}.</strong>
+          {OPENING_HOURS_SUMMARY}. <strong>{openingHoursText(new Date())}.</strong>
         </p>
       </section>
       <ContactForm />

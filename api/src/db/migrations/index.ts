@@ -9,6 +9,7 @@ import * as contactMessages from './2025-12-03T09-00-00Z_contact-messages.ts';
 import * as accountArea from './2025-12-10T09-00-00Z_account-area.ts';
 import * as outboxAndPaymentSafety from './2026-11-22T09-00-00Z_outbox-and-payment-safety.ts';
 import * as clientTelemetry from './2026-11-23T09-00-00Z_client-telemetry.ts';
+import * as contactHoursFromKernel from './2026-11-23T12-00-00Z_contact-hours-from-kernel.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2025-12-10T09-00-00Z_account-area': accountArea,
   '2026-11-22T09-00-00Z_outbox-and-payment-safety': outboxAndPaymentSafety,
   '2026-11-23T09-00-00Z_client-telemetry': clientTelemetry,
+  '2026-11-23T12-00-00Z_contact-hours-from-kernel': contactHoursFromKernel,
 };

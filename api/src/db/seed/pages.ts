@@ -12,11 +12,6 @@ export const PAGES: Omit<NewPage, 'updated_at'>[] = [
 <p>Radi vám poradíme s výberom materiálu, spočítame spotrebu a pripravíme cenovú ponuku na celú stavbu.</p>
 <h2>Predajňa a sklad</h2>
 <address>Stavebniny Domov s.r.o.<br>Priemyselná 12<br>010 01 Žilina</address>
-<h2>Otváracie hodiny</h2>
-<ul>
-  <li>Pondelok – piatok: 8:00 – 15:30</li>
-  <li>Sobota a nedeľa: zatvorené</li>
-</ul>
 <h2>Telefón a e-mail</h2>
 <ul>
   <li>Predajňa: <a href="tel:+421415551234">+421 41 555 12 34</a></li>
