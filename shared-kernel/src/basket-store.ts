@@ -113,7 +113,8 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
         lines.map((line) =>
           api.variantDetail(line.v_id).then(
             (answer) => (isVariantData(answer?.data) ? answer.data : null),
-            () => null,
+            // A variant the shop no longer sells (404) can no longer be bought: the line says so.
+            (error: unknown) => ((error as { status?: unknown } | null)?.status === 404 ? { ...line.variantData, v_availability: 'unavailable' as const } : null),
           ),
         ),
       );

@@ -48,7 +48,8 @@ describe('initKernel', () => {
     const lines = useBasketStore.getState().lines;
     expect(lines.map((l) => l.v_id)).toEqual([1, 2]);
     expect(lines[0]?.variantData.v_sellPrice).toBe(5000);
-    expect(lines[1]?.variantData).toEqual(line(2, 1).variantData);
+    // A variant the shop no longer sells (404) stays in the basket, marked as not for sale.
+    expect(lines[1]?.variantData).toEqual({ ...line(2, 1).variantData, v_availability: 'unavailable' });
     // the coupon is validated against the refreshed prices: 2 × 6.00 € + 12.30 €
     expect(fake.calls[3]?.body).toMatchObject({ code: 'JAR10', total: 2 * 6000 + 12300, userId: 7 });
     expect(useCouponStore.getState()).toMatchObject({ status: 'valid', discount: 1000 });

@@ -60,7 +60,10 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
       {change && (
         <div className="chk-line__flag" role="status" data-testid="line-changed">
           {change.unavailable ? (
-            <p className="chk-message chk-message--error">Tento tovar už nie je dostupný. Odstráňte ho, prosím, z košíka.</p>
+            <p className="chk-message chk-message--error">
+              {variant.p_name} ({variant.v_name}) sa už nepredáva a nedá sa objednať.{' '}
+              <button type="button" className="chk-link-button" onClick={() => remove(line.v_id)}>Odstrániť z košíka</button>
+            </p>
           ) : (
             <p className="chk-message chk-message--error">
               Cena sa zmenila z {formatPrice(change.seenPrice)} na {formatPrice(change.price)} za {variant.v_unit}.{' '}

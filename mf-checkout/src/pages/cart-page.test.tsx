@@ -11,7 +11,7 @@ const variant = (v_sellPrice: number, v_availability: VariantData['v_availabilit
 });
 const line = (data: VariantData): BasketLine => ({ v_id: 7, amount: 2, isComponent: false, isRequired: false, variantData: data });
 
-let fresh: VariantData;
+let fresh: VariantData | null;
 
 beforeEach(() => {
   localStorage.clear();
@@ -21,7 +21,12 @@ beforeEach(() => {
   // The API answers fresh variant data for the refresh and a quote for the shipping estimate.
   configureApi({
     fetch: vi.fn(async (url: string) => {
-      if (String(url).includes('/variant/detail')) return new Response(JSON.stringify({ data: fresh }), { status: 200 });
+      if (String(url).includes('/variant/detail')) {
+        // null: the shop no longer sells the variant (404).
+        return fresh
+          ? new Response(JSON.stringify({ data: fresh }), { status: 200 })
+          : new Response(JSON.stringify({ error: { code: 'not_found', message: 'Variant neexistuje.' } }), { status: 404 });
+      }
       return new Response(JSON.stringify({ error: { code: 'internal', message: 'x' } }), { status: 500 });
     }) as unknown as typeof fetch,
   });
@@ -49,7 +54,17 @@ describe('CartPage', () => {
   it('flags a line that became unavailable and blocks continuing', async () => {
     fresh = variant(1000, 'unavailable');
     renderPage();
-    expect(await screen.findByText('Tento tovar už nie je dostupný. Odstráňte ho, prosím, z košíka.')).toBeTruthy();
+    expect(await screen.findByText(/sa už nepredáva a nedá sa objednať\./)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Odstrániť z košíka' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Pokračovať k údajom' })).toBeNull();
+  });
+
+  it('names a line the shop no longer sells, offers to remove it, and does not let the shopper go on', async () => {
+    fresh = null;
+    renderPage();
+    expect(await screen.findByText('Tehla plná (paleta) sa už nepredáva a nedá sa objednať.', { exact: false })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Pokračovať k údajom' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Odstrániť z košíka' }));
+    expect(useBasketStore.getState().lines).toEqual([]);
   });
 });

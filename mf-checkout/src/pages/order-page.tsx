@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Link,
   Navigate,
@@ -53,6 +53,12 @@ export default function OrderPage() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [placed, setPlaced] = useState(false);
+
+  // The basket is checked against the shop again: a line no longer sold blocks the order here too.
+  useEffect(() => {
+    void useBasketStore.getState().refreshLines().catch(() => undefined);
+  }, [quoteError]);
+  const unsold = lines.filter((line) => line.variantData.v_availability === 'unavailable');
 
   const contact = effectiveContact(draft.contact, draft.companyPurchase, draft.differentDelivery);
   if (!placed && Object.keys(validateContact(contact)).length > 0) return <Navigate to="/checkout/contact" replace />;
@@ -139,9 +145,19 @@ export default function OrderPage() {
             </span>
           </label>
           {error && <p className="chk-message chk-message--error" role="alert">{error}</p>}
-          <button type="button" className="button button--primary chk-continue" onClick={() => void submit()} aria-busy={submitting}>
-            {submitting ? 'Odosielam objednávku…' : 'Objednať s povinnosťou platby'}
-          </button>
+          {unsold.length > 0 ? (
+            <div className="chk-message chk-message--error" role="alert" data-testid="unsold-lines">
+              <p>
+                Tento tovar sa už nepredáva, objednávku s ním nie je možné odoslať:{' '}
+                {unsold.map((line) => `${line.variantData.p_name} (${line.variantData.v_name})`).join(', ')}.
+              </p>
+              <Link to="/checkout/cart">Odstrániť ho v košíku</Link>
+            </div>
+          ) : (
+            <button type="button" className="button button--primary chk-continue" onClick={() => void submit()} aria-busy={submitting}>
+              {submitting ? 'Odosielam objednávku…' : 'Objednať s povinnosťou platby'}
+            </button>
+          )}
           <Link to="/checkout/contact">Späť na kontaktné údaje</Link>
         </aside>
       </div>
