@@ -61,6 +61,28 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     });
 
+    test('the menu hides no link without a cue: every link in sight on a desktop, a fading edge where a phone scrolls', async ({ page }) => {
+      await page.goto('/');
+      const menu = page.getByRole('navigation', { name: 'Kategórie' });
+      await expect(menu.getByRole('link', { name: 'Kontakt' })).toBeAttached();
+      const { overflowing, masked, outside } = await menu.evaluate((nav) => {
+        const box = nav.getBoundingClientRect();
+        const links = [...nav.querySelectorAll('a')];
+        return {
+          overflowing: nav.scrollWidth > nav.clientWidth,
+          masked: getComputedStyle(nav).maskImage !== 'none',
+          outside: links.filter((link) => link.getBoundingClientRect().right > Math.min(box.right, window.innerWidth)).map((link) => link.textContent),
+        };
+      });
+      if (device === 'desktop') {
+        expect(outside).toEqual([]);
+        expect(overflowing).toBe(false);
+      } else {
+        expect(overflowing).toBe(true);
+        expect(masked).toBe(true);
+      }
+    });
+
     test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {
       for (const token of ['vymyslene', 'A'.repeat(32)]) {
         await page.goto(`/checkout/thankyou/${token}`);
