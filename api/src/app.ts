@@ -34,6 +34,7 @@ import { orderRoutes } from './routes/orders/index.ts';
 import { paymentRoutes } from './routes/payments/index.ts';
 import { contactRoutes, type ContactOptions } from './routes/contact/index.ts';
 import { loyaltyRoutes } from './routes/loyalty/index.ts';
+import { pickupPointRoutes } from './routes/pickup-points/index.ts';
 import { telemetryRoutes, type TelemetryRateLimit } from './routes/telemetry/index.ts';
 
 export { createDatabase } from './db/create-database.ts';
@@ -164,6 +165,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       await api.register(operatorRoutes, { ...deps, checkout });
       await api.register(contactRoutes, { ...deps, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
       await api.register(loyaltyRoutes, { ...deps });
+      await api.register(pickupPointRoutes, { ...deps });
       await api.register(telemetryRoutes, { ...deps, metrics, operatorToken: checkout.operatorToken, ...(opts.telemetryRateLimit ? { rateLimit: opts.telemetryRateLimit } : {}) });
       await api.register(addressRoutes, { ...deps });
       await api.register(orderHistoryRoutes, { ...deps, checkout });

@@ -67,7 +67,7 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       await expect(menu.getByRole('link', { name: 'Kontakt' })).toBeAttached();
       const { overflowing, masked, outside } = await menu.evaluate((nav) => {
         const box = nav.getBoundingClientRect();
-        const links = [...nav.querySelectorAll('a')];
+        const links = Array.from(nav.querySelectorAll('a'));
         return {
           overflowing: nav.scrollWidth > nav.clientWidth,
           masked: getComputedStyle(nav).maskImage !== 'none',
@@ -81,6 +81,44 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
         expect(overflowing).toBe(true);
         expect(masked).toBe(true);
       }
+    });
+
+    test('a pickup point is found by town, PSČ or position, kept in the draft, and shown on the thank-you page with grouped PSČ and phone', async ({ page, request, context }) => {
+      const [variant] = await findVariants(request, 1);
+      await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
+      await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
+      await fillContact(page, `vydajne-${device}@example.sk`);
+      await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+      await page.getByRole('radio', { name: /Výdajné miesto/ }).first().check();
+      const picker = page.getByTestId('pickup-point-picker');
+      await expect(picker).toBeVisible();
+
+      // Without a point the order is not sent.
+      await page.getByRole('radio', { name: /Na dobierku/ }).check();
+      await page.getByLabel(/Súhlasím s/).check();
+      await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+      await expect(page.getByRole('alert')).toHaveText('Vyberte výdajné miesto, kde si balík vyzdvihnete.');
+
+      await picker.getByLabel('Mesto alebo PSČ').fill('kosice');
+      await expect(picker.getByRole('radio')).toHaveCount(2);
+      await picker.getByLabel('Mesto alebo PSČ').fill('036 01');
+      await expect(picker.getByRole('radio')).toHaveCount(1);
+      // The browser tells where the shopper is (Banská Bystrica): the nearest first, with distances.
+      await context.grantPermissions(['geolocation']);
+      await context.setGeolocation({ latitude: 48.7363, longitude: 19.1462 });
+      await picker.getByRole('button', { name: 'Najbližšie ku mne' }).click();
+      await expect(picker.getByRole('radio').first()).toHaveAccessibleName(/Banská Bystrica/);
+      await expect(picker.getByText(/0 km/).first()).toBeVisible();
+      await picker.getByRole('radio', { name: 'Výdajné miesto Zvolen' }).check();
+
+      // Kept in the checkout draft across a reload.
+      await page.reload();
+      await expect(page.getByTestId('pickup-point-picker').getByRole('radio', { name: 'Výdajné miesto Zvolen' })).toBeChecked({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+      await expect(page).toHaveURL(/\/checkout\/thankyou\/[A-Za-z0-9]{32}$/);
+      await expect(page.getByTestId('pickup-point')).toContainText('Výdajné miesto Zvolen, Námestie SNP 40, 960 01 Zvolen');
+      await expect(page.getByText('+421 905 123 456')).toBeVisible();
+      await expect(page.getByText(/Hlavná 12, 010 01 Žilina/)).toBeVisible();
     });
 
     test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {

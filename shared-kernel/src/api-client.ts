@@ -198,6 +198,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
       post<Answer<'POST /api/product/variant/detail'>>('/api/product/variant/detail', { v_id }),
     menu: () => publicGet<Answer<'GET /api/menu'>>('/api/menu'),
     site: () => publicGet<Answer<'GET /api/site'>>('/api/site'),
+    pickupPoints: (query: { q?: string; lat?: number; lon?: number }) => {
+      const params = new URLSearchParams();
+      if (query.q) params.set('q', query.q);
+      if (query.lat !== undefined && query.lon !== undefined) {
+        params.set('lat', query.lat.toFixed(4));
+        params.set('lon', query.lon.toFixed(4));
+      }
+      const search = params.toString();
+      return publicGet<CheckoutCalls['GET /api/pickup-points']['answer']>(`/api/pickup-points${search ? `?${search}` : ''}`);
+    },
     redirectList: () => get<Answer<'GET /api/redirect/list'>>('/api/redirect/list'),
 
     // ours

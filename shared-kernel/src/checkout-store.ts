@@ -26,6 +26,8 @@ export type CheckoutDraft = {
   /** The shopper ticked "doručiť na inú adresu". */
   differentDelivery: boolean;
   shippingCode: string | null;
+  /** The pickup point chosen for shipping "pickup-point". */
+  pickupPointCode: string | null;
   paymentCode: string | null;
   note: string;
   termsAccepted: boolean;
@@ -71,6 +73,7 @@ function freshDraft(contact: CheckoutContact = emptyContact()): CheckoutDraft {
     companyPurchase: contact.company !== null,
     differentDelivery: contact.delivery !== null,
     shippingCode: null,
+    pickupPointCode: null,
     paymentCode: null,
     note: '',
     termsAccepted: false,
@@ -125,8 +128,8 @@ export function basketChanges(lines: readonly BasketLine[], seen: Record<string,
 
 export const useCheckoutStore = create<CheckoutStore>()((set, get) => {
   const persistDraft = () => {
-    const { contact, companyPurchase, differentDelivery, shippingCode, paymentCode, note, termsAccepted, idempotencyKey } = get();
-    const draft: CheckoutDraft = { contact, companyPurchase, differentDelivery, shippingCode, paymentCode, note, termsAccepted, idempotencyKey };
+    const { contact, companyPurchase, differentDelivery, shippingCode, pickupPointCode, paymentCode, note, termsAccepted, idempotencyKey } = get();
+    const draft: CheckoutDraft = { contact, companyPurchase, differentDelivery, shippingCode, pickupPointCode, paymentCode, note, termsAccepted, idempotencyKey };
     try {
       sessionStore()?.setItem(CHECKOUT_DRAFT_KEY, JSON.stringify(draft));
     } catch {

@@ -32,6 +32,7 @@ import type {
 } from './content.table.ts';
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
+import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
   OrderItemTable,
@@ -81,6 +82,7 @@ export interface Database {
   email_changes: EmailChangeTable;
   // client telemetry: page views and errors per minute, area and version
   client_metrics: ClientMetricTable;
+  pickup_points: PickupPointTable;
 }
 
 export type Db = Kysely<Database>;

@@ -13,6 +13,8 @@ export interface OrderTable {
   email: string;
   /** CheckoutContact as JSON. */
   contact_json: string;
+  /** JSON PickupPoint (without distance) chosen for shipping "pickup-point"; null for other shipping. */
+  pickup_point_json: Generated<string | null>;
   note: Generated<string>;
   shipping_code: string;
   shipping_name: string;
@@ -91,3 +93,16 @@ export type OrderRow = Selectable<OrderTable>;
 export type NewOrder = Insertable<OrderTable>;
 export type OrderItemRow = Selectable<OrderItemTable>;
 export type PaymentRow = Selectable<PaymentTable>;
+
+/** A pickup point of the parcel partner (shipping "Výdajné miesto"). */
+export interface PickupPointTable {
+  pp_code: string;
+  pp_name: string;
+  pp_street: string;
+  pp_zip: string;
+  pp_city: string;
+  pp_lat: number;
+  pp_lon: number;
+  pp_hours: string;
+  pp_active: Generated<number>;
+}

@@ -10,7 +10,7 @@ const line = (itemId: number, name: string) => ({
   v_id: itemId, v_code: `K${itemId}`, p_name: name, v_name: '25 kg', v_unit: 'ks', amount: 1, unitPrice: 5_000, vat: 23, lineTotal: 5_000, itemId, withdrawn: false,
 });
 const order: AccountOrderDetail = {
-  number: '2026000001', token: orderToken, createdAt: '2026-06-01T08:00:00.000Z', status: 'new', paymentStatus: 'on_delivery',
+  number: '2026000001', token: orderToken, createdAt: '2026-06-01T08:00:00.000Z', status: 'new', paymentStatus: 'on_delivery', pickupPoint: null,
   shipping: { code: 'courier', name: 'Kuriér', price: 4_900 }, payment: { code: 'cod', name: 'Na dobierku', price: 1_000 },
   contact: { email: 'a@b.sk', phone: '+421905123456', name: 'Jana Nová', billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' }, company: null, delivery: null },
   note: '', lines: [line(11, 'Omietka'), line(12, 'Lepidlo')], itemsTotal: 10_000, couponCode: null, discount: 0, total: 15_900, amountDue: 15_900,

@@ -167,6 +167,9 @@ function OrderDetailContent({ token }: { token: string }) {
         <dt>Doprava</dt><dd>{order.shipping.name}</dd>
         <dt>Fakturačná adresa</dt><dd>{c.name}, {c.billing.street}, {formatZip(c.billing.zip)} {c.billing.city}{c.company ? ` (${c.company.name}, IČO ${c.company.ico})` : ''}</dd>
         {c.delivery && (<><dt>Dodacia adresa</dt><dd>{c.delivery.name}, {c.delivery.street}, {formatZip(c.delivery.zip)} {c.delivery.city}</dd></>)}
+        {order.pickupPoint && (
+          <><dt>Výdajné miesto</dt><dd data-testid="pickup-point">{order.pickupPoint.name}, {order.pickupPoint.street}, {formatZip(order.pickupPoint.zip)} {order.pickupPoint.city} ({order.pickupPoint.hours})</dd></>
+        )}
       </dl>
       <div className="acc-actions">
         <InvoiceButton order={order} />

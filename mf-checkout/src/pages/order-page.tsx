@@ -16,8 +16,12 @@ import {
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { effectiveContact } from '../components/contact.ts';
 import { OrderLines } from '../components/order-lines.tsx';
+import { PickupPointPicker } from '../components/pickup-point-picker.tsx';
 import { useQuote } from '../components/use-quote.ts';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
+
+/** The shipping method that delivers to a pickup point the shopper chooses. */
+const PICKUP_POINT_SHIPPING = 'pickup-point';
 
 function Methods(props: {
   legend: string;
@@ -71,6 +75,7 @@ export default function OrderPage() {
     if (submitting) return;
     setError(null);
     if (!quote || !shipping) return setError('Vyberte, prosím, spôsob dopravy.');
+    if (shipping.code === PICKUP_POINT_SHIPPING && !draft.pickupPointCode) return setError('Vyberte výdajné miesto, kde si balík vyzdvihnete.');
     if (!payment) return setError('Vyberte, prosím, spôsob platby.');
     if (!draft.termsAccepted) return setError('Pre odoslanie objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.');
     setSubmitting(true);
@@ -80,6 +85,7 @@ export default function OrderPage() {
         lines: lines.map((l) => ({ v_id: l.v_id, amount: l.amount })),
         contact,
         shippingCode: shipping.code,
+        pickupPointCode: shipping.code === PICKUP_POINT_SHIPPING ? draft.pickupPointCode : null,
         paymentCode: payment.code,
         couponCode,
         note: draft.note,
@@ -111,6 +117,9 @@ export default function OrderPage() {
             <>
               <Methods legend="Spôsob dopravy" name="shipping" methods={quote.shipping} value={draft.shippingCode}
                 onChange={(code) => draft.update({ shippingCode: code })} />
+              {shipping?.code === PICKUP_POINT_SHIPPING && (
+                <PickupPointPicker value={draft.pickupPointCode} onChange={(code) => draft.update({ pickupPointCode: code })} />
+              )}
               <Methods legend="Spôsob platby" name="payment" methods={quote.payment} value={draft.paymentCode}
                 onChange={(code) => draft.update({ paymentCode: code })} />
             </>

@@ -47,6 +47,12 @@ function OrderView({ order }: { order: OrderDetail }) {
         {c.company && <><br />{c.company.name}, IČO {c.company.ico}, DIČ {c.company.dic}{c.company.icDph && `, IČ DPH ${c.company.icDph}`}</>}
         {c.delivery && <><br />Doručiť: {c.delivery.name}, {c.delivery.street}, {formatZip(c.delivery.zip)} {c.delivery.city}</>}
       </p>
+      {order.pickupPoint && (
+        <p data-testid="pickup-point">
+          Výdajné miesto: <strong>{order.pickupPoint.name}</strong>, {order.pickupPoint.street}, {formatZip(order.pickupPoint.zip)} {order.pickupPoint.city} ·{' '}
+          {order.pickupPoint.hours}
+        </p>
+      )}
       {order.note && <p>Poznámka: {order.note}</p>}
       <p><InvoiceLink token={order.token} /></p>
     </>

@@ -23,6 +23,7 @@ import type {
   BlogTag,
   ReleasePart,
   ReleaseStatus,
+  PickupPoint,
 } from './domain.ts';
 import type { CheckoutContact, CheckoutQuote, OrderDetail, ShippingPriceList } from './domain.ts';
 import type { ListingQuery } from './catalog.ts';
@@ -130,6 +131,8 @@ export type PlaceOrderBody = {
   termsAccepted: boolean;
   /** The total the shopper saw; a different server total is refused (409) instead of charged. */
   expectedTotal?: number;
+  /** Required with shipping "pickup-point": the code of the chosen pickup point. */
+  pickupPointCode?: string | null;
 };
 
 /** Answer of placing an order and of starting a payment again. */
@@ -156,6 +159,8 @@ export type CheckoutCalls = {
   'GET /api/checkout/methods': { answer: { data: ShippingPriceList } };
   'POST /api/checkout/quote': { body: QuoteBody; answer: { data: CheckoutQuote } };
   'POST /api/orders': { body: PlaceOrderBody; answer: { data: PlacedOrder } };
+  /** Pickup points matching a town, PSČ or name (q), nearest first when a position is given; at most 20. */
+  'GET /api/pickup-points': { query: { q?: string; lat?: number; lon?: number }; answer: { data: PickupPoint[] } };
   'GET /api/orders/:token': { answer: { data: OrderDetail } };
   'POST /api/orders/:token/pay': { answer: { data: PlacedOrder } };
   'GET /api/operator/payments/refunds': { answer: { data: PaymentRefund[] } };

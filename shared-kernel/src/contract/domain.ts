@@ -287,12 +287,30 @@ export type TransferInstructions = {
   qrSvg: string;
 };
 
+/** A place where a parcel waits for the shopper (shipping "Výdajné miesto"). */
+export type PickupPoint = {
+  code: string;
+  name: string;
+  street: string;
+  /** PSČ, five digits. */
+  zip: string;
+  city: string;
+  /** Opening hours as shown, e.g. "Po – Pi 8:00 – 18:00, So 8:00 – 12:00". */
+  hours: string;
+  lat: number;
+  lon: number;
+  /** Kilometres from the position asked about, rounded to 0.1; null without a position. */
+  distanceKm: number | null;
+};
+
 export type OrderDetail = {
   number: string;
   token: string;
   createdAt: string;
   status: 'new' | 'cancelled';
   paymentStatus: OrderPaymentStatus;
+  /** The pickup point chosen for shipping "Výdajné miesto"; null for other shipping. */
+  pickupPoint: PickupPoint | null;
   shipping: { code: string; name: string; price: number };
   payment: { code: string; name: string; price: number };
   contact: CheckoutContact;

@@ -59,6 +59,10 @@ export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: strin
       if (c.company.icDph) doc.text(`IČ DPH: ${c.company.icDph}`, 310);
     }
     if (c.delivery) doc.text(`Dodacia adresa: ${c.delivery.name}, ${c.delivery.street}, ${formatZip(c.delivery.zip)} ${c.delivery.city}`, 310);
+    if (order.pickupPoint) {
+      const point = order.pickupPoint;
+      doc.text(`Výdajné miesto: ${point.name}, ${point.street}, ${formatZip(point.zip)} ${point.city}`, 310);
+    }
     doc.y = Math.max(leftBottom, doc.y) + 16;
 
     const cols = [40, 300, 360, 440, 480];

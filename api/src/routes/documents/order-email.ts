@@ -33,6 +33,8 @@ export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publi
     ? [`IBAN: ${formatIban(order.transfer.iban)}`, `Variabilný symbol: ${order.transfer.variableSymbol}`, `Suma: ${formatPrice(order.transfer.amount)}`]
     : [];
   const c = order.contact;
+  const point = order.pickupPoint;
+  const pickup = point ? `Výdajné miesto: ${point.name}, ${point.street}, ${formatZip(point.zip)} ${point.city} (${point.hours})` : null;
   const address = `${c.name}, ${c.billing.street}, ${formatZip(c.billing.zip)} ${c.billing.city}, tel. ${formatPhone(c.phone)}`;
 
   const text = [
@@ -47,6 +49,7 @@ export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publi
     PAYMENT_TEXT[order.payment.code] ?? '',
     ...transfer,
     '',
+    ...(pickup ? [pickup] : []),
     `Fakturačná adresa: ${address}`,
     ...(c.company ? [`Firma: ${c.company.name}, IČO ${c.company.ico}, DIČ ${c.company.dic}${c.company.icDph ? `, IČ DPH ${c.company.icDph}` : ''}`] : []),
     ...(link ? ['', `Stav objednávky: ${link}`] : []),
@@ -63,6 +66,7 @@ export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publi
 <table cellpadding="4">${sums.map(([k, v]) => `<tr><td>${escape(k)}</td><td align="right"><strong>${escape(v)}</strong></td></tr>`).join('')}</table>
 <p>${escape(PAYMENT_TEXT[order.payment.code] ?? '')}</p>
 ${transfer.length ? `<p>${transfer.map(escape).join('<br>')}</p><p><img src="cid:paybysquare" alt="PAY by square" width="200" height="200"></p>` : ''}
+${pickup ? `<p>${escape(pickup)}</p>` : ''}
 <p>Fakturačná adresa: ${escape(address)}</p>
 ${link ? `<p><a href="${escape(link)}">Zobraziť objednávku</a></p>` : ''}
 <p>${escape(site.name)}, ${escape(site.phone)}, ${escape(site.email)}</p>

@@ -65,6 +65,7 @@ const placeSchema = {
     note: text(1000),
     termsAccepted: { type: 'boolean' },
     expectedTotal: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 },
+    pickupPointCode: { type: ['string', 'null'], maxLength: 20 },
   },
 } as const;
 

@@ -4,7 +4,7 @@
  * order in one transaction. A second request with the same key answers the same order.
  */
 import { createHash } from 'node:crypto';
-import type { CheckoutContact, OrderDetail, OrderPaymentStatus, PlaceOrderBody } from '@shop/shared-kernel/contract';
+import type { CheckoutContact, OrderDetail, OrderPaymentStatus, PickupPoint, PlaceOrderBody } from '@shop/shared-kernel/contract';
 import { normalizeContact, randomString, validateContact, vatBreakdown } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
@@ -13,11 +13,16 @@ import { queueConfirmation } from '../documents/documents.service.ts';
 import { transferInstructions } from '../documents/pay-by-square.ts';
 import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
 import { ContentRepository } from '../content/content.repository.ts';
+import { pickupPointByCode } from '../pickup-points/pickup-points.repository.ts';
+
+/** The shipping method that delivers to a pickup point the shopper chooses. */
+export const PICKUP_POINT_SHIPPING = 'pickup-point';
 
 export const ORDER_MESSAGES = {
   terms: 'Pred odoslaním objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.',
   shipping: 'Vyberte, prosím, spôsob dopravy, ktorý je pre túto objednávku dostupný.',
   payment: 'Vyberte, prosím, spôsob platby, ktorý je pre zvolenú dopravu dostupný.',
+  pickupPoint: 'Vyberte výdajné miesto, kde si balík vyzdvihnete.',
   keyReused: 'Táto objednávka bola už odoslaná s inými údajmi. Obnovte stránku a odošlite ju znova.',
   priceChanged: 'Ceny alebo zľava sa medzičasom zmenili. Skontrolujte, prosím, súhrn objednávky a odošlite ju znova.',
   notYours: 'Objednávku môžete odoslať len za seba.',
@@ -40,6 +45,7 @@ function requestHash(body: PlaceOrderBody, userId: number | null): string {
     lines: [...body.lines].sort((a, b) => a.v_id - b.v_id),
     contact: body.contact,
     shippingCode: body.shippingCode,
+    pickupPointCode: body.shippingCode === PICKUP_POINT_SHIPPING ? (body.pickupPointCode ?? null) : null,
     paymentCode: body.paymentCode,
     couponCode: body.couponCode?.trim().toUpperCase() || null,
     note: body.note,
@@ -102,6 +108,9 @@ export async function placeOrder(
       });
       if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
       if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
+      // A parcel for a pickup point needs the point: an active one the shopper chose.
+      const pickupPoint = priced.shipping.code === PICKUP_POINT_SHIPPING ? await pickupPointByCode(trx, body.pickupPointCode ?? '') : null;
+      if (priced.shipping.code === PICKUP_POINT_SHIPPING && !pickupPoint) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPoint);
       if (body.couponCode?.trim() && !priced.coupon) {
         throw new ApiError(409, 'conflict', priced.quote.couponMessage ?? ORDER_MESSAGES.priceChanged);
       }
@@ -123,6 +132,7 @@ export async function placeOrder(
           user_id: userId,
           email: contact.email,
           contact_json: JSON.stringify(contact),
+          pickup_point_json: pickupPoint ? JSON.stringify(pickupPoint) : null,
           note: body.note.trim(),
           shipping_code: priced.shipping.code,
           shipping_name: priced.shipping.name,
@@ -237,6 +247,7 @@ export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): P
     createdAt: order.created_at,
     status: order.status === 'cancelled' ? 'cancelled' : 'new',
     paymentStatus: order.payment_status as OrderPaymentStatus,
+    pickupPoint: order.pickup_point_json ? (JSON.parse(order.pickup_point_json) as PickupPoint) : null,
     shipping: { code: order.shipping_code, name: order.shipping_name, price: order.shipping_price },
     payment: { code: order.payment_code, name: order.payment_name, price: order.payment_price },
     contact: JSON.parse(order.contact_json) as CheckoutContact,
