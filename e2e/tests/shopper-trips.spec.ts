@@ -121,6 +121,21 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       await expect(page.getByText(/Hlavná 12, 010 01 Žilina/)).toBeVisible();
     });
 
+    test('the footer lines up with the header, and the home page’s blog posts use the page’s width without a stray dot', async ({ page }) => {
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 2, name: 'Z blogu' })).toBeVisible();
+      const lefts = await page.evaluate(() => {
+        const contentLeft = (element: Element) => element.getBoundingClientRect().left + parseFloat(getComputedStyle(element).paddingLeft);
+        return { menu: contentLeft(document.querySelector('.main-menu ul')!), footer: contentLeft(document.querySelector('.site-footer__inner')!) };
+      });
+      expect(Math.abs(lefts.menu - lefts.footer)).toBeLessThanOrEqual(1);
+      const posts = page.locator('.cat-posts');
+      await expect(posts.getByRole('link').first()).toBeVisible();
+      expect(await posts.textContent()).not.toContain('·');
+      const widths = await page.evaluate(() => ({ posts: document.querySelector('.cat-posts')!.getBoundingClientRect().width, menu: document.querySelector('.main-menu ul')!.getBoundingClientRect().width }));
+      expect(widths.posts).toBeGreaterThan(widths.menu * 0.85);
+    });
+
     test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {
       for (const token of ['vymyslene', 'A'.repeat(32)]) {
         await page.goto(`/checkout/thankyou/${token}`);
@@ -165,3 +180,57 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
     });
   });
 }
+
+/** The GA4 e-commerce events in dataLayer, in order. */
+async function commerceEvents(page: Page) {
+  return page.evaluate(() =>
+    ((window as unknown as { dataLayer?: { event?: string; ecommerce?: Record<string, unknown> | null }[] }).dataLayer ?? [])
+      .filter((entry) => entry && typeof entry === 'object' && !Array.isArray(entry) && 'ecommerce' in entry && entry.ecommerce)
+      .map((entry) => ({ event: entry.event!, ecommerce: entry.ecommerce! })),
+  );
+}
+
+async function shopTo(page: Page, choice: 'Prijať všetko' | 'Odmietnuť všetko') {
+  // No internet here: the tag manager answers with an empty script.
+  await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+  await page.goto('/vypredaj');
+  await page.getByRole('dialog', { name: 'Súbory cookies' }).and(page.getByTestId('consent')).getByRole('button', { name: choice }).click();
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  await page.getByTestId('product-card').first().getByRole('link').click();
+  await page.getByRole('button', { name: 'Pridať do košíka' }).click();
+  await expect(page.getByTestId('basket-toast')).toContainText(/Pridané do košíka: .+ Košík spolu \d/);
+  await page.getByRole('link', { name: 'Zobraziť košík' }).click();
+  await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
+  await fillContact(page, `analytika-${Date.now()}@example.sk`);
+  await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+  await page.getByRole('radio', { name: /Kuriér/ }).check();
+  await page.getByRole('radio', { name: /Na dobierku/ }).check();
+  await page.getByLabel(/Súhlasím s/).check();
+  await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+  await expect(page).toHaveURL(/\/checkout\/thankyou\//);
+  return (await page.getByTestId('order-number').textContent())!.trim();
+}
+
+undecided.describe('the event bus carries what happened', () => {
+  undecided.use({ viewport: { width: 390, height: 844 }, locale: 'sk-SK' });
+
+  undecided('with analytics consent a whole journey becomes GA4 e-commerce events, the purchase once', async ({ page }) => {
+    const number = await shopTo(page, 'Prijať všetko');
+    const events = await commerceEvents(page);
+    const names = events.map((entry) => entry.event);
+    for (const name of ['view_item_list', 'view_item', 'add_to_cart', 'begin_checkout', 'add_shipping_info', 'add_payment_info', 'purchase']) expect(names, name).toContain(name);
+    expect(names.indexOf('view_item')).toBeLessThan(names.indexOf('add_to_cart'));
+    expect(names.indexOf('begin_checkout')).toBeLessThan(names.indexOf('purchase'));
+    expect(names.filter((name) => name === 'purchase')).toHaveLength(1);
+    const purchase = events.find((entry) => entry.event === 'purchase')!.ecommerce as { transaction_id: string; value: number; currency: string; items: { item_id: string; quantity: number }[] };
+    expect(purchase).toMatchObject({ transaction_id: number, currency: 'EUR' });
+    expect(purchase.value).toBeGreaterThan(0);
+    expect(purchase.items[0]).toMatchObject({ quantity: 1, item_id: expect.any(String) });
+    expect((events.find((entry) => entry.event === 'add_shipping_info')!.ecommerce as { shipping_tier: string }).shipping_tier).toBe('courier');
+  });
+
+  undecided('after "Odmietnuť všetko" no e-commerce event reaches dataLayer', async ({ page }) => {
+    await shopTo(page, 'Odmietnuť všetko');
+    expect(await commerceEvents(page)).toEqual([]);
+  });
+});

@@ -12,6 +12,8 @@ import { getLocalStorage } from './browser-storage.ts';
 import type { BasketLine, VariantData } from './contract/domain.ts';
 import { useCouponStore } from './coupon-store.ts';
 import { bus } from './event-bus.ts';
+import { commerceItem } from './commerce-item.ts';
+import { basketTotal } from './money.ts';
 
 export type BasketStore = {
   lines: BasketLine[];
@@ -74,6 +76,7 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
           )
         : [...lines, { ...line }];
       commit(next);
+      bus.emit('basket:added', { item: commerceItem(line.variantData, line.amount), basketTotal: basketTotal(next) });
       revalidateCoupon();
     },
 
@@ -90,8 +93,11 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
 
     remove: (v_id) => {
       const lines = get().lines;
-      if (!lines.some((l) => l.v_id === v_id)) return;
-      commit(lines.filter((l) => l.v_id !== v_id));
+      const removed = lines.find((l) => l.v_id === v_id);
+      if (!removed) return;
+      const next = lines.filter((l) => l.v_id !== v_id);
+      commit(next);
+      bus.emit('basket:removed', { item: commerceItem(removed.variantData, removed.amount), basketTotal: basketTotal(next) });
       revalidateCoupon();
     },
 

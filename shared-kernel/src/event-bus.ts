@@ -11,11 +11,23 @@
  *  area:load-failed   { area, module, error }                   shell, when a remote area fails to load
  *  route:not-found    { path }                                  shell, when a route resolves to 404
  *  build:changed      { from, to }                              shell, when builds/latest.json changed
+ *  item:listed        { list, items }                           catalog, when a list of products is shown
+ *  item:viewed        { item }                                  catalog, when a product's variant is shown
+ *  basket:added       { item, basketTotal }                     basket store, when pieces are added
+ *  basket:removed     { item, basketTotal }                     basket store, when a line is removed
+ *  checkout:begun     { items, value }                          checkout, when the contact step opens
+ *  checkout:shipping  { method, items, value }                  checkout, when a shipping method is chosen
+ *  checkout:payment   { method, items, value }                  checkout, when a payment method is chosen
+ *  order:placed       { number, value, shipping, items }        checkout, once when an order is placed
+ * Prices are thousandths of a euro with VAT (the kernel's money unit).
  */
 import mitt, { type Emitter } from 'mitt';
 import type { BasketLine, ConsentChoices } from './contract/domain.ts';
 
 export type CouponStatus = 'none' | 'applying' | 'valid' | 'invalid';
+
+/** A product in a commerce event: the variant, its unit price with VAT (thousandths) and the pieces. */
+export type CommerceItem = { id: string; name: string; variant: string; price: number; quantity: number };
 
 export type ShopEvents = {
   'basket:changed': { lines: BasketLine[] };
@@ -25,6 +37,14 @@ export type ShopEvents = {
   'area:load-failed': { area: string; module: string; error: string };
   'route:not-found': { path: string };
   'build:changed': { from: string; to: string };
+  'item:listed': { list: string; items: CommerceItem[] };
+  'item:viewed': { item: CommerceItem };
+  'basket:added': { item: CommerceItem; basketTotal: number };
+  'basket:removed': { item: CommerceItem; basketTotal: number };
+  'checkout:begun': { items: CommerceItem[]; value: number };
+  'checkout:shipping': { method: string; items: CommerceItem[]; value: number };
+  'checkout:payment': { method: string; items: CommerceItem[]; value: number };
+  'order:placed': { number: string; value: number; shipping: number; items: CommerceItem[] };
 };
 
 export const bus: Emitter<ShopEvents> = mitt<ShopEvents>();

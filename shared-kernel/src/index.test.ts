@@ -79,6 +79,9 @@ const EXPECTED = [
   // telemetry-rules.ts
   'MAX_CLIENT_MESSAGE_LENGTH',
   'scrubClientMessage',
+  // commerce-item.ts
+  'commerceItem',
+  'basketCommerce',
   // search-rules.ts
   'SEARCH_MESSAGES',
   'SEARCH_TEXT_MAX',

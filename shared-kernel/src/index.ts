@@ -50,7 +50,8 @@ export {
   writeStoredBasket,
 } from './basket-storage.ts';
 export { bus } from './event-bus.ts';
-export type { ShopEvents, CouponStatus } from './event-bus.ts';
+export type { ShopEvents, CouponStatus, CommerceItem } from './event-bus.ts';
+export { commerceItem, basketCommerce } from './commerce-item.ts';
 export { NotFoundError, isNotFound, ApiError } from './errors.ts';
 export { createApiClient, configureApi, api } from './api-client.ts';
 export type { ApiClient, ApiClientOptions, Query, QueryValue, RequestOptions } from './api-client.ts';

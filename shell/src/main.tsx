@@ -8,6 +8,7 @@ import { areaVersion, registerAreas } from './areas/area-loader.ts';
 import { canaryBucket } from './areas/canary-bucket.ts';
 import { setRouteTable } from './app/route-table.ts';
 import { installTelemetry, reportError } from './app/telemetry.ts';
+import { installEcommerce } from './app/ecommerce.ts';
 import { bus } from '@shop/shared-kernel';
 import { ShopRoutes } from './app/router.tsx';
 import { setBootRevision } from './app/new-build.ts';
@@ -34,6 +35,8 @@ async function boot() {
   setRouteTable(releases);
   setBootRevision(registry.revision);
   installLinkPreloading();
+  // What the areas tell the page becomes GA4 e-commerce events (with the analytics consent only).
+  installEcommerce();
   void initKernel();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

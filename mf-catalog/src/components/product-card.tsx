@@ -1,4 +1,5 @@
-import { Link, salePercent, variantCountText, type ProductSummary } from '@shop/shared-kernel';
+import { useEffect } from 'react';
+import { Link, salePercent, variantCountText, type ProductSummary, bus, commerceItem } from '@shop/shared-kernel';
 import { Price, SaleBadge } from './price.tsx';
 
 export function ProductCard({ product }: { product: ProductSummary }) {
@@ -19,6 +20,10 @@ export function ProductCard({ product }: { product: ProductSummary }) {
 }
 
 export function ProductGrid({ products, label }: { products: ProductSummary[]; label: string }) {
+  // The rest of the page (analytics) learns which products the shopper was shown.
+  useEffect(() => {
+    if (products.length > 0) bus.emit('item:listed', { list: label, items: products.map((product) => commerceItem(product.variant)) });
+  }, [products, label]);
   return (
     <ul className="cat-grid" aria-label={label}>
       {products.map((product) => (

@@ -60,9 +60,9 @@ export default function HomePage() {
                 {posts.data.map((post) => (
                   <li key={post.slug}>
                     <Link to={`/blog/clanok/${post.slug}`}>
-                      <span>
+                      <span className="cat-posts__text">
                         {post.title}
-                        <small className="cat-muted"> · {formatDate(post.publishedAt)}</small>
+                        <small className="cat-muted">{formatDate(post.publishedAt)}</small>
                       </span>
                     </Link>
                   </li>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Link,
   useParams,
@@ -9,6 +9,8 @@ import {
   usePageMeta,
   useResource,
   type ProductDetail,
+  bus,
+  commerceItem,
 } from '@shop/shared-kernel';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { Price, SaleBadge } from '../components/price.tsx';
@@ -27,6 +29,9 @@ function firstAvailable(product: ProductDetail): number {
 function ProductView({ product }: { product: ProductDetail }) {
   const [selected, setSelected] = useState(() => firstAvailable(product));
   const variant = product.variants.find((candidate) => candidate.v_id === selected) ?? product.variants[0];
+  useEffect(() => {
+    if (variant) bus.emit('item:viewed', { item: commerceItem(variant) });
+  }, [variant]);
   if (!variant) return <p className="cat-empty">Produkt momentálne nemá žiadny variant na predaj.</p>;
   const unitPrice = basePrice(variant);
   const lowest = product.lowestPrices.find((entry) => entry.v_id === variant.v_id)?.price ?? null;

@@ -35,14 +35,14 @@ export function BasketSummary({ canContinue }: { canContinue: boolean }) {
         {vat.map((line) => (
           <Row key={line.rate} label={`z toho DPH ${line.rate} %`} value={formatPrice(line.vat)} />
         ))}
-        <dt>Doprava (odhad)</dt>
+        <dt>Doručenie (odhad)</dt>
         <dd data-testid="shipping-estimate">
           {cheapest ? (cheapest.price === 0 ? 'zadarmo' : `od ${formatPrice(cheapest.price)}`) : '—'}
         </dd>
         <dt className="chk-summary__total">Spolu s DPH</dt>
         <dd className="chk-summary__total" data-testid="basket-total">{formatPrice(total)}</dd>
       </dl>
-      <p className="chk-message">Osobný odber na predajni v Žiline je zadarmo. Dopravu vyberiete v ďalšom kroku.</p>
+      <p className="chk-message">Doručenie (kuriér, výdajné miesto, paleta) sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo.</p>
       <CouponForm />
       {canContinue ? (
         <Link to="/checkout/contact" className="button button--primary chk-continue">Pokračovať k údajom</Link>

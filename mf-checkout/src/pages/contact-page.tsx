@@ -12,6 +12,9 @@ import {
   type CheckoutContact,
   type ContactErrors,
   type PostalAddress,
+  bus,
+  basketCommerce,
+  useBasketStore,
 } from '@shop/shared-kernel';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { Field } from '../components/field.tsx';
@@ -26,6 +29,9 @@ export default function ContactPage() {
   const signedIn = useAuthStore((state) => isAuthenticated(state.auth));
   const [errors, setErrors] = useState<ContactErrors>({});
   const [submitted, setSubmitted] = useState(false);
+  useEffect(() => {
+    bus.emit('checkout:begun', basketCommerce(useBasketStore.getState().lines));
+  }, []);
 
   // Account prefill (issue 6): a signed-in shopper's profile and default addresses fill the fields
   // still empty, through the kernel's call and merge rule; what the shopper typed stays.

@@ -12,6 +12,8 @@ import {
   useCouponStore,
   validateContact,
   type CheckoutMethod,
+  bus,
+  basketCommerce,
 } from '@shop/shared-kernel';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { effectiveContact } from '../components/contact.ts';
@@ -93,6 +95,12 @@ export default function OrderPage() {
         expectedTotal: quote.amountDue,
       });
       setPlaced(true);
+      bus.emit('order:placed', {
+        number: data.order.number,
+        value: data.order.total,
+        shipping: data.order.shipping.price,
+        items: data.order.lines.map((line) => ({ id: line.v_code, name: line.p_name, variant: line.v_name, price: line.unitPrice, quantity: line.amount })),
+      });
       // Only now, after the order exists, is the basket emptied.
       useCheckoutStore.getState().finish();
       useBasketStore.getState().clear();
@@ -116,12 +124,18 @@ export default function OrderPage() {
           {quote ? (
             <>
               <Methods legend="Spôsob dopravy" name="shipping" methods={quote.shipping} value={draft.shippingCode}
-                onChange={(code) => draft.update({ shippingCode: code })} />
+                onChange={(code) => {
+                  draft.update({ shippingCode: code });
+                  bus.emit('checkout:shipping', { method: code, ...basketCommerce(lines) });
+                }} />
               {shipping?.code === PICKUP_POINT_SHIPPING && (
                 <PickupPointPicker value={draft.pickupPointCode} onChange={(code) => draft.update({ pickupPointCode: code })} />
               )}
               <Methods legend="Spôsob platby" name="payment" methods={quote.payment} value={draft.paymentCode}
-                onChange={(code) => draft.update({ paymentCode: code })} />
+                onChange={(code) => {
+                  draft.update({ paymentCode: code });
+                  bus.emit('checkout:payment', { method: code, ...basketCommerce(lines) });
+                }} />
             </>
           ) : (
             !quoteError && <p>Načítavam možnosti dopravy a platby…</p>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
 import { ConsentNotice } from '../components/consent-notice.tsx';
+import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';
 import { routeForPath } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
@@ -36,6 +37,7 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
       )}
       {showNotice && plain && <ConsentNotice plain />}
       <Outlet />
+      <BasketToast />
       {showNotice && !plain && <ConsentNotice plain={false} />}
     </>
   );
