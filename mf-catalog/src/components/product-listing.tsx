@@ -61,7 +61,12 @@ export function ProductListing({ filter, label, showBrandFacet = true }: { filte
           Filtre{filterCount > 0 ? ` (${filterCount})` : ''}
         </summary>
         {facets.data ? (
-          <FilterPanel facets={facets.data} params={params} onChange={change} showBrands={showBrandFacet} />
+          <>
+            <p className="cat-muted cat-filters__note">
+              Čísla pri hodnotách udávajú počet produktov; produkt s variantmi v rôznych hodnotách (napr. hrúbkach) sa počíta pri každej z nich.
+            </p>
+            <FilterPanel facets={facets.data} params={params} onChange={change} showBrands={showBrandFacet} />
+          </>
         ) : facets.status === 'error' ? (
           <p role="alert">Filtre sa nepodarilo načítať.</p>
         ) : (

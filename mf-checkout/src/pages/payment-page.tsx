@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams, api, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
+import { Link, useLocation, useNavigate, useSearchParams, api, formatPrice, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
 import { RetryPayment } from '../components/retry-payment.tsx';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
@@ -66,11 +66,18 @@ export default function PaymentPage() {
         <p role="status">Čakáme na potvrdenie platby od platobnej brány…{slow && ' Trvá to dlhšie ako zvyčajne; stránka sa obnoví sama.'}</p>
       )}
       {outcome === 'success' && order && (
-        <p>Objednávka č. <strong data-testid="order-number">{order.number}</strong> je zaplatená. Ďakujeme!</p>
+        <>
+          <p>Objednávka č. <strong data-testid="order-number">{order.number}</strong> je zaplatená ({formatPrice(order.amountDue)}). Ďakujeme!</p>
+          <p>
+            Potvrdenie sme poslali na e-mail {order.contact.email}. Keď bude tovar pripravený, ozveme sa vám
+            {order.pickupPoint ? ` a pošleme ho na výdajné miesto ${order.pickupPoint.name}` : ''}.
+          </p>
+        </>
       )}
       {outcome === 'cancelled' && order && (
         <>
-          <p>Objednávka č. <strong data-testid="order-number">{order.number}</strong> je prijatá, ale ešte nie je zaplatená.</p>
+          <p>Objednávka č. <strong data-testid="order-number">{order.number}</strong> je prijatá, ale ešte nie je zaplatená ({formatPrice(order.amountDue)}).</p>
+          <p>Platbu kartou môžete skúsiť znova. Objednávka zostane uložená; ak ju nezaplatíte, nebudeme ju vybavovať. S platbou vám radi pomôžeme na telefóne uvedenom v pätičke.</p>
           {order.canRetryPayment && <RetryPayment token={order.token} />}
         </>
       )}
