@@ -18,7 +18,8 @@ export const mediaRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) => {
     const product = await catalog.productForImage(request.params.id);
     if (!product) throw notFound('Obrázok sa nenašiel.');
     const tree = await catalog.categoryTree();
-    const svg = productSvg(product.p_name, tree.root(product.cat_id)?.cat_url);
+    const path = tree.path(product.cat_id).map((category) => category.cat_url).join(' ');
+    const svg = productSvg(product.p_name, tree.root(product.cat_id)?.cat_url, path);
     return reply
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')

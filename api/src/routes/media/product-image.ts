@@ -1,4 +1,9 @@
-/** A product picture drawn as SVG: a colour and pictogram by top category, the product name as text. */
+/**
+ * A product picture drawn as SVG that tells products apart: a pictogram by what the product is
+ * (its name and category: a brick is not a chimney, nor a bag of screed), in the product's colour
+ * when its name says one, its size or pack (30 × 60, 25 kg, 3 cm) in a badge, and its name.
+ */
+import { foldText } from '../../lib/format.ts';
 
 type Theme = { background: string; accent: string; pictogram: string };
 
@@ -43,15 +48,64 @@ export function wrapText(text: string, width: number, maxLines: number): string[
   return lines;
 }
 
-export function productSvg(name: string, rootCategoryUrl: string | undefined): string {
+/** Pictograms by what a product is, matched on its folded name and category path (first match wins). */
+const KINDS: [RegExp, (colour: string) => string][] = [
+  [/komin/, chimney],
+  [/poter|beton|cement|malta|lepidl|omietk(a|y) .*kg|\bkg\b/, bag],
+  [/tvarnic|ytong|porfix|blok/, blocks],
+  [/tehl/, bricks],
+  [/\bosb\b|doska|sadrokarton|panel/, board],
+  [/obklad|dlazb/, tiles],
+  [/farb|lak|email|penetr/, bucket],
+  [/polystyren|\beps\b|\bxps\b|vlna|izola/, waves],
+  [/strech|skridl|krytin/, roof],
+  [/tmel|silikon|pena|lepidlo v kartusi/, cartridge],
+  [/vrtac|skrutkov|bruska|pila|kladivo|naradie/, drill],
+];
+
+/** Colour words in Slovak product names (folded) and how they are drawn. */
+const COLOURS: [RegExp, string][] = [
+  [/antracit|grafit/, '#3b3f45'],
+  [/biel/, '#f4f4f0'],
+  [/siv|seda/, '#8c9096'],
+  [/cierna|cierny/, '#1f1f1f'],
+  [/cerven|tehlov/, '#b3372b'],
+  [/hned|orech/, '#6e4a2f'],
+  [/bezov|piesk/, '#d8c3a0'],
+  [/zlt/, '#e2b21b'],
+  [/zelen/, '#3f8a3a'],
+  [/modr/, '#2f63b5'],
+];
+
+/** Size or pack in a name: "30 × 60", "25 kg", "3 cm", "12,5 mm", "10 l". */
+const SIZE_IN_NAME = /(\d+(?:[.,]\d+)?\s*[×x]\s*\d+(?:[.,]\d+)?(?:\s*(?:cm|mm))?|\d+(?:[.,]\d+)?\s*(?:kg|mm|cm|m²|m2|m|l|ks)\b)/i;
+
+export function productLook(name: string, categoryPath: string): { pictogram: (colour: string) => string | null; colour: string | null; size: string | null } {
+  const folded = foldText(`${name} ${categoryPath}`);
+  const kind = KINDS.find(([pattern]) => pattern.test(folded))?.[1] ?? null;
+  const colour = COLOURS.find(([pattern]) => pattern.test(foldText(name)))?.[1] ?? null;
+  const size = SIZE_IN_NAME.exec(name)?.[1]?.replace(/\s*[×x]\s*/, ' × ') ?? null;
+  return { pictogram: (accent) => (kind ? kind(accent) : null), colour, size };
+}
+
+export function productSvg(name: string, rootCategoryUrl: string | undefined, categoryPath = ''): string {
   const theme = (rootCategoryUrl && THEMES[rootCategoryUrl]) || FALLBACK;
+  const look = productLook(name, categoryPath);
+  const ink = look.colour ?? theme.accent;
+  const pictogram = look.pictogram(ink) ?? (look.colour ? theme.pictogram.replaceAll(theme.accent, ink) : theme.pictogram);
+  // A white product on a light background gets an outline so it stays visible.
+  const outline = look.colour === '#f4f4f0' ? ' stroke="#9a9a9a" stroke-width="2"' : '';
+  const badge = look.size
+    ? `<g transform="translate(560 40)"><rect x="${-16 - look.size.length * 15}" y="0" width="${16 + look.size.length * 15}" height="48" rx="24" fill="${theme.accent}"/><text x="${-8 - (look.size.length * 15) / 2}" y="33" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="26" font-weight="700" fill="#fff">${escapeXml(look.size)}</text></g>`
+    : '';
   const lines = wrapText(name, 24, 3);
   const text = lines
     .map((line, i) => `<tspan x="300" dy="${i === 0 ? 0 : 40}">${escapeXml(line)}</tspan>`)
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}" viewBox="0 0 ${SIZE} ${SIZE}" role="img" aria-label="${escapeXml(name)}">
 <rect width="${SIZE}" height="${SIZE}" fill="${theme.background}"/>
-<g transform="translate(180 70)">${theme.pictogram}</g>
+<g transform="translate(180 70)"${outline}>${pictogram}</g>
+${badge}
 <rect x="40" y="392" width="520" height="4" rx="2" fill="${theme.accent}" opacity="0.5"/>
 <text x="300" y="${450 - (lines.length - 1) * 12}" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="32" font-weight="700" fill="#222">${text}</text>
 </svg>`;
@@ -114,4 +168,20 @@ function tree(c: string): string {
 function cartridge(c: string): string {
   return `<rect x="60" y="60" width="120" height="160" rx="12" fill="${c}"/><path d="M95 60 L120 5 L145 60 Z" fill="${c}" opacity="0.8"/>
 <rect x="80" y="110" width="80" height="60" rx="6" fill="#fff" opacity="0.8"/>`;
+}
+
+function chimney(c: string): string {
+  return `<rect x="80" y="30" width="80" height="200" fill="${c}"/><rect x="70" y="20" width="100" height="24" fill="${c}" opacity="0.8"/>
+<path d="M100 10 q 15 -20 30 0" fill="none" stroke="#777" stroke-width="6" stroke-linecap="round"/>`;
+}
+
+function bag(c: string): string {
+  return `<path d="M50 40 L190 40 L205 225 L35 225 Z" fill="${c}"/><rect x="50" y="30" width="140" height="20" rx="4" fill="${c}" opacity="0.75"/>
+<rect x="75" y="100" width="90" height="70" rx="8" fill="#fff" opacity="0.85"/>`;
+}
+
+function blocks(c: string): string {
+  const cells: string[] = [];
+  for (let r = 0; r < 2; r++) for (let i = 0; i < 2; i++) cells.push(`<rect x="${10 + i * 115 - (r % 2) * 20}" y="${40 + r * 95}" width="105" height="85" rx="4" fill="${c}"/>`);
+  return `<clipPath id="pictogram-blocks"><rect width="240" height="240"/></clipPath><g clip-path="url(#pictogram-blocks)">${cells.join('')}</g>`;
 }
