@@ -51,16 +51,17 @@ export function wrapText(text: string, width: number, maxLines: number): string[
 /** Pictograms by what a product is, matched on its folded name and category path (first match wins). */
 const KINDS: [RegExp, (colour: string) => string][] = [
   [/komin/, chimney],
-  [/poter|beton|cement|malta|lepidl|omietk(a|y) .*kg|\bkg\b/, bag],
+  [/farb|\blak|email|penetr/, bucket],
+  [/obklad|dlazb/, tiles],
   [/tvarnic|ytong|porfix|blok/, blocks],
   [/tehl/, bricks],
   [/\bosb\b|doska|sadrokarton|panel/, board],
-  [/obklad|dlazb/, tiles],
-  [/farb|lak|email|penetr/, bucket],
   [/polystyren|\beps\b|\bxps\b|vlna|izola/, waves],
   [/strech|skridl|krytin/, roof],
-  [/tmel|silikon|pena|lepidlo v kartusi/, cartridge],
+  [/tmel|silikon|pena/, cartridge],
   [/vrtac|skrutkov|bruska|pila|kladivo|naradie/, drill],
+  // Last: anything sold by the bag (screed, concrete, mortar, adhesive).
+  [/poter|beton|cement|malta|lepidl|\bkg\b/, bag],
 ];
 
 /** Colour words in Slovak product names (folded) and how they are drawn. */
@@ -96,7 +97,7 @@ export function productSvg(name: string, rootCategoryUrl: string | undefined, ca
   // A white product on a light background gets an outline so it stays visible.
   const outline = look.colour === '#f4f4f0' ? ' stroke="#9a9a9a" stroke-width="2"' : '';
   const badge = look.size
-    ? `<g transform="translate(560 40)"><rect x="${-16 - look.size.length * 15}" y="0" width="${16 + look.size.length * 15}" height="48" rx="24" fill="${theme.accent}"/><text x="${-8 - (look.size.length * 15) / 2}" y="33" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="26" font-weight="700" fill="#fff">${escapeXml(look.size)}</text></g>`
+    ? `<g transform="translate(560 40)"><rect x="${-16 - look.size.length * 17}" y="0" width="${16 + look.size.length * 17}" height="48" rx="24" fill="${theme.accent}"/><text x="${-8 - (look.size.length * 17) / 2}" y="33" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="26" font-weight="700" fill="#fff">${escapeXml(look.size)}</text></g>`
     : '';
   const lines = wrapText(name, 24, 3);
   const text = lines
