@@ -116,10 +116,13 @@ test('a cancelled card payment lands on cancelled and can be paid again', async 
   await page.getByRole('button', { name: 'Zrušiť platbu' }).click();
   await expect(page).toHaveURL(/\/payment\/cancelled\?order=/);
   await expect(page.getByRole('heading', { level: 1, name: 'Platba bola zrušená' })).toBeVisible();
+  // The page says what happens next, not one sentence.
+  await expect(page.getByText(/Platbu kartou môžete skúsiť znova\. Objednávka zostane uložená/)).toBeVisible();
   await page.getByRole('button', { name: 'Zaplatiť kartou znova' }).click();
   await expect(page.getByRole('heading', { name: 'Platobná brána (simulátor)' })).toBeVisible();
   await page.getByRole('button', { name: 'Zaplatiť' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Platba prebehla úspešne' })).toBeVisible();
+  await expect(page.getByText(/Potvrdenie sme poslali na e-mail/)).toBeVisible();
   await page.getByRole('link', { name: 'Zobraziť objednávku' }).click();
   await expect(page.getByTestId('payment-status')).toHaveText('zaplatená');
 });

@@ -4,7 +4,7 @@
  */
 import { test as undecided, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { fillBasket, findVariants, fillContact } from './checkout-helpers.ts';
+import { fillBasket, findVariants, fillContact, signIn } from './checkout-helpers.ts';
 import { cents } from './helpers.ts';
 // The shop's own price rule (spec section 9), not a copy of it.
 import { unitPriceWithVat } from '../../shared-kernel/src/money.ts';
@@ -134,6 +134,77 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       expect(await posts.textContent()).not.toContain('·');
       const widths = await page.evaluate(() => ({ posts: document.querySelector('.cat-posts')!.getBoundingClientRect().width, menu: document.querySelector('.main-menu ul')!.getBoundingClientRect().width }));
       expect(widths.posts).toBeGreaterThan(widths.menu * 0.85);
+    });
+
+    test('a product the shop no longer sells is named in the basket, can be removed, and no step offers the order', async ({ page, request }) => {
+      const [variant] = await findVariants(request, 1);
+      await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
+      // The same line, as a basket kept from before the product left the range (its variant id no longer
+      // exists), written from a page of the shop's origin where no shop script runs (nothing writes the basket back).
+      await page.goto('/api/site');
+      await page.evaluate(() => {
+        const stored = JSON.parse(localStorage.getItem('cartData')!) as { value: { v_id: number; variantData: { v_id: number; p_name: string } }[] };
+        const gone = { ...stored.value[0]!, v_id: 987654, variantData: { ...stored.value[0]!.variantData, v_id: 987654, p_name: 'Tehla zo starej ponuky' } };
+        localStorage.setItem('cartData', JSON.stringify({ ...stored, value: [...stored.value, gone] }));
+      });
+      await page.goto('/checkout/cart');
+      await expect(page.getByText(/Tehla zo starej ponuky \(.+\) sa už nepredáva a nedá sa objednať\./)).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Pokračovať k údajom' })).toHaveCount(0);
+      // Straight to the last step: it names the line and offers no order.
+      await page.goto('/checkout/contact');
+      await fillContact(page, `stara-ponuka-${device}@example.sk`);
+      await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+      await expect(page.getByTestId('unsold-lines')).toContainText('Tehla zo starej ponuky');
+      await expect(page.getByRole('button', { name: 'Objednať s povinnosťou platby' })).toHaveCount(0);
+      await page.getByRole('link', { name: 'Odstrániť ho v košíku' }).click();
+      await page.getByRole('button', { name: 'Odstrániť z košíka' }).click();
+      await expect(page.getByTestId('basket-line')).toHaveCount(1);
+      await expect(page.getByRole('link', { name: 'Pokračovať k údajom' })).toBeVisible();
+    });
+
+    test('an order with nothing to pay is paid when placed; a transfer shows the IBAN in groups of four', async ({ page, request }) => {
+      // The cheapest product (under 5 €) and the 5 € coupon: nothing to pay.
+      const listing = (await (await request.get('/api/products?sort=price-asc')).json()) as { data: { variant: { v_id: number; v_availability: string; v_sellPrice: number; v_vat: number; v_sale: number } }[] };
+      const cheap = listing.data.map((tile) => tile.variant).find((v) => v.v_availability !== 'unavailable' && unitPriceWithVat(v as never) < 5000);
+      expect(cheap, 'a product under 5 €').toBeDefined();
+      await signIn(page, request);
+      await fillBasket(page, request, [{ v_id: cheap!.v_id, amount: 1 }]);
+      await page.getByLabel('Zľavový kupón').fill('MINUS5');
+      await page.getByRole('button', { name: 'Uplatniť' }).click();
+      await expect(page.getByText(/Kupón MINUS5 je uplatnený/)).toBeVisible();
+      await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
+      await fillContact(page, '', true);
+      await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+      await page.getByRole('radio', { name: /Osobný odber/ }).check();
+      await page.getByRole('radio', { name: /Bankovým prevodom/ }).check();
+      await page.getByLabel(/Súhlasím s/).check();
+      await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+      await expect(page).toHaveURL(/\/checkout\/thankyou\//);
+      await expect(page.getByTestId('payment-status')).toHaveText('zaplatená');
+      await expect(page.getByRole('img', { name: 'QR kód PAY by square' })).toHaveCount(0);
+
+      // A transfer with something to pay: the IBAN as people read it.
+      await fillBasket(page, request, [{ v_id: cheap!.v_id, amount: 10 }]);
+      await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
+      await fillContact(page, '', true);
+      await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+      await page.getByRole('radio', { name: /Osobný odber/ }).check();
+      await page.getByRole('radio', { name: /Bankovým prevodom/ }).check();
+      await page.getByLabel(/Súhlasím s/).check();
+      await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+      await expect(page.getByTestId('payment-status')).toHaveText('čaká na úhradu');
+      await expect(page.getByText(/IBAN: SK\d{2}( \d{4}){5}/)).toBeVisible();
+    });
+
+    test('the basket estimate says what it is next to free pickup, and the filters say what their counts count', async ({ page, request }) => {
+      const [variant] = await findVariants(request, 1);
+      await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
+      await expect(page.getByText('Doručenie (odhad)')).toBeVisible();
+      await expect(page.getByText(/sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo/)).toBeVisible();
+      await page.goto('/c/hruba-stavba');
+      const filters = page.getByTestId('filters');
+      if (device === 'phone') await filters.locator('summary').click();
+      await expect(filters.getByText(/Čísla pri hodnotách udávajú počet produktov/)).toBeVisible();
     });
 
     test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {
