@@ -24,7 +24,7 @@ export function BasketToast() {
     };
   }, []);
   return (
-    <div className="basket-toast" role="status" aria-live="polite" data-testid="basket-toast">
+    <div className="basket-toast" aria-live="polite" aria-atomic="true" data-testid="basket-toast">
       {added && (
         <p className="basket-toast__message">
           Pridané do košíka: {added.item.name} ({added.item.variant}), {added.item.quantity} ks. Košík spolu {formatPrice(added.basketTotal)}.{' '}
