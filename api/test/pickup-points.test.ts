@@ -87,3 +87,19 @@ describe('an order to a pickup point', () => {
     expect(courier.body.data.order.pickupPoint).toBeNull();
   });
 });
+
+describe('the confirmation e-mail', () => {
+  it('says "zadarmo" for free shipping and payment, as the site does, never "0 €"', async () => {
+    const placed = await order({ shippingCode: 'pickup', paymentCode: 'transfer' });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    await api.sideWorkDone();
+    const outbox = join(api.dataDir, 'outbox');
+    const file = readdirSync(outbox).find((name) => readFileSync(join(outbox, name), 'utf8').includes(placed.body.data.order.number))!;
+    const eml = readFileSync(join(outbox, file), 'utf8').replace(/=\r?\n/g, '');
+    const text = Buffer.from(eml.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    expect(text).toMatch(/Doprava: Osobný odber[^\n]*: zadarmo/);
+    expect(text).toMatch(/Platba: Bankovým prevodom: zadarmo/);
+    expect(text).not.toMatch(/prevodom: 0/);
+    expect(text).toMatch(/IBAN: SK\d{2}( \d{4}){5}/);
+  });
+});

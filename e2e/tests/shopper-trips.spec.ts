@@ -207,6 +207,18 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       await expect(filters.getByText(/Čísla pri hodnotách udávajú počet produktov/)).toBeVisible();
     });
 
+    test('a blog topic and its count are apart: "Hrubá stavba (4)", not "Hrubá stavba(4)"', async ({ page }) => {
+      await page.goto('/blog');
+      const topic = page.locator('.cnt-tags a').filter({ has: page.locator('.cnt-tags__count') }).first();
+      await expect(topic).toBeVisible();
+      const gap = await topic.evaluate((link) => {
+        const range = document.createRange();
+        range.selectNodeContents(link.firstChild!);
+        return link.querySelector('.cnt-tags__count')!.getBoundingClientRect().left - range.getBoundingClientRect().right;
+      });
+      expect(gap).toBeGreaterThanOrEqual(3);
+    });
+
     test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {
       for (const token of ['vymyslene', 'A'.repeat(32)]) {
         await page.goto(`/checkout/thankyou/${token}`);

@@ -42,6 +42,9 @@ describe('OrderDetailPage', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Objednávka č. 2026000001' })).toBeTruthy();
     expect(screen.getByTestId('order-state').textContent).toBe('Doručená');
+    // Dates as the specification writes them (dd.mm.yyyy), PSČ as written in Slovakia.
+    expect(screen.getByText('01.06.2026')).toBeTruthy();
+    expect(screen.getByText(/Dlhá 1, 949 01 Nitra/)).toBeTruthy();
     expect(screen.getAllByTestId('order-line')).toHaveLength(2);
     expect(screen.getAllByRole('link', { name: 'Reklamovať' })[0]!.getAttribute('href')).toBe(`/account/complaints?order=${orderToken}&item=11`);
 
