@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 
 export type Variant = {
@@ -60,6 +60,21 @@ export async function fillContact(page: Page, email: string, prefilled = false) 
   await page.getByLabel('Ulica a číslo', { exact: true }).fill('Hlavná 12');
   await page.getByLabel('Mesto', { exact: true }).fill('Žilina');
   await page.getByLabel('PSČ', { exact: true }).fill('010 01');
+}
+
+/**
+ * From the basket page to the thank-you page: contact (`email`, or the signed-in shopper's prefilled
+ * details when null), the shipping and payment named, the terms accepted, the order placed.
+ */
+export async function checkOut(page: Page, options: { email: string | null; shipping: RegExp; payment: RegExp }) {
+  await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
+  await fillContact(page, options.email ?? '', options.email === null);
+  await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+  await page.getByRole('radio', { name: options.shipping }).check();
+  await page.getByRole('radio', { name: options.payment }).check();
+  await page.getByLabel(/Súhlasím s/).check();
+  await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+  await expect(page).toHaveURL(/\/checkout\/thankyou\/[A-Za-z0-9]{32}$/);
 }
 
 /** The .eml files of the e2e server's outbox that contain `text`. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test as base } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { expect, test } from './fixtures.ts';
-import { fillBasket, fillContact, findVariants } from './checkout-helpers.ts';
+import { checkOut, fillBasket, findVariants } from './checkout-helpers.ts';
 
 base('the operator tools /pdf and /generate show no consent notice', async ({ page }) => {
   await page.goto('/checkout/cart');
@@ -20,13 +20,7 @@ test('the operator previews the e-mail and marks a bank-transfer order paid, beh
   test.setTimeout(90_000);
   const [v] = await findVariants(request, 1);
   await fillBasket(page, request, [{ v_id: v!.v_id, amount: 1 }]);
-  await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
-  await fillContact(page, `prevod-${Date.now().toString(36)}@example.sk`);
-  await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
-  await page.getByRole('radio', { name: /Osobný odber/ }).check();
-  await page.getByRole('radio', { name: /Bankovým prevodom/ }).check();
-  await page.getByLabel(/Súhlasím s/).check();
-  await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+  await checkOut(page, { email: `prevod-${Date.now().toString(36)}@example.sk`, shipping: /Osobný odber/, payment: /Bankovým prevodom/ });
   await expect(page.getByTestId('payment-status')).toHaveText('čaká na úhradu');
   const number = (await page.getByTestId('order-number').textContent())!.trim();
   const thankYou = page.url();

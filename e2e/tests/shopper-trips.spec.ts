@@ -4,7 +4,7 @@
  */
 import { test as undecided, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { fillBasket, findVariants, fillContact, signIn } from './checkout-helpers.ts';
+import { checkOut, fillBasket, findVariants, fillContact, signIn } from './checkout-helpers.ts';
 import { cents } from './helpers.ts';
 // The shop's own price rule (spec section 9), not a copy of it.
 import { unitPriceWithVat } from '../../shared-kernel/src/money.ts';
@@ -172,26 +172,13 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       await page.getByLabel('Zľavový kupón').fill('MINUS5');
       await page.getByRole('button', { name: 'Uplatniť' }).click();
       await expect(page.getByText(/Kupón MINUS5 je uplatnený/)).toBeVisible();
-      await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
-      await fillContact(page, '', true);
-      await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
-      await page.getByRole('radio', { name: /Osobný odber/ }).check();
-      await page.getByRole('radio', { name: /Bankovým prevodom/ }).check();
-      await page.getByLabel(/Súhlasím s/).check();
-      await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
-      await expect(page).toHaveURL(/\/checkout\/thankyou\//);
+      await checkOut(page, { email: null, shipping: /Osobný odber/, payment: /Bankovým prevodom/ });
       await expect(page.getByTestId('payment-status')).toHaveText('zaplatená');
       await expect(page.getByRole('img', { name: 'QR kód PAY by square' })).toHaveCount(0);
 
       // A transfer with something to pay: the IBAN as people read it.
       await fillBasket(page, request, [{ v_id: cheap!.v_id, amount: 10 }]);
-      await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
-      await fillContact(page, '', true);
-      await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
-      await page.getByRole('radio', { name: /Osobný odber/ }).check();
-      await page.getByRole('radio', { name: /Bankovým prevodom/ }).check();
-      await page.getByLabel(/Súhlasím s/).check();
-      await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+      await checkOut(page, { email: null, shipping: /Osobný odber/, payment: /Bankovým prevodom/ });
       await expect(page.getByTestId('payment-status')).toHaveText('čaká na úhradu');
       await expect(page.getByText(/IBAN: SK\d{2}( \d{4}){5}/)).toBeVisible();
     });
