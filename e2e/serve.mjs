@@ -1,11 +1,14 @@
 // Serves the built shop for the end-to-end tests exactly as `npm start`
-// does, on a fresh data directory: areas on their own origin (another port).
+// does, on a fresh data directory: areas on their own origin (another port),
+// the server and the release command compiled (api/dist/, rebuilt here first
+// when the API's sources changed since the last build).
 // SIGUSR2 restarts it as `npm start` would: release what is new (pinned parts
 // stay), then start the server again on the same data.
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildApiServer } from '../scripts/build.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const api = join(here, '..', 'api');
@@ -30,17 +33,18 @@ const env = {
 };
 
 function release(args) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args], { cwd: api, env, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args], { cwd: api, env, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+await buildApiServer({ quiet: true });
 rmSync(dataDir, { recursive: true, force: true });
 release(['deploy', 'all', '--no-build', '--init']);
 
 let server = null;
 let stopping = false;
 function start() {
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: api, env, stdio: 'inherit' });
+  server = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], { cwd: api, env, stdio: 'inherit' });
   server.on('exit', (code) => {
     if (!stopping) process.exit(code ?? 0);
   });

@@ -1,8 +1,9 @@
-// `npm run build`: builds the shell and every area that changed since the
-// last build (each on its own, as its team would), then publishes them to
-// the local static origin and moves their pointers in builds/latest.json.
+// `npm run build`: builds the API server (to JavaScript, api/dist/) and the
+// shell and every area that changed since the last build (each on its own,
+// as its team would), then publishes the shell and areas to the local static
+// origin and moves their pointers in builds/latest.json.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, log, pnpmRun, root, run, step } from './lib.mjs';
 
@@ -18,10 +19,14 @@ function hashTree(hash, dir) {
   }
 }
 
-/** Everything a part's build depends on: its own files, the kernel, the lockfile, the base config. */
-function inputStamp(part) {
+/** Everything a build depends on: its own files (folders or files), the kernel, the lockfile, the base config. */
+function inputStamp(own) {
   const hash = createHash('sha256');
-  hashTree(hash, join(root, part));
+  for (const input of own) {
+    const path = join(root, input);
+    if (statSync(path).isDirectory()) hashTree(hash, path);
+    else hash.update(input).update(readFileSync(path));
+  }
   hashTree(hash, join(root, 'shared-kernel', 'src'));
   hashTree(hash, join(root, 'shared-kernel', 'build'));
   for (const file of ['pnpm-lock.yaml', 'tsconfig.base.json', 'shared-kernel/package.json']) {
@@ -30,20 +35,45 @@ function inputStamp(part) {
   return hash.digest('hex');
 }
 
+const stampFile = join(root, '.data', 'build-stamps.json');
+const readStamps = () => (existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {});
+function keepStamp(name, stamp) {
+  // Read again: another build may have finished meanwhile.
+  const stamps = { ...readStamps(), [name]: stamp };
+  mkdirSync(join(root, '.data'), { recursive: true });
+  writeFileSync(stampFile, JSON.stringify(stamps, null, 2));
+}
+
+/** What the API's build (api/build.mjs) reads; its tests and benchmarks are not part of it. */
+const API_INPUTS = ['api/src', 'api/package.json', 'api/tsconfig.json', 'api/build.mjs'];
+const API_OUTPUTS = ['api/dist/server.js', 'api/dist/release/cli.js'];
+
+/**
+ * The server and the release command as JavaScript (api/dist/), what `npm start` and the
+ * end-to-end tests run: rebuilt when the API's or the kernel's sources (or the lockfile) changed.
+ */
+export async function buildApiServer({ force = false, quiet = false } = {}) {
+  const stamp = inputStamp(API_INPUTS);
+  const built = API_OUTPUTS.every((file) => existsSync(join(root, file)));
+  if (!force && built && readStamps().api === stamp) {
+    if (!quiet) log('api: up to date, not rebuilt');
+    return;
+  }
+  await step('Building api (server and release command → api/dist)', () => run(process.execPath, ['build.mjs'], { cwd: join(root, 'api') }));
+  keepStamp('api', stamp);
+}
+
 export async function buildAll({ force = false } = {}) {
-  const stampFile = join(root, '.data', 'build-stamps.json');
-  const stamps = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+  await buildApiServer({ force });
   for (const part of PARTS) {
-    const stamp = inputStamp(part);
+    const stamp = inputStamp([part]);
     const built = existsSync(join(root, part, 'dist', part === 'shell' ? 'index.html' : 'remoteEntry.js'));
-    if (!force && built && stamps[part] === stamp) {
+    if (!force && built && readStamps()[part] === stamp) {
       log(`${part}: up to date, not rebuilt`);
       continue;
     }
     await step(`Building ${part}`, () => pnpmRun(['--filter', `./${part}`, 'build'], { stdio: ['ignore', 'ignore', 'inherit'] }));
-    stamps[part] = stamp;
-    mkdirSync(join(root, '.data'), { recursive: true });
-    writeFileSync(stampFile, JSON.stringify(stamps, null, 2));
+    keepStamp(part, stamp);
   }
 }
 
@@ -53,7 +83,7 @@ export async function buildAll({ force = false } = {}) {
  * (e.g. the one rolled back from) is left where it is, with the reason printed.
  */
 export async function publishAll(originDir) {
-  const args = ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start'];
+  const args = ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start'];
   if (originDir) args.push('--origin', originDir);
   await step('Releasing new builds to the static origin (release deploy all --only-new)', () =>
     run(process.execPath, args, { cwd: join(root, 'api') }),

@@ -1,10 +1,13 @@
-// `pnpm release <deploy|rollback|status|history> [part] …`: the release command (api/src/release/cli.ts).
+// `pnpm release <deploy|rollback|status|history> [part] …`: the release command (api/src/release/cli.ts),
+// run compiled (api/dist/release/cli.js, rebuilt first when the API's sources changed).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureDependencies, root } from './lib.mjs';
+import { buildApiServer } from './build.mjs';
 
 await ensureDependencies();
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...process.argv.slice(2)], {
+await buildApiServer({ quiet: true });
+const child = spawn(process.execPath, ['dist/release/cli.js', ...process.argv.slice(2)], {
   cwd: join(root, 'api'),
   stdio: 'inherit',
   env: { ...process.env, INIT_CWD: process.env.INIT_CWD ?? process.cwd() },

@@ -1,5 +1,6 @@
-// `npm start`: install what is missing, build what changed, publish, then
-// serve the whole shop (the database is created and seeded on first run)
+// `npm start`: install what is missing, build what changed (the server too,
+// into JavaScript: production runs api/dist/server.js, not TypeScript), publish,
+// then serve the whole shop (the database is created and seeded on first run)
 // under a supervisor that restarts the server when it dies.
 import { join } from 'node:path';
 import { ensureDependencies, log, root, seconds } from './lib.mjs';
@@ -12,4 +13,4 @@ await buildAll();
 await publishAll();
 log(`Prepared in ${seconds(since)}; starting the server (restarted by a supervisor if it dies)`);
 
-process.exit(await supervise({ command: process.execPath, args: ['--import', 'tsx', 'src/server.ts'], cwd: join(root, 'api') }));
+process.exit(await supervise({ command: process.execPath, args: ['--enable-source-maps', 'dist/server.js'], cwd: join(root, 'api') }));

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { repoRoot } from './lib/paths.ts';
 
 export type ServerConfig = {
   dataDir: string;
@@ -44,7 +45,7 @@ function port(value: string | undefined, fallback: number): number {
 }
 
 export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
-  const dataDir = resolve(env.DATA_DIR ?? join(import.meta.dirname, '..', '..', '.data'));
+  const dataDir = resolve(env.DATA_DIR ?? join(repoRoot, '.data'));
   const appPort = port(env.PORT, 3000);
   const host = env.HOST ?? '127.0.0.1';
   const assetPort = port(env.ASSET_PORT, appPort + 1);
@@ -89,7 +90,7 @@ export function loadOperatorToken(env: NodeJS.ProcessEnv, dataDir: string): Prom
   return loadSecret(env.OPERATOR_TOKEN, dataDir, 'operator-token');
 }
 
-/** Settings of the checkout (issue 5): card gateway, e-mail, public URL, bank account. */
+/** Settings of the checkout: card gateway, e-mail, public URL, bank account. */
 export type CheckoutConfig = {
   /** Port of the local gateway simulator (GATEWAY_PORT, default PORT + 2); unused with GATEWAY_URL. */
   gatewayPort: number;

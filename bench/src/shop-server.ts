@@ -13,7 +13,7 @@ const api = join(repo, 'api');
 export type Shop = { base: string; pid: number; dataDir: string; stop: () => Promise<void> };
 
 function release(args: string[], env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args], { cwd: api, env, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args], { cwd: api, env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`release ${args.join(' ')} failed: ${result.stderr}`);
 }
 
@@ -43,7 +43,8 @@ export async function startShop(options: {
   release(['deploy', 'shell', ...(options.shellDist ? ['--dist', options.shellDist] : ['--no-build']), ...origin], env);
 
   const command = options.cpu ? 'taskset' : process.execPath;
-  const args = ['--import', 'tsx', 'src/server.ts'];
+  // The compiled server, as `npm start` runs it (scripts/build.mjs builds api/dist).
+  const args = ['--enable-source-maps', 'dist/server.js'];
   const child: ChildProcess = spawn(command, options.cpu ? ['-c', options.cpu, process.execPath, ...args] : args, { cwd: api, env, stdio: 'ignore' });
   const base = `http://localhost:${options.port}`;
   for (let attempt = 0; ; attempt += 1) {

@@ -45,7 +45,7 @@ const tempDir = (prefix: string) => {
 };
 
 function release(args: string[], expectedStatus = 0) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args, '--origin', origin], {
+  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
     cwd: join(repo, 'api'),
     encoding: 'utf8',
     env: { ...process.env, RELEASE_USER: 'e2e' },
@@ -274,7 +274,7 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   const changed = changedCheckoutBuild({ label: 'súbeh' });
   const run = (args: string[]) =>
     new Promise<{ code: number; output: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', ...args, '--origin', origin], {
+      const child = spawn(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
         cwd: join(repo, 'api'),
         env: { ...process.env, RELEASE_USER: 'e2e' },
       });

@@ -23,8 +23,9 @@ import { AREAS, isArea, isPart, type PartName, type Provenance } from './registr
 import { localDirectoryStorage } from './storage.ts';
 import { previewLink } from './preview.ts';
 import { uploadRelease } from './upload-client.ts';
+import { repoRoot } from '../lib/paths.ts';
 
-const root = resolve(import.meta.dirname, '..', '..', '..');
+const root = repoRoot;
 const userDir = process.env.INIT_CWD ?? process.cwd();
 const print = (line: string) => process.stdout.write(`[release] ${line}\n`);
 

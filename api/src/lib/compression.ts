@@ -1,0 +1,36 @@
+/**
+ * Compression of answers (@fastify/compress, registered first in buildApi so that every route
+ * gets it, those the shop's server adds afterwards too): the JSON of /api, the HTML pages the
+ * server renders (web/shell-host.ts), the registry, the shell's scripts and styles, /api/metrics.
+ *
+ * - br or gzip, whichever the request's Accept-Encoding prefers (br when both are equally
+ *   welcome); none without Accept-Encoding or with `identity`. Brotli at quality 5: smaller
+ *   than gzip (GET /api/home 16.1 KB → 3.2 KB, gzip 3.3 KB, the plugin's quality 4 3.5 KB) in
+ *   about 0.4 ms; quality 11 would cost tens of milliseconds per answer.
+ * - From 1 KB up: below that the headers and the framing outweigh the saving.
+ * - Only compressible types (text, JSON, XML, JavaScript, SVG); never images, PDFs or uploads,
+ *   which are compressed already.
+ * - An answer that already has a Content-Encoding is left as it is: the shell's and the areas'
+ *   built files are compressed once when released (release/releases.ts writes a brotli-11 `.br`
+ *   and a gzip-9 `.gz` beside each) and served so (@fastify/static `preCompressed`), smaller than
+ *   compressing them here would make them. The areas' static origin serves only such files and
+ *   needs no compression of its own.
+ * - Server-sent events (GET /builds/events) take the socket over (reply.hijack) and are never
+ *   compressed (text/event-stream is excluded too), so each event goes out at once.
+ * - Partial content (206, Content-Range) and HEAD answers (no body) are not compressed.
+ * - Answers in memory up to a few KB are compressed in one call and keep an exact Content-Length;
+ *   bigger ones and streams go through a compression stream (chunked, the work off the event loop).
+ *
+ * Request bodies are not decompressed: no client of the shop sends compressed bodies, and an
+ * upload's size limit then counts the bytes as sent.
+ */
+import { constants } from 'node:zlib';
+import type { FastifyCompressOptions } from '@fastify/compress';
+
+export const COMPRESSION: FastifyCompressOptions = {
+  global: true,
+  globalDecompression: false,
+  encodings: ['br', 'gzip'],
+  threshold: 1024,
+  brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
+};

@@ -1,0 +1,118 @@
+/**
+ * Answers go out compressed when the client asks (lib/compression.ts): br or gzip as its
+ * Accept-Encoding prefers, decoding to exactly the plain answer; plain without Accept-Encoding,
+ * for small answers and for HEAD; never the server-sent event stream. Real HTTP through node:http
+ * (fetch would ask for gzip and decode on its own), against a real database.
+ */
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDirectoryStorage } from '../src/release/storage.ts';
+import { registryEvents } from '../src/web/registry-events.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+
+let api: TestApi;
+const originDir = mkdtempSync(join(tmpdir(), 'compression-origin-'));
+beforeAll(async () => {
+  // The event stream as the shop's server adds it, after buildApi.
+  api = await startTestApi({ configure: (app) => registryEvents(app, { storage: localDirectoryStorage(originDir) }) });
+});
+afterAll(async () => {
+  await api?.close();
+  rmSync(originDir, { recursive: true, force: true });
+});
+
+type Raw = { status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer };
+
+/** The answer as sent: headers and body bytes, nothing decoded. `firstChunk`: stop after the first bytes (a stream). */
+function raw(path: string, headers: Record<string, string>, options: { method?: string; firstChunk?: boolean } = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${api.baseUrl}${path}`, { method: options.method ?? 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) });
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (options.firstChunk) {
+          done();
+          req.destroy();
+        }
+      });
+      res.on('end', done);
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const decode = (answer: Raw) => {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(answer.bytes);
+  if (encoding === 'gzip') return gunzipSync(answer.bytes);
+  return answer.bytes;
+};
+
+describe('compressed answers', () => {
+  it('sends a large JSON answer plain when not asked, br or gzip when asked, each decoding to the same JSON', async () => {
+    const plain = await raw('/api/home', {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.bytes.length).toBeGreaterThan(4096);
+    expect(Number(plain.headers['content-length'])).toBe(plain.bytes.length);
+    const json = JSON.parse(plain.bytes.toString('utf8'));
+
+    for (const [accept, expected] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0.5, gzip', 'gzip'],
+    ] as const) {
+      const answer = await raw('/api/home', { 'accept-encoding': accept });
+      expect(answer.status, accept).toBe(200);
+      expect(answer.headers['content-encoding'], accept).toBe(expected);
+      expect(answer.headers.vary, accept).toContain('accept-encoding');
+      expect(answer.bytes.length, accept).toBeLessThan(plain.bytes.length / 3);
+      expect(JSON.parse(decode(answer).toString('utf8')), accept).toEqual(json);
+    }
+  });
+
+  it('sends it plain for identity or an encoding it does not offer', async () => {
+    for (const accept of ['identity', 'deflate']) {
+      const answer = await raw('/api/home', { 'accept-encoding': accept });
+      expect(answer.headers['content-encoding'], accept).toBeUndefined();
+      expect(JSON.parse(answer.bytes.toString('utf8')).data).toBeDefined();
+    }
+  });
+
+  it('compresses a cached catalogue answer as well as the fresh one', async () => {
+    const path = '/api/products?limit=48';
+    const fresh = await raw(path, { 'accept-encoding': 'br' });
+    const hit = await raw(path, { 'accept-encoding': 'br' });
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.headers['content-encoding']).toBe('br');
+    expect(decode(hit).equals(decode(fresh))).toBe(true);
+  });
+
+  it('leaves small answers and HEAD answers plain', async () => {
+    const small = await raw('/api/health', { 'accept-encoding': 'br, gzip' });
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.bytes.toString('utf8'))).toBeTruthy();
+
+    const head = await raw('/api/home', { 'accept-encoding': 'br, gzip' }, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBeUndefined();
+    expect(head.bytes.length).toBe(0);
+  });
+
+  it('never compresses the server-sent event stream: each event goes out at once, readable', async () => {
+    const events = await raw('/builds/events', { 'accept-encoding': 'br, gzip' }, { firstChunk: true });
+    expect(events.status).toBe(200);
+    expect(events.headers['content-type']).toContain('text/event-stream');
+    expect(events.headers['content-encoding']).toBeUndefined();
+    expect(events.bytes.toString('utf8')).toContain('retry: 5000');
+  });
+});
