@@ -1,5 +1,5 @@
 /**
- * Catalogue benchmark (issue 4): median latency of listing pages, facets and search on a
+ * Catalogue benchmark: median latency of listing pages, facets and search on a
  * generated catalogue of 100,000 products. Measures, never asserts; not a test.
  *
  *   node --import tsx bench/catalogue-bench.ts            # SQLite in <repo>/.data/bench-catalogue

@@ -1,12 +1,15 @@
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Fastify from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
 import { createTokenService } from './lib/auth.ts';
+import { COMPRESSION } from './lib/compression.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
 import { frameworkErrorOptions, requireHostHeader } from './lib/framework-errors.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
+import { openApiRoute, registerOpenApi } from './lib/openapi.ts';
 import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
 import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './lib/outbox.ts';
@@ -18,16 +21,17 @@ import { orderHistoryRoutes } from './routes/order-history/index.ts';
 import { catalogRoutes } from './routes/catalog/index.ts';
 import { contentRoutes } from './routes/content/index.ts';
 import { couponRoutes } from './routes/coupon/index.ts';
-import type { ApiDeps } from './routes/deps.ts';
+import type { ApiDeps } from './lib/deps.ts';
 import { mediaRoutes } from './routes/media/index.ts';
 import { redirectRoutes } from './routes/redirect/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { checkoutRoutes } from './routes/checkout/index.ts';
-import { defaultCheckoutOptions, type CheckoutOptions } from './routes/checkout/checkout-options.ts';
+import { defaultCheckoutOptions, type CheckoutOptions } from './lib/checkout-options.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from './routes/checkout/rate-limit.ts';
-import { createMailer } from './routes/documents/mailer.ts';
+import { createMailer } from './lib/mailer.ts';
 import { MAIL_TOPIC, mailJobHandler } from './routes/documents/mail-outbox.ts';
-import { CONFIRMATION_TOPIC, confirmationJobHandler } from './routes/documents/documents.service.ts';
+import { confirmationJobHandler } from './routes/documents/documents.service.ts';
+import { CONFIRMATION_TOPIC } from './routes/orders/order-jobs.ts';
 import { healthRoutes, type ReadinessCheck } from './routes/health/index.ts';
 import { operatorRoutes } from './routes/operator/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
@@ -107,11 +111,15 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     bodyLimit: 256 * 1024,
     ...frameworkErrorOptions,
   });
+  // First, so that every route registered after it (the shop's pages too) compresses its answers.
+  app.register(fastifyCompress, COMPRESSION);
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', requireHostHeader);
   app.addHook('preValidation', rejectNulCharacters);
   const deps: ApiDeps = { db: opts.db, dialect: opts.dialect, tokens: createTokenService(opts.jwtSecret) };
 
+  registerOpenApi(app);
+  openApiRoute(app);
   app.setErrorHandler(errorHandler);
   // Unknown paths and methods outside /api (e.g. POST /media/…) answer in the same shape; the shop's
   // server adds its pages for every other GET.

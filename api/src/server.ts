@@ -28,7 +28,7 @@ async function main() {
   );
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
   const operatorToken = await loadOperatorToken(process.env, config.dataDir);
-  // Checkout (issue 5): the card gateway simulator on its own loopback port unless GATEWAY_URL names a real one.
+  // Checkout: the card gateway simulator on its own loopback port unless GATEWAY_URL names a real one.
   const checkoutConfig = readCheckoutConfig(process.env, config);
   const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
   const gateway = checkoutConfig.gatewayUrl

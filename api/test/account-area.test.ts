@@ -1,5 +1,5 @@
 /**
- * The account area (issue 6): sign-up, password reset, profile, password change, account
+ * The account area: sign-up, password reset, profile, password change, account
  * deletion, addresses and the checkout prefill, order history with states, withdrawal and
  * complaints with photos; ownership, expired and tampered tokens on every call.
  * Real HTTP against a real database (SQLite, or PostgreSQL with DATABASE_URL).
@@ -11,7 +11,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountOrderDetail, Address, CheckoutContact, Complaint, PlaceOrderBody, PlacedOrder, Profile } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
-import { DEFAULT_IBAN } from '../src/routes/checkout/checkout-options.ts';
+import { DEFAULT_IBAN } from '../src/lib/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Sign-in, sign-up and password reset are rate limited per address and per account (issue 6),
+ * Sign-in, sign-up and password reset are rate limited per address and per account,
  * with one message that does not tell whether the e-mail is registered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
 import type { Db } from '../src/db/database.ts';
-import { CatalogRepository } from '../src/routes/catalog/catalog.repository.ts';
-import { listingFacets, SQLITE_FACET_CHUNK_IDS } from '../src/routes/catalog/facets.ts';
-import { LIMIT_MESSAGES, LISTING_LIMITS, SEARCH_LIMITS } from '../src/routes/catalog/limits.ts';
-import { toProductFilter } from '../src/routes/catalog/listing-query.ts';
+import { LISTING_LIMITS, SEARCH_LIMITS } from '@shop/shared-kernel/schemas';
+import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { listingFacets, SQLITE_FACET_CHUNK_IDS } from '../src/routes/catalog/repository/facets.ts';
+import { LIMIT_MESSAGES, toProductFilter } from '../src/routes/catalog/listing-filter.service.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -140,7 +140,7 @@ describe('catalogue request limits', () => {
     const tree = await new CatalogRepository(api.db).categoryTree();
     const query = Object.fromEntries(filtersAtTheLimit().map((pair) => pair.split('=').map(decodeURIComponent) as [string, string]));
     const reading = counting(api.db);
-    const filter = await toProductFilter(reading.db, tree, { ...query, brands: brandUrls.slice(0, 3).join('|') });
+    const filter = await toProductFilter(new CatalogRepository(reading.db), tree, { ...query, brands: brandUrls.slice(0, 3).join('|') });
     expect(reading.queries()).toBe(2); // the brands, and every attribute id at once
     const active = (filter.attrValues?.length ?? 0) + (filter.attrRanges?.length ?? 0);
     expect(active).toBe(stringAttrs.length + numericAttrs.length);

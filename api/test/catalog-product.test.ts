@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
 import { salePercent, unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
-import { lowestPriceBefore } from '../src/routes/catalog/price-history.ts';
+import { lowestPriceBefore } from '../src/routes/catalog/repository/price-history.ts';
 import { startTestApi } from './helpers/test-api.ts';
+import { catalogueChanged } from '../src/lib/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -44,7 +45,7 @@ describe('lowest price of the 30 days before a discount', () => {
   });
 });
 
-describe('product detail (issue 4 additions)', () => {
+describe('product detail: 30-day lowest prices, accessories, related products', () => {
   it('gives the 30-day lowest price of every discounted variant, from the seeded history', async () => {
     const sale = await api.get<Paged<ProductSummary>>('/api/products?sale=1');
     expect(sale.body.data.length).toBe(15);
@@ -74,7 +75,9 @@ describe('product detail (issue 4 additions)', () => {
     const d = await detail('tehla-porotherm-30-profi');
     const v = d.variants[0]!;
     const before = await api.db.selectFrom('price_history').select(['ph_price']).where('v_id', '=', v.v_id).execute();
+    // A price change as the back office makes it: it tells the catalogue's caches.
     await api.db.updateTable('variants').set({ v_sale: 20_000 }).where('v_id', '=', v.v_id).execute();
+    catalogueChanged();
     const after = await api.db.selectFrom('price_history').select(['ph_price', 'ph_from']).where('v_id', '=', v.v_id).orderBy('ph_from').execute();
     expect(after).toHaveLength(before.length + 1);
     const discounted = unitPriceWithVat({ ...v, v_sale: 20_000 });
@@ -86,6 +89,7 @@ describe('product detail (issue 4 additions)', () => {
     expect(product.p_sale_price).toBe(discounted);
     // A stock-only change records nothing.
     await api.db.updateTable('variants').set({ v_stock: 7 }).where('v_id', '=', v.v_id).execute();
+    catalogueChanged();
     const unchanged = await api.db.selectFrom('price_history').select('ph_id').where('v_id', '=', v.v_id).execute();
     expect(unchanged).toHaveLength(after.length);
   });

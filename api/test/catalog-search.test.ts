@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contract';
-import { queryTokens } from '../src/routes/search/search.repository.ts';
+import { queryTokens } from '../src/routes/search/search.service.ts';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
+import { catalogueChanged } from '../src/lib/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -144,6 +145,7 @@ describe('search ranking (the index ranks first, products are read for the page 
     const hidden = before.ids[3]!;
     const price = await api.db.selectFrom('products').select('p_price').where('p_id', '=', hidden).executeTakeFirstOrThrow();
     await api.db.updateTable('products').set({ p_price: null }).where('p_id', '=', hidden).execute();
+    catalogueChanged();
     try {
       const after = await allPages(q);
       expect(after.total).toBe(before.total - 1);
@@ -153,6 +155,7 @@ describe('search ranking (the index ranks first, products are read for the page 
       expect(suggest.body.data.products.map((p) => p.p_id)).toEqual(after.ids.slice(0, suggest.body.data.products.length));
     } finally {
       await api.db.updateTable('products').set({ p_price: price.p_price }).where('p_id', '=', hidden).execute();
+      catalogueChanged();
     }
     expect(await allPages(q)).toEqual(before);
   });

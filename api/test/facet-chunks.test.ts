@@ -3,9 +3,9 @@
  * long on a large catalogue); the merged counts must equal the counts of one query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRepository } from '../src/routes/catalog/catalog.repository.ts';
-import { listingFacets } from '../src/routes/catalog/facets.ts';
-import type { ProductFilter } from '../src/routes/catalog/product-filter.ts';
+import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
+import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;

@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../src/db/seed/prng.ts';
-import { defaultCheckoutOptions } from '../src/routes/checkout/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 /** The same requests on every run; FUZZ_SEED=<n> explores others (a failure names its requests). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
-import { defaultCheckoutOptions } from '../src/routes/checkout/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
 import { clientHealth } from '../src/routes/telemetry/client-health.ts';
 import { countEvents, minuteOf } from '../src/routes/telemetry/client-metrics.repository.ts';
 import { scrubMessage } from '../src/routes/telemetry/scrub.ts';

@@ -19,7 +19,7 @@ export interface RevokedTokenTable {
 export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
 
-// ---- account area (issue 6) ----
+// ---- account area ----
 
 /** Columns the account area added to users (migration 2025-12-10). */
 export interface UserProfileColumns {

@@ -4,7 +4,6 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Driver, SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
-import { watchCatalogueWrites } from '../lib/catalogue-version.ts';
 import type { Database, DialectName } from './database.ts';
 
 export type OpenDatabaseOptions = {
@@ -30,14 +29,14 @@ const pgTypes = {
   },
 };
 
-/** Opens the database; catalogue writes through it bump the catalogue version (lib/catalogue-version.ts). */
+/** Opens the database (PostgreSQL with a url, else SQLite). */
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDatabase> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10, types: pgTypes });
     // An idle connection that breaks (server restart, network) is dropped by the pool and the next
     // query reconnects; without a listener the 'error' event would end the process.
     pool.on('error', (err) => process.stderr.write(`[db] idle PostgreSQL connection failed: ${err.message}\n`));
-    const db = new Kysely<Database>({ dialect: watchCatalogueWrites(new PostgresDialect({ pool })) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     // Fail now, with a clear error, rather than on the first request.
     await pool.query('select 1');
     return { db, dialect: 'postgres', close: () => db.destroy() };
@@ -50,7 +49,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: watchCatalogueWrites(new YieldingSqliteDialect({ database: withStatementCache(sqlite) })) });
+  const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -70,7 +70,7 @@ export interface Database {
   payment_notifications: PaymentNotificationTable;
   shipping_weight_bands: ShippingWeightBandTable;
   contact_messages: ContactMessageTable;
-  // account area (issue 6)
+  // account area
   password_resets: PasswordResetTable;
   addresses: AddressTable;
   order_status_history: OrderStatusHistoryTable;

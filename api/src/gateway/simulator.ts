@@ -14,6 +14,7 @@ import Fastify from 'fastify';
 import type { FastifyReply } from 'fastify';
 import type { CreatePaymentRequest, PaymentNotification } from './protocol.ts';
 import { SIGNATURE_HEADER, sign, verifySignature } from './protocol.ts';
+import { escapeHtml as escape } from '../lib/html.ts';
 
 export type GatewaySimulator = {
   url: string;
@@ -26,8 +27,6 @@ export type GatewaySimulator = {
 
 type SimPayment = CreatePaymentRequest & { id: string; status: 'created' | 'paid' | 'cancelled' | 'failed' | 'refunded' };
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const euros = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
 

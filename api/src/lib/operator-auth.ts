@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../lib/errors.ts';
-import type { CheckoutOptions } from '../checkout/checkout-options.ts';
+import { ApiError } from './errors.ts';
+import type { CheckoutOptions } from './checkout-options.ts';
 
 export const OPERATOR_HEADER = 'x-operator-token';
 

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { User } from '@shop/shared-kernel/contract';
-import { bearerToken } from '../../lib/auth.ts';
-import { unauthorized } from '../../lib/errors.ts';
-import type { ApiDeps } from '../deps.ts';
-import { UserRepository } from './user.repository.ts';
+import { bearerToken } from './auth.ts';
+import { unauthorized } from './errors.ts';
+import type { ApiDeps } from './deps.ts';
+import { SessionRepository } from './session.repository.ts';
 
 const SIGN_IN = 'Prihláste sa, prosím.';
 const INVALID = 'Prihlásenie je neplatné alebo vypršalo. Prihláste sa znova.';
@@ -17,13 +17,9 @@ export async function requireUser(request: FastifyRequest, deps: Pick<ApiDeps, '
   if (!token) throw unauthorized(SIGN_IN);
   const claims = await deps.tokens.verify(token);
   if (!claims) throw unauthorized(INVALID);
-  const users = new UserRepository(deps.db);
-  const [revoked, user, validAfter] = await Promise.all([
-    users.isRevoked(claims.jti),
-    users.byId(claims.userId),
-    users.sessionsValidAfter(claims.userId),
-  ]);
+  const sessions = new SessionRepository(deps.db);
+  const [revoked, session] = await Promise.all([sessions.isRevoked(claims.jti), sessions.sessionUser(claims.userId)]);
   // A password change, reset or account deletion ends the sessions that began before it.
-  if (revoked || !user || validAfter === null || claims.issuedAtMs < validAfter) throw unauthorized(INVALID);
-  return user;
+  if (revoked || !session || claims.issuedAtMs < session.validAfterMs) throw unauthorized(INVALID);
+  return session.user;
 }

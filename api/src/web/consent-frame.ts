@@ -4,20 +4,16 @@
  * before any script, and works without JavaScript (a form posting to
  * /consent). The shell's React notice replaces it when the shell renders.
  */
-import { CONSENT_NOTICE as TEXT, consentCookieStrings, parseConsentCookies } from '@shop/shared-kernel/rules';
-
-/** The privacy page has the notice in the page flow, not floating. */
-const IN_PAGE_FLOW = /ochrana-sukromia/;
-
-const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { CONSENT_NOTICE as TEXT, consentCookieStrings, isPrivacyPage, parseConsentCookies } from '@shop/shared-kernel/rules';
+import { escapeHtml } from '../lib/html.ts';
 
 /**
  * Static markup for `#root`, or '' when the visitor already decided or the page has no floating
- * notice (`noConsent`: a route its area declares without consent, such as the operator's tools).
+ * notice (the privacy page has it in the page flow; `noConsent`: a route its area declares without consent, such as the operator's tools).
  */
 export function consentFirstFrame(cookieHeader: string | undefined, pathWithQuery: string, noConsent = false): string {
   const pathname = pathWithQuery.split('?')[0] ?? '/';
-  if (noConsent || parseConsentCookies(cookieHeader ?? '') || IN_PAGE_FLOW.test(pathname)) return '';
+  if (noConsent || parseConsentCookies(cookieHeader ?? '') || isPrivacyPage(pathname)) return '';
   return (
     '<section class="consent consent--floating" role="dialog" aria-labelledby="consent-first-title" data-testid="consent-first-frame">' +
     `<h2 id="consent-first-title" class="consent__title">${TEXT.title}</h2>` +

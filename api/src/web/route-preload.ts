@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
+import { escapeHtml } from '../lib/html.ts';
 
 export type ShellRoute = { path: string; area: string; module: string; noConsent?: boolean };
 
@@ -49,8 +50,6 @@ function manifestOf(originDir: string, entry: string): Promise<Manifest | null> 
   return cached;
 }
 
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-
 /** `<link>` tags that start loading the page's area entry and page chunks right away. */
 export async function areaPreloadLinks(options: {
   originDir: string;
@@ -62,7 +61,7 @@ export async function areaPreloadLinks(options: {
   const route = matchRoute(options.routes, options.pathname);
   const area = route?.area as AreaName | undefined;
   const release = area ? options.registry.areas[area] : undefined;
-  const links = [`<link rel="preconnect" href="${escapeAttribute(options.assetOrigin)}" crossorigin>`];
+  const links = [`<link rel="preconnect" href="${escapeHtml(options.assetOrigin)}" crossorigin>`];
   // With a canary running, which version this browser loads is its own (sticky) choice: preload neither.
   if (!route || !release || (area && options.registry.canaries?.[area])) return links.join('');
   const base = `${options.assetOrigin}/${release.entry.replace(/[^/]+$/, '')}`;
@@ -70,6 +69,6 @@ export async function areaPreloadLinks(options: {
   const manifest = await manifestOf(options.originDir, release.entry);
   const expose = manifest?.exposes?.find((candidate) => `./${candidate.name}` === route.module);
   files.push(...(expose?.assets?.js?.sync ?? []));
-  for (const file of files) links.push(`<link rel="modulepreload" href="${escapeAttribute(base + file)}" crossorigin>`);
+  for (const file of files) links.push(`<link rel="modulepreload" href="${escapeHtml(base + file)}" crossorigin>`);
   return links.join('');
 }

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
-import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/routes/checkout/checkout-options.ts';
+import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/lib/checkout-options.ts';
 import type { AuthRateLimit } from '../../src/routes/account/index.ts';
 import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from '../../src/routes/checkout/rate-limit.ts';
 import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
@@ -47,13 +47,13 @@ export type TestApi = {
  * connection and dropped on close.
  */
 export type StartTestApiOptions = {
-  /** Checkout options (issue 5) from the test's temp data directory. */
+  /** Checkout options from the test's temp data directory. */
   checkout?: (dataDir: string) => CheckoutOptions;
   contactRateLimit?: { max: number; timeWindowMs: number };
-  /** Sign-in, sign-up and reset limits (issue 6). */
+  /** Sign-in, sign-up and reset limits. */
   authRateLimit?: AuthRateLimit;
   /**
-   * Order and quote limits per address (issue 9). Default: the production limits ×100, as test files
+   * Order and quote limits per address. Default: the production limits ×100, as test files
    * place dozens of orders from 127.0.0.1; the limits are tested in checkout-rate-limit.test.ts.
    */
   checkoutRateLimit?: CheckoutRateLimit;
@@ -67,6 +67,8 @@ export type StartTestApiOptions = {
   timeouts?: Partial<ServerTimeouts>;
   /** Client telemetry reports per address (default: the API's, 30 a minute). */
   telemetryRateLimit?: TelemetryRateLimit;
+  /** Adds hooks to the app before it listens (e.g. to tamper with an answer before it is serialised). */
+  configure?: (app: FastifyInstance) => void;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -105,6 +107,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
   });
+  options.configure?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

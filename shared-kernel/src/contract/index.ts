@@ -1,5 +1,9 @@
-export type * from './domain.ts';
+export type * from './common.ts';
+export type * from './catalog-types.ts';
+export type * from './content-types.ts';
+export type * from './checkout-types.ts';
+export type * from './account-types.ts';
+export type * from './release-types.ts';
+export type * from './telemetry-types.ts';
 export type * from './api.ts';
-export type * from './catalog.ts';
-export type * from './account.ts';
-export type * from './telemetry.ts';
+export type { CheckoutLineInput, QuoteBody, PlaceOrderBody } from './checkout-calls.ts';

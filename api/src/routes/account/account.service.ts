@@ -1,15 +1,22 @@
 /**
- * The account's own data (issue 6): sign-up, password reset by a one-time e-mailed link, the
- * profile, password change and account deletion (personal data anonymised, orders kept).
+ * The account's own data: sign-in and sign-out, sign-up, password reset by a one-time e-mailed
+ * link, the profile, password change and account deletion (personal data anonymised, orders kept).
+ * The rules are here; the queries are the repositories'.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { CompanyData, Profile, ProfileInput } from '@shop/shared-kernel/contract';
+import type { CompanyData, Profile, ProfileInput, User } from '@shop/shared-kernel/contract';
 import { checkPassword, normalizeOptionalPhone, validateProfile } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { TokenService } from '../../lib/auth.ts';
 import { ApiError, unauthorized } from '../../lib/errors.ts';
-import { hashPassword, verifyPassword } from '../../lib/password.ts';
+import { escapeHtml } from '../../lib/html.ts';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../../lib/password.ts';
+import { SessionRepository } from '../../lib/session.repository.ts';
 import { queueMail } from '../documents/mail-outbox.ts';
+import { AddressRepository } from '../addresses/address.repository.ts';
+import { CouponRepository } from '../coupon/coupon.repository.ts';
+import { LinkRepository } from './link.repository.ts';
+import { UserRepository } from './user.repository.ts';
 
 export const RESET_TTL_MS = 60 * 60_000;
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60_000;
@@ -18,7 +25,6 @@ const RESET_INVALID = 'Odkaz na obnovenie hesla je neplatný, už bol použitý 
 const WRONG_PASSWORD = 'Zadané heslo nie je správne.';
 const EMAIL_TAKEN = 'Tento e-mail nemožno použiť. Zadajte iný.';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const invalid = (message: string) => new ApiError(422, 'validation_failed', message);
 
@@ -38,14 +44,39 @@ function normalizeCompany(company: CompanyData | null): CompanyData | null {
 }
 
 export class AccountService {
+  private readonly users: UserRepository;
+  private readonly links: LinkRepository;
+
   constructor(
     private readonly db: Db,
     private readonly tokens: TokenService,
-  ) {}
+  ) {
+    this.users = new UserRepository(db);
+    this.links = new LinkRepository(db);
+  }
 
   /** Queues a plain message in the caller's transaction (the outbox sends it after the commit). */
   private mail(db: DbOrTrx, to: string, subject: string, lines: string[], tag: string) {
     return queueMail(db, { to, subject, text: lines.join('\n'), html: `<p>${lines.map(escapeHtml).join('<br>')}</p>` }, tag);
+  }
+
+  /** A token and the user for the right e-mail and password; null for an unknown e-mail or a wrong password alike. */
+  async signIn(email: string, password: string): Promise<{ token: string; user: User } | null> {
+    const user = await this.users.byEmail(email);
+    // Verify against a dummy hash when the e-mail is unknown, so both answers take as long.
+    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    if (!user || !ok) return null;
+    const token = await this.tokens.issue(user.user_id);
+    return { token, user: { id: user.user_id, email: user.email, name: user.name } };
+  }
+
+  /** Revokes each well-signed token given (a forged or expired one ends nothing). */
+  async signOut(tokens: string[]): Promise<void> {
+    const sessions = new SessionRepository(this.db);
+    for (const token of new Set(tokens)) {
+      const claims = await this.tokens.verify(token);
+      if (claims) await sessions.revoke(claims.jti, claims.expiresAt);
+    }
   }
 
   /** Creates the account, or, when the e-mail has one, tells its owner by e-mail; the caller answers the same either way. */
@@ -55,26 +86,23 @@ export class AccountService {
     const errors = validateProfile({ email, name, phone: '', company: null, newsletter: false });
     const messages = [errors.email, errors.name, checkPassword(input.password)].filter(Boolean);
     if (messages.length > 0) throw invalid(messages.join(' '));
-    const hash = await hashPassword(input.password);
-    const existing = await this.db.selectFrom('users').select('user_id').where('email', '=', email).executeTakeFirst();
-    if (!existing) {
+    const passwordHash = await hashPassword(input.password);
+    if (!(await this.users.emailTaken(email))) {
       try {
         await this.db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('users')
-            .values({ email, name, password_hash: hash, newsletter: input.newsletter ? 1 : 0, created_at: new Date().toISOString(), company_json: null, deleted_at: null, sessions_valid_after: null })
-            .execute();
+          await new UserRepository(trx).insert({ email, name, passwordHash, newsletter: input.newsletter === true });
           await this.mail(trx, email, 'Vitajte v obchode Stavebniny Domov', [
-          `Dobrý deň, ${name},`,
-          '',
-          'váš zákaznícky účet je pripravený. Prihlásiť sa môžete tu:',
-          `${origin}/account/login`,
-          '',
+            `Dobrý deň, ${name},`,
+            '',
+            'váš zákaznícky účet je pripravený. Prihlásiť sa môžete tu:',
+            `${origin}/account/login`,
+            '',
             'Ak ste sa neregistrovali vy, napíšte nám odpoveďou na tento e-mail.',
           ], 'registracia');
         });
         return;
       } catch (error) {
+        // Registered by a request at the same moment: the owner is told, as below.
         if (!isUniqueViolation(error)) throw error;
       }
     }
@@ -90,16 +118,17 @@ export class AccountService {
 
   /** A one-time link valid for an hour, when the e-mail has an account; nothing otherwise. */
   async requestReset(address: string, origin: string): Promise<void> {
-    const email = address.trim().toLowerCase();
-    const user = await this.db.selectFrom('users').select(['user_id', 'email']).where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+    const user = await this.users.byEmail(address);
     if (!user) return;
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('password_resets')
-        .values({ token_hash: sha256(token), user_id: user.user_id, created_at: new Date(now).toISOString(), expires_at: new Date(now + RESET_TTL_MS).toISOString(), used_at: null })
-        .execute();
+      await new LinkRepository(trx).addPasswordReset({
+        tokenHash: sha256(token),
+        userId: user.user_id,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + RESET_TTL_MS).toISOString(),
+      });
       await this.mail(trx, user.email, 'Nové heslo do obchodu Stavebniny Domov', [
         'Dobrý deň,',
         '',
@@ -111,42 +140,25 @@ export class AccountService {
     });
   }
 
-  /** Sets the new password once per link; ends every session of the account. */
+  /** Sets the new password once per link; ends every session of the account and its other reset links. */
   async confirmReset(token: string, password: string): Promise<void> {
+    const problem = checkPassword(password);
+    if (problem) throw invalid(problem);
     const now = new Date().toISOString();
     const hash = await hashPassword(password);
     await this.db.transaction().execute(async (trx) => {
-      // Claim the link with one conditional update, so it works once even when used twice at the same time.
-      const claimed = await trx
-        .updateTable('password_resets')
-        .set({ used_at: now })
-        .where('token_hash', '=', sha256(token))
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returning('user_id')
-        .executeTakeFirst();
-      if (!claimed) throw new ApiError(400, 'bad_request', RESET_INVALID);
-      await trx.updateTable('users').set({ password_hash: hash, sessions_valid_after: now }).where('user_id', '=', claimed.user_id).where('deleted_at', 'is', null).execute();
-      await trx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', claimed.user_id).where('used_at', 'is', null).execute();
+      const links = new LinkRepository(trx);
+      const userId = await links.claimPasswordReset(sha256(token), now);
+      if (userId === undefined) throw new ApiError(400, 'bad_request', RESET_INVALID);
+      await new UserRepository(trx).setPassword(userId, hash, now);
+      await links.endPasswordResets(userId, now);
     });
   }
 
   async profile(userId: number): Promise<Profile> {
-    const row = await this.db
-      .selectFrom('users')
-      .select(['user_id', 'email', 'name', 'phone', 'company_json', 'newsletter', 'created_at'])
-      .where('user_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await this.users.profile(userId);
     if (!row) throw unauthorized('Prihláste sa, prosím.');
-    const pending = await this.db
-      .selectFrom('email_changes')
-      .select('new_email')
-      .where('user_id', '=', userId)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', new Date().toISOString())
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    const pendingEmail = await this.links.pendingEmail(userId, new Date().toISOString());
     return {
       id: row.user_id,
       email: row.email,
@@ -155,7 +167,7 @@ export class AccountService {
       company: row.company_json ? (JSON.parse(row.company_json) as CompanyData) : null,
       newsletter: row.newsletter === 1,
       createdAt: row.created_at,
-      pendingEmail: pending?.new_email ?? null,
+      pendingEmail,
     };
   }
 
@@ -170,7 +182,7 @@ export class AccountService {
     const messages = [...new Set(Object.values(errors))];
     if (messages.length > 0) throw invalid(messages.join(' '));
     const email = input.email.trim().toLowerCase();
-    const current = await this.db.selectFrom('users').select(['email', 'password_hash']).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const current = await this.users.credentials(userId);
     const emailChanges = email !== current.email;
     // Changing the e-mail needs the password.
     if (emailChanges && (!input.currentPassword || !(await verifyPassword(input.currentPassword, current.password_hash)))) {
@@ -178,26 +190,26 @@ export class AccountService {
     }
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({
-          name: input.name.trim().replace(/\s+/g, ' '),
-          phone: normalizeOptionalPhone(input.phone) ?? '',
-          company_json: input.company ? JSON.stringify(normalizeCompany(input.company)) : null,
-          newsletter: input.newsletter ? 1 : 0,
-        })
-        .where('user_id', '=', userId)
-        .execute();
+      const users = new UserRepository(trx);
+      const links = new LinkRepository(trx);
+      await users.updateProfile(userId, {
+        name: input.name.trim().replace(/\s+/g, ' '),
+        phone: normalizeOptionalPhone(input.phone) ?? '',
+        company_json: input.company ? JSON.stringify(normalizeCompany(input.company)) : null,
+        newsletter: input.newsletter ? 1 : 0,
+      });
       if (!emailChanges) return;
       // A newer request replaces an older one.
-      await trx.updateTable('email_changes').set({ used_at: new Date(now).toISOString() }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+      await links.endEmailChanges(userId, new Date(now).toISOString());
       const token = randomBytes(32).toString('base64url');
-      await trx
-        .insertInto('email_changes')
-        .values({ token_hash: sha256(token), user_id: userId, new_email: email, created_at: new Date(now).toISOString(), expires_at: new Date(now + EMAIL_CHANGE_TTL_MS).toISOString(), used_at: null })
-        .execute();
-      const taken = await trx.selectFrom('users').select('user_id').where('email', '=', email).executeTakeFirst();
-      if (taken) {
+      await links.addEmailChange({
+        tokenHash: sha256(token),
+        userId,
+        newEmail: email,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + EMAIL_CHANGE_TTL_MS).toISOString(),
+      });
+      if (await users.emailTaken(email)) {
         await this.mail(trx, email, 'Pokus o zmenu e-mailu v obchode Stavebniny Domov', [
           'Dobrý deň,',
           '',
@@ -224,18 +236,10 @@ export class AccountService {
   async confirmEmailChange(userId: number, token: string): Promise<Profile> {
     const now = new Date().toISOString();
     await this.db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .updateTable('email_changes')
-        .set({ used_at: now })
-        .where('token_hash', '=', sha256(token))
-        .where('user_id', '=', userId)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returning('new_email')
-        .executeTakeFirst();
-      if (!claimed) throw new ApiError(400, 'bad_request', EMAIL_CHANGE_INVALID);
+      const newEmail = await new LinkRepository(trx).claimEmailChange(sha256(token), userId, now);
+      if (newEmail === undefined) throw new ApiError(400, 'bad_request', EMAIL_CHANGE_INVALID);
       try {
-        await trx.updateTable('users').set({ email: claimed.new_email }).where('user_id', '=', userId).where('deleted_at', 'is', null).execute();
+        await new UserRepository(trx).setEmail(userId, newEmail);
       } catch (error) {
         if (isUniqueViolation(error)) throw new ApiError(409, 'conflict', EMAIL_TAKEN);
         throw error;
@@ -250,12 +254,11 @@ export class AccountService {
 
   /** Sets a new password, ends every session that began before, and answers a fresh token. */
   async changePassword(userId: number, currentPassword: string, newPassword: string): Promise<string> {
-    const row = await this.db.selectFrom('users').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
-    if (!(await verifyPassword(currentPassword, row.password_hash))) throw new ApiError(403, 'forbidden', WRONG_PASSWORD);
+    const { password_hash } = await this.users.credentials(userId);
+    if (!(await verifyPassword(currentPassword, password_hash))) throw new ApiError(403, 'forbidden', WRONG_PASSWORD);
     const problem = checkPassword(newPassword);
     if (problem) throw invalid(problem);
-    const now = new Date().toISOString();
-    await this.db.updateTable('users').set({ password_hash: await hashPassword(newPassword), sessions_valid_after: now }).where('user_id', '=', userId).execute();
+    await this.users.setPassword(userId, await hashPassword(newPassword), new Date().toISOString());
     // The new token's iat_ms is at or after sessions_valid_after, so it stays valid.
     return this.tokens.issue(userId);
   }
@@ -266,28 +269,15 @@ export class AccountService {
    * accounting and warranty periods the law sets), complaints and withdrawals keep their link.
    */
   async deleteAccount(userId: number, password: string): Promise<void> {
-    const row = await this.db.selectFrom('users').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
-    if (!(await verifyPassword(password, row.password_hash))) throw new ApiError(403, 'forbidden', WRONG_PASSWORD);
+    const { password_hash } = await this.users.credentials(userId);
+    if (!(await verifyPassword(password, password_hash))) throw new ApiError(403, 'forbidden', WRONG_PASSWORD);
     const now = new Date().toISOString();
     const scrambled = await hashPassword(randomBytes(32).toString('base64url'));
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('addresses').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('user_coupons').where('user_id', '=', userId).execute();
-      await trx
-        .updateTable('users')
-        .set({
-          email: `zmazany-${userId}@anonym.invalid`,
-          name: 'Zmazaný zákazník',
-          phone: '',
-          company_json: null,
-          newsletter: 0,
-          password_hash: scrambled,
-          deleted_at: now,
-          sessions_valid_after: now,
-        })
-        .where('user_id', '=', userId)
-        .execute();
+      await new AddressRepository(trx).deleteAll(userId);
+      await new LinkRepository(trx).deletePasswordResets(userId);
+      await new CouponRepository(trx).clearActive(userId);
+      await new UserRepository(trx).anonymise(userId, scrambled, now);
     });
   }
 }

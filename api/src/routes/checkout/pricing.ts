@@ -3,6 +3,7 @@
  * database and the kernel's price rules; nothing the client sends about money is used.
  */
 import type { CheckoutLineInput } from '@shop/shared-kernel/contract';
+import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';
 import type { CheckoutMethod, CheckoutQuote, Coupon, OrderLine } from '@shop/shared-kernel/contract';
 import {
   couponDiscountAmount,
@@ -67,7 +68,6 @@ export const PRICING_MESSAGES = {
  * What one basket may hold, checked after repeated lines of a variant are merged (so repeating a
  * line cannot get past the per-line limit): pieces of one item, pieces in all, distinct items.
  */
-export const BASKET_LIMITS = { lineAmount: 10_000, totalAmount: 50_000, lines: 100 } as const;
 
 const basketTooLarge = (message: string) => new ApiError(422, 'validation_failed', `${message} Pre väčší odber nás, prosím, kontaktujte.`);
 

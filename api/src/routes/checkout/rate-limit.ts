@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { ApiError } from '../../lib/errors.ts';
-import type { RateLimitWindow } from '../account/index.ts';
+import type { RateLimitWindow } from '../../lib/rate-limit.ts';
 
 export type CheckoutRateLimit = { orders: RateLimitWindow; quotes: RateLimitWindow; allowList: string[] };
 

@@ -48,6 +48,12 @@ export async function validateCoupon(
   };
 }
 
+/** The user's active coupon while it is current, else null. */
+export async function activeCoupon(repo: CouponRepository, userId: number, now = new Date()): Promise<{ code: string } | null> {
+  const active = await repo.activeCoupon(userId);
+  return active && isCouponCurrent(active, now) ? { code: active.code } : null;
+}
+
 type Outcome = { ok: true; coupon: CouponRow; discount: number } | { ok: false; message: string };
 
 /** The coupon rules: exists and is current, use limits, minimum total; then the discount. */

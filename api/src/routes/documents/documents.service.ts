@@ -1,15 +1,14 @@
 /** The order's documents: the confirmation e-mail and the invoice PDF. */
-import { randomUUID } from 'node:crypto';
 import type { SiteData } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
-import { enqueue, type JobHandler } from '../../lib/outbox.ts';
-import type { CheckoutOptions } from '../checkout/checkout-options.ts';
+import type { JobHandler } from '../../lib/outbox.ts';
+import type { CheckoutOptions } from '../../lib/checkout-options.ts';
 import { ContentRepository } from '../content/content.repository.ts';
 import { orderDetail } from '../orders/order.service.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { jobMessageId } from './mail-outbox.ts';
-import type { Mailer, MailMessage } from './mailer.ts';
+import type { Mailer, MailMessage } from '../../lib/mailer.ts';
 import { orderConfirmationEmail } from './order-email.ts';
 import { payBySquarePng } from './pay-by-square.ts';
 
@@ -35,16 +34,6 @@ export async function confirmationMessage(db: DbOrTrx, order: OrderRow, opts: Ch
   return message;
 }
 
-export const CONFIRMATION_TOPIC = 'order-confirmation';
-
-/**
- * Queues the order's confirmation in the caller's transaction: once per order (the key is the
- * order), or once more for each operator's resend.
- */
-export function queueConfirmation(db: DbOrTrx, orderId: number, resend = false): Promise<void> {
-  const key = `order-confirmation:${orderId}${resend ? `:resend:${randomUUID()}` : ''}`;
-  return enqueue(db, CONFIRMATION_TOPIC, key, { orderId });
-}
 
 /** Sends a queued confirmation, rendered from the order as it is stored. */
 export function confirmationJobHandler(db: DbOrTrx, opts: CheckoutOptions, mailer: Mailer): JobHandler {

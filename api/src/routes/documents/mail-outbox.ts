@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DbOrTrx } from '../../db/database.ts';
 import { enqueue, type JobHandler } from '../../lib/outbox.ts';
-import type { Mailer, MailMessage } from './mailer.ts';
+import type { Mailer, MailMessage } from '../../lib/mailer.ts';
 
 export const MAIL_TOPIC = 'mail';
 

@@ -1,10 +1,9 @@
 /** The order confirmation e-mail (Slovak), as text and HTML. */
 import type { OrderDetail, SiteData } from '@shop/shared-kernel/contract';
 import { formatFee, formatIban, formatPhone, formatPrice, formatZip } from '@shop/shared-kernel/rules';
-import type { MailMessage } from './mailer.ts';
+import type { MailMessage } from '../../lib/mailer.ts';
+import { escapeHtml as escape } from '../../lib/html.ts';
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const PAYMENT_TEXT: Record<string, string> = {
   card: 'Platba kartou online.',

@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
-import type { ApiDeps } from '../deps.ts';
-import { checkOperatorToken, OPERATOR_HEADER } from '../operator/operator-auth.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
+import { checkOperatorToken, OPERATOR_HEADER } from '../../lib/operator-auth.ts';
 
 /** A dependency the shop needs to serve: answers when reachable, throws when not. */
 export type ReadinessCheck = { name: string; label: string; check: () => Promise<unknown> };

@@ -1,24 +1,22 @@
-/**
- * GET /api/loyalty: a signed-in customer's loyalty points. The rule: one
- * point for every whole euro of paid orders (the total with VAT).
- */
+/** GET /api/loyalty: a signed-in customer's loyalty points. */
 import type { FastifyPluginAsync } from 'fastify';
-import type { ApiCalls } from '@shop/shared-kernel/contract';
-import type { ApiDeps } from '../deps.ts';
-import { requireUser } from '../account/require-user.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { accountCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../lib/contract-route.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
+import { requireUser } from '../../lib/require-user.ts';
+import { LoyaltyRepository } from './loyalty.repository.ts';
+import { loyaltyPoints } from './loyalty.service.ts';
 
-export const POINTS_PER_EURO = 1;
+export const loyaltyRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const repo = new LoyaltyRepository(deps.db);
 
-export const loyaltyRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
-  app.get<{ Reply: ApiCalls['GET /api/loyalty']['answer'] }>('/loyalty', async (request) => {
-    const user = await requireUser(request, deps);
-    const row = await deps.db
-      .selectFrom('orders')
-      .select([(eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('paid'), (eb) => eb.fn.countAll<number>().as('orders')])
-      .where('user_id', '=', user.id)
-      .where('payment_status', '=', 'paid')
-      .executeTakeFirstOrThrow();
-    const paid = Number(row.paid);
-    return { data: { points: Math.floor(paid / 1000) * POINTS_PER_EURO, paidOrders: Number(row.orders), paidTotal: paid, pointsPerEuro: POINTS_PER_EURO } };
+  app.route({
+    ...callRoute(accountCalls, 'GET /api/loyalty'),
+    handler: async (request) => {
+      const user = await requireUser(request, deps);
+      return { data: await loyaltyPoints(repo, user.id) };
+    },
   });
 };

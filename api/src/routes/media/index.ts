@@ -1,16 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../lib/errors.ts';
-import { CatalogRepository } from '../catalog/catalog.repository.ts';
-import type { ApiDeps } from '../deps.ts';
+import { ID_SCHEMA } from '../../lib/validation.ts';
+import { CatalogRepository } from '../catalog/repository/catalog.repository.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
 import { productSvg } from './product-image.ts';
 
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } },
-} as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: ID_SCHEMA } } as const;
 
-/** Product pictures generated on the fly (registered under /media, outside /api). */
+/**
+ * Product pictures generated on the fly (registered under /media, outside /api and its contract:
+ * an SVG answer, no JSON schema). The product and its category path come from the catalogue's
+ * repository; product-image.ts draws the picture.
+ */
 export const mediaRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) => {
   const catalog = new CatalogRepository(db);
 

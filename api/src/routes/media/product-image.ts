@@ -4,6 +4,7 @@
  * when its name says one, its size or pack (30 × 60, 25 kg, 3 cm) in a badge, and its name.
  */
 import { foldText } from '../../lib/format.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 type Theme = { background: string; accent: string; pictogram: string };
 
@@ -23,9 +24,8 @@ const FALLBACK: Theme = { background: '#eeeeee', accent: '#555555', pictogram: b
 
 const SIZE = 600;
 
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
+/** SVG is XML: the API's one HTML escape covers it (&#39; is valid XML too). */
+const escapeXml = escapeHtml;
 
 /** Splits a name into at most `maxLines` lines of about `width` characters. */
 export function wrapText(text: string, width: number, maxLines: number): string[] {

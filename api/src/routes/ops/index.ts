@@ -15,7 +15,7 @@ import { isArea, isPart, type PartName, type Provenance } from '../../release/re
 import { localDirectoryStorage } from '../../release/storage.ts';
 import { PREVIEW_TTL_MS, previewLink } from '../../release/preview.ts';
 import { UPLOAD_BODY_LIMIT, unpackBuild, type UploadBundle } from '../../release/upload-bundle.ts';
-import { checkOperatorToken } from '../operator/operator-auth.ts';
+import { checkOperatorToken } from '../../lib/operator-auth.ts';
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
 export type OpsOptions = {

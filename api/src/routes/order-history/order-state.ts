@@ -1,5 +1,5 @@
 /**
- * Order states and their history (issue 6). The history is the order's creation ("received"), its
+ * Order states and their history. The history is the order's creation ("received"), its
  * payment (orders.paid_at, set by the gateway or the operator's /paid tool) and every move
  * recorded in order_status_history (shipped, delivered, cancelled, withdrawn, by the operator or
  * the customer's withdrawal). The state is the furthest step reached; cancelled and withdrawn end
@@ -10,8 +10,8 @@ import { withdrawalDeadline, WITHDRAWAL_DAYS } from '@shop/shared-kernel/rules';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
 import { orderDetail } from '../orders/order.service.ts';
+import { OrderHistoryRepository } from './order-history.repository.ts';
 
-export const ORDER_STATES: OrderState[] = ['received', 'paid', 'shipped', 'delivered', 'cancelled', 'withdrawn'];
 const RANK: Record<OrderState, number> = { received: 0, paid: 1, shipped: 2, delivered: 3, cancelled: 9, withdrawn: 9 };
 
 /** Where the operator may move an order from each state. */
@@ -33,10 +33,10 @@ export const STATE_MESSAGES = {
 } as const;
 
 export async function orderHistory(db: DbOrTrx, order: OrderRow): Promise<OrderStateEntry[]> {
-  const rows = await db.selectFrom('order_status_history').select(['status', 'note', 'created_at']).where('order_id', '=', order.order_id).orderBy('history_id').execute();
+  const moves = await new OrderHistoryRepository(db).stateMoves(order.order_id);
   const entries: OrderStateEntry[] = [{ state: 'received', at: order.created_at, note: '' }];
   if (order.paid_at) entries.push({ state: 'paid', at: order.paid_at, note: '' });
-  for (const r of rows) entries.push({ state: r.status as OrderState, at: r.created_at, note: r.note });
+  for (const m of moves) entries.push({ state: m.status as OrderState, at: m.created_at, note: m.note });
   return entries.sort((a, b) => a.at.localeCompare(b.at) || RANK[a.state] - RANK[b.state]);
 }
 
@@ -50,16 +50,8 @@ export function currentState(history: OrderStateEntry[]): OrderState {
 }
 
 export async function orderWithdrawals(db: DbOrTrx, orderId: number): Promise<Withdrawal[]> {
-  const rows = await db.selectFrom('withdrawals').selectAll().where('order_id', '=', orderId).orderBy('withdrawal_id').execute();
-  if (rows.length === 0) return [];
-  const items = await db.selectFrom('withdrawal_items').select(['withdrawal_id', 'item_id']).where('withdrawal_id', 'in', rows.map((r) => r.withdrawal_id)).execute();
-  return rows.map((r) => ({
-    id: r.withdrawal_id,
-    createdAt: r.created_at,
-    itemIds: items.filter((i) => i.withdrawal_id === r.withdrawal_id).map((i) => i.item_id),
-    refund: r.refund,
-    wholeOrder: r.whole_order === 1,
-  }));
+  const rows = await new OrderHistoryRepository(db).withdrawals(orderId);
+  return rows.map((r) => ({ id: r.withdrawal_id, createdAt: r.created_at, itemIds: r.itemIds, refund: r.refund, wholeOrder: r.whole_order === 1 }));
 }
 
 /** The order as the account shows it: the checkout's detail plus state, history, withdrawal and complaint options. */
@@ -68,11 +60,11 @@ export async function accountOrderDetail(db: DbOrTrx, order: OrderRow, iban: str
     orderDetail(db, order, iban),
     orderHistory(db, order),
     orderWithdrawals(db, order.order_id),
-    db.selectFrom('order_items').select(['item_id']).where('order_id', '=', order.order_id).orderBy('item_id').execute(),
+    new OrderHistoryRepository(db).itemIds(order.order_id),
   ]);
   const state = currentState(history);
   const withdrawnIds = new Set(withdrawals.flatMap((w) => w.itemIds));
-  const lines: AccountOrderLine[] = detail.lines.map((line, i) => ({ ...line, itemId: items[i]!.item_id, withdrawn: withdrawnIds.has(items[i]!.item_id) }));
+  const lines: AccountOrderLine[] = detail.lines.map((line, i) => ({ ...line, itemId: items[i]!, withdrawn: withdrawnIds.has(items[i]!) }));
   const deliveredAt = [...history].reverse().find((h) => h.state === 'delivered')?.at ?? null;
   const consumer = detail.contact.company === null;
   const withdrawalUntil = consumer && deliveredAt ? withdrawalDeadline(deliveredAt) : null;
@@ -100,12 +92,10 @@ export async function accountOrderDetail(db: DbOrTrx, order: OrderRow, iban: str
 
 /** Records a move; keeps orders.status in step (the checkout's detail shows 'cancelled' from it). */
 export async function recordState(db: DbOrTrx, order: OrderRow, state: OrderState, note: string, actor: 'operator' | 'customer') {
+  const repo = new OrderHistoryRepository(db);
   const now = new Date().toISOString();
-  if (state === 'paid') {
-    // Payment is recorded on the order itself (as the gateway and /paid do); the history derives from paid_at.
-    await db.updateTable('orders').set({ payment_status: 'paid', paid_at: order.paid_at ?? now }).where('order_id', '=', order.order_id).execute();
-    return;
-  }
-  await db.insertInto('order_status_history').values({ order_id: order.order_id, status: state, note, actor, created_at: now }).execute();
-  await db.updateTable('orders').set({ status: state }).where('order_id', '=', order.order_id).execute();
+  // Payment is recorded on the order itself (as the gateway and /paid do); the history derives from paid_at.
+  if (state === 'paid') return repo.markPaid(order.order_id, order.paid_at ?? now);
+  await repo.addStateMove(order.order_id, state, note, actor, now);
+  await repo.setStatus(order.order_id, state);
 }

@@ -1,77 +1,28 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { CheckoutCalls, PlaceOrderBody } from '@shop/shared-kernel/contract';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { checkoutCalls, OrderToken } from '@shop/shared-kernel/schemas';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
-import { requireUser } from '../account/require-user.ts';
-import type { CheckoutOptions } from '../checkout/checkout-options.ts';
-import { linesSchema, optionalUser } from '../checkout/index.ts';
+import { requireUser } from '../../lib/require-user.ts';
+import type { CheckoutOptions } from '../../lib/checkout-options.ts';
+import { callRoute } from '../../lib/contract-route.ts';
+import { optionalUser } from '../../lib/optional-user.ts';
 import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from '../checkout/rate-limit.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ShopDeps } from '../../lib/deps.ts';
 import { invoicePdf } from '../documents/documents.service.ts';
 import { cancelOpenPayments } from '../payments/open-payments.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
 import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
-import { isOperator } from '../operator/operator-auth.ts';
-import { ID_SCHEMA } from '../../lib/validation.ts';
+import { isOperator } from '../../lib/operator-auth.ts';
 
-type Call<K extends keyof CheckoutCalls> = CheckoutCalls[K];
 /** E-mails are queued through the outbox (documents/mail-outbox.ts), so no route needs the mailer itself. */
-export type OrderDeps = ApiDeps & { checkout: CheckoutOptions };
+export type OrderDeps = ShopDeps;
 /** Placing orders also needs the per-address limit. */
 export type PlaceOrderDeps = OrderDeps & { rateLimit: CheckoutRateLimit };
 
-const text = (max: number, min = 0) => ({ type: 'string', minLength: min, maxLength: max }) as const;
-const address = {
-  type: 'object',
-  required: ['street', 'city', 'zip'],
-  properties: { street: text(120), city: text(80), zip: text(12) },
-} as const;
-
-const placeSchema = {
-  type: 'object',
-  required: ['idempotencyKey', 'lines', 'contact', 'shippingCode', 'paymentCode', 'note', 'termsAccepted'],
-  properties: {
-    idempotencyKey: { type: 'string', minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
-    lines: linesSchema,
-    contact: {
-      type: 'object',
-      required: ['email', 'phone', 'name', 'billing', 'company', 'delivery'],
-      properties: {
-        email: text(254),
-        phone: text(32),
-        name: text(120),
-        billing: address,
-        company: {
-          anyOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              required: ['name', 'ico', 'dic', 'icDph'],
-              properties: { name: text(160), ico: text(12), dic: text(14), icDph: text(16) },
-            },
-          ],
-        },
-        delivery: {
-          anyOf: [{ type: 'null' }, { ...address, required: ['name', 'street', 'city', 'zip'], properties: { ...address.properties, name: text(120) } }],
-        },
-      },
-    },
-    shippingCode: text(32, 1),
-    paymentCode: text(32, 1),
-    couponCode: { type: ['string', 'null'], maxLength: 64 },
-    userId: { anyOf: [ID_SCHEMA, { type: 'null' }] },
-    note: text(1000),
-    termsAccepted: { type: 'boolean' },
-    expectedTotal: { type: 'integer', minimum: 0, maximum: 1_000_000_000_000 },
-    pickupPointCode: { type: ['string', 'null'], maxLength: 20 },
-  },
-} as const;
-
 const CANNOT_PAY_AGAIN = 'Túto objednávku nie je možné zaplatiť kartou znova.';
-
-const tokenParams = { type: 'object', required: ['token'], properties: { token: { type: 'string', pattern: '^[A-Za-z0-9]{32}$' } } } as const;
 
 /** Where the gateway notifies: the configured URL, or this API's own loopback address. */
 function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
@@ -89,8 +40,9 @@ function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
  * The confirmation e-mail of a new order is queued in the order's own transaction (outbox) and
  * sent by the outbox worker right after the answer.
  */
-export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps) => {
-  await registerCheckoutRateLimit(app, deps.rateLimit.allowList);
+export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (plugin, deps) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  await registerCheckoutRateLimit(plugin, deps.rateLimit.allowList);
   const card = cardProvider(deps.checkout.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
 
@@ -104,10 +56,10 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
     return result.redirectUrl;
   };
 
-  app.post<{ Body: PlaceOrderBody; Reply: Call<'POST /api/orders'>['answer'] }>(
-    '/orders',
-    { schema: { body: placeSchema }, config: { rateLimit: limitPerAddress(deps.rateLimit.orders, RATE_LIMIT_MESSAGES.orders) } },
-    async (request, reply) => {
+  app.route({
+    ...callRoute(checkoutCalls, 'POST /api/orders'),
+    config: { rateLimit: limitPerAddress(deps.rateLimit.orders, RATE_LIMIT_MESSAGES.orders) },
+    handler: async (request, reply) => {
       const userId = await optionalUser(request, deps);
       const { order, created } = await placeOrder(deps.db, request.body, userId, (code) => provider(code).initialStatus);
       let redirectUrl: string | null = null;
@@ -125,17 +77,16 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
       reply.status(created ? 201 : 200);
       return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
     },
-  );
+  });
 
-  app.get<{ Params: { token: string }; Reply: Call<'GET /api/orders/:token'>['answer'] }>(
-    '/orders/:token',
-    { schema: { params: tokenParams } },
-    async (request) => {
+  app.route({
+    ...callRoute(checkoutCalls, 'GET /api/orders/:token'),
+    handler: async (request) => {
       const order = await orderByToken(deps.db, request.params.token);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
       return { data: await orderDetail(deps.db, order, deps.checkout.iban) };
     },
-  );
+  });
 
   /** Whether the order, read under its row lock, still waits for a card payment. */
   const payableByCard = async (trx: DbOrTrx, orderId: number) => {
@@ -143,10 +94,9 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
     return (await orderDetail(trx, locked, deps.checkout.iban)).canRetryPayment;
   };
 
-  app.post<{ Params: { token: string }; Reply: Call<'POST /api/orders/:token/pay'>['answer'] }>(
-    '/orders/:token/pay',
-    { schema: { params: tokenParams } },
-    async (request) => {
+  app.route({
+    ...callRoute(checkoutCalls, 'POST /api/orders/:token/pay'),
+    handler: async (request) => {
       const order = await orderByToken(deps.db, request.params.token);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
       // At most one payment page of an order takes money: the older ones stop before a new one
@@ -176,9 +126,10 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (app, deps)
       const fresh = (await orderByToken(deps.db, order.order_token))!;
       return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
     },
-  );
+  });
 
-  app.get<{ Params: { token: string } }>('/orders/:token/invoice', { schema: { params: tokenParams } }, async (request, reply) => {
+  // The invoice is a PDF, not JSON: only its parameters come from the contract.
+  app.get('/orders/:token/invoice', { schema: { params: OrderToken } }, async (request, reply) => {
     const order = await orderByToken(deps.db, request.params.token);
     if (!order) throw notFound(ORDER_MESSAGES.notFound);
     if (order.user_id !== null && !isOperator(request, deps.checkout)) {

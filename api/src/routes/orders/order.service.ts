@@ -8,8 +8,9 @@ import type { CheckoutContact, OrderDetail, OrderPaymentStatus, PickupPoint, Pla
 import { normalizeContact, randomString, validateContact, vatBreakdown } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
+import { inCatalogueTransaction } from '../../lib/catalogue-version.ts';
 import { ApiError } from '../../lib/errors.ts';
-import { queueConfirmation } from '../documents/documents.service.ts';
+import { queueConfirmation } from './order-jobs.ts';
 import { transferInstructions } from '../documents/pay-by-square.ts';
 import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
 import { ContentRepository } from '../content/content.repository.ts';
@@ -98,7 +99,8 @@ export async function placeOrder(
   if (existing) return replay(existing, hash);
 
   try {
-    const order = await db.transaction().execute(async (trx) => {
+    // The order takes pieces off the stock: the catalogue's cached answers start over once it has ended.
+    const order = await inCatalogueTransaction(db, async (trx) => {
       const priced = await priceBasket(trx, {
         lines: body.lines,
         shippingCode: body.shippingCode,

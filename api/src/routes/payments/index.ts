@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { CheckoutCalls, PaymentRefund } from '@shop/shared-kernel/contract';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { PaymentRefund } from '@shop/shared-kernel/contract';
+import { checkoutCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../lib/contract-route.ts';
 import { SIGNATURE_HEADER } from '../../gateway/protocol.ts';
 import { ApiError } from '../../lib/errors.ts';
-import type { OrderDeps } from '../orders/index.ts';
-import { requireOperator } from '../operator/operator-auth.ts';
+import type { ShopDeps } from '../../lib/deps.ts';
+import { requireOperator } from '../../lib/operator-auth.ts';
 import { handleNotification, REFUND_TOPIC, type NotificationOutcome } from './notifications.ts';
 import { CANCEL_TOPIC } from './open-payments.ts';
 import { gatewayAction } from './providers.ts';
@@ -25,7 +28,7 @@ const CANCEL_REASON = 'Platba nahradená novším pokusom alebo objednávka už 
  * wants, refunding a payment the shop must not keep. GET /api/operator/payments/refunds: those
  * refunds, for the operator.
  */
-export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) => {
+export const paymentRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
   const { db } = deps;
   const gateway = deps.checkout.gateway;
   // Encapsulated: only this plugin reads JSON as text, to check the signature over the exact bytes.
@@ -71,7 +74,7 @@ export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) =>
     throw new Error(`gateway answered ${status} to a refund`);
   });
 
-  app.get<{ Reply: CheckoutCalls['GET /api/operator/payments/refunds']['answer'] }>('/operator/payments/refunds', async (request) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().route({ ...callRoute(checkoutCalls, 'GET /api/operator/payments/refunds'), handler: async (request) => {
     requireOperator(request, deps.checkout);
     const rows = await db
       .selectFrom('payments as p')
@@ -93,5 +96,5 @@ export const paymentRoutes: FastifyPluginAsync<OrderDeps> = async (app, deps) =>
         refundedAt: r.refunded_at,
       })),
     };
-  });
+  } });
 };

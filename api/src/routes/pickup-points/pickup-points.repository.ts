@@ -4,11 +4,11 @@
  * is read whole and matched here, the same way on every database.
  */
 import type { PickupPoint } from '@shop/shared-kernel/contract';
+import { PICKUP_POINT_LIMITS } from '@shop/shared-kernel/schemas';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { PickupPointTable } from '../../db/orders.table.ts';
 import { foldText } from '../../lib/format.ts';
 
-export const PICKUP_POINT_LIMITS = { results: 20, queryLength: 60 } as const;
 
 type Row = Omit<PickupPointTable, 'pp_active'>;
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ApiCalls } from '@shop/shared-kernel/contract';
-import type { ApiDeps } from '../deps.ts';
-
-type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { contentCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../lib/contract-route.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
+import { RedirectRepository } from './redirect.repository.ts';
 
 const EXTERNAL = /^https?:\/\//i;
 
@@ -13,32 +14,23 @@ export function normalisePath(path: string): string {
   return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') || '/' : withSlash;
 }
 
-const lookupQuery = {
-  type: 'object',
-  required: ['path'],
-  properties: { path: { type: 'string', minLength: 1, maxLength: 2000 } },
-} as const;
-
 /** Old URLs that moved: the full list (spec section 7) and a lookup for one path. */
-export const redirectRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) => {
-  app.get<{ Reply: Answer<'GET /api/redirect/list'> }>('/redirect/list', async () => {
-    const data = await db.selectFrom('redirects').select(['old_url', 'new_url']).orderBy('old_url').execute();
-    return { data };
+export const redirectRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db }) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const redirects = new RedirectRepository(db);
+
+  app.route({
+    ...callRoute(contentCalls, 'GET /api/redirect/list'),
+    handler: async () => ({ data: await redirects.all() }),
   });
 
-  app.get<{ Querystring: { path: string }; Reply: Answer<'GET /api/redirect'> }>(
-    '/redirect',
-    { schema: { querystring: lookupQuery } },
-    async (request) => {
+  app.route({
+    ...callRoute(contentCalls, 'GET /api/redirect'),
+    handler: async (request) => {
       const path = normalisePath(request.query.path);
-      const row = await db
-        .selectFrom('redirects')
-        .select('new_url')
-        .where('old_url', 'in', [path, `${path}/`])
-        .orderBy('old_url')
-        .executeTakeFirst();
-      if (!row || normalisePath(row.new_url) === path) return { data: null };
-      return { data: { to: row.new_url, external: EXTERNAL.test(row.new_url) } };
+      const target = await redirects.targetOf(path);
+      if (target === null || normalisePath(target) === path) return { data: null };
+      return { data: { to: target, external: EXTERNAL.test(target) } };
     },
-  );
+  });
 };

@@ -1,31 +1,10 @@
 import { sql } from 'kysely';
-import type { SearchCategory } from '@shop/shared-kernel/contract';
 import type { DbOrTrx, DialectName } from '../../db/database.ts';
-import { foldText } from '../../lib/format.ts';
-import type { CategoryTree } from '../catalog/category-tree.ts';
 
-/** At most this many words of a query count; each is at most MAX_TOKEN characters. */
-const MAX_TOKENS = 8;
-const MAX_TOKEN = 40;
-
-/**
- * The words of a query, folded to lower-case ASCII without diacritics ("Izolácia 10cm" ->
- * ["izolacia", "10cm"]). Only [a-z0-9] survive, so the words are safe in FTS5 and tsquery syntax.
+/*
+ * The tokens are the words of a query as search.service.ts reads them (queryTokens): only [a-z0-9],
+ * so they are safe in FTS5 and tsquery syntax.
  */
-export function queryTokens(query: string): string[] {
-  const words = foldText(query).match(/[a-z0-9]+/g) ?? [];
-  return [...new Set(words.map((w) => lightStem(w.slice(0, MAX_TOKEN))))].slice(0, MAX_TOKENS);
-}
-
-/**
- * A light Slovak stemmer for prefix matching: a word of four or more letters loses its final
- * vowel, so one form finds the others ("tehla" -> "tehl": tehla, tehly, tehlový;
- * "izolacia" -> "izolaci": izolácia, izolácie).
- */
-export function lightStem(word: string): string {
-  return /^[a-z]{4,}$/.test(word) && /[aeiouy]$/.test(word) ? word.slice(0, -1) : word;
-}
-
 /** FTS5: every word as a prefix, all required: "tehla"* AND "porotherm"*. */
 const ftsQuery = (tokens: string[]) => tokens.map((t) => `"${t}"*`).join(' AND ');
 /** PostgreSQL: tehla:* & porotherm:* */
@@ -124,20 +103,4 @@ export class SearchRepository {
       return r && r.p_price !== null ? [{ p_id: r.p_id, p_url: r.p_url, p_name: r.p_name, price: r.p_price }] : [];
     });
   }
-}
-
-/** Categories whose name has every query word as the start of one of its words; broader ones first. */
-export function matchingCategories(tree: CategoryTree, tokens: string[], limit: number): SearchCategory[] {
-  if (tokens.length === 0) return [];
-  const out: (SearchCategory & { depth: number })[] = [];
-  for (const record of tree.all()) {
-    const words = tree.nameWords(record.cat_id);
-    if (tokens.every((t) => words.some((w) => w.startsWith(t)))) {
-      out.push({ cat_id: record.cat_id, cat_url: record.cat_url, cat_name: record.cat_name, depth: tree.path(record.cat_id).length });
-    }
-  }
-  return out
-    .sort((a, b) => a.depth - b.depth || a.cat_name.localeCompare(b.cat_name, 'sk'))
-    .slice(0, limit)
-    .map(({ cat_id, cat_url, cat_name }) => ({ cat_id, cat_url, cat_name }));
 }

@@ -13,7 +13,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { ApiCalls } from '@shop/shared-kernel/contract';
 import { ApiError } from '../../lib/errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
 import { clientHealth } from './client-health.ts';
 import { countEvents, minuteOf } from './client-metrics.repository.ts';
 import { batchSchema, summaryQuerySchema, TELEMETRY_BODY_LIMIT } from './event-schema.ts';

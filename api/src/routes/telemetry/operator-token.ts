@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.ts';
-import { checkOperatorToken, OPERATOR_HEADER } from '../operator/operator-auth.ts';
+import { checkOperatorToken, OPERATOR_HEADER } from '../../lib/operator-auth.ts';
 
 /** The operator's token as the operator's tools send it (X-Operator-Token) or as a bearer token. */
 function presentedToken(request: FastifyRequest): string | undefined {

@@ -1,0 +1,274 @@
+/**
+ * The catalogue's queries: the category tree, brands, variants, listing pages and their counts,
+ * product tiles and detail, and the lookups a listing query needs. With its query builders in this
+ * folder (product-filter.ts, facets.ts, price-history.ts) it is the catalogue's repository layer:
+ * nothing outside it runs a catalogue query.
+ */
+import { sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
+import type { AttributeEntry, Brand, ListingFacets, ProductAccessory, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
+import type { Database, DbOrTrx } from '../../../db/database.ts';
+import { catalogueVersion } from '../../../lib/catalogue-version.ts';
+import { CategoryTree } from './category-tree.ts';
+import { applyProductFilter, priceColumn } from './product-filter.ts';
+import type { ProductFilter } from './product-filter.ts';
+import { lowestPrices } from './price-history.ts';
+import { listingFacets, type FacetOptions } from './facets.ts';
+import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
+import type { VariantWithProduct } from './mappers.ts';
+import { salePercent } from '@shop/shared-kernel/rules';
+
+const VARIANT_COLUMNS = [
+  'v.v_id', 'v.v_code', 'v.v_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale', 'v.v_stock', 'v.v_availability',
+  'v.v_weight', 'v.v_unit', 'v.v_base_amount', 'v.v_base_unit', 'p.p_id', 'p.p_name', 'p.p_url',
+] as const;
+
+type VP = Database & { v: Database['variants']; p: Database['products'] };
+
+/** Orders like the unit price with VAT after sale (spec section 9), without rounding; bigint avoids int4 overflow. */
+const priceKey = (eb: ExpressionBuilder<VP, 'v'>) =>
+  sql<number>`cast(${eb.ref('v.v_sell_price')} as bigint) * (100 + ${eb.ref('v.v_vat')}) * (100000 - ${eb.ref('v.v_sale')})`;
+
+/** Available variants first, then the cheapest, then the oldest. */
+const representativeRank = (eb: ExpressionBuilder<VP, 'v'>) =>
+  sql<number>`row_number() over (partition by ${eb.ref('v.p_id')} order by case when ${eb.ref('v.v_availability')} = 'unavailable' then 1 else 0 end, ${priceKey(eb)}, ${eb.ref('v.v_id')})`;
+
+export type { ProductFilter } from './product-filter.ts';
+
+export class CatalogRepository {
+  /** The tree as loaded at a catalogue version; loaded again once the catalogue has changed. */
+  private tree: { version: number; value: Promise<CategoryTree> } | null = null;
+
+  constructor(private readonly db: DbOrTrx) {}
+
+  /** The whole category tree (shared between requests: read-only). */
+  categoryTree(): Promise<CategoryTree> {
+    const version = catalogueVersion();
+    if (this.tree?.version !== version) {
+      const value = this.loadCategoryTree();
+      this.tree = { version, value };
+      value.catch(() => {
+        if (this.tree?.value === value) this.tree = null;
+      });
+    }
+    return this.tree.value;
+  }
+
+  private async loadCategoryTree(): Promise<CategoryTree> {
+    const rows = await this.db
+      .selectFrom('categories')
+      .select(['cat_id', 'cat_parent_id', 'cat_url', 'cat_name', 'cat_description'])
+      .orderBy('cat_position')
+      .orderBy('cat_id')
+      .execute();
+    return new CategoryTree(rows);
+  }
+
+  async brands(): Promise<Brand[]> {
+    return this.db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).orderBy('b_name').orderBy('b_id').execute();
+  }
+
+  async brandByUrl(url: string): Promise<Brand | undefined> {
+    return this.db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).where('b_url', '=', url).executeTakeFirst();
+  }
+
+  /** The id of a brand page's brand, or undefined when the url is unknown. */
+  async brandIdByUrl(url: string): Promise<number | undefined> {
+    const found = await this.db.selectFrom('brands').select('b_id').where('b_url', '=', url).executeTakeFirst();
+    return found?.b_id;
+  }
+
+  /** The ids of the brands with these urls (unknown urls are left out); one query. */
+  async brandIdsByUrls(urls: string[]): Promise<number[]> {
+    const rows = await this.db.selectFrom('brands').select('b_id').where('b_url', 'in', urls).execute();
+    return rows.map((r) => r.b_id);
+  }
+
+  /** Which of these attribute ids exist and are offered as filters (use_attr = 1); one query for all. */
+  async filterableAttributeIds(ids: number[]): Promise<Set<number>> {
+    const rows = await this.db.selectFrom('attributes').select('attr_id').where('attr_id', 'in', ids).where('use_attr', '=', 1).execute();
+    return new Set(rows.map((r) => r.attr_id));
+  }
+
+  /** The 30-day lowest price of each discounted variant among `variants`, by v_id. */
+  lowestPrices(variants: VariantData[]): Promise<Map<number, number>> {
+    return lowestPrices(this.db, variants);
+  }
+
+  /** The facets of a listing (facets.ts). */
+  facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
+    return listingFacets(this.db, filter, options);
+  }
+
+  async variant(vId: number): Promise<VariantData | undefined> {
+    const row = await this.db
+      .selectFrom('variants as v')
+      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .select(VARIANT_COLUMNS)
+      .where('v.v_id', '=', vId)
+      .executeTakeFirst();
+    return row ? toVariantData(row as VariantWithProduct) : undefined;
+  }
+
+  /** One page of product tiles plus the number of matching products (two indexed, bounded queries). */
+  async listProducts(
+    filter: ProductFilter,
+    sort: ProductSort,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: ProductSummary[]; total: number }> {
+    if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
+    const total = await this.countProducts(filter);
+    if (total === 0 || page.offset >= total) return { items: [], total };
+    const price = priceColumn(filter);
+    let q = applyProductFilter(this.db.selectFrom('products as p'), filter).select('p.p_id');
+    if (sort === 'popular') q = q.orderBy('p.p_popularity', 'desc').orderBy('p.p_id', 'asc');
+    else if (sort === 'price-asc') q = q.orderBy(price, 'asc').orderBy('p.p_id', 'asc');
+    else if (sort === 'price-desc') q = q.orderBy(price, 'desc').orderBy('p.p_id', 'asc');
+    else if (sort === 'name') q = q.orderBy('p.p_name_sort', 'asc').orderBy('p.p_id', 'asc');
+    else q = q.orderBy('p.p_created_at', 'desc').orderBy('p.p_id', 'desc');
+    const rows = await q.limit(page.limit).offset(page.offset).execute();
+    return { items: await this.summaries(rows.map((r) => r.p_id)), total };
+  }
+
+  async countProducts(filter: ProductFilter): Promise<number> {
+    const row = await applyProductFilter(this.db.selectFrom('products as p'), filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Product tiles for the given ids, in that order. Every tile, in every listing (sale included),
+   * shows the same "od" price: its cheapest purchasable variant's current price, sale included;
+   * `saleUpTo` is the deepest discount among its variants (the sale listing's badge).
+   */
+  async summaries(ids: number[]): Promise<ProductSummary[]> {
+    if (ids.length === 0) return [];
+    const ranked = this.db
+      .selectFrom('variants as v')
+      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .where('v.p_id', 'in', ids)
+      .select((eb) => [...VARIANT_COLUMNS, representativeRank(eb).as('rn')]);
+    const [variants, products, counts] = await Promise.all([
+      this.db.selectFrom(ranked.as('r')).selectAll('r').where('r.rn', '=', 1).execute(),
+      this.db
+        .selectFrom('products as p')
+        .leftJoin('brands as b', 'b.b_id', 'p.b_id')
+        .select(['p.p_id', 'p.p_url', 'p.p_name', 'b.b_id', 'b.b_url', 'b.b_name'])
+        .where('p.p_id', 'in', ids)
+        .execute(),
+      this.db
+        .selectFrom('variants')
+        .select((eb) => ['p_id', eb.fn.countAll<number>().as('n'), eb.fn.max('v_sale').as('max_sale')])
+        .where('p_id', 'in', ids)
+        .groupBy('p_id')
+        .execute(),
+    ]);
+    const variantByProduct = new Map(variants.map((v) => [v.p_id, toVariantData(v as VariantWithProduct)]));
+    const lowest = await lowestPrices(this.db, [...variantByProduct.values()]);
+    const productById = new Map(products.map((p) => [p.p_id, p]));
+    const countByProduct = new Map(counts.map((c) => [c.p_id, { variants: Number(c.n), maxSale: Number(c.max_sale ?? 0) }]));
+    return ids.flatMap((id) => {
+      const p = productById.get(id);
+      const variant = variantByProduct.get(id);
+      if (!p || !variant) return [];
+      return [{
+        p_id: p.p_id,
+        p_url: p.p_url,
+        p_name: p.p_name,
+        p_image: productImageUrl(p.p_id),
+        brand: toBrand(p),
+        variantCount: countByProduct.get(id)?.variants ?? 0,
+        variant,
+        saleUpTo: salePercent({ v_sale: countByProduct.get(id)?.maxSale ?? 0 }),
+        lowestPrice30: lowest.get(variant.v_id) ?? null,
+      }];
+    });
+  }
+
+  async productByUrl(url: string) {
+    return this.db
+      .selectFrom('products as p')
+      .leftJoin('brands as b', 'b.b_id', 'p.b_id')
+      .select(['p.p_id', 'p.p_url', 'p.p_name', 'p.p_description', 'p.cat_id', 'b.b_id', 'b.b_url', 'b.b_name'])
+      .where('p.p_url', '=', url)
+      .executeTakeFirst();
+  }
+
+  async productVariants(pId: number): Promise<VariantData[]> {
+    const rows = await this.db
+      .selectFrom('variants as v')
+      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .select(VARIANT_COLUMNS)
+      .where('v.p_id', '=', pId)
+      .orderBy('v.v_id')
+      .execute();
+    return rows.map((r) => toVariantData(r as VariantWithProduct));
+  }
+
+  async productAttributes(pId: number): Promise<AttributeEntry[]> {
+    const rows = await this.db
+      .selectFrom('attribute_values as av')
+      .innerJoin('attributes as a', 'a.attr_id', 'av.attr_id')
+      .select(['a.attr_id', 'a.attr_name', 'a.unit_name', 'a.use_attr', 'av.av_string', 'av.av_integer'])
+      .where('av.p_id', '=', pId)
+      .orderBy('a.attr_id')
+      .orderBy('av.av_id')
+      .execute();
+    const entries = new Map<number, AttributeEntry>();
+    for (const r of rows) {
+      let entry = entries.get(r.attr_id);
+      if (!entry) {
+        entry = {
+          attr_id: r.attr_id,
+          attr_name: r.attr_name,
+          use_attr: r.use_attr === 1 ? 1 : 0,
+          attributeValues: [],
+          units: r.unit_name === null ? null : { unit_name: r.unit_name },
+        };
+        entries.set(r.attr_id, entry);
+      }
+      entry.attributeValues.push({ av_string: r.av_string, av_integer: r.av_integer });
+    }
+    return [...entries.values()];
+  }
+
+  /** Required accessories and components of a product, in their order. */
+  async productAccessories(pId: number): Promise<ProductAccessory[]> {
+    const rows = await this.db
+      .selectFrom('product_accessories as pa')
+      .innerJoin('variants as v', 'v.v_id', 'pa.v_id')
+      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .select([...VARIANT_COLUMNS, 'pa.pa_kind', 'pa.pa_amount'])
+      .where('pa.p_id', '=', pId)
+      .orderBy('pa.pa_position')
+      .orderBy('pa.pa_id')
+      .execute();
+    return rows.map((r) => ({ kind: r.pa_kind, amount: r.pa_amount, variant: toVariantData(r as VariantWithProduct) }));
+  }
+
+  /** Popular products of the first category group, then of the next ones, without the product itself. */
+  async relatedProducts(pId: number, categoryGroups: number[][], limit = 4): Promise<ProductSummary[]> {
+    const ids: number[] = [];
+    for (const catIds of categoryGroups) {
+      if (ids.length >= limit) break;
+      const rows = await this.db
+        .selectFrom('products as p')
+        .select('p.p_id')
+        .where('p.cat_id', 'in', catIds)
+        .where('p.p_price', 'is not', null)
+        .where('p.p_id', 'not in', [pId, ...ids])
+        .orderBy('p.p_popularity', 'desc')
+        .orderBy('p.p_id')
+        .limit(limit - ids.length)
+        .execute();
+      ids.push(...rows.map((r) => r.p_id));
+    }
+    return this.summaries(ids);
+  }
+
+  /** Root category url of a product, for its picture. */
+  async productForImage(pId: number) {
+    return this.db.selectFrom('products').select(['p_id', 'p_name', 'cat_id']).where('p_id', '=', pId).executeTakeFirst();
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Complaints (reklamácie): the signed-in shopper files one for a line of a delivered order, with a
+ * reason, a description and up to 5 photos (JPEG, PNG or WebP recognised by their first bytes).
+ * Photos are stored under the upload directory with random names and served only to the
+ * complaint's owner. The shop settles each complaint within 30 days; the operator moves its state.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Complaint, ComplaintReason, ComplaintState } from '@shop/shared-kernel/contract';
+import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT, COMPLAINT_REASON_LABELS, complaintSettleBy } from '@shop/shared-kernel/rules';
+import type { Db } from '../../db/database.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
+import { orderByToken } from '../orders/order.service.ts';
+import { accountOrderDetail } from '../order-history/order-state.ts';
+import { ComplaintRepository } from './complaint.repository.ts';
+
+/** Statutory warranty for consumers: 24 months from delivery. */
+const WARRANTY_MS = 2 * 365 * 86_400_000;
+const REASONS = Object.keys(COMPLAINT_REASON_LABELS) as ComplaintReason[];
+const EXT: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
+
+export const COMPLAINT_MESSAGES = {
+  notFound: 'Reklamácia sa nenašla.',
+  order: 'Objednávka alebo jej položka sa nenašla.',
+  notDelivered: 'Reklamovať môžete tovar z doručenej objednávky.',
+  withdrawn: 'Od tejto položky ste odstúpili; reklamovať ju už nemožno.',
+  warranty: 'Záručná doba 24 mesiacov od doručenia uplynula.',
+  reason: 'Vyberte dôvod reklamácie.',
+  description: 'Popíšte, prosím, vadu tovaru (aspoň 10 znakov, najviac 2000).',
+  photoType: 'Fotografie môžu byť len vo formáte JPEG, PNG alebo WebP.',
+  photoSize: `Každá fotografia môže mať najviac ${COMPLAINT_PHOTO_MAX_BYTES / 1024 / 1024} MB a spolu najviac ${COMPLAINT_PHOTO_MAX_COUNT} fotografií.`,
+  multipart: 'Reklamáciu odošlite ako formulár (multipart/form-data).',
+  unreadable: 'Formulár reklamácie sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.',
+  photoNotFound: 'Fotografia sa nenašla.',
+} as const;
+
+/** What the complaint form sent: its text fields as typed and its photos (type already recognised). */
+export type ComplaintForm = { fields: Record<string, string>; photos: { data: Buffer; type: string }[] };
+
+export class ComplaintService {
+  /** `iban`: for the order's detail; `uploadDir`: where the photos are stored. */
+  constructor(
+    private readonly db: Db,
+    private readonly iban: string,
+    private readonly uploadDir: string,
+  ) {}
+
+  async list(where: { userId?: number; complaintId?: number }): Promise<Complaint[]> {
+    const repo = new ComplaintRepository(this.db);
+    const rows = await repo.rows(where);
+    const photos = await repo.photos(rows.map((r) => r.complaint_id));
+    return rows.map((r) => ({
+      id: r.complaint_id,
+      orderNumber: r.order_number,
+      orderToken: r.order_token,
+      itemId: r.item_id,
+      productName: `${r.p_name} (${r.v_name})`,
+      reason: r.reason as ComplaintReason,
+      description: r.description,
+      state: r.state as ComplaintState,
+      createdAt: r.created_at,
+      settleBy: r.settle_by,
+      resolution: r.resolution,
+      photos: photos.filter((p) => p.complaint_id === r.complaint_id).map((p) => ({ id: p.photo_id, contentType: p.content_type, size: p.size })),
+    }));
+  }
+
+  private async one(complaintId: number): Promise<Complaint> {
+    const [complaint] = await this.list({ complaintId });
+    if (!complaint) throw notFound(COMPLAINT_MESSAGES.notFound);
+    return complaint;
+  }
+
+  /** Files a complaint of a line of the user's own delivered order, within the warranty. */
+  async file(userId: number, form: ComplaintForm): Promise<Complaint> {
+    const { fields, photos } = form;
+    const token = fields.orderToken ?? '';
+    const itemId = Number(fields.itemId);
+    const reason = (fields.reason ?? '') as ComplaintReason;
+    const description = (fields.description ?? '').trim();
+    if (!/^[A-Za-z0-9]{32}$/.test(token) || !Number.isSafeInteger(itemId)) throw notFound(COMPLAINT_MESSAGES.order);
+    const order = await orderByToken(this.db, token);
+    if (!order || order.user_id !== userId) throw notFound(COMPLAINT_MESSAGES.order);
+    const detail = await accountOrderDetail(this.db, order, this.iban);
+    const line = detail.lines.find((l) => l.itemId === itemId);
+    if (!line) throw notFound(COMPLAINT_MESSAGES.order);
+    if (!REASONS.includes(reason)) throw new ApiError(422, 'validation_failed', COMPLAINT_MESSAGES.reason);
+    if (description.length < 10 || description.length > 2000) throw new ApiError(422, 'validation_failed', COMPLAINT_MESSAGES.description);
+    if (line.withdrawn) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.withdrawn);
+    if (!detail.canComplain || !detail.deliveredAt) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.notDelivered);
+    if (Date.now() - Date.parse(detail.deliveredAt) > WARRANTY_MS) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.warranty);
+
+    const now = new Date().toISOString();
+    await mkdir(this.uploadDir, { recursive: true });
+    const written: string[] = [];
+    try {
+      const complaintId = await this.db.transaction().execute(async (trx) => {
+        const repo = new ComplaintRepository(trx);
+        const id = await repo.insert({ userId, orderId: order.order_id, itemId, reason, description, createdAt: now, settleBy: complaintSettleBy(now) });
+        for (const photo of photos) {
+          const fileName = `${randomBytes(16).toString('hex')}.${EXT[photo.type]}`;
+          await writeFile(join(this.uploadDir, fileName), photo.data, { mode: 0o600 });
+          written.push(fileName);
+          await repo.addPhoto({ complaintId: id, fileName, contentType: photo.type, size: photo.data.length, createdAt: now });
+        }
+        return id;
+      });
+      return await this.one(complaintId);
+    } catch (error) {
+      // Nothing was stored: the photos written so far go too.
+      await Promise.all(written.map((f) => rm(join(this.uploadDir, f), { force: true })));
+      throw error;
+    }
+  }
+
+  /** A photo of the user's own complaint, else 404. */
+  async photo(userId: number, complaintId: number, photoId: number): Promise<{ data: Buffer; contentType: string }> {
+    const photo = await new ComplaintRepository(this.db).photoOfOwner(userId, complaintId, photoId);
+    if (!photo) throw notFound(COMPLAINT_MESSAGES.photoNotFound);
+    const data = await readFile(join(this.uploadDir, photo.file_name)).catch(() => null);
+    if (!data) throw notFound(COMPLAINT_MESSAGES.photoNotFound);
+    return { data, contentType: photo.content_type };
+  }
+
+  /** The operator's move of a complaint to another state, with the resolution the shopper sees. */
+  async setState(complaintId: number, state: ComplaintState, resolution: string): Promise<Complaint> {
+    const repo = new ComplaintRepository(this.db);
+    if (!(await repo.exists(complaintId))) throw notFound(COMPLAINT_MESSAGES.notFound);
+    await repo.setState(complaintId, state, resolution.trim());
+    return this.one(complaintId);
+  }
+}

@@ -1,0 +1,63 @@
+/** The public catalogue: home, categories, brands, product listings with facets, product and variant detail, search. */
+import { Type } from '@sinclair/typebox';
+import { defineCalls, Paged, type CallTypes } from './common.ts';
+import { SEARCH_LIMITS } from './catalog-limits.ts';
+import {
+  Brand,
+  CategoryDetail,
+  HomeData,
+  ListingFacets,
+  ListingFacetsQuery,
+  ListingQuery,
+  ProductDetail,
+  ProductSummary,
+  SearchResults,
+  SearchSuggestions,
+  UrlSlug,
+  VariantData,
+} from './catalog-types.ts';
+
+const UrlParams = Type.Object({ url: UrlSlug });
+
+/** What a shopper searches for; only its first words count. */
+const SearchText = Type.String({ minLength: 1, maxLength: SEARCH_LIMITS.textLength });
+/** At most SEARCH_LIMITS.parameters query parameters; unknown ones are dropped. */
+const searchQueryOptions = { additionalProperties: false, maxProperties: SEARCH_LIMITS.parameters };
+
+export const catalogCalls = defineCalls({
+  // spec section 7
+  'POST /api/product/variant/detail': {
+    summary: 'Údaje variantu produktu (pre košík)',
+    body: Type.Object({ v_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+    answer: Type.Object({ data: VariantData }),
+  },
+  'GET /api/home': { summary: 'Úvodná stránka: kategórie, výpredaj, novinky, značky', answer: Type.Object({ data: HomeData }) },
+  'GET /api/category/:url': { summary: 'Kategória s podkategóriami', params: UrlParams, answer: Type.Object({ data: CategoryDetail }) },
+  'GET /api/products': {
+    summary: 'Stránka výpisu produktov (kategória, značka, výpredaj) s filtrami a radením',
+    query: ListingQuery,
+    answer: Paged(ProductSummary),
+  },
+  'GET /api/products/facets': {
+    summary: 'Filtre výpisu s počtami produktov',
+    query: ListingFacetsQuery,
+    answer: Type.Object({ data: ListingFacets }),
+  },
+  'GET /api/product/:url': { summary: 'Detail produktu', params: UrlParams, answer: Type.Object({ data: ProductDetail }) },
+  'GET /api/brand/:url': { summary: 'Značka', params: UrlParams, answer: Type.Object({ data: Brand }) },
+  'GET /api/search': {
+    summary: 'Vyhľadávanie: produkty podľa relevancie a zodpovedajúce kategórie',
+    query: Type.Object(
+      { q: SearchText, page: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_LIMITS.page, default: 1 })) },
+      searchQueryOptions,
+    ),
+    answer: SearchResults,
+  },
+  'GET /api/search/suggest': {
+    summary: 'Návrhy počas písania',
+    query: Type.Object({ q: SearchText }, searchQueryOptions),
+    answer: Type.Object({ data: SearchSuggestions }),
+  },
+});
+
+export type CatalogCalls = CallTypes<typeof catalogCalls>;
