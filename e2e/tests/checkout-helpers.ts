@@ -94,7 +94,7 @@ export function operatorToken(): string {
   return readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim();
 }
 
-/** The operator moves an order to another state (issue 6): received, paid, shipped, delivered, cancelled, withdrawn. */
+/** The operator moves an order to another state: received, paid, shipped, delivered, cancelled, withdrawn. */
 export async function moveOrder(request: APIRequestContext, orderNumber: string, state: string) {
   const res = await request.post(`/api/operator/orders/${orderNumber}/state`, {
     data: { state },

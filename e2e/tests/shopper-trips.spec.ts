@@ -1,5 +1,5 @@
 /**
- * What a shopper tripped over (issue 15), checked on a phone and on a desktop:
+ * What a shopper tripped over, checked on a phone and on a desktop:
  * one "od" price on every listing, and a made-up thank-you link thanks nobody.
  */
 import { test as undecided, type APIRequestContext, type Page } from '@playwright/test';

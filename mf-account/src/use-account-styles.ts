@@ -1,4 +1,4 @@
-import { injectAreaStyles } from '@shop/shared-kernel';
+import { injectAreaStyles } from '@shop/shared-kernel/react';
 import css from './account.css?inline';
 
 export function useAccountStyles(): void {

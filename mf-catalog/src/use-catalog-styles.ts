@@ -1,4 +1,4 @@
-import { injectAreaStyles } from '@shop/shared-kernel';
+import { injectAreaStyles } from '@shop/shared-kernel/react';
 import css from './catalog.css?inline';
 
 /** Adds the catalogue's styles once, from whichever page loads first. */

@@ -1,4 +1,5 @@
-import { Link, useBasketStore, usePageMeta } from '@shop/shared-kernel';
+import { Link, useBasketStore } from '@shop/shared-kernel';
+import { usePageMeta } from '@shop/shared-kernel/react';
 
 /**
  * A page the checkout team ships on its own (the end-to-end test of "areas own

@@ -11,6 +11,9 @@ export const KERNEL_BUILD_VERSION = kernelPackage.version;
  * Shared singletons: exactly one instance of each across the shell and every area.
  * The shell (host) loads first and provides them; an area's own copies are
  * fallbacks that are never fetched while the shell provides a compatible version.
+ * The kernel is shared by its bare name only (no trailing slash, which would share
+ * every subpath): '@shop/shared-kernel/rules' and '/react' are ordinary modules
+ * each part bundles and tree-shakes.
  */
 export function sharedSingletons() {
   const singleton = (requiredVersion) => ({ singleton: true, requiredVersion });

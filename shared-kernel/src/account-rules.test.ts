@@ -6,6 +6,7 @@ import {
   imageTypeOf,
   mergeCheckoutPrefill,
   normalizeOptionalPhone,
+  signInPath,
   validateAddress,
   validateProfile,
   withdrawalDeadline,
@@ -60,5 +61,12 @@ describe('account rules', () => {
       delivery: { name: 'Stavba', street: 'Poľná 7', city: 'Senec', zip: '90301' },
     });
     expect(mergeCheckoutPrefill(emptyContact(), prefill).billing).toEqual({ street: 'Dlhá 1', city: 'Nitra', zip: '94901' });
+  });
+});
+
+describe('signInPath', () => {
+  it('sends a guest to sign in with the page and its query as next', () => {
+    expect(signInPath('/account/orders', '?page=2')).toBe('/account/login?next=%2Faccount%2Forders%3Fpage%3D2');
+    expect(signInPath('/account/profile')).toBe('/account/login?next=%2Faccount%2Fprofile');
   });
 });

@@ -1,13 +1,13 @@
 /**
- * Account rules shared by the browser and the API (issue 6): passwords,
+ * Account rules shared by the browser and the API: passwords,
  * profile and address validation (reusing the checkout's Slovak contact
  * rules for phone, PSČ and IČO/DIČ/IČ DPH), order state labels, the 14-day
  * withdrawal and 30-day complaint periods, and the checkout prefill merge.
  * Pure, React-free.
  */
 import { CONTACT_MESSAGES, emptyContact, isValidEmail, normalizeSlovakPhone, validateContact } from './checkout-rules.ts';
-import type { AddressInput, CheckoutPrefill, ComplaintReason, ComplaintState, OrderState, ProfileInput } from './contract/account.ts';
-import type { CheckoutContact } from './contract/domain.ts';
+import type { AddressInput, CheckoutPrefill, ComplaintReason, ComplaintState, OrderState, ProfileInput } from './contract/index.ts';
+import type { CheckoutContact } from './contract/index.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const WITHDRAWAL_DAYS = 14;
@@ -15,6 +15,14 @@ export const COMPLAINT_SETTLE_DAYS = 30;
 export const COMPLAINT_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 export const COMPLAINT_PHOTO_MAX_COUNT = 5;
 export const COMPLAINT_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+/**
+ * Where a guest goes from a page that needs a signed-in shopper (`requiresSignIn`): the sign-in
+ * page, with the page they wanted (and its query) as `next`, where they come back after signing in.
+ */
+export function signInPath(pathname: string, search = ''): string {
+  return `/account/login?next=${encodeURIComponent(`${pathname}${search}`)}`;
+}
 const DAY_MS = 86_400_000;
 
 export const ACCOUNT_MESSAGES = {

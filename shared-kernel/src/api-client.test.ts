@@ -208,3 +208,75 @@ describe('default api instance', () => {
     vi.unstubAllGlobals();
   });
 });
+
+describe('createApiClient: downloads', () => {
+  it('downloads the invoice with the shopper token, as a Blob', async () => {
+    fake.on('GET /api/orders/abc/invoice', { body: 'PDF' });
+    const client = createApiClient({ fetch: fake, getToken: () => 'tok' });
+    const blob = await client.invoice('abc');
+    expect(blob).toBeInstanceOf(Blob);
+    expect(await blob.text()).toBe('"PDF"');
+    expect(fake.calls[0]).toMatchObject({ method: 'GET', url: '/api/orders/abc/invoice', headers: { Authorization: 'Bearer tok' } });
+  });
+
+  it('signs out on a 401 to a download that carried the token, with the API message', async () => {
+    fake.on('GET /api/orders/abc/invoice', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
+    const onUnauthorized = vi.fn();
+    const client = createApiClient({ fetch: fake, getToken: () => 'tok', onUnauthorized });
+    await expect(client.invoice('abc')).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Prihláste sa.' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for a complaint photo by its ids', async () => {
+    fake.on('GET /api/account/complaints/4/photos/9', { body: 'IMG' });
+    await createApiClient({ fetch: fake }).complaintPhoto(4, 9);
+    expect(fake.calls[0]?.url).toBe('/api/account/complaints/4/photos/9');
+  });
+});
+
+describe('createApiClient: extra headers and the operator', () => {
+  it('adds the headers of one request', async () => {
+    fake.on('GET /api/things', { body: {} });
+    await createApiClient({ fetch: fake, getToken: () => 'tok' }).get('/api/things', undefined, { headers: { 'X-Trace': '1' } });
+    expect(fake.calls[0]?.headers).toMatchObject({ 'X-Trace': '1', Authorization: 'Bearer tok' });
+  });
+
+  it('sends the operator token instead of the shopper token, never from the cache, and a 401 does not sign the shopper out', async () => {
+    fake.on('GET /api/operator/payments/refunds', { status: 401, body: { error: { code: 'unauthorized', message: 'Chýba alebo nesedí token operátora.' } } });
+    const onUnauthorized = vi.fn();
+    const seen: RequestInit[] = [];
+    const recording = ((input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(init ?? {});
+      return fake(input, init);
+    }) as typeof fetch;
+    const client = createApiClient({ fetch: recording, getToken: () => 'shopper', onUnauthorized });
+    await expect(client.operatorRefunds('op-token')).rejects.toMatchObject({ status: 401, message: 'Chýba alebo nesedí token operátora.' });
+    expect(fake.calls[0]?.headers).toMatchObject({ 'X-Operator-Token': 'op-token' });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+    expect(seen[0]?.cache).toBe('no-store');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('/ops: the operator token is the Bearer token, so a 401 there does not sign the shopper out', async () => {
+    fake.on('GET /api/ops/releases', { status: 401, body: { error: { code: 'unauthorized', message: 'Neplatný token.' } } });
+    const onUnauthorized = vi.fn();
+    const client = createApiClient({ fetch: fake, getToken: () => 'shopper', onUnauthorized });
+    await expect(client.opsReleases('op-token')).rejects.toMatchObject({ status: 401 });
+    expect(fake.calls[0]?.headers.Authorization).toBe('Bearer op-token');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['opsRelease', (c: ReturnType<typeof createApiClient>) => c.opsRelease('t', 'catalog', 'rollback', { version: '1.2.0' }), 'POST', '/api/ops/releases/catalog/rollback', { version: '1.2.0' }],
+    ['operatorStoreInvoice', (c: ReturnType<typeof createApiClient>) => c.operatorStoreInvoice('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/invoice', {}],
+    ['operatorEmail', (c: ReturnType<typeof createApiClient>) => c.operatorEmail('t', '2026000001'), 'GET', '/api/operator/orders/2026000001/email', undefined],
+    ['operatorSendEmail', (c: ReturnType<typeof createApiClient>) => c.operatorSendEmail('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/email', {}],
+    ['operatorMarkPaid', (c: ReturnType<typeof createApiClient>) => c.operatorMarkPaid('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/paid', {}],
+    ['operatorInvoice', (c: ReturnType<typeof createApiClient>) => c.operatorInvoice('t', '2026000001'), 'GET', '/api/operator/orders/2026000001/invoice', undefined],
+  ] as const)('%s → %s %s', async (_name, call, method, path, body) => {
+    fake.on(`${method} ${path}`, { body: { data: null } });
+    await call(createApiClient({ fetch: fake }));
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0]).toMatchObject({ method, path, body });
+  });
+});

@@ -6,10 +6,15 @@
  * `api` is the configured default instance (same origin). The auth store
  * registers its token getter and its local sign-out through configureApi,
  * which tests also use to pass a fake fetch.
+ *
+ * Every call of the shell and the areas to /api goes through here (ESLint forbids a raw fetch
+ * there), so a 401 to a signed-in shopper's request always signs out. Binary answers (PDF,
+ * photos) come from `download`; the operator's calls carry the operator's token in their own
+ * header instead of the shopper's (RequestOptions.headers).
  */
-import type { ApiCalls, ApiErrorCode, CheckoutCalls } from './contract/api.ts';
-import type { CatalogCalls } from './contract/catalog.ts';
-import type { AccountCalls } from './contract/account.ts';
+import type { ApiCalls, ApiErrorCode, CheckoutCalls, OrderDetail, ReleasePart } from './contract/index.ts';
+import type { CatalogCalls } from './contract/index.ts';
+import type { AccountCalls } from './contract/index.ts';
 import { ApiError } from './errors.ts';
 
 export type ApiClientOptions = {
@@ -28,9 +33,33 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** A public call (the catalogue): sent without the token, so it is the same for everyone and caches may answer it. */
   anonymous?: boolean;
+  /**
+   * Extra headers of this request, e.g. the operator's token. With an Authorization header of its
+   * own the shopper's token is not sent (and a 401 does not sign the shopper out).
+   */
+  headers?: Record<string, string>;
+  /** The browser's HTTP cache mode, e.g. 'no-store' for the operator's live views. */
+  cache?: RequestCache;
 };
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
+
+/** The moves of /ops on a released part, each a call of the contract. */
+export type OpsReleaseAction = 'rollback' | 'pin' | 'unpin' | 'promote' | 'abort' | 'preview';
+type OpsReleaseCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
+
+/**
+ * The operator's document tools of the spec's utility routes (/pdf, /generate, /email, /send,
+ * /paid), behind X-Operator-Token. Not in the contract's ApiCalls yet; typed here until they are.
+ */
+export type OperatorDocumentCalls = {
+  'GET /api/operator/orders/:number/invoice': { answer: Blob };
+  'POST /api/operator/orders/:number/invoice': { answer: { data: { file: string; bytes: number } } };
+  'GET /api/operator/orders/:number/email': { answer: { data: { to: string; subject: string; text: string; html: string } } };
+  'POST /api/operator/orders/:number/email': { answer: { data: { to: string; outbox: boolean } } };
+  'POST /api/operator/orders/:number/paid': { answer: { data: OrderDetail } };
+};
+type OperatorAnswer<K extends keyof OperatorDocumentCalls> = OperatorDocumentCalls[K]['answer'];
 
 const ERROR_CODES: readonly ApiErrorCode[] = [
   'bad_request',
@@ -92,6 +121,46 @@ export function buildQuery(query: Query | undefined): string {
 }
 
 export function createApiClient(options: ApiClientOptions = {}) {
+  /** One HTTP exchange: the token, the headers, the network failure as ApiError(0). */
+  async function send(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    query: Query | undefined,
+    body: unknown,
+    init: RequestOptions | undefined,
+    accept: string | null,
+  ): Promise<{ response: Response; token: string | null }> {
+    // Everything up to the fetch call runs synchronously, so the token is the
+    // one present when the call was made (logout relies on this).
+    const extra = init?.headers ?? {};
+    const ownAuthorization = Object.keys(extra).some((name) => name.toLowerCase() === 'authorization');
+    const token = init?.anonymous || ownAuthorization ? null : (options.getToken?.() ?? null);
+    const headers: Record<string, string> = accept ? { Accept: accept } : {};
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+    if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    Object.assign(headers, extra);
+    const url = `${options.baseUrl ?? ''}${path}${buildQuery(query)}`;
+    const doFetch = options.fetch ?? globalThis.fetch;
+    const requestInit: RequestInit = { method, headers };
+    if (body !== undefined) requestInit.body = isForm ? body : JSON.stringify(body);
+    if (init?.signal) requestInit.signal = init.signal;
+    if (init?.cache) requestInit.cache = init.cache;
+
+    try {
+      return { response: await doFetch(url, requestInit), token };
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      throw new ApiError(0, 'internal', NETWORK_ERROR_MESSAGE, { cause });
+    }
+  }
+
+  /** A refused request: a 401 to one that carried the shopper's token signs out; the error from the body. */
+  function refused(response: Response, token: string | null, parsed: unknown): ApiError {
+    if (response.status === 401 && token) options.onUnauthorized?.();
+    return errorFromBody(response.status, parsed);
+  }
+
   async function request<T>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
@@ -99,27 +168,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body: unknown,
     init: RequestOptions | undefined,
   ): Promise<T> {
-    // Everything up to the fetch call runs synchronously, so the token is the
-    // one present when the call was made (logout relies on this).
-    const token = init?.anonymous ? null : (options.getToken?.() ?? null);
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
-    if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const url = `${options.baseUrl ?? ''}${path}${buildQuery(query)}`;
-    const doFetch = options.fetch ?? globalThis.fetch;
-    const requestInit: RequestInit = { method, headers };
-    if (body !== undefined) requestInit.body = isForm ? body : JSON.stringify(body);
-    if (init?.signal) requestInit.signal = init.signal;
-
-    let response: Response;
-    try {
-      response = await doFetch(url, requestInit);
-    } catch (cause) {
-      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-      throw new ApiError(0, 'internal', NETWORK_ERROR_MESSAGE, { cause });
-    }
-
+    const { response, token } = await send(method, path, query, body, init, 'application/json');
     const text = await response.text().catch(() => '');
     let parsed: unknown = undefined;
     let parseFailed = false;
@@ -131,10 +180,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     }
 
-    if (!response.ok) {
-      if (response.status === 401 && token) options.onUnauthorized?.();
-      throw errorFromBody(response.status, parsed);
-    }
+    if (!response.ok) throw refused(response, token, parsed);
     if (parseFailed) throw new ApiError(response.status, 'internal', INVALID_ANSWER_MESSAGE);
     return parsed as T;
   }
@@ -156,19 +202,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
    * errors and the 401 sign-out as for JSON calls.
    */
   async function download(path: string, init?: RequestOptions): Promise<Blob> {
-    const token = options.getToken?.() ?? null;
-    const headers: Record<string, string> = {};
-    if (token) headers.Authorization = `Bearer ${token}`;
-    const doFetch = options.fetch ?? globalThis.fetch;
-    let response: Response;
-    try {
-      response = await doFetch(`${options.baseUrl ?? ''}${path}`, { method: 'GET', headers, ...(init?.signal ? { signal: init.signal } : {}) });
-    } catch (cause) {
-      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-      throw new ApiError(0, 'internal', NETWORK_ERROR_MESSAGE, { cause });
-    }
+    const { response, token } = await send('GET', path, undefined, undefined, init, null);
     if (!response.ok) {
-      if (response.status === 401 && token) options.onUnauthorized?.();
       const text = await response.text().catch(() => '');
       let parsed: unknown;
       try {
@@ -176,10 +211,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
       } catch {
         parsed = undefined;
       }
-      throw errorFromBody(response.status, parsed);
+      throw refused(response, token, parsed);
     }
     return response.blob();
   }
+
+  /** /ops: the operator's token as the Bearer token (never the shopper's), never from a cache. */
+  const asOps = (operatorToken: string): RequestOptions => ({ headers: { Authorization: `Bearer ${operatorToken}` }, cache: 'no-store' });
+  /** The operator's order tools: X-Operator-Token, without the shopper's token, never from a cache. */
+  const asOperator = (operatorToken: string): RequestOptions => ({ anonymous: true, headers: { 'X-Operator-Token': operatorToken }, cache: 'no-store' });
+  const operatorOrder = (number: string, tail: string) => `/api/operator/orders/${segment(number)}/${tail}`;
 
   return {
     get,
@@ -228,7 +269,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     contact: (body: ApiCalls['POST /api/contact']['body']) => post<Answer<'POST /api/contact'>>('/api/contact', body),
     loyalty: () => get<Answer<'GET /api/loyalty'>>('/api/loyalty'),
 
-    // checkout (issue 5)
+    // checkout
     checkoutMethods: () => get<CheckoutCalls['GET /api/checkout/methods']['answer']>('/api/checkout/methods'),
     checkoutQuote: (body: CheckoutCalls['POST /api/checkout/quote']['body'], init?: RequestOptions) =>
       request<CheckoutCalls['POST /api/checkout/quote']['answer']>('POST', '/api/checkout/quote', undefined, body, init),
@@ -237,8 +278,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     order: (token: string) => get<CheckoutCalls['GET /api/orders/:token']['answer']>(`/api/orders/${segment(token)}`),
     retryPayment: (token: string) =>
       post<CheckoutCalls['POST /api/orders/:token/pay']['answer']>(`/api/orders/${segment(token)}/pay`, {}),
+    /** The invoice PDF of an order: a guest's by the order token, a signed-in shopper's own with the token. */
+    invoice: (orderToken: string) => download(`/api/orders/${segment(orderToken)}/invoice`),
 
-    // account (issue 6)
+    // account
     put,
     del,
     download,
@@ -271,14 +314,32 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** multipart/form-data: orderToken, itemId, reason, description, photos. */
     fileComplaint: (form: FormData) =>
       request<Acc<'POST /api/account/complaints'>>('POST', '/api/account/complaints', undefined, form, undefined),
+    /** A complaint photo (served only to its owner). */
+    complaintPhoto: (complaintId: number, photoId: number) => download(`/api/account/complaints/${complaintId}/photos/${photoId}`),
 
-    // catalogue (issue 4)
+    // catalogue
     productFacets: (query: CatalogCalls['GET /api/products/facets']['query'], init?: RequestOptions) =>
       publicGet<CatalogCalls['GET /api/products/facets']['answer']>('/api/products/facets', query, init),
     search: (query: CatalogCalls['GET /api/search']['query'], init?: RequestOptions) =>
       publicGet<CatalogCalls['GET /api/search']['answer']>('/api/search', query, init),
     suggest: (q: string, init?: RequestOptions) =>
       publicGet<CatalogCalls['GET /api/search/suggest']['answer']>('/api/search/suggest', { q }, init),
+
+    // the operator (a token of their own, never the shopper's)
+    opsReleases: (operatorToken: string) => get<Answer<'GET /api/ops/releases'>>('/api/ops/releases', undefined, asOps(operatorToken)),
+    opsRelease: <A extends OpsReleaseAction>(operatorToken: string, part: ReleasePart, action: A, body: OpsReleaseCall<A>['body']) =>
+      post<OpsReleaseCall<A>['answer']>(`/api/ops/releases/${segment(part)}/${action}`, body, asOps(operatorToken)),
+    operatorRefunds: (operatorToken: string) =>
+      get<Answer<'GET /api/operator/payments/refunds'>>('/api/operator/payments/refunds', undefined, asOperator(operatorToken)),
+    operatorInvoice: (operatorToken: string, number: string) => download(operatorOrder(number, 'invoice'), asOperator(operatorToken)),
+    operatorStoreInvoice: (operatorToken: string, number: string) =>
+      post<OperatorAnswer<'POST /api/operator/orders/:number/invoice'>>(operatorOrder(number, 'invoice'), {}, asOperator(operatorToken)),
+    operatorEmail: (operatorToken: string, number: string) =>
+      get<OperatorAnswer<'GET /api/operator/orders/:number/email'>>(operatorOrder(number, 'email'), undefined, asOperator(operatorToken)),
+    operatorSendEmail: (operatorToken: string, number: string) =>
+      post<OperatorAnswer<'POST /api/operator/orders/:number/email'>>(operatorOrder(number, 'email'), {}, asOperator(operatorToken)),
+    operatorMarkPaid: (operatorToken: string, number: string) =>
+      post<OperatorAnswer<'POST /api/operator/orders/:number/paid'>>(operatorOrder(number, 'paid'), {}, asOperator(operatorToken)),
   };
 }
 

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, configureApi } from './api-client.ts';
-import { isAuthenticated, useAuthStore, userIdFromToken } from './auth-store.ts';
+import { useAuthStore } from './auth-store.ts';
+import { isAuthenticated, userIdFromToken } from './auth-token.ts';
 import { useBasketStore } from './basket-store.ts';
 import { useCouponStore } from './coupon-store.ts';
 import { bus } from './event-bus.ts';
@@ -101,6 +102,31 @@ describe('useAuthStore', () => {
     expect(useBasketStore.getState().lines).toEqual([line(1, 2)]);
     expect(events).toHaveBeenCalledWith({ authenticated: false, userId: null });
     bus.off('auth:changed', events);
+  });
+
+  it('a sign-out clears the coupon before auth:changed, through the bus (the auth store does not know the coupon store)', () => {
+    useAuthStore.getState().login(tokenFor(7));
+    useCouponStore.setState({ status: 'valid', coupon: { code: 'JAR10' }, discount: 5000 });
+    const order: string[] = [];
+    const coupon = () => order.push('coupon:changed');
+    const auth = () => order.push('auth:changed');
+    bus.on('coupon:changed', coupon);
+    bus.on('auth:changed', auth);
+    useAuthStore.getState().signOutLocally();
+    bus.off('coupon:changed', coupon);
+    bus.off('auth:changed', auth);
+    expect(order).toEqual(['coupon:changed', 'auth:changed']);
+    expect(useCouponStore.getState()).toMatchObject({ status: 'none', coupon: null, discount: 0 });
+  });
+
+  it('a sign-out of a signed-out shopper still clears the coupon message, and auth does not change', () => {
+    useCouponStore.setState({ message: 'Kupón môže uplatniť iba prihlásený zákazník' });
+    const events = vi.fn();
+    bus.on('auth:changed', events);
+    useAuthStore.getState().signOutLocally();
+    bus.off('auth:changed', events);
+    expect(useCouponStore.getState().message).toBeNull();
+    expect(events).not.toHaveBeenCalled();
   });
 
   it('logout ignores an API failure', async () => {

@@ -5,15 +5,13 @@
  */
 import { create } from 'zustand';
 import { api, configureApi } from './api-client.ts';
+import { authToken, isAuthenticated, userIdFromToken, type AuthState } from './auth-token.ts';
 import { getLocalStorage } from './browser-storage.ts';
-import { useCouponStore } from './coupon-store.ts';
 import { bus } from './event-bus.ts';
 
-export const AUTH_STORAGE_KEY = 'auth';
+export type { AuthState, SignedIn, SignedOut } from './auth-token.ts';
 
-export type SignedOut = Record<string, never>;
-export type SignedIn = { auth: 1; token: string };
-export type AuthState = SignedOut | SignedIn;
+export const AUTH_STORAGE_KEY = 'auth';
 
 export type AuthStore = {
   auth: AuthState;
@@ -25,47 +23,12 @@ export type AuthStore = {
    * The basket is kept.
    */
   logout: () => Promise<void>;
-  /** Empties the auth state and the coupon without calling the API (e.g. after a 401). */
+  /**
+   * Empties the auth state without calling the API (e.g. after a 401). Emits
+   * auth:signed-out first, on which the coupon store clears the coupon.
+   */
   signOutLocally: () => void;
 };
-
-/** The token of a signed-in state, otherwise null. */
-export function authToken(auth: AuthState): string | null {
-  return 'token' in auth && typeof auth.token === 'string' && auth.token ? auth.token : null;
-}
-
-/**
- * Authenticated means the auth object is non-empty (spec section 3).
- * Takes the store state (usable as a selector: useAuthStore(isAuthenticated))
- * or the auth object itself.
- */
-export function isAuthenticated(state: Pick<AuthStore, 'auth'> | AuthState): boolean {
-  const inner: unknown = (state as { auth?: unknown }).auth;
-  const auth = typeof inner === 'object' && inner !== null ? inner : state;
-  return Object.keys(auth).length > 0;
-}
-
-function decodeBase64Url(part: string): string {
-  const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
-  const padded = base64.padEnd(Math.ceil(base64.length / 4) * 4, '=');
-  const binary = atob(padded);
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
-}
-
-/** user_id from the JWT payload (base64url, not verified); null when absent or unreadable. */
-export function userIdFromToken(token: string): number | null {
-  const payload = token.split('.')[1];
-  if (!payload) return null;
-  try {
-    const claims: unknown = JSON.parse(decodeBase64Url(payload));
-    if (typeof claims !== 'object' || claims === null || !('user_id' in claims)) return null;
-    const id = typeof claims.user_id === 'string' ? Number(claims.user_id) : claims.user_id;
-    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
-  } catch {
-    return null;
-  }
-}
 
 function readStoredAuth(): AuthState {
   try {
@@ -113,7 +76,7 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
 
   const signOutLocally = () => {
     const wasSignedIn = isAuthenticated(get());
-    useCouponStore.getState().clear();
+    bus.emit('auth:signed-out', { wasSignedIn });
     if (wasSignedIn) change({});
   };
 

@@ -2,7 +2,7 @@
  * The basket in browser storage (spec section 3, 5 and 9): key cartData,
  * shape { value: BasketLine[], expires: epoch ms }, kept for 30 days.
  */
-import type { BasketLine } from './contract/domain.ts';
+import type { BasketLine } from './contract/index.ts';
 
 export const BASKET_STORAGE_KEY = 'cartData';
 export const BASKET_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -3,14 +3,14 @@
  * emits basket:changed. Changing an amount or deleting a line re-validates
  * the coupon; so does adding a line (the total changed, so a percentage
  * discount would otherwise be stale). Clearing empties the basket, the
- * price and the coupon.
+ * price and the coupon. The coupon store does both, on basket:edited and
+ * basket:cleared: this store does not know the coupon store.
  */
 import { create } from 'zustand';
 import { api } from './api-client.ts';
 import { readStoredBasket, writeStoredBasket } from './basket-storage.ts';
 import { getLocalStorage } from './browser-storage.ts';
-import type { BasketLine, VariantData } from './contract/domain.ts';
-import { useCouponStore } from './coupon-store.ts';
+import type { BasketLine, VariantData } from './contract/index.ts';
 import { bus } from './event-bus.ts';
 import { commerceItem } from './commerce-item.ts';
 import { basketTotal } from './money.ts';
@@ -31,13 +31,6 @@ export type BasketStore = {
   refreshLines: () => Promise<void>;
 };
 
-/** Number of pieces in the basket (sum of amounts), e.g. for the header badge. */
-export function basketCount(lines: readonly BasketLine[]): number {
-  let count = 0;
-  for (const line of lines) count += line.amount;
-  return count;
-}
-
 function readInitialLines(): BasketLine[] {
   const storage = getLocalStorage();
   return storage ? readStoredBasket(storage) : [];
@@ -50,10 +43,6 @@ function isVariantData(value: unknown): value is VariantData {
 function isValidAmount(amount: number): boolean {
   return Number.isFinite(amount) && amount > 0;
 }
-
-const revalidateCoupon = () => {
-  void useCouponStore.getState().revalidate();
-};
 
 export const useBasketStore = create<BasketStore>()((set, get) => {
   const commit = (lines: BasketLine[]) => {
@@ -77,7 +66,7 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
         : [...lines, { ...line }];
       commit(next);
       bus.emit('basket:added', { item: commerceItem(line.variantData, line.amount), basketTotal: basketTotal(next) });
-      revalidateCoupon();
+      bus.emit('basket:edited', { lines: next });
     },
 
     updateAmount: (v_id, amount) => {
@@ -88,7 +77,7 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
           ? lines.map((l) => (l.v_id === v_id ? { ...l, amount } : l))
           : lines.filter((l) => l.v_id !== v_id);
       commit(next);
-      revalidateCoupon();
+      bus.emit('basket:edited', { lines: next });
     },
 
     remove: (v_id) => {
@@ -98,12 +87,12 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
       const next = lines.filter((l) => l.v_id !== v_id);
       commit(next);
       bus.emit('basket:removed', { item: commerceItem(removed.variantData, removed.amount), basketTotal: basketTotal(next) });
-      revalidateCoupon();
+      bus.emit('basket:edited', { lines: next });
     },
 
     clear: () => {
       commit([]);
-      useCouponStore.getState().clear();
+      bus.emit('basket:cleared', { lines: [] });
     },
 
     hydrate: () => {

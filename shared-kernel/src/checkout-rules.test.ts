@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyContact, normalizeSlovakPhone, normalizeZip, validateContact, vatBreakdown } from './checkout-rules.ts';
-import type { CheckoutContact } from './contract/domain.ts';
+import type { CheckoutContact } from './contract/index.ts';
 
 const valid: CheckoutContact = {
   email: 'jan.novak@example.sk',

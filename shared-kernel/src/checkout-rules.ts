@@ -1,9 +1,9 @@
 /**
- * Checkout rules shared by the browser and the API (issue 5): the contact
+ * Checkout rules shared by the browser and the API: the contact
  * step's field validation with a Slovak message per field, and the VAT
  * breakdown of prices that include VAT. Pure, React-free.
  */
-import type { CheckoutContact, CompanyData, PostalAddress, VatLine } from './contract/domain.ts';
+import type { CheckoutContact, CompanyData, PostalAddress, VatLine } from './contract/index.ts';
 import { DEFAULT_VAT } from './money.ts';
 
 export const CONTACT_MESSAGES = {

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useBasketStore } from './basket-store.ts';
-import { basketChanges, CHECKOUT_DRAFT_KEY, useCheckoutStore } from './checkout-store.ts';
-import type { BasketLine, VariantData } from './contract/domain.ts';
+import { basketChanges, CHECKOUT_DRAFT_KEY } from './basket-rules.ts';
+import { useCheckoutStore } from './checkout-store.ts';
+import type { BasketLine, VariantData } from './contract/index.ts';
 
 const variant = (v_id: number, v_sellPrice: number, v_availability: VariantData['v_availability'] = 'in_stock'): VariantData => ({
   v_id, v_code: `V${v_id}`, v_name: '25 kg', v_sellPrice, v_vat: 23, v_sale: 0, v_stock: 10, v_availability,

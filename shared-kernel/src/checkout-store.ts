@@ -1,5 +1,5 @@
 /**
- * The checkout draft (issue 5): what the shopper typed in the contact and
+ * The checkout draft: what the shopper typed in the contact and
  * order steps, kept in sessionStorage so it survives going back and forth and
  * a reload, plus the idempotency key of the current attempt to place the
  * order. Also the price and availability each basket line had when the
@@ -9,15 +9,12 @@
  * values stay until the shopper acknowledges the change.
  */
 import { create } from 'zustand';
+import { BASKET_SEEN_KEY, CHECKOUT_DRAFT_KEY, seenLine, type SeenLine } from './basket-rules.ts';
 import { useBasketStore } from './basket-store.ts';
 import { getLocalStorage } from './browser-storage.ts';
 import { emptyContact } from './checkout-rules.ts';
-import type { BasketLine, CheckoutContact } from './contract/domain.ts';
-import { unitPriceWithVat } from './money.ts';
+import type { BasketLine, CheckoutContact } from './contract/index.ts';
 import { randomString } from './random-string.ts';
-
-export const CHECKOUT_DRAFT_KEY = 'checkoutDraft';
-export const BASKET_SEEN_KEY = 'cartSeen';
 
 export type CheckoutDraft = {
   contact: CheckoutContact;
@@ -33,18 +30,6 @@ export type CheckoutDraft = {
   termsAccepted: boolean;
   /** One per attempt to place the order; a new one after success or a refused attempt. */
   idempotencyKey: string;
-};
-
-/** Unit price with VAT and availability of a line as the shopper last accepted them. */
-export type SeenLine = { price: number; available: boolean };
-
-export type LineChange = {
-  v_id: number;
-  /** Price the shopper saw, and the current one (thousandths, with VAT). */
-  seenPrice: number;
-  price: number;
-  priceChanged: boolean;
-  unavailable: boolean;
 };
 
 export type CheckoutStore = CheckoutDraft & {
@@ -107,25 +92,6 @@ function readSeen(): Record<string, SeenLine> {
   return {};
 }
 
-function lineState(line: BasketLine): SeenLine {
-  return { price: unitPriceWithVat(line.variantData), available: line.variantData.v_availability !== 'unavailable' };
-}
-
-/** How each line differs from what the shopper saw when adding it (only changed lines). */
-export function basketChanges(lines: readonly BasketLine[], seen: Record<string, SeenLine>): LineChange[] {
-  const changes: LineChange[] = [];
-  for (const line of lines) {
-    const now = lineState(line);
-    const before = seen[String(line.v_id)] ?? now;
-    const priceChanged = before.price !== now.price;
-    const unavailable = !now.available;
-    if (priceChanged || unavailable) {
-      changes.push({ v_id: line.v_id, seenPrice: before.price, price: now.price, priceChanged, unavailable });
-    }
-  }
-  return changes;
-}
-
 export const useCheckoutStore = create<CheckoutStore>()((set, get) => {
   const persistDraft = () => {
     const { contact, companyPurchase, differentDelivery, shippingCode, pickupPointCode, paymentCode, note, termsAccepted, idempotencyKey } = get();
@@ -167,7 +133,7 @@ export const useCheckoutStore = create<CheckoutStore>()((set, get) => {
     acknowledge: (v_id) => {
       const line = useBasketStore.getState().lines.find((l) => l.v_id === v_id);
       if (!line) return;
-      persistSeen({ ...get().seen, [String(v_id)]: lineState(line) });
+      persistSeen({ ...get().seen, [String(v_id)]: seenLine(line) });
     },
   };
 });
@@ -182,7 +148,7 @@ function syncSeen(lines: readonly BasketLine[]): void {
     const known = seen[key];
     if (known) next[key] = known;
     else {
-      next[key] = lineState(line);
+      next[key] = seenLine(line);
       changed = true;
     }
   }

@@ -1,6 +1,6 @@
 /** The product of a commerce event (analytics, confirmations), from the variant the shopper sees. */
 import type { CommerceItem } from './event-bus.ts';
-import type { BasketLine, VariantData } from './contract/domain.ts';
+import type { BasketLine, VariantData } from './contract/index.ts';
 import { basketTotal, unitPriceWithVat } from './money.ts';
 
 export function commerceItem(variant: VariantData, quantity = 1): CommerceItem {

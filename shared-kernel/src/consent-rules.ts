@@ -3,7 +3,7 @@
  * the three cookies (spec section 3 and 4), how long they last, how to read
  * them from a Cookie header, and the notice's wording.
  */
-import type { ConsentChoices } from './contract/domain.ts';
+import type { ConsentChoices } from './contract/index.ts';
 
 export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 export const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
@@ -49,3 +49,21 @@ export const CONSENT_NOTICE = {
   rejectAll: 'Odmietnuť všetko',
   settings: 'Nastavenia',
 } as const;
+
+/**
+ * The privacy page shows the notice in the page flow, not floating (the shell's notice and the
+ * server's first frame both ask here).
+ */
+export function isPrivacyPage(pathname: string): boolean {
+  return (pathname.replace(/\/+$/, '') || '/') === CONSENT_NOTICE.privacyPath;
+}
+
+/**
+ * Analytics runs only with the analytics consent and never on a route its area declares
+ * without consent (`noConsent` in the route table: the operator's generate and pdf, spec
+ * sections 2 and 4).
+ */
+export function analyticsEnabled(choices: ConsentChoices | null, route: { readonly name?: string; readonly noConsent?: boolean } | null | undefined): boolean {
+  if (route?.noConsent === true) return false;
+  return choices?.cookie_ga === true;
+}

@@ -6,15 +6,12 @@
  * saved as true.
  */
 import { create } from 'zustand';
-import type { ConsentChoices } from './contract/domain.ts';
+import type { ConsentChoices } from './contract/index.ts';
 import { bus } from './event-bus.ts';
 
 import { CONSENT_COOKIE_MAX_AGE_S, consentCookieStrings, parseConsentCookies } from './consent-rules.ts';
 
 export { CONSENT_COOKIE_MAX_AGE_S, parseConsentCookies };
-
-/** Routes on which consent and analytics are off (spec section 2 and 4). */
-const NO_ANALYTICS_ROUTES: ReadonlySet<string> = new Set(['generate', 'pdf']);
 
 export type ConsentStore = {
   /** Null until the shopper decided (cookie_required not set). */
@@ -43,12 +40,6 @@ function writeChoices(choices: ConsentChoices): void {
   if (typeof document === 'undefined') return;
   const secure = typeof location !== 'undefined' && location.protocol === 'https:';
   for (const cookie of consentCookieStrings(choices, { secure })) document.cookie = cookie;
-}
-
-/** Analytics runs only with the analytics consent and never on the generate and pdf routes. */
-export function analyticsEnabled(choices: ConsentChoices | null, routeName: string | null | undefined): boolean {
-  if (routeName && NO_ANALYTICS_ROUTES.has(routeName)) return false;
-  return choices?.cookie_ga === true;
 }
 
 export const useConsentStore = create<ConsentStore>()((set) => {

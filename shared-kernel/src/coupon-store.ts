@@ -10,14 +10,19 @@
  *    'Chyba pri aplikovaní kupónu'.
  *  - While applying, the previous coupon and discount stay until the answer
  *    arrives; only the answer to the latest apply is used.
+ *
+ * The other stores do not know this one: it re-validates the coupon when the
+ * shopper edits the basket (basket:edited) and clears it when the basket is
+ * emptied (basket:cleared) or on a sign-out (auth:signed-out), on the bus.
  */
 import { create } from 'zustand';
 import { api } from './api-client.ts';
-import { authToken, useAuthStore, userIdFromToken } from './auth-store.ts';
+import { useAuthStore } from './auth-store.ts';
+import { authToken, userIdFromToken } from './auth-token.ts';
 import { useBasketStore } from './basket-store.ts';
-import type { BasketLine, Coupon } from './contract/domain.ts';
+import type { Coupon } from './contract/index.ts';
 import { bus, type CouponStatus } from './event-bus.ts';
-import { basketTotal, couponDiscountAmount, priceAfterCoupon } from './money.ts';
+import { basketTotal, couponDiscountAmount } from './money.ts';
 
 export type { CouponStatus } from './event-bus.ts';
 
@@ -46,11 +51,6 @@ export type CouponStore = {
   /** Startup for a signed-in user: fetches the active coupon and applies it, or clears when none. */
   reapplyActive: () => Promise<void>;
 };
-
-/** The basket total after the coupon discount, never below 0. */
-export function finalTotal(lines: readonly BasketLine[], discount: number): number {
-  return priceAfterCoupon(basketTotal(lines), discount);
-}
 
 function currentUserId(): number | null {
   const token = authToken(useAuthStore.getState().auth);
@@ -163,3 +163,9 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
     },
   };
 });
+
+bus.on('basket:edited', () => {
+  void useCouponStore.getState().revalidate();
+});
+bus.on('basket:cleared', () => useCouponStore.getState().clear());
+bus.on('auth:signed-out', () => useCouponStore.getState().clear());

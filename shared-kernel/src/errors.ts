@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from './contract/api.ts';
+import type { ApiErrorCode } from './contract/index.ts';
 
 /** Route validation failed: the shell shows the 404 page and looks up redirects. */
 export class NotFoundError extends Error {

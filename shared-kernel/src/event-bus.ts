@@ -5,7 +5,10 @@
  *  event              payload                                   emitted by / when
  *  ─────────────────  ────────────────────────────────────────  ───────────────────────────────────────
  *  basket:changed     { lines }                                 basket store, after every change and hydrate
+ *  basket:edited      { lines }                                 basket store, last, after a line was added, changed or removed
+ *  basket:cleared     { lines: [] }                             basket store, last, after the basket was emptied
  *  auth:changed       { authenticated, userId }                 auth store, on login, logout, local sign-out
+ *  auth:signed-out    { wasSignedIn }                           auth store, on logout and local sign-out, before auth:changed
  *  coupon:changed     { status, code }                          coupon store, on every status/coupon change
  *  consent:changed    ConsentChoices                            consent store, when choices are saved
  *  area:load-failed   { area, module, error }                   shell, when a remote area fails to load
@@ -20,9 +23,13 @@
  *  checkout:payment   { method, items, value }                  checkout, when a payment method is chosen
  *  order:placed       { number, value, shipping, items }        checkout, once when an order is placed
  * Prices are thousandths of a euro with VAT (the kernel's money unit).
+ *
+ * The stores talk to one another only through here, so none imports another
+ * that imports it back: the coupon store re-validates the coupon on
+ * basket:edited and clears it on basket:cleared and auth:signed-out.
  */
 import mitt, { type Emitter } from 'mitt';
-import type { BasketLine, ConsentChoices } from './contract/domain.ts';
+import type { BasketLine, ConsentChoices } from './contract/index.ts';
 
 export type CouponStatus = 'none' | 'applying' | 'valid' | 'invalid';
 
@@ -31,7 +38,10 @@ export type CommerceItem = { id: string; name: string; variant: string; price: n
 
 export type ShopEvents = {
   'basket:changed': { lines: BasketLine[] };
+  'basket:edited': { lines: BasketLine[] };
+  'basket:cleared': { lines: BasketLine[] };
   'auth:changed': { authenticated: boolean; userId: number | null };
+  'auth:signed-out': { wasSignedIn: boolean };
   'coupon:changed': { status: CouponStatus; code: string | null };
   'consent:changed': ConsentChoices;
   'area:load-failed': { area: string; module: string; error: string };

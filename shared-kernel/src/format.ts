@@ -44,7 +44,11 @@ export function formatPercent(percent: number): string {
   return `${wholeNumber.format(Math.round(percent) + 0)}${NBSP}%`;
 }
 
-/** dd.mm.yyyy of the UTC calendar day (spec: dates dd.mm.yyyy in UTC); an invalid date gives "". */
+/**
+ * dd.mm.yyyy of the UTC calendar day (spec section 9: dates dd.mm.yyyy in UTC); an invalid date
+ * gives "". The one date rule for everything a shopper sees: pages, e-mails and the invoice PDF
+ * (the API imports it from '@shop/shared-kernel/rules').
+ */
 export function formatDate(d: Date | string | number): string {
   const date = d instanceof Date ? d : new Date(d);
   const time = date.getTime();

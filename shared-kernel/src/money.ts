@@ -4,7 +4,7 @@
  * are rounded to whole cents, so the displayed unit price is exactly the
  * number a line total multiplies.
  */
-import type { BasketLine, VariantData } from './contract/domain.ts';
+import type { BasketLine, VariantData } from './contract/index.ts';
 
 /** Amounts are held in thousandths of a euro. */
 export const AMOUNT_SCALE = 1000;

@@ -1,6 +1,9 @@
 /**
- * '@shop/shared-kernel/rules': the pure, React-free business rules, for the
- * Node API and for any code that must not pull in the stores.
+ * '@shop/shared-kernel/rules': the pure, React-free business rules (money,
+ * formatting, pagination, opening hours, validation, Slovak messages, the
+ * readers of the basket and the signed-in state). Not shared by Module
+ * Federation: every part (and the Node API) bundles what it uses. Nothing
+ * here holds state; the stores that do are in '@shop/shared-kernel'.
  */
 export * from './money.ts';
 export * from './format.ts';
@@ -8,6 +11,7 @@ export * from './numeric-input.ts';
 export * from './pagination.ts';
 export * from './opening-hours.ts';
 export * from './variant-word.ts';
+export * from './plural.ts';
 export * from './random-string.ts';
 export * from './version.ts';
 export * from './checkout-rules.ts';
@@ -16,3 +20,7 @@ export * from './account-rules.ts';
 export * from './consent-rules.ts';
 export * from './telemetry-rules.ts';
 export * from './search-rules.ts';
+export * from './basket-rules.ts';
+export * from './auth-token.ts';
+export * from './commerce-item.ts';
+export { isNotFound } from './errors.ts';

@@ -4,7 +4,8 @@
  * re-apply the active coupon. Every failure is silently ignored. Calling
  * initKernel again returns the same promise.
  */
-import { isAuthenticated, useAuthStore } from './auth-store.ts';
+import { useAuthStore } from './auth-store.ts';
+import { isAuthenticated } from './auth-token.ts';
 import { useBasketStore } from './basket-store.ts';
 import { useCouponStore } from './coupon-store.ts';
 

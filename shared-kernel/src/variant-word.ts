@@ -1,11 +1,13 @@
-/** Slovak plural of "variant" (spec section 9). */
+/** Slovak plural of "variant" (spec section 9), by the kernel's plural rule. */
+import { pluralSk } from './plural.ts';
+
 export type VariantWord = 'variant' | 'varianty' | 'variantov';
+
+const FORMS = { one: 'variant', few: 'varianty', other: 'variantov' } as const;
 
 /** 'variant' for 1, 'varianty' for 2 to 4, 'variantov' otherwise (0, 5+, fractions). */
 export function variantWord(count: number): VariantWord {
-  if (count === 1) return 'variant';
-  if (count >= 2 && count <= 4 && Number.isInteger(count)) return 'varianty';
-  return 'variantov';
+  return pluralSk(count, FORMS) as VariantWord;
 }
 
 /** The count with its word, e.g. "3 varianty". */

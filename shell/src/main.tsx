@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { initKernel, useBasketStore } from '@shop/shared-kernel';
+import { initKernel, useBasketStore, bus } from '@shop/shared-kernel';
 import { readConfig } from './config.ts';
 import { chooseReleases, fetchRegistry, type Registry } from './areas/registry.ts';
 import { areaVersion, registerAreas } from './areas/area-loader.ts';
@@ -9,7 +9,6 @@ import { canaryBucket } from './areas/canary-bucket.ts';
 import { setRouteTable } from './app/route-table.ts';
 import { installTelemetry, reportError } from './app/telemetry.ts';
 import { installEcommerce } from './app/ecommerce.ts';
-import { bus } from '@shop/shared-kernel';
 import { ShopRoutes } from './app/router.tsx';
 import { setBootRevision } from './app/new-build.ts';
 import { setConsentDefaults } from './app/analytics.ts';

@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { api, usePageMeta, useResource, validateAddress, type Address, type AddressInput, type AddressKind } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { validateAddress } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import type { Address, AddressInput, AddressKind } from '@shop/shared-kernel/contract';
 import { errorMessage, Field } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { StatusMessage } from '../components/status-message.tsx';

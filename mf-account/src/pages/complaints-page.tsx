@@ -1,8 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useSearchParams, api } from '@shop/shared-kernel';
 import {
-  Link,
-  useSearchParams,
-  api,
   COMPLAINT_PHOTO_MAX_BYTES,
   COMPLAINT_PHOTO_MAX_COUNT,
   COMPLAINT_PHOTO_TYPES,
@@ -10,15 +8,16 @@ import {
   COMPLAINT_STATE_LABELS,
   daysLeft,
   formatDate,
-  usePageMeta,
-  useResource,
-  type Complaint,
-  type ComplaintReason,
-} from '@shop/shared-kernel';
+  countSk,
+} from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import type { Complaint, ComplaintReason } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { StatusMessage } from '../components/status-message.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
+
+const DAY_FORMS = { one: 'deň', few: 'dni', other: 'dní' };
 
 /** A photo the API serves only to its owner: fetched with the token, shown from a blob URL. */
 function Photo({ complaintId, photoId }: { complaintId: number; photoId: number }) {
@@ -26,7 +25,7 @@ function Photo({ complaintId, photoId }: { complaintId: number; photoId: number 
   useEffect(() => {
     let objectUrl: string | null = null;
     let cancelled = false;
-    api.download(`/api/account/complaints/${complaintId}/photos/${photoId}`).then(
+    api.complaintPhoto(complaintId, photoId).then(
       (blob) => {
         if (cancelled) return;
         objectUrl = URL.createObjectURL(blob);
@@ -124,7 +123,7 @@ function ComplaintList({ complaints }: { complaints: Complaint[] }) {
             <p className="acc-quote">{c.description}</p>
             <p>
               Stav: <span className={`acc-state acc-state--${c.state}`} data-testid="complaint-state">{COMPLAINT_STATE_LABELS[c.state]}</span>
-              {open && <> · vybavíme najneskôr do {formatDate(c.settleBy)}{left >= 0 ? ` (zostáva ${left} ${left === 1 ? 'deň' : left >= 2 && left <= 4 ? 'dni' : 'dní'})` : ''}</>}
+              {open && <> · vybavíme najneskôr do {formatDate(c.settleBy)}{left >= 0 ? ` (zostáva ${countSk(left, DAY_FORMS)})` : ''}</>}
             </p>
             {c.resolution && <p>Vybavenie: {c.resolution}</p>}
             {c.photos.length > 0 && (

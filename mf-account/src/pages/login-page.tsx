@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams, api, useAuthStore, useCouponStore, usePageMeta } from '@shop/shared-kernel';
+import { Link, useNavigate, useSearchParams, api, useAuthStore, useCouponStore } from '@shop/shared-kernel';
+import { usePageMeta } from '@shop/shared-kernel/react';
 import { useAccountStyles } from '../use-account-styles.ts';
 
 /** Only same-site paths are followed after sign-in. */

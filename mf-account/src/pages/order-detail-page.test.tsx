@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
-import { configureApi, useAuthStore, type AccountOrderDetail } from '@shop/shared-kernel';
+import { configureApi, useAuthStore } from '@shop/shared-kernel';
+import type { AccountOrderDetail } from '@shop/shared-kernel/contract';
 import OrderDetailPage from './order-detail-page.tsx';
 
 const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;

@@ -1,48 +1,19 @@
 import { Fragment, useState } from 'react';
-import {
-  Link,
-  useParams,
-  api,
-  formatDate,
-  formatPrice,
-  ORDER_STATE_LABELS,
-  useBasketStore,
-  usePaymentRetry,
-  usePageMeta,
-  useResource,
-  type AccountOrderDetail,
-  formatZip,
-} from '@shop/shared-kernel';
+import { Link, useParams, api, useBasketStore, usePaymentRetry, useInvoiceDownload } from '@shop/shared-kernel';
+import { formatDate, formatPrice, ORDER_STATE_LABELS, formatZip, countSk } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import type { AccountOrderDetail } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
-import { PAYMENT_LABELS } from '../components/order-labels.ts';
+import { ITEM_FORMS, PAYMENT_LABELS } from '../components/order-labels.ts';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { StatusMessage } from '../components/status-message.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
 
-/** Dates as the specification writes them: dd.mm.yyyy. */
-const dateTime = (iso: string) => formatDate(iso);
-
 function InvoiceButton({ order }: { order: AccountOrderDetail }) {
-  const [error, setError] = useState<string | null>(null);
-  const download = async () => {
-    setError(null);
-    try {
-      const blob = await api.download(`/api/orders/${encodeURIComponent(order.token)}/invoice`);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `faktura-${order.number}.pdf`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    } catch (caught) {
-      setError(errorMessage(caught, 'Faktúru sa nepodarilo stiahnuť.'));
-    }
-  };
+  const { busy, error, download } = useInvoiceDownload(order);
   return (
     <>
-      <button type="button" className="button" onClick={() => void download()}>Stiahnuť faktúru (PDF)</button>
+      <button type="button" className="button" disabled={busy} onClick={() => void download()}>Stiahnuť faktúru (PDF)</button>
       {error && <p className="acc-error" role="alert">{error}</p>}
     </>
   );
@@ -161,7 +132,7 @@ function OrderDetailContent({ token }: { token: string }) {
     <>
       <h1>Objednávka č. {order.number}</h1>
       <dl className="acc-profile">
-        <dt>Vytvorená</dt><dd>{dateTime(order.createdAt)}</dd>
+        <dt>Vytvorená</dt><dd>{formatDate(order.createdAt)}</dd>
         <dt>Stav</dt><dd><span className={`acc-state acc-state--${order.state}`} data-testid="order-state">{ORDER_STATE_LABELS[order.state]}</span></dd>
         <dt>Platba</dt><dd data-testid="payment-state">{order.payment.name} – {PAYMENT_LABELS[order.paymentStatus]}</dd>
         <dt>Doprava</dt><dd>{order.shipping.name}</dd>
@@ -210,7 +181,7 @@ function OrderDetailContent({ token }: { token: string }) {
         <h2 id="acc-history">História stavov</h2>
         <ol className="acc-history" data-testid="order-history">
           {order.history.map((entry, i) => (
-            <li key={`${entry.state}-${i}`}><strong>{ORDER_STATE_LABELS[entry.state]}</strong> – {dateTime(entry.at)}{entry.note ? ` (${entry.note})` : ''}</li>
+            <li key={`${entry.state}-${i}`}><strong>{ORDER_STATE_LABELS[entry.state]}</strong> – {formatDate(entry.at)}{entry.note ? ` (${entry.note})` : ''}</li>
           ))}
         </ol>
       </section>
@@ -220,7 +191,7 @@ function OrderDetailContent({ token }: { token: string }) {
           <h2 id="acc-withdrawals">Vaše odstúpenia od zmluvy</h2>
           <ul>
             {order.withdrawals.map((w) => (
-              <li key={w.id}>{formatDate(w.createdAt)}: {w.wholeOrder ? 'celá objednávka' : `${w.itemIds.length} ${w.itemIds.length === 1 ? 'položka' : 'položky'}`}, vrátime {formatPrice(w.refund)}</li>
+              <li key={w.id}>{formatDate(w.createdAt)}: {w.wholeOrder ? 'celá objednávka' : countSk(w.itemIds.length, ITEM_FORMS)}, vrátime {formatPrice(w.refund)}</li>
             ))}
           </ul>
         </section>

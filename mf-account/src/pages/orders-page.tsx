@@ -1,19 +1,8 @@
-import {
-  Link,
-  Navigate,
-  useLocation,
-  useSearchParams,
-  api,
-  formatDate,
-  formatPrice,
-  ORDER_STATE_LABELS,
-  PaginationNav,
-  usePageMeta,
-  useResource,
-  withoutPageQuery,
-} from '@shop/shared-kernel';
+import { Link, Navigate, useLocation, useSearchParams, api, PaginationNav } from '@shop/shared-kernel';
+import { formatDate, formatPrice, ORDER_STATE_LABELS, withoutPageQuery, countSk } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
-import { PAYMENT_LABELS } from '../components/order-labels.ts';
+import { ITEM_FORMS, PAYMENT_LABELS } from '../components/order-labels.ts';
 import { useAccountStyles } from '../use-account-styles.ts';
 
 function OrderList() {
@@ -40,7 +29,7 @@ function OrderList() {
             <span>{formatDate(order.createdAt)}</span>
             <span className={`acc-state acc-state--${order.state}`}>{ORDER_STATE_LABELS[order.state]}</span>
             <span>{PAYMENT_LABELS[order.paymentStatus]}</span>
-            <span>{order.itemCount} {order.itemCount === 1 ? 'položka' : order.itemCount < 5 ? 'položky' : 'položiek'}</span>
+            <span>{countSk(order.itemCount, ITEM_FORMS)}</span>
             <strong>{formatPrice(order.total)}</strong>
           </li>
         ))}

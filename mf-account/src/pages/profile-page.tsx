@@ -1,16 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  useNavigate,
-  useSearchParams,
-  api,
-  checkPassword,
-  useAuthStore,
-  usePageMeta,
-  useResource,
-  validateProfile,
-  type CompanyData,
-  type Profile,
-} from '@shop/shared-kernel';
+import { useNavigate, useSearchParams, api, useAuthStore } from '@shop/shared-kernel';
+import { checkPassword, validateProfile } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import type { CompanyData, Profile } from '@shop/shared-kernel/contract';
 import { errorMessage, Field } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { StatusMessage } from '../components/status-message.tsx';

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams, api, checkPassword, usePageMeta, validateProfile } from '@shop/shared-kernel';
+import { Link, useSearchParams, api } from '@shop/shared-kernel';
+import { checkPassword, validateProfile } from '@shop/shared-kernel/rules';
+import { usePageMeta } from '@shop/shared-kernel/react';
 import { errorMessage, Field } from '../components/field.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
 

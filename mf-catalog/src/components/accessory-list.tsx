@@ -1,4 +1,6 @@
-import { Link, formatPrice, unitPriceWithVat, type ProductAccessory } from '@shop/shared-kernel';
+import { Link } from '@shop/shared-kernel';
+import { formatPrice, unitPriceWithVat } from '@shop/shared-kernel/rules';
+import type { ProductAccessory } from '@shop/shared-kernel/contract';
 
 const kindText: Record<ProductAccessory['kind'], string> = {
   required: 'povinné príslušenstvo',

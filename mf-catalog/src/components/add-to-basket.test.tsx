@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { StandaloneRouting } from '@shop/shared-kernel/standalone';
-import { useBasketStore, type ProductAccessory } from '@shop/shared-kernel';
+import { useBasketStore } from '@shop/shared-kernel';
+import type { ProductAccessory } from '@shop/shared-kernel/contract';
 import { AddToBasket } from './add-to-basket.tsx';
 import { variant } from './test-variant.ts';
 

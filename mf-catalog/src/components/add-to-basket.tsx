@@ -1,12 +1,7 @@
 import { useState } from 'react';
-import {
-  Link,
-  numericInputText,
-  parseAmountInput,
-  useBasketStore,
-  type ProductAccessory,
-  type VariantData,
-} from '@shop/shared-kernel';
+import { Link, useBasketStore } from '@shop/shared-kernel';
+import { numericInputText, parseAmountInput } from '@shop/shared-kernel/rules';
+import type { ProductAccessory, VariantData } from '@shop/shared-kernel/contract';
 
 /**
  * Quantity with the spec's numeric cleaning, and the add-to-basket button. Required accessories

@@ -1,4 +1,4 @@
-import { formatNumber } from '@shop/shared-kernel';
+import { formatNumber } from '@shop/shared-kernel/rules';
 
 const threeDecimals = new Intl.NumberFormat('sk-SK', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
-import type { AttributeEntry } from '@shop/shared-kernel';
+import type { AttributeEntry } from '@shop/shared-kernel/contract';
 import { AttributeTable } from './attribute-table.tsx';
 
 const entry = (over: Partial<AttributeEntry>): AttributeEntry => ({

@@ -1,4 +1,4 @@
-import type { AttributeEntry } from '@shop/shared-kernel';
+import type { AttributeEntry } from '@shop/shared-kernel/contract';
 import { formatAttributeNumber } from './attribute-number.ts';
 
 function valueText(entry: AttributeEntry): string {

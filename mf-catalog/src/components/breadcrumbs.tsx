@@ -1,5 +1,5 @@
 import { Link } from '@shop/shared-kernel';
-import type { Breadcrumb } from '@shop/shared-kernel';
+import type { Breadcrumb } from '@shop/shared-kernel/contract';
 
 export function Breadcrumbs({ items }: { items: Breadcrumb[] }) {
   return (

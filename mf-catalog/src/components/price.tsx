@@ -1,4 +1,5 @@
-import { formatPrice, salePercent, unitPriceBeforeSale, unitPriceWithVat, type VariantData } from '@shop/shared-kernel';
+import { formatPrice, salePercent, unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
+import type { VariantData } from '@shop/shared-kernel/contract';
 
 /**
  * Price with VAT by the spec's formula. A discounted price shows the price before the sale and,

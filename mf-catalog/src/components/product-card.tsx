@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
-import { Link, salePercent, variantCountText, type ProductSummary, bus, commerceItem } from '@shop/shared-kernel';
+import { Link, bus } from '@shop/shared-kernel';
+import { salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
+import type { ProductSummary } from '@shop/shared-kernel/contract';
 import { Price, SaleBadge } from './price.tsx';
 
 export function ProductCard({ product }: { product: ProductSummary }) {

@@ -1,14 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
-import {
-  useLocation,
-  useNavigate,
-  useSearchParams,
-  api,
-  PaginationNav,
-  withoutPageQuery,
-  type ListingQuery,
-  type ProductSort,
-} from '@shop/shared-kernel';
+import { useLocation, useNavigate, useSearchParams, api, PaginationNav } from '@shop/shared-kernel';
+import { withoutPageQuery } from '@shop/shared-kernel/rules';
+import type { ListingQuery, ProductSort } from '@shop/shared-kernel/contract';
 import { ProductGrid, ProductGridPlaceholder } from './product-card.tsx';
 import { FilterPanel } from '../listing/filter-panel.tsx';
 import { activeFilterCount, clearFilters, readFilters, readPage, readSort, setSort, sortLabels } from '../listing/listing-params.ts';

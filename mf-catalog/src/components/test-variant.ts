@@ -1,4 +1,4 @@
-import type { VariantData } from '@shop/shared-kernel';
+import type { VariantData } from '@shop/shared-kernel/contract';
 
 /** A variant for component tests: 10 € without VAT, a 25 kg bag priced per kg. */
 export const variant = (over: Partial<VariantData>): VariantData => ({

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { VariantSelector } from './variant-selector.tsx';
 import { Price, SaleBadge } from './price.tsx';
 import { variant } from './test-variant.ts';
-import { salePercent } from '@shop/shared-kernel';
+import { salePercent } from '@shop/shared-kernel/rules';
 
 afterEach(cleanup);
 

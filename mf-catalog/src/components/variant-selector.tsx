@@ -1,4 +1,5 @@
-import { formatPrice, unitPriceWithVat, variantCountText, type VariantData } from '@shop/shared-kernel';
+import { formatPrice, unitPriceWithVat, variantCountText } from '@shop/shared-kernel/rules';
+import type { VariantData } from '@shop/shared-kernel/contract';
 
 export const availabilityText: Record<VariantData['v_availability'], string> = {
   in_stock: 'Skladom',

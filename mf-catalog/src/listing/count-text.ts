@@ -1,6 +1,6 @@
-/** "1 produkt", "3 produkty", "12 produktov" (Slovak plural). */
+import { countSk } from '@shop/shared-kernel/rules';
+
+/** "1 produkt", "3 produkty", "12 produktov" (the kernel's Slovak plural). */
 export function productCountText(count: number): string {
-  if (count === 1) return '1 produkt';
-  if (count >= 2 && count <= 4) return `${count} produkty`;
-  return `${count} produktov`;
+  return countSk(count, { one: 'produkt', few: 'produkty', other: 'produktov' });
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { ListingFacets } from '@shop/shared-kernel';
+import type { ListingFacets } from '@shop/shared-kernel/contract';
 import { FilterPanel } from './filter-panel.tsx';
 import { activeFilterCount, clearFilters, readFilters, setSort, toggleValue } from './listing-params.ts';
 

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { cleanNumericInput, type FacetValue, type ListingFacets } from '@shop/shared-kernel';
+import { cleanNumericInput } from '@shop/shared-kernel/rules';
+import type { FacetValue, ListingFacets } from '@shop/shared-kernel/contract';
 import { formatAttributeNumber } from '../components/attribute-number.ts';
 import { readRange, selectedValues, setRange, toggleValue } from './listing-params.ts';
 

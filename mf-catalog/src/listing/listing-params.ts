@@ -3,7 +3,7 @@
  * (brands, avail, price, f{attr_id}, r{attr_id}; several values joined with '|'), so a
  * filtered page can be shared and the back button walks through the shopper's choices.
  */
-import type { ListingFilterQuery, ProductSort } from '@shop/shared-kernel';
+import type { ListingFilterQuery, ProductSort } from '@shop/shared-kernel/contract';
 
 export const SEPARATOR = '|';
 

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { useResource } from '@shop/shared-kernel';
+import { useResource } from '@shop/shared-kernel/react';
 
 /**
  * useResource that keeps showing the last loaded data while the next key loads, so a listing

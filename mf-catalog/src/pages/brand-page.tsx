@@ -1,4 +1,5 @@
-import { useParams, api, usePageMeta, useResource } from '@shop/shared-kernel';
+import { useParams, api } from '@shop/shared-kernel';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';

@@ -1,4 +1,5 @@
-import { Link, useParams, api, usePageMeta, useResource } from '@shop/shared-kernel';
+import { Link, useParams, api } from '@shop/shared-kernel';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';

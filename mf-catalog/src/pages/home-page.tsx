@@ -1,4 +1,6 @@
-import { Link, api, formatDate, usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel';
+import { Link, api } from '@shop/shared-kernel';
+import { formatDate } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel/react';
 import { ProductGrid } from '../components/product-card.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 

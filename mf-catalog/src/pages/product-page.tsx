@@ -1,17 +1,8 @@
 import { useEffect, useState } from 'react';
-import {
-  Link,
-  useParams,
-  api,
-  basePrice,
-  formatPrice,
-  salePercent,
-  usePageMeta,
-  useResource,
-  type ProductDetail,
-  bus,
-  commerceItem,
-} from '@shop/shared-kernel';
+import { Link, useParams, api, bus } from '@shop/shared-kernel';
+import { basePrice, formatPrice, salePercent, commerceItem } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import type { ProductDetail } from '@shop/shared-kernel/contract';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { Price, SaleBadge } from '../components/price.tsx';
 import { AttributeTable } from '../components/attribute-table.tsx';

@@ -1,4 +1,4 @@
-import { usePageMeta } from '@shop/shared-kernel';
+import { usePageMeta } from '@shop/shared-kernel/react';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';

@@ -1,15 +1,7 @@
-import {
-  Link,
-  useParams,
-  useSearchParams,
-  api,
-  PaginationNav,
-  usePageMeta,
-  useResource,
-  searchTermProblem,
-  ApiError,
-  type SearchCategory,
-} from '@shop/shared-kernel';
+import { Link, useParams, useSearchParams, api, ApiError, PaginationNav } from '@shop/shared-kernel';
+import { searchTermProblem } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import type { SearchCategory } from '@shop/shared-kernel/contract';
 import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
 import { productCountText } from '../listing/count-text.ts';
 import { readPage } from '../listing/listing-params.ts';

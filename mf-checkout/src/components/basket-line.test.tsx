@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { StandaloneRouting } from '@shop/shared-kernel/standalone';
-import { useBasketStore, type BasketLine } from '@shop/shared-kernel';
+import { useBasketStore } from '@shop/shared-kernel';
+import type { BasketLine } from '@shop/shared-kernel/contract';
 import { BasketLineItem } from './basket-line.tsx';
 
 const line: BasketLine = {

@@ -1,16 +1,14 @@
 import { useEffect, useState } from 'react';
+import { Link, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
 import {
-  Link,
   numericInputText,
   formatPrice,
   lineTotal,
   parseAmountInput,
   unitPriceWithVat,
-  useBasketStore,
-  useCheckoutStore,
-  type BasketLine,
   type LineChange,
-} from '@shop/shared-kernel';
+} from '@shop/shared-kernel/rules';
+import type { BasketLine } from '@shop/shared-kernel/contract';
 
 /**
  * One basket line: amount with the spec's numeric cleaning, plus/minus, remove. A line whose

@@ -1,13 +1,5 @@
-import {
-  Link,
-  basketTotal,
-  formatPrice,
-  lineTotal,
-  priceAfterCoupon,
-  useBasketStore,
-  useCouponStore,
-  vatBreakdown,
-} from '@shop/shared-kernel';
+import { Link, useBasketStore, useCouponStore } from '@shop/shared-kernel';
+import { basketTotal, formatPrice, lineTotal, priceAfterCoupon, vatBreakdown } from '@shop/shared-kernel/rules';
 import { CouponForm } from './coupon-form.tsx';
 import { useQuote } from './use-quote.ts';
 

@@ -1,4 +1,4 @@
-import type { CheckoutContact } from '@shop/shared-kernel';
+import type { CheckoutContact } from '@shop/shared-kernel/contract';
 
 export const EMPTY_COMPANY = { name: '', ico: '', dic: '', icDph: '' };
 export const EMPTY_DELIVERY = { name: '', street: '', city: '', zip: '' };

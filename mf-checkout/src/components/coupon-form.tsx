@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Link, isAuthenticated, useAuthStore, useCouponStore } from '@shop/shared-kernel';
+import { Link, useAuthStore, useCouponStore } from '@shop/shared-kernel';
+import { isAuthenticated } from '@shop/shared-kernel/rules';
 
 /** Coupons apply only for a signed-in shopper (spec section 6). */
 export function CouponForm() {

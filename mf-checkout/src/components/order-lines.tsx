@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
-import { formatFee, formatPrice, type OrderLine, type VatLine } from '@shop/shared-kernel';
+import { formatFee, formatPrice } from '@shop/shared-kernel/rules';
+import type { OrderLine, VatLine } from '@shop/shared-kernel/contract';
 
 type Totals = {
   lines: OrderLine[];

@@ -1,5 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { api, formatZip, useResource, type PickupPoint } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { formatZip } from '@shop/shared-kernel/rules';
+import { useResource } from '@shop/shared-kernel/react';
+import type { PickupPoint } from '@shop/shared-kernel/contract';
 
 type Position = { lat: number; lon: number };
 type Locating = 'idle' | 'busy' | 'failed';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { api, type BasketLine, type CheckoutQuote } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import type { BasketLine, CheckoutQuote } from '@shop/shared-kernel/contract';
 
 export type QuoteState = { quote: CheckoutQuote | null; error: string | null; loading: boolean };
 

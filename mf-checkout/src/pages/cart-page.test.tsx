@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { StandaloneRouting } from '@shop/shared-kernel/standalone';
-import { configureApi, useBasketStore, useCheckoutStore, type BasketLine, type VariantData } from '@shop/shared-kernel';
+import { configureApi, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
+import type { BasketLine, VariantData } from '@shop/shared-kernel/contract';
 import CartPage from './cart-page.tsx';
 
 const variant = (v_sellPrice: number, v_availability: VariantData['v_availability'] = 'in_stock'): VariantData => ({

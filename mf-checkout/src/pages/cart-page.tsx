@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
-import { Link, basketChanges, usePageMeta, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
+import { Link, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
+import { basketChanges } from '@shop/shared-kernel/rules';
+import { usePageMeta } from '@shop/shared-kernel/react';
 import { BasketLineItem } from '../components/basket-line.tsx';
 import { BasketSummary } from '../components/basket-summary.tsx';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';

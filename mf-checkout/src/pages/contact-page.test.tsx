@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
-import { CHECKOUT_DRAFT_KEY, useCheckoutStore } from '@shop/shared-kernel';
+import { useCheckoutStore } from '@shop/shared-kernel';
+import { CHECKOUT_DRAFT_KEY } from '@shop/shared-kernel/rules';
 import ContactPage from './contact-page.tsx';
 
 beforeEach(() => {

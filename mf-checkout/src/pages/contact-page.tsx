@@ -1,21 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, api, useAuthStore, useCheckoutStore, bus, useBasketStore } from '@shop/shared-kernel';
 import {
-  Link,
-  useNavigate,
-  api,
   isAuthenticated,
   mergeCheckoutPrefill,
-  usePageMeta,
-  useAuthStore,
-  useCheckoutStore,
   validateContact,
-  type CheckoutContact,
   type ContactErrors,
-  type PostalAddress,
-  bus,
   basketCommerce,
-  useBasketStore,
-} from '@shop/shared-kernel';
+} from '@shop/shared-kernel/rules';
+import { usePageMeta } from '@shop/shared-kernel/react';
+import type { CheckoutContact, PostalAddress } from '@shop/shared-kernel/contract';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { Field } from '../components/field.tsx';
 import { EMPTY_COMPANY, EMPTY_DELIVERY, effectiveContact } from '../components/contact.ts';
@@ -33,7 +26,7 @@ export default function ContactPage() {
     bus.emit('checkout:begun', basketCommerce(useBasketStore.getState().lines));
   }, []);
 
-  // Account prefill (issue 6): a signed-in shopper's profile and default addresses fill the fields
+  // Account prefill: a signed-in shopper's profile and default addresses fill the fields
   // still empty, through the kernel's call and merge rule; what the shopper typed stays.
   useEffect(() => {
     if (!signedIn) return;

@@ -2,10 +2,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { StandaloneRouting } from '@shop/shared-kernel/standalone';
-import { configureApi, emptyContact, useAuthStore, useCheckoutStore } from '@shop/shared-kernel';
+import { configureApi, useAuthStore, useCheckoutStore } from '@shop/shared-kernel';
+import { emptyContact } from '@shop/shared-kernel/rules';
 import ContactPage from './contact-page.tsx';
 
-// The account's prefill (issue 6): profile and default addresses fill the empty fields.
+// The account's prefill: profile and default addresses fill the empty fields.
 const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
 const fetchMock = vi.fn();
 

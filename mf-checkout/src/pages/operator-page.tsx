@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation, usePageMeta } from '@shop/shared-kernel';
+import { api, useLocation } from '@shop/shared-kernel';
+import { usePageMeta } from '@shop/shared-kernel/react';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
 /**
@@ -10,13 +11,38 @@ import { useCheckoutStyles } from '../use-checkout-styles.ts';
  */
 type Tool = 'pdf' | 'generate' | 'email' | 'send' | 'paid';
 
-const TOOLS: Record<Tool, { title: string; action: string; method: 'GET' | 'POST'; path: string }> = {
-  pdf: { title: 'Faktúra (PDF)', action: 'Zobraziť faktúru', method: 'GET', path: '/invoice' },
-  generate: { title: 'Vygenerovať faktúru', action: 'Vygenerovať PDF', method: 'POST', path: '/invoice' },
-  email: { title: 'Náhľad potvrdzujúceho e-mailu', action: 'Zobraziť e-mail', method: 'GET', path: '/email' },
-  send: { title: 'Znova poslať potvrdenie', action: 'Poslať e-mail', method: 'POST', path: '/email' },
-  paid: { title: 'Označiť prevod ako zaplatený', action: 'Označiť ako zaplatenú', method: 'POST', path: '/paid' },
+const TOOLS: Record<Tool, { title: string; action: string }> = {
+  pdf: { title: 'Faktúra (PDF)', action: 'Zobraziť faktúru' },
+  generate: { title: 'Vygenerovať faktúru', action: 'Vygenerovať PDF' },
+  email: { title: 'Náhľad potvrdzujúceho e-mailu', action: 'Zobraziť e-mail' },
+  send: { title: 'Znova poslať potvrdenie', action: 'Poslať e-mail' },
+  paid: { title: 'Označiť prevod ako zaplatený', action: 'Označiť ako zaplatenú' },
 };
+
+type Outcome = { text: string; pdf?: Blob; html?: string };
+
+/** One tool's call through the kernel's API client (the operator token in its own header) and what it shows. */
+async function runTool(tool: Tool, token: string, number: string): Promise<Outcome> {
+  switch (tool) {
+    case 'pdf':
+      return { text: 'Faktúra je zobrazená nižšie.', pdf: await api.operatorInvoice(token, number) };
+    case 'generate': {
+      const { data } = await api.operatorStoreInvoice(token, number);
+      return { text: `Faktúra uložená: ${data.file} (${data.bytes} B).` };
+    }
+    case 'email': {
+      const { data } = await api.operatorEmail(token, number);
+      return { text: `Komu: ${data.to} · Predmet: ${data.subject}`, html: data.html };
+    }
+    case 'send': {
+      const { data } = await api.operatorSendEmail(token, number);
+      return { text: `Potvrdenie odoslané na ${data.to}.` };
+    }
+    case 'paid':
+      await api.operatorMarkPaid(token, number);
+      return { text: 'Objednávka je označená ako zaplatená.' };
+  }
+}
 
 const TOKEN_KEY = 'operatorToken';
 
@@ -31,8 +57,9 @@ function readToken(): string {
 export default function OperatorPage() {
   useCheckoutStyles();
   const { pathname, search } = useLocation();
-  const tool = (pathname.split('/')[1] ?? 'pdf') as Tool;
-  const config = TOOLS[tool] ?? TOOLS.pdf;
+  const named = (pathname.split('/')[1] ?? 'pdf') as Tool;
+  const tool: Tool = named in TOOLS ? named : 'pdf';
+  const config = TOOLS[tool];
   usePageMeta({ title: config.title, description: 'Nástroje operátora obchodu.' });
   const [token, setToken] = useState(readToken);
   const [number, setNumber] = useState(new URLSearchParams(search).get('order') ?? '');
@@ -55,26 +82,10 @@ export default function OperatorPage() {
     }
     setBusy(true);
     try {
-      const res = await fetch(`/api/operator/orders/${number.trim()}${config.path}`, {
-        method: config.method,
-        headers: { 'x-operator-token': token },
-      });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-        throw new Error(body?.error?.message ?? `Požiadavka zlyhala (HTTP ${res.status}).`);
-      }
-      if (tool === 'pdf') {
-        setPdfUrl(URL.createObjectURL(await res.blob()));
-        setResult({ kind: 'ok', text: 'Faktúra je zobrazená nižšie.' });
-      } else {
-        const body = (await res.json()) as { data: Record<string, unknown> };
-        if (tool === 'email') {
-          setHtml(String(body.data.html ?? ''));
-          setResult({ kind: 'ok', text: `Komu: ${String(body.data.to)} · Predmet: ${String(body.data.subject)}` });
-        } else if (tool === 'generate') setResult({ kind: 'ok', text: `Faktúra uložená: ${String(body.data.file)} (${String(body.data.bytes)} B).` });
-        else if (tool === 'send') setResult({ kind: 'ok', text: `Potvrdenie odoslané na ${String(body.data.to)}.` });
-        else setResult({ kind: 'ok', text: 'Objednávka je označená ako zaplatená.' });
-      }
+      const outcome = await runTool(tool, token, number.trim());
+      if (outcome.pdf) setPdfUrl(URL.createObjectURL(outcome.pdf));
+      if (outcome.html !== undefined) setHtml(outcome.html);
+      setResult({ kind: 'ok', text: outcome.text });
     } catch (cause) {
       setResult({ kind: 'error', text: cause instanceof Error ? cause.message : 'Požiadavka zlyhala.' });
     } finally {

@@ -5,16 +5,14 @@ import {
   useNavigate,
   api,
   ApiError,
-  formatFee,
-  usePageMeta,
   useBasketStore,
   useCheckoutStore,
   useCouponStore,
-  validateContact,
-  type CheckoutMethod,
   bus,
-  basketCommerce,
 } from '@shop/shared-kernel';
+import { formatFee, validateContact, basketCommerce } from '@shop/shared-kernel/rules';
+import { usePageMeta } from '@shop/shared-kernel/react';
+import type { CheckoutMethod } from '@shop/shared-kernel/contract';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { effectiveContact } from '../components/contact.ts';
 import { OrderLines } from '../components/order-lines.tsx';
@@ -66,9 +64,10 @@ export default function OrderPage() {
   }, [quoteError]);
   const unsold = lines.filter((line) => line.variantData.v_availability === 'unavailable');
 
+  // A non-empty basket is the route's requirement (`requiresBasket`), checked by the shell on entering
+  // the step. Placing the order empties the basket and the draft on the way to the thank-you page.
   const contact = effectiveContact(draft.contact, draft.companyPurchase, draft.differentDelivery);
   if (!placed && Object.keys(validateContact(contact)).length > 0) return <Navigate to="/checkout/contact" replace />;
-  if (!placed && lines.length === 0) return <Navigate to="/checkout/cart" replace />;
 
   const shipping = quote?.shipping.find((m) => m.code === draft.shippingCode && m.available) ?? null;
   const payment = quote?.payment.find((m) => m.code === draft.paymentCode && m.available) ?? null;

@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams, api, formatPrice, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
+import { Link, useLocation, useNavigate, useSearchParams, api } from '@shop/shared-kernel';
+import { formatPrice } from '@shop/shared-kernel/rules';
+import { usePageMeta } from '@shop/shared-kernel/react';
+import type { OrderDetail } from '@shop/shared-kernel/contract';
 import { RetryPayment } from '../components/retry-payment.tsx';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 

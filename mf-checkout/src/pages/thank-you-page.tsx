@@ -1,4 +1,7 @@
-import { Link, NotFoundError, useLocation, useParams, formatDate, formatIban, formatPhone, formatPrice, formatZip, usePageMeta, type OrderDetail } from '@shop/shared-kernel';
+import { Link, NotFoundError, useLocation, useParams } from '@shop/shared-kernel';
+import { formatDate, formatIban, formatPhone, formatPrice, formatZip } from '@shop/shared-kernel/rules';
+import { usePageMeta } from '@shop/shared-kernel/react';
+import type { OrderDetail } from '@shop/shared-kernel/contract';
 import { InvoiceLink } from '../components/invoice-link.tsx';
 import { OrderLines } from '../components/order-lines.tsx';
 import { RetryPayment } from '../components/retry-payment.tsx';
@@ -54,7 +57,7 @@ function OrderView({ order }: { order: OrderDetail }) {
         </p>
       )}
       {order.note && <p>Poznámka: {order.note}</p>}
-      <p><InvoiceLink token={order.token} /></p>
+      <p><InvoiceLink order={order} /></p>
     </>
   );
 }

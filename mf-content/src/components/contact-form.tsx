@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, CONTACT_FORM_MESSAGES, validateContactMessage, type ContactMessageErrors, type ContactMessageInput } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { CONTACT_FORM_MESSAGES, validateContactMessage, type ContactMessageErrors, type ContactMessageInput } from '@shop/shared-kernel/rules';
 
 const empty: ContactMessageInput = { name: '', email: '', phone: '', message: '' };
 

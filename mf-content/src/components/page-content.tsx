@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { api, usePageMeta, useResource } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 
 /**
  * A static page from the API (its HTML is sanitised on the server) with an

@@ -1,4 +1,6 @@
-import { Link, formatDate, type BlogPostSummary } from '@shop/shared-kernel';
+import { Link } from '@shop/shared-kernel';
+import { formatDate } from '@shop/shared-kernel/rules';
+import type { BlogPostSummary } from '@shop/shared-kernel/contract';
 
 export function PostCard({ post }: { post: BlogPostSummary }) {
   return (

@@ -1,5 +1,5 @@
 import { NavLink } from '@shop/shared-kernel';
-import type { BlogTag } from '@shop/shared-kernel';
+import type { BlogTag } from '@shop/shared-kernel/contract';
 
 /** The blog's topics with the number of posts in each. */
 export function TagList({ tags }: { tags: BlogTag[] }) {

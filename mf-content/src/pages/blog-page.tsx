@@ -1,15 +1,7 @@
 import { useEffect } from 'react';
-import {
-  useLocation,
-  useNavigate,
-  useParams,
-  useSearchParams,
-  api,
-  PaginationNav,
-  usePageMeta,
-  useResource,
-  withoutPageQuery,
-} from '@shop/shared-kernel';
+import { useLocation, useNavigate, useParams, useSearchParams, api, PaginationNav } from '@shop/shared-kernel';
+import { withoutPageQuery } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { PostCard } from '../components/post-card.tsx';
 import { TagList } from '../components/tag-list.tsx';
 import { useContentStyles } from '../use-content-styles.ts';

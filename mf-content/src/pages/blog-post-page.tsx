@@ -1,4 +1,6 @@
-import { Link, useParams, api, formatDate, SHOP_NAME, useJsonLd, usePageMeta, useResource } from '@shop/shared-kernel';
+import { Link, useParams, api } from '@shop/shared-kernel';
+import { formatDate } from '@shop/shared-kernel/rules';
+import { SHOP_NAME, useJsonLd, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { useContentStyles } from '../use-content-styles.ts';
 
 /** One blog post at its stable URL /blog/clanok/{slug}. */

@@ -1,4 +1,6 @@
-import { OPENING_DAYS, OPENING_HOURS, OPENING_HOURS_SUMMARY, openingHoursText, useJsonLd, useResource, api } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { OPENING_DAYS, OPENING_HOURS, OPENING_HOURS_SUMMARY, openingHoursText } from '@shop/shared-kernel/rules';
+import { useJsonLd, useResource } from '@shop/shared-kernel/react';
 import { PageContent } from '../components/page-content.tsx';
 import { ContactForm } from '../components/contact-form.tsx';
 import { useContentStyles } from '../use-content-styles.ts';

@@ -1,4 +1,6 @@
-import { Link, api, formatPrice, isAuthenticated, useAuthStore, useResource } from '@shop/shared-kernel';
+import { Link, api, useAuthStore } from '@shop/shared-kernel';
+import { formatPrice, isAuthenticated } from '@shop/shared-kernel/rules';
+import { useResource } from '@shop/shared-kernel/react';
 import { PageContent } from '../components/page-content.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
 

@@ -1,4 +1,7 @@
-import { api, formatNumber, formatPrice, usePageMeta, useResource, type ShippingPriceList } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { formatNumber, formatPrice } from '@shop/shared-kernel/rules';
+import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import type { ShippingPriceList } from '@shop/shared-kernel/contract';
 import { useContentStyles } from '../use-content-styles.ts';
 
 type Shipping = ShippingPriceList['shipping'][number];

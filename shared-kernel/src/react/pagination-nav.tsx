@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from './routing.tsx';
+import { Link, useLocation } from '../routing.tsx';
 import { pageHref, paginate } from '../pagination.ts';
 
 function useHeadLink(rel: 'prev' | 'next', href: string | null) {

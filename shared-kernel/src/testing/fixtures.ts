@@ -1,5 +1,5 @@
 /** Test fixtures shared by the kernel's unit tests. */
-import type { BasketLine, VariantData } from '../contract/domain.ts';
+import type { BasketLine, VariantData } from '../contract/index.ts';
 
 export function variant(overrides: Partial<VariantData> = {}): VariantData {
   return {

@@ -1,10 +1,12 @@
 /**
  * Google Tag Manager with Consent Mode v2: everything is denied by default;
  * the shopper's choices update the four signals; the container script is
- * added only after consent, never on the generate and pdf routes, and not
- * at all when no container id is configured.
+ * added only after consent, never on routes declared without consent
+ * (`noConsent`: the operator's generate and pdf), and not at all when no
+ * container id is configured.
  */
-import { analyticsEnabled, type ConsentChoices } from '@shop/shared-kernel';
+import { analyticsEnabled } from '@shop/shared-kernel/rules';
+import type { ConsentChoices } from '@shop/shared-kernel/contract';
 
 declare global {
   interface Window {
@@ -36,9 +38,9 @@ export function setConsentDefaults(): void {
 
 const signal = (granted: boolean) => (granted ? 'granted' : 'denied');
 
-/** Applies the current choices for the current route. */
-export function applyConsent(choices: ConsentChoices | null, routeName: string | null, noConsent: boolean, gtmId: string | null): void {
-  if (noConsent || choices === null) return;
+/** Applies the current choices for the current route (nothing at all on a route without consent). */
+export function applyConsent(choices: ConsentChoices | null, route: { readonly noConsent?: boolean } | undefined, gtmId: string | null): void {
+  if (route?.noConsent === true || choices === null) return;
   setConsentDefaults();
   gtag('consent', 'update', {
     analytics_storage: signal(choices.cookie_ga),
@@ -46,7 +48,7 @@ export function applyConsent(choices: ConsentChoices | null, routeName: string |
     ad_user_data: signal(choices.cookie_ads),
     ad_personalization: signal(choices.cookie_ads),
   });
-  const wanted = analyticsEnabled(choices, routeName) || choices.cookie_ads;
+  const wanted = analyticsEnabled(choices, route) || choices.cookie_ads;
   if (!gtmId || !wanted || containerAdded) return;
   containerAdded = true;
   window.dataLayer!.push({ 'gtm.start': Date.now(), event: 'gtm.js' });

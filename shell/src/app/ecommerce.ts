@@ -2,9 +2,10 @@
  * GA4 e-commerce events from the bus: what the areas tell the page (a list shown, a product
  * viewed, basket changes, the checkout's steps, the order) becomes the events Google Analytics 4
  * expects in `dataLayer`. Only with the analytics consent and never on routes without consent
- * (the operator's generate and pdf); a purchase is pushed once per order number.
+ * (`noConsent` in the route table: the operator's generate and pdf); a purchase is pushed once per order number.
  */
 import { bus, useConsentStore, type CommerceItem, type ShopEvents } from '@shop/shared-kernel';
+import { analyticsEnabled } from '@shop/shared-kernel/rules';
 import { routeForPath } from './route-table.ts';
 
 type DataLayer = { push: (entry: object) => void };
@@ -16,7 +17,7 @@ const ga4Items = (items: CommerceItem[]) =>
   items.map((item, index) => ({ item_id: item.id, item_name: item.name, item_variant: item.variant, price: euros(item.price), quantity: item.quantity, index }));
 
 function allowed(): boolean {
-  return useConsentStore.getState().choices?.cookie_ga === true && routeForPath(window.location.pathname)?.noConsent !== true;
+  return analyticsEnabled(useConsentStore.getState().choices, routeForPath(window.location.pathname));
 }
 
 function firstPurchase(number: string): boolean {

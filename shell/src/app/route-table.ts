@@ -17,7 +17,7 @@ export type ShopRoute = {
   layout: LayoutName;
   /** The step needs a non-empty basket. */
   requiresBasket?: boolean;
-  /** The page is for signed-in shoppers (the area sends guests to sign in). */
+  /** The page is for signed-in shoppers (the shell sends guests to sign in). */
   requiresSignIn?: boolean;
   /** No consent notice and no analytics. */
   noConsent?: boolean;

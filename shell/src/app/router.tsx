@@ -1,7 +1,7 @@
-import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { useBasketStore } from '@shop/shared-kernel';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
 import { shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
+import { guarded } from './route-guards.tsx';
 import { AreaRoute } from '../areas/area-route.tsx';
 import { DefaultLayout } from '../layouts/default-layout.tsx';
 import { CheckoutLayout } from '../layouts/checkout-layout.tsx';
@@ -12,18 +12,6 @@ import { ShellRoot } from './shell-root.tsx';
 import { PageSkeleton } from '../components/page-skeleton.tsx';
 import type { ShellConfig } from '../config.ts';
 
-/**
- * Checkout steps need a non-empty basket; otherwise the visitor goes to the
- * basket. Checked when the step is entered, not on every basket change: placing
- * the order empties the basket on the way to the thank-you page.
- */
-function RequireBasket({ children }: { children: ReactNode }) {
-  const { key } = useLocation();
-  const [entered, setEntered] = useState({ key, empty: useBasketStore.getState().lines.length === 0 });
-  if (entered.key !== key) setEntered({ key, empty: useBasketStore.getState().lines.length === 0 });
-  return entered.empty ? <Navigate to="/checkout/cart" replace /> : children;
-}
-
 /** The operators' release console: few visitors need it, so it loads on its own. */
 const OpsPage = lazy(() => import('../pages/ops-page.tsx').then((module) => ({ default: module.OpsPage })));
 
@@ -33,9 +21,9 @@ const layouts: Record<LayoutName, (props: { children?: ReactNode }) => React.JSX
   account: AccountLayout,
 };
 
+/** A route of the table: its page, behind the guards its entry asks for (requiresBasket, requiresSignIn). */
 function areaRoute(route: ShopRoute) {
-  const page = <AreaRoute route={route} />;
-  return <Route key={route.name} path={route.path} element={route.requiresBasket ? <RequireBasket>{page}</RequireBasket> : page} />;
+  return <Route key={route.name} path={route.path} element={guarded(route, <AreaRoute route={route} />)} />;
 }
 
 type BoundaryState = { error: unknown; at: string | null };

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
+import { isPrivacyPage } from '@shop/shared-kernel/rules';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';
@@ -12,9 +13,8 @@ import type { ShellConfig } from '../config.ts';
 /** The root of every layout: consent, analytics and the effects of route changes. */
 export function ShellRoot({ config }: { config: ShellConfig }) {
   const { pathname } = useLocation();
+  // The route table entry decides: a route its area declares without consent (the operator's tools) has no notice and no analytics.
   const route = routeForPath(pathname);
-  const routeName = route?.name ?? null;
-  // Utility routes its area declares without consent (the operator's tools): no notice, no analytics.
   const consentOff = route?.noConsent === true;
   const { choices, noticeVisible, settingsOpen } = useConsentStore();
 
@@ -23,10 +23,11 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   useScrollReset();
   useDeviceRefresh();
   useNewBuildDetection(config.registryPollMs);
-  useEffect(() => applyConsent(choices, routeName, consentOff, config.gtmId), [choices, routeName, consentOff, config.gtmId]);
+  useEffect(() => applyConsent(choices, route, config.gtmId), [choices, route, config.gtmId]);
 
   const showNotice = !consentOff && (noticeVisible || settingsOpen);
-  const plain = pathname.includes('ochrana-sukromia');
+  // The privacy page (the kernel's consent rules) has the notice in the page flow.
+  const plain = isPrivacyPage(pathname);
   return (
     <>
       {config.preview && (

@@ -3,7 +3,8 @@
  * (spec section 8) and the page works without them.
  */
 import { useEffect, useState } from 'react';
-import { api, type MenuData, type SiteData } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import type { MenuData, SiteData } from '@shop/shared-kernel/contract';
 
 function once<T>(load: () => Promise<T>): () => Promise<T | null> {
   let pending: Promise<T | null> | null = null;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TelemetryEvent } from '@shop/shared-kernel';
+import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { installTelemetry, reportError, reportPageView, scrubMessage, setCurrentArea, type TelemetryOptions } from './telemetry.ts';
 
 let uninstall: (() => void) | null = null;

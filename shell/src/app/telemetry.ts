@@ -15,7 +15,8 @@
  *
  * No React: the shell's boot installs it; the router and the area loader report through it.
  */
-import { MAX_CLIENT_MESSAGE_LENGTH, scrubClientMessage, type ClientErrorKind, type TelemetryArea, type TelemetryEvent } from '@shop/shared-kernel';
+import { MAX_CLIENT_MESSAGE_LENGTH, scrubClientMessage } from '@shop/shared-kernel/rules';
+import type { ClientErrorKind, TelemetryArea, TelemetryEvent } from '@shop/shared-kernel/contract';
 
 export type TelemetryOptions = {
   /** Where batches go; default `/api/telemetry`. */
@@ -90,9 +91,11 @@ function flush(): void {
     } catch {
       sent = false;
     }
+    // eslint-disable-next-line no-restricted-globals -- the telemetry beacon's keepalive fallback: no token, no answer read, not a shopper's API call
     if (!sent && typeof fetch === 'function') {
       // Never a rejection of its own: a failed report must not be reported again.
       try {
+        // eslint-disable-next-line no-restricted-globals -- the telemetry beacon's keepalive fallback (see above)
         void fetch(settings.endpoint, {
           method: 'POST',
           body,

@@ -4,7 +4,8 @@
  */
 import { importAreaModule, registerAreaEntries, type AreaEntry } from './module-source.ts';
 import type { ComponentType } from 'react';
-import { bus, isContractCompatible, KERNEL_VERSION } from '@shop/shared-kernel';
+import { bus, KERNEL_VERSION } from '@shop/shared-kernel';
+import { isContractCompatible } from '@shop/shared-kernel/rules';
 import type { AreaName, AreaRelease } from './registry.ts';
 
 export type AreaPageModule = { default: ComponentType };

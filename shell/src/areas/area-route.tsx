@@ -1,6 +1,6 @@
 import { Component, Suspense, use, useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { isNotFound } from '@shop/shared-kernel';
+import { isNotFound } from '@shop/shared-kernel/rules';
 import { AreaLoadError, areaVersion, forgetFailedLoad, loadAreaModule } from './area-loader.ts';
 import { reportError, reportPageView, setCurrentArea } from '../app/telemetry.ts';
 import { checkForNewBuild } from '../app/new-build.ts';

@@ -32,7 +32,7 @@ describe('link preloading', () => {
     const releases = Object.fromEntries(
       (['catalog', 'checkout', 'account', 'content'] as const).map((area) => [
         area,
-        { version: '1', entry: `remotes/${area}/1/remoteEntry.js`, kernel: '1.0.0', exposes: [], routes: [...routes[area]] },
+        { version: '1', entry: `remotes/${area}/1/remoteEntry.js`, kernel: '2.0.0', exposes: [], routes: [...routes[area]] },
       ]),
     );
     registerAreas(releases, 'http://assets.test');

@@ -3,7 +3,8 @@
  * area module ahead of the click, at most 4 at once (spec section 9).
  */
 import { loadAreaModule } from './area-loader.ts';
-import { isAuthenticated, useAuthStore } from '@shop/shared-kernel';
+import { useAuthStore } from '@shop/shared-kernel';
+import { isAuthenticated } from '@shop/shared-kernel/rules';
 import { routeForPath } from '../app/route-table.ts';
 
 export const PRELOAD_CONCURRENCY = 4;

@@ -3,7 +3,7 @@
  * force, where its entry lives and which pages it ships; canaries and their
  * share of shoppers. Injected into index.html, fetched to compare revisions.
  */
-import type { AreaRoute } from '@shop/shared-kernel';
+import type { AreaRoute } from '@shop/shared-kernel/contract';
 
 export const AREA_NAMES = ['catalog', 'checkout', 'account', 'content'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
@@ -32,6 +32,7 @@ export type Registry = {
 export const REGISTRY_URL = '/builds/latest.json';
 
 export async function fetchRegistry(): Promise<Registry> {
+  // eslint-disable-next-line no-restricted-globals -- the public release registry (/builds), a static file, not /api
   const response = await fetch(REGISTRY_URL, { cache: 'no-store' });
   if (!response.ok) throw new Error(`Registry answered ${response.status}`);
   const registry = (await response.json()) as Registry;

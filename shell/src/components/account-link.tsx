@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { UserIcon } from './icons.tsx';
-import { isAuthenticated, useAuthStore } from '@shop/shared-kernel';
+import { useAuthStore } from '@shop/shared-kernel';
+import { isAuthenticated } from '@shop/shared-kernel/rules';
 
 export function AccountLink() {
   const signedIn = useAuthStore((state) => isAuthenticated(state.auth));

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { CartIcon } from './icons.tsx';
-import { basketCount, basketTotal, formatPrice, useBasketStore } from '@shop/shared-kernel';
+import { useBasketStore } from '@shop/shared-kernel';
+import { basketCount, basketTotal, formatPrice } from '@shop/shared-kernel/rules';
 
 /** Basket count and total, read from the same store the checkout area uses. */
 export function BasketBadge() {

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router';
-import { CONSENT_NOTICE as TEXT, useConsentStore } from '@shop/shared-kernel';
+import { useConsentStore } from '@shop/shared-kernel';
+import { CONSENT_NOTICE as TEXT } from '@shop/shared-kernel/rules';
 
 function Settings() {
   const { choices, save, closeSettings } = useConsentStore();

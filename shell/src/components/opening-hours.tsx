@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { nextOpeningHoursChange, openingHoursText } from '@shop/shared-kernel';
+import { nextOpeningHoursChange, openingHoursText } from '@shop/shared-kernel/rules';
 import { ClockIcon } from './icons.tsx';
 
 /** The header's opening-hours text; re-renders when the Slovak clock crosses 15:30 or midnight. */

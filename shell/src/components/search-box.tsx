@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { api, formatPrice, type SearchSuggestions, SEARCH_TEXT_MAX } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { formatPrice, SEARCH_TEXT_MAX } from '@shop/shared-kernel/rules';
+import type { SearchSuggestions } from '@shop/shared-kernel/contract';
 
 /** Suggestions start after this many characters, this long after the last keystroke. */
 const MIN_LENGTH = 2;

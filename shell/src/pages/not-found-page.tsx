@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { api, usePageMeta } from '@shop/shared-kernel';
+import { api } from '@shop/shared-kernel';
+import { usePageMeta } from '@shop/shared-kernel/react';
 import { SearchBox } from '../components/search-box.tsx';
 
 export const NOT_FOUND_TITLE = 'Ospravedlňujeme sa, táto stránka neexistuje';

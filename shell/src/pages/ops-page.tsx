@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { formatDate, formatPrice, usePageMeta, type ApiCalls, type PaymentRefund, type ReleaseMove, type ReleasePart, type ReleasePartStatus, type ReleaseStatus } from '@shop/shared-kernel';
+import { api, type OpsReleaseAction } from '@shop/shared-kernel';
+import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
+import { usePageMeta } from '@shop/shared-kernel/react';
+import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 
 const TOKEN_KEY = 'shop:ops-token';
-type Move = ApiCalls['POST /api/ops/releases/:part/rollback']['answer'];
-type PreviewLink = ApiCalls['POST /api/ops/releases/:part/preview']['answer'];
+type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
 
 const partLabels: Record<ReleasePart, string> = {
   shell: 'Shell (rámec)',
@@ -13,17 +15,6 @@ const partLabels: Record<ReleasePart, string> = {
   content: 'Obsah',
 };
 
-async function opsFetch<T>(token: string, path: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`/api/ops${path}`, {
-    ...init,
-    cache: 'no-store',
-    headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
-  });
-  const body = (await response.json().catch(() => null)) as { error?: { message: string } } | null;
-  if (!response.ok) throw Object.assign(new Error(body?.error?.message ?? `Chyba ${response.status}`), { status: response.status });
-  return body as T;
-}
-
 const time = (iso: string | null) => (iso ? `${formatDate(iso)} ${iso.slice(11, 16)} UTC` : '—');
 
 const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čaká na bránu', refunded: 'vrátená', failed: 'brána odmietla – skontrolujte' };
@@ -32,9 +23,7 @@ const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čak�
 function Refunds({ token }: { token: string }) {
   const [refunds, setRefunds] = useState<PaymentRefund[] | null>(null);
   useEffect(() => {
-    void fetch('/api/operator/payments/refunds', { cache: 'no-store', headers: { 'x-operator-token': token } })
-      .then(async (response) => (response.ok ? ((await response.json()) as { data: PaymentRefund[] }).data : null))
-      .then(setRefunds, () => setRefunds(null));
+    void api.operatorRefunds(token).then(({ data }) => setRefunds(data), () => setRefunds(null));
   }, [token]);
   if (!refunds) return null;
   return (
@@ -79,7 +68,7 @@ function Health({ data, part, version }: { data: ReleaseStatus; part: ReleasePar
   );
 }
 
-type Act = (part: ReleasePart, path: string, body: Record<string, string>, done: (result: unknown) => string) => Promise<void>;
+type Act = <A extends OpsReleaseAction>(part: ReleasePart, action: A, body: OpsCall<A>['body'], done: (result: OpsCall<A>['answer']) => string) => Promise<void>;
 
 /** One part: its version, pin, canary, last-hour health, and the moves an operator can make. */
 function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: ReleasePartStatus; busy: boolean; act: Act }) {
@@ -96,7 +85,7 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
     const when = known ? ` (naposledy v prevádzke do ${time(known.lastInForceUntil)}${known.by ? `, nasadil ${known.by}` : ''})` : '';
     if (!window.confirm(`Vrátiť ${label} z verzie ${part.version ?? '—'} na verziu ${target}${when}? Časť zostane pripnutá na tejto verzii.`)) return;
     void act(part.part, 'rollback', { version: target, ...(reason ? { reason } : {}) }, (result) => {
-      const move = (result as Move).data;
+      const move = result.data;
       return `${label}: ${move.from ?? '—'} → ${move.version} (pripnuté)`;
     });
   };
@@ -156,7 +145,7 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
             type="button"
             className="button"
             disabled={busy || !target}
-            onClick={() => void act(part.part, 'preview', { version: target }, (result) => `Odkaz na náhľad (len pre prehliadač, ktorý ho otvorí, 24 h): ${(result as PreviewLink).data.url}`)}
+            onClick={() => void act(part.part, 'preview', { version: target }, (result) => `Odkaz na náhľad (len pre prehliadač, ktorý ho otvorí, 24 h): ${result.data.url}`)}
           >
             Odkaz na náhľad<span className="visually-hidden"> {label}</span>
           </button>
@@ -183,7 +172,7 @@ export function OpsPage() {
   const load = useCallback(async () => {
     if (!token) return;
     try {
-      setData((await opsFetch<{ data: ReleaseStatus }>(token, '/releases')).data);
+      setData((await api.opsReleases(token)).data);
     } catch (error) {
       if ((error as { status?: number }).status === 401) {
         sessionStorage.removeItem(TOKEN_KEY);
@@ -204,10 +193,10 @@ export function OpsPage() {
     setToken(draft.trim());
   };
 
-  const act: Act = async (part, path, body, done) => {
+  const act: Act = async (part, action, body, done) => {
     setBusy(part);
     try {
-      const result = await opsFetch<unknown>(token, `/releases/${part}/${path}`, { method: 'POST', body: JSON.stringify(body) });
+      const result = await api.opsRelease(token, part, action, body);
       setMessage({ kind: 'ok', text: done(result) });
       await load();
     } catch (error) {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createStandaloneRouter, matchPath, StandaloneRoutes } from '../standalone/index.ts';
+import { createStandaloneRouter, matchPath, StandaloneRoutes } from './standalone/index.ts';
 import { Link, Navigate, NavLink, RoutingProvider, useLocation, useParams, useSearchParams } from './routing.tsx';
 
 afterEach(cleanup);

@@ -4,6 +4,8 @@
  * them (backed by its router) with <RoutingProvider>, and standalone harnesses
  * and component tests with '@shop/shared-kernel/standalone'. Keeping the
  * router out of the shared singletons lets the shell's bundler tree-shake it.
+ * This module is part of the singleton: the context the shell provides and
+ * the one the areas read must be the same object.
  */
 import {
   createContext,

@@ -1,0 +1,18 @@
+/**
+ * '@shop/shared-kernel/react': stateless React hooks and components, and page
+ * helpers, that every part bundles itself (not shared by Module Federation, so
+ * a page loads only what it uses; hooks run on the one shared React).
+ *
+ * Nothing here may import what must be one on the page (a store, the API
+ * client, the routing context): inside the kernel package such an import stays
+ * local in an area's build, i.e. a second copy. The helpers that need those
+ * (PaginationNav, usePaymentRetry, useInvoiceDownload) are exported by the
+ * singleton, '@shop/shared-kernel'. entries.test.ts checks this.
+ */
+export { useResource } from './use-resource.ts';
+export type { Resource } from './use-resource.ts';
+export { usePageMeta, SHOP_NAME } from './use-page-meta.ts';
+export { useJsonLd } from './use-json-ld.ts';
+export { TextField } from './text-field.tsx';
+export type { TextFieldProps } from './text-field.tsx';
+export { injectAreaStyles } from '../area-styles.ts';
