@@ -14,32 +14,32 @@ import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
 import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './lib/outbox.ts';
 import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './lib/response-cache.ts';
-import { accountRoutes, type AuthRateLimit } from './routes/account/index.ts';
+import { accountRoutes } from './routes/account/index.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { complaintRoutes } from './routes/complaints/index.ts';
 import { orderHistoryRoutes } from './routes/order-history/index.ts';
 import { catalogRoutes } from './routes/catalog/index.ts';
 import { contentRoutes } from './routes/content/index.ts';
 import { couponRoutes } from './routes/coupon/index.ts';
-import type { ApiDeps } from './lib/deps.ts';
+import type { ApiDeps, ReadinessCheck } from './lib/deps.ts';
+import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from './lib/rate-limit.ts';
 import { mediaRoutes } from './routes/media/index.ts';
 import { redirectRoutes } from './routes/redirect/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { checkoutRoutes } from './routes/checkout/index.ts';
 import { defaultCheckoutOptions, type CheckoutOptions } from './lib/checkout-options.ts';
-import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from './routes/checkout/rate-limit.ts';
 import { createMailer } from './lib/mailer.ts';
 import { MAIL_TOPIC, mailJobHandler } from './routes/documents/mail-outbox.ts';
 import { confirmationJobHandler } from './routes/documents/documents.service.ts';
 import { CONFIRMATION_TOPIC } from './routes/orders/order-jobs.ts';
-import { healthRoutes, type ReadinessCheck } from './routes/health/index.ts';
+import { healthRoutes } from './routes/health/index.ts';
 import { operatorRoutes } from './routes/operator/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
 import { paymentRoutes } from './routes/payments/index.ts';
-import { contactRoutes, type ContactOptions } from './routes/contact/index.ts';
+import { contactRoutes } from './routes/contact/index.ts';
 import { loyaltyRoutes } from './routes/loyalty/index.ts';
 import { pickupPointRoutes } from './routes/pickup-points/index.ts';
-import { telemetryRoutes, type TelemetryRateLimit } from './routes/telemetry/index.ts';
+import { telemetryRoutes } from './routes/telemetry/index.ts';
 
 export { createDatabase } from './db/create-database.ts';
 
@@ -67,16 +67,16 @@ export type BuildApiOptions = {
   timeouts?: Partial<ServerTimeouts>;
   /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy); default none. */
   trustProxy?: string | false;
-  /** Orders, payments, documents and the operator's tools (issue 5); defaults suit tests of other domains. */
+  /** Orders, payments, documents and the operator's tools; defaults suit tests of other domains. */
   checkout?: CheckoutOptions;
   /** Contact form rate limit per address (default 5 messages in 10 minutes). */
-  contactRateLimit?: ContactOptions['rateLimit'];
-  /** Sign-in, sign-up and password reset limits per address and per account (issue 6). */
+  contactRateLimit?: RateLimitWindow;
+  /** Sign-in, sign-up and password reset limits per address and per account. */
   authRateLimit?: AuthRateLimit;
-  /** Order and quote limits per address, and the addresses exempt from them (issue 9; routes/checkout/rate-limit.ts). */
+  /** Order and quote limits per address, and the addresses exempt from them (lib/rate-limit.ts). */
   checkoutRateLimit?: CheckoutRateLimit;
   /** Client telemetry reports per address (default 120 a minute; routes/telemetry). */
-  telemetryRateLimit?: TelemetryRateLimit;
+  telemetryRateLimit?: RateLimitWindow;
   /** Where complaint photos are stored; default: `complaints/` beside the checkout's invoice folder (the data directory). */
   uploadDir?: string;
   /**
@@ -116,8 +116,6 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', requireHostHeader);
   app.addHook('preValidation', rejectNulCharacters);
-  const deps: ApiDeps = { db: opts.db, dialect: opts.dialect, tokens: createTokenService(opts.jwtSecret) };
-
   registerOpenApi(app);
   openApiRoute(app);
   app.setErrorHandler(errorHandler);
@@ -146,7 +144,26 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   });
   // A graceful stop lets the running jobs finish; the queued ones wait in the table for the next start.
   app.addHook('onClose', async () => outbox.stop());
-  const checkoutRateLimit = opts.checkoutRateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT;
+  const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
+  const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
+  outbox.handle(MAIL_TOPIC, mailJobHandler(mailer, checkout.mailFrom));
+  outbox.handle(CONFIRMATION_TOPIC, confirmationJobHandler(opts.db, checkout, mailer));
+  // The one dependency object, built from the infrastructure above; every domain plugin gets it as it is.
+  const deps: ApiDeps = {
+    db: opts.db,
+    dialect: opts.dialect,
+    tokens: createTokenService(opts.jwtSecret),
+    checkout,
+    metrics,
+    limits: {
+      auth: opts.authRateLimit ?? DEFAULT_RATE_LIMITS.auth,
+      checkout: opts.checkoutRateLimit ?? DEFAULT_RATE_LIMITS.checkout,
+      contact: opts.contactRateLimit ?? DEFAULT_RATE_LIMITS.contact,
+      telemetry: opts.telemetryRateLimit ?? DEFAULT_RATE_LIMITS.telemetry,
+    },
+    readiness: opts.readiness ?? [],
+    uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints'),
+  };
   const responseCache = opts.responseCache === false ? null : new ResponseCache(opts.responseCache ?? DEFAULT_RESPONSE_CACHE);
 
   app.register(
@@ -155,29 +172,15 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       // The public, anonymous, read-only catalogue: its GET answers are cached (and nothing else is).
       await api.register(async (publicCatalogue) => {
         cachePublicResponses(publicCatalogue, responseCache);
-        await publicCatalogue.register(catalogRoutes, { ...deps });
-        await publicCatalogue.register(searchRoutes, { ...deps });
+        await publicCatalogue.register(catalogRoutes, deps);
+        await publicCatalogue.register(searchRoutes, deps);
       });
-      await api.register(contentRoutes, { ...deps });
-      await api.register(redirectRoutes, { ...deps });
-      const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
-      const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
-      outbox.handle(MAIL_TOPIC, mailJobHandler(mailer, checkout.mailFrom));
-      outbox.handle(CONFIRMATION_TOPIC, confirmationJobHandler(opts.db, checkout, mailer));
-      await api.register(healthRoutes, { ...deps, metrics, operatorToken: checkout.operatorToken, readiness: opts.readiness ?? [] });
-      await api.register(accountRoutes, { ...deps, publicUrl: checkout.publicUrl, ...(opts.authRateLimit ? { rateLimit: opts.authRateLimit } : {}) });
-      await api.register(couponRoutes, { ...deps });
-      await api.register(checkoutRoutes, { ...deps, rateLimit: checkoutRateLimit });
-      await api.register(orderRoutes, { ...deps, checkout, rateLimit: checkoutRateLimit });
-      await api.register(paymentRoutes, { ...deps, checkout });
-      await api.register(operatorRoutes, { ...deps, checkout });
-      await api.register(contactRoutes, { ...deps, ...(opts.contactRateLimit ? { rateLimit: opts.contactRateLimit } : {}) });
-      await api.register(loyaltyRoutes, { ...deps });
-      await api.register(pickupPointRoutes, { ...deps });
-      await api.register(telemetryRoutes, { ...deps, metrics, operatorToken: checkout.operatorToken, ...(opts.telemetryRateLimit ? { rateLimit: opts.telemetryRateLimit } : {}) });
-      await api.register(addressRoutes, { ...deps });
-      await api.register(orderHistoryRoutes, { ...deps, checkout });
-      await api.register(complaintRoutes, { ...deps, checkout, uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints') });
+      for (const domain of [
+        contentRoutes, redirectRoutes, healthRoutes, accountRoutes, couponRoutes, checkoutRoutes, orderRoutes, paymentRoutes,
+        operatorRoutes, contactRoutes, loyaltyRoutes, pickupPointRoutes, telemetryRoutes, addressRoutes, orderHistoryRoutes, complaintRoutes,
+      ]) {
+        await api.register(domain, deps);
+      }
     },
     { prefix: '/api' },
   );

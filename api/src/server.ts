@@ -8,7 +8,7 @@ import { buildApi, createDatabase } from './app.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
-import { DEFAULT_CHECKOUT_RATE_LIMIT } from './routes/checkout/rate-limit.ts';
+import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import { readRegistry } from './release/registry.ts';
@@ -45,7 +45,7 @@ async function main() {
     readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
       if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
     } }],
-    checkoutRateLimit: { ...DEFAULT_CHECKOUT_RATE_LIMIT, allowList: config.checkoutRateLimitAllowList },
+    checkoutRateLimit: { ...DEFAULT_RATE_LIMITS.checkout, allowList: config.checkoutRateLimitAllowList },
     telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
@@ -60,7 +60,7 @@ async function main() {
     },
   });
   const health = (since: Date) => clientHealth(database.db, since);
-  await app.register(opsRoutes, { prefix: '/api/ops', originDir: config.originDir, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
+  await app.register(opsRoutes, { prefix: '/api', originDir: config.originDir, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
   registryEvents(app, { storage });
   await app.register(shellHost, {
     originDir: config.originDir,

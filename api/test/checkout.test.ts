@@ -1,5 +1,5 @@
 /**
- * Checkout (issue 5): the server's pricing, placing orders (idempotency, the stock race), coupons
+ * Checkout: the server's pricing, placing orders (idempotency, the stock race), coupons
  * on orders, card payments through the local gateway simulator and its notifications, documents
  * and the operator's tools. Real HTTP against a real database (SQLite, or PostgreSQL with DATABASE_URL).
  */

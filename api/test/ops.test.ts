@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opsRoutes } from '../src/routes/ops/index.ts';
+import { errorHandler } from '../src/lib/error-handler.ts';
 import { deploy } from '../src/release/releases.ts';
 import { readHistory, readRegistry } from '../src/release/registry.ts';
 import { packBuild } from '../src/release/upload-bundle.ts';
@@ -14,6 +15,8 @@ const token = 'operator-secret-token';
 const origin = mkdtempSync(join(tmpdir(), 'ops-origin-'));
 const storage = localDirectoryStorage(origin);
 const app = Fastify();
+// As in the shop's server: every error answers in the one error shape (the routes' error schemas expect it).
+app.setErrorHandler(errorHandler);
 let base = '';
 
 beforeAll(async () => {
@@ -22,7 +25,7 @@ beforeAll(async () => {
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
-  await app.register(opsRoutes, { prefix: '/api/ops', originDir: origin, operatorToken: token, publicUrl: 'https://shop.example', health });
+  await app.register(opsRoutes, { prefix: '/api', originDir: origin, operatorToken: token, publicUrl: 'https://shop.example', health });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

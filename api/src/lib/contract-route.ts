@@ -16,6 +16,7 @@ import { ApiErrorBody, type CallSchema } from '@shop/shared-kernel/schemas';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type StatusOf<C extends CallSchema> = C extends { status: infer S extends number } ? S : 200;
+type ErrorOf<C extends CallSchema> = C extends { error: infer E extends TSchema } ? E : typeof ApiErrorBody;
 type AnswerOf<C extends CallSchema> = C extends { status: 204 } ? TNull : C['answer'];
 
 export type CallRouteSchema<C extends CallSchema> = (C extends { params: infer P extends TSchema } ? { params: P } : unknown) &
@@ -23,7 +24,7 @@ export type CallRouteSchema<C extends CallSchema> = (C extends { params: infer P
   (C extends { body: infer B extends TSchema } ? { body: B } : unknown) & {
     summary?: string;
     tags: string[];
-    response: { [S in StatusOf<C> | (StatusOf<C> extends 201 ? 200 : never)]: AnswerOf<C> } & { '4xx': typeof ApiErrorBody; '5xx': typeof ApiErrorBody };
+    response: { [S in StatusOf<C> | (StatusOf<C> extends 201 ? 200 : never)]: AnswerOf<C> } & { '4xx': ErrorOf<C>; '5xx': ErrorOf<C> };
   };
 
 /** "204 No Content" has no body; OpenAPI still wants a schema for it. */
@@ -43,7 +44,7 @@ export function callRoute<T extends Record<string, CallSchema>, K extends keyof 
     tags: [path.split('/')[2] ?? 'api'],
     // A call that creates (201) answers 200 with the same shape when the thing existed already
     // (an idempotent retry): both are serialised with the answer's schema.
-    response: { ...(status === 201 ? { 200: call.answer } : {}), [status]: status === 204 ? NO_CONTENT : call.answer, '4xx': ApiErrorBody, '5xx': ApiErrorBody },
+    response: { ...(status === 201 ? { 200: call.answer } : {}), [status]: status === 204 ? NO_CONTENT : call.answer, '4xx': call.error ?? ApiErrorBody, '5xx': call.error ?? ApiErrorBody },
   };
   if (call.summary) schema.summary = call.summary;
   if (call.params) schema.params = call.params;

@@ -1,13 +1,28 @@
 import type { Db, DialectName } from '../db/database.ts';
 import type { TokenService } from './auth.ts';
 import type { CheckoutOptions } from './checkout-options.ts';
+import type { Metrics } from './metrics.ts';
+import type { RateLimits } from './rate-limit.ts';
 
-/** What every route plugin gets as its options. */
+/** Something /api/ready checks besides the database (e.g. the release registry). */
+export type ReadinessCheck = { name: string; label: string; check: () => Promise<unknown> };
+
+/**
+ * The one dependency object: app.ts builds it once, infrastructure first, and hands the same
+ * object to every domain plugin. A domain takes what it needs from it; nothing is spread per plugin.
+ */
 export type ApiDeps = {
   db: Db;
   dialect: DialectName;
+  /** Sign-in tokens (HS256). */
   tokens: TokenService;
+  /** The shop's settings: card gateway, e-mail, public URL, bank account, operator token, data folders. */
+  checkout: CheckoutOptions;
+  /** Prometheus counters (also `app.metrics`). */
+  metrics: Metrics;
+  limits: RateLimits;
+  /** What /api/ready checks besides the database. */
+  readiness: ReadinessCheck[];
+  /** Where complaint photos are stored. */
+  uploadDir: string;
 };
-
-/** The shop's settings beside the infrastructure: gateway, e-mail, public URL, bank account, operator token, folders. */
-export type ShopDeps = ApiDeps & { checkout: CheckoutOptions };

@@ -9,12 +9,10 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
 import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/lib/checkout-options.ts';
-import type { AuthRateLimit } from '../../src/routes/account/index.ts';
-import { DEFAULT_CHECKOUT_RATE_LIMIT, type CheckoutRateLimit } from '../../src/routes/checkout/rate-limit.ts';
+import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from '../../src/lib/rate-limit.ts';
 import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
 import type { LoggerOption } from '../../src/lib/observability.ts';
-import type { ReadinessCheck } from '../../src/routes/health/index.ts';
-import type { TelemetryRateLimit } from '../../src/routes/telemetry/index.ts';
+import type { ReadinessCheck } from '../../src/lib/deps.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -66,14 +64,14 @@ export type StartTestApiOptions = {
   /** Client timeouts (default: the production ones). */
   timeouts?: Partial<ServerTimeouts>;
   /** Client telemetry reports per address (default: the API's, 30 a minute). */
-  telemetryRateLimit?: TelemetryRateLimit;
+  telemetryRateLimit?: RateLimitWindow;
   /** Adds hooks to the app before it listens (e.g. to tamper with an answer before it is serialised). */
   configure?: (app: FastifyInstance) => void;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
-  orders: { ...DEFAULT_CHECKOUT_RATE_LIMIT.orders, max: DEFAULT_CHECKOUT_RATE_LIMIT.orders.max * 100 },
-  quotes: { ...DEFAULT_CHECKOUT_RATE_LIMIT.quotes, max: DEFAULT_CHECKOUT_RATE_LIMIT.quotes.max * 100 },
+  orders: { ...DEFAULT_RATE_LIMITS.checkout.orders, max: DEFAULT_RATE_LIMITS.checkout.orders.max * 100 },
+  quotes: { ...DEFAULT_RATE_LIMITS.checkout.quotes, max: DEFAULT_RATE_LIMITS.checkout.quotes.max * 100 },
   allowList: [],
 };
 

@@ -61,6 +61,8 @@ export type CallSchema = {
   body?: TSchema;
   answer: TSchema;
   status?: 200 | 201 | 202 | 204;
+  /** The 4xx/5xx body when a call's errors say more than ApiErrorBody (default ApiErrorBody). */
+  error?: TSchema;
   /** One line for the OpenAPI document. */
   summary?: string;
 };

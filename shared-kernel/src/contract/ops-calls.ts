@@ -1,19 +1,89 @@
-/** The operator's releases and the client telemetry (TO BE CONVERTED to a defineCalls table). */
-import type { ReleasePart, ReleaseStatus } from './release-types.ts';
-import type { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
+/** The operator's releases (Bearer operator token) and the client telemetry. */
+import { Type } from '@sinclair/typebox';
+import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
+import { ReleasePart, ReleaseStatus } from './release-types.ts';
+import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
 
-type ReleaseChange = { data: { part: ReleasePart; version: string; from: string | null; changed: boolean } };
+const Part = Type.Object({ part: Type.String({ maxLength: 20 }) });
+const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
+const Reason = Type.String({ maxLength: 500 });
+const body = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
-export type OpsCalls = {
-  // operator (Bearer operator token)
-  'GET /api/ops/releases': { answer: { data: ReleaseStatus } };
-  'POST /api/ops/releases/:part/rollback': { body: { version?: string; reason?: string }; answer: ReleaseChange };
-  'POST /api/ops/releases/:part/pin': { body: { reason?: string }; answer: { data: { pinned: boolean } } };
-  'POST /api/ops/releases/:part/unpin': { body: { reason?: string }; answer: { data: { pinned: boolean } } };
-  'POST /api/ops/releases/:part/promote': { body: { version?: string }; answer: ReleaseChange };
-  'POST /api/ops/releases/:part/abort': { body: { version?: string; reason?: string }; answer: ReleaseChange };
-  'POST /api/ops/releases/:part/preview': { body: { version: string }; answer: { data: { url: string; expires: string } } };
-  // client telemetry (public; JSON or text/plain as navigator.sendBeacon sends it); 204 No Content
-  'POST /api/telemetry': { body: TelemetryBatch; answer: void };
-  'GET /api/telemetry/summary': { query: { minutes?: number }; answer: { data: TelemetrySummary } };
-};
+/** A release refused (pinned, broken build, route clash, …): the error shape with the refusal's code, which the CLI reads. */
+const ReleaseError = Type.Object({
+  error: Type.Object({ code: ApiErrorCode, message: Type.String(), refusal: Type.Optional(Type.String()) }),
+});
+
+/** A part moved (or not: `changed` false) from `from` to `version`; `left` says why a part was not moved. */
+const Move = Type.Object({
+  part: ReleasePart,
+  version: Type.String(),
+  from: Type.Union([Type.String(), Type.Null()]),
+  changed: Type.Boolean(),
+  left: Type.Optional(Type.String()),
+});
+const MoveAnswer = Type.Object({ data: Move });
+const PinAnswer = Type.Object({ data: Type.Object({ pinned: Type.Boolean() }) });
+
+export const opsCalls = defineCalls({
+  'GET /api/ops/releases': { summary: 'Vydania v platnosti, históriu a zdravie verzií', answer: Type.Object({ data: ReleaseStatus }), error: ReleaseError },
+  'POST /api/ops/releases/:part/rollback': {
+    summary: 'Návrat časti na skoršiu verziu (pripne ju)',
+    params: Part,
+    body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
+    answer: MoveAnswer,
+    error: ReleaseError,
+  },
+  'POST /api/ops/releases/:part/pin': { params: Part, body: body({ reason: Type.Optional(Reason) }), answer: PinAnswer, error: ReleaseError },
+  'POST /api/ops/releases/:part/unpin': { params: Part, body: body({ reason: Type.Optional(Reason) }), answer: PinAnswer, error: ReleaseError },
+  'POST /api/ops/releases/:part/promote': {
+    summary: 'Kanárska verzia pre všetkých',
+    params: Part,
+    body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
+    answer: MoveAnswer,
+    error: ReleaseError,
+  },
+  'POST /api/ops/releases/:part/abort': {
+    summary: 'Zrušenie kanárskej verzie',
+    params: Part,
+    body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
+    answer: MoveAnswer,
+    error: ReleaseError,
+  },
+  'POST /api/ops/releases/:part/preview': {
+    summary: 'Podpísaný odkaz na náhľad verzie',
+    params: Part,
+    body: body({ version: Version }),
+    answer: Type.Object({ data: Type.Object({ url: Type.String(), expires: Type.String() }) }),
+    error: ReleaseError,
+  },
+  /** A CI release without file access to the origin: the build's files in the body, the same checks as a deploy. */
+  'POST /api/ops/releases/:part/upload': {
+    summary: 'Nahratie a vydanie zostavy z CI',
+    params: Part,
+    body: body({
+      packageVersion: Type.String({ pattern: '^[0-9A-Za-z.+-]{1,40}$' }),
+      budgetBytes: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()])),
+      mode: Type.Union([Type.Literal('live'), Type.Literal('publish'), Type.Literal('canary')]),
+      share: Type.Optional(Type.Integer({ minimum: 1, maximum: 99 })),
+      overridePin: Type.Optional(Type.Boolean()),
+      who: Type.String({ minLength: 1, maxLength: 200 }),
+      reason: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+      commit: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9a-f]{4,40}$' }), Type.Null()])),
+      dirty: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+      files: Type.Record(Type.String(), Type.String(), { maxProperties: 400, propertyNames: { maxLength: 200 } }),
+    }),
+    answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
+    error: ReleaseError,
+  },
+  /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */
+  'POST /api/telemetry': { summary: 'Hlásenie zobrazení a chýb z prehliadača', body: TelemetryBatch, answer: Type.Null(), status: 204 },
+  'GET /api/telemetry/summary': {
+    summary: 'Zobrazenia a chyby podľa časti a verzie (operátor)',
+    /** The operator's window: the last `minutes` minutes, the current one included. */
+    query: Type.Object({ minutes: Type.Integer({ minimum: 1, maximum: 1440, default: 60 }) }, { additionalProperties: false }),
+    answer: Type.Object({ data: TelemetrySummary }),
+  },
+});
+
+export type OpsCalls = CallTypes<typeof opsCalls>;

@@ -7,13 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { ACCOUNT_MESSAGES } from '@shop/shared-kernel/rules';
 import { ApiError } from '../../lib/errors.ts';
-import type { RateLimitWindow } from '../../lib/rate-limit.ts';
-
-export type AuthRateLimit = { perAddress: RateLimitWindow; perAccount: RateLimitWindow };
-export const DEFAULT_AUTH_RATE_LIMIT: AuthRateLimit = {
-  perAddress: { max: 60, timeWindowMs: 10 * 60_000 },
-  perAccount: { max: 5, timeWindowMs: 15 * 60_000 },
-};
+import type { AuthRateLimit } from '../../lib/rate-limit.ts';
 
 const accountKey = (request: FastifyRequest) => {
   const body = request.body as { email?: unknown } | undefined;

@@ -8,24 +8,18 @@ import type { ApiDeps } from '../../lib/deps.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { requireUser } from '../../lib/require-user.ts';
 import { AccountService } from './account.service.ts';
-import { DEFAULT_AUTH_RATE_LIMIT, registerAuthRateLimit, type AuthRateLimit } from './auth-rate-limit.ts';
+import { registerAuthRateLimit } from './auth-rate-limit.ts';
 
-export { DEFAULT_AUTH_RATE_LIMIT, type AuthRateLimit } from './auth-rate-limit.ts';
 
 /** One message for an unknown e-mail and a wrong password, so the answer reveals neither. */
 export const WRONG_CREDENTIALS = 'Nesprávny e-mail alebo heslo';
 
-export type AccountOptions = ApiDeps & {
-  /** The shop's public origin for links in e-mails (configuration; never taken from the request). */
-  publicUrl: string;
-  rateLimit?: AuthRateLimit;
-};
 
 /** Sign-up, sign-in, sign-out, password reset, the signed-in user and their profile. */
-export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (plugin, deps) => {
+export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AccountService(deps.db, deps.tokens);
-  const limiter = await registerAuthRateLimit(plugin, deps.rateLimit ?? DEFAULT_AUTH_RATE_LIMIT);
+  const limiter = await registerAuthRateLimit(plugin, deps.limits.auth);
 
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/login'),
@@ -59,7 +53,7 @@ export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (plugin, 
     ...callRoute(accountCalls, 'POST /api/account/register'),
     handler: async (request, reply) => {
       await limiter.limit(request, 'count');
-      await service.register(request.body, deps.publicUrl);
+      await service.register(request.body, deps.checkout.publicUrl);
       return reply.status(202).send({ data: { ok: true, message: ACCOUNT_MESSAGES.registered } });
     },
   });
@@ -68,7 +62,7 @@ export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (plugin, 
     ...callRoute(accountCalls, 'POST /api/account/password-reset'),
     handler: async (request, reply) => {
       await limiter.limit(request, 'count');
-      await service.requestReset(request.body.email, deps.publicUrl);
+      await service.requestReset(request.body.email, deps.checkout.publicUrl);
       return reply.status(202).send({ data: { ok: true, message: ACCOUNT_MESSAGES.resetSent } });
     },
   });
@@ -94,7 +88,7 @@ export const accountRoutes: FastifyPluginAsync<AccountOptions> = async (plugin, 
     ...callRoute(accountCalls, 'PUT /api/account/profile'),
     handler: async (request) => {
       const user = await requireUser(request, deps);
-      return { data: await service.updateProfile(user.id, request.body, deps.publicUrl) };
+      return { data: await service.updateProfile(user.id, request.body, deps.checkout.publicUrl) };
     },
   });
 

@@ -6,12 +6,12 @@ import type { ApiDeps } from '../../lib/deps.ts';
 import { optionalUser } from '../../lib/optional-user.ts';
 import { priceList } from './price-list.ts';
 import { priceBasket } from './pricing.ts';
-import { DEFAULT_CHECKOUT_RATE_LIMIT, limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from './rate-limit.ts';
+import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit } from './rate-limit.ts';
 
 /** The price list of shipping and payment, and the server's price of a basket (rate limited per address). */
-export const checkoutRoutes: FastifyPluginAsync<ApiDeps & { rateLimit?: CheckoutRateLimit }> = async (plugin, deps) => {
+export const checkoutRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const limits = deps.rateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT;
+  const limits = deps.limits.checkout;
   await registerCheckoutRateLimit(plugin, limits.allowList);
 
   /** The /doprava-a-platba page. */

@@ -1,5 +1,5 @@
 /**
- * The server's price of a basket (issue 5): every price, weight and discount comes from the
+ * The server's price of a basket: every price, weight and discount comes from the
  * database and the kernel's price rules; nothing the client sends about money is used.
  */
 import type { CheckoutLineInput } from '@shop/shared-kernel/contract';

@@ -1,5 +1,5 @@
 /**
- * Per-address limits of the checkout's two POST calls (issue 9): placing orders (each one reserves
+ * Per-address limits of the checkout's two POST calls: placing orders (each one reserves
  * stock and sends an e-mail to an address the sender chooses) and pricing baskets. The limits leave
  * real shoppers alone, also many of them behind one office or mobile network address: the checkout
  * asks for a quote on every change of the basket, shipping, payment or coupon.
@@ -12,14 +12,6 @@ import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { ApiError } from '../../lib/errors.ts';
 import type { RateLimitWindow } from '../../lib/rate-limit.ts';
-
-export type CheckoutRateLimit = { orders: RateLimitWindow; quotes: RateLimitWindow; allowList: string[] };
-
-export const DEFAULT_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
-  orders: { max: 30, timeWindowMs: 10 * 60_000 },
-  quotes: { max: 120, timeWindowMs: 60_000 },
-  allowList: [],
-};
 
 export const RATE_LIMIT_MESSAGES = {
   orders: 'Z vašej adresy prišlo za krátky čas priveľa objednávok. Skúste to, prosím, o niekoľko minút alebo nám zavolajte.',

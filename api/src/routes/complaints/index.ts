@@ -9,7 +9,6 @@ import { Type } from '@sinclair/typebox';
 import multipart from '@fastify/multipart';
 import { accountCalls, RecordId } from '@shop/shared-kernel/schemas';
 import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT, imageTypeOf } from '@shop/shared-kernel/rules';
-import type { CheckoutOptions } from '../../lib/checkout-options.ts';
 import { callRoute } from '../../lib/contract-route.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { ApiError } from '../../lib/errors.ts';
@@ -18,7 +17,6 @@ import { requireUser } from '../../lib/require-user.ts';
 import { COMPLAINT_MESSAGES, ComplaintService, type ComplaintForm } from './complaint.service.ts';
 
 /** `checkout`: the shop's IBAN and the operator's token; `uploadDir`: where complaint photos are stored. */
-export type ComplaintOptions = ApiDeps & { checkout: CheckoutOptions; uploadDir: string };
 
 /** Reads the complaint form; a photo that is not JPEG, PNG or WebP (by its first bytes) is refused. */
 async function readForm(request: FastifyRequest): Promise<ComplaintForm> {
@@ -50,7 +48,7 @@ async function readForm(request: FastifyRequest): Promise<ComplaintForm> {
   return form;
 }
 
-export const complaintRoutes: FastifyPluginAsync<ComplaintOptions> = async (plugin, deps) => {
+export const complaintRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const complaints = new ComplaintService(deps.db, deps.checkout.iban, deps.uploadDir);
   await app.register(multipart, {

@@ -14,12 +14,11 @@ import type { ApiDeps } from '../../lib/deps.ts';
 import { optionalUser } from '../../lib/optional-user.ts';
 import { ContactService, readContactMessage } from './contact.service.ts';
 
-export type ContactOptions = ApiDeps & { rateLimit?: { max: number; timeWindowMs: number } };
 
-export const contactRoutes: FastifyPluginAsync<ContactOptions> = async (plugin, deps) => {
+export const contactRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const contact = new ContactService(deps.db);
-  const limit = deps.rateLimit ?? { max: 5, timeWindowMs: 10 * 60_000 };
+  const limit = deps.limits.contact;
   await app.register(rateLimit, {
     global: false,
     // An ApiError, so the error handler keeps the Slovak message (a plain object became a generic 400 text).

@@ -6,14 +6,10 @@
 import { sql } from 'kysely';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.ts';
-import type { Metrics } from '../../lib/metrics.ts';
-import type { ApiDeps } from '../../lib/deps.ts';
+import type { ApiDeps, ReadinessCheck } from '../../lib/deps.ts';
 import { checkOperatorToken, OPERATOR_HEADER } from '../../lib/operator-auth.ts';
 
 /** A dependency the shop needs to serve: answers when reachable, throws when not. */
-export type ReadinessCheck = { name: string; label: string; check: () => Promise<unknown> };
-
-export type HealthDeps = ApiDeps & { metrics: Metrics; operatorToken: string; readiness: ReadinessCheck[] };
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -32,7 +28,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
   return /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
 }
 
-export const healthRoutes: FastifyPluginAsync<HealthDeps> = async (app, deps) => {
+export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
   const checks: ReadinessCheck[] = [
     { name: 'database', label: 'Databáza', check: () => sql`select 1`.execute(deps.db) },
     ...deps.readiness,
@@ -60,7 +56,7 @@ export const healthRoutes: FastifyPluginAsync<HealthDeps> = async (app, deps) =>
   });
 
   app.get('/metrics', async (request, reply) => {
-    if (!checkOperatorToken(request, presentedToken(request), deps.operatorToken)) {
+    if (!checkOperatorToken(request, presentedToken(request), deps.checkout.operatorToken)) {
       throw new ApiError(401, 'unauthorized', 'Chýba alebo nesedí token operátora.');
     }
     const body = await deps.metrics.registry.metrics();

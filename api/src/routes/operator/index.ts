@@ -8,14 +8,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { confirmationMessage, invoicePdf } from '../documents/documents.service.ts';
 import { queueConfirmation } from '../orders/order-jobs.ts';
-import type { ShopDeps } from '../../lib/deps.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
 import { ORDER_MESSAGES, orderByNumber, orderDetail } from '../orders/order.service.ts';
 import { requireOperator } from '../../lib/operator-auth.ts';
 
 const numberParams = { type: 'object', required: ['number'], properties: { number: { type: 'string', pattern: '^[0-9]{6,16}$' } } } as const;
 type Params = { Params: { number: string } };
 
-export const operatorRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
+export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
   app.addHook('onRequest', async (request) => requireOperator(request, deps.checkout));
 
   const load = async (number: string) => {

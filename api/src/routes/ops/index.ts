@@ -8,16 +8,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { ApiCalls, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ReleaseVersionHealth } from '@shop/shared-kernel/contract';
+import { opsCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../lib/contract-route.ts';
 import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../release/releases.ts';
 import { ReleaseRefused } from '../../release/refusal.ts';
 import { isArea, isPart, type PartName, type Provenance } from '../../release/registry.ts';
 import { localDirectoryStorage } from '../../release/storage.ts';
 import { PREVIEW_TTL_MS, previewLink } from '../../release/preview.ts';
-import { UPLOAD_BODY_LIMIT, unpackBuild, type UploadBundle } from '../../release/upload-bundle.ts';
+import { UPLOAD_BODY_LIMIT, unpackBuild } from '../../release/upload-bundle.ts';
 import { checkOperatorToken } from '../../lib/operator-auth.ts';
 
-type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
 export type OpsOptions = {
   originDir: string;
   operatorToken: string;
@@ -27,9 +29,8 @@ export type OpsOptions = {
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
 };
 
-const VERSION = { type: 'string', pattern: '^[0-9A-Za-z.+-]{1,64}$' } as const;
-const REASON = { type: 'string', maxLength: 500 } as const;
-const PART_PARAMS = { type: 'object', properties: { part: { type: 'string', maxLength: 20 } }, required: ['part'] } as const;
+const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
+
 /** Who moved a part from /ops: the operator token is shared, so the page is the actor. */
 const OPS_ACTOR = 'ops';
 
@@ -42,7 +43,8 @@ function refusal(reply: FastifyReply, error: unknown) {
 const unknownPart = (reply: FastifyReply, part: string) =>
   reply.code(404).send({ error: { code: 'not_found', message: `Neznáma časť obchodu: ${part.slice(0, 20)}` } });
 
-export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, options) => {
+export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { originDir, operatorToken } = options;
   const storage = localDirectoryStorage(originDir);
 
@@ -53,34 +55,28 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, options) =>
     }
   });
 
-  app.get<{ Reply: Answer<'GET /api/ops/releases'> }>('/releases', async () => {
+  app.route({ ...route('GET /api/ops/releases'), handler: async () => {
     const since = new Date(Date.now() - 60 * 60_000);
     const [current, moves, health] = await Promise.all([status(storage), history(storage), options.health ? options.health(since) : Promise.resolve([])]);
     return { data: { ...current, history: moves.slice(-200), health } };
-  });
+  } });
 
-  type PartRequest<Body> = { Params: { part: string }; Body: Body };
-  const bodySchema = (properties: Record<string, unknown>, required: string[] = []) => ({
-    params: PART_PARAMS,
-    body: { type: 'object', properties, required, additionalProperties: false },
-  });
   const actor = (reason?: string): Provenance => ({ who: OPS_ACTOR, reason: reason?.trim() || null });
 
-  app.post<PartRequest<{ version?: string; reason?: string }>>('/releases/:part/rollback', { schema: bodySchema({ version: VERSION, reason: REASON }) }, async (request, reply) => {
+  app.route({ ...route('POST /api/ops/releases/:part/rollback'), handler: async (request, reply) => {
     const { part } = request.params;
     if (!isPart(part)) return unknownPart(reply, part);
     try {
       const result = await rollback({ storage, part, to: request.body?.version ?? null, provenance: actor(request.body?.reason) });
       request.log.warn({ release: { action: 'rollback', ...result } }, 'release rolled back from /ops');
-      const answer: Answer<'POST /api/ops/releases/:part/rollback'> = { data: result };
-      return answer;
+      return { data: result };
     } catch (error) {
       return refusal(reply, error);
     }
-  });
+  } });
 
   for (const action of ['pin', 'unpin'] as const) {
-    app.post<PartRequest<{ reason?: string }>>(`/releases/:part/${action}`, { schema: bodySchema({ reason: REASON }) }, async (request, reply) => {
+    app.route({ ...route(`POST /api/ops/releases/:part/${action}`), handler: async (request, reply) => {
       const { part } = request.params;
       if (!isPart(part)) return unknownPart(reply, part);
       try {
@@ -89,11 +85,11 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, options) =>
       } catch (error) {
         return refusal(reply, error);
       }
-    });
+    } });
   }
 
   for (const outcome of ['promote', 'abort'] as const) {
-    app.post<PartRequest<{ version?: string; reason?: string }>>(`/releases/:part/${outcome}`, { schema: bodySchema({ version: VERSION, reason: REASON }) }, async (request, reply) => {
+    app.route({ ...route(`POST /api/ops/releases/:part/${outcome}`), handler: async (request, reply) => {
       const { part } = request.params;
       if (!isArea(part)) return unknownPart(reply, part);
       try {
@@ -103,54 +99,25 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, options) =>
       } catch (error) {
         return refusal(reply, error);
       }
-    });
+    } });
   }
 
-  app.post<PartRequest<{ version: string }>>('/releases/:part/preview', { schema: bodySchema({ version: VERSION }, ['version']) }, async (request, reply) => {
+  app.route({ ...route('POST /api/ops/releases/:part/preview'), handler: async (request, reply) => {
     const { part } = request.params;
     if (!isArea(part)) return unknownPart(reply, part);
     if (!(await storage.exists(`remotes/${part}/${request.body.version}`))) {
       return reply.code(404).send({ error: { code: 'not_found', message: `Verzia ${request.body.version} nie je na serveri.` } });
     }
-    const answer: Answer<'POST /api/ops/releases/:part/preview'> = {
+    return {
       data: { url: previewLink(options.publicUrl, operatorToken, { area: part, version: request.body.version }), expires: new Date(Date.now() + PREVIEW_TTL_MS).toISOString() },
     };
-    return answer;
-  });
+  } });
 
   // A CI release without file access to the origin: the build comes in the body and runs the same checks.
-  type Upload = UploadBundle & {
-    packageVersion: string;
-    budgetBytes: number | null;
-    mode: DeployMode['kind'];
-    share?: number;
-    overridePin?: boolean;
-    who: string;
-    reason?: string | null;
-    commit?: string | null;
-    dirty?: boolean | null;
-  };
-  app.post<PartRequest<Upload>>(
-    '/releases/:part/upload',
-    {
-      bodyLimit: UPLOAD_BODY_LIMIT,
-      schema: bodySchema(
-        {
-          packageVersion: { type: 'string', pattern: '^[0-9A-Za-z.+-]{1,40}$' },
-          budgetBytes: { type: ['integer', 'null'], minimum: 0, maximum: 100_000_000 },
-          mode: { enum: ['live', 'publish', 'canary'] },
-          share: { type: 'integer', minimum: 1, maximum: 99 },
-          overridePin: { type: 'boolean' },
-          who: { type: 'string', minLength: 1, maxLength: 200 },
-          reason: { type: ['string', 'null'], maxLength: 500 },
-          commit: { type: ['string', 'null'], pattern: '^[0-9a-f]{4,40}$' },
-          dirty: { type: ['boolean', 'null'] },
-          files: { type: 'object', maxProperties: 400, additionalProperties: { type: 'string' }, propertyNames: { maxLength: 200 } },
-        },
-        ['packageVersion', 'mode', 'who', 'files'],
-      ),
-    },
-    async (request, reply) => {
+  app.route({
+    ...route('POST /api/ops/releases/:part/upload'),
+    bodyLimit: UPLOAD_BODY_LIMIT,
+    handler: async (request, reply) => {
       const { part } = request.params;
       if (!isPart(part)) return unknownPart(reply, part);
       const body = request.body;
@@ -178,5 +145,5 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, options) =>
         await rm(dir, { recursive: true, force: true });
       }
     },
-  );
+  });
 };

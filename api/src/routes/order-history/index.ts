@@ -5,7 +5,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { accountCalls } from '@shop/shared-kernel/schemas';
-import type { CheckoutOptions } from '../../lib/checkout-options.ts';
 import { callRoute } from '../../lib/contract-route.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { requireOperator } from '../../lib/operator-auth.ts';
@@ -13,9 +12,8 @@ import { requireUser } from '../../lib/require-user.ts';
 import { OrderHistoryService } from './order-history.service.ts';
 
 /** `checkout`: the shop's IBAN (transfer instructions of an order) and the operator's token. */
-export type OrderHistoryOptions = ApiDeps & { checkout: CheckoutOptions };
 
-export const orderHistoryRoutes: FastifyPluginAsync<OrderHistoryOptions> = async (plugin, deps) => {
+export const orderHistoryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const orders = new OrderHistoryService(deps.db, deps.checkout.iban);
 

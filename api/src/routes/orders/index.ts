@@ -9,18 +9,14 @@ import { requireUser } from '../../lib/require-user.ts';
 import type { CheckoutOptions } from '../../lib/checkout-options.ts';
 import { callRoute } from '../../lib/contract-route.ts';
 import { optionalUser } from '../../lib/optional-user.ts';
-import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit, type CheckoutRateLimit } from '../checkout/rate-limit.ts';
-import type { ShopDeps } from '../../lib/deps.ts';
+import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit } from '../checkout/rate-limit.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
 import { invoicePdf } from '../documents/documents.service.ts';
 import { cancelOpenPayments } from '../payments/open-payments.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
 import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
 import { isOperator } from '../../lib/operator-auth.ts';
 
-/** E-mails are queued through the outbox (documents/mail-outbox.ts), so no route needs the mailer itself. */
-export type OrderDeps = ShopDeps;
-/** Placing orders also needs the per-address limit. */
-export type PlaceOrderDeps = OrderDeps & { rateLimit: CheckoutRateLimit };
 
 const CANNOT_PAY_AGAIN = 'Túto objednávku nie je možné zaplatiť kartou znova.';
 
@@ -40,9 +36,9 @@ function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
  * The confirmation e-mail of a new order is queued in the order's own transaction (outbox) and
  * sent by the outbox worker right after the answer.
  */
-export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (plugin, deps) => {
+export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  await registerCheckoutRateLimit(plugin, deps.rateLimit.allowList);
+  await registerCheckoutRateLimit(plugin, deps.limits.checkout.allowList);
   const card = cardProvider(deps.checkout.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
 
@@ -58,7 +54,7 @@ export const orderRoutes: FastifyPluginAsync<PlaceOrderDeps> = async (plugin, de
 
   app.route({
     ...callRoute(checkoutCalls, 'POST /api/orders'),
-    config: { rateLimit: limitPerAddress(deps.rateLimit.orders, RATE_LIMIT_MESSAGES.orders) },
+    config: { rateLimit: limitPerAddress(deps.limits.checkout.orders, RATE_LIMIT_MESSAGES.orders) },
     handler: async (request, reply) => {
       const userId = await optionalUser(request, deps);
       const { order, created } = await placeOrder(deps.db, request.body, userId, (code) => provider(code).initialStatus);

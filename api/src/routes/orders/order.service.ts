@@ -1,5 +1,5 @@
 /**
- * Placing an order (issue 5): one call with an idempotency key; the server prices the basket
+ * Placing an order: one call with an idempotency key; the server prices the basket
  * from the database, checks and reserves stock, records the coupon's redemption and stores the
  * order in one transaction. A second request with the same key answers the same order.
  */
@@ -262,7 +262,7 @@ export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): P
     amountDue: order.amount_due,
     vat,
     transfer,
-    // An order the shop cancelled or the shopper withdrew from (issue 6) is not paid for again.
+    // An order the shop cancelled or the shopper withdrew from is not paid for again.
     canRetryPayment: order.payment_code === 'card' && ['pending', 'cancelled', 'failed'].includes(order.payment_status)
       && order.status !== 'cancelled' && order.status !== 'withdrawn',
   };

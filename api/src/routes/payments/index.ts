@@ -5,7 +5,7 @@ import { checkoutCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../lib/contract-route.ts';
 import { SIGNATURE_HEADER } from '../../gateway/protocol.ts';
 import { ApiError } from '../../lib/errors.ts';
-import type { ShopDeps } from '../../lib/deps.ts';
+import type { ApiDeps } from '../../lib/deps.ts';
 import { requireOperator } from '../../lib/operator-auth.ts';
 import { handleNotification, REFUND_TOPIC, type NotificationOutcome } from './notifications.ts';
 import { CANCEL_TOPIC } from './open-payments.ts';
@@ -28,7 +28,7 @@ const CANCEL_REASON = 'Platba nahradená novším pokusom alebo objednávka už 
  * wants, refunding a payment the shop must not keep. GET /api/operator/payments/refunds: those
  * refunds, for the operator.
  */
-export const paymentRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
+export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
   const { db } = deps;
   const gateway = deps.checkout.gateway;
   // Encapsulated: only this plugin reads JSON as text, to check the signature over the exact bytes.

@@ -10,30 +10,28 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { ApiCalls } from '@shop/shared-kernel/contract';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TelemetryArea } from '@shop/shared-kernel/contract';
+import { opsCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../lib/contract-route.ts';
 import { ApiError } from '../../lib/errors.ts';
-import type { Metrics } from '../../lib/metrics.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { clientHealth } from './client-health.ts';
 import { countEvents, minuteOf } from './client-metrics.repository.ts';
-import { batchSchema, summaryQuerySchema, TELEMETRY_BODY_LIMIT } from './event-schema.ts';
+import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { requireOperatorToken } from './operator-token.ts';
 import { scrubMessage } from './scrub.ts';
 
-type Report = ApiCalls['POST /api/telemetry'];
-type Summary = ApiCalls['GET /api/telemetry/summary'];
 
-export type TelemetryRateLimit = { max: number; timeWindowMs: number };
 /** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
-export const DEFAULT_TELEMETRY_RATE_LIMIT: TelemetryRateLimit = { max: 120, timeWindowMs: 60_000 };
 
-export type TelemetryDeps = ApiDeps & { metrics: Metrics; operatorToken: string; rateLimit?: TelemetryRateLimit };
 
 const LOGGED_PER_REPORT = 10;
 const TOO_MANY = 'Príliš veľa hlásení z prehliadača. Skúste to znova o minútu.';
 
-export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, deps) => {
-  const limit = deps.rateLimit ?? DEFAULT_TELEMETRY_RATE_LIMIT;
+export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const limit = deps.limits.telemetry;
   await app.register(rateLimit, {
     global: false,
     // An ApiError, so the error handler keeps the Slovak message.
@@ -43,14 +41,11 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, de
   // (elsewhere text/plain stays refused by the schemas), with the same guards as the JSON parser.
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
-  app.post<{ Body: Report['body'] }>(
-    '/telemetry',
-    {
-      bodyLimit: TELEMETRY_BODY_LIMIT,
-      config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs } },
-      schema: { body: batchSchema },
-    },
-    async (request, reply) => {
+  app.route({
+    ...callRoute(opsCalls, 'POST /api/telemetry'),
+    bodyLimit: TELEMETRY_BODY_LIMIT,
+    config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs } },
+    handler: async (request, reply) => {
       const { events } = request.body;
       await countEvents(deps.db, events, new Date());
       let logged = 0;
@@ -66,18 +61,15 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, de
         request.log.warn({ clientError: { area, version, route, kind, message: scrubMessage(event.message ?? '') } }, 'client error report');
       }
       if (logged > LOGGED_PER_REPORT) request.log.warn({ clientErrorsNotLogged: logged - LOGGED_PER_REPORT }, 'client error report: more errors in this batch');
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
-  );
+  });
 
-  app.get<{ Querystring: { minutes: number }; Reply: Summary['answer'] }>(
-    '/telemetry/summary',
-    {
-      // The token before the query: without it, nothing about the request is answered.
-      preValidation: async (request) => requireOperatorToken(request, deps.operatorToken),
-      schema: { querystring: summaryQuerySchema },
-    },
-    async (request, reply) => {
+  app.route({
+    ...callRoute(opsCalls, 'GET /api/telemetry/summary'),
+    // The token before the query: without it, nothing about the request is answered.
+    preValidation: async (request) => requireOperatorToken(request, deps.checkout.operatorToken),
+    handler: async (request, reply) => {
       const since = new Date(minuteOf(new Date(Date.now() - (request.query.minutes - 1) * 60_000)));
       const rows = await clientHealth(deps.db, since);
       reply.header('cache-control', 'no-store');
@@ -85,7 +77,7 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, de
         data: {
           since: since.toISOString(),
           rows: rows.map((row) => ({
-            area: row.area as Summary['answer']['data']['rows'][number]['area'],
+            area: row.area as TelemetryArea,
             version: row.version,
             views: row.views,
             errors: row.errors,
@@ -94,5 +86,5 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryDeps> = async (app, de
         },
       };
     },
-  );
+  });
 };
