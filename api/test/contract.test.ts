@@ -131,4 +131,18 @@ describe('the contract', () => {
     const lookup = document.paths['/api/redirect']!.get as { parameters: { name: string; in: string; required?: boolean }[] };
     expect(lookup.parameters).toContainEqual(expect.objectContaining({ name: 'path', in: 'query', required: true }));
   });
+
+  it('the OpenAPI document shows a listing\'s attribute filters and names its shared shapes', async () => {
+    const document = (await api.get('/api/openapi.json')).body as {
+      paths: Record<string, { get?: { parameters: { name: string; in: string; schema: { patternProperties?: object } }[] } }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    for (const path of ['/api/products', '/api/products/facets']) {
+      const filters = document.paths[path]!.get!.parameters.find((p) => p.name === 'filters');
+      expect(filters?.in).toBe('query');
+      expect(Object.keys(filters?.schema.patternProperties ?? {}).join(' ')).toMatch(/f.*r|r.*f/);
+    }
+    expect(Object.keys(document.components.schemas)).toContain('CategoryNode');
+    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('def-'))).toEqual([]);
+  });
 });

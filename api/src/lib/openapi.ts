@@ -7,8 +7,14 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { KERNEL_VERSION } from '@shop/shared-kernel/schemas';
 
+type QueryPatterns = { patternProperties?: Record<string, unknown>; description?: string };
+type Operation = { parameters?: object[] };
+
 /** Registered before the routes: the plugin collects each route as it is added. */
 export function registerOpenApi(app: FastifyInstance): void {
+  // Query parameters named by a pattern (a listing's `f<id>`/`r<id>` attribute filters): the plugin
+  // lists only named properties, so they are added as one free-form parameter (OpenAPI 3.1, form style).
+  const patternQueries = new Map<string, QueryPatterns>();
   app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -27,6 +33,33 @@ export function registerOpenApi(app: FastifyInstance): void {
     },
     // Only the calls of the contract (and of other schema'd routes) are documented; /media and pages are not API.
     hideUntagged: true,
+    // A schema with an $id (the recursive CategoryNode) is a component named after it, not "def-0".
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transform: ({ schema, url }) => {
+      const query = schema?.querystring as QueryPatterns | undefined;
+      if (query?.patternProperties) patternQueries.set(url, query);
+      return { schema, url };
+    },
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const document = documentObject.openapiObject;
+      for (const [url, query] of patternQueries) {
+        const operation = document.paths?.[url]?.get as Operation | undefined;
+        if (!operation) continue;
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          {
+            in: 'query',
+            name: 'filters',
+            style: 'form',
+            explode: true,
+            description: 'Filtre podľa vlastností: f<id>=hodnota|hodnota (výber), r<id>=od-do (rozsah)',
+            schema: { type: 'object', patternProperties: query.patternProperties, additionalProperties: false },
+          },
+        ];
+      }
+      return document;
+    },
   });
 }
 

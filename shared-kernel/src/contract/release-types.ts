@@ -1,151 +1,118 @@
-/** Release shapes: parts, routes an area serves, moves, pins, status (the operator's /ops). */
+/** Release shapes: parts, the routes an area serves, moves, pins, status (the operator's /ops). */
 import { Type, type Static } from '@sinclair/typebox';
 
+const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-export type ReleasePart = Static<typeof ReleasePart>
+/** The independently released parts of the shop. */
+export type ReleasePart = Static<typeof ReleasePart>;
 export const ReleasePart = Type.Union([
-Type.Literal('shell'),
-Type.Literal('catalog'),
-Type.Literal('checkout'),
-Type.Literal('account'),
-Type.Literal('content')
-])
+  Type.Literal('shell'),
+  Type.Literal('catalog'),
+  Type.Literal('checkout'),
+  Type.Literal('account'),
+  Type.Literal('content'),
+]);
 
-export type AreaRoute = Static<typeof AreaRoute>
+/** A page an area ships: declared by the area's build, carried by the registry; the shell builds its route table from these. */
+export type AreaRoute = Static<typeof AreaRoute>;
 export const AreaRoute = Type.Object({
-name: Type.String(),
-path: Type.String(),
-module: Type.String(),
-layout: Type.Union([
-Type.Literal('default'),
-Type.Literal('checkout'),
-Type.Literal('account')
-]),
-requiresBasket: Type.Optional(Type.Boolean()),
-requiresSignIn: Type.Optional(Type.Boolean()),
-noConsent: Type.Optional(Type.Boolean())
-})
+  /** Unique across the shop, e.g. 'checkout-cart'. */
+  name: Type.String(),
+  /** React Router path: static segments and :params, e.g. '/checkout/thankyou/:orderToken'. */
+  path: Type.String(),
+  /** The exposed module that renders it, './CartPage'. */
+  module: Type.String(),
+  layout: Type.Union([Type.Literal('default'), Type.Literal('checkout'), Type.Literal('account')]),
+  /** The step needs a non-empty basket; otherwise the shopper goes to the basket. */
+  requiresBasket: Type.Optional(Type.Boolean()),
+  /** The page is for signed-in shoppers (guests go to sign in). */
+  requiresSignIn: Type.Optional(Type.Boolean()),
+  /** No consent notice and no analytics (utility routes). */
+  noConsent: Type.Optional(Type.Boolean()),
+  /** A public page the same for every shopper: the shop's server renders its first view (HTML for crawlers, fast first paint). */
+  serverRender: Type.Optional(Type.Boolean()),
+});
 
-export type ReleaseAction = Static<typeof ReleaseAction>
+export type ReleaseAction = Static<typeof ReleaseAction>;
 export const ReleaseAction = Type.Union([
-Type.Literal('deploy'),
-Type.Literal('rollback'),
-Type.Literal('publish'),
-Type.Literal('canary'),
-Type.Literal('promote'),
-Type.Literal('abort'),
-Type.Literal('pin'),
-Type.Literal('unpin')
-])
+  Type.Literal('deploy'),
+  Type.Literal('rollback'),
+  Type.Literal('publish'),
+  Type.Literal('canary'),
+  Type.Literal('promote'),
+  Type.Literal('abort'),
+  Type.Literal('pin'),
+  Type.Literal('unpin'),
+]);
 
-export type ReleaseMove = Static<typeof ReleaseMove>
+/** One entry of the release history. */
+export type ReleaseMove = Static<typeof ReleaseMove>;
 export const ReleaseMove = Type.Object({
-at: Type.String(),
-who: Type.String(),
-part: ReleasePart,
-action: ReleaseAction,
-from: Type.Union([
-Type.String(),
-Type.Null()
-]),
-to: Type.String(),
-reason: Type.Optional(Type.Union([
-Type.String(),
-Type.Null()
-])),
-commit: Type.Optional(Type.Union([
-Type.String(),
-Type.Null()
-])),
-dirty: Type.Optional(Type.Union([
-Type.Boolean(),
-Type.Null()
-])),
-share: Type.Optional(Type.Number())
-})
+  at: Type.String(),
+  who: Type.String(),
+  part: ReleasePart,
+  action: ReleaseAction,
+  from: NullableString,
+  to: Type.String(),
+  reason: Type.Optional(NullableString),
+  /** The commit the build came from, and whether the working tree had changes. */
+  commit: Type.Optional(NullableString),
+  dirty: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  /** A canary's share of visitors, percent. */
+  share: Type.Optional(Type.Number()),
+});
 
-export type ReleasePin = Static<typeof ReleasePin>
-export const ReleasePin = Type.Object({
-version: Type.String(),
-by: Type.String(),
-at: Type.String(),
-reason: Type.Union([
-Type.String(),
-Type.Null()
-])
-})
+/** A part held at a version: deploys do not move it until unpinned. */
+export type ReleasePin = Static<typeof ReleasePin>;
+export const ReleasePin = Type.Object({ version: Type.String(), by: Type.String(), at: Type.String(), reason: NullableString });
 
-export type ReleasePartStatus = Static<typeof ReleasePartStatus>
+export type ReleasePartStatus = Static<typeof ReleasePartStatus>;
 export const ReleasePartStatus = Type.Object({
-part: ReleasePart,
-version: Type.Union([
-Type.String(),
-Type.Null()
-]),
-since: Type.Union([
-Type.String(),
-Type.Null()
-]),
-by: Type.Union([
-Type.String(),
-Type.Null()
-]),
-versionsKept: Type.Array(Type.String()),
-pin: Type.Union([
-ReleasePin,
-Type.Null()
-]),
-canary: Type.Union([
-Type.Object({
-version: Type.String(),
-share: Type.Number(),
-since: Type.String(),
-by: Type.String()
-}),
-Type.Null()
-]),
-rollback: Type.Union([
-Type.Object({
-version: Type.String(),
-lastInForceUntil: Type.String(),
-by: Type.Union([
-Type.String(),
-Type.Null()
-])
-}),
-Type.Object({
-refused: Type.String()
-})
-])
-})
+  part: ReleasePart,
+  /** The version in force; null before the first release. */
+  version: NullableString,
+  since: NullableString,
+  by: NullableString,
+  versionsKept: Type.Array(Type.String()),
+  pin: Type.Union([ReleasePin, Type.Null()]),
+  canary: Type.Union([
+    Type.Object({ version: Type.String(), share: Type.Number(), since: Type.String(), by: Type.String() }),
+    Type.Null(),
+  ]),
+  /** Where a rollback without a version goes (and when that version was last in force, put there by whom), or why none. */
+  rollback: Type.Union([
+    Type.Object({ version: Type.String(), lastInForceUntil: Type.String(), by: NullableString }),
+    Type.Object({ refused: Type.String() }),
+  ]),
+});
 
-export type ReleaseVersionHealth = Static<typeof ReleaseVersionHealth>
+/** Page views and client errors of one version of an area in the last hour. */
+export type ReleaseVersionHealth = Static<typeof ReleaseVersionHealth>;
 export const ReleaseVersionHealth = Type.Object({
-area: Type.String(),
-version: Type.String(),
-views: Type.Number(),
-errors: Type.Number()
-})
+  area: Type.String(),
+  version: Type.String(),
+  views: Type.Number(),
+  errors: Type.Number(),
+});
 
-export type ReleaseStatus = Static<typeof ReleaseStatus>
+export type ReleaseStatus = Static<typeof ReleaseStatus>;
 export const ReleaseStatus = Type.Object({
-revision: Type.String(),
-registry: Type.Boolean(),
-lock: Type.Union([
-Type.Object({
-pid: Type.Number(),
-host: Type.String(),
-since: Type.String(),
-what: Type.String(),
-stale: Type.Boolean(),
-staleBecause: Type.Union([
-Type.String(),
-Type.Null()
-])
-}),
-Type.Null()
-]),
-parts: Type.Array(ReleasePartStatus),
-history: Type.Array(ReleaseMove),
-health: Type.Array(ReleaseVersionHealth)
-})
+  revision: Type.String(),
+  /** False: the origin has no registry (a mistyped DATA_DIR?). */
+  registry: Type.Boolean(),
+  /** The release lock, when a release is running (or a stale lock was left behind). */
+  lock: Type.Union([
+    Type.Object({
+      pid: Type.Number(),
+      host: Type.String(),
+      since: Type.String(),
+      what: Type.String(),
+      stale: Type.Boolean(),
+      staleBecause: NullableString,
+    }),
+    Type.Null(),
+  ]),
+  parts: Type.Array(ReleasePartStatus),
+  history: Type.Array(ReleaseMove),
+  health: Type.Array(ReleaseVersionHealth),
+});
