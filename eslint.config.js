@@ -78,6 +78,8 @@ export default tseslint.config(
   boundary('api', API_PATHS),
   // The same rule with one pattern more: a later block's options replace an earlier one's.
   boundary('api', API_PATHS, ['api/src/routes/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
+  // The server renderer gives the parts' server builds the server's one copy of the kernel (and configures its client).
+  boundary('api', [], ['api/src/web/ssr/**/*.ts']),
   {
     // One way to call the API: the kernel's client (a 401 signs the shopper out, errors are ApiError).
     files: ['shell/src/**/*.{ts,tsx}', 'mf-*/src/**/*.{ts,tsx}'],

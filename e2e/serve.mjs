@@ -16,6 +16,8 @@ const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = process.env.E2E_DATA_DIR ?? join(here, `.data-${port}`);
 const env = {
   ...process.env,
+  // As `npm start` runs it: React's production build for server rendering.
+  NODE_ENV: 'production',
   DATA_DIR: dataDir,
   PORT: String(port),
   ASSET_PORT: String(port + 1),

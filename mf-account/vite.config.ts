@@ -1,4 +1,5 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
@@ -28,4 +29,4 @@ export const routes: AreaRoute[] = [
   { name: 'account-complaints', path: '/account/complaints', module: './ComplaintsPage', layout: 'account', requiresSignIn: true },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'account', exposes, routes, devPort: 5103, react, federation }));
+export default defineConfig(areaViteConfig({ area: 'account', exposes, routes, devPort: 5103, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));

@@ -1,4 +1,5 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
@@ -16,14 +17,14 @@ export const exposes = {
 // The pages this area ships: the shell builds its route table from the areas in force, so a
 // deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
 export const routes: AreaRoute[] = [
-  { name: 'home', path: '/', module: './HomePage', layout: 'default' },
-  { name: 'category', path: '/c/:category', module: './CategoryPage', layout: 'default' },
-  { name: 'product', path: '/p/:product', module: './ProductPage', layout: 'default' },
-  { name: 'brand', path: '/b/:brand', module: './BrandPage', layout: 'default' },
-  { name: 'sale', path: '/vypredaj', module: './SalePage', layout: 'default' },
-  { name: 'search', path: '/search/:search', module: './SearchPage', layout: 'default' },
+  { name: 'home', path: '/', module: './HomePage', layout: 'default', serverRender: true },
+  { name: 'category', path: '/c/:category', module: './CategoryPage', layout: 'default', serverRender: true },
+  { name: 'product', path: '/p/:product', module: './ProductPage', layout: 'default', serverRender: true },
+  { name: 'brand', path: '/b/:brand', module: './BrandPage', layout: 'default', serverRender: true },
+  { name: 'sale', path: '/vypredaj', module: './SalePage', layout: 'default', serverRender: true },
+  { name: 'search', path: '/search/:search', module: './SearchPage', layout: 'default', serverRender: true },
   // A search for nothing (/search/) says what to type instead of "page not found".
-  { name: 'search-empty', path: '/search', module: './SearchPage', layout: 'default' },
+  { name: 'search-empty', path: '/search', module: './SearchPage', layout: 'default', serverRender: true },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'catalog', exposes, routes, devPort: 5101, react, federation }));
+export default defineConfig(areaViteConfig({ area: 'catalog', exposes, routes, devPort: 5101, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));

@@ -1,4 +1,5 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
@@ -31,4 +32,4 @@ export const routes: AreaRoute[] = [
   { name: 'paid', path: '/paid', module: './OperatorPage', layout: 'checkout' },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'checkout', exposes, routes, devPort: 5102, react, federation }));
+export default defineConfig(areaViteConfig({ area: 'checkout', exposes, routes, devPort: 5102, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));

@@ -1,4 +1,5 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
@@ -16,13 +17,13 @@ export const exposes = {
 // The pages this area ships: the shell builds its route table from the areas in force, so a
 // deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
 export const routes: AreaRoute[] = [
-  { name: 'site', path: '/s/:site', module: './StaticPage', layout: 'default' },
-  { name: 'contact', path: '/s/kontakt', module: './ContactPage', layout: 'default' },
+  { name: 'site', path: '/s/:site', module: './StaticPage', layout: 'default', serverRender: true },
+  { name: 'contact', path: '/s/kontakt', module: './ContactPage', layout: 'default', serverRender: true },
   { name: 'loyalty', path: '/s/vernostny-program', module: './LoyaltyPage', layout: 'default' },
-  { name: 'blog', path: '/blog', module: './BlogPage', layout: 'default' },
-  { name: 'blog-tag', path: '/blog/:tag', module: './BlogPage', layout: 'default' },
-  { name: 'blog-post', path: '/blog/clanok/:post', module: './BlogPostPage', layout: 'default' },
-  { name: 'shipping-payment', path: '/doprava-a-platba', module: './ShippingPaymentPage', layout: 'default' },
+  { name: 'blog', path: '/blog', module: './BlogPage', layout: 'default', serverRender: true },
+  { name: 'blog-tag', path: '/blog/:tag', module: './BlogPage', layout: 'default', serverRender: true },
+  { name: 'blog-post', path: '/blog/clanok/:post', module: './BlogPostPage', layout: 'default', serverRender: true },
+  { name: 'shipping-payment', path: '/doprava-a-platba', module: './ShippingPaymentPage', layout: 'default', serverRender: true },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'content', exposes, routes, devPort: 5104, react, federation }));
+export default defineConfig(areaViteConfig({ area: 'content', exposes, routes, devPort: 5104, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));

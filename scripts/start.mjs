@@ -13,4 +13,6 @@ await buildAll();
 await publishAll();
 log(`Prepared in ${seconds(since)}; starting the server (restarted by a supervisor if it dies)`);
 
+// React (server rendering) runs its production build unless told otherwise.
+process.env.NODE_ENV ??= 'production';
 process.exit(await supervise({ command: process.execPath, args: ['--enable-source-maps', 'dist/server.js'], cwd: join(root, 'api') }));

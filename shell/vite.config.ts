@@ -1,9 +1,9 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
-import { federationDefaults, KERNEL_BUILD_VERSION, sharedSingletons } from '@shop/shared-kernel/federation';
+import { federationDefaults, KERNEL_BUILD_VERSION, serverBuildPlugin, sharedSingletons } from '@shop/shared-kernel/federation';
 import { LAYOUTS } from './src/app/route-table.ts';
 
 /**
@@ -62,6 +62,13 @@ export default defineConfig({
     }),
     shellFacts(),
     preloadBootChunks(),
+    // The shell on the shop's server (first view of public pages); areas come from the server, not the federation runtime.
+    serverBuildPlugin({
+      viteBuild: build,
+      react,
+      entry: 'src/server-entry.tsx',
+      replace: { 'src/areas/module-source.ts': 'src/areas/module-source.server.ts' },
+    }),
   ],
   build: { target: 'esnext' },
   test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },

@@ -69,6 +69,7 @@ async function main() {
     registryPollMs: config.registryPollMs,
     telemetrySample: config.telemetrySample,
     operatorToken,
+    publicUrl: checkoutConfig.publicUrl,
   });
   // Canaries whose client error rate runs above the stable version's are aborted without waiting for anyone.
   const canaryPolicy = canaryPolicyFrom(process.env);

@@ -438,7 +438,7 @@ function complaintForm(token: string, itemId: number, photos: { data: Buffer; na
   form.set('itemId', String(itemId));
   form.set('reason', 'damaged');
   form.set('description', 'Vrece prišlo roztrhnuté, polovica obsahu chýba.');
-  for (const p of photos) form.append('photos', new Blob([p.data], { type: p.type }), p.name);
+  for (const p of photos) form.append('photos', new Blob([new Uint8Array(p.data)], { type: p.type }), p.name);
   return form;
 }
 const postComplaint = (form: FormData, token?: string) =>

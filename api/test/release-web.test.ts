@@ -34,7 +34,7 @@ beforeAll(async () => {
   const preview = fakeAreaBuild('checkout', { marker: 'preview', exposes: ['./CartPage', './GiftPage'], routes: [cartRoute, giftRoute] });
   previewed = (await deploy({ storage, part: 'checkout', distDir: preview, packageVersion: '1.0.0', provenance, mode: { kind: 'publish' } })).version;
   registryEvents(app, { storage, pollMs: 50 });
-  await shellHost(app, { originDir: origin, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken });
+  await shellHost(app, { originDir: origin, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example' });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

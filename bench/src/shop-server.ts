@@ -31,6 +31,7 @@ export async function startShop(options: {
   if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
   const env = {
     ...process.env,
+    NODE_ENV: 'production',
     DATA_DIR: dataDir,
     PORT: String(options.port),
     ASSET_PORT: String(options.port + 1),

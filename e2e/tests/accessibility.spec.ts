@@ -1,6 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test as base } from '@playwright/test';
-import { test } from './fixtures.ts';
+import { expect, test, undecidedTest as base } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 
 async function seriousViolations(page: Page) {

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, undecidedTest as base } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants } from './checkout-helpers.ts';
 
 base('the operator tools /pdf and /generate show no consent notice', async ({ page }) => {

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, undecidedTest as test } from './fixtures.ts';
 
 type ConsentCommand = [string, string, Record<string, string | number>];
 

@@ -1,8 +1,37 @@
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 import { SHOP_PORT } from '../playwright.config.ts';
 
+/**
+ * After a full page load, waits until the page is interactive (`<html data-interactive>`, set
+ * once the shell has hydrated the server's HTML or rendered the page): a click before that is a
+ * plain link's full page load, not the shop's navigation. Pages without JavaScript never set it.
+ */
+async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise<void> {
+  if (!javaScriptEnabled) return;
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
+}
+
+/** A visitor who has not answered the cookie notice yet; every navigation waits until the page is interactive. */
+export const undecidedTest = base.extend({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      await untilInteractive(page, javaScriptEnabled);
+      return response;
+    };
+    page.reload = async (options) => {
+      const response = await reload(options);
+      await untilInteractive(page, javaScriptEnabled);
+      return response;
+    };
+    await use(page);
+  },
+});
+
 /** A shopper who already answered the cookie notice (rejected all), so it does not cover the page. */
-export const test = base.extend({
+export const test = undecidedTest.extend({
   context: async ({ context }, use) => {
     const url = `http://localhost:${SHOP_PORT}`;
     await context.addCookies(

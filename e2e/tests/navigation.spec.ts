@@ -11,15 +11,27 @@ function writeRegistry(content: string) {
   renameSync(`${registryFile}.tmp`, registryFile);
 }
 
-test('the server redirect for a path is followed: internal in the app, external with a full load', async ({ page }) => {
+test('a stored redirect is answered by the server with 301; in the app, internal ones are followed in place and external ones with a full load', async ({ page, request }) => {
+  // The server answers an old address itself, before any script (crawlers and links from outside).
+  const internal = await request.get('/kontakt', { maxRedirects: 0 });
+  expect(internal.status()).toBe(301);
+  expect(internal.headers().location).toBe('/s/kontakt');
+  const external = await request.get('/katalog-2024', { maxRedirects: 0 });
+  expect(external.status()).toBe(301);
+  expect(external.headers().location).toBe('https://www.example.sk/katalog');
+
   await page.goto('/kontakt');
   await expect(page).toHaveURL(/\/s\/kontakt$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Kontakt' })).toBeVisible();
 
+  // Reached inside the app (no server request for the page), the shell looks the address up itself.
   await page.route('https://www.example.sk/**', (route) =>
     route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<title>Katalóg</title><h1>Externý katalóg</h1>' }),
   );
-  await page.goto('/katalog-2024');
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/katalog-2024');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
   await expect(page).toHaveURL('https://www.example.sk/katalog');
   await expect(page.getByRole('heading', { name: 'Externý katalóg' })).toBeVisible();
 });

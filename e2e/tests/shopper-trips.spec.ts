@@ -2,8 +2,8 @@
  * What a shopper tripped over, checked on a phone and on a desktop:
  * one "od" price on every listing, and a made-up thank-you link thanks nobody.
  */
-import { test as undecided, type APIRequestContext, type Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, undecidedTest as undecided } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants, fillContact, signIn } from './checkout-helpers.ts';
 import { cents } from './helpers.ts';
 // The shop's own price rule (spec section 9), not a copy of it.

@@ -1,6 +1,6 @@
-import { injectAreaStyles } from '@shop/shared-kernel/react';
+import { useAreaStyles } from '@shop/shared-kernel/react';
 import css from './account.css?inline';
 
 export function useAccountStyles(): void {
-  injectAreaStyles('account', css);
+  useAreaStyles('account', css);
 }

@@ -1,7 +1,7 @@
-import { injectAreaStyles } from '@shop/shared-kernel/react';
+import { useAreaStyles } from '@shop/shared-kernel/react';
 import css from './catalog.css?inline';
 
 /** Adds the catalogue's styles once, from whichever page loads first. */
 export function useCatalogStyles(): void {
-  injectAreaStyles('catalog', css);
+  useAreaStyles('catalog', css);
 }

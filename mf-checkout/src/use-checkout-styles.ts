@@ -1,6 +1,6 @@
-import { injectAreaStyles } from '@shop/shared-kernel/react';
+import { useAreaStyles } from '@shop/shared-kernel/react';
 import css from './checkout.css?inline';
 
 export function useCheckoutStyles(): void {
-  injectAreaStyles('checkout', css);
+  useAreaStyles('checkout', css);
 }

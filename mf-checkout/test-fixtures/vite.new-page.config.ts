@@ -1,6 +1,7 @@
 // The checkout area with one more page (test-fixtures/gift-cards-page.tsx) and its route:
 // what an area team ships to add a page, built exactly like the area itself.
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { areaViteConfig } from '@shop/shared-kernel/federation';
@@ -14,5 +15,7 @@ export default defineConfig(
     devPort: 5102,
     react,
     federation,
+    viteBuild: build,
+    root: fileURLToPath(new URL('..', import.meta.url)),
   }),
 );

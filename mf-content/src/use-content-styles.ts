@@ -1,6 +1,6 @@
-import { injectAreaStyles } from '@shop/shared-kernel/react';
+import { useAreaStyles } from '@shop/shared-kernel/react';
 import css from './content.css?inline';
 
 export function useContentStyles(): void {
-  injectAreaStyles('content', css);
+  useAreaStyles('content', css);
 }

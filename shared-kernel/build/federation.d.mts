@@ -1,10 +1,10 @@
-import type { Plugin, UserConfig } from 'vite';
+import type { InlineConfig, Plugin, UserConfig } from 'vite';
 export declare const KERNEL_BUILD_VERSION: string;
 export declare function sharedSingletons(): Record<string, { singleton: true; requiredVersion: string }>;
 export declare const federationDefaults: { dts: false; shareStrategy: 'loaded-first' };
 /** A page an area ships (the shell's route table is built from these at boot). */
-export type { AreaRoute } from '../src/contract/domain.ts';
-import type { AreaRoute } from '../src/contract/domain.ts';
+export type { AreaRoute } from '../src/contract/release-types.ts';
+import type { AreaRoute } from '../src/contract/release-types.ts';
 export declare function areaMetaPlugin(options: { area: string; exposes: Record<string, string>; routes: AreaRoute[] }): Plugin;
 export declare function areaViteConfig(options: {
   area: string;
@@ -13,4 +13,19 @@ export declare function areaViteConfig(options: {
   devPort: number;
   react: (...args: never[]) => unknown;
   federation: (options: never) => unknown;
+  /** Vite's `build`, for the area's server build after its browser build. */
+  viteBuild: (config: InlineConfig) => Promise<unknown>;
+  /** The area's folder (default: the working directory, as Vite runs). */
+  root?: string;
 }): UserConfig;
+export declare const SERVER_SHARED: string[];
+export declare const SERVER_BUILD_DIR: string;
+export declare const SERVER_ENTRY_FILE: string;
+export declare function serverBuildPlugin(options: {
+  viteBuild: (config: InlineConfig) => Promise<unknown>;
+  react: (...args: never[]) => unknown;
+  entry?: string;
+  source?: string;
+  replace?: Record<string, string>;
+}): Plugin;
+export declare function areaServerEntry(area: string, exposes: Record<string, string>, root: string): string;

@@ -1,6 +1,7 @@
 // Build-time federation settings every part uses, so the shell and all areas
 // agree on what is a shared singleton and which kernel contract they carry.
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const kernelPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -26,6 +27,97 @@ export function sharedSingletons() {
     mitt: singleton('^3.0.1'),
     '@shop/shared-kernel': singleton(`^${KERNEL_BUILD_VERSION}`),
   };
+}
+
+/**
+ * What a server build leaves out: the packages the shop's server provides as its own single
+ * copies (the same ones the browser shares), so a page rendered on the server runs on the
+ * server's React and kernel. '@shop/shared-kernel/rules' and '/react' are bundled, as in the browser.
+ */
+export const SERVER_SHARED = ['react', 'react-dom', 'zustand', 'mitt', '@shop/shared-kernel'];
+const isServerShared = (id) =>
+  SERVER_SHARED.some((name) => id === name || (name !== '@shop/shared-kernel' && id.startsWith(`${name}/`)));
+
+/** Where a part's server build goes inside its build: released together, so both are one version. */
+export const SERVER_BUILD_DIR = 'server';
+export const SERVER_ENTRY_FILE = 'entry.cjs';
+
+/**
+ * Builds the part's server entry right after its browser build, into `server/entry.cjs` of the
+ * same output: one CommonJS file (the shop's server evaluates it with its own `require` for the
+ * shared packages above), with every other import bundled. Either `entry` (a file of the part)
+ * or `source` (the code of a generated entry) names what it exports; `replace` swaps modules
+ * the server must not run (e.g. the federation runtime) for their server versions.
+ */
+export function serverBuildPlugin({ viteBuild, react, entry, source, replace = {} }) {
+  let root = '';
+  let outDir = '';
+  let isServerBuild = false;
+  const ENTRY_ID = 'virtual:shop-server-entry';
+  const VIRTUAL = '\0shop-server-entry';
+  return {
+    name: 'shop-server-build',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = resolve(config.root, config.build.outDir);
+      isServerBuild = Boolean(config.build.ssr);
+    },
+    async closeBundle() {
+      if (isServerBuild) return;
+      const replaced = Object.entries(replace).map(([from, to]) => [resolve(root, from), resolve(root, to)]);
+      await viteBuild({
+        configFile: false,
+        root,
+        mode: 'production',
+        logLevel: 'warn',
+        plugins: [
+          react(),
+          {
+            name: 'shop-server-entry',
+            enforce: 'pre',
+            resolveId(id) {
+              return source && (id === ENTRY_ID || id.endsWith(`/${ENTRY_ID}`)) ? VIRTUAL : null;
+            },
+            load(id) {
+              return id === VIRTUAL ? source : null;
+            },
+          },
+          {
+            name: 'shop-server-replacements',
+            enforce: 'pre',
+            async resolveId(id, importer) {
+              if (!importer || replaced.length === 0 || id.startsWith('\0')) return null;
+              const resolved = await this.resolve(id, importer, { skipSelf: true });
+              const swap = resolved && replaced.find(([from]) => from === resolved.id);
+              return swap ? swap[1] : null;
+            },
+          },
+        ],
+        build: {
+          ssr: entry ?? ENTRY_ID,
+          outDir: resolve(outDir, SERVER_BUILD_DIR),
+          emptyOutDir: true,
+          copyPublicDir: false,
+          target: 'node20',
+          minify: false,
+          rollupOptions: {
+            external: isServerShared,
+            output: { format: 'cjs', entryFileNames: SERVER_ENTRY_FILE, codeSplitting: false },
+          },
+        },
+        ssr: { noExternal: true, target: 'node' },
+      });
+    },
+  };
+}
+
+/** The generated server entry of an area: its exposed modules, loaded on demand by name. */
+export function areaServerEntry(area, exposes, root) {
+  const lines = Object.entries(exposes).map(
+    ([name, file]) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(resolve(root, file))}),`,
+  );
+  return `export const area = ${JSON.stringify(area)};\nexport const modules = {\n${lines.join('\n')}\n};\n`;
 }
 
 /** Options common to the shell and the areas. */
@@ -67,7 +159,7 @@ export function areaMetaPlugin({ area, exposes, routes }) {
  * The whole Vite config of an area. Plugin factories are passed in so the
  * kernel does not depend on build tools; every area builds the same way.
  */
-export function areaViteConfig({ area, exposes, routes, devPort, react, federation }) {
+export function areaViteConfig({ area, exposes, routes, devPort, react, federation, viteBuild, root = process.cwd() }) {
   return {
     // Relative base: the build is published under any versioned path
     // (remotes/<area>/<version>/) and its chunks resolve against the entry's URL.
@@ -85,6 +177,8 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
         experiments: { externalRuntime: true },
       }),
       areaMetaPlugin({ area, exposes, routes }),
+      // The same pages for the shop's server (first view of public pages, rendered at the version in force).
+      serverBuildPlugin({ viteBuild, react, source: areaServerEntry(area, exposes, root) }),
     ],
     build: { target: 'esnext', emptyOutDir: true },
     // Component tests (vitest) run in jsdom against the area's own sources.

@@ -81,7 +81,7 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
   };
 
   return {
-    auth: readStoredAuth(),
+    auth: {},
     login: (token) => {
       if (typeof token !== 'string' || !token) throw new TypeError('login: token must be a non-empty string');
       change({ auth: 1, token });
@@ -105,3 +105,7 @@ configureApi({
   getToken: () => authToken(useAuthStore.getState().auth),
   onUnauthorized: () => useAuthStore.getState().signOutLocally(),
 });
+
+// Created with what a server render sees (zustand keeps it as the initial state, which React
+// uses while hydrating a server-rendered page), then given this browser's state.
+useAuthStore.setState({ auth: readStoredAuth() });

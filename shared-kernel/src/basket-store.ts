@@ -53,7 +53,7 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
   };
 
   return {
-    lines: readInitialLines(),
+    lines: [],
 
     add: (line) => {
       if (!isValidAmount(line.amount)) return;
@@ -129,3 +129,7 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
     },
   };
 });
+
+// Created with what a server render sees (zustand keeps it as the initial state, which React
+// uses while hydrating a server-rendered page), then given this browser's state.
+useBasketStore.setState({ lines: readInitialLines() });

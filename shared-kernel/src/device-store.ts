@@ -13,13 +13,20 @@ export type DeviceState = {
   refresh: () => void;
 };
 
+/** What a server render assumes: a desktop window (the page's CSS adapts before any script runs). */
+const SERVER_WINDOW = { width: 1024, height: 768, isMobile: false };
+
 function measure(): Pick<DeviceState, 'width' | 'height' | 'isMobile'> {
-  const width = typeof window === 'undefined' ? 1024 : window.innerWidth;
-  const height = typeof window === 'undefined' ? 768 : window.innerHeight;
-  return { width, height, isMobile: width <= MOBILE_MAX_WIDTH };
+  if (typeof window === 'undefined') return SERVER_WINDOW;
+  const width = window.innerWidth;
+  return { width, height: window.innerHeight, isMobile: width <= MOBILE_MAX_WIDTH };
 }
 
 export const useDeviceStore = create<DeviceState>()((set) => ({
-  ...measure(),
+  ...SERVER_WINDOW,
   refresh: () => set(measure()),
 }));
+
+// Created with what a server render sees (zustand keeps it as the initial state, which React
+// uses while hydrating a server-rendered page), then given this browser's state.
+useDeviceStore.setState(measure());

@@ -23,4 +23,5 @@ export * from './search-rules.ts';
 export * from './basket-rules.ts';
 export * from './auth-token.ts';
 export * from './commerce-item.ts';
+export * from './release-rules.ts';
 export { isNotFound } from './errors.ts';

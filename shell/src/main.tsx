@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { initKernel, useBasketStore, bus } from '@shop/shared-kernel';
+import { readEmbeddedServerData, type ServerRender } from '@shop/shared-kernel/react';
 import { readConfig } from './config.ts';
 import { chooseReleases, fetchRegistry, type Registry } from './areas/registry.ts';
 import { areaVersion, registerAreas } from './areas/area-loader.ts';
@@ -10,6 +11,7 @@ import { setRouteTable } from './app/route-table.ts';
 import { installTelemetry, reportError } from './app/telemetry.ts';
 import { installEcommerce } from './app/ecommerce.ts';
 import { ShopRoutes } from './app/router.tsx';
+import { ServerDataScope } from './app/server-data-scope.tsx';
 import { setBootRevision } from './app/new-build.ts';
 import { setConsentDefaults } from './app/analytics.ts';
 import { reloadOnce } from './app/reload-guard.ts';
@@ -29,7 +31,7 @@ async function boot() {
   bus.on('area:load-failed', ({ area, module, error }) => reportError('load-failed', area, areaVersion(area as never), `${module}: ${error}`));
   const registry: Registry = config.registry ?? (await fetchRegistry().catch(() => ({ revision: 'unavailable', areas: {} })));
   // One choice per page load: the canary or the stable version of each area, and the pages they ship.
-  const releases = chooseReleases(registry, canaryBucket());
+  const releases = chooseReleases(registry, canaryBucket(undefined, undefined, config.canaryBucket));
   registerAreas(releases, config.assetOrigin);
   setRouteTable(releases);
   setBootRevision(registry.revision);
@@ -37,13 +39,25 @@ async function boot() {
   // What the areas tell the page becomes GA4 e-commerce events (with the analytics consent only).
   installEcommerce();
   void initKernel();
-  createRoot(document.getElementById('root')!).render(
+  // A page the server rendered is hydrated with the data it embedded (same markup, no second
+  // request); any other page renders here.
+  const embedded = readEmbeddedServerData();
+  const served: ServerRender | null =
+    embedded && embedded.path === window.location.pathname + window.location.search
+      ? { data: new Map(Object.entries(embedded.data)), notFound: embedded.notFound }
+      : null;
+  const app = (
     <StrictMode>
       <BrowserRouter>
-        <ShopRoutes config={config} />
+        <ServerDataScope value={served}>
+          <ShopRoutes config={config} />
+        </ServerDataScope>
       </BrowserRouter>
-    </StrictMode>,
+    </StrictMode>
   );
+  const root = document.getElementById('root')!;
+  if (served) hydrateRoot(root, app, { onRecoverableError: (error) => reportError('hydration', 'shell', null, String(error)) });
+  else createRoot(root).render(app);
 }
 
 void boot();

@@ -51,6 +51,7 @@ export function parseRouteSpecs(area: AreaName, raw: unknown, exposes: string[])
       ...(item.requiresBasket === true ? { requiresBasket: true } : {}),
       ...(item.requiresSignIn === true ? { requiresSignIn: true } : {}),
       ...(item.noConsent === true ? { noConsent: true } : {}),
+      ...(item.serverRender === true ? { serverRender: true } : {}),
     });
   }
   const names = new Set<string>();

@@ -16,6 +16,10 @@ import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
 import { consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
+import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
+import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
+import { serverRenderedHtml } from './ssr/page-html.ts';
+import { serveApiInProcess, storedRedirect } from './ssr/in-process-api.ts';
 
 export type ShellHostOptions = {
   originDir: string;
@@ -27,6 +31,10 @@ export type ShellHostOptions = {
   telemetrySample: number;
   /** Signs and checks preview links. */
   operatorToken: string;
+  /** The shop's public origin (configuration, never the request's Host): canonical and Open Graph URLs. */
+  publicUrl: string;
+  /** Budgets of a server render (default: DEFAULT_RENDER_BUDGET). */
+  renderBudget?: RenderBudget;
 };
 
 const SAFE_ASSET = /^[\w.-]+$/;
@@ -46,8 +54,17 @@ async function exists(path: string) {
   );
 }
 
+/** This browser's canary bucket, from the cookie its shell keeps; null before the shell first ran. */
+function canaryBucketOf(cookieHeader: string | undefined): number | null {
+  const kept = Number(readCookie(cookieHeader, CANARY_BUCKET_COOKIE) ?? NaN);
+  return isCanaryBucket(kept) ? kept : null;
+}
+
 export async function shellHost(app: FastifyInstance, options: ShellHostOptions) {
   const shellsDir = join(options.originDir, 'shells', 'shell');
+  // Pages rendered here ask the API for their data in-process, through the kernel's own client.
+  serveApiInProcess(app);
+  const renderPage = createPageRenderer({ originDir: options.originDir, assetOrigin: options.assetOrigin, budget: options.renderBudget });
   const storage = localDirectoryStorage(options.originDir);
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
@@ -125,6 +142,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const previewed = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
     const served = previewed?.registry ?? shown;
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
+    const bucket = canaryBucketOf(request.headers.cookie);
     const config = {
       assetOrigin,
       gtmId: options.gtmId,
@@ -132,6 +150,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       telemetrySample: options.telemetrySample,
       registry: served,
       preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
+      canaryBucket: bucket,
     };
     const index = await shellIndex(dir);
     const pathname = request.url.split('?')[0] ?? '/';
@@ -139,10 +158,26 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const route = matchRoute(routes, pathname);
     const preload = await areaPreloadLinks({ originDir: options.originDir, registry: served, routes, pathname, assetOrigin });
     const script = `<script>window.__SHOP__=${JSON.stringify(config).replace(/</g, '\\u003c')}</script>`;
+    const firstFrame = consentFirstFrame(request.headers.cookie, request.url, route?.noConsent === true);
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+
+    // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
+    try {
+      const page = await renderPage({ url: request.url, registry: served, shellDir: dir, bucket, config, origin: options.publicUrl, log: request.log });
+      if (page.status === 404) {
+        const moved = await storedRedirect(request.url);
+        if (moved) return reply.header('cache-control', 'public, max-age=300').redirect(moved, 301);
+      }
+      return reply
+        .code(page.status)
+        .send(serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config: script + preload, afterRoot: firstFrame }));
+    } catch (error) {
+      if (!(error instanceof NotServerRendered)) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
+    }
     const html = index.html
       .replace('<!--shop-config-->', script + preload)
-      .replace('<div id="root"></div>', `<div id="root">${consentFirstFrame(request.headers.cookie, request.url, route?.noConsent === true)}</div>`);
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+      .replace('<div id="root"></div>', `<div id="root">${firstFrame}</div>`);
+    return reply.send(html);
   };
   // The first frame's consent form (works without JavaScript): the same cookies the shell's notice sets.
   app.register(async (form) => {

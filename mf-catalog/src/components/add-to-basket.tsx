@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useBasketStore } from '@shop/shared-kernel';
 import { numericInputText, parseAmountInput } from '@shop/shared-kernel/rules';
+import { useHydrated } from '@shop/shared-kernel/react';
 import type { ProductAccessory, VariantData } from '@shop/shared-kernel/contract';
 
 /**
@@ -15,6 +16,8 @@ export function AddToBasket({ variant, accessories = [] }: { variant: VariantDat
   const amount = parseAmountInput(text);
   const unavailable = variant.v_availability === 'unavailable';
   const blockedBy = accessories.find((a) => a.variant.v_availability === 'unavailable');
+  // A server-rendered page takes input once its script runs: what was typed before would be lost.
+  const ready = useHydrated();
 
   const submit = () => {
     if (amount === null || unavailable || blockedBy) return;
@@ -49,11 +52,12 @@ export function AddToBasket({ variant, accessories = [] }: { variant: VariantDat
               setText(numericInputText(event.target.value));
               setAdded(null);
             }}
+            disabled={!ready}
             aria-invalid={amount === null}
             aria-describedby={amount === null ? 'amount-error' : undefined}
           />
         </label>
-        <button type="submit" className="button button--primary" disabled={unavailable || amount === null || Boolean(blockedBy)}>
+        <button type="submit" className="button button--primary" disabled={!ready || unavailable || amount === null || Boolean(blockedBy)}>
           Pridať do košíka
         </button>
       </form>

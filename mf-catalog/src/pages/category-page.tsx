@@ -1,9 +1,10 @@
 import { Link, useParams, api } from '@shop/shared-kernel';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { ProductListing } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';
+import { breadcrumbJsonLd } from '../structured-data.ts';
 
 export default function CategoryPage() {
   useCatalogStyles();
@@ -16,6 +17,8 @@ export default function CategoryPage() {
     description: data ? `${data.cat_name} – široký výber za výhodné ceny vrátane DPH.` : undefined,
     canonical,
   });
+  const origin = usePublicOrigin();
+  useJsonLd('breadcrumbs', data ? breadcrumbJsonLd(data.breadcrumbs, origin) : null);
 
   if (category.status === 'error') {
     return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, api, bus } from '@shop/shared-kernel';
 import { basePrice, formatPrice, salePercent, commerceItem } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import type { ProductDetail } from '@shop/shared-kernel/contract';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { Price, SaleBadge } from '../components/price.tsx';
@@ -12,6 +12,7 @@ import { Gallery } from '../components/gallery.tsx';
 import { ProductGrid } from '../components/product-card.tsx';
 import { availabilityText, VariantSelector } from '../components/variant-selector.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
+import { breadcrumbJsonLd, productJsonLd } from '../structured-data.ts';
 
 function firstAvailable(product: ProductDetail): number {
   return (product.variants.find((variant) => variant.v_availability !== 'unavailable') ?? product.variants[0])?.v_id ?? 0;
@@ -101,6 +102,9 @@ export default function ProductPage() {
       : undefined,
     canonical: `/p/${url}`,
   });
+  const origin = usePublicOrigin();
+  useJsonLd('product', product.data ? productJsonLd(product.data, origin) : null);
+  useJsonLd('breadcrumbs', product.data ? breadcrumbJsonLd(product.data.breadcrumbs, origin) : null);
   if (product.status === 'error') {
     return (
       <div className="cat-empty" role="alert">

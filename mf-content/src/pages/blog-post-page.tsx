@@ -1,6 +1,6 @@
 import { Link, useParams, api } from '@shop/shared-kernel';
 import { formatDate } from '@shop/shared-kernel/rules';
-import { SHOP_NAME, useJsonLd, usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { SHOP_NAME, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { useContentStyles } from '../use-content-styles.ts';
 
 /** One blog post at its stable URL /blog/clanok/{slug}. */
@@ -10,6 +10,7 @@ export default function BlogPostPage() {
   const post = useResource(`blog-post:${slug}`, () => api.blogPost(slug).then((answer) => answer.data));
   const data = post.data;
   usePageMeta({ title: data?.title ?? null, description: data?.perex, canonical: `/blog/clanok/${slug}` });
+  const origin = usePublicOrigin();
   useJsonLd(
     'blog-post',
     data
@@ -19,7 +20,7 @@ export default function BlogPostPage() {
           description: data.perex,
           datePublished: data.publishedAt,
           keywords: data.tags.map((tag) => tag.name).join(', '),
-          mainEntityOfPage: `${window.location.origin}/blog/clanok/${data.slug}`,
+          mainEntityOfPage: `${origin}/blog/clanok/${data.slug}`,
           publisher: { '@type': 'Organization', name: SHOP_NAME },
         }
       : null,

@@ -1,6 +1,6 @@
 import { api } from '@shop/shared-kernel';
 import { OPENING_DAYS, OPENING_HOURS, OPENING_HOURS_SUMMARY, openingHoursText } from '@shop/shared-kernel/rules';
-import { useJsonLd, useResource } from '@shop/shared-kernel/react';
+import { useJsonLd, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { PageContent } from '../components/page-content.tsx';
 import { ContactForm } from '../components/contact-form.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
@@ -10,6 +10,7 @@ export default function ContactPage() {
   useContentStyles();
   const site = useResource('site', () => api.site().then((answer) => answer.data));
   const data = site.data;
+  const origin = usePublicOrigin();
   useJsonLd(
     'organization',
     data
@@ -21,7 +22,7 @@ export default function ContactPage() {
           vatID: data.company.icDph,
           telephone: data.phone,
           email: data.email,
-          url: window.location.origin,
+          url: origin,
           address: {
             '@type': 'PostalAddress',
             streetAddress: data.address.street,

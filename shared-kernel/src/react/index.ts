@@ -11,8 +11,13 @@
  */
 export { useResource } from './use-resource.ts';
 export type { Resource } from './use-resource.ts';
-export { usePageMeta, SHOP_NAME } from './use-page-meta.ts';
+export { usePageMeta, documentTitle, SHOP_NAME } from './use-page-meta.ts';
 export { useJsonLd } from './use-json-ld.ts';
 export { TextField } from './text-field.tsx';
 export type { TextFieldProps } from './text-field.tsx';
 export { injectAreaStyles } from '../area-styles.ts';
+export { useAreaStyles } from './use-area-styles.ts';
+export { usePublicOrigin } from './use-public-origin.ts';
+export { useHydrated } from './use-hydrated.ts';
+export { ServerRenderContext, SERVER_DATA_ID, readEmbeddedServerData } from './server-render.ts';
+export type { ServerRender, SettledLoad, PageMetaInput, EmbeddedServerData } from './server-render.ts';

@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useContext, useEffect } from 'react';
+import { ServerRenderContext } from './server-render.ts';
 
 export const SHOP_NAME = 'Stavebniny Domov';
 
@@ -26,12 +27,18 @@ function setCanonical(href: string | null) {
   link.href = new URL(href, window.location.origin).href;
 }
 
-/** Sets the document title, meta description and canonical URL of a page. */
+/** The title the document shows for a page's title. */
+export function documentTitle(title: string): string {
+  return title === SHOP_NAME ? title : `${title} | ${SHOP_NAME}`;
+}
+
+/** Sets the document title, meta description and canonical URL of a page (on the server: into the rendered head). */
 export function usePageMeta(meta: { title: string | null; description?: string; canonical?: string | null }) {
   const { title, description, canonical = null } = meta;
+  useContext(ServerRenderContext)?.meta?.({ title, description, canonical });
   useEffect(() => {
     if (title === null) return;
-    document.title = title === SHOP_NAME ? title : `${title} | ${SHOP_NAME}`;
+    document.title = documentTitle(title);
     if (description) setMeta('description', description);
     setCanonical(canonical);
   }, [title, description, canonical]);

@@ -21,6 +21,8 @@ export type ShopRoute = {
   requiresSignIn?: boolean;
   /** No consent notice and no analytics. */
   noConsent?: boolean;
+  /** The shop's server renders the page's first view. */
+  serverRender?: boolean;
 };
 
 let table: ShopRoute[] = [];

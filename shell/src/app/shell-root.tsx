@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
 import { isPrivacyPage } from '@shop/shared-kernel/rules';
+import { useHydrated } from '@shop/shared-kernel/react';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';
@@ -25,7 +26,13 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   useNewBuildDetection(config.registryPollMs);
   useEffect(() => applyConsent(choices, route, config.gtmId), [choices, route, config.gtmId]);
 
-  const showNotice = !consentOff && (noticeVisible || settingsOpen);
+  // The notice depends on this browser's cookies, so it is never in the server's HTML: the static
+  // first-frame notice stands in until the shell has hydrated (consent-notice.tsx removes it).
+  const afterHydration = useHydrated();
+  const showNotice = afterHydration && !consentOff && (noticeVisible || settingsOpen);
+  useEffect(() => {
+    if (afterHydration) document.querySelector('[data-testid="consent-first-frame"]')?.remove();
+  }, [afterHydration]);
   // The privacy page (the kernel's consent rules) has the notice in the page flow.
   const plain = isPrivacyPage(pathname);
   return (

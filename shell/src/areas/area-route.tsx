@@ -1,6 +1,7 @@
-import { Component, Suspense, use, useEffect, type ReactNode } from 'react';
+import { Component, Suspense, use, useContext, useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { isNotFound } from '@shop/shared-kernel/rules';
+import { ServerRenderContext } from '@shop/shared-kernel/react';
 import { AreaLoadError, areaVersion, forgetFailedLoad, loadAreaModule } from './area-loader.ts';
 import { reportError, reportPageView, setCurrentArea } from '../app/telemetry.ts';
 import { checkForNewBuild } from '../app/new-build.ts';
@@ -10,9 +11,11 @@ import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { AreaUnavailable } from './area-unavailable.tsx';
 import { AreaRouting } from './area-routing.tsx';
 import { PageSkeleton } from '../components/page-skeleton.tsx';
+import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 function AreaPage({ route }: { route: ShopRoute }) {
   const { default: Page } = use(loadAreaModule(route.area, route.module));
+  useMarkInteractive();
   return <Page />;
 }
 
@@ -61,6 +64,8 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
 /** Renders a route's page from its area, loading the area's module lazily. */
 export function AreaRoute({ route }: { route: ShopRoute }) {
   const location = useLocation();
+  // The server found the page's data missing (404): its not-found page, the same on hydration.
+  const notFound = useContext(ServerRenderContext)?.notFound === true;
   useEffect(() => {
     const version = areaVersion(route.area);
     setCurrentArea(route.area, version, route.name);
@@ -68,11 +73,15 @@ export function AreaRoute({ route }: { route: ShopRoute }) {
   }, [location.key, route.area, route.name]);
   return (
     <div className="area-outlet" data-boundary={route.area} data-route={route.name}>
-      <AreaBoundary route={route} key={location.pathname}>
-        <AreaRouting>
-          <AreaPage route={route} />
-        </AreaRouting>
-      </AreaBoundary>
+      {notFound ? (
+        <NotFoundPage />
+      ) : (
+        <AreaBoundary route={route} key={location.pathname}>
+          <AreaRouting>
+            <AreaPage route={route} />
+          </AreaRouting>
+        </AreaBoundary>
+      )}
     </div>
   );
 }

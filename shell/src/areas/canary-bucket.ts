@@ -1,18 +1,29 @@
 /**
  * This browser's canary bucket: a random whole number 0–99 drawn once and
  * kept, so a shopper stays on the same side of every canary across page loads.
- * It identifies no one (no cookie, never sent to the server).
+ * It identifies no one (one of 100 values). A technical cookie carries it to the
+ * server, which renders a page's first view with the same versions the browser loads.
  */
+import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
+
 const KEY = 'shop:canary-bucket';
 
-export function canaryBucket(storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage(), random = Math.random): number {
+export function canaryBucket(
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage(),
+  random = Math.random,
+  /** The bucket the server read from this browser's cookie (used when storage has none). */
+  served?: number | null,
+): number {
+  // This browser's storage decides; the cookie mirrors it, so the server renders the same side next time.
   const kept = Number(storage?.getItem(KEY) ?? NaN);
-  if (Number.isInteger(kept) && kept >= 0 && kept < 100) return kept;
-  const drawn = Math.floor(random() * 100);
+  const drawn = isCanaryBucket(kept) ? kept : served != null && isCanaryBucket(served) ? served : Math.floor(random() * 100);
   try {
-    storage?.setItem(KEY, String(drawn));
+    if (drawn !== kept) storage?.setItem(KEY, String(drawn));
   } catch {
     // Storage full or blocked: this page load still gets a bucket.
+  }
+  if (typeof document !== 'undefined') {
+    document.cookie = `${CANARY_BUCKET_COOKIE}=${drawn}; Path=/; Max-Age=31536000; SameSite=Lax`;
   }
   return drawn;
 }

@@ -4,6 +4,7 @@
  * share of shoppers. Injected into index.html, fetched to compare revisions.
  */
 import type { AreaRoute } from '@shop/shared-kernel/contract';
+import { chooseReleases as chooseCanaryReleases } from '@shop/shared-kernel/rules';
 
 export const AREA_NAMES = ['catalog', 'checkout', 'account', 'content'] as const;
 export type AreaName = (typeof AREA_NAMES)[number];
@@ -48,9 +49,5 @@ export async function fetchRegistry(): Promise<Registry> {
  * page load, so a shopper never mixes two versions of one area.
  */
 export function chooseReleases(registry: Registry, bucket: number): Partial<Record<AreaName, AreaRelease>> {
-  const chosen: Partial<Record<AreaName, AreaRelease>> = { ...registry.areas };
-  for (const [area, canary] of Object.entries(registry.canaries ?? {}) as [AreaName, AreaRelease & { share: number }][]) {
-    if (bucket < canary.share) chosen[area] = canary;
-  }
-  return chosen;
+  return chooseCanaryReleases(registry, bucket);
 }

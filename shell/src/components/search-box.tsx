@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '@shop/shared-kernel';
+import { useHydrated } from '@shop/shared-kernel/react';
 import { formatPrice, SEARCH_TEXT_MAX } from '@shop/shared-kernel/rules';
 import type { SearchSuggestions } from '@shop/shared-kernel/contract';
 
@@ -96,6 +97,7 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
     }
   };
 
+  const hydrated = useHydrated();
   const expanded = open && options.length > 0;
   return (
     <form role="search" className="search-box" onSubmit={submit}>
@@ -123,6 +125,8 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
           onFocus={() => setOpen(true)}
           onBlur={() => setOpen(false)}
           autoComplete="off"
+          // In a server-rendered page, typing waits for the script: React would not see earlier input.
+          disabled={!hydrated}
         />
         <ul id={listId} role="listbox" aria-label="Návrhy vyhľadávania" style={expanded ? listStyle : { display: 'none' }}>
           {options.map((option, index) => (

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { Header } from '../components/header.tsx';
 import { Footer } from '../components/footer.tsx';
+import { SiteStructuredData } from '../components/site-structured-data.tsx';
 
 export function DefaultLayout({ children }: { children?: ReactNode }) {
   return (
@@ -10,6 +11,7 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
       <Header />
       <main id="main" className="layout__main">{children ?? <Outlet />}</main>
       <Footer />
+      <SiteStructuredData />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { SearchBox } from '../components/search-box.tsx';
+import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 export const NOT_FOUND_TITLE = 'Ospravedlňujeme sa, táto stránka neexistuje';
 
@@ -19,6 +20,7 @@ export function NotFoundPage() {
   const navigate = useNavigate();
   const [checked, setChecked] = useState(false);
   usePageMeta({ title: NOT_FOUND_TITLE, description: 'Požadovaná stránka neexistuje.' });
+  useMarkInteractive();
 
   useEffect(() => {
     let live = true;

@@ -3,6 +3,7 @@ import { api, type OpsReleaseAction } from '@shop/shared-kernel';
 import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
+import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 const TOKEN_KEY = 'shop:ops-token';
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
@@ -162,6 +163,7 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
 
 /** Operator page: versions in force, pins, canaries, health, history; rollback and the rest with the same code as `pnpm release`. */
 export function OpsPage() {
+  useMarkInteractive();
   usePageMeta({ title: 'Vydania' });
   const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? '');
   const [draft, setDraft] = useState('');

@@ -1,0 +1,217 @@
+/**
+ * Renders the first view of a public page on the server, with the shell and the area at the
+ * versions this request uses (the registry in force, this browser's canary side, a preview).
+ *
+ * The page renders as it does in the browser: pages ask for their data through the kernel's
+ * `useResource`; a render collects what they ask for, the data is loaded (in-process, through the
+ * API itself) and the page renders again with it, until nothing new is asked for. The settled
+ * data is embedded, so the browser hydrates the same markup without asking again.
+ *
+ * Budgets keep a slow page from holding the response: data that is not there in time, and a
+ * render that takes too long, are left to the browser (the area shows its skeleton and loads
+ * as it does today). A not-found answer for the page's data makes the page the shell's 404 page.
+ */
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { ReactElement } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import type { EmbeddedServerData, PageMetaInput, ServerRender, SettledLoad } from '@shop/shared-kernel/react';
+import { chooseReleases } from '@shop/shared-kernel/rules';
+import type { AreaName, AreaRelease, PublicRegistry } from '../../release/registry.ts';
+import { BundleCache, evaluateServerBundle } from './server-bundles.ts';
+
+/** Where a part's server build sits inside its released build (the kernel's build/federation.mjs). */
+const SERVER_ENTRY = 'server/entry.cjs';
+/** Renders per request: the first collects what the page asks for; each next one has more data. */
+const MAX_RENDERS = 4;
+
+export type RenderBudget = {
+  /** How long the page's data may take, all rounds together (ms). */
+  dataMs: number;
+  /** How long one render may take before what is still pending is left to the browser (ms). */
+  renderMs: number;
+};
+export const DEFAULT_RENDER_BUDGET: RenderBudget = { dataMs: 1500, renderMs: 1000 };
+
+/** A route as the shell's table holds it (only what the server needs). */
+type ServerRoute = { name: string; area: string; serverRender?: boolean };
+
+type ShellServer = {
+  routeForPath(pathname: string): ServerRoute | undefined;
+  isClientOnly(pathname: string): boolean;
+  page(props: { url: string; config: unknown; server: ServerRender }): ReactElement;
+};
+type ShellServerModule = {
+  createShellServer(options: {
+    releases: Partial<Record<AreaName, AreaRelease>>;
+    assetOrigin: string;
+    loadModule: (key: string) => Promise<unknown>;
+  }): ShellServer;
+};
+type AreaServerModule = { modules: Record<string, () => Promise<unknown>> };
+
+export type RenderedPage = {
+  status: 200 | 404;
+  /** The area that renders the page, null for the shell's own 404 page. */
+  area: string | null;
+  html: string;
+  meta: PageMetaInput;
+  jsonLd: { id: string; json: string }[];
+  styles: { area: string; css: string }[];
+  embedded: EmbeddedServerData;
+};
+
+export type PageRenderRequest = {
+  /** Path and query of the request. */
+  url: string;
+  registry: Pick<PublicRegistry, 'areas' | 'canaries'>;
+  shellDir: string;
+  /** This browser's canary bucket; null when unknown (then a page of an area with a canary renders in the browser). */
+  bucket: number | null;
+  /** The shell's runtime configuration, as the page embeds it. */
+  config: unknown;
+  /** The shop's public origin (configuration): absolute URLs in structured data. */
+  origin: string;
+  log: { warn(object: object, message: string): void; error(object: object, message: string): void };
+};
+
+/** A page the server does not render (not a public page, or a part without a server build): the browser renders it. */
+export class NotServerRendered extends Error {}
+
+export function createPageRenderer(options: { originDir: string; assetOrigin: string; budget?: RenderBudget }) {
+  const budget = options.budget ?? DEFAULT_RENDER_BUDGET;
+  // Area builds are stateless modules: one evaluation per version serves every shell instance.
+  const areas = new BundleCache<AreaServerModule>(24);
+  // A shell instance holds one choice of area versions (its route table and loader): one per choice.
+  const shells = new BundleCache<ShellServer>(12);
+
+  function areaBundle(release: AreaRelease): Promise<AreaServerModule> {
+    const file = join(options.originDir, release.entry.replace(/[^/]+$/, ''), SERVER_ENTRY);
+    return areas.get(file, () => evaluateServerBundle<AreaServerModule>(file));
+  }
+
+  function shellFor(shellDir: string, releases: Partial<Record<AreaName, AreaRelease>>): Promise<ShellServer> {
+    const choice = Object.entries(releases)
+      .map(([area, release]) => `${area}@${release?.version}`)
+      .sort()
+      .join(',');
+    return shells.get(`${shellDir}|${choice}`, async () => {
+      const shell = await evaluateServerBundle<ShellServerModule>(join(shellDir, SERVER_ENTRY));
+      return shell.createShellServer({
+        releases,
+        assetOrigin: options.assetOrigin,
+        loadModule: async (key) => {
+          const [area, exposed] = key.split('/') as [AreaName, string];
+          const release = releases[area];
+          if (!release) return null;
+          const load = (await areaBundle(release)).modules[`./${exposed}`];
+          return load ? load() : null;
+        },
+      });
+    });
+  }
+
+  return async function renderPage(request: PageRenderRequest): Promise<RenderedPage> {
+    const releases = chooseReleases(request.registry, request.bucket ?? 100);
+    const shell = await shellFor(request.shellDir, releases).catch((error: unknown) => {
+      throw new NotServerRendered(`the shell has no server build: ${String(error)}`);
+    });
+    const pathname = request.url.split('?')[0] ?? '/';
+    const route = shell.routeForPath(pathname);
+    if (route && !route.serverRender) throw new NotServerRendered(`route ${route.name} renders in the browser`);
+    if (!route && shell.isClientOnly(pathname)) throw new NotServerRendered(`${pathname} is the shell's own page for the browser`);
+    if (route) {
+      // Which version of a canaried area this browser runs is known only from its bucket.
+      if (request.bucket === null && request.registry.canaries?.[route.area as AreaName]) {
+        throw new NotServerRendered(`${route.area} has a canary and this browser's side is not known yet`);
+      }
+      const release = releases[route.area as AreaName];
+      if (!release) throw new NotServerRendered(`area ${route.area} is not released`);
+      await areaBundle(release).catch((error: unknown) => {
+        throw new NotServerRendered(`${route.area} has no server build: ${String(error)}`);
+      });
+    }
+
+    const data = new Map<string, SettledLoad>();
+    const deadline = Date.now() + budget.dataMs;
+    let notFound = false;
+    for (let round = 1; ; round += 1) {
+      const pending = new Map<string, (signal: AbortSignal) => Promise<unknown>>();
+      const page: Omit<RenderedPage, 'status' | 'area' | 'embedded'> = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
+      const server: ServerRender = {
+        data,
+        notFound,
+        origin: request.origin,
+        collect: (key, load) => void (data.has(key) || pending.set(key, load)),
+        meta: (meta) => void (page.meta = meta),
+        jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
+        styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
+      };
+      page.html = await renderToHtml(shell.page({ url: request.url, config: request.config, server }), budget.renderMs, (error) =>
+        request.log.warn({ err: error, url: request.url }, 'server render left part of the page to the browser'),
+      );
+      const remaining = deadline - Date.now();
+      if (pending.size === 0 || round >= MAX_RENDERS || remaining <= 0 || notFound) {
+        if (pending.size > 0 && !notFound) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'server render left data to the browser');
+        const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
+        return { ...page, status: notFound || !route ? 404 : 200, area: notFound || !route ? null : route.area, embedded };
+      }
+      const settled = await settleAll(pending, remaining);
+      for (const [key, result] of settled) {
+        if (result.ok || result.status === 404) data.set(key, result);
+        if (!result.ok && result.status === 404) notFound = true;
+        // Any other failure stays unsettled: the browser loads it and shows its own message.
+        if (!result.ok && result.status !== 404) request.log.warn({ url: request.url, key, status: result.status }, 'server render could not load page data');
+      }
+    }
+  };
+}
+
+/** Loads every pending key, within `ms`; what is not there in time is left out. */
+async function settleAll(pending: Map<string, (signal: AbortSignal) => Promise<unknown>>, ms: number): Promise<Map<string, SettledLoad>> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  const results = new Map<string, SettledLoad>();
+  await Promise.all(
+    [...pending].map(async ([key, load]) => {
+      try {
+        results.set(key, { ok: true, data: await load(controller.signal) });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+        results.set(key, { ok: false, status, message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
+  );
+  clearTimeout(timer);
+  return results;
+}
+
+/** The element's HTML once everything it waits for is ready; what is not ready within `ms` renders in the browser. */
+function renderToHtml(element: ReactElement, ms: number, onError: (error: unknown) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let html = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        html += chunk.toString();
+        done();
+      },
+      final(done) {
+        clearTimeout(timer);
+        resolve(html);
+        done();
+      },
+    });
+    const stream = renderToPipeableStream(element, {
+      // Every finished part inline, never outlined for a script to reveal: the page must read without JavaScript.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+      onAllReady: () => stream.pipe(sink),
+      onShellError: (error) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+      onError,
+    });
+    const timer = setTimeout(() => stream.abort(new Error(`render took longer than ${ms} ms`)), ms);
+  });
+}

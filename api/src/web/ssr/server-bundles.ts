@@ -1,0 +1,69 @@
+/**
+ * Loads the server builds the parts release beside their browser builds (`server/entry.cjs`,
+ * see the kernel's build/federation.mjs). Each is one CommonJS file whose only imports are the
+ * packages the shop shares (React, the kernel, zustand, mitt): they get the server's own single
+ * copies, so the shell, every area and this server render on one React and one kernel.
+ *
+ * A bundle is read from the origin by its versioned path, so a deploy, rollback, pin or canary
+ * takes effect on the next render without a restart: a new version is a new file.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { compileFunction } from 'node:vm';
+import * as kernel from '@shop/shared-kernel';
+import * as zustand from 'zustand';
+import mitt from 'mitt';
+
+const nodeRequire = createRequire(import.meta.url);
+
+/** The server's single copies of what the parts share (the browser shares the same packages). */
+const SHARED: Record<string, () => unknown> = {
+  react: () => nodeRequire('react'),
+  'react/jsx-runtime': () => nodeRequire('react/jsx-runtime'),
+  'react-dom': () => nodeRequire('react-dom'),
+  'react-dom/server': () => nodeRequire('react-dom/server'),
+  zustand: () => zustand,
+  mitt: () => ({ default: mitt, __esModule: true }),
+  '@shop/shared-kernel': () => kernel,
+};
+
+function sharedRequire(file: string) {
+  return (specifier: string): unknown => {
+    const shared = SHARED[specifier];
+    if (!shared) throw new Error(`${file} imports ${specifier}, which the server does not provide (only ${Object.keys(SHARED).join(', ')})`);
+    return shared();
+  };
+}
+
+/** Evaluates one server build: a fresh module instance each call (the caller decides what to keep). */
+export async function evaluateServerBundle<T>(file: string): Promise<T> {
+  const code = await readFile(file, 'utf8');
+  const run = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
+  const module = { exports: {} as Record<string, unknown> };
+  run(module.exports, sharedRequire(file), module, file, file.replace(/\/[^/]*$/, ''));
+  return module.exports as T;
+}
+
+/**
+ * A small cache of evaluated bundles by key, oldest dropped first: versions kept on the origin
+ * are few, and a dropped one is evaluated again when asked for.
+ */
+export class BundleCache<T> {
+  private readonly entries = new Map<string, Promise<T>>();
+
+  constructor(private readonly limit: number) {}
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const cached = this.entries.get(key);
+    if (cached) {
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return cached;
+    }
+    const loading = load();
+    this.entries.set(key, loading);
+    loading.catch(() => this.entries.delete(key));
+    while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
+    return loading;
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * The first view of public pages comes rendered by the server, from the versions in force:
+ * what crawlers, link previews and a phone without JavaScript see, the right HTTP status, and a
+ * browser that hydrates the same markup (no mismatch, no second request for the page's data),
+ * also right after a deploy and a rollback of the catalogue area.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { E2E_DATA_DIR } from '../playwright.config.ts';
+
+const repo = join(import.meta.dirname, '..', '..');
+const origin = join(E2E_DATA_DIR, 'origin');
+const HOME_HEADING = 'Všetko pre vašu stavbu na jednom mieste';
+
+type Product = { p_url: string; p_name: string };
+type JsonLd = Record<string, unknown> & { '@type': string };
+
+const made: string[] = [];
+test.afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function release(args: string[]) {
+  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
+    cwd: join(repo, 'api'),
+    encoding: 'utf8',
+    env: { ...process.env, RELEASE_USER: 'e2e' },
+  });
+  expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+  return `${result.stdout}${result.stderr}`;
+}
+
+/** The catalogue build with the home page's heading changed, in its browser and its server build alike. */
+function changedCatalogBuild(label: string): string {
+  const dist = mkdtempSync(join(tmpdir(), 'catalog-next-'));
+  made.push(dist);
+  cpSync(join(repo, 'mf-catalog', 'dist'), dist, { recursive: true });
+  let changed = 0;
+  for (const dir of [join(dist, 'assets'), join(dist, 'server')]) {
+    for (const file of readdirSync(dir).filter((name) => /\.(c?js)$/.test(name))) {
+      const source = readFileSync(join(dir, file), 'utf8');
+      if (!source.includes(HOME_HEADING)) continue;
+      writeFileSync(join(dir, file), source.replaceAll(HOME_HEADING, `${HOME_HEADING} – ${label}`));
+      changed += 1;
+    }
+  }
+  expect(changed).toBe(2);
+  return dist;
+}
+
+/** Console messages that tell of a hydration mismatch (development or production React). */
+function watchHydration(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/hydrat|#418|#419|#423|#425/i.test(text)) problems.push(text);
+  });
+  return problems;
+}
+
+function jsonLdOf(html: string): JsonLd[] {
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/gs)].map((match) => JSON.parse(match[1]!) as JsonLd);
+}
+
+async function someProduct(request: APIRequestContext): Promise<Product> {
+  const answer = await request.get('/api/products?category=hruba-stavba');
+  return ((await answer.json()) as { data: Product[] }).data[0]!;
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a category shows its heading, products with prices and links, with its title, canonical and breadcrumbs', async ({ page, request }) => {
+    const response = await page.goto('/c/hruba-stavba');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hrubá stavba');
+    await expect(page).toHaveTitle('Hrubá stavba | Stavebniny Domov');
+    const cards = page.locator('main a[href^="/p/"]');
+    expect(await cards.count()).toBeGreaterThan(3);
+    await expect(page.locator('main').getByText(/\d+,\d{2}\s€/).first()).toBeVisible();
+    const html = await (await request.get('/c/hruba-stavba')).text();
+    expect(html).toMatch(/<link rel="canonical" href="https?:\/\/[^"]+\/c\/hruba-stavba">/);
+    expect(jsonLdOf(html).map((block) => block['@type'])).toContain('BreadcrumbList');
+    // The header and the menu are in the HTML too.
+    await expect(page.getByText(/Dnes otvorené|Dnes zatvorené|Zajtra|Otvoríme/).first()).toBeVisible();
+  });
+
+  test('a product shows its heading and price, with title, canonical and Product structured data with its offers', async ({ page, request }) => {
+    const product = await someProduct(request);
+    const response = await page.goto(`/p/${product.p_url}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.p_name);
+    await expect(page).toHaveTitle(`${product.p_name} | Stavebniny Domov`);
+    const html = await (await request.get(`/p/${product.p_url}`)).text();
+    expect(html).toContain(`/p/${product.p_url}"`);
+    const detail = ((await (await request.get(`/api/product/${product.p_url}`)).json()) as { data: { variants: { v_code: string }[] } }).data;
+    const structured = jsonLdOf(html).find((block) => block['@type'] === 'Product') as JsonLd & {
+      offers: { price: string; priceCurrency: string; availability: string; sku: string }[];
+    };
+    expect(structured.name).toBe(product.p_name);
+    expect(structured.offers.map((offer) => offer.sku)).toEqual(detail.variants.map((variant) => variant.v_code));
+    for (const offer of structured.offers) {
+      expect(offer.priceCurrency).toBe('EUR');
+      expect(offer.price).toMatch(/^\d+\.\d{2}$/);
+      expect(offer.availability).toMatch(/^https:\/\/schema\.org\/(InStock|BackOrder|OutOfStock)$/);
+      // The price shown on the page is the offer's price.
+    }
+    await expect(page.locator('main').getByText(structured.offers[0]!.price.replace('.', ',') + ' €').first()).toBeVisible();
+    const canonical = html.match(/<link rel="canonical" href="([^"]+)">/)?.[1];
+    expect(canonical).toMatch(new RegExp(`/p/${product.p_url}$`));
+    expect(html).toMatch(/<meta property="og:type" content="product">/);
+  });
+
+  test('an unknown product and an unknown path answer 404 with the not-found page', async ({ page }) => {
+    for (const path of ['/p/tento-produkt-neexistuje', '/toto-nie-je-stranka']) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ospravedlňujeme sa, táto stránka neexistuje');
+    }
+  });
+});
+
+test('the browser hydrates what the server rendered: no mismatch, no second request for the page data', async ({ page, request }) => {
+  const product = await someProduct(request);
+  const problems = watchHydration(page);
+  const asked: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.url().includes('/api/product/') || sent.url().includes('/api/menu')) asked.push(sent.url());
+  });
+  await page.goto(`/p/${product.p_url}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.p_name);
+  // Hydrated: the shopper can put the product in the basket.
+  await page.getByRole('button', { name: /Pridať do košíka/ }).first().click();
+  await expect(page.getByTestId('basket-count').first()).not.toHaveText('0');
+  expect(asked).toEqual([]);
+  expect(problems).toEqual([]);
+  // The next page the shopper opens loads its own data, as before.
+  await page.getByRole('link', { name: 'Domov', exact: true }).first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(HOME_HEADING);
+  expect(problems).toEqual([]);
+});
+
+test('a deploy of a changed catalogue shows on the server\'s next page and hydrates without mismatch; a rollback brings the old text back in both', async ({ page, request }) => {
+  const stable = JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')).areas.catalog.version as string;
+  try {
+    release(['deploy', 'catalog', '--dist', changedCatalogBuild('nová verzia'), '--reason', 'server render test']);
+    expect(await (await request.get('/')).text()).toContain(`${HOME_HEADING} – nová verzia`);
+    const problems = watchHydration(page);
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${HOME_HEADING} – nová verzia`);
+    await page.waitForLoadState('networkidle');
+    expect(problems).toEqual([]);
+
+    release(['rollback', 'catalog', stable, '--reason', 'server render test']);
+    const html = await (await request.get('/')).text();
+    expect(html).toContain(HOME_HEADING);
+    expect(html).not.toContain('nová verzia');
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(HOME_HEADING);
+    await page.waitForLoadState('networkidle');
+    expect(problems).toEqual([]);
+  } finally {
+    release(['deploy', 'catalog', '--dist', join(repo, 'mf-catalog', 'dist'), '--override-pin']);
+  }
+});
+
+test('concurrent renders for different pages and shoppers share nothing: each page has only its own data', async ({ request, playwright }) => {
+  const answer = await request.get('/api/products?sort=name');
+  const products = ((await answer.json()) as { data: Product[] }).data.slice(0, 10);
+  expect(products.length).toBe(10);
+  // Each request as a different shopper (its own cookies: a canary side, a consent choice), all at once.
+  const pages = await Promise.all(
+    products.flatMap((product, index) =>
+      [0, 1].map(async (copy) => {
+        const shopper = await playwright.request.newContext({
+          baseURL: `http://localhost:${new URL(answer.url()).port}`,
+          extraHTTPHeaders: { cookie: `shop_canary=${(index * 7 + copy) % 100}; cookie_required=true; cookie_ga=${copy === 0}` },
+        });
+        const html = await (await shopper.get(`/p/${product.p_url}`)).text();
+        await shopper.dispose();
+        return { product, html };
+      }),
+    ),
+  );
+  for (const { product, html } of pages) {
+    expect(html).toContain(`<h1>${product.p_name.replace(/&/g, '&amp;')}</h1>`);
+    const embedded = JSON.parse(html.match(/<script type="application\/json" id="shop-server-data">(.*?)<\/script>/s)![1]!) as {
+      path: string;
+      data: Record<string, unknown>;
+    };
+    expect(embedded.path).toBe(`/p/${product.p_url}`);
+    expect(Object.keys(embedded.data).filter((key) => key.startsWith('product:'))).toEqual([`product:${product.p_url}`]);
+    for (const other of products.filter((candidate) => candidate.p_url !== product.p_url)) {
+      expect(html).not.toContain(`<h1>${other.p_name}</h1>`);
+    }
+  }
+});

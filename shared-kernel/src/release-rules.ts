@@ -1,0 +1,23 @@
+/**
+ * Which versions of the areas a page load uses: the ones in force, or a canary for the share of
+ * shoppers whose bucket (0–99, drawn once per browser) falls under the canary's share. The shop's
+ * server renders with the same choice the browser then loads (the bucket rides in a cookie).
+ */
+
+/** The cookie that carries this browser's canary bucket to the server (identifies no one). */
+export const CANARY_BUCKET_COOKIE = 'shop_canary';
+
+export function isCanaryBucket(value: number): boolean {
+  return Number.isInteger(value) && value >= 0 && value < 100;
+}
+
+export function chooseReleases<Name extends string, Release>(
+  registry: { areas: Partial<Record<Name, Release>>; canaries?: Partial<Record<Name, Release & { share: number }>> },
+  bucket: number,
+): Partial<Record<Name, Release>> {
+  const chosen: Partial<Record<Name, Release>> = { ...registry.areas };
+  for (const [area, canary] of Object.entries(registry.canaries ?? {}) as [Name, Release & { share: number }][]) {
+    if (bucket < canary.share) chosen[area] = canary;
+  }
+  return chosen;
+}
