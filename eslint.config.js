@@ -81,6 +81,21 @@ export default tseslint.config(
   // The server renderer gives the parts' server builds the server's one copy of the kernel (and configures its client).
   boundary('api', [], ['api/src/web/ssr/**/*.ts']),
   {
+    // Queries live in repositories only (api/src/README.md): domains and infrastructure read as rules, not SQL.
+    files: ['api/src/routes/**/*.ts', 'api/src/lib/**/*.ts', 'api/src/web/**/*.ts'],
+    ignores: ['**/*.repository.ts', 'api/src/routes/*/repository/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression > MemberExpression.callee > Identifier.property[name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]",
+          message: 'Queries belong in a repository (*.repository.ts over Db or DbOrTrx).',
+        },
+        { selector: "TaggedTemplateExpression > Identifier.tag[name='sql']", message: 'Queries belong in a repository (*.repository.ts over Db or DbOrTrx).' },
+      ],
+    },
+  },
+  {
     // One way to call the API: the kernel's client (a 401 signs the shopper out, errors are ApiError).
     files: ['shell/src/**/*.{ts,tsx}', 'mf-*/src/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}'],

@@ -10,6 +10,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTrx } from '../db/database.ts';
+import { insertJob, OutboxRepository } from './outbox.repository.ts';
 
 export type OutboxJob = { id: number; topic: string; key: string; payload: unknown; attempts: number };
 export type JobHandler = (job: OutboxJob) => Promise<void>;
@@ -39,16 +40,9 @@ export const DEFAULT_OUTBOX: OutboxOptions = {
   concurrency: 4,
 };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** Records a job in the caller's transaction; a second job with the same key is ignored. */
 export async function enqueue(db: DbOrTrx, topic: string, key: string, payload: unknown): Promise<void> {
-  const now = iso(Date.now());
-  await db
-    .insertInto('outbox')
-    .values({ topic, job_key: key, payload: JSON.stringify(payload), run_after: now, created_at: now, locked_until: null, last_error: null, done_at: null })
-    .onConflict((oc) => oc.column('job_key').doNothing())
-    .execute();
+  await insertJob(db, topic, key, payload);
 }
 
 export type OutboxEvents = {
@@ -65,13 +59,16 @@ export class OutboxWorker {
   private again = false;
   private stopped = true;
   private readonly settledWaiters: (() => void)[] = [];
+  private readonly jobs: OutboxRepository;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly events: OutboxEvents,
     private readonly options: OutboxOptions = DEFAULT_OUTBOX,
-  ) {}
+  ) {
+    this.jobs = new OutboxRepository(db);
+  }
 
   /** Registers what carries out the jobs of a topic. */
   handle(topic: string, handler: JobHandler): void {
@@ -118,14 +115,7 @@ export class OutboxWorker {
     for (let round = 0; round < 10_000; round++) {
       await this.polling;
       await this.settled();
-      const due = await this.db
-        .selectFrom('outbox')
-        .select('job_id')
-        .where('status', '=', 'pending')
-        .where('run_after', '<=', iso(Date.now()))
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso(Date.now()))]))
-        .limit(1)
-        .execute();
+      const due = await this.jobs.dueIds(Date.now(), 1);
       if (due.length === 0 && !this.polling && this.running === 0) return;
       if ((await this.runDue()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -138,8 +128,8 @@ export class OutboxWorker {
 
   /** Jobs waiting (pending, due or not) and given up, for metrics and readiness. */
   async backlog(): Promise<{ pending: number; dead: number }> {
-    const rows = await this.db.selectFrom('outbox').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('status', '!=', 'done').groupBy('status').execute();
-    const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    const rows = await this.jobs.countsByStatus();
+    const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
     return { pending: count('pending'), dead: count('dead') };
   }
 
@@ -154,17 +144,9 @@ export class OutboxWorker {
     const free = this.options.concurrency - this.running;
     if (free <= 0) return 0;
     const now = Date.now();
-    const candidates = await this.db
-      .selectFrom('outbox')
-      .select(['job_id'])
-      .where('status', '=', 'pending')
-      .where('run_after', '<=', iso(now))
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso(now))]))
-      .orderBy('job_id')
-      .limit(free)
-      .execute();
+    const candidates = await this.jobs.dueIds(now, free);
     let taken = 0;
-    for (const { job_id } of candidates) {
+    for (const job_id of candidates) {
       const job = await this.claim(job_id, now);
       if (!job) continue;
       taken += 1;
@@ -179,15 +161,8 @@ export class OutboxWorker {
 
   /** Takes a job with a lease; another worker that took it first makes this answer null. */
   private async claim(jobId: number, now: number): Promise<OutboxJob | null> {
-    const result = await this.db
-      .updateTable('outbox')
-      .set((eb) => ({ locked_until: iso(now + this.options.leaseMs), attempts: eb('attempts', '+', 1) }))
-      .where('job_id', '=', jobId)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso(now))]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return null;
-    const row = await this.db.selectFrom('outbox').selectAll().where('job_id', '=', jobId).executeTakeFirstOrThrow();
+    const row = await this.jobs.claim(jobId, now, now + this.options.leaseMs);
+    if (!row) return null;
     return { id: row.job_id, topic: row.topic, key: row.job_key, payload: JSON.parse(row.payload) as unknown, attempts: row.attempts };
   }
 
@@ -196,17 +171,14 @@ export class OutboxWorker {
     try {
       if (!handler) throw new Error(`no handler for outbox topic ${job.topic}`);
       await handler(job);
-      await this.db.updateTable('outbox').set({ status: 'done', done_at: iso(Date.now()), locked_until: null, last_error: null }).where('job_id', '=', job.id).execute();
+      await this.jobs.markDone(job.id);
       this.events.done(job.topic);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const dead = job.attempts >= this.options.maxAttempts;
       const delay = Math.min(this.options.backoffMs * 2 ** (job.attempts - 1), this.options.maxBackoffMs);
-      await this.db
-        .updateTable('outbox')
-        .set({ status: dead ? 'dead' : 'pending', run_after: iso(Date.now() + delay), locked_until: null, last_error: message.slice(0, 1000) })
-        .where('job_id', '=', job.id)
-        .execute()
+      await this.jobs
+        .markFailed(job.id, dead, Date.now() + delay, message)
         .catch((e: unknown) => this.log.error({ err: e, jobId: job.id }, 'outbox could not record a failure'));
       if (dead) {
         this.log.error({ err: error, jobId: job.id, topic: job.topic, key: job.key, attempts: job.attempts }, 'outbox job gave up');

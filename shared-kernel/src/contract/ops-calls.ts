@@ -26,6 +26,16 @@ const MoveAnswer = Type.Object({ data: Move });
 const PinAnswer = Type.Object({ data: Type.Object({ pinned: Type.Boolean() }) });
 
 export const opsCalls = defineCalls({
+  'GET /api/health': {
+    summary: 'Proces odpovedá (liveness)',
+    answer: Type.Object({ data: Type.Object({ status: Type.Literal('ok'), uptimeSeconds: Type.Integer({ minimum: 0 }) }) }),
+  },
+  'GET /api/ready': {
+    summary: 'Databáza a ďalšie závislosti odpovedajú (readiness); inak 503 s tým, čo je nedostupné',
+    answer: Type.Object({
+      data: Type.Object({ status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Literal('ok')) }),
+    }),
+  },
   'GET /api/ops/releases': { summary: 'Vydania v platnosti, históriu a zdravie verzií', answer: Type.Object({ data: ReleaseStatus }), error: ReleaseError },
   'POST /api/ops/releases/:part/rollback': {
     summary: 'Návrat časti na skoršiu verziu (pripne ju)',

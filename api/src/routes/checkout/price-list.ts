@@ -6,13 +6,11 @@
 import type { ShippingPriceList } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../db/database.ts';
 import { gross, PALLET_GRAMS, PARCEL_LIMIT_GRAMS, paymentRestriction } from './pricing.ts';
+import { CheckoutRepository } from './checkout.repository.ts';
 
 export async function priceList(db: DbOrTrx): Promise<ShippingPriceList> {
-  const [shipping, bands, payment] = await Promise.all([
-    db.selectFrom('shipping_methods').selectAll().where('sm_active', '=', 1).orderBy('sm_position').orderBy('sm_id').execute(),
-    db.selectFrom('shipping_weight_bands').selectAll().orderBy('max_weight').execute(),
-    db.selectFrom('payment_methods').selectAll().where('pm_active', '=', 1).orderBy('pm_position').orderBy('pm_id').execute(),
-  ]);
+  const methods = new CheckoutRepository(db);
+  const [shipping, bands, payment] = await Promise.all([methods.shippingMethods(), methods.weightBands(), methods.paymentMethods()]);
   return {
     shipping: shipping.map((method) => ({
       code: method.sm_code,

@@ -14,6 +14,7 @@ import {
 } from '@shop/shared-kernel/rules';
 import type { CouponRow } from '../../db/coupon.table.ts';
 import type { DbOrTrx } from '../../db/database.ts';
+import { CheckoutRepository } from './checkout.repository.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { toEuros } from '../../lib/format.ts';
 import { CouponRepository } from '../coupon/coupon.repository.ts';
@@ -87,16 +88,7 @@ export function mergeLines(lines: CheckoutLineInput[]): CheckoutLineInput[] {
 }
 
 async function loadVariants(db: DbOrTrx, ids: number[]): Promise<Map<number, PricedVariant>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('variants as v')
-    .innerJoin('products as p', 'p.p_id', 'v.p_id')
-    .select([
-      'v.v_id', 'v.v_code', 'v.v_name', 'v.v_unit', 'p.p_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale',
-      'v.v_stock', 'v.v_availability', 'v.v_weight',
-    ])
-    .where('v.v_id', 'in', ids)
-    .execute();
+  const rows = await new CheckoutRepository(db).variants(ids);
   return new Map(rows.map((r) => [r.v_id, r]));
 }
 
@@ -111,10 +103,8 @@ export function paymentRestriction(paymentCode: string, shippingCode: string | n
 const kg = (grams: number) => `${Math.round(grams / 1000)} kg`;
 
 async function shippingMethods(db: DbOrTrx, weight: number, itemsAfterDiscount: number) {
-  const [methods, bands] = await Promise.all([
-    db.selectFrom('shipping_methods').selectAll().where('sm_active', '=', 1).orderBy('sm_position').orderBy('sm_id').execute(),
-    db.selectFrom('shipping_weight_bands').selectAll().orderBy('max_weight').execute(),
-  ]);
+  const methodsOf = new CheckoutRepository(db);
+  const [methods, bands] = await Promise.all([methodsOf.shippingMethods(), methodsOf.weightBands()]);
   return methods.map((m): CheckoutMethod & { vat: number } => {
     let net = m.sm_price;
     let reason: string | null = null;
@@ -143,8 +133,7 @@ async function shippingMethods(db: DbOrTrx, weight: number, itemsAfterDiscount: 
 }
 
 async function paymentMethods(db: DbOrTrx, shippingCode: string | null) {
-  const methods = await db
-    .selectFrom('payment_methods').selectAll().where('pm_active', '=', 1).orderBy('pm_position').orderBy('pm_id').execute();
+  const methods = await new CheckoutRepository(db).paymentMethods();
   return methods.map((m): CheckoutMethod & { vat: number } => {
     const reason = paymentRestriction(m.pm_code, shippingCode);
     return { code: m.pm_code, name: m.pm_name, description: m.pm_description, price: gross(m.pm_price, m.pm_vat), vat: m.pm_vat, available: reason === null, reason };

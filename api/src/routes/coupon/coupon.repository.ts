@@ -48,6 +48,11 @@ export class CouponRepository {
       .execute();
   }
 
+  /** Records that an order used the coupon (the per-user and total limits count these). */
+  async redeem(couponId: number, userId: number, orderRef: string, at: string): Promise<void> {
+    await this.db.insertInto('coupon_redemptions').values({ coupon_id: couponId, user_id: userId, order_ref: orderRef, redeemed_at: at }).execute();
+  }
+
   async clearActive(userId: number): Promise<void> {
     await this.db.deleteFrom('user_coupons').where('user_id', '=', userId).execute();
   }

@@ -11,6 +11,7 @@ import { jobMessageId } from './mail-outbox.ts';
 import type { Mailer, MailMessage } from '../../lib/mailer.ts';
 import { orderConfirmationEmail } from './order-email.ts';
 import { payBySquarePng } from './pay-by-square.ts';
+import { OrderRepository } from '../orders/order.repository.ts';
 
 async function siteData(db: DbOrTrx): Promise<SiteData> {
   const site = await new ContentRepository(db).site();
@@ -39,7 +40,7 @@ export async function confirmationMessage(db: DbOrTrx, order: OrderRow, opts: Ch
 export function confirmationJobHandler(db: DbOrTrx, opts: CheckoutOptions, mailer: Mailer): JobHandler {
   return async (job) => {
     const { orderId } = job.payload as { orderId: number };
-    const order = await db.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+    const order = await new OrderRepository(db).byId(orderId);
     if (!order) return; // nothing to confirm (never happens: orders are not deleted)
     const tag = `objednavka-${order.order_number}`;
     await mailer.send(await confirmationMessage(db, order, opts), tag, jobMessageId(job.id, tag, opts.mailFrom));

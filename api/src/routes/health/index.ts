@@ -3,8 +3,11 @@
  * database and the other dependencies answer) and metrics (/api/metrics, Prometheus text format,
  * for the operator's token: `X-Operator-Token` or `Authorization: Bearer`).
  */
-import { sql } from 'kysely';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { opsCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../lib/contract-route.ts';
+import { databaseAnswers } from './health.repository.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { ApiDeps, ReadinessCheck } from '../../lib/deps.ts';
 import { checkOperatorToken, OPERATOR_HEADER } from '../../lib/operator-auth.ts';
@@ -28,15 +31,16 @@ function presentedToken(request: FastifyRequest): string | undefined {
   return /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
 }
 
-export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
-  const checks: ReadinessCheck[] = [
-    { name: 'database', label: 'Databáza', check: () => sql`select 1`.execute(deps.db) },
-    ...deps.readiness,
-  ];
+export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const checks: ReadinessCheck[] = [{ name: 'database', label: 'Databáza', check: () => databaseAnswers(deps.db) }, ...deps.readiness];
 
-  app.get('/health', async () => ({ data: { status: 'ok', uptimeSeconds: Math.round(process.uptime()) } }));
+  app.route({
+    ...callRoute(opsCalls, 'GET /api/health'),
+    handler: async () => ({ data: { status: 'ok' as const, uptimeSeconds: Math.round(process.uptime()) } }),
+  });
 
-  app.get('/ready', async (request) => {
+  app.route({ ...callRoute(opsCalls, 'GET /api/ready'), handler: async (request) => {
     const results = await Promise.all(
       checks.map(async (c) => {
         try {
@@ -52,8 +56,8 @@ export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     if (failed.length > 0) {
       throw new ApiError(503, 'internal', `Obchod teraz nie je pripravený obslúžiť požiadavky: nedostupné – ${failed.map((f) => f.label).join(', ')}.`);
     }
-    return { data: { status: 'ready', checks: Object.fromEntries(results.map((r) => [r.name, 'ok'])) } };
-  });
+    return { data: { status: 'ready' as const, checks: Object.fromEntries(results.map((r) => [r.name, 'ok' as const])) } };
+  } });
 
   app.get('/metrics', async (request, reply) => {
     if (!checkOperatorToken(request, presentedToken(request), deps.checkout.operatorToken)) {

@@ -11,6 +11,7 @@ import { queueConfirmation } from '../orders/order-jobs.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { ORDER_MESSAGES, orderByNumber, orderDetail } from '../orders/order.service.ts';
 import { requireOperator } from '../../lib/operator-auth.ts';
+import { OrderRepository } from '../orders/order.repository.ts';
 
 const numberParams = { type: 'object', required: ['number'], properties: { number: { type: 'string', pattern: '^[0-9]{6,16}$' } } } as const;
 type Params = { Params: { number: string } };
@@ -66,8 +67,7 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => 
     const order = await load(request.params.number);
     if (order.payment_code !== 'transfer') throw new ApiError(409, 'conflict', 'Ako zaplatenú možno označiť len objednávku platenú bankovým prevodom.');
     if (order.payment_status !== 'paid') {
-      await deps.db.updateTable('orders').set({ payment_status: 'paid', paid_at: new Date().toISOString() })
-        .where('order_id', '=', order.order_id).execute();
+      await new OrderRepository(deps.db).setPaymentStatus(order.order_id, 'paid', new Date().toISOString());
     }
     const fresh = (await orderByNumber(deps.db, order.order_number))!;
     return { data: await orderDetail(deps.db, fresh, deps.checkout.iban) };

@@ -16,6 +16,7 @@ import { cancelOpenPayments } from '../payments/open-payments.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
 import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
 import { isOperator } from '../../lib/operator-auth.ts';
+import { OrderRepository } from './order.repository.ts';
 
 
 const CANNOT_PAY_AGAIN = 'Túto objednávku nie je možné zaplatiť kartou znova.';
@@ -86,7 +87,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
 
   /** Whether the order, read under its row lock, still waits for a card payment. */
   const payableByCard = async (trx: DbOrTrx, orderId: number) => {
-    const locked = await trx.selectFrom('orders').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
+    const locked = (await new OrderRepository(trx).byId(orderId))!;
     return (await orderDetail(trx, locked, deps.checkout.iban)).canRetryPayment;
   };
 
@@ -112,11 +113,11 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
           await cancelOpenPayments(trx, order.order_id);
           throw new ApiError(409, 'conflict', CANNOT_PAY_AGAIN);
         }
-        const newest = await trx.selectFrom('payments').select(['payment_id', 'redirect_url']).where('order_id', '=', order.order_id)
-          .where('status', '=', 'created').orderBy('payment_id', 'desc').executeTakeFirst();
+        const orders = new OrderRepository(trx);
+        const newest = await orders.newestOpenPayment(order.order_id);
         if (!newest) return null;
         await cancelOpenPayments(trx, order.order_id, newest.payment_id);
-        await trx.updateTable('orders').set({ payment_status: 'pending' }).where('order_id', '=', order.order_id).execute();
+        await orders.setPaymentStatus(order.order_id, 'pending');
         return newest.redirect_url;
       });
       const fresh = (await orderByToken(deps.db, order.order_token))!;

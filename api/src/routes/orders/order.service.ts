@@ -11,6 +11,8 @@ import type { OrderRow } from '../../db/orders.table.ts';
 import { inCatalogueTransaction } from '../../lib/catalogue-version.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { queueConfirmation } from './order-jobs.ts';
+import { OrderRepository } from './order.repository.ts';
+import { CouponRepository } from '../coupon/coupon.repository.ts';
 import { transferInstructions } from '../documents/pay-by-square.ts';
 import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
 import { ContentRepository } from '../content/content.repository.ts';
@@ -60,20 +62,12 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
-export const orderByKey = (db: DbOrTrx, key: string) =>
-  db.selectFrom('orders').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
-export const orderByToken = (db: DbOrTrx, token: string) =>
-  db.selectFrom('orders').selectAll().where('order_token', '=', token).executeTakeFirst();
-export const orderByNumber = (db: DbOrTrx, number: string) =>
-  db.selectFrom('orders').selectAll().where('order_number', '=', number).executeTakeFirst();
+export const orderByKey = (db: DbOrTrx, key: string) => new OrderRepository(db).byKey(key);
+export const orderByToken = (db: DbOrTrx, token: string) => new OrderRepository(db).byToken(token);
+export const orderByNumber = (db: DbOrTrx, number: string) => new OrderRepository(db).byNumber(number);
 
-/**
- * Locks an order's row for the rest of the transaction (an update that changes nothing: a row lock
- * on PostgreSQL, the write lock on SQLite), so checks made after it see no concurrent change.
- */
-export async function lockOrder(trx: DbOrTrx, orderId: number): Promise<void> {
-  await trx.updateTable('orders').set((eb) => ({ status: eb.ref('status') })).where('order_id', '=', orderId).execute();
-}
+/** Locks an order's row for the rest of the transaction, so checks made after it see no concurrent change. */
+export const lockOrder = (trx: DbOrTrx, orderId: number): Promise<void> => new OrderRepository(trx).lock(orderId);
 
 export type PlaceResult = { order: OrderRow; created: boolean };
 
@@ -123,10 +117,9 @@ export async function placeOrder(
 
       const token = randomString(32);
       const now = new Date().toISOString();
+      const orders = new OrderRepository(trx);
       // The idempotency key is claimed first: a concurrent twin waits here and then fails on it.
-      const inserted = await trx
-        .insertInto('orders')
-        .values({
+      const orderId = await orders.insert({
           order_number: `T${token}`,
           order_token: token,
           idempotency_key: body.idempotencyKey,
@@ -155,30 +148,26 @@ export async function placeOrder(
           payment_status: q.amountDue === 0 ? 'paid' : initialStatus(priced.payment.code),
           created_at: now,
           paid_at: q.amountDue === 0 ? now : null,
-        })
-        .returning('order_id')
-        .executeTakeFirstOrThrow();
-      const orderNumber = `${now.slice(0, 4)}${String(inserted.order_id).padStart(6, '0')}`;
-      await trx.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', inserted.order_id).execute();
+      });
+      const orderNumber = `${now.slice(0, 4)}${String(orderId).padStart(6, '0')}`;
+      await orders.setNumber(orderId, orderNumber);
 
-      await reserveStock(trx, q.lines, priced.variants);
-      await trx
-        .insertInto('order_items')
-        .values(q.lines.map((l) => ({
-          order_id: inserted.order_id, v_id: l.v_id, v_code: l.v_code, p_name: l.p_name, v_name: l.v_name, v_unit: l.v_unit,
+      await reserveStock(orders, q.lines, priced.variants);
+      await orders.addItems(
+        orderId,
+        q.lines.map((l) => ({
+          v_id: l.v_id, v_code: l.v_code, p_name: l.p_name, v_name: l.v_name, v_unit: l.v_unit,
           amount: l.amount, unit_price: l.unitPrice, vat: l.vat, line_total: l.lineTotal,
-        })))
-        .execute();
+        })),
+      );
       if (priced.coupon && userId !== null) {
-        await trx
-          .insertInto('coupon_redemptions')
-          .values({ coupon_id: priced.coupon.coupon_id, user_id: userId, order_ref: orderNumber, redeemed_at: now })
-          .execute();
-        await trx.deleteFrom('user_coupons').where('user_id', '=', userId).execute();
+        const coupons = new CouponRepository(trx);
+        await coupons.redeem(priced.coupon.coupon_id, userId, orderNumber, now);
+        await coupons.clearActive(userId);
       }
       // The confirmation is part of the order: committed with it, or not at all.
-      await queueConfirmation(trx, inserted.order_id);
-      return trx.selectFrom('orders').selectAll().where('order_id', '=', inserted.order_id).executeTakeFirstOrThrow();
+      await queueConfirmation(trx, orderId);
+      return (await orders.byId(orderId))!;
     });
     return { order, created: true };
   } catch (error) {
@@ -200,28 +189,21 @@ function replay(existing: OrderRow, hash: string): PlaceResult {
  * two orders racing for the last pieces cannot both get them. Variants sold "to order" carry no
  * stock; unavailable ones cannot be ordered. Throws StockConflict (the transaction rolls back).
  */
-async function reserveStock(trx: DbOrTrx, lines: { v_id: number; amount: number }[], variants: Map<number, PricedVariant>) {
+async function reserveStock(orders: OrderRepository, lines: { v_id: number; amount: number }[], variants: Map<number, PricedVariant>) {
   for (const line of lines) {
     const v = variants.get(line.v_id)!;
     const name = `${v.p_name} (${v.v_name})`;
     if (v.v_availability === 'unavailable') throw new StockConflict(ORDER_MESSAGES.unavailable(name));
     if (v.v_availability !== 'in_stock') continue;
-    const result = await trx
-      .updateTable('variants')
-      .set((eb) => ({ v_stock: eb('v_stock', '-', line.amount) }))
-      .where('v_id', '=', line.v_id)
-      .where('v_stock', '>=', line.amount)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      const now = await trx.selectFrom('variants').select('v_stock').where('v_id', '=', line.v_id).executeTakeFirst();
-      throw new StockConflict(ORDER_MESSAGES.outOfStock(name, now?.v_stock ?? 0, v.v_unit));
+    if (!(await orders.takeStock(line.v_id, line.amount))) {
+      throw new StockConflict(ORDER_MESSAGES.outOfStock(name, await orders.stockOf(line.v_id), v.v_unit));
     }
   }
 }
 
 /** The order as the shopper sees it (thank-you, payment pages, e-mail, invoice). */
 export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): Promise<OrderDetail> {
-  const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.order_id).orderBy('item_id').execute();
+  const items = await new OrderRepository(db).items(order.order_id);
   const lines = items.map((i) => ({
     v_id: i.v_id, v_code: i.v_code, p_name: i.p_name, v_name: i.v_name, v_unit: i.v_unit, amount: i.amount,
     unitPrice: i.unit_price, vat: i.vat, lineTotal: i.line_total,
@@ -271,12 +253,6 @@ export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): P
 /** The gateway page of the latest card payment still waiting, for a replayed request. */
 export async function pendingRedirect(db: DbOrTrx, order: OrderRow): Promise<string | null> {
   if (order.payment_code !== 'card' || order.payment_status !== 'pending') return null;
-  const payment = await db
-    .selectFrom('payments')
-    .select('redirect_url')
-    .where('order_id', '=', order.order_id)
-    .where('status', '=', 'created')
-    .orderBy('payment_id', 'desc')
-    .executeTakeFirst();
+  const payment = await new OrderRepository(db).newestOpenPayment(order.order_id);
   return payment?.redirect_url ?? null;
 }

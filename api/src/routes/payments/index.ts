@@ -10,6 +10,7 @@ import { requireOperator } from '../../lib/operator-auth.ts';
 import { handleNotification, REFUND_TOPIC, type NotificationOutcome } from './notifications.ts';
 import { CANCEL_TOPIC } from './open-payments.ts';
 import { gatewayAction } from './providers.ts';
+import { PaymentRepository } from './payment.repository.ts';
 
 type Refusal = Extract<NotificationOutcome, { status: 400 | 401 | 404 }>['result'];
 const REFUSALS: Record<Refusal, () => ApiError> = {
@@ -43,8 +44,8 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     return { data: { result: outcome.result } };
   });
 
-  const paymentOf = async (paymentId: number) =>
-    db.selectFrom('payments').select(['gateway_ref', 'refund_status', 'refund_reason']).where('payment_id', '=', paymentId).executeTakeFirst();
+  const payments = new PaymentRepository(db);
+  const paymentOf = (paymentId: number) => payments.gatewayFacts(paymentId);
 
   app.outbox.handle(CANCEL_TOPIC, async (job) => {
     const payment = await paymentOf((job.payload as { paymentId: number }).paymentId);
@@ -60,13 +61,13 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     if (!payment || payment.refund_status !== 'pending') return;
     const status = await gatewayAction(gateway, 'refund', { paymentId: payment.gateway_ref, reason: payment.refund_reason ?? 'Platba, ktorú obchod nesmie ponechať.' });
     if (status === 200) {
-      await db.updateTable('payments').set({ refund_status: 'refunded', refunded_at: new Date().toISOString() }).where('payment_id', '=', paymentId).execute();
+      await payments.markRefunded(paymentId, new Date().toISOString());
       app.log.info({ paymentId }, 'payment refunded');
       return;
     }
     if (status === 409 || status === 404) {
       // The gateway says there is nothing to refund: a person must look at it.
-      await db.updateTable('payments').set({ refund_status: 'failed' }).where('payment_id', '=', paymentId).execute();
+      await payments.markRefundFailed(paymentId);
       app.log.error({ paymentId, status }, 'refund refused by the gateway');
       return;
     }
@@ -76,14 +77,7 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
 
   app.withTypeProvider<TypeBoxTypeProvider>().route({ ...callRoute(checkoutCalls, 'GET /api/operator/payments/refunds'), handler: async (request) => {
     requireOperator(request, deps.checkout);
-    const rows = await db
-      .selectFrom('payments as p')
-      .innerJoin('orders as o', 'o.order_id', 'p.order_id')
-      .select(['p.payment_id', 'p.gateway_ref', 'o.order_number', 'p.amount', 'p.refund_status', 'p.refund_reason', 'p.updated_at', 'p.refunded_at'])
-      .where('p.refund_status', 'is not', null)
-      .orderBy('p.payment_id', 'desc')
-      .limit(200)
-      .execute();
+    const rows = await payments.refunds(200);
     return {
       data: rows.map((r) => ({
         paymentId: r.payment_id,

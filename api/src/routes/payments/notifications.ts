@@ -13,6 +13,8 @@ import { verifySignature } from '../../gateway/protocol.ts';
 import { enqueue } from '../../lib/outbox.ts';
 import { lockOrder } from '../orders/order.service.ts';
 import { cancelOpenPayments } from './open-payments.ts';
+import { PaymentRepository } from './payment.repository.ts';
+import { OrderRepository } from '../orders/order.repository.ts';
 
 export type NotificationOutcome =
   | { status: 200; result: 'applied' | 'duplicate' | 'ignored' | 'refund'; paymentId?: string }
@@ -56,40 +58,29 @@ export async function handleNotification(
   if (!n) return { status: 400, result: 'bad_request' };
 
   return db.transaction().execute(async (trx): Promise<NotificationOutcome> => {
-    const payment = await trx
-      .selectFrom('payments as pay')
-      .innerJoin('orders as o', 'o.order_id', 'pay.order_id')
-      .select(['pay.payment_id', 'pay.amount', 'pay.order_id', 'o.order_number'])
-      .where('pay.gateway_ref', '=', n.paymentId)
-      .executeTakeFirst();
+    const payments = new PaymentRepository(trx);
+    const payment = await payments.byGatewayRef(n.paymentId);
     if (!payment) return { status: 404, result: 'unknown_payment' };
     if (payment.order_number !== n.merchantRef || payment.amount !== n.amount) return { status: 400, result: 'bad_request' };
 
     const now = new Date().toISOString();
-    const inserted = await trx
-      .insertInto('payment_notifications')
-      .values({ notification_id: n.notificationId, gateway_ref: n.paymentId, status: n.status, received_at: now })
-      .onConflict((oc) => oc.column('notification_id').doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { status: 200, result: 'duplicate' };
+    if (!(await payments.recordNotification(n.notificationId, n.paymentId, n.status, now))) return { status: 200, result: 'duplicate' };
 
     // Everything below sees the order as it is now, with no other payment of it moving meanwhile.
     await lockOrder(trx, payment.order_id);
-    const current = await trx.selectFrom('payments').select('status').where('payment_id', '=', payment.payment_id).executeTakeFirstOrThrow();
-    const order = await trx.selectFrom('orders').select(['payment_status', 'status']).where('order_id', '=', payment.order_id).executeTakeFirstOrThrow();
+    const current = { status: await payments.statusOf(payment.payment_id) };
+    const order = await payments.orderState(payment.order_id);
 
     if (n.status === 'paid') {
       if (current.status === 'paid') return { status: 200, result: 'ignored' };
       const ended = order.status === 'cancelled' || order.status === 'withdrawn';
       if (order.payment_status === 'paid' || ended) {
-        await trx.updateTable('payments')
-          .set({ status: 'paid', updated_at: now, refund_status: 'pending', refund_reason: ended ? REFUND_REASONS.ended : REFUND_REASONS.duplicate })
-          .where('payment_id', '=', payment.payment_id).execute();
+        await payments.paidForRefund(payment.payment_id, ended ? REFUND_REASONS.ended : REFUND_REASONS.duplicate, now);
         await enqueue(trx, REFUND_TOPIC, `payment-refund:${payment.payment_id}`, { paymentId: payment.payment_id });
         return { status: 200, result: 'refund', paymentId: n.paymentId };
       }
-      await trx.updateTable('payments').set({ status: 'paid', updated_at: now }).where('payment_id', '=', payment.payment_id).execute();
-      await trx.updateTable('orders').set({ payment_status: 'paid', paid_at: now }).where('order_id', '=', payment.order_id).execute();
+      await payments.setStatus(payment.payment_id, 'paid', now);
+      await new OrderRepository(trx).setPaymentStatus(payment.order_id, 'paid', now);
       // The order is paid: any other page of it still open stops taking money.
       await cancelOpenPayments(trx, payment.order_id, payment.payment_id);
       return { status: 200, result: 'applied' };
@@ -98,15 +89,9 @@ export async function handleNotification(
     // A cancelled or failed attempt: only a payment still waiting moves, and it marks the order
     // only when the order is not paid and no newer attempt is under way.
     if (current.status !== 'created') return { status: 200, result: 'ignored' };
-    await trx.updateTable('payments').set({ status: n.status, updated_at: now }).where('payment_id', '=', payment.payment_id).execute();
-    if (order.payment_status !== 'paid') {
-      const newer = await trx
-        .selectFrom('payments')
-        .select('payment_id')
-        .where('order_id', '=', payment.order_id)
-        .where('payment_id', '>', payment.payment_id)
-        .executeTakeFirst();
-      if (!newer) await trx.updateTable('orders').set({ payment_status: n.status }).where('order_id', '=', payment.order_id).execute();
+    await payments.setStatus(payment.payment_id, n.status, now);
+    if (order.payment_status !== 'paid' && !(await payments.hasNewerAttempt(payment.order_id, payment.payment_id))) {
+      await new OrderRepository(trx).setPaymentStatus(payment.order_id, n.status);
     }
     return { status: 200, result: 'applied' };
   });

@@ -8,6 +8,7 @@
  */
 import type { DbOrTrx } from '../../db/database.ts';
 import { enqueue } from '../../lib/outbox.ts';
+import { PaymentRepository } from './payment.repository.ts';
 
 export const CANCEL_TOPIC = 'payment-cancel';
 
@@ -20,13 +21,12 @@ export const cancelJobKey = (paymentId: number) => `payment-cancel:${paymentId}`
  * many it cancelled.
  */
 export async function cancelOpenPayments(trx: DbOrTrx, orderId: number, keep?: number): Promise<number> {
-  let query = trx.selectFrom('payments').select('payment_id').where('order_id', '=', orderId).where('status', '=', 'created');
-  if (keep !== undefined) query = query.where('payment_id', '!=', keep);
-  const open = await query.execute();
+  const payments = new PaymentRepository(trx);
+  const open = await payments.openIds(orderId, keep);
   const now = new Date().toISOString();
-  for (const { payment_id } of open) {
-    await trx.updateTable('payments').set({ status: 'cancelled', updated_at: now }).where('payment_id', '=', payment_id).where('status', '=', 'created').execute();
-    await enqueue(trx, CANCEL_TOPIC, cancelJobKey(payment_id), { paymentId: payment_id });
+  for (const paymentId of open) {
+    await payments.cancelIfOpen(paymentId, now);
+    await enqueue(trx, CANCEL_TOPIC, cancelJobKey(paymentId), { paymentId });
   }
   return open.length;
 }

@@ -9,6 +9,7 @@ import type { OrderRow } from '../../db/orders.table.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { CreatePaymentAnswer, CreatePaymentRequest, PaymentAction } from '../../gateway/protocol.ts';
 import { SIGNATURE_HEADER, sign } from '../../gateway/protocol.ts';
+import { PaymentRepository } from './payment.repository.ts';
 
 export type PaymentContext = { db: DbOrTrx; returnUrl: string; notifyUrl: string };
 
@@ -86,20 +87,14 @@ export function cardProvider(gateway: { url: string | null; secret: string }): P
       } catch {
         throw new ApiError(503, 'internal', GATEWAY_UNAVAILABLE);
       }
-      const now = new Date().toISOString();
-      await ctx.db
-        .insertInto('payments')
-        .values({
-          order_id: order.order_id,
-          provider: 'card',
-          gateway_ref: answer.paymentId,
-          amount: request.amount,
-          status: 'created',
-          redirect_url: answer.redirectUrl,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await new PaymentRepository(ctx.db).insertOpen({
+        order_id: order.order_id,
+        provider: 'card',
+        gateway_ref: answer.paymentId,
+        amount: request.amount,
+        redirect_url: answer.redirectUrl,
+        created_at: new Date().toISOString(),
+      });
       return { redirectUrl: answer.redirectUrl };
     },
   };

@@ -45,3 +45,16 @@ export async function countEvents(db: Db, events: readonly Pick<TelemetryEvent, 
     }
   });
 }
+
+/** Page views and errors summed per area and version from the minute `since` falls in. */
+export async function countsSince(db: Db, since: Date) {
+  const rows = await db
+    .selectFrom('client_metrics')
+    .select(['area', 'version'])
+    .select((eb) => [eb.fn.sum<number | string>('views').as('views'), eb.fn.sum<number | string>('errors').as('errors')])
+    .where('minute', '>=', minuteOf(since))
+    .groupBy(['area', 'version'])
+    .execute();
+  // PostgreSQL's sum of integers is a bigint, which the driver hands over as text.
+  return rows.map((row) => ({ area: row.area, version: row.version, views: Number(row.views), errors: Number(row.errors) }));
+}
