@@ -75,5 +75,11 @@ export function createMetrics(backlog: () => Promise<{ pending: number; dead: nu
       this.set({ status: 'dead' }, counts.dead);
     },
   });
-  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews };
+  const serverRenders = new Counter({
+    name: 'shop_server_renders_total',
+    help: 'Pages the server rendered (rendered, not_found) or left to the browser (browser: not a server-rendered page; fallback: the render failed).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews, serverRenders };
 }

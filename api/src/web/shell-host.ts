@@ -168,11 +168,14 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         const moved = await storedRedirect(request.url);
         if (moved) return reply.header('cache-control', 'public, max-age=300').redirect(moved, 301);
       }
+      app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       return reply
         .code(page.status)
         .send(serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config: script + preload, afterRoot: firstFrame }));
     } catch (error) {
-      if (!(error instanceof NotServerRendered)) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
+      const expected = error instanceof NotServerRendered;
+      if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
+      app.metrics?.serverRenders.inc({ outcome: expected ? 'browser' : 'fallback' });
     }
     const html = index.html
       .replace('<!--shop-config-->', script + preload)
