@@ -12,7 +12,7 @@
  * photos) come from `download`; the operator's calls carry the operator's token in their own
  * header instead of the shopper's (RequestOptions.headers).
  */
-import type { ApiCalls, ApiErrorCode, CheckoutCalls, OrderDetail, ReleasePart } from './contract/index.ts';
+import type { ApiCalls, ApiErrorCode, CheckoutCalls, ReleasePart } from './contract/index.ts';
 import type { CatalogCalls } from './contract/index.ts';
 import type { AccountCalls } from './contract/index.ts';
 import { ApiError } from './errors.ts';
@@ -50,14 +50,17 @@ type OpsReleaseCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releas
 
 /**
  * The operator's document tools of the spec's utility routes (/pdf, /generate, /email, /send,
- * /paid), behind X-Operator-Token. Not in the contract's ApiCalls yet; typed here until they are.
+ * /paid), behind X-Operator-Token: the contract's calls, and the invoice PDF beside them.
  */
-export type OperatorDocumentCalls = {
+export type OperatorDocumentCalls = Pick<
+  ApiCalls,
+  | 'POST /api/operator/orders/:number/invoice'
+  | 'GET /api/operator/orders/:number/email'
+  | 'POST /api/operator/orders/:number/email'
+  | 'POST /api/operator/orders/:number/paid'
+> & {
+  /** The invoice is a PDF, outside the JSON contract. */
   'GET /api/operator/orders/:number/invoice': { answer: Blob };
-  'POST /api/operator/orders/:number/invoice': { answer: { data: { file: string; bytes: number } } };
-  'GET /api/operator/orders/:number/email': { answer: { data: { to: string; subject: string; text: string; html: string } } };
-  'POST /api/operator/orders/:number/email': { answer: { data: { to: string; outbox: boolean } } };
-  'POST /api/operator/orders/:number/paid': { answer: { data: OrderDetail } };
 };
 type OperatorAnswer<K extends keyof OperatorDocumentCalls> = OperatorDocumentCalls[K]['answer'];
 

@@ -5,6 +5,8 @@ import { CheckoutQuote, OrderDetail, PaymentRefund, PickupPoint, PlacedOrder, Sh
 
 /** A database id: a positive 32-bit integer. */
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+/** An order's number as printed on documents (year and sequence). */
+const OrderNumber = Type.Object({ number: Type.String({ pattern: '^[0-9]{6,16}$' }) });
 
 /** What one order may hold: pieces of one line, pieces in all, distinct lines (larger orders go through the shop). */
 export const BASKET_LIMITS = { lineAmount: 10_000, totalAmount: 50_000, lines: 100 } as const;
@@ -86,6 +88,30 @@ export const checkoutCalls = defineCalls({
   'GET /api/orders/:token': { summary: 'Objednávka podľa jej tokenu', params: OrderToken, answer: Type.Object({ data: OrderDetail }) },
   'POST /api/orders/:token/pay': { summary: 'Nová platba kartou', params: OrderToken, answer: Type.Object({ data: PlacedOrder }) },
   'GET /api/operator/payments/refunds': { summary: 'Platby na vrátenie (operátor)', answer: Type.Object({ data: Type.Array(PaymentRefund) }) },
+
+  // The operator's document tools behind the utility routes /pdf, /generate, /email, /send, /paid
+  // (X-Operator-Token). The invoice itself (GET …/invoice) is a PDF, outside the JSON contract.
+  'GET /api/operator/orders/:number': { summary: 'Objednávka podľa čísla (operátor)', params: OrderNumber, answer: Type.Object({ data: OrderDetail }) },
+  'POST /api/operator/orders/:number/invoice': {
+    summary: 'Uloží faktúru objednávky ako PDF (operátor)',
+    params: OrderNumber,
+    answer: Type.Object({ data: Type.Object({ file: Type.String(), bytes: Type.Integer({ minimum: 0 }) }) }),
+  },
+  'GET /api/operator/orders/:number/email': {
+    summary: 'Náhľad potvrdzujúceho e-mailu (operátor)',
+    params: OrderNumber,
+    answer: Type.Object({ data: Type.Object({ to: Type.String(), subject: Type.String(), text: Type.String(), html: Type.String() }) }),
+  },
+  'POST /api/operator/orders/:number/email': {
+    summary: 'Pošle potvrdzujúci e-mail znova (operátor)',
+    params: OrderNumber,
+    answer: Type.Object({ data: Type.Object({ to: Type.String(), outbox: Type.Boolean() }) }),
+  },
+  'POST /api/operator/orders/:number/paid': {
+    summary: 'Označí objednávku platenú prevodom ako zaplatenú (operátor)',
+    params: OrderNumber,
+    answer: Type.Object({ data: OrderDetail }),
+  },
 });
 
 export type CheckoutCalls = CallTypes<typeof checkoutCalls>;

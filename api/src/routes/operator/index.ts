@@ -5,6 +5,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { checkoutCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../lib/contract-route.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { confirmationMessage, invoicePdf } from '../documents/documents.service.ts';
 import { queueConfirmation } from '../orders/order-jobs.ts';
@@ -16,7 +19,8 @@ import { OrderRepository } from '../orders/order.repository.ts';
 const numberParams = { type: 'object', required: ['number'], properties: { number: { type: 'string', pattern: '^[0-9]{6,16}$' } } } as const;
 type Params = { Params: { number: string } };
 
-export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
+export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', async (request) => requireOperator(request, deps.checkout));
 
   const load = async (number: string) => {
@@ -25,13 +29,13 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => 
     return order;
   };
 
-  app.get<Params>('/operator/orders/:number', { schema: { params: numberParams } }, async (request) => {
-    const order = await load(request.params.number);
-    return { data: await orderDetail(deps.db, order, deps.checkout.iban) };
+  app.route({
+    ...callRoute(checkoutCalls, 'GET /api/operator/orders/:number'),
+    handler: async (request) => ({ data: await orderDetail(deps.db, await load(request.params.number), deps.checkout.iban) }),
   });
 
-  // /pdf: render the invoice
-  app.get<Params>('/operator/orders/:number/invoice', { schema: { params: numberParams } }, async (request, reply) => {
+  // /pdf: render the invoice (a PDF: only its parameters come from the contract)
+  plugin.get<Params>('/operator/orders/:number/invoice', { schema: { params: numberParams } }, async (request, reply) => {
     const order = await load(request.params.number);
     const pdf = await invoicePdf(deps.db, order, deps.checkout);
     return reply.type('application/pdf').header('cache-control', 'no-store')
@@ -39,31 +43,31 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => 
   });
 
   // /generate: store the invoice PDF in the data directory
-  app.post<Params>('/operator/orders/:number/invoice', { schema: { params: numberParams } }, async (request) => {
+  app.route({ ...callRoute(checkoutCalls, 'POST /api/operator/orders/:number/invoice'), handler: async (request) => {
     const order = await load(request.params.number);
     const pdf = await invoicePdf(deps.db, order, deps.checkout);
     await mkdir(deps.checkout.invoiceDir, { recursive: true });
     const file = join(deps.checkout.invoiceDir, `faktura-${order.order_number}.pdf`);
     await writeFile(file, pdf);
     return { data: { file: `faktura-${order.order_number}.pdf`, bytes: pdf.length } };
-  });
+  } });
 
   // /email: preview the confirmation
-  app.get<Params>('/operator/orders/:number/email', { schema: { params: numberParams } }, async (request) => {
+  app.route({ ...callRoute(checkoutCalls, 'GET /api/operator/orders/:number/email'), handler: async (request) => {
     const order = await load(request.params.number);
     const message = await confirmationMessage(deps.db, order, deps.checkout);
     return { data: { to: message.to, subject: message.subject, text: message.text, html: message.html } };
-  });
+  } });
 
   // /send: send the confirmation again
-  app.post<Params>('/operator/orders/:number/email', { schema: { params: numberParams } }, async (request) => {
+  app.route({ ...callRoute(checkoutCalls, 'POST /api/operator/orders/:number/email'), handler: async (request) => {
     const order = await load(request.params.number);
     await queueConfirmation(deps.db, order.order_id, true);
     return { data: { to: order.email, outbox: deps.checkout.smtpUrl === null } };
-  });
+  } });
 
   // /paid: a bank transfer arrived
-  app.post<Params>('/operator/orders/:number/paid', { schema: { params: numberParams } }, async (request) => {
+  app.route({ ...callRoute(checkoutCalls, 'POST /api/operator/orders/:number/paid'), handler: async (request) => {
     const order = await load(request.params.number);
     if (order.payment_code !== 'transfer') throw new ApiError(409, 'conflict', 'Ako zaplatenú možno označiť len objednávku platenú bankovým prevodom.');
     if (order.payment_status !== 'paid') {
@@ -71,5 +75,5 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => 
     }
     const fresh = (await orderByNumber(deps.db, order.order_number))!;
     return { data: await orderDetail(deps.db, fresh, deps.checkout.iban) };
-  });
+  } });
 };
