@@ -33,6 +33,7 @@ import { MAIL_TOPIC, mailJobHandler } from './routes/documents/mail-outbox.ts';
 import { confirmationJobHandler } from './routes/documents/documents.service.ts';
 import { CONFIRMATION_TOPIC } from './routes/orders/order-jobs.ts';
 import { healthRoutes } from './routes/health/index.ts';
+import { seoRoutes } from './routes/seo/index.ts';
 import { operatorRoutes } from './routes/operator/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
 import { paymentRoutes } from './routes/payments/index.ts';
@@ -79,6 +80,8 @@ export type BuildApiOptions = {
   telemetryRateLimit?: RateLimitWindow;
   /** Where complaint photos are stored; default: `complaints/` beside the checkout's invoice folder (the data directory). */
   uploadDir?: string;
+  /** Addresses per sitemap file (default 50,000, the protocol's limit; tests split with fewer). */
+  sitemapUrlsPerFile?: number;
   /**
    * The public catalogue's response cache (lib/response-cache.ts); default DEFAULT_RESPONSE_CACHE.
    * `false`: every call computes its answer (measuring the database queries, bench/catalogue-bench.ts).
@@ -185,6 +188,8 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     { prefix: '/api' },
   );
   app.register(mediaRoutes, { ...deps, prefix: '/media' });
+  // robots.txt, sitemaps and product feeds live at the root, where crawlers and comparators look.
+  app.register(seoRoutes, { ...deps, urlsPerFile: opts.sitemapUrlsPerFile });
 
   return app;
 }

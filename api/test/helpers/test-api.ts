@@ -67,6 +67,8 @@ export type StartTestApiOptions = {
   telemetryRateLimit?: RateLimitWindow;
   /** Adds hooks to the app before it listens (e.g. to tamper with an answer before it is serialised). */
   configure?: (app: FastifyInstance) => void;
+  /** Addresses per sitemap file (default: the protocol's 50,000). */
+  sitemapUrlsPerFile?: number;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -100,6 +102,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.telemetryRateLimit ? { telemetryRateLimit: options.telemetryRateLimit } : {}),
     checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
     ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
+    ...(options.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.sitemapUrlsPerFile } : {}),
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {
