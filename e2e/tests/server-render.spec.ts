@@ -147,8 +147,12 @@ test('the browser hydrates what the server rendered: no mismatch, no second requ
 test('a deploy of a changed catalogue shows on the server\'s next page and hydrates without mismatch; a rollback brings the old text back in both', async ({ page, request }) => {
   const stable = JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')).areas.catalog.version as string;
   try {
+    expect((await request.get('/')).ok()).toBe(true);
     release(['deploy', 'catalog', '--dist', changedCatalogBuild('nová verzia'), '--reason', 'server render test']);
-    expect(await (await request.get('/')).text()).toContain(`${HOME_HEADING} – nová verzia`);
+    // The release is a new key for the page cache: the next page is rendered by the new version.
+    const afterDeploy = await request.get('/');
+    expect(afterDeploy.headers()['x-page-cache']).toBe('miss');
+    expect(await afterDeploy.text()).toContain(`${HOME_HEADING} – nová verzia`);
     const problems = watchHydration(page);
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${HOME_HEADING} – nová verzia`);
@@ -198,4 +202,26 @@ test('concurrent renders for different pages and shoppers share nothing: each pa
       expect(html).not.toContain(`<h1>${other.p_name}</h1>`);
     }
   }
+});
+
+test('a rendered page is served again briefly to every visitor alike, never with anything of one shopper', async ({ page, request, playwright }) => {
+  const product = await someProduct(request);
+  const path = `/p/${product.p_url}`;
+  // A signed-in shopper with a basket opens the page in the browser: nothing of theirs goes to the server's HTML.
+  await page.goto(path);
+  await page.getByRole('button', { name: /Pridať do košíka/ }).first().click();
+  // This shopper's own request (their cookies: consent answered, canary side) …
+  const first = await page.request.get(path);
+  // … and another visitor's, with other answers and no canary side: the same page.
+  const other = await playwright.request.newContext({
+    baseURL: new URL(first.url()).origin,
+    extraHTTPHeaders: { cookie: 'cookie_required=true; cookie_ga=true; cookie_ads=true' },
+  });
+  const second = await other.get(path);
+  expect(second.headers()['x-page-cache']).toBe('hit');
+  expect(await second.text()).toBe(await first.text());
+  await other.dispose();
+  const html = await first.text();
+  expect(html).not.toMatch(/Košík: [1-9]/);
+  expect(html).not.toContain('cookie_ga');
 });

@@ -17,8 +17,6 @@ export type ShellConfig = {
   telemetrySample: number;
   /** A version this browser previews through a signed link (in force for nobody else). */
   preview: { area: string; version: string; endPath: string } | null;
-  /** The canary bucket the server rendered the page with (its cookie), so both run the same versions. */
-  canaryBucket: number | null;
 };
 
 declare global {
@@ -36,6 +34,5 @@ export function readConfig(): ShellConfig {
     registry: injected.registry ?? null,
     telemetrySample: injected.telemetrySample ?? 1,
     preview: injected.preview ?? null,
-    canaryBucket: injected.canaryBucket ?? null,
   };
 }

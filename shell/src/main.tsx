@@ -31,7 +31,7 @@ async function boot() {
   bus.on('area:load-failed', ({ area, module, error }) => reportError('load-failed', area, areaVersion(area as never), `${module}: ${error}`));
   const registry: Registry = config.registry ?? (await fetchRegistry().catch(() => ({ revision: 'unavailable', areas: {} })));
   // One choice per page load: the canary or the stable version of each area, and the pages they ship.
-  const releases = chooseReleases(registry, canaryBucket(undefined, undefined, config.canaryBucket));
+  const releases = chooseReleases(registry, canaryBucket());
   registerAreas(releases, config.assetOrigin);
   setRouteTable(releases);
   setBootRevision(registry.revision);

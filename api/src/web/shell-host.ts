@@ -20,6 +20,8 @@ import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules'
 import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
 import { serverRenderedHtml } from './ssr/page-html.ts';
 import { serveApiInProcess, storedRedirect } from './ssr/in-process-api.ts';
+import { PageCache } from './ssr/page-cache.ts';
+import { catalogueVersion } from '../lib/catalogue-version.ts';
 
 export type ShellHostOptions = {
   originDir: string;
@@ -35,7 +37,12 @@ export type ShellHostOptions = {
   publicUrl: string;
   /** Budgets of a server render (default: DEFAULT_RENDER_BUDGET). */
   renderBudget?: RenderBudget;
+  /** How long a rendered page is served again to the next visitors with the same key (ms; 0: never). */
+  pageCacheMs?: number;
 };
+
+/** Rendered pages are reused this long unless a release or a catalogue change comes first. */
+export const PAGE_CACHE_MS = 5000;
 
 const SAFE_ASSET = /^[\w.-]+$/;
 
@@ -65,6 +72,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   // Pages rendered here ask the API for their data in-process, through the kernel's own client.
   serveApiInProcess(app);
   const renderPage = createPageRenderer({ originDir: options.originDir, assetOrigin: options.assetOrigin, budget: options.renderBudget });
+  const pageCache = new PageCache(options.pageCacheMs ?? PAGE_CACHE_MS);
   const storage = localDirectoryStorage(options.originDir);
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
@@ -150,7 +158,6 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       telemetrySample: options.telemetrySample,
       registry: served,
       preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
-      canaryBucket: bucket,
     };
     const index = await shellIndex(dir);
     const pathname = request.url.split('?')[0] ?? '/';
@@ -162,6 +169,16 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
 
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
+    // The canary side matters only while a canary runs.
+    const canaryRunning = Object.keys(served.canaries ?? {}).length > 0;
+    const cacheKey = previewed
+      ? null
+      : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogueVersion(), firstFrame ? 'notice' : 'decided'].join('\u0000');
+    const cached = cacheKey ? pageCache.get(cacheKey) : null;
+    if (cached) {
+      app.metrics?.serverRenders.inc({ outcome: 'cached' });
+      return reply.code(cached.status).header('x-page-cache', 'hit').send(cached.html);
+    }
     try {
       const page = await renderPage({ url: request.url, registry: served, shellDir: dir, bucket, config, origin: options.publicUrl, log: request.log });
       if (page.status === 404) {
@@ -169,9 +186,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         if (moved) return reply.header('cache-control', 'public, max-age=300').redirect(moved, 301);
       }
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
-      return reply
-        .code(page.status)
-        .send(serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config: script + preload, afterRoot: firstFrame }));
+      const html = serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config: script + preload, afterRoot: firstFrame });
+      if (cacheKey) pageCache.set(cacheKey, { status: page.status, html });
+      return reply.code(page.status).header('x-page-cache', 'miss').send(html);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
       if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');

@@ -11,12 +11,12 @@ const KEY = 'shop:canary-bucket';
 export function canaryBucket(
   storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage(),
   random = Math.random,
-  /** The bucket the server read from this browser's cookie (used when storage has none). */
-  served?: number | null,
+  cookies: string = typeof document === 'undefined' ? '' : document.cookie,
 ): number {
   // This browser's storage decides; the cookie mirrors it, so the server renders the same side next time.
   const kept = Number(storage?.getItem(KEY) ?? NaN);
-  const drawn = isCanaryBucket(kept) ? kept : served != null && isCanaryBucket(served) ? served : Math.floor(random() * 100);
+  const mirrored = Number(new RegExp(`(?:^|;\\s*)${CANARY_BUCKET_COOKIE}=(\\d+)`).exec(cookies)?.[1] ?? NaN);
+  const drawn = isCanaryBucket(kept) ? kept : isCanaryBucket(mirrored) ? mirrored : Math.floor(random() * 100);
   try {
     if (drawn !== kept) storage?.setItem(KEY, String(drawn));
   } catch {

@@ -39,10 +39,19 @@ describe('the canary bucket', () => {
   it('is drawn once and kept, and a kept value out of range is drawn again', () => {
     const kept = new Map<string, string>();
     const storage = { getItem: (key: string) => kept.get(key) ?? null, setItem: (key: string, value: string) => void kept.set(key, value) };
-    expect(canaryBucket(storage, () => 0.424)).toBe(42);
-    expect(canaryBucket(storage, () => 0.99)).toBe(42);
+    expect(canaryBucket(storage, () => 0.424, '')).toBe(42);
+    expect(canaryBucket(storage, () => 0.99, '')).toBe(42);
     kept.set('shop:canary-bucket', '250');
-    expect(canaryBucket(storage, () => 0.07)).toBe(7);
-    expect(canaryBucket(null, () => 0.5)).toBe(50);
+    expect(canaryBucket(storage, () => 0.07, '')).toBe(7);
+    expect(canaryBucket(null, () => 0.5, '')).toBe(50);
+  });
+
+  it('storage decides; without it the cookie the server renders by is taken, and the cookie mirrors what is chosen', () => {
+    const kept = new Map<string, string>();
+    const storage = { getItem: (key: string) => kept.get(key) ?? null, setItem: (key: string, value: string) => void kept.set(key, value) };
+    expect(canaryBucket(storage, () => 0.9, 'cookie_required=true; shop_canary=63')).toBe(63);
+    expect(kept.get('shop:canary-bucket')).toBe('63');
+    expect(canaryBucket(storage, () => 0.9, 'shop_canary=12')).toBe(63);
+    expect(document.cookie).toContain('shop_canary=63');
   });
 });
