@@ -70,6 +70,7 @@ async function main() {
     telemetrySample: config.telemetrySample,
     operatorToken,
     publicUrl: checkoutConfig.publicUrl,
+    serverRender: config.serverRender,
   });
   // Canaries whose client error rate runs above the stable version's are aborted without waiting for anyone.
   const canaryPolicy = canaryPolicyFrom(process.env);

@@ -7,7 +7,32 @@ import * as chromeLauncher from 'chrome-launcher';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { median } from './shop-server.ts';
 
-export type LighthouseResult = { name: string; score: number; lcpMs: number; tbtMs: number; cls: number };
+export type LighthouseResult = {
+  name: string;
+  score: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  fcpMs: number;
+  /** The element that was the largest contentful paint (the most frequent one over the runs). */
+  lcpElement: string;
+};
+
+type NodeDetails = { items?: { items?: { node?: { nodeLabel?: string; selector?: string } }[] }[] };
+
+/** "p: Používame cookies…" or "img.cat-gallery__image": what a reader of the results recognises. */
+function lcpElementOf(details: unknown): string {
+  const node = (details as NodeDetails | undefined)?.items?.[0]?.items?.[0]?.node;
+  if (!node) return 'unknown';
+  const selector = (node.selector ?? '').split(' > ').at(-1) ?? '';
+  return `${selector}${node.nodeLabel ? ` ("${node.nodeLabel.slice(0, 40)}")` : ''}`;
+}
+
+function mostFrequent(values: string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'unknown';
+}
 
 export async function runLighthouse(base: string, pages: { name: string; path: string }[], runs = 5): Promise<LighthouseResult[]> {
   const results: LighthouseResult[] = [];
@@ -25,6 +50,8 @@ export async function runLighthouse(base: string, pages: { name: string; path: s
           lcpMs: audits['largest-contentful-paint']?.numericValue ?? NaN,
           tbtMs: audits['total-blocking-time']?.numericValue ?? NaN,
           cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
+          fcpMs: audits['first-contentful-paint']?.numericValue ?? NaN,
+          lcpElement: lcpElementOf(audits['largest-contentful-paint-element']?.details),
         });
       } finally {
         await chrome.kill();
@@ -36,6 +63,8 @@ export async function runLighthouse(base: string, pages: { name: string; path: s
       lcpMs: median(samples.map((s) => s.lcpMs)),
       tbtMs: median(samples.map((s) => s.tbtMs)),
       cls: median(samples.map((s) => s.cls)),
+      fcpMs: median(samples.map((s) => s.fcpMs)),
+      lcpElement: mostFrequent(samples.map((s) => s.lcpElement)),
     });
   }
   return results;

@@ -80,8 +80,10 @@ async function main() {
 
   const composed = await startShop({ port: 4610, name: 'composed' });
   const monolith = await startShop({ port: 4620, name: 'monolith', shellDist: join(repo, 'bench', 'monolith', 'dist') });
+  // The same composed build with every page rendered in the browser: what server rendering changes.
+  const clientOnly = await startShop({ port: 4640, name: 'client-rendered', env: { SERVER_RENDER: 'off' } });
   let weights: { composed: PageWeight[]; monolith: PageWeight[] };
-  let lighthouse: { composed: LighthouseResult[]; monolith: LighthouseResult[] };
+  let lighthouse: { composed: LighthouseResult[]; monolith: LighthouseResult[]; clientOnly: LighthouseResult[] };
   try {
     const home = (await (await fetch(`${composed.base}/api/home`)).json()) as { data: { categories: { cat_url: string }[]; newest: { p_url: string }[] } };
     const pageCases = cases(home.data.categories[0]!.cat_url, home.data.newest[0]!.p_url);
@@ -89,10 +91,15 @@ async function main() {
     weights = { composed: await measurePageWeights(composed.base, pageCases), monolith: await measurePageWeights(monolith.base, pageCases) };
     log(`Lighthouse, mobile, median of ${LH_RUNS}`);
     const pages = pageCases.map(({ name, path }) => ({ name, path }));
-    lighthouse = { composed: await runLighthouse(composed.base, pages, LH_RUNS), monolith: await runLighthouse(monolith.base, pages, LH_RUNS) };
+    lighthouse = {
+      composed: await runLighthouse(composed.base, pages, LH_RUNS),
+      monolith: await runLighthouse(monolith.base, pages, LH_RUNS),
+      clientOnly: await runLighthouse(clientOnly.base, pages, LH_RUNS),
+    };
   } finally {
     await composed.stop();
     await monolith.stop();
+    await clientOnly.stop();
   }
   log(`API under load on ${PRODUCTS} products`);
   const load: LoadResult[] = await runApiLoad({ port: 4630, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
@@ -148,6 +155,15 @@ async function main() {
     ...lighthouse.composed.map((c) => {
       const m = lighthouse.monolith.find((row) => row.name === c.name)!;
       return `| ${c.name} | ${c.score} | ${Math.round(c.lcpMs)} | ${Math.round(c.tbtMs)} | ${c.cls.toFixed(3)} | ${m.score} | ${Math.round(m.lcpMs)} | ${Math.round(m.tbtMs)} | ${m.cls.toFixed(3)} |`;
+    }),
+    '',
+    '## Server-rendered first view against client rendering (same build, first visit)',
+    '',
+    '| page | server-rendered score | FCP ms | LCP ms | LCP element | client-rendered score | FCP ms | LCP ms | LCP element |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---|',
+    ...lighthouse.composed.map((c) => {
+      const o = lighthouse.clientOnly.find((row) => row.name === c.name)!;
+      return `| ${c.name} | ${c.score} | ${Math.round(c.fcpMs)} | ${Math.round(c.lcpMs)} | \`${c.lcpElement}\` | ${o.score} | ${Math.round(o.fcpMs)} | ${Math.round(o.lcpMs)} | \`${o.lcpElement}\` |`;
     }),
     '',
     '## JavaScript over the wire (compressed) and requests',

@@ -26,6 +26,8 @@ export async function startShop(options: {
   cpu?: string;
   /** Keep the data directory (a prepared database); otherwise it starts empty. */
   keepData?: boolean;
+  /** More environment for the server (e.g. SERVER_RENDER=off). */
+  env?: Record<string, string>;
 }): Promise<Shop> {
   const dataDir = benchDataDir(options.name);
   if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
@@ -37,6 +39,7 @@ export async function startShop(options: {
     ASSET_PORT: String(options.port + 1),
     GATEWAY_PORT: String(options.port + 2),
     DATABASE_URL: '',
+    ...options.env,
   };
   const origin = ['--origin', join(dataDir, 'origin')];
   // A fresh origin: the first release starts its registry.

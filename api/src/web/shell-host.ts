@@ -39,6 +39,8 @@ export type ShellHostOptions = {
   renderBudget?: RenderBudget;
   /** How long a rendered page is served again to the next visitors with the same key (ms; 0: never). */
   pageCacheMs?: number;
+  /** False: public pages render in the browser only (default true). */
+  serverRender?: boolean;
 };
 
 /** Rendered pages are reused this long unless a release or a catalogue change comes first. */
@@ -174,12 +176,13 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const cacheKey = previewed
       ? null
       : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogueVersion(), firstFrame ? 'notice' : 'decided'].join('\u0000');
-    const cached = cacheKey ? pageCache.get(cacheKey) : null;
+    const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
     if (cached) {
       app.metrics?.serverRenders.inc({ outcome: 'cached' });
       return reply.code(cached.status).header('x-page-cache', 'hit').send(cached.html);
     }
     try {
+      if (options.serverRender === false) throw new NotServerRendered('server rendering is off (SERVER_RENDER=off)');
       const page = await renderPage({ url: request.url, registry: served, shellDir: dir, bucket, config, origin: options.publicUrl, log: request.log });
       if (page.status === 404) {
         const moved = await storedRedirect(request.url);
