@@ -8,7 +8,7 @@ import { SHOP_PORT } from '../playwright.config.ts';
  */
 async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise<void> {
   if (!javaScriptEnabled) return;
-  await page.locator('html[data-interactive]').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached', timeout: 5_000 }).catch(() => undefined);
 }
 
 /** A visitor who has not answered the cookie notice yet; every navigation waits until the page is interactive. */

@@ -115,6 +115,15 @@ test.describe('without JavaScript', () => {
     expect(html).toMatch(/<meta property="og:type" content="product">/);
   });
 
+  test('the basket, which depends on the shopper, comes inside a server-rendered layout and renders in the browser', async ({ page, request }) => {
+    const response = await page.goto('/checkout/cart');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('banner')).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Načítava sa…' })).toBeVisible();
+    const html = await (await request.get('/checkout/cart')).text();
+    expect(html).not.toMatch(/Košík je prázdny|Košík: [1-9]/);
+  });
+
   test('an unknown product and an unknown path answer 404 with the not-found page', async ({ page }) => {
     for (const path of ['/p/tento-produkt-neexistuje', '/toto-nie-je-stranka']) {
       const response = await page.goto(path);

@@ -15,14 +15,14 @@ import { ShopRoutes } from './app/router.tsx';
 import { ServerDataScope } from './app/server-data-scope.tsx';
 import type { ShellConfig } from './config.ts';
 
-/** The shell's own pages that render in the browser only (the operators' console). */
-const CLIENT_ONLY = /^\/ops(\/|$)/;
+/** The shell's own pages beside the areas' routes (the operators' console). */
+const SHELL_PAGES = /^\/ops\/?$/;
 
 export type ShellServer = {
   /** The table route a path renders (undefined: the shell's own pages or not found). */
   routeForPath(pathname: string): ShopRoute | undefined;
-  /** A page of the shell's own that is never rendered on the server. */
-  isClientOnly(pathname: string): boolean;
+  /** Whether a path is a page at all (an area's route or the shell's own): otherwise the 404 page. */
+  isPage(pathname: string): boolean;
   /** The page's React tree for one request. */
   page(props: { url: string; config: ShellConfig; server: ServerRender }): React.JSX.Element;
 };
@@ -37,7 +37,7 @@ export function createShellServer(options: {
   setRouteTable(options.releases);
   return {
     routeForPath,
-    isClientOnly: (pathname) => CLIENT_ONLY.test(pathname),
+    isPage: (pathname) => routeForPath(pathname) !== undefined || SHELL_PAGES.test(pathname),
     page: ({ url, config, server }) => (
       <StrictMode>
         <StaticRouter location={url}>

@@ -10,6 +10,7 @@ import { ErrorLayout } from '../layouts/error-layout.tsx';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { ShellRoot } from './shell-root.tsx';
 import { PageSkeleton } from '../components/page-skeleton.tsx';
+import { ClientOnly } from './client-only.tsx';
 import type { ShellConfig } from '../config.ts';
 
 /** The operators' release console: few visitors need it, so it loads on its own. */
@@ -21,9 +22,19 @@ const layouts: Record<LayoutName, (props: { children?: ReactNode }) => React.JSX
   account: AccountLayout,
 };
 
-/** A route of the table: its page, behind the guards its entry asks for (requiresBasket, requiresSignIn). */
+/**
+ * A route of the table: its page, behind the guards its entry asks for (requiresBasket,
+ * requiresSignIn). A page its area does not render on the server comes after hydration.
+ */
 function areaRoute(route: ShopRoute) {
-  return <Route key={route.name} path={route.path} element={guarded(route, <AreaRoute route={route} />)} />;
+  const page = guarded(route, <AreaRoute route={route} />);
+  return (
+    <Route
+      key={route.name}
+      path={route.path}
+      element={route.serverRender ? page : <ClientOnly fallback={<PageSkeleton />}>{page}</ClientOnly>}
+    />
+  );
 }
 
 type BoundaryState = { error: unknown; at: string | null };
@@ -66,7 +77,16 @@ export function ShopRoutes({ config }: { config: ShellConfig }) {
             );
           })}
           <Route element={<DefaultLayout />}>
-            <Route path="/ops" element={<Suspense fallback={<PageSkeleton />}><OpsPage /></Suspense>} />
+            <Route
+              path="/ops"
+              element={
+                <ClientOnly fallback={<PageSkeleton />}>
+                  <Suspense fallback={<PageSkeleton />}>
+                    <OpsPage />
+                  </Suspense>
+                </ClientOnly>
+              }
+            />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Route>

@@ -1,4 +1,5 @@
 import type { AreaName } from './registry.ts';
+import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 const areaLabels: Record<AreaName, string> = {
   catalog: 'Katalóg produktov',
@@ -9,6 +10,7 @@ const areaLabels: Record<AreaName, string> = {
 
 /** What a shopper sees in place of an area that failed to load or crashed. */
 export function AreaUnavailable({ area, onRetry }: { area: AreaName; onRetry: () => void }) {
+  useMarkInteractive();
   return (
     <section className="area-unavailable" role="alert" aria-live="assertive">
       <h1>{areaLabels[area]} sa nepodarilo načítať</h1>

@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { Logo } from '../components/header.tsx';
+import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 /** Last resort for failures outside any area: a plain page with a way back. */
 export function ErrorLayout() {
+  useMarkInteractive();
   return (
     <div className="layout layout--error">
       <header className="site-header site-header--reduced">

@@ -38,7 +38,7 @@ type ServerRoute = { name: string; area: string; serverRender?: boolean };
 
 type ShellServer = {
   routeForPath(pathname: string): ServerRoute | undefined;
-  isClientOnly(pathname: string): boolean;
+  isPage(pathname: string): boolean;
   page(props: { url: string; config: unknown; server: ServerRender }): ReactElement;
 };
 type ShellServerModule = {
@@ -118,9 +118,8 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
     });
     const pathname = request.url.split('?')[0] ?? '/';
     const route = shell.routeForPath(pathname);
-    if (route && !route.serverRender) throw new NotServerRendered(`route ${route.name} renders in the browser`);
-    if (!route && shell.isClientOnly(pathname)) throw new NotServerRendered(`${pathname} is the shell's own page for the browser`);
-    if (route) {
+    // A page its area renders in the browser only (basket, checkout, account): the server renders the layout around it.
+    if (route?.serverRender) {
       // Which version of a canaried area this browser runs is known only from its bucket.
       if (request.bucket === null && request.registry.canaries?.[route.area as AreaName]) {
         throw new NotServerRendered(`${route.area} has a canary and this browser's side is not known yet`);
@@ -154,7 +153,8 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
       if (pending.size === 0 || round >= MAX_RENDERS || remaining <= 0 || notFound) {
         if (pending.size > 0 && !notFound) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'server render left data to the browser');
         const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
-        return { ...page, status: notFound || !route ? 404 : 200, area: notFound || !route ? null : route.area, embedded };
+        const missing = notFound || !shell.isPage(pathname);
+        return { ...page, status: missing ? 404 : 200, area: missing || !route?.serverRender ? null : route.area, embedded };
       }
       const settled = await settleAll(pending, remaining);
       for (const [key, result] of settled) {
