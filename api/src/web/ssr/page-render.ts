@@ -118,7 +118,8 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
     });
     const pathname = request.url.split('?')[0] ?? '/';
     const route = shell.routeForPath(pathname);
-    // A page its area renders in the browser only (basket, checkout, account): the server renders the layout around it.
+    // A page its area renders on the server needs the area's server build; any other page (basket,
+    // checkout, account, /ops) is rendered as the layout around a skeleton, the page following in the browser.
     if (route?.serverRender) {
       // Which version of a canaried area this browser runs is known only from its bucket.
       if (request.bucket === null && request.registry.canaries?.[route.area as AreaName]) {
@@ -132,6 +133,8 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
     }
 
     const data = new Map<string, SettledLoad>();
+    // Loads that failed (other than 404) are not asked for again: the browser loads them.
+    const givenUp = new Set<string>();
     const deadline = Date.now() + budget.dataMs;
     let notFound = false;
     for (let round = 1; ; round += 1) {
@@ -141,7 +144,7 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
         data,
         notFound,
         origin: request.origin,
-        collect: (key, load) => void (data.has(key) || pending.set(key, load)),
+        collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, load)),
         meta: (meta) => void (page.meta = meta),
         jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
         styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
@@ -161,7 +164,10 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
         if (result.ok || result.status === 404) data.set(key, result);
         if (!result.ok && result.status === 404) notFound = true;
         // Any other failure stays unsettled: the browser loads it and shows its own message.
-        if (!result.ok && result.status !== 404) request.log.warn({ url: request.url, key, status: result.status }, 'server render could not load page data');
+        if (!result.ok && result.status !== 404) {
+          givenUp.add(key);
+          request.log.warn({ url: request.url, key, status: result.status }, 'server render could not load page data');
+        }
       }
     }
   };
