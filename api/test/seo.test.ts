@@ -129,3 +129,18 @@ describe('product feeds', () => {
     expect(item['g:sale_price']).toBe(`${(unitPriceWithVat(input) / 1000).toFixed(2)} EUR`);
   });
 });
+
+describe('a flood of feed requests', () => {
+  it('streams at most a few at once; the others get a quick 503 in the error shape, not cached, and a later try works', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => api.get('/feeds/google.xml')));
+    const refused = answers.filter((res) => res.status === 503);
+    expect(answers.filter((res) => res.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const res of refused) {
+      expect(res.body.error.code).toBe('rate_limited');
+      expect(res.headers.get('retry-after')).toBe('60');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    expect((await api.get('/feeds/google.xml')).status).toBe(200);
+  });
+});

@@ -6,12 +6,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ApiDeps } from '../../lib/deps.ts';
-import { notFound } from '../../lib/errors.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
 import { SeoRepository } from './seo.repository.ts';
 import { brandsSitemap, categoriesSitemap, pagesSitemap, productFileCount, productsSitemap, sitemapIndex, SITEMAP_URLS_PER_FILE } from './sitemap.ts';
 import { googleFeed, heurekaFeed } from './feeds.ts';
 
 const CACHE = 'public, max-age=300';
+/** Streams over the whole catalogue (feeds, product sitemaps) at once; more wait for a later try. */
+export const MAX_CATALOGUE_STREAMS = 2;
 const XML = 'application/xml; charset=utf-8';
 
 export type SeoOptions = ApiDeps & {
@@ -40,8 +42,22 @@ export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) =>
   const origin = options.checkout.publicUrl;
   const perFile = options.urlsPerFile ?? SITEMAP_URLS_PER_FILE;
   const repo = new SeoRepository(options.db);
-  const xml = (reply: FastifyReply, body: string | AsyncGenerator<string>) =>
-    reply.header('cache-control', CACHE).type(XML).send(typeof body === 'string' ? body : Readable.from(body));
+  // A stream reads the whole catalogue: comparators fetch it now and then, so a few at once is plenty,
+  // and a flood of requests gets a quick 503 instead of holding the database.
+  let streaming = 0;
+  const xml = (reply: FastifyReply, body: string | AsyncGenerator<string>) => {
+    if (typeof body !== 'string' && streaming >= MAX_CATALOGUE_STREAMS) {
+      void body.return(undefined);
+      reply.header('retry-after', '60').header('cache-control', 'no-store');
+      throw new ApiError(503, 'rate_limited', 'Súbor sa práve pripravuje pre iného klienta. Skúste to o minútu znova.');
+    }
+    reply.header('cache-control', CACHE).type(XML);
+    if (typeof body === 'string') return reply.send(body);
+    streaming += 1;
+    const stream = Readable.from(body);
+    stream.once('close', () => (streaming -= 1));
+    return reply.send(stream);
+  };
 
   app.get('/robots.txt', async (_request, reply) => reply.header('cache-control', CACHE).type('text/plain; charset=utf-8').send(robotsTxt(origin)));
 
