@@ -12,7 +12,7 @@ import { brandsSitemap, categoriesSitemap, pagesSitemap, productFileCount, produ
 import { googleFeed, heurekaFeed } from './feeds.ts';
 
 const CACHE = 'public, max-age=300';
-/** Streams over the whole catalogue (feeds, product sitemaps) at once; more wait for a later try. */
+/** Streams over the whole catalogue (feeds, product sitemaps) at once; more are told to come back (429). */
 export const MAX_CATALOGUE_STREAMS = 2;
 const XML = 'application/xml; charset=utf-8';
 
@@ -43,13 +43,13 @@ export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) =>
   const perFile = options.urlsPerFile ?? SITEMAP_URLS_PER_FILE;
   const repo = new SeoRepository(options.db);
   // A stream reads the whole catalogue: comparators fetch it now and then, so a few at once is plenty,
-  // and a flood of requests gets a quick 503 instead of holding the database.
+  // and a flood of requests gets a quick 429 instead of holding the database.
   let streaming = 0;
   const xml = (reply: FastifyReply, body: string | AsyncGenerator<string>) => {
     if (typeof body !== 'string' && streaming >= MAX_CATALOGUE_STREAMS) {
       void body.return(undefined);
       reply.header('retry-after', '60').header('cache-control', 'no-store');
-      throw new ApiError(503, 'rate_limited', 'Súbor sa práve pripravuje pre iného klienta. Skúste to o minútu znova.');
+      throw new ApiError(429, 'rate_limited', 'Súbor sa práve pripravuje pre iného klienta. Skúste to o minútu znova.');
     }
     reply.header('cache-control', CACHE).type(XML);
     if (typeof body === 'string') return reply.send(body);
