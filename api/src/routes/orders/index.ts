@@ -2,9 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { checkoutCalls, OrderToken } from '@shop/shared-kernel/schemas';
-import type { DbOrTrx } from '../../db/database.ts';
 import type { OrderRow } from '../../db/orders.table.ts';
-import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../lib/require-user.ts';
 import type { CheckoutOptions } from '../../lib/checkout-options.ts';
 import { callRoute } from '../../lib/contract-route.ts';
@@ -12,14 +11,9 @@ import { optionalUser } from '../../lib/optional-user.ts';
 import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit } from '../checkout/rate-limit.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { invoicePdf } from '../documents/documents.service.ts';
-import { cancelOpenPayments } from '../payments/open-payments.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
-import { lockOrder, ORDER_MESSAGES, orderByToken, orderDetail, pendingRedirect, placeOrder } from './order.service.ts';
+import { ORDER_MESSAGES, orderByToken, orderDetail, payAgain, pendingRedirect, placeOrder } from './order.service.ts';
 import { isOperator } from '../../lib/operator-auth.ts';
-import { OrderRepository } from './order.repository.ts';
-
-
-const CANNOT_PAY_AGAIN = 'Túto objednávku nie je možné zaplatiť kartou znova.';
 
 /** Where the gateway notifies: the configured URL, or this API's own loopback address. */
 function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
@@ -85,41 +79,12 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     },
   });
 
-  /** Whether the order, read under its row lock, still waits for a card payment. */
-  const payableByCard = async (trx: DbOrTrx, orderId: number) => {
-    const locked = (await new OrderRepository(trx).byId(orderId))!;
-    return (await orderDetail(trx, locked, deps.checkout.iban)).canRetryPayment;
-  };
-
   app.route({
     ...callRoute(checkoutCalls, 'POST /api/orders/:token/pay'),
     handler: async (request) => {
       const order = await orderByToken(deps.db, request.params.token);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
-      // At most one payment page of an order takes money: the older ones stop before a new one
-      // opens (in our database now, at the gateway through the outbox).
-      await deps.db.transaction().execute(async (trx) => {
-        await lockOrder(trx, order.order_id);
-        if (!(await payableByCard(trx, order.order_id))) throw new ApiError(409, 'conflict', CANNOT_PAY_AGAIN);
-        await cancelOpenPayments(trx, order.order_id);
-      });
-      await startPayment(order);
-      // Meanwhile the order may have been paid (a page the gateway took before our cancel reached
-      // it) or another attempt may have started: only the newest page stays open, and none once
-      // the order no longer waits for a payment.
-      const redirectUrl = await deps.db.transaction().execute(async (trx) => {
-        await lockOrder(trx, order.order_id);
-        if (!(await payableByCard(trx, order.order_id))) {
-          await cancelOpenPayments(trx, order.order_id);
-          throw new ApiError(409, 'conflict', CANNOT_PAY_AGAIN);
-        }
-        const orders = new OrderRepository(trx);
-        const newest = await orders.newestOpenPayment(order.order_id);
-        if (!newest) return null;
-        await cancelOpenPayments(trx, order.order_id, newest.payment_id);
-        await orders.setPaymentStatus(order.order_id, 'pending');
-        return newest.redirect_url;
-      });
+      const redirectUrl = await payAgain(deps.db, order, deps.checkout.iban, startPayment);
       const fresh = (await orderByToken(deps.db, order.order_token))!;
       return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
     },

@@ -2,6 +2,7 @@
  * Placing an order: one call with an idempotency key; the server prices the basket
  * from the database, checks and reserves stock, records the coupon's redemption and stores the
  * order in one transaction. A second request with the same key answers the same order.
+ * Also the order as the shopper sees it, and paying an order again by card.
  */
 import { createHash } from 'node:crypto';
 import type { CheckoutContact, OrderDetail, OrderPaymentStatus, PickupPoint, PlaceOrderBody } from '@shop/shared-kernel/contract';
@@ -15,6 +16,7 @@ import { OrderRepository } from './order.repository.ts';
 import { CouponRepository } from '../coupon/coupon.repository.ts';
 import { transferInstructions } from '../documents/pay-by-square.ts';
 import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
+import { cancelOpenPayments } from '../payments/open-payments.ts';
 import { ContentRepository } from '../content/content.repository.ts';
 import { pickupPointByCode } from '../pickup-points/pickup-points.repository.ts';
 
@@ -35,6 +37,7 @@ export const ORDER_MESSAGES = {
       ? `Tovar „${name}“ už nie je na sklade v požadovanom množstve (zostáva ${left} ${unit}). Upravte, prosím, množstvo v košíku.`
       : `Tovar „${name}“ sa medzičasom vypredal. Odstráňte ho, prosím, z košíka.`,
   notFound: 'Objednávka sa nenašla.',
+  cannotPayAgain: 'Túto objednávku nie je možné zaplatiť kartou znova.',
 } as const;
 
 export class StockConflict extends ApiError {
@@ -255,4 +258,42 @@ export async function pendingRedirect(db: DbOrTrx, order: OrderRow): Promise<str
   if (order.payment_code !== 'card' || order.payment_status !== 'pending') return null;
   const payment = await new OrderRepository(db).newestOpenPayment(order.order_id);
   return payment?.redirect_url ?? null;
+}
+
+/** Whether the order, read under its row lock, still waits for a card payment. */
+async function payableByCard(trx: DbOrTrx, orderId: number, iban: string): Promise<boolean> {
+  const locked = (await new OrderRepository(trx).byId(orderId))!;
+  return (await orderDetail(trx, locked, iban)).canRetryPayment;
+}
+
+/**
+ * Pays an order again by card: `startPayment` opens a new payment page at the gateway. Answers
+ * the gateway page the shopper goes to (null when none is open any more); 409 when the order
+ * no longer waits for a card payment.
+ */
+export async function payAgain(db: Db, order: OrderRow, iban: string, startPayment: (order: OrderRow) => Promise<unknown>): Promise<string | null> {
+  // At most one payment page of an order takes money: the older ones stop before a new one
+  // opens (in our database now, at the gateway through the outbox).
+  await db.transaction().execute(async (trx) => {
+    await lockOrder(trx, order.order_id);
+    if (!(await payableByCard(trx, order.order_id, iban))) throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
+    await cancelOpenPayments(trx, order.order_id);
+  });
+  await startPayment(order);
+  // Meanwhile the order may have been paid (a page the gateway took before our cancel reached
+  // it) or another attempt may have started: only the newest page stays open, and none once
+  // the order no longer waits for a payment.
+  return db.transaction().execute(async (trx) => {
+    await lockOrder(trx, order.order_id);
+    if (!(await payableByCard(trx, order.order_id, iban))) {
+      await cancelOpenPayments(trx, order.order_id);
+      throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
+    }
+    const orders = new OrderRepository(trx);
+    const newest = await orders.newestOpenPayment(order.order_id);
+    if (!newest) return null;
+    await cancelOpenPayments(trx, order.order_id, newest.payment_id);
+    await orders.setPaymentStatus(order.order_id, 'pending');
+    return newest.redirect_url;
+  });
 }
