@@ -53,7 +53,7 @@ export default function OrderPage() {
   const lines = useBasketStore((state) => state.lines);
   const draft = useCheckoutStore();
   const couponCode = useCouponStore((state) => (state.status === 'valid' ? (state.coupon?.code ?? null) : null));
-  const { quote, error: quoteError } = useQuote(lines, { shippingCode: draft.shippingCode, paymentCode: draft.paymentCode, couponCode });
+  const { quote, error: quoteError, current: quoteCurrent } = useQuote(lines, { shippingCode: draft.shippingCode, paymentCode: draft.paymentCode, couponCode });
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [placed, setPlaced] = useState(false);
@@ -73,7 +73,8 @@ export default function OrderPage() {
   const payment = quote?.payment.find((m) => m.code === draft.paymentCode && m.available) ?? null;
 
   const submit = async () => {
-    if (submitting) return;
+    // The total sent must be the price of what is chosen now, not of the choice before the last click.
+    if (submitting || !quoteCurrent) return;
     setError(null);
     if (!quote || !shipping) return setError('Vyberte, prosím, spôsob dopravy.');
     if (shipping.code === PICKUP_POINT_SHIPPING && !draft.pickupPointCode) return setError('Vyberte výdajné miesto, kde si balík vyzdvihnete.');
@@ -176,7 +177,8 @@ export default function OrderPage() {
               <Link to="/checkout/cart">Odstrániť ho v košíku</Link>
             </div>
           ) : (
-            <button type="button" className="button button--primary chk-continue" onClick={() => void submit()} aria-busy={submitting}>
+            <button type="button" className="button button--primary chk-continue" onClick={() => void submit()} aria-busy={submitting || !quoteCurrent}
+              disabled={!quoteCurrent}>
               {submitting ? 'Odosielam objednávku…' : 'Objednať s povinnosťou platby'}
             </button>
           )}
