@@ -5,6 +5,8 @@
 // benchmark is `node --import tsx api/bench/catalogue-bench.ts`.
 import { join } from 'node:path';
 import { ensureDependencies, root, run } from './lib.mjs';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 await ensureDependencies();
+await ensureChromium();
 await run(process.execPath, ['--import', 'tsx', 'src/run.ts'], { cwd: join(root, 'bench') });

@@ -6,20 +6,10 @@ import { join } from 'node:path';
 import { ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
 import { buildAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
+import { ensureChromium } from './ensure-chromium.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const reports = join(root, '.data', 'test-reports');
 const counts = { passed: 0, failed: 0, skipped: 0 };
-
-async function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await step("Installing Debian's chromium (apt-get)", async () => {
-    await run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], { env });
-    await run(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium'], { env });
-  });
-}
 
 function countVitest(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));

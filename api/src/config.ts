@@ -23,6 +23,8 @@ export type ServerConfig = {
   registryPollMs: number;
   /** SERVER_RENDER=off: public pages render in the browser only (the benchmark's comparison); default on. */
   serverRender: boolean;
+  /** SERVER_CACHE=off: no response cache for the catalogue and no page cache (the benchmark's comparison); default on. */
+  serverCache: boolean;
   /** TELEMETRY_SAMPLE: share of page loads that report page views and client errors, 0..1 (default 1). */
   telemetrySample: number;
   /** TELEMETRY_RATE_LIMIT: client reports accepted per address and minute (default 120; shoppers behind one NAT share it). */
@@ -65,6 +67,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     gtmId: env.GTM_ID || null,
     registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
     serverRender: env.SERVER_RENDER !== 'off',
+    serverCache: env.SERVER_CACHE !== 'off',
     telemetrySample: Math.min(1, Math.max(0, Number(env.TELEMETRY_SAMPLE ?? 1) || 0)),
     telemetryRateLimit: Math.max(1, Number(env.TELEMETRY_RATE_LIMIT ?? 120) || 120),
     checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '').split(',').map((a) => a.trim()).filter(Boolean),

@@ -41,6 +41,7 @@ async function main() {
     dialect: database.dialect,
     jwtSecret,
     trustProxy: config.trustProxy,
+    ...(config.serverCache ? {} : { responseCache: false as const }),
     // The release registry is what the shell is served from: without it the shop cannot answer pages.
     readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
       if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
@@ -71,6 +72,7 @@ async function main() {
     operatorToken,
     publicUrl: checkoutConfig.publicUrl,
     serverRender: config.serverRender,
+    ...(config.serverCache ? {} : { pageCacheMs: 0 }),
   });
   // Canaries whose client error rate runs above the stable version's are aborted without waiting for anyone.
   const canaryPolicy = canaryPolicyFrom(process.env);

@@ -44,11 +44,44 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-export async function runApiLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<LoadResult[]> {
-  const name = `api-${options.products}`;
+/** The data directory with a catalogue of `products` products, generated once (api/bench/grow-catalogue.ts). */
+export function grownCatalogue(products: number): { name: string; dataDir: string } {
+  const name = `api-${products}`;
   const dataDir = benchDataDir(name);
-  const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(options.products)], { cwd: join(repo, 'api'), stdio: 'inherit' });
+  const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(products)], { cwd: join(repo, 'api'), stdio: 'inherit' });
   if (grown.status !== 0) throw new Error('could not generate the catalogue');
+  return { name, dataDir };
+}
+
+export type Scenario = { name: string; paths: string[]; method?: 'POST'; body?: Record<string, unknown>; headers?: Record<string, string> };
+
+/** Runs each scenario for `seconds` with `connections`, the load generator on core 1. */
+export function runScenarios(shop: Shop, scenarios: Scenario[], options: { connections: number; seconds: number }): LoadResult[] {
+  const results: LoadResult[] = [];
+  for (const scenario of scenarios) {
+    const samples: number[] = [];
+    const timer = setInterval(() => samples.push(rssMb(shop.pid)), 250);
+    const run = spawnSync(
+      'taskset',
+      ['-c', '1', process.execPath, ...tsx, 'src/load-worker.ts'],
+      // Options on stdin: a list of tens of thousands of URLs is longer than one argument may be.
+      { cwd: join(repo, 'bench'), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, input: JSON.stringify({ url: shop.base, connections: options.connections, seconds: options.seconds, ...scenario }) },
+    );
+    clearInterval(timer);
+    if (run.status !== 0) throw new Error(`load ${scenario.name} failed: ${run.stderr}`);
+    const { cacheHits, ...measured } = JSON.parse(run.stdout) as Omit<LoadResult, 'name' | 'rssMb' | 'cacheHitRatio'> & { cacheHits: number };
+    const cacheHitRatio = measured.total > 0 ? cacheHits / measured.total : 0;
+    process.stderr.write(
+      `[load] ${scenario.name}: ${Math.round(measured.requestsPerSecond)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, ` +
+        `${measured.errors} errors, ${(cacheHitRatio * 100).toFixed(1)} % from a cache\n`,
+    );
+    results.push({ name: scenario.name, ...measured, rssMb: samples.length ? Math.max(...samples) : rssMb(shop.pid), cacheHitRatio });
+  }
+  return results;
+}
+
+export async function runApiLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<LoadResult[]> {
+  const { name } = grownCatalogue(options.products);
 
   const allowList = process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST;
   process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST = LOOPBACK;
@@ -82,7 +115,7 @@ export async function runApiLoad(options: { port: number; products: number; conn
       shippingCode: 'courier', paymentCode: 'transfer', couponCode: null, note: '', termsAccepted: true,
     };
 
-    const scenarios: { name: string; paths: string[]; method?: 'POST'; body?: Record<string, unknown>; headers?: Record<string, string> }[] = [
+    const scenarios: Scenario[] = [
       { name: 'category listing', paths: listing },
       { name: 'product detail', paths: products },
       { name: 'search', paths: search },
@@ -90,26 +123,7 @@ export async function runApiLoad(options: { port: number; products: number; conn
       { name: 'search, every request to the database', paths: search, headers: UNCACHED },
       { name: 'place order', paths: ['/api/orders'], method: 'POST', body: order },
     ];
-    const results: LoadResult[] = [];
-    for (const scenario of scenarios) {
-      const samples: number[] = [];
-      const timer = setInterval(() => samples.push(rssMb(shop.pid)), 250);
-      const run = spawnSync(
-        'taskset',
-        ['-c', '1', process.execPath, ...tsx, 'src/load-worker.ts', JSON.stringify({ url: base, connections: options.connections, seconds: options.seconds, ...scenario })],
-        { cwd: join(repo, 'bench'), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-      );
-      clearInterval(timer);
-      if (run.status !== 0) throw new Error(`load ${scenario.name} failed: ${run.stderr}`);
-      const { cacheHits, ...measured } = JSON.parse(run.stdout) as Omit<LoadResult, 'name' | 'rssMb' | 'cacheHitRatio'> & { cacheHits: number };
-      const cacheHitRatio = measured.total > 0 ? cacheHits / measured.total : 0;
-      process.stderr.write(
-        `[api-load] ${scenario.name}: ${Math.round(measured.requestsPerSecond)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, ` +
-          `${measured.errors} errors, ${(cacheHitRatio * 100).toFixed(1)} % from the response cache\n`,
-      );
-      results.push({ name: scenario.name, ...measured, rssMb: samples.length ? Math.max(...samples) : rssMb(shop.pid), cacheHitRatio });
-    }
-    return results;
+    return runScenarios(shop, scenarios, options);
   } finally {
     await shop.stop();
   }

@@ -1,9 +1,14 @@
 /**
  * Lighthouse (mobile settings, simulated throttling: its defaults) in
- * Debian's Chromium; the median of several runs per page.
+ * Debian's Chromium; the median of several runs per page, for two visitors:
+ * - first: a fresh browser (no cache, no cookies), so the consent notice shows;
+ * - returning: the same browser visited the page before and decided on cookies
+ *   (rejected analytics and ads), so its HTTP cache holds the immutable files
+ *   and no notice shows; Lighthouse keeps that storage (disableStorageReset).
  */
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
+import { chromium } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { median } from './shop-server.ts';
 
@@ -34,15 +39,40 @@ function mostFrequent(values: string[]): string {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'unknown';
 }
 
-export async function runLighthouse(base: string, pages: { name: string; path: string }[], runs = 5): Promise<LighthouseResult[]> {
+export type Visitor = 'first' | 'returning';
+
+/** A returning visitor's browser: consent decided, the page visited once (its cache warm). */
+async function visitBefore(port: number, url: string): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0]!;
+    const { hostname } = new URL(url);
+    await context.addCookies(
+      (['cookie_required', 'cookie_ga', 'cookie_ads'] as const).map((name) => ({
+        name, value: name === 'cookie_required' ? 'true' : 'false', domain: hostname, path: '/', sameSite: 'Lax' as const,
+      })),
+    );
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForTimeout(1500);
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function runLighthouse(base: string, pages: { name: string; path: string }[], runs = 5, visitor: Visitor = 'first'): Promise<LighthouseResult[]> {
   const results: LighthouseResult[] = [];
   for (const { name, path } of pages) {
     const samples: LighthouseResult[] = [];
     for (let run = 0; run < runs; run += 1) {
-      // A fresh browser per run: a cold cache, as a first visit.
+      // A fresh browser per run: a cold cache for a first visit, one visit's cache for a returning one.
       const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
       try {
-        const answer = await lighthouse(`${base}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+        if (visitor === 'returning') await visitBefore(chrome.port, `${base}${path}`);
+        const answer = await lighthouse(`${base}${path}`, {
+          port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: visitor === 'returning',
+        });
         const audits = answer!.lhr.audits;
         samples.push({
           name,

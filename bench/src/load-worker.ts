@@ -2,10 +2,11 @@
  * One autocannon run, in its own process (pinned to its own core by the
  * caller), printing the result as JSON. Each request can get a fresh body,
  * e.g. a new idempotency key per order, and extra headers (a sign-in token).
- * Counts the answers the API's catalogue cache gave (X-Cache: HIT).
- *   tsx src/load-worker.ts '<json options>'
+ * Counts the answers a cache gave (the API's X-Cache: HIT, the page cache's X-Page-Cache: hit).
+ *   echo '<json options>' | tsx src/load-worker.ts
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 type Options = {
@@ -17,7 +18,7 @@ type Options = {
   body?: Record<string, unknown>;
   headers?: Record<string, string>;
 };
-const options = JSON.parse(process.argv[2]!) as Options;
+const options = JSON.parse(readFileSync(0, 'utf8')) as Options;
 let next = 0;
 let cacheHits = 0;
 
@@ -35,7 +36,8 @@ const result = await autocannon({
         return { ...request, path, headers, ...(body ? { body } : {}) };
       },
       onResponse: (_status, _body, _context, headers) => {
-        if (headers?.['x-cache'] === 'HIT') cacheHits += 1;
+        // The API's response cache, or the server's page cache for a rendered page.
+        if (headers?.['x-cache'] === 'HIT' || headers?.['x-page-cache'] === 'hit') cacheHits += 1;
       },
     },
   ],

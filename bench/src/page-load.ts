@@ -1,0 +1,79 @@
+/**
+ * Server-rendered pages under load on the generated catalogue, every URL
+ * distinct as shoppers and crawlers send them: the URLs come from the
+ * shop's own sitemap (every category and product), mixed as
+ * - 50 % product pages, a fifth of the products getting four fifths of them;
+ * - 40 % category listings over every category, pages 1–20 and every sort;
+ * - 10 % search result pages over a few hundred words from product names.
+ * Measured with the server's caches on (the 5 s page cache and the API's
+ * response cache) and off (SERVER_CACHE=off), at the same connections.
+ */
+import { startShop } from './shop-server.ts';
+import { grownCatalogue, runScenarios, type LoadResult } from './api-load.ts';
+
+const SORTS = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
+const MIX_SIZE = 40_000;
+
+/** A small deterministic generator: the same URL list in every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function sitemapPaths(base: string): Promise<string[]> {
+  const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
+  const index = await (await fetch(`${base}/sitemap.xml`)).text();
+  const paths: string[] = [];
+  for (const file of locations(index)) paths.push(...locations(await (await fetch(`${base}${file}`)).text()));
+  return paths;
+}
+
+/** The page mix: distinct URLs in the proportions above, in a shuffled order. */
+export async function pageMix(base: string): Promise<{ paths: string[]; products: number; categories: number; words: number }> {
+  const all = await sitemapPaths(base);
+  const products = all.filter((path) => path.startsWith('/p/'));
+  const categories = all.filter((path) => path.startsWith('/c/'));
+  const words = [...new Set(products.flatMap((path) => path.slice(3).split('-').filter((word) => /^[a-z]{4,}$/.test(word))))].slice(0, 400);
+  if (products.length === 0 || categories.length === 0) throw new Error('the sitemap lists no products or categories');
+  const next = random(2026);
+  const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
+  const popular = products.slice(0, Math.max(1, Math.floor(products.length / 5)));
+  const paths: string[] = [];
+  for (let i = 0; i < MIX_SIZE; i += 1) {
+    const roll = next();
+    if (roll < 0.5) paths.push(next() < 0.8 ? pick(popular) : pick(products));
+    else if (roll < 0.9) {
+      const page = 1 + Math.floor(next() * 20);
+      const sort = pick(SORTS);
+      const query = [page > 1 ? `page=${page}` : '', sort !== 'popular' ? `sort=${sort}` : ''].filter(Boolean).join('&');
+      paths.push(`${pick(categories)}${query ? `?${query}` : ''}`);
+    } else paths.push(`/search/${encodeURIComponent(next() < 0.5 ? pick(words) : `${pick(words)} ${pick(words)}`)}`);
+  }
+  return { paths, products: products.length, categories: categories.length, words: words.length };
+}
+
+export type PageLoad = { rows: LoadResult[]; distinct: number; products: number; categories: number; words: number };
+
+export async function runPageLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<PageLoad> {
+  const { name } = grownCatalogue(options.products);
+  const rows: LoadResult[] = [];
+  let mix: Awaited<ReturnType<typeof pageMix>> | null = null;
+  for (const cache of ['on', 'off'] as const) {
+    const shop = await startShop({ port: options.port, name, cpu: '0', keepData: true, env: cache === 'off' ? { SERVER_CACHE: 'off' } : {} });
+    try {
+      mix ??= await pageMix(shop.base);
+      // Accept-Encoding as a browser sends it: the pages leave compressed, as they do for shoppers.
+      const headers = { 'accept-encoding': 'br, gzip', accept: 'text/html' };
+      rows.push(...runScenarios(shop, [{ name: `server-rendered pages, cache ${cache}`, paths: mix.paths, headers }], options));
+    } finally {
+      await shop.stop();
+    }
+  }
+  return { rows, distinct: new Set(mix!.paths).size, products: mix!.products, categories: mix!.categories, words: mix!.words };
+}
