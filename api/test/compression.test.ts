@@ -8,8 +8,9 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compressingStream, preferredEncoding } from '../src/lib/compression.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -114,5 +115,32 @@ describe('compressed answers', () => {
     expect(events.headers['content-type']).toContain('text/event-stream');
     expect(events.headers['content-encoding']).toBeUndefined();
     expect(events.bytes.toString('utf8')).toContain('retry: 5000');
+  });
+});
+
+describe('the encoding of a page the server streams itself', () => {
+  it('follows Accept-Encoding as the plugin does: br first, q-values, q=0 refuses, * counts', () => {
+    expect(preferredEncoding(undefined)).toBeNull();
+    expect(preferredEncoding('identity')).toBeNull();
+    expect(preferredEncoding('gzip, deflate, br')).toBe('br');
+    expect(preferredEncoding('br;q=0.5, gzip')).toBe('gzip');
+    expect(preferredEncoding('br;q=0, gzip;q=0')).toBeNull();
+    expect(preferredEncoding('*')).toBe('br');
+    expect(preferredEncoding('deflate')).toBeNull();
+  });
+
+  it('sends what was written so far when flushed, before the stream ends', async () => {
+    for (const encoding of ['br', 'gzip', null] as const) {
+      const { stream, flush } = compressingStream(encoding);
+      const out: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => out.push(chunk));
+      stream.write('<head>'.padEnd(4000, 'x'));
+      flush();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const sent = Buffer.concat(out);
+      const head = encoding === 'br' ? brotliDecompressSync(sent, { finishFlush: constants.BROTLI_OPERATION_FLUSH }) : encoding === 'gzip' ? gunzipSync(sent, { finishFlush: constants.Z_SYNC_FLUSH }) : sent;
+      expect(head.toString(), String(encoding)).toBe('<head>'.padEnd(4000, 'x'));
+      stream.end();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { get } from 'node:http';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
@@ -124,13 +125,40 @@ test.describe('without JavaScript', () => {
     expect(html).not.toMatch(/Košík je prázdny|Košík: [1-9]/);
   });
 
-  test('an unknown product and an unknown path answer 404 with the not-found page', async ({ page }) => {
-    for (const path of ['/p/tento-produkt-neexistuje', '/toto-nie-je-stranka']) {
+  test('an unknown product, category and path answer 404 with the not-found page', async ({ page }) => {
+    for (const path of ['/p/tento-produkt-neexistuje', '/c/taka-kategoria-nie-je', '/toto-nie-je-stranka']) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ospravedlňujeme sa, táto stránka neexistuje');
     }
   });
+});
+
+/** The decoded chunks of a page as they arrive (no compression, so a chunk is what the server sent at once). */
+function pageChunks(url: string): Promise<{ status: number; chunks: string[] }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': 'identity' } }, (response) => {
+      const chunks: string[] = [];
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, chunks }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+test('a listing\'s head leaves before its products: title, canonical and styles first, the products after', async ({ baseURL }) => {
+  // Distinct URLs (the page cache sends a stored page in one piece). The network may join two sends
+  // into one read, so one split answer out of a few shows the server sends the head ahead.
+  const answers = [];
+  for (const sort of ['name', 'price-asc', 'price-desc', 'newest']) answers.push(await pageChunks(`${baseURL}/c/hruba-stavba?sort=${sort}`));
+  for (const { status, chunks } of answers) {
+    expect(status).toBe(200);
+    expect(chunks.join('')).toMatch(/<title>Hrubá stavba \| Stavebniny Domov<\/title>[\s\S]*data-testid="product-card"[\s\S]*<\/html>/);
+  }
+  const split = answers.filter(({ chunks }) => chunks.length > 1 && /rel="canonical"/.test(chunks[0]!) && !chunks[0]!.includes('product-card'));
+  expect(split.length).toBeGreaterThan(0);
+  expect(split[0]!.chunks[0]).toContain('<title>Hrubá stavba | Stavebniny Domov</title>');
 });
 
 test('the browser hydrates what the server rendered: no mismatch, no second request for the page data', async ({ page, request }) => {

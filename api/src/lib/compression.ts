@@ -24,7 +24,8 @@
  * Request bodies are not decompressed: no client of the shop sends compressed bodies, and an
  * upload's size limit then counts the bytes as sent.
  */
-import { constants } from 'node:zlib';
+import { PassThrough, type Transform } from 'node:stream';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { FastifyCompressOptions } from '@fastify/compress';
 
 export const COMPRESSION: FastifyCompressOptions = {
@@ -34,3 +35,29 @@ export const COMPRESSION: FastifyCompressOptions = {
   threshold: 1024,
   brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } },
 };
+
+/**
+ * The encoding for an answer the server streams itself (a page whose head leaves ahead of the
+ * rest): the same choice as above, br before gzip, none when neither is welcome (q=0 refuses).
+ */
+export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const welcome = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',').slice(0, 20)) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => /^\s*q=([0-9.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+    if (name) welcome.set(name, q === undefined ? 1 : Number(q) || 0);
+  }
+  const weight = (name: string) => welcome.get(name) ?? welcome.get('*') ?? 0;
+  const best = (COMPRESSION.encodings as ('br' | 'gzip')[]).filter((name) => weight(name) > 0).sort((a, b) => weight(b) - weight(a))[0];
+  return best ?? null;
+}
+
+/**
+ * A compression stream whose `flush()` sends what was written so far: the head of a page leaves
+ * at once instead of waiting in the compressor for the rest.
+ */
+export function compressingStream(encoding: 'br' | 'gzip' | null): { stream: Transform; flush: () => void } {
+  if (encoding === null) return { stream: new PassThrough(), flush: () => {} };
+  const stream = encoding === 'br' ? createBrotliCompress(COMPRESSION.brotliOptions) : createGzip();
+  return { stream, flush: () => stream.flush() };
+}

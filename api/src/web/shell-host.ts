@@ -18,7 +18,8 @@ import { consentCookies, consentFirstFrame, safeBackPath } from './consent-frame
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
 import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
-import { serverRenderedHtml } from './ssr/page-html.ts';
+import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
+import { compressingStream, preferredEncoding } from '../lib/compression.ts';
 import { serveApiInProcess, storedRedirect } from './ssr/in-process-api.ts';
 import { PageCache } from './ssr/page-cache.ts';
 import { catalogueVersion } from '../lib/catalogue-version.ts';
@@ -153,7 +154,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const served = previewed?.registry ?? shown;
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
     const bucket = canaryBucketOf(request.headers.cookie);
-    const config = {
+    const shownConfig = {
       assetOrigin,
       gtmId: options.gtmId,
       registryPollMs: options.registryPollMs,
@@ -166,7 +167,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
     const preload = await areaPreloadLinks({ originDir: options.originDir, registry: served, routes, pathname, assetOrigin });
-    const script = `<script>window.__SHOP__=${JSON.stringify(config).replace(/</g, '\\u003c')}</script>`;
+    const script = `<script>window.__SHOP__=${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>`;
     const firstFrame = consentFirstFrame(request.headers.cookie, request.url, route?.noConsent === true);
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
 
@@ -181,25 +182,46 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       app.metrics?.serverRenders.inc({ outcome: 'cached' });
       return reply.code(cached.status).header('x-page-cache', 'hit').send(cached.html);
     }
+    const config = script + preload;
+    // Set once the head has left ahead of the page: the rest is written into it.
+    let streamed: ReturnType<typeof compressingStream> | null = null;
     try {
       if (options.serverRender === false) throw new NotServerRendered('server rendering is off (SERVER_RENDER=off)');
-      const page = await renderPage({ url: request.url, registry: served, shellDir: dir, bucket, config, origin: options.publicUrl, log: request.log });
-      if (page.status === 404) {
+      const page = await renderPage({
+        url: request.url, registry: served, shellDir: dir, bucket, config: shownConfig, origin: options.publicUrl, log: request.log,
+        onHead: (head) => {
+          const encoding = preferredEncoding(request.headers['accept-encoding']);
+          streamed = compressingStream(encoding);
+          if (encoding) reply.header('content-encoding', encoding);
+          reply.header('vary', 'accept-encoding').code(200).header('x-page-cache', 'miss').send(streamed.stream);
+          streamed.stream.write(documentStart({ template: index.html, head, publicUrl: options.publicUrl, config }));
+          streamed.flush();
+        },
+      });
+      if (page.status === 404 && !streamed) {
         const moved = await storedRedirect(request.url);
         if (moved) return reply.header('cache-control', 'public, max-age=300').redirect(moved, 301);
       }
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
-      const html = serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config: script + preload, afterRoot: firstFrame });
-      if (cacheKey) pageCache.set(cacheKey, { status: page.status, html });
+      const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
+      if (cacheKey) pageCache.set(cacheKey, { status: page.sentHead ? 200 : page.status, html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }) });
+      if (streamed) {
+        (streamed as ReturnType<typeof compressingStream>).stream.end(rest);
+        return reply;
+      }
+      const html = documentStart({ template: index.html, head: page, publicUrl: options.publicUrl, config }) + rest;
       return reply.code(page.status).header('x-page-cache', 'miss').send(html);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
       if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
       app.metrics?.serverRenders.inc({ outcome: expected ? 'browser' : 'fallback' });
+      if (streamed) {
+        // The head has left: the page follows as the browser renders it.
+        (streamed as ReturnType<typeof compressingStream>).stream.end(documentRestInBrowser(index.html, firstFrame));
+        return reply;
+      }
     }
-    const html = index.html
-      .replace('<!--shop-config-->', script + preload)
-      .replace('<div id="root"></div>', `<div id="root">${firstFrame}</div>`);
+    const html = index.html.replace('<!--shop-config-->', config).replace('<div id="root"></div>', `<div id="root">${firstFrame}</div>`);
     return reply.send(html);
   };
   // The first frame's consent form (works without JavaScript): the same cookies the shell's notice sets.

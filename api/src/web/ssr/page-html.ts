@@ -1,18 +1,29 @@
 /**
  * The server-rendered page as HTML: the shell's index.html (from the shell build in force) with
  * the page's title, description, canonical URL, Open Graph tags, structured data and the area's
- * styles in the head, the rendered page in #root, and the data the browser hydrates with.
+ * styles in the head, the rendered page in #root, and the data the browser hydrates with; in two
+ * parts (documentStart, documentRest) when the head leaves ahead of the page.
  */
 import { documentTitle, SERVER_DATA_ID } from '@shop/shared-kernel/react';
 import { escapeHtml } from '../../lib/html.ts';
-import type { RenderedPage } from './page-render.ts';
+import type { PageHead, RenderedPage } from './page-render.ts';
 
 /** JSON inside a <script>: nothing in it can close the element or start a comment. */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-export function pageHead(page: RenderedPage, publicUrl: string): { title: string | null; tags: string } {
+/** Structured data and styles as tags: in the head, or at the top of the body when they came after the head left. */
+function dataAndStyleTags(page: Pick<PageHead, 'jsonLd' | 'styles'>): string[] {
+  const tags: string[] = [];
+  for (const block of page.jsonLd) {
+    tags.push(`<script type="application/ld+json" data-json-ld="${escapeHtml(block.id)}" data-server>${block.json.replace(/</g, '\\u003c')}</script>`);
+  }
+  for (const style of page.styles) tags.push(`<style data-area="${escapeHtml(style.area)}">${style.css.replace(/<\/style/gi, '<\\/style')}</style>`);
+  return tags;
+}
+
+export function pageHead(page: PageHead, publicUrl: string): { title: string | null; tags: string } {
   const { title, description, canonical } = page.meta;
   const tags: string[] = [];
   const shownTitle = title ? documentTitle(title) : null;
@@ -27,15 +38,12 @@ export function pageHead(page: RenderedPage, publicUrl: string): { title: string
     const image = firstImage(page.jsonLd);
     if (image) tags.push(`<meta property="og:image" content="${escapeHtml(new URL(image, `${publicUrl}/`).href)}">`);
   }
-  for (const block of page.jsonLd) {
-    tags.push(`<script type="application/ld+json" data-json-ld="${escapeHtml(block.id)}" data-server>${block.json.replace(/</g, '\\u003c')}</script>`);
-  }
-  for (const style of page.styles) tags.push(`<style data-area="${escapeHtml(style.area)}">${style.css.replace(/<\/style/gi, '<\\/style')}</style>`);
+  tags.push(...dataAndStyleTags(page));
   return { title: shownTitle, tags: tags.join('') };
 }
 
 /** The image of the page's product (structured data), for link previews. */
-function firstImage(blocks: RenderedPage['jsonLd']): string | null {
+function firstImage(blocks: PageHead['jsonLd']): string | null {
   for (const block of blocks) {
     const image = (JSON.parse(block.json) as { image?: unknown }).image;
     const first = Array.isArray(image) ? image[0] : image;
@@ -44,24 +52,46 @@ function firstImage(blocks: RenderedPage['jsonLd']): string | null {
   return null;
 }
 
-/** index.html with the page in it. `config` is the shell's runtime configuration script and preloads. */
-export function serverRenderedHtml(options: {
-  template: string;
-  page: RenderedPage;
-  publicUrl: string;
-  config: string;
-  /** Markup after #root (the first-frame consent notice). */
-  afterRoot: string;
-}): string {
-  const { template, page } = options;
-  const head = pageHead(page, options.publicUrl);
-  let html = template;
+const ROOT = '<div id="root"></div>';
+
+/**
+ * The document up to the page (head, and the body's opening), from the shell's index.html. `config` is the shell's
+ * runtime configuration script and preloads.
+ */
+export function documentStart(options: { template: string; head: PageHead; publicUrl: string; config: string }): string {
+  const head = pageHead(options.head, options.publicUrl);
+  let html = options.template.slice(0, options.template.indexOf(ROOT));
   if (head.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`);
-  if (page.meta.description) {
-    html = html.replace(/<meta name="description" content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(page.meta.description)}" />`);
+  if (options.head.meta.description) {
+    html = html.replace(/<meta name="description" content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(options.head.meta.description)}" />`);
   }
+  return html.replace('<!--shop-config-->', options.config + head.tags);
+}
+
+/**
+ * The rest of the document: the rendered page in #root, the data the browser hydrates with, and
+ * the end of index.html. Structured data and styles the head did not carry (it left before them) come first.
+ */
+export function documentRest(options: { template: string; page: RenderedPage; afterRoot: string }): string {
+  const { page, template } = options;
+  const sent = page.sentHead;
+  const late = sent
+    ? dataAndStyleTags({
+        jsonLd: page.jsonLd.filter((block) => !sent.jsonLd.some((early) => early.id === block.id)),
+        styles: page.styles.filter((style) => !sent.styles.some((early) => early.area === style.area)),
+      }).join('')
+    : '';
   const data = `<script type="application/json" id="${SERVER_DATA_ID}">${scriptJson(page.embedded)}</script>`;
-  return html
-    .replace('<!--shop-config-->', options.config + head.tags)
-    .replace('<div id="root"></div>', `<div id="root">${page.html}</div>${options.afterRoot}${data}`);
+  return `${late}<div id="root">${page.html}</div>${options.afterRoot}${data}${template.slice(template.indexOf(ROOT) + ROOT.length)}`;
+}
+
+/** The rest of the document when the render failed after the head left: the browser renders the page. */
+export function documentRestInBrowser(template: string, firstFrame: string): string {
+  return `<div id="root">${firstFrame}</div>${template.slice(template.indexOf(ROOT) + ROOT.length)}`;
+}
+
+/** The whole server-rendered document in one piece (a page whose head did not leave ahead, or the page cache's copy). */
+export function serverRenderedHtml(options: { template: string; page: RenderedPage; publicUrl: string; config: string; afterRoot: string }): string {
+  const head = options.page.sentHead ?? options.page;
+  return documentStart({ template: options.template, head, publicUrl: options.publicUrl, config: options.config }) + documentRest(options);
 }

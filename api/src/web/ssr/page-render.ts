@@ -10,6 +10,14 @@
  * Budgets keep a slow page from holding the response: data that is not there in time, and a
  * render that takes too long, are left to the browser (the area shows its skeleton and loads
  * as it does today). A not-found answer for the page's data makes the page the shell's 404 page.
+ *
+ * Streaming: as soon as a render gives the page its title while data is still on its way (a
+ * listing's products and filters after the category; search results after the query), the page
+ * is what it claims to be, so `onHead` gets the head (status 200, title, description, canonical,
+ * structured data and styles known so far) to send at once; the browser starts on the styles
+ * and scripts while the rest is loaded and rendered. A page whose title needs its data (a
+ * product, a category, an article) commits nothing before that data: an unknown one still
+ * answers 404.
  */
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -50,15 +58,21 @@ type ShellServerModule = {
 };
 type AreaServerModule = { modules: Record<string, () => Promise<unknown>> };
 
-export type RenderedPage = {
+/** What the document's head carries: known once the page has its title. */
+export type PageHead = {
+  meta: PageMetaInput;
+  jsonLd: { id: string; json: string }[];
+  styles: { area: string; css: string }[];
+};
+
+export type RenderedPage = PageHead & {
   status: 200 | 404;
   /** The area that renders the page, null for the shell's own 404 page. */
   area: string | null;
   html: string;
-  meta: PageMetaInput;
-  jsonLd: { id: string; json: string }[];
-  styles: { area: string; css: string }[];
   embedded: EmbeddedServerData;
+  /** The head as `onHead` got it, when it was sent ahead of the page: what came later goes into the body. */
+  sentHead: PageHead | null;
 };
 
 export type PageRenderRequest = {
@@ -73,6 +87,8 @@ export type PageRenderRequest = {
   /** The shop's public origin (configuration): absolute URLs in structured data. */
   origin: string;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
+  /** Called at most once, with status 200 implied, when the head can leave before the rest (see above). */
+  onHead?: (head: PageHead) => void;
 };
 
 /** A page the server does not render (not a public page, or a part without a server build): the browser renders it. */
@@ -137,9 +153,10 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
     const givenUp = new Set<string>();
     const deadline = Date.now() + budget.dataMs;
     let notFound = false;
+    let sentHead: PageHead | null = null;
     for (let round = 1; ; round += 1) {
       const pending = new Map<string, (signal: AbortSignal) => Promise<unknown>>();
-      const page: Omit<RenderedPage, 'status' | 'area' | 'embedded'> = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
+      const page: PageHead & { html: string } = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
       const server: ServerRender = {
         data,
         notFound,
@@ -157,7 +174,12 @@ export function createPageRenderer(options: { originDir: string; assetOrigin: st
         if (pending.size > 0 && !notFound) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'server render left data to the browser');
         const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
         const missing = notFound || !shell.isPage(pathname);
-        return { ...page, status: missing ? 404 : 200, area: missing || !route?.serverRender ? null : route.area, embedded };
+        if (missing && sentHead) request.log.warn({ url: request.url }, 'page data was not found after the head left with status 200');
+        return { ...page, status: missing ? 404 : 200, area: missing || !route?.serverRender ? null : route.area, embedded, sentHead };
+      }
+      if (!sentHead && request.onHead && page.meta.title && shell.isPage(pathname)) {
+        sentHead = { meta: page.meta, jsonLd: [...page.jsonLd], styles: [...page.styles] };
+        request.onHead(sentHead);
       }
       const settled = await settleAll(pending, remaining);
       for (const [key, result] of settled) {
