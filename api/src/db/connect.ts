@@ -98,8 +98,13 @@ class YieldingSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const driver = super.createDriver();
     const acquire = driver.acquireConnection.bind(driver);
+    // The driver hands out its one connection again and again: it is wrapped once, not at every
+    // acquisition (wrappers around wrappers grew a call chain one level deeper per query, until
+    // the stack overflowed after some ten thousand queries).
+    const yielding = new WeakSet<object>();
     driver.acquireConnection = async () => {
       const connection = await acquire();
+      if (yielding.has(connection)) return connection;
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = async (query) => {
         if (performance.now() - sliceStarted > SLICE_MS) {
@@ -108,6 +113,7 @@ class YieldingSqliteDialect extends SqliteDialect {
         }
         return execute(query);
       };
+      yielding.add(connection);
       return connection;
     };
     return driver;
