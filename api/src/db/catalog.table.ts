@@ -104,3 +104,24 @@ export type NewVariant = Insertable<VariantTable>;
 export type AttributeRow = Selectable<AttributeTable>;
 export type NewAttribute = Insertable<AttributeTable>;
 export type NewAttributeValue = Insertable<AttributeValueTable>;
+
+/**
+ * Facet counts of one category's own products (migration category-facet-counts): `kind` brand
+ * (ref_id b_id), availability (value), attr (ref_id attr_id, value av_string), attr_range
+ * (ref_id attr_id, lo/hi), price (lo/hi); unused parts are 0 or ''.
+ */
+export interface CategoryFacetCountTable {
+  cat_id: number;
+  kind: 'brand' | 'availability' | 'attr' | 'attr_range' | 'price';
+  ref_id: number;
+  value: string;
+  n: number;
+  lo: number | string | null;
+  hi: number | string | null;
+}
+
+/** A category's revision, moved by triggers when a row its facet counts depend on changes. */
+export interface CategoryFacetRevTable {
+  cat_id: number;
+  rev: number;
+}

@@ -13,6 +13,8 @@ import type {
 import type {
   AttributeTable,
   AttributeValueTable,
+  CategoryFacetCountTable,
+  CategoryFacetRevTable,
   BrandTable,
   CategoryTable,
   PriceHistoryTable,
@@ -49,6 +51,9 @@ export interface Database {
   variants: VariantTable;
   attributes: AttributeTable;
   attribute_values: AttributeValueTable;
+  category_facet_counts: CategoryFacetCountTable;
+  category_facet_revs: CategoryFacetRevTable;
+  category_facet_computed: CategoryFacetRevTable;
   price_history: PriceHistoryTable;
   product_accessories: ProductAccessoryTable;
   redirects: RedirectTable;

@@ -11,6 +11,7 @@ import * as outboxAndPaymentSafety from './2026-11-22T09-00-00Z_outbox-and-payme
 import * as clientTelemetry from './2026-11-23T09-00-00Z_client-telemetry.ts';
 import * as contactHoursFromKernel from './2026-11-23T12-00-00Z_contact-hours-from-kernel.ts';
 import * as pickupPoints from './2026-11-23T13-00-00Z_pickup-points.ts';
+import * as categoryFacetCounts from './2026-11-24T09-00-00Z_category-facet-counts.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T09-00-00Z_client-telemetry': clientTelemetry,
   '2026-11-23T12-00-00Z_contact-hours-from-kernel': contactHoursFromKernel,
   '2026-11-23T13-00-00Z_pickup-points': pickupPoints,
+  '2026-11-24T09-00-00Z_category-facet-counts': categoryFacetCounts,
 };

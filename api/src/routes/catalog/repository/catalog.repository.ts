@@ -14,6 +14,7 @@ import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
+import { categoryFacets, isWholeCategory } from './facet-counts.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
 import { salePercent } from '@shop/shared-kernel/rules';
@@ -96,8 +97,9 @@ export class CatalogRepository {
   }
 
   /** The facets of a listing (facets.ts). */
+  /** A whole category's facets from the counts kept per category; any other listing's counted over its products. */
   facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
-    return listingFacets(this.db, filter, options);
+    return isWholeCategory(filter) ? categoryFacets(this.db, filter.categoryIds) : listingFacets(this.db, filter, options);
   }
 
   async variant(vId: number): Promise<VariantData | undefined> {

@@ -18,7 +18,7 @@ const AVAILABILITY_LABEL: Record<Availability, string> = {
   unavailable: 'Nedostupné',
 };
 
-type AttrRow = { attr_id: number; attr_name: string; unit_name: string | null; av_string: string | null; n: number; lo: number | null; hi: number | null };
+export type AttrRow = { attr_id: number; attr_name: string; unit_name: string | null; av_string: string | null; n: number; lo: number | null; hi: number | null };
 
 /**
  * SQLite answers synchronously: counting the attribute values of a large category in one query
@@ -120,7 +120,7 @@ export async function listingFacets(db: DbOrTrx, filter: ProductFilter, options:
         .groupBy(['b.b_id', 'b.b_url', 'b.b_name'])
         .execute()),
       (row) => row.b_url,
-    ).sort((a, b) => a.b_name.localeCompare(b.b_name, 'sk'));
+    );
 
   const availabilityQuery = async () =>
     sumBy(
@@ -181,7 +181,20 @@ export async function listingFacets(db: DbOrTrx, filter: ProductFilter, options:
     ? [await fixedFacets(), await attributeFacets()]
     : await Promise.all([fixedFacets(), attributeFacets()]);
 
-  const rows = attributeRows.flat();
+  return shapeFacets({ brands, availability, price: priceRow, attributes: attributeRows.flat() });
+}
+
+/** The counts behind a listing's facets, however they were counted (over the products, or summed per category). */
+export type FacetCounts = {
+  brands: { b_url: string; b_name: string; n: number }[];
+  availability: { v_availability: Availability; n: number }[];
+  price: { lo: number | null; hi: number | null };
+  attributes: AttrRow[];
+};
+
+/** The facets as the panel shows them: availability in its order, attributes by id, the most frequent values of each. */
+export function shapeFacets(counts: FacetCounts): ListingFacets {
+  const rows = counts.attributes;
   const byAttr = new Map<number, AttrRow[]>();
   for (const row of rows) {
     const list = byAttr.get(row.attr_id);
@@ -214,15 +227,15 @@ export async function listingFacets(db: DbOrTrx, filter: ProductFilter, options:
     }
   }
 
-  const availabilityCounts = new Map(availability.map((r) => [r.v_availability, Number(r.n)]));
+  const availabilityCounts = new Map(counts.availability.map((r) => [r.v_availability, Number(r.n)]));
   return {
-    brands: brands.map((b) => ({ value: b.b_url, label: b.b_name, count: Number(b.n) })),
+    brands: [...counts.brands].sort((a, b) => a.b_name.localeCompare(b.b_name, 'sk')).map((b) => ({ value: b.b_url, label: b.b_name, count: Number(b.n) })),
     availability: AVAILABILITY_ORDER.filter((a) => availabilityCounts.has(a)).map((a) => ({
       value: a,
       label: AVAILABILITY_LABEL[a],
       count: availabilityCounts.get(a)!,
     })),
-    price: priceRow && priceRow.lo !== null && priceRow.hi !== null ? { min: Number(priceRow.lo), max: Number(priceRow.hi) } : null,
+    price: counts.price.lo !== null && counts.price.hi !== null ? { min: Number(counts.price.lo), max: Number(counts.price.hi) } : null,
     attributes,
   };
 }

@@ -1,0 +1,129 @@
+/**
+ * Repository layer: the facets of a category page without filters, summed from counts kept per
+ * category (migration category-facet-counts) instead of counted over the category's products.
+ *
+ * A product sits in one category, so the counts of a category and its subcategories add up
+ * exactly: products per brand, per availability, per attribute value; ranges take the smallest
+ * and the largest. Triggers move a category's revision whenever a row its counts depend on
+ * changes; counts computed at an older revision are counted again (for that one category) when
+ * next asked for, in one transaction that holds the category's row so two recounts take turns.
+ * Names (brands, attributes) and whether an attribute is a filter are read at answer time, so
+ * renaming one needs no recount.
+ */
+import { sql } from 'kysely';
+import type { Transaction } from 'kysely';
+import type { ListingFacets } from '@shop/shared-kernel/contract';
+import type { Database, DbOrTrx } from '../../../db/database.ts';
+import { shapeFacets, type AttrRow, type FacetCounts } from './facets.ts';
+import type { ProductFilter } from './product-filter.ts';
+
+type CountKind = Database['category_facet_counts']['kind'];
+
+/** The facets of the categories `catIds` (a category and its subcategories) together. */
+export async function categoryFacets(db: DbOrTrx, catIds: number[]): Promise<ListingFacets> {
+  await recountStale(db, catIds);
+  const rows = catIds.length === 0 ? [] : await db
+    .selectFrom('category_facet_counts')
+    .select((eb) => ['kind', 'ref_id', 'value', eb.fn.sum<number>('n').as('n'), eb.fn.min<number | null>('lo').as('lo'), eb.fn.max<number | null>('hi').as('hi')])
+    .where('cat_id', 'in', catIds)
+    .groupBy(['kind', 'ref_id', 'value'])
+    .execute();
+  const of = (kind: CountKind) => rows.filter((row) => row.kind === kind);
+  const brandIds = of('brand').map((row) => row.ref_id);
+  const attrIds = [...new Set([...of('attr'), ...of('attr_range')].map((row) => row.ref_id))];
+  const [brands, attributes] = await Promise.all([
+    brandIds.length === 0 ? [] : db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).where('b_id', 'in', brandIds).execute(),
+    attrIds.length === 0 ? [] : db.selectFrom('attributes').select(['attr_id', 'attr_name', 'unit_name']).where('use_attr', '=', 1).where('attr_id', 'in', attrIds).execute(),
+  ]);
+  const brandById = new Map(brands.map((brand) => [brand.b_id, brand]));
+  const attributeById = new Map(attributes.map((attribute) => [attribute.attr_id, attribute]));
+  const price = of('price')[0];
+  const counts: FacetCounts = {
+    brands: of('brand').flatMap((row) => {
+      const brand = brandById.get(row.ref_id);
+      return brand ? [{ b_url: brand.b_url, b_name: brand.b_name, n: Number(row.n) }] : [];
+    }),
+    availability: of('availability').map((row) => ({ v_availability: row.value as FacetCounts['availability'][number]['v_availability'], n: Number(row.n) })),
+    price: { lo: price?.lo == null ? null : Number(price.lo), hi: price?.hi == null ? null : Number(price.hi) },
+    attributes: [...of('attr'), ...of('attr_range')].flatMap((row): AttrRow[] => {
+      const attribute = attributeById.get(row.ref_id);
+      if (!attribute) return [];
+      return [{
+        attr_id: row.ref_id,
+        attr_name: attribute.attr_name,
+        unit_name: attribute.unit_name,
+        av_string: row.kind === 'attr' ? row.value : null,
+        n: Number(row.n),
+        lo: row.lo == null ? null : Number(row.lo),
+        hi: row.hi == null ? null : Number(row.hi),
+      }];
+    }),
+  };
+  return shapeFacets(counts);
+}
+
+/** Counts again every category of `catIds` whose counts are older than its revision. */
+async function recountStale(db: DbOrTrx, catIds: number[]): Promise<void> {
+  if (catIds.length === 0) return;
+  const [revs, computed] = await Promise.all([
+    db.selectFrom('category_facet_revs').select(['cat_id', 'rev']).where('cat_id', 'in', catIds).execute(),
+    db.selectFrom('category_facet_computed').select(['cat_id', 'rev']).where('cat_id', 'in', catIds).execute(),
+  ]);
+  const revOf = new Map(revs.map((row) => [row.cat_id, Number(row.rev)]));
+  const computedOf = new Map(computed.map((row) => [row.cat_id, Number(row.rev)]));
+  for (const catId of catIds) {
+    if (computedOf.get(catId) === (revOf.get(catId) ?? 0)) continue;
+    if (db.isTransaction) await recount(db as Transaction<Database>, catId);
+    else await db.transaction().execute((trx) => recount(trx, catId));
+  }
+}
+
+/** One category's counts, computed anew at its current revision (unless another recount just did). */
+async function recount(trx: Transaction<Database>, catId: number): Promise<void> {
+  // Holds the category's row until the end (PostgreSQL): a second recount waits, then finds the work done.
+  await trx
+    .insertInto('category_facet_computed')
+    .values({ cat_id: catId, rev: -1 })
+    .onConflict((conflict) => conflict.column('cat_id').doUpdateSet((eb) => ({ rev: eb.ref('category_facet_computed.rev') })))
+    .execute();
+  const rev = Number((await trx.selectFrom('category_facet_revs').select('rev').where('cat_id', '=', catId).executeTakeFirst())?.rev ?? 0);
+  const done = Number((await trx.selectFrom('category_facet_computed').select('rev').where('cat_id', '=', catId).executeTakeFirst())?.rev);
+  if (done === rev) return;
+  await trx.deleteFrom('category_facet_counts').where('cat_id', '=', catId).execute();
+  // The category's own listed products (with a price), as the listing counts them.
+  const listed = trx.selectFrom('products as p').where('p.cat_id', '=', catId).where('p.p_price', 'is not', null);
+  const cat = sql.lit(catId);
+  const columns = ['cat_id', 'kind', 'ref_id', 'value', 'n', 'lo', 'hi'] as const;
+  const inserts = [
+    listed
+      .where('p.b_id', 'is not', null)
+      .select((eb) => [cat.as('cat_id'), sql.lit('brand').as('kind'), 'p.b_id as ref_id', sql.lit('').as('value'), eb.fn.countAll().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .groupBy('p.b_id'),
+    listed
+      .innerJoin('variants as v', 'v.p_id', 'p.p_id')
+      .select((eb) => [cat.as('cat_id'), sql.lit('availability').as('kind'), sql.lit(0).as('ref_id'), 'v.v_availability as value', eb.fn.count('v.p_id').distinct().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .groupBy('v.v_availability'),
+    listed
+      .select((eb) => [cat.as('cat_id'), sql.lit('price').as('kind'), sql.lit(0).as('ref_id'), sql.lit('').as('value'), eb.fn.countAll().as('n'), eb.fn.min('p.p_price').as('lo'), eb.fn.max('p.p_price').as('hi')]),
+    listed
+      .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
+      .where('av.av_string', 'is not', null)
+      .select((eb) => [cat.as('cat_id'), sql.lit('attr').as('kind'), 'av.attr_id as ref_id', 'av.av_string as value', eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .groupBy(['av.attr_id', 'av.av_string']),
+    listed
+      .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
+      .where('av.av_string', 'is', null)
+      .select((eb) => [cat.as('cat_id'), sql.lit('attr_range').as('kind'), 'av.attr_id as ref_id', sql.lit('').as('value'), eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .groupBy('av.attr_id'),
+  ];
+  for (const select of inserts) await trx.insertInto('category_facet_counts').columns(columns).expression(select).execute();
+  await trx.updateTable('category_facet_computed').set({ rev }).where('cat_id', '=', catId).execute();
+}
+
+/** Whether a listing's filter is a category and nothing else: its facets come from the kept counts. */
+export function isWholeCategory(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
+  const narrowing = Object.entries(filter).filter(
+    ([key, value]) => key !== 'categoryIds' && value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0),
+  );
+  return filter.categoryIds !== undefined && narrowing.length === 0;
+}

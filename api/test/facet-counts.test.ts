@@ -1,0 +1,124 @@
+/**
+ * A category page's facets come from counts kept per category (repository/facet-counts.ts): they
+ * must equal the facets counted over the products, for every category, and stay equal after every
+ * kind of catalogue change the counts depend on, while a stock change (an order) moves nothing.
+ * Runs on SQLite and, with DATABASE_URL, on PostgreSQL (its triggers differ).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { categoryFacets, isWholeCategory } from '../src/routes/catalog/repository/facet-counts.ts';
+import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ responseCache: false });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+async function subtrees(): Promise<number[][]> {
+  const tree = await new CatalogRepository(api.db).categoryTree();
+  const ids = (await api.db.selectFrom('categories').select('cat_id').orderBy('cat_id').execute()).map((row) => row.cat_id);
+  return ids.map((id) => tree.subtreeIds(id));
+}
+
+/** Every category's kept facets against the facets counted over its products. */
+async function expectKeptEqualCounted(label: string) {
+  for (const categoryIds of await subtrees()) {
+    const counted = await listingFacets(api.db, { categoryIds, saleOnly: false });
+    expect(await categoryFacets(api.db, categoryIds), `${label}: categories ${categoryIds.join(',')}`).toEqual(counted);
+  }
+}
+
+async function revisions(): Promise<Map<number, number>> {
+  const rows = await api.db.selectFrom('category_facet_revs').select(['cat_id', 'rev']).execute();
+  return new Map(rows.map((row) => [row.cat_id, Number(row.rev)]));
+}
+
+describe('facets kept per category', () => {
+  it('serve only a whole category without other filters', () => {
+    expect(isWholeCategory({ categoryIds: [1, 2], saleOnly: false })).toBe(true);
+    expect(isWholeCategory({ categoryIds: [1], brandIds: [] })).toBe(true);
+    expect(isWholeCategory({ categoryIds: [1], brandIds: [3] })).toBe(false);
+    expect(isWholeCategory({ categoryIds: [1], saleOnly: true })).toBe(false);
+    expect(isWholeCategory({ categoryIds: [1], priceMin: 100 })).toBe(false);
+    expect(isWholeCategory({ saleOnly: false })).toBe(false);
+  });
+
+  it('equal the facets counted over the products for every category, and the API answers them', async () => {
+    await expectKeptEqualCounted('as seeded');
+    const category = await api.db.selectFrom('categories').select('cat_url').orderBy('cat_id').executeTakeFirstOrThrow();
+    const answer = await api.get(`/api/products/facets?category=${category.cat_url}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.brands.length).toBeGreaterThan(0);
+  });
+
+  it('stay equal after a price, a brand, an availability, an attribute value, a category move, a new and a removed product', async () => {
+    const product = await api.db
+      .selectFrom('products as p')
+      .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
+      .select(['p.p_id', 'p.cat_id', 'av.av_id'])
+      .where('av.av_string', 'is not', null)
+      .orderBy('p.p_id')
+      .executeTakeFirstOrThrow();
+    const otherCategory = await api.db.selectFrom('categories').select('cat_id').where('cat_id', '!=', product.cat_id).orderBy('cat_id', 'desc').executeTakeFirstOrThrow();
+    const brand = await api.db.selectFrom('brands').select('b_id').orderBy('b_id', 'desc').executeTakeFirstOrThrow();
+    const variant = await api.db.selectFrom('variants').select(['v_id', 'v_availability']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
+
+    const changes: [string, () => Promise<unknown>][] = [
+      ['price', () => api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '*', 3) })).where('p_id', '=', product.p_id).execute()],
+      ['brand', () => api.db.updateTable('products').set({ b_id: brand.b_id }).where('p_id', '=', product.p_id).execute()],
+      ['availability', () => api.db.updateTable('variants').set({ v_availability: variant.v_availability === 'unavailable' ? 'to_order' : 'unavailable' }).where('v_id', '=', variant.v_id).execute()],
+      ['attribute value', () => api.db.updateTable('attribute_values').set({ av_string: 'Úplne nová hodnota' }).where('av_id', '=', product.av_id).execute()],
+      ['category move', () => api.db.updateTable('products').set({ cat_id: otherCategory.cat_id }).where('p_id', '=', product.p_id).execute()],
+      ['new product', async () => {
+        const { p_id } = await api.db
+          .insertInto('products')
+          .values({ p_url: 'facet-test-novy', p_name: 'Nový produkt', p_name_sort: 'novy produkt', b_id: brand.b_id, cat_id: otherCategory.cat_id, p_created_at: new Date().toISOString() })
+          .returning('p_id')
+          .executeTakeFirstOrThrow();
+        await api.db.insertInto('variants').values({ p_id, v_code: 'FACET-TEST-1', v_name: 'Nový', v_sell_price: 12_345, v_unit: 'ks', v_base_amount: null, v_base_unit: null }).execute();
+      }],
+      ['removed product', async () => {
+        const removed = await api.db.selectFrom('products').select('p_id').where('p_url', '=', 'facet-test-novy').executeTakeFirstOrThrow();
+        await api.db.deleteFrom('variants').where('p_id', '=', removed.p_id).execute();
+        await api.db.deleteFrom('products').where('p_id', '=', removed.p_id).execute();
+      }],
+    ];
+    for (const [label, change] of changes) {
+      const before = await revisions();
+      await change();
+      const after = await revisions();
+      expect([...after].some(([catId, rev]) => rev !== before.get(catId)), `${label} moves a revision`).toBe(true);
+      await expectKeptEqualCounted(label);
+    }
+  });
+
+  it('are not counted again after a stock change (an order), nor when nothing changed', async () => {
+    await expectKeptEqualCounted('before');
+    const before = await revisions();
+    const variant = await api.db.selectFrom('variants').select(['v_id', 'v_stock']).orderBy('v_id').executeTakeFirstOrThrow();
+    await api.db.updateTable('variants').set({ v_stock: variant.v_stock + 5 }).where('v_id', '=', variant.v_id).execute();
+    // An update that changes no watched value (the same price again).
+    await api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb.ref('v_sell_price') })).where('v_id', '=', variant.v_id).execute();
+    expect(await revisions()).toEqual(before);
+  });
+
+  it('count a category once when many ask at the same moment', async () => {
+    const [categoryIds] = await subtrees();
+    await api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '+', 1) })).where('p_id', 'in', api.db.selectFrom('products').select('p_id').where('cat_id', 'in', categoryIds!)).execute();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => categoryFacets(api.db, categoryIds!)));
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    const rows = await api.db.selectFrom('category_facet_counts').select((eb) => eb.fn.countAll<number>().as('n')).where('cat_id', 'in', categoryIds!).executeTakeFirstOrThrow();
+    const distinct = await api.db
+      .selectFrom('category_facet_counts')
+      .select(['cat_id', 'kind', 'ref_id', 'value'])
+      .where('cat_id', 'in', categoryIds!)
+      .distinct()
+      .execute();
+    expect(Number(rows.n)).toBe(distinct.length);
+    expect(answers[0]).toEqual(await listingFacets(api.db, { categoryIds: categoryIds!, saleOnly: false }));
+  });
+});

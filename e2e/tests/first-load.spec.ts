@@ -1,0 +1,46 @@
+/**
+ * The levers of a fast first view, as tests rather than timings: a product page's HTML announces
+ * its main image (high priority) and carries its data, and every script a page's first render
+ * runs was announced in its HTML (a modulepreload or a script tag), so none is discovered late.
+ */
+import { expect, test } from './fixtures.ts';
+
+const PAGES = ['/', '/c/hruba-stavba', 'product', '/checkout/cart', '/blog'];
+
+async function someProductUrl(request: import('@playwright/test').APIRequestContext): Promise<string> {
+  const answer = (await (await request.get('/api/products?category=hruba-stavba')).json()) as { data: { p_url: string }[] };
+  return `/p/${answer.data[0]!.p_url}`;
+}
+
+test('a product page\'s HTML announces its main image with high priority and carries its data', async ({ request }) => {
+  const path = await someProductUrl(request);
+  const detail = (await (await request.get(`/api/product/${path.slice(3)}`)).json()) as { data: { p_images: string[] } };
+  const html = await (await request.get(path)).text();
+  const image = /<img[^>]*fetchpriority="high"[^>]*>/.exec(html)?.[0];
+  expect(image, 'an image with fetchpriority="high"').toBeDefined();
+  expect(image).toContain(`src="${detail.data.p_images[0]}"`);
+  const data = /<script type="application\/json" id="shop-server-data">(.*?)<\/script>/s.exec(html)?.[1];
+  expect(JSON.parse(data!).data).toHaveProperty(`product:${path.slice(3)}`);
+});
+
+test('every script of a page\'s first render was announced in its HTML', async ({ page, request }) => {
+  const product = await someProductUrl(request);
+  for (const entry of PAGES) {
+    const path = entry === 'product' ? product : entry;
+    const scripts: string[] = [];
+    const listener = (req: import('@playwright/test').Request) => {
+      if (req.resourceType() === 'script') scripts.push(req.url());
+    };
+    page.on('request', listener);
+    // goto (fixtures.ts) returns once the page is interactive: what it ran until then is its first render.
+    const response = await page.goto(path);
+    page.off('request', listener);
+    const html = await response!.text();
+    const base = new URL(response!.url());
+    const announced = new Set(
+      [...html.matchAll(/<(?:link rel="modulepreload"[^>]*href|script[^>]*src)="([^"]+)"/g)].map((match) => new URL(match[1]!, base).href),
+    );
+    const late = scripts.filter((url) => !announced.has(url) && !url.includes('googletagmanager'));
+    expect(late, `${path}: scripts not announced in the HTML`).toEqual([]);
+  }
+});
