@@ -3,11 +3,12 @@
  * its main image (high priority) and carries its data, and every script a page's first render
  * runs was announced in its HTML (a modulepreload or a script tag), so none is discovered late.
  */
+import type { APIRequestContext, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
 const PAGES = ['/', '/c/hruba-stavba', 'product', '/checkout/cart', '/blog'];
 
-async function someProductUrl(request: import('@playwright/test').APIRequestContext): Promise<string> {
+async function someProductUrl(request: APIRequestContext): Promise<string> {
   const answer = (await (await request.get('/api/products?category=hruba-stavba')).json()) as { data: { p_url: string }[] };
   return `/p/${answer.data[0]!.p_url}`;
 }
@@ -16,7 +17,7 @@ test('a product page\'s HTML announces its main image with high priority and car
   const path = await someProductUrl(request);
   const detail = (await (await request.get(`/api/product/${path.slice(3)}`)).json()) as { data: { p_images: string[] } };
   const html = await (await request.get(path)).text();
-  const image = /<img[^>]*fetchpriority="high"[^>]*>/.exec(html)?.[0];
+  const image = /<img[^>]*fetchpriority="high"[^>]*>/i.exec(html)?.[0];
   expect(image, 'an image with fetchpriority="high"').toBeDefined();
   expect(image).toContain(`src="${detail.data.p_images[0]}"`);
   const data = /<script type="application\/json" id="shop-server-data">(.*?)<\/script>/s.exec(html)?.[1];
@@ -28,7 +29,7 @@ test('every script of a page\'s first render was announced in its HTML', async (
   for (const entry of PAGES) {
     const path = entry === 'product' ? product : entry;
     const scripts: string[] = [];
-    const listener = (req: import('@playwright/test').Request) => {
+    const listener = (req: Request) => {
       if (req.resourceType() === 'script') scripts.push(req.url());
     };
     page.on('request', listener);

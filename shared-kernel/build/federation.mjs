@@ -128,6 +128,38 @@ export const federationDefaults = {
 };
 
 /**
+ * Every file the browser loads before an exposed module runs: the remote entry's static imports
+ * and the module's chunk with all it imports statically, as the bundle says (the federation
+ * manifest lists the module's inner chunk but not the chunk the entry loads, and counts the
+ * shared-module loader among the lazy ones). The shop's server announces them as modulepreload
+ * links with the page, so none is discovered late.
+ */
+function preloadOf(bundle, exposes) {
+  const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+  const closure = (start) => {
+    const seen = new Set();
+    const visit = (fileName) => {
+      if (seen.has(fileName)) return;
+      seen.add(fileName);
+      for (const imported of bundle[fileName]?.imports ?? []) visit(imported);
+    };
+    visit(start);
+    return seen;
+  };
+  const entry = chunks.find((chunk) => chunk.fileName === 'remoteEntry.js');
+  const preload = {};
+  for (const [name, source] of Object.entries(exposes)) {
+    const path = String(source).replace(/^\.\//, '/');
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(path));
+    if (!chunk) continue;
+    const files = new Set([...(entry ? closure(entry.fileName) : []), ...closure(chunk.fileName)]);
+    files.delete('remoteEntry.js');
+    preload[name] = [...files].sort();
+  }
+  return preload;
+}
+
+/**
  * Emits `area.json` next to the remote entry: the facts a deploy checks
  * (area name, kernel contract, exposed modules, the pages the area ships)
  * without executing the build. The shell builds its route table from the
@@ -138,7 +170,7 @@ export function areaMetaPlugin({ area, exposes, routes }) {
   return {
     name: 'shop-area-meta',
     apply: 'build',
-    generateBundle() {
+    generateBundle(_options, bundle) {
       for (const route of routes) {
         if (!(route.module in exposes)) this.error(`${area}: route ${route.name} needs ${route.module}, which the area does not expose`);
       }
@@ -146,7 +178,7 @@ export function areaMetaPlugin({ area, exposes, routes }) {
         type: 'asset',
         fileName: 'area.json',
         source: JSON.stringify(
-          { area, kernel: KERNEL_BUILD_VERSION, exposes: Object.keys(exposes), entry: 'remoteEntry.js', routes },
+          { area, kernel: KERNEL_BUILD_VERSION, exposes: Object.keys(exposes), entry: 'remoteEntry.js', routes, preload: preloadOf(bundle, exposes) },
           null,
           2,
         ),

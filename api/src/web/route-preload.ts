@@ -38,16 +38,20 @@ export function matchRoute(routes: ShellRoute[], pathname: string): ShellRoute |
   return best?.route ?? null;
 }
 
-const manifests = new Map<string, Promise<Manifest | null>>();
+/** area.json's `preload`: per exposed module, every file loaded before it runs (the kernel's build/federation.mjs). */
+type AreaMeta = { preload?: Record<string, string[]> };
 
-function manifestOf(originDir: string, entry: string): Promise<Manifest | null> {
-  const file = join(originDir, entry.replace(/[^/]+$/, 'mf-manifest.json'));
-  let cached = manifests.get(file);
+const builds = new Map<string, Promise<unknown>>();
+
+/** A JSON file of a released build, read once (a released build never changes). */
+function buildFile<T>(originDir: string, entry: string, name: string): Promise<T | null> {
+  const file = join(originDir, entry.replace(/[^/]+$/, name));
+  let cached = builds.get(file);
   if (!cached) {
-    cached = readFile(file, 'utf8').then((text) => JSON.parse(text) as Manifest, () => null);
-    manifests.set(file, cached);
+    cached = readFile(file, 'utf8').then((text) => JSON.parse(text) as T, () => null);
+    builds.set(file, cached);
   }
-  return cached;
+  return cached as Promise<T | null>;
 }
 
 /** `<link>` tags that start loading the page's area entry and page chunks right away. */
@@ -65,10 +69,13 @@ export async function areaPreloadLinks(options: {
   // With a canary running, which version this browser loads is its own (sticky) choice: preload neither.
   if (!route || !release || (area && options.registry.canaries?.[area])) return links.join('');
   const base = `${options.assetOrigin}/${release.entry.replace(/[^/]+$/, '')}`;
-  const files = [release.entry.replace(/^.*\//, '')];
-  const manifest = await manifestOf(options.originDir, release.entry);
+  const [manifest, meta] = await Promise.all([
+    buildFile<Manifest>(options.originDir, release.entry, 'mf-manifest.json'),
+    buildFile<AreaMeta>(options.originDir, release.entry, 'area.json'),
+  ]);
   const expose = manifest?.exposes?.find((candidate) => `./${candidate.name}` === route.module);
-  files.push(...(expose?.assets?.js?.sync ?? []));
+  // The federation manifest's list, and the build's own (older builds have only the first).
+  const files = new Set([release.entry.replace(/^.*\//, ''), ...(expose?.assets?.js?.sync ?? []), ...(meta?.preload?.[route.module] ?? [])]);
   for (const file of files) links.push(`<link rel="modulepreload" href="${escapeHtml(base + file)}" crossorigin>`);
   return links.join('');
 }
