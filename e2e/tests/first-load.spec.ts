@@ -1,7 +1,8 @@
 /**
  * The levers of a fast first view, as tests rather than timings: a product page's HTML announces
  * its main image (high priority) and carries its data, and every script a page's first render
- * runs was announced in its HTML (a modulepreload or a script tag), so none is discovered late.
+ * runs was announced in its HTML (a modulepreload or a script tag), so none is discovered late;
+ * the page paints from its HTML alone: no stylesheet to wait for, and the shell starts after the first frame.
  */
 import type { APIRequestContext, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -43,5 +44,18 @@ test('every script of a page\'s first render was announced in its HTML', async (
     );
     const late = scripts.filter((url) => !announced.has(url) && !url.includes('googletagmanager'));
     expect(late, `${path}: scripts not announced in the HTML`).toEqual([]);
+  }
+});
+
+test('a page\'s HTML paints on its own: its styles are inline and the shell starts from an animation frame, not as a parser-run module', async ({ request }) => {
+  const product = await someProductUrl(request);
+  for (const path of ['/', '/c/hruba-stavba', product, '/checkout/cart']) {
+    const html = await (await request.get(path)).text();
+    expect(html, `${path}: a render-blocking stylesheet`).not.toMatch(/<link[^>]*rel="stylesheet"/i);
+    // A module script with src runs as soon as the document is parsed, before the browser's first paint when it is cached.
+    expect(html, `${path}: a module script run at the end of parsing`).not.toMatch(/<script[^>]*type="module"[^>]*src=/i);
+    const entry = /requestAnimationFrame\(\(\)=>setTimeout\(\(\)=>import\("([^"]+)"\)\)\)/.exec(html)?.[1];
+    expect(entry, `${path}: the shell's entry started after the first frame`).toBeDefined();
+    expect(html, `${path}: the entry is still fetched at once`).toContain(`<link rel="modulepreload" crossorigin href="${entry}">`);
   }
 });

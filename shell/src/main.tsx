@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { initKernel, useBasketStore, bus } from '@shop/shared-kernel';
@@ -19,6 +19,8 @@ import { installLinkPreloading } from './areas/preload.ts';
 import './styles.css';
 
 async function boot() {
+  // When the shell began (after the first paint: index.html starts it on the first animation frame).
+  performance.mark('shop:boot');
   const config = readConfig();
   // Consent Mode v2: everything denied until the shopper decides.
   setConsentDefaults();
@@ -56,7 +58,9 @@ async function boot() {
     </StrictMode>
   );
   const root = document.getElementById('root')!;
-  if (served) hydrateRoot(root, app, { onRecoverableError: (error) => reportError('hydration', 'shell', null, String(error)) });
+  // Hydration as a transition: React yields to the browser every few milliseconds instead of
+  // holding the main thread for the whole page, so a tap while it runs is answered (and replayed).
+  if (served) startTransition(() => void hydrateRoot(root, app, { onRecoverableError: (error) => reportError('hydration', 'shell', null, String(error)) }));
   else createRoot(root).render(app);
 }
 
