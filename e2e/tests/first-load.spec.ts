@@ -21,6 +21,10 @@ test('a product page\'s HTML announces its main image with high priority and car
   const image = /<img[^>]*fetchpriority="high"[^>]*>/i.exec(html)?.[0];
   expect(image, 'an image with fetchpriority="high"').toBeDefined();
   expect(image).toContain(`src="${detail.data.p_images[0]}"`);
+  // Asked for ahead of the scripts, which would otherwise queue before it on the shop's connections.
+  const preload = html.indexOf(`<link rel="preload" as="image" href="${detail.data.p_images[0]}" fetchpriority="high">`);
+  expect(preload, 'the main image preloaded in the head').toBeGreaterThan(0);
+  expect(preload, 'the image preload comes before the first script').toBeLessThan(html.indexOf('rel="modulepreload"'));
   const data = /<script type="application\/json" id="shop-server-data">(.*?)<\/script>/s.exec(html)?.[1];
   expect(JSON.parse(data!).data).toHaveProperty(`product:${path.slice(3)}`);
 });

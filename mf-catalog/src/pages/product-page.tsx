@@ -101,6 +101,7 @@ export default function ProductPage() {
       ? `${product.data.p_name}${product.data.brand ? ` (${product.data.brand.b_name})` : ''} – ${product.data.p_description}`.slice(0, 155)
       : undefined,
     canonical: `/p/${url}`,
+    image: product.data?.p_images[0] ?? null,
   });
   const origin = usePublicOrigin();
   useJsonLd('product', product.data ? productJsonLd(product.data, origin) : null);

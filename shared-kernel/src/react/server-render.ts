@@ -12,14 +12,20 @@ import { createContext, type Context } from 'react';
 /** A settled load: its data, or the status of the error it ended with. */
 export type SettledLoad = { ok: true; data: unknown } | { ok: false; status: number; message: string };
 
-export type PageMetaInput = { title: string | null; description?: string; canonical?: string | null };
+export type PageMetaInput = {
+  title: string | null;
+  description?: string;
+  canonical?: string | null;
+  /** The page's main picture: its link preview, and fetched first (it is what a shopper waits to see). */
+  image?: string | null;
+};
 
 export type ServerRender = {
   /** Loads settled before this render, by resource key. */
   readonly data: ReadonlyMap<string, SettledLoad>;
   /** Server only: a load the page asked for that has no settled value yet. */
   readonly collect?: (key: string, load: (signal: AbortSignal) => Promise<unknown>) => void;
-  /** Server only: the page's title, description and canonical path. */
+  /** Server only: the page's title, description, canonical path and main picture. */
   readonly meta?: (meta: PageMetaInput) => void;
   /** Server only: a JSON-LD block of the page. */
   readonly jsonLd?: (id: string, json: string) => void;

@@ -1,5 +1,5 @@
 import { useContext, useEffect } from 'react';
-import { ServerRenderContext } from './server-render.ts';
+import { ServerRenderContext, type PageMetaInput } from './server-render.ts';
 
 export const SHOP_NAME = 'Stavebniny Domov';
 
@@ -32,10 +32,13 @@ export function documentTitle(title: string): string {
   return title === SHOP_NAME ? title : `${title} | ${SHOP_NAME}`;
 }
 
-/** Sets the document title, meta description and canonical URL of a page (on the server: into the rendered head). */
-export function usePageMeta(meta: { title: string | null; description?: string; canonical?: string | null }) {
-  const { title, description, canonical = null } = meta;
-  useContext(ServerRenderContext)?.meta?.({ title, description, canonical });
+/**
+ * Sets the document title, meta description and canonical URL of a page; on the server they go
+ * into the rendered head, with the page's main picture (link previews, and fetched first).
+ */
+export function usePageMeta(meta: PageMetaInput) {
+  const { title, description, canonical = null, image = null } = meta;
+  useContext(ServerRenderContext)?.meta?.({ title, description, canonical, image });
   useEffect(() => {
     if (title === null) return;
     document.title = documentTitle(title);

@@ -35,7 +35,8 @@ export function pageHead(page: PageHead, publicUrl: string): { title: string | n
     tags.push(`<meta property="og:title" content="${escapeHtml(title ?? shownTitle)}">`);
     if (description) tags.push(`<meta property="og:description" content="${escapeHtml(description)}">`);
     if (url) tags.push(`<meta property="og:url" content="${escapeHtml(url)}">`);
-    const image = firstImage(page.jsonLd);
+    // Areas built before pages named their picture carry it only in their structured data.
+    const image = page.meta.image ?? firstImage(page.jsonLd);
     if (image) tags.push(`<meta property="og:image" content="${escapeHtml(new URL(image, `${publicUrl}/`).href)}">`);
   }
   tags.push(...dataAndStyleTags(page));
@@ -65,7 +66,10 @@ export function documentStart(options: { template: string; head: PageHead; publi
   if (options.head.meta.description) {
     html = html.replace(/<meta name="description" content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(options.head.meta.description)}" />`);
   }
-  return html.replace('<!--shop-config-->', options.config + head.tags);
+  // The main picture is asked for before the scripts, which would otherwise queue ahead of it.
+  const image = options.head.meta.image;
+  const preload = image ? `<link rel="preload" as="image" href="${escapeHtml(image)}" fetchpriority="high">` : '';
+  return html.replace('<!--shop-config-->', preload + options.config + head.tags);
 }
 
 /**
