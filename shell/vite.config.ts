@@ -5,6 +5,10 @@ import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { federationDefaults, KERNEL_BUILD_VERSION, serverBuildPlugin, sharedSingletons } from '@shop/shared-kernel/federation';
 import { LAYOUTS } from './src/app/route-table.ts';
+// By path, at build time only: Vite's config loader bundles relative files but leaves workspace packages
+// (TypeScript sources) to Node, which cannot load them. The kernel's '/rules' exports the same constant.
+// eslint-disable-next-line no-restricted-imports
+import { BOOT_PRELOAD_ID } from '../shared-kernel/src/boot-preload.ts';
 
 /**
  * Emits routes.json: the kernel this shell provides and the layouts it has.
@@ -48,34 +52,46 @@ function preloadBootChunks(): Plugin {
 }
 
 /**
- * The boot script starts after the first frame is painted: index.html's module entry becomes a
- * modulepreload (it still downloads at once) and a deferred inline loader that imports it on the
- * first animation frame. Otherwise the browser runs the whole boot (React, the kernel, the areas,
- * hydration) before its first paint whenever the scripts arrive before the HTML has been parsed,
- * which on a slow phone with a warm cache holds the server-rendered page back for the boot's
- * length. An inline module script runs only when the whole document has been parsed, so a
- * streamed page is complete before hydration starts.
+ * The boot starts once the browser has painted the page. index.html's module entry and its
+ * modulepreload links become a deferred inline loader that, at the first contentful paint (1.5 s
+ * at the latest where paint timing is not reported), asks for all of them at once, with the
+ * page's area chunks the server listed (BOOT_PRELOAD_ID), and imports the entry. Otherwise some
+ * forty script requests compete with the HTML and the main picture on a slow line, and the
+ * whole boot (React, the kernel, the areas, hydration) runs before the first frame whenever the
+ * scripts arrive before the HTML has been parsed. An inline module script runs only when the
+ * whole document has been parsed, so a streamed page is complete before hydration starts.
  */
+function bootAfterFirstPaint(entry: string, shellScripts: string[]): string {
+  return [
+    `const entry=${JSON.stringify(entry)},shell=${JSON.stringify(shellScripts)};let started=false;`,
+    'const boot=()=>{if(started)return;started=true;',
+    `const area=JSON.parse(document.getElementById(${JSON.stringify(BOOT_PRELOAD_ID)})?.textContent||'[]');`,
+    "for(const href of [...shell,...area]){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='anonymous';link.href=href;document.head.append(link)}",
+    'import(entry)};',
+    "new PerformanceObserver((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();setTimeout(boot)}}).observe({type:'paint',buffered:true});",
+    'setTimeout(boot,1500);',
+  ].join('');
+}
+
 function paintBeforeBoot(): Plugin {
   return {
     name: 'shop-paint-before-boot',
     apply: 'build',
     enforce: 'post',
-    // After the federation plugin, which rewrites the entry into its bootstrap in generateBundle.
+    // After the federation plugin, which rewrites the entry into its bootstrap and adds its preloads in generateBundle.
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
         const page = bundle['index.html'];
         if (page?.type !== 'asset') throw new Error('the shell build has no index.html');
-        const html = String(page.source);
-        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
-        const src = entry.exec(html)?.[1];
-        if (!src) throw new Error('index.html has no module entry to start after the first paint');
-        page.source = html.replace(
-          entry,
-          `<link rel="modulepreload" crossorigin href="${src}">` +
-            `<script type="module">requestAnimationFrame(()=>setTimeout(()=>import(${JSON.stringify(src)})))</script>`,
-        );
+        let html = String(page.source);
+        const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+        const entry = entryTag.exec(html)?.[1];
+        if (!entry) throw new Error('index.html has no module entry to start after the first paint');
+        const preloadTag = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+        const shellScripts = [entry, ...[...html.matchAll(preloadTag)].map((match) => match[1]!)];
+        html = html.replace(preloadTag, '').replace(entryTag, '');
+        page.source = html.replace('</head>', `<script type="module">${bootAfterFirstPaint(entry, shellScripts)}</script></head>`);
       },
     },
   };

@@ -131,8 +131,8 @@ export const federationDefaults = {
  * Every file the browser loads before an exposed module runs: the remote entry's static imports
  * and the module's chunk with all it imports statically, as the bundle says (the federation
  * manifest lists the module's inner chunk but not the chunk the entry loads, and counts the
- * shared-module loader among the lazy ones). The shop's server announces them as modulepreload
- * links with the page, so none is discovered late.
+ * shared-module loader among the lazy ones). The shop's server lists them with the page for the
+ * shell's loader (BOOT_PRELOAD_ID), so none is discovered late.
  */
 function preloadOf(bundle, exposes) {
   const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');

@@ -24,4 +24,5 @@ export * from './basket-rules.ts';
 export * from './auth-token.ts';
 export * from './commerce-item.ts';
 export * from './release-rules.ts';
+export * from './boot-preload.ts';
 export { isNotFound } from './errors.ts';

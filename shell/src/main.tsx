@@ -19,7 +19,7 @@ import { installLinkPreloading } from './areas/preload.ts';
 import './styles.css';
 
 async function boot() {
-  // When the shell began (after the first paint: index.html starts it on the first animation frame).
+  // When the shell began (index.html starts it after the first contentful paint).
   performance.mark('shop:boot');
   const config = readConfig();
   // Consent Mode v2: everything denied until the shopper decides.

@@ -1,13 +1,16 @@
 /**
  * Preloading the requested page's area: the shell's routes.json says which
  * area and exposed module renders a path, the area's mf-manifest.json which
- * chunks that module needs. index.html then names them as modulepreload
- * links, so they load in parallel with the shell instead of after it.
+ * chunks that module needs. index.html then lists them (BOOT_PRELOAD_ID) for
+ * its loader, which fetches them in parallel with the shell's own once the
+ * page has painted, instead of one after another.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
+import { BOOT_PRELOAD_ID } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../lib/html.ts';
+import { scriptJson } from './ssr/page-html.ts';
 
 export type ShellRoute = { path: string; area: string; module: string; noConsent?: boolean };
 
@@ -54,7 +57,7 @@ function buildFile<T>(originDir: string, entry: string, name: string): Promise<T
   return cached as Promise<T | null>;
 }
 
-/** `<link>` tags that start loading the page's area entry and page chunks right away. */
+/** A preconnect to the areas' origin, and the list of the page's area entry and page chunks for index.html's loader. */
 export async function areaPreloadLinks(options: {
   originDir: string;
   registry: Pick<PublicRegistry, 'areas' | 'canaries'>;
@@ -76,6 +79,6 @@ export async function areaPreloadLinks(options: {
   const expose = manifest?.exposes?.find((candidate) => `./${candidate.name}` === route.module);
   // The federation manifest's list, and the build's own (older builds have only the first).
   const files = new Set([release.entry.replace(/^.*\//, ''), ...(expose?.assets?.js?.sync ?? []), ...(meta?.preload?.[route.module] ?? [])]);
-  for (const file of files) links.push(`<link rel="modulepreload" href="${escapeHtml(base + file)}" crossorigin>`);
+  links.push(`<script type="application/json" id="${BOOT_PRELOAD_ID}">${scriptJson([...files].map((file) => base + file))}</script>`);
   return links.join('');
 }
