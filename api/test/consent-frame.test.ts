@@ -46,8 +46,28 @@ describe('the consent notice in the first frame', () => {
     expect(html).toMatch(/value="none"[^>]*>Odmietnuť všetko</);
   });
 
-  it('is absent once the visitor decided, on the document tools and on the privacy page', async () => {
-    expect((await page('/', 'cookie_required=true; cookie_ga=false; cookie_ads=false')).body).not.toContain('consent-first-frame');
+  it('is the same for every visitor, removed while the page is parsed once this browser has decided', async () => {
+    const first = await page('/c/tehly');
+    const decided = await page('/c/tehly', 'cookie_required=true; cookie_ga=true; cookie_ads=false; shop_session=abc');
+    expect(decided.body).toBe(first.body);
+    expect(first.headers['cache-control']).toBe('public, max-age=0, s-maxage=5');
+    expect(first.headers.vary ?? '').not.toMatch(/cookie/i);
+    // The script right after the notice, run on the cookies of a visitor who decided and of one who did not.
+    const script = /<\/section><script>(.*?)<\/script>/.exec(first.body)?.[1];
+    expect(script).toBeTruthy();
+    const run = (cookie: string) => {
+      let removed = false;
+      const document = { cookie, currentScript: { previousElementSibling: { remove: () => (removed = true) } } };
+      new Function('document', script!)(document);
+      return removed;
+    };
+    expect(run('cookie_required=true; cookie_ga=false; cookie_ads=false')).toBe(true);
+    expect(run('x=1; cookie_required=true')).toBe(true);
+    expect(run('')).toBe(false);
+    expect(run('cookie_ga=true; my_cookie_required=true')).toBe(false);
+  });
+
+  it('is absent on the document tools and on the privacy page', async () => {
     expect((await page('/generate?order=1')).body).not.toContain('consent-first-frame');
     expect((await page('/pdf')).body).not.toContain('consent-first-frame');
     // A route of the same area without the flag has the notice.

@@ -76,6 +76,9 @@ describe('preview links', () => {
     expect(mine.registry.areas.checkout.routes.map((route) => route.path)).toContain('/darcekove-poukazky');
     expect(mine.preview).toMatchObject({ area: 'checkout', version: previewed });
     expect(mine.registry.revision).toBe(everyone.registry.revision);
+    // Everyone's page may be kept by a shared cache; the previewing browser's never.
+    expect((await fetch(`${base}/`)).headers.get('cache-control')).toMatch(/^public, /);
+    expect((await fetch(`${base}/`, { headers: { cookie: cookie.split(';')[0]! } })).headers.get('cache-control')).toBe('private, no-cache');
 
     const ended = await fetch(`${base}/preview?end=1`, { redirect: 'manual' });
     expect(ended.headers.get('set-cookie')).toContain('Max-Age=0');

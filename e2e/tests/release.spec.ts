@@ -166,6 +166,8 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   const started = Date.now();
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild('throws'), '--canary', '50']);
   const canary = registry().canaries!.checkout!.version;
+  // While a canary runs, a page depends on the browser's side of it: no shared cache may keep it.
+  expect((await request.get('/')).headers()['cache-control']).toBe('private, no-cache');
   // Bucket 10 < 50: the canary, which throws on the basket page; bucket 90: the stable version.
   // Three page views are what the watchdog needs here (CANARY_MIN_VIEWS); each page hide sends its report.
   for (let load = 0; load < 3; load += 1) {

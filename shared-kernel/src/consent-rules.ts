@@ -7,6 +7,8 @@ import type { ConsentChoices } from './contract/index.ts';
 
 export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 export const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
+/** The cookie whose presence means the visitor has decided (whatever they chose). */
+export const CONSENT_DECIDED_COOKIE = 'cookie_required';
 
 function cookieValues(cookieString: string): Map<string, string> {
   const values = new Map<string, string>();
@@ -21,7 +23,7 @@ function cookieValues(cookieString: string): Map<string, string> {
 /** Choices from a document.cookie string or a Cookie header; null while cookie_required is not set. */
 export function parseConsentCookies(cookieString: string): ConsentChoices | null {
   const values = cookieValues(cookieString);
-  if (!values.has('cookie_required')) return null;
+  if (!values.has(CONSENT_DECIDED_COOKIE)) return null;
   return {
     cookie_required: true,
     cookie_ga: values.get('cookie_ga') === 'true',

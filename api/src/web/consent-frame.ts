@@ -1,19 +1,41 @@
 /**
- * The consent notice in the first frame: index.html carries it as plain HTML
- * for a visitor who has not decided yet, so it paints with the stylesheet,
- * before any script, and works without JavaScript (a form posting to
- * /consent). The shell's React notice replaces it when the shell renders.
+ * The consent notice in the first frame: the page carries it as plain HTML, so
+ * it paints with the stylesheet, before any script, and works without
+ * JavaScript (a form posting to /consent). The shell's React notice replaces
+ * it when the shell renders.
+ *
+ * The HTML is the same for every visitor (a CDN may cache it): a one-line
+ * script right after the notice removes it, before the first paint, when
+ * this browser's cookies say the visitor has decided. The price: a visitor
+ * without JavaScript sees it on every page (at the page's end, see below).
  */
-import { CONSENT_NOTICE as TEXT, consentCookieStrings, isPrivacyPage, parseConsentCookies } from '@shop/shared-kernel/rules';
+import { CONSENT_DECIDED_COOKIE, CONSENT_NOTICE as TEXT, consentCookieStrings, isPrivacyPage } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../lib/html.ts';
 
 /**
- * Static markup for `#root`, or '' when the visitor already decided or the page has no floating
- * notice (the privacy page has it in the page flow; `noConsent`: a route its area declares without consent, such as the operator's tools).
+ * Removes the notice it follows when the visitor has decided (the kernel's rule: the decision
+ * cookie is set), on document.cookie while the page is parsed.
  */
-export function consentFirstFrame(cookieHeader: string | undefined, pathWithQuery: string, noConsent = false): string {
+const REMOVE_WHEN_DECIDED =
+  `<script>if(/(?:^|;\\s*)${CONSENT_DECIDED_COOKIE}=/.test(document.cookie))` +
+  'document.currentScript.previousElementSibling.remove()</script>';
+
+/**
+ * Without JavaScript nothing but the technical cookies is ever set, and the page cannot tell whether
+ * the visitor has answered: the notice (its form still works) sits at the end of the page instead
+ * of floating over it.
+ */
+const NO_SCRIPT =
+  '<noscript><style>.consent--floating{position:static;margin:1rem auto;box-shadow:none}' +
+  'body:has(.consent--floating){padding-bottom:0}</style></noscript>';
+
+/**
+ * Static markup after `#root`, or '' when the page has no floating notice (the privacy page has it
+ * in the page flow; `noConsent`: a route its area declares without consent, such as the operator's tools).
+ */
+export function consentFirstFrame(pathWithQuery: string, noConsent = false): string {
   const pathname = pathWithQuery.split('?')[0] ?? '/';
-  if (noConsent || parseConsentCookies(cookieHeader ?? '') || isPrivacyPage(pathname)) return '';
+  if (noConsent || isPrivacyPage(pathname)) return '';
   return (
     '<section class="consent consent--floating" role="dialog" aria-labelledby="consent-first-title" data-testid="consent-first-frame">' +
     `<h2 id="consent-first-title" class="consent__title">${TEXT.title}</h2>` +
@@ -23,7 +45,9 @@ export function consentFirstFrame(cookieHeader: string | undefined, pathWithQuer
     `<button type="submit" name="choice" value="all" class="button button--primary">${TEXT.acceptAll}</button>` +
     `<button type="submit" name="choice" value="none" class="button button--primary">${TEXT.rejectAll}</button>` +
     `<a class="button" href="${TEXT.privacyPath}">${TEXT.settings}</a>` +
-    '</form></section>'
+    '</form></section>' +
+    REMOVE_WHEN_DECIDED +
+    NO_SCRIPT
   );
 }
 

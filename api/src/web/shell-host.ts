@@ -47,6 +47,16 @@ export type ShellHostOptions = {
 /** Rendered pages are reused this long unless a release or a catalogue change comes first. */
 export const PAGE_CACHE_MS = 5000;
 
+/**
+ * Cache-Control of a page every visitor gets alike: a shared cache (CDN, the nginx edge) may keep it
+ * as long as the server's page cache; a browser asks again each time (so a release or a catalogue
+ * change shows on the next request after that limit).
+ */
+export function sharedHtmlCacheControl(pageCacheMs: number): string {
+  const seconds = Math.floor(pageCacheMs / 1000);
+  return seconds > 0 ? `public, max-age=0, s-maxage=${seconds}` : 'no-cache';
+}
+
 const SAFE_ASSET = /^[\w.-]+$/;
 
 function readCookie(header: string | undefined, name: string): string | undefined {
@@ -168,15 +178,18 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const route = matchRoute(routes, pathname);
     const preload = await areaPreloadLinks({ originDir: options.originDir, registry: served, routes, pathname, assetOrigin });
     const script = `<script>window.__SHOP__=${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>`;
-    const firstFrame = consentFirstFrame(request.headers.cookie, request.url, route?.noConsent === true);
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
-
-    // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
+    const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
     // The canary side matters only while a canary runs.
     const canaryRunning = Object.keys(served.canaries ?? {}).length > 0;
+    // The page is the same for every visitor (nothing of the shopper is in it), so a CDN may keep it
+    // as briefly as the server does; during a canary or a preview it depends on this browser's cookie.
+    const shared = !previewed && !canaryRunning;
+    reply.header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache').type('text/html; charset=utf-8');
+
+    // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
     const cacheKey = previewed
       ? null
-      : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogueVersion(), firstFrame ? 'notice' : 'decided'].join('\u0000');
+      : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogueVersion()].join('\u0000');
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
     if (cached) {
       app.metrics?.serverRenders.inc({ outcome: 'cached' });
@@ -215,6 +228,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       const expected = error instanceof NotServerRendered;
       if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
       app.metrics?.serverRenders.inc({ outcome: expected ? 'browser' : 'fallback' });
+      // A page the server meant to render but could not is not worth keeping in a shared cache.
+      if (!expected && !streamed) reply.header('cache-control', 'private, no-cache');
       if (streamed) {
         // The head has left: the page follows as the browser renders it.
         (streamed as ReturnType<typeof compressingStream>).stream.end(documentRestInBrowser(index.html, firstFrame));

@@ -27,7 +27,8 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   useEffect(() => applyConsent(choices, route, config.gtmId), [choices, route, config.gtmId]);
 
   // The notice depends on this browser's cookies, so it is never in the server's HTML: the static
-  // first-frame notice stands in until the shell has hydrated (consent-notice.tsx removes it).
+  // first-frame notice (its inline script removes it at once for a visitor who decided) stands in
+  // until the shell has hydrated, and is removed here.
   const afterHydration = useHydrated();
   const showNotice = afterHydration && !consentOff && (noticeVisible || settingsOpen);
   useEffect(() => {
