@@ -83,3 +83,22 @@ describe('Slovak ways of writing', () => {
     expect(formatFee(2900)).toBe(formatPrice(2900));
   });
 });
+
+describe('the written-out sk-SK number format', () => {
+  it('agrees with Intl.NumberFormat("sk-SK") on prices, numbers and percentages', () => {
+    const two = new Intl.NumberFormat('sk-SK', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const whole = new Intl.NumberFormat('sk-SK', { maximumFractionDigits: 0 });
+    const intlCents = (cents: number) => (cents % 100 === 0 ? whole.format(cents / 100) : two.format(cents / 100));
+    const values: number[] = [0, 1, 5, 99, 100, 101, 999, 1000, 1001, 99_999, 100_000, 123_456, 999_999_999, 1_234_567_890_123];
+    for (let cents = -2_000; cents <= 2_000; cents += 1) values.push(cents);
+    // Every digit count up to billions of euros, with and without cents.
+    for (let power = 1, value = 7; power < 14; power += 1, value = value * 10 + (power % 10)) values.push(value, -value, value * 100);
+    for (const cents of values) {
+      expect(formatPrice(cents * 10), String(cents)).toBe(`${intlCents(cents)}\u00a0€`);
+      expect(formatNumber(cents / 100), String(cents)).toBe(intlCents(cents));
+    }
+    for (const percent of [-12.5, -0.4, 0, 0.5, 14.6, 99.5, 1234.4, 1_000_000]) {
+      expect(formatPercent(percent), String(percent)).toBe(`${whole.format(Math.round(percent) + 0)}\u00a0%`);
+    }
+  });
+});

@@ -4,6 +4,7 @@ import {
   SHOP_TIME_ZONE,
   nextOpeningHoursChange,
   openingHoursText,
+  shopLocalTime,
 } from './opening-hours.ts';
 
 const TODAY = 'Dnes otvorené do 15:30';
@@ -16,6 +17,47 @@ describe('constants', () => {
   it('hold the spec values', () => {
     expect(SHOP_TIME_ZONE).toBe('Europe/Bratislava');
     expect(OPENING_HOURS).toEqual({ open: '08:00', close: '15:30' });
+  });
+});
+
+describe('shopLocalTime', () => {
+  it('agrees with the time zone database for Europe/Bratislava from 2000 to 2040, and minute by minute around each change', () => {
+    const zone = new Intl.DateTimeFormat('en-US', {
+      timeZone: SHOP_TIME_ZONE, hourCycle: 'h23', weekday: 'short',
+      year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+    const instants: number[] = [];
+    // Every few hours with an odd step, so every hour of the day and many minutes come up over the years.
+    for (let instant = Date.UTC(2000, 0, 1); instant < Date.UTC(2040, 0, 1); instant += (5 * 60 + 37) * 60_000 + 13_000) instants.push(instant);
+    // Each change of offset (found by the database itself), every minute from three hours before to three after.
+    for (let year = 2000; year < 2040; year += 1) {
+      for (const month of [2, 9]) {
+        for (let day = 24; day <= 31; day += 1) {
+          const at = Date.UTC(year, month, day, 1);
+          if (new Date(at).getUTCDay() !== 0) continue;
+          for (let minute = -180; minute <= 180; minute += 1) instants.push(at + minute * 60_000);
+        }
+      }
+    }
+    for (const instant of instants) {
+      const parts = Object.fromEntries(zone.formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+      const expected = {
+        year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), weekday: weekdays.indexOf(parts.weekday!),
+        hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second),
+      };
+      const actual = shopLocalTime(new Date(instant));
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) expect(actual, new Date(instant).toISOString()).toEqual(expected);
+    }
+    expect(instants.length).toBeGreaterThan(80_000);
+  });
+
+  it('changes at 01:00 UTC on the last Sundays of March and October', () => {
+    expect(shopLocalTime(new Date('2026-03-29T00:59:59Z')).hour).toBe(1);
+    expect(shopLocalTime(new Date('2026-03-29T01:00:00Z')).hour).toBe(3);
+    expect(shopLocalTime(new Date('2026-10-25T00:59:59Z')).hour).toBe(2);
+    expect(shopLocalTime(new Date('2026-10-25T01:00:00Z')).hour).toBe(2);
+    expect(shopLocalTime(new Date('2026-10-25T01:00:00Z')).minute).toBe(0);
   });
 });
 

