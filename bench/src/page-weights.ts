@@ -19,7 +19,7 @@ export type PageCase = {
   next: (page: Page) => Promise<void>;
 };
 
-export type PageWeight = { name: string; firstJsKb: number; firstRequests: number; nextJsKb: number; nextRequests: number; roundTrips: number };
+export type PageWeight = { name: string; firstJsKb: number; firstRequests: number; firstScripts: number; nextJsKb: number; nextRequests: number; roundTrips: number };
 
 type Seen = { url: string; type: string; parent: string | null; wallTime: number; bytes: number; done: boolean };
 
@@ -41,8 +41,9 @@ async function record(page: Page) {
 
 function totals(requests: Iterable<Seen>) {
   const list = [...requests].filter((request) => request.done && !request.url.startsWith('data:'));
-  const js = list.filter((request) => request.type === 'Script').reduce((sum, request) => sum + request.bytes, 0);
-  return { jsKb: js / 1024, requests: list.length };
+  const scripts = list.filter((request) => request.type === 'Script');
+  const js = scripts.reduce((sum, request) => sum + request.bytes, 0);
+  return { jsKb: js / 1024, requests: list.length, scripts: scripts.length };
 }
 
 /** Longest initiator chain among requests sent before `until` (epoch seconds). */
@@ -75,7 +76,7 @@ async function measureOnce(browser: Browser, base: string, pageCase: PageCase): 
   await page.waitForLoadState('networkidle');
   const next = totals([...requests].filter(([id]) => !before.has(id)).map(([, request]) => request));
   await context.close();
-  return { name: pageCase.name, firstJsKb: first.jsKb, firstRequests: first.requests, nextJsKb: next.jsKb, nextRequests: next.requests, roundTrips };
+  return { name: pageCase.name, firstJsKb: first.jsKb, firstRequests: first.requests, firstScripts: first.scripts, nextJsKb: next.jsKb, nextRequests: next.requests, roundTrips };
 }
 
 export async function measurePageWeights(base: string, cases: PageCase[], runs = 3): Promise<PageWeight[]> {
@@ -89,6 +90,7 @@ export async function measurePageWeights(base: string, cases: PageCase[], runs =
         name: pageCase.name,
         firstJsKb: median(samples.map((s) => s.firstJsKb)),
         firstRequests: median(samples.map((s) => s.firstRequests)),
+        firstScripts: median(samples.map((s) => s.firstScripts)),
         nextJsKb: median(samples.map((s) => s.nextJsKb)),
         nextRequests: median(samples.map((s) => s.nextRequests)),
         roundTrips: median(samples.map((s) => s.roundTrips)),

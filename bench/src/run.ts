@@ -133,14 +133,15 @@ async function main() {
       budgets.push({ what: `CLS, ${page}`, value: result.cls.toFixed(3), limit: '≤ 0.02', met: result.cls <= 0.02 });
     }
   }
-  for (const name of ['home', 'product']) {
-    const page = weights.composed.find((row) => row.name === name)!;
-    budgets.push({ what: `first-load JS, ${name}`, value: `${kb(page.firstJsKb)} KB`, limit: '≤ 150 KB', met: page.firstJsKb <= 150 });
-  }
+  // Issue #19's targets for the price of composition, on every measured page.
   for (const page of weights.composed) {
     const mono = weights.monolith.find((row) => row.name === page.name)!;
+    budgets.push({ what: `first-load JS, ${page.name}`, value: `${kb(page.firstJsKb)} KB`, limit: '≤ 120 KB', met: page.firstJsKb <= 120 });
     const ratio = page.firstJsKb / mono.firstJsKb;
-    budgets.push({ what: `composed / monolith JS, ${page.name}`, value: ratio.toFixed(2), limit: '≤ 1.15', met: ratio <= 1.15 });
+    budgets.push({ what: `composed / monolith JS, ${page.name}`, value: ratio.toFixed(2), limit: '≤ 1.25', met: ratio <= 1.25 });
+    budgets.push({
+      what: `script requests, ${page.name} (monolith ${mono.firstScripts})`, value: String(page.firstScripts), limit: `≤ ${mono.firstScripts + 6}`, met: page.firstScripts <= mono.firstScripts + 6,
+    });
     const extra = page.roundTrips - mono.roundTrips;
     budgets.push({ what: `extra serial round trips, ${page.name}`, value: String(extra), limit: '≤ 1', met: extra <= 1 });
   }
@@ -199,17 +200,19 @@ async function main() {
     '',
     '## JavaScript over the wire (compressed) and requests',
     '',
-    '| page | composed first load KB / requests | next navigation KB / requests | serial round trips | monolith first load KB / requests | next navigation KB / requests | serial round trips | composed / monolith JS |',
+    '| page | composed first load KB / requests (scripts) | next navigation KB / requests | serial round trips | monolith first load KB / requests (scripts) | next navigation KB / requests | serial round trips | composed / monolith JS |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...weights.composed.map((c) => {
       const m = weights.monolith.find((row) => row.name === c.name)!;
-      return `| ${c.name} | ${kb(c.firstJsKb)} / ${c.firstRequests} | ${kb(c.nextJsKb)} / ${c.nextRequests} | ${c.roundTrips} | ${kb(m.firstJsKb)} / ${m.firstRequests} | ${kb(m.nextJsKb)} / ${m.nextRequests} | ${m.roundTrips} | ${(c.firstJsKb / m.firstJsKb).toFixed(2)} |`;
+      return `| ${c.name} | ${kb(c.firstJsKb)} / ${c.firstRequests} (${c.firstScripts}) | ${kb(c.nextJsKb)} / ${c.nextRequests} | ${c.roundTrips} | ${kb(m.firstJsKb)} / ${m.firstRequests} (${m.firstScripts}) | ${kb(m.nextJsKb)} / ${m.nextRequests} | ${m.roundTrips} | ${(c.firstJsKb / m.firstJsKb).toFixed(2)} |`;
     }),
     '',
     `## API under load (${PRODUCTS.toLocaleString('en')} products)`,
     '',
     'Anonymous catalogue calls are answered from the response cache once warm (10 s, emptied by any catalogue write; api/src/lib/response-cache.ts); ' +
-      'the rows "every request to the database" send an Authorization header, which bypasses it.',
+      'the rows "every request to the database" send an Authorization header, which bypasses it. ' +
+      'These rows use small URL sets (three pages of each category, the products of six listing pages, ten search words), so the cached rows measure ' +
+      'the cache, not what shoppers get over the whole catalogue: issue #19\'s realistic URL sets and open-loop rates are not built yet.',
     '',
     '| call | requests/s | p50 ms | p99 ms | errors | from the cache | server RSS MB (max) |',
     '|---|---:|---:|---:|---:|---:|---:|',
