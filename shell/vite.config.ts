@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
-import { build, defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { federationDefaults, KERNEL_BUILD_VERSION, serverBuildPlugin, sharedSingletons } from '@shop/shared-kernel/federation';
@@ -74,27 +74,15 @@ function bootAfterFirstPaint(entry: string, shellScripts: string[]): string {
 }
 
 function paintBeforeBoot(): Plugin {
-  return {
-    name: 'shop-paint-before-boot',
-    apply: 'build',
-    enforce: 'post',
-    // After the federation plugin, which rewrites the entry into its bootstrap and adds its preloads in generateBundle.
-    generateBundle: {
-      order: 'post',
-      handler(_options, bundle) {
-        const page = bundle['index.html'];
-        if (page?.type !== 'asset') throw new Error('the shell build has no index.html');
-        let html = String(page.source);
-        const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
-        const entry = entryTag.exec(html)?.[1];
-        if (!entry) throw new Error('index.html has no module entry to start after the first paint');
-        const preloadTag = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
-        const shellScripts = [entry, ...[...html.matchAll(preloadTag)].map((match) => match[1]!)];
-        html = html.replace(preloadTag, '').replace(entryTag, '');
-        page.source = html.replace('</head>', `<script type="module">${bootAfterFirstPaint(entry, shellScripts)}</script></head>`);
-      },
-    },
-  };
+  return rewriteIndexHtml('shop-paint-before-boot', (html) => {
+    const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
+    const entry = entryTag.exec(html)?.[1];
+    if (!entry) throw new Error('index.html has no module entry to start after the first paint');
+    const preloadTag = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
+    const shellScripts = [entry, ...[...html.matchAll(preloadTag)].map((match) => match[1]!)];
+    const rest = html.replace(preloadTag, '').replace(entryTag, '');
+    return rest.replace('</head>', `<script type="module">${bootAfterFirstPaint(entry, shellScripts)}</script></head>`);
+  });
 }
 
 /**
@@ -103,8 +91,22 @@ function paintBeforeBoot(): Plugin {
  * only added a render-blocking request that queued behind the preloaded scripts.
  */
 function inlineShellStylesheet(): Plugin {
+  return rewriteIndexHtml('shop-inline-shell-stylesheet', (html, bundle) =>
+    html.replace(/<link rel="stylesheet" crossorigin href="\/([^"]+\.css)">/g, (_tag, fileName: string) => {
+      const sheet = bundle[fileName];
+      if (sheet?.type !== 'asset') throw new Error(`index.html links ${fileName}, which the build did not write`);
+      return `<style>${String(sheet.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+    }),
+  );
+}
+
+/**
+ * A build step that rewrites the built index.html, after every other plugin (the federation
+ * plugin rewrites the entry into its bootstrap and adds its preloads in generateBundle).
+ */
+function rewriteIndexHtml(name: string, rewrite: (html: string, bundle: Rollup.OutputBundle) => string): Plugin {
   return {
-    name: 'shop-inline-shell-stylesheet',
+    name,
     apply: 'build',
     enforce: 'post',
     generateBundle: {
@@ -112,11 +114,7 @@ function inlineShellStylesheet(): Plugin {
       handler(_options, bundle) {
         const page = bundle['index.html'];
         if (page?.type !== 'asset') throw new Error('the shell build has no index.html');
-        page.source = String(page.source).replace(/<link rel="stylesheet" crossorigin href="\/([^"]+\.css)">/g, (tag, fileName: string) => {
-          const sheet = bundle[fileName];
-          if (sheet?.type !== 'asset') throw new Error(`index.html links ${fileName}, which the build did not write`);
-          return `<style>${String(sheet.source).replace(/<\/style/gi, '<\\/style')}</style>`;
-        });
+        page.source = rewrite(String(page.source), bundle);
       },
     },
   };
