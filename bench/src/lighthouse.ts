@@ -9,6 +9,9 @@
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { chromium } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 import { median } from './shop-server.ts';
 
@@ -67,7 +70,10 @@ export async function runLighthouse(base: string, pages: { name: string; path: s
     const samples: LighthouseResult[] = [];
     for (let run = 0; run < runs; run += 1) {
       // A fresh browser per run: a cold cache for a first visit, one visit's cache for a returning one.
-      const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS });
+      // chrome-launcher stops Chromium with SIGKILL, which leaves Chromium's own temporary
+      // directories behind; giving it a TMPDIR of its own lets the run remove them.
+      const tmp = mkdtempSync(join(tmpdir(), 'bench-chromium-'));
+      const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, envVars: { ...process.env, TMPDIR: tmp } });
       try {
         if (visitor === 'returning') await visitBefore(chrome.port, `${base}${path}`);
         const answer = await lighthouse(`${base}${path}`, {
@@ -85,6 +91,7 @@ export async function runLighthouse(base: string, pages: { name: string; path: s
         });
       } finally {
         await chrome.kill();
+        rmSync(tmp, { recursive: true, force: true });
       }
     }
     results.push({
