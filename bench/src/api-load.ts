@@ -1,14 +1,16 @@
 /**
- * The API under load on a generated catalogue of 100,000 products:
- * requests per second, p50 and p99 latency, errors, and the server's
- * resident memory, with the server and the load generator on separate cores.
+ * The API under load on a generated catalogue of 100,000 products, over
+ * realistic distinct URLs (bench/src/api-mix.ts): requests per second, p50
+ * and p99 latency, errors, and the server's resident memory, with the server
+ * and the load generator on separate cores; saturated (closed loop, fixed
+ * connections) and at fixed offered rates (open loop).
  *
  * Anonymous catalogue calls are answered from the API's response cache once
  * warm (api/src/lib/response-cache.ts); the share of cached answers is logged
- * and returned (cacheHitRatio). The same listing and search calls with an
- * Authorization header are never cached (the shop's client sends none on
- * catalogue calls): those two scenarios measure every request going to the
- * database, under the same load.
+ * and returned (cacheHitRatio). The same calls with an Authorization header
+ * are never cached (the shop's client sends none on catalogue calls): the
+ * "cache bypassed" rows measure every request going to the database, under
+ * the same load.
  *
  * The load generator places hundreds of orders a second from loopback: the
  * server is started with CHECKOUT_RATE_LIMIT_ALLOWLIST naming the loopback
@@ -19,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDataDir, median, repo, startShop, type Shop } from './shop-server.ts';
+import { apiUrlSets, type ApiUrlSets } from './api-mix.ts';
 
 export type LoadResult = {
   name: string;
@@ -34,7 +37,6 @@ export type LoadResult = {
 
 const LOOPBACK = '127.0.0.1,::1,::ffff:127.0.0.1';
 /** Any token: the catalogue does not check it, and a request with credentials is never answered from the cache. */
-/** An Authorization header bypasses the response cache. */
 const UNCACHED = { authorization: 'Bearer load-test-shopper' };
 
 const tsx = ['--import', 'tsx'];
@@ -80,7 +82,36 @@ export function runScenarios(shop: Shop, scenarios: Scenario[], options: { conne
   return results;
 }
 
-export async function runApiLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<LoadResult[]> {
+export type OpenLoopResult = { name: string; offered: number; answered: number; p50: number; p99: number; errors: number; total: number; cacheHitRatio: number };
+
+/** Offers the paths at each fixed rate for `seconds` (bench/src/open-loop-worker.ts), the generator on core 1. */
+export function runOpenLoop(shop: Shop, name: string, paths: string[], options: { rates: number[]; seconds: number; headers?: Record<string, string> }): OpenLoopResult[] {
+  return options.rates.map((rate) => {
+    const run = spawnSync('taskset', ['-c', '1', process.execPath, ...tsx, 'src/open-loop-worker.ts'], {
+      cwd: join(repo, 'bench'), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024,
+      input: JSON.stringify({ url: shop.base, paths, rate, seconds: options.seconds, headers: options.headers }),
+    });
+    if (run.status !== 0) throw new Error(`open-loop ${name} at ${rate}/s failed: ${run.stderr}`);
+    const measured = JSON.parse(run.stdout) as Omit<OpenLoopResult, 'name' | 'cacheHitRatio'> & { cacheHits: number };
+    const cacheHitRatio = measured.total > 0 ? measured.cacheHits / measured.total : 0;
+    process.stderr.write(`[open loop] ${name} at ${rate}/s: answered ${Math.round(measured.answered)}/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, ${measured.errors} errors\n`);
+    return { name, offered: rate, answered: measured.answered, p50: measured.p50, p99: measured.p99, errors: measured.errors, total: measured.total, cacheHitRatio };
+  });
+}
+
+/** How long the response cache keeps an answer: its Cache-Control max-age. */
+function cacheLifetimeMs(cacheControl: string | null): number {
+  const maxAge = /max-age=(\d+)/.exec(cacheControl ?? '')?.[1];
+  if (maxAge === undefined) throw new Error(`the catalogue answers carry no max-age (Cache-Control: ${cacheControl})`);
+  return Number(maxAge) * 1000;
+}
+
+export type ApiLoad = { closed: LoadResult[]; open: OpenLoopResult[]; sets: Omit<ApiUrlSets, 'listing' | 'facets' | 'product' | 'search' | 'mix'> & { distinct: number } };
+
+/** Offered rates of the open-loop test (requests per second of the mix). */
+export const OPEN_LOOP_RATES = [200, 500, 1000];
+
+export async function runApiLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<ApiLoad> {
   const { name } = grownCatalogue(options.products);
 
   const allowList = process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST;
@@ -94,18 +125,9 @@ export async function runApiLoad(options: { port: number; products: number; conn
   }
   try {
     const base = shop.base;
-    const home = (await (await fetch(`${base}/api/home`)).json()) as { data: { categories: { cat_url: string }[]; newest: { p_url: string }[] } };
-    const categories = home.data.categories.map((category) => category.cat_url);
-    const listing = categories.flatMap((url) => [1, 2, 5].map((page) => `/api/products?category=${url}&page=${page}`));
-    const products: string[] = [];
-    for (const url of categories.slice(0, 6)) {
-      const page = (await (await fetch(`${base}/api/products?category=${url}&page=3`)).json()) as { data: { p_url: string }[] };
-      products.push(...page.data.map((product) => `/api/product/${product.p_url}`));
-    }
-    const words = ['tehla', 'izolacia', 'sadrokarton', 'farba biela', 'lepidlo', 'skrutky', 'omietka', 'dlazba', 'makita', 'cement'];
-    const search = words.map((word) => `/api/search?q=${encodeURIComponent(word)}`);
-    const orderable = (await (await fetch(`${base}/api/products?category=${categories[0]}&page=1`)).json()) as { data: { variant: { v_id: number; v_availability: string } }[] };
-    const toOrder = orderable.data.map((product) => product.variant).find((variant) => variant.v_availability === 'to_order') ?? orderable.data[0]!.variant;
+    const sets = await apiUrlSets(base);
+    const first = (await (await fetch(`${base}${sets.listing[0]!.replace(/&brands=[^&]*/, '')}`)).json()) as { data: { variant: { v_id: number; v_availability: string } }[] };
+    const toOrder = first.data.map((product) => product.variant).find((variant) => variant.v_availability === 'to_order') ?? first.data[0]!.variant;
     const order = {
       lines: [{ v_id: toOrder.v_id, amount: 1 }],
       contact: {
@@ -115,15 +137,41 @@ export async function runApiLoad(options: { port: number; products: number; conn
       shippingCode: 'courier', paymentCode: 'transfer', couponCode: null, note: '', termsAccepted: true,
     };
 
+    const kinds = [
+      { name: 'the mix', paths: sets.mix },
+      { name: 'category listing', paths: sets.listing },
+      { name: 'facets', paths: sets.facets },
+      { name: 'product detail', paths: sets.product },
+      { name: 'search', paths: sets.search },
+    ];
+    // Cached and bypassed runs take turns, so a bypassed run is most of the wait for the cache to empty.
     const scenarios: Scenario[] = [
-      { name: 'category listing', paths: listing },
-      { name: 'product detail', paths: products },
-      { name: 'search', paths: search },
-      { name: 'category listing, every request to the database', paths: listing, headers: UNCACHED },
-      { name: 'search, every request to the database', paths: search, headers: UNCACHED },
+      ...kinds.flatMap((kind) => [kind, { ...kind, name: `${kind.name}, cache bypassed`, headers: UNCACHED }]),
       { name: 'place order', paths: ['/api/orders'], method: 'POST', body: order },
     ];
-    return runScenarios(shop, scenarios, options);
+    // Each cached run starts with an empty cache: its hits are the repeats within the run, not
+    // the answers a run before it left behind (the answers' max-age is the cache's lifetime).
+    const lifetimeMs = cacheLifetimeMs((await fetch(`${base}${sets.product[0]}`)).headers.get('cache-control'));
+    let cachedUntil = 0;
+    const cachedRun = async <T>(cached: boolean, run: () => T): Promise<T> => {
+      if (cached) await new Promise((resolve) => setTimeout(resolve, Math.max(0, cachedUntil - Date.now())));
+      const result = run();
+      if (cached) cachedUntil = Date.now() + lifetimeMs + 1000;
+      return result;
+    };
+    const closed: LoadResult[] = [];
+    for (const scenario of scenarios) {
+      closed.push(...(await cachedRun(scenario.headers === undefined && scenario.method === undefined, () => runScenarios(shop, [scenario], options))));
+    }
+    const open: OpenLoopResult[] = [];
+    for (const rate of OPEN_LOOP_RATES) {
+      open.push(...(await cachedRun(true, () => runOpenLoop(shop, 'the mix', sets.mix, { rates: [rate], seconds: options.seconds }))));
+    }
+    for (const rate of OPEN_LOOP_RATES) {
+      open.push(...runOpenLoop(shop, 'the mix, cache bypassed', sets.mix, { rates: [rate], seconds: options.seconds, headers: UNCACHED }));
+    }
+    const distinct = new Set([...sets.mix, ...sets.listing, ...sets.facets, ...sets.product, ...sets.search]).size;
+    return { closed, open, sets: { categories: sets.categories, products: sets.products, terms: sets.terms, distinct } };
   } finally {
     await shop.stop();
   }

@@ -10,29 +10,9 @@
  */
 import { startShop } from './shop-server.ts';
 import { grownCatalogue, runScenarios, type LoadResult } from './api-load.ts';
+import { listingQuery, picker, random, sitemapPaths, SORTS } from './url-sets.ts';
 
-const SORTS = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
 const MIX_SIZE = 40_000;
-
-/** A small deterministic generator: the same URL list in every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function sitemapPaths(base: string): Promise<string[]> {
-  const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
-  const index = await (await fetch(`${base}/sitemap.xml`)).text();
-  const paths: string[] = [];
-  for (const file of locations(index)) paths.push(...locations(await (await fetch(`${base}${file}`)).text()));
-  return paths;
-}
 
 /** The page mix: distinct URLs in the proportions above, in a shuffled order. */
 export async function pageMix(base: string): Promise<{ paths: string[]; products: number; categories: number; words: number }> {
@@ -42,16 +22,13 @@ export async function pageMix(base: string): Promise<{ paths: string[]; products
   const words = [...new Set(products.flatMap((path) => path.slice(3).split('-').filter((word) => /^[a-z]{4,}$/.test(word))))].slice(0, 400);
   if (products.length === 0 || categories.length === 0) throw new Error('the sitemap lists no products or categories');
   const next = random(2026);
-  const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
-  const popular = products.slice(0, Math.max(1, Math.floor(products.length / 5)));
+  const { pick, skewed } = picker(next);
   const paths: string[] = [];
   for (let i = 0; i < MIX_SIZE; i += 1) {
     const roll = next();
-    if (roll < 0.5) paths.push(next() < 0.8 ? pick(popular) : pick(products));
+    if (roll < 0.5) paths.push(skewed(products));
     else if (roll < 0.9) {
-      const page = 1 + Math.floor(next() * 20);
-      const sort = pick(SORTS);
-      const query = [page > 1 ? `page=${page}` : '', sort !== 'popular' ? `sort=${sort}` : ''].filter(Boolean).join('&');
+      const query = listingQuery(1 + Math.floor(next() * 20), pick(SORTS));
       paths.push(`${pick(categories)}${query ? `?${query}` : ''}`);
     } else paths.push(`/search/${encodeURIComponent(next() < 0.5 ? pick(words) : `${pick(words)} ${pick(words)}`)}`);
   }
