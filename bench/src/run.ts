@@ -150,9 +150,10 @@ async function main() {
     budgets.push({ what: `extra serial round trips, ${page.name}`, value: String(extra), limit: '≤ 1', met: extra <= 1 });
   }
   // Issue #19's targets for the catalogue API, cache bypassed, on one server.
+  // Judged by the slowest call's median: a filtered category's facets are a call shoppers make too.
   for (const kind of oneAtATime) {
     budgets.push({
-      what: `API ${kind.kind}, one at a time, median (worst call ${kind.worst.toFixed(1)} ms)`, value: `${kind.median.toFixed(1)} ms`, limit: `≤ ${kind.limitMs} ms`, met: kind.median <= kind.limitMs,
+      what: `API ${kind.kind}, one at a time, slowest call's median (median of the calls ${kind.median.toFixed(1)} ms)`, value: `${kind.worst.toFixed(1)} ms`, limit: `≤ ${kind.limitMs} ms`, met: kind.worst <= kind.limitMs,
     });
   }
   const mixBypassed = load.closed.find((row) => row.name === 'the mix, cache bypassed')!;

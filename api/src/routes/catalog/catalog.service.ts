@@ -25,7 +25,7 @@ import { productImageUrl, toBrand } from './repository/mappers.ts';
 const HOME_TILES = 8;
 
 export class CatalogService {
-  /** SQLite counts the facets in product-id ranges (facets.ts); PostgreSQL at once. */
+  /** SQLite counts the facets in parts (facets.ts); PostgreSQL at once. */
   private readonly facetOptions: { chunkIds: number | null };
 
   constructor(
