@@ -125,3 +125,19 @@ export interface CategoryFacetRevTable {
   cat_id: number;
   rev: number;
 }
+
+/** A category with itself and every category above it (migration category-listing). */
+export interface CategoryAncestorTable {
+  cat_id: number;
+  anc_cat_id: number;
+}
+
+/** A listed product under one of the categories it is listed in, with the columns listings sort by. */
+export interface CategoryListingTable {
+  anc_cat_id: number;
+  p_id: number;
+  p_popularity: number;
+  p_price: number;
+  p_name_sort: string;
+  p_created_at: string;
+}

@@ -13,7 +13,9 @@ import type {
 import type {
   AttributeTable,
   AttributeValueTable,
+  CategoryAncestorTable,
   CategoryFacetCountTable,
+  CategoryListingTable,
   CategoryFacetRevTable,
   BrandTable,
   CategoryTable,
@@ -54,6 +56,8 @@ export interface Database {
   category_facet_counts: CategoryFacetCountTable;
   category_facet_revs: CategoryFacetRevTable;
   category_facet_computed: CategoryFacetRevTable;
+  category_ancestors: CategoryAncestorTable;
+  category_listing: CategoryListingTable;
   price_history: PriceHistoryTable;
   product_accessories: ProductAccessoryTable;
   redirects: RedirectTable;

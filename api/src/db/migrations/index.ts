@@ -12,6 +12,7 @@ import * as clientTelemetry from './2026-11-23T09-00-00Z_client-telemetry.ts';
 import * as contactHoursFromKernel from './2026-11-23T12-00-00Z_contact-hours-from-kernel.ts';
 import * as pickupPoints from './2026-11-23T13-00-00Z_pickup-points.ts';
 import * as categoryFacetCounts from './2026-11-24T09-00-00Z_category-facet-counts.ts';
+import * as categoryListing from './2026-11-25T09-00-00Z_category-listing.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T12-00-00Z_contact-hours-from-kernel': contactHoursFromKernel,
   '2026-11-23T13-00-00Z_pickup-points': pickupPoints,
   '2026-11-24T09-00-00Z_category-facet-counts': categoryFacetCounts,
+  '2026-11-25T09-00-00Z_category-listing': categoryListing,
 };

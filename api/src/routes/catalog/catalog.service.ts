@@ -95,7 +95,7 @@ export class CatalogService {
     const parent = tree.path(product.cat_id).at(-2);
     const [lowest, related] = await Promise.all([
       this.catalog.lowestPrices(variants),
-      this.catalog.relatedProducts(product.p_id, [[product.cat_id], ...(parent ? [tree.subtreeIds(parent.cat_id)] : [])]),
+      this.catalog.relatedProducts(product.p_id, [product.cat_id, ...(parent ? [parent.cat_id] : [])]),
     ]);
     return {
       p_id: product.p_id,

@@ -98,6 +98,7 @@ export async function toProductFilter(catalog: CatalogRepository, tree: Category
   if (query.category !== undefined) {
     const found = tree.findByUrl(query.category);
     if (!found) throw notFound('Kategória sa nenašla.');
+    filter.categoryId = found.cat_id;
     filter.categoryIds = tree.subtreeIds(found.cat_id);
   }
   if (query.brand !== undefined) {

@@ -34,6 +34,18 @@ const priceKey = (eb: ExpressionBuilder<VP, 'v'>) =>
 const representativeRank = (eb: ExpressionBuilder<VP, 'v'>) =>
   sql<number>`row_number() over (partition by ${eb.ref('v.p_id')} order by case when ${eb.ref('v.v_availability')} = 'unavailable' then 1 else 0 end, ${priceKey(eb)}, ${eb.ref('v.v_id')})`;
 
+/**
+ * Each sort's order, ties by id; category_listing's indexes (migration category-listing) are in
+ * exactly these orders.
+ */
+const LISTING_ORDER: Record<ProductSort, ['p_popularity' | 'p_price' | 'p_name_sort' | 'p_created_at' | 'p_id', 'asc' | 'desc'][]> = {
+  popular: [['p_popularity', 'desc'], ['p_id', 'asc']],
+  'price-asc': [['p_price', 'asc'], ['p_id', 'asc']],
+  'price-desc': [['p_price', 'desc'], ['p_id', 'asc']],
+  name: [['p_name_sort', 'asc'], ['p_id', 'asc']],
+  newest: [['p_created_at', 'desc'], ['p_id', 'desc']],
+};
+
 export type { ProductFilter } from './product-filter.ts';
 
 export class CatalogRepository {
@@ -119,15 +131,29 @@ export class CatalogRepository {
     page: { limit: number; offset: number },
   ): Promise<{ items: ProductSummary[]; total: number }> {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
+    if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, sort, page);
     const total = await this.countProducts(filter);
     if (total === 0 || page.offset >= total) return { items: [], total };
-    const price = priceColumn(filter);
     let q = applyProductFilter(this.db.selectFrom('products as p'), filter).select('p.p_id');
-    if (sort === 'popular') q = q.orderBy('p.p_popularity', 'desc').orderBy('p.p_id', 'asc');
-    else if (sort === 'price-asc') q = q.orderBy(price, 'asc').orderBy('p.p_id', 'asc');
-    else if (sort === 'price-desc') q = q.orderBy(price, 'desc').orderBy('p.p_id', 'asc');
-    else if (sort === 'name') q = q.orderBy('p.p_name_sort', 'asc').orderBy('p.p_id', 'asc');
-    else q = q.orderBy('p.p_created_at', 'desc').orderBy('p.p_id', 'desc');
+    for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
+    const rows = await q.limit(page.limit).offset(page.offset).execute();
+    return { items: await this.summaries(rows.map((r) => r.p_id)), total };
+  }
+
+  /**
+   * A whole category's page (no other filter) from category_listing (migration category-listing):
+   * the page read in order through the sort's index, the count one index range.
+   */
+  private async listCategory(catId: number, sort: ProductSort, page: { limit: number; offset: number }): Promise<{ items: ProductSummary[]; total: number }> {
+    const count = await this.db
+      .selectFrom('category_listing')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('anc_cat_id', '=', catId)
+      .executeTakeFirstOrThrow();
+    const total = Number(count.n);
+    if (total === 0 || page.offset >= total) return { items: [], total };
+    let q = this.db.selectFrom('category_listing').select('p_id').where('anc_cat_id', '=', catId);
+    for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column, direction);
     const rows = await q.limit(page.limit).offset(page.offset).execute();
     return { items: await this.summaries(rows.map((r) => r.p_id)), total };
   }
@@ -249,19 +275,21 @@ export class CatalogRepository {
     return rows.map((r) => ({ kind: r.pa_kind, amount: r.pa_amount, variant: toVariantData(r as VariantWithProduct) }));
   }
 
-  /** Popular products of the first category group, then of the next ones, without the product itself. */
-  async relatedProducts(pId: number, categoryGroups: number[][], limit = 4): Promise<ProductSummary[]> {
+  /**
+   * Popular products listed under the first of `categoryIds` (a category with its subcategories),
+   * then under the next ones, without the product itself; each read in order from category_listing.
+   */
+  async relatedProducts(pId: number, categoryIds: number[], limit = 4): Promise<ProductSummary[]> {
     const ids: number[] = [];
-    for (const catIds of categoryGroups) {
+    for (const catId of categoryIds) {
       if (ids.length >= limit) break;
       const rows = await this.db
-        .selectFrom('products as p')
-        .select('p.p_id')
-        .where('p.cat_id', 'in', catIds)
-        .where('p.p_price', 'is not', null)
-        .where('p.p_id', 'not in', [pId, ...ids])
-        .orderBy('p.p_popularity', 'desc')
-        .orderBy('p.p_id')
+        .selectFrom('category_listing')
+        .select('p_id')
+        .where('anc_cat_id', '=', catId)
+        .where('p_id', 'not in', [pId, ...ids])
+        .orderBy('p_popularity', 'desc')
+        .orderBy('p_id')
         .limit(limit - ids.length)
         .execute();
       ids.push(...rows.map((r) => r.p_id));

@@ -123,7 +123,7 @@ async function recount(trx: Transaction<Database>, catId: number): Promise<void>
 /** Whether a listing's filter is a category and nothing else: its facets come from the kept counts. */
 export function isWholeCategory(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
   const narrowing = Object.entries(filter).filter(
-    ([key, value]) => key !== 'categoryIds' && value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0),
+    ([key, value]) => key !== 'categoryIds' && key !== 'categoryId' && value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0),
   );
   return filter.categoryIds !== undefined && narrowing.length === 0;
 }

@@ -11,6 +11,8 @@ import type { Database } from '../../../db/database.ts';
 export type ProductFilter = {
   /** Category ids to list (a category and its subcategories); undefined: all. */
   categoryIds?: number[];
+  /** The category page's own category (the first of categoryIds' subtree), when it is one. */
+  categoryId?: number;
   /** The brand of a brand page. */
   brandId?: number;
   /** Only products with a variant on sale; the tile then shows that variant and its price. */
