@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { categoryFacets, isWholeCategory } from '../src/routes/catalog/repository/facet-counts.ts';
+import { categoryFacets, isCategoryWithBrands, isWholeCategory } from '../src/routes/catalog/repository/facet-counts.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
@@ -24,11 +24,19 @@ async function subtrees(): Promise<number[][]> {
   return ids.map((id) => tree.subtreeIds(id));
 }
 
-/** Every category's kept facets against the facets counted over its products. */
+/**
+ * Every category's kept facets against the facets counted over its products, alone and filtered
+ * by one and by two of its brands.
+ */
 async function expectKeptEqualCounted(label: string) {
   for (const categoryIds of await subtrees()) {
     const counted = await listingFacets(api.db, { categoryIds, saleOnly: false });
     expect(await categoryFacets(api.db, categoryIds), `${label}: categories ${categoryIds.join(',')}`).toEqual(counted);
+    const brands = await api.db.selectFrom('products').select('b_id').distinct().where('cat_id', 'in', categoryIds).where('b_id', 'is not', null).orderBy('b_id').execute();
+    for (const brandIds of [brands.slice(0, 1), brands.slice(-2)].map((rows) => rows.map((row) => row.b_id!)).filter((ids) => ids.length > 0)) {
+      const filtered = await listingFacets(api.db, { categoryIds, brandIds, saleOnly: false });
+      expect(await categoryFacets(api.db, categoryIds, brandIds), `${label}: categories ${categoryIds.join(',')}, brands ${brandIds.join(',')}`).toEqual(filtered);
+    }
   }
 }
 
@@ -38,13 +46,16 @@ async function revisions(): Promise<Map<number, number>> {
 }
 
 describe('facets kept per category', () => {
-  it('serve only a whole category without other filters', () => {
+  it('serve only a whole category, alone or with a brand filter', () => {
     expect(isWholeCategory({ categoryIds: [1, 2], saleOnly: false })).toBe(true);
     expect(isWholeCategory({ categoryIds: [1], brandIds: [] })).toBe(true);
     expect(isWholeCategory({ categoryIds: [1], brandIds: [3] })).toBe(false);
     expect(isWholeCategory({ categoryIds: [1], saleOnly: true })).toBe(false);
     expect(isWholeCategory({ categoryIds: [1], priceMin: 100 })).toBe(false);
     expect(isWholeCategory({ saleOnly: false })).toBe(false);
+    expect(isCategoryWithBrands({ categoryIds: [1], categoryId: 1, brandIds: [3] })).toBe(true);
+    expect(isCategoryWithBrands({ categoryIds: [1], brandIds: [3], availability: ['in_stock'] })).toBe(false);
+    expect(isCategoryWithBrands({ brandIds: [3] })).toBe(false);
   });
 
   it('equal the facets counted over the products for every category, and the API answers them', async () => {
@@ -114,7 +125,7 @@ describe('facets kept per category', () => {
     const rows = await api.db.selectFrom('category_facet_counts').select((eb) => eb.fn.countAll<number>().as('n')).where('cat_id', 'in', categoryIds!).executeTakeFirstOrThrow();
     const distinct = await api.db
       .selectFrom('category_facet_counts')
-      .select(['cat_id', 'kind', 'ref_id', 'value'])
+      .select(['cat_id', 'b_id', 'kind', 'ref_id', 'value'])
       .where('cat_id', 'in', categoryIds!)
       .distinct()
       .execute();

@@ -13,6 +13,7 @@ import * as contactHoursFromKernel from './2026-11-23T12-00-00Z_contact-hours-fr
 import * as pickupPoints from './2026-11-23T13-00-00Z_pickup-points.ts';
 import * as categoryFacetCounts from './2026-11-24T09-00-00Z_category-facet-counts.ts';
 import * as categoryListing from './2026-11-25T09-00-00Z_category-listing.ts';
+import * as facetCountsPerBrand from './2026-11-25T10-00-00Z_facet-counts-per-brand.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T13-00-00Z_pickup-points': pickupPoints,
   '2026-11-24T09-00-00Z_category-facet-counts': categoryFacetCounts,
   '2026-11-25T09-00-00Z_category-listing': categoryListing,
+  '2026-11-25T10-00-00Z_facet-counts-per-brand': facetCountsPerBrand,
 };

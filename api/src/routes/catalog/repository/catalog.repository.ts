@@ -14,7 +14,7 @@ import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
-import { categoryFacets, isWholeCategory } from './facet-counts.ts';
+import { categoryFacets, isCategoryWithBrands, isWholeCategory } from './facet-counts.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
 import { salePercent } from '@shop/shared-kernel/rules';
@@ -108,10 +108,12 @@ export class CatalogRepository {
     return lowestPrices(this.db, variants);
   }
 
-  /** The facets of a listing (facets.ts). */
-  /** A whole category's facets from the counts kept per category; any other listing's counted over its products. */
+  /**
+   * A category's facets (alone or with a brand filter) from the counts kept per category and brand
+   * (facet-counts.ts); any other listing's counted over its products (facets.ts).
+   */
   facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
-    return isWholeCategory(filter) ? categoryFacets(this.db, filter.categoryIds) : listingFacets(this.db, filter, options);
+    return isCategoryWithBrands(filter) ? categoryFacets(this.db, filter.categoryIds, filter.brandIds) : listingFacets(this.db, filter, options);
   }
 
   async variant(vId: number): Promise<VariantData | undefined> {

@@ -1,6 +1,7 @@
 /**
- * Repository layer: the facets of a category page without filters, summed from counts kept per
- * category (migration category-facet-counts) instead of counted over the category's products.
+ * Repository layer: the facets of a category page without filters (or with only a brand filter),
+ * summed from counts kept per category and brand (migrations category-facet-counts,
+ * facet-counts-per-brand) instead of counted over the category's products.
  *
  * A product sits in one category, so the counts of a category and its subcategories add up
  * exactly: products per brand, per availability, per attribute value; ranges take the smallest
@@ -19,20 +20,25 @@ import type { ProductFilter } from './product-filter.ts';
 
 type CountKind = Database['category_facet_counts']['kind'];
 
-/** The facets of the categories `catIds` (a category and its subcategories) together. */
-export async function categoryFacets(db: DbOrTrx, catIds: number[]): Promise<ListingFacets> {
+/**
+ * The facets of the categories `catIds` (a category and its subcategories) together, of the
+ * products of `brandIds` when given (the brand facet itself counts every brand: ticking a brand
+ * does not hide the others).
+ */
+export async function categoryFacets(db: DbOrTrx, catIds: number[], brandIds: number[] = []): Promise<ListingFacets> {
   await recountStale(db, catIds);
   const rows = catIds.length === 0 ? [] : await db
     .selectFrom('category_facet_counts')
     .select((eb) => ['kind', 'ref_id', 'value', eb.fn.sum<number>('n').as('n'), eb.fn.min<number | null>('lo').as('lo'), eb.fn.max<number | null>('hi').as('hi')])
     .where('cat_id', 'in', catIds)
+    .$if(brandIds.length > 0, (q) => q.where((eb) => eb.or([eb('kind', '=', 'brand'), eb('b_id', 'in', brandIds)])))
     .groupBy(['kind', 'ref_id', 'value'])
     .execute();
   const of = (kind: CountKind) => rows.filter((row) => row.kind === kind);
-  const brandIds = of('brand').map((row) => row.ref_id);
+  const countedBrandIds = of('brand').map((row) => row.ref_id);
   const attrIds = [...new Set([...of('attr'), ...of('attr_range')].map((row) => row.ref_id))];
   const [brands, attributes] = await Promise.all([
-    brandIds.length === 0 ? [] : db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).where('b_id', 'in', brandIds).execute(),
+    countedBrandIds.length === 0 ? [] : db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).where('b_id', 'in', countedBrandIds).execute(),
     attrIds.length === 0 ? [] : db.selectFrom('attributes').select(['attr_id', 'attr_name', 'unit_name']).where('use_attr', '=', 1).where('attr_id', 'in', attrIds).execute(),
   ]);
   const brandById = new Map(brands.map((brand) => [brand.b_id, brand]));
@@ -93,28 +99,31 @@ async function recount(trx: Transaction<Database>, catId: number): Promise<void>
   // The category's own listed products (with a price), as the listing counts them.
   const listed = trx.selectFrom('products as p').where('p.cat_id', '=', catId).where('p.p_price', 'is not', null);
   const cat = sql.lit(catId);
-  const columns = ['cat_id', 'kind', 'ref_id', 'value', 'n', 'lo', 'hi'] as const;
+  // Every count per brand of the products (0: none), so a brand filter sums only its brands' rows.
+  const brand = sql<number>`coalesce(p.b_id, 0)`;
+  const columns = ['cat_id', 'b_id', 'kind', 'ref_id', 'value', 'n', 'lo', 'hi'] as const;
   const inserts = [
     listed
       .where('p.b_id', 'is not', null)
-      .select((eb) => [cat.as('cat_id'), sql.lit('brand').as('kind'), 'p.b_id as ref_id', sql.lit('').as('value'), eb.fn.countAll().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .select((eb) => [cat.as('cat_id'), 'p.b_id as b_id', sql.lit('brand').as('kind'), 'p.b_id as ref_id', sql.lit('').as('value'), eb.fn.countAll().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
       .groupBy('p.b_id'),
     listed
       .innerJoin('variants as v', 'v.p_id', 'p.p_id')
-      .select((eb) => [cat.as('cat_id'), sql.lit('availability').as('kind'), sql.lit(0).as('ref_id'), 'v.v_availability as value', eb.fn.count('v.p_id').distinct().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
-      .groupBy('v.v_availability'),
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('availability').as('kind'), sql.lit(0).as('ref_id'), 'v.v_availability as value', eb.fn.count('v.p_id').distinct().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .groupBy([brand, 'v.v_availability']),
     listed
-      .select((eb) => [cat.as('cat_id'), sql.lit('price').as('kind'), sql.lit(0).as('ref_id'), sql.lit('').as('value'), eb.fn.countAll().as('n'), eb.fn.min('p.p_price').as('lo'), eb.fn.max('p.p_price').as('hi')]),
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('price').as('kind'), sql.lit(0).as('ref_id'), sql.lit('').as('value'), eb.fn.countAll().as('n'), eb.fn.min('p.p_price').as('lo'), eb.fn.max('p.p_price').as('hi')])
+      .groupBy(brand),
     listed
       .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
       .where('av.av_string', 'is not', null)
-      .select((eb) => [cat.as('cat_id'), sql.lit('attr').as('kind'), 'av.attr_id as ref_id', 'av.av_string as value', eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
-      .groupBy(['av.attr_id', 'av.av_string']),
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('attr').as('kind'), 'av.attr_id as ref_id', 'av.av_string as value', eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .groupBy([brand, 'av.attr_id', 'av.av_string']),
     listed
       .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
       .where('av.av_string', 'is', null)
-      .select((eb) => [cat.as('cat_id'), sql.lit('attr_range').as('kind'), 'av.attr_id as ref_id', sql.lit('').as('value'), eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
-      .groupBy('av.attr_id'),
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('attr_range').as('kind'), 'av.attr_id as ref_id', sql.lit('').as('value'), eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .groupBy([brand, 'av.attr_id']),
   ];
   for (const select of inserts) await trx.insertInto('category_facet_counts').columns(columns).expression(select).execute();
   await trx.updateTable('category_facet_computed').set({ rev }).where('cat_id', '=', catId).execute();
@@ -122,8 +131,19 @@ async function recount(trx: Transaction<Database>, catId: number): Promise<void>
 
 /** Whether a listing's filter is a category and nothing else: its facets come from the kept counts. */
 export function isWholeCategory(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
-  const narrowing = Object.entries(filter).filter(
-    ([key, value]) => key !== 'categoryIds' && key !== 'categoryId' && value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0),
+  return filter.categoryIds !== undefined && narrowing(filter, []).length === 0;
+}
+
+/** Whether a listing's filter is a category and at most a brand filter: its facets come from the kept counts too. */
+export function isCategoryWithBrands(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
+  return filter.categoryIds !== undefined && narrowing(filter, ['brandIds']).length === 0;
+}
+
+/** The filter's conditions other than its categories (and the keys named). */
+function narrowing(filter: ProductFilter, besides: (keyof ProductFilter)[]) {
+  return Object.entries(filter).filter(
+    ([key, value]) =>
+      key !== 'categoryIds' && key !== 'categoryId' && !besides.includes(key as keyof ProductFilter) &&
+      value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0),
   );
-  return filter.categoryIds !== undefined && narrowing.length === 0;
 }
