@@ -14,6 +14,7 @@ import * as pickupPoints from './2026-11-23T13-00-00Z_pickup-points.ts';
 import * as categoryFacetCounts from './2026-11-24T09-00-00Z_category-facet-counts.ts';
 import * as categoryListing from './2026-11-25T09-00-00Z_category-listing.ts';
 import * as facetCountsPerBrand from './2026-11-25T10-00-00Z_facet-counts-per-brand.ts';
+import * as saleListingIndex from './2026-11-25T11-00-00Z_sale-listing-index.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T09-00-00Z_category-facet-counts': categoryFacetCounts,
   '2026-11-25T09-00-00Z_category-listing': categoryListing,
   '2026-11-25T10-00-00Z_facet-counts-per-brand': facetCountsPerBrand,
+  '2026-11-25T11-00-00Z_sale-listing-index': saleListingIndex,
 };

@@ -174,43 +174,38 @@ export class CatalogRepository {
    */
   async summaries(ids: number[]): Promise<ProductSummary[]> {
     if (ids.length === 0) return [];
+    // One query: each product's representative variant, with its brand, its number of variants and
+    // its deepest discount counted over the same rows (window functions).
     const ranked = this.db
       .selectFrom('variants as v')
       .innerJoin('products as p', 'p.p_id', 'v.p_id')
+      .leftJoin('brands as b', 'b.b_id', 'p.b_id')
       .where('v.p_id', 'in', ids)
-      .select((eb) => [...VARIANT_COLUMNS, representativeRank(eb).as('rn')]);
-    const [variants, products, counts] = await Promise.all([
-      this.db.selectFrom(ranked.as('r')).selectAll('r').where('r.rn', '=', 1).execute(),
-      this.db
-        .selectFrom('products as p')
-        .leftJoin('brands as b', 'b.b_id', 'p.b_id')
-        .select(['p.p_id', 'p.p_url', 'p.p_name', 'b.b_id', 'b.b_url', 'b.b_name'])
-        .where('p.p_id', 'in', ids)
-        .execute(),
-      this.db
-        .selectFrom('variants')
-        .select((eb) => ['p_id', eb.fn.countAll<number>().as('n'), eb.fn.max('v_sale').as('max_sale')])
-        .where('p_id', 'in', ids)
-        .groupBy('p_id')
-        .execute(),
-    ]);
-    const variantByProduct = new Map(variants.map((v) => [v.p_id, toVariantData(v as VariantWithProduct)]));
-    const lowest = await lowestPrices(this.db, [...variantByProduct.values()]);
-    const productById = new Map(products.map((p) => [p.p_id, p]));
-    const countByProduct = new Map(counts.map((c) => [c.p_id, { variants: Number(c.n), maxSale: Number(c.max_sale ?? 0) }]));
+      .select((eb) => [
+        ...VARIANT_COLUMNS,
+        'b.b_id',
+        'b.b_url',
+        'b.b_name',
+        representativeRank(eb).as('rn'),
+        sql<number>`count(*) over (partition by ${eb.ref('v.p_id')})`.as('variant_count'),
+        sql<number>`max(${eb.ref('v.v_sale')}) over (partition by ${eb.ref('v.p_id')})`.as('max_sale'),
+      ]);
+    const rows = await this.db.selectFrom(ranked.as('r')).selectAll('r').where('r.rn', '=', 1).execute();
+    const rowByProduct = new Map(rows.map((row) => [row.p_id, row]));
+    const lowest = await lowestPrices(this.db, rows.map((row) => toVariantData(row as VariantWithProduct)));
     return ids.flatMap((id) => {
-      const p = productById.get(id);
-      const variant = variantByProduct.get(id);
-      if (!p || !variant) return [];
+      const row = rowByProduct.get(id);
+      if (!row) return [];
+      const variant = toVariantData(row as VariantWithProduct);
       return [{
-        p_id: p.p_id,
-        p_url: p.p_url,
-        p_name: p.p_name,
-        p_image: productImageUrl(p.p_id),
-        brand: toBrand(p),
-        variantCount: countByProduct.get(id)?.variants ?? 0,
+        p_id: row.p_id,
+        p_url: row.p_url,
+        p_name: row.p_name,
+        p_image: productImageUrl(row.p_id),
+        brand: toBrand(row),
+        variantCount: Number(row.variant_count),
         variant,
-        saleUpTo: salePercent({ v_sale: countByProduct.get(id)?.maxSale ?? 0 }),
+        saleUpTo: salePercent({ v_sale: Number(row.max_sale ?? 0) }),
         lowestPrice30: lowest.get(variant.v_id) ?? null,
       }];
     });
