@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { buildApi, createDatabase } from '../src/app.ts';
 import { generateCatalogue } from './generate-catalogue.ts';
+import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
@@ -42,7 +43,9 @@ const count = async (table: 'products' | 'variants' | 'attribute_values') =>
   Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 const sizes = { products: await count('products'), variants: await count('variants'), values: await count('attribute_values') };
 
-const app = buildApi({ db: database.db, dialect: database.dialect, jwtSecret: 'catalogue-bench-secret-0123456789', responseCache: false, logger: false });
+// Mail and invoice files (none are written here) inside the bench's own directory, not in /tmp.
+const checkout = defaultCheckoutOptions(join(dataDir, 'checkout'));
+const app = buildApi({ db: database.db, dialect: database.dialect, jwtSecret: 'catalogue-bench-secret-0123456789', responseCache: false, logger: false, checkout });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
