@@ -191,12 +191,12 @@ export class CatalogRepository {
         sql<number>`max(${eb.ref('v.v_sale')}) over (partition by ${eb.ref('v.p_id')})`.as('max_sale'),
       ]);
     const rows = await this.db.selectFrom(ranked.as('r')).selectAll('r').where('r.rn', '=', 1).execute();
-    const rowByProduct = new Map(rows.map((row) => [row.p_id, row]));
-    const lowest = await lowestPrices(this.db, rows.map((row) => toVariantData(row as VariantWithProduct)));
+    const byProduct = new Map(rows.map((row) => [row.p_id, { row, variant: toVariantData(row as VariantWithProduct) }]));
+    const lowest = await lowestPrices(this.db, [...byProduct.values()].map((found) => found.variant));
     return ids.flatMap((id) => {
-      const row = rowByProduct.get(id);
-      if (!row) return [];
-      const variant = toVariantData(row as VariantWithProduct);
+      const found = byProduct.get(id);
+      if (!found) return [];
+      const { row, variant } = found;
       return [{
         p_id: row.p_id,
         p_url: row.p_url,

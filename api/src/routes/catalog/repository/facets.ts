@@ -63,6 +63,32 @@ async function runAll<T>(queries: (() => Promise<T>)[], oneAtATime: boolean): Pr
  */
 type Part = { categoryIds?: number[]; from?: number; to?: number };
 
+/**
+ * Groups a listing's categories (their sizes and product-id bounds) into parts of at most `limit`
+ * products; a category larger than that is sliced into even product-id ranges of its own.
+ */
+function categoryParts(sizes: { catId: number; n: number; lo: number; hi: number }[], limit: number): Part[] {
+  const all: Part[] = [];
+  let group: number[] = [];
+  let size = 0;
+  for (const { catId, n, lo, hi } of sizes) {
+    if (n > limit) {
+      const width = Math.ceil((hi + 1 - lo) / Math.ceil(n / limit));
+      for (let from = lo; from <= hi; from += width) all.push({ categoryIds: [catId], from, to: from + width });
+      continue;
+    }
+    if (group.length > 0 && size + n > limit) {
+      all.push({ categoryIds: group });
+      group = [];
+      size = 0;
+    }
+    group.push(catId);
+    size += n;
+  }
+  if (group.length > 0) all.push({ categoryIds: group });
+  return all;
+}
+
 /** The disjoint parts to count in (one query for their sizes), or null to count at once. */
 async function parts(db: DbOrTrx, filter: ProductFilter, chunkIds: number | null): Promise<Part[] | null> {
   if (chunkIds === null) return null;
@@ -75,27 +101,7 @@ async function parts(db: DbOrTrx, filter: ProductFilter, chunkIds: number | null
       .groupBy('cat_id')
       .orderBy('cat_id')
       .execute();
-    const all: Part[] = [];
-    let group: number[] = [];
-    let size = 0;
-    for (const { cat_id, n, lo, hi } of sizes) {
-      const count = Number(n);
-      if (count > limit) {
-        // One category larger than a part: its product-id range in as many even slices.
-        const slices = Math.ceil(count / limit);
-        const width = Math.ceil((Number(hi) + 1 - Number(lo)) / slices);
-        for (let from = Number(lo); from <= Number(hi); from += width) all.push({ categoryIds: [cat_id], from, to: from + width });
-        continue;
-      }
-      if (group.length > 0 && size + count > limit) {
-        all.push({ categoryIds: group });
-        group = [];
-        size = 0;
-      }
-      group.push(cat_id);
-      size += count;
-    }
-    if (group.length > 0) all.push({ categoryIds: group });
+    const all = categoryParts(sizes.map(({ cat_id, n, lo, hi }) => ({ catId: cat_id, n: Number(n), lo: Number(lo), hi: Number(hi) })), limit);
     return all.length <= 1 ? null : all;
   }
   const bounds = await db.selectFrom('products').select((eb) => [eb.fn.min<number>('p_id').as('lo'), eb.fn.max<number>('p_id').as('hi')]).executeTakeFirst();
