@@ -46,11 +46,15 @@ export { createDatabase } from './db/create-database.ts';
 
 /**
  * How long a client may take (ms): its headers 10 s, the whole request (headers and body) 30 s, an
- * idle socket 30 s, an idle keep-alive connection 5 s. A slow client cannot hold a connection
- * open for longer; the refusal is a 408 in the error shape.
+ * idle socket 30 s. A slow client cannot hold a connection open for longer; the refusal is a 408 in
+ * the error shape.
+ * An idle keep-alive connection stays 65 s: longer than a load balancer keeps its idle upstream
+ * connections (nginx and cloud balancers: 60 s). The side that closes an idle connection first races
+ * the other's next request on it, and a POST lost that way is not retried (ECONNRESET); with 5 s
+ * (Node's default) a client pausing about 5 s between calls lost it now and then.
  */
 export type ServerTimeouts = { headersTimeout: number; requestTimeout: number; connectionTimeout: number; keepAliveTimeout: number };
-export const SERVER_TIMEOUTS: ServerTimeouts = { headersTimeout: 10_000, requestTimeout: 30_000, connectionTimeout: 30_000, keepAliveTimeout: 5_000 };
+export const SERVER_TIMEOUTS: ServerTimeouts = { headersTimeout: 10_000, requestTimeout: 30_000, connectionTimeout: 30_000, keepAliveTimeout: 65_000 };
 export type { CreateDatabaseOptions, CreatedDatabase } from './db/create-database.ts';
 
 export type BuildApiOptions = {

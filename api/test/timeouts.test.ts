@@ -57,3 +57,13 @@ describe('slow clients', () => {
     expect(slow.answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 });
+
+describe('idle keep-alive connections', () => {
+  it('stay open longer than a load balancer keeps its idle upstream connections (60 s), so a balancer never reuses one the server is closing', async () => {
+    // The shortened deadlines above leave the keep-alive time at its production value.
+    const res = await fetch(`${api.baseUrl}/api/site`);
+    await res.arrayBuffer();
+    const advertised = Number(/timeout=(\d+)/.exec(res.headers.get('keep-alive') ?? '')?.[1]);
+    expect(advertised).toBeGreaterThan(60);
+  });
+});
