@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged, PlaceOrderBody, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
-import { catalogueChanged, catalogueVersion, inCatalogueTransaction } from '../src/lib/catalogue-version.ts';
+import { CatalogueChanges, catalogueChanged, catalogueVersion, inCatalogueTransaction } from '../src/lib/catalogue-version.ts';
 import { cacheKey, ResponseCache } from '../src/lib/response-cache.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';
@@ -103,7 +103,7 @@ describe('the public catalogue response cache', () => {
     for (const answer of answers) expect(answer.bytes.equals(answers[0]!.bytes)).toBe(true);
   });
 
-  it('shows the stock an order has just reserved at once (no stale stock after an order in this process)', async () => {
+  it('shows the stock an order has just reserved at once, and keeps every answer that does not show the ordered product', async () => {
     const variant = await api.db
       .selectFrom('variants as v')
       .innerJoin('products as p', 'p.p_id', 'v.p_id')
@@ -121,6 +121,9 @@ describe('the public catalogue response cache', () => {
     };
     await stockShown();
     expect(await stockShown()).toEqual({ cache: 'HIT', stock: variant.v_stock });
+    const other = await api.db.selectFrom('products').select('p_url').where('cat_id', '!=', variant.cat_id).orderBy('p_id').executeTakeFirstOrThrow();
+    const untouched = [`/api/product/${other.p_url}`, '/api/products/facets?category=tehly', '/api/category/tehly'];
+    for (const path of untouched) await raw(path);
 
     const order: PlaceOrderBody = {
       idempotencyKey: randomString(32),
@@ -133,6 +136,7 @@ describe('the public catalogue response cache', () => {
       termsAccepted: true,
     };
     expect((await api.post('/api/orders', order)).status).toBe(201);
+    for (const path of untouched) expect({ path, cache: (await raw(path)).headers.get('x-cache') }).toEqual({ path, cache: 'HIT' });
     expect(await stockShown()).toEqual({ cache: 'MISS', stock: variant.v_stock - 3 });
     expect(await stockShown()).toEqual({ cache: 'HIT', stock: variant.v_stock - 3 });
   });
@@ -172,6 +176,7 @@ describe('the public catalogue response cache', () => {
     try {
       for (let i = 0; i < 2; i++) {
         const res = await fetch(`${off.baseUrl}/api/products?category=tehly`);
+        await res.arrayBuffer();
         expect(res.headers.get('x-cache')).toBe('MISS');
         expect(res.headers.get('cache-control')).toBe('public, max-age=10');
       }
@@ -217,11 +222,13 @@ describe('the catalogue version (told by the code that changes the catalogue)', 
 
 describe('ResponseCache', () => {
   const body = (n: number) => Buffer.alloc(n, 1);
+  /** An answer showing these products, as the catalogue's JSON names them. */
+  const json = (ids: number[]) => Buffer.from(JSON.stringify({ data: ids.map((p_id) => ({ p_id, variant: { v_id: p_id * 10 } })) }));
   const type = 'application/json; charset=utf-8';
 
   it('serves an answer for its time to live, then computes again', () => {
     let now = 1_000;
-    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, () => 0, () => now);
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, new CatalogueChanges(), () => now);
     cache.set('/a', body(10), type, 0);
     now += 9_999;
     expect(cache.get('/a')?.body.length).toBe(10);
@@ -230,21 +237,52 @@ describe('ResponseCache', () => {
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 1, entries: 0, bytes: 0 });
   });
 
-  it('drops everything when the catalogue version moves on, and refuses answers computed at an older version', () => {
-    let version = 1;
-    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, () => version);
-    cache.set('/a', body(10), type, 1);
-    version = 2;
+  it('drops everything when the whole catalogue changes, and refuses answers computed before', () => {
+    const changes = new CatalogueChanges();
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, changes);
+    const before = cache.point();
+    cache.set('/a', json([1]), type, before);
+    changes.record({ kind: 'all' });
     expect(cache.get('/a')).toBeUndefined();
-    // Computed while the version changed: stale on arrival.
-    expect(cache.set('/b', body(10), type, 1)).toBeUndefined();
+    // Computed while the catalogue changed: stale on arrival.
+    expect(cache.set('/b', json([1]), type, before)).toBeUndefined();
     expect(cache.get('/b')).toBeUndefined();
-    cache.set('/c', body(10), type, 2);
+    cache.set('/c', json([1]), type, cache.point());
     expect(cache.get('/c')).toBeDefined();
   });
 
+  it('a change of some products drops only the answers showing them, and refuses those computed before it', () => {
+    const changes = new CatalogueChanges();
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 10_000 }, changes);
+    const before = cache.point();
+    cache.set('/api/product/a', json([7]), type, before);
+    cache.set('/api/products?page=1', json([7, 8, 9]), type, before);
+    cache.set('/api/products?page=2', json([10, 11]), type, before);
+    cache.set('/api/facets', Buffer.from('{"brands":[{"b_id":7,"n":3}]}'), type, before);
+    changes.record({ kind: 'products', ids: [7] });
+    expect(cache.get('/api/product/a')).toBeUndefined();
+    expect(cache.get('/api/products?page=1')).toBeUndefined();
+    expect(cache.get('/api/products?page=2')).toBeDefined();
+    // Counts and names do not depend on stock amounts: a b_id 7 is not a product.
+    expect(cache.get('/api/facets')).toBeDefined();
+    // An answer showing product 7, computed before the change, is refused; one without it is kept.
+    expect(cache.set('/api/products?page=3', json([3, 7]), type, before)).toBeUndefined();
+    expect(cache.set('/api/products?page=4', json([3, 4]), type, before)).toBeDefined();
+    changes.record({ kind: 'products', ids: [] });
+    expect(cache.get('/api/products?page=4')).toBeDefined();
+  });
+
+  it('takes a forgotten stretch of the change log as a change of everything', () => {
+    const changes = new CatalogueChanges(3);
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 10_000 }, changes);
+    const before = cache.point();
+    for (let id = 100; id < 105; id++) changes.record({ kind: 'products', ids: [id] });
+    expect(changes.since(before)).toBe('all');
+    expect(cache.set('/api/products?page=9', json([1]), type, before)).toBeUndefined();
+  });
+
   it('is bounded in entries and bytes, evicting the least recently used first', () => {
-    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 3, maxBytes: 100 }, () => 0);
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 3, maxBytes: 100 }, new CatalogueChanges());
     cache.set('/a', body(10), type, 0);
     cache.set('/b', body(10), type, 0);
     cache.set('/c', body(10), type, 0);

@@ -4,10 +4,11 @@
  * detail, search, facets, home, categories, brands) are kept as bytes keyed by the normalised URL,
  * so a hit costs no database query and no JSON.stringify.
  *
- * - Fresh for `ttlMs` (10 s by default) and only while the catalogue version is the one the answer
- *   was computed at (lib/catalogue-version.ts): a write in this process (an order reserving stock,
- *   a price change) makes every cached answer stale at once. The time to live only bounds how long
- *   a change made by another process stays unseen.
+ * - Fresh for `ttlMs` (10 s by default) and only while nothing it shows has changed since it was
+ *   computed (lib/catalogue-version.ts): an order taking stock off a product drops the answers that
+ *   show that product (found by their `p_id`s), a change of everything drops all. Changes made by
+ *   other servers arrive through the broadcast (lib/shared-state.ts); the time to live only bounds
+ *   how long a change without one (a script writing the database) stays unseen.
  * - Least recently used entries go first once there are `maxEntries` of them or they hold more
  *   than `maxBytes`.
  * - Concurrent misses of one URL are computed once; the others wait for that answer.
@@ -20,7 +21,7 @@
  * credentials, and `X-Cache: HIT | MISS | BYPASS`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { catalogueVersion } from './catalogue-version.ts';
+import { catalogueChanges, type CatalogueChanges } from './catalogue-version.ts';
 
 export type ResponseCacheOptions = {
   /** How long an answer is served from the cache, in milliseconds. */
@@ -40,29 +41,43 @@ export type ResponseCacheOptions = {
  */
 export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = { ttlMs: 10_000, maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 };
 
-type Entry = { body: Buffer; contentType: string; version: number; storedAt: number };
+type Entry = { body: Buffer; contentType: string; point: number; storedAt: number; products: readonly number[] };
 
 export type ResponseCacheStats = { hits: number; misses: number; entries: number; bytes: number };
 
+/** The products an answer shows: every `"p_id":<n>` in its JSON (a product's detail, tiles, related products). */
+export function productsIn(body: Buffer): number[] {
+  const ids = new Set<number>();
+  for (const match of body.toString('latin1').matchAll(/"p_id":(\d{1,9})[,}]/g)) ids.add(Number(match[1]));
+  return [...ids];
+}
+
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  /** The keys of the answers showing each product. */
+  private readonly byProduct = new Map<number, Set<string>>();
   private bytes = 0;
-  /** The catalogue version of every entry held (all older ones were dropped). */
-  private version: number;
+  /** The catalogue's point up to which the changes are applied to the entries held. */
+  private seen: number;
   private hits = 0;
   private misses = 0;
 
   constructor(
     readonly options: ResponseCacheOptions = DEFAULT_RESPONSE_CACHE,
-    private readonly currentVersion: () => number = catalogueVersion,
+    private readonly changes: CatalogueChanges = catalogueChanges,
     private readonly now: () => number = Date.now,
   ) {
-    this.version = currentVersion();
+    this.seen = changes.point();
+  }
+
+  /** The catalogue's point now: an answer computed from here on is stored with it. */
+  point(): number {
+    return this.changes.point();
   }
 
   /** A fresh answer for the key, or undefined (a miss). */
   get(key: string): Entry | undefined {
-    this.dropIfStale();
+    this.applyChanges();
     const entry = this.entries.get(key);
     if (entry && this.now() - entry.storedAt < this.options.ttlMs) {
       // Most recently used last: the Map's order is the eviction order.
@@ -76,15 +91,32 @@ export class ResponseCache {
     return undefined;
   }
 
-  /** Keeps an answer computed from the data of catalogue version `version` (dropped if that is no longer current). */
-  set(key: string, body: Buffer, contentType: string, version: number, storedAt = this.now()): Entry | undefined {
-    this.dropIfStale();
-    if (version !== this.version || body.length > this.options.maxBytes || this.options.maxEntries <= 0) return undefined;
+  /** Whether an entry handed out earlier still stands (nothing it shows changed since). */
+  holds(key: string, entry: Entry): boolean {
+    this.applyChanges();
+    return this.entries.get(key) === entry;
+  }
+
+  /**
+   * Keeps an answer computed from the catalogue as it was at `point`; refused (undefined) when a
+   * change since then touched what it shows.
+   */
+  set(key: string, body: Buffer, contentType: string, point: number, storedAt = this.now()): Entry | undefined {
+    this.applyChanges();
+    if (body.length > this.options.maxBytes || this.options.maxEntries <= 0) return undefined;
+    const products = productsIn(body);
+    const changed = this.changes.since(point);
+    if (changed === 'all' || (changed && products.some((id) => changed.has(id)))) return undefined;
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
-    const entry: Entry = { body, contentType, version, storedAt };
+    const entry: Entry = { body, contentType, point, storedAt, products };
     this.entries.set(key, entry);
     this.bytes += body.length;
+    for (const id of products) {
+      let keys = this.byProduct.get(id);
+      if (!keys) this.byProduct.set(id, (keys = new Set()));
+      keys.add(key);
+    }
     for (const [oldest, evicted] of this.entries) {
       if (this.entries.size <= this.options.maxEntries && this.bytes <= this.options.maxBytes) break;
       this.remove(oldest, evicted);
@@ -94,6 +126,7 @@ export class ResponseCache {
 
   clear(): void {
     this.entries.clear();
+    this.byProduct.clear();
     this.bytes = 0;
   }
 
@@ -104,13 +137,22 @@ export class ResponseCache {
   private remove(key: string, entry: Entry): void {
     this.entries.delete(key);
     this.bytes -= entry.body.length;
+    for (const id of entry.products) {
+      const keys = this.byProduct.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byProduct.delete(id);
+    }
   }
 
-  private dropIfStale(): void {
-    const current = this.currentVersion();
-    if (current === this.version) return;
-    this.version = current;
-    this.clear();
+  /** Drops what the catalogue's changes since the last look touched: the answers showing changed products, or all. */
+  private applyChanges(): void {
+    const changed = this.changes.since(this.seen);
+    this.seen = this.changes.point();
+    if (changed === null) return;
+    if (changed === 'all') return this.clear();
+    for (const id of changed) {
+      for (const key of [...(this.byProduct.get(id) ?? [])]) this.remove(key, this.entries.get(key)!);
+    }
   }
 }
 
@@ -124,11 +166,11 @@ export function cacheKey(url: string): string {
   return query ? `${url.slice(0, mark)}?${query}` : url.slice(0, mark);
 }
 
-type Pending = { version: number; promise: Promise<Entry | undefined>; resolve: (entry: Entry | undefined) => void };
+type Pending = { point: number; promise: Promise<Entry | undefined>; resolve: (entry: Entry | undefined) => void };
 type RequestState =
   | { kind: 'bypass'; credentials: boolean }
   | { kind: 'hit' }
-  | { kind: 'miss'; key: string; version: number; pending: Pending | null };
+  | { kind: 'miss'; key: string; point: number; pending: Pending | null };
 
 /** How long a request waits for a concurrent identical one before computing its own answer. */
 const WAIT_FOR_TWIN_MS = 3_000;
@@ -159,12 +201,12 @@ export function cachePublicResponses(app: FastifyInstance, cache: ResponseCache 
     }
     const key = cacheKey(request.url);
     let entry = cache.get(key);
-    const version = catalogueVersion();
+    const point = cache.point();
     if (!entry) {
       const twin = pending.get(key);
-      if (twin && twin.version === version) {
+      if (twin && twin.point === point) {
         entry = await waitFor(twin.promise);
-        if (entry && entry.version !== catalogueVersion()) entry = undefined;
+        if (entry && !cache.holds(key, entry)) entry = undefined;
       }
     }
     if (entry) {
@@ -181,10 +223,10 @@ export function cachePublicResponses(app: FastifyInstance, cache: ResponseCache 
     if (!pending.has(key)) {
       let resolve!: (entry: Entry | undefined) => void;
       const promise = new Promise<Entry | undefined>((done) => (resolve = done));
-      own = { version, promise, resolve };
+      own = { point, promise, resolve };
       pending.set(key, own);
     }
-    states.set(request, { kind: 'miss', key, version, pending: own });
+    states.set(request, { kind: 'miss', key, point, pending: own });
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -199,7 +241,7 @@ export function cachePublicResponses(app: FastifyInstance, cache: ResponseCache 
     if (ok && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       reply.header('cache-control', publicControl).header('x-cache', 'MISS');
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      entry = cache!.set(state.key, body, String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), state.version);
+      entry = cache!.set(state.key, body, String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), state.point);
     }
     if (state.pending) settle(state.key, state.pending, entry);
     return payload;

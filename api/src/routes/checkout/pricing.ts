@@ -29,6 +29,7 @@ export const PARCEL_LIMIT_GRAMS = 30_000;
 
 export type PricedVariant = {
   v_id: number;
+  p_id: number;
   v_code: string;
   v_name: string;
   v_unit: string;

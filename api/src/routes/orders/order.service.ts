@@ -96,8 +96,10 @@ export async function placeOrder(
   if (existing) return replay(existing, hash);
 
   try {
-    // The order takes pieces off the stock: the catalogue's cached answers start over once it has ended.
-    const order = await inCatalogueTransaction(db, async (trx) => {
+    // The order takes pieces off the stock of its products: the cached answers showing them start over once it has ended.
+    const order = await inCatalogueTransaction(db, async (trx, change) => {
+      // Pricing only reads: an order refused before it names its products changed none.
+      change.products([]);
       const priced = await priceBasket(trx, {
         lines: body.lines,
         shippingCode: body.shippingCode,
@@ -105,6 +107,7 @@ export async function placeOrder(
         couponCode: body.couponCode,
         userId,
       });
+      change.products([...priced.variants.values()].filter((v) => v.v_availability === 'in_stock').map((v) => v.p_id));
       if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
       if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
       // A parcel for a pickup point needs the point: an active one the shopper chose.
