@@ -5,6 +5,9 @@
  *   import { ensurePostgres } from './ensure-postgres.mjs';
  *   const { url, stop } = await ensurePostgres();   // postgres://postgres@127.0.0.1:<port>/postgres
  *
+ * With a directory, the server keeps its data there across runs (made and initialised on the first):
+ *   const { url, stop } = await ensurePostgres({ dir: '.data/cluster/postgres' });   // stop() keeps the dir
+ *
  * Run directly, it prints only the DATABASE_URL on stdout and leaves the server running:
  *   DATABASE_URL=$(node scripts/ensure-postgres.mjs) npx vitest run
  *   node scripts/ensure-postgres.mjs --stop <dir>      (the exact command is logged on stderr)
@@ -16,7 +19,7 @@
  * Plain Node ESM, no dependencies; logs go to stderr only.
  */
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +27,7 @@ import { pathToFileURL } from 'node:url';
 
 const PREFERRED_MAJOR = 15;
 const MARKER = '.ensure-postgres';
+const KEPT_CONF = 'ensure-postgres.conf';
 const SAFE_PATH = /^[\w./-]+$/;
 
 const log = (message) => process.stderr.write(`[ensure-postgres] ${message}\n`);
@@ -152,16 +156,20 @@ async function waitUntilReady(binDir, port, timeoutMs = 30_000) {
   throw new Error(`PostgreSQL on port ${port} did not accept connections within ${timeoutMs / 1000} s`);
 }
 
-function stopServer(binDir, user, dir) {
+function stopServer(binDir, user, dir, { keep = false } = {}) {
   const dataDir = path.join(dir, 'data');
   if (existsSync(path.join(dataDir, 'postmaster.pid'))) {
     runAs(user, path.join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', '-t', '30', 'stop'], { cwd: dir, allowFail: true });
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (!keep) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Starts a throwaway PostgreSQL on 127.0.0.1; `stop()` stops it and removes its directory. */
-export async function ensurePostgres() {
+/**
+ * Starts a PostgreSQL on 127.0.0.1: a throwaway one whose `stop()` stops it and removes its
+ * directory, or with `dir` one that keeps its data there (initialised on the first run, durable:
+ * fsync on) and whose `stop()` stops it and leaves the directory.
+ */
+export async function ensurePostgres({ dir: keptDir } = {}) {
   let binDir = findBinDir();
   if (!binDir) {
     installPostgres();
@@ -171,14 +179,22 @@ export async function ensurePostgres() {
   log(`using ${binDir}`);
   const user = serverUser();
 
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pg-test-'));
-  if (!SAFE_PATH.test(dir)) throw new Error(`unexpected characters in temp dir ${dir}`);
+  const keep = Boolean(keptDir);
+  const dir = keep ? path.resolve(keptDir) : mkdtempSync(path.join(os.tmpdir(), 'pg-test-'));
+  if (!SAFE_PATH.test(dir)) throw new Error(`unexpected characters in ${keep ? '' : 'temp '}dir ${dir}`);
   const dataDir = path.join(dir, 'data');
   const socketDir = path.join(dir, 'socket');
   const logFile = path.join(dir, 'postgres.log');
-  mkdirSync(socketDir, { mode: 0o700 });
-  writeFileSync(logFile, '');
-  writeFileSync(path.join(dir, MARKER), `${binDir}\n`);
+  if (keep) {
+    mkdirSync(dir, { recursive: true });
+    const running = existsSync(path.join(dataDir, 'postmaster.pid'))
+      && runAs(user, path.join(binDir, 'pg_ctl'), ['-D', dataDir, 'status'], { allowFail: true, quiet: true }).ok;
+    if (running) throw new Error(`a PostgreSQL already runs on ${dataDir}; stop it first: node scripts/ensure-postgres.mjs --stop ${dir}`);
+  }
+  const initialised = keep && existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (!existsSync(socketDir)) mkdirSync(socketDir, { mode: 0o700 });
+  if (!keep || !existsSync(logFile)) writeFileSync(logFile, '');
+  writeFileSync(path.join(dir, MARKER), keep ? `${binDir}\nkeep\n` : `${binDir}\n`);
   if (user) {
     for (const p of [dir, socketDir, logFile]) chownSync(p, user.uid, user.gid);
     if (!runAs(user, 'test', ['-w', dir], { allowFail: true, quiet: true }).ok) {
@@ -191,36 +207,49 @@ export async function ensurePostgres() {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    stopServer(binDir, user, dir);
-    log(`stopped and removed ${dir}`);
+    stopServer(binDir, user, dir, { keep });
+    log(keep ? `stopped (data kept in ${dir})` : `stopped and removed ${dir}`);
   };
 
   try {
-    runAs(user, path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync'], {
-      cwd: dir,
-      quiet: true,
-    });
-    // Trust, but only over the private socket directory and from 127.0.0.1.
-    writeFileSync(path.join(dataDir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
-    if (user) chownSync(path.join(dataDir, 'pg_hba.conf'), user.uid, user.gid);
+    if (!initialised) {
+      runAs(user, path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', ...(keep ? [] : ['--no-sync'])], {
+        cwd: dir,
+        quiet: true,
+      });
+      // Trust, but only over the private socket directory and from 127.0.0.1.
+      writeFileSync(path.join(dataDir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
+      if (user) chownSync(path.join(dataDir, 'pg_hba.conf'), user.uid, user.gid);
+      // A kept server reads its address, port and socket from a file rewritten at every start.
+      if (keep) appendFileSync(path.join(dataDir, 'postgresql.conf'), `\ninclude_if_exists = '${KEPT_CONF}'\n`);
+    }
 
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      appendFileSync(
-        path.join(dataDir, 'postgresql.conf'),
-        [
-          '',
-          '# ensure-postgres: a throwaway test server',
-          "listen_addresses = '127.0.0.1'",
-          `port = ${port}`,
-          `unix_socket_directories = '${socketDir}'`,
-          'max_connections = 200',
-          'fsync = off',
-          'synchronous_commit = off',
-          'full_page_writes = off',
-          '',
-        ].join('\n'),
-      );
+      if (keep) {
+        const keptConf = path.join(dataDir, KEPT_CONF);
+        writeFileSync(
+          keptConf,
+          ['# ensure-postgres: rewritten at every start', "listen_addresses = '127.0.0.1'", `port = ${port}`, `unix_socket_directories = '${socketDir}'`, 'max_connections = 200', ''].join('\n'),
+        );
+        if (user) chownSync(keptConf, user.uid, user.gid);
+      } else {
+        appendFileSync(
+          path.join(dataDir, 'postgresql.conf'),
+          [
+            '',
+            '# ensure-postgres: a throwaway test server',
+            "listen_addresses = '127.0.0.1'",
+            `port = ${port}`,
+            `unix_socket_directories = '${socketDir}'`,
+            'max_connections = 200',
+            'fsync = off',
+            'synchronous_commit = off',
+            'full_page_writes = off',
+            '',
+          ].join('\n'),
+        );
+      }
       const started = runAs(user, path.join(binDir, 'pg_ctl'), ['-D', dataDir, '-l', logFile, '-w', '-t', '60', 'start'], {
         cwd: dir,
         allowFail: true,
@@ -229,7 +258,7 @@ export async function ensurePostgres() {
       if (started.ok) {
         await waitUntilReady(binDir, port);
         const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-        log(`PostgreSQL ready at ${url} (data in ${dir})`);
+        log(`PostgreSQL ready at ${url} (data in ${dir}${keep ? ', kept' : ''})`);
         return { url, stop, dir };
       }
       log(`start on port ${port} failed (attempt ${attempt}): ${started.output}`);
@@ -241,15 +270,16 @@ export async function ensurePostgres() {
   }
 }
 
-/** `--stop <dir>`: stops a server this script started and removes its directory. */
+/** `--stop <dir>`: stops a server this script started and removes its directory (not a kept one). */
 function stopFromCli(dir) {
   const resolved = path.resolve(dir ?? '');
   const markerFile = path.join(resolved, MARKER);
   if (!dir || !existsSync(markerFile)) throw new Error(`${resolved} is not a directory made by ensure-postgres`);
   const binDir = findBinDir();
   if (!binDir) throw new Error('PostgreSQL binaries not found');
-  stopServer(binDir, serverUser(), resolved);
-  log(`stopped and removed ${resolved}`);
+  const keep = readFileSync(markerFile, 'utf8').split('\n')[1] === 'keep';
+  stopServer(binDir, serverUser(), resolved, { keep });
+  log(keep ? `stopped (data kept in ${resolved})` : `stopped and removed ${resolved}`);
 }
 
 const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
