@@ -22,6 +22,7 @@ import { catalogRoutes } from './routes/catalog/index.ts';
 import { contentRoutes } from './routes/content/index.ts';
 import { couponRoutes } from './routes/coupon/index.ts';
 import type { ApiDeps, ReadinessCheck } from './lib/deps.ts';
+import { createSharedState } from './lib/shared-state.ts';
 import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from './lib/rate-limit.ts';
 import { mediaRoutes } from './routes/media/index.ts';
 import { redirectRoutes } from './routes/redirect/index.ts';
@@ -91,6 +92,10 @@ export type BuildApiOptions = {
    * `false`: every call computes its answer (measuring the database queries, bench/catalogue-bench.ts).
    */
   responseCache?: ResponseCacheOptions | false;
+  /** Redis shared with the other servers (REDIS_URL; lib/shared-state.ts): rate limits, catalogue changes. Default none: one server. */
+  redisUrl?: string;
+  /** Whether this process carries out the outbox's jobs (default true; false for a web server beside separate workers). */
+  backgroundJobs?: boolean;
 };
 
 declare module 'fastify' {
@@ -144,7 +149,12 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
   observeRequests(app, metrics);
-  app.addHook('onReady', async () => outbox.start());
+  if (opts.backgroundJobs !== false) app.addHook('onReady', async () => outbox.start());
+  const shared = opts.redisUrl ? createSharedState(opts.redisUrl, app.log) : null;
+  if (shared) {
+    app.addHook('onReady', () => shared.start());
+    app.addHook('onClose', () => shared.close());
+  }
   // A write may have queued a job in its transaction: look for it as soon as the answer is out.
   app.addHook('onResponse', async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') outbox.kick();
@@ -169,6 +179,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       telemetry: opts.telemetryRateLimit ?? DEFAULT_RATE_LIMITS.telemetry,
     },
     readiness: opts.readiness ?? [],
+    shared,
     uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints'),
   };
   const responseCache = opts.responseCache === false ? null : new ResponseCache(opts.responseCache ?? DEFAULT_RESPONSE_CACHE);

@@ -19,6 +19,14 @@ export type ServerConfig = {
    */
   trustProxy: string | false;
   databaseUrl: string | undefined;
+  /** REDIS_URL: Redis shared by several servers (rate limits, catalogue changes); unset: one server keeps them in the process. */
+  redisUrl: string | undefined;
+  /**
+   * ROLE: `all` (default: one server does everything), `web` (answers shoppers; leaves the background
+   * work to a worker) or `worker` (the outbox's jobs and the canary watch; answers only its health,
+   * readiness and metrics on PORT). Several `web` servers and one or more workers run at scale.
+   */
+  role: ServerRole;
   gtmId: string | null;
   registryPollMs: number;
   /** SERVER_RENDER=off: public pages render in the browser only (the benchmark's comparison); default on. */
@@ -36,6 +44,14 @@ export type ServerConfig = {
    */
   checkoutRateLimitAllowList: string[];
 };
+
+export type ServerRole = 'all' | 'web' | 'worker';
+
+function role(value: string | undefined): ServerRole {
+  const chosen = value?.trim() || 'all';
+  if (chosen !== 'all' && chosen !== 'web' && chosen !== 'worker') throw new Error(`Invalid ROLE: ${value} (all, web or worker)`);
+  return chosen;
+}
 
 /** The host name to print and to put in links: localhost for the loopback and wildcard addresses. */
 export function shownHost(host: string): string {
@@ -64,6 +80,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     assetOrigin: (env.ASSET_ORIGIN || `http://${shownHost(host)}:${assetPort}`).replace(/\/+$/, ''),
     trustProxy: trust || false,
     databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    role: role(env.ROLE),
     gtmId: env.GTM_ID || null,
     registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
     serverRender: env.SERVER_RENDER !== 'off',

@@ -4,7 +4,8 @@
  * database on the first start.
  */
 import { performance } from 'node:perf_hooks';
-import { buildApi, createDatabase } from './app.ts';
+import type { FastifyInstance } from 'fastify';
+import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
@@ -12,8 +13,8 @@ import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import { readRegistry } from './release/registry.ts';
-import { localDirectoryStorage } from './release/storage.ts';
-import { canaryPolicyFrom, startCanaryWatch } from './release/canary-watch.ts';
+import { localDirectoryStorage, type ReleaseStorage } from './release/storage.ts';
+import { canaryPolicyFrom, startCanaryWatch, type CanaryPolicy, type VersionHealth } from './release/canary-watch.ts';
 import { clientHealth } from './routes/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
 
@@ -41,6 +42,8 @@ async function main() {
     dialect: database.dialect,
     jwtSecret,
     trustProxy: config.trustProxy,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    backgroundJobs: config.role !== 'web',
     ...(config.serverCache ? {} : { responseCache: false as const }),
     // The release registry is what the shell is served from: without it the shop cannot answer pages.
     readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
@@ -61,6 +64,7 @@ async function main() {
     },
   });
   const health = (since: Date) => clientHealth(database.db, since);
+  if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway });
   await app.register(opsRoutes, { prefix: '/api', originDir: config.originDir, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
   registryEvents(app, { storage });
   await app.register(shellHost, {
@@ -74,10 +78,10 @@ async function main() {
     serverRender: config.serverRender,
     ...(config.serverCache ? {} : { pageCacheMs: 0 }),
   });
-  // Canaries whose client error rate runs above the stable version's are aborted without waiting for anyone.
+  // Canaries whose client error rate runs above the stable version's are aborted without waiting for
+  // anyone; with separate workers, a worker watches them (one watcher decides, not every server).
   const canaryPolicy = canaryPolicyFrom(process.env);
-  const canaryWatch = startCanaryWatch({ storage, health, policy: canaryPolicy, log: app.log.child({ component: 'canary-watch' }) });
-  app.addHook('onClose', async () => canaryWatch.stop());
+  if (config.role === 'all') watchCanaries(app, storage, health, canaryPolicy);
   const origin = await buildStaticOrigin({ originDir: config.originDir, logger: app.log });
 
   await origin.listen({ port: config.assetPort, host: config.host });
@@ -90,14 +94,22 @@ async function main() {
   }
   if (gateway) log(`card gateway simulator on ${gateway.url}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
   log(`areas load from ${config.assetOrigin}${config.trustProxy !== false ? `; X-Forwarded-* trusted from ${String(config.trustProxy)}` : ''}`);
-  log(`canaries aborted when their client error rate exceeds the stable one by ${(canaryPolicy.margin * 100).toFixed(1)} points over ≥ ${canaryPolicy.minViews} page views (checked every ${canaryPolicy.intervalMs / 1000} s)`);
+  log(`role: ${config.role}${config.role === 'web' ? ' (background jobs and canaries are left to a worker)' : ''}; shared state: ${config.redisUrl ? 'Redis' : 'this process'}`);
+  if (config.role === 'all') log(`canaries aborted when their client error rate exceeds the stable one by ${(canaryPolicy.margin * 100).toFixed(1)} points over ≥ ${canaryPolicy.minViews} page views (checked every ${canaryPolicy.intervalMs / 1000} s)`);
   log(`health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`);
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
+  stopOnSignal(app, database, [origin, gateway]);
+}
+
+type CanaryHealth = (since: Date) => Promise<VersionHealth[]>;
+type Closable = { close(): Promise<unknown> } | null;
+
+/** Stops taking requests, lets the running ones and the outbox's running jobs finish, then ends the process. */
+function stopOnSignal(app: FastifyInstance, database: CreatedDatabase, others: Closable[]) {
   const stop = async () => {
-    // Stops taking requests, lets the running ones and the outbox's running jobs finish.
-    await Promise.allSettled([app.close(), origin.close(), gateway?.close()]);
+    await Promise.allSettled([app.close(), ...others.map((other) => other?.close())]);
     await database.close();
     process.exit(0);
   };
@@ -105,6 +117,28 @@ async function main() {
   process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection'));
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+}
+
+function watchCanaries(app: FastifyInstance, storage: ReleaseStorage, health: CanaryHealth, policy: CanaryPolicy) {
+  const canaryWatch = startCanaryWatch({ storage, health, policy, log: app.log.child({ component: 'canary-watch' }) });
+  app.addHook('onClose', async () => canaryWatch.stop());
+}
+
+/**
+ * ROLE=worker: the outbox's jobs (started with the app) and the canary watch; on PORT it answers
+ * health, readiness and metrics for the process supervisor (it is not a shop server: keep it off the balancer).
+ */
+async function startWorker(
+  app: FastifyInstance,
+  database: CreatedDatabase,
+  options: { storage: ReleaseStorage; health: CanaryHealth; port: number; host: string; started: number; gateway: Closable },
+) {
+  const policy = canaryPolicyFrom(process.env);
+  watchCanaries(app, options.storage, options.health, policy);
+  await app.listen({ port: options.port, host: options.host });
+  log(`worker: outbox jobs and canary watch; health on http://${shownHost(options.host)}:${options.port}/api/health`);
+  log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
+  stopOnSignal(app, database, [options.gateway]);
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import type { TokenService } from './auth.ts';
 import type { CheckoutOptions } from './checkout-options.ts';
 import type { Metrics } from './metrics.ts';
 import type { RateLimits } from './rate-limit.ts';
+import type { SharedState } from './shared-state.ts';
 
 /** Something /api/ready checks besides the database (e.g. the release registry). */
 export type ReadinessCheck = { name: string; label: string; check: () => Promise<unknown> };
@@ -21,6 +22,8 @@ export type ApiDeps = {
   /** Prometheus counters (also `app.metrics`). */
   metrics: Metrics;
   limits: RateLimits;
+  /** Redis, shared by every server (lib/shared-state.ts): rate-limit counters live there; null: in this process. */
+  shared: SharedState | null;
   /** What /api/ready checks besides the database. */
   readiness: ReadinessCheck[];
   /** Where complaint photos are stored. */

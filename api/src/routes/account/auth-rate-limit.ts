@@ -8,6 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import { ACCOUNT_MESSAGES } from '@shop/shared-kernel/rules';
 import { ApiError } from '../../lib/errors.ts';
 import type { AuthRateLimit } from '../../lib/rate-limit.ts';
+import { rateLimitStore, type SharedState } from '../../lib/shared-state.ts';
 
 const accountKey = (request: FastifyRequest) => {
   const body = request.body as { email?: unknown } | undefined;
@@ -29,8 +30,8 @@ export type AuthLimiter = {
 };
 
 /** Registers the rate-limit plugin in the scope of `app` and answers the limiter its routes use. */
-export async function registerAuthRateLimit(app: FastifyInstance, limits: AuthRateLimit): Promise<AuthLimiter> {
-  await app.register(rateLimit, { global: false });
+export async function registerAuthRateLimit(app: FastifyInstance, limits: AuthRateLimit, shared: SharedState | null): Promise<AuthLimiter> {
+  await app.register(rateLimit, { global: false, ...rateLimitStore(shared, 'auth') });
   const perAddress = app.createRateLimit({
     max: limits.perAddress.max,
     timeWindow: limits.perAddress.timeWindowMs,

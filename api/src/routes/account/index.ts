@@ -19,7 +19,7 @@ export const WRONG_CREDENTIALS = 'Nesprávny e-mail alebo heslo';
 export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AccountService(deps.db, deps.tokens);
-  const limiter = await registerAuthRateLimit(plugin, deps.limits.auth);
+  const limiter = await registerAuthRateLimit(plugin, deps.limits.auth, deps.shared);
 
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/login'),

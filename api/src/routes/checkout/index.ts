@@ -12,7 +12,7 @@ import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit } from 
 export const checkoutRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const limits = deps.limits.checkout;
-  await registerCheckoutRateLimit(plugin, limits.allowList);
+  await registerCheckoutRateLimit(plugin, limits.allowList, deps.shared, 'checkout');
 
   /** The /doprava-a-platba page. */
   app.route({ ...callRoute(checkoutCalls, 'GET /api/checkout/methods'), handler: async () => ({ data: await priceList(deps.db) }) });

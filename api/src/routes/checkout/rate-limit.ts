@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { ApiError } from '../../lib/errors.ts';
 import type { RateLimitWindow } from '../../lib/rate-limit.ts';
+import { rateLimitStore, type SharedState } from '../../lib/shared-state.ts';
 
 export const RATE_LIMIT_MESSAGES = {
   orders: 'Z vašej adresy prišlo za krátky čas priveľa objednávok. Skúste to, prosím, o niekoľko minút alebo nám zavolajte.',
@@ -19,9 +20,10 @@ export const RATE_LIMIT_MESSAGES = {
 } as const;
 
 /** Registers the rate-limit plugin in the scope of `app` (routes opt in with `limitPerAddress`). */
-export async function registerCheckoutRateLimit(app: FastifyInstance, allowList: readonly string[]): Promise<void> {
+export async function registerCheckoutRateLimit(app: FastifyInstance, allowList: readonly string[], shared: SharedState | null, scope: string): Promise<void> {
   await app.register(rateLimit, {
     global: false,
+    ...rateLimitStore(shared, scope),
     allowList: allowList.length > 0 ? (request) => allowList.includes(request.ip) : undefined,
   });
 }

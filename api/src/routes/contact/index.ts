@@ -11,6 +11,7 @@ import { contentCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../lib/contract-route.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
+import { rateLimitStore } from '../../lib/shared-state.ts';
 import { optionalUser } from '../../lib/optional-user.ts';
 import { ContactService, readContactMessage } from './contact.service.ts';
 
@@ -21,6 +22,7 @@ export const contactRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
   const limit = deps.limits.contact;
   await app.register(rateLimit, {
     global: false,
+    ...rateLimitStore(deps.shared, 'contact'),
     // An ApiError, so the error handler keeps the Slovak message (a plain object became a generic 400 text).
     errorResponseBuilder: () => new ApiError(429, 'rate_limited', CONTACT_FORM_MESSAGES.tooMany),
   });

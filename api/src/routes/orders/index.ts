@@ -33,7 +33,7 @@ function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
  */
 export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  await registerCheckoutRateLimit(plugin, deps.limits.checkout.allowList);
+  await registerCheckoutRateLimit(plugin, deps.limits.checkout.allowList, deps.shared, 'orders');
   const card = cardProvider(deps.checkout.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
 

@@ -16,6 +16,7 @@ import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../lib/contract-route.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
+import { rateLimitStore } from '../../lib/shared-state.ts';
 import { clientHealth } from './client-health.ts';
 import { countEvents, minuteOf } from './client-metrics.repository.ts';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
@@ -34,6 +35,7 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
   const limit = deps.limits.telemetry;
   await app.register(rateLimit, {
     global: false,
+    ...rateLimitStore(deps.shared, 'telemetry'),
     // An ApiError, so the error handler keeps the Slovak message.
     errorResponseBuilder: () => new ApiError(429, 'rate_limited', TOO_MANY),
   });
