@@ -1,6 +1,7 @@
 // `npm test`: installs what is missing (pnpm, dependencies, Debian's
-// chromium, PostgreSQL) and runs every test: typecheck, lint, unit, API on
-// SQLite and on PostgreSQL, then end-to-end in Chromium against the built shop.
+// chromium, PostgreSQL, Redis, nginx) and runs every test: typecheck, lint, unit,
+// API on SQLite and on PostgreSQL, several servers behind nginx on PostgreSQL and
+// Redis, then end-to-end in Chromium against the built shop.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
@@ -25,10 +26,10 @@ function countPlaywright(file) {
   counts.skipped += stats.skipped;
 }
 
-async function vitest(filter, name, env = process.env) {
+async function vitest(filter, name, env = process.env, extra = []) {
   const output = join(reports, `${name}.json`);
   try {
-    await pnpmRun(['--filter', filter, 'exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], { env });
+    await pnpmRun(['--filter', filter, 'exec', 'vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], { env });
   } finally {
     if (existsSync(output)) countVitest(output);
   }
@@ -55,6 +56,11 @@ try {
     await postgres.stop();
   }
   await buildAll();
+  // Separate processes from the built server, as `npm run start:cluster` runs them (api/test-cluster/global-setup.mjs
+  // starts and stops PostgreSQL, Redis and nginx itself).
+  await step('Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis', () =>
+    vitest('@shop/api', 'api-cluster', process.env, ['--config', 'test-cluster/vitest.config.ts']),
+  );
   await step('End-to-end tests in Chromium', async () => {
     const output = join(reports, 'e2e.json');
     try {

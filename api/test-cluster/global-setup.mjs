@@ -1,0 +1,93 @@
+// Starts the shop as it runs at scale (scripts/topology.mjs): two workers and two web servers
+// behind nginx, on a throwaway PostgreSQL and Redis, with a fresh release origin and an SMTP sink
+// that keeps every message it receives; everything is stopped and removed afterwards.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
+import { ensureRedis } from '../../scripts/ensure-redis.mjs';
+import { startTopology } from '../../scripts/topology.mjs';
+
+const apiDir = join(import.meta.dirname, '..');
+
+/** An SMTP server on loopback that writes each message it accepts to its own file. */
+async function smtpSink(dir) {
+  mkdirSync(dir, { recursive: true });
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, done) {
+      const chunks = [];
+      stream.on('data', (chunk) => chunks.push(chunk));
+      stream.on('end', () => {
+        received += 1;
+        writeFileSync(join(dir, `${String(received).padStart(6, '0')}.eml`), Buffer.concat(chunks));
+        done();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `smtp://127.0.0.1:${server.server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+export default async function setup(project) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shop-cluster-'));
+  const cleanups = [() => rmSync(dataDir, { recursive: true, force: true })];
+  const teardown = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const postgres = await ensurePostgres();
+    cleanups.push(() => postgres.stop());
+    const redis = await ensureRedis();
+    cleanups.push(() => redis.stop());
+    const mailDir = join(dataDir, 'smtp-received');
+    const smtp = await smtpSink(mailDir);
+    cleanups.push(() => smtp.close());
+    const deployed = spawnSync(process.execPath, ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--init'], {
+      cwd: apiDir,
+      env: { ...process.env, DATA_DIR: dataDir, RELEASE_USER: 'cluster-test' },
+      encoding: 'utf8',
+    });
+    if (deployed.status !== 0) throw new Error(`release failed: ${deployed.stderr}`);
+    const logFile = join(dataDir, 'servers.log');
+    writeFileSync(logFile, '');
+    const lines = [];
+    const shop = await startTopology({
+      dataDir,
+      databaseUrl: postgres.url,
+      redisUrl: redis.url,
+      servers: 2,
+      workers: 2,
+      env: {
+        SMTP_URL: smtp.url,
+        // Every test request comes from loopback: the order limits would stop the 100 concurrent orders.
+        CHECKOUT_RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+        REGISTRY_POLL_MS: '60000',
+        RELEASE_USER: 'cluster-test',
+      },
+      output: (line) => lines.push(line),
+    });
+    cleanups.push(async () => {
+      await shop.stop();
+      if (process.env.CLUSTER_TEST_LOG) process.stdout.write(lines.join(''));
+    });
+    project.provide('cluster', {
+      url: shop.url,
+      web: shop.web.map((s) => s.url),
+      workers: shop.workers.map((s) => s.url),
+      databaseUrl: postgres.url,
+      dataDir,
+      mailDir,
+      operatorToken: readFileSync(join(dataDir, 'operator-token'), 'utf8').trim(),
+    });
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}

@@ -1,0 +1,205 @@
+// The shop at scale on one machine: separate workers, N web servers and nginx in front, all on
+// PostgreSQL and Redis that the caller provides (`npm run start:cluster` and the multi-server tests
+// both start it from here, so what is tested is what runs).
+//
+//   const shop = await startTopology({ dataDir, databaseUrl, redisUrl, servers: 2, workers: 1 });
+//   shop.url, shop.assetUrl, shop.web[i].url, shop.workers[i].url; await shop.stop();
+//
+// Order: the first worker starts alone (it migrates and seeds an empty database and writes the
+// shared secrets into the data directory), then the other workers and the web servers, then nginx.
+// The release origin (<dataDir>/origin) must have been published before (release CLI).
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { join } from 'node:path';
+import { root } from './lib.mjs';
+import { ensureNginx } from './ensure-nginx.mjs';
+
+const apiDir = join(root, 'api');
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until `url` answers 200 (or the process has died). */
+async function waitReady(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
+    const ok = await fetch(url).then((res) => res.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs / 1000} s`);
+}
+
+/** Prefixes each line of a stream with a name. */
+function pipeLines(stream, name, write) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop();
+    for (const line of lines) write(`[${name}] ${line}\n`);
+  });
+}
+
+/**
+ * nginx in front: the shop's port balances over the web servers and keeps the briefly cacheable
+ * public pages (never for a request with a preview or canary cookie, or with credentials), and the
+ * areas' port keeps their immutable files. API answers are not kept at the edge: each server's own
+ * cache drops an answer the moment a change is broadcast, an edge copy would outlive it.
+ */
+export function nginxConfig({ dir, port, assetPort, web }) {
+  const upstream = (name, key) => `upstream ${name} {\n${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 60s;\n}`;
+  const proxied = [
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    'proxy_set_header Host $http_host;',
+    'proxy_set_header X-Forwarded-For $remote_addr;',
+    'proxy_set_header X-Forwarded-Proto $scheme;',
+    'proxy_set_header X-Request-Id $request_id;',
+  ].map((line) => `    ${line}`).join('\n');
+  return `
+${upstream('shop_web', 'port')}
+${upstream('shop_areas', 'assetPort')}
+proxy_cache_path ${dir}/cache-pages levels=1:2 keys_zone=pages:10m max_size=256m inactive=10m use_temp_path=off;
+proxy_cache_path ${dir}/cache-areas levels=1:2 keys_zone=areas:10m max_size=512m inactive=7d use_temp_path=off;
+map $http_cookie $edge_skip_cookie {
+  default 0;
+  "~*(^|;\\s*)(shop_preview|shop_canary)=" 1;
+}
+access_log off;
+client_max_body_size 12m;
+server {
+  listen 127.0.0.1:${port};
+  proxy_next_upstream error timeout http_502 http_503;
+${proxied}
+  location /builds/events {
+    proxy_pass http://shop_web;
+    proxy_buffering off;
+    proxy_read_timeout 1h;
+  }
+  location /api/ {
+    proxy_pass http://shop_web;
+  }
+  location / {
+    proxy_pass http://shop_web;
+    proxy_cache pages;
+    proxy_cache_methods GET HEAD;
+    proxy_cache_key $scheme$host$request_uri;
+    proxy_cache_lock on;
+    proxy_cache_use_stale updating error timeout;
+    proxy_cache_bypass $edge_skip_cookie $http_authorization;
+    proxy_no_cache $edge_skip_cookie $http_authorization;
+    proxy_ignore_headers Set-Cookie;
+    add_header X-Edge-Cache $upstream_cache_status always;
+  }
+}
+server {
+  listen 127.0.0.1:${assetPort};
+${proxied}
+  location / {
+    proxy_pass http://shop_areas;
+    proxy_cache areas;
+    proxy_cache_key $request_uri;
+    proxy_cache_lock on;
+    add_header X-Edge-Cache $upstream_cache_status always;
+  }
+}
+`;
+}
+
+/**
+ * Starts workers, web servers and nginx; resolves once every one answers. `env`: extra settings for
+ * every server process. `output(line)`: where the processes' prefixed lines go (default stdout).
+ */
+export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 2, workers = 1, port, env = {}, output = (line) => process.stdout.write(line), readyTimeoutMs = 300_000 }) {
+  const shopPort = port ?? (await freePort());
+  const assetPort = shopPort + 1;
+  const publicUrl = `http://localhost:${shopPort}`;
+  const children = [];
+  let nginx = null;
+
+  const common = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ...env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    HOST: '127.0.0.1',
+    TRUST_PROXY: '127.0.0.1',
+    PUBLIC_URL: publicUrl,
+    ASSET_ORIGIN: `http://localhost:${assetPort}`,
+  };
+  const spawnServer = async (name, role, extra) => {
+    const ports = { port: await freePort(), assetPort: await freePort() };
+    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
+      cwd: apiDir,
+      env: { ...common, ...extra, ROLE: role, PORT: String(ports.port), ASSET_PORT: String(ports.assetPort) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    pipeLines(child.stdout, name, output);
+    pipeLines(child.stderr, name, output);
+    const started = { name, role, child, ...ports, url: `http://127.0.0.1:${ports.port}` };
+    children.push(started);
+    return started;
+  };
+
+  const stop = async () => {
+    await nginx?.stop().catch(() => {});
+    // Web servers first (no new work), then the workers (they finish their running jobs).
+    for (const role of ['web', 'worker']) {
+      await Promise.all(
+        children.filter((c) => c.role === role && c.child.exitCode === null && c.child.signalCode === null).map(
+          (c) =>
+            new Promise((resolve) => {
+              const timer = setTimeout(() => c.child.kill('SIGKILL'), 15_000);
+              c.child.once('exit', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              c.child.kill('SIGTERM');
+            }),
+        ),
+      );
+    }
+  };
+
+  try {
+    // One card gateway simulator, the first worker's; every server sends its payments there.
+    const gatewayPort = await freePort();
+    const first = await spawnServer('worker-1', 'worker', { GATEWAY_PORT: String(gatewayPort) });
+    await waitReady(`${first.url}/api/ready`, first.child, readyTimeoutMs);
+    const others = { GATEWAY_URL: `http://127.0.0.1:${gatewayPort}` };
+    const rest = [];
+    for (let i = 2; i <= workers; i++) rest.push(await spawnServer(`worker-${i}`, 'worker', others));
+    for (let i = 1; i <= servers; i++) rest.push(await spawnServer(`web-${i}`, 'web', others));
+    await Promise.all(rest.map((s) => waitReady(`${s.url}/api/ready`, s.child, readyTimeoutMs)));
+    const web = children.filter((c) => c.role === 'web');
+    nginx = await ensureNginx({ config: ({ dir }) => nginxConfig({ dir, port: shopPort, assetPort, web }) });
+    await waitReady(`${publicUrl}/api/ready`, { exitCode: null }, 10_000);
+    return {
+      url: publicUrl,
+      assetUrl: `http://localhost:${assetPort}`,
+      port: shopPort,
+      gatewayUrl: others.GATEWAY_URL,
+      nginxDir: nginx.dir,
+      web,
+      workers: children.filter((c) => c.role === 'worker'),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
