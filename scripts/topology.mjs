@@ -99,7 +99,6 @@ ${proxied}
     proxy_cache_use_stale updating error timeout;
     proxy_cache_bypass $edge_skip_cookie $http_authorization;
     proxy_no_cache $edge_skip_cookie $http_authorization;
-    proxy_ignore_headers Set-Cookie;
     add_header X-Edge-Cache $upstream_cache_status always;
   }
 }
@@ -176,11 +175,12 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
   };
 
   try {
-    // One card gateway simulator, the first worker's; every server sends its payments there.
+    // A real card gateway (GATEWAY_URL) for all, else one simulator, the first worker's, for all.
     const gatewayPort = await freePort();
-    const first = await spawnServer('worker-1', 'worker', { GATEWAY_PORT: String(gatewayPort) });
+    const external = common.GATEWAY_URL;
+    const first = await spawnServer('worker-1', 'worker', external ? {} : { GATEWAY_PORT: String(gatewayPort) });
     await waitReady(`${first.url}/api/ready`, first.child, readyTimeoutMs);
-    const others = { GATEWAY_URL: `http://127.0.0.1:${gatewayPort}` };
+    const others = { GATEWAY_URL: external || `http://127.0.0.1:${gatewayPort}` };
     const rest = [];
     for (let i = 2; i <= workers; i++) rest.push(await spawnServer(`worker-${i}`, 'worker', others));
     for (let i = 1; i <= servers; i++) rest.push(await spawnServer(`web-${i}`, 'web', others));
