@@ -114,7 +114,7 @@ async function requireRegistry(storage: ReleaseStorage, init: boolean | undefine
   if (init || (await registryExists(storage))) return;
   throw new ReleaseRefused(
     'no_registry',
-    `There is no release registry on this origin (${storage.localPath('builds/latest.json')}). Check DATA_DIR or --origin; to start a new origin, pass --init. Nothing was changed.`,
+    `There is no release registry on this origin (${storage.location('builds/latest.json')}). Check DATA_DIR or --origin; to start a new origin, pass --init. Nothing was changed.`,
   );
 }
 
@@ -230,7 +230,7 @@ async function buildOnOrigin(storage: ReleaseStorage, part: PartName, version: s
   if (!(await storage.exists(prefix))) {
     throw new ReleaseRefused('unknown_version', `${part} ${version} is not on the origin (pruned or never released). Nothing was changed.`);
   }
-  return readBuild(storage.localPath(prefix), part);
+  return readBuild(await storage.materialize(prefix), part);
 }
 
 /** Ends a running canary in `next` and records why (a rollback or an operator's or the watchdog's abort). */

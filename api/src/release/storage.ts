@@ -1,7 +1,8 @@
 /**
  * Where releases live. The local directory is the default (and what
  * `npm start` serves); an S3-compatible object store implements the same
- * interface for scale (see README, "Release flow").
+ * interface for scale (`s3-storage.ts`; `storage-from-env.ts` picks one;
+ * see README, "Release flow").
  */
 import { cp, mkdir, open, readdir, readFile, rename, rm, stat, appendFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -23,14 +24,27 @@ export type ReleaseStorage = {
   remove(key: string): Promise<void>;
   /** Moves a file to another key; false when there was nothing to move. */
   rename(from: string, to: string): Promise<boolean>;
-  /** A local path to read a released folder from (checks read files). */
+  /** A local path to read a released folder from (checks read files); for an object store, a path in its cache that `materialize` fills. */
   localPath(key: string): string;
+  /**
+   * Makes a key (a file, or a folder and everything under it) readable on local disk and
+   * returns `localPath(key)`. The local directory returns the path as it is; an object store
+   * downloads into its cache directory, and keeps a downloaded folder (released folders are
+   * content-hashed, so they never change). A key that is not there gives a path that does not exist.
+   */
+  materialize(key: string): Promise<string>;
+  /** Where a key lives, for messages to an operator: a path on disk, or s3://bucket/key. */
+  location(key: string): string;
 };
 
 export function localDirectoryStorage(root: string): ReleaseStorage {
   const path = (key: string) => join(root, key);
   return {
     localPath: path,
+    location: path,
+    async materialize(key) {
+      return path(key);
+    },
     async exists(key) {
       return stat(path(key)).then(
         () => true,

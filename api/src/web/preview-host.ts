@@ -19,10 +19,14 @@ function releaseOf(storage: ReleaseStorage, preview: Preview): Promise<Release |
   const key = `${storage.localPath(prefix)}`;
   let cached = releases.get(key);
   if (!cached) {
-    cached = readBuild(storage.localPath(prefix), preview.area).then(
-      (build) => (build.kind === 'area' ? { version: preview.version, entry: `${prefix}/${build.entry}`, kernel: build.kernel, exposes: build.exposes, routes: build.routes } : null),
-      () => null,
-    );
+    // An object store downloads the folder into its cache first (once: a released folder never changes).
+    cached = storage
+      .materialize(prefix)
+      .then((dir) => readBuild(dir, preview.area))
+      .then(
+        (build) => (build.kind === 'area' ? { version: preview.version, entry: `${prefix}/${build.entry}`, kernel: build.kernel, exposes: build.exposes, routes: build.routes } : null),
+        () => null,
+      );
     if (releases.size >= 20) releases.delete(releases.keys().next().value!);
     releases.set(key, cached);
   }
