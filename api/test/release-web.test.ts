@@ -2,6 +2,11 @@
  * What browsers see of releases: the public registry (no who or why), the
  * server-sent registry events open tabs listen to, and signed preview links
  * that make one browser load a version in force for nobody else.
+ *
+ * On the local directory only: the shell host serves the origin directory
+ * (it makes its own local storage from `originDir`) and the registry events
+ * watch the registry file on disk. The preview host's reading of a published
+ * build from S3 is tested in release.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
