@@ -24,47 +24,19 @@
  * cache and temporary directories nginx creates for them inside it.
  * Plain Node ESM, no dependencies; logs go to stderr only.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { alive, aptInstall, freePort, isRoot, run, signal, sleep, waitGone } from './system.mjs';
 
 const MARKER = '.ensure-nginx';
 const SAFE_PATH = /^[\w./-]+$/;
-const POLICY_RC = '/usr/sbin/policy-rc.d';
 const DEFAULT_BIN = '/usr/sbin/nginx';
 const MIME_TYPES = '/etc/nginx/mime.types';
 const TEMP_PATHS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
 
 const log = (message) => process.stderr.write(`[ensure-nginx] ${message}\n`);
-
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs a command; its output goes to stderr (never to our stdout). Throws on failure unless allowFail. */
-function run(command, args, { cwd, env, allowFail = false, quiet = false } = {}) {
-  const result = spawnSync(command, args, {
-    cwd,
-    env: env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-  if (result.error || result.status !== 0) {
-    if (allowFail) return { ok: false, output };
-    if (output) process.stderr.write(`${output}\n`);
-    throw new Error(`${command} ${args.join(' ')} failed: ${result.error?.message ?? `exit code ${result.status}`}`);
-  }
-  if (!quiet && output) process.stderr.write(`${output}\n`);
-  return { ok: true, output };
-}
-
-function hasCommand(name) {
-  return run('sh', ['-c', 'command -v "$0"', name], { allowFail: true, quiet: true }).ok;
-}
 
 /** The nginx binary: NGINX_BIN, /usr/sbin/nginx, or PATH; null when not installed. */
 function findNginx() {
@@ -74,37 +46,10 @@ function findNginx() {
   return found.ok && found.output ? found.output.split('\n')[0] : null;
 }
 
-let aptUpdated = false;
-
-/**
- * Installs Debian's nginx-light (else nginx) non-interactively; needs root or password-less sudo.
- * Where nothing forbids it yet, a policy-rc.d keeps the package from starting the distro's service
- * during the install (it would stay running on port 80); it is removed right after.
- */
-function installNginx() {
-  if (!hasCommand('apt-get')) throw new Error('nginx is not installed and apt-get is not available');
-  const prefix = isRoot() ? [] : hasCommand('sudo') ? ['sudo', '-n', '--preserve-env=DEBIAN_FRONTEND'] : null;
-  if (!prefix) throw new Error('nginx is not installed; installing it needs root (or sudo)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (...args) => {
-    const [cmd, ...rest] = [...prefix, 'apt-get', ...args];
-    run(cmd, rest, { env });
-  };
-  if (!aptUpdated) {
-    log('apt-get update');
-    apt('update');
-    aptUpdated = true;
-  }
+/** Debian's nginx-light where the archive has it (asked after `apt-get update`), else nginx. */
+function nginxPackage() {
   const candidate = run('apt-cache', ['policy', 'nginx-light'], { allowFail: true, quiet: true });
-  const pkg = candidate.ok && /Candidate: (?!\(none\))/.test(candidate.output) ? 'nginx-light' : 'nginx';
-  const addPolicy = isRoot() && !existsSync(POLICY_RC);
-  if (addPolicy) writeFileSync(POLICY_RC, '#!/bin/sh\n# ensure-nginx: no service starts during its install\nexit 101\n', { mode: 0o755 });
-  try {
-    log(`apt-get install -y ${pkg}`);
-    apt('install', '-y', '--no-install-recommends', '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold', pkg);
-  } finally {
-    if (addPolicy) rmSync(POLICY_RC, { force: true });
-  }
+  return [candidate.ok && /Candidate: (?!\(none\))/.test(candidate.output) ? 'nginx-light' : 'nginx'];
 }
 
 /** The whole nginx.conf: everything nginx writes stays inside `dir`; `http` is the caller's part. */
@@ -147,21 +92,6 @@ function readPid(dir) {
   }
 }
 
-/** Whether a process is alive (a zombie nobody reaped yet counts as gone). */
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
 /** Whether `pid` is an nginx (a pid file left behind may name another process by now). */
 function isNginx(pid) {
   try {
@@ -186,24 +116,6 @@ function childrenOf(pid) {
     }
   }
   return children;
-}
-
-/** Sends a signal to a process that may have gone meanwhile. */
-function signal(pid, name) {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // already gone
-  }
-}
-
-async function waitGone(pids, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!pids.some(alive)) return true;
-    await sleep(100);
-  }
-  return !pids.some(alive);
 }
 
 /** Stops the nginx of `dir` (quit, then SIGKILL after 10 s) and removes the dir. */
@@ -233,7 +145,7 @@ const httpPart = (config, dir) => (typeof config === 'function' ? config({ dir }
 export async function ensureNginx({ config } = {}) {
   let binary = findNginx();
   if (!binary) {
-    installNginx();
+    aptInstall(nginxPackage, { what: 'nginx', tag: 'ensure-nginx', log });
     binary = findNginx();
     if (!binary) throw new Error('nginx was installed but not found');
   }
@@ -311,18 +223,6 @@ async function stopFromCli(dir) {
   const binary = readFileSync(markerFile, 'utf8').trim() || findNginx();
   await stopServer(binary, resolved, path.join(resolved, 'nginx.conf'));
   log(`stopped and removed ${resolved}`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;

@@ -13,17 +13,18 @@
  *   node scripts/ensure-postgres.mjs --stop <dir>      (the exact command is logged on stderr)
  *
  * Steps: find initdb/pg_ctl (PG_BIN, /usr/lib/postgresql/<v>/bin preferring 15, PATH); when absent,
- * install Debian's `postgresql` with apt-get (the distro's cluster service is not used); initdb a
- * cluster in a temp dir owned by the `postgres` OS user (PostgreSQL refuses to run as root), trust
- * auth on 127.0.0.1 only, start it with pg_ctl on a free port, wait until it accepts connections.
+ * install Debian's `postgresql` with apt-get (the distro's cluster service is neither started nor
+ * used); initdb a cluster in a temp dir owned by the `postgres` OS user (PostgreSQL refuses to run
+ * as root), trust auth on 127.0.0.1 only, start it with pg_ctl on a free port, wait until it
+ * accepts connections.
  * Plain Node ESM, no dependencies; logs go to stderr only.
  */
-import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { aptInstall, freePort, hasCommand, isRoot, run, sleep } from './system.mjs';
 
 const PREFERRED_MAJOR = 15;
 const MARKER = '.ensure-postgres';
@@ -31,31 +32,6 @@ const KEPT_CONF = 'ensure-postgres.conf';
 const SAFE_PATH = /^[\w./-]+$/;
 
 const log = (message) => process.stderr.write(`[ensure-postgres] ${message}\n`);
-
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-
-/** Runs a command; its output goes to stderr (never to our stdout). Throws on failure unless allowFail. */
-function run(command, args, { cwd, env, allowFail = false, quiet = false } = {}) {
-  const result = spawnSync(command, args, {
-    cwd,
-    env: env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-  if (result.error || result.status !== 0) {
-    if (allowFail) return { ok: false, output };
-    if (output) process.stderr.write(`${output}\n`);
-    throw new Error(`${command} ${args.join(' ')} failed: ${result.error?.message ?? `exit code ${result.status}`}`);
-  }
-  if (!quiet && output) process.stderr.write(`${output}\n`);
-  return { ok: true, output };
-}
-
-function hasCommand(name) {
-  return run('sh', ['-c', 'command -v "$0"', name], { allowFail: true, quiet: true }).ok;
-}
 
 function binDirHas(dir) {
   return ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(path.join(dir, b)));
@@ -76,27 +52,6 @@ function findBinDir() {
     if (dir && binDirHas(dir)) return dir;
   }
   return null;
-}
-
-let aptUpdated = false;
-
-/** Installs Debian's postgresql package (non-interactive); needs root or password-less sudo. */
-function installPostgres() {
-  if (!hasCommand('apt-get')) throw new Error('PostgreSQL is not installed and apt-get is not available');
-  const prefix = isRoot() ? [] : hasCommand('sudo') ? ['sudo', '-n', '--preserve-env=DEBIAN_FRONTEND'] : null;
-  if (!prefix) throw new Error('PostgreSQL is not installed; installing it needs root (or sudo)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (...args) => {
-    const [cmd, ...rest] = [...prefix, 'apt-get', ...args];
-    run(cmd, rest, { env });
-  };
-  if (!aptUpdated) {
-    log('apt-get update');
-    apt('update');
-    aptUpdated = true;
-  }
-  log('apt-get install -y postgresql');
-  apt('install', '-y', '--no-install-recommends', '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold', 'postgresql');
 }
 
 /** The OS user that runs the server: ourselves, or `postgres` (else `nobody`) when we are root. */
@@ -120,18 +75,6 @@ function runAs(user, command, args, options = {}) {
   return run('su', [user.name, '-s', '/bin/sh', '-c', parts.map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(' ')], options);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function canConnect(port) {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
@@ -151,7 +94,7 @@ async function waitUntilReady(binDir, port, timeoutMs = 30_000) {
       ? run(isready, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-t', '2'], { allowFail: true, quiet: true }).ok
       : await canConnect(port);
     if (ready) return;
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   throw new Error(`PostgreSQL on port ${port} did not accept connections within ${timeoutMs / 1000} s`);
 }
@@ -172,7 +115,7 @@ function stopServer(binDir, user, dir, { keep = false } = {}) {
 export async function ensurePostgres({ dir: keptDir } = {}) {
   let binDir = findBinDir();
   if (!binDir) {
-    installPostgres();
+    aptInstall(['postgresql'], { what: 'PostgreSQL', tag: 'ensure-postgres', log });
     binDir = findBinDir();
     if (!binDir) throw new Error('PostgreSQL was installed but initdb/pg_ctl were not found');
   }

@@ -16,44 +16,18 @@
  * then SIGKILL when it does not go) and removes the dir. Redis runs as whoever runs this, root too.
  * Plain Node ESM, no dependencies; logs go to stderr only.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { alive, aptInstall, freePort, run, signal, sleep, waitGone } from './system.mjs';
 
 const MARKER = '.ensure-redis';
 const SAFE_PATH = /^[\w./-]+$/;
-const POLICY_RC = '/usr/sbin/policy-rc.d';
 
 const log = (message) => process.stderr.write(`[ensure-redis] ${message}\n`);
-
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs a command; its output goes to stderr (never to our stdout). Throws on failure unless allowFail. */
-function run(command, args, { cwd, env, allowFail = false, quiet = false } = {}) {
-  const result = spawnSync(command, args, {
-    cwd,
-    env: env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-  if (result.error || result.status !== 0) {
-    if (allowFail) return { ok: false, output };
-    if (output) process.stderr.write(`${output}\n`);
-    throw new Error(`${command} ${args.join(' ')} failed: ${result.error?.message ?? `exit code ${result.status}`}`);
-  }
-  if (!quiet && output) process.stderr.write(`${output}\n`);
-  return { ok: true, output };
-}
-
-function hasCommand(name) {
-  return run('sh', ['-c', 'command -v "$0"', name], { allowFail: true, quiet: true }).ok;
-}
 
 /** The redis-server binary: REDIS_SERVER, PATH, or Debian's place; null when not installed. */
 function findServer() {
@@ -61,49 +35,6 @@ function findServer() {
   const found = run('sh', ['-c', 'command -v redis-server'], { allowFail: true, quiet: true });
   if (found.ok && found.output) return found.output.split('\n')[0];
   return existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : null;
-}
-
-let aptUpdated = false;
-
-/**
- * Installs Debian's redis-server package (non-interactive); needs root or password-less sudo.
- * Where nothing forbids it yet, a policy-rc.d keeps the package from starting the distro's service
- * during the install (it would stay running on port 6379); it is removed right after.
- */
-function installRedis() {
-  if (!hasCommand('apt-get')) throw new Error('Redis is not installed and apt-get is not available');
-  const prefix = isRoot() ? [] : hasCommand('sudo') ? ['sudo', '-n', '--preserve-env=DEBIAN_FRONTEND'] : null;
-  if (!prefix) throw new Error('Redis is not installed; installing it needs root (or sudo)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (...args) => {
-    const [cmd, ...rest] = [...prefix, 'apt-get', ...args];
-    run(cmd, rest, { env });
-  };
-  if (!aptUpdated) {
-    log('apt-get update');
-    apt('update');
-    aptUpdated = true;
-  }
-  const addPolicy = isRoot() && !existsSync(POLICY_RC);
-  if (addPolicy) writeFileSync(POLICY_RC, '#!/bin/sh\n# ensure-redis: no service starts during its install\nexit 101\n', { mode: 0o755 });
-  try {
-    log('apt-get install -y redis-server');
-    apt('install', '-y', '--no-install-recommends', '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold', 'redis-server');
-  } finally {
-    if (addPolicy) rmSync(POLICY_RC, { force: true });
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Sends one raw RESP command and resolves with the first reply line ('' when the server closed without one, null when unreachable). */
@@ -130,21 +61,6 @@ function command(port, parts, timeoutMs = 2_000) {
   });
 }
 
-/** Whether a process is alive (a zombie nobody reaped yet counts as gone). */
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
 /** Whether `pid` is a redis-server (a pid from an old marker file may belong to another process by now). */
 function isRedis(pid) {
   try {
@@ -152,24 +68,6 @@ function isRedis(pid) {
   } catch {
     return !existsSync('/proc');
   }
-}
-
-/** Sends a signal to a process that may have gone meanwhile. */
-function signal(pid, name) {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // already gone
-  }
-}
-
-async function waitGone(pid, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!alive(pid)) return true;
-    await sleep(100);
-  }
-  return !alive(pid);
 }
 
 /** Stops the server of `dir` (SHUTDOWN NOSAVE, SIGTERM, SIGKILL: whichever works first) and removes the dir. */
@@ -203,7 +101,7 @@ async function waitUntilReady(port, child, timeoutMs = 30_000) {
 export async function ensureRedis() {
   let server = findServer();
   if (!server) {
-    installRedis();
+    aptInstall(['redis-server'], { what: 'Redis', tag: 'ensure-redis', log });
     server = findServer();
     if (!server) throw new Error('redis-server was installed but not found');
   }

@@ -9,24 +9,14 @@
 // shared secrets into the data directory), then the other workers and the web servers, then nginx.
 // The release origin (<dataDir>/origin) must have been published before (release CLI).
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
 import { ensureNginx } from './ensure-nginx.mjs';
+import { freePort, sleep } from './system.mjs';
+
+export { freePort };
 
 const apiDir = join(root, 'api');
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits until `url` answers 200 (or the process has died). */
 async function waitReady(url, child, timeoutMs) {
@@ -35,7 +25,7 @@ async function waitReady(url, child, timeoutMs) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
     const ok = await fetch(url).then((res) => res.ok, () => false);
     if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   throw new Error(`${url} was not ready within ${timeoutMs / 1000} s`);
 }

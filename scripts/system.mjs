@@ -1,0 +1,116 @@
+// Helpers the ensure-* scripts and topology.mjs share: running commands (their output to stderr,
+// never to stdout), free ports, installing Debian packages with apt-get without starting the
+// distro's services, and watching and signalling processes. Plain Node ESM, no dependencies.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+
+const POLICY_RC = '/usr/sbin/policy-rc.d';
+
+export const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs a command; its output goes to stderr (never to our stdout). Throws on failure unless allowFail. */
+export function run(command, args, { cwd, env, allowFail = false, quiet = false } = {}) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
+  if (result.error || result.status !== 0) {
+    if (allowFail) return { ok: false, output };
+    if (output) process.stderr.write(`${output}\n`);
+    throw new Error(`${command} ${args.join(' ')} failed: ${result.error?.message ?? `exit code ${result.status}`}`);
+  }
+  if (!quiet && output) process.stderr.write(`${output}\n`);
+  return { ok: true, output };
+}
+
+export function hasCommand(name) {
+  return run('sh', ['-c', 'command -v "$0"', name], { allowFail: true, quiet: true }).ok;
+}
+
+/** A TCP port on 127.0.0.1 that is free right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let aptUpdated = false;
+
+/**
+ * Installs Debian packages non-interactively (`apt-get update` once per process); needs root or
+ * password-less sudo. `packages`: names, or a function returning them, called after the update.
+ * `what` names the software in errors, `tag` the script in the policy-rc.d it writes, `log` logs.
+ * Where nothing forbids it yet, a policy-rc.d keeps the packages from starting the distro's service
+ * during the install (it would stay running on its default port); it is removed right after.
+ */
+export function aptInstall(packages, { what, tag, log }) {
+  if (!hasCommand('apt-get')) throw new Error(`${what} is not installed and apt-get is not available`);
+  const prefix = isRoot() ? [] : hasCommand('sudo') ? ['sudo', '-n', '--preserve-env=DEBIAN_FRONTEND'] : null;
+  if (!prefix) throw new Error(`${what} is not installed; installing it needs root (or sudo)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (...args) => {
+    const [cmd, ...rest] = [...prefix, 'apt-get', ...args];
+    run(cmd, rest, { env });
+  };
+  if (!aptUpdated) {
+    log('apt-get update');
+    apt('update');
+    aptUpdated = true;
+  }
+  const names = typeof packages === 'function' ? packages() : packages;
+  const addPolicy = isRoot() && !existsSync(POLICY_RC);
+  if (addPolicy) writeFileSync(POLICY_RC, `#!/bin/sh\n# ${tag}: no service starts during its install\nexit 101\n`, { mode: 0o755 });
+  try {
+    log(`apt-get install -y ${names.join(' ')}`);
+    apt('install', '-y', '--no-install-recommends', '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold', ...names);
+  } finally {
+    if (addPolicy) rmSync(POLICY_RC, { force: true });
+  }
+}
+
+/** Whether a process is alive (a zombie nobody reaped yet counts as gone). */
+export function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Sends a signal to a process that may have gone meanwhile. */
+export function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+/** Waits until the process (or every one of a list) is gone; resolves with whether they all went. */
+export async function waitGone(pids, timeoutMs) {
+  const list = Array.isArray(pids) ? pids : [pids];
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!list.some(alive)) return true;
+    await sleep(100);
+  }
+  return !list.some(alive);
+}
