@@ -17,9 +17,14 @@ type Options = {
   method?: 'GET' | 'POST';
   body?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** Every `orderEvery`-th request places an order instead: POST /api/orders with the next of `orders` (a fresh idempotency key each). */
+  orderEvery?: number;
+  orders?: Record<string, unknown>[];
 };
 const options = JSON.parse(readFileSync(0, 'utf8')) as Options;
 let next = 0;
+let sent = 0;
+let ordersSent = 0;
 let cacheHits = 0;
 
 const result = await autocannon({
@@ -30,10 +35,16 @@ const result = await autocannon({
     {
       method: options.method ?? 'GET',
       setupRequest: (request) => {
+        sent += 1;
+        if (options.orderEvery && options.orders?.length && sent % options.orderEvery === 0) {
+          const order = options.orders[ordersSent++ % options.orders.length]!;
+          const body = JSON.stringify({ ...order, idempotencyKey: randomUUID() });
+          return { ...request, method: 'POST', path: '/api/orders', headers: { ...options.headers, 'content-type': 'application/json' }, body };
+        }
         const path = options.paths[next++ % options.paths.length]!;
         const body = options.body ? JSON.stringify({ ...options.body, idempotencyKey: randomUUID() }) : undefined;
         const headers = { ...options.headers, ...(body ? { 'content-type': 'application/json' } : {}) };
-        return { ...request, path, headers, ...(body ? { body } : {}) };
+        return { ...request, method: options.method ?? 'GET', path, headers, ...(body ? { body } : {}) };
       },
       onResponse: (_status, _body, _context, headers) => {
         // The API's response cache, or the server's page cache for a rendered page.

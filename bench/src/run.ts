@@ -11,6 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { OPEN_LOOP_RATES, runApiLoad, type ApiLoad } from './api-load.ts';
+import { runScaleLoad, scaleSection } from './scale-load.ts';
 import { runLighthouse, type LighthouseResult } from './lighthouse.ts';
 import { runPageLoad, type PageLoad } from './page-load.ts';
 import { measurePageWeights, type PageCase, type PageWeight } from './page-weights.ts';
@@ -114,6 +115,8 @@ async function main() {
   const load: ApiLoad = await runApiLoad({ port: 4630, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
   log(`server-rendered pages under load on ${PRODUCTS} products, distinct URLs, caches on and off`);
   const pageLoad: PageLoad = await runPageLoad({ port: 4650, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
+  log('at scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis');
+  const scale = await runScaleLoad({ port: 4660, products: PRODUCTS, seconds: LOAD_SECONDS });
   log('catalogue queries one by one (api/bench/catalogue-bench.ts)');
   const summaryDir = mkdtempSync(join(tmpdir(), 'bench-catalogue-'));
   const summaryFile = join(summaryDir, 'summary.json');
@@ -260,6 +263,7 @@ async function main() {
         `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.cacheHitRatio * 100).toFixed(1)} % | ${Math.round(row.rssMb)} |`,
     ),
     '',
+    ...scaleSection(scale, PRODUCTS, LOAD_SECONDS),
     '## Catalogue queries, one at a time (api/bench/catalogue-bench.ts)',
     '',
     catalogue.status === 0 ? catalogue.stdout.trim() : `The catalogue benchmark failed (exit ${catalogue.status}).`,

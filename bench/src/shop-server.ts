@@ -19,6 +19,13 @@ function release(args: string[], env: NodeJS.ProcessEnv) {
 
 export const benchDataDir = (name: string) => join(repo, '.data', 'bench', name);
 
+/** Releases the built areas and shell into `<dataDir>/origin` (the first release starts its registry). */
+export function publishOrigin(dataDir: string, shellDist?: string, env: NodeJS.ProcessEnv = process.env) {
+  const origin = ['--origin', join(dataDir, 'origin')];
+  for (const area of ['catalog', 'checkout', 'account', 'content']) release(['deploy', area, '--no-build', '--init', ...origin], env);
+  release(['deploy', 'shell', ...(shellDist ? ['--dist', shellDist] : ['--no-build']), ...origin], env);
+}
+
 export async function startShop(options: {
   port: number;
   name: string;
@@ -41,10 +48,7 @@ export async function startShop(options: {
     DATABASE_URL: '',
     ...options.env,
   };
-  const origin = ['--origin', join(dataDir, 'origin')];
-  // A fresh origin: the first release starts its registry.
-  for (const area of ['catalog', 'checkout', 'account', 'content']) release(['deploy', area, '--no-build', '--init', ...origin], env);
-  release(['deploy', 'shell', ...(options.shellDist ? ['--dist', options.shellDist] : ['--no-build']), ...origin], env);
+  publishOrigin(dataDir, options.shellDist, env);
 
   const command = options.cpu ? 'taskset' : process.execPath;
   // The compiled server, as `npm start` runs it (scripts/build.mjs builds api/dist).

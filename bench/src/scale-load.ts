@@ -1,0 +1,245 @@
+/**
+ * The shop at scale, side by side in one run (issue #18): the realistic mix of distinct catalogue
+ * URLs (bench/src/api-mix.ts) with 5 % orders of in-stock items (each takes stock, so each drops
+ * the cached answers that show its product on every server), at 50 and 200 connections, for
+ *   1. one server on the embedded SQLite,
+ *   2. one server on PostgreSQL,
+ *   3. two web servers and a worker behind nginx on PostgreSQL and Redis (scripts/topology.mjs,
+ *      what `npm run start:cluster` runs).
+ * The same 100,000-product catalogue in both databases (PostgreSQL's is generated once and kept
+ * in .data/bench/api-pg-<n>/postgres). The load generator runs on core 1; the servers and the
+ * databases are not pinned (with several processes they share both cores with it).
+ * Memory: each process's peak resident set (VmHWM) for the Node processes and Redis, and the
+ * proportional set (Pss) summed over PostgreSQL's processes (they share their buffers).
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
+import { ensureRedis } from '../../scripts/ensure-redis.mjs';
+import { startTopology } from '../../scripts/topology.mjs';
+import { apiUrlSets } from './api-mix.ts';
+import { grownCatalogue } from './api-load.ts';
+import { benchDataDir, publishOrigin, repo, startShop } from './shop-server.ts';
+
+const LOOPBACK = '127.0.0.1,::1,::ffff:127.0.0.1';
+/** One request in 20 places an order. */
+const ORDER_EVERY = 20;
+export const SCALE_CONNECTIONS = [50, 200];
+
+export type ScaleRow = {
+  topology: string;
+  connections: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+  cacheHitRatio: number;
+  /** MB per process (or group of processes), measured after the run. */
+  memory: Record<string, number>;
+};
+
+type Target = { name: string; base: string; memory: () => Record<string, number> };
+
+function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes whose command name is `comm` (postgres, redis-server, nginx). */
+function processesNamed(comm: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** Proportional resident memory (shared pages divided among their users), summed, in MB. */
+function pssMb(pids: number[]): number {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // Gone meanwhile (a PostgreSQL backend that ended).
+    }
+  }
+  return kb / 1024;
+}
+
+/** In-stock variants with plenty of pieces, from listing pages: what the load's orders buy. */
+async function orderableVariants(base: string, listing: string[]): Promise<number[]> {
+  const found = new Set<number>();
+  for (const path of listing.slice(0, 200)) {
+    const page = (await (await fetch(`${base}${path}`)).json()) as { data?: { variant: { v_id: number; v_availability: string; v_stock: number } }[] };
+    for (const { variant } of page.data ?? []) if (variant.v_availability === 'in_stock' && variant.v_stock >= 500) found.add(variant.v_id);
+    if (found.size >= 200) break;
+  }
+  if (found.size === 0) throw new Error('no in-stock variant with 500 pieces found for the orders');
+  return [...found];
+}
+
+function orderBodies(variants: number[]) {
+  return variants.map((v_id) => ({
+    lines: [{ v_id, amount: 1 }],
+    contact: {
+      email: 'zataz@example.sk', phone: '+421905123456', name: 'Záťažový Test',
+      billing: { street: 'Hlavná 1', city: 'Žilina', zip: '01001' }, company: null, delivery: null,
+    },
+    shippingCode: 'courier', paymentCode: 'transfer', couponCode: null, note: '', termsAccepted: true,
+  }));
+}
+
+function load(target: Target, paths: string[], orders: ReturnType<typeof orderBodies>, connections: number, seconds: number): ScaleRow {
+  const run = spawnSync('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'src/load-worker.ts'], {
+    cwd: join(repo, 'bench'),
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    input: JSON.stringify({ url: target.base, paths, connections, seconds, orderEvery: ORDER_EVERY, orders }),
+  });
+  if (run.status !== 0) throw new Error(`load on ${target.name} failed: ${run.stderr}`);
+  const measured = JSON.parse(run.stdout) as { requestsPerSecond: number; p50: number; p99: number; errors: number; total: number; cacheHits: number };
+  const row: ScaleRow = {
+    topology: target.name,
+    connections,
+    requestsPerSecond: measured.requestsPerSecond,
+    p50: measured.p50,
+    p99: measured.p99,
+    errors: measured.errors,
+    total: measured.total,
+    cacheHitRatio: measured.total > 0 ? measured.cacheHits / measured.total : 0,
+    memory: target.memory(),
+  };
+  process.stderr.write(
+    `[scale] ${row.topology}, ${connections} connections: ${Math.round(row.requestsPerSecond)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ` +
+      `${row.errors} errors, ${(row.cacheHitRatio * 100).toFixed(1)} % from a cache\n`,
+  );
+  return row;
+}
+
+/** Waits until the answers a previous run left in the caches have expired (their max-age), so each run starts empty. */
+const drainCaches = () => new Promise((resolve) => setTimeout(resolve, 11_000));
+
+export async function runScaleLoad(options: { port: number; products: number; seconds: number }): Promise<{ rows: ScaleRow[]; distinct: number; orderVariants: number }> {
+  const sqlite = grownCatalogue(options.products);
+  const pgData = benchDataDir(`api-pg-${options.products}`);
+  const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
+  const rows: ScaleRow[] = [];
+  let distinct = 0;
+  let orderVariants = 0;
+  try {
+    // The same catalogue generator, into PostgreSQL (once; kept with the database).
+    const grown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/grow-catalogue.ts', pgData, String(options.products)], {
+      cwd: join(repo, 'api'),
+      stdio: 'inherit',
+      env: { ...process.env, DATABASE_URL: postgres.url },
+    });
+    if (grown.status !== 0) throw new Error('could not generate the catalogue in PostgreSQL');
+
+    const allow = { CHECKOUT_RATE_LIMIT_ALLOWLIST: LOOPBACK };
+    const single = async (name: string, shopName: string, env: Record<string, string>) => {
+      const shop = await startShop({ port: options.port, name: shopName, keepData: true, env: { ...allow, ...env } });
+      const target: Target = {
+        name,
+        base: shop.base,
+        memory: () => ({
+          server: procStatusMb(shop.pid, 'VmHWM'),
+          ...(env.DATABASE_URL ? { postgresql: pssMb(processesNamed('postgres')) } : {}),
+        }),
+      };
+      return { target, stop: shop.stop };
+    };
+    const cluster = async () => {
+      const redis = await ensureRedis();
+      publishOrigin(pgData);
+      const shop = await startTopology({
+        dataDir: pgData,
+        databaseUrl: postgres.url,
+        redisUrl: redis.url,
+        servers: 2,
+        workers: 1,
+        port: options.port,
+        env: allow,
+        output: () => {},
+      });
+      const target: Target = {
+        name: '2 servers behind nginx, PostgreSQL + Redis',
+        base: shop.url,
+        memory: () => ({
+          ...Object.fromEntries([...shop.web, ...shop.workers].map((p) => [p.name, procStatusMb(p.child.pid!, 'VmHWM')])),
+          postgresql: pssMb(processesNamed('postgres')),
+          redis: pssMb(processesNamed('redis-server')),
+          nginx: pssMb(processesNamed('nginx')),
+        }),
+      };
+      return {
+        target,
+        stop: async () => {
+          await shop.stop();
+          await redis.stop();
+        },
+      };
+    };
+
+    const setups = [
+      () => single('1 server, SQLite', sqlite.name, { DATABASE_URL: '' }),
+      () => single('1 server, PostgreSQL', `api-pg-${options.products}`, { DATABASE_URL: postgres.url }),
+      cluster,
+    ];
+    for (const setup of setups) {
+      const { target, stop } = await setup();
+      try {
+        const sets = await apiUrlSets(target.base);
+        distinct = new Set(sets.mix).size;
+        const variants = await orderableVariants(target.base, sets.listing);
+        orderVariants = variants.length;
+        const orders = orderBodies(variants);
+        for (const connections of SCALE_CONNECTIONS) {
+          await drainCaches();
+          rows.push(load(target, sets.mix, orders, connections, options.seconds));
+        }
+      } finally {
+        await stop();
+      }
+    }
+  } finally {
+    await postgres.stop();
+  }
+  return { rows, distinct, orderVariants };
+}
+
+const mb = (memory: Record<string, number>) =>
+  Object.entries(memory)
+    .map(([name, value]) => `${name} ${Math.round(value)}`)
+    .join(', ');
+
+/** The section of bench/results.md. */
+export function scaleSection(result: { rows: ScaleRow[]; distinct: number; orderVariants: number }, products: number, seconds: number): string[] {
+  return [
+    `## At scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis (${products.toLocaleString('en')} products)`,
+    '',
+    `The mix (${result.distinct.toLocaleString('en')} distinct URLs: 40 % product, 25 % listing, 20 % facets, 15 % search) with one request in ${ORDER_EVERY} ` +
+      `an order of one piece of an in-stock item (${result.orderVariants} items in turn; each order takes stock and drops, on every server, the cached answers ` +
+      `that show its product). ${seconds} s per row, each starting with empty caches; the load generator on core 1, the servers and databases unpinned. ` +
+      'Memory: peak resident MB of each Node process, proportional MB of PostgreSQL, Redis and nginx (bench/src/scale-load.ts).',
+    '',
+    '| topology | connections | requests/s | p50 ms | p99 ms | errors | from a cache | memory MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...result.rows.map(
+      (row) =>
+        `| ${row.topology} | ${row.connections} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.cacheHitRatio * 100).toFixed(1)} % | ${mb(row.memory)} |`,
+    ),
+    '',
+  ];
+}
