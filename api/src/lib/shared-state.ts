@@ -51,18 +51,31 @@ export function createSharedState(url: string, log: FastifyBaseLogger, changes: 
   return {
     redis,
     async start() {
-      await Promise.all([redis.connect(), subscriber.connect()]);
-      subscriber.on('ready', () => {
-        // Reconnected: changes published meanwhile were not heard.
-        if (subscribed) changes.record({ kind: 'all' }, 'elsewhere');
-      });
+      // A Redis that cannot be reached does not keep the shop from starting: the clients keep
+      // trying (retryStrategy), limits pass meanwhile, and the subscription starts once connected.
+      const connected = await Promise.all([redis.connect(), subscriber.connect()]).then(
+        () => true,
+        (error: unknown) => {
+          log.error({ err: error }, 'shared state: Redis cannot be reached; rate limits pass and other servers\' catalogue changes show after the cache time until it can');
+          return false;
+        },
+      );
       subscriber.on('message', (channel: string, message: string) => {
         if (channel !== CATALOGUE_CHANNEL) return;
         const change = parseMessage(message, self);
         if (change) changes.record(change, 'elsewhere');
       });
-      await subscriber.subscribe(CATALOGUE_CHANNEL);
-      subscribed = true;
+      const subscribe = () =>
+        subscriber.subscribe(CATALOGUE_CHANNEL).then(() => {
+          subscribed = true;
+        });
+      subscriber.on('ready', () => {
+        // (Re)connected: changes published meanwhile were not heard, so this server starts its caches
+        // over. ioredis subscribes again by itself to a channel it had; the first time, we do.
+        if (subscribed) changes.record({ kind: 'all' }, 'elsewhere');
+        else subscribe().then(() => changes.record({ kind: 'all' }, 'elsewhere'), () => {});
+      });
+      if (connected) await subscribe();
       stopPublishing = changes.onLocalChange((change) => {
         const sent: CatalogueChange = change.kind === 'products' && change.ids.length > MAX_PRODUCTS_PER_MESSAGE ? { kind: 'all' } : change;
         redis.publish(CATALOGUE_CHANNEL, JSON.stringify({ from: self, change: sent })).catch((error: unknown) => {

@@ -69,6 +69,8 @@ export type StartTestApiOptions = {
   configure?: (app: FastifyInstance) => void;
   /** Addresses per sitemap file (default: the protocol's 50,000). */
   sitemapUrlsPerFile?: number;
+  /** Redis shared with other servers (default: none). */
+  redisUrl?: string;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -103,6 +105,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
     ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
     ...(options.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.sitemapUrlsPerFile } : {}),
+    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {
