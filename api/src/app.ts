@@ -7,6 +7,7 @@ import type { Db, DialectName } from './db/database.ts';
 import { createTokenService } from './lib/auth.ts';
 import { COMPRESSION } from './lib/compression.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
+import { localDataFileStore, type FileStore } from './lib/file-store.ts';
 import { frameworkErrorOptions, requireHostHeader } from './lib/framework-errors.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
 import { openApiRoute, registerOpenApi } from './lib/openapi.ts';
@@ -83,7 +84,12 @@ export type BuildApiOptions = {
   checkoutRateLimit?: CheckoutRateLimit;
   /** Client telemetry reports per address (default 120 a minute; routes/telemetry). */
   telemetryRateLimit?: RateLimitWindow;
-  /** Where complaint photos are stored; default: `complaints/` beside the checkout's invoice folder (the data directory). */
+  /**
+   * Complaint photos and invoice copies (lib/file-store.ts; the server's: fileStoreFromEnv). Default:
+   * the local directories, complaint photos in `uploadDir` and invoice copies in the checkout's `invoiceDir`.
+   */
+  files?: FileStore;
+  /** The local folder of complaint photos when `files` is not given; default: `complaints/` beside the checkout's invoice folder (the data directory). */
   uploadDir?: string;
   /** Addresses per sitemap file (default 50,000, the protocol's limit; tests split with fewer). */
   sitemapUrlsPerFile?: number;
@@ -180,7 +186,9 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     },
     readiness: opts.readiness ?? [],
     shared,
-    uploadDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints'),
+    files:
+      opts.files ??
+      localDataFileStore({ complaintsDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints'), invoicesDir: checkout.invoiceDir }),
   };
   const responseCache = opts.responseCache === false ? null : new ResponseCache(opts.responseCache ?? DEFAULT_RESPONSE_CACHE);
 

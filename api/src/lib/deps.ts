@@ -1,6 +1,7 @@
 import type { Db, DialectName } from '../db/database.ts';
 import type { TokenService } from './auth.ts';
 import type { CheckoutOptions } from './checkout-options.ts';
+import type { FileStore } from './file-store.ts';
 import type { Metrics } from './metrics.ts';
 import type { RateLimits } from './rate-limit.ts';
 import type { SharedState } from './shared-state.ts';
@@ -26,6 +27,6 @@ export type ApiDeps = {
   shared: SharedState | null;
   /** What /api/ready checks besides the database. */
   readiness: ReadinessCheck[];
-  /** Where complaint photos are stored. */
-  uploadDir: string;
+  /** Complaint photos (`complaints/<name>`) and invoice copies (`invoices/<name>`): a local directory or an S3 bucket (lib/file-store.ts). */
+  files: FileStore;
 };

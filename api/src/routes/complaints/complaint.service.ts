@@ -1,16 +1,16 @@
 /**
  * Complaints (reklamácie): the signed-in shopper files one for a line of a delivered order, with a
  * reason, a description and up to 5 photos (JPEG, PNG or WebP recognised by their first bytes).
- * Photos are stored under the upload directory with random names and served only to the
- * complaint's owner. The shop settles each complaint within 30 days; the operator moves its state.
+ * Photos are stored in the file store (lib/file-store.ts) as `complaints/<random name>` (the
+ * database keeps the name) and served only to the complaint's owner. The shop settles each
+ * complaint within 30 days; the operator moves its state.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Complaint, ComplaintReason, ComplaintState } from '@shop/shared-kernel/contract';
 import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT, COMPLAINT_REASON_LABELS, complaintSettleBy } from '@shop/shared-kernel/rules';
 import type { Db } from '../../db/database.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
+import type { FileStore } from '../../lib/file-store.ts';
 import { orderByToken } from '../orders/order.service.ts';
 import { accountOrderDetail } from '../order-history/order-state.ts';
 import { ComplaintRepository } from './complaint.repository.ts';
@@ -19,6 +19,8 @@ import { ComplaintRepository } from './complaint.repository.ts';
 const WARRANTY_MS = 2 * 365 * 86_400_000;
 const REASONS = Object.keys(COMPLAINT_REASON_LABELS) as ComplaintReason[];
 const EXT: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
+/** A photo's key in the file store, by the file name the database keeps. */
+const photoKey = (fileName: string) => `complaints/${fileName}`;
 
 export const COMPLAINT_MESSAGES = {
   notFound: 'Reklamácia sa nenašla.',
@@ -39,11 +41,11 @@ export const COMPLAINT_MESSAGES = {
 export type ComplaintForm = { fields: Record<string, string>; photos: { data: Buffer; type: string }[] };
 
 export class ComplaintService {
-  /** `iban`: for the order's detail; `uploadDir`: where the photos are stored. */
+  /** `iban`: for the order's detail; `files`: where the photos are stored. */
   constructor(
     private readonly db: Db,
     private readonly iban: string,
-    private readonly uploadDir: string,
+    private readonly files: FileStore,
   ) {}
 
   async list(where: { userId?: number; complaintId?: number }): Promise<Complaint[]> {
@@ -92,33 +94,37 @@ export class ComplaintService {
     if (Date.now() - Date.parse(detail.deliveredAt) > WARRANTY_MS) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.warranty);
 
     const now = new Date().toISOString();
-    await mkdir(this.uploadDir, { recursive: true });
-    const written: string[] = [];
+    const stored = photos.map((photo) => ({ ...photo, fileName: `${randomBytes(16).toString('hex')}.${EXT[photo.type]}` }));
+    let complaintId: number;
     try {
-      const complaintId = await this.db.transaction().execute(async (trx) => {
+      // The photos first, outside the transaction: an upload to S3 takes a while, and the database
+      // is not held meanwhile. Every upload settles before a failure is acted on, so none lands after the clean-up.
+      const uploads = await Promise.allSettled(stored.map((p) => this.files.put(photoKey(p.fileName), p.data, p.type)));
+      const failed = uploads.find((u): u is PromiseRejectedResult => u.status === 'rejected');
+      if (failed) throw failed.reason;
+      complaintId = await this.db.transaction().execute(async (trx) => {
         const repo = new ComplaintRepository(trx);
         const id = await repo.insert({ userId, orderId: order.order_id, itemId, reason, description, createdAt: now, settleBy: complaintSettleBy(now) });
-        for (const photo of photos) {
-          const fileName = `${randomBytes(16).toString('hex')}.${EXT[photo.type]}`;
-          await writeFile(join(this.uploadDir, fileName), photo.data, { mode: 0o600 });
-          written.push(fileName);
-          await repo.addPhoto({ complaintId: id, fileName, contentType: photo.type, size: photo.data.length, createdAt: now });
+        for (const p of stored) {
+          await repo.addPhoto({ complaintId: id, fileName: p.fileName, contentType: p.type, size: p.data.length, createdAt: now });
         }
         return id;
       });
-      return await this.one(complaintId);
     } catch (error) {
-      // Nothing was stored: the photos written so far go too.
-      await Promise.all(written.map((f) => rm(join(this.uploadDir, f), { force: true })));
+      // Nothing was stored: the photos go too (a photo that cannot be removed is left; the original error is the one to report).
+      await Promise.all(stored.map((p) => this.files.remove(photoKey(p.fileName)).catch(() => undefined)));
       throw error;
     }
+    // Committed: the photos belong to the complaint now, whatever happens below.
+    return this.one(complaintId);
   }
 
   /** A photo of the user's own complaint, else 404. */
   async photo(userId: number, complaintId: number, photoId: number): Promise<{ data: Buffer; contentType: string }> {
     const photo = await new ComplaintRepository(this.db).photoOfOwner(userId, complaintId, photoId);
     if (!photo) throw notFound(COMPLAINT_MESSAGES.photoNotFound);
-    const data = await readFile(join(this.uploadDir, photo.file_name)).catch(() => null);
+    // A missing file is a 404; a store that cannot be reached is an error (500), not a missing photo.
+    const data = await this.files.get(photoKey(photo.file_name));
     if (!data) throw notFound(COMPLAINT_MESSAGES.photoNotFound);
     return { data, contentType: photo.content_type };
   }

@@ -16,8 +16,6 @@ import { requireOperator } from '../../lib/operator-auth.ts';
 import { requireUser } from '../../lib/require-user.ts';
 import { COMPLAINT_MESSAGES, ComplaintService, type ComplaintForm } from './complaint.service.ts';
 
-/** `checkout`: the shop's IBAN and the operator's token; `uploadDir`: where complaint photos are stored. */
-
 /** Reads the complaint form; a photo that is not JPEG, PNG or WebP (by its first bytes) is refused. */
 async function readForm(request: FastifyRequest): Promise<ComplaintForm> {
   if (!request.isMultipart()) throw new ApiError(415, 'bad_request', COMPLAINT_MESSAGES.multipart);
@@ -50,7 +48,7 @@ async function readForm(request: FastifyRequest): Promise<ComplaintForm> {
 
 export const complaintRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const complaints = new ComplaintService(deps.db, deps.checkout.iban, deps.uploadDir);
+  const complaints = new ComplaintService(deps.db, deps.checkout.iban, deps.files);
   await app.register(multipart, {
     limits: { fileSize: COMPLAINT_PHOTO_MAX_BYTES, files: COMPLAINT_PHOTO_MAX_COUNT, fields: 10, fieldSize: 4096, parts: 20 },
   });

@@ -2,8 +2,6 @@
  * The operator's document tools behind the spec's utility routes (/pdf, /generate, /email,
  * /send, /paid), all with the X-Operator-Token header; orders are looked up by number.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { checkoutCalls } from '@shop/shared-kernel/schemas';
@@ -42,14 +40,16 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
       .header('content-disposition', `inline; filename="faktura-${order.order_number}.pdf"`).send(pdf);
   });
 
-  // /generate: store the invoice PDF in the data directory
+  // /generate: store a copy of the invoice PDF in the file store (`invoices/faktura-<number>.pdf`: the
+  // data directory's invoices/ folder locally, the bucket with S3). Nothing in the shop reads the copy
+  // back (the shopper's and the operator's invoice downloads render the PDF afresh): it is the
+  // operator's archive, kept where every server writes alike.
   app.route({ ...callRoute(checkoutCalls, 'POST /api/operator/orders/:number/invoice'), handler: async (request) => {
     const order = await load(request.params.number);
     const pdf = await invoicePdf(deps.db, order, deps.checkout);
-    await mkdir(deps.checkout.invoiceDir, { recursive: true });
-    const file = join(deps.checkout.invoiceDir, `faktura-${order.order_number}.pdf`);
-    await writeFile(file, pdf);
-    return { data: { file: `faktura-${order.order_number}.pdf`, bytes: pdf.length } };
+    const file = `faktura-${order.order_number}.pdf`;
+    await deps.files.put(`invoices/${file}`, pdf, 'application/pdf');
+    return { data: { file, bytes: pdf.length } };
   } });
 
   // /email: preview the confirmation
