@@ -72,6 +72,26 @@ describe.each(backends)('release storage on $name', (backend) => {
     expect(await storage.readText('builds/latest.json')).toBeNull();
   });
 
+  it('stamps a file: null while absent, the same until it is written, another once its content changed', async () => {
+    const storage = backend.make();
+    expect(await storage.stamp('builds/latest.json')).toBeNull();
+    await storage.writeTextAtomic('builds/latest.json', '{"revision":"1"}');
+    const first = await storage.stamp('builds/latest.json');
+    expect(first).toEqual(expect.any(String));
+    expect(await storage.stamp('builds/latest.json')).toBe(first);
+    await storage.writeTextAtomic('builds/latest.json', '{"revision":"22"}');
+    const second = await storage.stamp('builds/latest.json');
+    expect(second).toEqual(expect.any(String));
+    expect(second).not.toBe(first);
+    await storage.appendText('builds/history.jsonl', 'a\n');
+    const appended = await storage.stamp('builds/history.jsonl');
+    await storage.appendText('builds/history.jsonl', 'b\n');
+    expect(await storage.stamp('builds/history.jsonl')).not.toBe(appended);
+    await storage.remove('builds/latest.json');
+    expect(await storage.stamp('builds/latest.json')).toBeNull();
+    expect(await storage.stamp('builds/never/there.json')).toBeNull();
+  });
+
   it('appends lines, creating the file', async () => {
     const storage = backend.make();
     await storage.appendText('builds/history.jsonl', 'a\n');
@@ -198,12 +218,14 @@ describe.each(backends)('release storage on $name', (backend) => {
     for (const key of ['../escape', 'builds/../../x', '/etc/passwd', 'a//b', 'a/', 'a\\b', 'a\u0000b', '.s3-storage/claims/x', 'x.s3-storage-incomplete', '']) {
       await expect(storage.readText(key), key).rejects.toThrow(/Release storage key/);
     }
+    await expect(storage.stamp('../x')).rejects.toThrow(/contains \.\./);
     await expect(storage.putFolder(folder(), '../x')).rejects.toThrow(/contains \.\./);
     expect(() => storage.localPath('../x')).toThrow(/contains \.\./);
   });
 
-  it('says where a key lives', () => {
+  it('says where a key lives, and whether its keys are on local disk already', () => {
     const storage = backend.make();
+    expect(storage.local).toBe(backend.kind === 'local');
     if (backend.kind === 'local') expect(storage.location('builds/latest.json')).toBe(storage.localPath('builds/latest.json'));
     else expect(storage.location('builds/latest.json')).toMatch(new RegExp(`^s3://${backend.server!().bucket}/t-[0-9a-f]{8}/origin/builds/latest\\.json$`));
   });

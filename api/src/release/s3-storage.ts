@@ -33,6 +33,7 @@
  * - Rename: a copy (only of the version that was looked at) and a delete
  *   (conditional where the server supports it). Files only.
  * - Local reads: `materialize` downloads into `cacheDir`.
+ * - Change markers: `stamp` is a HEAD (ETag and last modification).
  *
  * Keys are checked before any request: no `..`, no leading `/`, no empty or
  * control characters, and nothing named `.s3-storage…` (reserved here).
@@ -240,14 +241,20 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     }
   }
 
-  /** The object's ETag, or null when it is not there. */
-  async function head(key: string): Promise<string | null> {
+  /** The object's ETag and last modification, or null when it is not there. */
+  async function headObject(key: string): Promise<{ etag: string; lastModified: number } | null> {
     try {
-      return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? '';
+      const answer = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return { etag: answer.ETag ?? '', lastModified: answer.LastModified?.getTime() ?? 0 };
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
     }
+  }
+
+  /** The object's ETag, or null when it is not there. */
+  async function head(key: string): Promise<string | null> {
+    return (await headObject(key))?.etag ?? null;
   }
 
   async function deleteKey(key: string, extra: { IfMatch?: string } = {}): Promise<void> {
@@ -433,6 +440,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
   }
 
   return {
+    local: false,
     localPath,
     location(key) {
       assertKey(key);
@@ -444,6 +452,13 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       assertKey(key);
       if ((await head(full(key))) !== null) return true;
       return folderExists(key);
+    },
+
+    async stamp(key) {
+      assertKey(key);
+      // One HEAD: the ETag changes with the content, the last modification with every write.
+      const found = await headObject(full(key));
+      return found ? `${found.etag}@${found.lastModified}` : null;
     },
 
     async readText(key) {

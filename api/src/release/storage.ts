@@ -8,9 +8,21 @@ import { cp, mkdir, open, readdir, readFile, rename, rm, stat, appendFile, write
 import { dirname, join } from 'node:path';
 
 export type ReleaseStorage = {
+  /**
+   * True when every key already is a file on this machine (the local directory): `localPath` can be
+   * read without `materialize`, and a folder can be served straight from disk.
+   */
+  readonly local: boolean;
   /** Whether a file or folder exists at a key (a path relative to the origin root). */
   exists(key: string): Promise<boolean>;
   readText(key: string): Promise<string | null>;
+  /**
+   * A cheap marker of a file's current version, to notice a change without reading it: the same
+   * while nothing writes the file, different once its content changed (the local directory:
+   * modification time and size from a stat; an object store: the object's ETag and last
+   * modification from a HEAD). Null when the key is absent.
+   */
+  stamp(key: string): Promise<string | null>;
   /** Replaces a file atomically: readers see the old or the new content, never a mix. */
   writeTextAtomic(key: string, content: string): Promise<void>;
   appendText(key: string, line: string): Promise<void>;
@@ -40,6 +52,7 @@ export type ReleaseStorage = {
 export function localDirectoryStorage(root: string): ReleaseStorage {
   const path = (key: string) => join(root, key);
   return {
+    local: true,
     localPath: path,
     location: path,
     async materialize(key) {
@@ -50,6 +63,13 @@ export function localDirectoryStorage(root: string): ReleaseStorage {
         () => true,
         () => false,
       );
+    },
+    async stamp(key) {
+      const info = await stat(path(key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+        throw error;
+      });
+      return info ? `${info.mtimeMs}:${info.size}` : null;
     },
     async readText(key) {
       return readFile(path(key), 'utf8').catch((error: NodeJS.ErrnoException) => {

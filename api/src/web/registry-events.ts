@@ -1,11 +1,12 @@
 /**
  * Open tabs learn of a registry change within a second: `GET /builds/events`
  * is a server-sent event stream that sends the registry's revision whenever
- * it changes (one watcher per server, a stat of the file every half second,
- * however many tabs listen). The shell makes the next navigation a full page
- * load when the revision differs from the one it booted with.
+ * it changes (one watcher per server, a look at the registry's stamp every
+ * half second however many tabs listen: a stat of the file on the local
+ * directory, a HEAD request on an object store). The shell makes the next
+ * navigation a full page load when the revision differs from the one it
+ * booted with.
  */
-import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
@@ -28,11 +29,12 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
   const revisionEvent = () => `event: registry\ndata: ${JSON.stringify({ revision })}\n\n`;
 
   async function poll() {
-    const info = await stat(storage.localPath(REGISTRY_KEY)).catch(() => null);
-    const next = info ? `${info.mtimeMs}:${info.size}` : 'none';
+    // A failure to look (the object store unreachable) is logged and changes nothing: tabs keep their revision.
+    const found = await storage.stamp(REGISTRY_KEY);
+    const next = found ?? 'none';
     if (next === stamp) return;
+    const current = found ? (await readRegistry(storage)).revision : null;
     stamp = next;
-    const current = info ? (await readRegistry(storage)).revision : null;
     if (current === revision) return;
     revision = current;
     for (const client of clients) send(client, revisionEvent());
