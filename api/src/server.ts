@@ -65,10 +65,10 @@ async function main() {
   });
   const health = (since: Date) => clientHealth(database.db, since);
   if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway });
-  await app.register(opsRoutes, { prefix: '/api', originDir: config.originDir, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
   registryEvents(app, { storage });
   await app.register(shellHost, {
-    originDir: config.originDir,
+    storage,
     assetOrigin: config.assetOrigin,
     gtmId: config.gtmId,
     registryPollMs: config.registryPollMs,

@@ -25,7 +25,7 @@ beforeAll(async () => {
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
-  await app.register(opsRoutes, { prefix: '/api', originDir: origin, operatorToken: token, publicUrl: 'https://shop.example', health });
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: token, publicUrl: 'https://shop.example', health });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

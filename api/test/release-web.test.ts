@@ -3,9 +3,7 @@
  * server-sent registry events open tabs listen to, and signed preview links
  * that make one browser load a version in force for nobody else.
  *
- * On the local directory only: the shell host serves the origin directory
- * (it makes its own local storage from `originDir`) and the registry events
- * watch the registry file on disk. The preview host's reading of a published
+ * On the local directory only. The preview host's reading of a published
  * build from S3 is tested in release.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +37,7 @@ beforeAll(async () => {
   const preview = fakeAreaBuild('checkout', { marker: 'preview', exposes: ['./CartPage', './GiftPage'], routes: [cartRoute, giftRoute] });
   previewed = (await deploy({ storage, part: 'checkout', distDir: preview, packageVersion: '1.0.0', provenance, mode: { kind: 'publish' } })).version;
   registryEvents(app, { storage, pollMs: 50 });
-  await shellHost(app, { originDir: origin, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example' });
+  await shellHost(app, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example' });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

@@ -6,12 +6,11 @@
  * previewed area instead of the one in force.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isArea, type AreaName } from './registry.ts';
+import { isArea, isVersionName, type AreaName } from './registry.ts';
 
 export const PREVIEW_COOKIE = 'shop_preview';
 export const PREVIEW_PATH = '/preview';
 export const PREVIEW_TTL_MS = 24 * 60 * 60_000;
-const VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
 
 export type Preview = { area: AreaName; version: string; expires: number };
 
@@ -33,7 +32,7 @@ export function verifyPreview(operatorToken: string, token: string | undefined, 
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
     const { a, v, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { a?: unknown; v?: unknown; e?: unknown };
-    if (typeof a !== 'string' || !isArea(a) || typeof v !== 'string' || !VERSION.test(v) || typeof e !== 'number' || e < now) return null;
+    if (typeof a !== 'string' || !isArea(a) || typeof v !== 'string' || !isVersionName(v) || typeof e !== 'number' || e < now) return null;
     return { area: a, version: v, expires: e };
   } catch {
     return null;

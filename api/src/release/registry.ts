@@ -21,6 +21,14 @@ export function isArea(value: string): value is AreaName {
   return (AREAS as readonly string[]).includes(value);
 }
 
+/**
+ * A version's name as releases make them (`<package version>-<content hash>`), and as a URL or a
+ * preview link may name one: letters, digits, `.`, `+` and `-`, at most 64, no `.` or `..` path step.
+ */
+export function isVersionName(value: string): boolean {
+  return /^[0-9A-Za-z.+-]{1,64}$/.test(value) && value !== '.' && !value.includes('..');
+}
+
 export const LAYOUTS = ['default', 'checkout', 'account'] as const;
 export type LayoutName = (typeof LAYOUTS)[number];
 

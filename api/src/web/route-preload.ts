@@ -8,9 +8,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
+import type { ReleaseStorage } from '../release/storage.ts';
 import { BOOT_PRELOAD_ID } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../lib/html.ts';
 import { scriptJson } from './ssr/page-html.ts';
+import { folderOf, releasedFolder } from './released-folder.ts';
 
 export type ShellRoute = { path: string; area: string; module: string; noConsent?: boolean };
 
@@ -46,20 +48,33 @@ type AreaMeta = { preload?: Record<string, string[]> };
 
 const builds = new Map<string, Promise<unknown>>();
 
-/** A JSON file of a released build, read once (a released build never changes). */
-function buildFile<T>(originDir: string, entry: string, name: string): Promise<T | null> {
-  const file = join(originDir, entry.replace(/[^/]+$/, name));
-  let cached = builds.get(file);
+/**
+ * A JSON file of a released build, read once (a released build never changes); null when it is
+ * not there or not JSON. A build that could not be brought to local disk (the object store
+ * unreachable) is tried again next time.
+ */
+function buildFile<T>(storage: ReleaseStorage, entry: string, name: string): Promise<T | null> {
+  const folder = folderOf(entry);
+  const id = storage.localPath(`${folder}/${name}`);
+  let cached = builds.get(id);
   if (!cached) {
-    cached = readFile(file, 'utf8').then((text) => JSON.parse(text) as T, () => null);
-    builds.set(file, cached);
+    const reading = releasedFolder(storage, folder).then(
+      (dir) => readFile(join(dir, name), 'utf8').then((text) => JSON.parse(text) as T, () => null),
+      () => {
+        builds.delete(id);
+        return null;
+      },
+    );
+    cached = reading;
+    builds.set(id, reading);
   }
   return cached as Promise<T | null>;
 }
 
 /** A preconnect to the areas' origin, and the list of the page's area entry and page chunks for index.html's loader. */
 export async function areaPreloadLinks(options: {
-  originDir: string;
+  /** Where the areas' builds are read from. */
+  storage: ReleaseStorage;
   registry: Pick<PublicRegistry, 'areas' | 'canaries'>;
   routes: ShellRoute[];
   pathname: string;
@@ -73,8 +88,8 @@ export async function areaPreloadLinks(options: {
   if (!route || !release || (area && options.registry.canaries?.[area])) return links.join('');
   const base = `${options.assetOrigin}/${release.entry.replace(/[^/]+$/, '')}`;
   const [manifest, meta] = await Promise.all([
-    buildFile<Manifest>(options.originDir, release.entry, 'mf-manifest.json'),
-    buildFile<AreaMeta>(options.originDir, release.entry, 'area.json'),
+    buildFile<Manifest>(options.storage, release.entry, 'mf-manifest.json'),
+    buildFile<AreaMeta>(options.storage, release.entry, 'area.json'),
   ]);
   const expose = manifest?.exposes?.find((candidate) => `./${candidate.name}` === route.module);
   // The federation manifest's list, and the build's own (older builds have only the first).

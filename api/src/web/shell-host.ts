@@ -4,13 +4,13 @@
  * (never cached), and index.html with the runtime configuration for every
  * other GET, so client-side routes work on a deep link and a reload.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../lib/error-handler.ts';
-import { publicRegistry, readRegistry, type PublicRegistry } from '../release/registry.ts';
-import { localDirectoryStorage } from '../release/storage.ts';
+import { isVersionName, publicRegistry, readRegistry, type PublicRegistry } from '../release/registry.ts';
+import type { ReleaseStorage } from '../release/storage.ts';
 import { PREVIEW_COOKIE, PREVIEW_PATH } from '../release/preview.ts';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
@@ -23,9 +23,14 @@ import { compressingStream, preferredEncoding } from '../lib/compression.ts';
 import { serveApiInProcess, storedRedirect } from './ssr/in-process-api.ts';
 import { PageCache } from './ssr/page-cache.ts';
 import { catalogueVersion } from '../lib/catalogue-version.ts';
+import { releasedFolder } from './released-folder.ts';
 
 export type ShellHostOptions = {
-  originDir: string;
+  /**
+   * Where releases live: the registry, and the shell's and areas' version folders, read from local
+   * disk (an object store's are downloaded into its cache once, see `releasedFolder`).
+   */
+  storage: ReleaseStorage;
   /** Origin of the areas (the static origin or a CDN), from configuration. */
   assetOrigin: string;
   gtmId: string | null;
@@ -58,6 +63,9 @@ export function sharedHtmlCacheControl(pageCacheMs: number): string {
 }
 
 const SAFE_ASSET = /^[\w.-]+$/;
+const SHELLS = 'shells/shell';
+/** How long an object store's list of the shell's versions is reused (ms); the directory's is read every time. */
+const SHELL_LIST_MS = 10_000;
 
 function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
@@ -81,19 +89,33 @@ function canaryBucketOf(cookieHeader: string | undefined): number | null {
 }
 
 export async function shellHost(app: FastifyInstance, options: ShellHostOptions) {
-  const shellsDir = join(options.originDir, 'shells', 'shell');
+  const { storage } = options;
+  const shellsDir = storage.localPath(SHELLS);
   // Pages rendered here ask the API for their data in-process, through the kernel's own client.
   serveApiInProcess(app);
-  const renderPage = createPageRenderer({ originDir: options.originDir, assetOrigin: options.assetOrigin, budget: options.renderBudget });
+  const renderPage = createPageRenderer({ storage, assetOrigin: options.assetOrigin, budget: options.renderBudget });
   const pageCache = new PageCache(options.pageCacheMs ?? PAGE_CACHE_MS);
-  const storage = localDirectoryStorage(options.originDir);
+  // An object store's versions are downloaded under its cache: the folder is made here, not by a release.
+  if (!storage.local) await mkdir(shellsDir, { recursive: true });
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
   let indexCache: { dir: string; html: string } | null = null;
-  async function currentShellDir(): Promise<string | null> {
-    const registry = await readRegistry(storage);
-    return registry.shell ? join(options.originDir, registry.shell.dir) : null;
+  /** The shell's versions on the origin, for the files of tabs opened before the version in force. */
+  let listed: { at: number; versions: Promise<string[]> } | null = null;
+  async function shellVersions(): Promise<string[]> {
+    if (storage.local) return readdir(shellsDir).catch(() => [] as string[]);
+    if (!listed || Date.now() - listed.at > SHELL_LIST_MS) {
+      const versions = storage.list(SHELLS).then(
+        (names) => names.filter(isVersionName),
+        () => {
+          listed = null;
+          return [] as string[];
+        },
+      );
+      listed = { at: Date.now(), versions };
+    }
+    return listed.versions;
   }
   async function shellIndex(dir: string) {
     if (indexCache?.dir !== dir) indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8') };
@@ -130,15 +152,20 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   /** Sends a hashed shell file from the version in force, or from an older one for open tabs. */
   async function sendShellFile(reply: FastifyReply, folder: string, file: string): Promise<boolean> {
     if (!SAFE_ASSET.test(file)) return false;
-    const current = await currentShellDir();
-    const versions = await readdir(shellsDir).catch(() => [] as string[]);
-    const candidates = [current, ...versions.map((version) => join(shellsDir, version))].filter(Boolean) as string[];
-    for (const dir of candidates) {
-      if (await exists(join(dir, folder, file))) {
-        reply.header('cache-control', IMMUTABLE);
-        await reply.sendFile(file, join(dir, folder));
-        return true;
-      }
+    const current = (await readRegistry(storage)).shell?.dir ?? null;
+    const sendFrom = async (key: string) => {
+      // On an object store a version is downloaded the first time one of its files is asked for.
+      const dir = await releasedFolder(storage, key);
+      if (!(await exists(join(dir, folder, file)))) return false;
+      reply.header('cache-control', IMMUTABLE);
+      await reply.sendFile(file, join(dir, folder));
+      return true;
+    };
+    if (current && (await sendFrom(current))) return true;
+    // Not in the version in force: a tab opened before it asks for its own version's files.
+    for (const version of await shellVersions()) {
+      const key = `${SHELLS}/${version}`;
+      if (key !== current && (await sendFrom(key))) return true;
     }
     return false;
   }
@@ -155,7 +182,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       return reply.code(404).type('text/plain').send('Not found');
     }
     const registry = await readRegistry(storage);
-    const dir = registry.shell ? join(options.originDir, registry.shell.dir) : null;
+    const dir = registry.shell ? await releasedFolder(storage, registry.shell.dir) : null;
     if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
     const assetOrigin = options.assetOrigin;
     const shown: PublicRegistry = publicRegistry(registry);
@@ -176,7 +203,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const pathname = request.url.split('?')[0] ?? '/';
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
-    const preload = await areaPreloadLinks({ originDir: options.originDir, registry: served, routes, pathname, assetOrigin });
+    const preload = await areaPreloadLinks({ storage, registry: served, routes, pathname, assetOrigin });
     const script = `<script>window.__SHOP__=${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>`;
     const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
     // The canary side matters only while a canary runs.

@@ -15,13 +15,14 @@ import { callRoute } from '../../lib/contract-route.ts';
 import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../release/releases.ts';
 import { ReleaseRefused } from '../../release/refusal.ts';
 import { isArea, isPart, type PartName, type Provenance } from '../../release/registry.ts';
-import { localDirectoryStorage } from '../../release/storage.ts';
+import type { ReleaseStorage } from '../../release/storage.ts';
 import { PREVIEW_TTL_MS, previewLink } from '../../release/preview.ts';
 import { UPLOAD_BODY_LIMIT, unpackBuild } from '../../release/upload-bundle.ts';
 import { checkOperatorToken } from '../../lib/operator-auth.ts';
 
 export type OpsOptions = {
-  originDir: string;
+  /** Where releases live (the server's one storage: the origin directory or an object store). */
+  storage: ReleaseStorage;
   operatorToken: string;
   /** Base of preview links. */
   publicUrl: string;
@@ -45,8 +46,7 @@ const unknownPart = (reply: FastifyReply, part: string) =>
 
 export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { originDir, operatorToken } = options;
-  const storage = localDirectoryStorage(originDir);
+  const { storage, operatorToken } = options;
 
   app.addHook('onRequest', async (request, reply) => {
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];

@@ -26,6 +26,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { EmbeddedServerData, PageMetaInput, ServerRender, SettledLoad } from '@shop/shared-kernel/react';
 import { chooseReleases } from '@shop/shared-kernel/rules';
 import type { AreaName, AreaRelease, PublicRegistry } from '../../release/registry.ts';
+import type { ReleaseStorage } from '../../release/storage.ts';
+import { folderOf, releasedFolder } from '../released-folder.ts';
 import { BundleCache, evaluateServerBundle } from './server-bundles.ts';
 
 /** Where a part's server build sits inside its released build (the kernel's build/federation.mjs). */
@@ -79,6 +81,7 @@ export type PageRenderRequest = {
   /** Path and query of the request. */
   url: string;
   registry: Pick<PublicRegistry, 'areas' | 'canaries'>;
+  /** The local path of the shell's version folder (see `releasedFolder`). */
   shellDir: string;
   /** This browser's canary bucket; null when unknown (then a page of an area with a canary renders in the browser). */
   bucket: number | null;
@@ -94,15 +97,16 @@ export type PageRenderRequest = {
 /** A page the server does not render (not a public page, or a part without a server build): the browser renders it. */
 export class NotServerRendered extends Error {}
 
-export function createPageRenderer(options: { originDir: string; assetOrigin: string; budget?: RenderBudget }) {
+/** `storage`: where the areas' builds are read from (each version folder brought to local disk once, see `releasedFolder`). */
+export function createPageRenderer(options: { storage: ReleaseStorage; assetOrigin: string; budget?: RenderBudget }) {
   const budget = options.budget ?? DEFAULT_RENDER_BUDGET;
   // Area builds are stateless modules: one evaluation per version serves every shell instance.
   const areas = new BundleCache<AreaServerModule>(24);
   // A shell instance holds one choice of area versions (its route table and loader): one per choice.
   const shells = new BundleCache<ShellServer>(12);
 
-  function areaBundle(release: AreaRelease): Promise<AreaServerModule> {
-    const file = join(options.originDir, release.entry.replace(/[^/]+$/, ''), SERVER_ENTRY);
+  async function areaBundle(release: AreaRelease): Promise<AreaServerModule> {
+    const file = join(await releasedFolder(options.storage, folderOf(release.entry)), SERVER_ENTRY);
     return areas.get(file, () => evaluateServerBundle<AreaServerModule>(file));
   }
 
