@@ -3,6 +3,7 @@
  * the areas' static origin on a second port. Creates, migrates and seeds the
  * database on the first start.
  */
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
@@ -12,8 +13,9 @@ import { opsRoutes } from './routes/ops/index.ts';
 import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
-import { readRegistry } from './release/registry.ts';
-import { localDirectoryStorage, type ReleaseStorage } from './release/storage.ts';
+import { readRegistry, REGISTRY_KEY } from './release/registry.ts';
+import type { ReleaseStorage } from './release/storage.ts';
+import { S3_CACHE_DIR, storageFromEnv } from './release/storage-from-env.ts';
 import { canaryPolicyFrom, startCanaryWatch, type CanaryPolicy, type VersionHealth } from './release/canary-watch.ts';
 import { clientHealth } from './routes/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
@@ -35,7 +37,8 @@ async function main() {
   const gateway = checkoutConfig.gatewayUrl
     ? null
     : await startGatewaySimulator({ secret: gatewaySecret, port: checkoutConfig.gatewayPort, log: (m) => log(`gateway: ${m}`) });
-  const storage = localDirectoryStorage(config.originDir);
+  // Releases: the origin directory, or an S3 bucket (S3_BUCKET) cached under <origin>/.s3-cache.
+  const storage = storageFromEnv(process.env, config.originDir);
   const notifyHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const app = await buildApi({
     db: database.db,
@@ -82,12 +85,13 @@ async function main() {
   // anyone; with separate workers, a worker watches them (one watcher decides, not every server).
   const canaryPolicy = canaryPolicyFrom(process.env);
   if (config.role === 'all') watchCanaries(app, storage, health, canaryPolicy);
-  const origin = await buildStaticOrigin({ originDir: config.originDir, logger: app.log });
+  const origin = await buildStaticOrigin({ storage, logger: app.log });
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
   const shown = shownHost(config.host);
   log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
+  log(`release registry: ${storage.location(REGISTRY_KEY)}${storage.local ? '' : ` (version folders cached in ${join(config.originDir, S3_CACHE_DIR)})`}`);
   log(`operator page: http://${shown}:${config.port}/ops (token in ${config.dataDir}/operator-token unless OPERATOR_TOKEN is set)`);
   if (config.checkoutRateLimitAllowList.length > 0) {
     log(`order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`);

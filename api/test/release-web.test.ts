@@ -3,8 +3,9 @@
  * server-sent registry events open tabs listen to, and signed preview links
  * that make one browser load a version in force for nobody else.
  *
- * On the local directory only. The preview host's reading of a published
- * build from S3 is tested in release.test.ts.
+ * On the local directory; the same server pieces on an S3 bucket (and the
+ * static origin) are tested in release-web-s3.test.ts, the preview host's
+ * reading of a published build from S3 in release.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

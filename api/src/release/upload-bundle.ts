@@ -13,6 +13,11 @@ export const UPLOAD_LIMITS = { files: 400, fileBytes: 5 * 1024 * 1024, totalByte
 export const UPLOAD_BODY_LIMIT = Math.ceil((UPLOAD_LIMITS.totalBytes * 4) / 3) + 256 * 1024;
 const SAFE_PATH = /^(?:[\w.-]+\/){0,6}[\w.-]+$/;
 
+/** A file's path inside a build as releases accept it: at most 7 names of letters, digits, `_`, `.`, `-`; no `.` or `..`. */
+export function isSafeBuildPath(path: string): boolean {
+  return path.length <= 512 && SAFE_PATH.test(path) && !path.split('/').some((segment) => segment === '..' || segment === '.');
+}
+
 export type UploadBundle = { files: Record<string, string> };
 
 function tooBig(message: string): never {
@@ -41,7 +46,7 @@ export async function unpackBuild(bundle: UploadBundle, dir: string): Promise<vo
   if (entries.length > UPLOAD_LIMITS.files) tooBig(`The upload has ${entries.length} files; at most ${UPLOAD_LIMITS.files}.`);
   let total = 0;
   for (const [path, base64] of entries) {
-    if (!SAFE_PATH.test(path) || path.split('/').some((segment) => segment === '..' || segment === '.')) {
+    if (!isSafeBuildPath(path)) {
       throw new ReleaseRefused('broken_build', `The upload names an unsafe path (${path.slice(0, 80)}). Nothing was changed.`);
     }
     const body = Buffer.from(base64, 'base64');

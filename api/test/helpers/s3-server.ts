@@ -30,7 +30,7 @@ import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createS3Client, s3Storage, type S3Storage, type S3StorageOptions } from '../../src/release/s3-storage.ts';
 
-type KoaContext = { method: string; path: string; headers: Record<string, string | string[] | undefined>; req: NodeJS.ReadableStream };
+type KoaContext = { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined>; req: NodeJS.ReadableStream };
 type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 type StoredObject = { bucket: string; key: string; content: Buffer | NodeJS.ReadableStream; metadata: Record<string, string> };
 type Store = {
@@ -57,6 +57,8 @@ export type S3TestServer = {
   endpoint: string;
   bucket: string;
   client: S3Client;
+  /** Every request the server got so far, as `METHOD /bucket/key?query` (the key decoded); tests may empty it. */
+  requests: string[];
   /** Writes objects straight into the server's store (many at once, fast), by bucket key. */
   seed(keys: string[], body?: string): Promise<void>;
   /** A storage under a prefix of its own, empty. */
@@ -141,6 +143,11 @@ export async function startS3Server(options: { conditionalWrites?: boolean } = {
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] });
   atomicStore(server.store, scratch);
   if (options.conditionalWrites) server.middleware.unshift(conditionalWrites(server.store));
+  const requests: string[] = [];
+  server.middleware.unshift(async (ctx, next) => {
+    requests.push(`${ctx.method} ${decodeURIComponent(ctx.path)}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+    await next();
+  });
   let port: number;
   try {
     ({ port } = await server.run());
@@ -154,6 +161,7 @@ export async function startS3Server(options: { conditionalWrites?: boolean } = {
     endpoint,
     bucket,
     client,
+    requests,
     async seed(keys, body = '') {
       await Promise.all(keys.map((key) => server.store.putObject(new S3Object(bucket, key, Buffer.from(body), { 'content-type': 'text/plain' }))));
     },
