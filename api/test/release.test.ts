@@ -1,7 +1,7 @@
 /**
  * The release flow, on the local directory and on S3 (a real local
- * S3-compatible server, s3rver): every test runs against both storages,
- * except the one that runs the CLI, which releases to a directory.
+ * S3-compatible server, s3rver): every test runs against both storages (the
+ * CLI's too: with S3_BUCKET it releases into the bucket).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { signPreview, verifyPreview } from '../src/release/preview.ts';
 import { unpackBuild } from '../src/release/upload-bundle.ts';
 import { previewedRegistry } from '../src/web/preview-host.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
-import { startS3Server, type S3TestServer } from './helpers/s3-server.ts';
+import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 
 let s3: S3TestServer;
 beforeAll(async () => {
@@ -202,9 +202,21 @@ describe.each(backends)('releases on $name', (backend) => {
       expect(await storage.exists(LOCK_KEY)).toBe(false);
     });
 
-    // The CLI releases to a directory (--origin), so this one runs on the local directory only.
-    it.runIf(backend.local)('in two CLI processes are serialised by the lock and leave a consistent registry and history', async () => {
-      const origin = storage.localPath('');
+    // The CLI releases where the server's environment says: the directory --origin names, or with
+    // S3_BUCKET the bucket (--origin then holds only its cache).
+    it('in two CLI processes are serialised by the lock and leave a consistent registry and history', async () => {
+      const origin = backend.local ? storage.localPath('') : mkdtempSync(join(tmpdir(), 'origin-cache-'));
+      if (!backend.local) origins.push(origin);
+      const bucketEnv = backend.local
+        ? {}
+        : {
+            S3_BUCKET: s3.bucket,
+            S3_ENDPOINT: s3.endpoint,
+            // This storage's own prefix: s3://<bucket>/<prefix>/builds
+            S3_PREFIX: storage.location('builds').slice(`s3://${s3.bucket}/`.length, -'/builds'.length),
+            AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+            AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+          };
       const start = await inForce();
       const builds = [fakeAreaBuild('checkout', { marker: 'left' }), fakeAreaBuild('checkout', { marker: 'right' })];
       const run = (dist: string) =>
@@ -212,7 +224,7 @@ describe.each(backends)('releases on $name', (backend) => {
           const child = spawn(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin], {
             cwd: join(import.meta.dirname, '..'),
             stdio: 'ignore',
-            env: { ...process.env, RELEASE_USER: 'team' },
+            env: { ...process.env, S3_BUCKET: '', RELEASE_USER: 'team', ...bucketEnv },
           });
           child.on('exit', (code) => resolve(code ?? 1));
         });
@@ -229,8 +241,10 @@ describe.each(backends)('releases on $name', (backend) => {
       expect(typeof first!.dirty).toBe('boolean');
       expect(registry.areas.checkout!.version).toBe(second!.to);
       expect(new Set([first!.to, second!.to]).size).toBe(2);
-      expect(existsSync(join(origin, LOCK_KEY))).toBe(false);
-      for (const version of [first!.to, second!.to]) expect(existsSync(join(origin, 'remotes', 'checkout', version, 'remoteEntry.js'))).toBe(true);
+      expect(await storage.exists(LOCK_KEY)).toBe(false);
+      for (const version of [first!.to, second!.to]) expect(await storage.exists(`remotes/checkout/${version}/remoteEntry.js`)).toBe(true);
+      // On S3 nothing is released into the directory: it holds at most the cache.
+      if (!backend.local) expect(existsSync(join(origin, 'builds'))).toBe(false);
     });
   });
 

@@ -10,6 +10,8 @@
  *   pin <area|shell> | unpin <area|shell>               hold a part at its version, or let it move again
  *   status | history [area|shell]                       what is in force, pins, canaries, the lock; every move
  * Global: --origin DIR (default: the server's origin directory, DATA_DIR/origin), --reason TEXT.
+ * With S3_BUCKET set, releases live in that bucket (S3_ENDPOINT, S3_REGION, S3_PREFIX, as the
+ * server reads them) and --origin is only where its local cache goes (DIR/.s3-cache).
  * Who: RELEASE_USER, else git's user.name. A refusal prints why and exits 2; nothing is changed.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,8 +21,9 @@ import { join, resolve } from 'node:path';
 import { readCheckoutConfig, readServerConfig } from '../config.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { deploySet, finishCanary, history, rollback, setPin, status, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
-import { AREAS, isArea, isPart, type PartName, type Provenance } from './registry.ts';
-import { localDirectoryStorage } from './storage.ts';
+import { AREAS, isArea, isPart, REGISTRY_KEY, type PartName, type Provenance } from './registry.ts';
+import { storageFromEnv } from './storage-from-env.ts';
+import type { ReleaseStorage } from './storage.ts';
 import { previewLink } from './preview.ts';
 import { uploadRelease } from './upload-client.ts';
 import { repoRoot } from '../lib/paths.ts';
@@ -134,7 +137,7 @@ function requirePart(value: string | undefined): PartName {
   return value;
 }
 
-async function deployCommand(options: Options, storageRoot: string): Promise<void> {
+async function deployCommand(options: Options, storage: ReleaseStorage): Promise<void> {
   const target = options.positional[0];
   // `all` releases every part as one set, checked together and moved in one registry write.
   const parts = target === 'all' ? ([...AREAS, 'shell'] as PartName[]) : [requirePart(target)];
@@ -160,7 +163,6 @@ async function deployCommand(options: Options, storageRoot: string): Promise<voi
       if (answer.previewUrl) print(`preview link (this browser only): ${answer.previewUrl}`);
       return;
     }
-    const storage = localDirectoryStorage(storageRoot);
     const results = await deploySet({ storage, parts: inputs, provenance: who, mode, overridePin: options.overridePin, onlyNew: options.onlyNew, init: options.init });
     for (const result of results) {
       print(mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result));
@@ -183,11 +185,12 @@ async function deployCommand(options: Options, storageRoot: string): Promise<voi
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   const options = parse(rest);
-  const storage = localDirectoryStorage(options.origin);
+  // The origin directory, or the S3 bucket S3_BUCKET names (then --origin holds only its cache).
+  const storage = storageFromEnv(process.env, options.origin);
   const who = () => provenance(options.reason);
   switch (command) {
     case 'deploy':
-      return deployCommand(options, options.origin);
+      return deployCommand(options, storage);
     case 'rollback': {
       const part = requirePart(options.positional[0]);
       const result = await rollback({ storage, part, to: options.positional[1] ?? null, provenance: who() });
@@ -210,7 +213,7 @@ async function main(argv: string[]) {
     }
     case 'status': {
       const current = await status(storage);
-      if (!current.registry) print(`no release registry at ${options.origin} (check DATA_DIR or --origin)`);
+      if (!current.registry) print(`no release registry at ${storage.location(REGISTRY_KEY)} (check ${storage.local ? 'DATA_DIR or --origin' : 'S3_BUCKET and S3_PREFIX'})`);
       print(`registry revision ${current.revision}`);
       if (current.lock) print(`lock held by pid ${current.lock.pid} on ${current.lock.host} since ${current.lock.since}: ${current.lock.what}${current.lock.stale ? ` (stale: ${current.lock.staleBecause})` : ''}`);
       for (const part of current.parts) {
