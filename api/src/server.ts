@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
+import { fileStoreFromEnv } from './lib/file-store-from-env.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
@@ -47,6 +48,8 @@ async function main() {
     trustProxy: config.trustProxy,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     backgroundJobs: config.role !== 'web',
+    // Complaint photos and invoice copies: the data directory, or the S3 bucket with S3_BUCKET.
+    files: fileStoreFromEnv(process.env, config.dataDir),
     ...(config.serverCache ? {} : { responseCache: false as const }),
     // The release registry is what the shell is served from: without it the shop cannot answer pages.
     readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {

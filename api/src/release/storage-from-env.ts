@@ -22,9 +22,12 @@ function invalid(name: string, value: string, why: string): never {
   throw new Error(`${name}=${JSON.stringify(value.slice(0, 80))} ${why}.`);
 }
 
-export function storageFromEnv(env: NodeJS.ProcessEnv, originDir: string): ReleaseStorage {
+/** The bucket settings S3_BUCKET, S3_REGION, S3_PREFIX and S3_ENDPOINT, checked; null without S3_BUCKET. */
+export type S3Settings = { bucket: string; region: string; prefix: string; endpoint: string | undefined };
+
+export function s3SettingsFromEnv(env: NodeJS.ProcessEnv): S3Settings | null {
   const bucket = env.S3_BUCKET?.trim() ?? '';
-  if (bucket === '') return localDirectoryStorage(originDir);
+  if (bucket === '') return null;
   if (!BUCKET.test(bucket) || bucket.includes('..') || /^\d+\.\d+\.\d+\.\d+$/.test(bucket)) {
     invalid('S3_BUCKET', bucket, 'is not a valid bucket name (3-63 lowercase letters, digits, dots and hyphens)');
   }
@@ -40,21 +43,19 @@ export function storageFromEnv(env: NodeJS.ProcessEnv, originDir: string): Relea
 
   const endpoint = env.S3_ENDPOINT?.trim() || undefined;
   if (endpoint !== undefined) {
-    let url: URL | null = null;
-    try {
-      url = new URL(endpoint);
-    } catch {
-      url = null;
-    }
+    const url = URL.canParse(endpoint) ? new URL(endpoint) : null;
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || endpoint.length > 300 || url.username || url.password) {
       invalid('S3_ENDPOINT', endpoint, 'is not an http(s) URL without credentials in it');
     }
   }
+  return { bucket, region, prefix, endpoint };
+}
 
-  return s3Storage({
-    client: createS3Client({ region, ...(endpoint ? { endpoint } : {}) }),
-    bucket,
-    prefix,
-    cacheDir: join(originDir, S3_CACHE_DIR),
-  });
+/** The S3 client for the settings (path-style addressing with an endpoint: see createS3Client). */
+export const s3ClientFor = (settings: S3Settings) => createS3Client({ region: settings.region, ...(settings.endpoint ? { endpoint: settings.endpoint } : {}) });
+
+export function storageFromEnv(env: NodeJS.ProcessEnv, originDir: string): ReleaseStorage {
+  const settings = s3SettingsFromEnv(env);
+  if (!settings) return localDirectoryStorage(originDir);
+  return s3Storage({ client: s3ClientFor(settings), bucket: settings.bucket, prefix: settings.prefix, cacheDir: join(originDir, S3_CACHE_DIR) });
 }
