@@ -26,6 +26,8 @@ let next = 0;
 let sent = 0;
 let ordersSent = 0;
 let cacheHits = 0;
+/** Answers with an error status, by status. */
+const failures: Record<number, number> = {};
 
 const result = await autocannon({
   url: options.url,
@@ -46,7 +48,8 @@ const result = await autocannon({
         const headers = { ...options.headers, ...(body ? { 'content-type': 'application/json' } : {}) };
         return { ...request, method: options.method ?? 'GET', path, headers, ...(body ? { body } : {}) };
       },
-      onResponse: (_status, _body, _context, headers) => {
+      onResponse: (status, _body, _context, headers) => {
+        if (status >= 400) failures[status] = (failures[status] ?? 0) + 1;
         // The API's response cache, or the server's page cache for a rendered page.
         if (headers?.['x-cache'] === 'HIT' || headers?.['x-page-cache'] === 'hit') cacheHits += 1;
       },
@@ -61,5 +64,6 @@ process.stdout.write(
     errors: result.errors + result.timeouts + result.non2xx,
     total: result.requests.total,
     cacheHits,
+    failures,
   }),
 );

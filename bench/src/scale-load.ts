@@ -38,9 +38,25 @@ export type ScaleRow = {
   cacheHitRatio: number;
   /** MB per process (or group of processes), measured after the run. */
   memory: Record<string, number>;
+  /** Error answers by HTTP status. */
+  failures: Record<string, number>;
+  /** CPU milliseconds per request of each process (or group), over the run. */
+  cpuMsPerRequest: Record<string, number>;
 };
 
-type Target = { name: string; base: string; memory: () => Record<string, number> };
+type Target = { name: string; base: string; memory: () => Record<string, number>; cpu: () => Record<string, number> };
+
+/** CPU seconds (user + system) a process has used; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
 function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {
@@ -78,15 +94,18 @@ function pssMb(pids: number[]): number {
   return kb / 1024;
 }
 
-/** In-stock variants with plenty of pieces, from listing pages: what the load's orders buy. */
+/** In-stock variants with 100 pieces or more and at most 2 kg (up to 400), from listing pages: what the load's orders buy. */
 async function orderableVariants(base: string, listing: string[]): Promise<number[]> {
   const found = new Set<number>();
   for (const path of listing.slice(0, 200)) {
-    const page = (await (await fetch(`${base}${path}`)).json()) as { data?: { variant: { v_id: number; v_availability: string; v_stock: number } }[] };
-    for (const { variant } of page.data ?? []) if (variant.v_availability === 'in_stock' && variant.v_stock >= 500) found.add(variant.v_id);
-    if (found.size >= 200) break;
+    const page = (await (await fetch(`${base}${path}`)).json()) as { data?: { variant: { v_id: number; v_availability: string; v_stock: number; v_weight: number } }[] };
+    for (const { variant } of page.data ?? []) {
+      // A parcel the courier takes (heavier goods go by freight, which these orders do not choose).
+      if (variant.v_availability === 'in_stock' && variant.v_stock >= 100 && variant.v_weight > 0 && variant.v_weight <= 2_000) found.add(variant.v_id);
+    }
+    if (found.size >= 400) break;
   }
-  if (found.size === 0) throw new Error('no in-stock variant with 500 pieces found for the orders');
+  if (found.size === 0) throw new Error('no in-stock variant with 100 pieces found for the orders');
   return [...found];
 }
 
@@ -102,6 +121,7 @@ function orderBodies(variants: number[]) {
 }
 
 function load(target: Target, paths: string[], orders: ReturnType<typeof orderBodies>, connections: number, seconds: number): ScaleRow {
+  const cpuBefore = target.cpu();
   const run = spawnSync('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'src/load-worker.ts'], {
     cwd: join(repo, 'bench'),
     encoding: 'utf8',
@@ -109,7 +129,8 @@ function load(target: Target, paths: string[], orders: ReturnType<typeof orderBo
     input: JSON.stringify({ url: target.base, paths, connections, seconds, orderEvery: ORDER_EVERY, orders }),
   });
   if (run.status !== 0) throw new Error(`load on ${target.name} failed: ${run.stderr}`);
-  const measured = JSON.parse(run.stdout) as { requestsPerSecond: number; p50: number; p99: number; errors: number; total: number; cacheHits: number };
+  const cpuAfter = target.cpu();
+  const measured = JSON.parse(run.stdout) as { requestsPerSecond: number; p50: number; p99: number; errors: number; total: number; cacheHits: number; failures: Record<string, number> };
   const row: ScaleRow = {
     topology: target.name,
     connections,
@@ -120,10 +141,12 @@ function load(target: Target, paths: string[], orders: ReturnType<typeof orderBo
     total: measured.total,
     cacheHitRatio: measured.total > 0 ? measured.cacheHits / measured.total : 0,
     memory: target.memory(),
+    failures: measured.failures,
+    cpuMsPerRequest: Object.fromEntries(Object.entries(cpuAfter).map(([name, seconds]) => [name, ((seconds - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, measured.total)])),
   };
   process.stderr.write(
     `[scale] ${row.topology}, ${connections} connections: ${Math.round(row.requestsPerSecond)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ` +
-      `${row.errors} errors, ${(row.cacheHitRatio * 100).toFixed(1)} % from a cache\n`,
+      `${row.errors} errors ${JSON.stringify(row.failures)}, ${(row.cacheHitRatio * 100).toFixed(1)} % from a cache, CPU ms/request ${cpuText(row.cpuMsPerRequest)}\n`,
   );
   return row;
 }
@@ -157,6 +180,7 @@ export async function runScaleLoad(options: { port: number; products: number; se
           server: procStatusMb(shop.pid, 'VmHWM'),
           ...(env.DATABASE_URL ? { postgresql: pssMb(processesNamed('postgres')) } : {}),
         }),
+        cpu: () => ({ server: cpuSeconds(shop.pid), ...(env.DATABASE_URL ? { postgresql: cpuOf(processesNamed('postgres')) } : {}) }),
       };
       return { target, stop: shop.stop };
     };
@@ -182,6 +206,13 @@ export async function runScaleLoad(options: { port: number; products: number; se
           redis: pssMb(processesNamed('redis-server')),
           nginx: pssMb(processesNamed('nginx')),
         }),
+        cpu: () => ({
+          'web servers': cpuOf(shop.web.map((p) => p.child.pid!)),
+          worker: cpuOf(shop.workers.map((p) => p.child.pid!)),
+          postgresql: cpuOf(processesNamed('postgres')),
+          redis: cpuOf(processesNamed('redis-server')),
+          nginx: cpuOf(processesNamed('nginx')),
+        }),
       };
       return {
         target,
@@ -201,7 +232,7 @@ export async function runScaleLoad(options: { port: number; products: number; se
       const { target, stop } = await setup();
       try {
         const sets = await apiUrlSets(target.base);
-        distinct = new Set(sets.mix).size;
+        distinct = new Set([...sets.mix, ...sets.listing, ...sets.facets, ...sets.product, ...sets.search]).size;
         const variants = await orderableVariants(target.base, sets.listing);
         orderVariants = variants.length;
         const orders = orderBodies(variants);
@@ -224,21 +255,32 @@ const mb = (memory: Record<string, number>) =>
     .map(([name, value]) => `${name} ${Math.round(value)}`)
     .join(', ');
 
+const cpuText = (cpu: Record<string, number>) =>
+  Object.entries(cpu)
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
+
+const failuresText = (failures: Record<string, number>) => {
+  const parts = Object.entries(failures).map(([status, n]) => `${n}× ${status}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+};
+
 /** The section of bench/results.md. */
 export function scaleSection(result: { rows: ScaleRow[]; distinct: number; orderVariants: number }, products: number, seconds: number): string[] {
   return [
     `## At scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis (${products.toLocaleString('en')} products)`,
     '',
-    `The mix (${result.distinct.toLocaleString('en')} distinct URLs: 40 % product, 25 % listing, 20 % facets, 15 % search) with one request in ${ORDER_EVERY} ` +
+    `The mix (drawn from ${result.distinct.toLocaleString('en')} distinct URLs: 40 % product, 25 % listing, 20 % facets, 15 % search) with one request in ${ORDER_EVERY} ` +
       `an order of one piece of an in-stock item (${result.orderVariants} items in turn; each order takes stock and drops, on every server, the cached answers ` +
       `that show its product). ${seconds} s per row, each starting with empty caches; the load generator on core 1, the servers and databases unpinned. ` +
+      'CPU: milliseconds of CPU time (user + system) each process or group used per request answered, over the run. ' +
       'Memory: peak resident MB of each Node process, proportional MB of PostgreSQL, Redis and nginx (bench/src/scale-load.ts).',
     '',
-    '| topology | connections | requests/s | p50 ms | p99 ms | errors | from a cache | memory MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| topology | connections | requests/s | p50 ms | p99 ms | errors (by status) | from a cache | CPU ms per request | memory MB |',
+    '|---|---:|---:|---:|---:|---|---:|---|---|',
     ...result.rows.map(
       (row) =>
-        `| ${row.topology} | ${row.connections} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.cacheHitRatio * 100).toFixed(1)} % | ${mb(row.memory)} |`,
+        `| ${row.topology} | ${row.connections} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors}${failuresText(row.failures)} | ${(row.cacheHitRatio * 100).toFixed(1)} % | ${cpuText(row.cpuMsPerRequest)} | ${mb(row.memory)} |`,
     ),
     '',
   ];
