@@ -26,6 +26,7 @@ import { registryEvents } from '../src/web/registry-events.ts';
 import { buildStaticOrigin, IMMUTABLE, releasedFileOf } from '../src/web/static-origin.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
+import { openRegistryEvents } from './helpers/registry-events.ts';
 
 const operatorToken = 'operator-token-for-s3-web-tests';
 const provenance = { who: 'team', reason: 'internal reason' };
@@ -272,24 +273,9 @@ describe('registry events and operator calls on S3', () => {
   });
 
   it('tell an open tab of a deploy and of a rollback from /ops within a few seconds (the registry watched every 500 ms)', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${base}/builds/events`, { signal: controller.signal });
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const nextRevision = async () => {
-      for (;;) {
-        const match = /event: registry\ndata: (\{.*\})\n\n/.exec(text);
-        if (match) {
-          text = text.slice(match.index + match[0].length);
-          return (JSON.parse(match[1]!) as { revision: string }).revision;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        text += decoder.decode(value);
-      }
-    };
+    const events = await openRegistryEvents(base);
+    expect(events.contentType).toContain('text/event-stream');
+    const nextRevision = () => events.nextRevision();
     try {
       expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
 
@@ -313,7 +299,7 @@ describe('registry events and operator calls on S3', () => {
       expect(revision).toBe(registry.revision);
       expect(registry.areas.checkout!.version).toBe(checkout);
     } finally {
-      controller.abort();
+      events.close();
     }
   });
 });

@@ -19,6 +19,7 @@ import { signPreview } from '../src/release/preview.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { openRegistryEvents } from './helpers/registry-events.ts';
 
 const operatorToken = 'operator-token-for-web-tests';
 const origin = mkdtempSync(join(tmpdir(), 'release-web-'));
@@ -101,24 +102,9 @@ describe('preview links', () => {
 
 describe('registry events', () => {
   it('tell an open tab the revision at once and again within a second of every move', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${base}/builds/events`, { signal: controller.signal });
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const nextRevision = async () => {
-      for (;;) {
-        const match = /event: registry\ndata: (\{.*\})\n\n/.exec(text);
-        if (match) {
-          text = text.slice(match.index + match[0].length);
-          return (JSON.parse(match[1]!) as { revision: string }).revision;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        text += decoder.decode(value);
-      }
-    };
+    const events = await openRegistryEvents(base);
+    expect(events.contentType).toContain('text/event-stream');
+    const nextRevision = () => events.nextRevision();
     expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
 
     await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'moved', routes: [cartRoute] }), packageVersion: '1.0.0', provenance });
@@ -129,6 +115,6 @@ describe('registry events', () => {
 
     await rollback({ storage, part: 'checkout', provenance });
     expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
-    controller.abort();
+    events.close();
   });
 });
