@@ -7,9 +7,8 @@ import { appendFileSync, cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { PlaceOrderBody, ProductDetail } from '@shop/shared-kernel/contract';
-import { randomString } from '@shop/shared-kernel/rules';
-import { testContact } from '../test/helpers/checkout-contact.ts';
+import type { ProductDetail } from '@shop/shared-kernel/contract';
+import { courierOrder } from '../test/helpers/checkout-contact.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -38,16 +37,7 @@ async function call<T = unknown>(base: string, path: string, init: { method?: st
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
 }
 
-const order = (v_id: number, amount: number): PlaceOrderBody => ({
-  idempotencyKey: randomString(32),
-  lines: [{ v_id, amount }],
-  contact: testContact,
-  shippingCode: 'courier',
-  paymentCode: 'cod',
-  couponCode: null,
-  note: '',
-  termsAccepted: true,
-});
+const order = courierOrder;
 
 /** An in-stock variant no other test uses (each call takes the next one). */
 let taken = 0;

@@ -171,14 +171,8 @@ describe('fileStoreFromEnv', () => {
   it('is the bucket under <S3_PREFIX>/files/ with S3_BUCKET, and refuses bad settings', () => {
     expect(fileStoreFromEnv({ S3_BUCKET: 'shop-files', S3_PREFIX: 'prod/' }, '/srv/data').describe()).toBe('s3://shop-files/prod/files/');
     expect(fileStoreFromEnv({ S3_BUCKET: 'shop-files' }, '/srv/data').describe()).toBe('s3://shop-files/files/');
-    for (const S3_BUCKET of ['A', 'Shop', 'a_b', '-shop']) expect(() => fileStoreFromEnv({ S3_BUCKET }, '/srv/data'), S3_BUCKET).toThrow(/S3_BUCKET/);
-    for (const S3_PREFIX of ['/abs', '../up', 'a/../b', 'a//b', 'a b', 'x'.repeat(201), 'ä']) {
-      expect(() => fileStoreFromEnv({ S3_BUCKET: 'shop', S3_PREFIX }, '/srv/data'), S3_PREFIX).toThrow(/S3_PREFIX/);
-    }
-    expect(() => fileStoreFromEnv({ S3_BUCKET: 'shop', S3_REGION: 'EU Central' }, '/srv/data')).toThrow(/S3_REGION/);
-    for (const S3_ENDPOINT of ['localhost:9000', 'ftp://host', 'http://user:secret@host']) {
-      expect(() => fileStoreFromEnv({ S3_BUCKET: 'shop', S3_ENDPOINT }, '/srv/data'), S3_ENDPOINT).toThrow(/S3_ENDPOINT/);
-    }
+    // The settings are checked where the release storage reads them (release-storage.test.ts): one bad one is enough here.
+    expect(() => fileStoreFromEnv({ S3_BUCKET: 'Shop' }, '/srv/data')).toThrow(/S3_BUCKET/);
   });
 
   it('reaches an S3-compatible server by S3_ENDPOINT', async () => {

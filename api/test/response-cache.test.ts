@@ -5,12 +5,11 @@
  * Real HTTP against a real database (SQLite, or PostgreSQL with DATABASE_URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Paged, PlaceOrderBody, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
-import { randomString } from '@shop/shared-kernel/rules';
+import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
 import { CatalogueChanges, catalogueChanged, catalogueVersion, inCatalogueTransaction } from '../src/lib/catalogue-version.ts';
 import { cacheKey, ResponseCache } from '../src/lib/response-cache.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { testContact } from './helpers/checkout-contact.ts';
+import { courierOrder } from './helpers/checkout-contact.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -125,17 +124,7 @@ describe('the public catalogue response cache', () => {
     const untouched = [`/api/product/${other.p_url}`, '/api/products/facets?category=tehly', '/api/category/tehly'];
     for (const path of untouched) await raw(path);
 
-    const order: PlaceOrderBody = {
-      idempotencyKey: randomString(32),
-      lines: [{ v_id: variant.v_id, amount: 3 }],
-      contact: testContact,
-      shippingCode: 'courier',
-      paymentCode: 'cod',
-      couponCode: null,
-      note: '',
-      termsAccepted: true,
-    };
-    expect((await api.post('/api/orders', order)).status).toBe(201);
+    expect((await api.post('/api/orders', courierOrder(variant.v_id, 3))).status).toBe(201);
     for (const path of untouched) expect({ path, cache: (await raw(path)).headers.get('x-cache') }).toEqual({ path, cache: 'HIT' });
     expect(await stockShown()).toEqual({ cache: 'MISS', stock: variant.v_stock - 3 });
     expect(await stockShown()).toEqual({ cache: 'HIT', stock: variant.v_stock - 3 });

@@ -1,4 +1,5 @@
-import type { CheckoutContact } from '@shop/shared-kernel/contract';
+import type { CheckoutContact, PlaceOrderBody } from '@shop/shared-kernel/contract';
+import { randomString } from '@shop/shared-kernel/rules';
 
 /** A valid consumer's checkout contact for API tests. */
 export const testContact: CheckoutContact = {
@@ -9,3 +10,17 @@ export const testContact: CheckoutContact = {
   company: null,
   delivery: null,
 };
+
+/** An order of `amount` pieces of one variant, by courier, cash on delivery, with a fresh idempotency key. */
+export function courierOrder(v_id: number, amount = 1): PlaceOrderBody {
+  return {
+    idempotencyKey: randomString(32),
+    lines: [{ v_id, amount }],
+    contact: testContact,
+    shippingCode: 'courier',
+    paymentCode: 'cod',
+    couponCode: null,
+    note: '',
+    termsAccepted: true,
+  };
+}
