@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { AccountOrderDetail, Paged, PlacedOrder, ProductSummary, RedirectEntry, User, VariantData } from '@shop/shared-kernel/contract';
-import { randomString } from '@shop/shared-kernel/rules';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { testContact } from './helpers/checkout-contact.ts';
+import { courierOrder } from './helpers/checkout-contact.ts';
 
 /** A secret a buggy handler or repository might hand back together with the answer. */
 const LEAK = { password_hash: 'scrypt$secret', internalNote: 'nie pre zákazníka' };
@@ -76,16 +75,7 @@ describe('the contract', () => {
     const variant = await api.db.selectFrom('variants').select('v_id').where('v_availability', '=', 'in_stock').where('v_stock', '>=', 10).orderBy('v_id').executeTakeFirstOrThrow();
     const placed = await api.post<{ data: PlacedOrder }>(
       '/api/orders',
-      {
-        idempotencyKey: randomString(32),
-        lines: [{ v_id: variant.v_id, amount: 1 }],
-        contact: testContact,
-        shippingCode: 'courier',
-        paymentCode: 'cod',
-        couponCode: null,
-        note: '',
-        termsAccepted: true,
-      },
+      courierOrder(variant.v_id),
       token,
     );
     expect(placed.status).toBe(201);

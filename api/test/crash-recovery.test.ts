@@ -12,9 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
-import { randomString } from '@shop/shared-kernel/rules';
 import { openDatabase, type OpenedDatabase } from '../src/db/connect.ts';
-import { testContact } from './helpers/checkout-contact.ts';
+import { courierOrder } from './helpers/checkout-contact.ts';
 import { throwawayPostgres } from './helpers/throwaway-database.ts';
 
 const apiDir = join(import.meta.dirname, '..');
@@ -114,16 +113,7 @@ describe('a server killed with SIGKILL in the middle of an order burst', () => {
       .orderBy('v_id')
       .executeTakeFirstOrThrow();
 
-    const bodies: PlaceOrderBody[] = Array.from({ length: ORDERS }, () => ({
-      idempotencyKey: randomString(32),
-      lines: [{ v_id: variant.v_id, amount: 1 }],
-      contact: testContact,
-      shippingCode: 'courier',
-      paymentCode: 'cod',
-      couponCode: null,
-      note: '',
-      termsAccepted: true,
-    }));
+    const bodies: PlaceOrderBody[] = Array.from({ length: ORDERS }, () => courierOrder(variant.v_id));
     const numbers = new Map<string, string>();
     let answered = 0;
     let lostAnswers = 0;

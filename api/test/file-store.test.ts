@@ -4,8 +4,7 @@
  * to each, the data directory's layout (folderFileStore) and the choice by the environment.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,14 +12,9 @@ import { folderFileStore, localDataFileStore, localFileStore, MAX_FILE_KEY_LENGT
 import { fileStoreFromEnv } from '../src/lib/file-store-from-env.ts';
 import { s3FileStore } from '../src/lib/s3-file-store.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
+import { tempDir } from './helpers/temp-dirs.ts';
 
 let s3: S3TestServer;
-const temporary: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temporary.push(dir);
-  return dir;
-};
 
 beforeAll(async () => {
   s3 = await startS3Server();
@@ -30,7 +24,6 @@ afterAll(async () => {
 });
 afterEach(() => {
   vi.unstubAllEnvs();
-  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Every byte value, twice, and a megabyte of noise. */

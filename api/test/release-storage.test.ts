@@ -4,8 +4,7 @@
  * conditional writes, so the S3 storage falls back to its claim protocol)
  * and with conditional writes honoured (If-None-Match / If-Match => 412).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,15 +12,10 @@ import { localDirectoryStorage, type ReleaseStorage } from '../src/release/stora
 import { contentHeaders, type S3Storage } from '../src/release/s3-storage.ts';
 import { S3_CACHE_DIR, storageFromEnv } from '../src/release/storage-from-env.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
+import { tempDir } from './helpers/temp-dirs.ts';
 
 let plain: S3TestServer;
 let conditional: S3TestServer;
-const temporary: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temporary.push(dir);
-  return dir;
-};
 
 beforeAll(async () => {
   [plain, conditional] = await Promise.all([startS3Server(), startS3Server({ conditionalWrites: true })]);
@@ -30,7 +24,6 @@ afterAll(async () => {
   await Promise.all([plain?.stop(), conditional?.stop()]);
 });
 afterEach(() => {
-  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 type Backend = { name: string; kind: 'local' | 's3'; server?: () => S3TestServer; make(): ReleaseStorage };

@@ -1,19 +1,9 @@
 /** Small but complete builds of an area or the shell, as Vite and the federation plugin lay them out. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { tempDir } from './temp-dirs.ts';
 
-/** Every build made here is removed after the test file that imports this module. */
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
+// Every build made here is removed after the test file that imports this module (helpers/temp-dirs.ts).
 
 type FakeRoute = { name: string; path: string; module: string; layout: string; [flag: string]: unknown };
 
