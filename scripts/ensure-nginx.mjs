@@ -27,8 +27,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { alive, aptInstall, freePort, isRoot, run, signal, sleep, waitGone } from './system.mjs';
+import { alive, aptInstall, freePort, isRoot, run, signal, sleep, waitGone , ensureCli, readMarker } from './system.mjs';
 
 const MARKER = '.ensure-nginx';
 const SAFE_PATH = /^[\w./-]+$/;
@@ -217,29 +216,21 @@ export async function ensureNginx({ config } = {}) {
 
 /** `--stop <dir>`: stops an nginx this script started and removes its directory. */
 async function stopFromCli(dir) {
-  const resolved = path.resolve(dir ?? '');
-  const markerFile = path.join(resolved, MARKER);
-  if (!dir || !existsSync(markerFile)) throw new Error(`${resolved} is not a directory made by ensure-nginx`);
-  const binary = readFileSync(markerFile, 'utf8').trim() || findNginx();
+  const { resolved, text } = readMarker(dir, MARKER, 'ensure-nginx');
+  const binary = text.trim() || findNginx();
   await stopServer(binary, resolved, path.join(resolved, 'nginx.conf'));
   log(`stopped and removed ${resolved}`);
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
-if (invokedDirectly) {
-  try {
-    if (process.argv[2] === '--stop') {
-      await stopFromCli(process.argv[3]);
-    } else {
-      const port = await freePort();
-      const { dir } = await ensureNginx({
-        config: `server {\n  listen 127.0.0.1:${port};\n  location / {\n    default_type text/plain;\n    return 200 "ensure-nginx\\n";\n  }\n}`,
-      });
-      log(`left running; stop it with: node ${path.relative(process.cwd(), process.argv[1]) || process.argv[1]} --stop ${dir}`);
-      process.stdout.write(`http://127.0.0.1:${port}/\n`);
-    }
-  } catch (err) {
-    log(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  }
-}
+await ensureCli(import.meta.url, {
+  log,
+  stop: stopFromCli,
+  // A tiny test page on a free port.
+  async start() {
+    const port = await freePort();
+    const { dir } = await ensureNginx({
+      config: `server {\n  listen 127.0.0.1:${port};\n  location / {\n    default_type text/plain;\n    return 200 "ensure-nginx\\n";\n  }\n}`,
+    });
+    return { url: `http://127.0.0.1:${port}/`, dir };
+  },
+});

@@ -19,12 +19,11 @@
  * accepts connections.
  * Plain Node ESM, no dependencies; logs go to stderr only.
  */
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { aptInstall, freePort, hasCommand, isRoot, run, sleep } from './system.mjs';
+import { aptInstall, freePort, hasCommand, isRoot, run, sleep , ensureCli, readMarker } from './system.mjs';
 
 const PREFERRED_MAJOR = 15;
 const MARKER = '.ensure-postgres';
@@ -215,28 +214,12 @@ export async function ensurePostgres({ dir: keptDir } = {}) {
 
 /** `--stop <dir>`: stops a server this script started and removes its directory (not a kept one). */
 function stopFromCli(dir) {
-  const resolved = path.resolve(dir ?? '');
-  const markerFile = path.join(resolved, MARKER);
-  if (!dir || !existsSync(markerFile)) throw new Error(`${resolved} is not a directory made by ensure-postgres`);
+  const { resolved, text } = readMarker(dir, MARKER, 'ensure-postgres');
   const binDir = findBinDir();
   if (!binDir) throw new Error('PostgreSQL binaries not found');
-  const keep = readFileSync(markerFile, 'utf8').split('\n')[1] === 'keep';
+  const keep = text.split('\n')[1] === 'keep';
   stopServer(binDir, serverUser(), resolved, { keep });
   log(keep ? `stopped (data kept in ${resolved})` : `stopped and removed ${resolved}`);
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
-if (invokedDirectly) {
-  try {
-    if (process.argv[2] === '--stop') {
-      stopFromCli(process.argv[3]);
-    } else {
-      const { url, dir } = await ensurePostgres();
-      log(`left running; stop it with: node ${path.relative(process.cwd(), process.argv[1]) || process.argv[1]} --stop ${dir}`);
-      process.stdout.write(`${url}\n`);
-    }
-  } catch (err) {
-    log(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  }
-}
+await ensureCli(import.meta.url, { log, stop: stopFromCli, start: () => ensurePostgres() });

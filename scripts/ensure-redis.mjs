@@ -21,8 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { alive, aptInstall, freePort, run, signal, sleep, waitGone } from './system.mjs';
+import { alive, aptInstall, freePort, run, signal, sleep, waitGone , ensureCli, readMarker } from './system.mjs';
 
 const MARKER = '.ensure-redis';
 const SAFE_PATH = /^[\w./-]+$/;
@@ -167,26 +166,10 @@ export async function ensureRedis() {
 
 /** `--stop <dir>`: stops a server this script started and removes its directory. */
 async function stopFromCli(dir) {
-  const resolved = path.resolve(dir ?? '');
-  const markerFile = path.join(resolved, MARKER);
-  if (!dir || !existsSync(markerFile)) throw new Error(`${resolved} is not a directory made by ensure-redis`);
-  const [pid, port] = readFileSync(markerFile, 'utf8').trim().split('\n').map(Number);
+  const { resolved, text } = readMarker(dir, MARKER, 'ensure-redis');
+  const [pid, port] = text.trim().split('\n').map(Number);
   await stopServer(resolved, pid || null, port || null);
   log(`stopped and removed ${resolved}`);
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
-if (invokedDirectly) {
-  try {
-    if (process.argv[2] === '--stop') {
-      await stopFromCli(process.argv[3]);
-    } else {
-      const { url, dir } = await ensureRedis();
-      log(`left running; stop it with: node ${path.relative(process.cwd(), process.argv[1]) || process.argv[1]} --stop ${dir}`);
-      process.stdout.write(`${url}\n`);
-    }
-  } catch (err) {
-    log(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  }
-}
+await ensureCli(import.meta.url, { log, stop: stopFromCli, start: ensureRedis });

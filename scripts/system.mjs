@@ -4,6 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const POLICY_RC = '/usr/sbin/policy-rc.d';
 
@@ -113,4 +115,36 @@ export async function waitGone(pids, timeoutMs) {
     await sleep(100);
   }
   return !list.some(alive);
+}
+
+/**
+ * The marker an ensure-* script leaves in a directory it made: its text, or an error saying the
+ * directory is not one of `script`'s (so `--stop` never touches anything else).
+ */
+export function readMarker(dir, marker, script) {
+  const resolved = path.resolve(dir ?? '');
+  const markerFile = path.join(resolved, marker);
+  if (!dir || !existsSync(markerFile)) throw new Error(`${resolved} is not a directory made by ${script}`);
+  return { resolved, text: readFileSync(markerFile, 'utf8') };
+}
+
+/**
+ * The command line of an ensure-* script run directly (`moduleUrl`: its import.meta.url): without
+ * arguments `start()` runs and its URL is printed (the only thing on stdout), the server left
+ * running; `--stop <dir>` runs `stop(dir)`. A failure is logged and exits 1.
+ */
+export async function ensureCli(moduleUrl, { start, stop, log }) {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return;
+  try {
+    if (process.argv[2] === '--stop') {
+      await stop(process.argv[3]);
+    } else {
+      const { url, dir } = await start();
+      log(`left running; stop it with: node ${path.relative(process.cwd(), process.argv[1]) || process.argv[1]} --stop ${dir}`);
+      process.stdout.write(`${url}\n`);
+    }
+  } catch (err) {
+    log(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
 }
