@@ -155,7 +155,8 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
   observeRequests(app, metrics);
-  if (opts.backgroundJobs !== false) app.addHook('onReady', async () => outbox.start());
+  // Every process that queues jobs makes their store ready (pg-boss: its schema and queues); only workers take them.
+  app.addHook('onReady', async () => (opts.backgroundJobs === false ? outbox.prepare() : outbox.start()));
   const shared = opts.redisUrl ? createSharedState(opts.redisUrl, app.log) : null;
   if (shared) {
     app.addHook('onReady', () => shared.start());
@@ -165,8 +166,8 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   app.addHook('onResponse', async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') outbox.kick();
   });
-  // A graceful stop lets the running jobs finish; the queued ones wait in the table for the next start.
-  app.addHook('onClose', async () => outbox.stop());
+  // A graceful stop lets the running jobs finish; the queued ones wait in the store for the next start.
+  app.addHook('onClose', async () => outbox.close());
   const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
   const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
   outbox.handle(MAIL_TOPIC, mailJobHandler(mailer, checkout.mailFrom));

@@ -2,17 +2,25 @@
  * The outbox: every side effect that must happen (an e-mail, a refund, a payment cancellation) is
  * written as a job in the same transaction as its cause, so a crash either loses both or neither.
  * A worker carries the jobs out after the commit, at least once: a job is taken with a lease
- * (a conditional update, safe with several workers), marked done only after its handler
- * succeeded, and retried with exponential back-off on failure until it gives up ("dead", logged
- * and counted). A job interrupted by a crash is taken again when its lease runs out, so handlers
- * must be idempotent towards the outside world (e-mails carry a stable Message-ID derived from the
- * job, the gateway's refund and cancel are idempotent per payment).
+ * (safe with several workers), marked done only after its handler succeeded, and retried with
+ * exponential back-off on failure until it gives up ("dead", logged and counted). A job
+ * interrupted by a crash is taken again when its lease runs out, so handlers must be idempotent
+ * towards the outside world (e-mails carry a stable Message-ID derived from the job, the
+ * gateway's refund and cancel are idempotent per payment).
+ *
+ * Where the jobs are kept depends on the database (`jobStoreFor`):
+ * - PostgreSQL: pg-boss's queue (lib/outbox-pg-boss.repository.ts), sent in the cause's transaction;
+ * - SQLite, the embedded default with one process: the `outbox` table (lib/outbox.repository.ts).
+ * This file is the worker both share: polling, the kick after a commit, concurrency, the events.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTrx } from '../db/database.ts';
-import { insertJob, OutboxRepository } from './outbox.repository.ts';
+import { dialectOf } from '../db/dialect.ts';
+import { PgBossJobStore, sendWithPgBoss } from './outbox-pg-boss.repository.ts';
+import { insertJob, TableJobStore } from './outbox.repository.ts';
 
-export type OutboxJob = { id: number; topic: string; key: string; payload: unknown; attempts: number };
+/** `attempts` counts this one (1 on the first run). */
+export type OutboxJob = { id: string; topic: string; key: string; payload: unknown; attempts: number };
 export type JobHandler = (job: OutboxJob) => Promise<void>;
 
 export type OutboxOptions = {
@@ -22,8 +30,9 @@ export type OutboxOptions = {
   leaseMs: number;
   /** Attempts before a job is given up. */
   maxAttempts: number;
-  /** First retry delay; doubled per attempt up to maxBackoffMs. */
+  /** First retry delay, doubled per attempt (0: retry at once). */
   backoffMs: number;
+  /** The longest retry delay (the table; pg-boss doubles without a ceiling and adds jitter). */
   maxBackoffMs: number;
   /** Jobs run at once by one worker. */
   concurrency: number;
@@ -40,9 +49,34 @@ export const DEFAULT_OUTBOX: OutboxOptions = {
   concurrency: 4,
 };
 
-/** Records a job in the caller's transaction; a second job with the same key is ignored. */
-export async function enqueue(db: DbOrTrx, topic: string, key: string, payload: unknown): Promise<void> {
-  await insertJob(db, topic, key, payload);
+/** Where jobs wait and how they are taken: the table or pg-boss. */
+export interface JobStore {
+  /** Makes ready what the jobs of these topics need (pg-boss: its schema and a queue per topic). */
+  prepare(topics: string[]): Promise<void>;
+  /** Takes up to `limit` due jobs of these topics, each held for the lease. */
+  take(topics: string[], limit: number): Promise<OutboxJob[]>;
+  done(job: OutboxJob): Promise<void>;
+  /** Records a failed attempt: the job is due again later, or given up. */
+  failed(job: OutboxJob, error: string): Promise<{ dead: boolean; retryInMs: number | null }>;
+  /** Jobs not done (pending) and given up (dead). */
+  backlog(): Promise<{ pending: number; dead: number }>;
+  /** Periodic upkeep while a worker runs (pg-boss: jobs whose lease ran out become due again). */
+  maintain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The job store for a database: pg-boss on PostgreSQL, the outbox table on SQLite. */
+export function jobStoreFor(db: Db, options: OutboxOptions): JobStore {
+  return dialectOf(db) === 'postgres' ? new PgBossJobStore(db, options) : new TableJobStore(db, options);
+}
+
+/**
+ * Records a job in the caller's transaction; a second job with the same key is ignored.
+ * On PostgreSQL the topic's queue must exist (the worker's `prepare`, run when the app starts).
+ */
+export async function enqueue(db: DbOrTrx, topic: string, key: string, payload: object): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sendWithPgBoss(db, topic, key, payload);
+  else await insertJob(db, topic, key, payload);
 }
 
 export type OutboxEvents = {
@@ -59,7 +93,7 @@ export class OutboxWorker {
   private again = false;
   private stopped = true;
   private readonly settledWaiters: (() => void)[] = [];
-  private readonly jobs: OutboxRepository;
+  private readonly jobs: JobStore;
 
   constructor(
     db: Db,
@@ -67,7 +101,7 @@ export class OutboxWorker {
     private readonly events: OutboxEvents,
     private readonly options: OutboxOptions = DEFAULT_OUTBOX,
   ) {
-    this.jobs = new OutboxRepository(db);
+    this.jobs = jobStoreFor(db, options);
   }
 
   /** Registers what carries out the jobs of a topic. */
@@ -75,8 +109,14 @@ export class OutboxWorker {
     this.handlers.set(topic, handler);
   }
 
-  start(): void {
+  /** Makes the store ready for the registered topics (every process that queues jobs, before its first request). */
+  prepare(extraTopics: string[] = []): Promise<void> {
+    return this.jobs.prepare([...this.handlers.keys(), ...extraTopics]);
+  }
+
+  async start(): Promise<void> {
     if (!this.stopped) return;
+    await this.prepare();
     this.stopped = false;
     this.timer = setInterval(() => this.kick(), this.options.pollMs);
     this.timer.unref();
@@ -90,6 +130,12 @@ export class OutboxWorker {
     this.timer = null;
     await this.polling;
     await this.settled();
+  }
+
+  /** Stops and lets the store go (its connections, its upkeep). */
+  async close(): Promise<void> {
+    await this.stop();
+    await this.jobs.close();
   }
 
   /** Looks for due jobs now (called after a transaction that queued one commits). */
@@ -115,9 +161,7 @@ export class OutboxWorker {
     for (let round = 0; round < 10_000; round++) {
       await this.polling;
       await this.settled();
-      const due = await this.jobs.dueIds(Date.now(), 1);
-      if (due.length === 0 && !this.polling && this.running === 0) return;
-      if ((await this.runDue()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      if ((await this.runDue()) === 0 && !this.polling && this.running === 0) return;
     }
   }
 
@@ -127,13 +171,12 @@ export class OutboxWorker {
   }
 
   /** Jobs waiting (pending, due or not) and given up, for metrics and readiness. */
-  async backlog(): Promise<{ pending: number; dead: number }> {
-    const rows = await this.jobs.countsByStatus();
-    const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
-    return { pending: count('pending'), dead: count('dead') };
+  backlog(): Promise<{ pending: number; dead: number }> {
+    return this.jobs.backlog();
   }
 
   private async poll(): Promise<void> {
+    await this.jobs.maintain();
     while (!this.stopped && (await this.runDue()) > 0) {
       // Keep going while jobs are found; each round takes up to the free slots.
     }
@@ -142,28 +185,16 @@ export class OutboxWorker {
   /** Takes due jobs up to the free slots, starts them, and answers how many it took. */
   private async runDue(): Promise<number> {
     const free = this.options.concurrency - this.running;
-    if (free <= 0) return 0;
-    const now = Date.now();
-    const candidates = await this.jobs.dueIds(now, free);
-    let taken = 0;
-    for (const job_id of candidates) {
-      const job = await this.claim(job_id, now);
-      if (!job) continue;
-      taken += 1;
+    if (free <= 0 || this.handlers.size === 0) return 0;
+    const taken = await this.jobs.take([...this.handlers.keys()], free);
+    for (const job of taken) {
       this.running += 1;
       void this.execute(job).finally(() => {
         this.running -= 1;
         if (this.running === 0) for (const resolve of this.settledWaiters.splice(0)) resolve();
       });
     }
-    return taken;
-  }
-
-  /** Takes a job with a lease; another worker that took it first makes this answer null. */
-  private async claim(jobId: number, now: number): Promise<OutboxJob | null> {
-    const row = await this.jobs.claim(jobId, now, now + this.options.leaseMs);
-    if (!row) return null;
-    return { id: row.job_id, topic: row.topic, key: row.job_key, payload: JSON.parse(row.payload) as unknown, attempts: row.attempts };
+    return taken.length;
   }
 
   private async execute(job: OutboxJob): Promise<void> {
@@ -171,20 +202,20 @@ export class OutboxWorker {
     try {
       if (!handler) throw new Error(`no handler for outbox topic ${job.topic}`);
       await handler(job);
-      await this.jobs.markDone(job.id);
+      await this.jobs.done(job);
       this.events.done(job.topic);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const dead = job.attempts >= this.options.maxAttempts;
-      const delay = Math.min(this.options.backoffMs * 2 ** (job.attempts - 1), this.options.maxBackoffMs);
-      await this.jobs
-        .markFailed(job.id, dead, Date.now() + delay, message)
-        .catch((e: unknown) => this.log.error({ err: e, jobId: job.id }, 'outbox could not record a failure'));
-      if (dead) {
-        this.log.error({ err: error, jobId: job.id, topic: job.topic, key: job.key, attempts: job.attempts }, 'outbox job gave up');
+      const outcome = await this.jobs.failed(job, message).catch((e: unknown) => {
+        this.log.error({ err: e, jobId: job.id }, 'outbox could not record a failure');
+        return null;
+      });
+      const context = { err: error, jobId: job.id, topic: job.topic, key: job.key, attempts: job.attempts };
+      if (outcome?.dead) {
+        this.log.error(context, 'outbox job gave up');
         this.events.dead(job.topic);
       } else {
-        this.log.warn({ err: error, jobId: job.id, topic: job.topic, key: job.key, attempts: job.attempts, retryInMs: delay }, 'outbox job failed, will retry');
+        this.log.warn({ ...context, retryInMs: outcome?.retryInMs ?? null }, 'outbox job failed, will retry');
         this.events.retry(job.topic);
       }
     }

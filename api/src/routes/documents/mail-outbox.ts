@@ -25,10 +25,13 @@ export function queueMail(db: DbOrTrx, message: MailMessage, tag: string, key: s
   return enqueue(db, MAIL_TOPIC, `mail:${key}`, payload);
 }
 
-/** The Message-ID of a job's e-mail: the same on every attempt. */
-export function jobMessageId(jobId: number, tag: string, from: string): string {
+/**
+ * The Message-ID of a job's e-mail: the same on every attempt. A job id is a number (the table)
+ * or a UUID (pg-boss), of which 64 bits are kept so that the header fits on one line.
+ */
+export function jobMessageId(jobId: string, tag: string, from: string): string {
   const domain = /@([\w.-]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
-  return `<${tag.replace(/[^\w.-]/g, '_')}.${jobId}@${domain}>`;
+  return `<${tag.replace(/[^\w.-]/g, '_')}.${jobId.replace(/\W/g, '').slice(0, 16)}@${domain}>`;
 }
 
 export function mailJobHandler(mailer: Mailer, from: string): JobHandler {
