@@ -14,7 +14,7 @@ import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
-import { categoryFacets, isCategoryWithBrands, isWholeCategory } from './facet-counts.ts';
+import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory } from './facet-counts.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
 import { salePercent } from '@shop/shared-kernel/rules';
@@ -133,7 +133,7 @@ export class CatalogRepository {
     page: { limit: number; offset: number },
   ): Promise<{ items: ProductSummary[]; total: number }> {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
-    if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, sort, page);
+    if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
     const total = await this.countProducts(filter);
     if (total === 0 || page.offset >= total) return { items: [], total };
     let q = applyProductFilter(this.db.selectFrom('products as p'), filter).select('p.p_id');
@@ -144,15 +144,11 @@ export class CatalogRepository {
 
   /**
    * A whole category's page (no other filter) from category_listing (migration category-listing):
-   * the page read in order through the sort's index, the count one index range.
+   * the page read in order through the sort's index; the total from the counts kept per category
+   * (`subtreeIds`: the category and its subcategories), which the facets read too.
    */
-  private async listCategory(catId: number, sort: ProductSort, page: { limit: number; offset: number }): Promise<{ items: ProductSummary[]; total: number }> {
-    const count = await this.db
-      .selectFrom('category_listing')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('anc_cat_id', '=', catId)
-      .executeTakeFirstOrThrow();
-    const total = Number(count.n);
+  private async listCategory(catId: number, subtreeIds: number[], sort: ProductSort, page: { limit: number; offset: number }): Promise<{ items: ProductSummary[]; total: number }> {
+    const total = await categoryProductCount(this.db, subtreeIds);
     if (total === 0 || page.offset >= total) return { items: [], total };
     let q = this.db.selectFrom('category_listing').select('p_id').where('anc_cat_id', '=', catId);
     for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column, direction);
