@@ -171,7 +171,7 @@ describe('suggestions (GET /api/search/suggest)', () => {
     for (const p of products) {
       expect(fold(p.p_name)).toContain('sadrokart');
       expect(p.price).toBeGreaterThan(0);
-      expect(p.p_image).toBe(`/media/p/${p.p_id}.svg`);
+      expect(p.p_image).toBe(`/media/p/${p.p_id}.png`);
     }
     expect(categories.map((c) => c.cat_url)).toContain('sadrokarton');
   });

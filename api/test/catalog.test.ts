@@ -28,7 +28,7 @@ function checkVariant(v: VariantData) {
   expect(Object.keys(v).sort()).toEqual(VARIANT_KEYS);
   expect(Number.isInteger(v.v_sellPrice)).toBe(true);
   expect(['in_stock', 'to_order', 'unavailable']).toContain(v.v_availability);
-  expect(v.p_image).toBe(`/media/p/${v.p_id}.svg`);
+  expect(v.p_image).toBe(`/media/p/${v.p_id}.png`);
 }
 
 async function allPages(query: string): Promise<ProductSummary[]> {
@@ -113,7 +113,7 @@ describe('categories and listings', () => {
       checkVariant(p.variant);
       expect(p.variant.p_id).toBe(p.p_id);
       expect(p.variantCount).toBeGreaterThanOrEqual(1);
-      expect(p.p_image).toBe(`/media/p/${p.p_id}.svg`);
+      expect(p.p_image).toBe(`/media/p/${p.p_id}.png`);
     }
     const everything = await allPages('category=hruba-stavba');
     expect(new Set(everything.map((p) => p.p_id)).size).toBe(meta.total);
@@ -192,7 +192,7 @@ describe('product detail and home', () => {
     expect(p.p_name).toBe('Tehla Porotherm 30 Profi');
     expect(p.brand).toEqual({ b_id: expect.any(Number), b_url: 'porotherm', b_name: 'Porotherm' });
     expect(p.breadcrumbs.map((b) => b.url)).toEqual(['/c/hruba-stavba', '/c/murivo', '/c/tehly']);
-    expect(p.p_images).toEqual([`/media/p/${p.p_id}.svg`]);
+    expect(p.p_images).toEqual([`/media/p/${p.p_id}.png`]);
     expect(p.variants.length).toBe(2);
     p.variants.forEach(checkVariant);
     const width = p.attributes.find((a) => a.attr_name === 'Šírka')!;

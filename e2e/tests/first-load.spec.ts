@@ -25,16 +25,38 @@ function announcedScripts(html: string): string[] {
 test('a product page\'s HTML announces its main image with high priority and carries its data', async ({ request }) => {
   const path = await someProductUrl(request);
   const detail = (await (await request.get(`/api/product/${path.slice(3)}`)).json()) as { data: { p_images: string[] } };
+  const main = detail.data.p_images[0]!;
+  expect(main, 'a raster picture (comparators take no SVG)').toMatch(/\.png$/);
   const html = await (await request.get(path)).text();
   const image = /<img[^>]*fetchpriority="high"[^>]*>/i.exec(html)?.[0];
   expect(image, 'an image with fetchpriority="high"').toBeDefined();
-  expect(image).toContain(`src="${detail.data.p_images[0]}"`);
-  // Asked for from the head, before the page's scripts (which wait for the first paint).
-  const preload = html.indexOf(`<link rel="preload" as="image" href="${detail.data.p_images[0]}" fetchpriority="high">`);
-  expect(preload, 'the main image preloaded in the head').toBeGreaterThan(0);
-  expect(preload, 'the image preload is in the head').toBeLessThan(html.indexOf('</head>'));
+  expect(image).toContain(`src="${main}?w=640"`);
+  expect(image!.toLowerCase(), 'attribute names are case-insensitive').toContain(`srcset="${main}?w=320 320w, ${main}?w=480 480w, ${main}?w=640 640w"`);
+  // Asked for from the head, before the page's scripts (which wait for the first paint), with the same choice of widths.
+  const preload = /<link rel="preload" as="image"[^>]*>/.exec(html);
+  expect(preload?.[0], 'the main image preloaded in the head').toBeDefined();
+  expect(preload![0]).toContain(`href="${main}?w=640"`);
+  expect(preload![0]).toContain(`imagesrcset="${main}?w=320 320w, ${main}?w=480 480w, ${main}?w=640 640w"`);
+  expect(preload![0]).toContain('fetchpriority="high"');
+  expect(preload!.index, 'the image preload is in the head').toBeLessThan(html.indexOf('</head>'));
   const data = /<script type="application\/json" id="shop-server-data">(.*?)<\/script>/s.exec(html)?.[1];
   expect(JSON.parse(data!).data).toHaveProperty(`product:${path.slice(3)}`);
+});
+
+test('a phone fetches the product\'s main picture once, at a width its screen needs', async ({ page, request }) => {
+  const path = await someProductUrl(request);
+  const detail = (await (await request.get(`/api/product/${path.slice(3)}`)).json()) as { data: { p_images: string[] } };
+  const main = detail.data.p_images[0]!;
+  await page.setViewportSize({ width: 412, height: 823 });
+  const fetched: string[] = [];
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname === main) fetched.push(`${url.search} ${response.status()} ${response.headers()['content-type']}`);
+  });
+  await page.goto(path);
+  await expect(page.locator('.cat-gallery__main img')).toHaveJSProperty('complete', true);
+  // The preload and the <img> pick the same width (412 px at a device pixel ratio of 1: the 480 drawing).
+  expect(fetched).toEqual(['?w=480 200 image/png']);
 });
 
 test('every script of a page\'s first render was announced in its HTML', async ({ page, request }) => {

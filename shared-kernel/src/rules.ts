@@ -25,4 +25,5 @@ export * from './auth-token.ts';
 export * from './commerce-item.ts';
 export * from './release-rules.ts';
 export * from './boot-preload.ts';
+export * from './image-rules.ts';
 export { isNotFound } from './errors.ts';

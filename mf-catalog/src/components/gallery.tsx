@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { IMAGE_SIZES, imageAt, imageSrcSet } from '@shop/shared-kernel/rules';
 
 /** The product's pictures: a large one and, when there are several, thumbnails to switch. */
 export function Gallery({ images, name, children }: { images: string[]; name: string; children?: ReactNode }) {
@@ -8,7 +9,18 @@ export function Gallery({ images, name, children }: { images: string[]; name: st
     <div className="cat-gallery">
       <div className="cat-gallery__main">
         {/* The page's largest paint: fetched first, as soon as the HTML names it. */}
-        {current && <img src={current} alt={name} width={640} height={480} fetchPriority="high" decoding="async" />}
+        {current && (
+          <img
+            src={imageAt(current, 640)}
+            srcSet={imageSrcSet(current, 320)}
+            sizes={IMAGE_SIZES.main}
+            alt={name}
+            width={640}
+            height={480}
+            fetchPriority="high"
+            decoding="async"
+          />
+        )}
         {children}
       </div>
       {images.length > 1 && (
@@ -16,7 +28,7 @@ export function Gallery({ images, name, children }: { images: string[]; name: st
           {images.map((image, i) => (
             <li key={image}>
               <button type="button" aria-pressed={i === index} onClick={() => setIndex(i)}>
-                <img src={image} alt={`${name}, obrázok ${i + 1}`} width={96} height={72} loading="lazy" />
+                <img src={imageAt(image, 160)} alt={`${name}, obrázok ${i + 1}`} width={96} height={72} loading="lazy" />
               </button>
             </li>
           ))}

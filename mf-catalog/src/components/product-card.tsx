@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, bus } from '@shop/shared-kernel';
-import { salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
+import { IMAGE_SIZES, imageAt, imageSrcSet, salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
 import type { ProductSummary } from '@shop/shared-kernel/contract';
 import { Price, SaleBadge } from './price.tsx';
 
@@ -8,7 +8,16 @@ export function ProductCard({ product }: { product: ProductSummary }) {
   return (
     <article className="cat-card" data-testid="product-card">
       <Link to={`/p/${product.p_url}`} className="cat-card__link">
-        <img className="cat-card__image" src={product.p_image} alt="" width={320} height={240} loading="lazy" />
+        <img
+          className="cat-card__image"
+          src={imageAt(product.p_image, 320)}
+          srcSet={imageSrcSet(product.p_image, 320)}
+          sizes={IMAGE_SIZES.card}
+          alt=""
+          width={320}
+          height={240}
+          loading="lazy"
+        />
         <div className="cat-card__body">
           <h3 className="cat-card__name">{product.p_name}</h3>
           {product.brand && <span className="cat-card__brand">{product.brand.b_name}</span>}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
 import {
+  imageAt,
   numericInputText,
   formatPrice,
   lineTotal,
@@ -32,7 +33,7 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
 
   return (
     <li className={`chk-line${change ? ' chk-line--changed' : ''}`} data-testid="basket-line">
-      <img src={variant.p_image} alt="" width={90} height={68} />
+      <img src={imageAt(variant.p_image, 160)} alt="" width={90} height={68} />
       <div>
         <Link to={`/p/${variant.p_url}`} className="chk-line__name">{variant.p_name}</Link>
         <div className="chk-line__meta">

@@ -1,7 +1,7 @@
 /** Repository layer: database rows to the contract's shapes. */
 import type { Availability, Brand, VariantData } from '@shop/shared-kernel/contract';
 
-export const productImageUrl = (pId: number): string => `/media/p/${pId}.svg`;
+export const productImageUrl = (pId: number): string => `/media/p/${pId}.png`;
 
 /** A variant row joined with its product's name and url. */
 export type VariantWithProduct = {
