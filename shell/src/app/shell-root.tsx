@@ -6,34 +6,27 @@ import { useHydrated } from '@shop/shared-kernel/react';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';
-import { routeForPath } from './route-table.ts';
+import { routeForPath, type ShopRoute } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
 import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useServerRedirect } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
 
-/** The root of every layout: consent, analytics and the effects of route changes. */
+/**
+ * The root of every layout: consent, analytics and the effects of route changes. It holds no state
+ * of this browser itself: what changes when the page has hydrated (the consent notice, the
+ * visitor's choices) lives in <Consent>, so that change re-renders the notice, not the whole page
+ * under <Outlet> (a synchronous render React cannot split: measured 46 ms of a phone's main thread).
+ */
 export function ShellRoot({ config }: { config: ShellConfig }) {
   const { pathname } = useLocation();
   // The route table entry decides: a route its area declares without consent (the operator's tools) has no notice and no analytics.
   const route = routeForPath(pathname);
-  const consentOff = route?.noConsent === true;
-  const { choices, noticeVisible, settingsOpen } = useConsentStore();
 
   useServerRedirect();
   useFocusOnNavigation();
   useScrollReset();
   useDeviceRefresh();
   useNewBuildDetection(config.registryPollMs);
-  useEffect(() => applyConsent(choices, route, config.gtmId), [choices, route, config.gtmId]);
-
-  // The notice depends on this browser's cookies, so it is never in the server's HTML: the static
-  // first-frame notice (its inline script removes it at once for a visitor who decided) stands in
-  // until the shell has hydrated, and is removed here.
-  const afterHydration = useHydrated();
-  const showNotice = afterHydration && !consentOff && (noticeVisible || settingsOpen);
-  useEffect(() => {
-    if (afterHydration) document.querySelector('[data-testid="consent-first-frame"]')?.remove();
-  }, [afterHydration]);
   // The privacy page (the kernel's consent rules) has the notice in the page flow.
   const plain = isPrivacyPage(pathname);
   return (
@@ -44,10 +37,27 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
           <a href={config.preview.endPath}>Ukončiť náhľad</a>
         </p>
       )}
-      {showNotice && plain && <ConsentNotice plain />}
+      {plain && <Consent route={route} gtmId={config.gtmId} plain />}
       <Outlet />
       <BasketToast />
-      {showNotice && !plain && <ConsentNotice plain={false} />}
+      {!plain && <Consent route={route} gtmId={config.gtmId} plain={false} />}
     </>
   );
+}
+
+/** The visitor's consent: analytics as chosen, and the notice while nothing is decided. */
+function Consent({ route, gtmId, plain }: { route: ShopRoute | undefined; gtmId: string | null; plain: boolean }) {
+  const consentOff = route?.noConsent === true;
+  const { choices, noticeVisible, settingsOpen } = useConsentStore();
+  useEffect(() => applyConsent(choices, route, gtmId), [choices, route, gtmId]);
+
+  // The notice depends on this browser's cookies, so it is never in the server's HTML: the static
+  // first-frame notice (its inline script removes it at once for a visitor who decided) stands in
+  // until the shell has hydrated, and is removed here.
+  const afterHydration = useHydrated();
+  const showNotice = afterHydration && !consentOff && (noticeVisible || settingsOpen);
+  useEffect(() => {
+    if (afterHydration) document.querySelector('[data-testid="consent-first-frame"]')?.remove();
+  }, [afterHydration]);
+  return showNotice ? <ConsentNotice plain={plain} /> : null;
 }
