@@ -24,7 +24,34 @@ export type LighthouseResult = {
   fcpMs: number;
   /** The element that was the largest contentful paint (the most frequent one over the runs). */
   lcpElement: string;
+  /** Lighthouse's measure of this machine's speed at the time (higher is faster; about 1,000 is a mid-range phone unthrottled). */
+  benchmarkIndex: number;
+  /**
+   * How much of a core the page's main thread had while it ran its tasks: thread time over wall
+   * time of its tasks in the trace. Lighthouse times tasks by the wall clock (then multiplies by 4
+   * for a phone), so on a busy machine a task's blocking time grows by the inverse of this share.
+   */
+  mainThreadShare: number;
 };
+
+type TraceEvent = { name?: string; ph?: string; pid?: number; tid?: number; dur?: number; tdur?: number; args?: { name?: string } };
+
+/** Thread time / wall time of the page's renderer main thread's tasks (the busiest CrRendererMain). */
+function mainThreadShareOf(trace: { traceEvents: TraceEvent[] } | undefined): number {
+  if (!trace) return NaN;
+  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const byThread = new Map<string, { wall: number; cpu: number }>();
+  for (const e of trace.traceEvents) {
+    const key = `${e.pid}:${e.tid}`;
+    if (e.name !== 'RunTask' || e.ph !== 'X' || !mains.has(key) || !e.dur) continue;
+    const sums = byThread.get(key) ?? { wall: 0, cpu: 0 };
+    sums.wall += e.dur;
+    sums.cpu += e.tdur ?? e.dur;
+    byThread.set(key, sums);
+  }
+  const busiest = [...byThread.values()].sort((a, b) => b.wall - a.wall)[0];
+  return busiest ? busiest.cpu / busiest.wall : NaN;
+}
 
 type NodeDetails = { items?: { items?: { node?: { nodeLabel?: string; selector?: string } }[] }[] };
 
@@ -88,6 +115,8 @@ export async function runLighthouse(base: string, pages: { name: string; path: s
           cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
           fcpMs: audits['first-contentful-paint']?.numericValue ?? NaN,
           lcpElement: lcpElementOf(audits['largest-contentful-paint-element']?.details),
+          benchmarkIndex: answer!.lhr.environment.benchmarkIndex,
+          mainThreadShare: mainThreadShareOf((answer!.artifacts as { Trace?: { traceEvents: TraceEvent[] } }).Trace),
         });
       } finally {
         await chrome.kill();
@@ -102,6 +131,8 @@ export async function runLighthouse(base: string, pages: { name: string; path: s
       cls: median(samples.map((s) => s.cls)),
       fcpMs: median(samples.map((s) => s.fcpMs)),
       lcpElement: mostFrequent(samples.map((s) => s.lcpElement)),
+      benchmarkIndex: median(samples.map((s) => s.benchmarkIndex)),
+      mainThreadShare: median(samples.map((s) => s.mainThreadShare)),
     });
   }
   return results;

@@ -19,9 +19,20 @@ export type PageCase = {
   next: (page: Page) => Promise<void>;
 };
 
-export type PageWeight = { name: string; firstJsKb: number; firstRequests: number; firstScripts: number; nextJsKb: number; nextRequests: number; roundTrips: number };
+export type PageWeight = {
+  name: string;
+  firstJsKb: number;
+  firstRequests: number;
+  firstScripts: number;
+  nextJsKb: number;
+  nextRequests: number;
+  roundTrips: number;
+  /** From the HTML's arrival (its response headers) to the request of the page's first product picture; null without one. */
+  firstPictureMs: number | null;
+};
 
-type Seen = { url: string; type: string; parent: string | null; wallTime: number; bytes: number; done: boolean };
+/** `at`: when the request left (CDP's monotonic clock, seconds); `respondedAt`: when its response headers arrived. */
+type Seen = { url: string; type: string; parent: string | null; wallTime: number; at: number; respondedAt: number | null; bytes: number; done: boolean };
 
 async function record(page: Page) {
   const cdp = await page.context().newCDPSession(page);
@@ -30,13 +41,26 @@ async function record(page: Page) {
   cdp.on('Network.requestWillBeSent', (event) => {
     const frame = event.initiator.stack?.callFrames[0]?.url ?? event.initiator.stack?.parent?.callFrames[0]?.url;
     const parent = event.initiator.url ?? frame ?? null;
-    requests.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other', parent, wallTime: event.wallTime, bytes: 0, done: false });
+    requests.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other', parent, wallTime: event.wallTime, at: event.timestamp, respondedAt: null, bytes: 0, done: false });
+  });
+  cdp.on('Network.responseReceived', (event) => {
+    const seen = requests.get(event.requestId);
+    if (seen) seen.respondedAt = event.timestamp;
   });
   cdp.on('Network.loadingFinished', (event) => {
     const seen = requests.get(event.requestId);
     if (seen) Object.assign(seen, { bytes: event.encodedDataLength, done: true });
   });
   return requests;
+}
+
+/** Milliseconds from the document's response to the first request of a product picture (/media/p/…). */
+function firstPictureMs(requests: Iterable<Seen>): number | null {
+  const list = [...requests];
+  const document = list.find((request) => request.type === 'Document');
+  const pictures = list.filter((request) => request.type === 'Image' && new URL(request.url).pathname.startsWith('/media/p/'));
+  if (!document?.respondedAt || pictures.length === 0) return null;
+  return (Math.min(...pictures.map((picture) => picture.at)) - document.respondedAt) * 1000;
 }
 
 function totals(requests: Iterable<Seen>) {
@@ -70,13 +94,14 @@ async function measureOnce(browser: Browser, base: string, pageCase: PageCase): 
   const shownAt = (await page.evaluate(() => Date.now())) / 1000;
   await page.waitForLoadState('networkidle');
   const first = totals(requests.values());
+  const picture = firstPictureMs(requests.values());
   const roundTrips = serialRoundTrips(requests, shownAt);
   const before = new Set(requests.keys());
   await pageCase.next(page);
   await page.waitForLoadState('networkidle');
   const next = totals([...requests].filter(([id]) => !before.has(id)).map(([, request]) => request));
   await context.close();
-  return { name: pageCase.name, firstJsKb: first.jsKb, firstRequests: first.requests, firstScripts: first.scripts, nextJsKb: next.jsKb, nextRequests: next.requests, roundTrips };
+  return { name: pageCase.name, firstJsKb: first.jsKb, firstRequests: first.requests, firstScripts: first.scripts, nextJsKb: next.jsKb, nextRequests: next.requests, roundTrips, firstPictureMs: picture };
 }
 
 export async function measurePageWeights(base: string, cases: PageCase[], runs = 3): Promise<PageWeight[]> {
@@ -94,6 +119,7 @@ export async function measurePageWeights(base: string, cases: PageCase[], runs =
         nextJsKb: median(samples.map((s) => s.nextJsKb)),
         nextRequests: median(samples.map((s) => s.nextRequests)),
         roundTrips: median(samples.map((s) => s.roundTrips)),
+        firstPictureMs: samples.every((s) => s.firstPictureMs !== null) ? median(samples.map((s) => s.firstPictureMs!)) : null,
       });
     }
     return results;
