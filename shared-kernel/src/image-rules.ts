@@ -31,3 +31,12 @@ export const IMAGE_SIZES = {
   card: '(min-width: 800px) 18rem, 50vw',
   main: '(min-width: 800px) 36rem, 100vw',
 } as const;
+
+/**
+ * What an `<img>` of a product picture says (and the server's preload of the main one repeats):
+ * its fallback address, the widths to choose from (320 px up; smaller ones are for thumbnails) and
+ * how wide it is laid out.
+ */
+export function pictureAttributes(url: string, layout: keyof typeof IMAGE_SIZES): { src: string; srcSet: string | undefined; sizes: string } {
+  return { src: imageAt(url, layout === 'main' ? IMAGE_DEFAULT_WIDTH : 320), srcSet: imageSrcSet(url, 320), sizes: IMAGE_SIZES[layout] };
+}

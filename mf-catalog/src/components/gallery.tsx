@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { IMAGE_SIZES, imageAt, imageSrcSet } from '@shop/shared-kernel/rules';
+import { imageAt, pictureAttributes } from '@shop/shared-kernel/rules';
 
 /** The product's pictures: a large one and, when there are several, thumbnails to switch. */
 export function Gallery({ images, name, children }: { images: string[]; name: string; children?: ReactNode }) {
@@ -11,9 +11,7 @@ export function Gallery({ images, name, children }: { images: string[]; name: st
         {/* The page's largest paint: fetched first, as soon as the HTML names it. */}
         {current && (
           <img
-            src={imageAt(current, 640)}
-            srcSet={imageSrcSet(current, 320)}
-            sizes={IMAGE_SIZES.main}
+            {...pictureAttributes(current, 'main')}
             alt={name}
             width={640}
             height={480}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, bus } from '@shop/shared-kernel';
-import { IMAGE_SIZES, imageAt, imageSrcSet, salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
+import { pictureAttributes, salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
 import type { ProductSummary } from '@shop/shared-kernel/contract';
 import { Price, SaleBadge } from './price.tsx';
 
@@ -10,9 +10,7 @@ export function ProductCard({ product }: { product: ProductSummary }) {
       <Link to={`/p/${product.p_url}`} className="cat-card__link">
         <img
           className="cat-card__image"
-          src={imageAt(product.p_image, 320)}
-          srcSet={imageSrcSet(product.p_image, 320)}
-          sizes={IMAGE_SIZES.card}
+          {...pictureAttributes(product.p_image, 'card')}
           alt=""
           width={320}
           height={240}

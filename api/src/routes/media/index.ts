@@ -1,10 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { IMAGE_DEFAULT_WIDTH, IMAGE_WIDTHS, type ImageWidth } from '@shop/shared-kernel/rules';
 import { notFound } from '../../lib/errors.ts';
 import { ID_SCHEMA } from '../../lib/validation.ts';
 import { CatalogRepository } from '../catalog/repository/catalog.repository.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
-import { createHash } from 'node:crypto';
-import { IMAGE_DEFAULT_WIDTH, IMAGE_WIDTHS, type ImageWidth } from '@shop/shared-kernel/rules';
 import { productSvg } from './product-image.ts';
 import { PngRenderer } from './png-renderer.ts';
 

@@ -5,7 +5,7 @@
  * parts (documentStart, documentRest) when the head leaves ahead of the page.
  */
 import { documentTitle, SERVER_DATA_ID } from '@shop/shared-kernel/react';
-import { IMAGE_SIZES, imageAt, imageSrcSet } from '@shop/shared-kernel/rules';
+import { pictureAttributes } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../../lib/html.ts';
 import type { PageHead, RenderedPage } from './page-render.ts';
 
@@ -70,9 +70,9 @@ export function documentStart(options: { template: string; head: PageHead; publi
   // The main picture is asked for before the scripts, which would otherwise queue ahead of it.
   const image = options.head.meta.image;
   // It names the same widths and layout as the gallery's <img>, so the browser fetches one picture for both.
-  const srcset = image ? imageSrcSet(image, 320) : undefined;
-  const preload = image
-    ? `<link rel="preload" as="image" href="${escapeHtml(imageAt(image, 640))}"${srcset ? ` imagesrcset="${escapeHtml(srcset)}" imagesizes="${escapeHtml(IMAGE_SIZES.main)}"` : ''} fetchpriority="high">`
+  const picture = image ? pictureAttributes(image, 'main') : null;
+  const preload = picture
+    ? `<link rel="preload" as="image" href="${escapeHtml(picture.src)}"${picture.srcSet ? ` imagesrcset="${escapeHtml(picture.srcSet)}" imagesizes="${escapeHtml(picture.sizes)}"` : ''} fetchpriority="high">`
     : '';
   return html.replace('<!--shop-config-->', preload + options.config + head.tags);
 }
