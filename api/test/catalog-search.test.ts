@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contract';
 import { queryTokens } from '../src/routes/search/search.service.ts';
+import { RANKED_HITS, SearchRepository } from '../src/routes/search/search.repository.ts';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
 import { catalogueChanged } from '../src/lib/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
@@ -106,17 +107,25 @@ describe('search (GET /api/search)', () => {
   });
 });
 
-/** The reference: every listed hit joined to its product and ranked in SQL (score, popularity, id). */
-async function rankedInSql(q: string): Promise<number[]> {
+/**
+ * The reference, written the plain way: every listed hit joined to its product, numbered in
+ * popularity order (popularity desc, id); the first `ranked` of them ordered by (score, popularity,
+ * id), the rest after them in popularity order.
+ */
+async function rankedInSql(q: string, ranked = RANKED_HITS): Promise<number[]> {
   const tokens = queryTokens(q);
-  const query =
+  const hits =
     api.dialect === 'sqlite'
-      ? sql<{ p_id: number }>`select p.p_id from product_search s join products p on p.p_id = s.rowid
-          where product_search match ${tokens.map((t) => `"${t}"*`).join(' AND ')} and p.p_price is not null
-          order by bm25(product_search, 10.0, 4.0, 2.0, 1.0), p.p_popularity desc, p.p_id`
-      : sql<{ p_id: number }>`select p.p_id from product_search s join products p on p.p_id = s.p_id
-          where s.document @@ to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')}) and p.p_price is not null
-          order by ts_rank(s.document, to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')})) desc, p.p_popularity desc, p.p_id`;
+      ? sql`select p.p_id, p.p_popularity, bm25(product_search, 10.0, 4.0, 2.0, 1.0) as score
+          from product_search s join products p on p.p_search_key = s.rowid
+          where product_search match ${tokens.map((t) => `"${t}"*`).join(' AND ')} and p.p_price is not null`
+      : sql`select p.p_id, p.p_popularity, -ts_rank(s.document, to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')})) as score
+          from product_search s join products p on p.p_id = s.p_id
+          where s.document @@ to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')}) and p.p_price is not null`;
+  const query = sql<{ p_id: number }>`with hits as materialized (${hits}),
+      numbered as (select p_id, score, row_number() over (order by p_popularity desc, p_id) as position from hits)
+    select p_id from numbered
+    order by case when position <= ${ranked} then 0 else 1 end, case when position <= ${ranked} then score end, position`;
   return (await query.execute(api.db)).rows.map((r) => r.p_id);
 }
 
@@ -127,16 +136,63 @@ async function allPages(q: string): Promise<{ ids: number[]; total: number }> {
   return { ids, total: first.meta.total };
 }
 
-describe('search ranking (the index ranks first, products are read for the page only)', () => {
+describe('search ranking (a bounded set of hits ranked inside the index, the rest by popularity)', () => {
   const queries = ['tehla', 'izolácia', 'sadrokartón', 'porot', 'farba biela', 'knauf', 'ytong', 'cement', 'skrutky', 'a'];
 
-  it('answers every page, and the total, exactly like ranking every listed hit with its product', async () => {
+  it('answers every page, and the total, exactly like numbering every listed hit by popularity and ranking the first ones', async () => {
     for (const q of queries) {
       const expected = await rankedInSql(q);
       const { ids, total } = await allPages(q);
       expect(total, q).toBe(expected.length);
       expect(ids, q).toEqual(expected);
     }
+  });
+
+  it('ranks only the most popular hits, and pages across the border to the unranked ones in popularity order', async () => {
+    const ranked = 20;
+    const repository = new SearchRepository(api.db, api.dialect, ranked);
+    let compared = 0;
+    let reordered = 0;
+    for (const q of ['a', 'tehla', 'izolácia']) {
+      const tokens = queryTokens(q);
+      const expected = await rankedInSql(q, ranked);
+      if (expected.length <= ranked + 15) continue;
+      compared += 1;
+      // Pages of 15 straddle the border at 20; pages of 7 from odd offsets too.
+      for (const size of [15, 7]) {
+        const ids: number[] = [];
+        for (let offset = 0; offset < expected.length; offset += size) {
+          const page = await repository.results(tokens, size, offset);
+          expect(page.total, q).toBe(expected.length);
+          ids.push(...page.ids);
+        }
+        expect(ids, `${q} in pages of ${size}`).toEqual(expected);
+      }
+      // Past the border the order is popularity's; before it, the score's.
+      const byPopularity = await rankedInSql(q, 0);
+      expect(expected.slice(ranked)).toEqual(byPopularity.slice(ranked));
+      if (expected.slice(0, ranked).join() !== byPopularity.slice(0, ranked).join()) reordered += 1;
+    }
+    expect(compared).toBeGreaterThan(0);
+    expect(reordered).toBeGreaterThan(0);
+  });
+
+  it('moves a product whose popularity changes to its new place among the hits', async () => {
+    const q = 'tehla';
+    const before = await rankedInSql(q, 0);
+    const last = before.at(-1)!;
+    const { p_popularity } = await api.db.selectFrom('products').select('p_popularity').where('p_id', '=', last).executeTakeFirstOrThrow();
+    await api.db.updateTable('products').set({ p_popularity: 1_000_000 }).where('p_id', '=', last).execute();
+    catalogueChanged();
+    try {
+      const repository = new SearchRepository(api.db, api.dialect, 0);
+      expect((await repository.results(queryTokens(q), 3, 0)).ids[0]).toBe(last);
+      expect((await allPages(q)).ids).toEqual(await rankedInSql(q));
+    } finally {
+      await api.db.updateTable('products').set({ p_popularity }).where('p_id', '=', last).execute();
+      catalogueChanged();
+    }
+    expect((await allPages(q)).ids).toEqual(await rankedInSql(q));
   });
 
   it('leaves out a product without a price (not listed) from the results and the total, and finds it again once listed', async () => {
@@ -149,8 +205,8 @@ describe('search ranking (the index ranks first, products are read for the page 
     try {
       const after = await allPages(q);
       expect(after.total).toBe(before.total - 1);
-      expect(after.ids).toEqual(before.ids.filter((id) => id !== hidden));
       expect(after.ids).toEqual(await rankedInSql(q));
+      expect(after.ids).not.toContain(hidden);
       const suggest = await api.get<{ data: SearchSuggestions }>(`/api/search/suggest?q=${q}`);
       expect(suggest.body.data.products.map((p) => p.p_id)).toEqual(after.ids.slice(0, suggest.body.data.products.length));
     } finally {

@@ -15,6 +15,7 @@ import * as categoryFacetCounts from './2026-11-24T09-00-00Z_category-facet-coun
 import * as categoryListing from './2026-11-25T09-00-00Z_category-listing.ts';
 import * as facetCountsPerBrand from './2026-11-25T10-00-00Z_facet-counts-per-brand.ts';
 import * as saleListingIndex from './2026-11-25T11-00-00Z_sale-listing-index.ts';
+import * as searchInPopularityOrder from './2026-11-25T19-00-00Z_search-in-popularity-order.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T09-00-00Z_category-listing': categoryListing,
   '2026-11-25T10-00-00Z_facet-counts-per-brand': facetCountsPerBrand,
   '2026-11-25T11-00-00Z_sale-listing-index': saleListingIndex,
+  '2026-11-25T19-00-00Z_search-in-popularity-order': searchInPopularityOrder,
 };

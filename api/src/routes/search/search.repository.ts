@@ -11,21 +11,31 @@ const ftsQuery = (tokens: string[]) => tokens.map((t) => `"${t}"*`).join(' AND '
 const tsQuery = (tokens: string[]) => tokens.map((t) => `${t}:*`).join(' & ');
 
 /**
- * Full-text search over product names, brands, categories and descriptions, ranked (name
- * matches weigh most, then brand, category, description; then popularity). SQLite: FTS5 with
- * bm25; PostgreSQL: a GIN-indexed tsvector over unaccented text with ts_rank.
+ * The hits ranked by relevance: the first this many listed hits in popularity order (10 pages).
+ * Ranking is bounded: the index scores these, never every hit of a common word.
+ */
+export const RANKED_HITS = 150;
+
+/** SQLite: product_search's rowid is products.p_search_key, in popularity order; its low 32 bits are p_id (migration search-in-popularity-order). */
+const HIT_ID = 's.rowid & 4294967295';
+
+/**
+ * Full-text search over product names, brands, categories and descriptions. SQLite: FTS5 with
+ * bm25 (name matches weigh most, then brand, category, description); PostgreSQL: a GIN-indexed
+ * tsvector over unaccented text with ts_rank (name weighs most).
  *
- * Only listed products (with a price) are results, ranked by (score, popularity desc, id). The
- * products table is read only for the hits that can be on the page: the index scores its hits once
- * (a materialised CTE), the score of the page's last possible hit is the bound (counting the
- * unlisted products among the hits, normally none), and only hits scoring at least as well are
- * joined for the tie-break. The total is the index's own count less the unlisted hits. Results,
- * order and totals are those of joining and ranking every hit.
+ * Only listed products (with a price) are results. The order: the RANKED_HITS most popular listed
+ * hits (popularity desc, id), ranked by score, then popularity, then id; after them every other
+ * listed hit by popularity, then id. The index hands its hits over in popularity order (SQLite:
+ * the rowid is the popularity key; PostgreSQL: the join to products, ordered), so only the ranked
+ * hits are scored and a later page reads hits in that order. The total is the index's own count
+ * less the unlisted hits.
  */
 export class SearchRepository {
   constructor(
     private readonly db: DbOrTrx,
     private readonly dialect: DialectName,
+    private readonly rankedHits = RANKED_HITS,
   ) {}
 
   /** One page of product ids, best first, and the number of all results. */
@@ -34,34 +44,48 @@ export class SearchRepository {
     const [hits, unlisted] = await Promise.all([this.countHits(tokens), this.countUnlisted(tokens)]);
     const total = hits - unlisted;
     if (total <= offset) return { ids: [], total };
-    return { ids: await this.rankedPage(tokens, limit, offset, unlisted), total };
+    return { ids: await this.page(tokens, limit, offset), total };
   }
 
-  /** Product ids of one page of results, best first. */
+  /** Product ids of one page of results, best first: from the ranked hits, then from the rest in popularity order. */
   async page(tokens: string[], limit: number, offset: number): Promise<number[]> {
     if (tokens.length === 0) return [];
-    return this.rankedPage(tokens, limit, offset, await this.countUnlisted(tokens));
+    const ranked = offset < this.rankedHits ? await this.rankedPage(tokens, Math.min(limit, this.rankedHits - offset), offset) : [];
+    const restFrom = Math.max(offset, this.rankedHits);
+    const restCount = offset + limit - restFrom;
+    return restCount > 0 ? [...ranked, ...(await this.popularPage(tokens, restCount, restFrom))] : ranked;
   }
 
-  private async rankedPage(tokens: string[], limit: number, offset: number, unlisted: number): Promise<number[]> {
-    // Among the `needed` best hits are at least offset + limit listed ones: the page is within them and their ties.
-    const needed = offset + limit + unlisted;
+  /** Part of the ranked hits, from `offset` (< rankedHits). */
+  private async rankedPage(tokens: string[], limit: number, offset: number): Promise<number[]> {
     const query =
       this.dialect === 'sqlite'
-        ? sql<{ p_id: number }>`with h as materialized (
-              select rowid as id, bm25(product_search, 10.0, 4.0, 2.0, 1.0) as score from product_search
-              where product_search match ${ftsQuery(tokens)}),
-            b as (select score from h order by score limit 1 offset ${needed - 1})
-            select p.p_id from h join products p on p.p_id = h.id
-            where h.score <= coalesce((select score from b), 1e308) and p.p_price is not null
-            order by h.score, p.p_popularity desc, p.p_id limit ${limit} offset ${offset}`
-        : sql<{ p_id: number }>`with h as materialized (
-              select s.p_id as id, ts_rank(s.document, to_tsquery('simple', ${tsQuery(tokens)})) as rank from product_search s
-              where s.document @@ to_tsquery('simple', ${tsQuery(tokens)})),
-            b as (select rank from h order by rank desc limit 1 offset ${needed - 1})
-            select p.p_id from h join products p on p.p_id = h.id
-            where (not exists (select 1 from b) or h.rank >= (select rank from b)) and p.p_price is not null
-            order by h.rank desc, p.p_popularity desc, p.p_id limit ${limit} offset ${offset}`;
+        ? sql<{ p_id: number }>`with w as materialized (
+              select s.rowid as k, bm25(product_search, 10.0, 4.0, 2.0, 1.0) as score
+              from product_search s join products p on p.p_id = ${sql.raw(HIT_ID)}
+              where product_search match ${ftsQuery(tokens)} and p.p_price is not null
+              order by s.rowid limit ${this.rankedHits})
+            select k & 4294967295 as p_id from w order by score, k limit ${limit} offset ${offset}`
+        : sql<{ p_id: number }>`with w as materialized (
+              select s.p_id, s.document, p.p_popularity from product_search s join products p on p.p_id = s.p_id
+              where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and p.p_price is not null
+              order by p.p_popularity desc, p.p_id limit ${this.rankedHits})
+            select p_id from w order by ts_rank(document, to_tsquery('simple', ${tsQuery(tokens)})) desc, p_popularity desc, p_id
+            limit ${limit} offset ${offset}`;
+    const { rows } = await query.execute(this.db);
+    return rows.map((r) => r.p_id);
+  }
+
+  /** Listed hits in popularity order, from `offset` (past the ranked ones). */
+  private async popularPage(tokens: string[], limit: number, offset: number): Promise<number[]> {
+    const query =
+      this.dialect === 'sqlite'
+        ? sql<{ p_id: number }>`select ${sql.raw(HIT_ID)} as p_id from product_search s join products p on p.p_id = ${sql.raw(HIT_ID)}
+            where product_search match ${ftsQuery(tokens)} and p.p_price is not null
+            order by s.rowid limit ${limit} offset ${offset}`
+        : sql<{ p_id: number }>`select s.p_id from product_search s join products p on p.p_id = s.p_id
+            where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and p.p_price is not null
+            order by p.p_popularity desc, p.p_id limit ${limit} offset ${offset}`;
     const { rows } = await query.execute(this.db);
     return rows.map((r) => r.p_id);
   }
@@ -81,7 +105,7 @@ export class SearchRepository {
     const query =
       this.dialect === 'sqlite'
         ? sql<{ n: number }>`select count(*) as n from products p where p.p_price is null
-            and exists (select 1 from product_search s where s.rowid = p.p_id and product_search match ${ftsQuery(tokens)})`
+            and exists (select 1 from product_search s where s.rowid = p.p_search_key and product_search match ${ftsQuery(tokens)})`
         : sql<{ n: number }>`select count(*) as n from products p join product_search s on s.p_id = p.p_id
             where p.p_price is null and s.document @@ to_tsquery('simple', ${tsQuery(tokens)})`;
     const { rows } = await query.execute(this.db);
