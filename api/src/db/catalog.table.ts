@@ -32,6 +32,10 @@ export interface ProductTable {
   p_price: Generated<number | null>;
   /** The same for the representative sale variant; null without a discounted variant. */
   p_sale_price: Generated<number | null>;
+  /** The representative variant (the tile's), its number of variants and their deepest discount; set by a trigger on variants. */
+  p_tile_v_id: Generated<number | null>;
+  p_variant_count: Generated<number>;
+  p_max_sale: Generated<number>;
 }
 
 export type AvailabilityColumn = 'in_stock' | 'to_order' | 'unavailable';

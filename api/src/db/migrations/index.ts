@@ -16,6 +16,7 @@ import * as categoryListing from './2026-11-25T09-00-00Z_category-listing.ts';
 import * as facetCountsPerBrand from './2026-11-25T10-00-00Z_facet-counts-per-brand.ts';
 import * as saleListingIndex from './2026-11-25T11-00-00Z_sale-listing-index.ts';
 import * as searchInPopularityOrder from './2026-11-25T19-00-00Z_search-in-popularity-order.ts';
+import * as productTileColumns from './2026-11-25T20-00-00Z_product-tile-columns.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T10-00-00Z_facet-counts-per-brand': facetCountsPerBrand,
   '2026-11-25T11-00-00Z_sale-listing-index': saleListingIndex,
   '2026-11-25T19-00-00Z_search-in-popularity-order': searchInPopularityOrder,
+  '2026-11-25T20-00-00Z_product-tile-columns': productTileColumns,
 };

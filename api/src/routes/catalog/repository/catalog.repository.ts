@@ -4,10 +4,8 @@
  * folder (product-filter.ts, facets.ts, price-history.ts) it is the catalogue's repository layer:
  * nothing outside it runs a catalogue query.
  */
-import { sql } from 'kysely';
-import type { ExpressionBuilder } from 'kysely';
 import type { AttributeEntry, Brand, ListingFacets, ProductAccessory, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
-import type { Database, DbOrTrx } from '../../../db/database.ts';
+import type { DbOrTrx } from '../../../db/database.ts';
 import { catalogueVersion } from '../../../lib/catalogue-version.ts';
 import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
@@ -23,16 +21,6 @@ const VARIANT_COLUMNS = [
   'v.v_id', 'v.v_code', 'v.v_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale', 'v.v_stock', 'v.v_availability',
   'v.v_weight', 'v.v_unit', 'v.v_base_amount', 'v.v_base_unit', 'p.p_id', 'p.p_name', 'p.p_url',
 ] as const;
-
-type VP = Database & { v: Database['variants']; p: Database['products'] };
-
-/** Orders like the unit price with VAT after sale (spec section 9), without rounding; bigint avoids int4 overflow. */
-const priceKey = (eb: ExpressionBuilder<VP, 'v'>) =>
-  sql<number>`cast(${eb.ref('v.v_sell_price')} as bigint) * (100 + ${eb.ref('v.v_vat')}) * (100000 - ${eb.ref('v.v_sale')})`;
-
-/** Available variants first, then the cheapest, then the oldest. */
-const representativeRank = (eb: ExpressionBuilder<VP, 'v'>) =>
-  sql<number>`row_number() over (partition by ${eb.ref('v.p_id')} order by case when ${eb.ref('v.v_availability')} = 'unavailable' then 1 else 0 end, ${priceKey(eb)}, ${eb.ref('v.v_id')})`;
 
 /**
  * Each sort's order, ties by id; category_listing's indexes (migration category-listing) are in
@@ -165,28 +153,20 @@ export class CatalogRepository {
 
   /**
    * Product tiles for the given ids, in that order. Every tile, in every listing (sale included),
-   * shows the same "od" price: its cheapest purchasable variant's current price, sale included;
-   * `saleUpTo` is the deepest discount among its variants (the sale listing's badge).
+   * shows the same "od" price: its representative variant's current price, sale included (the
+   * cheapest purchasable one, kept in products.p_tile_v_id by a trigger on variants, migration
+   * product-tile-columns); `saleUpTo` is the deepest discount among its variants (the sale
+   * listing's badge). One query: a product row and a variant row per tile, by their keys.
    */
   async summaries(ids: number[]): Promise<ProductSummary[]> {
     if (ids.length === 0) return [];
-    // One query: each product's representative variant, with its brand, its number of variants and
-    // its deepest discount counted over the same rows (window functions).
-    const ranked = this.db
-      .selectFrom('variants as v')
-      .innerJoin('products as p', 'p.p_id', 'v.p_id')
+    const rows = await this.db
+      .selectFrom('products as p')
+      .innerJoin('variants as v', 'v.v_id', 'p.p_tile_v_id')
       .leftJoin('brands as b', 'b.b_id', 'p.b_id')
-      .where('v.p_id', 'in', ids)
-      .select((eb) => [
-        ...VARIANT_COLUMNS,
-        'b.b_id',
-        'b.b_url',
-        'b.b_name',
-        representativeRank(eb).as('rn'),
-        sql<number>`count(*) over (partition by ${eb.ref('v.p_id')})`.as('variant_count'),
-        sql<number>`max(${eb.ref('v.v_sale')}) over (partition by ${eb.ref('v.p_id')})`.as('max_sale'),
-      ]);
-    const rows = await this.db.selectFrom(ranked.as('r')).selectAll('r').where('r.rn', '=', 1).execute();
+      .select([...VARIANT_COLUMNS, 'b.b_id', 'b.b_url', 'b.b_name', 'p.p_variant_count', 'p.p_max_sale'])
+      .where('p.p_id', 'in', ids)
+      .execute();
     const byProduct = new Map(rows.map((row) => [row.p_id, { row, variant: toVariantData(row as VariantWithProduct) }]));
     const lowest = await lowestPrices(this.db, [...byProduct.values()].map((found) => found.variant));
     return ids.flatMap((id) => {
@@ -199,9 +179,9 @@ export class CatalogRepository {
         p_name: row.p_name,
         p_image: productImageUrl(row.p_id),
         brand: toBrand(row),
-        variantCount: Number(row.variant_count),
+        variantCount: Number(row.p_variant_count),
         variant,
-        saleUpTo: salePercent({ v_sale: Number(row.max_sale ?? 0) }),
+        saleUpTo: salePercent({ v_sale: Number(row.p_max_sale) }),
         lowestPrice30: lowest.get(variant.v_id) ?? null,
       }];
     });
