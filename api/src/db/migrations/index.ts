@@ -17,6 +17,7 @@ import * as facetCountsPerBrand from './2026-11-25T10-00-00Z_facet-counts-per-br
 import * as saleListingIndex from './2026-11-25T11-00-00Z_sale-listing-index.ts';
 import * as searchInPopularityOrder from './2026-11-25T19-00-00Z_search-in-popularity-order.ts';
 import * as productTileColumns from './2026-11-25T20-00-00Z_product-tile-columns.ts';
+import * as brandListingIndex from './2026-11-25T21-00-00Z_brand-listing-index.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T11-00-00Z_sale-listing-index': saleListingIndex,
   '2026-11-25T19-00-00Z_search-in-popularity-order': searchInPopularityOrder,
   '2026-11-25T20-00-00Z_product-tile-columns': productTileColumns,
+  '2026-11-25T21-00-00Z_brand-listing-index': brandListingIndex,
 };
