@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contract';
 import { queryTokens } from '../src/routes/search/search.service.ts';
-import { RANKED_HITS, SearchRepository } from '../src/routes/search/search.repository.ts';
+import { RANKED_HITS, SearchRepository, ftsQuery, tsQuery } from '../src/routes/search/search.repository.ts';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
 import { catalogueChanged } from '../src/lib/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
@@ -98,6 +98,27 @@ describe('search (GET /api/search)', () => {
     expect(symbols.meta.total).toBe(0);
   });
 
+  it('leaves out one-letter conjunctions and prepositions, and matches any other one-character word whole, not as a prefix', async () => {
+    expect(queryTokens('II/A-S omietka s vláknom a lepidlo')).toEqual(['ii', 'omietk', 'vlaknom', 'lepidl']);
+    expect((await search('a')).meta.total).toBe(0);
+    const tehla = await search('tehla');
+    const withConjunction = await search('tehla a v');
+    expect(withConjunction.meta.total).toBe(tehla.meta.total);
+    expect(withConjunction.data.map((p) => p.p_id)).toEqual(tehla.data.map((p) => p.p_id));
+    // "8" finds "Porotherm 8 P+D", not "CT 85" or "Weber.tec 822".
+    const eight = await search('8');
+    expect(eight.meta.total).toBeGreaterThan(5);
+    const ids: number[] = [];
+    for (let page = 1; page <= eight.meta.pageCount; page++) ids.push(...(await search('8', page)).data.map((p) => p.p_id));
+    const found = await api.db
+      .selectFrom('products as p')
+      .leftJoin('brands as b', 'b.b_id', 'p.b_id')
+      .select(['p.p_name', 'p.p_description', 'b.b_name'])
+      .where('p.p_id', 'in', ids)
+      .execute();
+    for (const p of found) expect(`${p.p_name} ${p.p_description} ${p.b_name ?? ''}`, p.p_name).toMatch(/(^|[^0-9a-z])8([^0-9a-z]|$)/i);
+  });
+
   it('rejects a missing or too long query', async () => {
     for (const q of ['', `q=${'a'.repeat(201)}`, 'q=tehla&page=0']) {
       const res = await api.get(`/api/search?${q}`);
@@ -118,10 +139,10 @@ async function rankedInSql(q: string, ranked = RANKED_HITS): Promise<number[]> {
     api.dialect === 'sqlite'
       ? sql`select p.p_id, p.p_popularity, bm25(product_search, 10.0, 4.0, 2.0, 1.0) as score
           from product_search s join products p on p.p_search_key = s.rowid
-          where product_search match ${tokens.map((t) => `"${t}"*`).join(' AND ')} and p.p_price is not null`
-      : sql`select p.p_id, p.p_popularity, -ts_rank(s.document, to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')})) as score
+          where product_search match ${ftsQuery(tokens)} and p.p_price is not null`
+      : sql`select p.p_id, p.p_popularity, -ts_rank(s.document, to_tsquery('simple', ${tsQuery(tokens)})) as score
           from product_search s join products p on p.p_id = s.p_id
-          where s.document @@ to_tsquery('simple', ${tokens.map((t) => `${t}:*`).join(' & ')}) and p.p_price is not null`;
+          where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and p.p_price is not null`;
   const query = sql<{ p_id: number }>`with hits as materialized (${hits}),
       numbered as (select p_id, score, row_number() over (order by p_popularity desc, p_id) as position from hits)
     select p_id from numbered
@@ -137,7 +158,7 @@ async function allPages(q: string): Promise<{ ids: number[]; total: number }> {
 }
 
 describe('search ranking (a bounded set of hits ranked inside the index, the rest by popularity)', () => {
-  const queries = ['tehla', 'izolácia', 'sadrokartón', 'porot', 'farba biela', 'knauf', 'ytong', 'cement', 'skrutky', 'a'];
+  const queries = ['tehla', 'izolácia', 'sadrokartón', 'porot', 'farba biela', 'knauf', 'ytong', 'cement', 'skrutky', 'lepidlo 8', 'do'];
 
   it('answers every page, and the total, exactly like numbering every listed hit by popularity and ranking the first ones', async () => {
     for (const q of queries) {
@@ -153,7 +174,7 @@ describe('search ranking (a bounded set of hits ranked inside the index, the res
     const repository = new SearchRepository(api.db, api.dialect, ranked);
     let compared = 0;
     let reordered = 0;
-    for (const q of ['a', 'tehla', 'izolácia']) {
+    for (const q of ['do', 'tehla', 'izolácia']) {
       const tokens = queryTokens(q);
       const expected = await rankedInSql(q, ranked);
       if (expected.length <= ranked + 15) continue;

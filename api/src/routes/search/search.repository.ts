@@ -3,12 +3,15 @@ import type { DbOrTrx, DialectName } from '../../db/database.ts';
 
 /*
  * The tokens are the words of a query as search.service.ts reads them (queryTokens): only [a-z0-9],
- * so they are safe in FTS5 and tsquery syntax.
+ * so they are safe in FTS5 and tsquery syntax. A word of two or more characters matches as a prefix
+ * (the index keeps two- and three-character prefixes); a one-character word matches whole words
+ * only: as a prefix it would stand for most of the index ("a"* 44 ms, "a" 5 ms on 100,000 products).
  */
-/** FTS5: every word as a prefix, all required: "tehla"* AND "porotherm"*. */
-const ftsQuery = (tokens: string[]) => tokens.map((t) => `"${t}"*`).join(' AND ');
-/** PostgreSQL: tehla:* & porotherm:* */
-const tsQuery = (tokens: string[]) => tokens.map((t) => `${t}:*`).join(' & ');
+const prefixed = (token: string, prefix: string) => (token.length > 1 ? prefix : '');
+/** FTS5: every word required: "tehla"* AND "8". */
+export const ftsQuery = (tokens: string[]) => tokens.map((t) => `"${t}"${prefixed(t, '*')}`).join(' AND ');
+/** PostgreSQL: tehla:* & 8 */
+export const tsQuery = (tokens: string[]) => tokens.map((t) => `${t}${prefixed(t, ':*')}`).join(' & ');
 
 /**
  * The hits ranked by relevance: the first this many listed hits in popularity order (10 pages).

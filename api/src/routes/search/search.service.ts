@@ -19,11 +19,18 @@ const MAX_TOKENS = 8;
 const MAX_TOKEN = 40;
 
 /**
+ * Slovak one-letter conjunctions and prepositions ("omietka a lepidlo", "tehla s drážkou"): in
+ * nearly every description, they narrow nothing ("II/A-S" is read as "ii").
+ */
+const STOP_WORDS = new Set(['a', 'i', 'k', 'o', 's', 'u', 'v', 'z']);
+
+/**
  * The words of a query, folded to lower-case ASCII without diacritics ("Izolácia 10cm" ->
- * ["izolacia", "10cm"]). Only [a-z0-9] survive, so the words are safe in FTS5 and tsquery syntax.
+ * ["izolacia", "10cm"]), without one-letter stop words. Only [a-z0-9] survive, so the words are
+ * safe in FTS5 and tsquery syntax.
  */
 export function queryTokens(query: string): string[] {
-  const words = foldText(query).match(/[a-z0-9]+/g) ?? [];
+  const words = (foldText(query).match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP_WORDS.has(w));
   return [...new Set(words.map((w) => lightStem(w.slice(0, MAX_TOKEN))))].slice(0, MAX_TOKENS);
 }
 
