@@ -125,6 +125,9 @@ export const federationDefaults = {
   dts: false,
   // One area that is down must not stop the shell from starting.
   shareStrategy: 'loaded-first',
+  // Areas are registered by their remoteEntry.js (registry), never by a manifest: the runtime's
+  // snapshot plugins (manifest snapshots, asset preloading from them) are left out of the bundle.
+  disableSnapshot: true,
 };
 
 /**
