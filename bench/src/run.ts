@@ -242,7 +242,8 @@ async function main() {
       `${load.sets.products.toLocaleString('en')} products, a fifth of them getting four fifths of the calls; ${load.sets.terms} search terms from product names, ` +
       'with and without diacritics. The mix: 40 % product, 25 % listing, 20 % facets, 15 % search. Anonymous catalogue calls are answered from the ' +
       'response cache when they repeat within its 10 s (emptied by any catalogue write; api/src/lib/response-cache.ts); the "cache bypassed" rows send an ' +
-      'Authorization header, so every request runs its queries. One server, on one core; the load generator on the other. The server is warmed up first with the mix, cache bypassed, for as long as one row (not counted).',
+      'Authorization header, so every request runs its queries. One server, on one core; the load generator on the other. The server is a web server ' +
+      '(ROLE=web: the jobs orders queue, the confirmation e-mail with its invoice, are a worker\'s and not in these figures), warmed up first with the mix, cache bypassed, for as long as one row (not counted).',
     '',
     `### Saturated: 50 connections, ${LOAD_SECONDS} s each`,
     '',
@@ -268,7 +269,8 @@ async function main() {
     '',
     `${pageLoad.distinct.toLocaleString('en')} distinct URLs from the shop's sitemap (${pageLoad.products.toLocaleString('en')} products, ${pageLoad.categories} categories, ` +
       `${pageLoad.words} search words): 50 % product pages (a fifth of the products get four fifths of them), 40 % category listings (pages 1–20, every sort), ` +
-      '10 % search results. "Cache on": the 5 s page cache and the API\'s response cache; "off": SERVER_CACHE=off. "From a cache": answers the page cache gave whole.',
+      '10 % search results. "Cache on": the 5 s page cache and the API\'s response cache; "off": SERVER_CACHE=off. "From a cache": answers the page cache gave whole. ' +
+      'A web server (ROLE=web), warmed up first with other URLs of the same mix for as long as one row (not counted).',
     '',
     '| pages | pages/s | p50 ms | p99 ms | errors | from a cache | server RSS MB (max) |',
     '|---|---:|---:|---:|---:|---:|---:|',
