@@ -26,7 +26,11 @@ export type ShopRoute = {
 };
 
 let table: ShopRoute[] = [];
+let tableKey = '[]';
 let ranked: { id: string; path: string }[] = [];
+/** The route names of the paths matched lately: react-router flattens and ranks every route on each match. */
+let matched = new Map<string, string | undefined>();
+const MATCHED_PATHS = 200;
 
 /** Builds the table from the releases this page loads; routes with an unknown layout are left out. */
 export function setRouteTable(releases: Partial<Record<AreaName, AreaRelease>>): void {
@@ -34,6 +38,10 @@ export function setRouteTable(releases: Partial<Record<AreaName, AreaRelease>>):
     (release?.routes ?? []).filter((route) => LAYOUTS.includes(route.layout)).map((route) => ({ ...route, area })),
   );
   ranked = table.map((route) => ({ id: route.name, path: route.path }));
+  // The server sets the table on every request: the paths matched stay valid while the routes are the same.
+  const key = JSON.stringify(table);
+  if (key !== tableKey) matched = new Map();
+  tableKey = key;
 }
 
 export function shopRoutes(): readonly ShopRoute[] {
@@ -46,6 +54,12 @@ export function routeByName(name: string): ShopRoute | undefined {
 
 /** The table route a path renders, ranked as the router ranks them (/s/kontakt before /s/:site). */
 export function routeForPath(pathname: string): ShopRoute | undefined {
-  const id = matchRoutes(ranked, pathname)?.[0]?.route.id;
-  return id ? table.find((route) => route.name === id) : undefined;
+  let id: string | undefined;
+  if (matched.has(pathname)) id = matched.get(pathname);
+  else {
+    id = matchRoutes(ranked, pathname)?.[0]?.route.id;
+    if (matched.size >= MATCHED_PATHS) matched.delete(matched.keys().next().value!);
+    matched.set(pathname, id);
+  }
+  return id ? routeByName(id) : undefined;
 }
