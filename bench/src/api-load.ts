@@ -106,6 +106,18 @@ function cacheLifetimeMs(cacheControl: string | null): number {
   return Number(maxAge) * 1000;
 }
 
+/** Waits (at most 60 s) until the server answers a health check within 20 ms three times in a row: nothing is left in flight. */
+async function idle(base: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  let quick = 0;
+  while (quick < 3 && Date.now() < until) {
+    const started = performance.now();
+    const ok = await fetch(`${base}/api/health`).then((answer) => answer.ok, () => false);
+    quick = ok && performance.now() - started <= 20 ? quick + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 export type ApiLoad = { closed: LoadResult[]; open: OpenLoopResult[]; sets: Omit<ApiUrlSets, 'listing' | 'facets' | 'product' | 'search' | 'mix'> & { distinct: number } };
 
 /** Offered rates of the open-loop test (requests per second of the mix). */
@@ -170,13 +182,19 @@ export async function runApiLoad(options: { port: number; products: number; conn
     for (const scenario of scenarios) {
       closed.push(...(await cachedRun(scenario.headers === undefined && scenario.method === undefined, () => runScenarios(shop, [scenario], options))));
     }
-    const open: OpenLoopResult[] = [];
+    // Rate by rate, each row after the server has worked off the one before: a row offered more
+    // than the server answers leaves requests in flight that it still serves after its clients gave
+    // up (the bypassed 500/s row, run right after the 1,000/s rows, answered 356/s; on its own, 500/s
+    // with p99 22-60 ms).
+    const cached: OpenLoopResult[] = [];
+    const bypassed: OpenLoopResult[] = [];
     for (const rate of OPEN_LOOP_RATES) {
-      open.push(...(await cachedRun(true, () => runOpenLoop(shop, 'the mix', sets.mix, { rates: [rate], seconds: options.seconds }))));
+      cached.push(...(await cachedRun(true, () => runOpenLoop(shop, 'the mix', sets.mix, { rates: [rate], seconds: options.seconds }))));
+      await idle(base);
+      bypassed.push(...runOpenLoop(shop, 'the mix, cache bypassed', sets.mix, { rates: [rate], seconds: options.seconds, headers: UNCACHED }));
+      await idle(base);
     }
-    for (const rate of OPEN_LOOP_RATES) {
-      open.push(...runOpenLoop(shop, 'the mix, cache bypassed', sets.mix, { rates: [rate], seconds: options.seconds, headers: UNCACHED }));
-    }
+    const open = [...cached, ...bypassed];
     const distinct = new Set([...sets.mix, ...sets.listing, ...sets.facets, ...sets.product, ...sets.search]).size;
     return { closed, open, sets: { categories: sets.categories, products: sets.products, terms: sets.terms, distinct } };
   } finally {
