@@ -13,6 +13,7 @@ import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
 import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory } from './facet-counts.ts';
+import { countsInMemory, FacetIndex } from './facet-index.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
 import { salePercent } from '@shop/shared-kernel/rules';
@@ -39,8 +40,12 @@ export type { ProductFilter } from './product-filter.ts';
 export class CatalogRepository {
   /** The tree as loaded at a catalogue version; loaded again once the catalogue has changed. */
   private tree: { version: number; value: Promise<CategoryTree> } | null = null;
+  /** A filtered category listing's facets, counted in memory (shared between requests: kept per category revision). */
+  private readonly facetIndex: FacetIndex;
 
-  constructor(private readonly db: DbOrTrx) {}
+  constructor(private readonly db: DbOrTrx) {
+    this.facetIndex = new FacetIndex(db);
+  }
 
   /** The whole category tree (shared between requests: read-only). */
   categoryTree(): Promise<CategoryTree> {
@@ -98,10 +103,13 @@ export class CatalogRepository {
 
   /**
    * A category's facets (alone or with a brand filter) from the counts kept per category and brand
-   * (facet-counts.ts); any other listing's counted over its products (facets.ts).
+   * (facet-counts.ts); a category's with other filters counted in memory (facet-index.ts); any
+   * other listing's (the sale listing, a brand page, all products) counted over its products (facets.ts).
    */
   facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
-    return isCategoryWithBrands(filter) ? categoryFacets(this.db, filter.categoryIds, filter.brandIds) : listingFacets(this.db, filter, options);
+    if (isCategoryWithBrands(filter)) return categoryFacets(this.db, filter.categoryIds, filter.brandIds);
+    if (countsInMemory(filter)) return this.facetIndex.facets(filter);
+    return listingFacets(this.db, filter, options);
   }
 
   async variant(vId: number): Promise<VariantData | undefined> {

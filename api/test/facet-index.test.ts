@@ -1,0 +1,187 @@
+/**
+ * A filtered category listing's facets are counted in memory (repository/facet-index.ts): they
+ * must equal the facets counted in SQL (facets.ts, the filter's reference meaning) for every
+ * category under many filters and their combinations, and follow every kind of catalogue change
+ * at the next request. Runs on SQLite and, with DATABASE_URL, on PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Availability } from '@shop/shared-kernel/contract';
+import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { countsInMemory, FacetIndex } from '../src/routes/catalog/repository/facet-index.ts';
+import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
+import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ responseCache: false });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+/** A small deterministic generator, so a failure names a filter that can be run again. */
+function random(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+  return { next, pick: <T>(items: T[]): T => items[Math.floor(next() * items.length)]!, some: <T>(items: T[]): T[] => items.filter(() => next() < 0.4) };
+}
+
+/** Filters over one category's subtree, drawn from its own data: prices, brands, availabilities, attribute values and ranges, alone and together. */
+async function filtersFor(categoryIds: number[], seed: number, count: number): Promise<ProductFilter[]> {
+  const products = await api.db.selectFrom('products').select(['p_id', 'b_id', 'p_price']).where('cat_id', 'in', categoryIds).where('p_price', 'is not', null).execute();
+  if (products.length === 0) return [];
+  const values = await api.db
+    .selectFrom('attribute_values as av')
+    .innerJoin('products as p', 'p.p_id', 'av.p_id')
+    .select(['av.attr_id', 'av.av_string', 'av.av_integer'])
+    .where('p.cat_id', 'in', categoryIds)
+    .execute();
+  const rng = random(seed);
+  const prices = products.map((row) => Number(row.p_price)).sort((a, b) => a - b);
+  const brands = [...new Set(products.map((row) => row.b_id).filter((id): id is number => id !== null))];
+  const strings = values.filter((row) => row.av_string !== null);
+  const integers = values.filter((row) => row.av_string === null && row.av_integer !== null);
+  const availability: Availability[] = ['in_stock', 'to_order', 'unavailable'];
+  const parts: (() => ProductFilter)[] = [
+    () => ({ priceMin: rng.pick(prices) }),
+    () => ({ priceMax: rng.pick(prices) }),
+    () => {
+      const [a, b] = [rng.pick(prices), rng.pick(prices)].sort((x, y) => x - y);
+      return { priceMin: a, priceMax: b };
+    },
+    () => ({ brandIds: brands.length > 0 ? [rng.pick(brands), ...rng.some(brands)] : [] }),
+    () => ({ availability: [rng.pick(availability), ...rng.some(availability)] }),
+    () => {
+      if (strings.length === 0) return {};
+      const attrId = rng.pick(strings).attr_id;
+      const ofAttr = strings.filter((row) => row.attr_id === attrId).map((row) => row.av_string!);
+      return { attrValues: [{ attrId, values: [...new Set([rng.pick(ofAttr), ...rng.some(ofAttr), ...(rng.next() < 0.2 ? ['neexistujúca hodnota'] : [])])] }] };
+    },
+    () => {
+      if (integers.length === 0) return {};
+      const attrId = rng.pick(integers).attr_id;
+      const ofAttr = integers.filter((row) => row.attr_id === attrId).map((row) => Number(row.av_integer));
+      const [a, b] = [rng.pick(ofAttr), rng.pick(ofAttr)].sort((x, y) => x - y);
+      return { attrRanges: [{ attrId, min: rng.next() < 0.2 ? null : a!, max: rng.next() < 0.2 ? null : b! }] };
+    },
+  ];
+  const filters: ProductFilter[] = [];
+  for (let i = 0; i < count; i++) {
+    const filter: ProductFilter = { categoryIds, saleOnly: false };
+    for (let n = 1 + Math.floor(rng.next() * 3); n > 0; n--) {
+      const part = rng.pick(parts)();
+      filter.attrValues = [...(filter.attrValues ?? []), ...(part.attrValues ?? [])];
+      filter.attrRanges = [...(filter.attrRanges ?? []), ...(part.attrRanges ?? [])];
+      Object.assign(filter, { ...part, attrValues: filter.attrValues, attrRanges: filter.attrRanges });
+    }
+    // Now and then a brand page's own brand too.
+    if (rng.next() < 0.15 && brands.length > 0) filter.brandId = rng.pick(brands);
+    filters.push(filter);
+  }
+  return filters;
+}
+
+async function subtrees(): Promise<number[][]> {
+  const tree = await new CatalogRepository(api.db).categoryTree();
+  const ids = (await api.db.selectFrom('categories').select('cat_id').orderBy('cat_id').execute()).map((row) => row.cat_id);
+  return ids.map((id) => tree.subtreeIds(id));
+}
+
+/** Every category's filtered facets from `index` against the SQL count; returns how many filters were compared. */
+async function expectIndexEqualsSql(index: FacetIndex, label: string, seed = 1, perCategory = 12): Promise<number> {
+  let compared = 0;
+  for (const [n, categoryIds] of (await subtrees()).entries()) {
+    for (const filter of await filtersFor(categoryIds, seed * 1000 + n, perCategory)) {
+      expect(countsInMemory(filter)).toBe(true);
+      expect(await index.facets(filter as ProductFilter & { categoryIds: number[] }), `${label}: ${JSON.stringify(filter)}`).toEqual(await listingFacets(api.db, filter));
+      compared++;
+    }
+  }
+  return compared;
+}
+
+describe('facets counted in memory', () => {
+  it('are used for a category with filters other than brands, never for the sale listing', () => {
+    expect(countsInMemory({ categoryIds: [1], priceMin: 100 })).toBe(true);
+    expect(countsInMemory({ categoryIds: [1], availability: ['in_stock'], brandIds: [2] })).toBe(true);
+    expect(countsInMemory({ categoryIds: [1], priceMin: 100, saleOnly: true })).toBe(false);
+    expect(countsInMemory({ categoryIds: [], priceMin: 100 })).toBe(false);
+    expect(countsInMemory({ brandId: 3, priceMin: 100 })).toBe(false);
+  });
+
+  it('equal the facets counted in SQL for every category under many filters', async () => {
+    const compared = await expectIndexEqualsSql(new FacetIndex(api.db), 'as seeded');
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('are what the API answers for a filtered category', async () => {
+    const category = await api.db
+      .selectFrom('categories as c')
+      .innerJoin('products as p', 'p.cat_id', 'c.cat_id')
+      .select(['c.cat_url', 'c.cat_id'])
+      .groupBy(['c.cat_url', 'c.cat_id'])
+      .orderBy((eb) => eb.fn.countAll(), 'desc')
+      .executeTakeFirstOrThrow();
+    const answer = await api.get(`/api/products/facets?category=${category.cat_url}&avail=in_stock&price=1-500`);
+    expect(answer.status).toBe(200);
+    const categoryIds = (await new CatalogRepository(api.db).categoryTree()).subtreeIds(category.cat_id);
+    expect(answer.body.data).toEqual(await listingFacets(api.db, { categoryIds, availability: ['in_stock'], priceMin: 1000, priceMax: 500_000, saleOnly: false }));
+    // Disjunctive: the other availabilities still show what ticking them would add.
+    expect(answer.body.data.availability.map((row: { value: string }) => row.value)).toContain('in_stock');
+    expect(answer.body.data.price).not.toBeNull();
+  });
+
+  it('follow a price, a brand, an availability, an attribute value, a category move, a new and a removed product at the next request', async () => {
+    const index = new FacetIndex(api.db);
+    await expectIndexEqualsSql(index, 'before', 2, 4);
+    const product = await api.db
+      .selectFrom('products as p')
+      .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
+      .select(['p.p_id', 'p.cat_id', 'av.av_id'])
+      .where('av.av_string', 'is not', null)
+      .orderBy('p.p_id')
+      .executeTakeFirstOrThrow();
+    const otherCategory = await api.db.selectFrom('categories').select('cat_id').where('cat_id', '!=', product.cat_id).orderBy('cat_id', 'desc').executeTakeFirstOrThrow();
+    const brand = await api.db.selectFrom('brands').select('b_id').orderBy('b_id', 'desc').executeTakeFirstOrThrow();
+    const variant = await api.db.selectFrom('variants').select(['v_id', 'v_availability']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
+    const changes: [string, () => Promise<unknown>][] = [
+      ['price', () => api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '*', 3) })).where('p_id', '=', product.p_id).execute()],
+      ['brand', () => api.db.updateTable('products').set({ b_id: brand.b_id }).where('p_id', '=', product.p_id).execute()],
+      ['availability', () => api.db.updateTable('variants').set({ v_availability: variant.v_availability === 'unavailable' ? 'to_order' : 'unavailable' }).where('v_id', '=', variant.v_id).execute()],
+      ['attribute value', () => api.db.updateTable('attribute_values').set({ av_string: 'Úplne nová hodnota' }).where('av_id', '=', product.av_id).execute()],
+      ['category move', () => api.db.updateTable('products').set({ cat_id: otherCategory.cat_id }).where('p_id', '=', product.p_id).execute()],
+      ['new product', async () => {
+        const { p_id } = await api.db
+          .insertInto('products')
+          .values({ p_url: 'facet-index-novy', p_name: 'Nový produkt', p_name_sort: 'novy produkt', b_id: brand.b_id, cat_id: otherCategory.cat_id, p_created_at: new Date().toISOString() })
+          .returning('p_id')
+          .executeTakeFirstOrThrow();
+        await api.db.insertInto('variants').values({ p_id, v_code: 'FACET-INDEX-1', v_name: 'Nový', v_sell_price: 12_345, v_unit: 'ks', v_base_amount: null, v_base_unit: null }).execute();
+        await api.db.insertInto('attribute_values').values({ p_id, attr_id: (await api.db.selectFrom('attributes').select('attr_id').orderBy('attr_id').executeTakeFirstOrThrow()).attr_id, av_string: 'Hodnota nového', av_integer: null }).execute();
+      }],
+      ['removed product', async () => {
+        const removed = await api.db.selectFrom('products').select('p_id').where('p_url', '=', 'facet-index-novy').executeTakeFirstOrThrow();
+        await api.db.deleteFrom('attribute_values').where('p_id', '=', removed.p_id).execute();
+        await api.db.deleteFrom('variants').where('p_id', '=', removed.p_id).execute();
+        await api.db.deleteFrom('products').where('p_id', '=', removed.p_id).execute();
+      }],
+    ];
+    for (const [n, [label, change]] of changes.entries()) {
+      await change();
+      await expectIndexEqualsSql(index, label, 3 + n, 4);
+    }
+  }, 60_000);
+
+  it('answer many shoppers asking at the same moment alike, while the category loads', async () => {
+    const index = new FacetIndex(api.db);
+    const [categoryIds] = (await subtrees()).sort((a, b) => b.length - a.length);
+    const filter = { categoryIds: categoryIds!, priceMin: 1, saleOnly: false };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => index.facets(filter)));
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect(answers[0]).toEqual(await listingFacets(api.db, filter));
+  });
+});
