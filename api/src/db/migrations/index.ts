@@ -18,6 +18,7 @@ import * as saleListingIndex from './2026-11-25T11-00-00Z_sale-listing-index.ts'
 import * as searchInPopularityOrder from './2026-11-25T19-00-00Z_search-in-popularity-order.ts';
 import * as productTileColumns from './2026-11-25T20-00-00Z_product-tile-columns.ts';
 import * as brandListingIndex from './2026-11-25T21-00-00Z_brand-listing-index.ts';
+import * as listingOrderRevisions from './2026-11-26T09-00-00Z_listing-order-revisions.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T19-00-00Z_search-in-popularity-order': searchInPopularityOrder,
   '2026-11-25T20-00-00Z_product-tile-columns': productTileColumns,
   '2026-11-25T21-00-00Z_brand-listing-index': brandListingIndex,
+  '2026-11-26T09-00-00Z_listing-order-revisions': listingOrderRevisions,
 };

@@ -13,7 +13,7 @@ import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
 import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory } from './facet-counts.ts';
-import { countsInMemory, FacetIndex } from './facet-index.ts';
+import { listedInMemory, ListingIndex } from './listing-index.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
 import { salePercent } from '@shop/shared-kernel/rules';
@@ -37,14 +37,27 @@ const LISTING_ORDER: Record<ProductSort, ['p_popularity' | 'p_price' | 'p_name_s
 
 export type { ProductFilter } from './product-filter.ts';
 
+/** A listing's page (its products' ids) and total, read in SQL: the count, then the page in the sort's order. */
+export async function listingPageInSql(db: DbOrTrx, filter: ProductFilter, sort: ProductSort, page: { limit: number; offset: number }): Promise<{ ids: number[]; total: number }> {
+  const counted = await applyProductFilter(db.selectFrom('products as p'), filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  if (total === 0 || page.offset >= total) return { ids: [], total };
+  let q = applyProductFilter(db.selectFrom('products as p'), filter).select('p.p_id');
+  for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
+  const rows = await q.limit(page.limit).offset(page.offset).execute();
+  return { ids: rows.map((r) => r.p_id), total };
+}
+
 export class CatalogRepository {
   /** The tree as loaded at a catalogue version; loaded again once the catalogue has changed. */
   private tree: { version: number; value: Promise<CategoryTree> } | null = null;
-  /** A filtered category listing's facets, counted in memory (shared between requests: kept per category revision). */
-  private readonly facetIndex: FacetIndex;
+  /** Filtered category listings and their facets, from memory (shared between requests: kept per category revision). */
+  private readonly listingIndex: ListingIndex;
 
   constructor(private readonly db: DbOrTrx) {
-    this.facetIndex = new FacetIndex(db);
+    this.listingIndex = new ListingIndex(db);
   }
 
   /** The whole category tree (shared between requests: read-only). */
@@ -103,12 +116,12 @@ export class CatalogRepository {
 
   /**
    * A category's facets (alone or with a brand filter) from the counts kept per category and brand
-   * (facet-counts.ts); a category's with other filters counted in memory (facet-index.ts); any
+   * (facet-counts.ts); a category's with other filters counted in memory (listing-index.ts); any
    * other listing's (the sale listing, a brand page, all products) counted over its products (facets.ts).
    */
   facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
     if (isCategoryWithBrands(filter)) return categoryFacets(this.db, filter.categoryIds, filter.brandIds);
-    if (countsInMemory(filter)) return this.facetIndex.facets(filter);
+    if (listedInMemory(filter)) return this.listingIndex.facets(filter);
     return listingFacets(this.db, filter, options);
   }
 
@@ -122,7 +135,11 @@ export class CatalogRepository {
     return row ? toVariantData(row as VariantWithProduct) : undefined;
   }
 
-  /** One page of product tiles plus the number of matching products (two indexed, bounded queries). */
+  /**
+   * One page of product tiles plus the number of matching products: a whole category's from
+   * category_listing, a filtered category's from memory (listing-index.ts), any other's in two
+   * indexed, bounded queries (listingPageInSql).
+   */
   async listProducts(
     filter: ProductFilter,
     sort: ProductSort,
@@ -130,12 +147,8 @@ export class CatalogRepository {
   ): Promise<{ items: ProductSummary[]; total: number }> {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
     if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
-    const total = await this.countProducts(filter);
-    if (total === 0 || page.offset >= total) return { items: [], total };
-    let q = applyProductFilter(this.db.selectFrom('products as p'), filter).select('p.p_id');
-    for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
-    const rows = await q.limit(page.limit).offset(page.offset).execute();
-    return { items: await this.summaries(rows.map((r) => r.p_id)), total };
+    const { ids, total } = listedInMemory(filter) ? await this.listingIndex.page(filter, sort, page) : await listingPageInSql(this.db, filter, sort, page);
+    return { items: await this.summaries(ids), total };
   }
 
   /**
@@ -150,13 +163,6 @@ export class CatalogRepository {
     for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column, direction);
     const rows = await q.limit(page.limit).offset(page.offset).execute();
     return { items: await this.summaries(rows.map((r) => r.p_id)), total };
-  }
-
-  async countProducts(filter: ProductFilter): Promise<number> {
-    const row = await applyProductFilter(this.db.selectFrom('products as p'), filter)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   /**

@@ -1,13 +1,15 @@
 /**
- * A filtered category listing's facets are counted in memory (repository/facet-index.ts): they
- * must equal the facets counted in SQL (facets.ts, the filter's reference meaning) for every
- * category under many filters and their combinations, and follow every kind of catalogue change
- * at the next request. Runs on SQLite and, with DATABASE_URL, on PostgreSQL.
+ * A filtered category listing is read from memory (repository/listing-index.ts): its facets, total
+ * and pages must equal the ones read in SQL (facets.ts, listingPageInSql: the filter's and the
+ * orders' reference meaning) for every category under many filters and their combinations, in
+ * every sort, and follow every kind of catalogue change at the next request. Runs on SQLite and,
+ * with DATABASE_URL, on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Availability } from '@shop/shared-kernel/contract';
-import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { countsInMemory, FacetIndex } from '../src/routes/catalog/repository/facet-index.ts';
+import type { Availability, ProductSort } from '@shop/shared-kernel/contract';
+import { PAGE_SIZE } from '@shop/shared-kernel/rules';
+import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { listedInMemory, ListingIndex } from '../src/routes/catalog/repository/listing-index.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
 import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -91,34 +93,53 @@ async function subtrees(): Promise<number[][]> {
   return ids.map((id) => tree.subtreeIds(id));
 }
 
-/** Every category's filtered facets from `index` against the SQL count; returns how many filters were compared. */
-async function expectIndexEqualsSql(index: FacetIndex, label: string, seed = 1, perCategory = 12): Promise<number> {
+const SORTS: ProductSort[] = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
+
+/**
+ * Every category's filtered facets and pages from `index` against SQL: the facets, and in every
+ * sort the first, second and last page and the total. Returns how many filters were compared.
+ */
+async function expectIndexEqualsSql(index: ListingIndex, label: string, seed = 1, perCategory = 6, touching: number[] = []): Promise<number> {
   let compared = 0;
   for (const [n, categoryIds] of (await subtrees()).entries()) {
+    // After a change, the subtrees holding the changed categories (the others' arrays stay as they were).
+    if (touching.length > 0 && !categoryIds.some((id) => touching.includes(id))) continue;
     for (const filter of await filtersFor(categoryIds, seed * 1000 + n, perCategory)) {
-      expect(countsInMemory(filter)).toBe(true);
-      expect(await index.facets(filter as ProductFilter & { categoryIds: number[] }), `${label}: ${JSON.stringify(filter)}`).toEqual(await listingFacets(api.db, filter));
+      expect(listedInMemory(filter)).toBe(true);
+      const named = `${label}: ${JSON.stringify(filter)}`;
+      const inMemory = filter as ProductFilter & { categoryIds: number[] };
+      expect(await index.facets(inMemory), named).toEqual(await listingFacets(api.db, filter));
+      // Every sort's first and last page; one sort (in turn) also its second page and one past the end.
+      for (const sort of SORTS) {
+        const first = await listingPageInSql(api.db, filter, sort, { limit: PAGE_SIZE, offset: 0 });
+        const lastOffset = Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) * PAGE_SIZE;
+        const offsets = sort === SORTS[compared % SORTS.length] ? [0, PAGE_SIZE, lastOffset, first.total + PAGE_SIZE] : [0, lastOffset];
+        for (const offset of offsets) {
+          const page = { limit: PAGE_SIZE, offset };
+          expect(await index.page(inMemory, sort, page), `${named}, ${sort}, from ${offset}`).toEqual(await listingPageInSql(api.db, filter, sort, page));
+        }
+      }
       compared++;
     }
   }
   return compared;
 }
 
-describe('facets counted in memory', () => {
-  it('are used for a category with filters other than brands, never for the sale listing', () => {
-    expect(countsInMemory({ categoryIds: [1], priceMin: 100 })).toBe(true);
-    expect(countsInMemory({ categoryIds: [1], availability: ['in_stock'], brandIds: [2] })).toBe(true);
-    expect(countsInMemory({ categoryIds: [1], priceMin: 100, saleOnly: true })).toBe(false);
-    expect(countsInMemory({ categoryIds: [], priceMin: 100 })).toBe(false);
-    expect(countsInMemory({ brandId: 3, priceMin: 100 })).toBe(false);
+describe('a filtered category listing read from memory', () => {
+  it('are used for a category with filters, never for the sale listing', () => {
+    expect(listedInMemory({ categoryIds: [1], priceMin: 100 })).toBe(true);
+    expect(listedInMemory({ categoryIds: [1], availability: ['in_stock'], brandIds: [2] })).toBe(true);
+    expect(listedInMemory({ categoryIds: [1], priceMin: 100, saleOnly: true })).toBe(false);
+    expect(listedInMemory({ categoryIds: [], priceMin: 100 })).toBe(false);
+    expect(listedInMemory({ brandId: 3, priceMin: 100 })).toBe(false);
   });
 
-  it('equal the facets counted in SQL for every category under many filters', async () => {
-    const compared = await expectIndexEqualsSql(new FacetIndex(api.db), 'as seeded');
+  it('equal the facets and pages read in SQL for every category under many filters, in every sort', async () => {
+    const compared = await expectIndexEqualsSql(new ListingIndex(api.db), 'as seeded');
     expect(compared).toBeGreaterThan(100);
   });
 
-  it('are what the API answers for a filtered category', async () => {
+  it('are what the API answers for a filtered category: facets and pages', async () => {
     const category = await api.db
       .selectFrom('categories as c')
       .innerJoin('products as p', 'p.cat_id', 'c.cat_id')
@@ -133,11 +154,16 @@ describe('facets counted in memory', () => {
     // Disjunctive: the other availabilities still show what ticking them would add.
     expect(answer.body.data.availability.map((row: { value: string }) => row.value)).toContain('in_stock');
     expect(answer.body.data.price).not.toBeNull();
+    const listing = await api.get(`/api/products?category=${category.cat_url}&avail=in_stock&price=1-500&sort=price-desc&page=2`);
+    expect(listing.status).toBe(200);
+    const reference = await listingPageInSql(api.db, { categoryIds, availability: ['in_stock'], priceMin: 1000, priceMax: 500_000, saleOnly: false }, 'price-desc', { limit: PAGE_SIZE, offset: PAGE_SIZE });
+    expect(listing.body.data.map((product: { p_id: number }) => product.p_id)).toEqual(reference.ids);
+    expect(listing.body.meta.total).toBe(reference.total);
   });
 
-  it('follow a price, a brand, an availability, an attribute value, a category move, a new and a removed product at the next request', async () => {
-    const index = new FacetIndex(api.db);
-    await expectIndexEqualsSql(index, 'before', 2, 4);
+  it('follow a price, a brand, an availability, an attribute value, a popularity, a sort name, a date, a category move, a new and a removed product at the next request', async () => {
+    const index = new ListingIndex(api.db);
+    await expectIndexEqualsSql(index, 'before', 2, 3);
     const product = await api.db
       .selectFrom('products as p')
       .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
@@ -153,6 +179,10 @@ describe('facets counted in memory', () => {
       ['brand', () => api.db.updateTable('products').set({ b_id: brand.b_id }).where('p_id', '=', product.p_id).execute()],
       ['availability', () => api.db.updateTable('variants').set({ v_availability: variant.v_availability === 'unavailable' ? 'to_order' : 'unavailable' }).where('v_id', '=', variant.v_id).execute()],
       ['attribute value', () => api.db.updateTable('attribute_values').set({ av_string: 'Úplne nová hodnota' }).where('av_id', '=', product.av_id).execute()],
+      ['popularity', () => api.db.updateTable('products').set({ p_popularity: 1_000_000 }).where('p_id', '=', product.p_id).execute()],
+      ['sort name', () => api.db.updateTable('products').set({ p_name_sort: '0 prvy podla mena' }).where('p_id', '=', product.p_id).execute()],
+      // The same date for a whole category: the newest first, ties by id, the highest first.
+      ['date', () => api.db.updateTable('products').set({ p_created_at: '2999-01-01T00:00:00.000Z' }).where('cat_id', '=', product.cat_id).execute()],
       ['category move', () => api.db.updateTable('products').set({ cat_id: otherCategory.cat_id }).where('p_id', '=', product.p_id).execute()],
       ['new product', async () => {
         const { p_id } = await api.db
@@ -172,12 +202,12 @@ describe('facets counted in memory', () => {
     ];
     for (const [n, [label, change]] of changes.entries()) {
       await change();
-      await expectIndexEqualsSql(index, label, 3 + n, 4);
+      await expectIndexEqualsSql(index, label, 3 + n, 4, [product.cat_id, otherCategory.cat_id]);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('answer many shoppers asking at the same moment alike, while the category loads', async () => {
-    const index = new FacetIndex(api.db);
+    const index = new ListingIndex(api.db);
     const [categoryIds] = (await subtrees()).sort((a, b) => b.length - a.length);
     const filter = { categoryIds: categoryIds!, priceMin: 1, saleOnly: false };
     const answers = await Promise.all(Array.from({ length: 8 }, () => index.facets(filter)));
