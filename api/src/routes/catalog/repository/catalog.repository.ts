@@ -12,7 +12,7 @@ import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
-import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory } from './facet-counts.ts';
+import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCatalogue, isWholeCategory } from './facet-counts.ts';
 import { listedInMemory, ListingIndex } from './listing-index.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
@@ -37,12 +37,18 @@ const LISTING_ORDER: Record<ProductSort, ['p_popularity' | 'p_price' | 'p_name_s
 
 export type { ProductFilter } from './product-filter.ts';
 
-/** A listing's page (its products' ids) and total, read in SQL: the count, then the page in the sort's order. */
-export async function listingPageInSql(db: DbOrTrx, filter: ProductFilter, sort: ProductSort, page: { limit: number; offset: number }): Promise<{ ids: number[]; total: number }> {
-  const counted = await applyProductFilter(db.selectFrom('products as p'), filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const total = Number(counted.n);
+/**
+ * A listing's page (its products' ids) and total, read in SQL: the count (unless `knownTotal` is
+ * given), then the page in the sort's order.
+ */
+export async function listingPageInSql(
+  db: DbOrTrx,
+  filter: ProductFilter,
+  sort: ProductSort,
+  page: { limit: number; offset: number },
+  knownTotal?: number,
+): Promise<{ ids: number[]; total: number }> {
+  const total = knownTotal ?? Number((await applyProductFilter(db.selectFrom('products as p'), filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   if (total === 0 || page.offset >= total) return { ids: [], total };
   let q = applyProductFilter(db.selectFrom('products as p'), filter).select('p.p_id');
   for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
@@ -138,7 +144,7 @@ export class CatalogRepository {
   /**
    * One page of product tiles plus the number of matching products: a whole category's from
    * category_listing, a filtered category's from memory (listing-index.ts), any other's in two
-   * indexed, bounded queries (listingPageInSql).
+   * indexed, bounded queries (listingPageInSql; the whole catalogue's total from the kept counts).
    */
   async listProducts(
     filter: ProductFilter,
@@ -147,7 +153,9 @@ export class CatalogRepository {
   ): Promise<{ items: ProductSummary[]; total: number }> {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
     if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
-    const { ids, total } = listedInMemory(filter) ? await this.listingIndex.page(filter, sort, page) : await listingPageInSql(this.db, filter, sort, page);
+    // The whole catalogue's total: every product sits in a category, so the categories' kept counts add up to it.
+    const knownTotal = isWholeCatalogue(filter) ? await categoryProductCount(this.db, (await this.categoryTree()).all().map((category) => category.cat_id)) : undefined;
+    const { ids, total } = listedInMemory(filter) ? await this.listingIndex.page(filter, sort, page) : await listingPageInSql(this.db, filter, sort, page, knownTotal);
     return { items: await this.summaries(ids), total };
   }
 

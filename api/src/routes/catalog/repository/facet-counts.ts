@@ -151,6 +151,11 @@ export function isWholeCategory(filter: ProductFilter): filter is ProductFilter 
   return filter.categoryIds !== undefined && narrowing(filter, []).length === 0;
 }
 
+/** Whether a listing's filter narrows nothing (every listed product): its total is the sum of every category's kept count. */
+export function isWholeCatalogue(filter: ProductFilter): boolean {
+  return filter.categoryIds === undefined && narrowing(filter, []).length === 0;
+}
+
 /** Whether a listing's filter is a category and at most a brand filter: its facets come from the kept counts too. */
 export function isCategoryWithBrands(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
   return filter.categoryIds !== undefined && narrowing(filter, ['brandIds']).length === 0;
