@@ -119,6 +119,13 @@ describe('search (GET /api/search)', () => {
     for (const p of found) expect(`${p.p_name} ${p.p_description} ${p.b_name ?? ''}`, p.p_name).toMatch(/(^|[^0-9a-z])8([^0-9a-z]|$)/i);
   });
 
+  it('matches a long word by its first 12 characters, so its other forms too', async () => {
+    expect(queryTokens('Hydroizolačný sadrokartónová')).toEqual(['hydroizolacn', 'sadrokartono']);
+    const forms = await Promise.all(['hydroizolačný', 'hydroizolačná', 'hydroizolačné'].map((q) => search(q)));
+    expect(forms[0]!.meta.total).toBeGreaterThan(0);
+    for (const form of forms) expect(form.data.map((p) => p.p_id)).toEqual(forms[0]!.data.map((p) => p.p_id));
+  });
+
   it('rejects a missing or too long query', async () => {
     for (const q of ['', `q=${'a'.repeat(201)}`, 'q=tehla&page=0']) {
       const res = await api.get(`/api/search?${q}`);

@@ -19,6 +19,7 @@ import * as searchInPopularityOrder from './2026-11-25T19-00-00Z_search-in-popul
 import * as productTileColumns from './2026-11-25T20-00-00Z_product-tile-columns.ts';
 import * as brandListingIndex from './2026-11-25T21-00-00Z_brand-listing-index.ts';
 import * as listingOrderRevisions from './2026-11-26T09-00-00Z_listing-order-revisions.ts';
+import * as searchPrefixIndexes from './2026-11-26T10-00-00Z_search-prefix-indexes.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T20-00-00Z_product-tile-columns': productTileColumns,
   '2026-11-25T21-00-00Z_brand-listing-index': brandListingIndex,
   '2026-11-26T09-00-00Z_listing-order-revisions': listingOrderRevisions,
+  '2026-11-26T10-00-00Z_search-prefix-indexes': searchPrefixIndexes,
 };

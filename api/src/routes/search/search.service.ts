@@ -14,9 +14,16 @@ const SUGGESTED_PRODUCTS = 6;
 const SUGGESTED_CATEGORIES = 4;
 const RESULT_CATEGORIES = 8;
 
-/** At most this many words of a query count; each is at most MAX_TOKEN characters. */
+/** At most this many words of a query count; each is read up to MAX_WORD characters. */
 const MAX_TOKENS = 8;
-const MAX_TOKEN = 40;
+const MAX_WORD = 40;
+/**
+ * A word matches by its first MAX_TOKEN characters (after stemming): the longest prefix SQLite's
+ * search index keeps its own list for (migration search-prefix-indexes). Slovak words differ in
+ * their endings, so a longer word's other forms match as well ("tepelnoizolačný" and
+ * "tepelnoizolačná" alike).
+ */
+export const MAX_TOKEN = 12;
 
 /**
  * Slovak one-letter conjunctions and prepositions ("omietka a lepidlo", "tehla s drážkou"): in
@@ -25,13 +32,13 @@ const MAX_TOKEN = 40;
 const STOP_WORDS = new Set(['a', 'i', 'k', 'o', 's', 'u', 'v', 'z']);
 
 /**
- * The words of a query, folded to lower-case ASCII without diacritics ("Izolácia 10cm" ->
- * ["izolacia", "10cm"]), without one-letter stop words. Only [a-z0-9] survive, so the words are
- * safe in FTS5 and tsquery syntax.
+ * The words of a query, folded to lower-case ASCII without diacritics, stemmed and cut to
+ * MAX_TOKEN characters ("Izolácia 10cm" -> ["izolaci", "10cm"]), without one-letter stop words.
+ * Only [a-z0-9] survive, so the words are safe in FTS5 and tsquery syntax.
  */
 export function queryTokens(query: string): string[] {
   const words = (foldText(query).match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP_WORDS.has(w));
-  return [...new Set(words.map((w) => lightStem(w.slice(0, MAX_TOKEN))))].slice(0, MAX_TOKENS);
+  return [...new Set(words.map((w) => lightStem(w.slice(0, MAX_WORD)).slice(0, MAX_TOKEN)))].slice(0, MAX_TOKENS);
 }
 
 /**
