@@ -6,15 +6,15 @@
  * temporary B-trees for `group by` and `count(distinct)`), and such a page 14–26 ms (the filters'
  * correlated lookups for every product, once for the count and once for the page). Here each
  * category keeps, in typed arrays, what its listed products' filters and orders depend on: brand,
- * price, the availabilities of their variants, their attribute values and the sort columns, each
- * sort's order presorted. A request reads the revisions of its categories (category_facet_revs,
- * moved by triggers whenever one of those rows changes: migrations category-facet-counts and
- * listing-order-revisions), loads again only the categories that moved on, and evaluates the
- * filters in one pass over the products, noting for each product how many facet filters it fails
- * and which one. A product that fails none is listed and counts in every facet; one that fails
- * exactly one counts in that facet only (disjunctive counts: ticking a value does not hide its
- * siblings); one that fails more counts nowhere. A page merges the categories' presorted orders,
- * skipping the products not listed, until it has the page.
+ * price, the availabilities of their variants, the sort columns (each sort's order presorted) and,
+ * per attribute value, a bitset of the products that have it. A request reads the revisions of its
+ * categories (category_facet_revs, moved by triggers whenever one of those rows changes: migrations
+ * category-facet-counts and listing-order-revisions), loads again only the categories that moved
+ * on, and evaluates each facet filter into a bitset of the products failing it. A product that
+ * fails none is listed and counts in every facet; one that fails exactly one counts in that facet
+ * only (disjunctive counts: ticking a value does not hide its siblings); one that fails more counts
+ * nowhere. A value's count is the population count of its bitset and those masks. A page merges
+ * the categories' presorted orders, skipping the products not listed, until it has the page.
  *
  * The revisions live in the database, so the arrays are right on every server of the shop and
  * after any writer (a script on the SQLite file too), without a broadcast. Names (brands,
@@ -40,43 +40,32 @@ const LOAD_PART = 1_000;
 /** The sorts, numbered as CategoryData.order holds them. */
 const SORTS: readonly ProductSort[] = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
 
+/** Rows of an attribute with an integer (av_integer not null), in the integers' order. */
+type IntegerRows = { product: Int32Array; integer: Float64Array };
+
 /** One category's listed products (those with a price), as the listings need them, at a revision. */
 type CategoryData = {
   rev: number;
   size: number;
+  /** 32-bit words of a bitset over the products. */
+  words: number;
   pId: Int32Array;
-  popularity: Float64Array;
-  nameSort: string[];
-  createdAt: string[];
-  /** Per sort (SORTS), the products' positions in that order. */
-  order: Int32Array[];
   /** The brand's slot (ListingIndex.brandSlot), 0 for none. */
   brand: Int32Array;
   price: Float64Array;
   /** A bit per availability (AVAILABILITIES) that one of the product's variants has. */
   availability: Uint8Array;
-  /** The product's attribute values: rows rowStart[i] … rowStart[i + 1] - 1. */
-  rowStart: Int32Array;
-  /** The row's (attribute, string value) pair: a key of ListingIndex.keys. */
-  rowKey: Int32Array;
-  /** av_integer, NaN for null. */
-  rowInteger: Float64Array;
-};
-
-/**
- * The active attribute filters, as bits: each entry of a filter (a value list, or a range) is a
- * bit that a row can satisfy (LISTING_LIMITS allows at most 20 attribute filters, so 32 bits hold
- * them). `valueBits[key]`: the value-list entries a row with that key satisfies; `rangeBits[key]`:
- * the range entries of its attribute, satisfied when its integer is in the range. A product
- * passes attribute filter c when its rows together satisfy all of `conditionBits[c]`.
- */
-type AttributeConditions = {
-  attrIds: number[];
-  conditionBits: number[];
-  valueBits: Int32Array;
-  rangeBits: Int32Array;
-  rangeMin: number[];
-  rangeMax: number[];
+  popularity: Float64Array;
+  nameSort: string[];
+  createdAt: string[];
+  /** Per sort (SORTS), the products' positions in that order. */
+  order: Int32Array[];
+  /** Per (attribute, string value or null) key of ListingIndex.keys: the products having it. */
+  keyBits: Map<number, Uint32Array>;
+  /** Per attribute, its rows with an integer: what its range filters read. */
+  integerRows: Map<number, IntegerRows>;
+  /** Per attribute, its rows with an integer and no string: what its range in the facets reads. */
+  numericRows: Map<number, IntegerRows>;
 };
 
 /** Whether this listing is read from memory: a category listing, not the sale listing. */
@@ -84,15 +73,49 @@ export function listedInMemory(filter: ProductFilter): filter is ProductFilter &
   return filter.categoryIds !== undefined && filter.categoryIds.length > 0 && !filter.saleOnly;
 }
 
-/** A facet filter a product failed (3 + c: attribute condition c); more than one fails it for every facet. */
+/** The facet filters, numbered: brands, availability, price, then each attribute filter (3 + c). */
 const BRANDS = 0;
 const AVAILABILITY = 1;
 const PRICE = 2;
-/** failed[i] of a product that the listing's other conditions (a brand page's brand) leave out. */
-const LEFT_OUT = 2;
 
-/** Per product of a category: how many facet filters it fails (0, 1, or 2 for more) and, for one, which. */
-type Evaluated = { data: CategoryData; failed: Uint8Array; which: Int8Array };
+/**
+ * A category's products against a filter, as bitsets: `failing[slot]`, those failing that facet's
+ * filter (null when it is not active); `listed`, those failing none (what the listing shows);
+ * `several`, those failing more than one, or left out by a condition that is no facet (a brand
+ * page's brand).
+ */
+type Evaluated = { data: CategoryData; failing: (Uint32Array | null)[]; listed: Uint32Array; several: Uint32Array };
+
+/** The products counted in a facet: listed, or failing only that facet's filter. */
+function countedIn(evaluated: Evaluated, slot: number, word: number): number {
+  const failing = evaluated.failing[slot];
+  return failing ? evaluated.listed[word]! | (failing[word]! & ~evaluated.several[word]!) : evaluated.listed[word]!;
+}
+
+/** The first index of `sorted` (ascending) whose value is at least `min`. */
+function firstAtLeast(sorted: Float64Array, min: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < min) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Calls `visit` with each product set in `bits` (a word function over the category's bitset). */
+function eachProduct(words: number, bits: (word: number) => number, visit: (product: number) => void): void {
+  for (let w = 0; w < words; w++) {
+    for (let rest = bits(w); rest !== 0; rest &= rest - 1) visit(w * 32 + 31 - Math.clz32(rest & -rest));
+  }
+}
 
 export class ListingIndex {
   private readonly categories = new Map<number, CategoryData>();
@@ -135,16 +158,16 @@ export class ListingIndex {
   async page(filter: ProductFilter & { categoryIds: number[] }, sort: ProductSort, page: { limit: number; offset: number }): Promise<{ ids: number[]; total: number }> {
     const evaluated = this.evaluate(filter, await this.current(filter.categoryIds));
     let total = 0;
-    for (const { data, failed } of evaluated) for (let i = 0; i < data.size; i++) if (failed[i] === 0) total++;
+    for (const { data, listed } of evaluated) for (let w = 0; w < data.words; w++) total += popcount(listed[w]!);
     if (page.offset >= total) return { ids: [], total };
     // Merges the categories' orders: each head is its category's next listed product.
     const s = SORTS.indexOf(sort);
     const heads = evaluated.map(() => -1);
     const advance = (c: number) => {
-      const { data, failed } = evaluated[c]!;
+      const { data, listed } = evaluated[c]!;
       const order = data.order[s]!;
       let k = heads[c]! + 1;
-      while (k < data.size && failed[order[k]!] !== 0) k++;
+      while (k < data.size && (listed[order[k]! >>> 5]! & (1 << (order[k]! & 31))) === 0) k++;
       heads[c] = k;
     };
     evaluated.forEach((_, c) => advance(c));
@@ -201,16 +224,9 @@ export class ListingIndex {
     const width = Math.max(1, Math.ceil((Number(bounds?.hi ?? 0) + 1 - lo) / Math.max(1, Math.ceil(Number(bounds?.n ?? 0) / LOAD_PART))));
     // Built part by part, so that no step holds the event loop for a whole large category.
     const position = new Map<number, number>();
-    const pId: number[] = [];
-    const popularity: number[] = [];
-    const nameSort: string[] = [];
-    const createdAt: string[] = [];
-    const brand: number[] = [];
-    const price: number[] = [];
+    const products: { p_id: number; b_id: number | null; p_price: number | null; p_popularity: number; p_name_sort: string; p_created_at: string }[] = [];
     const availability: number[] = [];
-    const rowStart: number[] = [];
-    const rowKey: number[] = [];
-    const rowInteger: number[] = [];
+    const rows: { product: number; key: number; attrId: number; integer: number | null; stringIsNull: boolean }[] = [];
     for (let from = lo; from <= Number(bounds?.hi ?? -1); from += width) {
       const listed = this.db
         .selectFrom('products as p')
@@ -218,16 +234,9 @@ export class ListingIndex {
         .where('p.p_id', '>=', from)
         .where('p.p_id', '<', from + width)
         .where('p.p_price', 'is not', null);
-      const products = await listed.select(['p.p_id', 'p.b_id', 'p.p_price', 'p.p_popularity', 'p.p_name_sort', 'p.p_created_at']).orderBy('p.p_id').execute();
-      const base = brand.length;
-      for (const row of products) {
-        position.set(row.p_id, brand.length);
-        pId.push(row.p_id);
-        popularity.push(Number(row.p_popularity));
-        nameSort.push(row.p_name_sort);
-        createdAt.push(row.p_created_at);
-        brand.push(row.b_id === null ? 0 : this.brandSlotOf(row.b_id));
-        price.push(Number(row.p_price));
+      for (const row of await listed.select(['p.p_id', 'p.b_id', 'p.p_price', 'p.p_popularity', 'p.p_name_sort', 'p.p_created_at']).orderBy('p.p_id').execute()) {
+        position.set(row.p_id, products.length);
+        products.push(row);
         availability.push(0);
       }
       for (const variant of await listed.innerJoin('variants as v', 'v.p_id', 'p.p_id').select(['v.p_id', 'v.v_availability']).execute()) {
@@ -235,38 +244,48 @@ export class ListingIndex {
         availability[index] = availability[index]! | (AVAILABILITY_BIT.get(variant.v_availability) ?? 0);
       }
       const values = await listed.innerJoin('attribute_values as av', 'av.p_id', 'p.p_id').select(['av.p_id', 'av.attr_id', 'av.av_string', 'av.av_integer']).execute();
-      // The part's products' rows together, in their order (a counting sort by product).
-      const next = new Array<number>(products.length + 1).fill(0);
-      for (const value of values) next[position.get(value.p_id)! - base + 1]!++;
-      next[0] = rowKey.length;
-      for (let i = 0; i < products.length; i++) {
-        next[i + 1] = next[i + 1]! + next[i]!;
-        rowStart.push(next[i]!);
-      }
-      rowKey.length = rowInteger.length = rowKey.length + values.length;
       for (const value of values) {
-        const row = next[position.get(value.p_id)! - base]!++;
-        rowKey[row] = this.key(value.attr_id, value.av_string);
-        rowInteger[row] = value.av_integer === null ? Number.NaN : Number(value.av_integer);
+        const integer = value.av_integer === null ? null : Number(value.av_integer);
+        rows.push({ product: position.get(value.p_id)!, key: this.key(value.attr_id, value.av_string), attrId: value.attr_id, integer, stringIsNull: value.av_string === null });
       }
     }
-    rowStart.push(rowKey.length);
-    const size = brand.length;
+    const size = products.length;
+    const words = Math.ceil(size / 32);
     const data: CategoryData = {
       rev,
       size,
-      pId: Int32Array.from(pId),
-      popularity: Float64Array.from(popularity),
-      nameSort,
-      createdAt,
-      order: [],
-      brand: Int32Array.from(brand),
-      price: Float64Array.from(price),
+      words,
+      pId: Int32Array.from(products, (row) => row.p_id),
+      brand: Int32Array.from(products, (row) => (row.b_id === null ? 0 : this.brandSlotOf(row.b_id))),
+      price: Float64Array.from(products, (row) => Number(row.p_price)),
       availability: Uint8Array.from(availability),
-      rowStart: Int32Array.from(rowStart),
-      rowKey: Int32Array.from(rowKey),
-      rowInteger: Float64Array.from(rowInteger),
+      popularity: Float64Array.from(products, (row) => Number(row.p_popularity)),
+      nameSort: products.map((row) => row.p_name_sort),
+      createdAt: products.map((row) => row.p_created_at),
+      order: [],
+      keyBits: new Map(),
+      integerRows: new Map(),
+      numericRows: new Map(),
     };
+    const withInteger = new Map<number, typeof rows>();
+    for (const row of rows) {
+      let bits = data.keyBits.get(row.key);
+      if (!bits) data.keyBits.set(row.key, (bits = new Uint32Array(words)));
+      bits[row.product >>> 5] = bits[row.product >>> 5]! | (1 << (row.product & 31));
+      if (row.integer === null) continue;
+      const list = withInteger.get(row.attrId);
+      if (list) list.push(row);
+      else withInteger.set(row.attrId, [row]);
+    }
+    const sorted = (list: typeof rows): IntegerRows => {
+      const inOrder = [...list].sort((a, b) => a.integer! - b.integer!);
+      return { product: Int32Array.from(inOrder, (row) => row.product), integer: Float64Array.from(inOrder, (row) => row.integer!) };
+    };
+    for (const [attrId, list] of withInteger) {
+      data.integerRows.set(attrId, sorted(list));
+      const numeric = list.filter((row) => row.stringIsNull);
+      if (numeric.length > 0) data.numericRows.set(attrId, sorted(numeric));
+    }
     for (const sort of SORTS) data.order.push(Int32Array.from({ length: size }, (_, i) => i).sort((a, b) => (before(sort, data, a, data, b) ? -1 : 1)));
     this.categories.set(catId, data);
     return data;
@@ -293,11 +312,35 @@ export class ListingIndex {
     }
     return key;
   }
-  /** Which facet filters each product fails (Evaluated), in one pass over the categories' products. */
+
+  /** The attribute filters, one per attribute: its value lists and ranges together (entries every product must pass). */
+  private attributeFilters(filter: ProductFilter) {
+    const byAttr = new Map<number, { values: number[][]; ranges: { min: number; max: number }[] }>();
+    const of = (attrId: number) => {
+      let entries = byAttr.get(attrId);
+      if (!entries) byAttr.set(attrId, (entries = { values: [], ranges: [] }));
+      return entries;
+    };
+    for (const { attrId, values } of filter.attrValues ?? []) {
+      const entries = of(attrId);
+      if (values.length > 0) entries.values.push(values.flatMap((value) => this.keys.get(attrId)?.get(value) ?? []));
+    }
+    for (const { attrId, min, max } of filter.attrRanges ?? []) {
+      const entries = of(attrId);
+      if (min !== null || max !== null) entries.ranges.push({ min: min ?? -Infinity, max: max ?? Infinity });
+    }
+    return [...byAttr].map(([attrId, entries]) => ({ attrId, ...entries }));
+  }
+
+  /** Each category's products against the filter, as bitsets (Evaluated). */
   private evaluate(filter: ProductFilter, categories: CategoryData[]): Evaluated[] {
     // Brands by slot; a brand no product has gets none (-1), which no product matches.
     const slotOf = (bId: number) => this.brandSlot.get(bId) ?? -1;
-    const brandIds = filter.brandIds && filter.brandIds.length > 0 ? new Set(filter.brandIds.map(slotOf)) : null;
+    let brandIds: Uint8Array | null = null;
+    if (filter.brandIds && filter.brandIds.length > 0) {
+      brandIds = new Uint8Array(this.brandOfSlot.length);
+      for (const bId of filter.brandIds) if (slotOf(bId) >= 0) brandIds[slotOf(bId)] = 1;
+    }
     const brandId = filter.brandId === undefined ? null : slotOf(filter.brandId);
     let availabilityMask = 0;
     for (const name of filter.availability ?? []) availabilityMask |= AVAILABILITY_BIT.get(name) ?? 0;
@@ -305,109 +348,124 @@ export class ListingIndex {
     const priceMin = filter.priceMin ?? -Infinity;
     const priceMax = filter.priceMax ?? Infinity;
     const priceActive = filter.priceMin !== undefined || filter.priceMax !== undefined;
-    const { attrIds, conditionBits, valueBits, rangeBits, rangeMin, rangeMax } = this.attributeConditions(filter);
+    const attributes = this.attributeFilters(filter);
+
     return categories.map((data) => {
-      const failed = new Uint8Array(data.size);
-      const which = new Int8Array(data.size).fill(-1);
-      for (let i = 0; i < data.size; i++) {
-        const brand = data.brand[i]!;
-        if (brandId !== null && brand !== brandId) {
-          failed[i] = LEFT_OUT;
-          continue;
-        }
-        let fails = 0;
-        let one = -1;
-        if (brandIds && !brandIds.has(brand)) {
-          fails++;
-          one = BRANDS;
-        }
-        if (availabilityActive && (data.availability[i]! & availabilityMask) === 0) {
-          fails++;
-          one = AVAILABILITY;
-        }
-        const price = data.price[i]!;
-        if (priceActive && !(price >= priceMin && price <= priceMax)) {
-          fails++;
-          one = PRICE;
-        }
-        if (attrIds.length > 0 && fails < 2) {
-          let satisfied = 0;
-          for (let r = data.rowStart[i]!, to = data.rowStart[i + 1]!; r < to; r++) {
-            const key = data.rowKey[r]!;
-            satisfied |= valueBits[key]!;
-            const ranges = rangeBits[key]!;
-            if (ranges === 0) continue;
-            const integer = data.rowInteger[r]!;
-            for (let bits = ranges; bits !== 0; bits &= bits - 1) {
-              const bit = 31 - Math.clz32(bits & -bits);
-              if (integer >= rangeMin[bit]! && integer <= rangeMax[bit]!) satisfied |= 1 << bit;
-            }
+      const { size, words } = data;
+      const setBit = (bits: Uint32Array, i: number) => {
+        bits[i >>> 5] = bits[i >>> 5]! | (1 << (i & 31));
+      };
+      /** The products failing a per-product test. */
+      const failingWhere = (fails: (i: number) => boolean) => {
+        const bits = new Uint32Array(words);
+        for (let i = 0; i < size; i++) if (fails(i)) setBit(bits, i);
+        return bits;
+      };
+      const failing: (Uint32Array | null)[] = [
+        brandIds ? failingWhere((i) => brandIds[data.brand[i]!] === 0) : null,
+        availabilityActive ? failingWhere((i) => (data.availability[i]! & availabilityMask) === 0) : null,
+        priceActive ? failingWhere((i) => !(data.price[i]! >= priceMin && data.price[i]! <= priceMax)) : null,
+      ];
+      for (const { attrId, values, ranges } of attributes) {
+        // Passing: every entry has a row of the product (a value of its list; an integer in its range).
+        const passing = new Uint32Array(words).fill(0xffffffff);
+        for (const keys of values) {
+          const entry = new Uint32Array(words);
+          for (const key of keys) {
+            const bits = data.keyBits.get(key);
+            if (bits) for (let w = 0; w < words; w++) entry[w] = entry[w]! | bits[w]!;
           }
-          for (let c = 0; c < attrIds.length; c++) {
-            if ((satisfied & conditionBits[c]!) !== conditionBits[c]) {
-              fails++;
-              one = 3 + c;
-            }
-          }
+          for (let w = 0; w < words; w++) passing[w] = passing[w]! & entry[w]!;
         }
-        failed[i] = Math.min(fails, 2);
-        which[i] = one;
+        for (const { min, max } of ranges) {
+          const entry = new Uint32Array(words);
+          // The rows in the range: a slice of the attribute's rows in the integers' order.
+          const rows = data.integerRows.get(attrId);
+          if (rows) for (let r = firstAtLeast(rows.integer, min); r < rows.integer.length && rows.integer[r]! <= max; r++) setBit(entry, rows.product[r]!);
+          for (let w = 0; w < words; w++) passing[w] = passing[w]! & entry[w]!;
+        }
+        const fails = passing.map((word) => ~word);
+        // No product past the last one.
+        if (size % 32 !== 0) fails[words - 1] = fails[words - 1]! & ((1 << (size % 32)) - 1);
+        failing.push(fails);
       }
-      return { data, failed, which };
+      // A brand page's brand is no facet: a product of another brand counts nowhere.
+      const several = brandId === null ? new Uint32Array(words) : failingWhere((i) => data.brand[i] !== brandId);
+      const any = new Uint32Array(words);
+      for (const bits of failing) {
+        if (!bits) continue;
+        for (let w = 0; w < words; w++) {
+          several[w] = several[w]! | (any[w]! & bits[w]!);
+          any[w] = any[w]! | bits[w]!;
+        }
+      }
+      const listed = new Uint32Array(words);
+      for (let w = 0; w < words; w++) listed[w] = ~(any[w]! | several[w]!);
+      // No product past the last one.
+      if (size % 32 !== 0) listed[words - 1] = listed[words - 1]! & ((1 << (size % 32)) - 1);
+      return { data, failing, listed, several };
     });
   }
 
   /** Every facet's counts from the evaluated products. */
   private count(filter: ProductFilter, evaluated: Evaluated[]) {
     const attrIds = [...new Set([...(filter.attrValues ?? []), ...(filter.attrRanges ?? [])].map((f) => f.attrId))];
+    const slotOfAttr = new Map(attrIds.map((attrId, c) => [attrId, 3 + c]));
     const keyCount = this.keyAttr.length;
-    // Each key's facet: its attribute's, when that one's filter is active (3 + its condition), else -1.
-    const keySlot = new Int32Array(keyCount).fill(-1);
-    for (const [c, attrId] of attrIds.entries()) {
-      for (let key = 0; key < keyCount; key++) if (this.keyAttr[key] === attrId) keySlot[key] = 3 + c;
-    }
-    // A range needs the smallest and largest integer of its rows; a value's count does not.
-    const numeric = Uint8Array.from(this.keyString, (value) => (value === null ? 1 : 0));
     const n = new Int32Array(keyCount);
-    const seenBy = new Int32Array(keyCount).fill(-1);
     const lo = new Float64Array(keyCount).fill(Infinity);
     const hi = new Float64Array(keyCount).fill(-Infinity);
     const brandCount = new Int32Array(this.brandOfSlot.length);
     const availability = new Int32Array(AVAILABILITIES.length);
     let priceLo = Infinity;
     let priceHi = -Infinity;
-    let stamp = 0;
 
-    for (const { data, failed, which } of evaluated) {
-      for (let i = 0; i < data.size; i++, stamp++) {
-        if (failed[i]! > 1) continue;
-        const all = failed[i] === 0;
-        const one = which[i]!;
-        const brand = data.brand[i]!;
-        if ((all || one === BRANDS) && brand !== 0) brandCount[brand] = brandCount[brand]! + 1;
-        if (all || one === AVAILABILITY) {
-          const bits = data.availability[i]!;
-          for (let a = 0; a < AVAILABILITIES.length; a++) if (bits & (1 << a)) availability[a] = availability[a]! + 1;
-        }
-        if (all || one === PRICE) {
-          const price = data.price[i]!;
-          if (price < priceLo) priceLo = price;
-          if (price > priceHi) priceHi = price;
-        }
-        if (!all && one < 3) continue;
-        for (let r = data.rowStart[i]!, to = data.rowStart[i + 1]!; r < to; r++) {
-          const key = data.rowKey[r]!;
-          // Without an active filter an attribute counts with every other filter; an active one without its own.
-          if (!all && keySlot[key] !== one) continue;
-          if (seenBy[key] !== stamp) {
-            seenBy[key] = stamp;
-            n[key] = n[key]! + 1;
-          }
-          if (numeric[key] === 0) continue;
-          const integer = data.rowInteger[r]!;
-          if (integer < lo[key]!) lo[key] = integer;
-          if (integer > hi[key]!) hi[key] = integer;
-        }
+    for (const evaluatedCategory of evaluated) {
+      const { data } = evaluatedCategory;
+      const { words } = data;
+      const inFacet = (slot: number) => {
+        const mask = new Uint32Array(words);
+        for (let w = 0; w < words; w++) mask[w] = countedIn(evaluatedCategory, slot, w);
+        return mask;
+      };
+      const brandMask = inFacet(BRANDS);
+      eachProduct(words, (w) => brandMask[w]!, (i) => {
+        if (data.brand[i] !== 0) brandCount[data.brand[i]!] = brandCount[data.brand[i]!]! + 1;
+      });
+      const availabilityMask = inFacet(AVAILABILITY);
+      eachProduct(words, (w) => availabilityMask[w]!, (i) => {
+        for (let a = 0; a < AVAILABILITIES.length; a++) if (data.availability[i]! & (1 << a)) availability[a] = availability[a]! + 1;
+      });
+      const priceMask = inFacet(PRICE);
+      eachProduct(words, (w) => priceMask[w]!, (i) => {
+        if (data.price[i]! < priceLo) priceLo = data.price[i]!;
+        if (data.price[i]! > priceHi) priceHi = data.price[i]!;
+      });
+      // An attribute without an active filter counts with every other filter (the listed products); an active one without its own.
+      const masks = new Map<number, Uint32Array>();
+      const maskOf = (attrId: number) => {
+        let mask = masks.get(attrId);
+        if (!mask) masks.set(attrId, (mask = slotOfAttr.has(attrId) ? inFacet(slotOfAttr.get(attrId)!) : evaluatedCategory.listed));
+        return mask;
+      };
+      for (const [key, bits] of data.keyBits) {
+        const mask = maskOf(this.keyAttr[key]!);
+        let count = 0;
+        for (let w = 0; w < words; w++) count += popcount(bits[w]! & mask[w]!);
+        n[key] = n[key]! + count;
+      }
+      // A numeric attribute's range: the smallest and largest integer of its counted rows without a string, from each end of their order.
+      for (const [attrId, rows] of data.numericRows) {
+        const mask = maskOf(attrId);
+        const key = this.keys.get(attrId)!.get(null)!;
+        const counted = (r: number) => (mask[rows.product[r]! >>> 5]! & (1 << (rows.product[r]! & 31))) !== 0;
+        let first = 0;
+        while (first < rows.product.length && !counted(first)) first++;
+        if (first === rows.product.length) continue;
+        let last = rows.product.length - 1;
+        while (!counted(last)) last--;
+        lo[key] = Math.min(lo[key]!, rows.integer[first]!);
+        hi[key] = Math.max(hi[key]!, rows.integer[last]!);
       }
     }
 
@@ -429,48 +487,6 @@ export class ListingIndex {
     const brands = new Map<number, number>();
     for (const [slot, count] of brandCount.entries()) if (count > 0) brands.set(this.brandOfSlot[slot]!, count);
     return { ...counts, brands, attributes };
-  }
-
-  /** The filter's attribute conditions as bits (AttributeConditions), one condition per attribute. */
-  private attributeConditions(filter: ProductFilter): AttributeConditions {
-    const keyCount = this.keyAttr.length;
-    const out: AttributeConditions = { attrIds: [], conditionBits: [], valueBits: new Int32Array(keyCount), rangeBits: new Int32Array(keyCount), rangeMin: [], rangeMax: [] };
-    let entries = 0;
-    const condition = (attrId: number) => {
-      let c = out.attrIds.indexOf(attrId);
-      if (c < 0) {
-        c = out.attrIds.push(attrId) - 1;
-        out.conditionBits.push(0);
-      }
-      return c;
-    };
-    const entry = (c: number) => {
-      if (entries === 31) throw new Error('more attribute filters than LISTING_LIMITS allows');
-      const bit = 1 << entries;
-      out.conditionBits[c]! |= bit;
-      out.rangeMin.push(-Infinity);
-      out.rangeMax.push(Infinity);
-      entries++;
-      return bit;
-    };
-    for (const { attrId, values } of filter.attrValues ?? []) {
-      const c = condition(attrId);
-      if (values.length === 0) continue;
-      const bit = entry(c);
-      for (const value of values) {
-        const key = this.keys.get(attrId)?.get(value);
-        if (key !== undefined) out.valueBits[key]! |= bit;
-      }
-    }
-    for (const { attrId, min, max } of filter.attrRanges ?? []) {
-      const c = condition(attrId);
-      if (min === null && max === null) continue;
-      const bit = entry(c);
-      out.rangeMin[entries - 1] = min ?? -Infinity;
-      out.rangeMax[entries - 1] = max ?? Infinity;
-      for (let key = 0; key < keyCount; key++) if (this.keyAttr[key] === attrId) out.rangeBits[key]! |= bit;
-    }
-    return out;
   }
 }
 
