@@ -6,6 +6,7 @@
  */
 import type { AttributeEntry, Brand, ListingFacets, ProductAccessory, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../db/database.ts';
+import { reusableQuery } from '../../../db/reusable-query.ts';
 import { catalogueVersion } from '../../../lib/catalogue-version.ts';
 import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
@@ -36,6 +37,37 @@ const LISTING_ORDER: Record<ProductSort, ['p_popularity' | 'p_price' | 'p_name_s
 };
 
 export type { ProductFilter } from './product-filter.ts';
+
+// A product page's queries, compiled once (db/reusable-query.ts).
+const productByUrl = reusableQuery((db: DbOrTrx, url: string) =>
+  db
+    .selectFrom('products as p')
+    .leftJoin('brands as b', 'b.b_id', 'p.b_id')
+    .select(['p.p_id', 'p.p_url', 'p.p_name', 'p.p_description', 'p.cat_id', 'b.b_id', 'b.b_url', 'b.b_name'])
+    .where('p.p_url', '=', url),
+);
+const productVariants = reusableQuery((db: DbOrTrx, pId: number) =>
+  db.selectFrom('variants as v').innerJoin('products as p', 'p.p_id', 'v.p_id').select(VARIANT_COLUMNS).where('v.p_id', '=', pId).orderBy('v.v_id'),
+);
+const productAttributes = reusableQuery((db: DbOrTrx, pId: number) =>
+  db
+    .selectFrom('attribute_values as av')
+    .innerJoin('attributes as a', 'a.attr_id', 'av.attr_id')
+    .select(['a.attr_id', 'a.attr_name', 'a.unit_name', 'a.use_attr', 'av.av_string', 'av.av_integer'])
+    .where('av.p_id', '=', pId)
+    .orderBy('a.attr_id')
+    .orderBy('av.av_id'),
+);
+const productAccessories = reusableQuery((db: DbOrTrx, pId: number) =>
+  db
+    .selectFrom('product_accessories as pa')
+    .innerJoin('variants as v', 'v.v_id', 'pa.v_id')
+    .innerJoin('products as p', 'p.p_id', 'v.p_id')
+    .select([...VARIANT_COLUMNS, 'pa.pa_kind', 'pa.pa_amount'])
+    .where('pa.p_id', '=', pId)
+    .orderBy('pa.pa_position')
+    .orderBy('pa.pa_id'),
+);
 
 /**
  * A listing's page (its products' ids) and total, read in SQL: the count (unless `knownTotal` is
@@ -210,34 +242,16 @@ export class CatalogRepository {
   }
 
   async productByUrl(url: string) {
-    return this.db
-      .selectFrom('products as p')
-      .leftJoin('brands as b', 'b.b_id', 'p.b_id')
-      .select(['p.p_id', 'p.p_url', 'p.p_name', 'p.p_description', 'p.cat_id', 'b.b_id', 'b.b_url', 'b.b_name'])
-      .where('p.p_url', '=', url)
-      .executeTakeFirst();
+    return (await productByUrl(this.db, url))[0];
   }
 
   async productVariants(pId: number): Promise<VariantData[]> {
-    const rows = await this.db
-      .selectFrom('variants as v')
-      .innerJoin('products as p', 'p.p_id', 'v.p_id')
-      .select(VARIANT_COLUMNS)
-      .where('v.p_id', '=', pId)
-      .orderBy('v.v_id')
-      .execute();
+    const rows = await productVariants(this.db, pId);
     return rows.map((r) => toVariantData(r as VariantWithProduct));
   }
 
   async productAttributes(pId: number): Promise<AttributeEntry[]> {
-    const rows = await this.db
-      .selectFrom('attribute_values as av')
-      .innerJoin('attributes as a', 'a.attr_id', 'av.attr_id')
-      .select(['a.attr_id', 'a.attr_name', 'a.unit_name', 'a.use_attr', 'av.av_string', 'av.av_integer'])
-      .where('av.p_id', '=', pId)
-      .orderBy('a.attr_id')
-      .orderBy('av.av_id')
-      .execute();
+    const rows = await productAttributes(this.db, pId);
     const entries = new Map<number, AttributeEntry>();
     for (const r of rows) {
       let entry = entries.get(r.attr_id);
@@ -258,15 +272,7 @@ export class CatalogRepository {
 
   /** Required accessories and components of a product, in their order. */
   async productAccessories(pId: number): Promise<ProductAccessory[]> {
-    const rows = await this.db
-      .selectFrom('product_accessories as pa')
-      .innerJoin('variants as v', 'v.v_id', 'pa.v_id')
-      .innerJoin('products as p', 'p.p_id', 'v.p_id')
-      .select([...VARIANT_COLUMNS, 'pa.pa_kind', 'pa.pa_amount'])
-      .where('pa.p_id', '=', pId)
-      .orderBy('pa.pa_position')
-      .orderBy('pa.pa_id')
-      .execute();
+    const rows = await productAccessories(this.db, pId);
     return rows.map((r) => ({ kind: r.pa_kind, amount: r.pa_amount, variant: toVariantData(r as VariantWithProduct) }));
   }
 
