@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { categoryFacets, isCategoryWithBrands, isWholeCategory } from '../src/routes/catalog/repository/facet-counts.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
+import { catalogueChanges } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -67,37 +68,7 @@ describe('facets kept per category', () => {
   });
 
   it('stay equal after a price, a brand, an availability, an attribute value, a category move, a new and a removed product', async () => {
-    const product = await api.db
-      .selectFrom('products as p')
-      .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
-      .select(['p.p_id', 'p.cat_id', 'av.av_id'])
-      .where('av.av_string', 'is not', null)
-      .orderBy('p.p_id')
-      .executeTakeFirstOrThrow();
-    const otherCategory = await api.db.selectFrom('categories').select('cat_id').where('cat_id', '!=', product.cat_id).orderBy('cat_id', 'desc').executeTakeFirstOrThrow();
-    const brand = await api.db.selectFrom('brands').select('b_id').orderBy('b_id', 'desc').executeTakeFirstOrThrow();
-    const variant = await api.db.selectFrom('variants').select(['v_id', 'v_availability']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
-
-    const changes: [string, () => Promise<unknown>][] = [
-      ['price', () => api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '*', 3) })).where('p_id', '=', product.p_id).execute()],
-      ['brand', () => api.db.updateTable('products').set({ b_id: brand.b_id }).where('p_id', '=', product.p_id).execute()],
-      ['availability', () => api.db.updateTable('variants').set({ v_availability: variant.v_availability === 'unavailable' ? 'to_order' : 'unavailable' }).where('v_id', '=', variant.v_id).execute()],
-      ['attribute value', () => api.db.updateTable('attribute_values').set({ av_string: 'Úplne nová hodnota' }).where('av_id', '=', product.av_id).execute()],
-      ['category move', () => api.db.updateTable('products').set({ cat_id: otherCategory.cat_id }).where('p_id', '=', product.p_id).execute()],
-      ['new product', async () => {
-        const { p_id } = await api.db
-          .insertInto('products')
-          .values({ p_url: 'facet-test-novy', p_name: 'Nový produkt', p_name_sort: 'novy produkt', b_id: brand.b_id, cat_id: otherCategory.cat_id, p_created_at: new Date().toISOString() })
-          .returning('p_id')
-          .executeTakeFirstOrThrow();
-        await api.db.insertInto('variants').values({ p_id, v_code: 'FACET-TEST-1', v_name: 'Nový', v_sell_price: 12_345, v_unit: 'ks', v_base_amount: null, v_base_unit: null }).execute();
-      }],
-      ['removed product', async () => {
-        const removed = await api.db.selectFrom('products').select('p_id').where('p_url', '=', 'facet-test-novy').executeTakeFirstOrThrow();
-        await api.db.deleteFrom('variants').where('p_id', '=', removed.p_id).execute();
-        await api.db.deleteFrom('products').where('p_id', '=', removed.p_id).execute();
-      }],
-    ];
+    const { changes } = await catalogueChanges(api.db, 'facet-test-novy');
     for (const [label, change] of changes) {
       const before = await revisions();
       await change();

@@ -12,6 +12,7 @@ import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repos
 import { listedInMemory, ListingIndex } from '../src/routes/catalog/repository/listing-index.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
 import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
+import { catalogueChanges, type CatalogueChange } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -164,45 +165,19 @@ describe('a filtered category listing read from memory', () => {
   it('follow a price, a brand, an availability, an attribute value, a popularity, a sort name, a date, a category move, a new and a removed product at the next request', async () => {
     const index = new ListingIndex(api.db);
     await expectIndexEqualsSql(index, 'before', 2, 3);
-    const product = await api.db
-      .selectFrom('products as p')
-      .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
-      .select(['p.p_id', 'p.cat_id', 'av.av_id'])
-      .where('av.av_string', 'is not', null)
-      .orderBy('p.p_id')
-      .executeTakeFirstOrThrow();
-    const otherCategory = await api.db.selectFrom('categories').select('cat_id').where('cat_id', '!=', product.cat_id).orderBy('cat_id', 'desc').executeTakeFirstOrThrow();
-    const brand = await api.db.selectFrom('brands').select('b_id').orderBy('b_id', 'desc').executeTakeFirstOrThrow();
-    const variant = await api.db.selectFrom('variants').select(['v_id', 'v_availability']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
-    const changes: [string, () => Promise<unknown>][] = [
-      ['price', () => api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '*', 3) })).where('p_id', '=', product.p_id).execute()],
-      ['brand', () => api.db.updateTable('products').set({ b_id: brand.b_id }).where('p_id', '=', product.p_id).execute()],
-      ['availability', () => api.db.updateTable('variants').set({ v_availability: variant.v_availability === 'unavailable' ? 'to_order' : 'unavailable' }).where('v_id', '=', variant.v_id).execute()],
-      ['attribute value', () => api.db.updateTable('attribute_values').set({ av_string: 'Úplne nová hodnota' }).where('av_id', '=', product.av_id).execute()],
-      ['popularity', () => api.db.updateTable('products').set({ p_popularity: 1_000_000 }).where('p_id', '=', product.p_id).execute()],
-      ['sort name', () => api.db.updateTable('products').set({ p_name_sort: '0 prvy podla mena' }).where('p_id', '=', product.p_id).execute()],
+    const { catIds, changes: common, productId, productCatId } = await catalogueChanges(api.db, 'listing-index-novy');
+    // The sort columns too: they order the listing kept in memory.
+    const changes = [
+      ...common.slice(0, 4),
+      ['popularity', () => api.db.updateTable('products').set({ p_popularity: 1_000_000 }).where('p_id', '=', productId).execute()],
+      ['sort name', () => api.db.updateTable('products').set({ p_name_sort: '0 prvy podla mena' }).where('p_id', '=', productId).execute()],
       // The same date for a whole category: the newest first, ties by id, the highest first.
-      ['date', () => api.db.updateTable('products').set({ p_created_at: '2999-01-01T00:00:00.000Z' }).where('cat_id', '=', product.cat_id).execute()],
-      ['category move', () => api.db.updateTable('products').set({ cat_id: otherCategory.cat_id }).where('p_id', '=', product.p_id).execute()],
-      ['new product', async () => {
-        const { p_id } = await api.db
-          .insertInto('products')
-          .values({ p_url: 'facet-index-novy', p_name: 'Nový produkt', p_name_sort: 'novy produkt', b_id: brand.b_id, cat_id: otherCategory.cat_id, p_created_at: new Date().toISOString() })
-          .returning('p_id')
-          .executeTakeFirstOrThrow();
-        await api.db.insertInto('variants').values({ p_id, v_code: 'FACET-INDEX-1', v_name: 'Nový', v_sell_price: 12_345, v_unit: 'ks', v_base_amount: null, v_base_unit: null }).execute();
-        await api.db.insertInto('attribute_values').values({ p_id, attr_id: (await api.db.selectFrom('attributes').select('attr_id').orderBy('attr_id').executeTakeFirstOrThrow()).attr_id, av_string: 'Hodnota nového', av_integer: null }).execute();
-      }],
-      ['removed product', async () => {
-        const removed = await api.db.selectFrom('products').select('p_id').where('p_url', '=', 'facet-index-novy').executeTakeFirstOrThrow();
-        await api.db.deleteFrom('attribute_values').where('p_id', '=', removed.p_id).execute();
-        await api.db.deleteFrom('variants').where('p_id', '=', removed.p_id).execute();
-        await api.db.deleteFrom('products').where('p_id', '=', removed.p_id).execute();
-      }],
-    ];
+      ['date', () => api.db.updateTable('products').set({ p_created_at: '2999-01-01T00:00:00.000Z' }).where('cat_id', '=', productCatId).execute()],
+      ...common.slice(4),
+    ] satisfies CatalogueChange[];
     for (const [n, [label, change]] of changes.entries()) {
       await change();
-      await expectIndexEqualsSql(index, label, 3 + n, 4, [product.cat_id, otherCategory.cat_id]);
+      await expectIndexEqualsSql(index, label, 3 + n, 4, catIds);
     }
   }, 180_000);
 
