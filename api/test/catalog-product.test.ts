@@ -3,6 +3,7 @@ import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/c
 import { salePercent, unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { lowestPriceBefore } from '../src/routes/catalog/repository/price-history.ts';
 import { startTestApi } from './helpers/test-api.ts';
+import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { catalogueChanged } from '../src/lib/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
@@ -121,5 +122,24 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
       const r = await detail(p.p_url);
       expect(r.breadcrumbs.map((b) => b.url)).toContain(leaf);
     }
+  });
+
+  it('fills the related products from the parent category when the product category has too few, most popular first', async () => {
+    const ranked = (catIds: number[]) =>
+      api.db.selectFrom('products').select(['p_id', 'p_url']).where('cat_id', 'in', catIds).where('p_price', 'is not', null).orderBy('p_popularity', 'desc').orderBy('p_id').execute();
+    // A category with two to four listed products, under a parent with more; made its parent's most popular, so that the parent's part must skip them and still fill four.
+    const tree = await new CatalogRepository(api.db).categoryTree();
+    const category = (await Promise.all(tree.all().filter((c) => c.cat_parent_id !== null).map(async (c) => ({ c, own: await ranked([c.cat_id]), parent: await ranked(tree.subtreeIds(c.cat_parent_id!)) }))))
+      .find(({ own, parent }) => own.length >= 2 && own.length <= 4 && parent.length >= 6)!;
+    const popularity = await api.db.selectFrom('products').select(['p_id', 'p_popularity']).where('cat_id', '=', category.c.cat_id).execute();
+    await api.db.updateTable('products').set((eb) => ({ p_popularity: eb('p_popularity', '+', 1_000_000) })).where('cat_id', '=', category.c.cat_id).execute();
+    catalogueChanged();
+    const own = await ranked([category.c.cat_id]);
+    const product = own[0]!;
+    const expected = [...new Set([...own, ...(await ranked(tree.subtreeIds(category.c.cat_parent_id!)))].map((row) => row.p_id).filter((id) => id !== product.p_id))].slice(0, 4);
+    expect(expected.length).toBe(4);
+    expect((await detail(product.p_url)).related.map((p) => p.p_id)).toEqual(expected);
+    for (const row of popularity) await api.db.updateTable('products').set({ p_popularity: row.p_popularity }).where('p_id', '=', row.p_id).execute();
+    catalogueChanged();
   });
 });

@@ -39,6 +39,9 @@ const LISTING_ORDER: Record<ProductSort, ['p_popularity' | 'p_price' | 'p_name_s
 export type { ProductFilter } from './product-filter.ts';
 
 // A product page's queries, compiled once (db/reusable-query.ts).
+const popularInCategory = reusableQuery((db: DbOrTrx, catId: number, pId: number, limit: number) =>
+  db.selectFrom('category_listing').select('p_id').where('anc_cat_id', '=', catId).where('p_id', '!=', pId).orderBy('p_popularity', 'desc').orderBy('p_id').limit(limit),
+);
 const productByUrl = reusableQuery((db: DbOrTrx, url: string) =>
   db
     .selectFrom('products as p')
@@ -284,16 +287,9 @@ export class CatalogRepository {
     const ids: number[] = [];
     for (const catId of categoryIds) {
       if (ids.length >= limit) break;
-      const rows = await this.db
-        .selectFrom('category_listing')
-        .select('p_id')
-        .where('anc_cat_id', '=', catId)
-        .where('p_id', 'not in', [pId, ...ids])
-        .orderBy('p_popularity', 'desc')
-        .orderBy('p_id')
-        .limit(limit - ids.length)
-        .execute();
-      ids.push(...rows.map((r) => r.p_id));
+      // The next category's `limit` most popular besides the product: at most ids.length of them are listed already, so the rest fill the list.
+      const rows = await popularInCategory(this.db, catId, pId, limit);
+      for (const row of rows) if (ids.length < limit && !ids.includes(row.p_id)) ids.push(row.p_id);
     }
     return this.summaries(ids);
   }
