@@ -102,6 +102,12 @@ export type BuildApiOptions = {
   redisUrl?: string;
   /** Whether this process carries out the outbox's jobs (default true; false for a web server beside separate workers). */
   backgroundJobs?: boolean;
+  /**
+   * Load the filtered listings' index of every category once the server is ready, in the
+   * background (routes/catalog/repository/listing-index.ts), so that no shopper's request after a
+   * start or a restart pays for it. Default false (tests load categories as they ask for them).
+   */
+  warmCatalogue?: boolean;
 };
 
 declare module 'fastify' {
@@ -186,6 +192,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       telemetry: opts.telemetryRateLimit ?? DEFAULT_RATE_LIMITS.telemetry,
     },
     readiness: opts.readiness ?? [],
+    warmCatalogue: opts.warmCatalogue ?? false,
     shared,
     files:
       opts.files ??

@@ -48,6 +48,8 @@ async function main() {
     trustProxy: config.trustProxy,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     backgroundJobs: config.role !== 'web',
+    // The servers that answer shoppers load the filtered listings' index ahead of their first requests.
+    warmCatalogue: config.role !== 'worker',
     // Complaint photos and invoice copies: the data directory, or the S3 bucket with S3_BUCKET.
     files: fileStoreFromEnv(process.env, config.dataDir),
     ...(config.serverCache ? {} : { responseCache: false as const }),

@@ -5,7 +5,7 @@
  * every sort, and follow every kind of catalogue change at the next request. Runs on SQLite and,
  * with DATABASE_URL, on PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Availability, ProductSort } from '@shop/shared-kernel/contract';
 import { PAGE_SIZE } from '@shop/shared-kernel/rules';
 import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
@@ -180,6 +180,20 @@ describe('a filtered category listing read from memory', () => {
       await expectIndexEqualsSql(index, label, 3 + n, 4, catIds);
     }
   }, 180_000);
+
+  it('are loaded for every category once a server that loads them ahead is ready, without a request', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const warmed = await startTestApi({ warmCatalogue: true, logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } } });
+    try {
+      await vi.waitFor(() => expect(lines.some((line) => line.msg === 'listing index loaded')).toBe(true), { timeout: 20_000 });
+      const categories = await warmed.db.selectFrom('categories').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(lines.find((line) => line.msg === 'listing index loaded')?.categories).toBe(Number(categories.n));
+    } finally {
+      await warmed.close();
+    }
+    // A stopped load stops before the next category.
+    expect(await new ListingIndex(api.db).warm([1, 2, 3], () => true)).toBe(0);
+  });
 
   it('answer many shoppers asking at the same moment alike, while the category loads', async () => {
     const index = new ListingIndex(api.db);

@@ -27,6 +27,8 @@ export type ApiDeps = {
   shared: SharedState | null;
   /** What /api/ready checks besides the database. */
   readiness: ReadinessCheck[];
+  /** Load the catalogue's listing index in the background once ready (BuildApiOptions.warmCatalogue). */
+  warmCatalogue: boolean;
   /** Complaint photos (`complaints/<name>`) and invoice copies (`invoices/<name>`): a local directory or an S3 bucket (lib/file-store.ts). */
   files: FileStore;
 };

@@ -55,6 +55,8 @@ export type StartTestApiOptions = {
    * place dozens of orders from 127.0.0.1; the limits are tested in checkout-rate-limit.test.ts.
    */
   checkoutRateLimit?: CheckoutRateLimit;
+  /** Load the listing index of every category once ready, as the shop's servers do (default: no). */
+  warmCatalogue?: boolean;
   /** The catalogue's response cache (default: the API's default). */
   responseCache?: ResponseCacheOptions | false;
   /** Log lines (default: none; a stream to assert on them). */
@@ -106,6 +108,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
     ...(options.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.sitemapUrlsPerFile } : {}),
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+    ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {

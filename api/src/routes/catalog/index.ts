@@ -7,9 +7,27 @@ import { CatalogService } from './catalog.service.ts';
 import { CatalogRepository } from './repository/catalog.repository.ts';
 
 /** Catalogue: home, categories, brands, product listings and their facets, product detail, variant detail. */
-export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, dialect }) => {
+export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, dialect, warmCatalogue }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const catalog = new CatalogService(new CatalogRepository(db), dialect);
+  const repository = new CatalogRepository(db);
+  const catalog = new CatalogService(repository, dialect);
+
+  if (warmCatalogue) {
+    // Every category's listing index, one category after another, once the server is ready; a category a shopper asks for meanwhile loads once for both.
+    let closing = false;
+    plugin.addHook('onClose', async () => {
+      closing = true;
+    });
+    plugin.addHook('onReady', async () => {
+      const started = performance.now();
+      void repository.warmListings(() => closing).then(
+        (categories) => plugin.log.info({ categories, ms: Math.round(performance.now() - started) }, 'listing index loaded'),
+        (err: unknown) => {
+          if (!closing) plugin.log.warn({ err }, 'listing index not loaded ahead: each category loads at its first filtered listing');
+        },
+      );
+    });
+  }
 
   app.route({
     ...callRoute(catalogCalls, 'GET /api/home'),

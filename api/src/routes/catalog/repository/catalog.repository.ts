@@ -101,6 +101,11 @@ export class CatalogRepository {
     this.listingIndex = new ListingIndex(db);
   }
 
+  /** Loads every category's filtered-listing data (listing-index.ts) until `stopped()`; answers how many categories it loaded. */
+  async warmListings(stopped: () => boolean): Promise<number> {
+    return this.listingIndex.warm((await this.categoryTree()).all().map((category) => category.cat_id), stopped);
+  }
+
   /** The whole category tree (shared between requests: read-only). */
   categoryTree(): Promise<CategoryTree> {
     const version = catalogueVersion();

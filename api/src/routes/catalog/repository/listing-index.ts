@@ -186,14 +186,31 @@ export class ListingIndex {
     return { ids, total };
   }
 
+  /** Loads the categories at their current revisions, one after another, until `stopped()`; answers how many it loaded. */
+  async warm(catIds: number[], stopped: () => boolean): Promise<number> {
+    const revOf = await this.revisions(catIds);
+    let loaded = 0;
+    for (const catId of catIds) {
+      if (stopped()) break;
+      await this.category(catId, revOf.get(catId) ?? 0);
+      loaded++;
+    }
+    return loaded;
+  }
+
   /** The categories' data at their current revisions (loading those that moved on). */
   private async current(catIds: number[]): Promise<CategoryData[]> {
-    const revs = await this.db.selectFrom('category_facet_revs').select(['cat_id', 'rev']).where('cat_id', 'in', catIds).execute();
-    const revOf = new Map(revs.map((row) => [row.cat_id, Number(row.rev)]));
+    const revOf = await this.revisions(catIds);
     const out: CategoryData[] = [];
     // One at a time: SQLite's one connection takes the queries in turn anyway, and a burst of loads holds the loop for less each.
     for (const catId of catIds) out.push(await this.category(catId, revOf.get(catId) ?? 0));
     return out;
+  }
+
+  /** The categories' revisions (category_facet_revs; a category without a row is at 0). */
+  private async revisions(catIds: number[]): Promise<Map<number, number>> {
+    const revs = catIds.length === 0 ? [] : await this.db.selectFrom('category_facet_revs').select(['cat_id', 'rev']).where('cat_id', 'in', catIds).execute();
+    return new Map(revs.map((row) => [row.cat_id, Number(row.rev)]));
   }
 
   private category(catId: number, rev: number): CategoryData | Promise<CategoryData> {
