@@ -5,6 +5,7 @@
  */
 import { matchRoutes } from 'react-router';
 import type { AreaName, AreaRelease } from '../areas/registry.ts';
+import { pathKeyFor } from './path-key.ts';
 
 export type LayoutName = 'default' | 'checkout' | 'account';
 export const LAYOUTS: readonly LayoutName[] = ['default', 'checkout', 'account'];
@@ -28,8 +29,9 @@ export type ShopRoute = {
 let table: ShopRoute[] = [];
 let tableKey = '[]';
 let ranked: { id: string; path: string }[] = [];
-/** The route names of the paths matched lately: react-router flattens and ranks every route on each match. */
+/** The route names of the shapes of path matched lately (see path-key.ts): react-router flattens and ranks every route on each match. */
 let matched = new Map<string, string | undefined>();
+let keyOf = pathKeyFor(ranked);
 const MATCHED_PATHS = 200;
 
 /** Builds the table from the releases this page loads; routes with an unknown layout are left out. */
@@ -40,7 +42,10 @@ export function setRouteTable(releases: Partial<Record<AreaName, AreaRelease>>):
   ranked = table.map((route) => ({ id: route.name, path: route.path }));
   // The server sets the table on every request: the paths matched stay valid while the routes are the same.
   const key = JSON.stringify(table);
-  if (key !== tableKey) matched = new Map();
+  if (key !== tableKey) {
+    matched = new Map();
+    keyOf = pathKeyFor(ranked);
+  }
   tableKey = key;
 }
 
@@ -55,11 +60,12 @@ export function routeByName(name: string): ShopRoute | undefined {
 /** The table route a path renders, ranked as the router ranks them (/s/kontakt before /s/:site). */
 export function routeForPath(pathname: string): ShopRoute | undefined {
   let id: string | undefined;
-  if (matched.has(pathname)) id = matched.get(pathname);
+  const key = keyOf(pathname);
+  if (matched.has(key)) id = matched.get(key);
   else {
     id = matchRoutes(ranked, pathname)?.[0]?.route.id;
     if (matched.size >= MATCHED_PATHS) matched.delete(matched.keys().next().value!);
-    matched.set(pathname, id);
+    matched.set(key, id);
   }
   return id ? routeByName(id) : undefined;
 }

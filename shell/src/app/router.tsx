@@ -1,5 +1,5 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { createRoutesFromChildren, Route, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
 import { guarded } from './route-guards.tsx';
 import { AreaRoute } from '../areas/area-route.tsx';
@@ -9,6 +9,7 @@ import { AccountLayout } from '../layouts/account-layout.tsx';
 import { ErrorLayout } from '../layouts/error-layout.tsx';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { ShellRoot } from './shell-root.tsx';
+import { createBranchMatcher } from './route-branch.ts';
 import { PageSkeleton } from '../components/page-skeleton.tsx';
 import { ClientOnly } from './client-only.tsx';
 import type { ShellConfig } from '../config.ts';
@@ -61,36 +62,45 @@ class ShellBoundary extends Component<{ pathname: string; children: ReactNode },
   }
 }
 
+const branchFor = createBranchMatcher();
+
+/** The routes of the tree that the current path renders (matched once per shape of path, see route-branch.ts). */
+function MatchedRoutes({ tree }: { tree: RouteObject[] }) {
+  const { pathname } = useLocation();
+  return useRoutes(branchFor(tree, pathname, shopRoutes()));
+}
+
 /** The shop's route tree: the shell root, one layout per group of routes, area pages inside. */
 export function ShopRoutes({ config }: { config: ShellConfig }) {
   const { pathname } = useLocation();
+  const tree = createRoutesFromChildren(
+    <Route element={<ShellRoot config={config} />}>
+      {(Object.keys(layouts) as LayoutName[]).map((layout) => {
+        const Layout = layouts[layout];
+        return (
+          <Route key={layout} element={<Layout />}>
+            {shopRoutes().filter((route) => route.layout === layout).map(areaRoute)}
+          </Route>
+        );
+      })}
+      <Route element={<DefaultLayout />}>
+        <Route
+          path="/ops"
+          element={
+            <ClientOnly fallback={<PageSkeleton />}>
+              <Suspense fallback={<PageSkeleton />}>
+                <OpsPage />
+              </Suspense>
+            </ClientOnly>
+          }
+        />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Route>,
+  );
   return (
     <ShellBoundary pathname={pathname}>
-      <Routes>
-        <Route element={<ShellRoot config={config} />}>
-          {(Object.keys(layouts) as LayoutName[]).map((layout) => {
-            const Layout = layouts[layout];
-            return (
-              <Route key={layout} element={<Layout />}>
-                {shopRoutes().filter((route) => route.layout === layout).map(areaRoute)}
-              </Route>
-            );
-          })}
-          <Route element={<DefaultLayout />}>
-            <Route
-              path="/ops"
-              element={
-                <ClientOnly fallback={<PageSkeleton />}>
-                  <Suspense fallback={<PageSkeleton />}>
-                    <OpsPage />
-                  </Suspense>
-                </ClientOnly>
-              }
-            />
-            <Route path="*" element={<NotFoundPage />} />
-          </Route>
-        </Route>
-      </Routes>
+      <MatchedRoutes tree={tree} />
     </ShellBoundary>
   );
 }
