@@ -66,8 +66,11 @@ function bootAfterFirstPaint(entry: string, shellScripts: string[]): string {
     `const entry=${JSON.stringify(entry)},shell=${JSON.stringify(shellScripts)};let started=false;`,
     'const boot=()=>{if(started)return;started=true;',
     `const area=JSON.parse(document.getElementById(${JSON.stringify(BOOT_PRELOAD_ID)})?.textContent||'[]');`,
-    "for(const href of [...shell,...area]){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='anonymous';link.href=href;document.head.append(link)}",
-    'import(entry)};',
+    // A few links per task: each request costs the main thread about a millisecond (four on a
+    // phone), and some thirty of them in one task were the page's longest task after its first paint.
+    'const hrefs=[...shell,...area];',
+    "const next=()=>{for(const href of hrefs.splice(0,4)){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='anonymous';link.href=href;document.head.append(link)}",
+    'if(hrefs.length>0)setTimeout(next);else import(entry)};next()};',
     "new PerformanceObserver((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();setTimeout(boot)}}).observe({type:'paint',buffered:true});",
     'setTimeout(boot,1500);',
   ].join('');
