@@ -29,11 +29,18 @@ import type { AreaName, AreaRelease, PublicRegistry } from '../../release/regist
 import type { ReleaseStorage } from '../../release/storage.ts';
 import { folderOf, releasedFolder } from '../released-folder.ts';
 import { BundleCache, evaluateServerBundle } from './server-bundles.ts';
+import { pageLoads, type Load } from './page-loads.ts';
 
 /** Where a part's server build sits inside its released build (the kernel's build/federation.mjs). */
 const SERVER_ENTRY = 'server/entry.cjs';
 /** Renders per request: the first collects what the page asks for; each next one has more data. */
 const MAX_RENDERS = 4;
+/**
+ * How long, once some of a page's data has come, the rest may keep its head waiting (ms). A page
+ * whose data all comes within it renders once more, whole; otherwise it renders with what came,
+ * and its head leaves if that gave it its title (a category while its listing still loads).
+ */
+const HEAD_WAIT_MS = 10;
 
 export type RenderBudget = {
   /** How long the page's data may take, all rounds together (ms). */
@@ -156,67 +163,54 @@ export function createPageRenderer(options: { storage: ReleaseStorage; assetOrig
     // Loads that failed (other than 404) are not asked for again: the browser loads them.
     const givenUp = new Set<string>();
     const deadline = Date.now() + budget.dataMs;
-    let notFound = false;
-    let sentHead: PageHead | null = null;
-    for (let round = 1; ; round += 1) {
-      const pending = new Map<string, (signal: AbortSignal) => Promise<unknown>>();
-      const page: PageHead & { html: string } = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
-      const server: ServerRender = {
-        data,
-        notFound,
-        origin: request.origin,
-        collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, load)),
-        meta: (meta) => void (page.meta = meta),
-        jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
-        styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
-      };
-      page.html = await renderToHtml(shell.page({ url: request.url, config: request.config, server }), budget.renderMs, (error) =>
-        request.log.warn({ err: error, url: request.url }, 'server render left part of the page to the browser'),
-      );
-      const remaining = deadline - Date.now();
-      if (pending.size === 0 || round >= MAX_RENDERS || remaining <= 0 || notFound) {
-        if (pending.size > 0 && !notFound) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'server render left data to the browser');
-        const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
-        const missing = notFound || !shell.isPage(pathname);
-        if (missing && sentHead) request.log.warn({ url: request.url }, 'page data was not found after the head left with status 200');
-        return { ...page, status: missing ? 404 : 200, area: missing || !route?.serverRender ? null : route.area, embedded, sentHead };
-      }
-      if (!sentHead && request.onHead && page.meta.title && shell.isPage(pathname)) {
-        sentHead = { meta: page.meta, jsonLd: [...page.jsonLd], styles: [...page.styles] };
-        request.onHead(sentHead);
-      }
-      const settled = await settleAll(pending, remaining);
-      for (const [key, result] of settled) {
-        if (result.ok || result.status === 404) data.set(key, result);
-        if (!result.ok && result.status === 404) notFound = true;
-        // Any other failure stays unsettled: the browser loads it and shows its own message.
-        if (!result.ok && result.status !== 404) {
-          givenUp.add(key);
-          request.log.warn({ url: request.url, key, status: result.status }, 'server render could not load page data');
+    const loads = pageLoads(deadline);
+    try {
+      let notFound = false;
+      let sentHead: PageHead | null = null;
+      for (let round = 1; ; round += 1) {
+        const pending = new Map<string, Load>();
+        const page: PageHead & { html: string } = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
+        const server: ServerRender = {
+          data,
+          notFound,
+          origin: request.origin,
+          collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, load)),
+          meta: (meta) => void (page.meta = meta),
+          jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
+          styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
+        };
+        page.html = await renderToHtml(shell.page({ url: request.url, config: request.config, server }), budget.renderMs, (error) =>
+          request.log.warn({ err: error, url: request.url }, 'server render left part of the page to the browser'),
+        );
+        const remaining = deadline - Date.now();
+        if (pending.size === 0 || round >= MAX_RENDERS || remaining <= 0 || notFound) {
+          if (pending.size > 0 && !notFound) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'server render left data to the browser');
+          const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
+          const missing = notFound || !shell.isPage(pathname);
+          if (missing && sentHead) request.log.warn({ url: request.url }, 'page data was not found after the head left with status 200');
+          return { ...page, status: missing ? 404 : 200, area: missing || !route?.serverRender ? null : route.area, embedded, sentHead };
+        }
+        if (!sentHead && request.onHead && page.meta.title && shell.isPage(pathname)) {
+          sentHead = { meta: page.meta, jsonLd: [...page.jsonLd], styles: [...page.styles] };
+          request.onHead(sentHead);
+        }
+        // Until the head has left, a page whose title came while other data did not yet renders again to send
+        // it (short of the last renders, which wait for all the data).
+        const settled = await loads.settle(pending, !sentHead && request.onHead && round < MAX_RENDERS - 1 ? HEAD_WAIT_MS : null);
+        for (const [key, result] of settled) {
+          if (result.ok || result.status === 404) data.set(key, result);
+          if (!result.ok && result.status === 404) notFound = true;
+          // Any other failure stays unsettled: the browser loads it and shows its own message.
+          if (!result.ok && result.status !== 404) {
+            givenUp.add(key);
+            request.log.warn({ url: request.url, key, status: result.status }, 'server render could not load page data');
+          }
         }
       }
+    } finally {
+      loads.close();
     }
   };
-}
-
-/** Loads every pending key, within `ms`; what is not there in time is left out. */
-async function settleAll(pending: Map<string, (signal: AbortSignal) => Promise<unknown>>, ms: number): Promise<Map<string, SettledLoad>> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  const results = new Map<string, SettledLoad>();
-  await Promise.all(
-    [...pending].map(async ([key, load]) => {
-      try {
-        results.set(key, { ok: true, data: await load(controller.signal) });
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
-        results.set(key, { ok: false, status, message: error instanceof Error ? error.message : String(error) });
-      }
-    }),
-  );
-  clearTimeout(timer);
-  return results;
 }
 
 /** The element's HTML once everything it waits for is ready; what is not ready within `ms` renders in the browser. */
