@@ -11,23 +11,35 @@ import { productCountText } from '../listing/count-text.ts';
 type ListingScope = Pick<ListingQuery, 'category' | 'brand' | 'sale'>;
 
 /**
+ * A listing's products and filters for the URL's page, sort and filters. A page calls it first
+ * thing, before anything it waits for, so both are asked for with the page's own data (on the
+ * server, in the render that asks for the page's data; in the browser, in parallel with it).
+ */
+export function useListingResources(filter: ListingScope) {
+  const [params] = useSearchParams();
+  const page = readPage(params);
+  const sort = readSort(params);
+  const facetQuery: ListingQuery = { ...filter, ...readFilters(params) };
+  const query: ListingQuery = { ...facetQuery, page, sort };
+  // What stays shown while the next key loads is this listing's, never another category's or brand's.
+  const scope = JSON.stringify(filter);
+  const listing = useKeptResource(`products:${JSON.stringify(query)}`, (signal) => api.products(query, { signal }), scope);
+  const facets = useKeptResource(`facets:${JSON.stringify(facetQuery)}`, (signal) => api.productFacets(facetQuery, { signal }).then((answer) => answer.data), scope);
+  return { listing, facets, page, sort };
+}
+
+export type ListingResources = ReturnType<typeof useListingResources>;
+
+/**
  * A paged, sortable, filterable product listing whose whole state lives in the URL. While the
  * next page or filter loads, the current products stay in place (dimmed), so nothing jumps.
  */
-export function ProductListing({ filter, label, showBrandFacet = true }: { filter: ListingScope; label: string; showBrandFacet?: boolean }) {
+export function ProductListing({ resources, label, showBrandFacet = true }: { resources: ListingResources; label: string; showBrandFacet?: boolean }) {
   const [params, setParams] = useSearchParams();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const headingId = useId();
-  const page = readPage(params);
-  const sort = readSort(params);
-  const filters = readFilters(params);
-  const facetQuery: ListingQuery = { ...filter, ...filters };
-  const query: ListingQuery = { ...facetQuery, page, sort };
-  const listing = useKeptResource(`products:${JSON.stringify(query)}`, (signal) => api.products(query, { signal }));
-  const facets = useKeptResource(`facets:${JSON.stringify(facetQuery)}`, (signal) =>
-    api.productFacets(facetQuery, { signal }).then((answer) => answer.data),
-  );
+  const { listing, facets, page, sort } = resources;
   const filterCount = activeFilterCount(params);
 
   // A page number above the page count resets to 1 and drops the page query.

@@ -1,12 +1,13 @@
 import { useParams, api } from '@shop/shared-kernel';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
-import { ProductListing } from '../components/product-listing.tsx';
+import { ProductListing, useListingResources } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';
 
 export default function BrandPage() {
   useCatalogStyles();
   const url = useParams().brand ?? '';
+  const listing = useListingResources({ brand: url });
   const brand = useResource(`brand:${url}`, () => api.brand(url).then((answer) => answer.data));
   const name = brand.data?.b_name ?? null;
   const canonical = useListingCanonical(`/b/${url}`);
@@ -14,7 +15,7 @@ export default function BrandPage() {
   return (
     <div>
       <h1>{name ?? ' '}</h1>
-      <ProductListing filter={{ brand: url }} label={`Produkty značky ${name ?? ''}`} showBrandFacet={false} />
+      <ProductListing resources={listing} label={`Produkty značky ${name ?? ''}`} showBrandFacet={false} />
     </div>
   );
 }

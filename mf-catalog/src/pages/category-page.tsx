@@ -1,7 +1,7 @@
 import { Link, useParams, api } from '@shop/shared-kernel';
 import { useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
-import { ProductListing } from '../components/product-listing.tsx';
+import { ProductListing, useListingResources } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';
 import { breadcrumbJsonLd } from '../structured-data.ts';
@@ -9,6 +9,7 @@ import { breadcrumbJsonLd } from '../structured-data.ts';
 export default function CategoryPage() {
   useCatalogStyles();
   const url = useParams().category ?? '';
+  const listing = useListingResources({ category: url });
   const category = useResource(`category:${url}`, () => api.category(url).then((answer) => answer.data));
   const data = category.data;
   const canonical = useListingCanonical(`/c/${url}`);
@@ -43,7 +44,7 @@ export default function CategoryPage() {
           ))}
         </ul>
       )}
-      <ProductListing filter={{ category: url }} label={`Produkty v kategórii ${data.cat_name}`} />
+      <ProductListing resources={listing} label={`Produkty v kategórii ${data.cat_name}`} />
     </div>
   );
 }

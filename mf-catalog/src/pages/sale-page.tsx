@@ -1,15 +1,16 @@
 import { usePageMeta } from '@shop/shared-kernel/react';
-import { ProductListing } from '../components/product-listing.tsx';
+import { ProductListing, useListingResources } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';
 
 export default function SalePage() {
   useCatalogStyles();
+  const listing = useListingResources({ sale: 1 });
   usePageMeta({ title: 'Výpredaj', description: 'Stavebný materiál v zľave – výpredaj za najnižšie ceny.', canonical: useListingCanonical('/vypredaj') });
   return (
     <div>
       <h1>Výpredaj</h1>
-      <ProductListing filter={{ sale: 1 }} label="Produkty vo výpredaji" />
+      <ProductListing resources={listing} label="Produkty vo výpredaji" />
     </div>
   );
 }
