@@ -3,6 +3,7 @@ import { createRoutesFromChildren, Route, useLocation, useRoutes, type RouteObje
 import { shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
 import { guarded } from './route-guards.tsx';
 import { AreaRoute } from '../areas/area-route.tsx';
+import { AreaRouting } from '../areas/area-routing.tsx';
 import { DefaultLayout } from '../layouts/default-layout.tsx';
 import { CheckoutLayout } from '../layouts/checkout-layout.tsx';
 import { AccountLayout } from '../layouts/account-layout.tsx';
@@ -99,8 +100,10 @@ export function ShopRoutes({ config }: { config: ShellConfig }) {
     </Route>,
   );
   return (
-    <ShellBoundary pathname={pathname}>
-      <MatchedRoutes tree={tree} />
-    </ShellBoundary>
+    <AreaRouting>
+      <ShellBoundary pathname={pathname}>
+        <MatchedRoutes tree={tree} />
+      </ShellBoundary>
+    </AreaRouting>
   );
 }

@@ -1,6 +1,5 @@
-import { Link } from 'react-router';
 import { UserIcon } from './icons.tsx';
-import { useAuthStore } from '@shop/shared-kernel';
+import { Link, useAuthStore } from '@shop/shared-kernel';
 import { isAuthenticated } from '@shop/shared-kernel/rules';
 
 export function AccountLink() {

@@ -1,6 +1,5 @@
-import { Link } from 'react-router';
 import { CartIcon } from './icons.tsx';
-import { useBasketStore } from '@shop/shared-kernel';
+import { Link, useBasketStore } from '@shop/shared-kernel';
 import { basketCount, basketTotal, formatPrice } from '@shop/shared-kernel/rules';
 
 /** Basket count and total, read from the same store the checkout area uses. */

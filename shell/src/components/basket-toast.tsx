@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
-import { bus, type ShopEvents } from '@shop/shared-kernel';
+import { bus, Link, type ShopEvents } from '@shop/shared-kernel';
 import { formatPrice } from '@shop/shared-kernel/rules';
 
 const VISIBLE_MS = 5000;

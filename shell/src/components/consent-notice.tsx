@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
-import { Link } from 'react-router';
-import { useConsentStore } from '@shop/shared-kernel';
+import { Link, useConsentStore } from '@shop/shared-kernel';
 import { CONSENT_NOTICE as TEXT } from '@shop/shared-kernel/rules';
 
 function Settings() {

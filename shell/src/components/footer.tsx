@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { useConsentStore } from '@shop/shared-kernel';
+import { Link, useConsentStore } from '@shop/shared-kernel';
 import { useSite } from '../app/site-data.ts';
 
 export function Footer() {

@@ -1,4 +1,4 @@
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink } from '@shop/shared-kernel';
 import { OpeningHours } from './opening-hours.tsx';
 import { BasketBadge } from './basket-badge.tsx';
 import { AccountLink } from './account-link.tsx';

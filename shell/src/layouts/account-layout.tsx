@@ -1,4 +1,5 @@
-import { NavLink, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
+import { NavLink } from '@shop/shared-kernel';
 import { Header } from '../components/header.tsx';
 import { Footer } from '../components/footer.tsx';
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@shop/shared-kernel';
 import { Logo } from '../components/header.tsx';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
-import { api } from '@shop/shared-kernel';
+import { useLocation, useNavigate } from 'react-router';
+import { api, Link } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { SearchBox } from '../components/search-box.tsx';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
