@@ -178,7 +178,7 @@ async function main() {
     '# Benchmark results',
     '',
     `Run ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, Debian's Chromium. ` +
-      `Medians: Lighthouse ${LH_RUNS} runs per page (mobile, simulated throttling), bytes 3 runs per page, API ${LOAD_SECONDS} s per call with 50 connections or at a fixed rate ` +
+      `Medians: Lighthouse ${LH_RUNS} runs per page after one not counted (mobile, simulated throttling; the server warm), bytes 3 runs per page, API ${LOAD_SECONDS} s per call with 50 connections or at a fixed rate ` +
       `(server on core 0, load generator on core 1) on ${PRODUCTS.toLocaleString('en')} products (SQLite).`,
     '',
     '## Budgets',
