@@ -20,6 +20,7 @@ import * as productTileColumns from './2026-11-25T20-00-00Z_product-tile-columns
 import * as brandListingIndex from './2026-11-25T21-00-00Z_brand-listing-index.ts';
 import * as listingOrderRevisions from './2026-11-26T09-00-00Z_listing-order-revisions.ts';
 import * as searchPrefixIndexes from './2026-11-26T10-00-00Z_search-prefix-indexes.ts';
+import * as saleListingOrders from './2026-11-26T11-00-00Z_sale-listing-orders.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T21-00-00Z_brand-listing-index': brandListingIndex,
   '2026-11-26T09-00-00Z_listing-order-revisions': listingOrderRevisions,
   '2026-11-26T10-00-00Z_search-prefix-indexes': searchPrefixIndexes,
+  '2026-11-26T11-00-00Z_sale-listing-orders': saleListingOrders,
 };

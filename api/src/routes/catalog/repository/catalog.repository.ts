@@ -85,10 +85,15 @@ export async function listingPageInSql(
 ): Promise<{ ids: number[]; total: number }> {
   const total = knownTotal ?? Number((await applyProductFilter(db.selectFrom('products as p'), filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   if (total === 0 || page.offset >= total) return { ids: [], total };
+  const rows = await listingPageQuery(db, filter, sort, page).execute();
+  return { ids: rows.map((r) => r.p_id), total };
+}
+
+/** The ids of one page of a listing, in its sort's order (ties by id), ranked in SQL. */
+export function listingPageQuery(db: DbOrTrx, filter: ProductFilter, sort: ProductSort, page: { limit: number; offset: number }) {
   let q = applyProductFilter(db.selectFrom('products as p'), filter).select('p.p_id');
   for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
-  const rows = await q.limit(page.limit).offset(page.offset).execute();
-  return { ids: rows.map((r) => r.p_id), total };
+  return q.limit(page.limit).offset(page.offset);
 }
 
 export class CatalogRepository {

@@ -1,0 +1,55 @@
+/**
+ * The sale listing is read in SQL (not from the listing index): each sort's page must come from
+ * an index in that sort's order, never from sorting every sale product. SQLite's plans only; on
+ * PostgreSQL the test database is too small for its planner to prefer an index.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductSort } from '@shop/shared-kernel/contract';
+import { listingPageInSql, listingPageQuery } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+
+const SORTS: ProductSort[] = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({ responseCache: false });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('the sale listing', () => {
+  it.skipIf(Boolean(process.env.DATABASE_URL))('reads a page of every sort from an index in that order, on the first page and deep', async () => {
+    for (const sort of SORTS) {
+      for (const offset of [0, 48]) {
+        const query = listingPageQuery(api.db, { saleOnly: true }, sort, { limit: 24, offset }).compile();
+        const plan = (await api.db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map((row) => row.detail);
+        expect(plan.join(' | '), `${sort} from ${offset}`).toMatch(/USING (COVERING )?INDEX products_sale_order_\w+_idx/);
+        expect(plan.join(' | '), `${sort} from ${offset}: no sort of every sale product`).not.toMatch(/TEMP B-TREE/);
+      }
+    }
+  });
+
+  it('lists every sale product once over its pages, by popularity and price in order with ties by id', async () => {
+    const products = await api.db.selectFrom('products').select(['p_id', 'p_popularity', 'p_price', 'p_name_sort', 'p_created_at']).where('p_sale_price', 'is not', null).where('p_price', 'is not', null).execute();
+    expect(products.length, 'the seed has sale products').toBeGreaterThan(3);
+    type Row = (typeof products)[number];
+    // The numeric orders checked here; names and dates compare by the database's collation.
+    const by: Partial<Record<ProductSort, (a: Row, b: Row) => number>> = {
+      popular: (a, b) => b.p_popularity - a.p_popularity || a.p_id - b.p_id,
+      'price-asc': (a, b) => a.p_price! - b.p_price! || a.p_id - b.p_id,
+      'price-desc': (a, b) => b.p_price! - a.p_price! || a.p_id - b.p_id,
+    };
+    for (const sort of SORTS) {
+      const ids: number[] = [];
+      for (let offset = 0; offset < products.length; offset += 3) {
+        const page = await listingPageInSql(api.db, { saleOnly: true }, sort, { limit: 3, offset });
+        expect(page.total).toBe(products.length);
+        ids.push(...page.ids);
+      }
+      expect([...ids].sort((a, b) => a - b), `${sort}: every sale product once`).toEqual(products.map((product) => product.p_id).sort((a, b) => a - b));
+      const order = by[sort];
+      if (order) expect(ids, sort).toEqual([...products].sort(order).map((product) => product.p_id));
+    }
+  });
+});
