@@ -1,21 +1,33 @@
 /**
- * Creates (once) a shop database grown to a large generated catalogue for
- * the load test, with the catalogue work's own generator. Kept and reused.
+ * Grows a shop database to a large generated catalogue for the load test, with the catalogue
+ * work's own generator: SQLite in <dataDir>, or PostgreSQL when DATABASE_URL is set. Kept and
+ * reused: the generator adds only what is missing (nothing once grown). Each use also gives back
+ * the stock the bench's earlier orders took, so the load's orders find in-stock goods however
+ * many runs came before.
  *   node --import tsx bench/grow-catalogue.ts <dataDir> <products>   (in api/)
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createDatabase } from '../src/app.ts';
 import { generateCatalogue } from './generate-catalogue.ts';
 
 const [dataDir, total] = [process.argv[2]!, Number(process.argv[3] ?? 100_000)];
-const marker = join(dataDir, `catalogue-${total}.done`);
-if (!existsSync(marker)) {
-  mkdirSync(dataDir, { recursive: true });
-  const database = await createDatabase({ dataDir });
-  await generateCatalogue(database.db, { total, log: (message) => process.stderr.write(`[grow] ${message}\n`) });
-  await sql`analyze`.execute(database.db);
+const log = (message: string) => process.stderr.write(`[grow] ${message}\n`);
+const database = await createDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined });
+try {
+  const added = await generateCatalogue(database.db, { total, log });
+  if (added > 0) {
+    log(`${added} products added (${database.dialect})`);
+    await sql`analyze`.execute(database.db);
+  }
+  // The bench is this database's only buyer: every in-stock variant an order took pieces of is full again.
+  const restocked = await database.db
+    .updateTable('variants')
+    .set({ v_stock: 400 })
+    .where('v_availability', '=', 'in_stock')
+    .where('v_stock', '<', 400)
+    .where('v_id', 'in', (eb) => eb.selectFrom('order_items').select('v_id'))
+    .executeTakeFirst();
+  if (Number(restocked.numUpdatedRows) > 0) log(`${restocked.numUpdatedRows} variants restocked after earlier runs' orders (${database.dialect})`);
+} finally {
   await database.close();
-  writeFileSync(marker, new Date().toISOString());
 }

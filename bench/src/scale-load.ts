@@ -97,7 +97,8 @@ function pssMb(pids: number[]): number {
 /** In-stock variants with 100 pieces or more and at most 2 kg (up to 400), from listing pages: what the load's orders buy. */
 async function orderableVariants(base: string, listing: string[]): Promise<number[]> {
   const found = new Set<number>();
-  for (const path of listing.slice(0, 200)) {
+  // Light goods are few among building materials: read listing pages until 400 are found (each page a few ms).
+  for (const path of listing) {
     const page = (await (await fetch(`${base}${path}`)).json()) as { data?: { variant: { v_id: number; v_availability: string; v_stock: number; v_weight: number } }[] };
     for (const { variant } of page.data ?? []) {
       // A parcel the courier takes (heavier goods go by freight, which these orders do not choose).
@@ -231,6 +232,9 @@ export async function runScaleLoad(options: { port: number; products: number; se
     for (const setup of setups) {
       const { target, stop } = await setup();
       try {
+        // Each topology measures the same catalogue: a database left smaller (a failed generation) stops the bench.
+        const listed = (await (await fetch(`${target.base}/api/products`)).json()) as { meta?: { total?: number } };
+        if ((listed.meta?.total ?? 0) < options.products) throw new Error(`${target.name} lists ${listed.meta?.total} products, not ${options.products}`);
         const sets = await apiUrlSets(target.base);
         distinct = new Set([...sets.mix, ...sets.listing, ...sets.facets, ...sets.product, ...sets.search]).size;
         const variants = await orderableVariants(target.base, sets.listing);
