@@ -112,6 +112,39 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
     expect(brick.accessories).toEqual([]);
   });
 
+  it('gives the product with every one of its variants in order, its brand and its description', async () => {
+    const products = await api.db.selectFrom('products').select(['p_id', 'p_url', 'p_description', 'b_id', 'p_variant_count']).orderBy('p_variant_count', 'desc').orderBy('p_id').limit(3).execute();
+    expect(products[0]!.p_variant_count).toBeGreaterThan(1);
+    for (const product of products) {
+      const d = await detail(product.p_url);
+      const variants = await api.db.selectFrom('variants').select(['v_id', 'v_name', 'v_sell_price']).where('p_id', '=', product.p_id).orderBy('v_id').execute();
+      expect(d.variants.map(({ v_id, v_name, v_sellPrice }) => ({ v_id, v_name, v_sell_price: v_sellPrice }))).toEqual(variants);
+      expect(d.variants.every((v) => v.p_id === product.p_id && v.p_url === product.p_url)).toBe(true);
+      expect(d.p_description).toBe(product.p_description);
+      expect(d.brand?.b_id ?? null).toBe(product.b_id);
+    }
+  });
+
+  it('answers a product without variants (one being prepared) with its page and no variants', async () => {
+    const brick = await detail('tehla-porotherm-30-profi');
+    const url = 'pripravovany-produkt-bez-variantov';
+    const { p_id } = await api.db
+      .insertInto('products')
+      .values({ p_url: url, p_name: 'Pripravovaný produkt', p_name_sort: 'pripravovany produkt', cat_id: (await api.db.selectFrom('products').select('cat_id').where('p_id', '=', brick.p_id).executeTakeFirstOrThrow()).cat_id, b_id: null, p_created_at: new Date().toISOString() })
+      .returning('p_id')
+      .executeTakeFirstOrThrow();
+    try {
+      const d = await detail(url);
+      expect(d.p_id).toBe(p_id);
+      expect(d.variants).toEqual([]);
+      expect(d.brand).toBeNull();
+      expect(d.related.length).toBe(4);
+    } finally {
+      await api.db.deleteFrom('products').where('p_id', '=', p_id).execute();
+      catalogueChanged();
+    }
+  });
+
   it('suggests related products of the same category, never the product itself', async () => {
     const d = await detail('tehla-porotherm-30-profi');
     expect(d.related.length).toBe(4);

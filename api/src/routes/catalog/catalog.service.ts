@@ -83,17 +83,15 @@ export class CatalogService {
 
   /** A product with its variants, attributes, 30-day lowest prices, accessories and related products. */
   async product(url: string): Promise<ProductDetail> {
-    const product = await this.catalog.productByUrl(url);
-    if (!product) throw notFound('Produkt sa nenašiel.');
-    const [tree, variants, attributes, accessories] = await Promise.all([
-      this.catalog.categoryTree(),
-      this.catalog.productVariants(product.p_id),
-      this.catalog.productAttributes(product.p_id),
-      this.catalog.productAccessories(product.p_id),
-    ]);
+    const found = await this.catalog.productByUrl(url);
+    if (!found) throw notFound('Produkt sa nenašiel.');
+    const { product, variants } = found;
+    const tree = await this.catalog.categoryTree();
     // Related: popular products of the same category, then of its parent's whole subtree.
     const parent = tree.path(product.cat_id).at(-2);
-    const [lowest, related] = await Promise.all([
+    const [attributes, accessories, lowest, related] = await Promise.all([
+      this.catalog.productAttributes(product.p_id),
+      this.catalog.productAccessories(product.p_id),
       this.catalog.lowestPrices(variants),
       this.catalog.relatedProducts(product.p_id, [product.cat_id, ...(parent ? [parent.cat_id] : [])]),
     ]);

@@ -38,19 +38,35 @@ const LISTING_ORDER: Record<ProductSort, ['p_popularity' | 'p_price' | 'p_name_s
 
 export type { ProductFilter } from './product-filter.ts';
 
+type SummaryRow = Awaited<ReturnType<typeof popularTilesInCategory>>[number];
+
+/** A product tile's columns (a listing's, or a product page's related products). */
+const SUMMARY_COLUMNS = [...VARIANT_COLUMNS, 'b.b_id', 'b.b_url', 'b.b_name', 'p.p_variant_count', 'p.p_max_sale'] as const;
+
 // A product page's queries, compiled once (db/reusable-query.ts).
-const popularInCategory = reusableQuery((db: DbOrTrx, catId: number, pId: number, limit: number) =>
-  db.selectFrom('category_listing').select('p_id').where('anc_cat_id', '=', catId).where('p_id', '!=', pId).orderBy('p_popularity', 'desc').orderBy('p_id').limit(limit),
+/** The `limit` most popular products listed under a category, without the product `pId`, as tiles: read in order through category_listing_popular_idx. */
+const popularTilesInCategory = reusableQuery((db: DbOrTrx, catId: number, pId: number, limit: number) =>
+  db
+    .selectFrom('category_listing as cl')
+    .innerJoin('products as p', 'p.p_id', 'cl.p_id')
+    .innerJoin('variants as v', 'v.v_id', 'p.p_tile_v_id')
+    .leftJoin('brands as b', 'b.b_id', 'p.b_id')
+    .select(SUMMARY_COLUMNS)
+    .where('cl.anc_cat_id', '=', catId)
+    .where('cl.p_id', '!=', pId)
+    .orderBy('cl.p_popularity', 'desc')
+    .orderBy('cl.p_id')
+    .limit(limit),
 );
+/** A product and its variants in one read: the product's columns on each variant's row (one row without a variant's columns for a product without variants). */
 const productByUrl = reusableQuery((db: DbOrTrx, url: string) =>
   db
     .selectFrom('products as p')
     .leftJoin('brands as b', 'b.b_id', 'p.b_id')
-    .select(['p.p_id', 'p.p_url', 'p.p_name', 'p.p_description', 'p.cat_id', 'b.b_id', 'b.b_url', 'b.b_name'])
-    .where('p.p_url', '=', url),
-);
-const productVariants = reusableQuery((db: DbOrTrx, pId: number) =>
-  db.selectFrom('variants as v').innerJoin('products as p', 'p.p_id', 'v.p_id').select(VARIANT_COLUMNS).where('v.p_id', '=', pId).orderBy('v.v_id'),
+    .leftJoin('variants as v', 'v.p_id', 'p.p_id')
+    .select([...VARIANT_COLUMNS, 'p.p_description', 'p.cat_id', 'b.b_id', 'b.b_url', 'b.b_name'])
+    .where('p.p_url', '=', url)
+    .orderBy('v.v_id'),
 );
 const productAttributes = reusableQuery((db: DbOrTrx, pId: number) =>
   db
@@ -231,9 +247,14 @@ export class CatalogRepository {
       .selectFrom('products as p')
       .innerJoin('variants as v', 'v.v_id', 'p.p_tile_v_id')
       .leftJoin('brands as b', 'b.b_id', 'p.b_id')
-      .select([...VARIANT_COLUMNS, 'b.b_id', 'b.b_url', 'b.b_name', 'p.p_variant_count', 'p.p_max_sale'])
+      .select(SUMMARY_COLUMNS)
       .where('p.p_id', 'in', ids)
       .execute();
+    return this.toSummaries(rows, ids);
+  }
+
+  /** Tiles of the products `ids`, in that order, from their rows (in any order), with their 30-day lowest prices. */
+  private async toSummaries(rows: SummaryRow[], ids: number[]): Promise<ProductSummary[]> {
     const byProduct = new Map(rows.map((row) => [row.p_id, { row, variant: toVariantData(row as VariantWithProduct) }]));
     const lowest = await lowestPrices(this.db, [...byProduct.values()].map((found) => found.variant));
     return ids.flatMap((id) => {
@@ -254,13 +275,16 @@ export class CatalogRepository {
     });
   }
 
+  /** A product (by its URL) with its variants in their order; undefined when there is none. */
   async productByUrl(url: string) {
-    return (await productByUrl(this.db, url))[0];
-  }
-
-  async productVariants(pId: number): Promise<VariantData[]> {
-    const rows = await productVariants(this.db, pId);
-    return rows.map((r) => toVariantData(r as VariantWithProduct));
+    const rows = await productByUrl(this.db, url);
+    const first = rows[0];
+    if (!first) return undefined;
+    const { p_id, p_url, p_name, p_description, cat_id, b_id, b_url, b_name } = first;
+    return {
+      product: { p_id, p_url, p_name, p_description, cat_id, b_id, b_url, b_name },
+      variants: rows.filter((row) => row.v_id !== null).map((row) => toVariantData(row as VariantWithProduct)),
+    };
   }
 
   async productAttributes(pId: number): Promise<AttributeEntry[]> {
@@ -291,17 +315,19 @@ export class CatalogRepository {
 
   /**
    * Popular products listed under the first of `categoryIds` (a category with its subcategories),
-   * then under the next ones, without the product itself; each read in order from category_listing.
+   * then under the next ones, without the product itself: each category's read in order from
+   * category_listing with the tiles' columns, the next category's only when needed.
    */
   async relatedProducts(pId: number, categoryIds: number[], limit = 4): Promise<ProductSummary[]> {
-    const ids: number[] = [];
+    const rows: SummaryRow[] = [];
     for (const catId of categoryIds) {
-      if (ids.length >= limit) break;
-      // The next category's `limit` most popular besides the product: at most ids.length of them are listed already, so the rest fill the list.
-      const rows = await popularInCategory(this.db, catId, pId, limit);
-      for (const row of rows) if (ids.length < limit && !ids.includes(row.p_id)) ids.push(row.p_id);
+      if (rows.length >= limit) break;
+      // The next category's `limit` most popular besides the product: at most rows.length of them are listed already, so the rest fill the list.
+      for (const row of await popularTilesInCategory(this.db, catId, pId, limit)) {
+        if (rows.length < limit && !rows.some((listed) => listed.p_id === row.p_id)) rows.push(row);
+      }
     }
-    return this.summaries(ids);
+    return this.toSummaries(rows, rows.map((row) => row.p_id));
   }
 
   /** Root category url of a product, for its picture. */
