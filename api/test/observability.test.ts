@@ -38,6 +38,9 @@ describe('logs and request ids', () => {
     expect(own[0]).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/api/site', route: '/api/site', status: 200 });
     expect(typeof own[0]!.ms).toBe('number');
     expect(lines.some((l) => l.reqId === 'forged-by-the-client')).toBe(false);
+    const others = await Promise.all(Array.from({ length: 20 }, () => api.request('GET', '/api/site')));
+    const ids = new Set([id, ...others.map((other) => other.headers.get('x-request-id'))]);
+    expect(ids.size).toBe(21);
   });
 
   it('a 4xx is logged as an ordinary request line with its status', async () => {
