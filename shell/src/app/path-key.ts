@@ -35,3 +35,27 @@ export function pathKeyFor(routes: { path?: string; caseSensitive?: boolean }[])
     return `shape:${key.join('/')}`;
   };
 }
+
+/**
+ * Keeps what was found for each shape of path of one route table (see pathKeyFor): at most
+ * `limit` shapes, the oldest forgotten first; a new table (any other `table` value) forgets them.
+ * `routes` is read only when the table changes; `find` runs once per shape.
+ */
+export function pathShapeMemo<T>(limit: number) {
+  let table: unknown = {};
+  let keyOf: (pathname: string) => string = (pathname) => pathname;
+  let found = new Map<string, T>();
+  return function remembered(tableNow: unknown, routes: () => { path?: string; caseSensitive?: boolean }[], pathname: string, find: () => T): T {
+    if (tableNow !== table) {
+      table = tableNow;
+      found = new Map();
+      keyOf = pathKeyFor(routes());
+    }
+    const key = keyOf(pathname);
+    if (found.has(key)) return found.get(key) as T;
+    const value = find();
+    if (found.size >= limit) found.delete(found.keys().next().value!);
+    found.set(key, value);
+    return value;
+  };
+}

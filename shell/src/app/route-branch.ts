@@ -1,5 +1,5 @@
 import { matchRoutes, type RouteObject } from 'react-router';
-import { pathKeyFor } from './path-key.ts';
+import { pathShapeMemo } from './path-key.ts';
 
 /** Where a path's matched routes sit: from the root down, each an index into its parent's children; null when none match. */
 type Positions = number[] | null;
@@ -15,23 +15,10 @@ type Positions = number[] | null;
  * its elements and props) are used.
  */
 export function createBranchMatcher(limit = 200) {
-  let table: unknown = null;
-  let found = new Map<string, Positions>();
-  let keyOf: (pathname: string) => string = (pathname) => pathname;
+  const remembered = pathShapeMemo<Positions>(limit);
   /** `table`: what the tree's shape follows (the shop's route table); a new one forgets the paths matched. */
-  return function branchFor(tree: RouteObject[], pathname: string, tableNow: unknown): RouteObject[] {
-    if (tableNow !== table) {
-      table = tableNow;
-      found = new Map();
-      keyOf = pathKeyFor(allRoutes(tree));
-    }
-    const key = keyOf(pathname);
-    let positions = found.get(key);
-    if (positions === undefined) {
-      positions = positionsOf(tree, pathname);
-      if (found.size >= limit) found.delete(found.keys().next().value!);
-      found.set(key, positions);
-    }
+  return function branchFor(tree: RouteObject[], pathname: string, table: unknown): RouteObject[] {
+    const positions = remembered(table, () => allRoutes(tree), pathname, () => positionsOf(tree, pathname));
     return positions ? nested(tree, positions) ?? tree : tree;
   };
 }

@@ -5,7 +5,7 @@
  */
 import { matchRoutes } from 'react-router';
 import type { AreaName, AreaRelease } from '../areas/registry.ts';
-import { pathKeyFor } from './path-key.ts';
+import { pathShapeMemo } from './path-key.ts';
 
 export type LayoutName = 'default' | 'checkout' | 'account';
 export const LAYOUTS: readonly LayoutName[] = ['default', 'checkout', 'account'];
@@ -30,9 +30,7 @@ let table: ShopRoute[] = [];
 let tableKey = '[]';
 let ranked: { id: string; path: string }[] = [];
 /** The route names of the shapes of path matched lately (see path-key.ts): react-router flattens and ranks every route on each match. */
-let matched = new Map<string, string | undefined>();
-let keyOf = pathKeyFor(ranked);
-const MATCHED_PATHS = 200;
+const matched = pathShapeMemo<string | undefined>(200);
 
 /** Builds the table from the releases this page loads; routes with an unknown layout are left out. */
 export function setRouteTable(releases: Partial<Record<AreaName, AreaRelease>>): void {
@@ -41,12 +39,7 @@ export function setRouteTable(releases: Partial<Record<AreaName, AreaRelease>>):
   );
   ranked = table.map((route) => ({ id: route.name, path: route.path }));
   // The server sets the table on every request: the paths matched stay valid while the routes are the same.
-  const key = JSON.stringify(table);
-  if (key !== tableKey) {
-    matched = new Map();
-    keyOf = pathKeyFor(ranked);
-  }
-  tableKey = key;
+  tableKey = JSON.stringify(table);
 }
 
 export function shopRoutes(): readonly ShopRoute[] {
@@ -59,13 +52,6 @@ export function routeByName(name: string): ShopRoute | undefined {
 
 /** The table route a path renders, ranked as the router ranks them (/s/kontakt before /s/:site). */
 export function routeForPath(pathname: string): ShopRoute | undefined {
-  let id: string | undefined;
-  const key = keyOf(pathname);
-  if (matched.has(key)) id = matched.get(key);
-  else {
-    id = matchRoutes(ranked, pathname)?.[0]?.route.id;
-    if (matched.size >= MATCHED_PATHS) matched.delete(matched.keys().next().value!);
-    matched.set(key, id);
-  }
+  const id = matched(tableKey, () => ranked, pathname, () => matchRoutes(ranked, pathname)?.[0]?.route.id);
   return id ? routeByName(id) : undefined;
 }
