@@ -1,0 +1,41 @@
+/**
+ * The catalogue's calls one at a time (api/bench/catalogue-bench.ts), on SQLite and on
+ * PostgreSQL: the same generated catalogue of `products` products, the PostgreSQL one kept with
+ * the at-scale rows' database (bench/src/scale-load.ts grows it).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
+import { benchDataDir, repo } from './shop-server.ts';
+
+export type CatalogueKind = { kind: string; limitMs: number; median: number; worst: number };
+export type CatalogueRun = { dialect: 'sqlite' | 'postgres'; table: string; kinds: CatalogueKind[] };
+
+function run(dialect: CatalogueRun['dialect'], products: number, databaseUrl?: string): CatalogueRun {
+  const summaryDir = mkdtempSync(join(tmpdir(), 'bench-catalogue-'));
+  try {
+    const summaryFile = join(summaryDir, 'summary.json');
+    const catalogue = spawnSync(process.execPath, ['--import', 'tsx', 'bench/catalogue-bench.ts'], {
+      cwd: join(repo, 'api'),
+      encoding: 'utf8',
+      env: { ...process.env, BENCH_PRODUCTS: String(products), BENCH_SUMMARY: summaryFile, BENCH_DATABASE_URL: databaseUrl ?? '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (catalogue.status !== 0) return { dialect, table: `The catalogue benchmark on ${dialect} failed (exit ${catalogue.status}).`, kinds: [] };
+    return { dialect, table: catalogue.stdout.trim(), kinds: JSON.parse(readFileSync(summaryFile, 'utf8')) as CatalogueKind[] };
+  } finally {
+    rmSync(summaryDir, { recursive: true, force: true });
+  }
+}
+
+export async function runCatalogueOneAtATime(products: number): Promise<CatalogueRun[]> {
+  const sqlite = run('sqlite', products);
+  const postgres = await ensurePostgres({ dir: join(benchDataDir(`api-pg-${products}`), 'postgres') });
+  try {
+    return [sqlite, run('postgres', products, postgres.url)];
+  } finally {
+    await postgres.stop();
+  }
+}
