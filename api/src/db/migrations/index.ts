@@ -21,6 +21,7 @@ import * as brandListingIndex from './2026-11-25T21-00-00Z_brand-listing-index.t
 import * as listingOrderRevisions from './2026-11-26T09-00-00Z_listing-order-revisions.ts';
 import * as searchPrefixIndexes from './2026-11-26T10-00-00Z_search-prefix-indexes.ts';
 import * as saleListingOrders from './2026-11-26T11-00-00Z_sale-listing-orders.ts';
+import * as searchOrderInIndex from './2026-11-26T12-00-00Z_search-order-in-index.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T09-00-00Z_listing-order-revisions': listingOrderRevisions,
   '2026-11-26T10-00-00Z_search-prefix-indexes': searchPrefixIndexes,
   '2026-11-26T11-00-00Z_sale-listing-orders': saleListingOrders,
+  '2026-11-26T12-00-00Z_search-order-in-index': searchOrderInIndex,
 };

@@ -25,12 +25,14 @@ const HIT_ID = 's.rowid & 4294967295';
 /**
  * Full-text search over product names, brands, categories and descriptions. SQLite: FTS5 with
  * bm25 (name matches weigh most, then brand, category, description); PostgreSQL: a GIN-indexed
- * tsvector over unaccented text with ts_rank (name weighs most).
+ * tsvector over unaccented text with ts_rank (name weighs most); its rows carry their product's
+ * popularity and whether it is listed, with an index in that order over the listed ones (migration
+ * search-order-in-index).
  *
  * Only listed products (with a price) are results. The order: the RANKED_HITS most popular listed
  * hits (popularity desc, id), ranked by score, then popularity, then id; after them every other
  * listed hit by popularity, then id. The index hands its hits over in popularity order (SQLite:
- * the rowid is the popularity key; PostgreSQL: the join to products, ordered), so only the ranked
+ * the rowid is the popularity key; PostgreSQL: the search rows in their order index), so only the ranked
  * hits are scored and a later page reads hits in that order. The total is the index's own count
  * less the unlisted hits.
  */
@@ -70,9 +72,9 @@ export class SearchRepository {
               order by s.rowid limit ${this.rankedHits})
             select k & 4294967295 as p_id from w order by score, k limit ${limit} offset ${offset}`
         : sql<{ p_id: number }>`with w as materialized (
-              select s.p_id, s.document, p.p_popularity from product_search s join products p on p.p_id = s.p_id
-              where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and p.p_price is not null
-              order by p.p_popularity desc, p.p_id limit ${this.rankedHits})
+              select s.p_id, s.document, s.p_popularity from product_search s
+              where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and s.listed
+              order by s.p_popularity desc, s.p_id limit ${this.rankedHits})
             select p_id from w order by ts_rank(document, to_tsquery('simple', ${tsQuery(tokens)})) desc, p_popularity desc, p_id
             limit ${limit} offset ${offset}`;
     const { rows } = await query.execute(this.db);
@@ -86,9 +88,9 @@ export class SearchRepository {
         ? sql<{ p_id: number }>`select ${sql.raw(HIT_ID)} as p_id from product_search s join products p on p.p_id = ${sql.raw(HIT_ID)}
             where product_search match ${ftsQuery(tokens)} and p.p_price is not null
             order by s.rowid limit ${limit} offset ${offset}`
-        : sql<{ p_id: number }>`select s.p_id from product_search s join products p on p.p_id = s.p_id
-            where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and p.p_price is not null
-            order by p.p_popularity desc, p.p_id limit ${limit} offset ${offset}`;
+        : sql<{ p_id: number }>`select s.p_id from product_search s
+            where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and s.listed
+            order by s.p_popularity desc, s.p_id limit ${limit} offset ${offset}`;
     const { rows } = await query.execute(this.db);
     return rows.map((r) => r.p_id);
   }
@@ -109,8 +111,8 @@ export class SearchRepository {
       this.dialect === 'sqlite'
         ? sql<{ n: number }>`select count(*) as n from products p where p.p_price is null
             and exists (select 1 from product_search s where s.rowid = p.p_search_key and product_search match ${ftsQuery(tokens)})`
-        : sql<{ n: number }>`select count(*) as n from products p join product_search s on s.p_id = p.p_id
-            where p.p_price is null and s.document @@ to_tsquery('simple', ${tsQuery(tokens)})`;
+        : sql<{ n: number }>`select count(*) as n from product_search s
+            where not s.listed and s.document @@ to_tsquery('simple', ${tsQuery(tokens)})`;
     const { rows } = await query.execute(this.db);
     return Number(rows[0]?.n ?? 0);
   }
