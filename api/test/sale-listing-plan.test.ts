@@ -52,4 +52,30 @@ describe('the sale listing', () => {
       if (order) expect(ids, sort).toEqual([...products].sort(order).map((product) => product.p_id));
     }
   });
+
+  it('counts on a rule the triggers keep: a product with a sale price has a price, whatever happens to its variants', async () => {
+    const saleWithoutPrice = () =>
+      api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('p_sale_price', 'is not', null).where('p_price', 'is', null).executeTakeFirstOrThrow();
+    expect(Number((await saleWithoutPrice()).n)).toBe(0);
+    const product = await api.db.selectFrom('products').select('p_id').where('p_sale_price', 'is not', null).orderBy('p_id').executeTakeFirstOrThrow();
+    const variants = await api.db.selectFrom('variants').selectAll().where('p_id', '=', product.p_id).orderBy('v_id').execute();
+    const prices = () => api.db.selectFrom('products').select(['p_price', 'p_sale_price']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
+    try {
+      // Every variant unavailable: still priced (and on sale), as the trigger's representative order keeps them.
+      await api.db.updateTable('variants').set({ v_availability: 'unavailable' }).where('p_id', '=', product.p_id).execute();
+      expect(Number((await saleWithoutPrice()).n)).toBe(0);
+      // No discount left: off the sale, still priced.
+      await api.db.updateTable('variants').set({ v_sale: 0 }).where('p_id', '=', product.p_id).execute();
+      expect(await prices()).toMatchObject({ p_sale_price: null });
+      expect((await prices()).p_price).not.toBeNull();
+      // No variants at all: neither.
+      await api.db.deleteFrom('variants').where('p_id', '=', product.p_id).execute();
+      expect(await prices()).toEqual({ p_price: null, p_sale_price: null });
+    } finally {
+      await api.db.deleteFrom('variants').where('p_id', '=', product.p_id).execute();
+      await api.db.insertInto('variants').values(variants).execute();
+    }
+    expect((await prices()).p_sale_price).not.toBeNull();
+    expect(Number((await saleWithoutPrice()).n)).toBe(0);
+  });
 });
