@@ -6,12 +6,11 @@
  * DATABASE_URL, on PostgreSQL (its triggers differ).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProductSort } from '@shop/shared-kernel/contract';
 import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { CategoryTree } from '../src/routes/catalog/repository/category-tree.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { PRODUCT_SORTS } from '../src/routes/catalog/repository/listing-order.ts';
 
-const SORTS: ProductSort[] = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
 
 let api: TestApi;
 beforeAll(async () => {
@@ -51,7 +50,7 @@ async function expectListingsEqual(label: string) {
   const catalog = new CatalogRepository(api.db);
   for (const { cat_id } of current.all()) {
     const categoryIds = current.subtreeIds(cat_id);
-    for (const sort of SORTS) {
+    for (const sort of PRODUCT_SORTS) {
       const page = { limit: 6, offset: 2 };
       const kept = await catalog.listProducts({ categoryId: cat_id, categoryIds }, sort, page);
       const ranked = await listingPageInSql(api.db, { categoryIds }, sort, page);
@@ -59,7 +58,7 @@ async function expectListingsEqual(label: string) {
       expect(kept.items.map((item) => item.p_id), `${label}: category ${cat_id}, ${sort}`).toEqual(ranked.ids);
     }
   }
-  for (const sort of SORTS) {
+  for (const sort of PRODUCT_SORTS) {
     const page = { limit: 6, offset: 2 };
     const whole = await catalog.listProducts({ saleOnly: false }, sort, page);
     const ranked = await listingPageInSql(api.db, { saleOnly: false }, sort, page);

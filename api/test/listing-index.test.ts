@@ -6,7 +6,7 @@
  * with DATABASE_URL, on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Availability, ProductSort } from '@shop/shared-kernel/contract';
+import type { Availability } from '@shop/shared-kernel/contract';
 import { PAGE_SIZE } from '@shop/shared-kernel/rules';
 import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { listedInMemory, ListingIndex } from '../src/routes/catalog/repository/listing-index.ts';
@@ -14,6 +14,7 @@ import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
 import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
 import { catalogueChanges, type CatalogueChange } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { PRODUCT_SORTS } from '../src/routes/catalog/repository/listing-order.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -94,7 +95,6 @@ async function subtrees(): Promise<number[][]> {
   return ids.map((id) => tree.subtreeIds(id));
 }
 
-const SORTS: ProductSort[] = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
 
 /**
  * Every category's filtered facets and pages from `index` against SQL: the facets, and in every
@@ -111,10 +111,10 @@ async function expectIndexEqualsSql(index: ListingIndex, label: string, seed = 1
       const inMemory = filter as ProductFilter & { categoryIds: number[] };
       expect(await index.facets(inMemory), named).toEqual(await listingFacets(api.db, filter));
       // Every sort's first and last page; one sort (in turn) also its second page and one past the end.
-      for (const sort of SORTS) {
+      for (const sort of PRODUCT_SORTS) {
         const first = await listingPageInSql(api.db, filter, sort, { limit: PAGE_SIZE, offset: 0 });
         const lastOffset = Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) * PAGE_SIZE;
-        const offsets = sort === SORTS[compared % SORTS.length] ? [0, PAGE_SIZE, lastOffset, first.total + PAGE_SIZE] : [0, lastOffset];
+        const offsets = sort === PRODUCT_SORTS[compared % PRODUCT_SORTS.length] ? [0, PAGE_SIZE, lastOffset, first.total + PAGE_SIZE] : [0, lastOffset];
         for (const offset of offsets) {
           const page = { limit: PAGE_SIZE, offset };
           expect(await index.page(inMemory, sort, page), `${named}, ${sort}, from ${offset}`).toEqual(await listingPageInSql(api.db, filter, sort, page));

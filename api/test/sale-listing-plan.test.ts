@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductSort } from '@shop/shared-kernel/contract';
 import { listingPageInSql, listingPageQuery } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { PRODUCT_SORTS } from '../src/routes/catalog/repository/listing-order.ts';
 
-const SORTS: ProductSort[] = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
 
 let api: TestApi;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('the sale listing', () => {
   it.skipIf(Boolean(process.env.DATABASE_URL))('reads a page of every sort from an index in that order, on the first page and deep', async () => {
-    for (const sort of SORTS) {
+    for (const sort of PRODUCT_SORTS) {
       for (const offset of [0, 48]) {
         const query = listingPageQuery(api.db, { saleOnly: true }, sort, { limit: 24, offset }).compile();
         const plan = (await api.db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map((row) => row.detail);
@@ -40,7 +40,7 @@ describe('the sale listing', () => {
       'price-asc': (a, b) => a.p_price! - b.p_price! || a.p_id - b.p_id,
       'price-desc': (a, b) => b.p_price! - a.p_price! || a.p_id - b.p_id,
     };
-    for (const sort of SORTS) {
+    for (const sort of PRODUCT_SORTS) {
       const ids: number[] = [];
       for (let offset = 0; offset < products.length; offset += 3) {
         const page = await listingPageInSql(api.db, { saleOnly: true }, sort, { limit: 3, offset });

@@ -15,6 +15,7 @@ import { lowestPrices } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
 import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCatalogue, isWholeCategory } from './facet-counts.ts';
 import { listedInMemory, ListingIndex } from './listing-index.ts';
+import { LISTING_ORDER } from './listing-order.ts';
 import { productImageUrl, toBrand, toVariantData } from './mappers.ts';
 import type { VariantWithProduct } from './mappers.ts';
 import { salePercent } from '@shop/shared-kernel/rules';
@@ -23,18 +24,6 @@ const VARIANT_COLUMNS = [
   'v.v_id', 'v.v_code', 'v.v_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale', 'v.v_stock', 'v.v_availability',
   'v.v_weight', 'v.v_unit', 'v.v_base_amount', 'v.v_base_unit', 'p.p_id', 'p.p_name', 'p.p_url',
 ] as const;
-
-/**
- * Each sort's order, ties by id; category_listing's indexes (migration category-listing) are in
- * exactly these orders.
- */
-const LISTING_ORDER: Record<ProductSort, ['p_popularity' | 'p_price' | 'p_name_sort' | 'p_created_at' | 'p_id', 'asc' | 'desc'][]> = {
-  popular: [['p_popularity', 'desc'], ['p_id', 'asc']],
-  'price-asc': [['p_price', 'asc'], ['p_id', 'asc']],
-  'price-desc': [['p_price', 'desc'], ['p_id', 'asc']],
-  name: [['p_name_sort', 'asc'], ['p_id', 'asc']],
-  newest: [['p_created_at', 'desc'], ['p_id', 'desc']],
-};
 
 export type { ProductFilter } from './product-filter.ts';
 

@@ -21,12 +21,13 @@
  * attributes) and whether an attribute is a filter are read at answer time.
  *
  * The filter's meaning and the orders are the SQL ones (product-filter.ts applyProductFilter,
- * catalog.repository.ts LISTING_ORDER; names compare by code point, as SQLite and PostgreSQL's C
+ * listing-order.ts LISTING_ORDER; names compare by code point, as SQLite and PostgreSQL's C
  * collation do); test/listing-index.test.ts holds them equal over many filters, every sort and
  * after every kind of change. The sale listing's filter (v_sale, p_sale_price) is not watched by
  * the revisions: it is read in SQL (facets.ts, catalog.repository.ts).
  */
 import type { Availability, ListingFacets, ProductSort } from '@shop/shared-kernel/contract';
+import { PRODUCT_SORTS } from './listing-order.ts';
 import type { DbOrTrx } from '../../../db/database.ts';
 import { shapeFacets, type AttrRow, type FacetCounts } from './facets.ts';
 import type { ProductFilter } from './product-filter.ts';
@@ -38,7 +39,6 @@ const AVAILABILITY_BIT = new Map(AVAILABILITIES.map((name, index) => [name, 1 <<
 const LOAD_PART = 1_000;
 
 /** The sorts, numbered as CategoryData.order holds them. */
-const SORTS: readonly ProductSort[] = ['popular', 'price-asc', 'price-desc', 'name', 'newest'];
 
 /** Rows of an attribute with an integer (av_integer not null), in the integers' order. */
 type IntegerRows = { product: Int32Array; integer: Float64Array };
@@ -58,7 +58,7 @@ type CategoryData = {
   popularity: Float64Array;
   nameSort: string[];
   createdAt: string[];
-  /** Per sort (SORTS), the products' positions in that order. */
+  /** Per sort (PRODUCT_SORTS), the products' positions in that order. */
   order: Int32Array[];
   /** Per (attribute, string value or null) key of ListingIndex.keys: the products having it. */
   keyBits: Map<number, Uint32Array>;
@@ -161,7 +161,7 @@ export class ListingIndex {
     for (const { data, listed } of evaluated) for (let w = 0; w < data.words; w++) total += popcount(listed[w]!);
     if (page.offset >= total) return { ids: [], total };
     // Merges the categories' orders: each head is its category's next listed product.
-    const s = SORTS.indexOf(sort);
+    const s = PRODUCT_SORTS.indexOf(sort);
     const heads = evaluated.map(() => -1);
     const advance = (c: number) => {
       const { data, listed } = evaluated[c]!;
@@ -303,7 +303,7 @@ export class ListingIndex {
       const numeric = list.filter((row) => row.stringIsNull);
       if (numeric.length > 0) data.numericRows.set(attrId, sorted(numeric));
     }
-    for (const sort of SORTS) data.order.push(Int32Array.from({ length: size }, (_, i) => i).sort((a, b) => (before(sort, data, a, data, b) ? -1 : 1)));
+    for (const sort of PRODUCT_SORTS) data.order.push(Int32Array.from({ length: size }, (_, i) => i).sort((a, b) => (before(sort, data, a, data, b) ? -1 : 1)));
     this.categories.set(catId, data);
     return data;
   }
