@@ -10,13 +10,15 @@ import { canaryBucket } from './areas/canary-bucket.ts';
 import { setRouteTable } from './app/route-table.ts';
 import { installTelemetry, reportError } from './app/telemetry.ts';
 import { installEcommerce } from './app/ecommerce.ts';
-import { ShopRoutes } from './app/router.tsx';
+import { matchRoutesAhead, ShopRoutes } from './app/router.tsx';
 import { ServerDataScope } from './app/server-data-scope.tsx';
 import { setBootRevision } from './app/new-build.ts';
 import { setConsentDefaults } from './app/analytics.ts';
 import { reloadOnce } from './app/reload-guard.ts';
 import { installLinkPreloading } from './areas/preload.ts';
 import './styles.css';
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
 async function boot() {
   // When the shell began (index.html starts it after the first contentful paint).
@@ -41,6 +43,10 @@ async function boot() {
   // What the areas tell the page becomes GA4 e-commerce events (with the analytics consent only).
   installEcommerce();
   void initKernel();
+  // The boot runs in a few tasks, not one: the browser can answer a tap or paint between them.
+  await nextTask();
+  await matchRoutesAhead(config, window.location.pathname, nextTask);
+  await nextTask();
   // A page the server rendered is hydrated with the data it embedded (same markup, no second
   // request); any other page renders here.
   const embedded = readEmbeddedServerData();

@@ -1,6 +1,6 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { createRoutesFromChildren, Route, useLocation, useRoutes, type RouteObject } from 'react-router';
-import { shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
+import { routeForPath, shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
 import { guarded } from './route-guards.tsx';
 import { AreaRoute } from '../areas/area-route.tsx';
 import { AreaRouting } from '../areas/area-routing.tsx';
@@ -72,9 +72,8 @@ function MatchedRoutes({ tree }: { tree: RouteObject[] }) {
 }
 
 /** The shop's route tree: the shell root, one layout per group of routes, area pages inside. */
-export function ShopRoutes({ config }: { config: ShellConfig }) {
-  const { pathname } = useLocation();
-  const tree = createRoutesFromChildren(
+function shopRouteTree(config: ShellConfig): RouteObject[] {
+  return createRoutesFromChildren(
     <Route element={<ShellRoot config={config} />}>
       {(Object.keys(layouts) as LayoutName[]).map((layout) => {
         const Layout = layouts[layout];
@@ -99,10 +98,27 @@ export function ShopRoutes({ config }: { config: ShellConfig }) {
       </Route>
     </Route>,
   );
+}
+
+/**
+ * Matches a path against the route table and the route tree ahead of rendering it, so the first
+ * render finds both remembered, each in a task of its own. The first match of a page load compiles
+ * and ranks every route (about 6 ms of a phone's main thread each, in code run for the first time);
+ * inside the hydration they were one unit of work React cannot split, and made its task long.
+ */
+export async function matchRoutesAhead(config: ShellConfig, pathname: string, nextTask: () => Promise<void>): Promise<void> {
+  routeForPath(pathname);
+  await nextTask();
+  branchFor(shopRouteTree(config), pathname, shopRoutes());
+}
+
+/** The page at the current path: the matched branch of the route tree, inside the shell's boundaries. */
+export function ShopRoutes({ config }: { config: ShellConfig }) {
+  const { pathname } = useLocation();
   return (
     <AreaRouting>
       <ShellBoundary pathname={pathname}>
-        <MatchedRoutes tree={tree} />
+        <MatchedRoutes tree={shopRouteTree(config)} />
       </ShellBoundary>
     </AreaRouting>
   );
