@@ -1,8 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
 import { isPrivacyPage } from '@shop/shared-kernel/rules';
-import { useHydrated } from '@shop/shared-kernel/react';
+import { useAfterHydration } from './use-after-hydration.ts';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';
@@ -53,10 +53,11 @@ function Consent({ route, gtmId, plain }: { route: ShopRoute | undefined; gtmId:
 
   // The notice depends on this browser's cookies, so it is never in the server's HTML: the static
   // first-frame notice (its inline script removes it at once for a visitor who decided) stands in
-  // until the shell has hydrated, and is removed here.
-  const afterHydration = useHydrated();
+  // until the shell has hydrated, and is removed here, in the commit that shows the real one (no
+  // frame with both or neither).
+  const afterHydration = useAfterHydration();
   const showNotice = afterHydration && !consentOff && (noticeVisible || settingsOpen);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (afterHydration) document.querySelector('[data-testid="consent-first-frame"]')?.remove();
   }, [afterHydration]);
   return showNotice ? <ConsentNotice plain={plain} /> : null;

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '@shop/shared-kernel';
-import { useHydrated } from '@shop/shared-kernel/react';
+import { useAfterHydration } from '../app/use-after-hydration.ts';
 import { formatPrice, SEARCH_TEXT_MAX } from '@shop/shared-kernel/rules';
 import type { SearchSuggestions } from '@shop/shared-kernel/contract';
 
@@ -97,7 +97,7 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
     }
   };
 
-  const hydrated = useHydrated();
+  const hydrated = useAfterHydration();
   const expanded = open && options.length > 0;
   return (
     <form role="search" className="search-box" onSubmit={submit}>
