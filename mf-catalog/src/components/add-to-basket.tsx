@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useBasketStore } from '@shop/shared-kernel';
 import { numericInputText, parseAmountInput } from '@shop/shared-kernel/rules';
-import { useHydrated } from '@shop/shared-kernel/react';
+import { useAfterHydration } from '@shop/shared-kernel/react';
 import type { ProductAccessory, VariantData } from '@shop/shared-kernel/contract';
 
 /**
@@ -17,7 +17,7 @@ export function AddToBasket({ variant, accessories = [] }: { variant: VariantDat
   const unavailable = variant.v_availability === 'unavailable';
   const blockedBy = accessories.find((a) => a.variant.v_availability === 'unavailable');
   // A server-rendered page takes input once its script runs: what was typed before would be lost.
-  const ready = useHydrated();
+  const ready = useAfterHydration();
 
   const submit = () => {
     if (amount === null || unavailable || blockedBy) return;

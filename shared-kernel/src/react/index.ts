@@ -19,5 +19,6 @@ export { injectAreaStyles } from '../area-styles.ts';
 export { useAreaStyles } from './use-area-styles.ts';
 export { usePublicOrigin } from './use-public-origin.ts';
 export { useHydrated } from './use-hydrated.ts';
+export { useAfterHydration } from './use-after-hydration.ts';
 export { ServerRenderContext, SERVER_DATA_ID, readEmbeddedServerData } from './server-render.ts';
 export type { ServerRender, SettledLoad, PageMetaInput, EmbeddedServerData } from './server-render.ts';

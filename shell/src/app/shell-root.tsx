@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
 import { isPrivacyPage } from '@shop/shared-kernel/rules';
-import { useAfterHydration } from './use-after-hydration.ts';
+import { useAfterHydration } from '@shop/shared-kernel/react';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';

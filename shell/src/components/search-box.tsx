@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '@shop/shared-kernel';
-import { useAfterHydration } from '../app/use-after-hydration.ts';
+import { useAfterHydration } from '@shop/shared-kernel/react';
 import { formatPrice, SEARCH_TEXT_MAX } from '@shop/shared-kernel/rules';
 import type { SearchSuggestions } from '@shop/shared-kernel/contract';
 
