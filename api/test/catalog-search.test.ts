@@ -245,6 +245,31 @@ describe('search ranking (a bounded set of hits ranked inside the index, the res
   });
 });
 
+describe('the SQLite search index (listed products only)', () => {
+  const indexed = async () =>
+    (await sql<{ p_id: number }>`select rowid & 4294967295 as p_id from product_search order by 1`.execute(api.db)).rows.map((r) => r.p_id);
+  const listed = async () =>
+    (await api.db.selectFrom('products').select('p_id').where('p_price', 'is not', null).orderBy('p_id').execute()).map((r) => r.p_id);
+
+  it.skipIf(Boolean(process.env.DATABASE_URL))('holds exactly the listed products, following a product that loses and regains its price', async () => {
+    expect(await indexed()).toEqual(await listed());
+    const product = await api.db.selectFrom('products').select(['p_id', 'p_price']).where('p_price', 'is not', null).orderBy('p_id').executeTakeFirstOrThrow();
+    await api.db.updateTable('products').set({ p_price: null }).where('p_id', '=', product.p_id).execute();
+    try {
+      expect(await indexed()).not.toContain(product.p_id);
+      expect(await indexed()).toEqual(await listed());
+      // A change of price that keeps it listed keeps it in the index, once.
+      await api.db.updateTable('products').set({ p_price: product.p_price }).where('p_id', '=', product.p_id).execute();
+      await api.db.updateTable('products').set({ p_price: product.p_price! + 1 }).where('p_id', '=', product.p_id).execute();
+      expect((await indexed()).filter((id) => id === product.p_id)).toEqual([product.p_id]);
+    } finally {
+      await api.db.updateTable('products').set({ p_price: product.p_price }).where('p_id', '=', product.p_id).execute();
+      catalogueChanged();
+    }
+    expect(await indexed()).toEqual(await listed());
+  });
+});
+
 describe('suggestions (GET /api/search/suggest)', () => {
   it('suggests products with prices and categories while typing, without diacritics', async () => {
     const res = await api.get<{ data: SearchSuggestions }>('/api/search/suggest?q=sadrokart');

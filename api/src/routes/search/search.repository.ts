@@ -24,17 +24,17 @@ const HIT_ID = 's.rowid & 4294967295';
 
 /**
  * Full-text search over product names, brands, categories and descriptions. SQLite: FTS5 with
- * bm25 (name matches weigh most, then brand, category, description); PostgreSQL: a GIN-indexed
- * tsvector over unaccented text with ts_rank (name weighs most); its rows carry their product's
- * popularity and whether it is listed, with an index in that order over the listed ones (migration
- * search-order-in-index).
+ * bm25 (name matches weigh most, then brand, category, description) over the listed products
+ * only (migration search-index-listed-only); PostgreSQL: a GIN-indexed tsvector over unaccented
+ * text with ts_rank (name weighs most); its rows carry their product's popularity and whether it
+ * is listed, with an index in that order over the listed ones (migration search-order-in-index).
  *
  * Only listed products (with a price) are results. The order: the RANKED_HITS most popular listed
  * hits (popularity desc, id), ranked by score, then popularity, then id; after them every other
  * listed hit by popularity, then id. The index hands its hits over in popularity order (SQLite:
  * the rowid is the popularity key; PostgreSQL: the search rows in their order index), so only the ranked
  * hits are scored and a later page reads hits in that order. The total is the index's own count
- * less the unlisted hits.
+ * (PostgreSQL: less the unlisted hits).
  */
 export class SearchRepository {
   constructor(
@@ -46,8 +46,7 @@ export class SearchRepository {
   /** One page of product ids, best first, and the number of all results. */
   async results(tokens: string[], limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
     if (tokens.length === 0) return { ids: [], total: 0 };
-    const [hits, unlisted] = await Promise.all([this.countHits(tokens), this.countUnlisted(tokens)]);
-    const total = hits - unlisted;
+    const total = await this.countListed(tokens);
     if (total <= offset) return { ids: [], total };
     return { ids: await this.page(tokens, limit, offset), total };
   }
@@ -67,8 +66,7 @@ export class SearchRepository {
       this.dialect === 'sqlite'
         ? sql<{ p_id: number }>`with w as materialized (
               select s.rowid as k, bm25(product_search, 10.0, 4.0, 2.0, 1.0) as score
-              from product_search s join products p on p.p_id = ${sql.raw(HIT_ID)}
-              where product_search match ${ftsQuery(tokens)} and p.p_price is not null
+              from product_search s where product_search match ${ftsQuery(tokens)}
               order by s.rowid limit ${this.rankedHits})
             select k & 4294967295 as p_id from w order by score, k limit ${limit} offset ${offset}`
         : sql<{ p_id: number }>`with w as materialized (
@@ -85,9 +83,8 @@ export class SearchRepository {
   private async popularPage(tokens: string[], limit: number, offset: number): Promise<number[]> {
     const query =
       this.dialect === 'sqlite'
-        ? sql<{ p_id: number }>`select ${sql.raw(HIT_ID)} as p_id from product_search s join products p on p.p_id = ${sql.raw(HIT_ID)}
-            where product_search match ${ftsQuery(tokens)} and p.p_price is not null
-            order by s.rowid limit ${limit} offset ${offset}`
+        ? sql<{ p_id: number }>`select ${sql.raw(HIT_ID)} as p_id from product_search s
+            where product_search match ${ftsQuery(tokens)} order by s.rowid limit ${limit} offset ${offset}`
         : sql<{ p_id: number }>`select s.p_id from product_search s
             where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and s.listed
             order by s.p_popularity desc, s.p_id limit ${limit} offset ${offset}`;
@@ -95,26 +92,19 @@ export class SearchRepository {
     return rows.map((r) => r.p_id);
   }
 
-  /** Every hit of the index, listed or not (counted inside the index, no join). */
-  private async countHits(tokens: string[]): Promise<number> {
-    const query =
-      this.dialect === 'sqlite'
-        ? sql<{ n: number }>`select count(*) as n from product_search where product_search match ${ftsQuery(tokens)}`
-        : sql<{ n: number }>`select count(*) as n from product_search s where s.document @@ to_tsquery('simple', ${tsQuery(tokens)})`;
-    const { rows } = await query.execute(this.db);
-    return Number(rows[0]?.n ?? 0);
-  }
-
-  /** Hits that are not listed (products without a price): from the few such products, each looked up in the index. */
-  private async countUnlisted(tokens: string[]): Promise<number> {
-    const query =
-      this.dialect === 'sqlite'
-        ? sql<{ n: number }>`select count(*) as n from products p where p.p_price is null
-            and exists (select 1 from product_search s where s.rowid = p.p_search_key and product_search match ${ftsQuery(tokens)})`
-        : sql<{ n: number }>`select count(*) as n from product_search s
-            where not s.listed and s.document @@ to_tsquery('simple', ${tsQuery(tokens)})`;
-    const { rows } = await query.execute(this.db);
-    return Number(rows[0]?.n ?? 0);
+  /**
+   * The listed hits, counted inside the index (no join). SQLite's index holds listed products
+   * only; PostgreSQL counts every hit through its GIN index, then takes away the few unlisted ones.
+   */
+  private async countListed(tokens: string[]): Promise<number> {
+    const count = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(this.db)).rows[0]?.n ?? 0);
+    if (this.dialect === 'sqlite') return count(sql`select count(*) as n from product_search where product_search match ${ftsQuery(tokens)}`);
+    const query = tsQuery(tokens);
+    const [hits, unlisted] = await Promise.all([
+      count(sql`select count(*) as n from product_search s where s.document @@ to_tsquery('simple', ${query})`),
+      count(sql`select count(*) as n from product_search s where not s.listed and s.document @@ to_tsquery('simple', ${query})`),
+    ]);
+    return hits - unlisted;
   }
 
   /** Suggestions: the best few products with their tile price. */
