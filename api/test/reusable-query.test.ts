@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOrTrx } from '../src/db/database.ts';
-import { reusableQuery } from '../src/db/reusable-query.ts';
+import { reusableIdsQuery, reusableQuery } from '../src/db/reusable-query.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -50,5 +50,28 @@ describe('a reusable query', () => {
     await expect(ownValue(api.db, 1)).rejects.toThrow(/exactly the values/);
     const swapped = reusableQuery((db: DbOrTrx, catId: number, minPrice: number) => byCategory(db, minPrice, catId));
     await expect(swapped(api.db, 1, 2)).rejects.toThrow(/exactly the values/);
+  });
+});
+
+describe('a reusable query over a list of ids', () => {
+  const byIds = (db: DbOrTrx, ids: readonly number[]) => db.selectFrom('products').select(['p_id', 'p_url']).where('p_id', 'in', ids).orderBy('p_id');
+
+  it('answers lists of every length, again and with other ids of the same length, as the query built anew does', async () => {
+    const reused = reusableIdsQuery(byIds);
+    const all = (await api.db.selectFrom('products').select('p_id').orderBy('p_id').execute()).map((r) => r.p_id);
+    expect(all.length).toBeGreaterThan(70);
+    expect(await reused(api.db, [])).toEqual([]);
+    // Up to and past the longest list kept compiled (64), from two places in the catalogue.
+    for (const length of [1, 2, 24, 64, 65, 70]) {
+      for (const from of [0, all.length - length]) {
+        const ids = all.slice(from, from + length).reverse();
+        expect(await reused(api.db, ids), `${length} ids from ${from}`).toEqual(await byIds(api.db, ids).execute());
+      }
+    }
+  });
+
+  it('refuses a query with a value of its own', async () => {
+    const ownValue = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) => db.selectFrom('products').select('p_id').where('p_id', 'in', ids).where('p_price', '>', 0));
+    await expect(ownValue(api.db, [1, 2])).rejects.toThrow(/exactly the values/);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { AttributeEntry, Brand, ListingFacets, ProductAccessory, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../db/database.ts';
-import { reusableQuery } from '../../../db/reusable-query.ts';
+import { reusableIdsQuery, reusableQuery } from '../../../db/reusable-query.ts';
 import { catalogueVersion } from '../../../lib/catalogue-version.ts';
 import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
@@ -66,6 +66,16 @@ const productAttributes = reusableQuery((db: DbOrTrx, pId: number) =>
     .orderBy('a.attr_id')
     .orderBy('av.av_id'),
 );
+/** Product tiles by their products' ids, in any order: a product row and a variant row per tile, by their keys. */
+const tilesByIds = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) =>
+  db
+    .selectFrom('products as p')
+    .innerJoin('variants as v', 'v.v_id', 'p.p_tile_v_id')
+    .leftJoin('brands as b', 'b.b_id', 'p.b_id')
+    .select(SUMMARY_COLUMNS)
+    .where('p.p_id', 'in', ids),
+);
+
 const productAccessories = reusableQuery((db: DbOrTrx, pId: number) =>
   db
     .selectFrom('product_accessories as pa')
@@ -231,15 +241,7 @@ export class CatalogRepository {
    * listing's badge). One query: a product row and a variant row per tile, by their keys.
    */
   async summaries(ids: number[]): Promise<ProductSummary[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('products as p')
-      .innerJoin('variants as v', 'v.v_id', 'p.p_tile_v_id')
-      .leftJoin('brands as b', 'b.b_id', 'p.b_id')
-      .select(SUMMARY_COLUMNS)
-      .where('p.p_id', 'in', ids)
-      .execute();
-    return this.toSummaries(rows, ids);
+    return this.toSummaries(await tilesByIds(this.db, ids), ids);
   }
 
   /** Tiles of the products `ids`, in that order, from their rows (in any order), with their 30-day lowest prices. */
