@@ -166,7 +166,7 @@ export default defineConfig({
       ...federationDefaults,
       name: 'shell',
       remotes: {},
-      shared: sharedSingletons(),
+      shared: sharedSingletons({ provider: true }),
       // The areas use this runtime instead of bundling their own (externalRuntime in their config).
       experiments: { provideExternalRuntime: true },
     }),

@@ -16,8 +16,12 @@ export const KERNEL_BUILD_VERSION = kernelPackage.version;
  * every subpath): '@shop/shared-kernel/rules' and '/react' are ordinary modules
  * each part bundles and tree-shakes.
  */
-export function sharedSingletons() {
-  const singleton = (requiredVersion) => ({ singleton: true, requiredVersion });
+export function sharedSingletons({ provider = false } = {}) {
+  // The provider (the shell) checks no range: its own copies are the versions in force, and
+  // the federation runtime's check of each (a semver parse per shared module at every page
+  // load) took 30-40 ms of a phone's main thread in the shell's first long task. An area's
+  // ranges stay, and the release refuses an area whose kernel contract the shell does not meet.
+  const singleton = (requiredVersion) => ({ singleton: true, requiredVersion: provider ? false : requiredVersion });
   return {
     react: singleton('^19.3.1'),
     'react/': singleton('^19.3.1'),

@@ -80,6 +80,12 @@ describe('what Module Federation shares', () => {
     expect(sharedSingletons()['@shop/shared-kernel']).toEqual({ singleton: true, requiredVersion: `^${pkg.version}` });
   });
 
+  it('the provider shares the same singletons and checks no range of its own', () => {
+    const provided = sharedSingletons({ provider: true });
+    expect(Object.keys(provided)).toEqual(Object.keys(sharedSingletons()));
+    expect(Object.values(provided).every((share) => share.singleton && share.requiredVersion === false)).toBe(true);
+  });
+
   it('the package exports the singleton, the bundled entries and the contract types', () => {
     expect(Object.keys(pkg.exports)).toEqual(['.', './rules', './react', './contract', './schemas', './standalone', './federation']);
   });
