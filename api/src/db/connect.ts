@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Driver, SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Database, DialectName } from './database.ts';
+import { runByName, statementNames } from './pg-prepared.ts';
 
 export type OpenDatabaseOptions = {
   /** PostgreSQL connection string (DATABASE_URL); when set, PostgreSQL is used. */
@@ -39,6 +40,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
     // An idle connection that breaks (server restart, network) is dropped by the pool and the next
     // query reconnects; without a listener the 'error' event would end the process.
     pool.on('error', (err) => process.stderr.write(`[db] idle PostgreSQL connection failed: ${err.message}\n`));
+    // Each connection runs the shop's statements by name: parsed once, not on every call (pg-prepared.ts).
+    const names = statementNames();
+    pool.on('connect', (client) => runByName(client, names));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     // Fail now, with a clear error, rather than on the first request.
     await pool.query('select 1');
