@@ -34,7 +34,7 @@ const HIT_ID = 's.rowid & 4294967295';
  * listed hit by popularity, then id. The index hands its hits over in popularity order (SQLite:
  * the rowid is the popularity key; PostgreSQL: the search rows in their order index), so only the ranked
  * hits are scored and a later page reads hits in that order. The total is the index's own count
- * (PostgreSQL: less the unlisted hits).
+ * (PostgreSQL: its GIN index holds the listed rows only, migration search-listed-document-index).
  */
 export class SearchRepository {
   constructor(
@@ -43,9 +43,16 @@ export class SearchRepository {
     private readonly rankedHits = RANKED_HITS,
   ) {}
 
-  /** One page of product ids, best first, and the number of all results. */
+  /**
+   * One page of product ids, best first, and the number of all results. PostgreSQL counts and
+   * reads the page at once, on two connections; SQLite (one connection) skips the page past the end.
+   */
   async results(tokens: string[], limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
     if (tokens.length === 0) return { ids: [], total: 0 };
+    if (this.dialect === 'postgres') {
+      const [total, ids] = await Promise.all([this.countListed(tokens), this.page(tokens, limit, offset)]);
+      return { ids: total <= offset ? [] : ids, total };
+    }
     const total = await this.countListed(tokens);
     if (total <= offset) return { ids: [], total };
     return { ids: await this.page(tokens, limit, offset), total };
@@ -93,18 +100,15 @@ export class SearchRepository {
   }
 
   /**
-   * The listed hits, counted inside the index (no join). SQLite's index holds listed products
-   * only; PostgreSQL counts every hit through its GIN index, then takes away the few unlisted ones.
+   * The listed hits, counted inside the index (no join): both indexes hold the listed products
+   * only (SQLite's FTS5 index; PostgreSQL's GIN index over its listed search rows).
    */
   private async countListed(tokens: string[]): Promise<number> {
-    const count = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(this.db)).rows[0]?.n ?? 0);
-    if (this.dialect === 'sqlite') return count(sql`select count(*) as n from product_search where product_search match ${ftsQuery(tokens)}`);
-    const query = tsQuery(tokens);
-    const [hits, unlisted] = await Promise.all([
-      count(sql`select count(*) as n from product_search s where s.document @@ to_tsquery('simple', ${query})`),
-      count(sql`select count(*) as n from product_search s where not s.listed and s.document @@ to_tsquery('simple', ${query})`),
-    ]);
-    return hits - unlisted;
+    const query =
+      this.dialect === 'sqlite'
+        ? sql<{ n: number }>`select count(*) as n from product_search where product_search match ${ftsQuery(tokens)}`
+        : sql<{ n: number }>`select count(*) as n from product_search s where s.listed and s.document @@ to_tsquery('simple', ${tsQuery(tokens)})`;
+    return Number((await query.execute(this.db)).rows[0]?.n ?? 0);
   }
 
   /** Suggestions: the best few products with their tile price. */
