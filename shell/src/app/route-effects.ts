@@ -1,31 +1,11 @@
-/** Effects of every route change: server redirects, focus, device state. */
+/**
+ * Effects of every route change: focus, scrolling, device state. Stored redirects apply to paths
+ * that are not a page (spec: on a not-found error), as on the server: the not-found page looks
+ * them up, so a page that exists costs no request for them.
+ */
 import { useEffect, useRef } from 'react';
-import { useLocation, useNavigate, useNavigationType } from 'react-router';
-import { api, useDeviceStore } from '@shop/shared-kernel';
-
-export function isExternalUrl(url: string): boolean {
-  return /^[a-z][a-z\d+.-]*:\/\//i.test(url) && new URL(url).origin !== window.location.origin;
-}
-
-/** On every route change the server is asked for a redirect for the path, and it is followed. */
-export function useServerRedirect(): void {
-  const { pathname } = useLocation();
-  const navigate = useNavigate();
-  useEffect(() => {
-    let live = true;
-    api
-      .redirectFor(pathname)
-      .then(({ data }) => {
-        if (!live || !data || data.to === pathname) return;
-        if (data.external || isExternalUrl(data.to)) window.location.assign(data.to);
-        else void navigate(data.to, { replace: true });
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [pathname, navigate]);
-}
+import { useLocation, useNavigationType } from 'react-router';
+import { useDeviceStore } from '@shop/shared-kernel';
 
 /** After a navigation, focus moves to the new page's main heading (once it has rendered). */
 export function useFocusOnNavigation(): void {

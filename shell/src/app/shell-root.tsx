@@ -8,7 +8,7 @@ import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';
 import { routeForPath, type ShopRoute } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
-import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useServerRedirect } from './route-effects.ts';
+import { useDeviceRefresh, useFocusOnNavigation, useScrollReset } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
 
 /**
@@ -22,7 +22,6 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   // The route table entry decides: a route its area declares without consent (the operator's tools) has no notice and no analytics.
   const route = routeForPath(pathname);
 
-  useServerRedirect();
   useFocusOnNavigation();
   useScrollReset();
   useDeviceRefresh();
