@@ -3,6 +3,7 @@
  * caller), printing the result as JSON. Each request can get a fresh body,
  * e.g. a new idempotency key per order, and extra headers (a sign-in token).
  * Counts the answers a cache gave (the API's X-Cache: HIT, the page cache's X-Page-Cache: hit).
+ * Every request asks for a compressed answer, as a browser does (the caller's headers may override).
  *   echo '<json options>' | tsx src/load-worker.ts
  */
 import { randomUUID } from 'node:crypto';
@@ -21,7 +22,8 @@ type Options = {
   orderEvery?: number;
   orders?: Record<string, unknown>[];
 };
-const options = JSON.parse(readFileSync(0, 'utf8')) as Options;
+const parsed = JSON.parse(readFileSync(0, 'utf8')) as Options;
+const options: Options = { ...parsed, headers: { 'accept-encoding': 'br, gzip', ...parsed.headers } };
 let next = 0;
 let sent = 0;
 let ordersSent = 0;
