@@ -35,17 +35,49 @@ export function hasCommand(name) {
   return run('sh', ['-c', 'command -v "$0"', name], { allowFail: true, quiet: true }).ok;
 }
 
-/** A TCP port on 127.0.0.1 that is free right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/** The first port of the kernel's ephemeral range (outgoing connections and `listen(0)` draw from it). */
+function ephemeralLow() {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 1024 ? low : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function canListen(port) {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** Ports this process has handed out: never twice. */
+const handedOut = new Set();
+const LOWEST_PORT = 15_000;
+
+/**
+ * `count` consecutive TCP ports on 127.0.0.1 that are free right now; resolves to the first.
+ *
+ * Drawn below the kernel's ephemeral range, not with `listen(0)`: a server is started with its port
+ * seconds before it binds, and meanwhile every outgoing connection on the machine (to PostgreSQL,
+ * Redis, a web server) takes a local port from the ephemeral range. A port from `listen(0)` can be
+ * taken that way before its server binds ("Address already in use"); one below the range cannot.
+ */
+export async function freePort({ count = 1 } = {}) {
+  const high = ephemeralLow() - count;
+  if (high - LOWEST_PORT < 1000) throw new Error('freePort: no port range below the ephemeral range');
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const first = LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT));
+    const ports = Array.from({ length: count }, (_, i) => first + i);
+    if (ports.some((port) => handedOut.has(port))) continue;
+    if (!(await Promise.all(ports.map(canListen))).every(Boolean)) continue;
+    for (const port of ports) handedOut.add(port);
+    return first;
+  }
+  throw new Error(`freePort: no ${count} free consecutive ports found`);
 }
 
 let aptUpdated = false;

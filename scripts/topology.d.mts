@@ -12,7 +12,8 @@ export type Topology = {
   workers: TopologyProcess[];
   stop(): Promise<void>;
 };
-export function freePort(): Promise<number>;
+/** `count` consecutive free ports below the kernel's ephemeral range; resolves to the first. */
+export function freePort(options?: { count?: number }): Promise<number>;
 export function startTopology(options: {
   dataDir: string;
   databaseUrl: string;

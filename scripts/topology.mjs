@@ -111,7 +111,8 @@ ${proxied}
  * every server process. `output(line)`: where the processes' prefixed lines go (default stdout).
  */
 export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 2, workers = 1, port, env = {}, output = (line) => process.stdout.write(line), readyTimeoutMs = 300_000 }) {
-  const shopPort = port ?? (await freePort());
+  // The shop's port and the areas' port beside it, both free.
+  const shopPort = port ?? (await freePort({ count: 2 }));
   const assetPort = shopPort + 1;
   const publicUrl = `http://localhost:${shopPort}`;
   const children = [];

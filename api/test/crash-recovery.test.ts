@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,8 @@ import { openDatabase, type OpenedDatabase } from '../src/db/connect.ts';
 import { DEFAULT_OUTBOX, jobStoreFor } from '../src/lib/outbox.ts';
 import { courierOrder } from './helpers/checkout-contact.ts';
 import { throwawayPostgres } from './helpers/throwaway-database.ts';
+// Ports below the ephemeral range: the restarted server must find its port still free.
+import { freePort } from '../../scripts/topology.mjs';
 
 const apiDir = join(import.meta.dirname, '..');
 const supervisorScript = join(apiDir, '..', 'scripts', 'supervise.mjs');
@@ -24,17 +25,6 @@ const CONCURRENCY = 10;
 const KILL_AFTER = 40;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 type Supervised = { child: ChildProcess; log: string[]; pids: number[]; exited: Promise<number | null> };
 
