@@ -205,6 +205,29 @@ describe('search ranking (a bounded set of hits ranked inside the index, the res
     expect(reordered).toBeGreaterThan(0);
   });
 
+  it('counts and pages a bounded number of hits, and says that there are more', async () => {
+    const q = 'do';
+    const expected = await rankedInSql(q);
+    const bound = 40;
+    expect(expected.length).toBeGreaterThan(bound + 15);
+    const repository = new SearchRepository(api.db, api.dialect, 20, bound);
+    const ids: number[] = [];
+    for (let offset = 0; offset < expected.length; offset += 15) {
+      const page = await repository.results(queryTokens(q), 15, offset);
+      expect(page).toMatchObject({ total: bound, capped: true });
+      ids.push(...page.ids);
+    }
+    // The first `bound` hits in their order, then nothing: the last page stops at the bound.
+    expect(ids).toEqual((await rankedInSql(q, 20)).slice(0, bound));
+    // Exactly at the bound there are no more.
+    const exact = new SearchRepository(api.db, api.dialect, 20, expected.length);
+    expect(await exact.results(queryTokens(q), 15, 0)).toMatchObject({ total: expected.length, capped: false });
+    // The answer of a search under the bound says so too.
+    const answer = await search('tehla');
+    expect(answer.moreThanTotal).toBe(false);
+    expect(answer.meta.total).toBe((await rankedInSql('tehla')).length);
+  });
+
   it('moves a product whose popularity changes to its new place among the hits', async () => {
     const q = 'tehla';
     const before = await rankedInSql(q, 0);

@@ -3,7 +3,7 @@ import { searchTermProblem } from '@shop/shared-kernel/rules';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import type { SearchCategory } from '@shop/shared-kernel/contract';
 import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
-import { productCountText } from '../listing/count-text.ts';
+import { foundText } from '../listing/count-text.ts';
 import { readPage } from '../listing/listing-params.ts';
 import { useKeptResource } from '../listing/use-kept-resource.ts';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
@@ -76,7 +76,7 @@ function SearchResults({ term }: { term: string }) {
     <div className="cat-search">
       <h1>Výsledky hľadania „{term}“</h1>
       <p className="cat-toolbar__count" aria-live="polite">
-        {data ? (data.meta.total > 0 ? `Nájdené: ${productCountText(data.meta.total)}` : '\u00a0') : results.status === 'error' ? '\u00a0' : 'Hľadám…'}
+        {data ? (data.meta.total > 0 ? foundText(data) : '\u00a0') : results.status === 'error' ? '\u00a0' : 'Hľadám…'}
       </p>
       {results.status === 'error' && (
         <div className="cat-empty" role="alert">

@@ -284,9 +284,16 @@ export const ListingFacets = Type.Object({
 export type SearchCategory = Static<typeof SearchCategory>;
 export const SearchCategory = Type.Object({ cat_id: Id, cat_url: Type.String(), cat_name: Type.String() });
 
-/** Answer of GET /api/search: ranked products, and categories whose names match the query. */
+/**
+ * Answer of GET /api/search: ranked products, and categories whose names match the query. A search
+ * counts and pages through a bounded number of hits: `moreThanTotal` says there are more than
+ * `meta.total` (the bound), which no page reaches.
+ */
 export type SearchResults = Static<typeof SearchResults>;
-export const SearchResults = Type.Composite([Paged(ProductSummary), Type.Object({ categories: Type.Array(SearchCategory) })]);
+export const SearchResults = Type.Composite([
+  Paged(ProductSummary),
+  Type.Object({ categories: Type.Array(SearchCategory), moreThanTotal: Type.Optional(Type.Boolean()) }),
+]);
 
 export type SearchSuggestion = Static<typeof SearchSuggestion>;
 export const SearchSuggestion = Type.Object({

@@ -75,7 +75,7 @@ export class SearchService {
   /** One page of results (PAGE_SIZE tiles, best first) and the categories whose names match. */
   async results(q: string, page = 1): Promise<SearchResults> {
     const tokens = queryTokens(q);
-    const [tree, { ids, total }] = await Promise.all([
+    const [tree, { ids, total, capped }] = await Promise.all([
       this.catalog.categoryTree(),
       this.search.results(tokens, PAGE_SIZE, (page - 1) * PAGE_SIZE),
     ]);
@@ -83,6 +83,7 @@ export class SearchService {
       data: await this.catalog.summaries(ids),
       meta: { page, pageSize: PAGE_SIZE, total, pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)) },
       categories: matchingCategories(tree, tokens, RESULT_CATEGORIES),
+      moreThanTotal: capped,
     };
   }
 
