@@ -10,7 +10,7 @@ import { statementNames } from '../src/db/pg-prepared.ts';
 import { throwawayPostgres } from './helpers/throwaway-database.ts';
 
 describe('names of the statements run by name', () => {
-  it('names a text from its second run, never a select of all columns, and no more texts than its bound', () => {
+  it('names a text from its second run, never a select of all columns or a full-text search, and no more texts than its bound', () => {
     const names = statementNames(2);
     // A text runs unnamed the first time (a one-off takes no place), by name from the second.
     expect(names.nameOf('select "p_id" from "products" where "p_url" = $1')).toBeNull();
@@ -23,6 +23,10 @@ describe('names of the statements run by name', () => {
     expect(names.nameOf('select "p".* from "products" as "p" where "p_id" = $1')).toBeNull();
     expect(names.nameOf('begin')).toBeNull();
     expect(names.nameOf('begin')).toBeNull();
+    // A full-text search is planned for its words on every run.
+    const search = `select "p_id" from "product_search" where "document" @@ to_tsquery('simple', $1) order by "p_popularity" desc limit $2`;
+    expect(names.nameOf(search)).toBeNull();
+    expect(names.nameOf(search)).toBeNull();
     expect(names.nameOf('select count(*) as "n" from "products" where "cat_id" = $1')).toBeNull();
     const second = names.nameOf('select count(*) as "n" from "products" where "cat_id" = $1');
     expect(second).not.toBeNull();

@@ -24,6 +24,7 @@ import * as saleListingOrders from './2026-11-26T11-00-00Z_sale-listing-orders.t
 import * as searchOrderInIndex from './2026-11-26T12-00-00Z_search-order-in-index.ts';
 import * as searchIndexListedOnly from './2026-11-26T13-00-00Z_search-index-listed-only.ts';
 import * as searchListedDocumentIndex from './2026-11-26T20-00-00Z_search-listed-document-index.ts';
+import * as searchHitCount from './2026-11-26T23-00-00Z_search-hit-count.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T12-00-00Z_search-order-in-index': searchOrderInIndex,
   '2026-11-26T13-00-00Z_search-index-listed-only': searchIndexListedOnly,
   '2026-11-26T20-00-00Z_search-listed-document-index': searchListedDocumentIndex,
+  '2026-11-26T23-00-00Z_search-hit-count': searchHitCount,
 };

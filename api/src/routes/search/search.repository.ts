@@ -119,7 +119,8 @@ export class SearchRepository {
     const query =
       this.dialect === 'sqlite'
         ? sql<{ n: number }>`select count(*) as n from (select 1 from product_search where product_search match ${ftsQuery(tokens)} limit ${bound})`
-        : sql<{ n: number }>`select count(*) as n from (select 1 from product_search s where s.listed and s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) limit ${bound}) hits`;
+        : // Through the GIN index, never a sequential scan (migration search-hit-count).
+          sql<{ n: number }>`select search_hit_count(to_tsquery('simple', ${tsQuery(tokens)}), ${bound}) as n`;
     const n = Number((await query.execute(this.db)).rows[0]?.n ?? 0);
     return { total: Math.min(n, this.countedHits), capped: n > this.countedHits };
   }
