@@ -4,6 +4,7 @@
  * folder (product-filter.ts, facets.ts, price-history.ts) it is the catalogue's repository layer:
  * nothing outside it runs a catalogue query.
  */
+import { sql } from 'kysely';
 import type { AttributeEntry, Brand, ListingFacets, ProductAccessory, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../db/database.ts';
 import { reusableIdsQuery, reusableQuery } from '../../../db/reusable-query.ts';
@@ -11,7 +12,7 @@ import { catalogueVersion } from '../../../lib/catalogue-version.ts';
 import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
-import { lowestPrices } from './price-history.ts';
+import { lowestPrices, lowestPricesFromHistory, type VariantHistoryRow } from './price-history.ts';
 import { listingFacets, type FacetOptions } from './facets.ts';
 import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCatalogue, isWholeCategory } from './facet-counts.ts';
 import { listedInMemory, ListingIndex } from './listing-index.ts';
@@ -76,6 +77,22 @@ const tilesByIds = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) =>
     .where('p.p_id', 'in', ids),
 );
 
+/**
+ * The price history of the discounted tile variants of products `ids`: read beside their tiles
+ * (the tiles' variants are the products' p_tile_v_id), not after them, which on PostgreSQL took
+ * a round trip of its own for every page of tiles.
+ */
+const tileVariantHistory = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) =>
+  db
+    .selectFrom('products as p')
+    .innerJoin('variants as v', 'v.v_id', 'p.p_tile_v_id')
+    .innerJoin('price_history as ph', 'ph.v_id', 'v.v_id')
+    .select(['ph.v_id', 'ph.ph_price', 'ph.ph_from'])
+    // A literal: the kept query's parameters are the ids alone.
+    .where('v.v_sale', '>', sql.lit(0))
+    .where('p.p_id', 'in', ids),
+);
+
 const productAccessories = reusableQuery((db: DbOrTrx, pId: number) =>
   db
     .selectFrom('product_accessories as pa')
@@ -96,12 +113,14 @@ export async function listingPageInSql(
   filter: ProductFilter,
   sort: ProductSort,
   page: { limit: number; offset: number },
-  knownTotal?: number,
+  knownTotal?: Promise<number>,
 ): Promise<{ ids: number[]; total: number }> {
-  const total = knownTotal ?? Number((await applyProductFilter(db.selectFrom('products as p'), filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  if (total === 0 || page.offset >= total) return { ids: [], total };
-  const rows = await listingPageQuery(db, filter, sort, page).execute();
-  return { ids: rows.map((r) => r.p_id), total };
+  // The total and the page at once (on PostgreSQL, two connections: one round trip instead of two).
+  const [total, rows] = await Promise.all([
+    knownTotal ?? applyProductFilter(db.selectFrom('products as p'), filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n)),
+    listingPageQuery(db, filter, sort, page).execute(),
+  ]);
+  return { ids: page.offset >= total ? [] : rows.map((r) => r.p_id), total };
 }
 
 /** The ids of one page of a listing, in its sort's order (ties by id), ranked in SQL. */
@@ -214,7 +233,7 @@ export class CatalogRepository {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
     if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
     // The whole catalogue's total: every product sits in a category, so the categories' kept counts add up to it.
-    const knownTotal = isWholeCatalogue(filter) ? await categoryProductCount(this.db, (await this.categoryTree()).all().map((category) => category.cat_id)) : undefined;
+    const knownTotal = isWholeCatalogue(filter) ? this.categoryTree().then((tree) => categoryProductCount(this.db, tree.all().map((category) => category.cat_id))) : undefined;
     const { ids, total } = listedInMemory(filter) ? await this.listingIndex.page(filter, sort, page) : await listingPageInSql(this.db, filter, sort, page, knownTotal);
     return { items: await this.summaries(ids), total };
   }
@@ -225,11 +244,11 @@ export class CatalogRepository {
    * (`subtreeIds`: the category and its subcategories), which the facets read too.
    */
   private async listCategory(catId: number, subtreeIds: number[], sort: ProductSort, page: { limit: number; offset: number }): Promise<{ items: ProductSummary[]; total: number }> {
-    const total = await categoryProductCount(this.db, subtreeIds);
-    if (total === 0 || page.offset >= total) return { items: [], total };
     let q = this.db.selectFrom('category_listing').select('p_id').where('anc_cat_id', '=', catId);
     for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column, direction);
-    const rows = await q.limit(page.limit).offset(page.offset).execute();
+    // The total and the page at once (on PostgreSQL, two connections: one round trip instead of two).
+    const [total, rows] = await Promise.all([categoryProductCount(this.db, subtreeIds), q.limit(page.limit).offset(page.offset).execute()]);
+    if (page.offset >= total) return { items: [], total };
     return { items: await this.summaries(rows.map((r) => r.p_id)), total };
   }
 
@@ -241,13 +260,18 @@ export class CatalogRepository {
    * listing's badge). One query: a product row and a variant row per tile, by their keys.
    */
   async summaries(ids: number[]): Promise<ProductSummary[]> {
-    return this.toSummaries(await tilesByIds(this.db, ids), ids);
+    const [rows, history] = await Promise.all([tilesByIds(this.db, ids), tileVariantHistory(this.db, ids)]);
+    return this.toSummaries(rows, ids, history);
   }
 
-  /** Tiles of the products `ids`, in that order, from their rows (in any order), with their 30-day lowest prices. */
-  private async toSummaries(rows: SummaryRow[], ids: number[]): Promise<ProductSummary[]> {
+  /**
+   * Tiles of the products `ids`, in that order, from their rows (in any order), with their 30-day
+   * lowest prices: from `history` (the tile variants' rows) when read already, else read now.
+   */
+  private async toSummaries(rows: SummaryRow[], ids: number[], history?: readonly VariantHistoryRow[]): Promise<ProductSummary[]> {
     const byProduct = new Map(rows.map((row) => [row.p_id, { row, variant: toVariantData(row as VariantWithProduct) }]));
-    const lowest = await lowestPrices(this.db, [...byProduct.values()].map((found) => found.variant));
+    const variants = [...byProduct.values()].map((found) => found.variant);
+    const lowest = history ? lowestPricesFromHistory(history, variants) : await lowestPrices(this.db, variants);
     return ids.flatMap((id) => {
       const found = byProduct.get(id);
       if (!found) return [];

@@ -35,24 +35,32 @@ export function lowestPriceBefore(rows: HistoryRow[], current: number, regular: 
   return lowest ?? regular;
 }
 
+/** A variant's price history row. */
+export type VariantHistoryRow = HistoryRow & { v_id: number };
+
 /** The 30-day lowest price of each discounted variant among `variants`, by v_id. */
 export async function lowestPrices(db: DbOrTrx, variants: VariantData[], now = Date.now()): Promise<Map<number, number>> {
   const discounted = variants.filter((v) => v.v_sale > 0);
-  const out = new Map<number, number>();
-  if (discounted.length === 0) return out;
+  if (discounted.length === 0) return new Map();
   const rows = await db
     .selectFrom('price_history')
     .select(['v_id', 'ph_price', 'ph_from'])
     .where('v_id', 'in', discounted.map((v) => v.v_id))
     .execute();
+  return lowestPricesFromHistory(rows, discounted, now);
+}
+
+/** The 30-day lowest price of each discounted variant among `variants`, by v_id, from their history rows (other variants' rows are ignored). */
+export function lowestPricesFromHistory(rows: readonly VariantHistoryRow[], variants: VariantData[], now = Date.now()): Map<number, number> {
+  const out = new Map<number, number>();
   const byVariant = new Map<number, HistoryRow[]>();
   for (const row of rows) {
     const list = byVariant.get(row.v_id);
     if (list) list.push(row);
     else byVariant.set(row.v_id, [row]);
   }
-  for (const v of discounted) {
-    out.set(v.v_id, lowestPriceBefore(byVariant.get(v.v_id) ?? [], unitPriceWithVat(v), unitPriceBeforeSale(v), now));
+  for (const v of variants) {
+    if (v.v_sale > 0) out.set(v.v_id, lowestPriceBefore(byVariant.get(v.v_id) ?? [], unitPriceWithVat(v), unitPriceBeforeSale(v), now));
   }
   return out;
 }
