@@ -6,7 +6,7 @@ export function productCountText(count: number): string {
   return countSk(count, { one: 'produkt', few: 'produkty', other: 'produktov' });
 }
 
-/** "Nájdené: 12 produktov"; past the hits a search counts, "Nájdené: viac ako 1 000 produktov". */
+/** "Nájdené: 12 produktov"; past the hits a search counts, "Nájdené: viac ako 1000 produktov". */
 export function foundText(results: Pick<SearchResults, 'meta' | 'moreThanTotal'>): string {
   return `Nájdené: ${results.moreThanTotal ? 'viac ako ' : ''}${productCountText(results.meta.total)}`;
 }

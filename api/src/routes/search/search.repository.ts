@@ -20,7 +20,7 @@ export const tsQuery = (tokens: string[]) => tokens.map((t) => `${t}${prefixed(t
 export const RANKED_HITS = 150;
 
 /**
- * The hits a search counts and pages through at most (42 pages of 24): past that, the answer says
+ * The hits a search counts and pages through at most (67 pages of 15): past that, the answer says
  * "more than 1,000" instead of counting every hit of a common word. PostgreSQL's count visits every
  * hit's row (7,634 rows, 7 ms for "izolacia" on 100,000 products); up to this bound, under 2 ms.
  * No shopper pages that far: a common word is narrowed by another word or a category instead.
