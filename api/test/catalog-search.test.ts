@@ -219,6 +219,8 @@ describe('search ranking (a bounded set of hits ranked inside the index, the res
     }
     // The first `bound` hits in their order, then nothing: the last page stops at the bound.
     expect(ids).toEqual((await rankedInSql(q, 20)).slice(0, bound));
+    // A page far past the bound (an attacker's …&page=1000000) answers at once, empty.
+    expect(await repository.results(queryTokens(q), 15, 15_000_000)).toEqual({ ids: [], total: bound, capped: true });
     // Exactly at the bound there are no more.
     const exact = new SearchRepository(api.db, api.dialect, 20, expected.length);
     expect(await exact.results(queryTokens(q), 15, 0)).toMatchObject({ total: expected.length, capped: false });

@@ -60,7 +60,9 @@ export class SearchRepository {
   async results(tokens: string[], limit: number, offset: number): Promise<{ ids: number[]; total: number; capped: boolean }> {
     if (tokens.length === 0) return { ids: [], total: 0, capped: false };
     if (this.dialect === 'postgres') {
-      const [counted, ids] = await Promise.all([this.countListed(tokens), this.page(tokens, limit, offset)]);
+      // No page reaches past the bound: a page from there (…&page=1000000) reads no hit at all.
+      const pageLimit = Math.min(limit, this.countedHits - offset);
+      const [counted, ids] = await Promise.all([this.countListed(tokens), pageLimit > 0 ? this.page(tokens, pageLimit, offset) : []]);
       return { ...counted, ids: counted.total <= offset ? [] : ids.slice(0, counted.total - offset) };
     }
     const counted = await this.countListed(tokens);
