@@ -11,7 +11,9 @@ import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
 import { benchDataDir, repo } from './shop-server.ts';
 
 export type CatalogueKind = { kind: string; limitMs: number; median: number; worst: number };
-export type CatalogueRun = { dialect: 'sqlite' | 'postgres'; table: string; kinds: CatalogueKind[] };
+/** Medians of a call that reads nothing and of one that runs a single trivial query: what any call costs before its own work. */
+export type CatalogueFloor = { noQueryMs: number; oneQueryMs: number };
+export type CatalogueRun = { dialect: 'sqlite' | 'postgres'; table: string; kinds: CatalogueKind[]; floor: CatalogueFloor | null };
 
 function run(dialect: CatalogueRun['dialect'], products: number, databaseUrl?: string): CatalogueRun {
   const summaryDir = mkdtempSync(join(tmpdir(), 'bench-catalogue-'));
@@ -23,8 +25,9 @@ function run(dialect: CatalogueRun['dialect'], products: number, databaseUrl?: s
       env: { ...process.env, BENCH_PRODUCTS: String(products), BENCH_SUMMARY: summaryFile, BENCH_DATABASE_URL: databaseUrl ?? '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    if (catalogue.status !== 0) return { dialect, table: `The catalogue benchmark on ${dialect} failed (exit ${catalogue.status}).`, kinds: [] };
-    return { dialect, table: catalogue.stdout.trim(), kinds: JSON.parse(readFileSync(summaryFile, 'utf8')) as CatalogueKind[] };
+    if (catalogue.status !== 0) return { dialect, table: `The catalogue benchmark on ${dialect} failed (exit ${catalogue.status}).`, kinds: [], floor: null };
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { kinds: CatalogueKind[]; floor: CatalogueFloor };
+    return { dialect, table: catalogue.stdout.trim(), ...summary };
   } finally {
     rmSync(summaryDir, { recursive: true, force: true });
   }

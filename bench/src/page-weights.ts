@@ -8,6 +8,7 @@
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
+import { isFederationCode } from './federation-code.ts';
 import { median } from './shop-server.ts';
 
 export type PageCase = {
@@ -22,6 +23,10 @@ export type PageCase = {
 export type PageWeight = {
   name: string;
   firstJsKb: number;
+  /** Of firstJsKb, the federation's runtime and generated code (federation-code.ts); 0 for the monolith. */
+  firstFederationKb: number;
+  /** Of firstScripts, those that are the federation's runtime and generated code. */
+  firstFederationScripts: number;
   firstRequests: number;
   firstScripts: number;
   nextJsKb: number;
@@ -67,7 +72,13 @@ function totals(requests: Iterable<Seen>) {
   const list = [...requests].filter((request) => request.done && !request.url.startsWith('data:'));
   const scripts = list.filter((request) => request.type === 'Script');
   const js = scripts.reduce((sum, request) => sum + request.bytes, 0);
-  return { jsKb: js / 1024, requests: list.length, scripts: scripts.length };
+  return { jsKb: js / 1024, requests: list.length, scripts };
+}
+
+async function federationShare(scripts: Seen[]): Promise<{ kb: number; scripts: number }> {
+  const federation = await Promise.all(scripts.map((script) => isFederationCode(script.url)));
+  const theirs = scripts.filter((_, index) => federation[index]);
+  return { kb: theirs.reduce((sum, script) => sum + script.bytes, 0) / 1024, scripts: theirs.length };
 }
 
 /** Longest initiator chain among requests sent before `until` (epoch seconds). */
@@ -94,6 +105,7 @@ async function measureOnce(browser: Browser, base: string, pageCase: PageCase): 
   const shownAt = (await page.evaluate(() => Date.now())) / 1000;
   await page.waitForLoadState('networkidle');
   const first = totals(requests.values());
+  const federation = await federationShare(first.scripts);
   const picture = firstPictureMs(requests.values());
   const roundTrips = serialRoundTrips(requests, shownAt);
   const before = new Set(requests.keys());
@@ -101,7 +113,18 @@ async function measureOnce(browser: Browser, base: string, pageCase: PageCase): 
   await page.waitForLoadState('networkidle');
   const next = totals([...requests].filter(([id]) => !before.has(id)).map(([, request]) => request));
   await context.close();
-  return { name: pageCase.name, firstJsKb: first.jsKb, firstRequests: first.requests, firstScripts: first.scripts, nextJsKb: next.jsKb, nextRequests: next.requests, roundTrips, firstPictureMs: picture };
+  return {
+    name: pageCase.name,
+    firstJsKb: first.jsKb,
+    firstFederationKb: federation.kb,
+    firstFederationScripts: federation.scripts,
+    firstRequests: first.requests,
+    firstScripts: first.scripts.length,
+    nextJsKb: next.jsKb,
+    nextRequests: next.requests,
+    roundTrips,
+    firstPictureMs: picture,
+  };
 }
 
 export async function measurePageWeights(base: string, cases: PageCase[], runs = 3): Promise<PageWeight[]> {
@@ -114,6 +137,8 @@ export async function measurePageWeights(base: string, cases: PageCase[], runs =
       results.push({
         name: pageCase.name,
         firstJsKb: median(samples.map((s) => s.firstJsKb)),
+        firstFederationKb: median(samples.map((s) => s.firstFederationKb)),
+        firstFederationScripts: median(samples.map((s) => s.firstFederationScripts)),
         firstRequests: median(samples.map((s) => s.firstRequests)),
         firstScripts: median(samples.map((s) => s.firstScripts)),
         nextJsKb: median(samples.map((s) => s.nextJsKb)),

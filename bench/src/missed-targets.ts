@@ -1,0 +1,122 @@
+/**
+ * For each target a run missed: what limits it, measured in the same run where the bench can
+ * measure it, and what was tried (kept or left), so that bench/results.md answers why and the
+ * next attempt starts from there. Only the groups of targets missed in the run are written.
+ */
+import type { CatalogueRun } from './catalogue-one-at-a-time.ts';
+import type { PageWeight } from './page-weights.ts';
+
+/** A budget's group: the targets one explanation covers. */
+export type TargetGroup =
+  | 'lighthouse'
+  | 'javascript'
+  | 'script-requests'
+  | 'round-trips'
+  | 'picture'
+  | `api-${'sqlite' | 'postgres'}`
+  | 'api-load';
+
+export type Budget = { what: string; value: string; limit: string; met: boolean; group: TargetGroup };
+
+type Facts = { weights: { composed: PageWeight[]; monolith: PageWeight[] }; catalogue: CatalogueRun[] };
+
+const range = (values: number[], digits = 1) => {
+  const low = Math.min(...values).toFixed(digits);
+  const high = Math.max(...values).toFixed(digits);
+  return low === high ? low : `${low}–${high}`;
+};
+
+function javascript({ weights }: Facts): string[] {
+  const pages = weights.composed.map((page) => ({ page, mono: weights.monolith.find((row) => row.name === page.name)! }));
+  const own = pages.map(({ page }) => page.firstJsKb - page.firstFederationKb);
+  return [
+    `- **What limits it: the federation's own code.** Of the composed first load, ${range(pages.map(({ page }) => page.firstFederationKb))} KB a page is the ` +
+      "module federation's runtime and the code @module-federation/vite generates (bench/src/federation-code.ts: the runtime core, about 16 KB, the " +
+      "shell's and the area's remote entries, about 7 and 6 KB, the area's share bridge, about 4 KB, the shared-import maps and the host's init). " +
+      `Without it a page loads ${range(own)} KB, ${range(pages.map(({ mono }, index) => own[index]! / mono.firstJsKb), 2)} times the monolith's ` +
+      `(${range(pages.map(({ mono }) => mono.firstJsKb))} KB). The rest of the difference is the shared libraries' wrappers and each part's own copy of the kernel's rules.`,
+    '- **Kept:** one federation runtime on the page (the areas use the shell\'s: `experiments.externalRuntime` / `provideExternalRuntime`); the runtime\'s ' +
+      'snapshot plugins left out (`disableSnapshot`); seven shared singletons, React Router not among them; the kernel\'s rules and React helpers bundled and ' +
+      'tree-shaken per part instead of shared; scripts pre-compressed with brotli, HTML and JSON compressed.',
+    '- **Left:** `disableRemote` and `disableShared` do not apply (the shell loads areas and provides the singletons). A runtime of our own through the ' +
+      "plugin's `implementation` option would replace the maintained runtime with the shop's own federation code; not tried.",
+  ];
+}
+
+function scriptRequests({ weights }: Facts): string[] {
+  return [
+    `- **What limits it: the federation's files.** ${range(weights.composed.map((page) => page.firstFederationScripts), 0)} of a page's ` +
+      `${range(weights.composed.map((page) => page.firstScripts), 0)} scripts are the federation's runtime and generated code, and each shared library ` +
+      'loads through a wrapper chunk of its own. @module-federation/vite 1.23 places a user\'s `codeSplitting.groups` below its own, so that the shared ' +
+      'modules\' init wrappers stay apart.',
+    '- **Tried and left:** chunk groups of our own for what the plugin leaves open (an area\'s common modules, the shell\'s entry with its kernel and router ' +
+      'chunks): about 6 requests a page fewer, and unused code on other pages. The requests run in parallel: every chunk of the first render is preloaded ' +
+      '(a test holds it), so the serial round trips stay within the monolith\'s plus one (met).',
+  ];
+}
+
+function api(dialect: 'sqlite' | 'postgres', { catalogue }: Facts): string[] {
+  const run = catalogue.find((row) => row.dialect === dialect);
+  const floor = run?.floor
+    ? `A call costs ${run.floor.noQueryMs.toFixed(2)} ms before it reads anything (\`/api/health\`, one at a time over HTTP) and ` +
+      `${run.floor.oneQueryMs.toFixed(2)} ms with one trivial query (\`/api/ready\`); above the first, the slowest call of each kind took ` +
+      `${run.kinds.map((kind) => `${kind.kind} ${(kind.worst - run.floor!.noQueryMs).toFixed(2)} ms (target ${(kind.limitMs - run.floor!.noQueryMs).toFixed(2)})`).join(', ')}.`
+    : 'The floor of a call was not measured (the catalogue benchmark failed).';
+  if (dialect === 'sqlite') {
+    return [
+      `- **What limits it: the floor of a call and the machine.** ${floor} A product detail runs five to seven indexed reads and compresses its ` +
+        'answer; a listing page reads 15 tiles. One-at-a-time medians of calls whose code did not change moved by 30–40 % between runs on this machine.',
+      '- **Kept:** facets from counts kept per category and brand, and from an in-memory index per category revision when filtered; listings read one page ' +
+        'of `category_listing` through an index whatever the sort and page; a tile is one product and one variant row; product detail\'s queries compiled ' +
+        'once; rows read as arrays; the database file read through a memory map; answers compressed with brotli 3.',
+    ];
+  }
+  return [
+    `- **What limits it: round trips to PostgreSQL.** ${floor} A product detail is three round trips deep (the product with its variants; then its ` +
+      'attributes, accessories, lowest prices and related tiles; then the related tiles\' price history), a listing one or two; each costs the ' +
+      'driver\'s and the server\'s work on top of the query. A search\'s short prefixes ("30:*") expand to many words inside the GIN index: ' +
+      'the index scan alone takes 6–7 ms for "tehla porotherm 30".',
+    '- **Kept:** statements run by name (parsed once per connection); a search planned for its words every time, its count bounded to 1,000 hits and ' +
+      'taken through the GIN index; a listing\'s total and page read at once, the tiles with their price history; kept facet counts, as on SQLite; ' +
+      'production memory settings for the kept server (`shared_buffers` a quarter of RAM).',
+    '- **Left:** every product query keyed by the URL, for two round trips instead of three (about 0.5 ms of 3); numbers in a search as whole words ' +
+      '(about 2 ms on the slowest search, but a change of what a search finds).',
+  ];
+}
+
+const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string[] }> = {
+  lighthouse: {
+    title: 'Lighthouse',
+    text: () => [
+      '- Met in the full runs of stops 36 and 37 (2026-11-26). Compare the machine\'s benchmark index and the main thread\'s share of a core in the table below ' +
+        'with theirs: Lighthouse times tasks by the wall clock, so a busy machine raises TBT and LCP.',
+    ],
+  },
+  javascript: { title: 'First-load JavaScript and its ratio to the monolith', text: javascript },
+  'script-requests': { title: 'Script requests', text: scriptRequests },
+  'round-trips': {
+    title: 'Serial round trips',
+    text: () => ['- Every chunk of a route\'s first render is preloaded from the HTML; a miss means a chunk was discovered late: the table below names the page.'],
+  },
+  picture: {
+    title: 'The product picture',
+    text: () => ['- The picture is announced in the HTML with `fetchpriority="high"` (a test holds it); a miss means something now comes before it.'],
+  },
+  'api-sqlite': { title: 'The catalogue API on SQLite, one at a time', text: (facts) => api('sqlite', facts) },
+  'api-postgres': { title: 'The catalogue API on PostgreSQL, one at a time', text: (facts) => api('postgres', facts) },
+  'api-load': {
+    title: 'The API under load',
+    text: () => ['- Met in the full runs of stops 36 and 37 (2026-11-26); see the saturated and open-loop rows below for the call that fell.'],
+  },
+};
+
+/** The section of bench/results.md on the targets missed in this run (empty when every one was met). */
+export function missedTargetsSection(budgets: Budget[], facts: Facts): string[] {
+  const missed = [...new Set(budgets.filter((budget) => !budget.met).map((budget) => budget.group))];
+  if (missed.length === 0) return [];
+  return [
+    '## Missed targets: what limits them, what was tried',
+    '',
+    ...missed.flatMap((group) => [`### ${TEXTS[group].title}`, '', ...TEXTS[group].text(facts), '']),
+  ];
+}
