@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, brotliCompressSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorHandler } from '../src/lib/error-handler.ts';
@@ -51,7 +52,9 @@ function shellBuild(marker: string): string {
   const dir = fakeShellBuild();
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>shop</title><!--shop-config--></head><body><div id="root"></div></body></html>');
   mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'assets', `shell-${marker}.js`), `export const shell = ${JSON.stringify(marker)};`);
+  const chunk = `export const shell = ${JSON.stringify(marker)};`;
+  writeFileSync(join(dir, 'assets', `shell-${marker}.js`), chunk);
+  writeFileSync(join(dir, 'assets', `shell-${marker}.js.br`), brotliCompressSync(chunk));
   mkdirSync(join(dir, 'server'));
   writeFileSync(
     join(dir, 'server', 'entry.cjs'),
@@ -167,19 +170,41 @@ function comparable(response: Response): Record<string, string> {
   return Object.fromEntries([...response.headers].filter(([name]) => !skip.has(name)));
 }
 
-/** A request with the path exactly as written (fetch would resolve `..` before sending it). */
-function rawGet(url: string, path: string): Promise<{ status: number; body: string }> {
+type RawAnswer = { status: number; body: string; bytes: Buffer; headers: Record<string, string | string[] | undefined> };
+
+/** A request with the path exactly as written (fetch would resolve `..` before sending it) and the headers as given (fetch adds its own Accept-Encoding and decodes). */
+function rawGet(url: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const request = httpRequest({ host: target.hostname, port: target.port, path, method: 'GET' }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    const request = httpRequest({ host: target.hostname, port: target.port, path, method: 'GET', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: response.statusCode ?? 0, body: bytes.toString(), bytes, headers: response.headers });
+      });
     });
     request.on('error', reject);
     request.end();
   });
 }
+
+describe("the shell's files", () => {
+  it('go out in the encoding asked for, saying that the answer varies with it, so a shared cache never hands brotli to a browser that did not ask', async () => {
+    const file = `/assets/shell-one.js`;
+    const compressed = await rawGet(base, file, { 'accept-encoding': 'br' });
+    const plain = await rawGet(base, file, { 'accept-encoding': 'identity' });
+    for (const answer of [compressed, plain]) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers['cache-control']).toBe(IMMUTABLE);
+      expect(answer.headers.vary).toMatch(/accept-encoding/i);
+    }
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.bytes).toString()).toBe('export const shell = "one";');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('export const shell = "one";');
+  });
+});
 
 describe('the static origin on S3', () => {
   it("serves an area's files with the same headers as from a directory: immutable chunks, CORS, types, precompressed siblings", async () => {

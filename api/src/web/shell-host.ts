@@ -157,7 +157,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       // On an object store a version is downloaded the first time one of its files is asked for.
       const dir = await releasedFolder(storage, key);
       if (!(await exists(join(dir, folder, file)))) return false;
-      reply.header('cache-control', IMMUTABLE);
+      // Sent as brotli, gzip or plain as the browser asks (precompressed siblings): a shared cache must keep one copy per encoding.
+      reply.header('cache-control', IMMUTABLE).header('vary', 'accept-encoding');
       await reply.sendFile(file, join(dir, folder));
       return true;
     };
