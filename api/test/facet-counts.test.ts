@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { categoryFacets, isCategoryWithBrands, isWholeCategory } from '../src/routes/catalog/repository/facet-counts.ts';
+import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory, keptTotalOf } from '../src/routes/catalog/repository/facet-counts.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
 import { catalogueChanges } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -41,6 +41,15 @@ async function expectKeptEqualCounted(label: string) {
   }
 }
 
+/** The whole sale's total as the sale listing shows it (kept counts) against its products counted, as the listing's filter selects them. */
+async function expectSaleTotalEqualCounted(label: string) {
+  const everyCategory = (await new CatalogRepository(api.db).categoryTree()).all().map((category) => category.cat_id);
+  const counted = await api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('p_sale_price', 'is not', null).executeTakeFirstOrThrow();
+  expect(await categoryProductCount(api.db, everyCategory, 'sale'), label).toBe(Number(counted.n));
+  const listing = await new CatalogRepository(api.db).listProducts({ saleOnly: true }, 'popular', { limit: 3, offset: 0 });
+  expect(listing.total, `${label}: the sale listing's total`).toBe(Number(counted.n));
+}
+
 async function revisions(): Promise<Map<number, number>> {
   const rows = await api.db.selectFrom('category_facet_revs').select(['cat_id', 'rev']).execute();
   return new Map(rows.map((row) => [row.cat_id, Number(row.rev)]));
@@ -59,15 +68,26 @@ describe('facets kept per category', () => {
     expect(isCategoryWithBrands({ brandIds: [3] })).toBe(false);
   });
 
+  it("serve the whole catalogue's and the whole sale's totals, and no other listing's", () => {
+    expect(keptTotalOf({ saleOnly: false })).toBe('listed');
+    expect(keptTotalOf({ brandIds: [] })).toBe('listed');
+    expect(keptTotalOf({ saleOnly: true })).toBe('sale');
+    expect(keptTotalOf({ saleOnly: true, brandIds: [3] })).toBeNull();
+    expect(keptTotalOf({ saleOnly: true, categoryIds: [1] })).toBeNull();
+    expect(keptTotalOf({ brandIds: [3] })).toBeNull();
+    expect(keptTotalOf({ categoryIds: [1] })).toBeNull();
+  });
+
   it('equal the facets counted over the products for every category, and the API answers them', async () => {
     await expectKeptEqualCounted('as seeded');
+    await expectSaleTotalEqualCounted('as seeded');
     const category = await api.db.selectFrom('categories').select('cat_url').orderBy('cat_id').executeTakeFirstOrThrow();
     const answer = await api.get(`/api/products/facets?category=${category.cat_url}`);
     expect(answer.status).toBe(200);
     expect(answer.body.data.brands.length).toBeGreaterThan(0);
   });
 
-  it('stay equal after a price, a brand, an availability, an attribute value, a category move, a new and a removed product', async () => {
+  it('stay equal after a price, a brand, an availability, an attribute value, a discount and its end, a category move, a new and a removed product', async () => {
     const { changes } = await catalogueChanges(api.db, 'facet-test-novy');
     for (const [label, change] of changes) {
       const before = await revisions();
@@ -75,6 +95,7 @@ describe('facets kept per category', () => {
       const after = await revisions();
       expect([...after].some(([catId, rev]) => rev !== before.get(catId)), `${label} moves a revision`).toBe(true);
       await expectKeptEqualCounted(label);
+      await expectSaleTotalEqualCounted(label);
     }
   });
 

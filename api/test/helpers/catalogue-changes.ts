@@ -1,8 +1,9 @@
 /**
  * Every kind of catalogue change a category's facets and filtered listings depend on, each made
  * on the test database in turn, for tests that hold kept or in-memory data equal to a count over
- * the products after each: a price, a brand, an availability, an attribute value, a category move,
- * a new product (with a variant and an attribute value) and its removal.
+ * the products after each: a price, a brand, an availability, an attribute value, a discount on
+ * a product's variant (putting it on sale) and its end, a category move, a new product (with a
+ * variant and an attribute value) and its removal.
  */
 import type { Db } from '../../src/db/database.ts';
 
@@ -20,11 +21,15 @@ export async function catalogueChanges(db: Db, newUrl: string): Promise<{ catIds
   const brand = await db.selectFrom('brands').select('b_id').orderBy('b_id', 'desc').executeTakeFirstOrThrow();
   const variant = await db.selectFrom('variants').select(['v_id', 'v_availability']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
   const attribute = await db.selectFrom('attributes').select('attr_id').orderBy('attr_id').executeTakeFirstOrThrow();
+  // A product not on sale, and the last of its variants (not the one its tile shows, where it has several).
+  const offSale = await db.selectFrom('products as p').innerJoin('variants as v', 'v.p_id', 'p.p_id').select(['v.v_id']).where('p.p_sale_price', 'is', null).where('p.p_price', 'is not', null).orderBy('p.p_id').orderBy('v.v_id', 'desc').executeTakeFirstOrThrow();
   const changes: CatalogueChange[] = [
     ['price', () => db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '*', 3) })).where('p_id', '=', product.p_id).execute()],
     ['brand', () => db.updateTable('products').set({ b_id: brand.b_id }).where('p_id', '=', product.p_id).execute()],
     ['availability', () => db.updateTable('variants').set({ v_availability: variant.v_availability === 'unavailable' ? 'to_order' : 'unavailable' }).where('v_id', '=', variant.v_id).execute()],
     ['attribute value', () => db.updateTable('attribute_values').set({ av_string: 'Úplne nová hodnota' }).where('av_id', '=', product.av_id).execute()],
+    ['a discount (on sale)', () => db.updateTable('variants').set({ v_sale: 15 }).where('v_id', '=', offSale.v_id).execute()],
+    ['the discount ended (off sale)', () => db.updateTable('variants').set({ v_sale: 0 }).where('v_id', '=', offSale.v_id).execute()],
     ['category move', () => db.updateTable('products').set({ cat_id: otherCategory.cat_id }).where('p_id', '=', product.p_id).execute()],
     ['new product', async () => {
       const { p_id } = await db
