@@ -83,18 +83,9 @@ export class CatalogService {
 
   /** A product with its variants, attributes, 30-day lowest prices, accessories and related products. */
   async product(url: string): Promise<ProductDetail> {
-    const found = await this.catalog.productByUrl(url);
+    const [found, tree] = await Promise.all([this.catalog.productPage(url), this.catalog.categoryTree()]);
     if (!found) throw notFound('Produkt sa nenašiel.');
-    const { product, variants } = found;
-    const tree = await this.catalog.categoryTree();
-    // Related: popular products of the same category, then of its parent's whole subtree.
-    const parent = tree.path(product.cat_id).at(-2);
-    const [attributes, accessories, lowest, related] = await Promise.all([
-      this.catalog.productAttributes(product.p_id),
-      this.catalog.productAccessories(product.p_id),
-      this.catalog.lowestPrices(variants),
-      this.catalog.relatedProducts(product.p_id, [product.cat_id, ...(parent ? [parent.cat_id] : [])]),
-    ]);
+    const { product, variants, attributes, accessories, lowest, related } = found;
     return {
       p_id: product.p_id,
       p_url: product.p_url,

@@ -58,14 +58,33 @@ const productByUrl = reusableQuery((db: DbOrTrx, url: string) =>
     .where('p.p_url', '=', url)
     .orderBy('v.v_id'),
 );
-const productAttributes = reusableQuery((db: DbOrTrx, pId: number) =>
+/** The id of the product at `url`, for the product page's reads keyed by its URL: they run beside the product's own read, not after it. */
+const productIdAt = (db: DbOrTrx, url: string) => db.selectFrom('products as me').select('me.p_id').where('me.p_url', '=', url);
+const productAttributes = reusableQuery((db: DbOrTrx, url: string) =>
   db
     .selectFrom('attribute_values as av')
     .innerJoin('attributes as a', 'a.attr_id', 'av.attr_id')
     .select(['a.attr_id', 'a.attr_name', 'a.unit_name', 'a.use_attr', 'av.av_string', 'av.av_integer'])
-    .where('av.p_id', '=', pId)
+    .where('av.p_id', '=', productIdAt(db, url))
     .orderBy('a.attr_id')
     .orderBy('av.av_id'),
+);
+/**
+ * The `limit` most popular products listed under the category of the product at `url`, as tiles
+ * (the product itself may be among them): read beside the product, in order through
+ * category_listing_popular_idx (the category is a scalar subquery, so the index's order holds).
+ */
+const popularTilesBesideProduct = reusableQuery((db: DbOrTrx, url: string, limit: number) =>
+  db
+    .selectFrom('category_listing as cl')
+    .innerJoin('products as p', 'p.p_id', 'cl.p_id')
+    .innerJoin('variants as v', 'v.v_id', 'p.p_tile_v_id')
+    .leftJoin('brands as b', 'b.b_id', 'p.b_id')
+    .select(SUMMARY_COLUMNS)
+    .where('cl.anc_cat_id', '=', (eb) => eb.selectFrom('products as me').select('me.cat_id').where('me.p_url', '=', url))
+    .orderBy('cl.p_popularity', 'desc')
+    .orderBy('cl.p_id')
+    .limit(limit),
 );
 /** Product tiles by their products' ids, in any order: a product row and a variant row per tile, by their keys. */
 const tilesByIds = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) =>
@@ -93,13 +112,13 @@ const tileVariantHistory = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]
     .where('p.p_id', 'in', ids),
 );
 
-const productAccessories = reusableQuery((db: DbOrTrx, pId: number) =>
+const productAccessories = reusableQuery((db: DbOrTrx, url: string) =>
   db
     .selectFrom('product_accessories as pa')
     .innerJoin('variants as v', 'v.v_id', 'pa.v_id')
     .innerJoin('products as p', 'p.p_id', 'v.p_id')
     .select([...VARIANT_COLUMNS, 'pa.pa_kind', 'pa.pa_amount'])
-    .where('pa.p_id', '=', pId)
+    .where('pa.p_id', '=', productIdAt(db, url))
     .orderBy('pa.pa_position')
     .orderBy('pa.pa_id'),
 );
@@ -128,6 +147,26 @@ export function listingPageQuery(db: DbOrTrx, filter: ProductFilter, sort: Produ
   let q = applyProductFilter(db.selectFrom('products as p'), filter).select('p.p_id');
   for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
   return q.limit(page.limit).offset(page.offset);
+}
+
+/** A product's attribute rows (in attribute order) grouped into one entry per attribute with its values. */
+function toAttributeEntries(rows: Awaited<ReturnType<typeof productAttributes>>): AttributeEntry[] {
+  const entries = new Map<number, AttributeEntry>();
+  for (const r of rows) {
+    let entry = entries.get(r.attr_id);
+    if (!entry) {
+      entry = {
+        attr_id: r.attr_id,
+        attr_name: r.attr_name,
+        use_attr: r.use_attr === 1 ? 1 : 0,
+        attributeValues: [],
+        units: r.unit_name === null ? null : { unit_name: r.unit_name },
+      };
+      entries.set(r.attr_id, entry);
+    }
+    entry.attributeValues.push({ av_string: r.av_string, av_integer: r.av_integer });
+  }
+  return [...entries.values()];
 }
 
 export class CatalogRepository {
@@ -194,10 +233,6 @@ export class CatalogRepository {
     return new Set(rows.map((r) => r.attr_id));
   }
 
-  /** The 30-day lowest price of each discounted variant among `variants`, by v_id. */
-  lowestPrices(variants: VariantData[]): Promise<Map<number, number>> {
-    return lowestPrices(this.db, variants);
-  }
 
   /**
    * A category's facets (alone or with a brand filter) from the counts kept per category and brand
@@ -291,59 +326,43 @@ export class CatalogRepository {
     });
   }
 
-  /** A product (by its URL) with its variants in their order; undefined when there is none. */
-  async productByUrl(url: string) {
-    const rows = await productByUrl(this.db, url);
+  /**
+   * A product page's data by the product's URL: the product with its variants in their order, its
+   * attributes, accessories and related products (`relatedCount` popular products of its category,
+   * then of its parent's whole subtree), and the 30-day lowest prices of its discounted variants;
+   * undefined when there is no such product. Every read is keyed by the URL, so all run at once:
+   * on PostgreSQL one round trip deep instead of three; a second only for the price history of
+   * discounted variants, and for the parent's products when the category has too few.
+   */
+  async productPage(url: string, relatedCount = 4) {
+    const [rows, attributeRows, accessoryRows, inCategory] = await Promise.all([
+      productByUrl(this.db, url),
+      productAttributes(this.db, url),
+      productAccessories(this.db, url),
+      // One more than needed: the product itself may be among them.
+      popularTilesBesideProduct(this.db, url, relatedCount + 1),
+    ]);
     const first = rows[0];
     if (!first) return undefined;
     const { p_id, p_url, p_name, p_description, cat_id, b_id, b_url, b_name } = first;
+    const variants = rows.filter((row) => row.v_id !== null).map((row) => toVariantData(row as VariantWithProduct));
+    const related = inCategory.filter((row) => row.p_id !== p_id).slice(0, relatedCount);
+    const parent = related.length < relatedCount ? (await this.categoryTree()).path(cat_id).at(-2) : undefined;
+    if (parent) {
+      // The parent's most popular besides the product: at most related.length of them are listed already, so the rest fill the list.
+      for (const row of await popularTilesInCategory(this.db, parent.cat_id, p_id, relatedCount)) {
+        if (related.length < relatedCount && !related.some((listed) => listed.p_id === row.p_id)) related.push(row);
+      }
+    }
+    const [lowest, relatedTiles] = await Promise.all([lowestPrices(this.db, variants), this.toSummaries(related, related.map((row) => row.p_id))]);
     return {
       product: { p_id, p_url, p_name, p_description, cat_id, b_id, b_url, b_name },
-      variants: rows.filter((row) => row.v_id !== null).map((row) => toVariantData(row as VariantWithProduct)),
+      variants,
+      attributes: toAttributeEntries(attributeRows),
+      accessories: accessoryRows.map((r): ProductAccessory => ({ kind: r.pa_kind, amount: r.pa_amount, variant: toVariantData(r as VariantWithProduct) })),
+      lowest,
+      related: relatedTiles,
     };
-  }
-
-  async productAttributes(pId: number): Promise<AttributeEntry[]> {
-    const rows = await productAttributes(this.db, pId);
-    const entries = new Map<number, AttributeEntry>();
-    for (const r of rows) {
-      let entry = entries.get(r.attr_id);
-      if (!entry) {
-        entry = {
-          attr_id: r.attr_id,
-          attr_name: r.attr_name,
-          use_attr: r.use_attr === 1 ? 1 : 0,
-          attributeValues: [],
-          units: r.unit_name === null ? null : { unit_name: r.unit_name },
-        };
-        entries.set(r.attr_id, entry);
-      }
-      entry.attributeValues.push({ av_string: r.av_string, av_integer: r.av_integer });
-    }
-    return [...entries.values()];
-  }
-
-  /** Required accessories and components of a product, in their order. */
-  async productAccessories(pId: number): Promise<ProductAccessory[]> {
-    const rows = await productAccessories(this.db, pId);
-    return rows.map((r) => ({ kind: r.pa_kind, amount: r.pa_amount, variant: toVariantData(r as VariantWithProduct) }));
-  }
-
-  /**
-   * Popular products listed under the first of `categoryIds` (a category with its subcategories),
-   * then under the next ones, without the product itself: each category's read in order from
-   * category_listing with the tiles' columns, the next category's only when needed.
-   */
-  async relatedProducts(pId: number, categoryIds: number[], limit = 4): Promise<ProductSummary[]> {
-    const rows: SummaryRow[] = [];
-    for (const catId of categoryIds) {
-      if (rows.length >= limit) break;
-      // The next category's `limit` most popular besides the product: at most rows.length of them are listed already, so the rest fill the list.
-      for (const row of await popularTilesInCategory(this.db, catId, pId, limit)) {
-        if (rows.length < limit && !rows.some((listed) => listed.p_id === row.p_id)) rows.push(row);
-      }
-    }
-    return this.toSummaries(rows, rows.map((row) => row.p_id));
   }
 
   /** Root category url of a product, for its picture. */
