@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory, keptTotalOf } from '../src/routes/catalog/repository/facet-counts.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
+import { loadCatalogueNames } from '../src/routes/catalog/repository/catalogue-names.ts';
 import { catalogueChanges } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
@@ -32,11 +33,11 @@ async function subtrees(): Promise<number[][]> {
 async function expectKeptEqualCounted(label: string) {
   for (const categoryIds of await subtrees()) {
     const counted = await listingFacets(api.db, { categoryIds, saleOnly: false });
-    expect(await categoryFacets(api.db, categoryIds), `${label}: categories ${categoryIds.join(',')}`).toEqual(counted);
+    expect(await categoryFacets(api.db, await loadCatalogueNames(api.db), categoryIds), `${label}: categories ${categoryIds.join(',')}`).toEqual(counted);
     const brands = await api.db.selectFrom('products').select('b_id').distinct().where('cat_id', 'in', categoryIds).where('b_id', 'is not', null).orderBy('b_id').execute();
     for (const brandIds of [brands.slice(0, 1), brands.slice(-2)].map((rows) => rows.map((row) => row.b_id!)).filter((ids) => ids.length > 0)) {
       const filtered = await listingFacets(api.db, { categoryIds, brandIds, saleOnly: false });
-      expect(await categoryFacets(api.db, categoryIds, brandIds), `${label}: categories ${categoryIds.join(',')}, brands ${brandIds.join(',')}`).toEqual(filtered);
+      expect(await categoryFacets(api.db, await loadCatalogueNames(api.db), categoryIds, brandIds), `${label}: categories ${categoryIds.join(',')}, brands ${brandIds.join(',')}`).toEqual(filtered);
     }
   }
 }
@@ -112,7 +113,8 @@ describe('facets kept per category', () => {
   it('count a category once when many ask at the same moment', async () => {
     const [categoryIds] = await subtrees();
     await api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '+', 1) })).where('p_id', 'in', api.db.selectFrom('products').select('p_id').where('cat_id', 'in', categoryIds!)).execute();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => categoryFacets(api.db, categoryIds!)));
+    const names = await loadCatalogueNames(api.db);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => categoryFacets(api.db, names, categoryIds!)));
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     const rows = await api.db.selectFrom('category_facet_counts').select((eb) => eb.fn.countAll<number>().as('n')).where('cat_id', 'in', categoryIds!).executeTakeFirstOrThrow();
     const distinct = await api.db

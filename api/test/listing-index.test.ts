@@ -10,6 +10,7 @@ import type { Availability } from '@shop/shared-kernel/contract';
 import { PAGE_SIZE } from '@shop/shared-kernel/rules';
 import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { listedInMemory, ListingIndex } from '../src/routes/catalog/repository/listing-index.ts';
+import { loadCatalogueNames } from '../src/routes/catalog/repository/catalogue-names.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
 import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
 import { catalogueChanges, type CatalogueChange } from './helpers/catalogue-changes.ts';
@@ -136,7 +137,7 @@ describe('a filtered category listing read from memory', () => {
   });
 
   it('equal the facets and pages read in SQL for every category under many filters, in every sort', async () => {
-    const compared = await expectIndexEqualsSql(new ListingIndex(api.db), 'as seeded');
+    const compared = await expectIndexEqualsSql(new ListingIndex(api.db, () => loadCatalogueNames(api.db)), 'as seeded');
     expect(compared).toBeGreaterThan(100);
   });
 
@@ -163,7 +164,7 @@ describe('a filtered category listing read from memory', () => {
   });
 
   it('follow a price, a brand, an availability, an attribute value, a popularity, a sort name, a date, a category move, a new and a removed product at the next request', async () => {
-    const index = new ListingIndex(api.db);
+    const index = new ListingIndex(api.db, () => loadCatalogueNames(api.db));
     await expectIndexEqualsSql(index, 'before', 2, 3);
     const { catIds, changes: common, productId, productCatId } = await catalogueChanges(api.db, 'listing-index-novy');
     // The sort columns too: they order the listing kept in memory.
@@ -192,11 +193,11 @@ describe('a filtered category listing read from memory', () => {
       await warmed.close();
     }
     // A stopped load stops before the next category.
-    expect(await new ListingIndex(api.db).warm([1, 2, 3], () => true)).toBe(0);
+    expect(await new ListingIndex(api.db, () => loadCatalogueNames(api.db)).warm([1, 2, 3], () => true)).toBe(0);
   });
 
   it('answer many shoppers asking at the same moment alike, while the category loads', async () => {
-    const index = new ListingIndex(api.db);
+    const index = new ListingIndex(api.db, () => loadCatalogueNames(api.db));
     const [categoryIds] = (await subtrees()).sort((a, b) => b.length - a.length);
     const filter = { categoryIds: categoryIds!, priceMin: 1, saleOnly: false };
     const answers = await Promise.all(Array.from({ length: 8 }, () => index.facets(filter)));

@@ -89,6 +89,27 @@ export function catalogueVersion(): number {
   return catalogueChanges.version();
 }
 
+/**
+ * A value loaded from the catalogue and kept until the catalogue version moves (a change of
+ * everything), then loaded again when next asked for; a failed load is not kept. For reference data
+ * every server keeps in memory: the category tree, brands and attributes.
+ */
+export function perCatalogueVersion<T>(load: () => Promise<T>): () => Promise<T> {
+  let kept: { version: number; value: Promise<T> } | null = null;
+  return () => {
+    const version = catalogueVersion();
+    if (kept?.version !== version) {
+      const value = load();
+      const entry = { version, value };
+      kept = entry;
+      value.catch(() => {
+        if (kept === entry) kept = null;
+      });
+    }
+    return kept.value;
+  };
+}
+
 /** Marks the whole catalogue as changed: everything cached before is stale. */
 export function catalogueChanged(): void {
   catalogueChanges.record({ kind: 'all' });

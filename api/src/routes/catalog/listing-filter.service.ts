@@ -2,7 +2,7 @@
  * Reading a listing query (GET /api/products and /api/products/facets) into a ProductFilter: the
  * request limits the schema cannot check (the counts of filters, values and brands, refused with
  * a Slovak 400 before any query runs), the price and attribute ranges, and the lookups of
- * brands and attributes through the repository (at most three queries, however many filters).
+ * brands and attributes through the repository (from memory: repository/catalogue-names.ts).
  */
 import type { Availability, ListingFacetsQuery } from '@shop/shared-kernel/contract';
 import { LISTING_LIMITS } from '@shop/shared-kernel/schemas';
@@ -89,8 +89,8 @@ export function parseRange(text: string): { min: number | null; max: number | nu
 /**
  * Turns the listing query into a filter: category and brand pages (404 when unknown), the sale
  * listing, and the facet filters (unknown brands and attributes in a shared URL are ignored).
- * The limits are checked first, so a refused request runs no query; an accepted one runs at most
- * three (brand page, brands, attributes), however many filters it has.
+ * The limits are checked first, so a refused request looks nothing up; an accepted one looks its
+ * brands and attributes up in memory, however many filters it has.
  */
 export async function toProductFilter(catalog: CatalogRepository, tree: CategoryTree, query: ListingFilterInput): Promise<ProductFilter> {
   const { brandUrls, availability, attributes } = boundedFilters(query);

@@ -8,7 +8,8 @@ import { sql } from 'kysely';
 import type { AttributeEntry, Brand, ListingFacets, ProductAccessory, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../db/database.ts';
 import { reusableIdsQuery, reusableQuery } from '../../../db/reusable-query.ts';
-import { catalogueVersion } from '../../../lib/catalogue-version.ts';
+import { perCatalogueVersion } from '../../../lib/catalogue-version.ts';
+import { loadCatalogueNames, type CatalogueNames } from './catalogue-names.ts';
 import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
@@ -170,31 +171,20 @@ function toAttributeEntries(rows: Awaited<ReturnType<typeof productAttributes>>)
 }
 
 export class CatalogRepository {
-  /** The tree as loaded at a catalogue version; loaded again once the catalogue has changed. */
-  private tree: { version: number; value: Promise<CategoryTree> } | null = null;
+  /** The whole category tree (shared between requests: read-only), loaded again once the catalogue has changed. */
+  readonly categoryTree: () => Promise<CategoryTree> = perCatalogueVersion(() => this.loadCategoryTree());
+  /** Brands and attributes from memory (catalogue-names.ts), as the tree. */
+  readonly names: () => Promise<CatalogueNames> = perCatalogueVersion(() => loadCatalogueNames(this.db));
   /** Filtered category listings and their facets, from memory (shared between requests: kept per category revision). */
   private readonly listingIndex: ListingIndex;
 
   constructor(private readonly db: DbOrTrx) {
-    this.listingIndex = new ListingIndex(db);
+    this.listingIndex = new ListingIndex(db, this.names);
   }
 
   /** Loads every category's filtered-listing data (listing-index.ts) until `stopped()`; answers how many categories it loaded. */
   async warmListings(stopped: () => boolean): Promise<number> {
     return this.listingIndex.warm((await this.categoryTree()).all().map((category) => category.cat_id), stopped);
-  }
-
-  /** The whole category tree (shared between requests: read-only). */
-  categoryTree(): Promise<CategoryTree> {
-    const version = catalogueVersion();
-    if (this.tree?.version !== version) {
-      const value = this.loadCategoryTree();
-      this.tree = { version, value };
-      value.catch(() => {
-        if (this.tree?.value === value) this.tree = null;
-      });
-    }
-    return this.tree.value;
   }
 
   private async loadCategoryTree(): Promise<CategoryTree> {
@@ -207,40 +197,39 @@ export class CatalogRepository {
     return new CategoryTree(rows);
   }
 
+  /** Every brand, by name. */
   async brands(): Promise<Brand[]> {
-    return this.db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).orderBy('b_name').orderBy('b_id').execute();
+    return [...(await this.names()).brands];
   }
 
   async brandByUrl(url: string): Promise<Brand | undefined> {
-    return this.db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).where('b_url', '=', url).executeTakeFirst();
+    return (await this.names()).brandByUrl(url);
   }
 
   /** The id of a brand page's brand, or undefined when the url is unknown. */
   async brandIdByUrl(url: string): Promise<number | undefined> {
-    const found = await this.db.selectFrom('brands').select('b_id').where('b_url', '=', url).executeTakeFirst();
-    return found?.b_id;
+    return (await this.names()).brandByUrl(url)?.b_id;
   }
 
-  /** The ids of the brands with these urls (unknown urls are left out); one query. */
+  /** The ids of the brands with these urls (unknown urls are left out). */
   async brandIdsByUrls(urls: string[]): Promise<number[]> {
-    const rows = await this.db.selectFrom('brands').select('b_id').where('b_url', 'in', urls).execute();
-    return rows.map((r) => r.b_id);
+    const names = await this.names();
+    return urls.flatMap((url) => names.brandByUrl(url)?.b_id ?? []);
   }
 
-  /** Which of these attribute ids exist and are offered as filters (use_attr = 1); one query for all. */
+  /** Which of these attribute ids exist and are offered as filters (use_attr = 1). */
   async filterableAttributeIds(ids: number[]): Promise<Set<number>> {
-    const rows = await this.db.selectFrom('attributes').select('attr_id').where('attr_id', 'in', ids).where('use_attr', '=', 1).execute();
-    return new Set(rows.map((r) => r.attr_id));
+    const names = await this.names();
+    return new Set(ids.filter((id) => names.filterAttribute(id) !== undefined));
   }
-
 
   /**
    * A category's facets (alone or with a brand filter) from the counts kept per category and brand
    * (facet-counts.ts); a category's with other filters counted in memory (listing-index.ts); any
    * other listing's (the sale listing, a brand page, all products) counted over its products (facets.ts).
    */
-  facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
-    if (isCategoryWithBrands(filter)) return categoryFacets(this.db, filter.categoryIds, filter.brandIds);
+  async facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
+    if (isCategoryWithBrands(filter)) return categoryFacets(this.db, await this.names(), filter.categoryIds, filter.brandIds);
     if (listedInMemory(filter)) return this.listingIndex.facets(filter);
     return listingFacets(this.db, filter, options);
   }

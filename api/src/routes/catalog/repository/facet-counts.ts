@@ -8,8 +8,8 @@
  * and the largest. Triggers move a category's revision whenever a row its counts depend on
  * changes; counts computed at an older revision are counted again (for that one category) when
  * next asked for, in one transaction that holds the category's row so two recounts take turns.
- * Names (brands, attributes) and whether an attribute is a filter are read at answer time, so
- * renaming one needs no recount.
+ * Names (brands, attributes) and whether an attribute is a filter are looked up at answer time
+ * (catalogue-names.ts), so renaming one needs no recount.
  */
 import { sql } from 'kysely';
 import type { ExpressionBuilder, Transaction } from 'kysely';
@@ -17,6 +17,7 @@ import type { ListingFacets } from '@shop/shared-kernel/contract';
 import type { Database, DbOrTrx } from '../../../db/database.ts';
 import { shapeFacets, type AttrRow, type FacetCounts } from './facets.ts';
 import type { ProductFilter } from './product-filter.ts';
+import type { CatalogueNames } from './catalogue-names.ts';
 
 type CountKind = Database['category_facet_counts']['kind'];
 
@@ -25,7 +26,7 @@ type CountKind = Database['category_facet_counts']['kind'];
  * products of `brandIds` when given (the brand facet itself counts every brand: ticking a brand
  * does not hide the others).
  */
-export async function categoryFacets(db: DbOrTrx, catIds: number[], brandIds: number[] = []): Promise<ListingFacets> {
+export async function categoryFacets(db: DbOrTrx, names: CatalogueNames, catIds: number[], brandIds: number[] = []): Promise<ListingFacets> {
   const rows = catIds.length === 0 ? [] : await readFresh(db, catIds, () => db
     .selectFrom('category_facet_counts')
     .select((eb) => ['kind', 'ref_id', 'value', eb.fn.sum<number>('n').as('n'), eb.fn.min<number | null>('lo').as('lo'), eb.fn.max<number | null>('hi').as('hi'), staleCount(eb, catIds)])
@@ -34,24 +35,16 @@ export async function categoryFacets(db: DbOrTrx, catIds: number[], brandIds: nu
     .groupBy(['kind', 'ref_id', 'value'])
     .execute());
   const of = (kind: CountKind) => rows.filter((row) => row.kind === kind);
-  const countedBrandIds = of('brand').map((row) => row.ref_id);
-  const attrIds = [...new Set([...of('attr'), ...of('attr_range')].map((row) => row.ref_id))];
-  const [brands, attributes] = await Promise.all([
-    countedBrandIds.length === 0 ? [] : db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).where('b_id', 'in', countedBrandIds).execute(),
-    attrIds.length === 0 ? [] : db.selectFrom('attributes').select(['attr_id', 'attr_name', 'unit_name']).where('use_attr', '=', 1).where('attr_id', 'in', attrIds).execute(),
-  ]);
-  const brandById = new Map(brands.map((brand) => [brand.b_id, brand]));
-  const attributeById = new Map(attributes.map((attribute) => [attribute.attr_id, attribute]));
   const price = of('price')[0];
   const counts: FacetCounts = {
     brands: of('brand').flatMap((row) => {
-      const brand = brandById.get(row.ref_id);
+      const brand = names.brandById(row.ref_id);
       return brand ? [{ b_url: brand.b_url, b_name: brand.b_name, n: Number(row.n) }] : [];
     }),
     availability: of('availability').map((row) => ({ v_availability: row.value as FacetCounts['availability'][number]['v_availability'], n: Number(row.n) })),
     price: { lo: price?.lo == null ? null : Number(price.lo), hi: price?.hi == null ? null : Number(price.hi) },
     attributes: [...of('attr'), ...of('attr_range')].flatMap((row): AttrRow[] => {
-      const attribute = attributeById.get(row.ref_id);
+      const attribute = names.filterAttribute(row.ref_id);
       if (!attribute) return [];
       return [{
         attr_id: row.ref_id,

@@ -29,6 +29,7 @@
 import type { Availability, ListingFacets, ProductSort } from '@shop/shared-kernel/contract';
 import { PRODUCT_SORTS } from './listing-order.ts';
 import type { DbOrTrx } from '../../../db/database.ts';
+import type { CatalogueNames } from './catalogue-names.ts';
 import { shapeFacets, type AttrRow, type FacetCounts } from './facets.ts';
 import type { ProductFilter } from './product-filter.ts';
 
@@ -128,24 +129,24 @@ export class ListingIndex {
   private readonly brandSlot = new Map<number, number>();
   private readonly brandOfSlot: number[] = [0];
 
-  constructor(private readonly db: DbOrTrx) {}
+  constructor(
+    private readonly db: DbOrTrx,
+    private readonly names: () => Promise<CatalogueNames>,
+  ) {}
 
   /** The facets of a category listing narrowed by other filters (see listedInMemory). */
   async facets(filter: ProductFilter & { categoryIds: number[] }): Promise<ListingFacets> {
     const evaluated = this.evaluate(filter, await this.current(filter.categoryIds));
     const { brands, attributes, ...counts } = this.count(filter, evaluated);
-    const [brandRows, attributeRows] = await Promise.all([
-      brands.size === 0 ? [] : this.db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).where('b_id', 'in', [...brands.keys()]).execute(),
-      attributes.length === 0
-        ? []
-        : this.db.selectFrom('attributes').select(['attr_id', 'attr_name', 'unit_name']).where('use_attr', '=', 1).where('attr_id', 'in', [...new Set(attributes.map((row) => row.attrId))]).execute(),
-    ]);
-    const attributeById = new Map(attributeRows.map((row) => [row.attr_id, row]));
+    const names = await this.names();
     return shapeFacets({
       ...counts,
-      brands: brandRows.map((row) => ({ b_url: row.b_url, b_name: row.b_name, n: brands.get(row.b_id)! })),
+      brands: [...brands].flatMap(([bId, n]) => {
+        const brand = names.brandById(bId);
+        return brand ? [{ b_url: brand.b_url, b_name: brand.b_name, n }] : [];
+      }),
       attributes: attributes.flatMap(({ attrId, ...row }): AttrRow[] => {
-        const attribute = attributeById.get(attrId);
+        const attribute = names.filterAttribute(attrId);
         return attribute ? [{ attr_id: attrId, attr_name: attribute.attr_name, unit_name: attribute.unit_name, ...row }] : [];
       }),
     });
