@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contract';
 import { queryTokens } from '../src/routes/search/search.service.ts';
-import { RANKED_HITS, SearchRepository, ftsQuery, tsQuery } from '../src/routes/search/search.repository.ts';
+import { RANKED_HITS, SearchRepository, ftsQuery, prefixQuery, tsQuery } from '../src/routes/search/search.repository.ts';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
 import { catalogueChanged } from '../src/lib/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
@@ -292,6 +292,37 @@ describe('the SQLite search index (listed products only)', () => {
       catalogueChanged();
     }
     expect(await indexed()).toEqual(await listed());
+  });
+});
+
+describe('the PostgreSQL search rows (their words\' prefixes, migration search-prefix-lexemes)', () => {
+  /** Product ids whose prefixes hold every token, against those whose document has a word starting with each. */
+  const matched = async (tokens: string[]) => {
+    const byPrefixes = await sql<{ p_id: number }>`select p_id from product_search where prefixes @@ to_tsquery('simple', ${prefixQuery(tokens)}) order by p_id`.execute(api.db);
+    const byDocument = await sql<{ p_id: number }>`select p_id from product_search where document @@ to_tsquery('simple', ${tsQuery(tokens)}) order by p_id`.execute(api.db);
+    return { byPrefixes: byPrefixes.rows.map((r) => r.p_id), byDocument: byDocument.rows.map((r) => r.p_id) };
+  };
+
+  it.skipIf(!process.env.DATABASE_URL)('match exactly the rows a prefix query matches in the document, for every word of every product name, and after a rename', async () => {
+    const names = await api.db.selectFrom('products').select('p_name').execute();
+    const tokens = [...new Set(names.flatMap((row) => queryTokens(row.p_name)))];
+    // Each word alone, each of its shorter prefixes, and pairs of neighbours.
+    const queries = [...tokens.map((token) => [token]), ...tokens.flatMap((token) => [token.slice(0, 2), token.slice(0, 5)].map((prefix) => [prefix])), ...tokens.slice(1).map((token, i) => [tokens[i]!, token])];
+    expect(queries.length).toBeGreaterThan(100);
+    for (const query of queries) {
+      const { byPrefixes, byDocument } = await matched(query);
+      expect(byPrefixes, query.join(' ')).toEqual(byDocument);
+    }
+    const product = await api.db.selectFrom('products').select(['p_id', 'p_name']).orderBy('p_id').executeTakeFirstOrThrow();
+    try {
+      await api.db.updateTable('products').set({ p_name: 'Kvádrovitá tvárnica Xylofonová' }).where('p_id', '=', product.p_id).execute();
+      expect((await matched(['xylofonov'])).byPrefixes).toEqual([product.p_id]);
+      expect((await matched(['xy'])).byPrefixes).toContain(product.p_id);
+    } finally {
+      await api.db.updateTable('products').set({ p_name: product.p_name }).where('p_id', '=', product.p_id).execute();
+      catalogueChanged();
+    }
+    expect((await matched(['xylofonov'])).byPrefixes).toEqual([]);
   });
 });
 

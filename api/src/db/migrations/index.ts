@@ -26,6 +26,7 @@ import * as searchIndexListedOnly from './2026-11-26T13-00-00Z_search-index-list
 import * as searchListedDocumentIndex from './2026-11-26T20-00-00Z_search-listed-document-index.ts';
 import * as searchHitCount from './2026-11-26T23-00-00Z_search-hit-count.ts';
 import * as saleCounts from './2026-11-27T01-00-00Z_sale-counts.ts';
+import * as searchPrefixLexemes from './2026-11-27T02-00-00Z_search-prefix-lexemes.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T20-00-00Z_search-listed-document-index': searchListedDocumentIndex,
   '2026-11-26T23-00-00Z_search-hit-count': searchHitCount,
   '2026-11-27T01-00-00Z_sale-counts': saleCounts,
+  '2026-11-27T02-00-00Z_search-prefix-lexemes': searchPrefixLexemes,
 };

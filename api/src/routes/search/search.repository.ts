@@ -10,8 +10,14 @@ import type { DbOrTrx, DialectName } from '../../db/database.ts';
 const prefixed = (token: string, prefix: string) => (token.length > 1 ? prefix : '');
 /** FTS5: every word required: "tehla"* AND "8". */
 export const ftsQuery = (tokens: string[]) => tokens.map((t) => `"${t}"${prefixed(t, '*')}`).join(' AND ');
-/** PostgreSQL: tehla:* & 8 */
+/** PostgreSQL, for ranking against the document: tehla:* & 8 */
 export const tsQuery = (tokens: string[]) => tokens.map((t) => `${t}${prefixed(t, ':*')}`).join(' & ');
+/**
+ * PostgreSQL, for matching against the search rows' prefixes (every prefix of 2 to 12 characters of
+ * each word, and one-character words whole: migration search-prefix-lexemes): tehla & 8. The same
+ * rows as tsQuery against the document, each word one lookup in the index instead of a prefix scan.
+ */
+export const prefixQuery = (tokens: string[]) => tokens.join(' & ');
 
 /**
  * The hits ranked by relevance: the first this many listed hits in popularity order (10 pages).
@@ -33,9 +39,10 @@ const HIT_ID = 's.rowid & 4294967295';
 /**
  * Full-text search over product names, brands, categories and descriptions. SQLite: FTS5 with
  * bm25 (name matches weigh most, then brand, category, description) over the listed products
- * only (migration search-index-listed-only); PostgreSQL: a GIN-indexed tsvector over unaccented
- * text with ts_rank (name weighs most); its rows carry their product's popularity and whether it
- * is listed, with an index in that order over the listed ones (migration search-order-in-index).
+ * only (migration search-index-listed-only); PostgreSQL: a tsvector over unaccented text ranked
+ * with ts_rank (name weighs most), matched through a GIN index of its words' prefixes (migration
+ * search-prefix-lexemes); its rows carry their product's popularity and whether it is listed,
+ * with an index in that order over the listed ones (migration search-order-in-index).
  *
  * Only listed products (with a price) are results. The order: the RANKED_HITS most popular listed
  * hits (popularity desc, id), ranked by score, then popularity, then id; after them every other
@@ -90,7 +97,7 @@ export class SearchRepository {
             select k & 4294967295 as p_id from w order by score, k limit ${limit} offset ${offset}`
         : sql<{ p_id: number }>`with w as materialized (
               select s.p_id, s.document, s.p_popularity from product_search s
-              where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and s.listed
+              where s.prefixes @@ to_tsquery('simple', ${prefixQuery(tokens)}) and s.listed
               order by s.p_popularity desc, s.p_id limit ${this.rankedHits})
             select p_id from w order by ts_rank(document, to_tsquery('simple', ${tsQuery(tokens)})) desc, p_popularity desc, p_id
             limit ${limit} offset ${offset}`;
@@ -105,7 +112,7 @@ export class SearchRepository {
         ? sql<{ p_id: number }>`select ${sql.raw(HIT_ID)} as p_id from product_search s
             where product_search match ${ftsQuery(tokens)} order by s.rowid limit ${limit} offset ${offset}`
         : sql<{ p_id: number }>`select s.p_id from product_search s
-            where s.document @@ to_tsquery('simple', ${tsQuery(tokens)}) and s.listed
+            where s.prefixes @@ to_tsquery('simple', ${prefixQuery(tokens)}) and s.listed
             order by s.p_popularity desc, s.p_id limit ${limit} offset ${offset}`;
     const { rows } = await query.execute(this.db);
     return rows.map((r) => r.p_id);
@@ -121,8 +128,8 @@ export class SearchRepository {
     const query =
       this.dialect === 'sqlite'
         ? sql<{ n: number }>`select count(*) as n from (select 1 from product_search where product_search match ${ftsQuery(tokens)} limit ${bound})`
-        : // Through the GIN index, never a sequential scan (migration search-hit-count).
-          sql<{ n: number }>`select search_hit_count(to_tsquery('simple', ${tsQuery(tokens)}), ${bound}) as n`;
+        : // Through the prefixes' GIN index, never a sequential scan (migrations search-hit-count, search-prefix-lexemes).
+          sql<{ n: number }>`select search_hit_count(to_tsquery('simple', ${prefixQuery(tokens)}), ${bound}) as n`;
     const n = Number((await query.execute(this.db)).rows[0]?.n ?? 0);
     return { total: Math.min(n, this.countedHits), capped: n > this.countedHits };
   }

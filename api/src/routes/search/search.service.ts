@@ -19,7 +19,8 @@ const MAX_TOKENS = 8;
 const MAX_WORD = 40;
 /**
  * A word matches by its first MAX_TOKEN characters (after stemming): the longest prefix SQLite's
- * search index keeps its own list for (migration search-prefix-indexes). Slovak words differ in
+ * search index keeps its own list for (migration search-prefix-indexes), and PostgreSQL's search
+ * rows hold (migration search-prefix-lexemes; both fixed at 12 there). Slovak words differ in
  * their endings, so a longer word's other forms match as well ("tepelnoizolačný" and
  * "tepelnoizolačná" alike).
  */
