@@ -42,13 +42,23 @@ async function expectKeptEqualCounted(label: string) {
   }
 }
 
-/** The whole sale's total as the sale listing shows it (kept counts) against its products counted, as the listing's filter selects them. */
-async function expectSaleTotalEqualCounted(label: string) {
-  const everyCategory = (await new CatalogRepository(api.db).categoryTree()).all().map((category) => category.cat_id);
+/**
+ * The whole sale's and every brand page's totals as their listings show them (kept counts) against
+ * their products counted, as the listings' filters select them.
+ */
+async function expectKeptTotalsEqualCounted(label: string) {
+  const repository = new CatalogRepository(api.db);
+  const everyCategory = (await repository.categoryTree()).all().map((category) => category.cat_id);
   const counted = await api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('p_sale_price', 'is not', null).executeTakeFirstOrThrow();
-  expect(await categoryProductCount(api.db, everyCategory, 'sale'), label).toBe(Number(counted.n));
-  const listing = await new CatalogRepository(api.db).listProducts({ saleOnly: true }, 'popular', { limit: 3, offset: 0 });
-  expect(listing.total, `${label}: the sale listing's total`).toBe(Number(counted.n));
+  expect(await categoryProductCount(api.db, everyCategory, { of: 'sale' }), label).toBe(Number(counted.n));
+  const sale = await repository.listProducts({ saleOnly: true }, 'popular', { limit: 3, offset: 0 });
+  expect(sale.total, `${label}: the sale listing's total`).toBe(Number(counted.n));
+  const brands = await api.db.selectFrom('brands').select('b_id').execute();
+  for (const { b_id } of brands) {
+    const listed = await api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('b_id', '=', b_id).where('p_price', 'is not', null).executeTakeFirstOrThrow();
+    const page = await repository.listProducts({ brandId: b_id, saleOnly: false }, 'popular', { limit: 3, offset: 0 });
+    expect(page.total, `${label}: brand ${b_id}'s total`).toBe(Number(listed.n));
+  }
 }
 
 async function revisions(): Promise<Map<number, number>> {
@@ -70,18 +80,21 @@ describe('facets kept per category', () => {
   });
 
   it("serve the whole catalogue's and the whole sale's totals, and no other listing's", () => {
-    expect(keptTotalOf({ saleOnly: false })).toBe('listed');
-    expect(keptTotalOf({ brandIds: [] })).toBe('listed');
-    expect(keptTotalOf({ saleOnly: true })).toBe('sale');
+    expect(keptTotalOf({ saleOnly: false })).toEqual({ of: 'listed' });
+    expect(keptTotalOf({ brandIds: [] })).toEqual({ of: 'listed' });
+    expect(keptTotalOf({ saleOnly: true })).toEqual({ of: 'sale' });
+    expect(keptTotalOf({ brandId: 3, saleOnly: false })).toEqual({ of: 'brand', brandId: 3 });
     expect(keptTotalOf({ saleOnly: true, brandIds: [3] })).toBeNull();
     expect(keptTotalOf({ saleOnly: true, categoryIds: [1] })).toBeNull();
+    expect(keptTotalOf({ brandId: 3, saleOnly: true })).toBeNull();
+    expect(keptTotalOf({ brandId: 3, availability: ['in_stock'] })).toBeNull();
     expect(keptTotalOf({ brandIds: [3] })).toBeNull();
     expect(keptTotalOf({ categoryIds: [1] })).toBeNull();
   });
 
   it('equal the facets counted over the products for every category, and the API answers them', async () => {
     await expectKeptEqualCounted('as seeded');
-    await expectSaleTotalEqualCounted('as seeded');
+    await expectKeptTotalsEqualCounted('as seeded');
     const category = await api.db.selectFrom('categories').select('cat_url').orderBy('cat_id').executeTakeFirstOrThrow();
     const answer = await api.get(`/api/products/facets?category=${category.cat_url}`);
     expect(answer.status).toBe(200);
@@ -96,7 +109,7 @@ describe('facets kept per category', () => {
       const after = await revisions();
       expect([...after].some(([catId, rev]) => rev !== before.get(catId)), `${label} moves a revision`).toBe(true);
       await expectKeptEqualCounted(label);
-      await expectSaleTotalEqualCounted(label);
+      await expectKeptTotalsEqualCounted(label);
     }
   });
 

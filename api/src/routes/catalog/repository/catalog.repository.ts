@@ -247,7 +247,7 @@ export class CatalogRepository {
   /**
    * One page of product tiles plus the number of matching products: a whole category's from
    * category_listing, a filtered category's from memory (listing-index.ts), any other's in two
-   * indexed, bounded queries (listingPageInSql; the whole catalogue's and the whole sale's totals from the kept counts).
+   * indexed, bounded queries (listingPageInSql; the whole catalogue's, the whole sale's and a brand page's totals from the kept counts).
    */
   async listProducts(
     filter: ProductFilter,
@@ -256,7 +256,7 @@ export class CatalogRepository {
   ): Promise<{ items: ProductSummary[]; total: number }> {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
     if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
-    // The whole catalogue's total, or the whole sale's: every product sits in a category, so the categories' kept counts add up to it.
+    // The whole catalogue's total, the whole sale's or a brand page's: every product sits in a category, so the categories' kept counts add up to it.
     const kept = keptTotalOf(filter);
     const knownTotal = kept ? this.categoryTree().then((tree) => categoryProductCount(this.db, tree.all().map((category) => category.cat_id), kept)) : undefined;
     const { ids, total } = listedInMemory(filter) ? await this.listingIndex.page(filter, sort, page) : await listingPageInSql(this.db, filter, sort, page, knownTotal);
