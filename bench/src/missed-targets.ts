@@ -74,8 +74,8 @@ function api(dialect: 'sqlite' | 'postgres', { catalogue }: Facts): string[] {
   return [
     `- **What limits it: the cost of each statement.** ${floor} Inside PostgreSQL a product detail's statements take 0.05–0.13 ms each ` +
       '(EXPLAIN ANALYZE, warm); the driver, the protocol and the processes\' turns on this machine\'s two cores cost about 0.3 ms a statement. ' +
-      'A product detail runs four to six statements, all at once (keyed by the URL), plus one for the price history of discounted variants: ' +
-      'in-process, without HTTP, 1.75–1.9 ms (measured at stop 38). A listing page runs three to five, two or three deep. A search of a common word ' +
+      'A product detail runs four statements at once (keyed by the URL), then one for the price history of discounted variants: ' +
+      'in-process, without HTTP, 1.75–1.9 ms (measured at stop 38). A listing page runs three or four, two deep; a category\'s facets one. A search of a common word ' +
       'reads its hits\' rows to order them by popularity before it ranks the first 150 (sadrokartónová doska: 5.5 ms in PostgreSQL alone).',
     '- **Kept:** statements run by name (parsed once per connection); a search planned for its words every time, its count bounded to 1,000 hits and ' +
       'taken through the GIN index, which holds every prefix of the words (one lookup a word, not a scan of every word a prefix starts); a listing\'s total and page read at once, the tiles with their price history; kept facet counts, as on SQLite, read with ' +
