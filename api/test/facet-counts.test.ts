@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory, keptTotalOf } from '../src/routes/catalog/repository/facet-counts.ts';
 import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
+import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
 import { loadCatalogueNames } from '../src/routes/catalog/repository/catalogue-names.ts';
 import { catalogueChanges } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -121,6 +122,23 @@ describe('facets kept per category', () => {
     // An update that changes no watched value (the same price again).
     await api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb.ref('v_sell_price') })).where('v_id', '=', variant.v_id).execute();
     expect(await revisions()).toEqual(before);
+  });
+
+  it('serve a listing without a category (all products, a brand page, filters alone) as every category together, equal to the facets counted over its products', async () => {
+    const repository = new CatalogRepository(api.db);
+    const brands = (await api.db.selectFrom('brands').select('b_id').orderBy('b_id').execute()).map((row) => row.b_id);
+    const attribute = await api.db.selectFrom('attribute_values as av').innerJoin('attributes as a', 'a.attr_id', 'av.attr_id').select(['av.attr_id', 'av.av_string']).where('a.use_attr', '=', 1).where('av.av_string', 'is not', null).orderBy('av.av_id').executeTakeFirstOrThrow();
+    const filters: ProductFilter[] = [
+      { saleOnly: false },
+      { brandId: brands[0]!, saleOnly: false },
+      { brandId: brands.at(-1)!, availability: ['in_stock'] },
+      { brandIds: brands.slice(0, 2) },
+      { priceMin: 1_000, priceMax: 50_000 },
+      { attrValues: [{ attrId: attribute.attr_id, values: [attribute.av_string!] }] },
+    ];
+    for (const filter of filters) {
+      expect(await repository.facets(filter, { chunkIds: null }), JSON.stringify(filter)).toEqual(await listingFacets(api.db, filter));
+    }
   });
 
   it('count a category once when many ask at the same moment', async () => {
