@@ -32,13 +32,16 @@ async function subtrees(): Promise<number[][]> {
  * by one and by two of its brands.
  */
 async function expectKeptEqualCounted(label: string) {
+  const names = await loadCatalogueNames(api.db);
   for (const categoryIds of await subtrees()) {
-    const counted = await listingFacets(api.db, { categoryIds, saleOnly: false });
-    expect(await categoryFacets(api.db, await loadCatalogueNames(api.db), categoryIds), `${label}: categories ${categoryIds.join(',')}`).toEqual(counted);
     const brands = await api.db.selectFrom('products').select('b_id').distinct().where('cat_id', 'in', categoryIds).where('b_id', 'is not', null).orderBy('b_id').execute();
-    for (const brandIds of [brands.slice(0, 1), brands.slice(-2)].map((rows) => rows.map((row) => row.b_id!)).filter((ids) => ids.length > 0)) {
-      const filtered = await listingFacets(api.db, { categoryIds, brandIds, saleOnly: false });
-      expect(await categoryFacets(api.db, await loadCatalogueNames(api.db), categoryIds, brandIds), `${label}: categories ${categoryIds.join(',')}, brands ${brandIds.join(',')}`).toEqual(filtered);
+    for (const saleOnly of [false, true]) {
+      const of = `${label}: ${saleOnly ? 'the sale in ' : ''}categories ${categoryIds.join(',')}`;
+      expect(await categoryFacets(api.db, names, categoryIds, [], saleOnly), of).toEqual(await listingFacets(api.db, { categoryIds, saleOnly }));
+      for (const brandIds of [brands.slice(0, 1), brands.slice(-2)].map((rows) => rows.map((row) => row.b_id!)).filter((ids) => ids.length > 0)) {
+        const filtered = await listingFacets(api.db, { categoryIds, brandIds, saleOnly });
+        expect(await categoryFacets(api.db, names, categoryIds, brandIds, saleOnly), `${of}, brands ${brandIds.join(',')}`).toEqual(filtered);
+      }
     }
   }
 }
@@ -102,7 +105,7 @@ describe('facets kept per category', () => {
     expect(answer.body.data.brands.length).toBeGreaterThan(0);
   });
 
-  it('stay equal after a price, a brand, an availability, an attribute value, a discount and its end, a category move, a new and a removed product', async () => {
+  it('stay equal after a price, a brand, an availability, an attribute value, a discount, its end and a second one, a category move, a new and a removed product', async () => {
     const { changes } = await catalogueChanges(api.db, 'facet-test-novy');
     for (const [label, change] of changes) {
       const before = await revisions();
@@ -124,7 +127,7 @@ describe('facets kept per category', () => {
     expect(await revisions()).toEqual(before);
   });
 
-  it('serve a listing without a category (all products, a brand page, filters alone) as every category together, equal to the facets counted over its products', async () => {
+  it('serve a listing without a category (all products, a brand page, the sale, filters alone) as every category together, equal to the facets counted over its products', async () => {
     const repository = new CatalogRepository(api.db);
     const brands = (await api.db.selectFrom('brands').select('b_id').orderBy('b_id').execute()).map((row) => row.b_id);
     const attribute = await api.db.selectFrom('attribute_values as av').innerJoin('attributes as a', 'a.attr_id', 'av.attr_id').select(['av.attr_id', 'av.av_string']).where('a.use_attr', '=', 1).where('av.av_string', 'is not', null).orderBy('av.av_id').executeTakeFirstOrThrow();
@@ -135,6 +138,9 @@ describe('facets kept per category', () => {
       { brandIds: brands.slice(0, 2) },
       { priceMin: 1_000, priceMax: 50_000 },
       { attrValues: [{ attrId: attribute.attr_id, values: [attribute.av_string!] }] },
+      { saleOnly: true },
+      { saleOnly: true, brandIds: brands.slice(0, 2) },
+      { saleOnly: true, priceMin: 1_000 },
     ];
     for (const filter of filters) {
       expect(await repository.facets(filter, { chunkIds: null }), JSON.stringify(filter)).toEqual(await listingFacets(api.db, filter));

@@ -113,13 +113,14 @@ export type NewAttributeValue = Insertable<AttributeValueTable>;
  * Facet counts of one category's own products of one brand (migrations category-facet-counts,
  * facet-counts-per-brand): `kind` brand
  * (ref_id b_id), availability (value), attr (ref_id attr_id, value av_string), attr_range
- * (ref_id attr_id, lo/hi), price (lo/hi), sale (the products on sale, migration sale-counts); unused parts are 0 or ''.
+ * (ref_id attr_id, lo/hi), price (lo/hi); each again with the prefix sale_ for the products on sale
+ * (migrations sale-counts, sale-facet-counts); unused parts are 0 or ''.
  */
 export interface CategoryFacetCountTable {
   cat_id: number;
   /** The products' brand (0: none); the brand rows are keyed by their own brand (ref_id). */
   b_id: number;
-  kind: 'brand' | 'availability' | 'attr' | 'attr_range' | 'price' | 'sale';
+  kind: 'brand' | 'availability' | 'attr' | 'attr_range' | 'price' | `sale_${'brand' | 'availability' | 'attr' | 'attr_range' | 'price'}`;
   ref_id: number;
   value: string;
   n: number;

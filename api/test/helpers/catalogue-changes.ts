@@ -2,8 +2,8 @@
  * Every kind of catalogue change a category's facets and filtered listings depend on, each made
  * on the test database in turn, for tests that hold kept or in-memory data equal to a count over
  * the products after each: a price, a brand, an availability, an attribute value, a discount on
- * a product's variant (putting it on sale) and its end, a category move, a new product (with a
- * variant and an attribute value) and its removal.
+ * a product's variant (putting it on sale) and its end, a second discount on a product on sale, a
+ * category move, a new product (with a variant and an attribute value) and its removal.
  */
 import type { Db } from '../../src/db/database.ts';
 
@@ -21,6 +21,8 @@ export async function catalogueChanges(db: Db, newUrl: string): Promise<{ catIds
   const brand = await db.selectFrom('brands').select('b_id').orderBy('b_id', 'desc').executeTakeFirstOrThrow();
   const variant = await db.selectFrom('variants').select(['v_id', 'v_availability']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
   const attribute = await db.selectFrom('attributes').select('attr_id').orderBy('attr_id').executeTakeFirstOrThrow();
+  // A variant without a discount of a product on sale: a second discount may change no product column, only the sale's counts.
+  const onSale = await db.selectFrom('products as p').innerJoin('variants as v', 'v.p_id', 'p.p_id').select(['v.v_id']).where('p.p_sale_price', 'is not', null).where('v.v_sale', '=', 0).orderBy('p.p_id').orderBy('v.v_id').executeTakeFirstOrThrow();
   // A product not on sale, and the last of its variants (not the one its tile shows, where it has several).
   const offSale = await db.selectFrom('products as p').innerJoin('variants as v', 'v.p_id', 'p.p_id').select(['v.v_id']).where('p.p_sale_price', 'is', null).where('p.p_price', 'is not', null).orderBy('p.p_id').orderBy('v.v_id', 'desc').executeTakeFirstOrThrow();
   const changes: CatalogueChange[] = [
@@ -30,6 +32,7 @@ export async function catalogueChanges(db: Db, newUrl: string): Promise<{ catIds
     ['attribute value', () => db.updateTable('attribute_values').set({ av_string: 'Úplne nová hodnota' }).where('av_id', '=', product.av_id).execute()],
     ['a discount (on sale)', () => db.updateTable('variants').set({ v_sale: 15 }).where('v_id', '=', offSale.v_id).execute()],
     ['the discount ended (off sale)', () => db.updateTable('variants').set({ v_sale: 0 }).where('v_id', '=', offSale.v_id).execute()],
+    ['a second discount on a product on sale', () => db.updateTable('variants').set({ v_sale: 10 }).where('v_id', '=', onSale.v_id).execute()],
     ['category move', () => db.updateTable('products').set({ cat_id: otherCategory.cat_id }).where('p_id', '=', product.p_id).execute()],
     ['new product', async () => {
       const { p_id } = await db

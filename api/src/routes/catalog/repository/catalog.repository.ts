@@ -224,15 +224,15 @@ export class CatalogRepository {
   }
 
   /**
-   * A category's facets (alone or with a brand filter) from the counts kept per category and brand
-   * (facet-counts.ts); a category's with other filters counted in memory (listing-index.ts). A
-   * listing without a category (all products, a brand page) is every category's together, as every
-   * product sits in one: counted in SQL, its facets took 70-530 ms on 100,000 products. The sale's
-   * are counted over its products (facets.ts).
+   * A category's facets, the sale's or not (alone or with a brand filter), from the counts kept per
+   * category and brand (facet-counts.ts); a category's with other filters counted in memory
+   * (listing-index.ts). A listing without a category (all products, a brand page, the sale) is
+   * every category's together, as every product sits in one: counted in SQL, its facets took
+   * 70-530 ms on 100,000 products. The sale's with other filters are counted over its products (facets.ts).
    */
   async facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
-    const scoped = filter.categoryIds === undefined && !filter.saleOnly ? { ...filter, categoryIds: (await this.categoryTree()).all().map((category) => category.cat_id) } : filter;
-    if (isCategoryWithBrands(scoped)) return categoryFacets(this.db, await this.names(), scoped.categoryIds, scoped.brandIds);
+    const scoped = filter.categoryIds === undefined ? { ...filter, categoryIds: (await this.categoryTree()).all().map((category) => category.cat_id) } : filter;
+    if (isCategoryWithBrands(scoped)) return categoryFacets(this.db, await this.names(), scoped.categoryIds, scoped.brandIds, Boolean(scoped.saleOnly));
     if (listedInMemory(scoped)) return this.listingIndex.facets(scoped);
     return listingFacets(this.db, filter, options);
   }

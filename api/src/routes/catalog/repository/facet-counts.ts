@@ -21,20 +21,26 @@ import type { CatalogueNames } from './catalogue-names.ts';
 
 type CountKind = Database['category_facet_counts']['kind'];
 
+/** The kinds of count kept for every listed product, and their names for the products on sale. */
+const FACET_KINDS = ['brand', 'availability', 'price', 'attr', 'attr_range'] as const;
+type FacetKind = (typeof FACET_KINDS)[number];
+const kindOf = (kind: FacetKind, sale: boolean): CountKind => (sale ? `sale_${kind}` : kind);
+
 /**
- * The facets of the categories `catIds` (a category and its subcategories) together, of the
- * products of `brandIds` when given (the brand facet itself counts every brand: ticking a brand
- * does not hide the others).
+ * The facets of the categories `catIds` (a category and its subcategories) together, of their
+ * products on sale only with `sale` (the sale listing's), of the products of `brandIds` when given
+ * (the brand facet itself counts every brand: ticking a brand does not hide the others).
  */
-export async function categoryFacets(db: DbOrTrx, names: CatalogueNames, catIds: number[], brandIds: number[] = []): Promise<ListingFacets> {
+export async function categoryFacets(db: DbOrTrx, names: CatalogueNames, catIds: number[], brandIds: number[] = [], sale = false): Promise<ListingFacets> {
   const rows = catIds.length === 0 ? [] : await readFresh(db, catIds, () => db
     .selectFrom('category_facet_counts')
     .select((eb) => ['kind', 'ref_id', 'value', eb.fn.sum<number>('n').as('n'), eb.fn.min<number | null>('lo').as('lo'), eb.fn.max<number | null>('hi').as('hi'), staleCount(eb, catIds)])
     .where('cat_id', 'in', catIds)
-    .$if(brandIds.length > 0, (q) => q.where((eb) => eb.or([eb('kind', '=', 'brand'), eb('b_id', 'in', brandIds)])))
+    .where('kind', 'in', FACET_KINDS.map((kind) => kindOf(kind, sale)))
+    .$if(brandIds.length > 0, (q) => q.where((eb) => eb.or([eb('kind', '=', kindOf('brand', sale)), eb('b_id', 'in', brandIds)])))
     .groupBy(['kind', 'ref_id', 'value'])
     .execute());
-  const of = (kind: CountKind) => rows.filter((row) => row.kind === kind);
+  const of = (kind: FacetKind) => rows.filter((row) => row.kind === kindOf(kind, sale));
   const price = of('price')[0];
   const counts: FacetCounts = {
     brands: of('brand').flatMap((row) => {
@@ -50,7 +56,7 @@ export async function categoryFacets(db: DbOrTrx, names: CatalogueNames, catIds:
         attr_id: row.ref_id,
         attr_name: attribute.attr_name,
         unit_name: attribute.unit_name,
-        av_string: row.kind === 'attr' ? row.value : null,
+        av_string: row.kind === kindOf('attr', sale) ? row.value : null,
         n: Number(row.n),
         lo: row.lo == null ? null : Number(row.lo),
         hi: row.hi == null ? null : Number(row.hi),
@@ -76,7 +82,7 @@ export async function categoryProductCount(db: DbOrTrx, catIds: number[], total:
     .select((eb) => [eb.fn.sum<number>('n').as('n'), staleCount(eb, catIds)])
     .where('cat_id', 'in', catIds)
     .$if(total.of === 'listed', (q) => q.where('kind', '=', 'price'))
-    .$if(total.of === 'sale', (q) => q.where('kind', '=', 'sale'))
+    .$if(total.of === 'sale', (q) => q.where('kind', '=', 'sale_price'))
     .$if(total.of === 'brand', (q) => q.where('kind', '=', 'brand').where('ref_id', '=', total.of === 'brand' ? total.brandId : 0))
     .execute());
   return Number(row?.n ?? 0);
@@ -141,40 +147,38 @@ async function recount(trx: Transaction<Database>, catId: number): Promise<void>
   const done = Number((await trx.selectFrom('category_facet_computed').select('rev').where('cat_id', '=', catId).executeTakeFirst())?.rev);
   if (done === rev) return;
   await trx.deleteFrom('category_facet_counts').where('cat_id', '=', catId).execute();
-  // The category's own listed products (with a price), as the listing counts them.
+  // The category's own listed products (with a price), as the listing counts them; then those on
+  // sale, as the sale listing counts them (product-filter.ts: a sale price implies a price; its
+  // availability counts the discounted variants only, facets.ts).
   const listed = trx.selectFrom('products as p').where('p.cat_id', '=', catId).where('p.p_price', 'is not', null);
   const cat = sql.lit(catId);
   // Every count per brand of the products (0: none), so a brand filter sums only its brands' rows.
   const brand = sql<number>`coalesce(p.b_id, 0)`;
   const columns = ['cat_id', 'b_id', 'kind', 'ref_id', 'value', 'n', 'lo', 'hi'] as const;
-  const inserts = [
-    listed
+  const inserts = ([['', listed], ['sale_', listed.where('p.p_sale_price', 'is not', null)]] as const).flatMap(([prefix, products]) => [
+    products
       .where('p.b_id', 'is not', null)
-      .select((eb) => [cat.as('cat_id'), 'p.b_id as b_id', sql.lit('brand').as('kind'), 'p.b_id as ref_id', sql.lit('').as('value'), eb.fn.countAll().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .select((eb) => [cat.as('cat_id'), 'p.b_id as b_id', sql.lit(`${prefix}brand`).as('kind'), 'p.b_id as ref_id', sql.lit('').as('value'), eb.fn.countAll().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
       .groupBy('p.b_id'),
-    listed
+    products
       .innerJoin('variants as v', 'v.p_id', 'p.p_id')
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('availability').as('kind'), sql.lit(0).as('ref_id'), 'v.v_availability as value', eb.fn.count('v.p_id').distinct().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .$if(prefix === 'sale_', (q) => q.where('v.v_sale', '>', 0))
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}availability`).as('kind'), sql.lit(0).as('ref_id'), 'v.v_availability as value', eb.fn.count('v.p_id').distinct().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
       .groupBy([brand, 'v.v_availability']),
-    listed
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('price').as('kind'), sql.lit(0).as('ref_id'), sql.lit('').as('value'), eb.fn.countAll().as('n'), eb.fn.min('p.p_price').as('lo'), eb.fn.max('p.p_price').as('hi')])
+    products
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}price`).as('kind'), sql.lit(0).as('ref_id'), sql.lit('').as('value'), eb.fn.countAll().as('n'), eb.fn.min('p.p_price').as('lo'), eb.fn.max('p.p_price').as('hi')])
       .groupBy(brand),
-    // The products on sale, as the sale listing counts them (product-filter.ts: a sale price implies a price).
-    listed
-      .where('p.p_sale_price', 'is not', null)
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('sale').as('kind'), sql.lit(0).as('ref_id'), sql.lit('').as('value'), eb.fn.countAll().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
-      .groupBy(brand),
-    listed
+    products
       .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
       .where('av.av_string', 'is not', null)
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('attr').as('kind'), 'av.attr_id as ref_id', 'av.av_string as value', eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}attr`).as('kind'), 'av.attr_id as ref_id', 'av.av_string as value', eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
       .groupBy([brand, 'av.attr_id', 'av.av_string']),
-    listed
+    products
       .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
       .where('av.av_string', 'is', null)
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit('attr_range').as('kind'), 'av.attr_id as ref_id', sql.lit('').as('value'), eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}attr_range`).as('kind'), 'av.attr_id as ref_id', sql.lit('').as('value'), eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
       .groupBy([brand, 'av.attr_id']),
-  ];
+  ]);
   for (const select of inserts) await trx.insertInto('category_facet_counts').columns(columns).expression(select).execute();
   await trx.updateTable('category_facet_computed').set({ rev }).where('cat_id', '=', catId).execute();
 }
@@ -197,9 +201,9 @@ export function keptTotalOf(filter: ProductFilter): KeptTotal | null {
   return null;
 }
 
-/** Whether a listing's filter is a category and at most a brand filter: its facets come from the kept counts too. */
+/** Whether a listing's filter is a category (the sale's or not) and at most a brand filter: its facets come from the kept counts too. */
 export function isCategoryWithBrands(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
-  return filter.categoryIds !== undefined && narrowing(filter, ['brandIds']).length === 0;
+  return filter.categoryIds !== undefined && narrowing(filter, ['brandIds', 'saleOnly']).length === 0;
 }
 
 /** The filter's conditions other than its categories (and the keys named). */
