@@ -13,7 +13,7 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, d
   const catalog = new CatalogService(repository, dialect);
 
   if (warmCatalogue) {
-    // Every category's listing index, one category after another, once the server is ready; a category a shopper asks for meanwhile loads once for both.
+    // Every category's kept counts and listing index, one category after another, once the server is ready; a category a shopper asks for meanwhile loads once for both.
     let closing = false;
     plugin.addHook('onClose', async () => {
       closing = true;

