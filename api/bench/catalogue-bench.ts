@@ -152,6 +152,9 @@ const groups: { name: 'listing' | 'search' | 'facets' | 'product'; target: strin
       '/api/products/facets?category=izolacie',
       '/api/products/facets?category=hruba-stavba',
       `/api/products/facets?category=hruba-stavba&f14=${enc('pálená hlina')}&price=1-20`,
+      // The sale page's and a brand page's filters: listings without a category.
+      '/api/products/facets?sale=1',
+      '/api/products/facets?brand=knauf',
     ],
   },
   { name: 'product', target: '≤ 1 ms', limitMs: 1, paths: productPaths },
