@@ -64,9 +64,10 @@ function api(dialect: 'sqlite' | 'postgres', { catalogue }: Facts): string[] {
     : 'The floor of a call was not measured (the catalogue benchmark failed).';
   if (dialect === 'sqlite') {
     return [
-      `- **What limits it: the floor of a call and the machine.** ${floor} A product detail runs five to seven indexed reads and compresses its ` +
-        'answer; a listing page reads 15 tiles. One-at-a-time medians of calls whose code did not change moved by 30–40 % between runs on this machine.',
-      '- **Kept:** facets from counts kept per category and brand, and from an in-memory index per category revision when filtered; listings read one page ' +
+      `- **What limits it: the floor of a call and the machine.** ${floor} A product detail runs five indexed reads (four keyed by its URL) and ` +
+        'compresses its answer; a listing page reads 15 tiles. One-at-a-time medians of calls whose code did not change moved by 30–40 % between runs on this machine.',
+      '- **Kept:** facets from counts kept per category and brand (the sale\'s too; every category together for a listing without one), and from an ' +
+        'in-memory index per category revision when filtered; brands and attributes looked up in memory; listings read one page ' +
         'of `category_listing` through an index whatever the sort and page; a tile is one product and one variant row; product detail\'s queries compiled ' +
         'once; rows read as arrays; the database file read through a memory map; answers compressed with brotli 3.',
     ];
