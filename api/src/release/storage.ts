@@ -4,7 +4,8 @@
  * interface for scale (`s3-storage.ts`; `storage-from-env.ts` picks one;
  * see README, "Release flow").
  */
-import { cp, mkdir, open, readdir, readFile, rename, rm, stat, appendFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { cp, link, mkdir, readdir, readFile, rename, rm, stat, appendFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 export type ReleaseStorage = {
@@ -107,14 +108,19 @@ export function localDirectoryStorage(root: string): ReleaseStorage {
     },
     async createExclusive(key, content) {
       await mkdir(dirname(path(key)), { recursive: true });
+      // Written in full under a name of its own, then linked into place: a hard link is created only
+      // if the name is free, and with its content. Created empty and written after ('wx'), a lock
+      // was read empty by a second release in between, taken for a dead holder's and broken.
+      const temporary = `${path(key)}.${process.pid}.${randomUUID()}.tmp`;
+      await writeFile(temporary, content);
       try {
-        const handle = await open(path(key), 'wx');
-        await handle.writeFile(content);
-        await handle.close();
+        await link(temporary, path(key));
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw error;
+      } finally {
+        await rm(temporary, { force: true });
       }
     },
     async remove(key) {
