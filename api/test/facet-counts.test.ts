@@ -37,10 +37,12 @@ async function expectKeptEqualCounted(label: string) {
     const brands = await api.db.selectFrom('products').select('b_id').distinct().where('cat_id', 'in', categoryIds).where('b_id', 'is not', null).orderBy('b_id').execute();
     for (const saleOnly of [false, true]) {
       const of = `${label}: ${saleOnly ? 'the sale in ' : ''}categories ${categoryIds.join(',')}`;
-      expect(await categoryFacets(api.db, names, categoryIds, [], saleOnly), of).toEqual(await listingFacets(api.db, { categoryIds, saleOnly }));
+      expect(await categoryFacets(api.db, names, categoryIds, { sale: saleOnly }), of).toEqual(await listingFacets(api.db, { categoryIds, saleOnly }));
       for (const brandIds of [brands.slice(0, 1), brands.slice(-2)].map((rows) => rows.map((row) => row.b_id!)).filter((ids) => ids.length > 0)) {
         const filtered = await listingFacets(api.db, { categoryIds, brandIds, saleOnly });
-        expect(await categoryFacets(api.db, names, categoryIds, brandIds, saleOnly), `${of}, brands ${brandIds.join(',')}`).toEqual(filtered);
+        expect(await categoryFacets(api.db, names, categoryIds, { brandIds, sale: saleOnly }), `${of}, brands ${brandIds.join(',')}`).toEqual(filtered);
+        const brandPage = { categoryIds, brandId: brandIds[0]!, saleOnly };
+        expect(await categoryFacets(api.db, names, categoryIds, { brandId: brandIds[0]!, sale: saleOnly }), `${of}, brand page ${brandIds[0]}`).toEqual(await listingFacets(api.db, brandPage));
       }
     }
   }
@@ -81,6 +83,9 @@ describe('facets kept per category', () => {
     expect(isCategoryWithBrands({ categoryIds: [1], categoryId: 1, brandIds: [3] })).toBe(true);
     expect(isCategoryWithBrands({ categoryIds: [1], brandIds: [3], availability: ['in_stock'] })).toBe(false);
     expect(isCategoryWithBrands({ brandIds: [3] })).toBe(false);
+    expect(isCategoryWithBrands({ categoryIds: [1], brandId: 3 })).toBe(true);
+    expect(isCategoryWithBrands({ categoryIds: [1], brandId: 3, brandIds: [4] })).toBe(false);
+    expect(isCategoryWithBrands({ categoryIds: [1], brandId: 3, availability: ['in_stock'] })).toBe(false);
   });
 
   it("serve the whole catalogue's and the whole sale's totals, and no other listing's", () => {
@@ -134,6 +139,7 @@ describe('facets kept per category', () => {
     const filters: ProductFilter[] = [
       { saleOnly: false },
       { brandId: brands[0]!, saleOnly: false },
+      { brandId: brands[1]!, saleOnly: true },
       { brandId: brands.at(-1)!, availability: ['in_stock'] },
       { brandIds: brands.slice(0, 2) },
       { priceMin: 1_000, priceMax: 50_000 },

@@ -230,7 +230,7 @@ export class CatalogRepository {
   }
 
   /**
-   * A category's facets, the sale's or not (alone or with a brand filter), from the counts kept per
+   * A category's facets, the sale's or a brand page's or not (alone or with a brand filter), from the counts kept per
    * category and brand (facet-counts.ts); a category's with other filters counted in memory
    * (listing-index.ts). A listing without a category (all products, a brand page, the sale) is
    * every category's together, as every product sits in one: counted in SQL, its facets took
@@ -238,7 +238,9 @@ export class CatalogRepository {
    */
   async facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
     const scoped = filter.categoryIds === undefined ? { ...filter, categoryIds: (await this.categoryTree()).all().map((category) => category.cat_id) } : filter;
-    if (isCategoryWithBrands(scoped)) return categoryFacets(this.db, await this.names(), scoped.categoryIds, scoped.brandIds, Boolean(scoped.saleOnly));
+    if (isCategoryWithBrands(scoped)) {
+      return categoryFacets(this.db, await this.names(), scoped.categoryIds, { brandIds: scoped.brandIds, brandId: scoped.brandId, sale: Boolean(scoped.saleOnly) });
+    }
     if (listedInMemory(scoped)) return this.listingIndex.facets(scoped);
     return listingFacets(this.db, filter, options);
   }

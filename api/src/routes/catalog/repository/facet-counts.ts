@@ -29,14 +29,21 @@ const kindOf = (kind: FacetKind, sale: boolean): CountKind => (sale ? `sale_${ki
 /**
  * The facets of the categories `catIds` (a category and its subcategories) together, of their
  * products on sale only with `sale` (the sale listing's), of the products of `brandIds` when given
- * (the brand facet itself counts every brand: ticking a brand does not hide the others).
+ * (the brand facet itself counts every brand: ticking a brand does not hide the others), or of one
+ * brand's products only with `brandId` (a brand page's: its brand facet is that brand alone).
  */
-export async function categoryFacets(db: DbOrTrx, names: CatalogueNames, catIds: number[], brandIds: number[] = [], sale = false): Promise<ListingFacets> {
+export async function categoryFacets(
+  db: DbOrTrx,
+  names: CatalogueNames,
+  catIds: number[],
+  { brandIds = [], brandId, sale = false }: { brandIds?: number[]; brandId?: number; sale?: boolean } = {},
+): Promise<ListingFacets> {
   const rows = catIds.length === 0 ? [] : await readFresh(db, catIds, () => db
     .selectFrom('category_facet_counts')
     .select((eb) => ['kind', 'ref_id', 'value', eb.fn.sum<number>('n').as('n'), eb.fn.min<number | null>('lo').as('lo'), eb.fn.max<number | null>('hi').as('hi'), staleCount(eb, catIds)])
     .where('cat_id', 'in', catIds)
     .where('kind', 'in', FACET_KINDS.map((kind) => kindOf(kind, sale)))
+    .$if(brandId !== undefined, (q) => q.where('b_id', '=', brandId!))
     .$if(brandIds.length > 0, (q) => q.where((eb) => eb.or([eb('kind', '=', kindOf('brand', sale)), eb('b_id', 'in', brandIds)])))
     .groupBy(['kind', 'ref_id', 'value'])
     .execute());
@@ -201,9 +208,13 @@ export function keptTotalOf(filter: ProductFilter): KeptTotal | null {
   return null;
 }
 
-/** Whether a listing's filter is a category (the sale's or not) and at most a brand filter: its facets come from the kept counts too. */
+/**
+ * Whether a listing's filter is a category (the sale's or not, a brand page's or not) and at most a
+ * brand filter (not both a brand page and a brand filter): its facets come from the kept counts too.
+ */
 export function isCategoryWithBrands(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
-  return filter.categoryIds !== undefined && narrowing(filter, ['brandIds', 'saleOnly']).length === 0;
+  if (filter.brandId !== undefined && (filter.brandIds?.length ?? 0) > 0) return false;
+  return filter.categoryIds !== undefined && narrowing(filter, ['brandIds', 'saleOnly', 'brandId']).length === 0;
 }
 
 /** The filter's conditions other than its categories (and the keys named). */
