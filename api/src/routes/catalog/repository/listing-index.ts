@@ -18,13 +18,15 @@
  *
  * The revisions live in the database, so the arrays are right on every server of the shop and
  * after any writer (a script on the SQLite file too), without a broadcast. Names (brands,
- * attributes) and whether an attribute is a filter are read at answer time.
+ * attributes) and whether an attribute is a filter are looked up at answer time
+ * (catalogue-names.ts: kept per catalogue version, as the category tree).
  *
  * The filter's meaning and the orders are the SQL ones (product-filter.ts applyProductFilter,
  * listing-order.ts LISTING_ORDER; names compare by code point, as SQLite and PostgreSQL's C
  * collation do); test/listing-index.test.ts holds them equal over many filters, every sort and
- * after every kind of change. The sale listing's filter (v_sale, p_sale_price) is not watched by
- * the revisions: it is read in SQL (facets.ts, catalog.repository.ts).
+ * after every kind of change. The sale listing is not kept here (its tiles show the discounted
+ * variant): it is read in SQL, its facets without other filters from the kept counts (facets.ts,
+ * facet-counts.ts, catalog.repository.ts).
  */
 import type { Availability, ListingFacets, ProductSort } from '@shop/shared-kernel/contract';
 import { PRODUCT_SORTS } from './listing-order.ts';
