@@ -28,13 +28,17 @@ async function subtrees(): Promise<number[][]> {
 }
 
 /**
- * Every category's kept facets against the facets counted over its products, alone and filtered
- * by one and by two of its brands.
+ * Every category's kept facets against the facets counted over its products, whole and its sale,
+ * and filtered by one and by two of its brands (or its brand page). `changed` limits the brand
+ * filters to the categories around those whose revision a change moved: they read the same kept
+ * rows as the whole category's brand facet, and counting them for every category after every
+ * change took most of this file's time (over 20 s on PostgreSQL on a loaded 2-core machine).
  */
-async function expectKeptEqualCounted(label: string) {
+async function expectKeptEqualCounted(label: string, changed?: ReadonlySet<number>) {
   const names = await loadCatalogueNames(api.db);
   for (const categoryIds of await subtrees()) {
-    const brands = await api.db.selectFrom('products').select('b_id').distinct().where('cat_id', 'in', categoryIds).where('b_id', 'is not', null).orderBy('b_id').execute();
+    const withBrands = !changed || categoryIds.some((id) => changed.has(id));
+    const brands = withBrands ? await api.db.selectFrom('products').select('b_id').distinct().where('cat_id', 'in', categoryIds).where('b_id', 'is not', null).orderBy('b_id').execute() : [];
     for (const saleOnly of [false, true]) {
       const of = `${label}: ${saleOnly ? 'the sale in ' : ''}categories ${categoryIds.join(',')}`;
       expect(await categoryFacets(api.db, names, categoryIds, { sale: saleOnly }), of).toEqual(await listingFacets(api.db, { categoryIds, saleOnly }));
@@ -116,11 +120,14 @@ describe('facets kept per category', () => {
       const before = await revisions();
       await change();
       const after = await revisions();
-      expect([...after].some(([catId, rev]) => rev !== before.get(catId)), `${label} moves a revision`).toBe(true);
-      await expectKeptEqualCounted(label);
+      const moved = new Set([...after].filter(([catId, rev]) => rev !== before.get(catId)).map(([catId]) => catId));
+      expect(moved.size, `${label} moves a revision`).toBeGreaterThan(0);
+      await expectKeptEqualCounted(label, moved);
       await expectKeptTotalsEqualCounted(label);
     }
-  });
+    // Ten changes, each followed by every category counted twice over (about 0.7 s a change on
+    // PostgreSQL here): more than the default limit allows on a loaded 2-core CI machine.
+  }, 60_000);
 
   it('are not counted again after a stock change (an order), nor when nothing changed', async () => {
     await expectKeptEqualCounted('before');
