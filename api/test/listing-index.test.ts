@@ -35,7 +35,7 @@ function random(seed: number) {
   return { next, pick: <T>(items: T[]): T => items[Math.floor(next() * items.length)]!, some: <T>(items: T[]): T[] => items.filter(() => next() < 0.4) };
 }
 
-/** Filters over one category's subtree, drawn from its own data: prices, brands, availabilities, attribute values and ranges, alone and together. */
+/** Filters over one category's subtree, drawn from its own data: prices, brands, availabilities, attribute values and ranges, alone and together, in the sale or not. */
 async function filtersFor(categoryIds: number[], seed: number, count: number): Promise<ProductFilter[]> {
   const products = await api.db.selectFrom('products').select(['p_id', 'b_id', 'p_price']).where('cat_id', 'in', categoryIds).where('p_price', 'is not', null).execute();
   if (products.length === 0) return [];
@@ -83,8 +83,9 @@ async function filtersFor(categoryIds: number[], seed: number, count: number): P
       filter.attrRanges = [...(filter.attrRanges ?? []), ...(part.attrRanges ?? [])];
       Object.assign(filter, { ...part, attrValues: filter.attrValues, attrRanges: filter.attrRanges });
     }
-    // Now and then a brand page's own brand too.
+    // Now and then a brand page's own brand too, and the sale (its availability is of its discounted variants).
     if (rng.next() < 0.15 && brands.length > 0) filter.brandId = rng.pick(brands);
+    if (rng.next() < 0.3) filter.saleOnly = true;
     filters.push(filter);
   }
   return filters;
@@ -128,10 +129,11 @@ async function expectIndexEqualsSql(index: ListingIndex, label: string, seed = 1
 }
 
 describe('a filtered category listing read from memory', () => {
-  it('are used for a category with filters, never for the sale listing', () => {
+  it('are used for a category with filters, its sale too, never for a listing without a category', () => {
     expect(listedInMemory({ categoryIds: [1], priceMin: 100 })).toBe(true);
     expect(listedInMemory({ categoryIds: [1], availability: ['in_stock'], brandIds: [2] })).toBe(true);
-    expect(listedInMemory({ categoryIds: [1], priceMin: 100, saleOnly: true })).toBe(false);
+    expect(listedInMemory({ categoryIds: [1], priceMin: 100, saleOnly: true })).toBe(true);
+    expect(listedInMemory({ priceMin: 100, saleOnly: true })).toBe(false);
     expect(listedInMemory({ categoryIds: [], priceMin: 100 })).toBe(false);
     expect(listedInMemory({ brandId: 3, priceMin: 100 })).toBe(false);
   });
@@ -162,6 +164,36 @@ describe('a filtered category listing read from memory', () => {
     const reference = await listingPageInSql(api.db, { categoryIds, availability: ['in_stock'], priceMin: 1000, priceMax: 500_000, saleOnly: false }, 'price-desc', { limit: PAGE_SIZE, offset: PAGE_SIZE });
     expect(listing.body.data.map((product: { p_id: number }) => product.p_id)).toEqual(reference.ids);
     expect(listing.body.meta.total).toBe(reference.total);
+  });
+
+  it('serve a listing without a category narrowed by filters (the sale, a brand page, filters alone) as every category together, equal to SQL in every sort', async () => {
+    const repository = new CatalogRepository(api.db);
+    const brands = (await api.db.selectFrom('brands').select('b_id').orderBy('b_id').execute()).map((row) => row.b_id);
+    const filters: ProductFilter[] = [
+      { saleOnly: true, priceMin: 1_000, priceMax: 100_000 },
+      { saleOnly: true, availability: ['in_stock'] },
+      { saleOnly: true, brandIds: brands.slice(0, 3) },
+      { brandId: brands[0]!, availability: ['to_order', 'unavailable'] },
+      { brandId: brands[1]!, saleOnly: true, priceMax: 50_000 },
+      { brandIds: brands.slice(1, 3), saleOnly: false },
+      { priceMin: 10_000, priceMax: 20_000 },
+    ];
+    for (const filter of filters) {
+      for (const sort of PRODUCT_SORTS) {
+        for (const offset of [0, PAGE_SIZE]) {
+          const page = { limit: PAGE_SIZE, offset };
+          const reference = await listingPageInSql(api.db, filter, sort, page);
+          expect(reference.total, JSON.stringify(filter)).toBeGreaterThan(0);
+          const listed = await repository.listProducts(filter, sort, page);
+          expect({ ids: listed.items.map((item) => item.p_id), total: listed.total }, `${JSON.stringify(filter)}, ${sort}, from ${offset}`).toEqual(reference);
+        }
+      }
+    }
+    const answer = await api.get('/api/products?sale=1&avail=in_stock&sort=price-asc&page=2');
+    expect(answer.status).toBe(200);
+    const reference = await listingPageInSql(api.db, { saleOnly: true, availability: ['in_stock'] }, 'price-asc', { limit: PAGE_SIZE, offset: PAGE_SIZE });
+    expect(answer.body.data.map((product: { p_id: number }) => product.p_id)).toEqual(reference.ids);
+    expect(answer.body.meta.total).toBe(reference.total);
   });
 
   it('follow a price, a brand, an availability, an attribute value, a popularity, a sort name, a date, a category move, a new and a removed product at the next request', async () => {
