@@ -24,11 +24,12 @@
  * The filter's meaning and the orders are the SQL ones (product-filter.ts applyProductFilter,
  * listing-order.ts LISTING_ORDER; names compare by code point, as SQLite and PostgreSQL's C
  * collation do); test/listing-index.test.ts holds them equal over many filters, every sort and
- * after every kind of change. The sale narrowed by filters is read here too: a product on sale
- * (p_sale_price set) is flagged, and its discounted variants' availabilities kept beside all of
- * its variants' (the sale's availability filter and facet read only those). A discount moves its
- * category's revision (migration sale-facet-counts), so the flags follow it. Counted in SQL, the
- * sale's facets narrowed by a price or an attribute took 100–250 ms on 100,000 products.
+ * after every kind of change. The sale narrowed by filters is read here too: each category also
+ * keeps the same arrays for its products on sale (p_sale_price set; about a quarter), with the
+ * availabilities of their discounted variants only, as the sale's availability filter and facet
+ * read them. A discount moves its category's revision (migration sale-facet-counts), so they
+ * follow it. Counted in SQL, the sale's facets narrowed by a price or availability took 141–343 ms
+ * on 100,000 products.
  */
 import type { Availability, ListingFacets, ProductSort } from '@shop/shared-kernel/contract';
 import { PRODUCT_SORTS } from './listing-order.ts';
@@ -43,14 +44,13 @@ const AVAILABILITY_BIT = new Map(AVAILABILITIES.map((name, index) => [name, 1 <<
 /** Products per part of a category's load: each part's three queries held the loop 3–8 ms on 100,000 products. */
 const LOAD_PART = 1_000;
 
-/** The sorts, numbered as CategoryData.order holds them. */
+/** The sorts, numbered as Products.order holds them. */
 
 /** Rows of an attribute with an integer (av_integer not null), in the integers' order. */
 type IntegerRows = { product: Int32Array; integer: Float64Array };
 
-/** One category's listed products (those with a price), as the listings need them, at a revision. */
-type CategoryData = {
-  rev: number;
+/** Products of a category (its listed ones, or those on sale), as the listings need them. */
+type Products = {
   size: number;
   /** 32-bit words of a bitset over the products. */
   words: number;
@@ -60,10 +60,6 @@ type CategoryData = {
   price: Float64Array;
   /** A bit per availability (AVAILABILITIES) that one of the product's variants has. */
   availability: Uint8Array;
-  /** A bitset of the products not on sale (no variant with a discount): the sale's no-facet condition. */
-  notOnSale: Uint32Array;
-  /** A bit per availability that one of the product's discounted variants has (the sale's availability). */
-  saleAvailability: Uint8Array;
   popularity: Float64Array;
   nameSort: string[];
   createdAt: string[];
@@ -76,6 +72,13 @@ type CategoryData = {
   /** Per attribute, its rows with an integer and no string: what its range in the facets reads. */
   numericRows: Map<number, IntegerRows>;
 };
+
+/** One category at a revision: its listed products (those with a price), and those on sale with their discounted variants' availabilities. */
+type CategoryData = { rev: number; all: Products; sale: Products };
+
+/** A product's row as a category's load reads it, with its variants' availabilities (bits of AVAILABILITIES). */
+type ProductRow = { p_id: number; b_id: number | null; p_price: number | null; p_sale_price: number | null; p_popularity: number; p_name_sort: string; p_created_at: string; availability: number; saleAvailability: number };
+type ValueRow = { product: number; key: number; attrId: number; integer: number | null; stringIsNull: boolean };
 
 /** Whether this listing is read from memory: a listing within categories (its sale too). */
 export function listedInMemory(filter: ProductFilter): filter is ProductFilter & { categoryIds: number[] } {
@@ -91,9 +94,9 @@ const PRICE = 2;
  * A category's products against a filter, as bitsets: `failing[slot]`, those failing that facet's
  * filter (null when it is not active); `listed`, those failing none (what the listing shows);
  * `several`, those failing more than one, or left out by a condition that is no facet (a brand
- * page's brand, the sale).
+ * page's brand).
  */
-type Evaluated = { data: CategoryData; failing: (Uint32Array | null)[]; listed: Uint32Array; several: Uint32Array };
+type Evaluated = { data: Products; failing: (Uint32Array | null)[]; listed: Uint32Array; several: Uint32Array };
 
 /** The products counted in a facet: listed, or failing only that facet's filter. */
 function countedIn(evaluated: Evaluated, slot: number, word: number): number {
@@ -111,11 +114,6 @@ function firstAtLeast(sorted: Float64Array, min: number): number {
     else high = middle;
   }
   return low;
-}
-
-/** The availabilities a listing filters and counts: of every variant, or in the sale of the discounted ones (product-filter.ts). */
-function availabilityOf(data: CategoryData, saleOnly: boolean): Uint8Array {
-  return saleOnly ? data.saleAvailability : data.availability;
 }
 
 function popcount(x: number): number {
@@ -142,7 +140,7 @@ export class ListingIndex {
 
   /** The facets of a category listing narrowed by other filters (see listedInMemory). */
   async facets(filter: ProductFilter & { categoryIds: number[] }): Promise<ListingFacets> {
-    const evaluated = this.evaluate(filter, await this.current(filter.categoryIds));
+    const evaluated = this.evaluate(filter, await this.current(filter));
     const { brands, attributes, ...counts } = this.count(filter, evaluated);
     const names = await this.names();
     return shapeFacets({
@@ -163,7 +161,7 @@ export class ListingIndex {
    * in the sort's order, and how many products it lists.
    */
   async page(filter: ProductFilter & { categoryIds: number[] }, sort: ProductSort, page: { limit: number; offset: number }): Promise<{ ids: number[]; total: number }> {
-    const evaluated = this.evaluate(filter, await this.current(filter.categoryIds));
+    const evaluated = this.evaluate(filter, await this.current(filter));
     let total = 0;
     for (const { data, listed } of evaluated) for (let w = 0; w < data.words; w++) total += popcount(listed[w]!);
     if (page.offset >= total) return { ids: [], total };
@@ -205,12 +203,15 @@ export class ListingIndex {
     return loaded;
   }
 
-  /** The categories' data at their current revisions (loading those that moved on). */
-  private async current(catIds: number[]): Promise<CategoryData[]> {
-    const revOf = await this.revisions(catIds);
-    const out: CategoryData[] = [];
+  /** The filter's categories' products (or their sale's) at their current revisions (loading those that moved on). */
+  private async current(filter: ProductFilter & { categoryIds: number[] }): Promise<Products[]> {
+    const revOf = await this.revisions(filter.categoryIds);
+    const out: Products[] = [];
     // One at a time: SQLite's one connection takes the queries in turn anyway, and a burst of loads holds the loop for less each.
-    for (const catId of catIds) out.push(await this.category(catId, revOf.get(catId) ?? 0));
+    for (const catId of filter.categoryIds) {
+      const data = await this.category(catId, revOf.get(catId) ?? 0);
+      out.push(filter.saleOnly ? data.sale : data.all);
+    }
     return out;
   }
 
@@ -248,10 +249,8 @@ export class ListingIndex {
     const width = Math.max(1, Math.ceil((Number(bounds?.hi ?? 0) + 1 - lo) / Math.max(1, Math.ceil(Number(bounds?.n ?? 0) / LOAD_PART))));
     // Built part by part, so that no step holds the event loop for a whole large category.
     const position = new Map<number, number>();
-    const products: { p_id: number; b_id: number | null; p_price: number | null; p_sale_price: number | null; p_popularity: number; p_name_sort: string; p_created_at: string }[] = [];
-    const availability: number[] = [];
-    const saleAvailability: number[] = [];
-    const rows: { product: number; key: number; attrId: number; integer: number | null; stringIsNull: boolean }[] = [];
+    const products: ProductRow[] = [];
+    const rows: ValueRow[] = [];
     for (let from = lo; from <= Number(bounds?.hi ?? -1); from += width) {
       const listed = this.db
         .selectFrom('products as p')
@@ -261,15 +260,13 @@ export class ListingIndex {
         .where('p.p_price', 'is not', null);
       for (const row of await listed.select(['p.p_id', 'p.b_id', 'p.p_price', 'p.p_sale_price', 'p.p_popularity', 'p.p_name_sort', 'p.p_created_at']).orderBy('p.p_id').execute()) {
         position.set(row.p_id, products.length);
-        products.push(row);
-        availability.push(0);
-        saleAvailability.push(0);
+        products.push({ ...row, availability: 0, saleAvailability: 0 });
       }
       for (const variant of await listed.innerJoin('variants as v', 'v.p_id', 'p.p_id').select(['v.p_id', 'v.v_availability', 'v.v_sale']).execute()) {
-        const index = position.get(variant.p_id)!;
+        const product = products[position.get(variant.p_id)!]!;
         const bit = AVAILABILITY_BIT.get(variant.v_availability) ?? 0;
-        availability[index] = availability[index]! | bit;
-        if (Number(variant.v_sale) > 0) saleAvailability[index] = saleAvailability[index]! | bit;
+        product.availability |= bit;
+        if (Number(variant.v_sale) > 0) product.saleAvailability |= bit;
       }
       const values = await listed.innerJoin('attribute_values as av', 'av.p_id', 'p.p_id').select(['av.p_id', 'av.attr_id', 'av.av_string', 'av.av_integer']).execute();
       for (const value of values) {
@@ -277,18 +274,33 @@ export class ListingIndex {
         rows.push({ product: position.get(value.p_id)!, key: this.key(value.attr_id, value.av_string), attrId: value.attr_id, integer, stringIsNull: value.av_string === null });
       }
     }
-    const size = products.length;
-    const words = Math.ceil(size / 32);
+    // The sale's: the products on sale, renumbered, with their values.
+    const saleNumber = new Int32Array(products.length).fill(-1);
+    const onSale: ProductRow[] = [];
+    products.forEach((row, i) => {
+      if (row.p_sale_price !== null) saleNumber[i] = onSale.push(row) - 1;
+    });
+    const saleRows = rows.flatMap((row) => (saleNumber[row.product]! >= 0 ? [{ ...row, product: saleNumber[row.product]! }] : []));
     const data: CategoryData = {
       rev,
+      all: this.products(products, (row) => row.availability, rows),
+      sale: this.products(onSale, (row) => row.saleAvailability, saleRows),
+    };
+    this.categories.set(catId, data);
+    return data;
+  }
+
+  /** The arrays of `products` (numbered in their order), with the availabilities `availability` gives and their attribute values `rows`. */
+  private products(products: ProductRow[], availability: (row: ProductRow) => number, rows: ValueRow[]): Products {
+    const size = products.length;
+    const words = Math.ceil(size / 32);
+    const data: Products = {
       size,
       words,
       pId: Int32Array.from(products, (row) => row.p_id),
       brand: Int32Array.from(products, (row) => (row.b_id === null ? 0 : this.brandSlotOf(row.b_id))),
       price: Float64Array.from(products, (row) => Number(row.p_price)),
-      availability: Uint8Array.from(availability),
-      notOnSale: new Uint32Array(words),
-      saleAvailability: Uint8Array.from(saleAvailability),
+      availability: Uint8Array.from(products, availability),
       popularity: Float64Array.from(products, (row) => Number(row.p_popularity)),
       nameSort: products.map((row) => row.p_name_sort),
       createdAt: products.map((row) => row.p_created_at),
@@ -297,8 +309,7 @@ export class ListingIndex {
       integerRows: new Map(),
       numericRows: new Map(),
     };
-    for (const [i, row] of products.entries()) if (row.p_sale_price === null) data.notOnSale[i >>> 5] = data.notOnSale[i >>> 5]! | (1 << (i & 31));
-    const withInteger = new Map<number, typeof rows>();
+    const withInteger = new Map<number, ValueRow[]>();
     for (const row of rows) {
       let bits = data.keyBits.get(row.key);
       if (!bits) data.keyBits.set(row.key, (bits = new Uint32Array(words)));
@@ -308,7 +319,7 @@ export class ListingIndex {
       if (list) list.push(row);
       else withInteger.set(row.attrId, [row]);
     }
-    const sorted = (list: typeof rows): IntegerRows => {
+    const sorted = (list: ValueRow[]): IntegerRows => {
       const inOrder = [...list].sort((a, b) => a.integer! - b.integer!);
       return { product: Int32Array.from(inOrder, (row) => row.product), integer: Float64Array.from(inOrder, (row) => row.integer!) };
     };
@@ -318,7 +329,6 @@ export class ListingIndex {
       if (numeric.length > 0) data.numericRows.set(attrId, sorted(numeric));
     }
     for (const sort of PRODUCT_SORTS) data.order.push(Int32Array.from({ length: size }, (_, i) => i).sort((a, b) => (before(sort, data, a, data, b) ? -1 : 1)));
-    this.categories.set(catId, data);
     return data;
   }
 
@@ -364,7 +374,7 @@ export class ListingIndex {
   }
 
   /** Each category's products against the filter, as bitsets (Evaluated). */
-  private evaluate(filter: ProductFilter, categories: CategoryData[]): Evaluated[] {
+  private evaluate(filter: ProductFilter, categories: Products[]): Evaluated[] {
     // Brands by slot; a brand no product has gets none (-1), which no product matches.
     const slotOf = (bId: number) => this.brandSlot.get(bId) ?? -1;
     let brandIds: Uint8Array | null = null;
@@ -373,7 +383,6 @@ export class ListingIndex {
       for (const bId of filter.brandIds) if (slotOf(bId) >= 0) brandIds[slotOf(bId)] = 1;
     }
     const brandId = filter.brandId === undefined ? null : slotOf(filter.brandId);
-    const saleOnly = Boolean(filter.saleOnly);
     let availabilityMask = 0;
     for (const name of filter.availability ?? []) availabilityMask |= AVAILABILITY_BIT.get(name) ?? 0;
     const availabilityActive = (filter.availability?.length ?? 0) > 0;
@@ -396,7 +405,7 @@ export class ListingIndex {
       let availabilityFailing: Uint32Array | null = null;
       if (availabilityActive) {
         availabilityFailing = new Uint32Array(words);
-        const availabilities = availabilityOf(data, saleOnly);
+        const availabilities = data.availability;
         for (let i = 0; i < size; i++) if ((availabilities[i]! & availabilityMask) === 0) setBit(availabilityFailing, i);
       }
       let priceFailing: Uint32Array | null = null;
@@ -429,10 +438,9 @@ export class ListingIndex {
         if (size % 32 !== 0) fails[words - 1] = fails[words - 1]! & ((1 << (size % 32)) - 1);
         failing.push(fails);
       }
-      // A brand page's brand and the sale are no facets: a product of another brand, or not on sale, counts nowhere.
+      // A brand page's brand is no facet: a product of another brand counts nowhere.
       const several = new Uint32Array(words);
       if (brandId !== null) for (let i = 0; i < size; i++) if (data.brand[i] !== brandId) setBit(several, i);
-      if (saleOnly) for (let w = 0; w < words; w++) several[w] = several[w]! | data.notOnSale[w]!;
       const any = new Uint32Array(words);
       for (const bits of failing) {
         if (!bits) continue;
@@ -479,7 +487,7 @@ export class ListingIndex {
         }
       }
       const availabilityMask = inFacet(AVAILABILITY);
-      const availabilities = availabilityOf(data, Boolean(filter.saleOnly));
+      const availabilities = data.availability;
       for (let w = 0; w < words; w++) {
         for (let rest = availabilityMask[w]!; rest !== 0; rest &= rest - 1) {
           const bits = availabilities[w * 32 + 31 - Math.clz32(rest & -rest)]!;
@@ -544,7 +552,7 @@ export class ListingIndex {
 }
 
 /** Whether product a (of category data da) comes before product b (of db) in the sort: LISTING_ORDER's order, ties by id. */
-function before(sort: ProductSort, da: CategoryData, a: number, db: CategoryData, b: number): boolean {
+function before(sort: ProductSort, da: Products, a: number, db: Products, b: number): boolean {
   const idA = da.pId[a]!;
   const idB = db.pId[b]!;
   switch (sort) {
