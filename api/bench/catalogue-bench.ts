@@ -124,6 +124,7 @@ const groups: { name: 'listing' | 'search' | 'facets' | 'product'; target: strin
       '/api/products?category=tehly&sort=newest',
       '/api/products?brand=knauf',
       '/api/products?sale=1&sort=price-asc',
+      '/api/products?sale=1&avail=in_stock&sort=price-asc&page=3',
       '/api/products',
       `/api/products?category=hruba-stavba&f14=${enc('pálená hlina')}&price=1-20&sort=price-asc`,
       `/api/products?category=izolacie&brands=${enc('isover|rockwool')}&avail=in_stock&r1=100-200`,
@@ -152,9 +153,10 @@ const groups: { name: 'listing' | 'search' | 'facets' | 'product'; target: strin
       '/api/products/facets?category=izolacie',
       '/api/products/facets?category=hruba-stavba',
       `/api/products/facets?category=hruba-stavba&f14=${enc('pálená hlina')}&price=1-20`,
-      // The sale page's and a brand page's filters: listings without a category.
+      // The sale page's and a brand page's filters: listings without a category; the sale narrowed by a price too.
       '/api/products/facets?sale=1',
       '/api/products/facets?brand=knauf',
+      '/api/products/facets?sale=1&price=10-200',
     ],
   },
   { name: 'product', target: '≤ 1 ms', limitMs: 1, paths: productPaths },
