@@ -11,7 +11,7 @@ import { PAGE_SIZE } from '@shop/shared-kernel/rules';
 import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
 import { listedInMemory, ListingIndex } from '../src/routes/catalog/repository/listing-index.ts';
 import { loadCatalogueNames } from '../src/routes/catalog/repository/catalogue-names.ts';
-import { listingFacets } from '../src/routes/catalog/repository/facets.ts';
+import { listingFacets } from './helpers/facets-in-sql.ts';
 import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
 import { catalogueChanges, type CatalogueChange } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';

@@ -14,26 +14,16 @@ import type {
   VariantData,
 } from '@shop/shared-kernel/contract';
 import { PAGE_SIZE } from '@shop/shared-kernel/rules';
-import type { DialectName } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { toProductFilter, type ListingFilterInput } from './listing-filter.service.ts';
 import type { CatalogRepository } from './repository/catalog.repository.ts';
-import { SQLITE_FACET_CHUNK_IDS } from './repository/facets.ts';
 import { productImageUrl, toBrand } from './repository/mappers.ts';
 
 /** Product tiles in each row of the home page (on sale, newest). */
 const HOME_TILES = 8;
 
 export class CatalogService {
-  /** SQLite counts the facets in parts (facets.ts); PostgreSQL at once. */
-  private readonly facetOptions: { chunkIds: number | null };
-
-  constructor(
-    private readonly catalog: CatalogRepository,
-    dialect: DialectName,
-  ) {
-    this.facetOptions = { chunkIds: dialect === 'sqlite' ? SQLITE_FACET_CHUNK_IDS : null };
-  }
+  constructor(private readonly catalog: CatalogRepository) {}
 
   async home(): Promise<HomeData> {
     const [tree, brands, sale, newest] = await Promise.all([
@@ -78,7 +68,7 @@ export class CatalogService {
 
   async facets(query: ListingFilterInput): Promise<ListingFacets> {
     const filter = await toProductFilter(this.catalog, await this.catalog.categoryTree(), query);
-    return this.catalog.facets(filter, this.facetOptions);
+    return this.catalog.facets(filter);
   }
 
   /** A product with its variants, attributes, 30-day lowest prices, accessories and related products. */

@@ -7,10 +7,10 @@ import { CatalogService } from './catalog.service.ts';
 import { CatalogRepository } from './repository/catalog.repository.ts';
 
 /** Catalogue: home, categories, brands, product listings and their facets, product detail, variant detail. */
-export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, dialect, warmCatalogue }) => {
+export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, warmCatalogue }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const repository = new CatalogRepository(db);
-  const catalog = new CatalogService(repository, dialect);
+  const catalog = new CatalogService(repository);
 
   if (warmCatalogue) {
     // Every category's kept counts and listing index, one category after another, once the server is ready; a category a shopper asks for meanwhile loads once for both.

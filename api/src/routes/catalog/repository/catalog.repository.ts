@@ -14,7 +14,6 @@ import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
 import { lowestPrices, lowestPricesFromHistory, type VariantHistoryRow } from './price-history.ts';
-import { listingFacets, type FacetOptions } from './facets.ts';
 import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory, keptTotalOf } from './facet-counts.ts';
 import { listedInMemory, ListingIndex } from './listing-index.ts';
 import { LISTING_ORDER } from './listing-order.ts';
@@ -234,15 +233,16 @@ export class CatalogRepository {
    * category and brand (facet-counts.ts); with other filters counted in memory (listing-index.ts),
    * the sale's too. A listing without a category (all products, a brand page, the sale) is every
    * category's together, as every product sits in one: counted in SQL, its facets took 70-530 ms
-   * on 100,000 products.
+   * on 100,000 products (test/helpers/facets-in-sql.ts still counts them so, as the reference
+   * the tests hold these equal to).
    */
-  async facets(filter: ProductFilter, options: FacetOptions): Promise<ListingFacets> {
-    const scoped = filter.categoryIds === undefined ? { ...filter, categoryIds: (await this.categoryTree()).all().map((category) => category.cat_id) } : filter;
+  async facets(filter: ProductFilter): Promise<ListingFacets> {
+    const categoryIds = filter.categoryIds ?? (await this.categoryTree()).all().map((category) => category.cat_id);
+    const scoped = { ...filter, categoryIds };
     if (isCategoryWithBrands(scoped)) {
       return categoryFacets(this.db, await this.names(), scoped.categoryIds, { brandIds: scoped.brandIds, brandId: scoped.brandId, sale: Boolean(scoped.saleOnly) });
     }
-    if (listedInMemory(scoped)) return this.listingIndex.facets(scoped);
-    return listingFacets(this.db, filter, options);
+    return this.listingIndex.facets(scoped);
   }
 
   async variant(vId: number): Promise<VariantData | undefined> {
