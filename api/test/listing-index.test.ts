@@ -166,7 +166,7 @@ describe('a filtered category listing read from memory', () => {
     expect(listing.body.meta.total).toBe(reference.total);
   });
 
-  it('serve a listing without a category narrowed by filters (the sale, a brand page, filters alone) as every category together, equal to SQL in every sort', async () => {
+  it('serve a listing without a category narrowed by filters (the sale, a brand page, filters alone) as every category together, equal to SQL in every sort, first, middle and last pages', async () => {
     const repository = new CatalogRepository(api.db);
     const brands = (await api.db.selectFrom('brands').select('b_id').orderBy('b_id').execute()).map((row) => row.b_id);
     const filters: ProductFilter[] = [
@@ -179,8 +179,12 @@ describe('a filtered category listing read from memory', () => {
       { priceMin: 10_000, priceMax: 20_000 },
     ];
     for (const filter of filters) {
+      const { total } = await listingPageInSql(api.db, filter, 'popular', { limit: 1, offset: 0 });
+      // The first pages, a page on each side of the middle and the last (a page in the second half is merged backwards).
+      const middle = Math.floor(total / 2 / PAGE_SIZE) * PAGE_SIZE;
+      const last = Math.max(0, Math.ceil(total / PAGE_SIZE) - 1) * PAGE_SIZE;
       for (const sort of PRODUCT_SORTS) {
-        for (const offset of [0, PAGE_SIZE]) {
+        for (const offset of new Set([0, PAGE_SIZE, Math.max(0, middle - PAGE_SIZE), middle, last])) {
           const page = { limit: PAGE_SIZE, offset };
           const reference = await listingPageInSql(api.db, filter, sort, page);
           expect(reference.total, JSON.stringify(filter)).toBeGreaterThan(0);

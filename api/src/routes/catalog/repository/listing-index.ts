@@ -165,29 +165,57 @@ export class ListingIndex {
     let total = 0;
     for (const { data, listed } of evaluated) for (let w = 0; w < data.words; w++) total += popcount(listed[w]!);
     if (page.offset >= total) return { ids: [], total };
-    // Merges the categories' orders: each head is its category's next listed product.
+    // Merges the categories' orders: each head is its category's next listed product, the categories
+    // in a binary heap by their heads (the last page of 100,000 products over 62 categories took
+    // 175 ms comparing every category's head for each product before it). A page in the second half
+    // is merged from the end, backwards: the last page 53 -> 2.4 ms, the middle one the slowest (35 ms).
     const s = PRODUCT_SORTS.indexOf(sort);
-    const heads = evaluated.map(() => -1);
+    const end = Math.min(total, page.offset + page.limit);
+    const backwards = page.offset > total - end;
+    const step = backwards ? -1 : 1;
+    const heads = evaluated.map(({ data }) => (backwards ? data.size : -1));
     const advance = (c: number) => {
       const { data, listed } = evaluated[c]!;
       const order = data.order[s]!;
-      let k = heads[c]! + 1;
-      while (k < data.size && (listed[order[k]! >>> 5]! & (1 << (order[k]! & 31))) === 0) k++;
+      let k = heads[c]! + step;
+      while (k >= 0 && k < data.size && (listed[order[k]! >>> 5]! & (1 << (order[k]! & 31))) === 0) k += step;
       heads[c] = k;
     };
-    evaluated.forEach((_, c) => advance(c));
-    const ids: number[] = [];
-    for (let taken = 0; taken < page.offset + page.limit; taken++) {
-      let best = -1;
-      for (let c = 0; c < evaluated.length; c++) {
-        if (heads[c]! >= evaluated[c]!.data.size) continue;
-        if (best < 0 || before(sort, evaluated[c]!.data, evaluated[c]!.data.order[s]![heads[c]!]!, evaluated[best]!.data, evaluated[best]!.data.order[s]![heads[best]!]!)) best = c;
+    const done = (c: number) => heads[c]! < 0 || heads[c]! >= evaluated[c]!.data.size;
+    const headBefore = (a: number, b: number) => before(sort, evaluated[a]!.data, evaluated[a]!.data.order[s]![heads[a]!]!, evaluated[b]!.data, evaluated[b]!.data.order[s]![heads[b]!]!);
+    const first = backwards ? (a: number, b: number) => headBefore(b, a) : headBefore;
+    const heap: number[] = [];
+    const siftDown = (from: number) => {
+      for (let i = from; ; ) {
+        const left = 2 * i + 1;
+        if (left >= heap.length) return;
+        const child = left + 1 < heap.length && first(heap[left + 1]!, heap[left]!) ? left + 1 : left;
+        if (!first(heap[child]!, heap[i]!)) return;
+        [heap[i], heap[child]] = [heap[child]!, heap[i]!];
+        i = child;
       }
-      if (best < 0) break;
+    };
+    evaluated.forEach((_, c) => {
+      advance(c);
+      if (!done(c)) heap.push(c);
+    });
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(i);
+    // Forwards the products [offset, end) are taken after `offset` others; backwards after `total - end`.
+    const skip = backwards ? total - end : page.offset;
+    const ids: number[] = [];
+    for (let taken = 0; taken < skip + (end - page.offset) && heap.length > 0; taken++) {
+      const best = heap[0]!;
       const data = evaluated[best]!.data;
-      if (taken >= page.offset) ids.push(data.pId[data.order[s]![heads[best]!]!]!);
+      if (taken >= skip) ids.push(data.pId[data.order[s]![heads[best]!]!]!);
       advance(best);
+      if (done(best)) {
+        // Its category is done: the last of the heap takes its place.
+        const last = heap.pop()!;
+        if (heap.length > 0) heap[0] = last;
+      }
+      siftDown(0);
     }
+    if (backwards) ids.reverse();
     return { ids, total };
   }
 
