@@ -94,3 +94,21 @@ test('a product with required accessories puts them into the basket as their own
   await expect(page.getByText(/aj s príslušenstvom/)).toBeVisible();
   await expect(page.getByTestId('basket-count')).toHaveText('6');
 });
+
+test('product pictures keep their proportions and show whole, in listings and on the product page', async ({ page }) => {
+  // The pictures are square, their frames 4:3: stretched (fill) or cut (cover), a picture lost its proportions or its edges.
+  const pictures = () =>
+    page.locator('main img').evaluateAll((images) =>
+      (images as HTMLImageElement[])
+        .filter((image) => image.complete && image.naturalWidth > 0 && image.clientWidth > 0)
+        .map((image) => ({ src: image.currentSrc, natural: image.naturalWidth / image.naturalHeight, frame: image.clientWidth / image.clientHeight, fit: getComputedStyle(image).objectFit })),
+    );
+  for (const path of ['/vypredaj', '/c/hruba-stavba', '/p/tehla-porotherm-30-t-profi']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect.poll(async () => (await pictures()).length, path).toBeGreaterThan(0);
+    for (const picture of await pictures()) {
+      if (Math.abs(picture.natural - picture.frame) > 0.02) expect(picture.fit, `${path}: ${picture.src}`).toBe('contain');
+    }
+  }
+});
