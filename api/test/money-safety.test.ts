@@ -2,8 +2,7 @@
  * Money at the edges, against the real API, database and gateway simulator: one order is paid at
  * most once (older payment pages are cancelled at the gateway, a second payment is refunded and
  * shown to the operator), notifications are checked for shape and currency, a hanging gateway
- * does not hold the shopper, concurrent withdrawals and address creations keep their limits, and
- * quantities are integers within the basket's limits.
+ * does not hold the shopper, and quantities are integers within the basket's limits.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -14,7 +13,6 @@ import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
 import { startGatewaySimulator, type GatewaySimulator } from '../src/gateway/simulator.ts';
 import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
 import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';
-import { MAX_ADDRESSES } from '../src/routes/addresses/address.service.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';
 
@@ -281,49 +279,6 @@ describe('a gateway that never answers', () => {
     expectErrorShape(retry.body, 'internal');
     expect(retry.body.error.message).toMatch(/^Platobná brána je momentálne nedostupná/);
     expect((await slowApi.get(`/api/orders/${res.body.data.order.token}`)).body.data.canRetryPayment).toBe(true);
-  });
-});
-
-describe('withdrawals and addresses under concurrency', () => {
-  const newUser = async () => {
-    const email = `penize-${randomString(8).toLowerCase()}@example.sk`;
-    expect((await api.post('/api/account/register', { email, password: 'Heslo123!', name: 'Peter Peňažný' })).status).toBe(202);
-    return api.login(email, 'Heslo123!');
-  };
-  const deliveredOrder = async (token: string) => {
-    const { order } = await place({ paymentCode: 'cod', lines: variants.map((v_id) => ({ v_id, amount: 2 })) }, token);
-    for (const state of ['shipped', 'delivered']) expect((await moveOrder(order.number, state)).status).toBe(200);
-    return api.get(`/api/account/orders/${order.token}`, token).then((r) => r.body.data as { token: string; total: number; lines: { itemId: number }[] });
-  };
-  const withdraw = (token: string, orderToken: string, itemIds: number[]) => api.post(`/api/account/orders/${orderToken}/withdraw`, { itemIds, confirm: true }, token);
-
-  it('withdrawals of every line at the same moment refund the total exactly once and end the order', async () => {
-    const { token } = await newUser();
-    const order = await deliveredOrder(token);
-    const answers = await Promise.all(order.lines.map((l) => withdraw(token, order.token, [l.itemId])));
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    const detail = (await api.get(`/api/account/orders/${order.token}`, token)).body.data as { state: string; withdrawals: { refund: number }[] };
-    expect(detail.state).toBe('withdrawn');
-    expect(detail.withdrawals.reduce((sum, w) => sum + w.refund, 0)).toBe(order.total);
-    await api.sideWorkDone();
-  });
-
-  it('the same line withdrawn twice at the same moment: one succeeds, one is refused', async () => {
-    const { token } = await newUser();
-    const order = await deliveredOrder(token);
-    const answers = await Promise.all([1, 2].map(() => withdraw(token, order.token, [order.lines[0]!.itemId])));
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-    expectErrorShape(answers.find((a) => a.status === 409)!.body, 'conflict');
-  });
-
-  it(`${MAX_ADDRESSES * 2} addresses created at the same moment: exactly ${MAX_ADDRESSES} are stored`, async () => {
-    const { token, userId } = await newUser();
-    const address = (i: number) => ({ kind: 'delivery', name: `Stavba ${i}`, street: `Hlavná ${i + 1}`, city: 'Žilina', zip: '010 01', isDefault: false });
-    const answers = await Promise.all(Array.from({ length: MAX_ADDRESSES * 2 }, (_, i) => api.post('/api/account/addresses', address(i), token)));
-    expect(answers.filter((a) => a.status === 201)).toHaveLength(MAX_ADDRESSES);
-    expect(answers.filter((a) => a.status === 409)).toHaveLength(MAX_ADDRESSES);
-    const stored = await api.db.selectFrom('addresses').select('address_id').where('user_id', '=', userId).execute();
-    expect(stored).toHaveLength(MAX_ADDRESSES);
   });
 });
 

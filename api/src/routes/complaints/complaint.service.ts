@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Complaint, ComplaintReason, ComplaintState } from '@shop/shared-kernel/contract';
 import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT, COMPLAINT_REASON_LABELS, complaintSettleBy } from '@shop/shared-kernel/rules';
-import type { Db } from '../../db/database.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import type { FileStore } from '../../lib/file-store.ts';
-import { orderByToken } from '../orders/order.service.ts';
+import { lockOrder, orderByToken } from '../orders/order.service.ts';
 import { accountOrderDetail } from '../order-history/order-state.ts';
 import { ComplaintRepository } from './complaint.repository.ts';
 
@@ -84,16 +84,12 @@ export class ComplaintService {
     if (!/^[A-Za-z0-9]{32}$/.test(token) || !Number.isSafeInteger(itemId)) throw notFound(COMPLAINT_MESSAGES.order);
     const order = await orderByToken(this.db, token);
     if (!order || order.user_id !== userId) throw notFound(COMPLAINT_MESSAGES.order);
-    const detail = await accountOrderDetail(this.db, order, this.iban);
-    const line = detail.lines.find((l) => l.itemId === itemId);
-    if (!line) throw notFound(COMPLAINT_MESSAGES.order);
+    if (!(await accountOrderDetail(this.db, order, this.iban)).lines.some((l) => l.itemId === itemId)) throw notFound(COMPLAINT_MESSAGES.order);
     if (!REASONS.includes(reason)) throw new ApiError(422, 'validation_failed', COMPLAINT_MESSAGES.reason);
     if (description.length < 10 || description.length > 2000) throw new ApiError(422, 'validation_failed', COMPLAINT_MESSAGES.description);
-    if (line.withdrawn) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.withdrawn);
-    if (!detail.canComplain || !detail.deliveredAt) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.notDelivered);
-    if (Date.now() - Date.parse(detail.deliveredAt) > WARRANTY_MS) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.warranty);
+    // Checked before the photos are uploaded (a refused complaint uploads nothing), and again below under the order's lock.
+    await this.checkComplainable(this.db, token, itemId);
 
-    const now = new Date().toISOString();
     const stored = photos.map((photo) => ({ ...photo, fileName: `${randomBytes(16).toString('hex')}.${EXT[photo.type]}` }));
     let complaintId: number;
     try {
@@ -103,6 +99,11 @@ export class ComplaintService {
       const failed = uploads.find((u): u is PromiseRejectedResult => u.status === 'rejected');
       if (failed) throw failed.reason;
       complaintId = await this.db.transaction().execute(async (trx) => {
+        // A withdrawal of the line sent at the same moment either ends before this check or waits for the complaint.
+        await lockOrder(trx, order.order_id);
+        await this.checkComplainable(trx, token, itemId);
+        // Dated under the lock: a withdrawal dated after it came after it.
+        const now = new Date().toISOString();
         const repo = new ComplaintRepository(trx);
         const id = await repo.insert({ userId, orderId: order.order_id, itemId, reason, description, createdAt: now, settleBy: complaintSettleBy(now) });
         for (const p of stored) {
@@ -117,6 +118,16 @@ export class ComplaintService {
     }
     // Committed: the photos belong to the complaint now, whatever happens below.
     return this.one(complaintId);
+  }
+
+  /** The rule: a line not withdrawn, of a delivered order, within the warranty; throws the refusal. */
+  private async checkComplainable(db: DbOrTrx, orderToken: string, itemId: number): Promise<void> {
+    const detail = await accountOrderDetail(db, (await orderByToken(db, orderToken))!, this.iban);
+    const line = detail.lines.find((l) => l.itemId === itemId);
+    if (!line) throw notFound(COMPLAINT_MESSAGES.order);
+    if (line.withdrawn) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.withdrawn);
+    if (!detail.canComplain || !detail.deliveredAt) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.notDelivered);
+    if (Date.now() - Date.parse(detail.deliveredAt) > WARRANTY_MS) throw new ApiError(409, 'conflict', COMPLAINT_MESSAGES.warranty);
   }
 
   /** A photo of the user's own complaint, else 404. */

@@ -48,6 +48,15 @@ export class CouponRepository {
       .execute();
   }
 
+  /**
+   * Locks the coupon's row until the transaction ends (an update that changes nothing: a row lock on
+   * PostgreSQL, the write lock on SQLite), so orders that count its uses and then record one run one
+   * after the other: under read committed both would otherwise count before either records.
+   */
+  async lock(couponId: number): Promise<void> {
+    await this.db.updateTable('coupons').set((eb) => ({ code: eb.ref('code') })).where('coupon_id', '=', couponId).execute();
+  }
+
   /** Records that an order used the coupon (the per-user and total limits count these). */
   async redeem(couponId: number, userId: number, orderRef: string, at: string): Promise<void> {
     await this.db.insertInto('coupon_redemptions').values({ coupon_id: couponId, user_id: userId, order_ref: orderRef, redeemed_at: at }).execute();

@@ -61,15 +61,40 @@ export async function check(repo: CouponRepository, code: string, userId: number
   const coupon = await repo.byCode(code);
   if (!coupon || !isCouponCurrent(coupon, now)) return { ok: false, message: COUPON_MESSAGES.unknown };
 
-  if (coupon.max_uses !== null || coupon.once_per_customer === 1) {
-    const uses = await repo.redemptionCounts(coupon.coupon_id, userId);
-    if (coupon.max_uses !== null && uses.total >= coupon.max_uses) return { ok: false, message: COUPON_MESSAGES.exhausted };
-    if (coupon.once_per_customer === 1 && uses.byUser > 0) return { ok: false, message: COUPON_MESSAGES.used };
-  }
+  const refused = await usesLeft(repo, coupon, userId);
+  if (refused) return { ok: false, message: refused };
 
   const total = await basketTotal(repo, cart);
   if (total < coupon.min_total) return { ok: false, message: COUPON_MESSAGES.minTotal(coupon.min_total) };
   return { ok: true, coupon, discount: couponDiscount(coupon, total) };
+}
+
+const isLimited = (coupon: CouponRow) => coupon.max_uses !== null || coupon.once_per_customer === 1;
+
+/** The use limits (in all, once per customer): the refusal's message, or null while the coupon may be used. */
+async function usesLeft(repo: CouponRepository, coupon: CouponRow, userId: number): Promise<string | null> {
+  if (!isLimited(coupon)) return null;
+  const uses = await repo.redemptionCounts(coupon.coupon_id, userId);
+  if (coupon.max_uses !== null && uses.total >= coupon.max_uses) return COUPON_MESSAGES.exhausted;
+  if (coupon.once_per_customer === 1 && uses.byUser > 0) return COUPON_MESSAGES.used;
+  return null;
+}
+
+/**
+ * Records an order's use of a coupon, in the order's transaction: the use limits are counted again
+ * under the coupon's row lock, so concurrent orders of one customer (or the last uses of a limited
+ * coupon) cannot all pass the check made while pricing. Answers the refusal's message, or null when
+ * recorded; the caller rolls the order back on a refusal.
+ */
+export async function redeemCoupon(repo: CouponRepository, coupon: CouponRow, userId: number, orderRef: string, at: string): Promise<string | null> {
+  if (isLimited(coupon)) {
+    await repo.lock(coupon.coupon_id);
+    const refused = await usesLeft(repo, coupon, userId);
+    if (refused) return refused;
+  }
+  await repo.redeem(coupon.coupon_id, userId, orderRef, at);
+  await repo.clearActive(userId);
+  return null;
 }
 
 /** Discount of a coupon on a total, thousandths of a euro; never more than the total. */

@@ -14,6 +14,7 @@ import { ApiError } from '../../lib/errors.ts';
 import { queueConfirmation } from './order-jobs.ts';
 import { OrderRepository } from './order.repository.ts';
 import { CouponRepository } from '../coupon/coupon.repository.ts';
+import { redeemCoupon } from '../coupon/coupon.service.ts';
 import { transferInstructions } from '../documents/pay-by-square.ts';
 import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
 import { cancelOpenPayments } from '../payments/open-payments.ts';
@@ -158,6 +159,12 @@ export async function placeOrder(
       const orderNumber = `${now.slice(0, 4)}${String(orderId).padStart(6, '0')}`;
       await orders.setNumber(orderId, orderNumber);
 
+      // After the idempotency key (a twin replays the order, not a refused coupon) and before the
+      // stock, so every order takes its locks in one order: key, coupon, stock.
+      if (priced.coupon && userId !== null) {
+        const refused = await redeemCoupon(new CouponRepository(trx), priced.coupon, userId, orderNumber, now);
+        if (refused) throw new ApiError(409, 'conflict', refused);
+      }
       await reserveStock(orders, q.lines, priced.variants);
       await orders.addItems(
         orderId,
@@ -166,11 +173,6 @@ export async function placeOrder(
           amount: l.amount, unit_price: l.unitPrice, vat: l.vat, line_total: l.lineTotal,
         })),
       );
-      if (priced.coupon && userId !== null) {
-        const coupons = new CouponRepository(trx);
-        await coupons.redeem(priced.coupon.coupon_id, userId, orderNumber, now);
-        await coupons.clearActive(userId);
-      }
       // The confirmation is part of the order: committed with it, or not at all.
       await queueConfirmation(trx, orderId);
       return (await orders.byId(orderId))!;
