@@ -86,20 +86,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/** Watches the servers: one that dies is reported; without a worker or any web server the cluster stops. */
-function watch(shop) {
-  const alive = new Set([...shop.workers, ...shop.web]);
-  for (const server of alive) {
-    server.child.once('exit', (code, signal) => {
-      if (stopping) return;
-      alive.delete(server);
-      const left = [...alive].filter((s) => s.role === server.role).length;
-      log(`${server.name} exited (${signal ?? `code ${code}`}); ${left} ${server.role === 'web' ? 'web server(s)' : 'worker(s)'} left`);
-      if (left === 0) {
-        log(`No ${server.role} left: stopping the cluster`);
-        void shutdown(1);
-      }
-    });
+/**
+ * A server the supervisor gave up on (it died too often) is reported; without any worker or web
+ * server left the cluster stops. One that died and came back is only logged by the supervisor.
+ */
+function gaveUp(server, shop) {
+  if (stopping || !shop) return;
+  const left = [...shop.web, ...shop.workers].filter((s) => s.role === server.role && !s.gaveUp).length;
+  log(`${server.name} keeps dying and is not restarted again; ${left} ${server.role === 'web' ? 'web server(s)' : 'worker(s)'} left (GET /api/ready shows which)`);
+  if (left === 0) {
+    log(`No ${server.role} left: stopping the cluster`);
+    void shutdown(1);
   }
 }
 
@@ -130,7 +127,8 @@ async function main() {
   }
 
   log(`Starting the worker, then ${servers} web server(s), then nginx`);
-  const shop = await starting('nginx, the web servers and the worker', () =>
+  let shop = null;
+  shop = await starting('nginx, the web servers and the worker', () =>
     startTopology({
       dataDir,
       databaseUrl: database.url,
@@ -140,16 +138,17 @@ async function main() {
       port,
       // Every server reads the releases from the one origin published above.
       env: { ORIGIN_DIR: originDir },
+      onGiveUp: (server) => gaveUp(server, shop),
     }),
   );
   if (stopping) return;
-  watch(shop);
 
   const shown = (path) => relative(root, path) || '.';
   const rows = [
     ['shop (nginx)', `${shop.url}/  → ${shop.web.map((w) => w.name).join(', ')}; X-Edge-Cache tells cache hits`],
     ['areas (nginx)', `${shop.assetUrl}/  → the web servers' area ports`],
-    ['nginx dir', `${shop.nginxDir} (config, logs and both caches; removed on stop)`],
+    ['readiness', `${shop.url}/api/ready  → every process, counted; a dead one is restarted within a second`],
+    ['nginx dir', `${shop.nginxDir} (config, error log and both caches; removed on stop)`],
     ...shop.web.map((w) => [w.name, `http://127.0.0.1:${w.port} (areas :${w.assetPort}), pid ${w.child.pid}`]),
     ...shop.workers.map((w) => [w.name, `http://127.0.0.1:${w.port}/api/health (background jobs), pid ${w.child.pid}`]),
     ['card gateway', `${shop.gatewayUrl} (the worker's simulator)`],

@@ -12,7 +12,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
 import { ensureNginx } from './ensure-nginx.mjs';
+import { edgeErrorMaps, edgeErrorServer } from './edge-errors.mjs';
 import { freePort, sleep } from './system.mjs';
+import { superviseProcess } from './supervise.mjs';
+import { startClusterStatus } from './cluster-status.mjs';
 
 export { freePort };
 
@@ -41,13 +44,15 @@ function pipeLines(stream, name, write) {
   });
 }
 
+const indent = (text) => text.split('\n').map((line) => `  ${line}`).join('\n');
+
 /**
  * nginx in front: the shop's port balances over the web servers and keeps the briefly cacheable
  * public pages (never for a request with a preview or canary cookie, or with credentials), and the
  * areas' port keeps their immutable files. API answers are not kept at the edge: each server's own
  * cache drops an answer the moment a change is broadcast, an edge copy would outlive it.
  */
-export function nginxConfig({ dir, port, assetPort, web }) {
+export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
   const upstream = (name, key) => `upstream ${name} {\n${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 60s;\n}`;
   const proxied = [
     'proxy_http_version 1.1;',
@@ -66,12 +71,19 @@ map $http_cookie $edge_skip_cookie {
   default 0;
   "~*(^|;\\s*)(shop_preview|shop_canary)=" 1;
 }
-access_log off;
-client_max_body_size 12m;
+${edgeErrorMaps()}
+# Only what went wrong is logged, with nginx's request id (the one its own error answers show).
+log_format shop_errors escape=json '{"time":"$time_iso8601","requestId":"$request_id","status":$status,"method":"$request_method","uri":"$request_uri","upstream":"$upstream_addr","upstreamStatus":"$upstream_status"}';
+map $status $shop_log_error {
+  default 0;
+  "~^[45]" 1;
+}
+access_log ${dir}/errors.log shop_errors if=$shop_log_error;
 server {
   listen 127.0.0.1:${port};
   proxy_next_upstream error timeout http_502 http_503;
 ${proxied}
+${indent(edgeErrorServer())}
   location /builds/events {
     proxy_pass http://shop_web;
     proxy_buffering off;
@@ -79,6 +91,10 @@ ${proxied}
   }
   location /api/ {
     proxy_pass http://shop_web;
+  }
+  # The cluster's readiness: every process's, counted (scripts/cluster-status.mjs), not one server's.
+  location = /api/ready {
+    proxy_pass http://127.0.0.1:${statusPort};
   }
   location / {
     proxy_pass http://shop_web;
@@ -95,6 +111,7 @@ ${proxied}
 server {
   listen 127.0.0.1:${assetPort};
 ${proxied}
+${indent(edgeErrorServer())}
   location / {
     proxy_pass http://shop_areas;
     proxy_cache areas;
@@ -107,16 +124,19 @@ ${proxied}
 }
 
 /**
- * Starts workers, web servers and nginx; resolves once every one answers. `env`: extra settings for
+ * Starts workers, web servers and nginx; resolves once every one answers. Each server process is
+ * restarted when it dies (`onGiveUp(server)` when it dies too often); nginx's /api/ready counts
+ * the ones that are ready. `env`: extra settings for
  * every server process. `output(line)`: where the processes' prefixed lines go (default stdout).
  */
-export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 2, workers = 1, port, env = {}, output = (line) => process.stdout.write(line), readyTimeoutMs = 300_000 }) {
+export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 2, workers = 1, port, env = {}, output = (line) => process.stdout.write(line), onGiveUp = () => {}, readyTimeoutMs = 300_000 }) {
   // The shop's port and the areas' port beside it, both free.
   const shopPort = port ?? (await freePort({ count: 2 }));
   const assetPort = shopPort + 1;
   const publicUrl = `http://localhost:${shopPort}`;
   const children = [];
   let nginx = null;
+  let status = null;
 
   const common = {
     ...process.env,
@@ -131,37 +151,82 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
     PUBLIC_URL: publicUrl,
     ASSET_ORIGIN: `http://localhost:${assetPort}`,
   };
-  const spawnServer = async (name, role, extra) => {
-    const ports = { port: await freePort(), assetPort: await freePort() };
+  let stopping = false;
+  const spawnChild = (name, role, env, ports, standby) => {
     const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
       cwd: apiDir,
-      env: { ...common, ...extra, ROLE: role, PORT: String(ports.port), ASSET_PORT: String(ports.assetPort) },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...common, ...env, ROLE: role, PORT: String(ports.port), ASSET_PORT: String(ports.assetPort), ...(standby ? { STANDBY: '1' } : {}) },
+      stdio: ['ignore', 'pipe', 'pipe', ...(standby ? ['ipc'] : [])],
     });
-    pipeLines(child.stdout, name, output);
-    pipeLines(child.stderr, name, output);
-    const started = { name, role, child, ...ports, url: `http://127.0.0.1:${ports.port}` };
+    pipeLines(child.stdout, standby ? `${name} standby` : name, output);
+    pipeLines(child.stderr, standby ? `${name} standby` : name, output);
+    return child;
+  };
+
+  // Each process is supervised as `npm start` supervises its server: restarted on the same ports
+  // after a crash or kill -9, given up after repeated deaths (then `onGiveUp(server)`). Each also has
+  // a standby beside it (STANDBY=1: started and ready, not listening, taking no job), which takes its
+  // ports the moment it dies: nobody waits for a start. A new standby is then started for the next time.
+  const spawnServer = async (name, role, extra) => {
+    const ports = { port: await freePort(), assetPort: await freePort() };
+    const started = { name, role, ...ports, url: `http://127.0.0.1:${ports.port}`, restarts: 0, gaveUp: false, standby: null };
+    const say = (message) => output(`[cluster] ${new Date().toISOString()} ${message}\n`);
+    const prepareStandby = () => {
+      if (stopping || started.gaveUp || started.standby) return;
+      const child = spawnChild(name, role, extra, ports, true);
+      const standby = { child, ready: false };
+      started.standby = standby;
+      child.on('message', (message) => {
+        if (message === 'standing-by') standby.ready = true;
+      });
+      child.on('exit', (code, signal) => {
+        if (started.standby !== standby) return;
+        started.standby = null;
+        say(`${name}'s standby ${signal ? `was killed by ${signal}` : `exited with code ${code}`}; another in 5 s`);
+        setTimeout(prepareStandby, 5_000).unref();
+      });
+    };
+    const supervised = superviseProcess({
+      name,
+      say,
+      start: () => {
+        const standby = started.standby;
+        if (!standby || standby.child.exitCode !== null) return spawnChild(name, role, extra, ports, false);
+        // The standby listens once told (at once if it is ready; else when it is): it is the server now.
+        started.standby = null;
+        standby.child.send('activate', () => standby.child.disconnect());
+        say(`${name}'s standby (pid ${standby.child.pid}) takes over${standby.ready ? '' : ' once it is ready'}`);
+        setTimeout(prepareStandby, 1_000).unref();
+        return standby.child;
+      },
+      onRestart: () => {
+        started.restarts += 1;
+      },
+      onGiveUp: () => {
+        started.gaveUp = true;
+        onGiveUp(started);
+      },
+    });
+    Object.defineProperty(started, 'child', { get: () => supervised.child, enumerable: true });
+    // Every web server and every worker but the one running the card gateway simulator, which holds its port.
+    started.prepareStandby = role === 'web' || extra.GATEWAY_URL ? prepareStandby : () => {};
+    started.stop = async (signal, killAfterMs) => {
+      const standby = started.standby;
+      started.standby = null;
+      standby?.child.kill('SIGTERM');
+      await supervised.stop(signal, killAfterMs);
+    };
     children.push(started);
     return started;
   };
 
   const stop = async () => {
+    stopping = true;
     await nginx?.stop().catch(() => {});
+    await status?.close();
     // Web servers first (no new work), then the workers (they finish their running jobs).
     for (const role of ['web', 'worker']) {
-      await Promise.all(
-        children.filter((c) => c.role === role && c.child.exitCode === null && c.child.signalCode === null).map(
-          (c) =>
-            new Promise((resolve) => {
-              const timer = setTimeout(() => c.child.kill('SIGKILL'), 15_000);
-              c.child.once('exit', () => {
-                clearTimeout(timer);
-                resolve();
-              });
-              c.child.kill('SIGTERM');
-            }),
-        ),
-      );
+      await Promise.all(children.filter((c) => c.role === role).map((c) => c.stop('SIGTERM', 15_000)));
     }
   };
 
@@ -177,8 +242,11 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
     for (let i = 1; i <= servers; i++) rest.push(await spawnServer(`web-${i}`, 'web', others));
     await Promise.all(rest.map((s) => waitReady(`${s.url}/api/ready`, s.child, readyTimeoutMs)));
     const web = children.filter((c) => c.role === 'web');
-    nginx = await ensureNginx({ config: ({ dir }) => nginxConfig({ dir, port: shopPort, assetPort, web }) });
+    status = await startClusterStatus(children);
+    nginx = await ensureNginx({ config: ({ dir }) => nginxConfig({ dir, port: shopPort, assetPort, web, statusPort: status.port }) });
     await waitReady(`${publicUrl}/api/ready`, { exitCode: null }, 10_000);
+    // The standbys start once the shop is up, so they do not slow its start.
+    for (const server of children) server.prepareStandby();
     return {
       url: publicUrl,
       assetUrl: `http://localhost:${assetPort}`,
@@ -187,6 +255,7 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
       nginxDir: nginx.dir,
       web,
       workers: children.filter((c) => c.role === 'worker'),
+      statusUrl: status.url,
       stop,
     };
   } catch (error) {

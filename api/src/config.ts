@@ -27,6 +27,11 @@ export type ServerConfig = {
    * readiness and metrics on PORT). Several `web` servers and one or more workers run at scale.
    */
   role: ServerRole;
+  /**
+   * STANDBY=1 (set by the cluster's supervisor, with an IPC channel): start, get ready, then wait to be
+   * told to listen on PORT, so a server that died is replaced within milliseconds, not a whole start.
+   */
+  standby: boolean;
   gtmId: string | null;
   registryPollMs: number;
   /** SERVER_RENDER=off: public pages render in the browser only (the benchmark's comparison); default on. */
@@ -82,6 +87,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     role: role(env.ROLE),
+    standby: env.STANDBY === '1',
     gtmId: env.GTM_ID || null,
     registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
     serverRender: env.SERVER_RENDER !== 'off',

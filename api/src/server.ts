@@ -25,6 +25,7 @@ const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
 async function main() {
   const config = readServerConfig(process.env);
+  const standby = config.standby ? standbyChannel() : null;
   const started = performance.now();
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(
@@ -35,6 +36,8 @@ async function main() {
   // Checkout: the card gateway simulator on its own loopback port unless GATEWAY_URL names a real one.
   const checkoutConfig = readCheckoutConfig(process.env, config);
   const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
+  // The simulator holds its port from the start: a standby (which must not) needs a gateway elsewhere.
+  if (standby && !checkoutConfig.gatewayUrl) throw new Error('STANDBY=1 needs GATEWAY_URL (the card gateway simulator cannot stand by)');
   const gateway = checkoutConfig.gatewayUrl
     ? null
     : await startGatewaySimulator({ secret: gatewaySecret, port: checkoutConfig.gatewayPort, log: (m) => log(`gateway: ${m}`) });
@@ -47,7 +50,8 @@ async function main() {
     jwtSecret,
     trustProxy: config.trustProxy,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
-    backgroundJobs: config.role !== 'web',
+    // A standby worker takes no job before it takes over (then its outbox starts).
+    backgroundJobs: config.role !== 'web' && !config.standby,
     // The servers that answer shoppers load the filtered listings' index ahead of their first requests.
     warmCatalogue: config.role !== 'worker',
     // Complaint photos and invoice copies: the data directory, or the S3 bucket with S3_BUCKET.
@@ -72,7 +76,7 @@ async function main() {
     },
   });
   const health = (since: Date) => clientHealth(database.db, since);
-  if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway });
+  if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby });
   await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
   registryEvents(app, { storage });
   await app.register(shellHost, {
@@ -89,8 +93,9 @@ async function main() {
   // Canaries whose client error rate runs above the stable version's are aborted without waiting for
   // anyone; with separate workers, a worker watches them (one watcher decides, not every server).
   const canaryPolicy = canaryPolicyFrom(process.env);
-  if (config.role === 'all') watchCanaries(app, storage, health, canaryPolicy);
+  const canaries = config.role === 'all' ? watchCanaries(app, storage, health, canaryPolicy) : null;
   const origin = await buildStaticOrigin({ storage, logger: app.log });
+  if (standby) await standby.standBy(app, origin);
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
@@ -109,9 +114,42 @@ async function main() {
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
-  stopOnSignal(app, database, [origin, gateway]);
+  stopOnSignal(app, database, [origin, gateway, canaries]);
 }
 
+/**
+ * A standby is ready in every way but listening: its routes compiled, the database connected, the
+ * catalogue loading. It tells its supervisor so, and listens once told to (the ports of the server it
+ * replaces are free by then). Told before it is ready, it listens as soon as it is. A supervisor that
+ * goes away before telling it ends it. The message is awaited from the process's first moment, so
+ * none is missed.
+ */
+function standbyChannel() {
+  if (!process.send) throw new Error('STANDBY=1 needs an IPC channel to its supervisor');
+  let told = false;
+  const activated = new Promise<void>((resolve) => {
+    process.on('message', (message) => {
+      if (message !== 'activate') return;
+      told = true;
+      resolve();
+    });
+  });
+  process.once('disconnect', () => {
+    if (!told) process.exit(0);
+  });
+  return {
+    async standBy(app: FastifyInstance, origin: FastifyInstance | null) {
+      await Promise.all([app.ready(), origin?.ready()]);
+      if (process.connected && !told) {
+        process.send!('standing-by');
+        log('standing by: ready to take over when told');
+      }
+      await activated;
+    },
+  };
+}
+
+type StandbyChannel = ReturnType<typeof standbyChannel>;
 type CanaryHealth = (since: Date) => Promise<VersionHealth[]>;
 type Closable = { close(): Promise<unknown> } | null;
 
@@ -128,9 +166,10 @@ function stopOnSignal(app: FastifyInstance, database: CreatedDatabase, others: C
   process.once('SIGTERM', () => void stop());
 }
 
-function watchCanaries(app: FastifyInstance, storage: ReleaseStorage, health: CanaryHealth, policy: CanaryPolicy) {
+/** Watches the canaries until the answer's `close()` (the process's stop). */
+function watchCanaries(app: FastifyInstance, storage: ReleaseStorage, health: CanaryHealth, policy: CanaryPolicy): Closable {
   const canaryWatch = startCanaryWatch({ storage, health, policy, log: app.log.child({ component: 'canary-watch' }) });
-  app.addHook('onClose', async () => canaryWatch.stop());
+  return { close: async () => canaryWatch.stop() };
 }
 
 /**
@@ -140,14 +179,18 @@ function watchCanaries(app: FastifyInstance, storage: ReleaseStorage, health: Ca
 async function startWorker(
   app: FastifyInstance,
   database: CreatedDatabase,
-  options: { storage: ReleaseStorage; health: CanaryHealth; port: number; host: string; started: number; gateway: Closable },
+  options: { storage: ReleaseStorage; health: CanaryHealth; port: number; host: string; started: number; gateway: Closable; standby: StandbyChannel | null },
 ) {
   const policy = canaryPolicyFrom(process.env);
-  watchCanaries(app, options.storage, options.health, policy);
+  if (options.standby) {
+    await options.standby.standBy(app, null);
+    await app.outbox.start();
+  }
+  const canaries = watchCanaries(app, options.storage, options.health, policy);
   await app.listen({ port: options.port, host: options.host });
   log(`worker: outbox jobs and canary watch; health on http://${shownHost(options.host)}:${options.port}/api/health`);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
-  stopOnSignal(app, database, [options.gateway]);
+  stopOnSignal(app, database, [options.gateway, canaries]);
 }
 
 main().catch((error: unknown) => {

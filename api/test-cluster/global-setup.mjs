@@ -73,8 +73,10 @@ export default async function setup(project) {
       output: (line) => lines.push(line),
     });
     cleanups.push(async () => {
+      // nginx's own log goes with its directory on stop.
+      const nginxLog = process.env.CLUSTER_TEST_LOG ? readFileSync(join(shop.nginxDir, 'error.log'), 'utf8') : '';
       await shop.stop();
-      if (process.env.CLUSTER_TEST_LOG) process.stdout.write(lines.join(''));
+      if (process.env.CLUSTER_TEST_LOG) process.stdout.write(lines.join('') + nginxLog);
     });
     project.provide('cluster', {
       url: shop.url,

@@ -1,4 +1,22 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The files' order: the fuzz spends the sign-in and contact limits of the one client address
+ * (every request comes from loopback), so it runs after the files that sign in; killing servers
+ * comes before it, so that the fuzz also checks the restarted ones.
+ */
+const ORDER = ['two-servers', 'races', 'supervision', 'fuzz'];
+const rank = (file: TestSpecification) => {
+  const index = ORDER.findIndex((name) => file.moduleId.endsWith(`/${name}.test.ts`));
+  return index < 0 ? ORDER.length : index;
+};
+
+class InOrder extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return Promise.resolve([...files].sort((a, b) => rank(a) - rank(b)));
+  }
+}
 
 /**
  * The multi-server tests: real processes (two web servers, two workers) behind nginx on PostgreSQL
@@ -12,6 +30,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     fileParallelism: false,
+    sequence: { sequencer: InOrder },
     globalSetup: ['./global-setup.mjs'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

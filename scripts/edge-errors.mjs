@@ -1,0 +1,73 @@
+// What nginx answers when it refuses a request itself (a malformed request, headers or a body past
+// its limits, no web server left): never its own page, but the shop's error shape
+// `{"error":{"code","message"}}` with a Slovak message and the request id on /api, and a Slovak
+// error page of the shop on the pages' paths. Everything nginx passes on is answered
+// by the servers, whose limits are below nginx's: they decide, nginx only stops what they never should see.
+
+/** nginx's limits, each above the server's (Node: 16 KB of headers; the largest body, a complaint form, 5 photos of 5 MB). */
+export const EDGE_LIMITS = {
+  headerBuffers: '4 64k',
+  bodyMax: '32m',
+};
+
+/** Each status nginx can produce itself: the status the shopper gets, the error code and the message. */
+const REFUSALS = [
+  { from: [400, 501, 505], status: 400, code: 'bad_request', message: 'Požiadavka nemá platný tvar.' },
+  { from: [405], status: 405, code: 'bad_request', message: 'Táto metóda požiadavky tu nie je povolená.' },
+  { from: [408], status: 408, code: 'bad_request', message: 'Požiadavka neprišla celá včas. Skúste to, prosím, znova.' },
+  { from: [411], status: 411, code: 'bad_request', message: 'Požiadavka neuvádza dĺžku svojho obsahu.' },
+  { from: [413], status: 413, code: 'bad_request', message: 'Požiadavka je príliš veľká.' },
+  { from: [414], status: 414, code: 'bad_request', message: 'Adresa požiadavky je príliš dlhá.' },
+  { from: [494], status: 431, code: 'bad_request', message: 'Hlavičky požiadavky sú príliš veľké.' },
+  { from: [500], status: 500, code: 'internal', message: 'Nastala chyba na našej strane.' },
+  { from: [502, 503, 504], status: 503, code: 'internal', message: 'Obchod je na chvíľu nedostupný. Skúste to, prosím, o chvíľu znova.' },
+];
+
+const json = ({ code, message }) => `{"error":{"code":"${code}","message":"${message} (kód požiadavky: $request_id)"}}`;
+
+const html = ({ message }) =>
+  [
+    '<!doctype html><html lang="sk"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
+    '<title>Stavebniny Domov – chyba</title>',
+    '<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1f2933}a{color:#b4530b}</style></head>',
+    `<body><h1>Stavebniny Domov</h1><p>${message}</p><p><a href="/">Späť na úvodnú stránku</a></p>`,
+    '<p><small>Kód požiadavky: $request_id</small></p></body></html>',
+  ].join('');
+
+/**
+ * The `http { }` map that chooses JSON or a page by the path, as the servers do: JSON for /api,
+ * /media and /builds and for a request whose path nginx could not read, the page elsewhere.
+ */
+export function edgeErrorMaps() {
+  return `map $request_uri $shop_error_kind {
+  default json;
+  "~^/(api|media|builds)(/|\\?|$)" json;
+  "~^/" html;
+}`;
+}
+
+/** The `server { }` part: limits, error_page for every status nginx produces, and the internal locations answering them. */
+export function edgeErrorServer() {
+  const lines = [
+    `large_client_header_buffers ${EDGE_LIMITS.headerBuffers};`,
+    `client_max_body_size ${EDGE_LIMITS.bodyMax};`,
+  ];
+  for (const refusal of REFUSALS) {
+    for (const from of refusal.from) lines.push(`error_page ${from} =${refusal.status} /_shop_error/$shop_error_kind/${refusal.status};`);
+  }
+  for (const refusal of REFUSALS) {
+    for (const [kind, type, body] of [['json', 'application/json', json(refusal)], ['html', 'text/html', html(refusal)]]) {
+      lines.push(
+        `location = /_shop_error/${kind}/${refusal.status} {`,
+        '  internal;',
+        `  default_type "${type}; charset=utf-8";`,
+        '  add_header X-Request-Id $request_id always;',
+        '  add_header Cache-Control "no-store" always;',
+        ...(refusal.status === 503 ? ['  add_header Retry-After 5 always;'] : []),
+        `  return ${refusal.status} '${body}';`,
+        '}',
+      );
+    }
+  }
+  return lines.join('\n');
+}
