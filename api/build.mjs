@@ -1,8 +1,9 @@
-// `pnpm --filter @shop/api build`: the server of `npm start` and the release command as plain
-// JavaScript, so production runs `node dist/server.js` without compiling TypeScript at start-up.
-// One esbuild bundle per entry point (dist/server.js, dist/release/cli.js): the API's sources and
-// the workspace's @shop/shared-kernel (TypeScript sources) are inlined; every npm package stays
-// external and is loaded from node_modules as usual (native better-sqlite3, pdfkit's font data, …).
+// `pnpm --filter @shop/api build`: the server of `npm start`, the release command and the backup
+// command as plain JavaScript, so production runs `node dist/server.js` without compiling TypeScript
+// at start-up. One esbuild bundle per entry point (dist/server.js, dist/release/cli.js,
+// dist/backup/cli.js): the API's sources and the workspace's @shop/shared-kernel (TypeScript
+// sources) are inlined; every npm package stays external and is loaded from node_modules as usual
+// (native better-sqlite3, pdfkit's font data, …).
 // Nothing may find files beside its own source (see src/lib/paths.ts); migrations are a static
 // map (src/db/migrations/index.ts), so they are in the bundle under their file names.
 // scripts/build.mjs runs this only when the API's or the kernel's sources changed.
@@ -14,7 +15,7 @@ import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
-export const ENTRIES = ['src/server.ts', 'src/release/cli.ts'];
+export const ENTRIES = ['src/server.ts', 'src/release/cli.ts', 'src/backup/cli.ts'];
 
 const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const WORKSPACE = /^@shop\//;

@@ -46,10 +46,10 @@ function keepStamp(name, stamp) {
 
 /** What the API's build (api/build.mjs) reads; its tests and benchmarks are not part of it. */
 const API_INPUTS = ['api/src', 'api/package.json', 'api/tsconfig.json', 'api/build.mjs'];
-const API_OUTPUTS = ['api/dist/server.js', 'api/dist/release/cli.js'];
+const API_OUTPUTS = ['api/dist/server.js', 'api/dist/release/cli.js', 'api/dist/backup/cli.js'];
 
 /**
- * The server and the release command as JavaScript (api/dist/), what `npm start` and the
+ * The server, the release and the backup command as JavaScript (api/dist/), what `npm start` and the
  * end-to-end tests run: rebuilt when the API's or the kernel's sources (or the lockfile) changed.
  */
 export async function buildApiServer({ force = false, quiet = false } = {}) {

@@ -15,6 +15,7 @@ import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
 import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './lib/outbox.ts';
 import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './lib/response-cache.ts';
+import { readBackupStatus } from './backup/status.repository.ts';
 import { accountRoutes } from './routes/account/index.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { complaintRoutes } from './routes/complaints/index.ts';
@@ -157,7 +158,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     },
     { ...DEFAULT_OUTBOX, ...opts.outbox },
   );
-  const metrics = createMetrics(() => outbox.backlog());
+  const metrics = createMetrics(() => outbox.backlog(), () => readBackupStatus(opts.db));
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
   observeRequests(app, metrics);

@@ -23,7 +23,7 @@ export type ServerConfig = {
   redisUrl: string | undefined;
   /**
    * ROLE: `all` (default: one server does everything), `web` (answers shoppers; leaves the background
-   * work to a worker) or `worker` (the outbox's jobs and the canary watch; answers only its health,
+   * work to a worker) or `worker` (the outbox's jobs, the canary watch and backups; answers only its health,
    * readiness and metrics on PORT). Several `web` servers and one or more workers run at scale.
    */
   role: ServerRole;
@@ -98,6 +98,9 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   };
 }
 
+/** The files in the data directory that hold generated secrets (a backup copies them with the data they sign). */
+export const SECRET_FILES = { jwt: 'jwt-secret', operator: 'operator-token', gateway: 'gateway-secret' } as const;
+
 /** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
 async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {
   if (value) return value;
@@ -112,12 +115,12 @@ async function loadSecret(value: string | undefined, dataDir: string, fileName: 
 
 /** The token signing secret: JWT_SECRET, or one generated once and kept in the data directory. */
 export function loadJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
-  return loadSecret(env.JWT_SECRET, dataDir, 'jwt-secret');
+  return loadSecret(env.JWT_SECRET, dataDir, SECRET_FILES.jwt);
 }
 
 /** The operator token (ops page, operator tools): OPERATOR_TOKEN, or generated into <data>/operator-token. */
 export function loadOperatorToken(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
-  return loadSecret(env.OPERATOR_TOKEN, dataDir, 'operator-token');
+  return loadSecret(env.OPERATOR_TOKEN, dataDir, SECRET_FILES.operator);
 }
 
 /** Settings of the checkout: card gateway, e-mail, public URL, bank account. */
@@ -151,5 +154,5 @@ export function readCheckoutConfig(env: NodeJS.ProcessEnv, config: ServerConfig)
 
 /** The HMAC secret shared with the card gateway: GATEWAY_SECRET, or generated into <data>/gateway-secret. */
 export function loadGatewaySecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
-  return loadSecret(env.GATEWAY_SECRET, dataDir, 'gateway-secret');
+  return loadSecret(env.GATEWAY_SECRET, dataDir, SECRET_FILES.gateway);
 }

@@ -20,6 +20,7 @@ import { S3_CACHE_DIR, storageFromEnv } from './release/storage-from-env.ts';
 import { canaryPolicyFrom, startCanaryWatch, type CanaryPolicy, type VersionHealth } from './release/canary-watch.ts';
 import { clientHealth } from './routes/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
+import { backupOverview, scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
 
 const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
@@ -43,6 +44,8 @@ async function main() {
     : await startGatewaySimulator({ secret: gatewaySecret, port: checkoutConfig.gatewayPort, log: (m) => log(`gateway: ${m}`) });
   // Releases: the origin directory, or an S3 bucket (S3_BUCKET) cached under <origin>/.s3-cache.
   const storage = storageFromEnv(process.env, config.originDir);
+  // Complaint photos and invoice copies: the data directory, or the S3 bucket with S3_BUCKET.
+  const files = fileStoreFromEnv(process.env, config.dataDir);
   const notifyHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const app = await buildApi({
     db: database.db,
@@ -54,8 +57,7 @@ async function main() {
     backgroundJobs: config.role !== 'web' && !config.standby,
     // The servers that answer shoppers load the filtered listings' index ahead of their first requests.
     warmCatalogue: config.role !== 'worker',
-    // Complaint photos and invoice copies: the data directory, or the S3 bucket with S3_BUCKET.
-    files: fileStoreFromEnv(process.env, config.dataDir),
+    files,
     ...(config.serverCache ? {} : { responseCache: false as const }),
     // The release registry is what the shell is served from: without it the shop cannot answer pages.
     readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
@@ -76,8 +78,19 @@ async function main() {
     },
   });
   const health = (since: Date) => clientHealth(database.db, since);
-  if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby });
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health });
+  // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.
+  const backupSources: ServerBackupOptions = {
+    db: database.db,
+    dialect: database.dialect,
+    dataDir: config.dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    files,
+    originDir: storage.local ? config.originDir : null,
+    env: process.env,
+  };
+  if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby, backups: backupSources });
+  const backupRecord = backupOverview(database.db, process.env, config.dataDir);
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord });
   registryEvents(app, { storage });
   await app.register(shellHost, {
     storage,
@@ -96,6 +109,8 @@ async function main() {
   const canaries = config.role === 'all' ? watchCanaries(app, storage, health, canaryPolicy) : null;
   const origin = await buildStaticOrigin({ storage, logger: app.log });
   if (standby) await standby.standBy(app, origin);
+  // Backups, like the outbox's jobs, are taken by a process that runs background work (and not while standing by).
+  const backups = config.role === 'all' ? scheduleBackups(app.log, backupSources) : null;
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
@@ -109,12 +124,13 @@ async function main() {
   if (gateway) log(`card gateway simulator on ${gateway.url}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
   log(`areas load from ${config.assetOrigin}${config.trustProxy !== false ? `; X-Forwarded-* trusted from ${String(config.trustProxy)}` : ''}`);
   log(`role: ${config.role}${config.role === 'web' ? ' (background jobs and canaries are left to a worker)' : ''}; shared state: ${config.redisUrl ? 'Redis' : 'this process'}`);
+  if (backups) log(backups.description);
   if (config.role === 'all') log(`canaries aborted when their client error rate exceeds the stable one by ${(canaryPolicy.margin * 100).toFixed(1)} points over ≥ ${canaryPolicy.minViews} page views (checked every ${canaryPolicy.intervalMs / 1000} s)`);
   log(`health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`);
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
-  stopOnSignal(app, database, [origin, gateway, canaries]);
+  stopOnSignal(app, database, [origin, gateway, canaries, backups]);
 }
 
 /**
@@ -173,13 +189,22 @@ function watchCanaries(app: FastifyInstance, storage: ReleaseStorage, health: Ca
 }
 
 /**
- * ROLE=worker: the outbox's jobs (started with the app) and the canary watch; on PORT it answers
+ * ROLE=worker: the outbox's jobs (started with the app), the canary watch and the backups; on PORT it answers
  * health, readiness and metrics for the process supervisor (it is not a shop server: keep it off the balancer).
  */
 async function startWorker(
   app: FastifyInstance,
   database: CreatedDatabase,
-  options: { storage: ReleaseStorage; health: CanaryHealth; port: number; host: string; started: number; gateway: Closable; standby: StandbyChannel | null },
+  options: {
+    storage: ReleaseStorage;
+    health: CanaryHealth;
+    port: number;
+    host: string;
+    started: number;
+    gateway: Closable;
+    standby: StandbyChannel | null;
+    backups: ServerBackupOptions;
+  },
 ) {
   const policy = canaryPolicyFrom(process.env);
   if (options.standby) {
@@ -187,10 +212,12 @@ async function startWorker(
     await app.outbox.start();
   }
   const canaries = watchCanaries(app, options.storage, options.health, policy);
+  const backups = scheduleBackups(app.log, options.backups);
   await app.listen({ port: options.port, host: options.host });
-  log(`worker: outbox jobs and canary watch; health on http://${shownHost(options.host)}:${options.port}/api/health`);
+  log(`worker: outbox jobs, canary watch and backups; health on http://${shownHost(options.host)}:${options.port}/api/health`);
+  log(backups.description);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
-  stopOnSignal(app, database, [options.gateway, canaries]);
+  stopOnSignal(app, database, [options.gateway, canaries, backups]);
 }
 
 main().catch((error: unknown) => {

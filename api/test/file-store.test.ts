@@ -106,6 +106,18 @@ describe.each(backends)('file store on $name', (backend) => {
     expect(await store.get('up.jpg')).toBeNull();
   });
 
+  it('lists the keys under a folder, or all of them, sorted (what a backup copies)', async () => {
+    const { store } = backend.make();
+    expect(await store.list('')).toEqual([]);
+    for (const key of ['invoices/f.pdf', 'complaints/a.jpg', 'b.jpg', 'complaints/2026/x.png']) await store.put(key, Buffer.from(key), 'application/octet-stream');
+    expect(await store.list('')).toEqual(['b.jpg', 'complaints/2026/x.png', 'complaints/a.jpg', 'invoices/f.pdf']);
+    expect(await store.list('complaints')).toEqual(['complaints/2026/x.png', 'complaints/a.jpg']);
+    expect(await store.list('complaints/2026')).toEqual(['complaints/2026/x.png']);
+    expect(await store.list('nothing')).toEqual([]);
+    expect(await store.list('b.jpg')).toEqual([]);
+    for (const prefix of ['../up', '/abs', 'a//b']) await expect(store.list(prefix), prefix).rejects.toThrow(/File key/);
+  });
+
   it.skipIf(backend.kind !== 'local')('writes files with mode 0600 under the key’s path, leaving no temporary file', async () => {
     const { store, dir } = backend.make();
     await store.put('complaints/x.jpg', BINARY, 'image/jpeg');
@@ -139,6 +151,16 @@ describe('the data directory’s layout', () => {
     await store.remove('complaints/abc.jpg');
     expect(existsSync(join(data, 'complaints', 'abc.jpg'))).toBe(false);
     expect(store.describe()).toContain(join(data, 'complaints'));
+  });
+
+  it('lists both folders’ files under their folder names', async () => {
+    const data = tempDir('file-store-data-');
+    const store = localDataFileStore({ complaintsDir: join(data, 'complaints'), invoicesDir: join(data, 'invoices') });
+    await store.put('invoices/faktura-1.pdf', Buffer.from('%PDF-'), 'application/pdf');
+    await store.put('complaints/abc.jpg', Buffer.from('jpg'), 'image/jpeg');
+    expect(await store.list('')).toEqual(['complaints/abc.jpg', 'invoices/faktura-1.pdf']);
+    expect(await store.list('invoices')).toEqual(['invoices/faktura-1.pdf']);
+    expect(await store.list('other')).toEqual([]);
   });
 
   it('refuses a key in no folder of its own, and bad keys', async () => {

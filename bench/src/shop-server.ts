@@ -46,6 +46,8 @@ export async function startShop(options: {
     ASSET_PORT: String(options.port + 1),
     GATEWAY_PORT: String(options.port + 2),
     DATABASE_URL: '',
+    // No scheduled backup copies the database in the middle of a measurement.
+    BACKUP_INTERVAL_MS: '0',
     ...options.env,
   };
   publishOrigin(dataDir, options.shellDist, env);

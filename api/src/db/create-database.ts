@@ -18,10 +18,13 @@ export type CreatedDatabase = OpenedDatabase & {
   seedMs: number;
 };
 
+/** The embedded SQLite database of a data directory. */
+export const sqliteFileOf = (dataDir: string) => join(dataDir, 'shop.sqlite');
+
 /** Opens the database, runs pending migrations and seeds it when empty. */
 export async function createDatabase(opts: CreateDatabaseOptions): Promise<CreatedDatabase> {
   const opened = await openDatabase(
-    opts.databaseUrl ? { url: opts.databaseUrl } : { sqliteFile: join(opts.dataDir, 'shop.sqlite') },
+    opts.databaseUrl ? { url: opts.databaseUrl } : { sqliteFile: sqliteFileOf(opts.dataDir) },
   );
   try {
     await migrateToLatest(opened.db);

@@ -36,6 +36,7 @@ import type {
 } from './content.table.ts';
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
+import type { BackupStatusTable } from './backup.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
@@ -92,6 +93,8 @@ export interface Database {
   // client telemetry: page views and errors per minute, area and version
   client_metrics: ClientMetricTable;
   pickup_points: PickupPointTable;
+  // the last backup taken and the last that failed
+  backup_status: BackupStatusTable;
 }
 
 export type Db = Kysely<Database>;

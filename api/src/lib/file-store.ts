@@ -9,8 +9,8 @@
  * is read or written, in every store alike.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 export type FileStore = {
   /** Writes (or replaces) the file under `key`; a reader sees the old or the new bytes, never part of them. */
@@ -19,6 +19,11 @@ export type FileStore = {
   get(key: string): Promise<Buffer | null>;
   /** Removes the file under `key`; a missing file is not an error. */
   remove(key: string): Promise<void>;
+  /**
+   * Every key under the folder `prefix` (`complaints` lists `complaints/…`; `''` lists the whole
+   * store), sorted: what a backup copies.
+   */
+  list(prefix: string): Promise<string[]>;
   /** Where the files go, for logs and messages (e.g. `local directory /srv/shop/data/complaints`). */
   describe(): string;
 };
@@ -44,6 +49,20 @@ export function assertFileKey(key: string): void {
                 : null;
   if (problem) throw new Error(`File key ${JSON.stringify(String(key).slice(0, 80))} ${problem}.`);
 }
+
+/** Throws unless `prefix` is `''` or a valid key (a folder to list). */
+export function assertFilePrefix(prefix: string): void {
+  if (prefix !== '') assertFileKey(prefix);
+}
+
+const isValidKey = (key: string) => {
+  try {
+    assertFileKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const isMissing = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -89,6 +108,19 @@ export function localFileStore(dir: string): FileStore {
       const target = pathOf(key);
       await rm(target, { force: true });
     },
+    async list(prefix) {
+      assertFilePrefix(prefix);
+      const entries = await readdir(prefix === '' ? root : join(root, prefix), { recursive: true, withFileTypes: true }).catch((error: unknown) => {
+        if (isMissing(error)) return [];
+        throw error;
+      });
+      // Staging files of a write in progress (`..<uuid>.tmp`) are no key, and are left out.
+      return entries
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+        .filter(isValidKey)
+        .sort();
+    },
     describe: () => `local directory ${root}`,
   };
 }
@@ -122,6 +154,16 @@ export function folderFileStore(folders: Record<string, FileStore>): FileStore {
     async remove(key) {
       const [store, rest] = route(key);
       await store.remove(rest);
+    },
+    async list(prefix) {
+      assertFilePrefix(prefix);
+      const slash = prefix.indexOf('/');
+      const folder = slash < 0 ? prefix : prefix.slice(0, slash);
+      const chosen = prefix === '' ? Object.keys(folders) : Object.hasOwn(folders, folder) ? [folder] : [];
+      const lists = await Promise.all(
+        chosen.map(async (name) => (await folders[name]!.list(slash < 0 ? '' : prefix.slice(slash + 1))).map((key) => `${name}/${key}`)),
+      );
+      return lists.flat().sort();
     },
     describe: () =>
       Object.entries(folders)

@@ -1,14 +1,21 @@
 /**
  * The API's metrics in Prometheus text format (prom-client), one registry per API instance:
  * requests by route and status with latency histograms, orders, payments, refunds, the outbox's
- * backlog and failures, response-cache hits, client errors and page views the browsers report, and Node's
- * own process metrics.
+ * backlog and failures, response-cache hits, client errors and page views the browsers report, the
+ * backups' record, and Node's own process metrics.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function createMetrics(backlog: () => Promise<{ pending: number; dead: number }>) {
+/** What the metrics show of the backups (backup/status.repository.ts reads it from the database). */
+export type BackupRecord = {
+  lastSuccess: { finishedAt: string; durationMs: number; bytes: number | null } | null;
+  lastFailure: { finishedAt: string } | null;
+  failures: number;
+};
+
+export function createMetrics(backlog: () => Promise<{ pending: number; dead: number }>, backups?: () => Promise<BackupRecord>) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -75,6 +82,7 @@ export function createMetrics(backlog: () => Promise<{ pending: number; dead: nu
       this.set({ status: 'dead' }, counts.dead);
     },
   });
+  if (backups) backupMetrics(registry, backups);
   const serverRenders = new Counter({
     name: 'shop_server_renders_total',
     help: 'Pages the server rendered (rendered, not_found) or left to the browser (browser: not a server-rendered page; fallback: the render failed).',
@@ -82,4 +90,69 @@ export function createMetrics(backlog: () => Promise<{ pending: number; dead: nu
     registers: [registry],
   });
   return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews, serverRenders };
+}
+
+/**
+ * The backups, from the database at each scrape, so every server reports the same whichever worker
+ * took them: alert when the last success is older than the interval allows, or failures grow.
+ */
+function backupMetrics(registry: Registry, read: () => Promise<BackupRecord>) {
+  // One read per scrape, shared by the metrics below (a scrape collects them all at once).
+  let pending: Promise<BackupRecord | null> | null = null;
+  const record = () => {
+    pending ??= read()
+      .catch(() => null)
+      .finally(() => {
+        pending = null;
+      });
+    return pending;
+  };
+  const seconds = (iso: string) => Date.parse(iso) / 1000;
+  new Gauge({
+    name: 'shop_backup_last_success_timestamp_seconds',
+    help: 'When the last successful backup finished (Unix time; 0: none yet).',
+    registers: [registry],
+    async collect() {
+      const last = (await record())?.lastSuccess;
+      this.set(last ? seconds(last.finishedAt) : 0);
+    },
+  });
+  new Gauge({
+    name: 'shop_backup_last_duration_seconds',
+    help: 'How long the last successful backup took.',
+    registers: [registry],
+    async collect() {
+      const last = (await record())?.lastSuccess;
+      this.set(last ? last.durationMs / 1000 : 0);
+    },
+  });
+  new Gauge({
+    name: 'shop_backup_last_size_bytes',
+    help: 'The size of the last successful backup.',
+    registers: [registry],
+    async collect() {
+      const last = (await record())?.lastSuccess;
+      this.set(last?.bytes ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'shop_backup_last_failure_timestamp_seconds',
+    help: 'When the last failed backup attempt ended (Unix time; 0: none).',
+    registers: [registry],
+    async collect() {
+      const last = (await record())?.lastFailure;
+      this.set(last ? seconds(last.finishedAt) : 0);
+    },
+  });
+  new Counter({
+    name: 'shop_backup_failures_total',
+    help: 'Backup attempts that failed (each logged with its cause and retried at the next interval).',
+    registers: [registry],
+    async collect() {
+      const current = await record();
+      if (!current) return;
+      this.reset();
+      this.inc(current.failures);
+    },
+  });
 }

@@ -5,7 +5,8 @@
  * release storage's does.
  */
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { assertFileKey, type FileStore } from './file-store.ts';
+import { assertFileKey, assertFilePrefix, type FileStore } from './file-store.ts';
+import { listS3 } from './s3-list.ts';
 
 export type S3FileStoreOptions = {
   client: S3Client;
@@ -50,6 +51,13 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
       const Key = objectKey(key);
       // DeleteObject of a missing key succeeds (204), as `remove` promises.
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key }));
+    },
+    async list(folder) {
+      assertFilePrefix(folder);
+      const under = [prefix, folder].filter((part) => part !== '').join('/');
+      const { keys } = await listS3(client, bucket, under === '' ? '' : `${under}/`);
+      const strip = prefix === '' ? 0 : prefix.length + 1;
+      return keys.map((key) => key.slice(strip)).sort();
     },
     describe: () => `s3://${bucket}/${prefix ? `${prefix}/` : ''}`,
   };

@@ -19,6 +19,8 @@ export type HttpResult<T = any> = { status: number; headers: Headers; body: T; t
 export type TestApi = {
   baseUrl: string;
   dataDir: string;
+  /** The PostgreSQL database's connection string; undefined on SQLite. */
+  databaseUrl: string | undefined;
   db: Db;
   dialect: DialectName;
   seeded: boolean;
@@ -73,6 +75,15 @@ export type StartTestApiOptions = {
   sitemapUrlsPerFile?: number;
   /** Redis shared with other servers (default: none). */
   redisUrl?: string;
+  /**
+   * A data directory (and PostgreSQL database) that exist already, e.g. a restored backup, instead of
+   * fresh ones; close() leaves them to the caller.
+   */
+  existing?: { dataDir: string; databaseUrl?: string };
+  /** The token signing secret (default: a random one). */
+  jwtSecret?: string;
+  /** Whether the outbox takes its jobs by itself (default true); false: they wait for sideWorkDone(). */
+  backgroundJobs?: boolean;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -82,16 +93,17 @@ const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
 };
 
 export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'shop-api-test-'));
-  const postgres = await throwawayPostgres();
-  const databaseUrl = postgres?.url;
+  const dataDir = options.existing?.dataDir ?? mkdtempSync(join(tmpdir(), 'shop-api-test-'));
+  const postgres = options.existing ? null : await throwawayPostgres();
+  const databaseUrl = options.existing ? options.existing.databaseUrl : postgres?.url;
   const cleanup = async () => {
+    if (options.existing) return;
     await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
   const database = await createDatabase({ dataDir, databaseUrl });
-  const jwtSecret = randomBytes(32).toString('hex');
+  const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
   const app = buildApi({
     db: database.db,
     dialect: database.dialect,
@@ -109,6 +121,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.sitemapUrlsPerFile } : {}),
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
     ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
+    ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {
@@ -140,6 +153,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const api: TestApi = {
     baseUrl,
     dataDir,
+    databaseUrl,
     db: database.db,
     dialect: database.dialect,
     seeded: database.seeded,

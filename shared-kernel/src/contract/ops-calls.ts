@@ -1,8 +1,9 @@
-/** The operator's releases (Bearer operator token) and the client telemetry. */
+/** The operator's releases and backups (Bearer operator token) and the client telemetry. */
 import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
 import { ReleasePart, ReleaseStatus } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
+import { BackupOverview } from './backup-types.ts';
 
 const Part = Type.Object({ part: Type.String({ maxLength: 20 }) });
 const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
@@ -86,6 +87,7 @@ export const opsCalls = defineCalls({
     answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
     error: ReleaseError,
   },
+  'GET /api/ops/backups': { summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh', answer: Type.Object({ data: BackupOverview }) },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */
   'POST /api/telemetry': { summary: 'Hlásenie zobrazení a chýb z prehliadača', body: TelemetryBatch, answer: Type.Null(), status: 204 },
   'GET /api/telemetry/summary': {

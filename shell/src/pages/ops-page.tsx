@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, type OpsReleaseAction } from '@shop/shared-kernel';
 import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
+import type { ApiCalls, BackupOverview, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 const TOKEN_KEY = 'shop:ops-token';
@@ -41,6 +41,49 @@ function Refunds({ token }: { token: string }) {
           ))}
         </ul>
       )}
+    </>
+  );
+}
+
+const decimal = (value: number) => value.toLocaleString('sk-SK', { maximumFractionDigits: 1 });
+const size = (bytes: number | null) =>
+  bytes === null ? '—' : bytes >= 1024 * 1024 ? `${decimal(bytes / 1024 / 1024)} MB` : `${decimal(bytes / 1024)} kB`;
+const every = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${decimal(ms / 60_000)} min`);
+
+/** The last backup, and the last attempt when it failed (the worker tries again at the next interval). */
+function Backups({ token }: { token: string }) {
+  const [overview, setOverview] = useState<BackupOverview | null>(null);
+  useEffect(() => {
+    void api.opsBackups(token).then(({ data }) => setOverview(data), () => setOverview(null));
+  }, [token]);
+  if (!overview) return null;
+  const { lastSuccess, lastFailure } = overview;
+  const failedLast = lastFailure !== null && (lastSuccess === null || lastFailure.startedAt > lastSuccess.startedAt);
+  return (
+    <>
+      <h2>Zálohy</h2>
+      <p data-testid="ops-backup">
+        Posledná záloha:{' '}
+        {lastSuccess ? (
+          <>
+            {time(lastSuccess.finishedAt)} · {size(lastSuccess.bytes)} · trvala {decimal(lastSuccess.durationMs / 1000)} s · <code>{lastSuccess.name}</code> ({lastSuccess.destination})
+          </>
+        ) : (
+          'zatiaľ žiadna'
+        )}
+      </p>
+      {failedLast && (
+        <p role="alert" className="ops__backup-failure" data-testid="ops-backup-failure">
+          Posledný pokus o zálohu zlyhal {time(lastFailure.finishedAt)}: {lastFailure.error ?? 'neznáma príčina'}.{' '}
+          {overview.intervalMs > 0
+            ? `Ďalší pokus ${time(new Date(Date.parse(lastFailure.startedAt) + overview.intervalMs).toISOString())}.`
+            : 'Zálohu vytvorte príkazom npm run backup.'}
+        </p>
+      )}
+      <p>
+        {overview.intervalMs > 0 ? `Zálohuje sa každých ${every(overview.intervalMs)}.` : 'Automatické zálohy sú vypnuté (BACKUP_INTERVAL_MS=0).'}
+        {overview.failures > 0 ? ` Neúspešných pokusov doteraz: ${overview.failures}.` : ''}
+      </p>
     </>
   );
 }
@@ -268,6 +311,7 @@ export function OpsPage() {
           </ol>
         </>
       )}
+      <Backups token={token} />
       <Refunds token={token} />
     </section>
   );

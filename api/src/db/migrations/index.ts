@@ -28,6 +28,7 @@ import * as searchHitCount from './2026-11-26T23-00-00Z_search-hit-count.ts';
 import * as saleCounts from './2026-11-27T01-00-00Z_sale-counts.ts';
 import * as searchPrefixLexemes from './2026-11-27T02-00-00Z_search-prefix-lexemes.ts';
 import * as saleFacetCounts from './2026-11-27T03-00-00Z_sale-facet-counts.ts';
+import * as backupStatus from './2026-11-27T07-00-00Z_backup-status.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T01-00-00Z_sale-counts': saleCounts,
   '2026-11-27T02-00-00Z_search-prefix-lexemes': searchPrefixLexemes,
   '2026-11-27T03-00-00Z_sale-facet-counts': saleFacetCounts,
+  '2026-11-27T07-00-00Z_backup-status': backupStatus,
 };

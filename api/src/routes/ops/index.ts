@@ -2,14 +2,14 @@
  * Operator calls behind the operator token: the releases in force with their
  * pins, canaries, rollback targets, lock and client health; rollback, pin,
  * unpin, promote, abort, preview links and CI uploads, running the same
- * release code as the command.
+ * release code as the command; and the backups' record.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ReleaseVersionHealth } from '@shop/shared-kernel/contract';
+import type { BackupOverview, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../lib/contract-route.ts';
 import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../release/releases.ts';
@@ -28,6 +28,8 @@ export type OpsOptions = {
   publicUrl: string;
   /** Page views and client errors per area and version since a time (the last hour is shown). */
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
+  /** The last backup and the last failed one, from the database (GET /api/ops/backups answers only with it). */
+  backups?: () => Promise<BackupOverview>;
 };
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
@@ -60,6 +62,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     const [current, moves, health] = await Promise.all([status(storage), history(storage), options.health ? options.health(since) : Promise.resolve([])]);
     return { data: { ...current, history: moves.slice(-200), health } };
   } });
+
+  const { backups } = options;
+  if (backups) app.route({ ...route('GET /api/ops/backups'), handler: async () => ({ data: await backups() }) });
 
   const actor = (reason?: string): Provenance => ({ who: OPS_ACTOR, reason: reason?.trim() || null });
 

@@ -1,0 +1,45 @@
+/**
+ * Listing and deleting many keys of an S3-compatible bucket, for the file store and the backups.
+ * ListObjects (version 1, paged by Marker) rather than V2, as the release storage does: every
+ * S3-compatible server has it, and s3rver's V2 continuation tokens fail under Node's OpenSSL 3.
+ */
+import { DeleteObjectsCommand, ListObjectsCommand, type S3Client } from '@aws-sdk/client-s3';
+
+/** Every key under `prefix` (all pages); with a delimiter, also the "folders" directly under it. */
+export async function listS3(client: S3Client, bucket: string, prefix: string, delimiter?: string): Promise<{ keys: string[]; folders: string[] }> {
+  const keys: string[] = [];
+  const folders: string[] = [];
+  let marker: string | undefined;
+  for (;;) {
+    const page = await client.send(
+      new ListObjectsCommand({ Bucket: bucket, Prefix: prefix, ...(delimiter ? { Delimiter: delimiter } : {}), ...(marker ? { Marker: marker } : {}) }),
+    );
+    const seen: string[] = [];
+    for (const object of page.Contents ?? []) {
+      if (!object.Key) continue;
+      keys.push(object.Key);
+      seen.push(object.Key);
+    }
+    for (const folder of page.CommonPrefixes ?? []) {
+      if (!folder.Prefix) continue;
+      if (!folders.includes(folder.Prefix)) folders.push(folder.Prefix);
+      seen.push(folder.Prefix);
+    }
+    if (!page.IsTruncated) break;
+    // S3 gives NextMarker only with a delimiter; otherwise the page's last key is the marker.
+    const next = page.NextMarker || seen.sort().at(-1);
+    if (!next || (marker !== undefined && next <= marker)) throw new Error(`S3 listing of ${prefix} is truncated but does not move on.`);
+    marker = next;
+  }
+  return { keys: keys.sort(), folders: folders.sort() };
+}
+
+/** Deletes bucket keys, at most a thousand a request (the API's limit); a missing key is no error. */
+export async function deleteS3Keys(client: S3Client, bucket: string, keys: string[]): Promise<void> {
+  for (let start = 0; start < keys.length; start += 1000) {
+    const batch = keys.slice(start, start + 1000);
+    const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    const failed = answer.Errors ?? [];
+    if (failed.length > 0) throw new Error(`S3 could not delete ${failed.length} key(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+  }
+}
