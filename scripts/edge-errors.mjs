@@ -4,10 +4,24 @@
 // error page of the shop on the pages' paths. Everything nginx passes on is answered
 // by the servers, whose limits are below nginx's: they decide, nginx only stops what they never should see.
 
-/** nginx's limits, each above the server's (Node: 16 KB of headers; the largest body, a complaint form, 5 photos of 5 MB). */
+/**
+ * nginx's limits. Headers: above the servers' (Node's 16 KB), so they decide. Bodies: exactly the
+ * servers' (api/test-cluster/edge-limits.test.ts holds them equal), because a server refuses a body
+ * past its limit from its length alone and closes the connection while nginx is still sending it:
+ * nginx would then answer 502 for a request it cannot send again, instead of the server's 413.
+ */
 export const EDGE_LIMITS = {
   headerBuffers: '4 64k',
-  bodyMax: '32m',
+  /** The API's JSON body limit (api/src/app.ts, bodyLimit). */
+  body: 262_144,
+  /** Paths whose limit differs: a release upload (UPLOAD_BODY_LIMIT), telemetry batches (TELEMETRY_BODY_LIMIT), the consent form (4 KB). */
+  bodies: [
+    { location: '~ ^/api/ops/releases/[^/]+/upload$', bytes: 17_039_360 },
+    { location: '= /api/telemetry', bytes: 16_384 },
+    { location: '= /consent', bytes: 4_096 },
+  ],
+  /** A complaint form is read part by part, its photos' limits checked as they arrive, so its refusals drain the body: room for 5 photos of 5 MB. */
+  complaintForm: { location: '= /api/account/complaints', bytes: 32 * 1024 * 1024 },
 };
 
 /** Each status nginx can produce itself: the status the shopper gets, the error code and the message. */
@@ -50,7 +64,7 @@ export function edgeErrorMaps() {
 export function edgeErrorServer() {
   const lines = [
     `large_client_header_buffers ${EDGE_LIMITS.headerBuffers};`,
-    `client_max_body_size ${EDGE_LIMITS.bodyMax};`,
+    `client_max_body_size ${EDGE_LIMITS.body};`,
   ];
   for (const refusal of REFUSALS) {
     for (const from of refusal.from) lines.push(`error_page ${from} =${refusal.status} /_shop_error/$shop_error_kind/${refusal.status};`);
@@ -70,4 +84,11 @@ export function edgeErrorServer() {
     }
   }
   return lines.join('\n');
+}
+
+/** The locations whose body limit is not the API's, each proxied with `proxy` (the `proxy_pass` line). */
+export function edgeBodyLimits(proxy) {
+  return [...EDGE_LIMITS.bodies, EDGE_LIMITS.complaintForm]
+    .map(({ location, bytes }) => `location ${location} {\n  client_max_body_size ${bytes};\n  ${proxy}\n}`)
+    .join('\n');
 }

@@ -48,44 +48,68 @@ async function vitest(filter, name, env = process.env, extra = parallelFiles) {
 const since = performance.now();
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
-let failure = null;
-try {
+
+/**
+ * Every stage runs even when an earlier one failed (a red unit test must not hide a red end-to-end
+ * test); a stage whose prerequisite failed is reported as not run. The failures of all stages are
+ * repeated at the end.
+ */
+const failures = [];
+async function stage(title, action) {
+  try {
+    return { ok: true, value: await step(title, action) };
+  } catch (error) {
+    failures.push(`${title}: ${error instanceof Error ? error.message : String(error)}`);
+    log(`${title}: FAILED`);
+    return { ok: false };
+  }
+}
+const notRun = (title, because) => {
+  failures.push(`${title}: not run (${because})`);
+  log(`${title}: not run (${because})`);
+};
+
+const installed = await stage('Installing what is missing (pnpm, dependencies, Chromium)', async () => {
   await ensureDependencies();
   await ensureChromium();
-  await step('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
-  await step('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
-  await step('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
+});
+if (installed.ok) {
+  await stage('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
+  await stage('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
+  await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
   for (const part of ['shell', 'mf-catalog', 'mf-checkout', 'mf-account', 'mf-content']) {
-    await step(`Unit tests: ${part}`, () => vitest(`./${part}`, part));
+    await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part));
   }
-  await step('API tests on SQLite', () => vitest('@shop/api', 'api-sqlite', { ...process.env, DATABASE_URL: '' }));
-  const postgres = await step('Starting PostgreSQL on loopback', () => ensurePostgres());
-  try {
-    await step('API tests on PostgreSQL', () => vitest('@shop/api', 'api-postgres', { ...process.env, DATABASE_URL: postgres.url }));
-  } finally {
-    await postgres.stop();
-  }
-  await buildAll();
-  // Separate processes from the built server, as `npm run start:cluster` runs them (api/test-cluster/global-setup.mjs
-  // starts and stops PostgreSQL, Redis and nginx itself).
-  await step('Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis', () =>
-    vitest('@shop/api', 'api-cluster', process.env, ['--config', 'test-cluster/vitest.config.ts']),
-  );
-  await step('End-to-end tests in Chromium', async () => {
-    const output = join(reports, 'e2e.json');
+  await stage('API tests on SQLite', () => vitest('@shop/api', 'api-sqlite', { ...process.env, DATABASE_URL: '' }));
+  const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
+  if (postgres.ok) {
     try {
-      await pnpmRun(['--filter', '@shop/e2e', 'test'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
+      await stage('API tests on PostgreSQL', () => vitest('@shop/api', 'api-postgres', { ...process.env, DATABASE_URL: postgres.value.url }));
     } finally {
-      if (existsSync(output)) countPlaywright(output);
+      await postgres.value.stop();
     }
-  });
-} catch (error) {
-  failure = error;
+  } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
+  const built = await stage('Building every part', () => buildAll());
+  // Separate processes from the built server, as `npm run start:cluster` runs them (api/test-cluster/global-setup.mjs
+  // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
+  for (const [origin, where] of [['local', 'the release origin on disk'], ['s3', 'the release origin in a local S3 bucket']]) {
+    const title = `Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, ${where}`;
+    if (!built.ok) notRun(title, 'the build failed');
+    else await stage(title, () => vitest('@shop/api', `api-cluster-${origin}`, { ...process.env, CLUSTER_ORIGIN: origin }, ['--config', 'test-cluster/vitest.config.ts']));
+  }
+  if (!built.ok) notRun('End-to-end tests in Chromium', 'the build failed');
+  else {
+    await stage('End-to-end tests in Chromium', async () => {
+      const output = join(reports, 'e2e.json');
+      try {
+        await pnpmRun(['--filter', '@shop/e2e', 'test'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
+      } finally {
+        if (existsSync(output)) countPlaywright(output);
+      }
+    });
+  }
 }
 log(`All tests finished in ${seconds(since)}`);
+if (failures.length > 0) process.stderr.write(`\nFailed stages:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
 process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
-if (failure) {
-  process.stderr.write(`\n${failure.message}\n`);
-  process.exit(1);
-}
-if (counts.failed > 0 || counts.passed === 0) process.exit(1);
+if (failures.length > 0 || counts.failed > 0 || counts.passed === 0) process.exit(1);

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
 import { ensureNginx } from './ensure-nginx.mjs';
-import { edgeErrorMaps, edgeErrorServer } from './edge-errors.mjs';
+import { edgeBodyLimits, edgeErrorMaps, edgeErrorServer } from './edge-errors.mjs';
 import { freePort, sleep } from './system.mjs';
 import { superviseProcess } from './supervise.mjs';
 import { startClusterStatus } from './cluster-status.mjs';
@@ -53,7 +53,10 @@ const indent = (text) => text.split('\n').map((line) => `  ${line}`).join('\n');
  * cache drops an answer the moment a change is broadcast, an edge copy would outlive it.
  */
 export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
-  const upstream = (name, key) => `upstream ${name} {\n${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 60s;\n}`;
+  // An idle upstream connection is dropped by nginx before a server closes it (its idle socket
+  // timeout, connectionTimeout in api/src/app.ts, is 30 s): a request nginx sent on a connection
+  // the server was closing would fail, and one that changes something is not sent again.
+  const upstream = (name, key) => `upstream ${name} {\n${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 20s;\n}`;
   const proxied = [
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
@@ -67,6 +70,10 @@ ${upstream('shop_web', 'port')}
 ${upstream('shop_areas', 'assetPort')}
 proxy_cache_path ${dir}/cache-pages levels=1:2 keys_zone=pages:10m max_size=256m inactive=10m use_temp_path=off;
 proxy_cache_path ${dir}/cache-areas levels=1:2 keys_zone=areas:10m max_size=512m inactive=7d use_temp_path=off;
+map $request_uri $edge_skip_long {
+  default 0;
+  "~^.{2048}" 1;
+}
 map $http_cookie $edge_skip_cookie {
   default 0;
   "~*(^|;\\s*)(shop_preview|shop_canary)=" 1;
@@ -92,11 +99,17 @@ ${indent(edgeErrorServer())}
   location /api/ {
     proxy_pass http://shop_web;
   }
+${indent(edgeBodyLimits('proxy_pass http://shop_web;'))}
   # The cluster's readiness: every process's, counted (scripts/cluster-status.mjs), not one server's.
   location = /api/ready {
     proxy_pass http://127.0.0.1:${statusPort};
   }
   location / {
+    # An address longer than any of the shop's is passed on, not kept: its cache key would not fit.
+    error_page 418 = @uncached;
+    if ($edge_skip_long) {
+      return 418;
+    }
     proxy_pass http://shop_web;
     proxy_cache pages;
     proxy_cache_methods GET HEAD;
@@ -106,6 +119,9 @@ ${indent(edgeErrorServer())}
     proxy_cache_bypass $edge_skip_cookie $http_authorization;
     proxy_no_cache $edge_skip_cookie $http_authorization;
     add_header X-Edge-Cache $upstream_cache_status always;
+  }
+  location @uncached {
+    proxy_pass http://shop_web;
   }
 }
 server {

@@ -57,6 +57,8 @@ export { createDatabase } from './db/create-database.ts';
  * (Node's default) a client pausing about 5 s between calls lost it now and then.
  */
 export type ServerTimeouts = { headersTimeout: number; requestTimeout: number; connectionTimeout: number; keepAliveTimeout: number };
+/** The largest JSON body a route takes unless it sets its own limit (nginx in the cluster refuses at the same size). */
+export const API_BODY_LIMIT = 256 * 1024;
 export const SERVER_TIMEOUTS: ServerTimeouts = { headersTimeout: 10_000, requestTimeout: 30_000, connectionTimeout: 30_000, keepAliveTimeout: 65_000 };
 export type { CreateDatabaseOptions, CreatedDatabase } from './db/create-database.ts';
 
@@ -133,7 +135,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     // Node's own Host check answers a bare 400; requireHostHeader (below) answers it in the error shape.
     http: { headersTimeout, connectionsCheckingInterval: 1000, requireHostHeader: false },
     trustProxy: opts.trustProxy ?? false,
-    bodyLimit: 256 * 1024,
+    bodyLimit: API_BODY_LIMIT,
     ...frameworkErrorOptions,
   });
   // First, so that every route registered after it (the shop's pages too) compresses its answers.

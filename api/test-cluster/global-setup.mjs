@@ -1,7 +1,10 @@
 // Starts the shop as it runs at scale (scripts/topology.mjs): two workers and two web servers
 // behind nginx, on a throwaway PostgreSQL and Redis, with a fresh release origin and an SMTP sink
 // that keeps every message it receives; everything is stopped and removed afterwards.
-import { spawnSync } from 'node:child_process';
+// CLUSTER_ORIGIN=s3: the release origin (and the file store) in a bucket of a local S3 server
+// (s3rver), as at scale; `npm test` runs the multi-server tests once each way.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +12,10 @@ import { SMTPServer } from 'smtp-server';
 import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
 import { ensureRedis } from '../../scripts/ensure-redis.mjs';
 import { startTopology } from '../../scripts/topology.mjs';
+import { S3RVER_CREDENTIALS, startS3Server } from '../test/helpers/s3-server.ts';
 
 const apiDir = join(import.meta.dirname, '..');
+const execFileAsync = promisify(execFile);
 
 /** An SMTP server on loopback that writes each message it accepts to its own file. */
 async function smtpSink(dir) {
@@ -48,12 +53,27 @@ export default async function setup(project) {
     const mailDir = join(dataDir, 'smtp-received');
     const smtp = await smtpSink(mailDir);
     cleanups.push(() => smtp.close());
-    const deployed = spawnSync(process.execPath, ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--init'], {
+    // The release command's settings; with S3 the servers read the same bucket (credentials as the SDK's default chain reads them).
+    const releaseEnv = { DATA_DIR: dataDir, RELEASE_USER: 'cluster-test' };
+    if (process.env.CLUSTER_ORIGIN === 's3') {
+      const s3 = await startS3Server({ conditionalWrites: true });
+      cleanups.push(() => s3.stop());
+      Object.assign(releaseEnv, {
+        S3_BUCKET: s3.bucket,
+        S3_ENDPOINT: s3.endpoint,
+        S3_PREFIX: 'cluster',
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      });
+    }
+    // Not spawnSync: the S3 server answers from this process's event loop.
+    await execFileAsync(process.execPath, ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--init'], {
       cwd: apiDir,
-      env: { ...process.env, DATA_DIR: dataDir, RELEASE_USER: 'cluster-test' },
-      encoding: 'utf8',
+      env: { ...process.env, ...releaseEnv },
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error) => {
+      throw new Error(`release failed: ${error.stderr ?? error.message}`);
     });
-    if (deployed.status !== 0) throw new Error(`release failed: ${deployed.stderr}`);
     const logFile = join(dataDir, 'servers.log');
     writeFileSync(logFile, '');
     const lines = [];
@@ -64,6 +84,7 @@ export default async function setup(project) {
       servers: 2,
       workers: 2,
       env: {
+        ...releaseEnv,
         SMTP_URL: smtp.url,
         // Every test request comes from loopback: the order limits would stop the 100 concurrent orders.
         CHECKOUT_RATE_LIMIT_ALLOWLIST: '127.0.0.1',
@@ -86,6 +107,7 @@ export default async function setup(project) {
       dataDir,
       mailDir,
       operatorToken: readFileSync(join(dataDir, 'operator-token'), 'utf8').trim(),
+      releaseEnv,
     });
   } catch (error) {
     await teardown();

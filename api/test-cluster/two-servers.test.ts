@@ -12,7 +12,7 @@ import { courierOrder } from '../test/helpers/checkout-contact.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    cluster: { url: string; web: string[]; workers: string[]; databaseUrl: string; dataDir: string; mailDir: string; operatorToken: string };
+    cluster: { url: string; web: string[]; workers: string[]; databaseUrl: string; dataDir: string; mailDir: string; operatorToken: string; releaseEnv: Record<string, string> };
   }
 }
 
@@ -177,7 +177,7 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     appendFileSync(join(next, 'remoteEntry.js'), '\n/* the next catalogue release */\n');
     const deployed = spawnSync(process.execPath, ['dist/release/cli.js', 'deploy', 'catalog', '--dist', next, '--no-build', '--reason', 'cluster test'], {
       cwd: join(import.meta.dirname, '..'),
-      env: { ...process.env, DATA_DIR: cluster.dataDir, RELEASE_USER: 'cluster-test' },
+      env: { ...process.env, ...cluster.releaseEnv },
       encoding: 'utf8',
     });
     expect(deployed.status, deployed.stderr + deployed.stdout).toBe(0);

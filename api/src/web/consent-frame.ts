@@ -12,6 +12,9 @@
 import { CONSENT_DECIDED_COOKIE, CONSENT_NOTICE as TEXT, consentCookieStrings, isPrivacyPage } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../lib/html.ts';
 
+/** The consent form's body: two cookies' choices, far below this (nginx in the cluster refuses at the same size). */
+export const CONSENT_BODY_LIMIT = 4096;
+
 /**
  * Removes the notice it follows when the visitor has decided (the kernel's rule: the decision
  * cookie is set), on document.cookie while the page is parsed.

@@ -14,7 +14,7 @@ import type { ReleaseStorage } from '../release/storage.ts';
 import { PREVIEW_COOKIE, PREVIEW_PATH } from '../release/preview.ts';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
-import { consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
+import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
 import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
@@ -268,7 +268,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   };
   // The first frame's consent form (works without JavaScript): the same cookies the shell's notice sets.
   app.register(async (form) => {
-    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: CONSENT_BODY_LIMIT }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });
     form.post('/consent', async (request, reply) => {
