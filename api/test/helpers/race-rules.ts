@@ -162,6 +162,24 @@ export const RACE_RULES: RaceRule[] = [
     },
   },
   {
+    name: 'addresses deleted and made default at the same moment leave exactly one default of the kind',
+    async run(target) {
+      const token = await newCustomer(target);
+      const address = (i: number) => ({ kind: 'delivery', name: `Sklad ${i}`, street: `Priemyselná ${i + 1}`, city: 'Nitra', zip: '949 01', isDefault: i === 0 });
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) ids.push(at<{ id: number }>((await call(target, 'POST', '/api/account/addresses', { body: address(i), token })).body, 'data').id);
+      // The default and two others deleted while two others are made default, all at once.
+      const answers = await Promise.all([
+        ...[ids[0]!, ids[1]!, ids[2]!].map((id) => call(target, 'DELETE', `/api/account/addresses/${id}`, { token })),
+        ...[ids[3]!, ids[4]!].map((id, i) => call(target, 'PUT', `/api/account/addresses/${id}`, { body: { ...address(3 + i), isDefault: true }, token })),
+      ]);
+      expect(answers.every((a) => a.status < 300), JSON.stringify(answers.map((a) => a.status))).toBe(true);
+      const stored = at<{ isDefault: boolean }[]>((await call(target, 'GET', '/api/account/addresses', { token })).body, 'data');
+      expect(stored).toHaveLength(3);
+      expect(stored.filter((a) => a.isDefault)).toHaveLength(1);
+    },
+  },
+  {
     name: 'withdrawals of every line at the same moment refund the total exactly once and end the order',
     async run(target) {
       const token = await newCustomer(target);

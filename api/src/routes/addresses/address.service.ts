@@ -71,6 +71,8 @@ export class AddressService {
     const values = clean(input);
     const row = await this.db.transaction().execute(async (trx) => {
       const addresses = new AddressRepository(trx);
+      // Under the user's row lock as every change of the addresses: the default of each kind stays one.
+      await addresses.lockOwner(userId);
       const existing = await addresses.find(userId, addressId);
       if (!existing) throw notFound(NOT_FOUND);
       await addresses.update(userId, existing.address_id, values, values.kind !== existing.kind, new Date().toISOString());
@@ -85,6 +87,7 @@ export class AddressService {
   async remove(userId: number, addressId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const addresses = new AddressRepository(trx);
+      await addresses.lockOwner(userId);
       const existing = await addresses.find(userId, addressId);
       if (!existing) throw notFound(NOT_FOUND);
       await addresses.delete(userId, existing.address_id);
