@@ -1,13 +1,18 @@
 /**
- * Listing and deleting many keys of an S3-compatible bucket, for the file store and the backups.
+ * Listing and deleting many keys of an S3-compatible bucket, for the release storage, the file store and the backups.
  * ListObjects (version 1, paged by Marker) rather than V2, as the release storage does: every
  * S3-compatible server has it, and s3rver's V2 continuation tokens fail under Node's OpenSSL 3.
  */
 import { DeleteObjectsCommand, ListObjectsCommand, type S3Client } from '@aws-sdk/client-s3';
 
-/** Every key under `prefix` (all pages); with a delimiter, also the "folders" directly under it. */
-export async function listS3(client: S3Client, bucket: string, prefix: string, delimiter?: string): Promise<{ keys: string[]; folders: string[] }> {
-  const keys: string[] = [];
+/** Every object under `prefix` (all pages, sorted by key); with a delimiter, also the "folders" directly under it. */
+export async function listS3(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  delimiter?: string,
+): Promise<{ objects: { key: string; lastModified: number }[]; keys: string[]; folders: string[] }> {
+  const objects: { key: string; lastModified: number }[] = [];
   const folders: string[] = [];
   let marker: string | undefined;
   for (;;) {
@@ -17,7 +22,7 @@ export async function listS3(client: S3Client, bucket: string, prefix: string, d
     const seen: string[] = [];
     for (const object of page.Contents ?? []) {
       if (!object.Key) continue;
-      keys.push(object.Key);
+      objects.push({ key: object.Key, lastModified: object.LastModified?.getTime() ?? 0 });
       seen.push(object.Key);
     }
     for (const folder of page.CommonPrefixes ?? []) {
@@ -31,7 +36,8 @@ export async function listS3(client: S3Client, bucket: string, prefix: string, d
     if (!next || (marker !== undefined && next <= marker)) throw new Error(`S3 listing of ${prefix} is truncated but does not move on.`);
     marker = next;
   }
-  return { keys: keys.sort(), folders: folders.sort() };
+  objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { objects, keys: objects.map((o) => o.key), folders: folders.sort() };
 }
 
 /** Deletes bucket keys, at most a thousand a request (the API's limit); a missing key is no error. */

@@ -53,6 +53,7 @@ import {
   S3Client,
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3';
+import { listS3 } from '../lib/s3-list.ts';
 import type { ReleaseStorage } from './storage.ts';
 
 /** Which conditional requests the server honours (rather than ignores). */
@@ -267,33 +268,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
    * has it, and s3rver's V2 continuation tokens are DES-encrypted, which Node's OpenSSL 3 refuses
    * (any truncated V2 listing fails there with InternalError).
    */
-  async function listing(bucketPrefix: string, delimiter?: string): Promise<{ objects: { key: string; lastModified: number }[]; folders: string[] }> {
-    const objects: { key: string; lastModified: number }[] = [];
-    const folders: string[] = [];
-    let marker: string | undefined;
-    for (;;) {
-      const page = await client.send(
-        new ListObjectsCommand({ Bucket: bucket, Prefix: bucketPrefix, ...(delimiter ? { Delimiter: delimiter } : {}), ...(marker ? { Marker: marker } : {}) }),
-      );
-      const keys: string[] = [];
-      for (const object of page.Contents ?? []) {
-        if (!object.Key) continue;
-        objects.push({ key: object.Key, lastModified: object.LastModified?.getTime() ?? 0 });
-        keys.push(object.Key);
-      }
-      for (const folder of page.CommonPrefixes ?? []) {
-        if (!folder.Prefix) continue;
-        if (!folders.includes(folder.Prefix)) folders.push(folder.Prefix);
-        keys.push(folder.Prefix);
-      }
-      if (!page.IsTruncated) break;
-      // S3 gives NextMarker only with a delimiter; otherwise the page's last key is the marker.
-      const next = page.NextMarker || keys.sort().at(-1);
-      if (!next || (marker !== undefined && next <= marker)) throw new Error(`S3 listing of ${bucketPrefix} is truncated but does not move on.`);
-      marker = next;
-    }
-    return { objects, folders };
-  }
+  const listing = (bucketPrefix: string, delimiter?: string) => listS3(client, bucket, bucketPrefix, delimiter);
 
   /** Deletes bucket keys, at most 1000 a request (the API's limit). */
   async function deleteKeys(keys: string[]): Promise<void> {

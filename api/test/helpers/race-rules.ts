@@ -11,7 +11,7 @@
 import { expect } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
-import { testContact } from './checkout-contact.ts';
+import { courierOrder } from './checkout-contact.ts';
 
 export type RaceTarget = {
   /** Where every request goes (one API, or nginx in front of the cluster). */
@@ -65,15 +65,10 @@ async function newCustomer(target: RaceTarget, password = 'Heslo123!'): Promise<
   return at<{ token: string }>(login.body, 'data').token;
 }
 
+/** A cash-on-delivery order of 2 pieces of each variant, with a fresh idempotency key. */
 const orderBody = (vIds: number[], overrides: Partial<PlaceOrderBody> = {}): PlaceOrderBody => ({
-  idempotencyKey: randomString(32),
+  ...courierOrder(vIds[0]!),
   lines: vIds.map((v_id) => ({ v_id, amount: 2 })),
-  contact: testContact,
-  shippingCode: 'courier',
-  paymentCode: 'cod',
-  couponCode: null,
-  note: '',
-  termsAccepted: true,
   ...overrides,
 });
 
