@@ -5,6 +5,7 @@ export declare const EDGE_LIMITS: {
   bodies: { location: string; bytes: number }[];
   complaintForm: { location: string; bytes: number };
 };
+export declare const EDGE_SECURITY_HEADERS: Record<string, string>;
 export declare function edgeErrorMaps(): string;
 export declare function edgeErrorServer(): string;
 export declare function edgeBodyLimits(proxy: string): string;

@@ -14,14 +14,24 @@ export const EDGE_LIMITS = {
   headerBuffers: '4 64k',
   /** The API's JSON body limit (api/src/app.ts, bodyLimit). */
   body: 262_144,
-  /** Paths whose limit differs: a release upload (UPLOAD_BODY_LIMIT), telemetry batches (TELEMETRY_BODY_LIMIT), the consent form (4 KB). */
+  /** Paths whose limit differs: a release upload (UPLOAD_BODY_LIMIT), telemetry batches and policy reports, the consent form (4 KB). */
   bodies: [
     { location: '~ ^/api/ops/releases/[^/]+/upload$', bytes: 17_039_360 },
     { location: '= /api/telemetry', bytes: 16_384 },
+    { location: '= /api/csp-report', bytes: 16_384 },
     { location: '= /consent', bytes: 4_096 },
   ],
   /** A complaint form is read part by part, its photos' limits checked as they arrive, so its refusals drain the body: room for 5 photos of 5 MB. */
   complaintForm: { location: '= /api/account/complaints', bytes: 32 * 1024 * 1024 },
+};
+
+/** The security headers of every answer of the shop (api/src/lib/security-headers.ts; a test holds them equal), on nginx's own answers too. */
+export const EDGE_SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'permissions-policy': 'accelerometer=(), camera=(), geolocation=(self), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
 };
 
 /** Each status nginx can produce itself: the status the shopper gets, the error code and the message. */
@@ -76,6 +86,7 @@ export function edgeErrorServer() {
         '  internal;',
         `  default_type "${type}; charset=utf-8";`,
         '  add_header X-Request-Id $request_id always;',
+        ...Object.entries(EDGE_SECURITY_HEADERS).map(([name, value]) => `  add_header ${name} "${value}" always;`),
         '  add_header Cache-Control "no-store" always;',
         ...(refusal.status === 503 ? ['  add_header Retry-After 5 always;'] : []),
         `  return ${refusal.status} '${body}';`,

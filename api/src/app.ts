@@ -9,6 +9,7 @@ import { COMPRESSION } from './lib/compression.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
 import { localDataFileStore, type FileStore } from './lib/file-store.ts';
 import { frameworkErrorOptions, requireHostHeader } from './lib/framework-errors.ts';
+import { addSecurityHeaders } from './lib/security-headers.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
 import { openApiRoute, registerOpenApi } from './lib/openapi.ts';
 import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
@@ -141,6 +142,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   // First, so that every route registered after it (the shop's pages too) compresses its answers.
   app.register(fastifyCompress, COMPRESSION);
   app.setValidatorCompiler(validatorCompiler);
+  addSecurityHeaders(app, { hsts: (opts.checkout?.publicUrl ?? '').startsWith('https:') });
   app.addHook('onRequest', requireHostHeader);
   app.addHook('preValidation', rejectNulCharacters);
   registerOpenApi(app);

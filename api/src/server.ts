@@ -102,6 +102,7 @@ async function main() {
     publicUrl: checkoutConfig.publicUrl,
     serverRender: config.serverRender,
     ...(config.serverCache ? {} : { pageCacheMs: 0 }),
+    gatewayOrigin: new URL(checkoutConfig.gatewayUrl ?? gateway!.url).origin,
   });
   // Canaries whose client error rate runs above the stable version's are aborted without waiting for
   // anyone; with separate workers, a worker watches them (one watcher decides, not every server).

@@ -57,6 +57,8 @@ describe('the fuzz through nginx', () => {
     const id = api.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(((await api.json()) as { error: { code: string; message: string } }).error.message).toContain(id);
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(api.headers.get('x-frame-options')).toBe('DENY');
     const page = await fetch(`${cluster.url}/kategoria/tehly`, { headers: huge });
     expect(page.status).toBe(431);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);

@@ -133,7 +133,7 @@ describe('the shell host on S3', () => {
     const html = await response.text();
     expect(html).toContain('<title>shop</title>');
     expect(html).toContain('Košík v1 zo servera');
-    const config = JSON.parse(/window\.__SHOP__=(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as { registry: { revision: string; areas: { checkout: { version: string } } } };
+    const config = JSON.parse(/<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as { registry: { revision: string; areas: { checkout: { version: string } } } };
     expect(config.registry.revision).toBe((await readRegistry(storage)).revision);
     expect(config.registry.areas.checkout.version).toBe(checkout);
     // The page's chunks, from the area's mf-manifest.json in the bucket.

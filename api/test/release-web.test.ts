@@ -20,6 +20,7 @@ import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
+import { inlineScriptHashes } from '../src/lib/security-headers.ts';
 
 const operatorToken = 'operator-token-for-web-tests';
 const origin = mkdtempSync(join(tmpdir(), 'release-web-'));
@@ -50,7 +51,7 @@ afterAll(async () => {
 /** The runtime configuration a page was served with. */
 async function served(cookie?: string) {
   const html = await (await fetch(`${base}/`, { headers: cookie ? { cookie } : {} })).text();
-  const json = /window\.__SHOP__=(.*?)<\/script>/.exec(html)?.[1] ?? 'null';
+  const json = /<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(html)?.[1] ?? 'null';
   return JSON.parse(json) as { registry: { revision: string; areas: { checkout: { version: string; routes: { path: string }[] } } }; preview: { area: string; version: string } | null };
 }
 
@@ -62,6 +63,30 @@ describe('the public registry', () => {
     expect(Object.keys(body).sort()).toEqual(['areas', 'canaries', 'revision']);
     expect(JSON.stringify(body)).not.toContain('internal reason');
     expect(JSON.stringify(body)).not.toContain('team');
+  });
+});
+
+describe("a page's Content-Security-Policy", () => {
+  it('admits exactly the inline scripts the page runs, by hash, and scripts only from the shop and the asset origin', async () => {
+    const response = await fetch(`${base}/`);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    const html = await response.text();
+    const scriptSrc = /(?:^|; )script-src ([^;]*)/.exec(policy)?.[1]?.split(' ') ?? [];
+    const hashes = scriptSrc.filter((source) => source.startsWith("'sha256-"));
+    // Every inline script the browser runs (not JSON blocks) is admitted; beside them only the consent
+    // notice's, which a page without the floating notice does not carry.
+    const ran = inlineScriptHashes(html);
+    expect(ran.length).toBeGreaterThanOrEqual(1);
+    expect(hashes).toEqual(expect.arrayContaining(ran));
+    expect(hashes.length).toBeLessThanOrEqual(ran.length + 1);
+    expect(scriptSrc.filter((source) => !source.startsWith("'sha256-")).sort()).toEqual(["'self'", 'https://cdn.example'].sort());
+    expect(policy).not.toContain('unsafe-eval');
+    expect(policy).toContain("object-src 'none'");
+    expect(policy).toContain("base-uri 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain('report-uri /api/csp-report');
+    // Configuration is data, never run.
+    expect(html).toMatch(/<script type="application\/json" id="shop-config">\{/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { test as base, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { SHOP_PORT } from '../playwright.config.ts';
 
 /**
@@ -14,6 +14,11 @@ async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise
 /** A visitor who has not answered the cookie notice yet; every navigation waits until the page is interactive. */
 export const undecidedTest = base.extend({
   page: async ({ page, javaScriptEnabled }, use) => {
+    // Every script the shop runs is one its Content-Security-Policy admits: a violation fails the test.
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+    });
     const goto = page.goto.bind(page);
     const reload = page.reload.bind(page);
     page.goto = async (url, options) => {
@@ -27,6 +32,7 @@ export const undecidedTest = base.extend({
       return response;
     };
     await use(page);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
   },
 });
 
@@ -44,4 +50,4 @@ export const test = undecidedTest.extend({
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect };

@@ -30,7 +30,7 @@ function clientErrorHandler(error: NodeJS.ErrnoException, socket: ServerSocket) 
   // Not in the middle of another answer on this connection (a pipelined request), which it would corrupt.
   if (socket.writable && !socket._httpMessage?.headersSent) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\nx-content-type-options: nosniff\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

@@ -89,7 +89,13 @@ export function createMetrics(backlog: () => Promise<{ pending: number; dead: nu
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews, serverRenders };
+  const cspViolations = new Counter({
+    name: 'shop_csp_violations_total',
+    help: "Content-Security-Policy violations browsers reported, by directive and page type (the address's first segment)",
+    labelNames: ['directive', 'page'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews, serverRenders, cspViolations };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ReleaseStorage } from '../release/storage.ts';
 import { PREVIEW_COOKIE, PREVIEW_PATH } from '../release/preview.ts';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
+import { inlineScriptHashes, pagePolicy, REPORTING_ENDPOINTS } from '../lib/security-headers.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
@@ -47,7 +48,17 @@ export type ShellHostOptions = {
   pageCacheMs?: number;
   /** False: public pages render in the browser only (default true). */
   serverRender?: boolean;
+  /** The card gateway's origin, where the shop's payment form may go (the page's form-action); null: none. */
+  gatewayOrigin?: string | null;
 };
+
+/**
+ * The page's configuration travels as a JSON block (never run, so no script of the page varies with
+ * it) and this one fixed script hands it to the shell as window.__SHOP__: every inline script the
+ * page runs is known per shell build and admitted by its hash.
+ */
+const CONFIG_ID = 'shop-config';
+const CONFIG_READER = `<script>window.__SHOP__=JSON.parse(document.getElementById('${CONFIG_ID}').textContent)</script>`;
 
 /** Rendered pages are reused this long unless a release or a catalogue change comes first. */
 export const PAGE_CACHE_MS = 5000;
@@ -100,7 +111,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
-  let indexCache: { dir: string; html: string } | null = null;
+  let indexCache: { dir: string; html: string; policy: string } | null = null;
   /** The shell's versions on the origin, for the files of tabs opened before the version in force. */
   let listed: { at: number; versions: Promise<string[]> } | null = null;
   async function shellVersions(): Promise<string[]> {
@@ -117,8 +128,14 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     }
     return listed.versions;
   }
+  /** The shell's page of a version, and its Content-Security-Policy: its own inline scripts, the config reader's and the consent notice's. */
   async function shellIndex(dir: string) {
-    if (indexCache?.dir !== dir) indexCache = { dir, html: await readFile(join(dir, 'index.html'), 'utf8') };
+    if (indexCache?.dir !== dir) {
+      const html = await readFile(join(dir, 'index.html'), 'utf8');
+      const inlineScripts = inlineScriptHashes(html + CONFIG_READER + consentFirstFrame('/'));
+      const policy = pagePolicy({ assetOrigin: options.assetOrigin, inlineScripts, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null });
+      indexCache = { dir, html, policy };
+    }
     return indexCache;
   }
 
@@ -204,7 +221,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
     const preload = await areaPreloadLinks({ storage, registry: served, routes, pathname, assetOrigin });
-    const script = `<script>window.__SHOP__=${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>`;
+    const script = `<script type="application/json" id="${CONFIG_ID}">${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>${CONFIG_READER}`;
     const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
     // The canary side matters only while a canary runs.
     const canaryRunning = Object.keys(served.canaries ?? {}).length > 0;
@@ -212,6 +229,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // as briefly as the server does; during a canary or a preview it depends on this browser's cookie.
     const shared = !previewed && !canaryRunning;
     reply.header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache').type('text/html; charset=utf-8');
+    // The same for every shopper of this shell version, so a page kept by a cache keeps a valid policy.
+    reply.header('content-security-policy', index.policy).header('reporting-endpoints', REPORTING_ENDPOINTS);
 
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
     const cacheKey = previewed

@@ -18,6 +18,7 @@ import { isArea, isVersionName } from '../release/registry.ts';
 import type { ReleaseStorage } from '../release/storage.ts';
 import { isSafeBuildPath } from '../release/upload-bundle.ts';
 import { releasedFolder } from './released-folder.ts';
+import { addSecurityHeaders } from '../lib/security-headers.ts';
 
 /** Cache-Control of content-hashed files (shell and areas). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -65,6 +66,8 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
   origin.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) request.log.error({ url: request.url, status: reply.statusCode }, 'static origin request failed');
   });
+  // The areas' files are the shop's scripts: the same headers as every answer of the shop (the CDN's TLS sets HSTS).
+  addSecurityHeaders(origin, { hsts: false });
   // A missing file answers 404 with CORS too, so the browser reports the 404 and not a CORS error.
   origin.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');

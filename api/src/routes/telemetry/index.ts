@@ -5,6 +5,7 @@
  *   text/plain body `navigator.sendBeacon(url, string)` sends. Counted per server minute, area and
  *   version (client_metrics), errors logged at warn with personal data masked, both counted in the
  *   Prometheus metrics (no version label). Rate limited per client address; 204.
+ * - `POST /api/csp-report` (public): the pages' Content-Security-Policy violations (csp-report.ts).
  * - `GET /api/telemetry/summary?minutes=60` (operator token): views, errors and error rate per area
  *   and version over the last minutes.
  */
@@ -22,6 +23,7 @@ import { countEvents, minuteOf } from './client-metrics.repository.ts';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { requireOperatorToken } from './operator-token.ts';
 import { scrubMessage } from './scrub.ts';
+import { registerCspReports } from './csp-report.ts';
 
 
 /** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
@@ -66,6 +68,8 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
       return reply.code(204).send(null);
     },
   });
+
+  registerCspReports(app, deps, { max: limit.max, timeWindow: limit.timeWindowMs });
 
   app.route({
     ...callRoute(opsCalls, 'GET /api/telemetry/summary'),
