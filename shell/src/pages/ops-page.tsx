@@ -51,6 +51,9 @@ const size = (bytes: number | null) =>
 const every = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${decimal(ms / 60_000)} min`);
 
 /** The last backup, and the last attempt when it failed (the worker tries again at the next interval). */
+/** Where a backup is kept, in Slovak: a directory's path, or the bucket's address as it is. */
+const whereKept = (destination: string) => destination.replace(/^directory /, 'priečinok ');
+
 function Backups({ token }: { token: string }) {
   const [overview, setOverview] = useState<BackupOverview | null>(null);
   useEffect(() => {
@@ -66,7 +69,7 @@ function Backups({ token }: { token: string }) {
         Posledná záloha:{' '}
         {lastSuccess ? (
           <>
-            {time(lastSuccess.finishedAt)} · {size(lastSuccess.bytes)} · trvala {decimal(lastSuccess.durationMs / 1000)} s · <code>{lastSuccess.name}</code> ({lastSuccess.destination})
+            {time(lastSuccess.finishedAt)} · {size(lastSuccess.bytes)} · trvala {decimal(lastSuccess.durationMs / 1000)} s · <code>{lastSuccess.name}</code> ({whereKept(lastSuccess.destination)})
           </>
         ) : (
           'zatiaľ žiadna'
