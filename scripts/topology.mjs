@@ -236,8 +236,18 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
     return started;
   };
 
+  // Should the process that started them die without stopping them (a crash), its servers go with it.
+  const killAll = () => {
+    for (const c of children) {
+      c.child?.kill('SIGKILL');
+      c.standby?.child.kill('SIGKILL');
+    }
+  };
+  process.once('exit', killAll);
+
   const stop = async () => {
     stopping = true;
+    process.removeListener('exit', killAll);
     await nginx?.stop().catch(() => {});
     await status?.close();
     // Web servers first (no new work), then the workers (they finish their running jobs).

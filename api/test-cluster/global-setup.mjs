@@ -35,6 +35,9 @@ async function smtpSink(dir) {
       });
     },
   });
+  // A client that goes away mid-message (a worker killed with SIGKILL by the supervision tests) resets
+  // its connection: that is its message lost, which the outbox sends again, not this process's end.
+  server.on('error', (error) => process.stderr.write(`[smtp sink] ${error.message}\n`));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `smtp://127.0.0.1:${server.server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
