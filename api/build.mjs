@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
-export const ENTRIES = ['src/server.ts', 'src/release/cli.ts', 'src/backup/cli.ts'];
+export const ENTRIES = ['src/server.ts', 'src/release/cli.ts', 'src/backup/cli.ts', 'src/release/credentials-cli.ts'];
 
 const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const WORKSPACE = /^@shop\//;

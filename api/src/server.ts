@@ -11,6 +11,7 @@ import { fileStoreFromEnv } from './lib/file-store-from-env.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
+import { releaseIdentities } from './release/identities.ts';
 import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
@@ -90,7 +91,11 @@ async function main() {
   };
   if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby, backups: backupSources });
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord });
+  await app.register(opsRoutes, {
+    prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord,
+    // The area teams' release credentials and the audit log of every release action.
+    identities: releaseIdentities(database.db),
+  });
   registryEvents(app, { storage });
   await app.register(shellHost, {
     storage,

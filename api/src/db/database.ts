@@ -37,6 +37,7 @@ import type {
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
+import type { ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
@@ -95,6 +96,9 @@ export interface Database {
   pickup_points: PickupPointTable;
   // the last backup taken and the last that failed
   backup_status: BackupStatusTable;
+  // release credentials of the area teams, and every release action allowed or refused
+  release_credentials: ReleaseCredentialTable;
+  release_audit: ReleaseAuditTable;
 }
 
 export type Db = Kysely<Database>;

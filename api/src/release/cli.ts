@@ -4,7 +4,7 @@
  *          [--canary PERCENT]                          … in force for that share of shoppers only (areas)
  *          [--preview]                                 … in force for nobody: prints a signed preview link
  *          [--override-pin] [--only-new] [--init]      … move a pinned part / skip parts released before or pinned / start a new origin
- *          [--server URL]                              … upload to a running shop instead (CI: OPERATOR_TOKEN, no file access)
+ *          [--server URL]                              … upload to a running shop instead (CI: RELEASE_TOKEN, the area team's credential, or OPERATOR_TOKEN; no file access)
  *   rollback <area|shell> [VERSION]                     move the pointer back and pin it there, no build
  *   promote <area> | abort <area>                       finish a canary
  *   pin <area|shell> | unpin <area|shell>               hold a part at its version, or let it move again
@@ -158,7 +158,7 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
     const inputs = await Promise.all(parts.map((part, index) => partInput(part, dists[index]!)));
     const who = provenance(options.reason);
     if (options.server) {
-      const answer = await uploadRelease({ server: options.server, token: process.env.OPERATOR_TOKEN ?? '', input: inputs[0]!, mode, overridePin: options.overridePin, provenance: who });
+      const answer = await uploadRelease({ server: options.server, token: process.env.RELEASE_TOKEN ?? process.env.OPERATOR_TOKEN ?? '', input: inputs[0]!, mode, overridePin: options.overridePin, provenance: who });
       print(describe(answer.result));
       if (answer.previewUrl) print(`preview link (this browser only): ${answer.previewUrl}`);
       return;

@@ -16,7 +16,7 @@ export async function uploadRelease(options: {
   overridePin: boolean;
   provenance: Provenance;
 }): Promise<{ result: MoveResult; previewUrl: string | null }> {
-  if (!options.token) throw new Error('Set OPERATOR_TOKEN to upload a release to a running shop');
+  if (!options.token) throw new Error("Set RELEASE_TOKEN (the area team's release credential) or OPERATOR_TOKEN to upload a release to a running shop");
   const { files } = await packBuild(options.input.distDir);
   const url = new URL(`/api/ops/releases/${options.input.part}/upload`, options.server);
   const response = await fetch(url, {

@@ -1,7 +1,7 @@
 /** The operator's releases and backups (Bearer operator token) and the client telemetry. */
 import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
-import { ReleasePart, ReleaseStatus } from './release-types.ts';
+import { ReleaseAuditEntry, ReleasePart, ReleaseStatus } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 
@@ -87,6 +87,7 @@ export const opsCalls = defineCalls({
     answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
     error: ReleaseError,
   },
+  'GET /api/ops/audit': { summary: 'Záznam vydaní: každý pokus o zmenu verzií, povolený aj odmietnutý', answer: Type.Object({ data: Type.Array(ReleaseAuditEntry) }) },
   'GET /api/ops/backups': { summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh', answer: Type.Object({ data: BackupOverview }) },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */
   'POST /api/telemetry': { summary: 'Hlásenie zobrazení a chýb z prehliadača', body: TelemetryBatch, answer: Type.Null(), status: 204 },

@@ -116,3 +116,14 @@ export const ReleaseStatus = Type.Object({
   history: Type.Array(ReleaseMove),
   health: Type.Array(ReleaseVersionHealth),
 });
+
+/** One release action in the audit log: who (a team's credential, `ops` for the operator, `owner`), what, and whether it was allowed. */
+export type ReleaseAuditEntry = Static<typeof ReleaseAuditEntry>;
+export const ReleaseAuditEntry = Type.Object({
+  at: Type.String(),
+  actor: Type.String(),
+  action: Type.String(),
+  part: NullableString,
+  allowed: Type.Boolean(),
+  detail: NullableString,
+});

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, type OpsReleaseAction } from '@shop/shared-kernel';
 import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { ApiCalls, BackupOverview, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
+import type { ApiCalls, BackupOverview, PaymentRefund, ReleaseAuditEntry, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 const TOKEN_KEY = 'shop:ops-token';
@@ -87,6 +87,47 @@ function Backups({ token }: { token: string }) {
         {overview.intervalMs > 0 ? `Zálohuje sa každých ${every(overview.intervalMs)}.` : 'Automatické zálohy sú vypnuté (BACKUP_INTERVAL_MS=0).'}
         {overview.failures > 0 ? ` Neúspešných pokusov doteraz: ${overview.failures}.` : ''}
       </p>
+    </>
+  );
+}
+
+/** What an audit entry's action means, in Slovak; an action not listed is shown as it is. */
+const AUDIT_ACTIONS: Record<string, string> = {
+  upload: 'nahratie vydania',
+  rollback: 'návrat',
+  pin: 'pripnutie',
+  unpin: 'odopnutie',
+  promote: 'povýšenie kanárika',
+  abort: 'zrušenie kanárika',
+  preview: 'odkaz na náhľad',
+  read: 'otvorenie stránky operátora',
+  'credential-create': 'nový prístup tímu',
+  'credential-revoke': 'zrušený prístup tímu',
+};
+
+/** Every release action, allowed or refused, newest first: who did what to which part. */
+function Audit({ token }: { token: string }) {
+  const [entries, setEntries] = useState<ReleaseAuditEntry[] | null>(null);
+  useEffect(() => {
+    void api.opsAudit(token).then(({ data }) => setEntries(data), () => setEntries(null));
+  }, [token]);
+  if (!entries) return null;
+  return (
+    <>
+      <h2>Záznam vydaní</h2>
+      {entries.length === 0 ? (
+        <p>Zatiaľ žiadne zmeny.</p>
+      ) : (
+        <ol className="ops__audit" data-testid="ops-audit">
+          {entries.map((entry, index) => (
+            <li key={`${entry.at}-${index}`}>
+              {time(entry.at)} · {entry.actor} · {AUDIT_ACTIONS[entry.action] ?? entry.action}
+              {entry.part ? ` · ${entry.part}` : ''}
+              {entry.detail ? ` · ${entry.detail}` : ''} · <strong>{entry.allowed ? 'povolené' : 'odmietnuté'}</strong>
+            </li>
+          ))}
+        </ol>
+      )}
     </>
   );
 }
@@ -315,6 +356,7 @@ export function OpsPage() {
         </>
       )}
       <Backups token={token} />
+      <Audit token={token} />
       <Refunds token={token} />
     </section>
   );

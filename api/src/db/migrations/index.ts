@@ -29,6 +29,7 @@ import * as saleCounts from './2026-11-27T01-00-00Z_sale-counts.ts';
 import * as searchPrefixLexemes from './2026-11-27T02-00-00Z_search-prefix-lexemes.ts';
 import * as saleFacetCounts from './2026-11-27T03-00-00Z_sale-facet-counts.ts';
 import * as backupStatus from './2026-11-27T07-00-00Z_backup-status.ts';
+import * as releaseIdentities from './2026-11-27T08-00-00Z_release-identities.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T02-00-00Z_search-prefix-lexemes': searchPrefixLexemes,
   '2026-11-27T03-00-00Z_sale-facet-counts': saleFacetCounts,
   '2026-11-27T07-00-00Z_backup-status': backupStatus,
+  '2026-11-27T08-00-00Z_release-identities': releaseIdentities,
 };

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BackupOverview, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
@@ -19,6 +19,7 @@ import type { ReleaseStorage } from '../../release/storage.ts';
 import { PREVIEW_TTL_MS, previewLink } from '../../release/preview.ts';
 import { UPLOAD_BODY_LIMIT, unpackBuild } from '../../release/upload-bundle.ts';
 import { checkOperatorToken } from '../../lib/operator-auth.ts';
+import type { ReleaseActor, ReleaseIdentities } from '../../release/identities.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -30,12 +31,23 @@ export type OpsOptions = {
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
   /** The last backup and the last failed one, from the database (GET /api/ops/backups answers only with it). */
   backups?: () => Promise<BackupOverview>;
+  /** The area teams' release credentials and the audit log (release/identities.ts); without it only the operator token counts, unaudited. */
+  identities?: ReleaseIdentities;
 };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who presented the operator token or a team's release credential on /api/ops. */
+    releaseActor?: ReleaseActor;
+  }
+}
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
 
-/** Who moved a part from /ops: the operator token is shared, so the page is the actor. */
+/** Who moved a part with the operator token (from /ops): one token, so the page is the actor. */
 const OPS_ACTOR = 'ops';
+/** Audit entries /ops shows. */
+const AUDIT_SHOWN = 100;
 
 function refusal(reply: FastifyReply, error: unknown) {
   if (!(error instanceof ReleaseRefused)) throw error;
@@ -50,29 +62,71 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { storage, operatorToken } = options;
 
+  const { identities } = options;
   app.addHook('onRequest', async (request, reply) => {
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    // A team's credential first: checking it as the operator's token would count it as a wrong guess.
+    const team = given && identities ? await identities.team(given) : null;
+    if (team) {
+      request.releaseActor = team;
+      return;
+    }
     if (!checkOperatorToken(request, given, operatorToken)) {
       return reply.code(401).send({ error: { code: 'unauthorized', message: 'Chýba platný operátorský token.' } });
     }
+    request.releaseActor = { kind: 'operator', name: OPS_ACTOR };
   });
 
-  app.route({ ...route('GET /api/ops/releases'), handler: async () => {
+  /**
+   * The operator may act on every part, a team only on its own area (`part` null: the operator's
+   * pages, for the operator alone). Every release action is audited, allowed or not; the operator's
+   * reading of /ops is not. A refusal answers 403 in the error shape.
+   */
+  const authorize = async (request: FastifyRequest, reply: FastifyReply, action: string, part: string | null): Promise<boolean> => {
+    const actor = request.releaseActor!;
+    const allowed = actor.kind === 'operator' || (part !== null && actor.area === part);
+    if (identities && (action !== 'read' || !allowed)) await identities.audit({ actor: actor.name, action, part, allowed });
+    if (!allowed) {
+      const what = part === null ? 'stránku operátora' : `časť ${part.slice(0, 20)}`;
+      await reply.code(403).send({ error: { code: 'forbidden', message: `Tento prístup nesmie meniť ${what}: ${actor.kind === 'team' ? `patrí tímu oblasti ${actor.area}` : 'nemá oprávnenie'}.` } });
+    }
+    return allowed;
+  };
+
+  app.route({ ...route('GET /api/ops/releases'), preHandler: async (request, reply) => {
+    await authorize(request, reply, 'read', null);
+  }, handler: async () => {
     const since = new Date(Date.now() - 60 * 60_000);
     const [current, moves, health] = await Promise.all([status(storage), history(storage), options.health ? options.health(since) : Promise.resolve([])]);
     return { data: { ...current, history: moves.slice(-200), health } };
   } });
 
   const { backups } = options;
-  if (backups) app.route({ ...route('GET /api/ops/backups'), handler: async () => ({ data: await backups() }) });
+  if (backups) {
+    app.route({ ...route('GET /api/ops/backups'), preHandler: async (request, reply) => {
+      await authorize(request, reply, 'read', null);
+    }, handler: async () => ({ data: await backups() }) });
+  }
+  if (identities) {
+    app.route({ ...route('GET /api/ops/audit'), preHandler: async (request, reply) => {
+      await authorize(request, reply, 'read', null);
+    }, handler: async () => ({
+      data: (await identities.recent(AUDIT_SHOWN)).map((row) => ({ at: row.at, actor: row.actor, action: row.action, part: row.part, allowed: row.allowed === 1, detail: row.detail })),
+    }) });
+  }
 
-  const actor = (reason?: string): Provenance => ({ who: OPS_ACTOR, reason: reason?.trim() || null });
+  /** History names who moved a part: the team's credential, or `ops` for the operator's page. */
+  const actor = (request: FastifyRequest, reason?: string): Provenance => ({ who: request.releaseActor!.name, reason: reason?.trim() || null });
+  /** Each release route names its action; refused ones stop here. */
+  const releaseAction = (action: string) => async (request: FastifyRequest<{ Params: { part: string } }>, reply: FastifyReply) => {
+    await authorize(request, reply, action, request.params.part);
+  };
 
-  app.route({ ...route('POST /api/ops/releases/:part/rollback'), handler: async (request, reply) => {
+  app.route({ ...route('POST /api/ops/releases/:part/rollback'), preHandler: releaseAction('rollback'), handler: async (request, reply) => {
     const { part } = request.params;
     if (!isPart(part)) return unknownPart(reply, part);
     try {
-      const result = await rollback({ storage, part, to: request.body?.version ?? null, provenance: actor(request.body?.reason) });
+      const result = await rollback({ storage, part, to: request.body?.version ?? null, provenance: actor(request, request.body?.reason) });
       request.log.warn({ release: { action: 'rollback', ...result } }, 'release rolled back from /ops');
       return { data: result };
     } catch (error) {
@@ -81,11 +135,11 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   } });
 
   for (const action of ['pin', 'unpin'] as const) {
-    app.route({ ...route(`POST /api/ops/releases/:part/${action}`), handler: async (request, reply) => {
+    app.route({ ...route(`POST /api/ops/releases/:part/${action}`), preHandler: releaseAction(action), handler: async (request, reply) => {
       const { part } = request.params;
       if (!isPart(part)) return unknownPart(reply, part);
       try {
-        const pin = await setPin({ storage, part, pinned: action === 'pin', provenance: actor(request.body?.reason) });
+        const pin = await setPin({ storage, part, pinned: action === 'pin', provenance: actor(request, request.body?.reason) });
         return { data: { pinned: pin !== null } };
       } catch (error) {
         return refusal(reply, error);
@@ -94,11 +148,11 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   }
 
   for (const outcome of ['promote', 'abort'] as const) {
-    app.route({ ...route(`POST /api/ops/releases/:part/${outcome}`), handler: async (request, reply) => {
+    app.route({ ...route(`POST /api/ops/releases/:part/${outcome}`), preHandler: releaseAction(outcome), handler: async (request, reply) => {
       const { part } = request.params;
       if (!isArea(part)) return unknownPart(reply, part);
       try {
-        const result = await finishCanary({ storage, area: part, outcome, provenance: actor(request.body?.reason), expectVersion: request.body?.version });
+        const result = await finishCanary({ storage, area: part, outcome, provenance: actor(request, request.body?.reason), expectVersion: request.body?.version });
         request.log.warn({ release: { action: outcome, ...result } }, `canary ${outcome === 'promote' ? 'promoted' : 'aborted'} from /ops`);
         return { data: result };
       } catch (error) {
@@ -107,7 +161,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     } });
   }
 
-  app.route({ ...route('POST /api/ops/releases/:part/preview'), handler: async (request, reply) => {
+  app.route({ ...route('POST /api/ops/releases/:part/preview'), preHandler: releaseAction('preview'), handler: async (request, reply) => {
     const { part } = request.params;
     if (!isArea(part)) return unknownPart(reply, part);
     if (!(await storage.exists(`remotes/${part}/${request.body.version}`))) {
@@ -122,6 +176,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   app.route({
     ...route('POST /api/ops/releases/:part/upload'),
     bodyLimit: UPLOAD_BODY_LIMIT,
+    preHandler: releaseAction('upload'),
     handler: async (request, reply) => {
       const { part } = request.params;
       if (!isPart(part)) return unknownPart(reply, part);
@@ -139,7 +194,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
           budgetBytes: body.budgetBytes,
           mode,
           overridePin: body.overridePin === true,
-          provenance: { who: `${body.who} (upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
+          // The credential names who released; what the uploader says of itself is kept beside it.
+          provenance: { who: request.releaseActor!.kind === 'team' ? `${request.releaseActor!.name} (${body.who}, upload)` : `${body.who} (upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
         });
         request.log.warn({ release: { action: `upload ${mode.kind}`, ...result } }, 'release uploaded');
         const previewUrl = mode.kind === 'publish' && isArea(part) ? previewLink(options.publicUrl, operatorToken, { area: part, version: result.version }) : null;

@@ -1,0 +1,107 @@
+/**
+ * Who may release what (release/identities.ts): an area team's credential releases, previews,
+ * pins and rolls back its own area only; everything else is refused with 403 and, allowed or not,
+ * every release action is in the append-only audit log. The operator's token still does all.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorHandler } from '../src/lib/error-handler.ts';
+import { createCredential, releaseIdentities, revokeCredential } from '../src/release/identities.ts';
+import { deploy } from '../src/release/releases.ts';
+import { readHistory } from '../src/release/registry.ts';
+import { localDirectoryStorage } from '../src/release/storage.ts';
+import { packBuild } from '../src/release/upload-bundle.ts';
+import { opsRoutes } from '../src/routes/ops/index.ts';
+import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+
+const operator = 'operator-secret-token-for-identities';
+const origin = mkdtempSync(join(tmpdir(), 'release-identities-'));
+const storage = localDirectoryStorage(origin);
+const app = Fastify();
+app.setErrorHandler(errorHandler);
+let api: TestApi;
+let base = '';
+let checkoutTeam = '';
+
+beforeAll(async () => {
+  api = await startTestApi();
+  for (const area of ['checkout', 'account']) {
+    for (const marker of ['one', 'two']) {
+      await deploy({ storage, part: area as 'checkout', distDir: fakeAreaBuild(area, { marker, exposes: area === 'account' ? ['./LoginPage'] : ['./CartPage'], routes: area === 'account' ? [{ name: 'login', path: '/account/login', module: './LoginPage', layout: 'default' }] : undefined }), packageVersion: '1.0.0', provenance: { who: 'seed' }, init: true });
+    }
+  }
+  await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' } });
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: operator, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db) });
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
+  checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
+});
+afterAll(async () => {
+  await app.close();
+  await api?.close();
+  rmSync(origin, { recursive: true, force: true });
+});
+
+const call = (path: string, token: string, body: unknown = {}) =>
+  fetch(`${base}/api/ops${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const registryBytes = () => readFileSync(join(origin, 'builds', 'latest.json'), 'utf8');
+const upload = async (area: string, token: string) => {
+  const { files } = await packBuild(fakeAreaBuild(area, { marker: `ci-${Date.now()}` }));
+  return call(`/releases/${area}/upload`, token, { packageVersion: '1.0.0', budgetBytes: null, who: 'pipeline', commit: 'abcdef123456', dirty: false, files, mode: 'live' });
+};
+const audit = async () => {
+  const res = await fetch(`${base}/api/ops/audit`, { headers: { authorization: `Bearer ${operator}` } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { actor: string; action: string; part: string | null; allowed: boolean }[] }).data;
+};
+
+describe("an area team's release credential", () => {
+  it('releases its own area, and the history and the audit log name it', async () => {
+    const released = await upload('checkout', checkoutTeam);
+    expect(released.status).toBe(200);
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'checkout', action: 'deploy', who: 'ci-checkout (pipeline, upload)' });
+    expect((await audit())[0]).toMatchObject({ actor: 'ci-checkout', action: 'upload', part: 'checkout', allowed: true });
+    // Rolls it back, and pins it.
+    expect((await call('/releases/checkout/rollback', checkoutTeam, { reason: 'broken basket' })).status).toBe(200);
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'checkout', action: 'rollback', who: 'ci-checkout' });
+    expect((await call('/releases/checkout/unpin', checkoutTeam)).status).toBe(200);
+  });
+
+  it('is refused with 403 for another area, for the operator pages and for pinning another area; nothing moves; each refusal is audited', async () => {
+    const before = registryBytes();
+    for (const [path, refused] of [
+      ['/releases/account/rollback', () => call('/releases/account/rollback', checkoutTeam)],
+      ['/releases/account/pin', () => call('/releases/account/pin', checkoutTeam)],
+      ['/releases/account/upload', () => upload('account', checkoutTeam)],
+      ['/releases', () => fetch(`${base}/api/ops/releases`, { headers: { authorization: `Bearer ${checkoutTeam}` } })],
+      ['/audit', () => fetch(`${base}/api/ops/audit`, { headers: { authorization: `Bearer ${checkoutTeam}` } })],
+    ] as const) {
+      const res = await refused();
+      expect(res.status, path).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+    }
+    expect(registryBytes()).toBe(before);
+    const refusals = (await audit()).filter((entry) => !entry.allowed);
+    expect(refusals.map((entry) => `${entry.action} ${entry.part ?? '-'}`)).toEqual(expect.arrayContaining(['rollback account', 'pin account', 'upload account', 'read -']));
+    expect(refusals.every((entry) => entry.actor === 'ci-checkout')).toBe(true);
+  });
+
+  it('stops working once revoked, and its secret is stored only as a hash', async () => {
+    const stored = await api.db.selectFrom('release_credentials').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(checkoutTeam.slice(8, 40));
+    expect(await revokeCredential(api.db, 'ci-checkout')).toBe(true);
+    expect((await call('/releases/checkout/unpin', checkoutTeam)).status).toBe(401);
+    expect((await audit()).some((entry) => entry.actor === 'owner' && entry.action === 'credential-revoke')).toBe(true);
+  });
+});
+
+describe("the operator's token", () => {
+  it('still acts on every part, audited as ops', async () => {
+    expect((await call('/releases/account/pin', operator, { reason: 'night' })).status).toBe(200);
+    expect((await call('/releases/account/unpin', operator)).status).toBe(200);
+    expect((await audit())[0]).toMatchObject({ actor: 'ops', action: 'unpin', part: 'account', allowed: true });
+  });
+});

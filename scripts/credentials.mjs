@@ -1,0 +1,12 @@
+// `npm run credentials -- create <area> <name> | revoke <name> | list`: the owner's command for the
+// area teams' release credentials (api/src/release/credentials-cli.ts), run compiled
+// (api/dist/release/credentials-cli.js, rebuilt first when the API's sources changed).
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ensureDependencies, root } from './lib.mjs';
+import { buildApiServer } from './build.mjs';
+
+await ensureDependencies();
+await buildApiServer({ quiet: true });
+const child = spawn(process.execPath, ['--enable-source-maps', 'dist/release/credentials-cli.js', ...process.argv.slice(2)], { cwd: join(root, 'api'), stdio: 'inherit' });
+child.on('exit', (code) => process.exit(code ?? 1));
