@@ -79,6 +79,8 @@ async function main() {
     },
   });
   const health = (since: Date) => clientHealth(database.db, since);
+  // The card gateway's origin: the one place besides the shop a page's form may go.
+  const gatewayOrigin = new URL(checkoutConfig.gatewayUrl ?? gateway!.url).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.
   const backupSources: ServerBackupOptions = {
     db: database.db,
@@ -95,6 +97,7 @@ async function main() {
     prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord,
     // The area teams' release credentials and the audit log of every release action.
     identities: releaseIdentities(database.db),
+    inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin } },
   });
   registryEvents(app, { storage });
   await app.register(shellHost, {
@@ -107,7 +110,7 @@ async function main() {
     publicUrl: checkoutConfig.publicUrl,
     serverRender: config.serverRender,
     ...(config.serverCache ? {} : { pageCacheMs: 0 }),
-    gatewayOrigin: new URL(checkoutConfig.gatewayUrl ?? gateway!.url).origin,
+    gatewayOrigin,
   });
   // Canaries whose client error rate runs above the stable version's are aborted without waiting for
   // anyone; with separate workers, a worker watches them (one watcher decides, not every server).

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -25,7 +26,10 @@ beforeAll(async () => {
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: token, publicUrl: 'https://shop.example', health });
+  await app.register(opsRoutes, {
+    prefix: '/api', storage, operatorToken: token, publicUrl: 'https://shop.example', health,
+    inventory: { tagManagerId: 'GTM-OPSTEST', policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example' } },
+  });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -118,5 +122,29 @@ describe('operator calls', () => {
     const link = ((await preview.json()) as { data: { url: string } }).data.url;
     expect(link).toMatch(/^https:\/\/shop\.example\/preview\?token=/);
     expect((await call('/releases/checkout/preview', { method: 'POST', token, body: JSON.stringify({ version: '9.9.9-none' }) })).status).toBe(404);
+  });
+});
+
+describe('the inventory of scripts', () => {
+  it('lists every script of every part in force with its SHA-384, size, pages and who released it, the third parties and the policy', async () => {
+    const response = await call('/inventory', { token });
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: { parts: { part: string; version: string; state: string; pages: string[]; releasedBy: string | null; files: { file: string; sha384: string; bytes: number }[] }[]; thirdParty: { url: string; why: string }[]; policy: string } };
+    const registry = await readRegistry(storage);
+    const checkout = data.parts.find((p) => p.part === 'checkout' && p.state === 'stable')!;
+    expect(checkout.version).toBe(registry.areas.checkout!.version);
+    expect(checkout.releasedBy).toBeTruthy();
+    expect(checkout.files.length).toBeGreaterThan(0);
+    for (const file of checkout.files) {
+      const bytes = readFileSync(join(origin, 'remotes', 'checkout', checkout.version, file.file));
+      expect(file.sha384).toBe(`sha384-${createHash('sha384').update(bytes).digest('base64')}`);
+      expect(file.bytes).toBe(bytes.length);
+    }
+    expect(data.parts.find((p) => p.part === 'shell')?.pages).toEqual(['*']);
+    // Only what runs in a browser: no server build.
+    expect(data.parts.flatMap((p) => p.files.map((f) => f.file)).some((f) => f.startsWith('server/'))).toBe(false);
+    expect(data.thirdParty).toEqual([expect.objectContaining({ url: 'https://www.googletagmanager.com/gtm.js?id=GTM-OPSTEST' })]);
+    expect(data.policy).toMatch(/^default-src 'self'; script-src 'self' https:\/\/cdn\.example/);
+    expect((await call('/inventory')).status).toBe(401);
   });
 });

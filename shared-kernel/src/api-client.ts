@@ -333,6 +333,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     opsRelease: <A extends OpsReleaseAction>(operatorToken: string, part: ReleasePart, action: A, body: OpsReleaseCall<A>['body']) =>
       post<OpsReleaseCall<A>['answer']>(`/api/ops/releases/${segment(part)}/${action}`, body, asOps(operatorToken)),
     opsBackups: (operatorToken: string) => get<Answer<'GET /api/ops/backups'>>('/api/ops/backups', undefined, asOps(operatorToken)),
+    opsInventory: (operatorToken: string) => get<Answer<'GET /api/ops/inventory'>>('/api/ops/inventory', undefined, asOps(operatorToken)),
     opsAudit: (operatorToken: string) => get<Answer<'GET /api/ops/audit'>>('/api/ops/audit', undefined, asOps(operatorToken)),
     operatorRefunds: (operatorToken: string) =>
       get<Answer<'GET /api/operator/payments/refunds'>>('/api/operator/payments/refunds', undefined, asOperator(operatorToken)),

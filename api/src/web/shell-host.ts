@@ -14,7 +14,8 @@ import type { ReleaseStorage } from '../release/storage.ts';
 import { PREVIEW_COOKIE, PREVIEW_PATH } from '../release/preview.ts';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
-import { inlineScriptHashes, pagePolicy, REPORTING_ENDPOINTS } from '../lib/security-headers.ts';
+import { REPORTING_ENDPOINTS } from '../lib/security-headers.ts';
+import { CONFIG_ID, CONFIG_READER, shellPagePolicy } from './page-policy.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
@@ -52,13 +53,6 @@ export type ShellHostOptions = {
   gatewayOrigin?: string | null;
 };
 
-/**
- * The page's configuration travels as a JSON block (never run, so no script of the page varies with
- * it) and this one fixed script hands it to the shell as window.__SHOP__: every inline script the
- * page runs is known per shell build and admitted by its hash.
- */
-const CONFIG_ID = 'shop-config';
-const CONFIG_READER = `<script>window.__SHOP__=JSON.parse(document.getElementById('${CONFIG_ID}').textContent)</script>`;
 
 /** Rendered pages are reused this long unless a release or a catalogue change comes first. */
 export const PAGE_CACHE_MS = 5000;
@@ -132,8 +126,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   async function shellIndex(dir: string) {
     if (indexCache?.dir !== dir) {
       const html = await readFile(join(dir, 'index.html'), 'utf8');
-      const inlineScripts = inlineScriptHashes(html + CONFIG_READER + consentFirstFrame('/'));
-      const policy = pagePolicy({ assetOrigin: options.assetOrigin, inlineScripts, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null });
+      const policy = shellPagePolicy(html, { assetOrigin: options.assetOrigin, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null });
       indexCache = { dir, html, policy };
     }
     return indexCache;

@@ -1,7 +1,7 @@
 /** The operator's releases and backups (Bearer operator token) and the client telemetry. */
 import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
-import { ReleaseAuditEntry, ReleasePart, ReleaseStatus } from './release-types.ts';
+import { ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 
@@ -87,6 +87,7 @@ export const opsCalls = defineCalls({
     answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
     error: ReleaseError,
   },
+  'GET /api/ops/inventory': { summary: 'Inventár skriptov: každý skript, ktorý môže bežať na stránke obchodu, s odtlačkom SHA-384', answer: Type.Object({ data: ScriptInventory }) },
   'GET /api/ops/audit': { summary: 'Záznam vydaní: každý pokus o zmenu verzií, povolený aj odmietnutý', answer: Type.Object({ data: Type.Array(ReleaseAuditEntry) }) },
   'GET /api/ops/backups': { summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh', answer: Type.Object({ data: BackupOverview }) },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */

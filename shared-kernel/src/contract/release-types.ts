@@ -127,3 +127,23 @@ export const ReleaseAuditEntry = Type.Object({
   allowed: Type.Boolean(),
   detail: NullableString,
 });
+
+/** Every script a shop page can run, generated from the release registry (the operator's inventory, PCI DSS 6.4.3). */
+export type ScriptInventory = Static<typeof ScriptInventory>;
+export const ScriptInventory = Type.Object({
+  parts: Type.Array(
+    Type.Object({
+      part: Type.String(),
+      version: Type.String(),
+      state: Type.Union([Type.Literal('stable'), Type.Literal('canary')]),
+      /** Route names the part renders; `*`: every page (the shell). */
+      pages: Type.Array(Type.String()),
+      releasedBy: NullableString,
+      releasedAt: NullableString,
+      files: Type.Array(Type.Object({ file: Type.String(), sha384: Type.String(), bytes: Type.Integer() })),
+    }),
+  ),
+  thirdParty: Type.Array(Type.Object({ url: Type.String(), loaded: Type.String(), why: Type.String() })),
+  /** The Content-Security-Policy every page of the shell in force answers with; null without a shell. */
+  policy: NullableString,
+});

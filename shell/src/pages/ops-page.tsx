@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, type OpsReleaseAction } from '@shop/shared-kernel';
 import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { ApiCalls, BackupOverview, PaymentRefund, ReleaseAuditEntry, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
+import type { ApiCalls, BackupOverview, PaymentRefund, ReleaseAuditEntry, ReleaseMove, ReleasePart, ScriptInventory, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 const TOKEN_KEY = 'shop:ops-token';
@@ -86,6 +86,60 @@ function Backups({ token }: { token: string }) {
       <p>
         {overview.intervalMs > 0 ? `Zálohuje sa každých ${every(overview.intervalMs)}.` : 'Automatické zálohy sú vypnuté (BACKUP_INTERVAL_MS=0).'}
         {overview.failures > 0 ? ` Neúspešných pokusov doteraz: ${overview.failures}.` : ''}
+      </p>
+    </>
+  );
+}
+
+/**
+ * Every script a page of the shop can run, from the registry: the assessor's inventory (PCI DSS
+ * 6.4.3) with each file's SHA-384, who released it and when, the third parties and the policy in force.
+ */
+function Inventory({ token }: { token: string }) {
+  const [inventory, setInventory] = useState<ScriptInventory | null>(null);
+  useEffect(() => {
+    void api.opsInventory(token).then(({ data }) => setInventory(data), () => setInventory(null));
+  }, [token]);
+  if (!inventory) return null;
+  return (
+    <>
+      <h2>Skripty na stránkach</h2>
+      <ul className="ops__inventory" data-testid="ops-inventory">
+        {inventory.parts.map((part) => (
+          <li key={`${part.part}-${part.version}`}>
+            <details>
+              <summary>
+                {part.part} <code>{part.version}</code>
+                {part.state === 'canary' ? ' (kanárik)' : ''} · {part.pages.includes('*') ? 'všetky stránky' : `stránky: ${part.pages.join(', ')}`} · {part.files.length} súborov,{' '}
+                {size(part.files.reduce((sum, f) => sum + f.bytes, 0))} · vydal {part.releasedBy ?? 'neznámy'}
+                {part.releasedAt ? ` ${time(part.releasedAt)}` : ''}
+              </summary>
+              <ul>
+                {part.files.map((file) => (
+                  <li key={file.file}>
+                    <code>{file.file}</code> · {size(file.bytes)} · <code>{file.sha384}</code>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          </li>
+        ))}
+      </ul>
+      <h3>Skripty tretích strán</h3>
+      {inventory.thirdParty.length === 0 ? (
+        <p>Žiadne.</p>
+      ) : (
+        <ul>
+          {inventory.thirdParty.map((script) => (
+            <li key={script.url}>
+              <code>{script.url}</code>: {script.loaded}. Prečo: {script.why}.
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>Content-Security-Policy stránok</h3>
+      <p>
+        <code className="ops__policy">{inventory.policy ?? 'žiadna (obchod nemá nasadený shell)'}</code>
       </p>
     </>
   );
@@ -357,6 +411,7 @@ export function OpsPage() {
       )}
       <Backups token={token} />
       <Audit token={token} />
+      <Inventory token={token} />
       <Refunds token={token} />
     </section>
   );

@@ -20,6 +20,8 @@ import { PREVIEW_TTL_MS, previewLink } from '../../release/preview.ts';
 import { UPLOAD_BODY_LIMIT, unpackBuild } from '../../release/upload-bundle.ts';
 import { checkOperatorToken } from '../../lib/operator-auth.ts';
 import type { ReleaseActor, ReleaseIdentities } from '../../release/identities.ts';
+import { scriptInventory } from '../../release/script-inventory.ts';
+import type { PagePolicyOptions } from '../../web/page-policy.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -31,6 +33,8 @@ export type OpsOptions = {
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
   /** The last backup and the last failed one, from the database (GET /api/ops/backups answers only with it). */
   backups?: () => Promise<BackupOverview>;
+  /** What the inventory of the pages' scripts needs beside the registry: the Tag Manager container and the pages' policy settings. */
+  inventory?: { tagManagerId: string | null; policy: PagePolicyOptions };
   /** The area teams' release credentials and the audit log (release/identities.ts); without it only the operator token counts, unaudited. */
   identities?: ReleaseIdentities;
 };
@@ -106,6 +110,15 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     app.route({ ...route('GET /api/ops/backups'), preHandler: async (request, reply) => {
       await authorize(request, reply, 'read', null);
     }, handler: async () => ({ data: await backups() }) });
+  }
+  const { inventory } = options;
+  if (inventory) {
+    app.route({ ...route('GET /api/ops/inventory'), preHandler: async (request, reply) => {
+      await authorize(request, reply, 'read', null);
+    }, handler: async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { data: await scriptInventory(storage, inventory) };
+    } });
   }
   if (identities) {
     app.route({ ...route('GET /api/ops/audit'), preHandler: async (request, reply) => {

@@ -1,0 +1,94 @@
+/**
+ * The inventory of every script a shop page can run (PCI DSS 6.4.3), generated from the release
+ * registry, never written by hand: for each part in force (and each canary), every JavaScript file of
+ * its released version with its SHA-384 and size, who released that version and when, and the pages
+ * (routes) it renders; beside them the third-party scripts the policy admits and why.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { shellPagePolicy, type PagePolicyOptions } from '../web/page-policy.ts';
+import { releasedFolder } from '../web/released-folder.ts';
+import { history } from './releases.ts';
+import { AREAS, readRegistry, type HistoryEntry, type PartName } from './registry.ts';
+import type { ReleaseStorage } from './storage.ts';
+
+export type InventoryFile = { file: string; sha384: string; bytes: number };
+export type InventoryPart = {
+  part: PartName;
+  version: string;
+  state: 'stable' | 'canary';
+  /** The pages it renders (route names); the shell runs on every page. */
+  pages: string[];
+  releasedBy: string | null;
+  releasedAt: string | null;
+  files: InventoryFile[];
+};
+export type ThirdPartyScript = { url: string; loaded: string; why: string };
+export type ScriptInventory = { parts: InventoryPart[]; thirdParty: ThirdPartyScript[]; policy: string | null };
+
+/** Released folders never change: their files' hashes are computed once per process. */
+const hashed = new Map<string, Promise<InventoryFile[]>>();
+
+async function scriptsOf(dir: string): Promise<InventoryFile[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile() && /\.m?js$/.test(e.name) && !join(e.parentPath, e.name).includes(`${join(dir, 'server')}`));
+  const listed = await Promise.all(
+    files.map(async (e) => {
+      const path = join(e.parentPath, e.name);
+      const bytes = await readFile(path);
+      return { file: relative(dir, path), sha384: `sha384-${createHash('sha384').update(bytes).digest('base64')}`, bytes: bytes.length };
+    }),
+  );
+  return listed.sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+const filesOf = (storage: ReleaseStorage, key: string) => {
+  let files = hashed.get(key);
+  if (!files) {
+    files = releasedFolder(storage, key).then(scriptsOf);
+    // A folder not downloaded yet is asked for again next time.
+    files.catch(() => hashed.delete(key));
+    hashed.set(key, files);
+  }
+  return files;
+};
+
+/** The last move that put this version of the part in force. */
+function releasedBy(moves: HistoryEntry[], part: PartName, version: string) {
+  const move = moves.findLast((m) => m.part === part && m.to === version && m.action !== 'pin' && m.action !== 'unpin');
+  return { releasedBy: move?.who ?? null, releasedAt: move?.at ?? null };
+}
+
+export async function scriptInventory(storage: ReleaseStorage, options: { tagManagerId: string | null; policy: PagePolicyOptions }): Promise<ScriptInventory> {
+  const [registry, moves] = await Promise.all([readRegistry(storage), history(storage)]);
+  const parts: Promise<InventoryPart>[] = [];
+  if (registry.shell) {
+    const { version, dir } = registry.shell;
+    parts.push(filesOf(storage, dir).then((files) => ({ part: 'shell', version, state: 'stable', pages: ['*'], ...releasedBy(moves, 'shell', version), files })));
+  }
+  for (const area of AREAS) {
+    const releases = [
+      { release: registry.areas[area], state: 'stable' as const },
+      { release: registry.canaries?.[area], state: 'canary' as const },
+    ];
+    for (const { release, state } of releases) {
+      if (!release) continue;
+      const key = `remotes/${area}/${release.version}`;
+      parts.push(
+        filesOf(storage, key).then((files) => ({ part: area, version: release.version, state, pages: release.routes.map((r) => r.name), ...releasedBy(moves, area, release.version), files })),
+      );
+    }
+  }
+  const thirdParty: ThirdPartyScript[] = options.tagManagerId
+    ? [{
+        url: `https://www.googletagmanager.com/gtm.js?id=${options.tagManagerId}`,
+        loaded: 'len po súhlase s analytickými cookies, nikdy pri generovaní stránky ani v PDF',
+        why: 'Google Tag Manager: meranie návštevnosti a kampaní, ktoré marketing nastavuje bez vydania obchodu',
+      }]
+    : [];
+  const policy = registry.shell
+    ? shellPagePolicy(await readFile(join(await releasedFolder(storage, registry.shell.dir), 'index.html'), 'utf8'), options.policy)
+    : null;
+  return { parts: await Promise.all(parts), thirdParty, policy };
+}

@@ -1,0 +1,22 @@
+/**
+ * The Content-Security-Policy of the shell's pages (lib/security-headers.ts builds it): the inline
+ * scripts a page of a shell version runs are that version's own, the config reader's and the
+ * consent notice's, so the policy follows from the shell's index.html alone.
+ */
+import { inlineScriptHashes, pagePolicy } from '../lib/security-headers.ts';
+import { consentFirstFrame } from './consent-frame.ts';
+
+/**
+ * The page's configuration travels as a JSON block (never run, so no script of the page varies with
+ * it) and this one fixed script hands it to the shell as window.__SHOP__: every inline script the
+ * page runs is known per shell build and admitted by its hash.
+ */
+export const CONFIG_ID = 'shop-config';
+export const CONFIG_READER = `<script>window.__SHOP__=JSON.parse(document.getElementById('${CONFIG_ID}').textContent)</script>`;
+
+export type PagePolicyOptions = { assetOrigin: string; tagManager: boolean; gateway: string | null };
+
+/** The policy of every page served from the shell version whose index.html this is. */
+export function shellPagePolicy(indexHtml: string, options: PagePolicyOptions): string {
+  return pagePolicy({ ...options, inlineScripts: inlineScriptHashes(indexHtml + CONFIG_READER + consentFirstFrame('/')) });
+}
