@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, type OpsReleaseAction } from '@shop/shared-kernel';
 import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { ApiCalls, BackupOverview, PaymentRefund, ReleaseAuditEntry, ReleaseMove, ReleasePart, ScriptInventory, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
+import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 const TOKEN_KEY = 'shop:ops-token';
@@ -20,12 +20,25 @@ const time = (iso: string | null) => (iso ? `${formatDate(iso)} ${iso.slice(11, 
 
 const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čaká na bránu', refunded: 'vrátená', failed: 'brána odmietla – skontrolujte' };
 
+/** What an operator call answers; null while it loads or when it failed (the section is then left out). */
+function useOperatorData<T>(load: (token: string) => Promise<{ data: T }>, token: string): T | null {
+  const [data, setData] = useState<T | null>(null);
+  useEffect(() => {
+    let current = true;
+    void load(token).then(
+      (answer) => current && setData(answer.data),
+      () => current && setData(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [load, token]);
+  return data;
+}
+
 /** Card payments the shop refunds (a second payment of an order, or one after it ended). */
 function Refunds({ token }: { token: string }) {
-  const [refunds, setRefunds] = useState<PaymentRefund[] | null>(null);
-  useEffect(() => {
-    void api.operatorRefunds(token).then(({ data }) => setRefunds(data), () => setRefunds(null));
-  }, [token]);
+  const refunds = useOperatorData(api.operatorRefunds, token);
   if (!refunds) return null;
   return (
     <>
@@ -55,10 +68,7 @@ const every = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `$
 const whereKept = (destination: string) => destination.replace(/^directory /, 'priečinok ');
 
 function Backups({ token }: { token: string }) {
-  const [overview, setOverview] = useState<BackupOverview | null>(null);
-  useEffect(() => {
-    void api.opsBackups(token).then(({ data }) => setOverview(data), () => setOverview(null));
-  }, [token]);
+  const overview = useOperatorData(api.opsBackups, token);
   if (!overview) return null;
   const { lastSuccess, lastFailure } = overview;
   const failedLast = lastFailure !== null && (lastSuccess === null || lastFailure.startedAt > lastSuccess.startedAt);
@@ -96,10 +106,7 @@ function Backups({ token }: { token: string }) {
  * 6.4.3) with each file's SHA-384, who released it and when, the third parties and the policy in force.
  */
 function Inventory({ token }: { token: string }) {
-  const [inventory, setInventory] = useState<ScriptInventory | null>(null);
-  useEffect(() => {
-    void api.opsInventory(token).then(({ data }) => setInventory(data), () => setInventory(null));
-  }, [token]);
+  const inventory = useOperatorData(api.opsInventory, token);
   if (!inventory) return null;
   return (
     <>
@@ -161,10 +168,7 @@ const AUDIT_ACTIONS: Record<string, string> = {
 
 /** Every release action, allowed or refused, newest first: who did what to which part. */
 function Audit({ token }: { token: string }) {
-  const [entries, setEntries] = useState<ReleaseAuditEntry[] | null>(null);
-  useEffect(() => {
-    void api.opsAudit(token).then(({ data }) => setEntries(data), () => setEntries(null));
-  }, [token]);
+  const entries = useOperatorData(api.opsAudit, token);
   if (!entries) return null;
   return (
     <>
