@@ -23,7 +23,7 @@ import { backupOverview } from '../src/backup/server-backups.ts';
 import { readBackupStatus } from '../src/backup/status.repository.ts';
 import { takeBackup, type BackupSources } from '../src/backup/take-backup.ts';
 import type { Db, DialectName } from '../src/db/database.ts';
-import { DEFAULT_IBAN } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
 import { localDataFileStore, type FileStore } from '../src/lib/file-store.ts';
 import { s3FileStore } from '../src/lib/s3-file-store.ts';
 import { listS3 } from '../src/lib/s3-list.ts';
@@ -61,17 +61,7 @@ let variantIds: number[];
 async function startShop(options: Parameters<typeof startTestApi>[0] = {}): Promise<TestApi> {
   const started = await startTestApi({
     jwtSecret: JWT_SECRET,
-    checkout: (dataDir) => ({
-      outboxDir: join(dataDir, 'outbox'),
-      invoiceDir: join(dataDir, 'invoices'),
-      smtpUrl: null,
-      mailFrom: 'Stavebniny Domov <obchod@example.sk>',
-      operatorToken: OPERATOR,
-      gateway: { url: null, secret: 'unused-secret' },
-      publicUrl: 'http://shop.test',
-      notifyUrl: null,
-      iban: DEFAULT_IBAN,
-    }),
+    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR, publicUrl: 'http://shop.test' }),
     backgroundJobs: false,
     configure: (app) => {
       // The operator's /ops calls, with the backups' record as the shop's server registers them.
