@@ -114,42 +114,22 @@ function backupMetrics(registry: Registry, read: () => Promise<BackupRecord>) {
     return pending;
   };
   const seconds = (iso: string) => Date.parse(iso) / 1000;
-  new Gauge({
-    name: 'shop_backup_last_success_timestamp_seconds',
-    help: 'When the last successful backup finished (Unix time; 0: none yet).',
-    registers: [registry],
-    async collect() {
-      const last = (await record())?.lastSuccess;
-      this.set(last ? seconds(last.finishedAt) : 0);
-    },
-  });
-  new Gauge({
-    name: 'shop_backup_last_duration_seconds',
-    help: 'How long the last successful backup took.',
-    registers: [registry],
-    async collect() {
-      const last = (await record())?.lastSuccess;
-      this.set(last ? last.durationMs / 1000 : 0);
-    },
-  });
-  new Gauge({
-    name: 'shop_backup_last_size_bytes',
-    help: 'The size of the last successful backup.',
-    registers: [registry],
-    async collect() {
-      const last = (await record())?.lastSuccess;
-      this.set(last?.bytes ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'shop_backup_last_failure_timestamp_seconds',
-    help: 'When the last failed backup attempt ended (Unix time; 0: none).',
-    registers: [registry],
-    async collect() {
-      const last = (await record())?.lastFailure;
-      this.set(last ? seconds(last.finishedAt) : 0);
-    },
-  });
+  const gauges: [name: string, help: string, value: (record: BackupRecord | null) => number][] = [
+    ['shop_backup_last_success_timestamp_seconds', 'When the last successful backup finished (Unix time; 0: none yet).', (r) => (r?.lastSuccess ? seconds(r.lastSuccess.finishedAt) : 0)],
+    ['shop_backup_last_duration_seconds', 'How long the last successful backup took.', (r) => (r?.lastSuccess ? r.lastSuccess.durationMs / 1000 : 0)],
+    ['shop_backup_last_size_bytes', 'The size of the last successful backup.', (r) => r?.lastSuccess?.bytes ?? 0],
+    ['shop_backup_last_failure_timestamp_seconds', 'When the last failed backup attempt ended (Unix time; 0: none).', (r) => (r?.lastFailure ? seconds(r.lastFailure.finishedAt) : 0)],
+  ];
+  for (const [name, help, value] of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(value(await record()));
+      },
+    });
+  }
   new Counter({
     name: 'shop_backup_failures_total',
     help: 'Backup attempts that failed (each logged with its cause and retried at the next interval).',
