@@ -11,6 +11,7 @@ import { localDataFileStore, type FileStore } from './lib/file-store.ts';
 import { frameworkErrorOptions, requireHostHeader } from './lib/framework-errors.ts';
 import { addSecurityHeaders } from './lib/security-headers.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
+import { integrityFindings } from './release/integrity-findings.ts';
 import { openApiRoute, registerOpenApi } from './lib/openapi.ts';
 import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
@@ -74,6 +75,8 @@ export type BuildApiOptions = {
   outbox?: Partial<OutboxOptions>;
   /** What /api/ready checks besides the database (e.g. the release registry). */
   readiness?: ReadinessCheck[];
+  /** A browser reported that an area's version failed to load (the server's integrity watch checks its files). */
+  onClientLoadFailure?: (area: string, version: string | null) => void;
   /** Client timeouts (default SERVER_TIMEOUTS). */
   timeouts?: Partial<ServerTimeouts>;
   /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy); default none. */
@@ -162,7 +165,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     },
     { ...DEFAULT_OUTBOX, ...opts.outbox },
   );
-  const metrics = createMetrics(() => outbox.backlog(), () => readBackupStatus(opts.db));
+  const metrics = createMetrics(() => outbox.backlog(), () => readBackupStatus(opts.db), () => integrityFindings(opts.db).counts());
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
   observeRequests(app, metrics);
@@ -197,6 +200,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       telemetry: opts.telemetryRateLimit ?? DEFAULT_RATE_LIMITS.telemetry,
     },
     readiness: opts.readiness ?? [],
+    onClientLoadFailure: opts.onClientLoadFailure ?? (() => undefined),
     warmCatalogue: opts.warmCatalogue ?? false,
     shared,
     files:

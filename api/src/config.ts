@@ -99,7 +99,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
 }
 
 /** The files in the data directory that hold generated secrets (a backup copies them with the data they sign). */
-export const SECRET_FILES = { jwt: 'jwt-secret', operator: 'operator-token', gateway: 'gateway-secret' } as const;
+export const SECRET_FILES = { jwt: 'jwt-secret', operator: 'operator-token', gateway: 'gateway-secret', releaseKey: 'release-signing-key.pem' } as const;
 
 /** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
 async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {

@@ -22,6 +22,10 @@ import { canaryPolicyFrom, startCanaryWatch, type CanaryPolicy, type VersionHeal
 import { clientHealth } from './routes/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
 import { backupOverview, scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
+import { loadShopReleaseKey, registerShopKey, releaseKeys } from './release/release-keys.ts';
+import { releaseIntegrity, type ReleaseIntegrity } from './release/integrity.ts';
+import { integrityFindings, type IntegrityFindings } from './release/integrity-findings.ts';
+import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './release/integrity-watch.ts';
 
 const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
@@ -45,6 +49,13 @@ async function main() {
     : await startGatewaySimulator({ secret: gatewaySecret, port: checkoutConfig.gatewayPort, log: (m) => log(`gateway: ${m}`) });
   // Releases: the origin directory, or an S3 bucket (S3_BUCKET) cached under <origin>/.s3-cache.
   const storage = storageFromEnv(process.env, config.originDir);
+  // Signed releases: the keys the shop accepts live in its database; its own key is registered here.
+  const keys = releaseKeys(database.db);
+  await registerShopKey(keys, await loadShopReleaseKey(process.env, config.dataDir));
+  const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
+  const findings = integrityFindings(database.db);
+  // Set once the watch runs (below); a browser's report of a failed load reaches it.
+  let watch: IntegrityWatch | null = null;
   // Complaint photos and invoice copies: the data directory, or the S3 bucket with S3_BUCKET.
   const files = fileStoreFromEnv(process.env, config.dataDir);
   const notifyHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -64,6 +75,7 @@ async function main() {
     readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
       if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
     } }],
+    onClientLoadFailure: (area, version) => watch?.reported(area, version),
     checkoutRateLimit: { ...DEFAULT_RATE_LIMITS.checkout, allowList: config.checkoutRateLimitAllowList },
     telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
     checkout: {
@@ -91,12 +103,22 @@ async function main() {
     originDir: storage.local ? config.originDir : null,
     env: process.env,
   };
-  if (config.role === 'worker') return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby, backups: backupSources });
+  const watchIntegrity = (scheduled: boolean) => {
+    watch = integrityWatch(app, { storage, integrity, findings, checkoutPageUrl: `${checkoutConfig.publicUrl}/checkout/cart`, scheduled });
+    return watch;
+  };
+  if (config.role === 'worker') {
+    return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby, backups: backupSources, watchIntegrity });
+  }
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
   await app.register(opsRoutes, {
     prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord,
     // The area teams' release credentials and the audit log of every release action.
     identities: releaseIdentities(database.db),
+    keys,
+    integrity,
+    findings,
+    lastIntegrityCheck: () => watch?.lastCheck() ?? null,
     inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin } },
   });
   registryEvents(app, { storage });
@@ -111,6 +133,14 @@ async function main() {
     serverRender: config.serverRender,
     ...(config.serverCache ? {} : { pageCacheMs: 0 }),
     gatewayOrigin,
+    integrity,
+    onRefusedVersion: (refused) => {
+      app.log.error({ integrity: refused }, 'a version in the registry has no valid signed manifest; left out of pages');
+      void findings
+        .record({ part: refused.part, version: refused.version, subject: 'release-manifest.json', kind: 'signature', expected: 'platný podpis', actual: refused.reason, action: 'alert' })
+        .catch((error: unknown) => app.log.error({ err: error }, 'could not record an integrity finding'));
+      watch?.reported(refused.part, refused.version);
+    },
   });
   // Canaries whose client error rate runs above the stable version's are aborted without waiting for
   // anyone; with separate workers, a worker watches them (one watcher decides, not every server).
@@ -120,6 +150,9 @@ async function main() {
   if (standby) await standby.standBy(app, origin);
   // Backups, like the outbox's jobs, are taken by a process that runs background work (and not while standing by).
   const backups = config.role === 'all' ? scheduleBackups(app.log, backupSources) : null;
+  // The files in force are re-hashed by the process that runs background work; a web server of a
+  // cluster checks only when a browser reports a failed load (the worker keeps the schedule).
+  if (!standby) watchIntegrity(config.role === 'all');
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
@@ -139,7 +172,22 @@ async function main() {
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
-  stopOnSignal(app, database, [origin, gateway, canaries, backups]);
+  stopOnSignal(app, database, [origin, gateway, canaries, backups, { close: async () => watch?.stop() }]);
+}
+
+/** The integrity watch of this process, its checks counted in the metrics. */
+function integrityWatch(
+  app: FastifyInstance,
+  options: { storage: ReleaseStorage; integrity: ReleaseIntegrity; findings: IntegrityFindings; checkoutPageUrl: string; scheduled: boolean },
+): IntegrityWatch {
+  const policy = integrityPolicyFrom(process.env);
+  if (options.scheduled) log(`integrity: released files re-hashed every ${policy.intervalMs / 1000} s and after each release; on a difference: ${policy.action === 'fallback' ? 'back to the last intact version' : 'alert only'}`);
+  return startIntegrityWatch({
+    ...options,
+    policy,
+    log: app.log.child({ component: 'integrity-watch' }),
+    onCheck: (outcome) => app.metrics.integrityChecks.inc({ outcome }),
+  });
 }
 
 /**
@@ -213,6 +261,7 @@ async function startWorker(
     gateway: Closable;
     standby: StandbyChannel | null;
     backups: ServerBackupOptions;
+    watchIntegrity: (scheduled: boolean) => IntegrityWatch;
   },
 ) {
   const policy = canaryPolicyFrom(process.env);
@@ -222,11 +271,12 @@ async function startWorker(
   }
   const canaries = watchCanaries(app, options.storage, options.health, policy);
   const backups = scheduleBackups(app.log, options.backups);
+  const integrityWatch = options.watchIntegrity(true);
   await app.listen({ port: options.port, host: options.host });
   log(`worker: outbox jobs, canary watch and backups; health on http://${shownHost(options.host)}:${options.port}/api/health`);
   log(backups.description);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
-  stopOnSignal(app, database, [options.gateway, canaries, backups]);
+  stopOnSignal(app, database, [options.gateway, canaries, backups, { close: async () => integrityWatch.stop() }]);
 }
 
 main().catch((error: unknown) => {

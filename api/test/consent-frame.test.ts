@@ -26,7 +26,7 @@ beforeAll(async () => {
   const checkout = { version: '1.0.0-c', entry: 'remotes/checkout/1.0.0-c/remoteEntry.js', kernel: '1.2.0', exposes: ['./OperatorPage'], routes };
   const registry = { ...emptyRegistry(), revision: 'r1', shell: { version: '1.0.0-a', dir: 'shells/shell/1.0.0-a', kernel: '1.2.0' }, areas: { checkout } };
   writeFileSync(join(originDir, REGISTRY_KEY), JSON.stringify(registry));
-  await shellHost(app, { storage: localDirectoryStorage(originDir), assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-tests', publicUrl: 'https://shop.example' });
+  await shellHost(app, { storage: localDirectoryStorage(originDir), assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-tests', publicUrl: 'https://shop.example', integrity: null });
   await app.ready();
 });
 afterAll(async () => {

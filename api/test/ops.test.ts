@@ -11,6 +11,15 @@ import { readHistory, readRegistry } from '../src/release/registry.ts';
 import { packBuild } from '../src/release/upload-bundle.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { registerShopKey, releaseKeys } from '../src/release/release-keys.ts';
+import { digestBuild, generateSigningKey, readSigningKey, signManifest } from '../src/release/signing.ts';
+import { hashBuild } from '../src/release/build-info.ts';
+
+/** The shop's release key: CI uploads below are signed with it. */
+const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
+const signed = async (dir: string) => signManifest(shopKey, { part: 'checkout', version: `1.0.0-${await hashBuild(dir)}`, files: await digestBuild(dir) });
+let api: TestApi;
 
 const token = 'operator-secret-token';
 const origin = mkdtempSync(join(tmpdir(), 'ops-origin-'));
@@ -25,15 +34,19 @@ beforeAll(async () => {
     await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', provenance: { who: 'team' }, init: true });
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
+  api = await startTestApi();
+  const keys = releaseKeys(api.db);
+  await registerShopKey(keys, shopKey);
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
   await app.register(opsRoutes, {
-    prefix: '/api', storage, operatorToken: token, publicUrl: 'https://shop.example', health,
+    prefix: '/api', storage, operatorToken: token, publicUrl: 'https://shop.example', health, keys,
     inventory: { tagManagerId: 'GTM-OPSTEST', policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example' } },
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await app.close();
+  await api?.close();
   rmSync(origin, { recursive: true, force: true });
 });
 
@@ -98,7 +111,7 @@ describe('operator calls', () => {
     const dir = fakeAreaBuild('checkout', { marker: 'from-ci' });
     const { files } = await packBuild(dir);
     const upload = (body: object) => call('/releases/checkout/upload', { method: 'POST', token, body: JSON.stringify(body) });
-    const base = { packageVersion: '1.0.0', budgetBytes: null, who: 'ci', commit: 'abcdef123456', dirty: false, files };
+    const base = { packageVersion: '1.0.0', budgetBytes: null, who: 'ci', commit: 'abcdef123456', dirty: false, files, manifest: await signed(dir) };
 
     const canary = await upload({ ...base, mode: 'canary', share: 20, reason: 'new basket' });
     expect(canary.status).toBe(200);
@@ -111,7 +124,7 @@ describe('operator calls', () => {
 
     // The same checks: an area that lacks its route's module is refused and nothing moves.
     const broken = fakeAreaBuild('checkout', { marker: 'broken', routes: [{ name: 'x', path: '/x', module: './Nope', layout: 'default' }] });
-    const refused = await upload({ ...base, mode: 'live', files: (await packBuild(broken)).files });
+    const refused = await upload({ ...base, mode: 'live', files: (await packBuild(broken)).files, manifest: await signed(broken) });
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { error: { refusal: string } }).error.refusal).toBe('missing_module');
     expect((await upload({ ...base, mode: 'live', files: { '../../etc/x': 'eA==' } })).status).toBe(422);

@@ -17,6 +17,9 @@ import { packBuild } from '../src/release/upload-bundle.ts';
 import { opsRoutes } from '../src/routes/ops/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { createTeamSigningKey, releaseKeys } from '../src/release/release-keys.ts';
+import { digestBuild, readSigningKey, signManifest, type SigningKey } from '../src/release/signing.ts';
+import { hashBuild } from '../src/release/build-info.ts';
 
 const operator = 'operator-secret-token-for-identities';
 const origin = mkdtempSync(join(tmpdir(), 'release-identities-'));
@@ -26,6 +29,8 @@ app.setErrorHandler(errorHandler);
 let api: TestApi;
 let base = '';
 let checkoutTeam = '';
+/** The checkout team's signing key, made with its credential. */
+let checkoutKey: SigningKey;
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -35,9 +40,10 @@ beforeAll(async () => {
     }
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' } });
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: operator, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db) });
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: operator, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), keys: releaseKeys(api.db) });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
+  checkoutKey = readSigningKey((await createTeamSigningKey(releaseKeys(api.db), 'ci-checkout', 'checkout')).privateKeyPem);
 });
 afterAll(async () => {
   await app.close();
@@ -49,8 +55,11 @@ const call = (path: string, token: string, body: unknown = {}) =>
   fetch(`${base}/api/ops${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const registryBytes = () => readFileSync(join(origin, 'builds', 'latest.json'), 'utf8');
 const upload = async (area: string, token: string) => {
-  const { files } = await packBuild(fakeAreaBuild(area, { marker: `ci-${Date.now()}` }));
-  return call(`/releases/${area}/upload`, token, { packageVersion: '1.0.0', budgetBytes: null, who: 'pipeline', commit: 'abcdef123456', dirty: false, files, mode: 'live' });
+  const dir = fakeAreaBuild(area, { marker: `ci-${Date.now()}` });
+  const { files } = await packBuild(dir);
+  // Signed with the checkout team's key, as its CI does (for another area too: the credential is refused first).
+  const manifest = signManifest(checkoutKey, { part: area as 'checkout', version: `1.0.0-${await hashBuild(dir)}`, files: await digestBuild(dir) });
+  return call(`/releases/${area}/upload`, token, { packageVersion: '1.0.0', budgetBytes: null, who: 'pipeline', commit: 'abcdef123456', dirty: false, files, mode: 'live', manifest });
 };
 const audit = async () => {
   const res = await fetch(`${base}/api/ops/audit`, { headers: { authorization: `Bearer ${operator}` } });

@@ -23,6 +23,13 @@ import { readRegistry } from '../src/release/registry.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/release/storage.ts';
 import { S3_CACHE_DIR, storageFromEnv } from '../src/release/storage-from-env.ts';
 import { shellHost } from '../src/web/shell-host.ts';
+import { releaseIntegrity } from '../src/release/integrity.ts';
+import { generateSigningKey, readSigningKey } from '../src/release/signing.ts';
+
+const madeKey = generateSigningKey();
+const signingKey = readSigningKey(madeKey.privateKeyPem);
+/** The shop's key, as the database would list it: this bucket's pages serve only what it signed. */
+const trustedKey = { keyId: madeKey.keyId, owner: 'shop', area: null, publicKey: madeKey.publicKeyPem };
 import { registryEvents } from '../src/web/registry-events.ts';
 import { buildStaticOrigin, IMMUTABLE, releasedFileOf } from '../src/web/static-origin.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
@@ -102,15 +109,15 @@ beforeAll(async () => {
   // The same builds into the bucket and into a directory: the same content-hashed versions.
   const [area, shellDist] = [checkoutBuild('v1'), shellBuild('one')];
   for (const target of [storage, local]) {
-    checkout = (await deploy({ storage: target, part: 'checkout', distDir: area, packageVersion: '1.0.0', provenance, init: true })).version;
-    shell = (await deploy({ storage: target, part: 'shell', distDir: shellDist, packageVersion: '1.0.0', provenance })).version;
+    checkout = (await deploy({ storage: target, part: 'checkout', distDir: area, packageVersion: '1.0.0', provenance, signingKey, init: true })).version;
+    shell = (await deploy({ storage: target, part: 'shell', distDir: shellDist, packageVersion: '1.0.0', provenance, signingKey })).version;
   }
 
   // As server.ts puts the server together, on that one storage.
   app.setErrorHandler(errorHandler);
   await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example' });
   registryEvents(app, { storage });
-  await app.register(shellHost, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example' });
+  await app.register(shellHost, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example', integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }) });
   assets = await buildStaticOrigin({ storage, logger: app.log });
   localAssets = await buildStaticOrigin({ storage: local, logger: app.log });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -155,7 +162,7 @@ describe('the shell host on S3', () => {
     expect(first.headers.get('cache-control')).toBe(IMMUTABLE);
     expect(await first.text()).toBe('export const shell = "one";');
 
-    const next = (await deploy({ storage, part: 'shell', distDir: shellBuild('two'), packageVersion: '1.0.0', provenance })).version;
+    const next = (await deploy({ storage, part: 'shell', distDir: shellBuild('two'), packageVersion: '1.0.0', provenance, signingKey })).version;
     expect((await fetch(`${base}/assets/shell-two.js`)).status).toBe(200);
     expect(await (await fetch(`${base}/assets/shell-one.js`)).text()).toBe('export const shell = "one";');
     expect((await fetch(`${base}/assets/shell-none.js`)).status).toBe(404);
@@ -269,7 +276,7 @@ describe('the static origin on S3', () => {
   });
 
   it('downloads a version once for the requests that come at the same time', async () => {
-    const next = (await deploy({ storage, part: 'checkout', distDir: checkoutBuild('parallel'), packageVersion: '1.0.0', provenance, mode: { kind: 'publish' } })).version;
+    const next = (await deploy({ storage, part: 'checkout', distDir: checkoutBuild('parallel'), packageVersion: '1.0.0', provenance, signingKey, mode: { kind: 'publish' } })).version;
     const files = ['remoteEntry.js', 'area.json', 'mf-manifest.json', 'assets/page.js', 'assets/page.js.br', 'server/entry.cjs'];
     s3.requests.splice(0);
     const answers = await Promise.all([...files, ...files].map((file) => fetch(`${assetBase}/remotes/checkout/${next}/${file}`)));
@@ -277,7 +284,8 @@ describe('the static origin on S3', () => {
     // Each file once, and one listing of the folder (the whole of a download), not one per request.
     const objectKey = (file: string) => `/${s3.bucket}/${storage.location(`remotes/checkout/${next}/${file}`).split('/').slice(3).join('/')}`;
     const gets = s3.requests.filter((line) => line.startsWith('GET ') && line.includes(`/${next}/`) && line.endsWith('?x-id=GetObject'));
-    expect(gets.sort()).toEqual(files.map((file) => `GET ${objectKey(file)}?x-id=GetObject`).sort());
+    // The folder holds its signed manifest too (the static origin downloads the folder whole).
+    expect(gets.sort()).toEqual([...files, 'release-manifest.json', 'release-manifest.sig'].map((file) => `GET ${objectKey(file)}?x-id=GetObject`).sort());
     expect(s3.requests.filter((line) => new RegExp(`^GET /${s3.bucket}/\\?prefix=.*${next}`).test(line))).toHaveLength(1);
     expect(existsSync(cached('remotes', 'checkout', next, 'assets', 'page.js.br'))).toBe(true);
     // Downloaded: the next requests read the cache only.
@@ -304,7 +312,7 @@ describe('registry events and operator calls on S3', () => {
     try {
       expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
 
-      const moved = (await deploy({ storage, part: 'checkout', distDir: checkoutBuild('v2'), packageVersion: '1.0.0', provenance })).version;
+      const moved = (await deploy({ storage, part: 'checkout', distDir: checkoutBuild('v2'), packageVersion: '1.0.0', provenance, signingKey })).version;
       let since = Date.now();
       expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
       expect(Date.now() - since).toBeLessThan(3000);

@@ -21,11 +21,16 @@ import { registryEvents } from '../src/web/registry-events.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { inlineScriptHashes } from '../src/lib/security-headers.ts';
+import { releaseIntegrity } from '../src/release/integrity.ts';
+import { generateSigningKey, readSigningKey } from '../src/release/signing.ts';
 
 const operatorToken = 'operator-token-for-web-tests';
 const origin = mkdtempSync(join(tmpdir(), 'release-web-'));
 const storage = localDirectoryStorage(origin);
 const provenance = { who: 'team', reason: 'internal reason' };
+const key = generateSigningKey();
+const signingKey = readSigningKey(key.privateKeyPem);
+const integrity = releaseIntegrity({ storage, keys: async () => [{ keyId: key.keyId, owner: 'shop', area: null, publicKey: key.publicKeyPem }] });
 const app = Fastify();
 let base = '';
 let stable = '';
@@ -35,12 +40,12 @@ const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './Ca
 const giftRoute = { name: 'gift-cards', path: '/darcekove-poukazky', module: './GiftPage', layout: 'default' };
 
 beforeAll(async () => {
-  stable = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { routes: [cartRoute] }), packageVersion: '1.0.0', provenance, init: true })).version;
-  await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance });
+  stable = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { routes: [cartRoute] }), packageVersion: '1.0.0', provenance, init: true, signingKey })).version;
+  await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance, signingKey });
   const preview = fakeAreaBuild('checkout', { marker: 'preview', exposes: ['./CartPage', './GiftPage'], routes: [cartRoute, giftRoute] });
-  previewed = (await deploy({ storage, part: 'checkout', distDir: preview, packageVersion: '1.0.0', provenance, mode: { kind: 'publish' } })).version;
+  previewed = (await deploy({ storage, part: 'checkout', distDir: preview, packageVersion: '1.0.0', provenance, mode: { kind: 'publish' }, signingKey })).version;
   registryEvents(app, { storage, pollMs: 50 });
-  await shellHost(app, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example' });
+  await shellHost(app, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example', integrity });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -78,6 +83,8 @@ describe("a page's Content-Security-Policy", () => {
     const ran = inlineScriptHashes(html);
     expect(ran.length).toBeGreaterThanOrEqual(1);
     expect(hashes).toEqual(expect.arrayContaining(ran));
+    // The import map (the scripts' integrity) is one of them.
+    expect(html).toMatch(/<script type="importmap">\{"integrity":/);
     expect(hashes.length).toBeLessThanOrEqual(ran.length + 1);
     expect(scriptSrc.filter((source) => !source.startsWith("'sha256-")).sort()).toEqual(["'self'", 'https://cdn.example'].sort());
     expect(policy).not.toContain('unsafe-eval');
@@ -132,7 +139,7 @@ describe('registry events', () => {
     const nextRevision = () => events.nextRevision();
     expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
 
-    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'moved', routes: [cartRoute] }), packageVersion: '1.0.0', provenance });
+    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'moved', routes: [cartRoute] }), packageVersion: '1.0.0', provenance, signingKey });
     const movedAt = Date.now();
     const moved = await nextRevision();
     expect(moved).toBe((await readRegistry(storage)).revision);

@@ -335,6 +335,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     opsBackups: (operatorToken: string) => get<Answer<'GET /api/ops/backups'>>('/api/ops/backups', undefined, asOps(operatorToken)),
     opsInventory: (operatorToken: string) => get<Answer<'GET /api/ops/inventory'>>('/api/ops/inventory', undefined, asOps(operatorToken)),
     opsAudit: (operatorToken: string) => get<Answer<'GET /api/ops/audit'>>('/api/ops/audit', undefined, asOps(operatorToken)),
+    opsIntegrity: (operatorToken: string) => get<Answer<'GET /api/ops/integrity'>>('/api/ops/integrity', undefined, asOps(operatorToken)),
     operatorRefunds: (operatorToken: string) =>
       get<Answer<'GET /api/operator/payments/refunds'>>('/api/operator/payments/refunds', undefined, asOperator(operatorToken)),
     operatorInvoice: (operatorToken: string, number: string) => download(operatorOrder(number, 'invoice'), asOperator(operatorToken)),

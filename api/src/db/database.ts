@@ -38,6 +38,7 @@ import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
 import type { ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
+import type { ReleaseIntegrityFindingTable, ReleaseSignatureTable, ReleaseSigningKeyTable } from './release-integrity.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
@@ -99,6 +100,10 @@ export interface Database {
   // release credentials of the area teams, and every release action allowed or refused
   release_credentials: ReleaseCredentialTable;
   release_audit: ReleaseAuditTable;
+  // keys that may sign releases, signatures accepted (replays refused), what the integrity check found
+  release_signing_keys: ReleaseSigningKeyTable;
+  release_signatures: ReleaseSignatureTable;
+  release_integrity_findings: ReleaseIntegrityFindingTable;
 }
 
 export type Db = Kysely<Database>;

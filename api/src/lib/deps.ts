@@ -31,4 +31,6 @@ export type ApiDeps = {
   warmCatalogue: boolean;
   /** Complaint photos (`complaints/<name>`) and invoice copies (`invoices/<name>`): a local directory or an S3 bucket (lib/file-store.ts). */
   files: FileStore;
+  /** A browser reported that an area's version failed to load (the integrity watch checks its files). */
+  onClientLoadFailure: (area: string, version: string | null) => void;
 };

@@ -15,7 +15,14 @@ export type BackupRecord = {
   failures: number;
 };
 
-export function createMetrics(backlog: () => Promise<{ pending: number; dead: number }>, backups?: () => Promise<BackupRecord>) {
+/** Integrity findings per part and kind (release/integrity-findings.ts reads them from the database). */
+export type IntegrityCounts = { part: string; kind: string; count: number }[];
+
+export function createMetrics(
+  backlog: () => Promise<{ pending: number; dead: number }>,
+  backups?: () => Promise<BackupRecord>,
+  integrity?: () => Promise<IntegrityCounts>,
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -95,7 +102,27 @@ export function createMetrics(backlog: () => Promise<{ pending: number; dead: nu
     labelNames: ['directive', 'page'] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews, serverRenders, cspViolations };
+  const integrityChecks = new Counter({
+    name: 'shop_release_integrity_checks_total',
+    help: 'Checks of the released files against their signed manifests by this process (intact, tampered: a difference found, failed: the check could not run).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  if (integrity) {
+    new Counter({
+      name: 'shop_release_integrity_findings_total',
+      help: 'Released files (or a manifest, or the checkout page headers) found different from what was signed, by part and kind, from the database: every server reports the same.',
+      labelNames: ['part', 'kind'] as const,
+      registers: [registry],
+      async collect() {
+        const counts = await integrity().catch(() => null);
+        if (!counts) return;
+        this.reset();
+        for (const { part, kind, count } of counts) this.inc({ part, kind }, count);
+      },
+    });
+  }
+  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews, serverRenders, cspViolations, integrityChecks };
 }
 
 /**

@@ -4,7 +4,7 @@
  *          [--canary PERCENT]                          … in force for that share of shoppers only (areas)
  *          [--preview]                                 … in force for nobody: prints a signed preview link
  *          [--override-pin] [--only-new] [--init]      … move a pinned part / skip parts released before or pinned / start a new origin
- *          [--server URL]                              … upload to a running shop instead (CI: RELEASE_TOKEN, the area team's credential, or OPERATOR_TOKEN; no file access)
+ *          [--server URL]                              … upload to a running shop instead (CI: RELEASE_TOKEN, the area team's credential, and RELEASE_SIGNING_KEY, its key; no file access)
  *   rollback <area|shell> [VERSION]                     move the pointer back and pin it there, no build
  *   promote <area> | abort <area>                       finish a canary
  *   pin <area|shell> | unpin <area|shell>               hold a part at its version, or let it move again
@@ -12,6 +12,7 @@
  * Global: --origin DIR (default: the server's origin directory, DATA_DIR/origin), --reason TEXT.
  * With S3_BUCKET set, releases live in that bucket (S3_ENDPOINT, S3_REGION, S3_PREFIX, as the
  * server reads them) and --origin is only where its local cache goes (DIR/.s3-cache).
+ * Every build's manifest is signed: RELEASE_SIGNING_KEY, else the shop's key in the data directory.
  * Who: RELEASE_USER, else git's user.name. A refusal prints why and exits 2; nothing is changed.
  */
 import { spawnSync } from 'node:child_process';
@@ -26,6 +27,8 @@ import { storageFromEnv } from './storage-from-env.ts';
 import type { ReleaseStorage } from './storage.ts';
 import { previewLink } from './preview.ts';
 import { uploadRelease } from './upload-client.ts';
+import { loadShopReleaseKey } from './release-keys.ts';
+import type { SigningKey } from './signing.ts';
 import { repoRoot } from '../lib/paths.ts';
 
 const root = repoRoot;
@@ -132,6 +135,11 @@ async function partInput(part: PartName, distDir: string): Promise<PartInput> {
   return { part, distDir, packageVersion: pkg.version, budgetBytes: pkg.shop?.jsBudgetKb ? pkg.shop.jsBudgetKb * 1024 : null };
 }
 
+/** RELEASE_SIGNING_KEY (a team's key, from `npm run credentials -- create`), or the shop's own release key in the data directory. */
+function signingKey(): Promise<SigningKey> {
+  return loadShopReleaseKey(process.env, readServerConfig(process.env).dataDir);
+}
+
 function requirePart(value: string | undefined): PartName {
   if (!value || !isPart(value)) throw new Error(`Name a part: ${[...AREAS, 'shell'].join(', ')}`);
   return value;
@@ -158,12 +166,29 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
     const inputs = await Promise.all(parts.map((part, index) => partInput(part, dists[index]!)));
     const who = provenance(options.reason);
     if (options.server) {
-      const answer = await uploadRelease({ server: options.server, token: process.env.RELEASE_TOKEN ?? process.env.OPERATOR_TOKEN ?? '', input: inputs[0]!, mode, overridePin: options.overridePin, provenance: who });
+      const answer = await uploadRelease({
+        server: options.server,
+        token: process.env.RELEASE_TOKEN ?? '',
+        input: inputs[0]!,
+        mode,
+        overridePin: options.overridePin,
+        provenance: who,
+        signingKey: await signingKey(),
+      });
       print(describe(answer.result));
       if (answer.previewUrl) print(`preview link (this browser only): ${answer.previewUrl}`);
       return;
     }
-    const results = await deploySet({ storage, parts: inputs, provenance: who, mode, overridePin: options.overridePin, onlyNew: options.onlyNew, init: options.init });
+    const results = await deploySet({
+      storage,
+      parts: inputs,
+      provenance: who,
+      mode,
+      overridePin: options.overridePin,
+      onlyNew: options.onlyNew,
+      init: options.init,
+      signingKey: await signingKey(),
+    });
     for (const result of results) {
       print(mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result));
     }

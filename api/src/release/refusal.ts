@@ -13,7 +13,11 @@ export type RefusalCode =
   | 'not_pinned'
   | 'canary_running'
   | 'no_canary'
-  | 'no_registry';
+  | 'no_registry'
+  /** A manifest missing, altered, signed by a key the shop does not accept, or replayed. */
+  | 'bad_signature'
+  /** Files on the origin differ from the version's signed manifest. */
+  | 'tampered';
 
 export class ReleaseRefused extends Error {
   constructor(

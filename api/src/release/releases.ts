@@ -30,13 +30,16 @@ import {
   type Registry,
 } from './registry.ts';
 import { rollbackTarget, type RollbackTarget } from './rollback-target.ts';
+import { partPrefix, partRoot } from './release-paths.ts';
+import { digestBuild, MANIFEST_FILE, SIGNATURE_FILE, signManifest, type SignedManifest, type SigningKey } from './signing.ts';
+import type { ReleaseIntegrity } from './integrity.ts';
 import type { ReleaseStorage } from './storage.ts';
 
 const COMPRESSIBLE = /\.(js|mjs|css|json|html|svg|txt)$/;
+/** The manifest and its signature are read by the server, never sent compressed. */
+const NOT_PRECOMPRESSED = new Set([MANIFEST_FILE, SIGNATURE_FILE]);
 
-export const partPrefix = (part: PartName, version: string) =>
-  part === 'shell' ? `shells/shell/${version}` : `remotes/${part}/${version}`;
-const partRoot = (part: PartName) => (part === 'shell' ? 'shells/shell' : `remotes/${part}`);
+export { partPrefix };
 
 export type MoveResult = {
   part: PartName;
@@ -49,7 +52,7 @@ export type MoveResult = {
 
 async function precompress(dir: string): Promise<void> {
   for (const file of await listFiles(dir)) {
-    if (!COMPRESSIBLE.test(file)) continue;
+    if (!COMPRESSIBLE.test(file) || NOT_PRECOMPRESSED.has(file.replace(/^.*\//, ''))) continue;
     const body = await readFile(file);
     if (body.length < 256) continue;
     await writeFile(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
@@ -73,14 +76,33 @@ function withoutKey<T extends object>(record: T | undefined, key: string): T {
   return copy as T;
 }
 
-export type PartInput = { part: PartName; distDir: string; packageVersion: string; budgetBytes?: number | null };
+export type PartInput = {
+  part: PartName;
+  distDir: string;
+  packageVersion: string;
+  budgetBytes?: number | null;
+  /** The build's manifest as its team signed it (an upload; the caller verified it against the files). */
+  signed?: SignedManifest;
+};
 
-async function upload(storage: ReleaseStorage, part: PartName, version: string, distDir: string): Promise<void> {
+async function upload(storage: ReleaseStorage, part: PartName, version: string, distDir: string, signed: SignedManifest | null): Promise<void> {
   const prefix = partPrefix(part, version);
-  if (await storage.exists(prefix)) return;
+  if (await storage.exists(prefix)) {
+    // Released before signing began: the same content (the version is its hash) gets its manifest now.
+    // Were the files on the origin changed meanwhile, they still differ from it and are found.
+    if (signed && !(await storage.exists(`${prefix}/${MANIFEST_FILE}`))) {
+      await storage.writeTextAtomic(`${prefix}/${SIGNATURE_FILE}`, `${signed.signature}\n`);
+      await storage.writeTextAtomic(`${prefix}/${MANIFEST_FILE}`, signed.text);
+    }
+    return;
+  }
   const staging = await mkdtemp(join(tmpdir(), `release-${part}-`));
   try {
     await cp(distDir, staging, { recursive: true });
+    if (signed) {
+      await writeFile(join(staging, MANIFEST_FILE), signed.text);
+      await writeFile(join(staging, SIGNATURE_FILE), `${signed.signature}\n`);
+    }
     await precompress(staging);
     await storage.putFolder(staging, prefix);
   } finally {
@@ -108,6 +130,8 @@ export type DeploySetOptions = {
   overridePin?: boolean;
   /** Allow an origin without a registry (a new origin); otherwise such a release is refused. */
   init?: boolean;
+  /** Signs each build that comes without a signed manifest (the shop's or the team's key); without it such a build goes unsigned and no server will serve it. */
+  signingKey?: SigningKey | null;
 };
 
 async function requireRegistry(storage: ReleaseStorage, init: boolean | undefined): Promise<void> {
@@ -118,7 +142,7 @@ async function requireRegistry(storage: ReleaseStorage, init: boolean | undefine
   );
 }
 
-type Prepared = PartInput & { build: PartBuild; version: string };
+type Prepared = PartInput & { build: PartBuild; version: string; manifest: SignedManifest | null };
 
 /** Why a part is not moved by this release; null: it moves. Throws when the release must be refused. */
 async function reasonToLeave(storage: ReleaseStorage, registry: Registry, item: Prepared, options: DeploySetOptions): Promise<string | null> {
@@ -154,7 +178,10 @@ export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]
   const mode = options.mode ?? { kind: 'live' };
   const prepared: Prepared[] = [];
   for (const input of options.parts) {
-    prepared.push({ ...input, build: await readBuild(input.distDir, input.part), version: `${input.packageVersion}-${await hashBuild(input.distDir)}` });
+    const version = `${input.packageVersion}-${await hashBuild(input.distDir)}`;
+    const manifest =
+      input.signed ?? (options.signingKey ? signManifest(options.signingKey, { part: input.part, version, files: await digestBuild(input.distDir) }) : null);
+    prepared.push({ ...input, build: await readBuild(input.distDir, input.part), version, manifest });
   }
   if (mode.kind === 'canary' && (prepared.length !== 1 || prepared[0]!.part === 'shell')) {
     throw new ReleaseRefused('broken_build', 'A canary releases one area at a time (not the shell). Nothing was changed.');
@@ -177,7 +204,7 @@ export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]
     for (const item of moving) everyone = pointTo(everyone, item.part, item.version, item.build);
     checkRoutes(everyone);
 
-    for (const item of moving) await upload(storage, item.part, item.version, item.distDir);
+    for (const item of moving) await upload(storage, item.part, item.version, item.distDir, item.manifest);
     const at = new Date().toISOString();
     let next: Registry = registry;
     const entries: HistoryEntry[] = [];
@@ -216,20 +243,30 @@ export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]
   });
 }
 
-export type DeployOptions = PartInput & { storage: ReleaseStorage; provenance: Provenance; keep?: number; mode?: DeployMode; overridePin?: boolean; init?: boolean };
+export type DeployOptions = PartInput & {
+  storage: ReleaseStorage;
+  provenance: Provenance;
+  keep?: number;
+  mode?: DeployMode;
+  overridePin?: boolean;
+  init?: boolean;
+  signingKey?: SigningKey | null;
+};
 
 /** Checks a build, uploads it to its immutable path and moves the part's pointer to it (or starts its canary, or publishes it). */
 export async function deploy(options: DeployOptions): Promise<MoveResult> {
-  const { storage, provenance, keep, mode, overridePin, init, ...part } = options;
-  const [result] = await deploySet({ storage, provenance, parts: [part], keep, mode, overridePin, init });
+  const { storage, provenance, keep, mode, overridePin, init, signingKey, ...part } = options;
+  const [result] = await deploySet({ storage, provenance, parts: [part], keep, mode, overridePin, init, signingKey });
   return result!;
 }
 
-async function buildOnOrigin(storage: ReleaseStorage, part: PartName, version: string): Promise<PartBuild> {
+async function buildOnOrigin(storage: ReleaseStorage, part: PartName, version: string, integrity: ReleaseIntegrity | null | undefined): Promise<PartBuild> {
   const prefix = partPrefix(part, version);
   if (!(await storage.exists(prefix))) {
     throw new ReleaseRefused('unknown_version', `${part} ${version} is not on the origin (pruned or never released). Nothing was changed.`);
   }
+  // A version goes back in force only with the files its team signed.
+  await integrity?.requireIntact(part, version);
   return readBuild(await storage.materialize(prefix), part);
 }
 
@@ -253,14 +290,14 @@ async function commit(storage: ReleaseStorage, next: Registry, entries: HistoryE
  * first deployed, skipping versions rolled back from; a rollback of a
  * rollback must name its version. A running canary of the part ends too.
  */
-export async function rollback(options: { storage: ReleaseStorage; part: PartName; to?: string | null; provenance: Provenance }): Promise<MoveResult> {
+export async function rollback(options: { storage: ReleaseStorage; part: PartName; to?: string | null; provenance: Provenance; integrity?: ReleaseIntegrity | null }): Promise<MoveResult> {
   const { storage, part, provenance } = options;
   return withReleaseLock(storage, `rollback ${part}`, async () => {
     await requireRegistry(storage, false);
     const registry = await readRegistry(storage);
     const current = versionOf(registry, part);
     const target = options.to ?? rollbackTarget(await readHistory(storage), part, current).version;
-    const build = await buildOnOrigin(storage, part, target);
+    const build = await buildOnOrigin(storage, part, target, options.integrity);
     await checkRelease(storage, registry, [{ build }]);
     const at = new Date().toISOString();
     const entries: HistoryEntry[] = [];
@@ -297,7 +334,14 @@ export async function setPin(options: { storage: ReleaseStorage; part: PartName;
 }
 
 /** Finishes an area's canary: `promote` puts it in force for everyone, `abort` takes it away from everyone. */
-export async function finishCanary(options: { storage: ReleaseStorage; area: AreaName; outcome: 'promote' | 'abort'; provenance: Provenance; expectVersion?: string }): Promise<MoveResult> {
+export async function finishCanary(options: {
+  storage: ReleaseStorage;
+  area: AreaName;
+  outcome: 'promote' | 'abort';
+  provenance: Provenance;
+  expectVersion?: string;
+  integrity?: ReleaseIntegrity | null;
+}): Promise<MoveResult> {
   const { storage, area, outcome, provenance } = options;
   return withReleaseLock(storage, `${outcome} ${area} canary`, async () => {
     await requireRegistry(storage, false);
@@ -313,7 +357,7 @@ export async function finishCanary(options: { storage: ReleaseStorage; area: Are
       await commit(storage, endCanary(registry, area, at, provenance, entries), entries);
       return { part: area, version: from ?? canary.version, from: canary.version, changed: true };
     }
-    const build = await buildOnOrigin(storage, area, canary.version);
+    const build = await buildOnOrigin(storage, area, canary.version, options.integrity);
     await checkRelease(storage, registry, [{ build }]);
     const next = pointTo({ ...registry, canaries: withoutKey(registry.canaries, area), pins: withoutKey(registry.pins, area) }, area, canary.version, build);
     checkRoutes(next);

@@ -442,6 +442,12 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       return found ? Buffer.from(found.body).toString('utf8') : null;
     },
 
+    async readBytes(key) {
+      assertKey(key);
+      const found = await get(full(key));
+      return found ? Buffer.from(found.body) : null;
+    },
+
     async writeTextAtomic(key, content) {
       assertKey(key);
       // One PutObject is atomic: readers get the old object or the new one.

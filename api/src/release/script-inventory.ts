@@ -11,6 +11,9 @@ import { shellPagePolicy, type PagePolicyOptions } from '../web/page-policy.ts';
 import { releasedFolder } from '../web/released-folder.ts';
 import { history } from './releases.ts';
 import { AREAS, readRegistry, type HistoryEntry, type PartName } from './registry.ts';
+import type { ReleaseIntegrity } from './integrity.ts';
+import type { ReleaseKeys } from './release-keys.ts';
+import { integrityOf, isBrowserScript } from './signing.ts';
 import type { ReleaseStorage } from './storage.ts';
 
 export type InventoryFile = { file: string; sha384: string; bytes: number };
@@ -22,6 +25,8 @@ export type InventoryPart = {
   pages: string[];
   releasedBy: string | null;
   releasedAt: string | null;
+  signedBy: string | null;
+  signedAt: string | null;
   files: InventoryFile[];
 };
 export type ThirdPartyScript = { url: string; loaded: string; why: string };
@@ -60,12 +65,27 @@ function releasedBy(moves: HistoryEntry[], part: PartName, version: string) {
   return { releasedBy: move?.who ?? null, releasedAt: move?.at ?? null };
 }
 
-export async function scriptInventory(storage: ReleaseStorage, options: { tagManagerId: string | null; policy: PagePolicyOptions }): Promise<ScriptInventory> {
+type Signed = { signedBy: string | null; signedAt: string | null; files: InventoryFile[] };
+
+export async function scriptInventory(
+  storage: ReleaseStorage,
+  options: { tagManagerId: string | null; policy: PagePolicyOptions; integrity?: ReleaseIntegrity | null; keys?: ReleaseKeys | null },
+): Promise<ScriptInventory> {
   const [registry, moves] = await Promise.all([readRegistry(storage), history(storage)]);
+  const owners = new Map((await (options.keys?.trusted() ?? Promise.resolve([]))).map((key) => [key.keyId, key.owner]));
+  /** The version's scripts as its signed manifest lists them (what browsers check); unsigned: as the origin holds them now. */
+  const signed = async (part: PartName, version: string, key: string): Promise<Signed> => {
+    const manifest = options.integrity ? await options.integrity.manifest(part, version).catch(() => null) : null;
+    if (!manifest) return { signedBy: null, signedAt: null, files: await filesOf(storage, key) };
+    const files = Object.entries(manifest.files)
+      .filter(([file]) => isBrowserScript(file))
+      .map(([file, digest]) => ({ file, sha384: integrityOf(digest), bytes: digest.size }));
+    return { signedBy: owners.get(manifest.keyId) ?? manifest.keyId, signedAt: manifest.signedAt, files };
+  };
   const parts: Promise<InventoryPart>[] = [];
   if (registry.shell) {
     const { version, dir } = registry.shell;
-    parts.push(filesOf(storage, dir).then((files) => ({ part: 'shell', version, state: 'stable', pages: ['*'], ...releasedBy(moves, 'shell', version), files })));
+    parts.push(signed('shell', version, dir).then((files) => ({ part: 'shell', version, state: 'stable', pages: ['*'], ...releasedBy(moves, 'shell', version), ...files })));
   }
   for (const area of AREAS) {
     const releases = [
@@ -76,7 +96,7 @@ export async function scriptInventory(storage: ReleaseStorage, options: { tagMan
       if (!release) continue;
       const key = `remotes/${area}/${release.version}`;
       parts.push(
-        filesOf(storage, key).then((files) => ({ part: area, version: release.version, state, pages: release.routes.map((r) => r.name), ...releasedBy(moves, area, release.version), files })),
+        signed(area, release.version, key).then((files) => ({ part: area, version: release.version, state, pages: release.routes.map((r) => r.name), ...releasedBy(moves, area, release.version), ...files })),
       );
     }
   }

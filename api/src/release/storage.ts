@@ -17,6 +17,8 @@ export type ReleaseStorage = {
   /** Whether a file or folder exists at a key (a path relative to the origin root). */
   exists(key: string): Promise<boolean>;
   readText(key: string): Promise<string | null>;
+  /** A file's bytes as the origin holds them now (never a cached copy); null when absent. */
+  readBytes(key: string): Promise<Buffer | null>;
   /**
    * A cheap marker of a file's current version, to notice a change without reading it: the same
    * while nothing writes the file, different once its content changed (the local directory:
@@ -75,6 +77,12 @@ export function localDirectoryStorage(root: string): ReleaseStorage {
     async readText(key) {
       return readFile(path(key), 'utf8').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+    },
+    async readBytes(key) {
+      return readFile(path(key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
         throw error;
       });
     },

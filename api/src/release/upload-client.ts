@@ -1,12 +1,15 @@
 /**
- * The CI side of an upload release: packs a build and sends it to a running
- * shop (`POST /api/ops/releases/:part/upload`, operator token), which runs
- * the same checks and moves as a release from the command line.
+ * The CI side of an upload release: packs a build, signs its manifest (every file's SHA-384 and
+ * size) with the team's key, and sends both to a running shop (`POST /api/ops/releases/:part/upload`,
+ * the team's release credential), which checks the signature and every file before the same checks
+ * and moves as a release from the command line.
  */
 import { ReleaseRefused, type RefusalCode } from './refusal.ts';
 import type { DeployMode, MoveResult, PartInput } from './releases.ts';
 import type { Provenance } from './registry.ts';
 import { packBuild } from './upload-bundle.ts';
+import { hashBuild } from './build-info.ts';
+import { digestBuild, signManifest, type SigningKey } from './signing.ts';
 
 export async function uploadRelease(options: {
   server: string;
@@ -15,9 +18,12 @@ export async function uploadRelease(options: {
   mode: DeployMode;
   overridePin: boolean;
   provenance: Provenance;
+  signingKey: SigningKey;
 }): Promise<{ result: MoveResult; previewUrl: string | null }> {
-  if (!options.token) throw new Error("Set RELEASE_TOKEN (the area team's release credential) or OPERATOR_TOKEN to upload a release to a running shop");
+  if (!options.token) throw new Error("Set RELEASE_TOKEN (the area team's release credential) to upload a release to a running shop");
   const { files } = await packBuild(options.input.distDir);
+  const { part, distDir, packageVersion } = options.input;
+  const manifest = signManifest(options.signingKey, { part, version: `${packageVersion}-${await hashBuild(distDir)}`, files: await digestBuild(distDir) });
   const url = new URL(`/api/ops/releases/${options.input.part}/upload`, options.server);
   const response = await fetch(url, {
     method: 'POST',
@@ -33,6 +39,7 @@ export async function uploadRelease(options: {
       commit: options.provenance.commit ?? null,
       dirty: options.provenance.dirty ?? null,
       files,
+      manifest,
     }),
   });
   const body = (await response.json().catch(() => null)) as

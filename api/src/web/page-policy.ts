@@ -16,7 +16,12 @@ export const CONFIG_READER = `<script>window.__SHOP__=JSON.parse(document.getEle
 
 export type PagePolicyOptions = { assetOrigin: string; tagManager: boolean; gateway: string | null };
 
-/** The policy of every page served from the shell version whose index.html this is. */
+/** The inline scripts every page of the shell version whose index.html this is runs (the import map's aside). */
+export function shellInlineScripts(indexHtml: string): string[] {
+  return inlineScriptHashes(indexHtml + CONFIG_READER + consentFirstFrame('/'));
+}
+
+/** The policy of a page of that shell version, without an import map (what the inventory shows as the base). */
 export function shellPagePolicy(indexHtml: string, options: PagePolicyOptions): string {
-  return pagePolicy({ ...options, inlineScripts: inlineScriptHashes(indexHtml + CONFIG_READER + consentFirstFrame('/')) });
+  return pagePolicy({ ...options, inlineScripts: shellInlineScripts(indexHtml) });
 }

@@ -15,7 +15,10 @@ import { PREVIEW_COOKIE, PREVIEW_PATH } from '../release/preview.ts';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
 import { REPORTING_ENDPOINTS } from '../lib/security-headers.ts';
-import { CONFIG_ID, CONFIG_READER, shellPagePolicy } from './page-policy.ts';
+import { CONFIG_ID, CONFIG_READER, shellInlineScripts, type PagePolicyOptions } from './page-policy.ts';
+import { pagePolicy } from '../lib/security-headers.ts';
+import type { ReleaseIntegrity } from '../release/integrity.ts';
+import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
@@ -51,6 +54,13 @@ export type ShellHostOptions = {
   serverRender?: boolean;
   /** The card gateway's origin, where the shop's payment form may go (the page's form-action); null: none. */
   gatewayOrigin?: string | null;
+  /**
+   * The signed manifests of what the pages serve: every script a page runs gets its integrity from
+   * them, and a version without a valid one is not served. Null only where a test serves unsigned builds.
+   */
+  integrity: ReleaseIntegrity | null;
+  /** Told of each version left out of pages because its signed manifest did not verify. */
+  onRefusedVersion?: (refused: RefusedVersion) => void;
 };
 
 
@@ -105,7 +115,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
-  let indexCache: { dir: string; html: string; policy: string } | null = null;
+  let indexCache: { dir: string; html: string; inlineScripts: string[] } | null = null;
+  const policyOptions: PagePolicyOptions = { assetOrigin: options.assetOrigin, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null };
+  const scripts = options.integrity ? pageScripts({ integrity: options.integrity, assetOrigin: options.assetOrigin, onRefused: options.onRefusedVersion }) : null;
   /** The shell's versions on the origin, for the files of tabs opened before the version in force. */
   let listed: { at: number; versions: Promise<string[]> } | null = null;
   async function shellVersions(): Promise<string[]> {
@@ -122,12 +134,11 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     }
     return listed.versions;
   }
-  /** The shell's page of a version, and its Content-Security-Policy: its own inline scripts, the config reader's and the consent notice's. */
+  /** The shell's page of a version, and the inline scripts its pages run: its own, the config reader's and the consent notice's. */
   async function shellIndex(dir: string) {
     if (indexCache?.dir !== dir) {
       const html = await readFile(join(dir, 'index.html'), 'utf8');
-      const policy = shellPagePolicy(html, { assetOrigin: options.assetOrigin, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null });
-      indexCache = { dir, html, policy };
+      indexCache = { dir, html, inlineScripts: shellInlineScripts(html) };
     }
     return indexCache;
   }
@@ -198,7 +209,25 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const shown: PublicRegistry = publicRegistry(registry);
     const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
     const previewed = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
-    const served = previewed?.registry ?? shown;
+    let served = previewed?.registry ?? shown;
+    const index = await shellIndex(dir);
+    // Only signed versions are served, each script with its integrity (the import map), admitted by its hash.
+    let importMap = '';
+    let inlineScripts = index.inlineScripts;
+    if (scripts) {
+      try {
+        const page = await scripts.forPage(registry.shell!.version, served);
+        served = page.registry;
+        importMap = page.importMap;
+        inlineScripts = [...inlineScripts, page.importMapHash];
+      } catch (error) {
+        if (!(error instanceof ShellNotTrusted)) throw error;
+        request.log.error({ err: error, integrity: { part: 'shell', version: registry.shell!.version } }, 'the shell in force has no valid signed manifest; pages are not served');
+        return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Obchod je dočasne nedostupný: overujeme jeho verziu. Skúste to o chvíľu.');
+      }
+    }
+    // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy.
+    const policy = pagePolicy({ ...policyOptions, inlineScripts });
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
     const bucket = canaryBucketOf(request.headers.cookie);
     const shownConfig = {
@@ -209,12 +238,11 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       registry: served,
       preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
     };
-    const index = await shellIndex(dir);
     const pathname = request.url.split('?')[0] ?? '/';
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
     const preload = await areaPreloadLinks({ storage, registry: served, routes, pathname, assetOrigin });
-    const script = `<script type="application/json" id="${CONFIG_ID}">${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>${CONFIG_READER}`;
+    const script = `${importMap}<script type="application/json" id="${CONFIG_ID}">${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>${CONFIG_READER}`;
     const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
     // The canary side matters only while a canary runs.
     const canaryRunning = Object.keys(served.canaries ?? {}).length > 0;
@@ -222,8 +250,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // as briefly as the server does; during a canary or a preview it depends on this browser's cookie.
     const shared = !previewed && !canaryRunning;
     reply.header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache').type('text/html; charset=utf-8');
-    // The same for every shopper of this shell version, so a page kept by a cache keeps a valid policy.
-    reply.header('content-security-policy', index.policy).header('reporting-endpoints', REPORTING_ENDPOINTS);
+    reply.header('content-security-policy', policy).header('reporting-endpoints', REPORTING_ENDPOINTS);
 
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
     const cacheKey = previewed
@@ -232,7 +259,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
     if (cached) {
       app.metrics?.serverRenders.inc({ outcome: 'cached' });
-      return reply.code(cached.status).header('x-page-cache', 'hit').send(cached.html);
+      // The policy the page was kept with: it admits exactly that page's import map.
+      return reply.code(cached.status).header('content-security-policy', cached.policy).header('x-page-cache', 'hit').send(cached.html);
     }
     const config = script + preload;
     // Set once the head has left ahead of the page: the rest is written into it.
@@ -256,7 +284,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       }
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
-      if (cacheKey) pageCache.set(cacheKey, { status: page.sentHead ? 200 : page.status, html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }) });
+      if (cacheKey) pageCache.set(cacheKey, { status: page.sentHead ? 200 : page.status, policy, html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }) });
       if (streamed) {
         (streamed as ReturnType<typeof compressingStream>).stream.end(rest);
         return reply;

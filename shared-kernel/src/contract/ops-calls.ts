@@ -1,7 +1,7 @@
 /** The operator's releases and backups (Bearer operator token) and the client telemetry. */
 import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
-import { ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
+import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 
@@ -83,11 +83,17 @@ export const opsCalls = defineCalls({
       commit: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9a-f]{4,40}$' }), Type.Null()])),
       dirty: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
       files: Type.Record(Type.String(), Type.String(), { maxProperties: 400, propertyNames: { maxLength: 200 } }),
+      /** Every file's SHA-384 and size, signed (Ed25519) with the team's key or the shop's release key; the server refuses any difference. */
+      manifest: Type.Object(
+        { text: Type.String({ minLength: 1, maxLength: 262_144 }), signature: Type.String({ minLength: 1, maxLength: 200 }) },
+        { additionalProperties: false },
+      ),
     }),
     answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
     error: ReleaseError,
   },
   'GET /api/ops/inventory': { summary: 'Inventár skriptov: každý skript, ktorý môže bežať na stránke obchodu, s odtlačkom SHA-384', answer: Type.Object({ data: ScriptInventory }) },
+  'GET /api/ops/integrity': { summary: 'Kontrola integrity: súbory, manifesty a hlavičky pokladne, ktoré sa líšia od podpísaných', answer: Type.Object({ data: IntegrityReport }) },
   'GET /api/ops/audit': { summary: 'Záznam vydaní: každý pokus o zmenu verzií, povolený aj odmietnutý', answer: Type.Object({ data: Type.Array(ReleaseAuditEntry) }) },
   'GET /api/ops/backups': { summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh', answer: Type.Object({ data: BackupOverview }) },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */

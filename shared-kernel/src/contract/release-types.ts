@@ -140,10 +140,37 @@ export const ScriptInventory = Type.Object({
       pages: Type.Array(Type.String()),
       releasedBy: NullableString,
       releasedAt: NullableString,
+      /** Whose key signed the version's manifest (a team's credential or `shop`), and when; null: no valid signature. */
+      signedBy: NullableString,
+      signedAt: NullableString,
+      /** From the signed manifest: what the browser checks each file against. */
       files: Type.Array(Type.Object({ file: Type.String(), sha384: Type.String(), bytes: Type.Integer() })),
     }),
   ),
   thirdParty: Type.Array(Type.Object({ url: Type.String(), loaded: Type.String(), why: Type.String() })),
   /** The Content-Security-Policy every page of the shell in force answers with; null without a shell. */
   policy: NullableString,
+});
+
+/** What the integrity watch found: released files, manifests or the checkout page's headers that differ from what was signed (PCI DSS 11.6.1). */
+export type IntegrityReport = Static<typeof IntegrityReport>;
+export const IntegrityReport = Type.Object({
+  /** When this server last finished a check; null: the worker checks (a cluster's web server), or none yet. */
+  lastCheck: NullableString,
+  intervalMs: Type.Integer(),
+  action: Type.Union([Type.Literal('fallback'), Type.Literal('alert')]),
+  findings: Type.Array(
+    Type.Object({
+      part: Type.String(),
+      version: Type.String(),
+      subject: Type.String(),
+      kind: Type.String(),
+      expected: NullableString,
+      actual: NullableString,
+      firstSeen: Type.String(),
+      lastSeen: Type.String(),
+      action: Type.String(),
+      detail: NullableString,
+    }),
+  ),
 });

@@ -21,6 +21,11 @@ import { UPLOAD_BODY_LIMIT, unpackBuild } from '../../release/upload-bundle.ts';
 import { checkOperatorToken } from '../../lib/operator-auth.ts';
 import type { ReleaseActor, ReleaseIdentities } from '../../release/identities.ts';
 import { scriptInventory } from '../../release/script-inventory.ts';
+import type { ReleaseKeys } from '../../release/release-keys.ts';
+import type { ReleaseIntegrity } from '../../release/integrity.ts';
+import { verifyUpload } from '../../release/signed-upload.ts';
+import type { IntegrityFindings } from '../../release/integrity-findings.ts';
+import { integrityPolicyFrom } from '../../release/integrity-watch.ts';
 import type { PagePolicyOptions } from '../../web/page-policy.ts';
 
 export type OpsOptions = {
@@ -37,6 +42,13 @@ export type OpsOptions = {
   inventory?: { tagManagerId: string | null; policy: PagePolicyOptions };
   /** The area teams' release credentials and the audit log (release/identities.ts); without it only the operator token counts, unaudited. */
   identities?: ReleaseIdentities;
+  /** The keys whose signed manifests an upload may carry; without them every upload is refused. */
+  keys?: ReleaseKeys;
+  /** Checks a version's files against its signed manifest before a rollback or a promotion puts it in force. */
+  integrity?: ReleaseIntegrity;
+  /** What the integrity watch found (GET /api/ops/integrity), and when this server last checked. */
+  findings?: IntegrityFindings;
+  lastIntegrityCheck?: () => string | null;
 };
 
 declare module 'fastify' {
@@ -52,10 +64,12 @@ const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, 
 const OPS_ACTOR = 'ops';
 /** Audit entries /ops shows. */
 const AUDIT_SHOWN = 100;
+/** Integrity findings /ops shows. */
+const FINDINGS_SHOWN = 100;
 
 function refusal(reply: FastifyReply, error: unknown) {
   if (!(error instanceof ReleaseRefused)) throw error;
-  const status = error.code === 'unknown_version' ? 404 : error.code === 'broken_build' || error.code === 'missing_module' || error.code === 'incompatible_kernel' || error.code === 'over_budget' || error.code === 'route_clash' ? 422 : 409;
+  const status = error.code === 'unknown_version' ? 404 : error.code === 'broken_build' || error.code === 'bad_signature' || error.code === 'missing_module' || error.code === 'incompatible_kernel' || error.code === 'over_budget' || error.code === 'route_clash' ? 422 : 409;
   return reply.code(status).send({ error: { code: 'conflict', message: error.message, refusal: error.code } });
 }
 
@@ -117,7 +131,28 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       await authorize(request, reply, 'read', null);
     }, handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { data: await scriptInventory(storage, inventory) };
+      return { data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null }) };
+    } });
+  }
+  const { findings } = options;
+  if (findings) {
+    app.route({ ...route('GET /api/ops/integrity'), preHandler: async (request, reply) => {
+      await authorize(request, reply, 'read', null);
+    }, handler: async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const policy = integrityPolicyFrom(process.env);
+      const rows = await findings.recent(FINDINGS_SHOWN);
+      return {
+        data: {
+          lastCheck: options.lastIntegrityCheck?.() ?? null,
+          intervalMs: policy.intervalMs,
+          action: policy.action,
+          findings: rows.map((row) => ({
+            part: row.part, version: row.version, subject: row.subject, kind: row.kind, expected: row.expected, actual: row.actual,
+            firstSeen: row.first_seen, lastSeen: row.last_seen, action: row.action, detail: row.detail,
+          })),
+        },
+      };
     } });
   }
   if (identities) {
@@ -139,7 +174,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     const { part } = request.params;
     if (!isPart(part)) return unknownPart(reply, part);
     try {
-      const result = await rollback({ storage, part, to: request.body?.version ?? null, provenance: actor(request, request.body?.reason) });
+      const result = await rollback({ storage, part, to: request.body?.version ?? null, provenance: actor(request, request.body?.reason), integrity: options.integrity });
       request.log.warn({ release: { action: 'rollback', ...result } }, 'release rolled back from /ops');
       return { data: result };
     } catch (error) {
@@ -165,7 +200,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       const { part } = request.params;
       if (!isArea(part)) return unknownPart(reply, part);
       try {
-        const result = await finishCanary({ storage, area: part, outcome, provenance: actor(request, request.body?.reason), expectVersion: request.body?.version });
+        const result = await finishCanary({ storage, area: part, outcome, provenance: actor(request, request.body?.reason), expectVersion: request.body?.version, integrity: options.integrity });
         request.log.warn({ release: { action: outcome, ...result } }, `canary ${outcome === 'promote' ? 'promoted' : 'aborted'} from /ops`);
         return { data: result };
       } catch (error) {
@@ -199,6 +234,11 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       const dir = await mkdtemp(join(tmpdir(), `release-upload-${part}-`));
       try {
         await unpackBuild(body, dir);
+        if (!options.keys) throw new ReleaseRefused('bad_signature', 'This server accepts no signed uploads (no release keys). Nothing was changed.');
+        await verifyUpload({ keys: options.keys, actor: request.releaseActor!, part, dir, packageVersion: body.packageVersion, manifest: body.manifest }).catch(async (error: unknown) => {
+          if (error instanceof ReleaseRefused) await identities?.audit({ actor: request.releaseActor!.name, action: 'upload', part, allowed: false, detail: error.message });
+          throw error;
+        });
         const result = await deploy({
           storage,
           part: part as PartName,
@@ -207,6 +247,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
           budgetBytes: body.budgetBytes,
           mode,
           overridePin: body.overridePin === true,
+          signed: body.manifest,
           // The credential names who released; what the uploader says of itself is kept beside it.
           provenance: { who: request.releaseActor!.kind === 'team' ? `${request.releaseActor!.name} (${body.who}, upload)` : `${body.who} (upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
         });

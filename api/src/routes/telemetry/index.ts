@@ -59,6 +59,8 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
           continue;
         }
         deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
+        // A file that did not match its integrity fails like any load: its version's files are checked.
+        if (event.kind === 'load-failed') deps.onClientLoadFailure(event.area, event.version ?? null);
         // A log line per error, at most LOGGED_PER_REPORT per request: a flood is counted, not logged line by line.
         if (logged++ >= LOGGED_PER_REPORT) continue;
         const { area, version, route, kind } = event;

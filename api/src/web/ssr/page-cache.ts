@@ -6,7 +6,8 @@
  * the same key, a release or a catalogue change misses at once, and anything else shows within
  * `ttlMs`. Entries are bounded in number; the oldest go first.
  */
-export type CachedPage = { status: number; html: string };
+/** `policy`: the Content-Security-Policy the page was rendered with (its import map's hash is in it). */
+export type CachedPage = { status: number; html: string; policy: string };
 
 export class PageCache {
   private readonly entries = new Map<string, CachedPage & { until: number }>();

@@ -1,0 +1,237 @@
+/**
+ * The integrity watch (PCI DSS 11.6.1): on a schedule, after every release and when a browser
+ * reports that an area failed to load, it re-hashes every file of every version in force, in a
+ * canary or published for preview, on the origin or in the bucket, and compares them with the
+ * versions' signed manifests; and it checks the security headers of the checkout's page.
+ *
+ * A difference is logged, recorded (shown on /ops, counted in /api/metrics) and, unless the
+ * policy is to alert only, acted on at once: a part in force goes back to its last version whose
+ * files are intact (and is pinned there, so nothing moves it before an operator looks), a canary
+ * is aborted. The next page load then serves intact files.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { IntegrityFindings, FindingAction } from './integrity-findings.ts';
+import type { ReleaseIntegrity } from './integrity.ts';
+import { partPrefix } from './release-paths.ts';
+import { finishCanary, rollback } from './releases.ts';
+import { ReleaseRefused } from './refusal.ts';
+import { isArea, PARTS, readHistory, readRegistry, versionOf, type PartName, type Registry } from './registry.ts';
+import { MANIFEST_FILE, type FileMismatch } from './signing.ts';
+import type { ReleaseStorage } from './storage.ts';
+import { checkPageHeaders } from './page-headers-check.ts';
+
+export type IntegrityPolicy = {
+  /** How often everything is re-hashed (INTEGRITY_CHECK_MS). */
+  intervalMs: number;
+  /** 'fallback': act on a difference; 'alert': only record and log it (INTEGRITY_ACTION). */
+  action: 'fallback' | 'alert';
+};
+
+export const DEFAULT_INTEGRITY_POLICY: IntegrityPolicy = { intervalMs: 60_000, action: 'fallback' };
+/** How often the registry is looked at for a release to check at once (ms). */
+const RELEASE_POLL_MS = 2_000;
+/** A browser's report starts a check at most this often (ms): reports cannot keep the checker busy. */
+const REPORT_DEBOUNCE_MS = 5_000;
+/** Published versions checked besides what is in force: the newest few per area. */
+const PREVIEWS_CHECKED = 3;
+/** Who the history names for a fallback. */
+export const INTEGRITY_ACTOR = 'kontrola integrity';
+
+export function integrityPolicyFrom(env: NodeJS.ProcessEnv): IntegrityPolicy {
+  const interval = Number(env.INTEGRITY_CHECK_MS);
+  return {
+    intervalMs: env.INTEGRITY_CHECK_MS && Number.isFinite(interval) ? Math.min(3_600_000, Math.max(1_000, interval)) : DEFAULT_INTEGRITY_POLICY.intervalMs,
+    action: env.INTEGRITY_ACTION === 'alert' ? 'alert' : 'fallback',
+  };
+}
+
+type Target = { part: PartName; version: string; role: 'live' | 'canary' | 'preview' };
+
+function targetsOf(registry: Registry, published: Map<string, string[]>): Target[] {
+  const targets: Target[] = [];
+  for (const part of PARTS) {
+    const version = versionOf(registry, part);
+    if (version) targets.push({ part, version, role: 'live' });
+    const canary = isArea(part) ? registry.canaries?.[part] : undefined;
+    if (canary) targets.push({ part, version: canary.version, role: 'canary' });
+    for (const preview of published.get(part) ?? []) {
+      if (!targets.some((target) => target.part === part && target.version === preview)) targets.push({ part, version: preview, role: 'preview' });
+    }
+  }
+  return targets;
+}
+
+export type IntegrityWatch = {
+  /** Checks everything now (and waits for it). */
+  checkNow(): Promise<void>;
+  /** A browser could not load this area's version: check soon. */
+  reported(part: string, version: string | null): void;
+  /** The time of the last complete check (null: none yet). */
+  lastCheck(): string | null;
+  stop(): void;
+};
+
+export function startIntegrityWatch(options: {
+  storage: ReleaseStorage;
+  integrity: ReleaseIntegrity;
+  findings: IntegrityFindings;
+  policy: IntegrityPolicy;
+  log: FastifyBaseLogger;
+  /** The checkout's page, whose security headers are checked (null: not checked). */
+  checkoutPageUrl: string | null;
+  /** False: no schedule, only checks asked for (a cluster's web server; its worker keeps the schedule). */
+  scheduled?: boolean;
+  onCheck?: (outcome: 'intact' | 'tampered' | 'failed') => void;
+}): IntegrityWatch {
+  const { storage, integrity, findings, policy, log } = options;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let last: string | null = null;
+  let lastRevision: string | null = null;
+  let lastReport = 0;
+  let stopped = false;
+
+  async function publishedVersions(): Promise<Map<string, string[]>> {
+    const published = new Map<string, string[]>();
+    for (const entry of (await readHistory(storage)).reverse()) {
+      if (entry.action !== 'publish') continue;
+      const list = published.get(entry.part) ?? [];
+      if (list.length < PREVIEWS_CHECKED && !list.includes(entry.to) && (await storage.exists(partPrefix(entry.part, entry.to)))) list.push(entry.to);
+      published.set(entry.part, list);
+    }
+    return published;
+  }
+
+  /** The part's last version in force before, whose files are intact; null when there is none. */
+  async function lastGoodVersion(part: PartName, current: string): Promise<string | null> {
+    const seen = new Set([current]);
+    for (const entry of (await readHistory(storage)).reverse()) {
+      if (entry.part !== part || seen.has(entry.to) || !['deploy', 'rollback', 'promote'].includes(entry.action)) continue;
+      seen.add(entry.to);
+      if (!(await storage.exists(partPrefix(part, entry.to)))) continue;
+      if ((await integrity.check(part, entry.to).catch(() => null))?.length === 0) return entry.to;
+    }
+    return null;
+  }
+
+  async function act(target: Target, mismatches: FileMismatch[]): Promise<{ action: FindingAction; detail: string }> {
+    const files = mismatches.slice(0, 3).map((mismatch) => mismatch.file).join(', ');
+    const reason = `${files} nesedí s podpísaným manifestom`;
+    if (policy.action === 'alert' || target.role === 'preview') return { action: 'alert', detail: 'len upozornenie' };
+    try {
+      if (target.role === 'canary' && isArea(target.part)) {
+        await finishCanary({ storage, area: target.part, outcome: 'abort', provenance: { who: INTEGRITY_ACTOR, reason }, expectVersion: target.version });
+        return { action: 'canary-aborted', detail: `kanárske vydanie ${target.version} ukončené` };
+      }
+      const good = await lastGoodVersion(target.part, target.version);
+      if (!good) return { action: 'alert', detail: 'žiadna predchádzajúca verzia nie je neporušená: treba zásah operátora' };
+      await rollback({ storage, part: target.part, to: good, provenance: { who: INTEGRITY_ACTOR, reason }, integrity });
+      return { action: 'fallback', detail: `vrátené na ${good} a pripnuté` };
+    } catch (error) {
+      if (!(error instanceof ReleaseRefused)) throw error;
+      return { action: 'alert', detail: `návrat odmietnutý: ${error.message}` };
+    }
+  }
+
+  async function checkTarget(target: Target): Promise<boolean> {
+    let mismatches: FileMismatch[];
+    let kind: 'file' | 'signature' = 'file';
+    try {
+      mismatches = await integrity.check(target.part, target.version);
+    } catch (error) {
+      if (!(error instanceof ReleaseRefused)) throw error;
+      kind = 'signature';
+      mismatches = [{ file: MANIFEST_FILE, expected: 'platný podpis', actual: error.message }];
+    }
+    if (mismatches.length === 0) return true;
+    log.error({ integrity: { ...target, files: mismatches.slice(0, 20) } }, 'released files differ from their signed manifest');
+    const { action, detail } = await act(target, mismatches);
+    for (const mismatch of mismatches.slice(0, 50)) {
+      await findings.record({ part: target.part, version: target.version, subject: mismatch.file, kind, expected: mismatch.expected, actual: mismatch.actual, action, detail });
+    }
+    log.warn({ integrity: { ...target, action, detail } }, 'integrity finding handled');
+    return false;
+  }
+
+  async function checkHeaders(registry: Registry): Promise<boolean> {
+    if (!options.checkoutPageUrl || !registry.shell) return true;
+    const problems = await checkPageHeaders(options.checkoutPageUrl).catch((error: unknown) => {
+      // The shop not answering is the readiness check's to report, not a change of its headers.
+      log.debug({ err: error }, 'checkout page not reachable for the header check');
+      return [] as string[];
+    });
+    if (problems.length === 0) return true;
+    const subject = new URL(options.checkoutPageUrl).pathname;
+    log.error({ integrity: { page: subject, problems } }, 'the checkout page answers without its security headers');
+    for (const problem of problems.slice(0, 10)) {
+      await findings.record({ part: 'shell', version: registry.shell.version, subject: `${subject}: ${problem}`, kind: 'headers', expected: null, actual: problem, action: 'alert' });
+    }
+    return false;
+  }
+
+  async function checkAll(): Promise<void> {
+    const registry = await readRegistry(storage);
+    lastRevision = registry.revision;
+    let intact = true;
+    for (const target of targetsOf(registry, await publishedVersions())) {
+      if (stopped) return;
+      if (!(await checkTarget(target))) intact = false;
+    }
+    if (!(await checkHeaders(await readRegistry(storage)))) intact = false;
+    last = new Date().toISOString();
+    options.onCheck?.(intact ? 'intact' : 'tampered');
+  }
+
+  function run(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = checkAll()
+      .catch((error: unknown) => {
+        options.onCheck?.('failed');
+        log.error({ err: error }, 'integrity check failed; tried again at the next interval');
+      })
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void run();
+        }
+      });
+    return running;
+  }
+
+  const timers: NodeJS.Timeout[] = [];
+  if (options.scheduled !== false) {
+    timers.push(setInterval(() => void run(), policy.intervalMs));
+    // A release is checked as soon as it is in force (the registry's revision moves).
+    timers.push(
+      setInterval(() => {
+        void readRegistry(storage).then(
+          (registry) => {
+            if (registry.revision !== lastRevision) void run();
+          },
+          () => undefined,
+        );
+      }, RELEASE_POLL_MS),
+    );
+    for (const timer of timers) timer.unref();
+    void run();
+  }
+
+  return {
+    checkNow: () => run().then(() => (running ? running : undefined)),
+    reported(part, version) {
+      if (!version || Date.now() - lastReport < REPORT_DEBOUNCE_MS) return;
+      lastReport = Date.now();
+      log.warn({ integrity: { part, version } }, 'a browser could not load a released version: checking its files');
+      void run();
+    },
+    lastCheck: () => last,
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The integrity of every script a page may run, from the signed manifests of the versions it
+ * serves: an import map whose `integrity` section names each JavaScript file of the shell and of
+ * every area version the page can load (in force, canary, preview) with its SHA-384. The browser
+ * then refuses any module (entry, remote entry, chunk, shared singleton, preloaded or imported)
+ * whose bytes differ, and the area is contained as for any failed load.
+ *
+ * A version whose manifest is missing, altered or signed by a key the shop does not accept is not
+ * served: an area is left out of the page's registry (its pages show the contained-area message),
+ * a shell cannot be (the page answers 503). Either is reported to `onRefused`.
+ */
+import type { ReleaseIntegrity } from '../release/integrity.ts';
+import { partPrefix } from '../release/release-paths.ts';
+import { ReleaseRefused } from '../release/refusal.ts';
+import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
+import { integrityOf, isBrowserScript, type ReleaseManifest } from '../release/signing.ts';
+import { scriptHash } from '../lib/security-headers.ts';
+
+export type RefusedVersion = { part: string; version: string; reason: string };
+
+export type PageScripts = {
+  /** The registry the page is served with: only versions whose signed manifests verify. */
+  registry: PublicRegistry;
+  /** `<script type="importmap">…</script>`, to come before every module script of the page. */
+  importMap: string;
+  /** The import map's CSP source expression (it is an inline script). */
+  importMapHash: string;
+  refused: RefusedVersion[];
+};
+
+/** Thrown when the shell itself has no valid signed manifest: nothing of the page can be trusted. */
+export class ShellNotTrusted extends Error {}
+
+/** Import maps remembered (by the versions they name); they change only with a release. */
+const LIMIT = 50;
+
+export function pageScripts(options: { integrity: ReleaseIntegrity; assetOrigin: string; onRefused?: (refused: RefusedVersion) => void }) {
+  const { integrity } = options;
+  const built = new Map<string, { at: number; scripts: Promise<PageScripts> }>();
+
+  async function areaManifest(area: AreaName, release: AreaRelease): Promise<ReleaseManifest> {
+    const manifest = await integrity.manifest(area, release.version);
+    // The registry names the entry; it must be a file of the signed version, not anything else.
+    const file = release.entry.startsWith(`${partPrefix(area, release.version)}/`) ? release.entry.slice(partPrefix(area, release.version).length + 1) : null;
+    if (!file || !manifest.files[file]) throw new ReleaseRefused('bad_signature', `the registry's entry ${release.entry} is not a file of ${area} ${release.version}'s signed manifest`);
+    return manifest;
+  }
+
+  async function build(shellVersion: string, served: PublicRegistry): Promise<PageScripts> {
+    const entries: [string, string][] = [];
+    const refused: RefusedVersion[] = [];
+    const add = (base: string, manifest: ReleaseManifest) => {
+      for (const [file, digest] of Object.entries(manifest.files)) if (isBrowserScript(file)) entries.push([`${base}${file}`, integrityOf(digest)]);
+    };
+    try {
+      add('/', await integrity.manifest('shell', shellVersion));
+    } catch (error) {
+      throw new ShellNotTrusted(`shell ${shellVersion}: ${(error as Error).message}`);
+    }
+    const keep = async (area: AreaName, release: AreaRelease) => {
+      try {
+        add(`${options.assetOrigin}/${partPrefix(area, release.version)}/`, await areaManifest(area, release));
+        return true;
+      } catch (error) {
+        if (!(error instanceof ReleaseRefused)) throw error;
+        refused.push({ part: area, version: release.version, reason: error.message });
+        return false;
+      }
+    };
+    const areas: PublicRegistry['areas'] = {};
+    for (const [area, release] of Object.entries(served.areas) as [AreaName, AreaRelease][]) if (await keep(area, release)) areas[area] = release;
+    const canaries: PublicRegistry['canaries'] = {};
+    for (const [area, canary] of Object.entries(served.canaries ?? {}) as [AreaName, PublicRegistry['canaries'][AreaName] & AreaRelease][]) {
+      if (areas[area] && (await keep(area, canary))) canaries[area] = canary;
+    }
+    entries.sort(([a], [b]) => (a < b ? -1 : 1));
+    const text = JSON.stringify({ integrity: Object.fromEntries(entries) }).replace(/</g, '\\u003c');
+    for (const item of refused) options.onRefused?.(item);
+    return { registry: { ...served, areas, canaries }, importMap: `<script type="importmap">${text}</script>`, importMapHash: scriptHash(text), refused };
+  }
+
+  return {
+    /** The page's scripts for a shell version and the registry it would be served with. */
+    forPage(shellVersion: string, served: PublicRegistry): Promise<PageScripts> {
+      const versions = [
+        `shell@${shellVersion}`,
+        ...Object.entries(served.areas).map(([area, release]) => `${area}@${release.version}@${release.entry}`),
+        ...Object.entries(served.canaries ?? {}).map(([area, release]) => `canary:${area}@${release.version}@${release.entry}`),
+      ].join('|');
+      const now = Date.now();
+      const known = built.get(versions);
+      // Rebuilt at most every few seconds: a signature that stopped verifying (a revoked key) shows soon.
+      if (known && now - known.at < 10_000) return known.scripts;
+      const scripts = build(shellVersion, served);
+      built.delete(versions);
+      built.set(versions, { at: now, scripts });
+      scripts.catch(() => built.delete(versions));
+      while (built.size > LIMIT) built.delete(built.keys().next().value as string);
+      return scripts;
+    },
+  };
+}
