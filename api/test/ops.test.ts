@@ -10,9 +10,17 @@ import { deploy } from '../src/release/releases.ts';
 import { readHistory, readRegistry } from '../src/release/registry.ts';
 import { packBuild } from '../src/release/upload-bundle.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
+import { releaseIdentities } from '../src/release/identities.ts';
+import { operatorAccounts } from '../src/release/operators.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { signInOperator } from './helpers/operator-session.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const token = 'operator-secret-token';
+const operatorToken = 'operator-secret-token';
+/** The signed-in operator's Cookie header. */
+let token = '';
+let operatorName = '';
+let api: TestApi;
 const origin = mkdtempSync(join(tmpdir(), 'ops-origin-'));
 const storage = localDirectoryStorage(origin);
 const app = Fastify();
@@ -21,35 +29,43 @@ app.setErrorHandler(errorHandler);
 let base = '';
 
 beforeAll(async () => {
+  api = await startTestApi();
   for (const marker of ['one', 'two']) {
     await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', provenance: { who: 'team' }, init: true });
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
   await app.register(opsRoutes, {
-    prefix: '/api', storage, operatorToken: token, publicUrl: 'https://shop.example', health,
+    prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', health,
+    identities: releaseIdentities(api.db), operators: operatorAccounts(api.db),
     inventory: { tagManagerId: 'GTM-OPSTEST', policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example' } },
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
+  ({ cookie: token, name: operatorName } = await signInOperator(api.db, base));
 });
 afterAll(async () => {
   await app.close();
+  await api?.close();
   rmSync(origin, { recursive: true, force: true });
 });
 
 const call = (path: string, init: RequestInit & { token?: string } = {}) =>
   fetch(`${base}/api/ops${path}`, {
     ...init,
-    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    headers: { ...(init.token ? { cookie: init.token } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
   });
 
 describe('operator calls', () => {
-  it('refuse a missing or wrong token with the error shape', async () => {
-    for (const given of [undefined, 'wrong', `${token}x`]) {
+  it('refuse a missing or wrong session with the error shape', async () => {
+    for (const given of [undefined, 'shop_ops_session=wrong', `${token}x`]) {
       const response = await call('/releases', { token: given });
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: 'Chýba platný operátorský token.' } });
+      expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
     }
+    // The shared operator token no longer opens /api/ops.
+    const byToken = await fetch(`${base}/api/ops/releases`, { headers: { authorization: `Bearer ${operatorToken}` } });
+    expect(byToken.status).toBe(401);
+    expect(((await byToken.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
   });
 
   it('show the versions in force and the history', async () => {
@@ -71,7 +87,7 @@ describe('operator calls', () => {
     expect(data.from).toBe(before);
     expect((await readRegistry(storage)).areas.checkout!.version).toBe(data.version);
 
-    expect((await readRegistry(storage)).pins?.checkout).toMatchObject({ version: data.version, by: 'ops' });
+    expect((await readRegistry(storage)).pins?.checkout).toMatchObject({ version: data.version, by: operatorName });
 
     // Rolled back: a rollback without a version would go forth again, so it is refused with the reason.
     const again = await call('/releases/checkout/rollback', { method: 'POST', token, body: '{}' });

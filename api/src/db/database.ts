@@ -37,7 +37,7 @@ import type {
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
-import type { ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
+import type { OperatorSessionTable, OperatorSignInFailureTable, OperatorTable, ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
@@ -99,6 +99,10 @@ export interface Database {
   // release credentials of the area teams, and every release action allowed or refused
   release_credentials: ReleaseCredentialTable;
   release_audit: ReleaseAuditTable;
+  // operator accounts of /ops, their sessions and the failed sign-ins the rate limit counts
+  operators: OperatorTable;
+  operator_sessions: OperatorSessionTable;
+  operator_sign_in_failures: OperatorSignInFailureTable;
 }
 
 export type Db = Kysely<Database>;
