@@ -120,7 +120,7 @@ describe('operator calls', () => {
     expect(canary.status).toBe(200);
     const { data } = (await canary.json()) as { data: { result: { version: string } } };
     expect((await readRegistry(storage)).canaries?.checkout).toMatchObject({ version: data.result.version, share: 20 });
-    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'canary', who: 'ci (upload)', commit: 'abcdef123456', reason: 'new basket' });
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'canary', who: `${operatorName} (ci, upload)`, commit: 'abcdef123456', reason: 'new basket' });
 
     expect((await call('/releases/checkout/abort', { method: 'POST', token, body: JSON.stringify({ reason: 'manual' }) })).status).toBe(200);
     expect((await readRegistry(storage)).canaries?.checkout).toBeUndefined();

@@ -284,8 +284,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
           budgetBytes: body.budgetBytes,
           mode,
           overridePin: body.overridePin === true,
-          // The credential names who released; what the uploader says of itself is kept beside it.
-          provenance: { who: request.releaseActor!.kind === 'team' ? `${request.releaseActor!.name} (${body.who}, upload)` : `${body.who} (upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
+          // The credential or the operator names who released; what the uploader says of itself is kept beside it.
+          provenance: { who: `${request.releaseActor!.name} (${body.who}, upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
         });
         request.log.warn({ release: { action: `upload ${mode.kind}`, ...result } }, 'release uploaded');
         const previewUrl = mode.kind === 'publish' && isArea(part) ? previewLink(options.publicUrl, operatorToken, { area: part, version: result.version }) : null;
