@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
@@ -381,6 +382,9 @@ test('operators sign in on /ops with their own accounts: each rollback and unpin
   await page.getByLabel('Heslo', { exact: true }).fill('toto-nie-je-heslo');
   await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
   await expect(page.getByRole('alert')).toHaveText('Nesprávne meno alebo heslo.');
+  await expect(page.getByLabel('Heslo', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
 
   await signInToOps(page, firstOperator());
   // The session is an HttpOnly cookie for /api/ops only: nothing of it is in the page's reach.
