@@ -12,6 +12,7 @@ import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
 import { releaseIdentities } from './release/identities.ts';
+import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './release/operators.ts';
 import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
@@ -39,6 +40,8 @@ async function main() {
   );
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
   const operatorToken = await loadOperatorToken(process.env, config.dataDir);
+  // A new shop's first operator account, so that /ops can be signed in to at once.
+  const firstOperator = await ensureFirstOperator(database.db, config.dataDir);
   // Checkout: the card gateway simulator on its own loopback port unless GATEWAY_URL names a real one.
   const checkoutConfig = readCheckoutConfig(process.env, config);
   const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
@@ -113,12 +116,13 @@ async function main() {
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
   await app.register(opsRoutes, {
     prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord,
-    // The area teams' release credentials and the audit log of every release action.
+    // The area teams' release credentials and the audit log of every release action; the operators' accounts.
     identities: releaseIdentities(database.db),
     keys,
     integrity,
     findings,
     lastIntegrityCheck: () => watch?.lastCheck() ?? null,
+    operators: operatorAccounts(database.db),
     inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin } },
   });
   registryEvents(app, { storage });
@@ -159,7 +163,8 @@ async function main() {
   const shown = shownHost(config.host);
   log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
   log(`release registry: ${storage.location(REGISTRY_KEY)}${storage.local ? '' : ` (version folders cached in ${join(config.originDir, S3_CACHE_DIR)})`}`);
-  log(`operator page: http://${shown}:${config.port}/ops (token in ${config.dataDir}/operator-token unless OPERATOR_TOKEN is set)`);
+  log(`operator page: http://${shown}:${config.port}/ops (operator accounts: npm run credentials -- operator-create <name>)`);
+  if (firstOperator) log(`first operator account ${FIRST_OPERATOR.name} created; its password is in ${firstOperator} (read it, sign in on /ops, then delete the file)`);
   if (config.checkoutRateLimitAllowList.length > 0) {
     log(`order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`);
   }

@@ -187,3 +187,46 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     for (const tab of tabs) tab.close();
   });
 });
+
+describe('operator accounts on two servers', () => {
+  /** The owner's command against the cluster's database, as the README has it. */
+  const credentials = (args: string[], env: Record<string, string> = {}) => {
+    const run = spawnSync(process.execPath, ['dist/release/credentials-cli.js', ...args], {
+      cwd: join(import.meta.dirname, '..'),
+      env: { ...process.env, ...cluster.releaseEnv, DATABASE_URL: cluster.databaseUrl, ...env },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+    return run.stdout;
+  };
+  // Each sign-in from an address of its own (nginx's X-Forwarded-For is trusted from loopback), so other tests' failures do not count here.
+  let address = 0;
+  const signIn = (base: string, name: string, password: string) =>
+    call<{ data: { name: string } }>(base, '/api/ops/session', { body: { name, password }, headers: { 'x-forwarded-for': `198.51.100.${++address}` } });
+  const cookieOf = (answer: Answer<unknown>) => answer.headers.get('set-cookie')!.split(';')[0]!;
+
+  it('the servers starting at once made one first operator, whose password is in the data directory', async () => {
+    const { rows } = await db.query<{ name: string }>('select name from operators order by operator_id');
+    expect(rows.filter((row) => row.name === 'spravca')).toHaveLength(1);
+    const password = readFileSync(join(cluster.dataDir, 'operator-password'), 'utf8').trim();
+    for (const server of [webA, webB]) expect((await signIn(server, 'spravca', password)).status).toBe(200);
+  });
+
+  it('a session opened on one server works on the other, and ends on both the moment the owner revokes the operator', async () => {
+    const password = 'heslo-klastrového-operátora';
+    credentials(['operator-create', 'klaster'], { OPERATOR_PASSWORD: password });
+    const signedIn = await signIn(webA, 'klaster', password);
+    expect(signedIn.status).toBe(200);
+    const cookie = cookieOf(signedIn);
+    for (const server of [webA, webB, cluster.url]) expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(200);
+    credentials(['operator-revoke', 'klaster']);
+    for (const server of [webA, webB, cluster.url]) expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('failed sign-ins on either server count together', async () => {
+    const password = 'heslo-hádaného-operátora';
+    credentials(['operator-create', 'hadany'], { OPERATOR_PASSWORD: password });
+    for (let i = 0; i < 5; i++) expect((await signIn(i % 2 === 0 ? webA : webB, 'hadany', `zle-${i}`)).status).toBe(401);
+    for (const server of [webA, webB]) expect((await signIn(server, 'hadany', password)).status).toBe(429);
+  });
+});

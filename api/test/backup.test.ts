@@ -27,9 +27,12 @@ import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
 import { localDataFileStore, type FileStore } from '../src/lib/file-store.ts';
 import { s3FileStore } from '../src/lib/s3-file-store.ts';
 import { listS3 } from '../src/lib/s3-list.ts';
+import { releaseIdentities } from '../src/release/identities.ts';
+import { operatorAccounts } from '../src/release/operators.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
 import { opsRoutes } from '../src/routes/ops/index.ts';
 import { courierOrder, testContact } from './helpers/checkout-contact.ts';
+import { signInOperator } from './helpers/operator-session.ts';
 import { startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -63,14 +66,16 @@ async function startShop(options: Parameters<typeof startTestApi>[0] = {}): Prom
     jwtSecret: JWT_SECRET,
     checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR, publicUrl: 'http://shop.test' }),
     backgroundJobs: false,
-    configure: (app) => {
+    configure: (app, { db, dataDir }) => {
       // The operator's /ops calls, with the backups' record as the shop's server registers them.
       void app.register(opsRoutes, {
         prefix: '/api',
         storage: localDirectoryStorage(tempDir('backup-ops-origin-')),
         operatorToken: OPERATOR,
         publicUrl: 'http://shop.test',
-        backups: () => backupOverview(started.db, { BACKUP_INTERVAL_MS: '3600000' }, started.dataDir)(),
+        backups: () => backupOverview(db, { BACKUP_INTERVAL_MS: '3600000' }, dataDir)(),
+        identities: releaseIdentities(db),
+        operators: operatorAccounts(db),
       });
     },
     ...options,
@@ -433,14 +438,15 @@ describe('the record of backups', () => {
     if (!taken.ok) throw taken.error;
     await takeRecordedBackup({ ...sources(api), destination: failingWrites(destination, () => true), keep: 7, now: () => new Date(Date.parse(taken.result.startedAt) + 1000), log: quiet });
 
-    const ops = await api.get<{ data: BackupOverview }>('/api/ops/backups', OPERATOR);
+    const { cookie } = await signInOperator(api.db, api.baseUrl);
+    const ops = await api.request<{ data: BackupOverview }>('GET', '/api/ops/backups', { headers: { cookie } });
     expect(ops.status).toBe(200);
     expect(ops.body.data).toMatchObject({
       lastSuccess: { name: taken.result.name, bytes: taken.result.bytes, error: null },
       lastFailure: { error: expect.stringContaining('no space left on device'), bytes: null },
       intervalMs: 3_600_000,
     });
-    expect((await api.get('/api/ops/backups')).body).toEqual({ error: { code: 'unauthorized', message: 'Chýba platný operátorský token.' } });
+    expect((await api.get('/api/ops/backups')).body).toEqual({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
 
     const metrics = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${OPERATOR}` } })).text;
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);

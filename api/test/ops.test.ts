@@ -10,7 +10,10 @@ import { deploy } from '../src/release/releases.ts';
 import { readHistory, readRegistry } from '../src/release/registry.ts';
 import { packBuild } from '../src/release/upload-bundle.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
+import { releaseIdentities } from '../src/release/identities.ts';
+import { operatorAccounts } from '../src/release/operators.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { signInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { registerShopKey, releaseKeys } from '../src/release/release-keys.ts';
 import { digestBuild, generateSigningKey, readSigningKey, signManifest } from '../src/release/signing.ts';
@@ -19,9 +22,12 @@ import { hashBuild } from '../src/release/build-info.ts';
 /** The shop's release key: CI uploads below are signed with it. */
 const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
 const signed = async (dir: string) => signManifest(shopKey, { part: 'checkout', version: `1.0.0-${await hashBuild(dir)}`, files: await digestBuild(dir) });
-let api: TestApi;
 
-const token = 'operator-secret-token';
+const operatorToken = 'operator-secret-token';
+/** The signed-in operator's Cookie header. */
+let token = '';
+let operatorName = '';
+let api: TestApi;
 const origin = mkdtempSync(join(tmpdir(), 'ops-origin-'));
 const storage = localDirectoryStorage(origin);
 const app = Fastify();
@@ -30,19 +36,21 @@ app.setErrorHandler(errorHandler);
 let base = '';
 
 beforeAll(async () => {
+  api = await startTestApi();
   for (const marker of ['one', 'two']) {
     await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', provenance: { who: 'team' }, init: true });
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
-  api = await startTestApi();
   const keys = releaseKeys(api.db);
   await registerShopKey(keys, shopKey);
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
   await app.register(opsRoutes, {
-    prefix: '/api', storage, operatorToken: token, publicUrl: 'https://shop.example', health, keys,
+    prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', health,
+    identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys,
     inventory: { tagManagerId: 'GTM-OPSTEST', policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example' } },
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
+  ({ cookie: token, name: operatorName } = await signInOperator(api.db, base));
 });
 afterAll(async () => {
   await app.close();
@@ -53,16 +61,20 @@ afterAll(async () => {
 const call = (path: string, init: RequestInit & { token?: string } = {}) =>
   fetch(`${base}/api/ops${path}`, {
     ...init,
-    headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    headers: { ...(init.token ? { cookie: init.token } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
   });
 
 describe('operator calls', () => {
-  it('refuse a missing or wrong token with the error shape', async () => {
-    for (const given of [undefined, 'wrong', `${token}x`]) {
+  it('refuse a missing or wrong session with the error shape', async () => {
+    for (const given of [undefined, 'shop_ops_session=wrong', `${token}x`]) {
       const response = await call('/releases', { token: given });
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: 'Chýba platný operátorský token.' } });
+      expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
     }
+    // The shared operator token no longer opens /api/ops.
+    const byToken = await fetch(`${base}/api/ops/releases`, { headers: { authorization: `Bearer ${operatorToken}` } });
+    expect(byToken.status).toBe(401);
+    expect(((await byToken.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
   });
 
   it('show the versions in force and the history', async () => {
@@ -84,7 +96,7 @@ describe('operator calls', () => {
     expect(data.from).toBe(before);
     expect((await readRegistry(storage)).areas.checkout!.version).toBe(data.version);
 
-    expect((await readRegistry(storage)).pins?.checkout).toMatchObject({ version: data.version, by: 'ops' });
+    expect((await readRegistry(storage)).pins?.checkout).toMatchObject({ version: data.version, by: operatorName });
 
     // Rolled back: a rollback without a version would go forth again, so it is refused with the reason.
     const again = await call('/releases/checkout/rollback', { method: 'POST', token, body: '{}' });
@@ -117,7 +129,7 @@ describe('operator calls', () => {
     expect(canary.status).toBe(200);
     const { data } = (await canary.json()) as { data: { result: { version: string } } };
     expect((await readRegistry(storage)).canaries?.checkout).toMatchObject({ version: data.result.version, share: 20 });
-    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'canary', who: 'ci (upload)', commit: 'abcdef123456', reason: 'new basket' });
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'canary', who: `${operatorName} (ci, upload)`, commit: 'abcdef123456', reason: 'new basket' });
 
     expect((await call('/releases/checkout/abort', { method: 'POST', token, body: JSON.stringify({ reason: 'manual' }) })).status).toBe(200);
     expect((await readRegistry(storage)).canaries?.checkout).toBeUndefined();

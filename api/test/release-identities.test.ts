@@ -1,7 +1,7 @@
 /**
  * Who may release what (release/identities.ts): an area team's credential releases, previews,
  * pins and rolls back its own area only; everything else is refused with 403 and, allowed or not,
- * every release action is in the append-only audit log. The operator's token still does all.
+ * every release action is in the append-only audit log. A signed-in operator does all, under its name.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,18 +10,21 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/lib/error-handler.ts';
 import { createCredential, releaseIdentities, revokeCredential } from '../src/release/identities.ts';
+import { operatorAccounts } from '../src/release/operators.ts';
 import { deploy } from '../src/release/releases.ts';
 import { readHistory } from '../src/release/registry.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
 import { packBuild } from '../src/release/upload-bundle.ts';
 import { opsRoutes } from '../src/routes/ops/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { signInOperator, type SignedInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { createTeamSigningKey, releaseKeys } from '../src/release/release-keys.ts';
 import { digestBuild, readSigningKey, signManifest, type SigningKey } from '../src/release/signing.ts';
 import { hashBuild } from '../src/release/build-info.ts';
 
-const operator = 'operator-secret-token-for-identities';
+const operatorToken = 'operator-secret-token-for-identities';
+let operator: SignedInOperator;
 const origin = mkdtempSync(join(tmpdir(), 'release-identities-'));
 const storage = localDirectoryStorage(origin);
 const app = Fastify();
@@ -40,8 +43,9 @@ beforeAll(async () => {
     }
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' } });
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: operator, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), keys: releaseKeys(api.db) });
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys: releaseKeys(api.db) });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
+  operator = await signInOperator(api.db, base, 'dispecer');
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
   checkoutKey = readSigningKey((await createTeamSigningKey(releaseKeys(api.db), 'ci-checkout', 'checkout')).privateKeyPem);
 });
@@ -51,8 +55,13 @@ afterAll(async () => {
   rmSync(origin, { recursive: true, force: true });
 });
 
-const call = (path: string, token: string, body: unknown = {}) =>
-  fetch(`${base}/api/ops${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+/** A team's credential as the Bearer token, or a signed-in operator's cookie. */
+const call = (path: string, who: string | SignedInOperator, body: unknown = {}) =>
+  fetch(`${base}/api/ops${path}`, {
+    method: 'POST',
+    headers: { ...(typeof who === 'string' ? { authorization: `Bearer ${who}` } : { cookie: who.cookie }), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const registryBytes = () => readFileSync(join(origin, 'builds', 'latest.json'), 'utf8');
 const upload = async (area: string, token: string) => {
   const dir = fakeAreaBuild(area, { marker: `ci-${Date.now()}` });
@@ -62,7 +71,7 @@ const upload = async (area: string, token: string) => {
   return call(`/releases/${area}/upload`, token, { packageVersion: '1.0.0', budgetBytes: null, who: 'pipeline', commit: 'abcdef123456', dirty: false, files, mode: 'live', manifest });
 };
 const audit = async () => {
-  const res = await fetch(`${base}/api/ops/audit`, { headers: { authorization: `Bearer ${operator}` } });
+  const res = await fetch(`${base}/api/ops/audit`, { headers: { cookie: operator.cookie } });
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: { actor: string; action: string; part: string | null; allowed: boolean }[] }).data;
 };
@@ -107,10 +116,17 @@ describe("an area team's release credential", () => {
   });
 });
 
-describe("the operator's token", () => {
-  it('still acts on every part, audited as ops', async () => {
+describe('a signed-in operator', () => {
+  it("acts on every part, audited under the operator's name", async () => {
     expect((await call('/releases/account/pin', operator, { reason: 'night' })).status).toBe(200);
     expect((await call('/releases/account/unpin', operator)).status).toBe(200);
-    expect((await audit())[0]).toMatchObject({ actor: 'ops', action: 'unpin', part: 'account', allowed: true });
+    expect((await audit())[0]).toMatchObject({ actor: 'dispecer', action: 'unpin', part: 'account', allowed: true });
+    expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'account', action: 'unpin', who: 'dispecer' });
+  });
+
+  it("is not the shared operator token, which no longer opens /api/ops", async () => {
+    const refused = await call('/releases/account/pin', operatorToken);
+    expect(refused.status).toBe(401);
+    expect((await audit())[0]).not.toMatchObject({ action: 'pin', allowed: true });
   });
 });

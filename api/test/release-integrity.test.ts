@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/lib/error-handler.ts';
 import { scriptHash } from '../src/lib/security-headers.ts';
 import { createCredential, releaseIdentities } from '../src/release/identities.ts';
+import { operatorAccounts } from '../src/release/operators.ts';
 import { integrityFindings } from '../src/release/integrity-findings.ts';
 import { startIntegrityWatch, type IntegrityPolicy } from '../src/release/integrity-watch.ts';
 import { releaseIntegrity } from '../src/release/integrity.ts';
@@ -57,7 +58,7 @@ beforeAll(async () => {
     await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker, routes: [cartRoute] }), packageVersion: '1.0.0', provenance: { who: 'seed' }, init: true, signingKey: shopKey });
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' }, signingKey: shopKey });
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: 'operator-token-for-integrity', publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), keys, integrity });
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: 'operator-token-for-integrity', publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys, integrity });
   await app.register(shellHost, {
     storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-integrity',
     publicUrl: 'https://shop.example', integrity, pageCacheMs: 0, serverRender: false,

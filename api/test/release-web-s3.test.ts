@@ -35,6 +35,10 @@ import { buildStaticOrigin, IMMUTABLE, releasedFileOf } from '../src/web/static-
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
+import { releaseIdentities } from '../src/release/identities.ts';
+import { operatorAccounts } from '../src/release/operators.ts';
+import { signInOperator } from './helpers/operator-session.ts';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 const operatorToken = 'operator-token-for-s3-web-tests';
 const provenance = { who: 'team', reason: 'internal reason' };
@@ -53,6 +57,9 @@ let assetBase = '';
 let localAssetBase = '';
 let checkout = '';
 let shell = '';
+/** The operators' database, and the signed-in operator's Cookie header. */
+let api: TestApi;
+let operatorCookie = '';
 
 /** A shell build with a server build (server/entry.cjs) that renders the cart page from the checkout area's server build. */
 function shellBuild(marker: string): string {
@@ -115,7 +122,8 @@ beforeAll(async () => {
 
   // As server.ts puts the server together, on that one storage.
   app.setErrorHandler(errorHandler);
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example' });
+  api = await startTestApi();
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db) });
   registryEvents(app, { storage });
   await app.register(shellHost, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example', integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }) });
   assets = await buildStaticOrigin({ storage, logger: app.log });
@@ -123,9 +131,11 @@ beforeAll(async () => {
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   assetBase = await assets.listen({ port: 0, host: '127.0.0.1' });
   localAssetBase = await localAssets.listen({ port: 0, host: '127.0.0.1' });
+  operatorCookie = (await signInOperator(api.db, base)).cookie;
 });
 afterAll(async () => {
   await Promise.allSettled([app.close(), assets?.close(), localAssets?.close()]);
+  await api?.close();
   await s3?.stop();
   vi.unstubAllEnvs();
   for (const dir of [origin, localOrigin]) if (dir) rmSync(dir, { recursive: true, force: true });
@@ -297,7 +307,7 @@ describe('the static origin on S3', () => {
 
 describe('registry events and operator calls on S3', () => {
   it('show the releases in force on /api/ops/releases', async () => {
-    const response = await fetch(`${base}/api/ops/releases`, { headers: { authorization: `Bearer ${operatorToken}` } });
+    const response = await fetch(`${base}/api/ops/releases`, { headers: { cookie: operatorCookie } });
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as { data: { registry: boolean; parts: { part: string; version: string | null }[] } };
     expect(data.registry).toBe(true);
@@ -321,7 +331,7 @@ describe('registry events and operator calls on S3', () => {
 
       const rolledBack = await fetch(`${base}/api/ops/releases/checkout/rollback`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' },
+        headers: { cookie: operatorCookie, 'content-type': 'application/json' },
         body: JSON.stringify({ reason: 'test' }),
       });
       expect(rolledBack.status).toBe(200);

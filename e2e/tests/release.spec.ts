@@ -9,9 +9,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
-import { fillBasket, findVariants, operatorToken } from './checkout-helpers.ts';
+import { fillBasket, findVariants } from './checkout-helpers.ts';
 
 type Move = { at: string; who: string; part: string; action: string; from: string | null; to: string; reason?: string | null; commit?: string | null };
 type OriginRegistry = {
@@ -73,6 +74,31 @@ function changedCheckoutBuild(change: { label: string } | 'throws'): string {
   expect(changed).not.toBe(source);
   writeFileSync(join(assets, page), changed);
   return dist;
+}
+
+type Operator = { name: string; password: string };
+/** The operator account `npm start` creates on a new shop, its password in the data directory. */
+const firstOperator = (): Operator => ({ name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() });
+
+/** Another operator, made with the owner's command as the README says (`npm run credentials -- operator-create`). */
+function createOperator(name: string): Operator {
+  const password = `heslo-${name}-${Date.now()}`;
+  const result = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'operator-create', name], {
+    cwd: join(repo, 'api'),
+    encoding: 'utf8',
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, DATABASE_URL: '', OPERATOR_PASSWORD: password },
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return { name, password };
+}
+
+/** Signs in on /ops with the form, as an operator would. */
+async function signInToOps(page: Page, operator: Operator) {
+  await page.goto('/ops');
+  await page.getByLabel('Meno', { exact: true }).fill(operator.name);
+  await page.getByLabel('Heslo', { exact: true }).fill(operator.password);
+  await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
+  await expect(page.getByTestId('ops-operator')).toContainText(operator.name);
 }
 
 async function withBasket(page: Page, request: APIRequestContext) {
@@ -303,9 +329,7 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   writeFileSync(join(origin, 'builds', '.release.lock'), JSON.stringify({ pid: Number(dead.stdout), host: hostname(), since: new Date().toISOString(), what: 'deploy checkout (crashed)' }));
 
   const inForce = registry().areas.checkout!.version;
-  await page.goto('/ops');
-  await page.getByLabel('Operátorský token').fill(operatorToken());
-  await page.getByRole('button', { name: 'Pokračovať' }).click();
+  await signInToOps(page, firstOperator());
   await expect(page.getByTestId('ops-lock')).toContainText('deploy checkout (crashed)');
   await expect(page.getByTestId('ops-lock')).toContainText('zastaraný');
   const row = page.locator('tr[data-part="checkout"]');
@@ -334,6 +358,7 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   await expect(page.getByTestId('pin-checkout')).toContainText('súbeh nasadení');
   await expect(page.locator('.ops__history li').first()).toContainText('návrat');
   await expect(page.locator('.ops__history li').first()).toContainText('súbeh nasadení');
+  await expect(page.locator('.ops__history li').first()).toContainText('spravca');
   await page.getByTestId('pin-checkout').getByRole('button', { name: /Odopnúť/ }).click();
   await expect(page.getByTestId('pin-checkout')).toHaveCount(0);
   expect(registry().pins?.checkout).toBeUndefined();
@@ -342,4 +367,52 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   await page.goto('/checkout/cart');
   await expect(page.getByRole('heading', { level: 1, name: /^Košík/ })).toBeVisible();
   await expect(page.getByTestId('basket-line')).toHaveCount(1);
+});
+
+test('operators sign in on /ops with their own accounts: each rollback and unpin is in the history under its name; signing out ends the session', async ({ page }) => {
+  const start = registry().areas.checkout!.version;
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'operátori' })]);
+  const next = registry().areas.checkout!.version;
+  expect(next).not.toBe(start);
+  const second = createOperator('druhy-operator');
+
+  // A wrong password is refused, and the refusal is announced.
+  await page.goto('/ops');
+  await page.getByLabel('Meno', { exact: true }).fill('spravca');
+  await page.getByLabel('Heslo', { exact: true }).fill('toto-nie-je-heslo');
+  await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Nesprávne meno alebo heslo.');
+  await expect(page.getByLabel('Heslo', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+
+  await signInToOps(page, firstOperator());
+  // The session is an HttpOnly cookie for /api/ops only: nothing of it is in the page's reach.
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === 'shop_ops_session')!;
+  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/ops' });
+  const reachable = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+  expect(reachable).not.toContain(session.value);
+
+  const row = page.locator('tr[data-part="checkout"]');
+  await row.getByLabel('Cieľová verzia – Košík a objednávka').selectOption(start);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: /Vrátiť späť/ }).click();
+  await expect(page.getByRole('status')).toContainText(`${next} → ${start} (pripnuté)`);
+  await expect(page.locator('.ops__history li').first()).toContainText('spravca');
+  expect(history().at(-1)).toMatchObject({ part: 'checkout', action: 'rollback', who: 'spravca' });
+
+  await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
+  await expect(page.getByLabel('Meno', { exact: true })).toBeVisible();
+  const afterSignOut = await fetch(`http://localhost:${SHOP_PORT}/api/ops/releases`, { headers: { cookie: `shop_ops_session=${session.value}` } });
+  expect(afterSignOut.status).toBe(401);
+
+  await signInToOps(page, second);
+  await page.getByTestId('pin-checkout').getByRole('button', { name: /Odopnúť/ }).click();
+  await expect(page.getByTestId('pin-checkout')).toHaveCount(0);
+  await expect(page.locator('.ops__history li').first()).toContainText(second.name);
+  expect(history().at(-1)).toMatchObject({ part: 'checkout', action: 'unpin', who: second.name });
+  // Still signed in after a reload (the cookie), and the audit log names the operator too.
+  await page.reload();
+  await expect(page.getByTestId('ops-operator')).toContainText(second.name);
+  await expect(page.getByTestId('ops-audit')).toContainText(`${second.name} · odopnutie · checkout`);
 });

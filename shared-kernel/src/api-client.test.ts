@@ -257,17 +257,26 @@ describe('createApiClient: extra headers and the operator', () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 
-  it('/ops: the operator token is the Bearer token, so a 401 there does not sign the shopper out', async () => {
-    fake.on('GET /api/ops/releases', { status: 401, body: { error: { code: 'unauthorized', message: 'Neplatný token.' } } });
+  it("/ops: only the operator's session cookie goes (same origin), never the shopper's token, and a 401 there does not sign the shopper out", async () => {
+    fake.on('GET /api/ops/releases', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } } });
     const onUnauthorized = vi.fn();
-    const client = createApiClient({ fetch: fake, getToken: () => 'shopper', onUnauthorized });
-    await expect(client.opsReleases('op-token')).rejects.toMatchObject({ status: 401 });
-    expect(fake.calls[0]?.headers.Authorization).toBe('Bearer op-token');
+    const seen: RequestInit[] = [];
+    const recording = ((input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(init ?? {});
+      return fake(input, init);
+    }) as typeof fetch;
+    const client = createApiClient({ fetch: recording, getToken: () => 'shopper', onUnauthorized });
+    await expect(client.opsReleases()).rejects.toMatchObject({ status: 401, message: 'Prihláste sa ako operátor.' });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+    expect(seen[0]).toMatchObject({ credentials: 'same-origin', cache: 'no-store' });
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 
   it.each([
-    ['opsRelease', (c: ReturnType<typeof createApiClient>) => c.opsRelease('t', 'catalog', 'rollback', { version: '1.2.0' }), 'POST', '/api/ops/releases/catalog/rollback', { version: '1.2.0' }],
+    ['opsRelease', (c: ReturnType<typeof createApiClient>) => c.opsRelease('catalog', 'rollback', { version: '1.2.0' }), 'POST', '/api/ops/releases/catalog/rollback', { version: '1.2.0' }],
+    ['opsSignIn', (c: ReturnType<typeof createApiClient>) => c.opsSignIn({ name: 'jana', password: 'heslo-operatora' }), 'POST', '/api/ops/session', { name: 'jana', password: 'heslo-operatora' }],
+    ['opsSession', (c: ReturnType<typeof createApiClient>) => c.opsSession(), 'GET', '/api/ops/session', undefined],
+    ['opsSignOut', (c: ReturnType<typeof createApiClient>) => c.opsSignOut(), 'DELETE', '/api/ops/session', {}],
     ['operatorStoreInvoice', (c: ReturnType<typeof createApiClient>) => c.operatorStoreInvoice('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/invoice', {}],
     ['operatorEmail', (c: ReturnType<typeof createApiClient>) => c.operatorEmail('t', '2026000001'), 'GET', '/api/operator/orders/2026000001/email', undefined],
     ['operatorSendEmail', (c: ReturnType<typeof createApiClient>) => c.operatorSendEmail('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/email', {}],

@@ -9,8 +9,9 @@
  *
  * Every call of the shell and the areas to /api goes through here (ESLint forbids a raw fetch
  * there), so a 401 to a signed-in shopper's request always signs out. Binary answers (PDF,
- * photos) come from `download`; the operator's calls carry the operator's token in their own
- * header instead of the shopper's (RequestOptions.headers).
+ * photos) come from `download`; the operator's document calls carry the operator's token in their
+ * own header instead of the shopper's (RequestOptions.headers), and /ops's calls only the operator's
+ * session cookie (same origin, HttpOnly: the page never sees it).
  */
 import type { ApiCalls, ApiErrorCode, CheckoutCalls, ReleasePart } from './contract/index.ts';
 import type { CatalogCalls } from './contract/index.ts';
@@ -40,6 +41,8 @@ export type RequestOptions = {
   headers?: Record<string, string>;
   /** The browser's HTTP cache mode, e.g. 'no-store' for the operator's live views. */
   cache?: RequestCache;
+  /** Whether the browser sends its cookies, e.g. 'same-origin' for the operator's session on /ops. */
+  credentials?: RequestCredentials;
 };
 
 type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
@@ -149,6 +152,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     if (body !== undefined) requestInit.body = isForm ? body : JSON.stringify(body);
     if (init?.signal) requestInit.signal = init.signal;
     if (init?.cache) requestInit.cache = init.cache;
+    if (init?.credentials) requestInit.credentials = init.credentials;
 
     try {
       return { response: await doFetch(url, requestInit), token };
@@ -219,8 +223,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return response.blob();
   }
 
-  /** /ops: the operator's token as the Bearer token (never the shopper's), never from a cache. */
-  const asOps = (operatorToken: string): RequestOptions => ({ headers: { Authorization: `Bearer ${operatorToken}` }, cache: 'no-store' });
+  /**
+   * /ops: the operator's session cookie (same origin) and never the shopper's token, so a 401 there
+   * does not sign the shopper out; never from a cache.
+   */
+  const asOps: RequestOptions = { anonymous: true, credentials: 'same-origin', cache: 'no-store' };
   /** The operator's order tools: X-Operator-Token, without the shopper's token, never from a cache. */
   const asOperator = (operatorToken: string): RequestOptions => ({ anonymous: true, headers: { 'X-Operator-Token': operatorToken }, cache: 'no-store' });
   const operatorOrder = (number: string, tail: string) => `/api/operator/orders/${segment(number)}/${tail}`;
@@ -328,14 +335,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
     suggest: (q: string, init?: RequestOptions) =>
       publicGet<CatalogCalls['GET /api/search/suggest']['answer']>('/api/search/suggest', { q }, init),
 
-    // the operator (a token of their own, never the shopper's)
-    opsReleases: (operatorToken: string) => get<Answer<'GET /api/ops/releases'>>('/api/ops/releases', undefined, asOps(operatorToken)),
-    opsRelease: <A extends OpsReleaseAction>(operatorToken: string, part: ReleasePart, action: A, body: OpsReleaseCall<A>['body']) =>
-      post<OpsReleaseCall<A>['answer']>(`/api/ops/releases/${segment(part)}/${action}`, body, asOps(operatorToken)),
-    opsBackups: (operatorToken: string) => get<Answer<'GET /api/ops/backups'>>('/api/ops/backups', undefined, asOps(operatorToken)),
-    opsInventory: (operatorToken: string) => get<Answer<'GET /api/ops/inventory'>>('/api/ops/inventory', undefined, asOps(operatorToken)),
-    opsAudit: (operatorToken: string) => get<Answer<'GET /api/ops/audit'>>('/api/ops/audit', undefined, asOps(operatorToken)),
-    opsIntegrity: (operatorToken: string) => get<Answer<'GET /api/ops/integrity'>>('/api/ops/integrity', undefined, asOps(operatorToken)),
+    // the operator of /ops (an account's session cookie, never the shopper's token)
+    opsSignIn: (body: ApiCalls['POST /api/ops/session']['body']) => post<Answer<'POST /api/ops/session'>>('/api/ops/session', body, asOps),
+    opsSession: () => get<Answer<'GET /api/ops/session'>>('/api/ops/session', undefined, asOps),
+    /** Sign-out: a JSON body, as every change made with the operator's cookie must be (CSRF). */
+    opsSignOut: () => request<void>('DELETE', '/api/ops/session', undefined, {}, asOps),
+    opsReleases: () => get<Answer<'GET /api/ops/releases'>>('/api/ops/releases', undefined, asOps),
+    opsRelease: <A extends OpsReleaseAction>(part: ReleasePart, action: A, body: OpsReleaseCall<A>['body']) =>
+      post<OpsReleaseCall<A>['answer']>(`/api/ops/releases/${segment(part)}/${action}`, body, asOps),
+    opsBackups: () => get<Answer<'GET /api/ops/backups'>>('/api/ops/backups', undefined, asOps),
+    opsInventory: () => get<Answer<'GET /api/ops/inventory'>>('/api/ops/inventory', undefined, asOps),
+    opsAudit: () => get<Answer<'GET /api/ops/audit'>>('/api/ops/audit', undefined, asOps),
+    opsIntegrity: () => get<Answer<'GET /api/ops/integrity'>>('/api/ops/integrity', undefined, asOps),
+    // the operator's order tools (a token of their own, never the shopper's)
     operatorRefunds: (operatorToken: string) =>
       get<Answer<'GET /api/operator/payments/refunds'>>('/api/operator/payments/refunds', undefined, asOperator(operatorToken)),
     operatorInvoice: (operatorToken: string, number: string) => download(operatorOrder(number, 'invoice'), asOperator(operatorToken)),

@@ -37,8 +37,8 @@ import type {
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
-import type { ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
 import type { ReleaseIntegrityFindingTable, ReleaseSignatureTable, ReleaseSigningKeyTable } from './release-integrity.table.ts';
+import type { OperatorSessionTable, OperatorSignInFailureTable, OperatorTable, ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type {
@@ -104,6 +104,10 @@ export interface Database {
   release_signing_keys: ReleaseSigningKeyTable;
   release_signatures: ReleaseSignatureTable;
   release_integrity_findings: ReleaseIntegrityFindingTable;
+  // operator accounts of /ops, their sessions and the failed sign-ins the rate limit counts
+  operators: OperatorTable;
+  operator_sessions: OperatorSessionTable;
+  operator_sign_in_failures: OperatorSignInFailureTable;
 }
 
 export type Db = Kysely<Database>;

@@ -70,7 +70,7 @@ export type StartTestApiOptions = {
   /** Client telemetry reports per address (default: the API's, 30 a minute). */
   telemetryRateLimit?: RateLimitWindow;
   /** Adds hooks to the app before it listens (e.g. to tamper with an answer before it is serialised). */
-  configure?: (app: FastifyInstance) => void;
+  configure?: (app: FastifyInstance, context: { db: Db; dataDir: string }) => void;
   /** Addresses per sitemap file (default: the protocol's 50,000). */
   sitemapUrlsPerFile?: number;
   /** Redis shared with other servers (default: none). */
@@ -127,7 +127,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
   });
-  options.configure?.(app);
+  options.configure?.(app, { db: database.db, dataDir });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

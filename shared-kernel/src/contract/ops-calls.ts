@@ -1,4 +1,4 @@
-/** The operator's releases and backups (Bearer operator token) and the client telemetry. */
+/** The operator's releases and backups (an operator's session cookie or a team's Bearer credential) and the client telemetry. */
 import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
 import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
@@ -24,6 +24,8 @@ const Move = Type.Object({
   left: Type.Optional(Type.String()),
 });
 const MoveAnswer = Type.Object({ data: Move });
+/** Who is signed in on /ops, and until when (an absolute expiry). */
+const OperatorSession = Type.Object({ name: Type.String(), expiresAt: Type.String() });
 const PinAnswer = Type.Object({ data: Type.Object({ pinned: Type.Boolean() }) });
 
 export const opsCalls = defineCalls({
@@ -37,6 +39,14 @@ export const opsCalls = defineCalls({
       data: Type.Object({ status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Literal('ok')) }),
     }),
   },
+  /** Sign-in of an operator account: sets the HttpOnly session cookie (Path=/api/ops). */
+  'POST /api/ops/session': {
+    summary: 'Prihlásenie operátora menom a heslom',
+    body: body({ name: Type.String({ minLength: 1, maxLength: 40 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
+    answer: Type.Object({ data: OperatorSession }),
+  },
+  'GET /api/ops/session': { summary: 'Prihlásený operátor', answer: Type.Object({ data: OperatorSession }) },
+  'DELETE /api/ops/session': { summary: 'Odhlásenie operátora (ukončí prihlásenie)', answer: Type.Null(), status: 204 },
   'GET /api/ops/releases': { summary: 'Vydania v platnosti, históriu a zdravie verzií', answer: Type.Object({ data: ReleaseStatus }), error: ReleaseError },
   'POST /api/ops/releases/:part/rollback': {
     summary: 'Návrat časti na skoršiu verziu (pripne ju)',

@@ -1,11 +1,10 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type OpsReleaseAction } from '@shop/shared-kernel';
-import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
+import { formatDate } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
+import type { ApiCalls, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 
-const TOKEN_KEY = 'shop:ops-token';
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
 
 const partLabels: Record<ReleasePart, string> = {
@@ -18,44 +17,20 @@ const partLabels: Record<ReleasePart, string> = {
 
 const time = (iso: string | null) => (iso ? `${formatDate(iso)} ${iso.slice(11, 16)} UTC` : '—');
 
-const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čaká na bránu', refunded: 'vrátená', failed: 'brána odmietla – skontrolujte' };
-
 /** What an operator call answers; null while it loads or when it failed (the section is then left out). */
-function useOperatorData<T>(load: (token: string) => Promise<{ data: T }>, token: string): T | null {
+function useOperatorData<T>(load: () => Promise<{ data: T }>): T | null {
   const [data, setData] = useState<T | null>(null);
   useEffect(() => {
     let current = true;
-    void load(token).then(
+    void load().then(
       (answer) => current && setData(answer.data),
       () => current && setData(null),
     );
     return () => {
       current = false;
     };
-  }, [load, token]);
+  }, [load]);
   return data;
-}
-
-/** Card payments the shop refunds (a second payment of an order, or one after it ended). */
-function Refunds({ token }: { token: string }) {
-  const refunds = useOperatorData(api.operatorRefunds, token);
-  if (!refunds) return null;
-  return (
-    <>
-      <h2>Vrátené platby</h2>
-      {refunds.length === 0 ? (
-        <p>Žiadna platba nebola zaplatená dvakrát.</p>
-      ) : (
-        <ul className="ops__refunds" data-testid="ops-refunds">
-          {refunds.map((r) => (
-            <li key={r.paymentId}>
-              Objednávka č. {r.orderNumber} · {formatPrice(r.amountCents * 10)} · {REFUND_STATUS[r.status]} · {r.reason ?? ''} · {time(r.refundedAt ?? r.paidAt)}
-            </li>
-          ))}
-        </ul>
-      )}
-    </>
-  );
 }
 
 const decimal = (value: number) => value.toLocaleString('sk-SK', { maximumFractionDigits: 1 });
@@ -67,8 +42,8 @@ const every = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `$
 /** Where a backup is kept, in Slovak: a directory's path, or the bucket's address as it is. */
 const whereKept = (destination: string) => destination.replace(/^directory /, 'priečinok ');
 
-function Backups({ token }: { token: string }) {
-  const overview = useOperatorData(api.opsBackups, token);
+function Backups() {
+  const overview = useOperatorData(api.opsBackups);
   if (!overview) return null;
   const { lastSuccess, lastFailure } = overview;
   const failedLast = lastFailure !== null && (lastSuccess === null || lastFailure.startedAt > lastSuccess.startedAt);
@@ -105,8 +80,8 @@ function Backups({ token }: { token: string }) {
  * Every script a page of the shop can run, from the registry: the assessor's inventory (PCI DSS
  * 6.4.3) with each file's SHA-384, who released it and when, the third parties and the policy in force.
  */
-function Inventory({ token }: { token: string }) {
-  const inventory = useOperatorData(api.opsInventory, token);
+function Inventory() {
+  const inventory = useOperatorData(api.opsInventory);
   if (!inventory) return null;
   return (
     <>
@@ -164,11 +139,16 @@ const AUDIT_ACTIONS: Record<string, string> = {
   read: 'otvorenie stránky operátora',
   'credential-create': 'nový prístup tímu',
   'credential-revoke': 'zrušený prístup tímu',
+  'sign-in': 'prihlásenie',
+  'sign-out': 'odhlásenie',
+  'operator-create': 'nový operátor',
+  'operator-revoke': 'zrušený operátor',
+  'sessions-revoke': 'ukončené prihlásenia operátora',
 };
 
 /** Every release action, allowed or refused, newest first: who did what to which part. */
-function Audit({ token }: { token: string }) {
-  const entries = useOperatorData(api.opsAudit, token);
+function Audit() {
+  const entries = useOperatorData(api.opsAudit);
   if (!entries) return null;
   return (
     <>
@@ -306,70 +286,155 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
   );
 }
 
+const SESSION_ENDED = 'Prihlásenie vypršalo alebo bolo zrušené. Prihláste sa znova.';
+const isUnauthorized = (error: unknown) => (error as { status?: number }).status === 401;
+
+/** The operator's sign-in: name and password; the session is an HttpOnly cookie the page never sees. */
+function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: (name: string) => void }) {
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const errorRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (error) errorRef.current?.focus();
+  }, [error]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api.opsSignIn({ name: name.trim(), password });
+      setPassword('');
+      onSignedIn(answer.data.name);
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shown = error ?? notice;
+  return (
+    <section className="ops">
+      <h1>Vydania</h1>
+      <h2>Prihlásenie operátora</h2>
+      <form className="ops__login" onSubmit={(event) => void submit(event)}>
+        <label htmlFor="ops-name">Meno</label>
+        <input id="ops-name" name="username" autoComplete="username" maxLength={40} value={name} onChange={(event) => setName(event.target.value)} required aria-invalid={error ? true : undefined} aria-describedby={shown ? 'ops-sign-in-error' : undefined} />
+        <label htmlFor="ops-password">Heslo</label>
+        <input id="ops-password" name="password" type="password" autoComplete="current-password" maxLength={200} value={password} onChange={(event) => setPassword(event.target.value)} required aria-invalid={error ? true : undefined} aria-describedby={shown ? 'ops-sign-in-error' : undefined} />
+        <button type="submit" className="button button--primary" disabled={busy}>Prihlásiť sa</button>
+      </form>
+      {shown && (
+        <p role="alert" id="ops-sign-in-error" ref={errorRef} tabIndex={-1}>
+          {shown}
+        </p>
+      )}
+    </section>
+  );
+}
+
 /** Operator page: versions in force, pins, canaries, health, history; rollback and the rest with the same code as `pnpm release`. */
 export function OpsPage() {
   useMarkInteractive();
   usePageMeta({ title: 'Vydania' });
-  const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? '');
-  const [draft, setDraft] = useState('');
+  // undefined while the page asks who is signed in; null when nobody is.
+  const [operator, setOperator] = useState<string | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | null>(null);
   const [data, setData] = useState<ReleaseStatus | null>(null);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState<ReleasePart | null>(null);
 
+  useEffect(() => {
+    let current = true;
+    void api.opsSession().then(
+      (answer) => current && setOperator(answer.data.name),
+      () => current && setOperator(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  /** The session ended (expired, signed out elsewhere, revoked by the owner): back to the sign-in form. */
+  const ended = useCallback(() => {
+    setOperator(null);
+    setData(null);
+    setMessage(null);
+    setNotice(SESSION_ENDED);
+  }, []);
+
   const load = useCallback(async () => {
-    if (!token) return;
+    if (!operator) return;
     try {
-      setData((await api.opsReleases(token)).data);
+      setData((await api.opsReleases()).data);
     } catch (error) {
-      if ((error as { status?: number }).status === 401) {
-        sessionStorage.removeItem(TOKEN_KEY);
-        setToken('');
-      }
-      setMessage({ kind: 'error', text: (error as Error).message });
+      if (isUnauthorized(error)) ended();
+      else setMessage({ kind: 'error', text: (error as Error).message });
     }
-  }, [token]);
+  }, [operator, ended]);
 
   useEffect(() => {
     void load();
   }, [load]);
 
-  const signIn = (event: FormEvent) => {
-    event.preventDefault();
-    sessionStorage.setItem(TOKEN_KEY, draft.trim());
+  const signOut = async () => {
+    try {
+      await api.opsSignOut();
+    } catch {
+      // Signed out already (or the server is away): the form comes back either way.
+    }
+    setOperator(null);
+    setData(null);
     setMessage(null);
-    setToken(draft.trim());
+    setNotice('Boli ste odhlásení.');
   };
 
   const act: Act = async (part, action, body, done) => {
     setBusy(part);
     try {
-      const result = await api.opsRelease(token, part, action, body);
+      const result = await api.opsRelease(part, action, body);
       setMessage({ kind: 'ok', text: done(result) });
       await load();
     } catch (error) {
-      setMessage({ kind: 'error', text: (error as Error).message });
+      if (isUnauthorized(error)) ended();
+      else setMessage({ kind: 'error', text: (error as Error).message });
     } finally {
       setBusy(null);
     }
   };
 
-  if (!token) {
+  if (operator === undefined) {
     return (
       <section className="ops">
         <h1>Vydania</h1>
-        <form className="ops__login" onSubmit={signIn}>
-          <label htmlFor="ops-token">Operátorský token</label>
-          <input id="ops-token" type="password" autoComplete="off" value={draft} onChange={(event) => setDraft(event.target.value)} required />
-          <button type="submit" className="button button--primary">Pokračovať</button>
-        </form>
-        {message && <p role="alert">{message.text}</p>}
+        <p role="status">Načítava sa…</p>
       </section>
+    );
+  }
+  if (operator === null) {
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(name) => {
+          setNotice(null);
+          setOperator(name);
+        }}
+      />
     );
   }
 
   return (
     <section className="ops">
       <h1>Vydania</h1>
+      <p className="ops__operator" data-testid="ops-operator">
+        Prihlásený operátor: <strong>{operator}</strong>{' '}
+        <button type="button" className="button" onClick={() => void signOut()}>
+          Odhlásiť sa
+        </button>
+      </p>
       {message && (
         <p role={message.kind === 'error' ? 'alert' : 'status'} className={`ops__message ops__message--${message.kind}`}>
           {message.text}
@@ -413,10 +478,9 @@ export function OpsPage() {
           </ol>
         </>
       )}
-      <Backups token={token} />
-      <Audit token={token} />
-      <Inventory token={token} />
-      <Refunds token={token} />
+      <Backups />
+      <Audit />
+      <Inventory />
     </section>
   );
 }

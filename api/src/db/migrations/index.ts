@@ -30,6 +30,7 @@ import * as searchPrefixLexemes from './2026-11-27T02-00-00Z_search-prefix-lexem
 import * as saleFacetCounts from './2026-11-27T03-00-00Z_sale-facet-counts.ts';
 import * as backupStatus from './2026-11-27T07-00-00Z_backup-status.ts';
 import * as releaseIdentities from './2026-11-27T08-00-00Z_release-identities.ts';
+import * as operatorAccounts from './2026-11-27T10-00-00Z_operator-accounts.ts';
 import * as releaseSigning from './2026-11-27T11-00-00Z_release-signing.ts';
 
 /**
@@ -68,5 +69,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T03-00-00Z_sale-facet-counts': saleFacetCounts,
   '2026-11-27T07-00-00Z_backup-status': backupStatus,
   '2026-11-27T08-00-00Z_release-identities': releaseIdentities,
+  '2026-11-27T10-00-00Z_operator-accounts': operatorAccounts,
   '2026-11-27T11-00-00Z_release-signing': releaseSigning,
 };

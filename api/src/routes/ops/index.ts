@@ -1,12 +1,14 @@
 /**
- * Operator calls behind the operator token: the releases in force with their
- * pins, canaries, rollback targets, lock and client health; rollback, pin,
- * unpin, promote, abort, preview links and CI uploads, running the same
- * release code as the command; and the backups' record.
+ * Operator calls, for a signed-in operator (the session cookie of POST /api/ops/session) or an area
+ * team's release credential (Bearer): the releases in force with their pins, canaries, rollback
+ * targets, lock and client health; rollback, pin, unpin, promote, abort, preview links and CI
+ * uploads, running the same release code as the command; the backups' record, the inventory and
+ * the audit log. The shared operator token does not open them (it signs preview links).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BackupOverview, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
@@ -18,8 +20,8 @@ import { isArea, isPart, type PartName, type Provenance } from '../../release/re
 import type { ReleaseStorage } from '../../release/storage.ts';
 import { PREVIEW_TTL_MS, previewLink } from '../../release/preview.ts';
 import { UPLOAD_BODY_LIMIT, unpackBuild } from '../../release/upload-bundle.ts';
-import { checkOperatorToken } from '../../lib/operator-auth.ts';
 import type { ReleaseActor, ReleaseIdentities } from '../../release/identities.ts';
+import { OPERATOR_SESSION_MS, type OperatorAccounts } from '../../release/operators.ts';
 import { scriptInventory } from '../../release/script-inventory.ts';
 import type { ReleaseKeys } from '../../release/release-keys.ts';
 import type { ReleaseIntegrity } from '../../release/integrity.ts';
@@ -31,8 +33,9 @@ import type { PagePolicyOptions } from '../../web/page-policy.ts';
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
   storage: ReleaseStorage;
+  /** Only the key of preview links here: it no longer opens /api/ops. */
   operatorToken: string;
-  /** Base of preview links. */
+  /** Base of preview links; its origin is the only one a signed-in operator's changes may come from, and https makes the cookie Secure. */
   publicUrl: string;
   /** Page views and client errors per area and version since a time (the last hour is shown). */
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
@@ -40,8 +43,10 @@ export type OpsOptions = {
   backups?: () => Promise<BackupOverview>;
   /** What the inventory of the pages' scripts needs beside the registry: the Tag Manager container and the pages' policy settings. */
   inventory?: { tagManagerId: string | null; policy: PagePolicyOptions };
-  /** The area teams' release credentials and the audit log (release/identities.ts); without it only the operator token counts, unaudited. */
-  identities?: ReleaseIdentities;
+  /** The area teams' release credentials and the audit log (release/identities.ts). */
+  identities: ReleaseIdentities;
+  /** The operator accounts and their sessions (release/operators.ts). */
+  operators: OperatorAccounts;
   /** The keys whose signed manifests an upload may carry; without them every upload is refused. */
   keys?: ReleaseKeys;
   /** Checks a version's files against its signed manifest before a rollback or a promotion puts it in force. */
@@ -53,19 +58,21 @@ export type OpsOptions = {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Who presented the operator token or a team's release credential on /api/ops. */
+    /** Who acts on /api/ops: the signed-in operator or the team whose release credential was presented. */
     releaseActor?: ReleaseActor;
   }
 }
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
 
-/** Who moved a part with the operator token (from /ops): one token, so the page is the actor. */
-const OPS_ACTOR = 'ops';
+/** The operator's session cookie: HttpOnly, SameSite=Strict, sent only to /api/ops. */
+export const OPS_SESSION_COOKIE = 'shop_ops_session';
+const SESSION_URL = '/api/ops/session';
 /** Audit entries /ops shows. */
 const AUDIT_SHOWN = 100;
 /** Integrity findings /ops shows. */
 const FINDINGS_SHOWN = 100;
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function refusal(reply: FastifyReply, error: unknown) {
   if (!(error instanceof ReleaseRefused)) throw error;
@@ -76,24 +83,96 @@ function refusal(reply: FastifyReply, error: unknown) {
 const unknownPart = (reply: FastifyReply, part: string) =>
   reply.code(404).send({ error: { code: 'not_found', message: `Neznáma časť obchodu: ${part.slice(0, 20)}` } });
 
+const bearerOf = (request: FastifyRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+
+/** The session secret of the cookie, if any (a header past any real browser's size is not read). */
+function sessionSecret(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header || header.length > 8192) return undefined;
+  return parseCookie(header)[OPS_SESSION_COOKIE] || undefined;
+}
+
 export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { storage, operatorToken } = options;
+  const { storage, operatorToken, identities, operators } = options;
+  const publicOrigin = new URL(options.publicUrl).origin;
+  const secureCookie = publicOrigin.startsWith('https:');
+  const cookie = (value: string, maxAgeSeconds: number) =>
+    stringifySetCookie(OPS_SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/api/ops', secure: secureCookie, maxAge: maxAgeSeconds, ...(maxAgeSeconds > 0 ? { expires: new Date(Date.now() + maxAgeSeconds * 1000) } : {}) });
 
-  const { identities } = options;
+  /**
+   * CSRF: a change made with the cookie must be JSON (which a form on another site cannot send
+   * without a preflight) and, when the browser names its origin, come from the shop's public
+   * origin as configured (never the request's Host, which the request itself chooses).
+   */
+  const crossSite = (request: FastifyRequest) => {
+    if (!UNSAFE_METHODS.has(request.method)) return false;
+    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') return true;
+    const origin = request.headers.origin;
+    return origin !== undefined && origin !== publicOrigin;
+  };
+  const refuseCrossSite = (reply: FastifyReply) =>
+    reply.code(403).send({ error: { code: 'forbidden', message: 'Zmena z iného pôvodu alebo bez JSON bola odmietnutá.' } });
+
   app.addHook('onRequest', async (request, reply) => {
-    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    // A team's credential first: checking it as the operator's token would count it as a wrong guess.
-    const team = given && identities ? await identities.team(given) : null;
-    if (team) {
-      request.releaseActor = team;
-      return;
+    // The sign-in, who-am-I and sign-out routes decide by themselves.
+    if (request.routeOptions.url === SESSION_URL) return;
+    const given = bearerOf(request);
+    if (given) {
+      const team = await identities.team(given);
+      if (team) {
+        request.releaseActor = team;
+        return;
+      }
+      return reply.code(401).send({ error: { code: 'unauthorized', message: 'Neplatný prístup tímu. Operátor sa prihlasuje na stránke /ops menom a heslom.' } });
     }
-    if (!checkOperatorToken(request, given, operatorToken)) {
-      return reply.code(401).send({ error: { code: 'unauthorized', message: 'Chýba platný operátorský token.' } });
-    }
-    request.releaseActor = { kind: 'operator', name: OPS_ACTOR };
+    const secret = sessionSecret(request);
+    const session = secret ? await operators.session(secret) : null;
+    if (!session) return reply.code(401).send({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
+    if (crossSite(request)) return refuseCrossSite(reply);
+    request.releaseActor = { kind: 'operator', name: session.name };
   });
+
+  app.route({ ...route('POST /api/ops/session'), handler: async (request, reply) => {
+    if (crossSite(request)) return refuseCrossSite(reply);
+    const { name, password } = request.body;
+    // A team's release credential is never an operator, as the Bearer token or typed as the password.
+    const bearer = bearerOf(request);
+    const team = (bearer ? await identities.team(bearer) : null) ?? (await identities.team(password));
+    if (team) {
+      await identities.audit({ actor: team.name, action: 'sign-in', part: null, allowed: false, detail: 'prístup tímu nie je účet operátora' });
+      return reply.code(403).send({ error: { code: 'forbidden', message: 'Prístup tímu nie je účet operátora: prihláste sa menom a heslom operátora.' } });
+    }
+    const result = await operators.signIn({ name, password, address: request.ip });
+    if (!result.ok && result.reason === 'limited') {
+      return reply.code(429).send({ error: { code: 'rate_limited', message: 'Príliš veľa neúspešných prihlásení. Skúste to znova o 15 minút.' } });
+    }
+    if (!result.ok) {
+      await identities.audit({ actor: name, action: 'sign-in', part: null, allowed: false, detail: 'nesprávne meno alebo heslo' });
+      return reply.code(401).send({ error: { code: 'unauthorized', message: 'Nesprávne meno alebo heslo.' } });
+    }
+    await identities.audit({ actor: result.session.name, action: 'sign-in', part: null, allowed: true });
+    reply.header('set-cookie', cookie(result.secret, OPERATOR_SESSION_MS / 1000)).header('cache-control', 'no-store');
+    return { data: result.session };
+  } });
+
+  app.route({ ...route('GET /api/ops/session'), handler: async (request, reply) => {
+    const secret = sessionSecret(request);
+    const session = secret ? await operators.session(secret) : null;
+    if (!session) return reply.code(401).send({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
+    reply.header('cache-control', 'no-store');
+    return { data: session };
+  } });
+
+  app.route({ ...route('DELETE /api/ops/session'), handler: async (request, reply) => {
+    const secret = sessionSecret(request);
+    if (secret && crossSite(request)) return refuseCrossSite(reply);
+    const session = secret ? await operators.session(secret) : null;
+    if (secret) await operators.signOut(secret);
+    if (session) await identities.audit({ actor: session.name, action: 'sign-out', part: null, allowed: true });
+    return reply.code(204).header('set-cookie', cookie('', 0)).send(null);
+  } });
 
   /**
    * The operator may act on every part, a team only on its own area (`part` null: the operator's
@@ -103,7 +182,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   const authorize = async (request: FastifyRequest, reply: FastifyReply, action: string, part: string | null): Promise<boolean> => {
     const actor = request.releaseActor!;
     const allowed = actor.kind === 'operator' || (part !== null && actor.area === part);
-    if (identities && (action !== 'read' || !allowed)) await identities.audit({ actor: actor.name, action, part, allowed });
+    if (action !== 'read' || !allowed) await identities.audit({ actor: actor.name, action, part, allowed });
     if (!allowed) {
       const what = part === null ? 'stránku operátora' : `časť ${part.slice(0, 20)}`;
       await reply.code(403).send({ error: { code: 'forbidden', message: `Tento prístup nesmie meniť ${what}: ${actor.kind === 'team' ? `patrí tímu oblasti ${actor.area}` : 'nemá oprávnenie'}.` } });
@@ -155,15 +234,13 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       };
     } });
   }
-  if (identities) {
-    app.route({ ...route('GET /api/ops/audit'), preHandler: async (request, reply) => {
-      await authorize(request, reply, 'read', null);
-    }, handler: async () => ({
-      data: (await identities.recent(AUDIT_SHOWN)).map((row) => ({ at: row.at, actor: row.actor, action: row.action, part: row.part, allowed: row.allowed === 1, detail: row.detail })),
-    }) });
-  }
+  app.route({ ...route('GET /api/ops/audit'), preHandler: async (request, reply) => {
+    await authorize(request, reply, 'read', null);
+  }, handler: async () => ({
+    data: (await identities.recent(AUDIT_SHOWN)).map((row) => ({ at: row.at, actor: row.actor, action: row.action, part: row.part, allowed: row.allowed === 1, detail: row.detail })),
+  }) });
 
-  /** History names who moved a part: the team's credential, or `ops` for the operator's page. */
+  /** History names who moved a part: the team's credential, or the signed-in operator. */
   const actor = (request: FastifyRequest, reason?: string): Provenance => ({ who: request.releaseActor!.name, reason: reason?.trim() || null });
   /** Each release route names its action; refused ones stop here. */
   const releaseAction = (action: string) => async (request: FastifyRequest<{ Params: { part: string } }>, reply: FastifyReply) => {
@@ -236,7 +313,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         await unpackBuild(body, dir);
         if (!options.keys) throw new ReleaseRefused('bad_signature', 'This server accepts no signed uploads (no release keys). Nothing was changed.');
         await verifyUpload({ keys: options.keys, actor: request.releaseActor!, part, dir, packageVersion: body.packageVersion, manifest: body.manifest }).catch(async (error: unknown) => {
-          if (error instanceof ReleaseRefused) await identities?.audit({ actor: request.releaseActor!.name, action: 'upload', part, allowed: false, detail: error.message });
+          if (error instanceof ReleaseRefused) await identities.audit({ actor: request.releaseActor!.name, action: 'upload', part, allowed: false, detail: error.message });
           throw error;
         });
         const result = await deploy({
@@ -248,8 +325,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
           mode,
           overridePin: body.overridePin === true,
           signed: body.manifest,
-          // The credential names who released; what the uploader says of itself is kept beside it.
-          provenance: { who: request.releaseActor!.kind === 'team' ? `${request.releaseActor!.name} (${body.who}, upload)` : `${body.who} (upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
+          // The credential or the operator names who released; what the uploader says of itself is kept beside it.
+          provenance: { who: `${request.releaseActor!.name} (${body.who}, upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
         });
         request.log.warn({ release: { action: `upload ${mode.kind}`, ...result } }, 'release uploaded');
         const previewUrl = mode.kind === 'publish' && isArea(part) ? previewLink(options.publicUrl, operatorToken, { area: part, version: result.version }) : null;
