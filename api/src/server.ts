@@ -11,6 +11,7 @@ import { fileStoreFromEnv } from './lib/file-store-from-env.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
+import { refundsShown } from './routes/payments/refunds-shown.ts';
 import { releaseIdentities } from './release/identities.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './release/operators.ts';
 import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
@@ -122,6 +123,7 @@ async function main() {
     integrity,
     findings,
     lastIntegrityCheck: () => watch?.lastCheck() ?? null,
+    refunds: () => refundsShown(database.db),
     operators: operatorAccounts(database.db),
     inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin } },
   });

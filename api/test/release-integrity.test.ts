@@ -32,6 +32,7 @@ import { opsRoutes } from '../src/routes/ops/index.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { signInOperator } from './helpers/operator-session.ts';
 
 const origin = mkdtempSync(join(tmpdir(), 'release-integrity-'));
 const storage = localDirectoryStorage(origin);
@@ -58,7 +59,7 @@ beforeAll(async () => {
     await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker, routes: [cartRoute] }), packageVersion: '1.0.0', provenance: { who: 'seed' }, init: true, signingKey: shopKey });
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' }, signingKey: shopKey });
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: 'operator-token-for-integrity', publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys, integrity });
+  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: 'operator-token-for-integrity', publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys, integrity, findings: integrityFindings(api.db) });
   await app.register(shellHost, {
     storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-integrity',
     publicUrl: 'https://shop.example', integrity, pageCacheMs: 0, serverRender: false,
@@ -280,5 +281,14 @@ describe('the integrity watch', () => {
     bare.close();
     const headers = (await findings()).filter((row) => row.kind === 'headers');
     expect(headers.map((row) => row.subject)).toEqual(expect.arrayContaining(['/checkout/cart: content-security-policy: chýba', '/checkout/cart: x-frame-options: chýba']));
+  });
+
+  it('are shown on /ops to a signed-in operator (file, version, what was done), never to an area team', async () => {
+    const operator = await signInOperator(api.db, base);
+    const shown = await fetch(`${base}/api/ops/integrity`, { headers: { cookie: operator.cookie } });
+    expect(shown.status).toBe(200);
+    const { data } = (await shown.json()) as { data: { findings: { part: string; subject: string; action: string; expected: string | null }[] } };
+    expect(data.findings).toEqual(expect.arrayContaining([expect.objectContaining({ part: 'checkout', subject: 'assets/page.js', action: 'fallback', expected: expect.stringMatching(/^sha384-/) })]));
+    expect((await fetch(`${base}/api/ops/integrity`, { headers: { authorization: `Bearer ${checkoutTeam}` } })).status).toBe(403);
   });
 });

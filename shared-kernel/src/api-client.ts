@@ -346,6 +346,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     opsBackups: () => get<Answer<'GET /api/ops/backups'>>('/api/ops/backups', undefined, asOps),
     opsInventory: () => get<Answer<'GET /api/ops/inventory'>>('/api/ops/inventory', undefined, asOps),
     opsAudit: () => get<Answer<'GET /api/ops/audit'>>('/api/ops/audit', undefined, asOps),
+    opsRefunds: () => get<Answer<'GET /api/ops/refunds'>>('/api/ops/refunds', undefined, asOps),
     opsIntegrity: () => get<Answer<'GET /api/ops/integrity'>>('/api/ops/integrity', undefined, asOps),
     // the operator's order tools (a token of their own, never the shopper's)
     operatorRefunds: (operatorToken: string) =>

@@ -1,6 +1,7 @@
 /** The operator's releases and backups (an operator's session cookie or a team's Bearer credential) and the client telemetry. */
 import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
+import { PaymentRefund } from './checkout-types.ts';
 import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
@@ -103,6 +104,7 @@ export const opsCalls = defineCalls({
     error: ReleaseError,
   },
   'GET /api/ops/inventory': { summary: 'Inventár skriptov: každý skript, ktorý môže bežať na stránke obchodu, s odtlačkom SHA-384', answer: Type.Object({ data: ScriptInventory }) },
+  'GET /api/ops/refunds': { summary: 'Vrátené platby (operátor prihlásený na /ops)', answer: Type.Object({ data: Type.Array(PaymentRefund) }) },
   'GET /api/ops/integrity': { summary: 'Kontrola integrity: súbory, manifesty a hlavičky pokladne, ktoré sa líšia od podpísaných', answer: Type.Object({ data: IntegrityReport }) },
   'GET /api/ops/audit': { summary: 'Záznam vydaní: každý pokus o zmenu verzií, povolený aj odmietnutý', answer: Type.Object({ data: Type.Array(ReleaseAuditEntry) }) },
   'GET /api/ops/backups': { summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh', answer: Type.Object({ data: BackupOverview }) },

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, type OpsReleaseAction } from '@shop/shared-kernel';
-import { formatDate } from '@shop/shared-kernel/rules';
+import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { ApiCalls, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
+import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
@@ -33,10 +33,34 @@ function useOperatorData<T>(load: () => Promise<{ data: T }>): T | null {
   return data;
 }
 
+const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čaká na bránu', refunded: 'vrátená', failed: 'brána odmietla – skontrolujte' };
+
+/** Card payments the shop refunds (a second payment of an order, or one after it ended). */
+function Refunds() {
+  const refunds = useOperatorData(api.opsRefunds);
+  if (!refunds) return null;
+  return (
+    <>
+      <h2>Vrátené platby</h2>
+      {refunds.length === 0 ? (
+        <p>Žiadna platba nebola zaplatená dvakrát.</p>
+      ) : (
+        <ul className="ops__refunds" data-testid="ops-refunds">
+          {refunds.map((r) => (
+            <li key={r.paymentId}>
+              Objednávka č. {r.orderNumber} · {formatPrice(r.amountCents * 10)} · {REFUND_STATUS[r.status]} · {r.reason ?? ''} · {time(r.refundedAt ?? r.paidAt)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 const decimal = (value: number) => value.toLocaleString('sk-SK', { maximumFractionDigits: 1 });
 const size = (bytes: number | null) =>
   bytes === null ? '—' : bytes >= 1024 * 1024 ? `${decimal(bytes / 1024 / 1024)} MB` : `${decimal(bytes / 1024)} kB`;
-const every = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${decimal(ms / 60_000)} min`);
+const every = (ms: number) => (ms < 60_000 ? `${decimal(ms / 1000)} s` : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${decimal(ms / 60_000)} min`);
 
 /** The last backup, and the last attempt when it failed (the worker tries again at the next interval). */
 /** Where a backup is kept, in Slovak: a directory's path, or the bucket's address as it is. */
@@ -94,7 +118,8 @@ function Inventory() {
                 {part.part} <code>{part.version}</code>
                 {part.state === 'canary' ? ' (kanárik)' : ''} · {part.pages.includes('*') ? 'všetky stránky' : `stránky: ${part.pages.join(', ')}`} · {part.files.length} súborov,{' '}
                 {size(part.files.reduce((sum, f) => sum + f.bytes, 0))} · vydal {part.releasedBy ?? 'neznámy'}
-                {part.releasedAt ? ` ${time(part.releasedAt)}` : ''}
+                {part.releasedAt ? ` ${time(part.releasedAt)}` : ''} ·{' '}
+                {part.signedBy ? `podpísal ${part.signedBy}${part.signedAt ? ` ${time(part.signedAt)}` : ''}` : <strong>bez platného podpisu</strong>}
               </summary>
               <ul>
                 {part.files.map((file) => (
@@ -139,6 +164,7 @@ const AUDIT_ACTIONS: Record<string, string> = {
   read: 'otvorenie stránky operátora',
   'credential-create': 'nový prístup tímu',
   'credential-revoke': 'zrušený prístup tímu',
+  'key-revoke': 'zrušená dôvera v podpisový kľúč',
   'sign-in': 'prihlásenie',
   'sign-out': 'odhlásenie',
   'operator-create': 'nový operátor',
@@ -165,6 +191,72 @@ function Audit() {
             </li>
           ))}
         </ol>
+      )}
+    </>
+  );
+}
+
+const FINDING_KINDS: Record<string, string> = { file: 'súbor sa líši', signature: 'neplatný podpis manifestu', headers: 'bezpečnostné hlavičky' };
+const FINDING_ACTIONS: Record<string, string> = { fallback: 'vrátené na poslednú neporušenú verziu', 'canary-aborted': 'kanárik ukončený', alert: 'len upozornenie' };
+
+/**
+ * What the integrity watch found (PCI DSS 11.6.1): released files, manifests or the checkout page's
+ * headers that differ from what was signed, and what was done about each.
+ */
+function Integrity() {
+  const report = useOperatorData(api.opsIntegrity);
+  if (!report) return null;
+  return (
+    <>
+      <h2>Integrita skriptov</h2>
+      <p>
+        Súbory verzií v prevádzke sa porovnávajú s podpísanými manifestmi každých {every(report.intervalMs)}, po každom vydaní a keď prehliadač
+        nahlási chybu načítania. Pri rozdiele: {report.action === 'fallback' ? 'návrat na poslednú neporušenú verziu' : 'len upozornenie'}.
+        {report.lastCheck ? ` Posledná kontrola: ${time(report.lastCheck)}.` : ''}
+      </p>
+      {report.findings.length === 0 ? (
+        <p data-testid="ops-integrity-ok">Žiadny súbor sa nelíši od podpísaného.</p>
+      ) : (
+        <table className="ops__table" data-testid="ops-integrity">
+          <caption className="visually-hidden">Nálezy kontroly integrity</caption>
+          <thead>
+            <tr>
+              <th scope="col">Časť a verzia</th>
+              <th scope="col">Súbor</th>
+              <th scope="col">Nález</th>
+              <th scope="col">Čo sa stalo</th>
+              <th scope="col">Naposledy</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.findings.map((finding) => (
+              <tr key={`${finding.part}-${finding.version}-${finding.subject}-${finding.kind}`}>
+                <td>
+                  {partLabels[finding.part as ReleasePart] ?? finding.part} {finding.version}
+                </td>
+                <td>
+                  <code>{finding.subject}</code>
+                </td>
+                <td>
+                  {FINDING_KINDS[finding.kind] ?? finding.kind}
+                  {finding.expected ? (
+                    <small>
+                      <br />
+                      podpísané: <code>{finding.expected}</code>
+                      <br />
+                      na serveri: <code>{finding.actual ?? 'chýba'}</code>
+                    </small>
+                  ) : null}
+                </td>
+                <td>
+                  {FINDING_ACTIONS[finding.action] ?? finding.action}
+                  {finding.detail ? ` (${finding.detail})` : ''}
+                </td>
+                <td>{time(finding.lastSeen)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </>
   );
@@ -478,6 +570,8 @@ export function OpsPage() {
           </ol>
         </>
       )}
+      <Refunds />
+      <Integrity />
       <Backups />
       <Audit />
       <Inventory />

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { BackupOverview, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
+import type { BackupOverview, PaymentRefund, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../lib/contract-route.ts';
 import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../release/releases.ts';
@@ -54,6 +54,8 @@ export type OpsOptions = {
   /** What the integrity watch found (GET /api/ops/integrity), and when this server last checked. */
   findings?: IntegrityFindings;
   lastIntegrityCheck?: () => string | null;
+  /** Card payments the shop refunds (GET /api/ops/refunds). */
+  refunds?: () => Promise<PaymentRefund[]>;
 };
 
 declare module 'fastify' {
@@ -212,6 +214,12 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       reply.header('cache-control', 'no-store');
       return { data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null }) };
     } });
+  }
+  const { refunds } = options;
+  if (refunds) {
+    app.route({ ...route('GET /api/ops/refunds'), preHandler: async (request, reply) => {
+      await authorize(request, reply, 'read', null);
+    }, handler: async () => ({ data: await refunds() }) });
   }
   const { findings } = options;
   if (findings) {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PaymentRefund } from '@shop/shared-kernel/contract';
 import { checkoutCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../lib/contract-route.ts';
 import { SIGNATURE_HEADER } from '../../gateway/protocol.ts';
@@ -11,6 +10,7 @@ import { handleNotification, REFUND_TOPIC, type NotificationOutcome } from './no
 import { CANCEL_TOPIC } from './open-payments.ts';
 import { gatewayAction } from './providers.ts';
 import { PaymentRepository } from './payment.repository.ts';
+import { refundsShown } from './refunds-shown.ts';
 
 type Refusal = Extract<NotificationOutcome, { status: 400 | 401 | 404 }>['result'];
 const REFUSALS: Record<Refusal, () => ApiError> = {
@@ -77,18 +77,6 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
 
   app.withTypeProvider<TypeBoxTypeProvider>().route({ ...callRoute(checkoutCalls, 'GET /api/operator/payments/refunds'), handler: async (request) => {
     requireOperator(request, deps.checkout);
-    const rows = await payments.refunds(200);
-    return {
-      data: rows.map((r) => ({
-        paymentId: r.payment_id,
-        gatewayRef: r.gateway_ref,
-        orderNumber: r.order_number,
-        amountCents: r.amount,
-        status: r.refund_status as PaymentRefund['status'],
-        reason: r.refund_reason,
-        paidAt: r.updated_at,
-        refundedAt: r.refunded_at,
-      })),
-    };
+    return { data: await refundsShown(db) };
   } });
 };
