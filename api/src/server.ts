@@ -16,6 +16,7 @@ import { releaseIdentities } from './release/identities.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './release/operators.ts';
 import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
+import { releasedFileCheck } from './web/verified-files.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import { readRegistry, REGISTRY_KEY } from './release/registry.ts';
 import type { ReleaseStorage } from './release/storage.ts';
@@ -115,6 +116,11 @@ async function main() {
     return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby, backups: backupSources, watchIntegrity });
   }
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
+  // A released file is sent only as signed; one that is not is reported to the watch at once.
+  const releasedFiles = releasedFileCheck(integrity, (part, version, file) => {
+    app.log.error({ integrity: { part, version, file } }, 'a released file differs from its signed manifest; not sent');
+    watch?.reported(part, version);
+  });
   await app.register(opsRoutes, {
     prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord,
     // The area teams' release credentials and the audit log of every release action; the operators' accounts.
@@ -140,6 +146,7 @@ async function main() {
     ...(config.serverCache ? {} : { pageCacheMs: 0 }),
     gatewayOrigin,
     integrity,
+    check: releasedFiles,
     onRefusedVersion: (refused) => {
       app.log.error({ integrity: refused }, 'a version in the registry has no valid signed manifest; left out of pages');
       void findings
@@ -152,7 +159,7 @@ async function main() {
   // anyone; with separate workers, a worker watches them (one watcher decides, not every server).
   const canaryPolicy = canaryPolicyFrom(process.env);
   const canaries = config.role === 'all' ? watchCanaries(app, storage, health, canaryPolicy) : null;
-  const origin = await buildStaticOrigin({ storage, logger: app.log });
+  const origin = await buildStaticOrigin({ storage, logger: app.log, check: releasedFiles });
   if (standby) await standby.standBy(app, origin);
   // Backups, like the outbox's jobs, are taken by a process that runs background work (and not while standing by).
   const backups = config.role === 'all' ? scheduleBackups(app.log, backupSources) : null;

@@ -30,6 +30,8 @@ import { localDirectoryStorage } from '../src/release/storage.ts';
 import { packBuild } from '../src/release/upload-bundle.ts';
 import { opsRoutes } from '../src/routes/ops/index.ts';
 import { shellHost } from '../src/web/shell-host.ts';
+import { buildStaticOrigin } from '../src/web/static-origin.ts';
+import { releasedFileCheck } from '../src/web/verified-files.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { signInOperator } from './helpers/operator-session.ts';
@@ -290,5 +292,30 @@ describe('the integrity watch', () => {
     const { data } = (await shown.json()) as { data: { findings: { part: string; subject: string; action: string; expected: string | null }[] } };
     expect(data.findings).toEqual(expect.arrayContaining([expect.objectContaining({ part: 'checkout', subject: 'assets/page.js', action: 'fallback', expected: expect.stringMatching(/^sha384-/) })]));
     expect((await fetch(`${base}/api/ops/integrity`, { headers: { authorization: `Bearer ${checkoutTeam}` } })).status).toBe(403);
+  });
+});
+
+describe('the static origin', () => {
+  it('sends a released file only with its signed bytes (its brotli copy too); a changed one is refused and reported', async () => {
+    const version = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'origin', routes: [cartRoute], pageBytes: 200 }), packageVersion: '1.0.0', provenance: { who: 'ci' }, signingKey: shopKey, overridePin: true })).version;
+    const reported: string[] = [];
+    const keys = releaseKeys(api.db);
+    const assets = await buildStaticOrigin({ storage, logger: app.log, check: releasedFileCheck(releaseIntegrity({ storage, keys: () => keys.trusted() }), (part, v, file) => reported.push(`${part} ${v} ${file}`)) });
+    try {
+      const get = (file: string, encoding = 'identity') => assets.inject({ url: `/remotes/checkout/${version}/${file}`, headers: { 'accept-encoding': encoding } });
+      expect((await get('assets/page.js')).statusCode).toBe(200);
+      expect((await get('assets/page.js', 'br')).headers['content-encoding']).toBe('br');
+      const chunk = join(versionDir('checkout', version), 'assets', 'page.js');
+      appendFileSync(chunk, ';alert(1)');
+      const refused = await get('assets/page.js');
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ error: { code: 'not_found', message: 'Súbor sa nezhoduje s podpísaným vydaním.' } });
+      // The intact brotli copy is not sent in its place either: the file is not as released.
+      expect((await get('assets/page.js', 'br')).statusCode).toBe(404);
+      expect(reported).toContain(`checkout ${version} assets/page.js`);
+      expect((await get('remoteEntry.js')).statusCode).toBe(200);
+    } finally {
+      await assets.close();
+    }
   });
 });

@@ -9,7 +9,7 @@
  * from a directory).
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { localDirectoryStorage, type ReleaseStorage } from '../src/release/stora
 import { S3_CACHE_DIR, storageFromEnv } from '../src/release/storage-from-env.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { releaseIntegrity } from '../src/release/integrity.ts';
+import { releasedFileCheck } from '../src/web/verified-files.ts';
 import { generateSigningKey, readSigningKey } from '../src/release/signing.ts';
 
 const madeKey = generateSigningKey();
@@ -91,7 +92,8 @@ exports.createShellServer = ({ loadModule }) => {
 /** The checkout area with a server build of its cart page and a precompressed sibling of its page chunk. */
 function checkoutBuild(marker: string): string {
   const dir = fakeAreaBuild('checkout', { marker, routes: [cartRoute] });
-  writeFileSync(join(dir, 'assets', 'page.js.br'), Buffer.from([0x1b, 0x02, 0x00, 0x00]));
+  // The brotli copy of the page chunk: the signed bytes, compressed (a copy that is not is never sent).
+  writeFileSync(join(dir, 'assets', 'page.js.br'), brotliCompressSync(readFileSync(join(dir, 'assets', 'page.js'))));
   mkdirSync(join(dir, 'server'));
   writeFileSync(
     join(dir, 'server', 'entry.cjs'),
@@ -126,8 +128,9 @@ beforeAll(async () => {
   await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db) });
   registryEvents(app, { storage });
   await app.register(shellHost, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example', integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }) });
-  assets = await buildStaticOrigin({ storage, logger: app.log });
-  localAssets = await buildStaticOrigin({ storage: local, logger: app.log });
+  // Each origin sends only what the shop's key signed.
+  assets = await buildStaticOrigin({ storage, logger: app.log, check: releasedFileCheck(releaseIntegrity({ storage, keys: async () => [trustedKey] }), () => undefined) });
+  localAssets = await buildStaticOrigin({ storage: local, logger: app.log, check: releasedFileCheck(releaseIntegrity({ storage: local, keys: async () => [trustedKey] }), () => undefined) });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   assetBase = await assets.listen({ port: 0, host: '127.0.0.1' });
   localAssetBase = await localAssets.listen({ port: 0, host: '127.0.0.1' });
@@ -294,8 +297,10 @@ describe('the static origin on S3', () => {
     // Each file once, and one listing of the folder (the whole of a download), not one per request.
     const objectKey = (file: string) => `/${s3.bucket}/${storage.location(`remotes/checkout/${next}/${file}`).split('/').slice(3).join('/')}`;
     const gets = s3.requests.filter((line) => line.startsWith('GET ') && line.includes(`/${next}/`) && line.endsWith('?x-id=GetObject'));
-    // The folder holds its signed manifest too (the static origin downloads the folder whole).
-    expect(gets.sort()).toEqual([...files, 'release-manifest.json', 'release-manifest.sig'].map((file) => `GET ${objectKey(file)}?x-id=GetObject`).sort());
+    // The folder holds its signed manifest too: downloaded with the folder, and read once more to verify it.
+    const signedFiles = ['release-manifest.json', 'release-manifest.sig'];
+    expect(gets.filter((line) => !signedFiles.some((file) => line.includes(file))).sort()).toEqual(files.map((file) => `GET ${objectKey(file)}?x-id=GetObject`).sort());
+    for (const file of signedFiles) expect(gets.filter((line) => line.includes(file)).length).toBeLessThanOrEqual(2);
     expect(s3.requests.filter((line) => new RegExp(`^GET /${s3.bucket}/\\?prefix=.*${next}`).test(line))).toHaveLength(1);
     expect(existsSync(cached('remotes', 'checkout', next, 'assets', 'page.js.br'))).toBe(true);
     // Downloaded: the next requests read the cache only.

@@ -19,6 +19,7 @@ import { CONFIG_ID, CONFIG_READER, shellInlineScripts, type PagePolicyOptions } 
 import { pagePolicy } from '../lib/security-headers.ts';
 import type { ReleaseIntegrity } from '../release/integrity.ts';
 import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
+import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
@@ -61,6 +62,8 @@ export type ShellHostOptions = {
   integrity: ReleaseIntegrity | null;
   /** Told of each version left out of pages because its signed manifest did not verify. */
   onRefusedVersion?: (refused: RefusedVersion) => void;
+  /** Sends a shell file only with the bytes its version's signed manifest lists (null: unchecked, tests of unsigned builds). */
+  check?: ReleasedFileCheck | null;
 };
 
 
@@ -170,24 +173,30 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     },
   );
 
-  /** Sends a hashed shell file from the version in force, or from an older one for open tabs. */
+  /** Sends a hashed shell file from the version in force, or from an older one for open tabs; false: not there, or not as released. */
   async function sendShellFile(reply: FastifyReply, folder: string, file: string): Promise<boolean> {
     if (!SAFE_ASSET.test(file)) return false;
     const current = (await readRegistry(storage)).shell?.dir ?? null;
-    const sendFrom = async (key: string) => {
+    const sendFrom = async (key: string): Promise<'sent' | 'absent' | 'refused'> => {
       // On an object store a version is downloaded the first time one of its files is asked for.
       const dir = await releasedFolder(storage, key);
-      if (!(await exists(join(dir, folder, file)))) return false;
+      if (!(await exists(join(dir, folder, file)))) return 'absent';
+      if (options.check && !(await options.check('shell', key.slice(SHELLS.length + 1), dir, folder === '.' ? file : `${folder}/${file}`))) return 'refused';
       // Sent as brotli, gzip or plain as the browser asks (precompressed siblings): a shared cache must keep one copy per encoding.
       reply.header('cache-control', IMMUTABLE).header('vary', 'accept-encoding');
       await reply.sendFile(file, join(dir, folder));
-      return true;
+      return 'sent';
     };
-    if (current && (await sendFrom(current))) return true;
+    if (current) {
+      const sent = await sendFrom(current);
+      if (sent !== 'absent') return sent === 'sent';
+    }
     // Not in the version in force: a tab opened before it asks for its own version's files.
     for (const version of await shellVersions()) {
       const key = `${SHELLS}/${version}`;
-      if (key !== current && (await sendFrom(key))) return true;
+      if (key === current) continue;
+      const sent = await sendFrom(key);
+      if (sent !== 'absent') return sent === 'sent';
     }
     return false;
   }

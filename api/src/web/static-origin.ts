@@ -14,7 +14,8 @@ import { mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { isArea, isVersionName } from '../release/registry.ts';
+import { isArea, isVersionName, type AreaName } from '../release/registry.ts';
+import type { ReleasedFileCheck } from './verified-files.ts';
 import type { ReleaseStorage } from '../release/storage.ts';
 import { isSafeBuildPath } from '../release/upload-bundle.ts';
 import { releasedFolder } from './released-folder.ts';
@@ -57,7 +58,10 @@ export function releasedFileOf(url: string): { area: string; version: string; fi
   return isSafeBuildPath(file) ? { area, version, file } : null;
 }
 
-export async function buildStaticOrigin(options: { storage: ReleaseStorage; logger: FastifyBaseLogger }) {
+/** The answer for a released file whose bytes are not the ones signed (or of a version without a valid signature). */
+export const NOT_AS_RELEASED = { error: { code: 'not_found', message: 'Súbor sa nezhoduje s podpísaným vydaním.' } } as const;
+
+export async function buildStaticOrigin(options: { storage: ReleaseStorage; logger: FastifyBaseLogger; check: ReleasedFileCheck | null }) {
   const { storage } = options;
   /** `<origin>/remotes`, or its copy in an object store's cache. */
   const root = storage.localPath('remotes');
@@ -72,6 +76,19 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
   origin.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
   });
+  const { check } = options;
+  if (check) {
+    // Before any file is sent: only the bytes the version's signed manifest lists leave this origin.
+    origin.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const named = releasedFileOf(request.raw.url ?? '');
+      if (!named) return;
+      const key = `remotes/${named.area}/${named.version}`;
+      const dir = storage.local ? storage.localPath(key) : await releasedFolder(storage, key);
+      if (await check(named.area as AreaName, named.version, dir, named.file)) return;
+      return reply.code(404).header('cache-control', 'no-store').send(NOT_AS_RELEASED);
+    });
+  }
   const files = {
     root,
     preCompressed: true,
