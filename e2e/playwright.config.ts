@@ -7,7 +7,7 @@ export const ASSET_PORT = SHOP_PORT + 1;
 export const E2E_DATA_DIR = join(import.meta.dirname, `.data-${SHOP_PORT}`);
 
 // Debian's chromium, never a downloaded browser.
-const chromiumArgs = [
+export const chromiumArgs = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -16,6 +16,8 @@ const chromiumArgs = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Content-Security-Policy reports leave at once, not after the Reporting API's minute.
+  '--short-reporting-delay',
 ];
 
 export default defineConfig({
