@@ -16,8 +16,6 @@ export const chromiumArgs = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  // Content-Security-Policy reports leave at once, not after the Reporting API's minute.
-  '--short-reporting-delay',
 ];
 
 export default defineConfig({
