@@ -7,7 +7,7 @@ export const ASSET_PORT = SHOP_PORT + 1;
 export const E2E_DATA_DIR = join(import.meta.dirname, `.data-${SHOP_PORT}`);
 
 // Debian's chromium, never a downloaded browser.
-export const chromiumArgs = [
+const chromiumArgs = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
