@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { test as plainTest, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test, undecidedTest } from '../tests/fixtures.ts';
 import { SHOP_PORT } from '../playwright.config.ts';
-import { inlineScriptHashes, securityHeaders } from '../../api/src/lib/security-headers.ts';
-import { shellPagePolicy } from '../../api/src/web/page-policy.ts';
+import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../api/src/lib/security-headers.ts';
+import { shellInlineScripts } from '../../api/src/web/page-policy.ts';
 import { clusterState, type ClusterState } from './cluster-state.ts';
 
 /**
@@ -18,11 +18,21 @@ test.beforeAll(() => {
   cluster = clusterState();
 });
 
-/** The policy a server of the cluster computes for the shell version in force (as shell-host.ts does). */
-function computedPolicy(): string {
+/**
+ * The policy a server computes for a page (as shell-host.ts does): the inline scripts of the shell
+ * version in force (from its index.html on the origin) and the page's import map, admitted by hash.
+ */
+function computedPolicy(body: string): string {
   const registry = JSON.parse(readFileSync(join(cluster.dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as { shell: { dir: string } };
   const indexHtml = readFileSync(join(cluster.dataDir, 'origin', registry.shell.dir, 'index.html'), 'utf8');
-  return shellPagePolicy(indexHtml, { assetOrigin: cluster.assetUrl, tagManager: true, gateway: new URL(cluster.gatewayUrl).origin });
+  const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(body)?.[1];
+  expect(importMap, 'the page names its scripts in an import map').toBeTruthy();
+  return pagePolicy({
+    assetOrigin: cluster.assetUrl,
+    tagManager: true,
+    gateway: new URL(cluster.gatewayUrl).origin,
+    inlineScripts: [...shellInlineScripts(indexHtml), scriptHash(importMap!)],
+  });
 }
 
 const scriptHashesOf = (policy: string) => (/(?:^|; )script-src ([^;]*)/.exec(policy)?.[1] ?? '').split(' ').filter((source) => source.startsWith("'sha256-"));
@@ -39,14 +49,16 @@ test('every page type answers through nginx with the policy the servers compute 
   const category = await firstLink(request, '/', '/c/');
   const product = await firstLink(request, category, '/p/');
   const post = await firstLink(request, '/blog', '/blog/clanok/');
-  const policy = computedPolicy();
-  expect(scriptHashesOf(policy).length).toBeGreaterThan(0);
   const expected = securityHeaders({ hsts: false });
+  const policies = new Set<string>();
   for (const path of ['/', category, product, '/checkout/cart', '/account/profile', post, '/ops']) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     const headers = response.headers();
+    const policy = computedPolicy(await response.text());
+    expect(scriptHashesOf(policy).length).toBeGreaterThan(1);
     expect(headers['content-security-policy'], path).toBe(policy);
+    policies.add(policy);
     expect(headers['reporting-endpoints'], path).toBe('csp="/api/csp-report"');
     for (const [name, value] of Object.entries(expected)) expect(headers[name], `${name} on ${path}`).toBe(value);
     // Each web server on its own answers with the same policy as through nginx.
@@ -55,19 +67,21 @@ test('every page type answers through nginx with the policy the servers compute 
       expect(direct.headers()['content-security-policy'], `${server}${path}`).toBe(policy);
     }
   }
+  // One release in force: every page type has the same policy.
+  expect(policies.size).toBe(1);
 });
 
 test('a page kept by nginx and by the server page cache carries the same policy, whose hashes match its inline scripts', async ({ request }) => {
   const category = await firstLink(request, '/', '/c/');
   // A fresh address: neither nginx nor a server has kept it yet.
   const path = `${await firstLink(request, category, '/p/')}?cache=${Date.now().toString(36)}`;
-  const policy = computedPolicy();
   const answers: { edge: string | undefined; page: string | undefined; policy: string | undefined }[] = [];
   for (let i = 0; i < 2; i++) {
     const response = await request.get(path);
     expect(response.status()).toBe(200);
     const headers = response.headers();
     const body = await response.text();
+    const policy = computedPolicy(body);
     answers.push({ edge: headers['x-edge-cache'], page: headers['x-page-cache'], policy: headers['content-security-policy'] });
     expect(headers['content-security-policy']).toBe(policy);
     // Every inline script the browser would run is admitted by its hash.
@@ -76,13 +90,16 @@ test('a page kept by nginx and by the server page cache carries the same policy,
     for (const hash of hashes) expect(scriptHashesOf(policy), `${hash} of the served body`).toContain(hash);
   }
   expect(answers.map((a) => a.edge)).toEqual(['MISS', 'HIT']);
+  expect(answers[1]!.policy).toBe(answers[0]!.policy);
   // The server's page cache: the same address asked of one web server twice (the second kept).
   const server = cluster.web[0]!;
   const direct = [await request.get(`${server}${path}&direct`), await request.get(`${server}${path}&direct`)];
   expect(direct.map((r) => r.headers()['x-page-cache'])).toEqual(['miss', 'hit']);
   for (const response of direct) {
-    expect(response.headers()['content-security-policy']).toBe(policy);
-    for (const hash of inlineScriptHashes(await response.text())) expect(scriptHashesOf(policy)).toContain(hash);
+    const body = await response.text();
+    expect(response.headers()['content-security-policy']).toBe(computedPolicy(body));
+    expect(response.headers()['content-security-policy']).toBe(answers[0]!.policy);
+    for (const hash of inlineScriptHashes(body)) expect(scriptHashesOf(answers[0]!.policy!)).toContain(hash);
   }
 });
 
