@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test as plainTest, type APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { findVariants, moveOrder, operatorToken } from './checkout-helpers.ts';
+import { findVariants, moveOrder } from './checkout-helpers.ts';
 import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 
 /**
@@ -66,9 +67,13 @@ const PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2<
 const INLINE_HANDLER = /inline event handler/;
 const INLINE_SCRIPT = /inline script/;
 
+/** The operator account `npm start` creates on a new shop, its password in the data directory. */
+const operator = () => ({ name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() });
+
 type CspGroup = { page: string; part: string; directive: string; blockedOrigin: string; count: number };
+/** What /ops reads: the request context keeps the operator's session cookie once signed in. */
 async function cspGroups(request: APIRequestContext): Promise<CspGroup[]> {
-  const answer = await request.get('/api/ops/csp-violations', { headers: { authorization: `Bearer ${operatorToken()}` } });
+  const answer = await request.get('/api/ops/csp-violations');
   expect(answer.status()).toBe(200);
   return ((await answer.json()) as { data: { groups: CspGroup[] } }).data.groups;
 }
@@ -106,6 +111,7 @@ test.describe('a script stored in a blog post', () => {
     } finally {
       db.close();
     }
+    expect((await request.post('/api/ops/session', { data: operator() })).status()).toBe(200);
     const before = await cspGroups(request);
 
     // As stored: the API sanitises the HTML it reads, so nothing of the payload is on the page.
@@ -146,8 +152,9 @@ test.describe('a script stored in a blog post', () => {
     // The operator sees them on /ops, under the content pages and inline code.
     await page.unrouteAll();
     await page.goto('/ops');
-    await page.getByLabel('Operátorský token').fill(operatorToken());
-    await page.getByRole('button', { name: 'Pokračovať' }).click();
+    await page.getByLabel('Meno', { exact: true }).fill(operator().name);
+    await page.getByLabel('Heslo', { exact: true }).fill(operator().password);
+    await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
     await expect(page.getByRole('heading', { name: 'Porušenia bezpečnostnej politiky (CSP)' })).toBeVisible();
     await expect(page.getByTestId('ops-csp-summary')).toContainText('obsah a blog · vložený skript alebo štýl');
     await expect(page.getByTestId('ops-csp').getByRole('row').filter({ hasText: 'script-src-attr' }).first()).toContainText('obsah a blog');
