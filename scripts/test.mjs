@@ -1,7 +1,7 @@
 // `npm test`: installs what is missing (pnpm, dependencies, Debian's
 // chromium, PostgreSQL, Redis, nginx) and runs every test: typecheck, lint, unit,
 // API on SQLite and on PostgreSQL, several servers behind nginx on PostgreSQL and
-// Redis, then end-to-end in Chromium against the built shop.
+// Redis, then end-to-end in Chromium against the built shop, on one server and on the cluster.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -97,12 +97,24 @@ if (installed.ok) {
     if (!built.ok) notRun(title, 'the build failed');
     else await stage(title, () => vitest('@shop/api', `api-cluster-${origin}`, { ...process.env, CLUSTER_ORIGIN: origin }, ['--config', 'test-cluster/vitest.config.ts']));
   }
-  if (!built.ok) notRun('End-to-end tests in Chromium', 'the build failed');
-  else {
+  if (!built.ok) {
+    notRun('End-to-end tests in Chromium', 'the build failed');
+    notRun('End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)', 'the build failed');
+  } else {
     await stage('End-to-end tests in Chromium', async () => {
       const output = join(reports, 'e2e.json');
       try {
         await pnpmRun(['--filter', '@shop/e2e', 'test'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
+      } finally {
+        if (existsSync(output)) countPlaywright(output);
+      }
+    });
+    // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
+    // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
+    await stage('End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)', async () => {
+      const output = join(reports, 'e2e-cluster.json');
+      try {
+        await pnpmRun(['--filter', '@shop/e2e', 'run', 'test:cluster'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
       } finally {
         if (existsSync(output)) countPlaywright(output);
       }

@@ -12,6 +12,7 @@ import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig
 import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './routes/ops/index.ts';
 import { refundsShown } from './routes/payments/refunds-shown.ts';
+import { cspViolationsReader } from './routes/ops/csp-violations.ts';
 import { releaseIdentities } from './release/identities.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './release/operators.ts';
 import { DEFAULT_RATE_LIMITS } from './lib/rate-limit.ts';
@@ -131,6 +132,7 @@ async function main() {
     lastIntegrityCheck: () => watch?.lastCheck() ?? null,
     refunds: () => refundsShown(database.db),
     operators: operatorAccounts(database.db),
+    cspViolations: cspViolationsReader(database.db),
     inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin } },
   });
   registryEvents(app, { storage });

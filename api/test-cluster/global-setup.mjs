@@ -3,19 +3,12 @@
 // that keeps every message it receives; everything is stopped and removed afterwards.
 // CLUSTER_ORIGIN=s3: the release origin (and the file store) in a bucket of a local S3 server
 // (s3rver), as at scale; `npm test` runs the multi-server tests once each way.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
-import { ensureRedis } from '../../scripts/ensure-redis.mjs';
-import { startTopology } from '../../scripts/topology.mjs';
+import { startClusterShop } from '../../scripts/cluster-shop.mjs';
 import { S3RVER_CREDENTIALS, startS3Server } from '../test/helpers/s3-server.ts';
-
-const apiDir = join(import.meta.dirname, '..');
-const execFileAsync = promisify(execFile);
 
 /** An SMTP server on loopback that writes each message it accepts to its own file. */
 async function smtpSink(dir) {
@@ -43,78 +36,52 @@ async function smtpSink(dir) {
 }
 
 export default async function setup(project) {
+  const lines = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-cluster-'));
-  const cleanups = [() => rmSync(dataDir, { recursive: true, force: true })];
-  const teardown = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  };
-  try {
-    const postgres = await ensurePostgres();
-    cleanups.push(() => postgres.stop());
-    const redis = await ensureRedis();
-    cleanups.push(() => redis.stop());
-    const mailDir = join(dataDir, 'smtp-received');
-    const smtp = await smtpSink(mailDir);
-    cleanups.push(() => smtp.close());
-    // The release command's settings; with S3 the servers read the same bucket (credentials as the SDK's default chain reads them).
-    const releaseEnv = { DATA_DIR: dataDir, RELEASE_USER: 'cluster-test' };
-    if (process.env.CLUSTER_ORIGIN === 's3') {
+  const cluster = await startClusterShop({
+    dataDir,
+    servers: 2,
+    workers: 2,
+    async prepare(cleanups) {
+      const mailDir = join(dataDir, 'smtp-received');
+      const smtp = await smtpSink(mailDir);
+      cleanups.push(() => smtp.close());
+      if (process.env.CLUSTER_ORIGIN !== 's3') return { env: { SMTP_URL: smtp.url } };
+      // With S3 the servers read the same bucket (credentials as the SDK's default chain reads them).
       const s3 = await startS3Server({ conditionalWrites: true });
       cleanups.push(() => s3.stop());
-      Object.assign(releaseEnv, {
-        S3_BUCKET: s3.bucket,
-        S3_ENDPOINT: s3.endpoint,
-        S3_PREFIX: 'cluster',
-        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-      });
-    }
-    // Not spawnSync: the S3 server answers from this process's event loop.
-    await execFileAsync(process.execPath, ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--init'], {
-      cwd: apiDir,
-      env: { ...process.env, ...releaseEnv },
-      maxBuffer: 16 * 1024 * 1024,
-    }).catch((error) => {
-      throw new Error(`release failed: ${error.stderr ?? error.message}`);
-    });
-    const logFile = join(dataDir, 'servers.log');
-    writeFileSync(logFile, '');
-    const lines = [];
-    const shop = await startTopology({
-      dataDir,
-      databaseUrl: postgres.url,
-      redisUrl: redis.url,
-      servers: 2,
-      workers: 2,
-      env: {
-        ...releaseEnv,
-        SMTP_URL: smtp.url,
-        // Every test request comes from loopback: the order limits would stop the 100 concurrent orders.
-        CHECKOUT_RATE_LIMIT_ALLOWLIST: '127.0.0.1',
-        REGISTRY_POLL_MS: '60000',
-        RELEASE_USER: 'cluster-test',
-      },
-      output: (line) => lines.push(line),
-    });
-    cleanups.push(async () => {
-      // nginx's own log goes with its directory on stop.
-      const nginxLog = process.env.CLUSTER_TEST_LOG ? readFileSync(join(shop.nginxDir, 'error.log'), 'utf8') : '';
-      await shop.stop();
-      if (process.env.CLUSTER_TEST_LOG) process.stdout.write(lines.join('') + nginxLog);
-    });
-    project.provide('cluster', {
-      url: shop.url,
-      web: shop.web.map((s) => s.url),
-      workers: shop.workers.map((s) => s.url),
-      databaseUrl: postgres.url,
-      dataDir,
-      mailDir,
-      operatorToken: readFileSync(join(dataDir, 'operator-token'), 'utf8').trim(),
-      releaseEnv,
-    });
-  } catch (error) {
-    await teardown();
-    throw error;
+      return {
+        env: { SMTP_URL: smtp.url },
+        releaseEnv: {
+          S3_BUCKET: s3.bucket,
+          S3_ENDPOINT: s3.endpoint,
+          S3_PREFIX: 'cluster',
+          AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+        },
+      };
+    },
+    env: {
+      // Every test request comes from loopback: the order limits would stop the 100 concurrent orders.
+      CHECKOUT_RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+      REGISTRY_POLL_MS: '60000',
+    },
+    output: (line) => lines.push(line),
+  });
+  const { shop } = cluster;
+  if (process.env.CLUSTER_TEST_LOG) {
+    // nginx's own log goes with its directory on stop: read it just before.
+    cluster.cleanups.push(() => process.stdout.write(lines.join('') + readFileSync(join(shop.nginxDir, 'error.log'), 'utf8')));
   }
-  return teardown;
+  project.provide('cluster', {
+    url: shop.url,
+    web: shop.web.map((s) => s.url),
+    workers: shop.workers.map((s) => s.url),
+    databaseUrl: cluster.databaseUrl,
+    dataDir,
+    mailDir: join(dataDir, 'smtp-received'),
+    operatorToken: cluster.operatorToken,
+    releaseEnv: cluster.releaseEnv,
+  });
+  return cluster.stop;
 }

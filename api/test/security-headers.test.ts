@@ -56,7 +56,7 @@ describe('Content-Security-Policy reports', () => {
     return Object.fromEntries([...text.matchAll(/^shop_csp_violations_total\{([^}]*)\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
   };
 
-  it('are counted per directive and page, in the report-uri and the Reporting API forms', async () => {
+  it('are counted per directive, page type and part, in the report-uri and the Reporting API forms', async () => {
     const legacy = await fetch(`${api.baseUrl}/api/csp-report`, {
       method: 'POST',
       headers: { 'content-type': 'application/csp-report' },
@@ -73,8 +73,8 @@ describe('Content-Security-Policy reports', () => {
     });
     expect(modern.status).toBe(204);
     const counts = await metric();
-    expect(counts['directive="script-src-elem",page="checkout"']).toBe(1);
-    expect(counts['directive="script-src-elem",page="p"']).toBe(1);
+    expect(counts['directive="script-src-elem",page="cart",part="external"']).toBe(1);
+    expect(counts['directive="script-src-elem",page="product",part="inline"']).toBe(1);
   });
 
   it('refuse a body past the limit and anything but JSON, in the error shape', async () => {

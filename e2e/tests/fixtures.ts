@@ -11,9 +11,17 @@ async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise
   await page.locator('html[data-interactive]').waitFor({ state: 'attached', timeout: 5_000 }).catch(() => undefined);
 }
 
+/**
+ * The policy violations a test provokes on purpose (an injected script the policy must block):
+ * `test.use({ expectedCspViolations: [/Refused to execute inline event handler/] })` in that test's
+ * describe block. Each must occur; any other violation still fails the test.
+ */
+export type CspExpectations = { expectedCspViolations: RegExp[] };
+
 /** A visitor who has not answered the cookie notice yet; every navigation waits until the page is interactive. */
-export const undecidedTest = base.extend({
-  page: async ({ page, javaScriptEnabled }, use) => {
+export const undecidedTest = base.extend<CspExpectations>({
+  expectedCspViolations: [[], { option: true }],
+  page: async ({ page, javaScriptEnabled, expectedCspViolations }, use) => {
     // Every script the shop runs is one its Content-Security-Policy admits: a violation fails the test.
     const violations: string[] = [];
     page.on('console', (message) => {
@@ -32,7 +40,9 @@ export const undecidedTest = base.extend({
       return response;
     };
     await use(page);
-    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    const expected = (violation: string) => expectedCspViolations.some((pattern) => pattern.test(violation));
+    expect(violations.filter((violation) => !expected(violation)), 'Content-Security-Policy violations').toEqual([]);
+    for (const pattern of expectedCspViolations) expect(violations.some((violation) => pattern.test(violation)), `the expected violation ${pattern}`).toBe(true);
   },
 });
 

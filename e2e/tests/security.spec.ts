@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { test as plainTest } from '@playwright/test';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { test as plainTest, type APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { SHOP_PORT } from '../playwright.config.ts';
+import { findVariants, moveOrder } from './checkout-helpers.ts';
+import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 
 /**
  * What an attacker's page or script meets: the shop's pages refuse to be framed by another origin
@@ -49,4 +53,155 @@ test('every page answers with the policy and the security headers, also from the
     expect(headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(headers['permissions-policy']).toContain('geolocation=(self)');
   }
+});
+
+/**
+ * A script stored in a field the pages render as HTML. Blog posts (and CMS pages) have no editor
+ * route: they come from the seed, so the post is written directly into the e2e server's SQLite
+ * database. Their HTML is sanitised on write (the seed) and again when read (routes/content), so
+ * the stored payload never reaches the page; the second step plays a missing sanitiser (the page's
+ * body rewritten on its way to the browser, its headers untouched), and the policy is what stops it.
+ */
+const PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+// Chromium's wording has changed between versions ("Refused to execute inline script", "Executing inline script violates").
+const INLINE_HANDLER = /inline event handler/;
+const INLINE_SCRIPT = /inline script/;
+
+/** The operator account `npm start` creates on a new shop, its password in the data directory. */
+const operator = () => ({ name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() });
+
+type CspGroup = { page: string; part: string; directive: string; blockedOrigin: string; count: number };
+/** What /ops reads: the request context keeps the operator's session cookie once signed in. */
+async function cspGroups(request: APIRequestContext): Promise<CspGroup[]> {
+  const answer = await request.get('/api/ops/csp-violations');
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { data: { groups: CspGroup[] } }).data.groups;
+}
+const countOf = (groups: CspGroup[], directive: string) =>
+  groups.filter((g) => g.page === 'content' && g.part === 'inline' && g.directive === directive && g.blockedOrigin === 'inline').reduce((sum, g) => sum + g.count, 0);
+
+/** The e2e server's database (better-sqlite3 from the API's dependencies). */
+function shopDatabase() {
+  const require = createRequire(join(import.meta.dirname, '..', '..', 'api', 'package.json'));
+  const Database = require('better-sqlite3') as new (file: string) => {
+    prepare(sql: string): { run(...values: unknown[]): unknown; get(...values: unknown[]): unknown };
+    pragma(text: string): unknown;
+    close(): void;
+  };
+  const db = new Database(join(E2E_DATA_DIR, 'shop.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+test.describe('a script stored in a blog post', () => {
+  // An array option is given as [value, options].
+  test.use({ expectedCspViolations: [[INLINE_HANDLER, INLINE_SCRIPT], { scope: 'test' }] });
+
+  test('never runs: the sanitiser drops it, and without the sanitiser the policy blocks it and the report reaches /ops', async ({ page, request }) => {
+    const slug = `vlozeny-skript-${Date.now().toString(36)}`;
+    const db = shopDatabase();
+    try {
+      db.prepare('insert into blog_posts (slug, title, perex, content_html, published_at) values (?, ?, ?, ?, ?)').run(
+        slug,
+        'Článok s vloženým skriptom',
+        'Skúška bezpečnostnej politiky.',
+        `<p>Začiatok článku.</p>${PAYLOAD}<p>Koniec článku.</p>`,
+        new Date().toISOString(),
+      );
+    } finally {
+      db.close();
+    }
+    expect((await request.post('/api/ops/session', { data: operator() })).status()).toBe(200);
+    const before = await cspGroups(request);
+
+    // As stored: the API sanitises the HTML it reads, so nothing of the payload is on the page.
+    await page.goto(`/blog/clanok/${slug}`);
+    await expect(page.getByText('Koniec článku.')).toBeVisible();
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await expect(page.locator('.cnt-post [onerror]')).toHaveCount(0);
+
+    // Without the sanitiser: the stored body as it is, in the page the server sent, under its policy.
+    const served: boolean[] = [];
+    const policies: string[] = [];
+    await page.route((url) => url.pathname === `/blog/clanok/${slug}`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/(Začiatok článku\.<\/p>)[\s\S]*?(<p>Koniec článku\.)/, `$1${PAYLOAD}$2`);
+      served.push(html.includes(PAYLOAD));
+      // The body is sent as it is now: no content-encoding of the original. The same policy but for
+      // its report-to: this Chromium delivers no Reporting API report to a plain-http origin (a page
+      // with report-to had none delivered in a minute; production is https), and ignores report-uri
+      // while report-to is there. Without it, the browser itself sends the report-uri form.
+      const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !/^(content-encoding|content-length)$/i.test(name)));
+      headers['content-security-policy'] = headers['content-security-policy']!.replace(/; report-to csp$/, '');
+      policies.push(headers['content-security-policy']);
+      await route.fulfill({ status: response.status(), headers, body: html });
+    });
+    await page.goto(`/blog/clanok/${slug}?bez-sanitizacie`);
+    // The browser parsed both (the fixture checks it refused each); hydration may then redraw the post.
+    expect(served).toEqual([true]);
+    expect(policies).toHaveLength(1);
+    expect(policies[0]).toMatch(/^default-src 'self'; script-src 'self' http:\/\/localhost:\d+( 'sha256-[A-Za-z0-9+/=]+')+.*; report-uri \/api\/csp-report$/);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+
+    // Both blocks were reported: the handler (script-src-attr) and the script (script-src-elem).
+    const reported = async (directive: string) => countOf(await cspGroups(request), directive) - countOf(before, directive);
+    await expect.poll(() => reported('script-src-attr'), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => reported('script-src-elem'), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+
+    // The operator sees them on /ops, under the content pages and inline code.
+    await page.unrouteAll();
+    await page.goto('/ops');
+    await page.getByLabel('Meno', { exact: true }).fill(operator().name);
+    await page.getByLabel('Heslo', { exact: true }).fill(operator().password);
+    await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
+    await expect(page.getByRole('heading', { name: 'Porušenia bezpečnostnej politiky (CSP)' })).toBeVisible();
+    await expect(page.getByTestId('ops-csp-summary')).toContainText('obsah a blog · vložený skript alebo štýl');
+    await expect(page.getByTestId('ops-csp').getByRole('row').filter({ hasText: 'script-src-attr' }).first()).toContainText('obsah a blog');
+  });
+});
+
+/**
+ * A complaint's text is the shopper's own words, shown back on /account/complaints: as React text,
+ * never as HTML, so the same payload is shown as written and nothing runs (no violation either).
+ * Filed through the call the complaint form sends, by the demo customer, for a delivered order.
+ */
+test('a script in a complaint’s text is shown as text and never runs', async ({ page, request }) => {
+  const login = await request.post('/api/account/login', { data: { email: 'zakaznik@example.sk', password: 'Heslo123!' } });
+  const { token } = ((await login.json()) as { data: { token: string } }).data;
+  const authorization = { authorization: `Bearer ${token}` };
+  const [variant] = await findVariants(request, 1);
+  const placed = await request.post('/api/orders', {
+    headers: authorization,
+    data: {
+      idempotencyKey: `csp-complaint-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
+      lines: [{ v_id: variant!.v_id, amount: 1 }],
+      contact: { email: 'zakaznik@example.sk', phone: '0905 123 456', name: 'Ján Zákazník', billing: { street: 'Hlavná 5', city: 'Martin', zip: '036 01' }, company: null, delivery: null },
+      shippingCode: 'courier',
+      paymentCode: 'cod',
+      couponCode: null,
+      note: '',
+      termsAccepted: true,
+    },
+  });
+  expect(placed.status()).toBe(201);
+  const order = ((await placed.json()) as { data: { order: { number: string; token: string } } }).data.order;
+  await moveOrder(request, order.number, 'shipped');
+  await moveOrder(request, order.number, 'delivered');
+  const detail = await request.get(`/api/account/orders/${order.token}`, { headers: authorization });
+  const itemId = ((await detail.json()) as { data: { lines: { itemId: number }[] } }).data.lines[0]!.itemId;
+  const description = `Vrece bolo roztrhnuté. ${PAYLOAD}`;
+  const filed = await request.post('/api/account/complaints', {
+    headers: authorization,
+    multipart: { orderToken: order.token, itemId: String(itemId), reason: 'damaged', description },
+  });
+  expect(filed.status()).toBe(201);
+
+  await page.goto('/');
+  await page.evaluate((value) => localStorage.setItem('auth', JSON.stringify({ auth: 1, token: value })), token);
+  await page.goto('/account/complaints');
+  const shown = page.getByTestId('complaint').filter({ hasText: 'Vrece bolo roztrhnuté.' }).first();
+  await expect(shown.locator('.acc-quote')).toHaveText(description);
+  await expect(shown.locator('img:not([alt]), script')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 });

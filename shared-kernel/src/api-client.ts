@@ -348,6 +348,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     opsAudit: () => get<Answer<'GET /api/ops/audit'>>('/api/ops/audit', undefined, asOps),
     opsRefunds: () => get<Answer<'GET /api/ops/refunds'>>('/api/ops/refunds', undefined, asOps),
     opsIntegrity: () => get<Answer<'GET /api/ops/integrity'>>('/api/ops/integrity', undefined, asOps),
+    opsCspViolations: () => get<Answer<'GET /api/ops/csp-violations'>>('/api/ops/csp-violations', undefined, asOps),
     // the operator's order tools (a token of their own, never the shopper's)
     operatorRefunds: (operatorToken: string) =>
       get<Answer<'GET /api/operator/payments/refunds'>>('/api/operator/payments/refunds', undefined, asOperator(operatorToken)),

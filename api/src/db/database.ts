@@ -37,6 +37,7 @@ import type {
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
+import type { CspViolationTable } from './csp-violation.table.ts';
 import type { ReleaseIntegrityFindingTable, ReleaseSignatureTable, ReleaseSigningKeyTable } from './release-integrity.table.ts';
 import type { OperatorSessionTable, OperatorSignInFailureTable, OperatorTable, ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
@@ -108,6 +109,8 @@ export interface Database {
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
   operator_sign_in_failures: OperatorSignInFailureTable;
+  // the pages' Content-Security-Policy violations per day, page type, part and directive
+  csp_violations: CspViolationTable;
 }
 
 export type Db = Kysely<Database>;

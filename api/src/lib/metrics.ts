@@ -98,8 +98,8 @@ export function createMetrics(
   });
   const cspViolations = new Counter({
     name: 'shop_csp_violations_total',
-    help: "Content-Security-Policy violations browsers reported, by directive and page type (the address's first segment)",
-    labelNames: ['directive', 'page'] as const,
+    help: 'Content-Security-Policy violations browsers reported, by directive, page type (home, category, product, cart, checkout, account, content, other) and part (shell, an area, inline, external, other)',
+    labelNames: ['directive', 'page', 'part'] as const,
     registers: [registry],
   });
   const integrityChecks = new Counter({

@@ -6,5 +6,6 @@ export type * from './account-types.ts';
 export type * from './release-types.ts';
 export type * from './telemetry-types.ts';
 export type * from './backup-types.ts';
+export type * from './csp-types.ts';
 export type * from './api.ts';
 export type { CheckoutLineInput, QuoteBody, PlaceOrderBody } from './checkout-calls.ts';

@@ -5,6 +5,7 @@ import { PaymentRefund } from './checkout-types.ts';
 import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
+import { CspViolationReport } from './csp-types.ts';
 
 const Part = Type.Object({ part: Type.String({ maxLength: 20 }) });
 const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
@@ -108,6 +109,7 @@ export const opsCalls = defineCalls({
   'GET /api/ops/integrity': { summary: 'Kontrola integrity: súbory, manifesty a hlavičky pokladne, ktoré sa líšia od podpísaných', answer: Type.Object({ data: IntegrityReport }) },
   'GET /api/ops/audit': { summary: 'Záznam vydaní: každý pokus o zmenu verzií, povolený aj odmietnutý', answer: Type.Object({ data: Type.Array(ReleaseAuditEntry) }) },
   'GET /api/ops/backups': { summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh', answer: Type.Object({ data: BackupOverview }) },
+  'GET /api/ops/csp-violations': { summary: 'Porušenia Content-Security-Policy za posledných 7 dní podľa stránky, časti a direktívy', answer: Type.Object({ data: CspViolationReport }) },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */
   'POST /api/telemetry': { summary: 'Hlásenie zobrazení a chýb z prehliadača', body: TelemetryBatch, answer: Type.Null(), status: 204 },
   'GET /api/telemetry/summary': {

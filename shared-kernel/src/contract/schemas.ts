@@ -10,6 +10,7 @@ export * from './checkout-types.ts';
 export * from './account-types.ts';
 export * from './release-types.ts';
 export * from './telemetry-types.ts';
+export * from './csp-types.ts';
 export { KERNEL_VERSION } from '../version.ts';
 export { contentCalls } from './content-calls.ts';
 export { catalogCalls } from './catalog-calls.ts';

@@ -4,6 +4,7 @@ import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
+import { CspViolations } from './ops-csp.tsx';
 
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
 
@@ -575,6 +576,7 @@ export function OpsPage() {
       <Backups />
       <Audit />
       <Inventory />
+      <CspViolations />
     </section>
   );
 }

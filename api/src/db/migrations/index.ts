@@ -32,6 +32,7 @@ import * as backupStatus from './2026-11-27T07-00-00Z_backup-status.ts';
 import * as releaseIdentities from './2026-11-27T08-00-00Z_release-identities.ts';
 import * as operatorAccounts from './2026-11-27T10-00-00Z_operator-accounts.ts';
 import * as releaseSigning from './2026-11-27T11-00-00Z_release-signing.ts';
+import * as cspViolations from './2026-11-27T11-30-00Z_csp-violations.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T08-00-00Z_release-identities': releaseIdentities,
   '2026-11-27T10-00-00Z_operator-accounts': operatorAccounts,
   '2026-11-27T11-00-00Z_release-signing': releaseSigning,
+  '2026-11-27T11-30-00Z_csp-violations': cspViolations,
 };

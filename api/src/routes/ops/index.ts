@@ -29,6 +29,7 @@ import { verifyUpload } from '../../release/signed-upload.ts';
 import type { IntegrityFindings } from '../../release/integrity-findings.ts';
 import { integrityPolicyFrom } from '../../release/integrity-watch.ts';
 import type { PagePolicyOptions } from '../../web/page-policy.ts';
+import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -56,6 +57,8 @@ export type OpsOptions = {
   lastIntegrityCheck?: () => string | null;
   /** Card payments the shop refunds (GET /api/ops/refunds). */
   refunds?: () => Promise<PaymentRefund[]>;
+  /** The pages' policy violations of the last days (GET /api/ops/csp-violations answers only with it). */
+  cspViolations?: CspViolationsReader;
 };
 
 declare module 'fastify' {
@@ -242,6 +245,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       };
     } });
   }
+  if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations, authorize });
   app.route({ ...route('GET /api/ops/audit'), preHandler: async (request, reply) => {
     await authorize(request, reply, 'read', null);
   }, handler: async () => ({

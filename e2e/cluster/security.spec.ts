@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { test as plainTest, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, undecidedTest } from '../tests/fixtures.ts';
+import { SHOP_PORT } from '../playwright.config.ts';
+import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../api/src/lib/security-headers.ts';
+import { shellInlineScripts } from '../../api/src/web/page-policy.ts';
+import { clusterState, type ClusterState } from './cluster-state.ts';
+
+/**
+ * The pages' Content-Security-Policy and security headers as shoppers get them at scale: through
+ * nginx (its page cache in front) from either of two web servers (each with its page cache), on
+ * PostgreSQL and Redis. Every test with the fixtures also fails on any policy violation in Chromium.
+ */
+let cluster: ClusterState;
+test.beforeAll(() => {
+  cluster = clusterState();
+});
+
+/**
+ * The policy a server computes for a page (as shell-host.ts does): the inline scripts of the shell
+ * version in force (from its index.html on the origin) and the page's import map, admitted by hash.
+ */
+function computedPolicy(body: string): string {
+  const registry = JSON.parse(readFileSync(join(cluster.dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as { shell: { dir: string } };
+  const indexHtml = readFileSync(join(cluster.dataDir, 'origin', registry.shell.dir, 'index.html'), 'utf8');
+  const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(body)?.[1];
+  expect(importMap, 'the page names its scripts in an import map').toBeTruthy();
+  return pagePolicy({
+    assetOrigin: cluster.assetUrl,
+    tagManager: true,
+    gateway: new URL(cluster.gatewayUrl).origin,
+    inlineScripts: [...shellInlineScripts(indexHtml), scriptHash(importMap!)],
+  });
+}
+
+const scriptHashesOf = (policy: string) => (/(?:^|; )script-src ([^;]*)/.exec(policy)?.[1] ?? '').split(' ').filter((source) => source.startsWith("'sha256-"));
+
+/** A link of the kind `prefix` from the server-rendered page at `path`. */
+async function firstLink(request: APIRequestContext, path: string, prefix: string): Promise<string> {
+  const html = await (await request.get(path)).text();
+  const found = new RegExp(`href="(${prefix}[a-z0-9-]+)"`).exec(html)?.[1];
+  expect(found, `a ${prefix} link on ${path}`).toBeTruthy();
+  return found!;
+}
+
+test('every page type answers through nginx with the policy the servers compute and the security headers', async ({ request }) => {
+  const category = await firstLink(request, '/', '/c/');
+  const product = await firstLink(request, category, '/p/');
+  const post = await firstLink(request, '/blog', '/blog/clanok/');
+  const expected = securityHeaders({ hsts: false });
+  const policies = new Set<string>();
+  for (const path of ['/', category, product, '/checkout/cart', '/account/profile', post, '/ops']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const headers = response.headers();
+    const policy = computedPolicy(await response.text());
+    expect(scriptHashesOf(policy).length).toBeGreaterThan(1);
+    expect(headers['content-security-policy'], path).toBe(policy);
+    policies.add(policy);
+    expect(headers['reporting-endpoints'], path).toBe('csp="/api/csp-report"');
+    for (const [name, value] of Object.entries(expected)) expect(headers[name], `${name} on ${path}`).toBe(value);
+    // Each web server on its own answers with the same policy as through nginx.
+    for (const server of cluster.web) {
+      const direct = await request.get(`${server}${path}`);
+      expect(direct.headers()['content-security-policy'], `${server}${path}`).toBe(policy);
+    }
+  }
+  // One release in force: every page type has the same policy.
+  expect(policies.size).toBe(1);
+});
+
+test('a page kept by nginx and by the server page cache carries the same policy, whose hashes match its inline scripts', async ({ request }) => {
+  const category = await firstLink(request, '/', '/c/');
+  // A fresh address: neither nginx nor a server has kept it yet.
+  const path = `${await firstLink(request, category, '/p/')}?cache=${Date.now().toString(36)}`;
+  const answers: { edge: string | undefined; page: string | undefined; policy: string | undefined }[] = [];
+  for (let i = 0; i < 2; i++) {
+    const response = await request.get(path);
+    expect(response.status()).toBe(200);
+    const headers = response.headers();
+    const body = await response.text();
+    const policy = computedPolicy(body);
+    answers.push({ edge: headers['x-edge-cache'], page: headers['x-page-cache'], policy: headers['content-security-policy'] });
+    expect(headers['content-security-policy']).toBe(policy);
+    // Every inline script the browser would run is admitted by its hash.
+    const hashes = inlineScriptHashes(body);
+    expect(hashes.length).toBeGreaterThan(0);
+    for (const hash of hashes) expect(scriptHashesOf(policy), `${hash} of the served body`).toContain(hash);
+  }
+  expect(answers.map((a) => a.edge)).toEqual(['MISS', 'HIT']);
+  expect(answers[1]!.policy).toBe(answers[0]!.policy);
+  // The server's page cache: the same address asked of one web server twice (the second kept).
+  const server = cluster.web[0]!;
+  const direct = [await request.get(`${server}${path}&direct`), await request.get(`${server}${path}&direct`)];
+  expect(direct.map((r) => r.headers()['x-page-cache'])).toEqual(['miss', 'hit']);
+  for (const response of direct) {
+    const body = await response.text();
+    expect(response.headers()['content-security-policy']).toBe(computedPolicy(body));
+    expect(response.headers()['content-security-policy']).toBe(answers[0]!.policy);
+    for (const hash of inlineScriptHashes(body)) expect(scriptHashesOf(answers[0]!.policy!)).toContain(hash);
+  }
+});
+
+/** Home → a category → a product → into the basket → the basket, as a shopper clicks it. */
+async function shopperJourney(page: Page) {
+  await page.goto('/');
+  await page.getByRole('region', { name: 'Kategórie' }).getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/c\//);
+  await page.getByTestId('product-card').first().getByRole('link').click();
+  await expect(page).toHaveURL(/\/p\//);
+  await page.getByRole('button', { name: 'Pridať do košíka' }).click();
+  await expect(page.getByTestId('basket-count')).toHaveText('1');
+  await page.getByRole('link', { name: /Košík:/ }).click();
+  await expect(page).toHaveURL(/\/checkout\/cart$/);
+  await expect(page.getByTestId('basket-line')).toHaveCount(1);
+}
+
+test('a shopper who refused the cookies browses, fills and opens the basket without a policy violation', async ({ page }) => {
+  await shopperJourney(page);
+});
+
+undecidedTest('a shopper who accepted the cookies browses, fills and opens the basket without a policy violation', async ({ page }) => {
+  // No internet here: the tag manager the consent brings in is answered with an empty script.
+  await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+  await page.goto('/');
+  const notice = page.getByRole('dialog', { name: 'Súbory cookies' }).and(page.getByTestId('consent'));
+  await notice.getByRole('button', { name: 'Prijať všetko' }).click();
+  await expect(notice).toBeHidden();
+  await expect(page.locator('script[src*="googletagmanager.com"]')).toHaveCount(1);
+  await shopperJourney(page);
+});
+
+// Without the fixtures' guard: the refused framing is the violation this test expects.
+plainTest('the basket framed by another site through nginx does not render', async ({ page }) => {
+  const other: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><title>iný web</title><iframe id="shop" src="http://localhost:${SHOP_PORT}/checkout/cart" width="800" height="600"></iframe>`);
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  try {
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/frame-ancestors|X-Frame-Options/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(`http://127.0.0.1:${(other.address() as { port: number }).port}`);
+    await expect.poll(() => blocked.length).toBeGreaterThan(0);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    expect(await frame?.locator('text=Košík').count().catch(() => 0)).toBe(0);
+  } finally {
+    await new Promise((resolve) => other.close(resolve));
+  }
+});

@@ -1,0 +1,20 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * What an operator call answers; null while it loads or when it failed (the section is then left
+ * out). The same hook as ops-page.tsx's own, for sections kept in their own files.
+ */
+export function useOperatorData<T>(load: () => Promise<{ data: T }>): T | null {
+  const [data, setData] = useState<T | null>(null);
+  useEffect(() => {
+    let current = true;
+    void load().then(
+      (answer) => current && setData(answer.data),
+      () => current && setData(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [load]);
+  return data;
+}
