@@ -133,7 +133,7 @@ async function main() {
     refunds: () => refundsShown(database.db),
     operators: operatorAccounts(database.db),
     cspViolations: cspViolationsReader(database.db),
-    inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin } },
+    inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin, reportTo: checkoutConfig.publicUrl.startsWith('https:') } },
   });
   registryEvents(app, { storage });
   await app.register(shellHost, {

@@ -47,7 +47,7 @@ beforeAll(async () => {
   await app.register(opsRoutes, {
     prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', health,
     identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys,
-    inventory: { tagManagerId: 'GTM-OPSTEST', policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example' } },
+    inventory: { tagManagerId: 'GTM-OPSTEST', policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example', reportTo: true } },
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   ({ cookie: token, name: operatorName } = await signInOperator(api.db, base));

@@ -92,6 +92,9 @@ describe("a page's Content-Security-Policy", () => {
     expect(policy).toContain("base-uri 'none'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).toContain('report-uri /api/csp-report');
+    // Served over https (PUBLIC_URL): the Reporting API's endpoint too (over http, report-uri alone).
+    expect(policy).toMatch(/; report-to csp$/);
+    expect(response.headers.get('reporting-endpoints')).toBe('csp="/api/csp-report"');
     // Configuration is data, never run.
     expect(html).toMatch(/<script type="application\/json" id="shop-config">\{/);
   });

@@ -31,6 +31,8 @@ function computedPolicy(body: string): string {
     assetOrigin: cluster.assetUrl,
     tagManager: true,
     gateway: new URL(cluster.gatewayUrl).origin,
+    // The cluster is served over plain http: the policy reports through report-uri alone.
+    reportTo: false,
     inlineScripts: [...shellInlineScripts(indexHtml), scriptHash(importMap!)],
   });
 }

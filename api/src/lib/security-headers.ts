@@ -58,7 +58,12 @@ const TAG_MANAGER = ['https://www.googletagmanager.com'];
 const ANALYTICS = ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com'];
 
 /** The policy of a shop page. `gateway`: the card gateway's origin, the one other place a form of the shop may go. */
-export function pagePolicy(options: { assetOrigin: string; inlineScripts: string[]; tagManager: boolean; gateway: string | null }): string {
+/**
+ * `reportTo`: name the Reporting API endpoint too (the shop is served over https). Chromium then sends
+ * reports only there and ignores report-uri, and it delivers no Reporting API report to a plain-http
+ * page, so over http (`npm start` on localhost) the policy reports through report-uri alone.
+ */
+export function pagePolicy(options: { assetOrigin: string; inlineScripts: string[]; tagManager: boolean; gateway: string | null; reportTo: boolean }): string {
   const asset = options.assetOrigin;
   const tagManager = options.tagManager ? TAG_MANAGER : [];
   const analytics = options.tagManager ? [...TAG_MANAGER, ...ANALYTICS] : [];
@@ -77,7 +82,7 @@ export function pagePolicy(options: { assetOrigin: string; inlineScripts: string
     ['frame-ancestors', ["'none'"]],
     ['form-action', ["'self'", ...(options.gateway ? [options.gateway] : [])]],
     ['report-uri', [CSP_REPORT_PATH]],
-    ['report-to', ['csp']],
+    ...(options.reportTo ? ([['report-to', ['csp']]] as [string, string[]][]) : []),
   ];
   return directives.map(([name, sources]) => `${name} ${[...new Set(sources)].join(' ')}`).join('; ');
 }

@@ -14,7 +14,8 @@ import { consentFirstFrame } from './consent-frame.ts';
 export const CONFIG_ID = 'shop-config';
 export const CONFIG_READER = `<script>window.__SHOP__=JSON.parse(document.getElementById('${CONFIG_ID}').textContent)</script>`;
 
-export type PagePolicyOptions = { assetOrigin: string; tagManager: boolean; gateway: string | null };
+/** `reportTo`: the shop is served over https (its PUBLIC_URL), where browsers deliver Reporting API reports. */
+export type PagePolicyOptions = { assetOrigin: string; tagManager: boolean; gateway: string | null; reportTo: boolean };
 
 /** The inline scripts every page of the shell version whose index.html this is runs (the import map's aside). */
 export function shellInlineScripts(indexHtml: string): string[] {

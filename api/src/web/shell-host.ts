@@ -119,7 +119,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
   let indexCache: { dir: string; html: string; inlineScripts: string[] } | null = null;
-  const policyOptions: PagePolicyOptions = { assetOrigin: options.assetOrigin, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null };
+  const policyOptions: PagePolicyOptions = { assetOrigin: options.assetOrigin, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null, reportTo: options.publicUrl.startsWith('https:') };
   const scripts = options.integrity ? pageScripts({ integrity: options.integrity, assetOrigin: options.assetOrigin, onRefused: options.onRefusedVersion }) : null;
   /** The shell's versions on the origin, for the files of tabs opened before the version in force. */
   let listed: { at: number; versions: Promise<string[]> } | null = null;
@@ -259,7 +259,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // as briefly as the server does; during a canary or a preview it depends on this browser's cookie.
     const shared = !previewed && !canaryRunning;
     reply.header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache').type('text/html; charset=utf-8');
-    reply.header('content-security-policy', policy).header('reporting-endpoints', REPORTING_ENDPOINTS);
+    reply.header('content-security-policy', policy);
+    if (policyOptions.reportTo) reply.header('reporting-endpoints', REPORTING_ENDPOINTS);
 
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
     const cacheKey = previewed
