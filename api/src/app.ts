@@ -165,7 +165,11 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     },
     { ...DEFAULT_OUTBOX, ...opts.outbox },
   );
-  const metrics = createMetrics(() => outbox.backlog(), () => readBackupStatus(opts.db), () => integrityFindings(opts.db).counts());
+  const metrics = createMetrics(() => outbox.backlog(), () => readBackupStatus(opts.db), async () => {
+    const findings = integrityFindings(opts.db);
+    const [counts, last] = await Promise.all([findings.counts(), findings.lastCheck()]);
+    return { counts, lastCheck: last?.at ?? null };
+  });
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
   observeRequests(app, metrics);

@@ -129,7 +129,6 @@ async function main() {
     keys,
     integrity,
     findings,
-    lastIntegrityCheck: () => watch?.lastCheck() ?? null,
     refunds: () => refundsShown(database.db),
     operators: operatorAccounts(database.db),
     cspViolations: cspViolationsReader(database.db),

@@ -15,6 +15,7 @@ import { brotliCompressSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/lib/error-handler.ts';
+import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
 import { scriptHash } from '../src/lib/security-headers.ts';
 import { createCredential, releaseIdentities } from '../src/release/identities.ts';
 import { operatorAccounts } from '../src/release/operators.ts';
@@ -36,6 +37,8 @@ import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { signInOperator } from './helpers/operator-session.ts';
 
+/** Opens /api/metrics (the operator token of the shop's other operator tools). */
+const METRICS_TOKEN = 'metrics-token-for-integrity';
 const origin = mkdtempSync(join(tmpdir(), 'release-integrity-'));
 const storage = localDirectoryStorage(origin);
 const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
@@ -50,7 +53,7 @@ const refusedVersions: string[] = [];
 const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: METRICS_TOKEN }) });
   const keys = releaseKeys(api.db);
   await registerShopKey(keys, shopKey);
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
@@ -256,7 +259,10 @@ describe('the integrity watch', () => {
     expect(registry.pins?.checkout).toMatchObject({ version: intact, by: 'kontrola integrity' });
     expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'checkout', action: 'rollback', from: tampered, to: intact, who: 'kontrola integrity' });
     expect(await findings()).toEqual(expect.arrayContaining([expect.objectContaining({ part: 'checkout', version: tampered, subject: 'assets/page.js', kind: 'file', action: 'fallback' })]));
-    expect((await integrityFindings(api.db).counts()).find((row) => row.part === 'checkout' && row.kind === 'file')?.count).toBeGreaterThanOrEqual(1);
+    // Counted in the metrics, from the database (every server reports the same), with the time of the check.
+    const metrics = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+    expect(Number(/shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^shop_release_integrity_last_check_timestamp_seconds (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThan(Date.now() / 1000 - 60);
     // A rollback to the tampered version is refused as long as its files differ.
     await expect(rollback({ storage, part: 'checkout', to: tampered, provenance: { who: 'ops' }, integrity: releaseIntegrity({ storage, keys: () => releaseKeys(api.db).trusted() }) })).rejects.toMatchObject({ code: 'tampered' });
   });

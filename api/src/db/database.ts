@@ -38,7 +38,7 @@ import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
 import type { CspViolationTable } from './csp-violation.table.ts';
-import type { ReleaseIntegrityFindingTable, ReleaseSignatureTable, ReleaseSigningKeyTable } from './release-integrity.table.ts';
+import type { ReleaseIntegrityCheckTable, ReleaseIntegrityFindingTable, ReleaseSignatureTable, ReleaseSigningKeyTable } from './release-integrity.table.ts';
 import type { OperatorSessionTable, OperatorSignInFailureTable, OperatorTable, ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
@@ -105,6 +105,7 @@ export interface Database {
   release_signing_keys: ReleaseSigningKeyTable;
   release_signatures: ReleaseSignatureTable;
   release_integrity_findings: ReleaseIntegrityFindingTable;
+  release_integrity_checks: ReleaseIntegrityCheckTable;
   // operator accounts of /ops, their sessions and the failed sign-ins the rate limit counts
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;

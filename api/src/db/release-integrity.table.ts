@@ -40,4 +40,11 @@ export interface ReleaseIntegrityFindingTable {
   detail: string | null;
 }
 
+/** The integrity watch's last finished check ('files': the released files and the checkout page's headers). */
+export interface ReleaseIntegrityCheckTable {
+  name: string;
+  checked_at: string;
+  outcome: string;
+}
+
 export type ReleaseIntegrityFindingRow = Selectable<ReleaseIntegrityFindingTable>;

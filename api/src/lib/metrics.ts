@@ -15,13 +15,13 @@ export type BackupRecord = {
   failures: number;
 };
 
-/** Integrity findings per part and kind (release/integrity-findings.ts reads them from the database). */
-export type IntegrityCounts = { part: string; kind: string; count: number }[];
+/** Integrity findings per part and kind, and the last finished check (release/integrity-findings.ts reads them from the database). */
+export type IntegrityRecord = { counts: { part: string; kind: string; count: number }[]; lastCheck: string | null };
 
 export function createMetrics(
   backlog: () => Promise<{ pending: number; dead: number }>,
   backups?: () => Promise<BackupRecord>,
-  integrity?: () => Promise<IntegrityCounts>,
+  integrity?: () => Promise<IntegrityRecord>,
 ) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -109,16 +109,35 @@ export function createMetrics(
     registers: [registry],
   });
   if (integrity) {
+    // One read per scrape, shared by both (a scrape collects them at once).
+    let pending: Promise<IntegrityRecord | null> | null = null;
+    const record = () => {
+      pending ??= integrity()
+        .catch(() => null)
+        .finally(() => {
+          pending = null;
+        });
+      return pending;
+    };
     new Counter({
       name: 'shop_release_integrity_findings_total',
       help: 'Released files (or a manifest, or the checkout page headers) found different from what was signed, by part and kind, from the database: every server reports the same.',
       labelNames: ['part', 'kind'] as const,
       registers: [registry],
       async collect() {
-        const counts = await integrity().catch(() => null);
-        if (!counts) return;
+        const current = await record();
+        if (!current) return;
         this.reset();
-        for (const { part, kind, count } of counts) this.inc({ part, kind }, count);
+        for (const { part, kind, count } of current.counts) this.inc({ part, kind }, count);
+      },
+    });
+    new Gauge({
+      name: 'shop_release_integrity_last_check_timestamp_seconds',
+      help: 'When the integrity watch last finished a check (Unix time; 0: none yet): alert when it falls behind its interval.',
+      registers: [registry],
+      async collect() {
+        const current = await record();
+        this.set(current?.lastCheck ? Date.parse(current.lastCheck) / 1000 : 0);
       },
     });
   }

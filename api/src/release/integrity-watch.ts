@@ -66,8 +66,6 @@ export type IntegrityWatch = {
   checkNow(): Promise<void>;
   /** A browser could not load this area's version: check soon. */
   reported(part: string, version: string | null): void;
-  /** The time of the last complete check (null: none yet). */
-  lastCheck(): string | null;
   stop(): void;
 };
 
@@ -86,7 +84,6 @@ export function startIntegrityWatch(options: {
   const { storage, integrity, findings, policy, log } = options;
   let running: Promise<void> | null = null;
   let again = false;
-  let last: string | null = null;
   let lastRevision: string | null = null;
   let lastReport = 0;
   let stopped = false;
@@ -178,7 +175,7 @@ export function startIntegrityWatch(options: {
       if (!(await checkTarget(target))) intact = false;
     }
     if (!(await checkHeaders(await readRegistry(storage)))) intact = false;
-    last = new Date().toISOString();
+    await findings.checked(intact ? 'intact' : 'tampered');
     options.onCheck?.(intact ? 'intact' : 'tampered');
   }
 
@@ -190,6 +187,7 @@ export function startIntegrityWatch(options: {
     running = checkAll()
       .catch((error: unknown) => {
         options.onCheck?.('failed');
+        void findings.checked('failed').catch(() => undefined);
         log.error({ err: error }, 'integrity check failed; tried again at the next interval');
       })
       .finally(() => {
@@ -228,7 +226,6 @@ export function startIntegrityWatch(options: {
       log.warn({ integrity: { part, version } }, 'a browser could not load a released version: checking its files');
       void run();
     },
-    lastCheck: () => last,
     stop() {
       stopped = true;
       for (const timer of timers) clearInterval(timer);

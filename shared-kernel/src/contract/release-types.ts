@@ -155,7 +155,7 @@ export const ScriptInventory = Type.Object({
 /** What the integrity watch found: released files, manifests or the checkout page's headers that differ from what was signed (PCI DSS 11.6.1). */
 export type IntegrityReport = Static<typeof IntegrityReport>;
 export const IntegrityReport = Type.Object({
-  /** When this server last finished a check; null: the worker checks (a cluster's web server), or none yet. */
+  /** When the watch (of whichever process runs it) last finished a check; null: none yet. */
   lastCheck: NullableString,
   intervalMs: Type.Integer(),
   action: Type.Union([Type.Literal('fallback'), Type.Literal('alert')]),

@@ -33,6 +33,7 @@ import * as releaseIdentities from './2026-11-27T08-00-00Z_release-identities.ts
 import * as operatorAccounts from './2026-11-27T10-00-00Z_operator-accounts.ts';
 import * as releaseSigning from './2026-11-27T11-00-00Z_release-signing.ts';
 import * as cspViolations from './2026-11-27T11-30-00Z_csp-violations.ts';
+import * as releaseIntegrityChecks from './2026-11-27T12-00-00Z_release-integrity-checks.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T10-00-00Z_operator-accounts': operatorAccounts,
   '2026-11-27T11-00-00Z_release-signing': releaseSigning,
   '2026-11-27T11-30-00Z_csp-violations': cspViolations,
+  '2026-11-27T12-00-00Z_release-integrity-checks': releaseIntegrityChecks,
 };

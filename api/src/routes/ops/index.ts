@@ -52,9 +52,8 @@ export type OpsOptions = {
   keys?: ReleaseKeys;
   /** Checks a version's files against its signed manifest before a rollback or a promotion puts it in force. */
   integrity?: ReleaseIntegrity;
-  /** What the integrity watch found (GET /api/ops/integrity), and when this server last checked. */
+  /** What the integrity watch found, and when it last checked (GET /api/ops/integrity). */
   findings?: IntegrityFindings;
-  lastIntegrityCheck?: () => string | null;
   /** Card payments the shop refunds (GET /api/ops/refunds). */
   refunds?: () => Promise<PaymentRefund[]>;
   /** The pages' policy violations of the last days (GET /api/ops/csp-violations answers only with it). */
@@ -234,7 +233,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       const rows = await findings.recent(FINDINGS_SHOWN);
       return {
         data: {
-          lastCheck: options.lastIntegrityCheck?.() ?? null,
+          lastCheck: (await findings.lastCheck())?.at ?? null,
           intervalMs: policy.intervalMs,
           action: policy.action,
           findings: rows.map((row) => ({
