@@ -25,6 +25,9 @@ const env = {
   GTM_ID: 'GTM-E2ETEST',
   // The server tells open tabs of a release at once (/builds/events); the poll is only the fallback.
   REGISTRY_POLL_MS: '60000',
+  // The integrity watch checks after each release and on a browser's report; its schedule (tested in
+  // the API tests) would otherwise race a test's tampering.
+  INTEGRITY_CHECK_MS: '3600000',
   // Every test page load comes from one address; a canary is judged after a few page views, checked every second.
   TELEMETRY_RATE_LIMIT: '100000',
   CANARY_MIN_VIEWS: '3',

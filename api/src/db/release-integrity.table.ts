@@ -45,6 +45,8 @@ export interface ReleaseIntegrityCheckTable {
   name: string;
   checked_at: string;
   outcome: string;
+  /** The registry revision the check began with (null: it could not read it). */
+  revision: string | null;
 }
 
 export type ReleaseIntegrityFindingRow = Selectable<ReleaseIntegrityFindingTable>;

@@ -41,18 +41,18 @@ export function integrityFindings(db: DbOrTrx) {
       return db.selectFrom('release_integrity_findings').selectAll().orderBy('last_seen', 'desc').orderBy('finding_id', 'desc').limit(limit).execute();
     },
     /** Notes that a check finished (one row, whichever process checked). */
-    async checked(outcome: 'intact' | 'tampered' | 'failed'): Promise<void> {
+    async checked(outcome: 'intact' | 'tampered' | 'failed', revision: string | null): Promise<void> {
       const now = new Date().toISOString();
       await db
         .insertInto('release_integrity_checks')
-        .values({ name: 'files', checked_at: now, outcome })
-        .onConflict((conflict) => conflict.column('name').doUpdateSet({ checked_at: now, outcome }))
+        .values({ name: 'files', checked_at: now, outcome, revision })
+        .onConflict((conflict) => conflict.column('name').doUpdateSet({ checked_at: now, outcome, revision }))
         .execute();
     },
-    /** The last finished check; null before the first. */
-    async lastCheck(): Promise<{ at: string; outcome: string } | null> {
-      const row = await db.selectFrom('release_integrity_checks').select(['checked_at', 'outcome']).where('name', '=', 'files').executeTakeFirst();
-      return row ? { at: row.checked_at, outcome: row.outcome } : null;
+    /** The last finished check, and the registry revision it checked; null before the first. */
+    async lastCheck(): Promise<{ at: string; outcome: string; revision: string | null } | null> {
+      const row = await db.selectFrom('release_integrity_checks').select(['checked_at', 'outcome', 'revision']).where('name', '=', 'files').executeTakeFirst();
+      return row ? { at: row.checked_at, outcome: row.outcome, revision: row.revision } : null;
     },
     /** Findings per part and kind (the metrics). */
     async counts(): Promise<{ part: string; kind: string; count: number }[]> {

@@ -175,7 +175,7 @@ export function startIntegrityWatch(options: {
       if (!(await checkTarget(target))) intact = false;
     }
     if (!(await checkHeaders(await readRegistry(storage)))) intact = false;
-    await findings.checked(intact ? 'intact' : 'tampered');
+    await findings.checked(intact ? 'intact' : 'tampered', registry.revision);
     options.onCheck?.(intact ? 'intact' : 'tampered');
   }
 
@@ -187,7 +187,7 @@ export function startIntegrityWatch(options: {
     running = checkAll()
       .catch((error: unknown) => {
         options.onCheck?.('failed');
-        void findings.checked('failed').catch(() => undefined);
+        void findings.checked('failed', lastRevision).catch(() => undefined);
         log.error({ err: error }, 'integrity check failed; tried again at the next interval');
       })
       .finally(() => {

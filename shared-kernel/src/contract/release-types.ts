@@ -157,6 +157,8 @@ export type IntegrityReport = Static<typeof IntegrityReport>;
 export const IntegrityReport = Type.Object({
   /** When the watch (of whichever process runs it) last finished a check; null: none yet. */
   lastCheck: NullableString,
+  /** The registry revision that check began with: what it found holds for the versions in force then. */
+  lastCheckedRevision: NullableString,
   intervalMs: Type.Integer(),
   action: Type.Union([Type.Literal('fallback'), Type.Literal('alert')]),
   findings: Type.Array(

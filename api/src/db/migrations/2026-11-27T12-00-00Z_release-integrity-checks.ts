@@ -9,6 +9,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('checked_at', 'text', (c) => c.notNull())
     .addColumn('outcome', 'text', (c) => c.notNull())
+    .addColumn('revision', 'text')
     .execute();
 }
 

@@ -230,10 +230,11 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     }, handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       const policy = integrityPolicyFrom(process.env);
-      const rows = await findings.recent(FINDINGS_SHOWN);
+      const [rows, last] = await Promise.all([findings.recent(FINDINGS_SHOWN), findings.lastCheck()]);
       return {
         data: {
-          lastCheck: (await findings.lastCheck())?.at ?? null,
+          lastCheck: last?.at ?? null,
+          lastCheckedRevision: last?.revision ?? null,
           intervalMs: policy.intervalMs,
           action: policy.action,
           findings: rows.map((row) => ({

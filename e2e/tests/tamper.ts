@@ -1,0 +1,106 @@
+/**
+ * The tampering an attacker with write access to the origin would do, for the integrity tests on
+ * one server and on the cluster: release a new checkout version (so there is a good one to fall
+ * back to), then change one byte of its basket chunk on the origin.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Releases the built checkout again as a new version (one comment more in its entry) with the release command; its version. */
+export function releaseCheckout(dataDir: string, env: Record<string, string>, marker: string): string {
+  const dist = mkdtempSync(join(tmpdir(), 'e2e-checkout-'));
+  try {
+    cpSync(join(root, 'mf-checkout', 'dist'), dist, { recursive: true });
+    appendFileSync(join(dist, 'remoteEntry.js'), `\n/* ${marker} */\n`);
+    const released = spawnSync(process.execPath, ['dist/release/cli.js', 'deploy', 'checkout', '--dist', dist, '--no-build', '--reason', marker], {
+      cwd: join(root, 'api'),
+      env: { ...process.env, ...env, DATA_DIR: dataDir, RELEASE_USER: 'e2e-integrity' },
+      encoding: 'utf8',
+    });
+    expect(released.status, released.stderr + released.stdout).toBe(0);
+  } finally {
+    rmSync(dist, { recursive: true, force: true });
+  }
+  const registry = JSON.parse(readFileSync(join(dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as { areas: { checkout: { version: string } } };
+  return registry.areas.checkout.version;
+}
+
+/** Changes one byte in the middle of the basket page's own chunk of a released checkout version; the file changed. */
+export function tamperCartChunk(dataDir: string, version: string): string {
+  const dir = join(dataDir, 'origin', 'remotes', 'checkout', version);
+  const manifest = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8')) as { exposes: { name: string; assets: { js: { sync: string[] } } }[] };
+  const files = manifest.exposes.find((expose) => expose.name === 'CartPage')!.assets.js.sync;
+  const file = files.find((name) => /cart-page/.test(name)) ?? files[0]!;
+  const bytes = readFileSync(join(dir, file));
+  const middle = Math.floor(bytes.length / 2);
+  bytes[middle] = bytes[middle]! ^ 0x01;
+  writeFileSync(join(dir, file), bytes);
+  return file;
+}
+
+export type IntegrityReport = { lastCheck: string | null; lastCheckedRevision: string | null; findings: { part: string; version: string; subject: string; kind: string; action: string }[] };
+
+/** /ops's integrity section as the signed-in operator (the request context holds its session). */
+export async function integrityReport(request: APIRequestContext): Promise<IntegrityReport> {
+  const response = await request.get('/api/ops/integrity');
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { data: IntegrityReport }).data;
+}
+
+export async function liveCheckout(request: APIRequestContext): Promise<string> {
+  return ((await (await request.get('/builds/latest.json')).json()) as { areas: { checkout: { version: string } } }).areas.checkout.version;
+}
+
+/**
+ * Acceptance of the integrity chain, in a real browser: one byte changed in a released checkout
+ * chunk on the origin is refused (the origin does not send it, and the browser would not run it),
+ * the basket shows the contained-area message, /ops and the metrics show the changed file, the
+ * checkout falls back to its last good version, and the next page load works.
+ */
+export async function tamperedChunkScenario(options: {
+  page: Page;
+  request: APIRequestContext;
+  dataDir: string;
+  releaseEnv: Record<string, string>;
+  /** The operator's sign-in. */
+  operator: { name: string; password: string };
+  /** Opens /api/metrics. */
+  metricsToken: string;
+}): Promise<void> {
+  const { page, request, dataDir } = options;
+  expect((await request.post('/api/ops/session', { data: options.operator })).status()).toBe(200);
+  const good = await liveCheckout(request);
+  const tampered = releaseCheckout(dataDir, options.releaseEnv, `integrity ${Date.now()}`);
+  expect(tampered).not.toBe(good);
+  // The watch checks a release once it is in force; tampering after that check leaves the browser to find it.
+  const revision = ((await (await request.get('/builds/latest.json')).json()) as { revision: string }).revision;
+  await expect.poll(async () => (await integrityReport(request)).lastCheckedRevision, { timeout: 30_000 }).toBe(revision);
+  expect(await liveCheckout(request)).toBe(tampered);
+  const file = tamperCartChunk(dataDir, tampered);
+
+  // The shopper's basket: the checkout is contained, with the Slovak message and a way forward.
+  await page.goto('/checkout/cart');
+  await expect(page.getByRole('heading', { name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Skúsiť znova' })).toBeVisible();
+
+  // The browser's report starts a check at once: /ops shows the file, and the checkout is back on the good version.
+  await expect
+    .poll(async () => (await integrityReport(request)).findings.some((finding) => finding.part === 'checkout' && finding.version === tampered && finding.subject === file && finding.action === 'fallback'), { timeout: 30_000 })
+    .toBe(true);
+  expect(await liveCheckout(request)).toBe(good);
+  const metrics = await (await request.get('/api/metrics', { headers: { authorization: `Bearer ${options.metricsToken}` } })).text();
+  expect(Number(/^shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+
+  // The next page load works.
+  await page.goto('/checkout/cart');
+  await expect(page.getByRole('heading', { name: /^Košík( je prázdny)?$/ })).toBeVisible();
+
+  // The fallback pinned the checkout: unpinned, as an operator would once the origin is repaired.
+  const unpinned = await request.post('/api/ops/releases/checkout/unpin', { data: { reason: 'e2e: origin checked' } });
+  expect(unpinned.status()).toBe(200);
+}
