@@ -136,8 +136,8 @@ async function partInput(part: PartName, distDir: string): Promise<PartInput> {
 }
 
 /** RELEASE_SIGNING_KEY (a team's key, from `npm run credentials -- create`), or the shop's own release key in the data directory. */
-function signingKey(): Promise<SigningKey> {
-  return loadShopReleaseKey(process.env, readServerConfig(process.env).dataDir);
+function signingKey(options: { create?: boolean } = {}): Promise<SigningKey> {
+  return loadShopReleaseKey(process.env, readServerConfig(process.env).dataDir, options);
 }
 
 function requirePart(value: string | undefined): PartName {
@@ -173,7 +173,8 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
         mode,
         overridePin: options.overridePin,
         provenance: who,
-        signingKey: await signingKey(),
+        // An upload is signed with the team's key; a shop key is never made on a CI machine.
+        signingKey: await signingKey({ create: false }),
       });
       print(describe(answer.result));
       if (answer.previewUrl) print(`preview link (this browser only): ${answer.previewUrl}`);

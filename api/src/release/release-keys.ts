@@ -18,11 +18,12 @@ export const SHOP_KEY_OWNER = 'shop';
 const KEYS_TTL_MS = 5000;
 
 /** The shop's release key: RELEASE_SIGNING_KEY (PEM), or <dataDir>/release-signing-key.pem, made on first use. */
-export async function loadShopReleaseKey(env: NodeJS.ProcessEnv, dataDir: string): Promise<SigningKey> {
+export async function loadShopReleaseKey(env: NodeJS.ProcessEnv, dataDir: string, options: { create?: boolean } = {}): Promise<SigningKey> {
   if (env.RELEASE_SIGNING_KEY?.trim()) return readSigningKey(env.RELEASE_SIGNING_KEY);
   const file = join(dataDir, SECRET_FILES.releaseKey);
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing?.trim()) return readSigningKey(existing);
+  if (options.create === false) throw new Error(`Set RELEASE_SIGNING_KEY (the team's signing key from \`npm run credentials -- create\`); there is no shop key in ${dataDir}`);
   const made = generateSigningKey();
   await mkdir(dataDir, { recursive: true });
   // 'wx': two processes starting at once keep the first one's key.
