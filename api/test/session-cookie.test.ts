@@ -76,7 +76,7 @@ describe('a request authenticated by the cookie', () => {
   it('403 for a cross-origin write: another Origin, the Host-derived origin, or Sec-Fetch-Site cross-site/same-site', async () => {
     const { cookie } = await browserSignIn();
     const before = (await api.request('GET', '/api/account/addresses', { headers: { cookie } })).body.data.length;
-    const refused = [
+    const refused: Record<string, string>[] = [
       { origin: 'https://zly.example' },
       // What Host would give: never the reference.
       { origin: api.baseUrl },
