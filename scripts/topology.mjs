@@ -74,9 +74,12 @@ map $request_uri $edge_skip_long {
   default 0;
   "~^.{2048}" 1;
 }
+# Pages are the same for everyone except under a preview or canary cookie. The shopper's session
+# cookie (Path=/api) never reaches a page, and /api/ is never kept here (no proxy_cache there); it
+# is listed so that a request carrying it is passed on and never stored even so.
 map $http_cookie $edge_skip_cookie {
   default 0;
-  "~*(^|;\\s*)(shop_preview|shop_canary)=" 1;
+  "~*(^|;\\s*)(shop_preview|shop_canary|shop_session)=" 1;
 }
 ${edgeErrorMaps()}
 # Only what went wrong is logged, with nginx's request id (the one its own error answers show).

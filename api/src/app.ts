@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
-import { createTokenService } from './lib/auth.ts';
+import { createTokenService, sessionAnswers } from './lib/auth.ts';
 import { COMPRESSION } from './lib/compression.ts';
 import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
 import { localDataFileStore, type FileStore } from './lib/file-store.ts';
@@ -216,6 +216,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   app.register(
     async (api) => {
       api.setNotFoundHandler(notFoundHandler);
+      sessionAnswers(api, checkout.publicUrl);
       // The public, anonymous, read-only catalogue: its GET answers are cached (and nothing else is).
       await api.register(async (publicCatalogue) => {
         cachePublicResponses(publicCatalogue, responseCache);

@@ -100,6 +100,33 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     expect((await call(webA, '/api/account/me', { headers: auth })).status).toBe(401);
   });
 
+  it('the session cookie through nginx: /api answers for it are never cached, the CSRF rule holds, pages stay shared', async () => {
+    const login = await call<{ data: { token: string } }>(cluster.url, '/api/account/login', { body: { email: 'maria.kovacova@example.sk', password: 'Heslo456!' } });
+    expect(login.status).toBe(200);
+    const value = /^shop_session=([^;]+)/.exec(login.headers.getSetCookie().find((line) => line.startsWith('shop_session=')) ?? '')?.[1];
+    expect(value).toBe(login.body.data.token);
+    const cookie = `cookie_required=true; shop_session=${value}`;
+    for (let i = 0; i < 2; i++) {
+      const me = await call<{ data: { email: string } }>(cluster.url, '/api/account/me', { headers: { cookie } });
+      expect(me.status).toBe(200);
+      expect(me.body.data.email).toBe('maria.kovacova@example.sk');
+      expect(me.headers.get('x-edge-cache')).toBeNull();
+      expect(me.headers.get('cache-control')).toBe('private, no-store');
+    }
+    // Behind the proxy the configured public origin passes and another is refused.
+    const address = { kind: 'billing', name: 'Mária Kováčová', street: 'Hlavná 1', city: 'Nitra', zip: '949 01', isDefault: false };
+    expect((await call(cluster.url, '/api/account/addresses', { body: address, headers: { cookie, origin: cluster.url, 'sec-fetch-site': 'same-origin' } })).status).toBe(201);
+    const crossSite = await call<{ error: { code: string } }>(cluster.url, '/api/account/addresses', { body: address, headers: { cookie, origin: 'https://zly.example' } });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.error.code).toBe('forbidden');
+    // A page is kept for everyone; a request that carries the cookie anyway is passed on, and nothing is kept from it.
+    const page = `/?edge-session=${Date.now()}`;
+    const edge = async (headers: Record<string, string>) => (await fetch(`${cluster.url}${page}`, { headers })).headers.get('x-edge-cache');
+    expect(await edge({ cookie })).toBe('BYPASS');
+    expect(await edge({})).toBe('MISS');
+    expect(await edge({ cookie: 'cookie_required=true' })).toBe('HIT');
+  });
+
   it('100 concurrent orders for the last piece, spread over both servers, give exactly one order', async () => {
     const variant = await inStockVariant();
     await db.query('update variants set v_stock = 1 where v_id = $1', [variant.v_id]);

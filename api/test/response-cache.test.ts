@@ -77,6 +77,17 @@ describe('the public catalogue response cache', () => {
     expect((await raw(path, { authorization: 'Bearer x' })).headers.get('x-cache')).toBe('BYPASS');
   });
 
+  it('treats the session cookie as credentials: never stored, never answered from the cache, private', async () => {
+    const path = '/api/products?category=mineralna-vlna&sort=price-asc';
+    const cookie = 'cookie_required=true; shop_session=any.session.token';
+    const withCookie = await raw(path, { cookie });
+    expect(withCookie.headers.get('x-cache')).toBe('BYPASS');
+    expect(withCookie.headers.get('cache-control')).toBe('private, max-age=10');
+    // Nothing was stored by it: the first anonymous request is still a miss.
+    expect((await raw(path)).headers.get('x-cache')).toBe('MISS');
+    expect((await raw(path, { cookie })).headers.get('x-cache')).toBe('BYPASS');
+  });
+
   it('never keeps error answers', async () => {
     for (const path of ['/api/product/neexistujuci-produkt', '/api/products?category=neexistuje', '/api/search?q=']) {
       const first = await raw(path);

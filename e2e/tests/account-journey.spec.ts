@@ -121,17 +121,22 @@ test('a guest is sent to sign in and comes back; sign-up, address, checkout pref
   await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
   await expect(page.getByRole('link', { name: 'Prihlásiť sa' }).first()).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('auth'))).toBeNull();
+  expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('shop_session');
 });
 
 test('an expired session: the 401 signs the shopper out cleanly, keeps the basket, and sign-in leads back', async ({ page, request }) => {
   const [v] = await findVariants(request, 1);
   await fillBasket(page, request, [{ v_id: v!.v_id, amount: 3 }]);
-  // A token the server does not accept any more (here: signed by someone else), as after expiry.
-  const stale = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ user_id: 1, exp: 1 })).toString('base64url')}.x`;
-  await page.evaluate((token) => localStorage.setItem('auth', JSON.stringify({ auth: 1, token })), stale);
+  // A session cookie the server does not accept any more (here: signed by someone else), as after
+  // a sign-out elsewhere; the page still thinks it is signed in.
+  const stale = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ user_id: 1, exp: 4_000_000_000 })).toString('base64url')}.x`;
+  await page.context().addCookies([{ name: 'shop_session', value: stale, domain: 'localhost', path: '/api', httpOnly: true, sameSite: 'Lax' }]);
+  await page.evaluate(() => localStorage.setItem('auth', JSON.stringify({ auth: 1, user: { id: 1, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 })));
   await page.goto('/account/orders?page=1');
   await expect(page).toHaveURL(/\/account\/login\?next=%2Faccount%2Forders%3Fpage%3D1$/);
   expect(await page.evaluate(() => localStorage.getItem('auth'))).toBeNull();
+  // The 401 also took the dead cookie away.
+  expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('shop_session');
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('cartData') ?? '{"value":[]}').value.length)).toBe(1);
   await page.getByLabel('E-mail', { exact: true }).fill('zakaznik@example.sk');
   await page.getByLabel('Heslo', { exact: true }).fill('Heslo123!');

@@ -43,12 +43,18 @@ export async function fillBasket(page: Page, request: APIRequestContext, lines: 
   await page.goto('/checkout/cart');
 }
 
-/** Signs in through the API and stores the session as the auth store does. */
-export async function signIn(page: Page, request: APIRequestContext, email = 'zakaznik@example.sk', password = 'Heslo123!') {
-  const res = await request.post('/api/account/login', { data: { email, password } });
-  const { data } = (await res.json()) as { data: { token: string } };
+/**
+ * Signs in through the API as the page's sign-in does: the page's own request context shares the
+ * browser's cookies, so the HttpOnly session cookie the API sets lands in this browser; the page
+ * keeps what the auth store keeps (who, until when; no token). `_request` (a context without the
+ * browser's cookies) is not used for it.
+ */
+export async function signIn(page: Page, _request: APIRequestContext, email = 'zakaznik@example.sk', password = 'Heslo123!') {
+  const res = await page.request.post('/api/account/login', { data: { email, password } });
+  expect(res.status()).toBe(200);
+  const { data } = (await res.json()) as { data: { user: { id: number; name: string; email: string }; expiresAt: string } };
   await page.goto('/');
-  await page.evaluate((token) => localStorage.setItem('auth', JSON.stringify({ auth: 1, token })), data.token);
+  await page.evaluate((state) => localStorage.setItem('auth', JSON.stringify(state)), { auth: 1, user: data.user, expiresAt: Date.parse(data.expiresAt) });
 }
 
 export async function fillContact(page: Page, email: string, prefilled = false) {

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test as plainTest, type APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { findVariants, moveOrder } from './checkout-helpers.ts';
+import { findVariants, moveOrder, signIn } from './checkout-helpers.ts';
 import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 
 /**
@@ -193,8 +193,8 @@ test('a script in a complaint’s text is shown as text and never runs', async (
   });
   expect(filed.status()).toBe(201);
 
-  await page.goto('/');
-  await page.evaluate((value) => localStorage.setItem('auth', JSON.stringify({ auth: 1, token: value })), token);
+  // The browser's own session: the HttpOnly cookie of a sign-in (no token in the page).
+  await signIn(page, request);
   await page.goto('/account/complaints');
   const shown = page.getByTestId('complaint').filter({ hasText: 'Vrece bolo roztrhnuté.' }).first();
   await expect(shown.locator('.acc-quote')).toHaveText(description);

@@ -18,8 +18,41 @@ test('a customer signs in with the seeded account, sees the profile, and signs o
 
   await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
   await expect(page.getByRole('link', { name: 'Prihlásiť sa' })).toBeVisible();
-  const auth = await page.evaluate(() => localStorage.getItem('auth'));
-  expect(auth === null || auth.includes('{}') || !auth.includes('token')).toBe(true);
+  expect(await page.evaluate(() => localStorage.getItem('auth'))).toBeNull();
+  expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('shop_session');
+});
+
+test('the session is an HttpOnly cookie: no web storage and no script sees the token, and account pages survive a reload', async ({ page }) => {
+  await page.goto('/account/login?next=%2Faccount%2Forders');
+  await page.getByLabel('E-mail').fill('zakaznik@example.sk');
+  await page.getByLabel('Heslo').fill('Heslo123!');
+  await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Moje objednávky' })).toBeVisible();
+
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === 'shop_session');
+  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api' });
+  const token = session!.value;
+  const [header, payload] = token.split('.');
+  expect(payload?.length).toBeGreaterThan(10);
+  const seen = await page.evaluate(() => ({
+    storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    cookie: document.cookie,
+  }));
+  for (const part of [token, `${header}.${payload}`, payload!]) {
+    expect(seen.storage).not.toContain(part);
+    expect(seen.cookie).not.toContain(part);
+  }
+  expect(seen.cookie).not.toContain('shop_session');
+  // What the page keeps is who is signed in, for the header.
+  expect(JSON.parse(await page.evaluate(() => localStorage.getItem('auth') ?? 'null'))).toMatchObject({ auth: 1, user: { email: 'zakaznik@example.sk' } });
+
+  // A reload: the account pages still load the shopper's data, by the cookie alone.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Moje objednávky' })).toBeVisible();
+  await expect(page).toHaveURL(/\/account\/orders$/);
+  await page.goto('/account/profile');
+  await expect(page.getByText('zakaznik@example.sk')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Môj účet' })).toBeVisible();
 });
 
 test('a customer changes the sign-in e-mail: nothing changes until the link sent to the new address is opened', async ({ page, request }) => {

@@ -18,7 +18,7 @@ describe('buildQuery', () => {
 });
 
 describe('createApiClient: requests', () => {
-  it('GET sends the query and Accept, no token when signed out', async () => {
+  it('GET sends the query and Accept, never an Authorization header of the shopper', async () => {
     fake.on('GET /api/things', { body: { data: [1, 2] } });
     const client = createApiClient({ fetch: fake });
     await expect(client.get('/api/things', { page: 2, sort: undefined })).resolves.toEqual({ data: [1, 2] });
@@ -31,19 +31,17 @@ describe('createApiClient: requests', () => {
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
   });
 
-  it('POST sends JSON and the Bearer token', async () => {
+  it('POST sends JSON with the session cookie (same origin) and no Authorization header', async () => {
     fake.on('POST /api/things', { body: { ok: true } });
-    const client = createApiClient({ fetch: fake, getToken: () => 'tok.en.x' });
+    const client = createApiClient({ fetch: fake, isSignedIn: () => true });
     await client.post('/api/things', { a: 1 });
     expect(fake.calls[0]).toMatchObject({
       method: 'POST',
       body: { a: 1 },
-      headers: {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        Authorization: 'Bearer tok.en.x',
-      },
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
   });
 
   it('prefixes the base URL', async () => {
@@ -110,18 +108,18 @@ describe('createApiClient: errors', () => {
     await expect(client.home()).rejects.toMatchObject({ code: 'internal', message: 'Server vrátil neplatnú odpoveď.' });
   });
 
-  it('calls onUnauthorized on a 401 to a request that carried a token', async () => {
+  it('calls onUnauthorized on a 401 to a request sent while signed in', async () => {
     fake.on('GET /api/account/me', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
     const onUnauthorized = vi.fn();
-    const signedIn = createApiClient({ fetch: fake, getToken: () => 't', onUnauthorized });
+    const signedIn = createApiClient({ fetch: fake, isSignedIn: () => true, onUnauthorized });
     await expect(signedIn.me()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
-  it('does not call onUnauthorized for a 401 without a token (wrong password)', async () => {
+  it('does not call onUnauthorized for a 401 while signed out (wrong password)', async () => {
     fake.on('POST /api/account/login', { status: 401, body: { error: { code: 'unauthorized', message: 'Nesprávne heslo.' } } });
     const onUnauthorized = vi.fn();
-    const client = createApiClient({ fetch: fake, getToken: () => null, onUnauthorized });
+    const client = createApiClient({ fetch: fake, isSignedIn: () => false, onUnauthorized });
     await expect(client.login('a@b.sk', 'zle')).rejects.toMatchObject({ status: 401 });
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
@@ -175,18 +173,19 @@ describe('createApiClient: typed calls', () => {
 });
 
 describe('default api instance', () => {
-  it('uses the configured fetch and token', async () => {
+  it('uses the configured fetch, with the session cookie', async () => {
     fake.on('GET /api/account/me', { body: { data: { id: 7 } } });
-    configureApi({ fetch: fake, getToken: () => 'abc' });
+    configureApi({ fetch: fake, isSignedIn: () => true });
     await expect(api.me()).resolves.toEqual({ data: { id: 7 } });
-    expect(fake.calls[0]).toMatchObject({ url: '/api/account/me', headers: { Authorization: 'Bearer abc' } });
+    expect(fake.calls[0]).toMatchObject({ url: '/api/account/me', credentials: 'same-origin' });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
   });
 
-  it('asks for the public catalogue without the token, so every shopper shares cached answers', async () => {
+  it('asks for the public catalogue without the session cookie, so every shopper shares cached answers', async () => {
     for (const path of ['/api/site', '/api/menu', '/api/home', '/api/products', '/api/product/tehla', '/api/search', '/api/search/suggest']) {
       fake.on(`GET ${path}`, { body: { data: null } });
     }
-    configureApi({ fetch: fake, getToken: () => 'abc' });
+    configureApi({ fetch: fake, isSignedIn: () => true });
     await api.site();
     await api.menu();
     await api.home();
@@ -195,11 +194,11 @@ describe('default api instance', () => {
     await api.search({ q: 'tehla' });
     await api.suggest('teh');
     expect(fake.calls).toHaveLength(7);
-    for (const call of fake.calls) expect(call.headers.Authorization).toBeUndefined();
+    for (const call of fake.calls) expect(call.credentials).toBe('omit');
   });
 
   it('falls back to the global fetch when none is configured', async () => {
-    configureApi({ fetch: undefined, getToken: () => null });
+    configureApi({ fetch: undefined, isSignedIn: () => false });
     const globalFake = createFakeFetch();
     globalFake.on('GET /api/menu', { body: { data: 'x' } });
     vi.stubGlobal('fetch', globalFake);
@@ -210,19 +209,19 @@ describe('default api instance', () => {
 });
 
 describe('createApiClient: downloads', () => {
-  it('downloads the invoice with the shopper token, as a Blob', async () => {
+  it('downloads the invoice with the shopper\'s session, as a Blob', async () => {
     fake.on('GET /api/orders/abc/invoice', { body: 'PDF' });
-    const client = createApiClient({ fetch: fake, getToken: () => 'tok' });
+    const client = createApiClient({ fetch: fake, isSignedIn: () => true });
     const blob = await client.invoice('abc');
     expect(blob).toBeInstanceOf(Blob);
     expect(await blob.text()).toBe('"PDF"');
-    expect(fake.calls[0]).toMatchObject({ method: 'GET', url: '/api/orders/abc/invoice', headers: { Authorization: 'Bearer tok' } });
+    expect(fake.calls[0]).toMatchObject({ method: 'GET', url: '/api/orders/abc/invoice', credentials: 'same-origin' });
   });
 
-  it('signs out on a 401 to a download that carried the token, with the API message', async () => {
+  it('signs out on a 401 to a download sent while signed in, with the API message', async () => {
     fake.on('GET /api/orders/abc/invoice', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
     const onUnauthorized = vi.fn();
-    const client = createApiClient({ fetch: fake, getToken: () => 'tok', onUnauthorized });
+    const client = createApiClient({ fetch: fake, isSignedIn: () => true, onUnauthorized });
     await expect(client.invoice('abc')).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Prihláste sa.' });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
@@ -237,8 +236,9 @@ describe('createApiClient: downloads', () => {
 describe('createApiClient: extra headers and the operator', () => {
   it('adds the headers of one request', async () => {
     fake.on('GET /api/things', { body: {} });
-    await createApiClient({ fetch: fake, getToken: () => 'tok' }).get('/api/things', undefined, { headers: { 'X-Trace': '1' } });
-    expect(fake.calls[0]?.headers).toMatchObject({ 'X-Trace': '1', Authorization: 'Bearer tok' });
+    await createApiClient({ fetch: fake, isSignedIn: () => true }).get('/api/things', undefined, { headers: { 'X-Trace': '1' } });
+    expect(fake.calls[0]?.headers).toMatchObject({ 'X-Trace': '1' });
+    expect(fake.calls[0]?.credentials).toBe('same-origin');
   });
 
   it('sends the operator token instead of the shopper token, never from the cache, and a 401 does not sign the shopper out', async () => {
@@ -249,10 +249,11 @@ describe('createApiClient: extra headers and the operator', () => {
       seen.push(init ?? {});
       return fake(input, init);
     }) as typeof fetch;
-    const client = createApiClient({ fetch: recording, getToken: () => 'shopper', onUnauthorized });
+    const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
     await expect(client.operatorRefunds('op-token')).rejects.toMatchObject({ status: 401, message: 'Chýba alebo nesedí token operátora.' });
     expect(fake.calls[0]?.headers).toMatchObject({ 'X-Operator-Token': 'op-token' });
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+    expect(fake.calls[0]?.credentials).toBe('omit');
     expect(seen[0]?.cache).toBe('no-store');
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
@@ -265,7 +266,7 @@ describe('createApiClient: extra headers and the operator', () => {
       seen.push(init ?? {});
       return fake(input, init);
     }) as typeof fetch;
-    const client = createApiClient({ fetch: recording, getToken: () => 'shopper', onUnauthorized });
+    const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
     await expect(client.opsReleases()).rejects.toMatchObject({ status: 401, message: 'Prihláste sa ako operátor.' });
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
     expect(seen[0]).toMatchObject({ credentials: 'same-origin', cache: 'no-store' });

@@ -1,11 +1,13 @@
 /**
- * The HTTP client of the storefront. JSON in and out, a Bearer token when
- * signed in, and one error type: ApiError built from the API's
- * { error: { code, message } } body (status 0 when the request itself failed).
+ * The HTTP client of the storefront. JSON in and out, the browser's session
+ * cookie (HttpOnly, set by the API at sign-in: `credentials: 'same-origin'`,
+ * never an Authorization header of the shopper's), and one error type:
+ * ApiError built from the API's { error: { code, message } } body (status 0
+ * when the request itself failed).
  *
  * `api` is the configured default instance (same origin). The auth store
- * registers its token getter and its local sign-out through configureApi,
- * which tests also use to pass a fake fetch.
+ * registers whether the shopper is signed in and its local sign-out through
+ * configureApi, which tests also use to pass a fake fetch.
  *
  * Every call of the shell and the areas to /api goes through here (ESLint forbids a raw fetch
  * there), so a 401 to a signed-in shopper's request always signs out. Binary answers (PDF,
@@ -23,8 +25,9 @@ export type ApiClientOptions = {
   baseUrl?: string;
   /** Defaults to globalThis.fetch, looked up at call time. */
   fetch?: typeof fetch;
-  getToken?: () => string | null;
-  /** Called on a 401 answer to a request that carried a token (expired session). */
+  /** Whether the page holds a signed-in session (then a 401 means it has ended). */
+  isSignedIn?: () => boolean;
+  /** Called on a 401 answer to a request sent with the session while signed in (expired session). */
   onUnauthorized?: () => void;
 };
 
@@ -32,11 +35,11 @@ export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;
 export type RequestOptions = {
   signal?: AbortSignal;
-  /** A public call (the catalogue): sent without the token, so it is the same for everyone and caches may answer it. */
+  /** A public call (the catalogue): sent without the session cookie, so it is the same for everyone and caches may answer it. */
   anonymous?: boolean;
   /**
    * Extra headers of this request, e.g. the operator's token. With an Authorization header of its
-   * own the shopper's token is not sent (and a 401 does not sign the shopper out).
+   * own the shopper's session cookie is not sent (and a 401 does not sign the shopper out).
    */
   headers?: Record<string, string>;
   /** The browser's HTTP cache mode, e.g. 'no-store' for the operator's live views. */
@@ -135,36 +138,38 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body: unknown,
     init: RequestOptions | undefined,
     accept: string | null,
-  ): Promise<{ response: Response; token: string | null }> {
-    // Everything up to the fetch call runs synchronously, so the token is the
-    // one present when the call was made (logout relies on this).
+  ): Promise<{ response: Response; asShopper: boolean }> {
+    // Everything up to the fetch call runs synchronously, so "signed in" is the
+    // state when the call was made (logout relies on this).
     const extra = init?.headers ?? {};
     const ownAuthorization = Object.keys(extra).some((name) => name.toLowerCase() === 'authorization');
-    const token = init?.anonymous || ownAuthorization ? null : (options.getToken?.() ?? null);
+    const withSession = !init?.anonymous && !ownAuthorization;
+    const asShopper = withSession && (options.isSignedIn?.() ?? false);
     const headers: Record<string, string> = accept ? { Accept: accept } : {};
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
-    if (token) headers.Authorization = `Bearer ${token}`;
     Object.assign(headers, extra);
     const url = `${options.baseUrl ?? ''}${path}${buildQuery(query)}`;
     const doFetch = options.fetch ?? globalThis.fetch;
-    const requestInit: RequestInit = { method, headers };
+    // The session cookie goes with the shopper's calls only: a public call without it stays
+    // cacheable, and the operator's own token is never mixed with the shopper's session.
+    const requestInit: RequestInit = { method, headers, credentials: withSession ? 'same-origin' : 'omit' };
     if (body !== undefined) requestInit.body = isForm ? body : JSON.stringify(body);
     if (init?.signal) requestInit.signal = init.signal;
     if (init?.cache) requestInit.cache = init.cache;
     if (init?.credentials) requestInit.credentials = init.credentials;
 
     try {
-      return { response: await doFetch(url, requestInit), token };
+      return { response: await doFetch(url, requestInit), asShopper };
     } catch (cause) {
       if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
       throw new ApiError(0, 'internal', NETWORK_ERROR_MESSAGE, { cause });
     }
   }
 
-  /** A refused request: a 401 to one that carried the shopper's token signs out; the error from the body. */
-  function refused(response: Response, token: string | null, parsed: unknown): ApiError {
-    if (response.status === 401 && token) options.onUnauthorized?.();
+  /** A refused request: a 401 to one sent as the signed-in shopper signs out; the error from the body. */
+  function refused(response: Response, asShopper: boolean, parsed: unknown): ApiError {
+    if (response.status === 401 && asShopper) options.onUnauthorized?.();
     return errorFromBody(response.status, parsed);
   }
 
@@ -175,7 +180,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body: unknown,
     init: RequestOptions | undefined,
   ): Promise<T> {
-    const { response, token } = await send(method, path, query, body, init, 'application/json');
+    const { response, asShopper } = await send(method, path, query, body, init, 'application/json');
     const text = await response.text().catch(() => '');
     let parsed: unknown = undefined;
     let parseFailed = false;
@@ -187,14 +192,14 @@ export function createApiClient(options: ApiClientOptions = {}) {
       }
     }
 
-    if (!response.ok) throw refused(response, token, parsed);
+    if (!response.ok) throw refused(response, asShopper, parsed);
     if (parseFailed) throw new ApiError(response.status, 'internal', INVALID_ANSWER_MESSAGE);
     return parsed as T;
   }
 
   const get = <T>(path: string, query?: Query, init?: RequestOptions) =>
     request<T>('GET', path, query, undefined, init);
-  /** The public catalogue: never with the token (the answers do not depend on who asks). */
+  /** The public catalogue: never with the session (the answers do not depend on who asks). */
   const publicGet = <T>(path: string, query?: Query, init?: RequestOptions) =>
     request<T>('GET', path, query, undefined, { ...init, anonymous: true });
   const post = <T>(path: string, body: unknown, init?: RequestOptions) =>
@@ -205,11 +210,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
   type Acc<K extends keyof AccountCalls> = AccountCalls[K]['answer'];
 
   /**
-   * A binary answer (invoice PDF, complaint photo) with the token, as a Blob;
+   * A binary answer (invoice PDF, complaint photo) with the session, as a Blob;
    * errors and the 401 sign-out as for JSON calls.
    */
   async function download(path: string, init?: RequestOptions): Promise<Blob> {
-    const { response, token } = await send('GET', path, undefined, undefined, init, null);
+    const { response, asShopper } = await send('GET', path, undefined, undefined, init, null);
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       let parsed: unknown;
@@ -218,7 +223,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       } catch {
         parsed = undefined;
       }
-      throw refused(response, token, parsed);
+      throw refused(response, asShopper, parsed);
     }
     return response.blob();
   }
@@ -236,9 +241,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     get,
     post,
 
-    // spec section 7
-    logout: (authHash: string) =>
-      post<Answer<'POST /api/account/logout'>>('/api/account/logout', { authHash }),
+    // spec section 7; the browser's session is the cookie, so no authHash (API clients may send one)
+    logout: (authHash?: string) =>
+      post<Answer<'POST /api/account/logout'>>('/api/account/logout', authHash ? { authHash } : {}),
     validateCoupon: (body: ApiCalls['POST /api/coupon/validate']['body']) =>
       post<Answer<'POST /api/coupon/validate'>>('/api/coupon/validate', body),
     deactivateCoupon: (userId: number) =>
@@ -288,7 +293,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     order: (token: string) => get<CheckoutCalls['GET /api/orders/:token']['answer']>(`/api/orders/${segment(token)}`),
     retryPayment: (token: string) =>
       post<CheckoutCalls['POST /api/orders/:token/pay']['answer']>(`/api/orders/${segment(token)}/pay`, {}),
-    /** The invoice PDF of an order: a guest's by the order token, a signed-in shopper's own with the token. */
+    /** The invoice PDF of an order: a guest's by the order token, a signed-in shopper's own with the session. */
     invoice: (orderToken: string) => download(`/api/orders/${segment(orderToken)}/invoice`),
 
     // account
@@ -370,7 +375,7 @@ export type ApiClient = ReturnType<typeof createApiClient>;
 const defaultConfig: ApiClientOptions = { baseUrl: '' };
 
 /**
- * Changes the default instance: the auth store sets getToken and
+ * Changes the default instance: the auth store sets isSignedIn and
  * onUnauthorized; tests pass a fake fetch. Keys present in `config`
  * replace the current values (pass `fetch: undefined` to go back to the
  * global fetch).
@@ -379,5 +384,5 @@ export function configureApi(config: ApiClientOptions): void {
   Object.assign(defaultConfig, config);
 }
 
-/** The default client: same origin, token from the auth store, 401 → local sign-out. */
+/** The default client: same origin, the session cookie, 401 while signed in → local sign-out. */
 export const api: ApiClient = createApiClient(defaultConfig);

@@ -1,26 +1,38 @@
 /**
- * The signed-in state (spec section 3 and 4): an empty object when signed
- * out, { auth: 1, token } after login. The token is a JWT whose payload
- * carries user_id. Persisted in localStorage under 'auth'.
+ * The signed-in state (spec sections 3 and 4): an empty object when signed
+ * out, { auth: 1, user, expiresAt } after login. The session's token is never
+ * here: the API keeps it in an HttpOnly cookie the page cannot read (one
+ * injected script would otherwise take the account). What is here is what the
+ * page shows without asking the API (who is signed in, until when), persisted
+ * in localStorage under 'auth'.
  */
 import { create } from 'zustand';
 import { api, configureApi } from './api-client.ts';
-import { authToken, isAuthenticated, userIdFromToken, type AuthState } from './auth-token.ts';
+import { expiryFromToken, isAuthenticated, signedInState, signedInUserId, userIdFromToken, type AuthState, type SessionUser, type SignedIn } from './auth-token.ts';
 import { getLocalStorage } from './browser-storage.ts';
 import { bus } from './event-bus.ts';
 
-export type { AuthState, SignedIn, SignedOut } from './auth-token.ts';
+export type { AuthState, SessionUser, SignedIn, SignedOut } from './auth-token.ts';
 
 export const AUTH_STORAGE_KEY = 'auth';
 
+/** What POST /api/account/login answers besides the token: the user and when the session ends (ISO or ms). */
+export type SessionStart = { user: SessionUser; expiresAt: string | number };
+
 export type AuthStore = {
   auth: AuthState;
-  /** Signs in with a token from POST /api/account/login. */
-  login: (token: string) => void;
   /**
-   * Calls POST /api/account/logout with authHash = token (a failure is
-   * ignored), empties the auth state and clears the coupon locally.
-   * The basket is kept.
+   * Signed in: the API has set the session cookie; the store keeps the user and the end of the
+   * session. A token string (what areas built against kernel 2.0.0 pass) is read for its user id
+   * and expiry only, never kept.
+   */
+  login: (session: SessionStart | string) => void;
+  /** The session goes on with a fresh token (password change): a new end, the same user. */
+  renew: (expiresAt: string | number) => void;
+  /**
+   * Calls POST /api/account/logout (the API revokes the session and clears
+   * its cookie; a failure is ignored), empties the auth state and clears the
+   * coupon locally. The basket is kept.
    */
   logout: () => Promise<void>;
   /**
@@ -30,22 +42,27 @@ export type AuthStore = {
   signOutLocally: () => void;
 };
 
+const toMillis = (value: string | number) => (typeof value === 'number' ? value : Date.parse(value));
+
+function stateOf(session: SessionStart | string): SignedIn | null {
+  if (typeof session === 'string') {
+    const id = userIdFromToken(session);
+    const expiresAt = expiryFromToken(session);
+    return id && expiresAt ? signedInState({ auth: 1, user: { id, name: '', email: '' }, expiresAt }) : null;
+  }
+  return signedInState({ auth: 1, user: session?.user, expiresAt: toMillis(session?.expiresAt) });
+}
+
 function readStoredAuth(): AuthState {
+  const storage = getLocalStorage();
   try {
-    const raw = getLocalStorage()?.getItem(AUTH_STORAGE_KEY);
+    const raw = storage?.getItem(AUTH_STORAGE_KEY);
     if (!raw) return {};
     const parsed: unknown = JSON.parse(raw);
-    if (
-      typeof parsed === 'object' &&
-      parsed !== null &&
-      'auth' in parsed &&
-      parsed.auth === 1 &&
-      'token' in parsed &&
-      typeof parsed.token === 'string' &&
-      parsed.token
-    ) {
-      return { auth: 1, token: parsed.token };
-    }
+    const state = signedInState(parsed);
+    if (state) return state;
+    // A token kept by an older version (or anything else unusable) leaves the storage now.
+    storage?.removeItem(AUTH_STORAGE_KEY);
   } catch {
     // unreadable: signed out
   }
@@ -56,10 +73,10 @@ function writeStoredAuth(auth: AuthState): void {
   const storage = getLocalStorage();
   if (!storage) return;
   try {
-    if (authToken(auth)) storage.setItem(AUTH_STORAGE_KEY, JSON.stringify(auth));
+    if (isAuthenticated(auth)) storage.setItem(AUTH_STORAGE_KEY, JSON.stringify(auth));
     else storage.removeItem(AUTH_STORAGE_KEY);
   } catch {
-    // storage refused: the session lives in memory only
+    // storage refused: the state lives in memory only (the cookie still holds the session)
   }
 }
 
@@ -67,11 +84,7 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
   const change = (auth: AuthState) => {
     set({ auth });
     writeStoredAuth(auth);
-    const token = authToken(auth);
-    bus.emit('auth:changed', {
-      authenticated: token !== null,
-      userId: token ? userIdFromToken(token) : null,
-    });
+    bus.emit('auth:changed', { authenticated: isAuthenticated(auth), userId: signedInUserId(auth) });
   };
 
   const signOutLocally = () => {
@@ -82,14 +95,19 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
 
   return {
     auth: {},
-    login: (token) => {
-      if (typeof token !== 'string' || !token) throw new TypeError('login: token must be a non-empty string');
-      change({ auth: 1, token });
+    login: (session) => {
+      const state = stateOf(session);
+      if (!state) throw new TypeError('login: a user and a future expiry (or a token carrying them) are required');
+      change(state);
+    },
+    renew: (expiresAt) => {
+      const { auth } = get();
+      const state = 'user' in auth ? signedInState({ ...auth, expiresAt: toMillis(expiresAt) }) : null;
+      if (state) change(state);
     },
     logout: async () => {
-      const token = authToken(get().auth);
-      // The request (with its token) is built synchronously before the local sign-out.
-      const pending = token ? api.logout(token).then(
+      // The request is built synchronously before the local sign-out, as a signed-in one.
+      const pending = isAuthenticated(get()) ? api.logout().then(
         () => undefined,
         () => undefined,
       ) : Promise.resolve();
@@ -100,9 +118,10 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
   };
 });
 
-// The default API client sends this store's token and signs out locally on a 401.
+// The default API client knows whether the shopper is signed in (a 401 then means the session
+// ended) and signs out locally on it. The session itself rides in the cookie.
 configureApi({
-  getToken: () => authToken(useAuthStore.getState().auth),
+  isSignedIn: () => isAuthenticated(useAuthStore.getState()),
   onUnauthorized: () => useAuthStore.getState().signOutLocally(),
 });
 

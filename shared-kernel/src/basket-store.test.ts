@@ -8,7 +8,7 @@ import { useBasketStore } from './basket-store.ts';
 import { useCouponStore } from './coupon-store.ts';
 import { bus } from './event-bus.ts';
 import { createFakeFetch, type FakeFetch } from './testing/fake-fetch.ts';
-import { line, tokenFor, variant } from './testing/fixtures.ts';
+import { line, signedIn, variant } from './testing/fixtures.ts';
 
 let fake: FakeFetch;
 
@@ -16,7 +16,7 @@ const stored = () => JSON.parse(localStorage.getItem('cartData') ?? 'null') as {
 
 /** Signed in as user 7 with a valid coupon JAR10 worth 5 €. */
 function withValidCoupon() {
-  useAuthStore.setState({ auth: { auth: 1, token: tokenFor(7) } });
+  useAuthStore.setState({ auth: signedIn(7) });
   useCouponStore.setState({ status: 'valid', coupon: { code: 'JAR10' }, discount: 5000, message: null });
 }
 

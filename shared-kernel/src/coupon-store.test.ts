@@ -7,11 +7,11 @@ import { finalTotal } from './basket-rules.ts';
 import { COUPON_MESSAGES, useCouponStore } from './coupon-store.ts';
 import { bus } from './event-bus.ts';
 import { createFakeFetch, type FakeFetch } from './testing/fake-fetch.ts';
-import { line, tokenFor } from './testing/fixtures.ts';
+import { line, signedIn } from './testing/fixtures.ts';
 
 let fake: FakeFetch;
 
-const signIn = (userId = 7) => useAuthStore.setState({ auth: { auth: 1, token: tokenFor(userId) } });
+const signIn = (userId = 7) => useAuthStore.setState({ auth: signedIn(userId) });
 const coupon = () => useCouponStore.getState();
 const validAnswer = (discount = 2.5) => ({
   body: { valid: true, message: 'Kupón bol uplatnený', coupon: { code: 'JAR10' }, discount },

@@ -18,7 +18,7 @@
 import { create } from 'zustand';
 import { api } from './api-client.ts';
 import { useAuthStore } from './auth-store.ts';
-import { authToken, userIdFromToken } from './auth-token.ts';
+import { signedInUserId } from './auth-token.ts';
 import { useBasketStore } from './basket-store.ts';
 import type { Coupon } from './contract/index.ts';
 import { bus, type CouponStatus } from './event-bus.ts';
@@ -53,8 +53,7 @@ export type CouponStore = {
 };
 
 function currentUserId(): number | null {
-  const token = authToken(useAuthStore.getState().auth);
-  return token ? userIdFromToken(token) : null;
+  return signedInUserId(useAuthStore.getState().auth);
 }
 
 /** Number of the latest apply; answers to older ones are ignored. */

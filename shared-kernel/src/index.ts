@@ -25,7 +25,7 @@ export type { ApiClient, ApiClientOptions, OpsReleaseAction, Query, QueryValue, 
 export { NotFoundError, ApiError } from './errors.ts';
 
 export { useAuthStore } from './auth-store.ts';
-export type { AuthState, AuthStore, SignedIn, SignedOut } from './auth-store.ts';
+export type { AuthState, AuthStore, SessionStart, SessionUser, SignedIn, SignedOut } from './auth-store.ts';
 export { useBasketStore } from './basket-store.ts';
 export type { BasketStore } from './basket-store.ts';
 export { useCouponStore } from './coupon-store.ts';

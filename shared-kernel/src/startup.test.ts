@@ -6,7 +6,7 @@ import { useBasketStore } from './basket-store.ts';
 import { useCouponStore } from './coupon-store.ts';
 import { initKernel, resetKernelStartupForTests } from './startup.ts';
 import { createFakeFetch, type FakeFetch } from './testing/fake-fetch.ts';
-import { line, tokenFor, variant } from './testing/fixtures.ts';
+import { line, signedIn, variant } from './testing/fixtures.ts';
 
 let fake: FakeFetch;
 
@@ -27,7 +27,7 @@ beforeEach(() => {
 describe('initKernel', () => {
   it('hydrates, refreshes the lines, then re-applies the active coupon for a signed-in user', async () => {
     storeBasket([line(1, 2), line(2, 1)]);
-    useAuthStore.setState({ auth: { auth: 1, token: tokenFor(7) } });
+    useAuthStore.setState({ auth: signedIn(7) });
     fake.on('POST /api/product/variant/detail', (call) => {
       const { v_id } = call.body as { v_id: number };
       return v_id === 1
@@ -64,7 +64,7 @@ describe('initKernel', () => {
 
   it('ignores every failure', async () => {
     storeBasket([line(1, 2)]);
-    useAuthStore.setState({ auth: { auth: 1, token: tokenFor(7) } });
+    useAuthStore.setState({ auth: signedIn(7) });
     fake.on('POST /api/product/variant/detail', new TypeError('fetch failed'));
     fake.on('GET /api/coupon/active', new TypeError('fetch failed'));
     await expect(initKernel()).resolves.toBeUndefined();

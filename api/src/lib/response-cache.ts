@@ -12,7 +12,7 @@
  * - Least recently used entries go first once there are `maxEntries` of them or they hold more
  *   than `maxBytes`.
  * - Concurrent misses of one URL are computed once; the others wait for that answer.
- * - Never cached: requests with Authorization (they may depend on who asks), anything but
+ * - Never cached: requests with Authorization or the session cookie (they may depend on who asks), anything but
  *   GET, any answer but 200. Only the routes of the scope `cachePublicResponses` is added to are
  *   affected (app.ts: the catalogue and search).
  *
@@ -21,6 +21,7 @@
  * credentials, and `X-Cache: HIT | MISS | BYPASS`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasSessionCookie } from './auth.ts';
 import { catalogueChanges, type CatalogueChanges } from './catalogue-version.ts';
 
 export type ResponseCacheOptions = {
@@ -193,8 +194,8 @@ export function cachePublicResponses(app: FastifyInstance, cache: ResponseCache 
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET') return;
-    // Cookies are not credentials here: the API never reads them (a browser sends its consent cookies on every call).
-    const credentials = request.headers.authorization !== undefined;
+    // Of the cookies only the session is a credential (a browser sends its consent cookies on every call too).
+    const credentials = request.headers.authorization !== undefined || hasSessionCookie(request);
     if (credentials || !cache) {
       states.set(request, { kind: 'bypass', credentials });
       return;

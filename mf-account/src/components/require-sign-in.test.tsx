@@ -4,7 +4,8 @@ import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/st
 import { useAuthStore } from '@shop/shared-kernel';
 import { RequireSignIn } from './require-sign-in.tsx';
 
-const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+// What the sign-in leaves in the store (the session itself is the API's HttpOnly cookie).
+const session = { user: { id: 7, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 };
 
 function renderAt(url: string) {
   const router = createStandaloneRouter(
@@ -30,7 +31,7 @@ describe('RequireSignIn', () => {
   });
 
   it('shows the page to a signed-in shopper', () => {
-    useAuthStore.getState().login(token);
+    useAuthStore.getState().login(session);
     renderAt('/account/orders');
     expect(screen.getByText('Objednávky')).toBeTruthy();
   });

@@ -6,6 +6,7 @@ import LoginPage from './login-page.tsx';
 
 // A token whose payload carries user_id 7 (the signature is the server's business).
 const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+const expiresAt = new Date(Date.now() + 7 * 24 * 3_600_000).toISOString();
 const fetchMock = vi.fn();
 
 function renderAt(url: string) {
@@ -56,16 +57,17 @@ describe('LoginPage', () => {
     expect(useAuthStore.getState().auth).toEqual({});
   });
 
-  it('signs in, stores the token, and follows only a same-site next path', async () => {
+  it('signs in, keeps who is signed in but never the token, and follows only a same-site next path', async () => {
     fetchMock.mockResolvedValue(
-      new Response(JSON.stringify({ data: { token, user: { id: 7, email: 'a@b.sk', name: 'A' } } }), {
+      new Response(JSON.stringify({ data: { token, expiresAt, user: { id: 7, email: 'a@b.sk', name: 'A' } } }), {
         status: 200,
         headers: { 'content-type': 'application/json' },
       }),
     );
     const router = renderAt('/account/login?next=https://zly.example/');
     await submit('a@b.sk', 'Heslo123!');
-    expect(useAuthStore.getState().auth).toEqual({ auth: 1, token });
+    expect(useAuthStore.getState().auth).toEqual({ auth: 1, user: { id: 7, email: 'a@b.sk', name: 'A' }, expiresAt: Date.parse(expiresAt) });
+    expect(JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })).not.toContain(token);
     expect(router.location.pathname).toBe('/account/profile');
   });
 });

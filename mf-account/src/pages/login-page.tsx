@@ -29,7 +29,8 @@ export default function LoginPage() {
     setError(null);
     try {
       const { data } = await api.login(email.trim(), password);
-      login(data.token);
+      // The API has set the HttpOnly session cookie; the page keeps only who is signed in, until when.
+      login({ user: data.user, expiresAt: data.expiresAt });
       // The shopper's active coupon comes back into the basket (spec section 4, as at startup).
       void useCouponStore.getState().reapplyActive();
       void navigate(safeNext(params.get('next')), { replace: true });

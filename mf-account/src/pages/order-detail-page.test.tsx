@@ -5,7 +5,8 @@ import { configureApi, useAuthStore } from '@shop/shared-kernel';
 import type { AccountOrderDetail } from '@shop/shared-kernel/contract';
 import OrderDetailPage from './order-detail-page.tsx';
 
-const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+// What the sign-in leaves in the store (the session itself is the API's HttpOnly cookie).
+const session = { user: { id: 7, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 };
 const orderToken = 'a'.repeat(32);
 const line = (itemId: number, name: string) => ({
   v_id: itemId, v_code: `K${itemId}`, p_name: name, v_name: '25 kg', v_unit: 'ks', amount: 1, unitPrice: 5_000, vat: 23, lineTotal: 5_000, itemId, withdrawn: false,
@@ -25,7 +26,7 @@ const fetchMock = vi.fn();
 beforeEach(() => {
   fetchMock.mockReset();
   configureApi({ fetch: fetchMock as unknown as typeof fetch });
-  useAuthStore.getState().login(token);
+  useAuthStore.getState().login(session);
 });
 afterEach(cleanup);
 

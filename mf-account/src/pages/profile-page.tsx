@@ -91,7 +91,7 @@ function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: (p: Prof
 }
 
 function PasswordForm() {
-  const login = useAuthStore((state) => state.login);
+  const renew = useAuthStore((state) => state.renew);
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [status, setStatus] = useState<{ ok?: string; error?: string }>({});
@@ -104,7 +104,7 @@ function PasswordForm() {
     }
     try {
       const { data } = await api.changePassword(current, next);
-      login(data.token); // the other sessions ended; this one goes on with a fresh token
+      renew(data.expiresAt); // the other sessions ended; this one goes on with the fresh cookie the API set
       setCurrent('');
       setNext('');
       setStatus({ ok: 'Heslo je zmenené. Na ostatných zariadeniach sa prihláste znova.' });

@@ -7,7 +7,8 @@ import { emptyContact } from '@shop/shared-kernel/rules';
 import ContactPage from './contact-page.tsx';
 
 // The account's prefill: profile and default addresses fill the empty fields.
-const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+// What the sign-in leaves in the store (the session itself is the API's HttpOnly cookie).
+const session = { user: { id: 7, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 };
 const fetchMock = vi.fn();
 
 beforeEach(() => {
@@ -16,7 +17,7 @@ beforeEach(() => {
   configureApi({ fetch: fetchMock as unknown as typeof fetch });
   useCheckoutStore.getState().setContact({ ...emptyContact(), phone: '0911 222 333' });
   useCheckoutStore.getState().update({ companyPurchase: false, differentDelivery: false });
-  useAuthStore.getState().login(token);
+  useAuthStore.getState().login(session);
 });
 afterEach(() => {
   cleanup();

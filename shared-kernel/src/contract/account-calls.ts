@@ -2,7 +2,9 @@
  * Sign-in and the shopper's account: sign-up, sign-in and sign-out, password reset, profile,
  * addresses, order history with withdrawal, complaints, coupons and loyalty points; and the
  * operator's calls that move orders and complaints between states (X-Operator-Token).
- * Calls that need a signed-in shopper take the Bearer token of POST /api/account/login.
+ * Calls that need a signed-in shopper take the token of POST /api/account/login: as a Bearer token
+ * (API clients) or, in the browser, as the HttpOnly session cookie the sign-in sets (`shop_session`,
+ * Path=/api); an unsafe call authenticated by the cookie must come from the shop's own origin (403).
  */
 import { Type } from '@sinclair/typebox';
 import { defineCalls, Ok, Paged, type CallTypes } from './common.ts';
@@ -27,6 +29,8 @@ import {
 } from './account-types.ts';
 import { Coupon } from './checkout-types.ts';
 
+/** When the session ends (ISO 8601). */
+const IsoTime = Type.String();
 /** An order's 32-character token (its secret link). */
 const OrderToken = Type.String({ pattern: '^[A-Za-z0-9]{32}$' });
 /** An order number as printed on the invoice. */
@@ -37,12 +41,13 @@ const Accepted = Type.Object({ data: Type.Object({ ok: Type.Literal(true), messa
 export const accountCalls = defineCalls({
   'POST /api/account/login': {
     body: Type.Object({ email: EmailInput, password: PasswordInput }),
-    answer: Type.Object({ data: Type.Object({ token: Type.String(), user: User }) }),
+    answer: Type.Object({ data: Type.Object({ token: Type.String(), expiresAt: IsoTime, user: User }) }),
   },
   // spec section 7
   'POST /api/account/logout': {
-    summary: 'Odhlásenie: zneplatní token (authHash a/alebo Bearer)',
-    body: Type.Object({ authHash: Type.String({ maxLength: 4096 }) }),
+    summary: 'Odhlásenie: zneplatní token (authHash, Bearer a/alebo cookie) a zmaže cookie relácie',
+    /** authHash: a token to revoke; the browser sends none (its session is the cookie). */
+    body: Type.Object({ authHash: Type.Optional(Type.String({ maxLength: 4096 })) }),
     answer: Ok,
   },
   'GET /api/account/me': { summary: 'Prihlásený používateľ', answer: Type.Object({ data: User }) },
@@ -82,7 +87,7 @@ export const accountCalls = defineCalls({
   'POST /api/account/password': {
     summary: 'Zmena hesla (ukončí ostatné prihlásenia, vráti nový token)',
     body: Type.Object({ currentPassword: PasswordInput, newPassword: PasswordInput }),
-    answer: Type.Object({ data: Type.Object({ token: Type.String() }) }),
+    answer: Type.Object({ data: Type.Object({ token: Type.String(), expiresAt: IsoTime }) }),
   },
   /** Personal data anonymised; orders, complaints and withdrawals kept. */
   'POST /api/account/delete': {

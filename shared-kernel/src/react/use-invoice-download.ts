@@ -15,7 +15,7 @@ export function invoiceErrorMessage(caught: unknown): string {
 
 /**
  * The one way to get an order's invoice PDF (the thank-you page and the account): through the
- * API client (a guest's order by its token, a signed-in shopper's own with the token; a 401
+ * API client (a guest's order by its token, a signed-in shopper's own with the session; a 401
  * signs out), saved as faktura-<number>.pdf. The area draws the button and the error.
  */
 export function useInvoiceDownload(order: { token: string; number: string }) {

@@ -9,6 +9,8 @@ export type RecordedCall = {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
+  /** Whether the browser would send its cookies (the session) with the call. */
+  credentials: RequestCredentials | undefined;
 };
 
 export type FakeAnswer = { status?: number; body?: unknown } | Error;
@@ -39,6 +41,7 @@ export function createFakeFetch(): FakeFetch {
       query: Object.fromEntries(parsed.searchParams),
       headers,
       body,
+      credentials: init?.credentials,
     };
     calls.push(call);
     const handler = handlers.get(`${method} ${parsed.pathname}`);

@@ -1,5 +1,6 @@
 /** Test fixtures shared by the kernel's unit tests. */
 import type { BasketLine, VariantData } from '../contract/index.ts';
+import type { SignedIn } from '../auth-token.ts';
 
 export function variant(overrides: Partial<VariantData> = {}): VariantData {
   return {
@@ -52,4 +53,9 @@ export function tokenWith(payload: Record<string, unknown>): string {
 /** A token for a user id. */
 export function tokenFor(userId: number): string {
   return tokenWith({ user_id: userId, name: 'Ján Šťastný' });
+}
+
+/** The auth store's state of a signed-in shopper (what the page keeps: no token). */
+export function signedIn(userId: number, expiresAt = Date.now() + 7 * 24 * 3600 * 1000): SignedIn {
+  return { auth: 1, user: { id: userId, name: 'Ján Šťastný', email: `zakaznik${userId}@example.sk` }, expiresAt };
 }

@@ -5,7 +5,8 @@ import { useAuthStore, useBasketStore } from '@shop/shared-kernel';
 import type { BasketLine } from '@shop/shared-kernel/contract';
 import { guarded } from './route-guards.tsx';
 
-const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
+// What the sign-in leaves in the store (the session itself is the API's HttpOnly cookie).
+const session = { user: { id: 7, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 };
 const line = { v_id: 1, amount: 1, isComponent: false, isRequired: false, variantData: {} } as unknown as BasketLine;
 
 function renderAt(url: string, route: { requiresBasket?: boolean; requiresSignIn?: boolean }) {
@@ -52,7 +53,7 @@ describe('requiresSignIn', () => {
   });
 
   it('shows the page to a signed-in shopper, and sends them to sign in when the session ends', () => {
-    useAuthStore.getState().login(token);
+    useAuthStore.getState().login(session);
     const router = renderAt('/account/orders', { requiresSignIn: true });
     expect(screen.getByText('Objednávky')).toBeTruthy();
     act(() => useAuthStore.getState().signOutLocally());

@@ -2,7 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { accountCalls } from '@shop/shared-kernel/schemas';
 import { ACCOUNT_MESSAGES } from '@shop/shared-kernel/rules';
-import { bearerToken } from '../../lib/auth.ts';
+import { decodeJwt } from 'jose';
+import type { FastifyReply } from 'fastify';
+import { assertSameOrigin, bearerToken, clearSessionCookie, sessionCookieToken, setSessionCookie } from '../../lib/auth.ts';
 import { callRoute } from '../../lib/contract-route.ts';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { unauthorized } from '../../lib/errors.ts';
@@ -20,25 +22,42 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AccountService(deps.db, deps.tokens);
   const limiter = await registerAuthRateLimit(plugin, deps.limits.auth, deps.shared);
+  const { publicUrl } = deps.checkout;
+
+  /**
+   * A token just issued goes to the browser as the HttpOnly session cookie; the body keeps it for
+   * API clients (Bearer). The expiry lets the shop's page show "signed in" until then without a call.
+   */
+  const session = (reply: FastifyReply, token: string) => {
+    setSessionCookie(reply, token, publicUrl);
+    return { token, expiresAt: new Date((decodeJwt(token).exp ?? 0) * 1000).toISOString() };
+  };
 
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/login'),
-    handler: async (request) => {
+    handler: async (request, reply) => {
       await limiter.limit(request, 'check');
-      const session = await service.signIn(request.body.email, request.body.password);
-      if (!session) {
+      const signedIn = await service.signIn(request.body.email, request.body.password);
+      if (!signedIn) {
         await limiter.countFailure(request);
         throw unauthorized(WRONG_CREDENTIALS);
       }
-      return { data: session };
+      return { data: { ...session(reply, signedIn.token), user: signedIn.user } };
     },
   });
 
-  /** Stateless tokens end by expiry; logout also revokes the token it is given (authHash and/or Bearer). */
+  /**
+   * Stateless tokens end by expiry; logout also revokes the tokens it is given (authHash, Bearer,
+   * the session cookie) and clears the cookie. The CSRF rule holds here too: another site may not
+   * end the shopper's session.
+   */
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/logout'),
-    handler: async (request) => {
-      await service.signOut([request.body.authHash, bearerToken(request)].filter((t): t is string => Boolean(t)));
+    handler: async (request, reply) => {
+      const cookie = sessionCookieToken(request);
+      if (cookie) assertSameOrigin(request, publicUrl);
+      await service.signOut([request.body.authHash, bearerToken(request), cookie].filter((t): t is string => Boolean(t)));
+      if (cookie) clearSessionCookie(reply, publicUrl);
       return { data: { ok: true as const } };
     },
   });
@@ -103,17 +122,18 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
 
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/password'),
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const user = await requireUser(request, deps);
-      return { data: { token: await service.changePassword(user.id, request.body.currentPassword, request.body.newPassword) } };
+      return { data: session(reply, await service.changePassword(user.id, request.body.currentPassword, request.body.newPassword)) };
     },
   });
 
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/delete'),
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const user = await requireUser(request, deps);
       await service.deleteAccount(user.id, request.body.password);
+      if (sessionCookieToken(request)) clearSessionCookie(reply, publicUrl);
       return { data: { ok: true as const } };
     },
   });
