@@ -81,17 +81,23 @@ export function hasSessionCookie(request: FastifyRequest): boolean {
 }
 
 /**
- * The CSRF rule, the one place it lives: a request that the cookie authenticates and that may
- * change something must come from the shop's own pages. The browser sets Origin and
- * Sec-Fetch-Site itself (a page cannot forge them); the origin compared with is the configured
- * PUBLIC_URL, never one derived from Host, which the sender controls.
+ * The CSRF rule, the one place it lives (the shopper's and the operator's cookies): a request that a
+ * cookie authenticates and that may change something must come from the shop's own pages. The
+ * browser sets Sec-Fetch-Site and Origin itself (a page cannot forge them). Sec-Fetch-Site, which
+ * every current browser sends, is the browser's own judgement, whatever address the shop was
+ * opened at (localhost or 127.0.0.1); without it (an older browser), Origin must be the configured
+ * PUBLIC_URL's, never one derived from Host, which the sender controls.
  */
-export function assertSameOrigin(request: FastifyRequest, publicUrl: string): void {
-  if (SAFE_METHODS.has(request.method)) return;
-  const origin = request.headers.origin;
-  if (origin !== undefined && origin !== new URL(publicUrl).origin) throw forbidden(CROSS_SITE);
+export function isCrossSite(request: FastifyRequest, publicUrl: string): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbidden(CROSS_SITE);
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = request.headers.origin;
+  return origin !== undefined && origin !== new URL(publicUrl).origin;
+}
+
+export function assertSameOrigin(request: FastifyRequest, publicUrl: string): void {
+  if (isCrossSite(request, publicUrl)) throw forbidden(CROSS_SITE);
 }
 
 /**

@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BackupOverview, PaymentRefund, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../lib/contract-route.ts';
+import { isCrossSite } from '../../lib/auth.ts';
 import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../release/releases.ts';
 import { ReleaseRefused } from '../../release/refusal.ts';
 import { isArea, isPart, type PartName, type Provenance } from '../../release/registry.ts';
@@ -106,15 +107,12 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
 
   /**
    * CSRF: a change made with the cookie must be JSON (which a form on another site cannot send
-   * without a preflight) and, when the browser names its origin, come from the shop's public
-   * origin as configured (never the request's Host, which the request itself chooses).
+   * without a preflight) and come from the shop's own pages (the one rule, lib/auth.ts).
    */
   const crossSite = (request: FastifyRequest) => {
     if (!UNSAFE_METHODS.has(request.method)) return false;
     const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return true;
-    const origin = request.headers.origin;
-    return origin !== undefined && origin !== publicOrigin;
+    return type !== 'application/json' || isCrossSite(request, options.publicUrl);
   };
   const refuseCrossSite = (reply: FastifyReply) =>
     reply.code(403).send({ error: { code: 'forbidden', message: 'Zmena z iného pôvodu alebo bez JSON bola odmietnutá.' } });
