@@ -46,4 +46,15 @@ describe('GA4 e-commerce events from the bus', () => {
     bus.emit('item:viewed', { item });
     expect(events()).toHaveLength(1);
   });
+
+  it('carry nothing personal into the data layer, whatever an event carries beside what GA4 needs', () => {
+    consent(true);
+    const personal = { email: 'jana.novakova@example.sk', phone: '+421900123456', customerName: 'Jana Nováková', street: 'Hlavná 1' };
+    bus.emit('order:placed', { number: '2026000999', value: 10_000, shipping: 0, items: [{ ...item, ...personal }], ...personal } as never);
+    bus.emit('checkout:begun', { items: [{ ...item, ...personal }], value: 2460, ...personal } as never);
+    const layer = JSON.stringify(pushed);
+    expect(events().length).toBe(2);
+    for (const value of Object.values(personal)) expect(layer).not.toContain(value);
+  });
 });
+
