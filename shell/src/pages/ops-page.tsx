@@ -4,6 +4,7 @@ import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
+import { useOperatorData } from './use-operator-data.ts';
 import { CspViolations } from './ops-csp.tsx';
 
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
@@ -18,21 +19,6 @@ const partLabels: Record<ReleasePart, string> = {
 
 const time = (iso: string | null) => (iso ? `${formatDate(iso)} ${iso.slice(11, 16)} UTC` : '—');
 
-/** What an operator call answers; null while it loads or when it failed (the section is then left out). */
-function useOperatorData<T>(load: () => Promise<{ data: T }>): T | null {
-  const [data, setData] = useState<T | null>(null);
-  useEffect(() => {
-    let current = true;
-    void load().then(
-      (answer) => current && setData(answer.data),
-      () => current && setData(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, [load]);
-  return data;
-}
 
 const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čaká na bránu', refunded: 'vrátená', failed: 'brána odmietla – skontrolujte' };
 

@@ -1,9 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/**
- * What an operator call answers; null while it loads or when it failed (the section is then left
- * out). The same hook as ops-page.tsx's own, for sections kept in their own files.
- */
+/** What an operator call answers; null while it loads or when it failed (the section is then left out). */
 export function useOperatorData<T>(load: () => Promise<{ data: T }>): T | null {
   const [data, setData] = useState<T | null>(null);
   useEffect(() => {
