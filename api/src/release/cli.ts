@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { readCheckoutConfig, readServerConfig } from '../config.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { deploySet, finishCanary, history, rollback, setPin, status, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
@@ -135,9 +135,15 @@ async function partInput(part: PartName, distDir: string): Promise<PartInput> {
   return { part, distDir, packageVersion: pkg.version, budgetBytes: pkg.shop?.jsBudgetKb ? pkg.shop.jsBudgetKb * 1024 : null };
 }
 
-/** RELEASE_SIGNING_KEY (a team's key, from `npm run credentials -- create`), or the shop's own release key in the data directory. */
-function signingKey(options: { create?: boolean } = {}): Promise<SigningKey> {
-  return loadShopReleaseKey(process.env, readServerConfig(process.env).dataDir, options);
+/**
+ * RELEASE_SIGNING_KEY (a team's key, from `npm run credentials -- create`), or the shop's own release
+ * key in its data directory: DATA_DIR, or with `--origin DIR` alone, DIR's parent (`npm start` keeps
+ * the origin there). It is made only for a new origin (`--init`): a key made anywhere else would sign
+ * a release no server accepts, and the part would disappear from the shop.
+ */
+function signingKey(options: { origin?: string; create: boolean }): Promise<SigningKey> {
+  const dataDir = process.env.DATA_DIR || !options.origin ? readServerConfig(process.env).dataDir : dirname(options.origin);
+  return loadShopReleaseKey(process.env, dataDir, { create: options.create });
 }
 
 function requirePart(value: string | undefined): PartName {
@@ -188,7 +194,7 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
       overridePin: options.overridePin,
       onlyNew: options.onlyNew,
       init: options.init,
-      signingKey: await signingKey(),
+      signingKey: await signingKey({ origin: options.origin, create: options.init }),
     });
     for (const result of results) {
       print(mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result));

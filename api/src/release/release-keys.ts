@@ -23,7 +23,9 @@ export async function loadShopReleaseKey(env: NodeJS.ProcessEnv, dataDir: string
   const file = join(dataDir, SECRET_FILES.releaseKey);
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing?.trim()) return readSigningKey(existing);
-  if (options.create === false) throw new Error(`Set RELEASE_SIGNING_KEY (the team's signing key from \`npm run credentials -- create\`); there is no shop key in ${dataDir}`);
+  if (options.create === false) {
+    throw new Error(`There is no release signing key in ${dataDir}: set RELEASE_SIGNING_KEY (a team's key, from \`npm run credentials -- create\`) or DATA_DIR (the shop's data directory)`);
+  }
   const made = generateSigningKey();
   await mkdir(dataDir, { recursive: true });
   // 'wx': two processes starting at once keep the first one's key.
