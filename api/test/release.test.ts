@@ -3,7 +3,7 @@
  * S3-compatible server, s3rver): every test runs against both storages (the
  * CLI's too: with S3_BUCKET it releases into the bucket).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { deploy, deploySet, finishCanary, prune, rollback, setPin, status } from '../src/release/releases.ts';
 import { ReleaseRefused } from '../src/release/refusal.ts';
 import { readHistory, readRegistry, REGISTRY_KEY, HISTORY_KEY, publicRegistry } from '../src/release/registry.ts';
+import { generateSigningKey } from '../src/release/signing.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/release/storage.ts';
 import { LOCK_KEY, readLock, withReleaseLock } from '../src/release/lock.ts';
 import { canaryVerdict, startCanaryWatch, type VersionHealth } from '../src/release/canary-watch.ts';
@@ -224,7 +225,8 @@ describe.each(backends)('releases on $name', (backend) => {
           const child = spawn(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin], {
             cwd: join(import.meta.dirname, '..'),
             stdio: 'ignore',
-            env: { ...process.env, S3_BUCKET: '', RELEASE_USER: 'team', ...bucketEnv },
+            // A team's key: the command signs every build it releases.
+            env: { ...process.env, S3_BUCKET: '', RELEASE_USER: 'team', RELEASE_SIGNING_KEY: generateSigningKey().privateKeyPem, ...bucketEnv },
           });
           child.on('exit', (code) => resolve(code ?? 1));
         });
@@ -242,7 +244,10 @@ describe.each(backends)('releases on $name', (backend) => {
       expect(registry.areas.checkout!.version).toBe(second!.to);
       expect(new Set([first!.to, second!.to]).size).toBe(2);
       expect(await storage.exists(LOCK_KEY)).toBe(false);
-      for (const version of [first!.to, second!.to]) expect(await storage.exists(`remotes/checkout/${version}/remoteEntry.js`)).toBe(true);
+      for (const version of [first!.to, second!.to]) {
+        expect(await storage.exists(`remotes/checkout/${version}/remoteEntry.js`)).toBe(true);
+        expect(await storage.exists(`remotes/checkout/${version}/release-manifest.sig`)).toBe(true);
+      }
       // On S3 nothing is released into the directory: it holds at most the cache.
       if (!backend.local) expect(existsSync(join(origin, 'builds'))).toBe(false);
     });
@@ -456,5 +461,24 @@ describe.each(backends)('releases on $name', (backend) => {
       expect(moves.map((move) => move.part).sort()).toEqual(['checkout', 'shell']);
       expect(moves[0]!.at).toBe(moves[1]!.at);
     });
+  });
+});
+
+describe('the release command without a signing key', () => {
+  it('refuses (and makes no key) unless the origin is new: a key made elsewhere would sign a release no server accepts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'release-no-key-'));
+    try {
+      const dist = fakeAreaBuild('checkout', { marker: 'no-key' });
+      const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'checkout', '--dist', dist], {
+        cwd: join(import.meta.dirname, '..'),
+        encoding: 'utf8',
+        env: { ...process.env, S3_BUCKET: '', DATA_DIR: dataDir, RELEASE_SIGNING_KEY: '', RELEASE_USER: 'team' },
+      });
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain('RELEASE_SIGNING_KEY');
+      expect(existsSync(join(dataDir, 'release-signing-key.pem'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
