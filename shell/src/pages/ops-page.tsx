@@ -204,46 +204,25 @@ function Integrity() {
       {report.findings.length === 0 ? (
         <p data-testid="ops-integrity-ok">Žiadny súbor sa nelíši od podpísaného.</p>
       ) : (
-        <table className="ops__table" data-testid="ops-integrity">
-          <caption className="visually-hidden">Nálezy kontroly integrity</caption>
-          <thead>
-            <tr>
-              <th scope="col">Časť a verzia</th>
-              <th scope="col">Súbor</th>
-              <th scope="col">Nález</th>
-              <th scope="col">Čo sa stalo</th>
-              <th scope="col">Naposledy</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.findings.map((finding) => (
-              <tr key={`${finding.part}-${finding.version}-${finding.subject}-${finding.kind}`}>
-                <td>
-                  {partLabels[finding.part as ReleasePart] ?? finding.part} {finding.version}
-                </td>
-                <td>
-                  <code>{finding.subject}</code>
-                </td>
-                <td>
-                  {FINDING_KINDS[finding.kind] ?? finding.kind}
-                  {finding.expected ? (
-                    <small>
-                      <br />
-                      podpísané: <code>{finding.expected}</code>
-                      <br />
-                      na serveri: <code>{finding.actual ?? 'chýba'}</code>
-                    </small>
-                  ) : null}
-                </td>
-                <td>
-                  {FINDING_ACTIONS[finding.action] ?? finding.action}
-                  {finding.detail ? ` (${finding.detail})` : ''}
-                </td>
-                <td>{time(finding.lastSeen)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ul className="ops__findings" data-testid="ops-integrity">
+          {report.findings.map((finding) => (
+            <li key={`${finding.part}-${finding.version}-${finding.subject}-${finding.kind}`}>
+              <strong>
+                {partLabels[finding.part as ReleasePart] ?? finding.part} <code>{finding.version}</code>
+              </strong>{' '}
+              · <code>{finding.subject}</code> · {FINDING_KINDS[finding.kind] ?? finding.kind} · {FINDING_ACTIONS[finding.action] ?? finding.action}
+              {finding.detail ? ` (${finding.detail})` : ''} · naposledy {time(finding.lastSeen)}
+              {finding.expected ? (
+                <small>
+                  <br />
+                  podpísané: <code>{finding.expected}</code>
+                  <br />
+                  na serveri: <code>{finding.actual ?? 'chýba'}</code>
+                </small>
+              ) : null}
+            </li>
+          ))}
+        </ul>
       )}
     </>
   );
