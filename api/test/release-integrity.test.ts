@@ -165,6 +165,20 @@ describe('an upload', () => {
 });
 
 
+describe('a signed upload sent several times at once', () => {
+  it('is released once; every other copy is refused as a replay, on both engines', async () => {
+    const dir = fakeAreaBuild('checkout', { marker: `ci-concurrent-${Date.now()}`, routes: [cartRoute] });
+    const signed = await signBuild(dir);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => upload(dir, signed)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 422, 422, 422, 422, 422]);
+    const accepted = await api.db.selectFrom('release_signatures').selectAll().where('version', '=', `1.0.0-${await hashBuild(dir)}`).execute();
+    expect(accepted).toHaveLength(1);
+    await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
+    await fetch(`${base}/api/ops/releases/checkout/unpin`, { method: 'POST', headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' }, body: '{}' });
+  });
+});
+
 /** The import map of a page, and the policy it was served with. */
 async function page(path = '/') {
   const response = await fetch(`${base}${path}`);
