@@ -4,11 +4,10 @@
  * it lists. Pages get their scripts' integrity from here, rollbacks and promotions refuse a version
  * whose files differ, and the integrity watch re-hashes what is in force.
  */
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { partPrefix } from './release-paths.ts';
 import { ReleaseRefused } from './refusal.ts';
 import type { PartName } from './registry.ts';
-import { compareDigests, MANIFEST_FILE, SIGNATURE_FILE, sha384, verifySignedManifest, type FileDigest, type FileMismatch, type ReleaseManifest, type TrustedKey } from './signing.ts';
+import { compareDigests, COMPRESSED_COPIES, MANIFEST_FILE, SIGNATURE_FILE, sha384, verifySignedManifest, type FileDigest, type FileMismatch, type ReleaseManifest, type TrustedKey } from './signing.ts';
 import type { ReleaseStorage } from './storage.ts';
 
 /** How long a verified manifest is reused before its signature is checked again (a key may be revoked meanwhile). */
@@ -26,11 +25,6 @@ export type ReleaseIntegrity = {
   /** Refuses ('tampered') a version whose files differ from its signed manifest. */
   requireIntact(part: PartName, version: string): Promise<void>;
 };
-
-const SIBLINGS: [suffix: string, decode: (bytes: Buffer) => Buffer][] = [
-  ['.br', brotliDecompressSync],
-  ['.gz', gunzipSync],
-];
 
 export function releaseIntegrity(options: { storage: ReleaseStorage; keys: () => Promise<TrustedKey[]> }): ReleaseIntegrity {
   const { storage } = options;
@@ -72,7 +66,7 @@ export function releaseIntegrity(options: { storage: ReleaseStorage; keys: () =>
         const body = await storage.readBytes(`${prefix}/${file}`);
         if (body) actual[file] = { sha384: sha384(body), size: body.length };
         // A browser may be sent the brotli or gzip copy instead: each must unpack to the same bytes.
-        for (const [suffix, decode] of SIBLINGS) {
+        for (const [suffix, decode] of COMPRESSED_COPIES) {
           const packed = await storage.readBytes(`${prefix}/${file}${suffix}`);
           if (!packed) continue;
           let unpacked: Buffer | null = null;

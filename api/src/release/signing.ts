@@ -9,6 +9,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { listFiles } from './build-info.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { isPart, isVersionName, type PartName } from './registry.ts';
@@ -150,6 +151,12 @@ export function compareDigests(manifest: ReleaseManifest, actual: Record<string,
   }
   return mismatches;
 }
+
+/** The compressed copies a release keeps beside a file (sent instead of it): each must unpack to the file's bytes. */
+export const COMPRESSED_COPIES: readonly [suffix: string, unpack: (bytes: Buffer) => Buffer][] = [
+  ['.br', brotliDecompressSync],
+  ['.gz', gunzipSync],
+];
 
 /** The files a browser runs as modules: JavaScript, not the server's build. */
 export const isBrowserScript = (file: string): boolean => /\.m?js$/.test(file) && !file.startsWith('server/');

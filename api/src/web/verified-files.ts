@@ -7,19 +7,15 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { ReleaseIntegrity } from '../release/integrity.ts';
 import type { PartName } from '../release/registry.ts';
-import { MANIFEST_FILE, SIGNATURE_FILE, sha384 } from '../release/signing.ts';
+import { COMPRESSED_COPIES, MANIFEST_FILE, SIGNATURE_FILE, sha384 } from '../release/signing.ts';
 
 /** Verdicts remembered (path, time, size); the oldest go first. */
 const LIMIT = 20_000;
 
-const COPIES: [suffix: string, decode: ((bytes: Buffer) => Buffer) | null][] = [
-  ['', null],
-  ['.br', brotliDecompressSync],
-  ['.gz', gunzipSync],
-];
+/** The file itself, then the compressed copies that may be sent instead. */
+const COPIES: readonly [suffix: string, decode: ((bytes: Buffer) => Buffer) | null][] = [['', null], ...COMPRESSED_COPIES];
 
 export type ReleasedFileCheck = (part: PartName, version: string, dir: string, file: string) => Promise<boolean>;
 

@@ -192,9 +192,12 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     return allowed;
   };
 
-  app.route({ ...route('GET /api/ops/releases'), preHandler: async (request, reply) => {
+  /** The operator's pages: readable by a signed-in operator only (a team's refusal is audited). */
+  const operatorReads = async (request: FastifyRequest, reply: FastifyReply) => {
     await authorize(request, reply, 'read', null);
-  }, handler: async () => {
+  };
+
+  app.route({ ...route('GET /api/ops/releases'), preHandler: operatorReads, handler: async () => {
     const since = new Date(Date.now() - 60 * 60_000);
     const [current, moves, health] = await Promise.all([status(storage), history(storage), options.health ? options.health(since) : Promise.resolve([])]);
     return { data: { ...current, history: moves.slice(-200), health } };
@@ -202,30 +205,22 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
 
   const { backups } = options;
   if (backups) {
-    app.route({ ...route('GET /api/ops/backups'), preHandler: async (request, reply) => {
-      await authorize(request, reply, 'read', null);
-    }, handler: async () => ({ data: await backups() }) });
+    app.route({ ...route('GET /api/ops/backups'), preHandler: operatorReads, handler: async () => ({ data: await backups() }) });
   }
   const { inventory } = options;
   if (inventory) {
-    app.route({ ...route('GET /api/ops/inventory'), preHandler: async (request, reply) => {
-      await authorize(request, reply, 'read', null);
-    }, handler: async (_request, reply) => {
+    app.route({ ...route('GET /api/ops/inventory'), preHandler: operatorReads, handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return { data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null }) };
     } });
   }
   const { refunds } = options;
   if (refunds) {
-    app.route({ ...route('GET /api/ops/refunds'), preHandler: async (request, reply) => {
-      await authorize(request, reply, 'read', null);
-    }, handler: async () => ({ data: await refunds() }) });
+    app.route({ ...route('GET /api/ops/refunds'), preHandler: operatorReads, handler: async () => ({ data: await refunds() }) });
   }
   const { findings } = options;
   if (findings) {
-    app.route({ ...route('GET /api/ops/integrity'), preHandler: async (request, reply) => {
-      await authorize(request, reply, 'read', null);
-    }, handler: async (_request, reply) => {
+    app.route({ ...route('GET /api/ops/integrity'), preHandler: operatorReads, handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       const policy = integrityPolicyFrom(process.env);
       const [rows, last] = await Promise.all([findings.recent(FINDINGS_SHOWN), findings.lastCheck()]);
@@ -244,9 +239,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     } });
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations, authorize });
-  app.route({ ...route('GET /api/ops/audit'), preHandler: async (request, reply) => {
-    await authorize(request, reply, 'read', null);
-  }, handler: async () => ({
+  app.route({ ...route('GET /api/ops/audit'), preHandler: operatorReads, handler: async () => ({
     data: (await identities.recent(AUDIT_SHOWN)).map((row) => ({ at: row.at, actor: row.actor, action: row.action, part: row.part, allowed: row.allowed === 1, detail: row.detail })),
   }) });
 
