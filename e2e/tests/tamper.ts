@@ -83,39 +83,50 @@ export async function tamperedChunkScenario(options: {
   expect(await liveCheckout(request)).toBe(tampered);
   const file = tamperCartChunk(dataDir, tampered);
 
-  // The shopper's basket: the checkout is contained, with the Slovak message and a way forward. When
-  // the fallback is quicker than the page, the shell's one automatic reload (a failed area after a
-  // release) then brings the good version at once, so the message may show only for a moment:
-  // every document of the tab reports it when it renders it.
-  let contained = false;
-  await page.exposeBinding('__shopContained', () => {
-    contained = true;
-  });
-  await page.addInitScript(() => {
-    new MutationObserver((_changes, observer) => {
-      const shown = Array.from(document.querySelectorAll('h1')).some((heading) => heading.textContent === 'Košík a objednávka sa nepodarilo načítať');
-      const retry = Array.from(document.querySelectorAll('button')).some((button) => button.textContent === 'Skúsiť znova');
-      if (!shown || !retry) return;
-      observer.disconnect();
-      void (window as unknown as { __shopContained: () => Promise<void> }).__shopContained();
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-  await page.goto('/checkout/cart');
-  await expect.poll(() => contained, { timeout: 15_000 }).toBe(true);
+  try {
+    // The shopper's basket. The origin refuses the changed chunk, and the browser runs none of it.
+    // Either the checkout is contained (the Slovak message and a way forward) or, when the fallback
+    // is quicker than the page (the origin's refusal starts the check too), the shell's one automatic
+    // reload after a failed load brings the good version at once. Every document of the tab reports
+    // the message when it renders it; the message itself, without a fallback to race, is asserted in
+    // the test of a chunk changed on its way.
+    let contained = false;
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith(`/remotes/checkout/${tampered}/${file}`) && response.status() === 404) refused.push(response.url());
+    });
+    await page.exposeBinding('__shopContained', () => {
+      contained = true;
+    });
+    await page.addInitScript(() => {
+      new MutationObserver((_changes, observer) => {
+        const shown = Array.from(document.querySelectorAll('h1')).some((heading) => heading.textContent === 'Košík a objednávka sa nepodarilo načítať');
+        const retry = Array.from(document.querySelectorAll('button')).some((button) => button.textContent === 'Skúsiť znova');
+        if (!shown || !retry) return;
+        observer.disconnect();
+        void (window as unknown as { __shopContained: () => Promise<void> }).__shopContained();
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.goto('/checkout/cart');
+    const basket = page.getByRole('heading', { level: 1, name: /^Košík( je prázdny)?$/ });
+    await expect.poll(async () => contained || (await basket.isVisible()), { timeout: 15_000 }).toBe(true);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
 
-  // The browser's report starts a check at once: /ops shows the file, and the checkout is back on the good version.
-  await expect
-    .poll(async () => (await integrityReport(request)).findings.some((finding) => finding.part === 'checkout' && finding.version === tampered && finding.subject === file && finding.action === 'fallback'), { timeout: 30_000 })
-    .toBe(true);
+    // The browser's report starts a check at once: /ops shows the file, and the checkout is back on the good version.
+    await expect
+      .poll(async () => (await integrityReport(request)).findings.some((finding) => finding.part === 'checkout' && finding.version === tampered && finding.subject === file && finding.action === 'fallback'), { timeout: 30_000 })
+      .toBe(true);
+    expect(await liveCheckout(request)).toBe(good);
+    const metrics = await (await request.get('/api/metrics', { headers: { authorization: `Bearer ${options.metricsToken}` } })).text();
+    expect(Number(/^shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+
+    // The next page load works.
+    await page.goto('/checkout/cart');
+    await expect(page.getByRole('heading', { name: /^Košík( je prázdny)?$/ })).toBeVisible();
+  } finally {
+    // The fallback pinned the checkout: unpinned, as an operator would once the origin is repaired,
+    // so that the tests after this one release as usual whatever happened here.
+    await request.post('/api/ops/releases/checkout/unpin', { data: { reason: 'e2e: origin checked' } });
+  }
   expect(await liveCheckout(request)).toBe(good);
-  const metrics = await (await request.get('/api/metrics', { headers: { authorization: `Bearer ${options.metricsToken}` } })).text();
-  expect(Number(/^shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
-
-  // The next page load works.
-  await page.goto('/checkout/cart');
-  await expect(page.getByRole('heading', { name: /^Košík( je prázdny)?$/ })).toBeVisible();
-
-  // The fallback pinned the checkout: unpinned, as an operator would once the origin is repaired.
-  const unpinned = await request.post('/api/ops/releases/checkout/unpin', { data: { reason: 'e2e: origin checked' } });
-  expect(unpinned.status()).toBe(200);
 }
