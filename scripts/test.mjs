@@ -30,8 +30,8 @@ function countPlaywright(file) {
 /**
  * Vitest runs one test file per core less one by default: one file at a time on two cores. The
  * API's files mostly wait on sockets, databases and child processes, and the others' on jsdom
- * starting, so one per core (at least two) takes about two thirds of the time (API on SQLite
- * 214 -> 147 s, on PostgreSQL 267 -> 212 s, shared-kernel 36 -> 25 s on two cores). Every file
+ * starting, so one per core (at least two) takes clearly less time (figures: bench/results.md).
+ * Every file
  * has its own database, data directory and ports, so files never share state.
  */
 const parallelFiles = ['--maxWorkers', String(Math.max(2, availableParallelism()))];

@@ -15,9 +15,9 @@ function groupThousands(digits: string): string {
 
 /**
  * Formats a number of cents: whole euros without decimals, otherwise two decimals. Written out
- * rather than with `Intl.NumberFormat('sk-SK')`: a browser's first number formatter costs about
- * 17 ms of main thread (measured in Chromium here, four times that on a phone) in the shell's boot;
- * the tests compare the two over many values.
+ * rather than with `Intl.NumberFormat('sk-SK')`: a browser's first number formatter makes a long
+ * task of main thread in the shell's boot, far longer on a phone; the tests compare the two over
+ * many values.
  */
 function formatCents(cents: number): string {
   const whole = Math.trunc(Math.abs(cents) / 100);

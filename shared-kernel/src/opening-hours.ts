@@ -34,8 +34,8 @@ export type ShopLocalTime = {
 
 /**
  * The shop's zone as a rule instead of `Intl.DateTimeFormat`: a browser's first date formatter
- * costs 20–37 ms of main thread (measured in Chromium here), four times that on a phone, in the
- * shell's boot. Slovakia keeps Central European Time (UTC+1) and summer time (UTC+2) from 01:00 UTC
+ * makes a long task of main thread in the shell's boot, far longer on a phone. Slovakia keeps
+ * Central European Time (UTC+1) and summer time (UTC+2) from 01:00 UTC
  * on the last Sunday of March to 01:00 UTC on the last Sunday of October (EU Directive 2000/84/EC).
  * The tests compare it with the time zone database hour by hour over years.
  */

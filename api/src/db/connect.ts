@@ -30,7 +30,7 @@ const pgTypes = {
   },
 };
 
-/** How much of the SQLite file is read through a memory map (more than the 100,000-product catalogue's 450 MB). */
+/** How much of the SQLite file is read through a memory map (more than the generated 100,000-product catalogue's file). */
 const MMAP_BYTES = 1024 * 1024 * 1024;
 
 /** Opens the database (PostgreSQL with a url, else SQLite). */
@@ -57,8 +57,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   // Pages are read straight from the file's memory map (the OS's page cache, shared with the other
-  // processes) instead of copied into SQLite's own 16 MB cache one read() at a time: 24 product
-  // tiles at random across 100,000 products, 210–220 against 120–160 µs.
+  // processes) instead of copied into SQLite's own 16 MB cache one read() at a time, which made
+  // random reads across a large catalogue markedly slower.
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
@@ -101,8 +101,8 @@ function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDataba
 /**
  * A statement that answers rows reads them as arrays (better-sqlite3's raw mode) and makes them
  * objects here, each with one object literal of its columns: better-sqlite3 builds a row object
- * property by property, which cost twice as much (24 product tiles of 20 columns: 143 against
- * 71 µs), about a fifth of a catalogue request's time in SQLite. Same objects: the columns' names
+ * property by property, which cost about twice as much, a sizeable share of a catalogue
+ * request's time in SQLite. Same objects: the columns' names
  * as keys, in their order, a later column of the same name winning.
  */
 function withRowObjects(statement: SqliteDatabase.Statement): Statement {
@@ -127,12 +127,12 @@ function withRowObjects(statement: SqliteDatabase.Statement): Statement {
  * better-sqlite3 runs queries synchronously and Kysely hands its one connection from query to
  * query with promises, so under load all requests in flight run to their end in one unbroken chain
  * of microtasks: meanwhile the event loop accepts no connection and reads no request (measured:
- * one new connection accepted per such chain, clients waiting seconds to be let in; a facets
- * request's queries, issued together, held the loop for their sum, 50–110 ms on 100,000
- * products). So queries run in time slices: a query that would start more than SLICE_MS after the
+ * one new connection accepted per such chain, clients waiting seconds to be let in; a request's
+ * queries issued together held the loop for their sum). So queries run in time slices: a query
+ * that would start more than SLICE_MS after the
  * last yield first yields to the event loop, so I/O is served between queries and the loop is held
  * at most for one slice plus the longest single query, while a short chain of quick queries pays
- * for no extra turn of the loop (a yield before every query cost 1–2 ms a request).
+ * for no extra turn of the loop (a yield before every query made every request slower).
  */
 const SLICE_MS = 8;
 let sliceStarted = 0;

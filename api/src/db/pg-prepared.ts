@@ -6,19 +6,17 @@
  * series, so that work was a large share of it. Run by name, a text is parsed once per
  * connection. PostgreSQL plans its first five calls afresh for their values, then keeps a
  * generic plan only if that plan costs no more than the fresh ones did.
- * Measured on the 100,000-product catalogue, in-process, unnamed and named in turns (medians of
- * 8 rounds): product detail 2.72 → 1.63 ms, a category listing page 2.88 → 1.95, the sale 3.18 →
- * 2.58, a brand 3.53 → 2.74, facets 1.61 → 1.32; search unchanged (16.3). Forcing a fresh plan
- * per call (plan_cache_mode) kept about half of that gain, so PostgreSQL's own choice stays.
+ * Measured unnamed and named in turns, every catalogue call but search got clearly faster
+ * (bench/results.md). Forcing a fresh plan per call (plan_cache_mode) kept only part of that
+ * gain, so PostgreSQL's own choice stays.
  *
  * - Which texts: queries, inserts, updates and deletes the shop's code generates. Never a
  *   `select *` or `t.*`: after a migration adds a column, a statement prepared before it
  *   would fail with "cached plan must not change result type".
  * - Never a full-text search (`to_tsquery`): its best plan depends on its words. A common word's
- *   page walks the popularity order and stops early (2 ms); a kept generic plan, which
- *   PostgreSQL chose after five runs, guesses 500 hits for any word and fetched and sorted every
- *   hit instead: 23 ms for "izolacia", 53 ms for "sadrok" (a suggestion at 2–3 ms or 12–13 ms by
- *   the connection it ran on).
+ *   page walks the popularity order and stops early; a kept generic plan, which PostgreSQL chose
+ *   after five runs, guesses 500 hits for any word and fetched and sorted every hit instead, many
+ *   times slower for a common word (and a suggestion fast or slow by the connection it ran on).
  * - Which ones: a text is named the second time it runs, so that one-off texts (a migration, the
  *   seed's batches) neither take a place nor stay prepared on the server; at most MAX_NAMED
  *   distinct texts per process (each connection prepares those it runs). Any other runs unnamed,

@@ -1,8 +1,8 @@
 /**
  * A query of fixed shape, built and compiled once per database and run again with new values.
  *
- * Kysely builds and compiles a query's tree on every call: about 25–30 µs for a simple select,
- * a fifth of a product page's service time (7–9 queries). A query whose only parameters are the
+ * Kysely builds and compiles a query's tree on every call, a noticeable share of a product page's
+ * service time over its several queries. A query whose only parameters are the
  * values it is called with, in their order (no lists of varying length, no values decided while
  * building), keeps its compiled SQL; each call passes its values as the parameters. The first
  * compilation checks that assumption.
@@ -29,8 +29,8 @@ const KEPT_LIST_LENGTH = 64;
 
 /**
  * A query over a list of ids (`in (?, ?, …)`) and nothing else, kept compiled per length of the
- * list: its SQL is the same for any list of that length. Building a product tiles' query (twenty
- * columns) took 25 µs a call. A longer list than KEPT_LIST_LENGTH is built anew; an empty one
+ * list: its SQL is the same for any list of that length, and building a product tiles' query
+ * (twenty columns) on every call is needless work. A longer list than KEPT_LIST_LENGTH is built anew; an empty one
  * answers no rows without a query.
  */
 export function reusableIdsQuery<Row>(

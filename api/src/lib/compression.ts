@@ -5,11 +5,11 @@
  *
  * - br or gzip, whichever the request's Accept-Encoding prefers (br when both are equally
  *   welcome); none without Accept-Encoding or with `identity`.
- * - Brotli at quality 3 for the API's answers: a listing page (9.6 KB) in 44 µs to 1.5 KB, against
- *   93 µs and 1.4 KB at quality 5 and 54 µs and 1.5 KB with gzip 6 (100,000 products); at a
- *   thousand answers a second on one core, compression was a tenth of the server's time. Pages the
- *   server renders (compressingStream) keep quality 5: fewer, larger answers, each byte on a
- *   shopper's slow line before the first paint. Quality 11 would cost tens of milliseconds.
+ * - Brotli at quality 3 for the API's answers: about half the CPU of quality 5 and less than gzip
+ *   for nearly the same bytes, and at a high answer rate compression is a visible share of the
+ *   server's time (figures: bench/results.md). Pages the server renders (compressingStream) keep
+ *   quality 5: fewer, larger answers, each byte on a shopper's slow line before the first paint.
+ *   Quality 11 would cost far more than it saves.
  * - From 1 KB up: below that the headers and the framing outweigh the saving.
  * - Only compressible types (text, JSON, XML, JavaScript, SVG); never images, PDFs or uploads,
  *   which are compressed already.
@@ -24,9 +24,8 @@
  * - Answers in memory up to 64 KB (every JSON answer of the catalogue) are compressed in one call
  *   on the event loop and keep an exact Content-Length; bigger ones and streams go through a
  *   compression stream (chunked, the work off the event loop). The plugin's own bound on two cores
- *   is 8 KB, which sent a listing page (about 10 KB) through the stream: its hops to zlib's thread
- *   pool and back made the answer 2.3 ms slower (5.2 against 2.9 ms without compression, 3.1 ms
- *   compressed in one call, 100,000 products), while brotli 5 compresses 64 KB in well under 1 ms.
+ *   is 8 KB, which sent a listing page through the stream: its hops to zlib's thread pool and back
+ *   cost more than compressing the whole answer in one call, which is cheap at this size.
  *
  * Request bodies are not decompressed: no client of the shop sends compressed bodies, and an
  * upload's size limit then counts the bytes as sent.
@@ -38,8 +37,8 @@ import type { FastifyCompressOptions } from '@fastify/compress';
 
 /**
  * Node's zlib, with brotli told each in-memory answer's size: it then sizes its window and tables
- * to the answer instead of for megabytes. A product's JSON (4.7 KB) compresses in 31 µs instead
- * of 49 µs, to the same bytes.
+ * to the answer instead of for megabytes: a small answer compresses markedly faster, to the same
+ * bytes.
  */
 const zlibSizingBrotli = {
   ...zlib,

@@ -25,7 +25,7 @@ export function loggingOptions(logger: LoggerOption | undefined): Pick<FastifySe
           },
     // Short enough to read out to the shop's helpline, random enough to find one request in the logs:
     // 12 hex digits, the random ones before a v4 UUID's version digit. randomUUID draws from a kept
-    // store of entropy; randomBytes asked the kernel on every request (2 % of a product answer's CPU).
+    // store of entropy; randomBytes asked the kernel on every request (a visible share of a small answer's CPU).
     genReqId: () => {
       const uuid = randomUUID();
       return uuid.slice(0, 8) + uuid.slice(9, 13);

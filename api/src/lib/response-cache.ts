@@ -37,8 +37,8 @@ export type ResponseCacheOptions = {
  * 10 s: changes made in this process show at once anyway; after a change by another process (a
  * second server on the same PostgreSQL database, an import) shoppers see it within seconds, and a
  * URL asked for once a second or more is still answered from memory nine times out of ten.
- * Answers are 0.3–16 KB (a listing page about 9 KB, a product 5 KB, home 16 KB): 10,000 of them,
- * the pages, searches and products a busy spell touches, take at most 64 MB.
+ * The entry and byte caps hold the pages, searches and products a busy spell touches, with the
+ * memory bounded whatever the answers' sizes.
  */
 export const DEFAULT_RESPONSE_CACHE: ResponseCacheOptions = { ttlMs: 10_000, maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 };
 

@@ -10,7 +10,7 @@ type Positions = number[] | null;
  *
  * react-router flattens, compiles and ranks every route of a tree each time it matches, and
  * `<Routes>` matches on every render: a server render of a page (two to four renders) spent
- * about 12 % of the server's time there. A branch is looked up once per shape of path (see
+ * a large share of the server's time there. A branch is looked up once per shape of path (see
  * path-key.ts) and route table, and kept by position, so each render's own route objects (with
  * its elements and props) are used.
  */

@@ -103,7 +103,7 @@ function shopRouteTree(config: ShellConfig): RouteObject[] {
 /**
  * Matches a path against the route table and the route tree ahead of rendering it, so the first
  * render finds both remembered, each in a task of its own. The first match of a page load compiles
- * and ranks every route (about 6 ms of a phone's main thread each, in code run for the first time);
+ * and ranks every route (slow on a phone's main thread, in code run for the first time);
  * inside the hydration they were one unit of work React cannot split, and made its task long.
  */
 export async function matchRoutesAhead(config: ShellConfig, pathname: string, nextTask: () => Promise<void>): Promise<void> {

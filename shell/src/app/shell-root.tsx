@@ -15,7 +15,7 @@ import type { ShellConfig } from '../config.ts';
  * The root of every layout: consent, analytics and the effects of route changes. It holds no state
  * of this browser itself: what changes when the page has hydrated (the consent notice, the
  * visitor's choices) lives in <Consent>, so that change re-renders the notice, not the whole page
- * under <Outlet> (a synchronous render React cannot split: measured 46 ms of a phone's main thread).
+ * under <Outlet> (a synchronous render React cannot split: a long task on a phone's main thread).
  */
 export function ShellRoot({ config }: { config: ShellConfig }) {
   const { pathname } = useLocation();

@@ -9,7 +9,7 @@ import { KEEP_SCROLL } from '../app/route-effects.ts';
  * singleton and the shell's bundle carries only the parts the shell uses.
  * The shell's own header, footer and pages link through them too (around the
  * whole route tree, without parameters): the router's own Link resolves its
- * path against the matched routes on every render, 5 % of a server render.
+ * path against the matched routes on every render, a visible share of a server render.
  */
 export function AreaRouting({ children }: { children: ReactNode }) {
   const { pathname, search, hash } = useLocation();

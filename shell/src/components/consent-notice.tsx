@@ -44,7 +44,7 @@ function Settings() {
  * While the floating notice is up, the page keeps room below its content as tall as the notice,
  * so nothing a shopper must press (a checkout's continue button) can stay hidden under it. The
  * room is the body's own padding: a custom property on the root (as before) is inherited by
- * every element, and changing it restyled the whole page (7 ms of a phone's main thread).
+ * every element, and changing it restyled the whole page on a phone's main thread.
  */
 function useReservedSpace(notice: RefObject<HTMLElement | null> | null) {
   useEffect(() => {

@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 // Frozen: never edit a migration that has run; add a new one.
 //
 // A category listing narrowed to brands reads its products through (b_id, cat_id, p_price). To
-// sort them it read each product's row, past its description (on SQLite in overflow pages): 16 ms
-// for 2,000 products of one brand in one category sorted by name, 52 ms with two brands, an
-// availability and an attribute filter (100,000 products). With every sort column in the index the
+// sort them it read each product's row, past its description (on SQLite in overflow pages), slow
+// for a large brand in a large category, slower with more brands and filters. With every sort
+// column in the index the
 // page is sorted from the index alone.
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -5,10 +5,10 @@ import type { Kysely } from 'kysely';
 //
 // PostgreSQL's search read its hits in popularity order through products (its popularity index,
 // each product's row for its price, then its search row through the primary key, then the match):
-// 10–35 ms for the ranked page of a common or a two-word query on 100,000 products. The search
+// slow for the ranked page of a common or a two-word query on a large catalogue. The search
 // row now carries its product's popularity and whether it is listed (has a price), with an index
 // in the results' order over the listed rows: the ranked and the later pages read the search rows
-// alone, in order, and stop at the page's end (1.5–4 ms). Kept by triggers: the document's trigger
+// alone, in order, and stop at the page's end. Kept by triggers: the document's trigger
 // writes them with the document; a change of popularity or of being listed writes them alone.
 // SQLite is unchanged (its FTS5 rowid is the popularity key already).
 

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 //
 // PostgreSQL counted a search's listed hits as every hit less the unlisted ones: two counts
 // through the GIN index over every search row, each visiting every hit's row in the table
-// (about 10 ms each for a common word on 100,000 products). The index now holds the listed
+// (each slow for a common word on a large catalogue). The index now holds the listed
 // rows only, so one count of `listed and document @@ query` is the total, and the pages, which
 // ask for listed hits only, read the same index. Nothing searches the unlisted rows.
 // SQLite is unchanged (its FTS5 index holds the listed products only already).

@@ -6,8 +6,8 @@ import type { Kysely } from 'kysely';
 // A search counts its listed hits up to a bound (search.repository.ts, COUNTED_HITS). Written as
 // `count(*) from (… limit bound)`, PostgreSQL planned a common word's count as a sequential scan
 // that stops at the bound: it expects a hit every few rows, but matching each row's document
-// costs far more than it assumes ("tehla": 8 ms warm, 54 ms cold, against 3.5 ms through the GIN
-// index). This function counts through the index: its own setting leaves the sequential scan out
+// costs far more than it assumes (slower than the GIN index warm, much slower cold). This
+// function counts through the index: its own setting leaves the sequential scan out
 // for its query only. SQLite needs nothing (its FTS5 index is the only way to a hit).
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -5,11 +5,11 @@ import type { Kysely } from 'kysely';
 //
 // A search word matches as a prefix ("tehl" finds tehla, tehly, tehlový). On PostgreSQL a prefix
 // query (tehl:*) makes the GIN index find every word that starts with it and merge their lists:
-// "30:*" alone stands for hundreds of words, and "tehla porotherm 30" took 8 ms to count and 10 ms
-// to rank on 100,000 products. Each search row now also holds every prefix of its words, 2 to 12
+// "30:*" alone stands for hundreds of words, which made "tehla porotherm 30" slow to count and to
+// rank on a large catalogue. Each search row now also holds every prefix of its words, 2 to 12
 // characters (a word counts by its first 12, as on SQLite, whose FTS5 index keeps the same
 // prefixes), and words of one character whole: a search looks its words up whole in that column's
-// index, one list each (counted 8.1 -> 1.4 ms, ranked 10 -> 2.8 ms). The same rows match: a word
+// index, one list each, several times quicker. The same rows match: a word
 // is a prefix of a document's word exactly when it is one of that word's prefixes. The document
 // stays as it was, for ranking (ts_rank) and for the words' positions. SQLite needs nothing.
 

@@ -51,7 +51,7 @@ function encodePayload(input: TransferInput): string {
 
 /**
  * pngjs options: the Paeth filter on every row instead of trying all five per row (the default):
- * half the time, and as small (3 KB) for a QR code, whose rows repeat. filterType is pngjs's
+ * about half the time, and as small a file for a QR code, whose rows repeat. filterType is pngjs's
  * option, passed through by qrcode but missing from its type.
  */
 const PNG_OPTIONS = { deflateLevel: 9, filterType: 4 };

@@ -2,8 +2,8 @@
  * Draws product pictures (SVG from product-image.ts) as PNG, off the event loop: resvg (WebAssembly)
  * runs on one worker thread, with DejaVu Sans (the invoices' font, with Slovak diacritics) as its
  * only font. A photo-like raster costs a browser no main-thread work to paint, where every SVG
- * picture is a document of its own to parse, lay out and paint (measured: 175–350 ms of a phone's
- * main thread on a page of 16–24 pictures); comparators (Heureka, Google) accept raster pictures only.
+ * picture is a document of its own to parse, lay out and paint (a listing page's pictures made long
+ * tasks on a phone's main thread); comparators (Heureka, Google) accept raster pictures only.
  * Drawings are kept in a bounded LRU cache; at most MAX_QUEUED wait, beyond that a quick 429.
  */
 import { createRequire } from 'node:module';

@@ -183,7 +183,7 @@ export class CatalogRepository {
 
   /**
    * Counts again the categories whose kept counts are stale (after a migration that adds a kind,
-   * every one: 2.4 s on 100,000 products) and loads every category's filtered-listing data
+   * every one, which a large catalogue feels) and loads every category's filtered-listing data
    * (listing-index.ts) until `stopped()`; answers how many categories it loaded.
    */
   async warmListings(stopped: () => boolean): Promise<number> {
@@ -232,8 +232,8 @@ export class CatalogRepository {
    * A category's facets, the sale's or a brand page's or not (alone or with a brand filter), from the counts kept per
    * category and brand (facet-counts.ts); with other filters counted in memory (listing-index.ts),
    * the sale's too. A listing without a category (all products, a brand page, the sale) is every
-   * category's together, as every product sits in one: counted in SQL, its facets took 70-530 ms
-   * on 100,000 products (test/helpers/facets-in-sql.ts still counts them so, as the reference
+   * category's together, as every product sits in one: counted in SQL, its facets were far too slow
+   * on a large catalogue (test/helpers/facets-in-sql.ts still counts them so, as the reference
    * the tests hold these equal to).
    */
   async facets(filter: ProductFilter): Promise<ListingFacets> {
@@ -260,7 +260,7 @@ export class CatalogRepository {
    * category_listing; the whole catalogue's, the whole sale's and a brand page's in indexed, bounded
    * queries with their totals from the kept counts (listingPageInSql); any listing narrowed by
    * filters from memory (listing-index.ts), over every category when it has none (in SQL, the
-   * sale narrowed by availability took 57 ms a page on 100,000 products).
+   * sale narrowed by availability was far too slow a page on a large catalogue).
    */
   async listProducts(
     filter: ProductFilter,

@@ -2,8 +2,8 @@
  * Repository layer: a category listing narrowed by filters (a price range, availability, attribute
  * values, brands together with any of these): its facets, its total and its pages, from memory.
  *
- * In SQL such facets took 130–160 ms on 100,000 products (one query per facet and part, SQLite's
- * temporary B-trees for `group by` and `count(distinct)`), and such a page 14–26 ms (the filters'
+ * In SQL such facets were far too slow on a large catalogue (one query per facet and part, SQLite's
+ * temporary B-trees for `group by` and `count(distinct)`), and so was such a page (the filters'
  * correlated lookups for every product, once for the count and once for the page). Here each
  * category keeps, in typed arrays, what its listed products' filters and orders depend on: brand,
  * price, the availabilities of their variants, the sort columns (each sort's order presorted) and,
@@ -28,8 +28,8 @@
  * keeps the same arrays for its products on sale (p_sale_price set; about a quarter), with the
  * availabilities of their discounted variants only, as the sale's availability filter and facet
  * read them. A discount moves its category's revision (migration sale-facet-counts), so they
- * follow it. Counted in SQL, the sale's facets narrowed by a price or availability took 141–343 ms
- * on 100,000 products.
+ * follow it. Counted in SQL, the sale's facets narrowed by a price or availability were as slow as
+ * a category's.
  */
 import type { Availability, ListingFacets, ProductSort } from '@shop/shared-kernel/contract';
 import { PRODUCT_SORTS } from './listing-order.ts';
@@ -41,7 +41,7 @@ import type { ProductFilter } from './product-filter.ts';
 const AVAILABILITIES: readonly Availability[] = ['in_stock', 'to_order', 'unavailable'];
 const AVAILABILITY_BIT = new Map(AVAILABILITIES.map((name, index) => [name, 1 << index]));
 
-/** Products per part of a category's load: each part's three queries held the loop 3–8 ms on 100,000 products. */
+/** Products per part of a category's load: small enough that each part's three queries hold the event loop only briefly. */
 const LOAD_PART = 1_000;
 
 /** The sorts, numbered as Products.order holds them. */
@@ -166,9 +166,9 @@ export class ListingIndex {
     for (const { data, listed } of evaluated) for (let w = 0; w < data.words; w++) total += popcount(listed[w]!);
     if (page.offset >= total) return { ids: [], total };
     // Merges the categories' orders: each head is its category's next listed product, the categories
-    // in a binary heap by their heads (the last page of 100,000 products over 62 categories took
-    // 175 ms comparing every category's head for each product before it). A page in the second half
-    // is merged from the end, backwards: the last page 53 -> 2.4 ms, the middle one the slowest (35 ms).
+    // in a binary heap by their heads (comparing every category's head for each product made late
+    // pages of a large catalogue slow). A page in the second half is merged from the end, backwards,
+    // so the middle page is the slowest and the last one is as quick as the first.
     const s = PRODUCT_SORTS.indexOf(sort);
     const end = Math.min(total, page.offset + page.limit);
     const backwards = page.offset > total - end;
@@ -263,8 +263,8 @@ export class ListingIndex {
 
   /**
    * Reads a category's rows, in parts of about LOAD_PART products (SQLite answers synchronously:
-   * the 36,000 attribute values of a 7,000-product category in one query held the event loop for
-   * 80 ms). The revision was read before them: a change committed meanwhile leaves newer rows under
+   * a large category's attribute values in one query held the event loop far too long). The
+   * revision was read before them: a change committed meanwhile leaves newer rows under
    * an older revision, read again at the next request, never the reverse.
    */
   private async load(catId: number, rev: number): Promise<CategoryData> {

@@ -62,7 +62,7 @@ export function applyProductFilter<O>(qb: SelectQueryBuilder<P, 'p', O>, filter:
   // Listed: the product has a price. The sale listing: products with a discounted variant, which
   // have a price too (both are set from the product's variants by the same trigger, migration
   // catalog-listing-and-search), so its own condition stands for both: its count then reads one
-  // column of its index (0.70 → 0.24 ms for 26,000 sale products of 100,000).
+  // column of its index, not the product rows.
   let q = filter.saleOnly ? qb.where('p.p_sale_price', 'is not', null) : qb.where(price, 'is not', null);
   if (filter.categoryIds) q = q.where('p.cat_id', 'in', filter.categoryIds.length > 0 ? filter.categoryIds : [-1]);
   if (filter.brandId !== undefined) q = q.where('p.b_id', '=', filter.brandId);
