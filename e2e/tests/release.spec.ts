@@ -233,7 +233,7 @@ test('an area ships a new page by deploying itself alone: it appears on the next
   await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
 
   const dist = tempDir('checkout-new-page-');
-  const built = spawnSync('pnpm', ['--filter', './mf-checkout', 'exec', 'vite', 'build', '--config', 'test-fixtures/vite.new-page.config.ts', '--outDir', dist, '--emptyOutDir'], {
+  const built = spawnSync('pnpm', ['--filter', './apps/checkout', 'exec', 'vite', 'build', '--config', 'test-fixtures/vite.new-page.config.ts', '--outDir', dist, '--emptyOutDir'], {
     cwd: repo,
     encoding: 'utf8',
   });
