@@ -1,7 +1,8 @@
 // Lint for the whole workspace, with the boundary rules of the architecture:
 // an area imports only shared-kernel and its own files; the shell never
 // imports an area's source; the API shares only the kernel's pure modules;
-// an API domain never imports another domain's routes; no import cycles.
+// an API domain never imports another domain's routes; no package reaches
+// into another through a relative path; no import cycles.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -9,18 +10,23 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 
-const AREAS = ['mf-catalog', 'mf-checkout', 'mf-account', 'mf-content'];
+/** The deployable apps (apps/<dir>) and their package names. */
+const APPS = { shell: 'shell', catalog: 'mf-catalog', checkout: 'mf-checkout', account: 'mf-account', content: 'mf-content', api: 'api' };
+const AREAS = ['catalog', 'checkout', 'account', 'content'];
 
 const NO_RAW_FETCH =
-  "Call the API through the kernel's `api` client (@shop/shared-kernel): it sends the token, signs out on a 401 and throws ApiError. Add a typed method to shared-kernel/src/api-client.ts for a new call.";
+  "Call the API through the kernel's `api` client (@shop/shared-kernel): it sends the token, signs out on a 401 and throws ApiError. Add a typed method to packages/shared-kernel/src/api-client.ts for a new call.";
 
-/** Import patterns that reach into another part of the workspace. */
+/**
+ * Package imports that reach another part of the workspace (relative paths into another package
+ * are refused for every app and package by import-x/no-relative-packages below).
+ */
 function foreignParts(own) {
-  const parts = ['shell', ...AREAS, 'api', 'e2e'].filter((part) => part !== own);
-  return parts.flatMap((part) => [`**/${part}/**`, `**/${part}`, `@shop/${part}`, `@shop/${part}/**`]);
+  const names = [...Object.entries(APPS).filter(([dir]) => dir !== own).map(([, name]) => name), 'e2e', 'bench', 'release', 'gateway-simulator'];
+  return names.flatMap((name) => [`@shop/${name}`, `@shop/${name}/**`]);
 }
 
-const boundary = (own, paths = [], files = [`${own}/**/*.{ts,tsx}`], morePatterns = []) => ({
+const boundary = (own, paths = [], files = [`apps/${own}/**/*.{ts,tsx}`], morePatterns = []) => ({
   files,
   rules: {
     'no-restricted-imports': [
@@ -64,26 +70,26 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.tsx', 'shared-kernel/src/react/**/*.ts', 'shell/src/**/*.ts'],
+    files: ['**/*.tsx', 'packages/shared-kernel/src/react/**/*.ts', 'apps/shell/src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     // Migrations are frozen in time and typed Kysely<any> on purpose.
-    files: ['api/src/db/migrations/**', 'api/src/db/dialect.ts'],
+    files: ['apps/api/src/db/migrations/**', 'apps/api/src/db/dialect.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   ...AREAS.map((area) => boundary(area)),
   boundary('shell'),
   boundary('api', API_PATHS),
   // The same rule with one pattern more: a later block's options replace an earlier one's.
-  boundary('api', API_PATHS, ['api/src/routes/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
+  boundary('api', API_PATHS, ['apps/api/src/routes/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
   // The server renderer gives the parts' server builds the server's one copy of the kernel (and configures its client).
-  boundary('api', [], ['api/src/web/ssr/**/*.ts']),
+  boundary('api', [], ['apps/api/src/web/ssr/**/*.ts']),
   {
     // Queries live in repositories only (api/src/README.md): domains and infrastructure read as rules, not SQL.
-    files: ['api/src/routes/**/*.ts', 'api/src/lib/**/*.ts', 'api/src/web/**/*.ts'],
-    ignores: ['**/*.repository.ts', 'api/src/routes/*/repository/**'],
+    files: ['apps/api/src/routes/**/*.ts', 'apps/api/src/lib/**/*.ts', 'apps/api/src/web/**/*.ts'],
+    ignores: ['**/*.repository.ts', 'apps/api/src/routes/*/repository/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -97,7 +103,7 @@ export default tseslint.config(
   },
   {
     // One way to call the API: the kernel's client (a 401 signs the shopper out, errors are ApiError).
-    files: ['shell/src/**/*.{ts,tsx}', 'mf-*/src/**/*.{ts,tsx}'],
+    files: ['apps/shell/src/**/*.{ts,tsx}', ...AREAS.map((area) => `apps/${area}/src/**/*.{ts,tsx}`)],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-globals': ['error', { name: 'fetch', message: NO_RAW_FETCH }],
@@ -108,7 +114,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared-kernel/**/*.{ts,tsx}'],
+    files: ['packages/shared-kernel/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -123,10 +129,22 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: [`${import.meta.dirname}/*/tsconfig.json`], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*', 'packages/*', 'tools/*', 'e2e', 'bench'].map((dir) => `${import.meta.dirname}/${dir}/tsconfig.json`),
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // A package's code reaches another package only by its name and exports (tests and tools may read sources).
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.{ts,tsx}', 'tools/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    rules: { 'import-x/no-relative-packages': 'error' },
   },
 );

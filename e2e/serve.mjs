@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApiServer } from '../scripts/build.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const api = join(here, '..', 'api');
+const api = join(here, '..', 'apps', 'api');
 const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = process.env.E2E_DATA_DIR ?? join(here, `.data-${port}`);
 const env = {

@@ -9,7 +9,7 @@ import { buildApiServer } from './build.mjs';
 await ensureDependencies();
 await buildApiServer({ quiet: true });
 const child = spawn(process.execPath, ['--enable-source-maps', 'dist/backup/cli.js', ...process.argv.slice(2)], {
-  cwd: join(root, 'api'),
+  cwd: join(root, 'apps', 'api'),
   stdio: 'inherit',
   env: { ...process.env, INIT_CWD: process.env.INIT_CWD ?? process.cwd() },
 });

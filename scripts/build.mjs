@@ -1,4 +1,4 @@
-// `npm run build`: builds the API server (to JavaScript, api/dist/) and the
+// `npm run build`: builds the API server (to JavaScript, apps/api/dist/) and the
 // shell and every area that changed since the last build (each on its own,
 // as its team would), then publishes the shell and areas to the local static
 // origin and moves their pointers in builds/latest.json.
@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { ensureDependencies, log, pnpmRun, root, run, step } from './lib.mjs';
 
-export const PARTS = ['mf-catalog', 'mf-checkout', 'mf-account', 'mf-content', 'shell'];
+export const PARTS = ['apps/catalog', 'apps/checkout', 'apps/account', 'apps/content', 'apps/shell'];
 const SKIP = new Set(['node_modules', 'dist', '.vite', '__mf__temp', '.__mf__temp', 'test-results']);
 
 function hashTree(hash, dir) {
@@ -27,9 +27,9 @@ function inputStamp(own) {
     if (statSync(path).isDirectory()) hashTree(hash, path);
     else hash.update(input).update(readFileSync(path));
   }
-  hashTree(hash, join(root, 'shared-kernel', 'src'));
-  hashTree(hash, join(root, 'shared-kernel', 'build'));
-  for (const file of ['pnpm-lock.yaml', 'tsconfig.base.json', 'shared-kernel/package.json']) {
+  hashTree(hash, join(root, 'packages', 'shared-kernel', 'src'));
+  hashTree(hash, join(root, 'packages', 'shared-kernel', 'build'));
+  for (const file of ['pnpm-lock.yaml', 'tsconfig.base.json', 'packages/shared-kernel/package.json']) {
     hash.update(readFileSync(join(root, file)));
   }
   return hash.digest('hex');
@@ -44,12 +44,12 @@ function keepStamp(name, stamp) {
   writeFileSync(stampFile, JSON.stringify(stamps, null, 2));
 }
 
-/** What the API's build (api/build.mjs) reads; its tests and benchmarks are not part of it. */
-const API_INPUTS = ['api/src', 'api/package.json', 'api/tsconfig.json', 'api/build.mjs'];
-const API_OUTPUTS = ['api/dist/server.js', 'api/dist/release/cli.js', 'api/dist/backup/cli.js', 'api/dist/release/credentials-cli.js'];
+/** What the API's build (apps/api/build.mjs) reads; its tests and benchmarks are not part of it. */
+const API_INPUTS = ['apps/api/src', 'apps/api/package.json', 'apps/api/tsconfig.json', 'apps/api/build.mjs'];
+const API_OUTPUTS = ['apps/apps/api/dist/server.js', 'apps/apps/api/dist/release/cli.js', 'apps/apps/api/dist/backup/cli.js', 'apps/apps/api/dist/release/credentials-cli.js'];
 
 /**
- * The server, the release and the backup command as JavaScript (api/dist/), what `npm start` and the
+ * The server, the release and the backup command as JavaScript (apps/api/dist/), what `npm start` and the
  * end-to-end tests run: rebuilt when the API's or the kernel's sources (or the lockfile) changed.
  */
 export async function buildApiServer({ force = false, quiet = false } = {}) {
@@ -59,7 +59,7 @@ export async function buildApiServer({ force = false, quiet = false } = {}) {
     if (!quiet) log('api: up to date, not rebuilt');
     return;
   }
-  await step('Building api (server and release command → api/dist)', () => run(process.execPath, ['build.mjs'], { cwd: join(root, 'api') }));
+  await step('Building api (server and release command → apps/api/dist)', () => run(process.execPath, ['build.mjs'], { cwd: join(root, 'apps', 'api') }));
   keepStamp('api', stamp);
 }
 
@@ -67,7 +67,7 @@ export async function buildAll({ force = false } = {}) {
   await buildApiServer({ force });
   for (const part of PARTS) {
     const stamp = inputStamp([part]);
-    const built = existsSync(join(root, part, 'dist', part === 'shell' ? 'index.html' : 'remoteEntry.js'));
+    const built = existsSync(join(root, part, 'dist', part === 'apps/shell' ? 'index.html' : 'remoteEntry.js'));
     if (!force && built && readStamps()[part] === stamp) {
       log(`${part}: up to date, not rebuilt`);
       continue;
@@ -86,7 +86,7 @@ export async function publishAll(originDir) {
   const args = ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start'];
   if (originDir) args.push('--origin', originDir);
   await step('Releasing new builds to the static origin (release deploy all --only-new)', () =>
-    run(process.execPath, args, { cwd: join(root, 'api') }),
+    run(process.execPath, args, { cwd: join(root, 'apps', 'api') }),
   );
 }
 

@@ -15,7 +15,7 @@ import { ensureRedis } from './ensure-redis.mjs';
 import { startTopology } from './topology.mjs';
 
 const execFileAsync = promisify(execFile);
-const apiDir = join(root, 'api');
+const apiDir = join(root, 'apps', 'api');
 
 /**
  * `prepare(cleanups)` runs once the databases are up and before the release: it may start more

@@ -15,4 +15,4 @@ log(`Prepared in ${seconds(since)}; starting the server (restarted by a supervis
 
 // React (server rendering) runs its production build unless told otherwise.
 process.env.NODE_ENV ??= 'production';
-process.exit(await supervise({ command: process.execPath, args: ['--enable-source-maps', 'dist/server.js'], cwd: join(root, 'api') }));
+process.exit(await supervise({ command: process.execPath, args: ['--enable-source-maps', 'dist/server.js'], cwd: join(root, 'apps', 'api') }));

@@ -77,8 +77,8 @@ if (installed.ok) {
   await stage('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
   await stage('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
   await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
-  for (const part of ['shell', 'mf-catalog', 'mf-checkout', 'mf-account', 'mf-content']) {
-    await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part));
+  for (const part of ['apps/shell', 'apps/catalog', 'apps/checkout', 'apps/account', 'apps/content']) {
+    await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part.replace('/', '-')));
   }
   await stage('API tests on SQLite', () => vitest('@shop/api', 'api-sqlite', { ...process.env, DATABASE_URL: '' }));
   const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());

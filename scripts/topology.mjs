@@ -19,7 +19,7 @@ import { startClusterStatus } from './cluster-status.mjs';
 
 export { freePort };
 
-const apiDir = join(root, 'api');
+const apiDir = join(root, 'apps', 'api');
 
 /** Waits until `url` answers 200 (or the process has died). */
 async function waitReady(url, child, timeoutMs) {

@@ -14,13 +14,13 @@ const VIRTUAL = 'virtual:monolith-areas';
 
 /** An area's exposed modules, read from its vite.config.ts `exposes` map (the area's public face). */
 function exposesOf(area: string): Record<string, string> {
-  const config = readFileSync(join(repo, `mf-${area}`, 'vite.config.ts'), 'utf8');
+  const config = readFileSync(join(repo, 'apps', area, 'vite.config.ts'), 'utf8');
   const block = /export const exposes = \{([\s\S]*?)\};/.exec(config)?.[1] ?? '';
   return Object.fromEntries([...block.matchAll(/'(\.\/\w+)':\s*'([^']+)'/g)].map((match) => [match[1]!, match[2]!]));
 }
 
 function monolithAreas(): Plugin {
-  const shellSource = join(repo, 'shell', 'src', 'areas', 'module-source.ts');
+  const shellSource = join(repo, 'apps', 'shell', 'src', 'areas', 'module-source.ts');
   return {
     name: 'monolith-areas',
     enforce: 'pre',
@@ -36,21 +36,21 @@ function monolithAreas(): Plugin {
       if (id !== `\0${VIRTUAL}`) return null;
       const entries = areas.flatMap((area) =>
         Object.entries(exposesOf(area)).map(
-          ([name, file]) => `  ${JSON.stringify(`${area}/${name.slice(2)}`)}: () => import(${JSON.stringify(join(repo, `mf-${area}`, file))}),`,
+          ([name, file]) => `  ${JSON.stringify(`${area}/${name.slice(2)}`)}: () => import(${JSON.stringify(join(repo, 'apps', area, file))}),`,
         ),
       );
       return `export const areaModules = {\n${entries.join('\n')}\n};\n`;
     },
     generateBundle() {
       // The release tooling deploys this build as a shell; it needs no area modules.
-      const kernel = (JSON.parse(readFileSync(join(repo, 'shared-kernel', 'package.json'), 'utf8')) as { version: string }).version;
+      const kernel = (JSON.parse(readFileSync(join(repo, 'packages', 'shared-kernel', 'package.json'), 'utf8')) as { version: string }).version;
       this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel, requires: {} }) });
     },
   };
 }
 
 export default defineConfig({
-  root: join(repo, 'shell'),
+  root: join(repo, 'apps', 'shell'),
   plugins: [monolithAreas(), react()],
   build: { target: 'esnext', outDir: join(import.meta.dirname, 'dist'), emptyOutDir: true },
   logLevel: 'warn',

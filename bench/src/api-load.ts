@@ -52,7 +52,7 @@ function rssMb(pid: number): number {
 export function grownCatalogue(products: number): { name: string; dataDir: string } {
   const name = `api-${products}`;
   const dataDir = benchDataDir(name);
-  const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(products)], { cwd: join(repo, 'api'), stdio: 'inherit' });
+  const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(products)], { cwd: join(repo, 'apps', 'api'), stdio: 'inherit' });
   if (grown.status !== 0) throw new Error('could not generate the catalogue');
   return { name, dataDir };
 }

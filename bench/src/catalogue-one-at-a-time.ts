@@ -20,7 +20,7 @@ function run(dialect: CatalogueRun['dialect'], products: number, databaseUrl?: s
   try {
     const summaryFile = join(summaryDir, 'summary.json');
     const catalogue = spawnSync(process.execPath, ['--import', 'tsx', 'bench/catalogue-bench.ts'], {
-      cwd: join(repo, 'api'),
+      cwd: join(repo, 'apps', 'api'),
       encoding: 'utf8',
       env: { ...process.env, BENCH_PRODUCTS: String(products), BENCH_SUMMARY: summaryFile, BENCH_DATABASE_URL: databaseUrl ?? '' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -38,7 +38,7 @@ const add = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw + b.raw, gzip: a.gzip +
  * React, zustand and mitt it imports are not counted.
  */
 function kernelChunk(): { file: string; own: Sizes; withImports: Sizes; imports: string[] } {
-  const dir = join(repo, 'shell', 'dist', 'assets');
+  const dir = join(repo, 'apps', 'shell', 'dist', 'assets');
   const file = readdirSync(dir).find((name) => name.endsWith('.js') && readFileSync(join(dir, name), 'utf8').includes('__SHOP_KERNEL_INSTANCES__'));
   if (!file) throw new Error('no chunk of shell/dist registers a kernel instance');
   const code = readFileSync(join(dir, file), 'utf8');

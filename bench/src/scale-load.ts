@@ -165,7 +165,7 @@ export async function runScaleLoad(options: { port: number; products: number; se
   try {
     // The same catalogue generator, into PostgreSQL (once; kept with the database).
     const grown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/grow-catalogue.ts', pgData, String(options.products)], {
-      cwd: join(repo, 'api'),
+      cwd: join(repo, 'apps', 'api'),
       stdio: 'inherit',
       env: { ...process.env, DATABASE_URL: postgres.url },
     });

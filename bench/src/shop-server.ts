@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const repo = join(import.meta.dirname, '..', '..');
-const api = join(repo, 'api');
+const api = join(repo, 'apps', 'api');
 
 export type Shop = { base: string; pid: number; dataDir: string; stop: () => Promise<void> };
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { test as plainTest, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test, undecidedTest } from '../tests/fixtures.ts';
 import { SHOP_PORT } from '../playwright.config.ts';
-import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../api/src/lib/security-headers.ts';
-import { shellInlineScripts } from '../../api/src/web/page-policy.ts';
+import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../apps/api/src/lib/security-headers.ts';
+import { shellInlineScripts } from '../../apps/api/src/web/page-policy.ts';
 import { clusterState, type ClusterState } from './cluster-state.ts';
 
 /**

@@ -26,7 +26,7 @@ type OriginRegistry = {
 
 const repo = join(import.meta.dirname, '..', '..');
 const origin = join(E2E_DATA_DIR, 'origin');
-const stableCheckout = join(repo, 'mf-checkout', 'dist');
+const stableCheckout = join(repo, 'apps', 'checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as OriginRegistry;
 const history = () =>
   readFileSync(join(origin, 'builds', 'history.jsonl'), 'utf8')
@@ -47,7 +47,7 @@ const tempDir = (prefix: string) => {
 
 function release(args: string[], expectedStatus = 0) {
   const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'api'),
+    cwd: join(repo, 'apps', 'api'),
     encoding: 'utf8',
     env: { ...process.env, RELEASE_USER: 'e2e' },
   });
@@ -84,7 +84,7 @@ const firstOperator = (): Operator => ({ name: 'spravca', password: readFileSync
 function createOperator(name: string): Operator {
   const password = `heslo-${name}-${Date.now()}`;
   const result = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'operator-create', name], {
-    cwd: join(repo, 'api'),
+    cwd: join(repo, 'apps', 'api'),
     encoding: 'utf8',
     env: { ...process.env, DATA_DIR: E2E_DATA_DIR, DATABASE_URL: '', OPERATOR_PASSWORD: password },
   });
@@ -233,7 +233,7 @@ test('an area ships a new page by deploying itself alone: it appears on the next
   await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
 
   const dist = tempDir('checkout-new-page-');
-  const built = spawnSync('pnpm', ['--filter', './mf-checkout', 'exec', 'vite', 'build', '--config', 'test-fixtures/vite.new-page.config.ts', '--outDir', dist, '--emptyOutDir'], {
+  const built = spawnSync('pnpm', ['--filter', './apps/checkout', 'exec', 'vite', 'build', '--config', 'test-fixtures/vite.new-page.config.ts', '--outDir', dist, '--emptyOutDir'], {
     cwd: repo,
     encoding: 'utf8',
   });
@@ -303,7 +303,7 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   const run = (args: string[]) =>
     new Promise<{ code: number; output: string }>((resolve) => {
       const child = spawn(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-        cwd: join(repo, 'api'),
+        cwd: join(repo, 'apps', 'api'),
         env: { ...process.env, RELEASE_USER: 'e2e' },
       });
       let output = '';

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
+import { ensurePostgres } from '../../../scripts/ensure-postgres.mjs';
 
 const apiDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { url, stop } = await ensurePostgres();

@@ -89,7 +89,7 @@ function parse(args: string[]): Options {
   return options;
 }
 
-const partDir = (part: PartName) => join(root, part === 'shell' ? 'shell' : `mf-${part}`);
+const partDir = (part: PartName) => join(root, 'apps', part);
 
 async function partPackage(part: PartName): Promise<{ version: string; shop?: { jsBudgetKb?: number } }> {
   return JSON.parse(await readFile(join(partDir(part), 'package.json'), 'utf8'));
@@ -119,7 +119,7 @@ function describe(result: MoveResult): string {
 async function build(part: PartName): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), `release-build-${part}-`));
   print(`building ${part} into ${outDir}…`);
-  const built = spawnSync('pnpm', ['--filter', `./${part === 'shell' ? 'shell' : `mf-${part}`}`, 'exec', 'vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
+  const built = spawnSync('pnpm', ['--filter', `./apps/${part}`, 'exec', 'vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -16,10 +16,10 @@ import { DEFAULT_OUTBOX, jobStoreFor } from '../src/lib/outbox.ts';
 import { courierOrder } from './helpers/checkout-contact.ts';
 import { throwawayPostgres } from './helpers/throwaway-database.ts';
 // Ports below the ephemeral range: the restarted server must find its port still free.
-import { freePort } from '../../scripts/topology.mjs';
+import { freePort } from '../../../scripts/topology.mjs';
 
 const apiDir = join(import.meta.dirname, '..');
-const supervisorScript = join(apiDir, '..', 'scripts', 'supervise.mjs');
+const supervisorScript = join(apiDir, '..', '..', 'scripts', 'supervise.mjs');
 const ORDERS = 120;
 const CONCURRENCY = 10;
 const KILL_AFTER = 40;

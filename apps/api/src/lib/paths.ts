@@ -14,7 +14,7 @@ function packageFolder(from: string): string {
   }
 }
 
-/** The API package (`api/`). */
+/** The API package (`apps/api/`). */
 export const apiDir = packageFolder(import.meta.dirname);
-/** The repository (the workspace root, holding the shell's and the areas' folders). */
-export const repoRoot = dirname(apiDir);
+/** The repository (the workspace root: apps/, packages/, tools/). */
+export const repoRoot = dirname(dirname(apiDir));

@@ -200,7 +200,7 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     expect(tabs[1]!.revisions[0]).toBe(first);
     // A team deploys a new catalogue version with the release command on this machine.
     const next = join(cluster.dataDir, 'catalog-next');
-    cpSync(join(import.meta.dirname, '..', '..', 'mf-catalog', 'dist'), next, { recursive: true });
+    cpSync(join(import.meta.dirname, '..', '..', 'catalog', 'dist'), next, { recursive: true });
     appendFileSync(join(next, 'remoteEntry.js'), '\n/* the next catalogue release */\n');
     const deployed = spawnSync(process.execPath, ['dist/release/cli.js', 'deploy', 'catalog', '--dist', next, '--no-build', '--reason', 'cluster test'], {
       cwd: join(import.meta.dirname, '..'),

@@ -28,7 +28,7 @@ const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 /** Calls before the timed ones, so that the server's code is compiled as a running server's is. */
 const WARMUP = 20;
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const log = (message: string) => process.stderr.write(`[catalogue-bench] ${message}\n`);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

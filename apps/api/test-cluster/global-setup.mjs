@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { startClusterShop } from '../../scripts/cluster-shop.mjs';
+import { startClusterShop } from '../../../scripts/cluster-shop.mjs';
 import { S3RVER_CREDENTIALS, startS3Server } from '../test/helpers/s3-server.ts';
 
 /** An SMTP server on loopback that writes each message it accepts to its own file. */

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT } from '@shop/shared-kernel/rules';
-import { EDGE_LIMITS, EDGE_SECURITY_HEADERS } from '../../scripts/edge-errors.mjs';
+import { EDGE_LIMITS, EDGE_SECURITY_HEADERS } from '../../../scripts/edge-errors.mjs';
 import { securityHeaders } from '../src/lib/security-headers.ts';
 import { API_BODY_LIMIT } from '../src/app.ts';
 import { UPLOAD_BODY_LIMIT } from '../src/release/upload-bundle.ts';
