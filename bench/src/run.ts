@@ -6,7 +6,7 @@
  * Settings: BENCH_LH_RUNS (5), BENCH_PRODUCTS (100000), BENCH_LOAD_SECONDS (10).
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -281,8 +281,18 @@ async function main() {
     '',
     ...catalogue.flatMap((run) => [run.table, '']),
   ];
-  writeFileSync(join(repo, 'bench', 'results.md'), lines.join('\n'));
+  writeFileSync(resultsFile, [...lines, keptByHand()].join('\n'));
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+const resultsFile = join(repo, 'bench', 'results.md');
+const NOTEBOOK = '## Notebook: figures behind the design (kept by hand)';
+
+/** The hand-kept notebook at the end of results.md survives a new run (figures live only there). */
+function keptByHand(): string {
+  const text = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+  const at = text.indexOf(NOTEBOOK);
+  return at === -1 ? '' : `\n${text.slice(at)}`;
 }
 
 await main();
