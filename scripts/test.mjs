@@ -76,6 +76,7 @@ const installed = await stage('Installing what is missing (pnpm, dependencies, C
 if (installed.ok) {
   await stage('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
   await stage('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
+  await stage('Format (prettier --check)', () => run(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '--log-level=warn', '.']));
   await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
   for (const part of ['apps/shell', 'apps/catalog', 'apps/checkout', 'apps/account', 'apps/content']) {
     await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part.replace('/', '-')));
