@@ -5,9 +5,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDependencies, log, pnpmRun, root, run, step } from './lib.mjs';
+import { browserParts, ensureDependencies, log, pnpmRun, root, run, step } from './lib.mjs';
 
-export const PARTS = ['apps/catalog', 'apps/checkout', 'apps/account', 'apps/content', 'apps/shell'];
 const SKIP = new Set(['node_modules', 'dist', '.vite', '__mf__temp', '.__mf__temp', 'test-results']);
 
 function hashTree(hash, dir) {
@@ -46,7 +45,7 @@ function keepStamp(name, stamp) {
 
 /** What the API's build (apps/api/build.mjs) reads; its tests and benchmarks are not part of it. */
 const API_INPUTS = ['apps/api/src', 'apps/api/package.json', 'apps/api/tsconfig.json', 'apps/api/build.mjs'];
-const API_OUTPUTS = ['apps/apps/api/dist/server.js', 'apps/apps/api/dist/release/cli.js', 'apps/apps/api/dist/backup/cli.js', 'apps/apps/api/dist/release/credentials-cli.js'];
+const API_OUTPUTS = ['apps/api/dist/server.js', 'apps/api/dist/release/cli.js', 'apps/api/dist/backup/cli.js', 'apps/api/dist/release/credentials-cli.js'];
 
 /**
  * The server, the release and the backup command as JavaScript (apps/api/dist/), what `npm start` and the
@@ -65,7 +64,7 @@ export async function buildApiServer({ force = false, quiet = false } = {}) {
 
 export async function buildAll({ force = false } = {}) {
   await buildApiServer({ force });
-  for (const part of PARTS) {
+  for (const part of browserParts()) {
     const stamp = inputStamp([part]);
     const built = existsSync(join(root, part, 'dist', part === 'apps/shell' ? 'index.html' : 'remoteEntry.js'));
     if (!force && built && readStamps()[part] === stamp) {

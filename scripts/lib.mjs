@@ -1,7 +1,7 @@
 // Helpers for the root commands: logging with timings, running commands,
 // and making sure pnpm and the dependencies are installed. No dependencies.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,11 +51,25 @@ export async function ensurePnpm() {
   );
 }
 
+const packagesIn = (folder) =>
+  !existsSync(join(root, folder)) ? [] :
+  readdirSync(join(root, folder), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(root, folder, entry.name, 'package.json')))
+    .map((entry) => `${folder}/${entry.name}`)
+    .sort();
+
+/** Every workspace package's folder, read from the folders pnpm-workspace.yaml names (no list to keep in step). */
+export const workspaceFolders = () => [...packagesIn('apps'), ...packagesIn('packages'), ...packagesIn('tools'), 'e2e', 'bench'];
+
+/** The browser parts (apps/ with a Vite build): the areas, then the shell. */
+export const browserParts = () =>
+  packagesIn('apps')
+    .filter((dir) => existsSync(join(root, dir, 'vite.config.ts')))
+    .sort((a, b) => Number(a === 'apps/shell') - Number(b === 'apps/shell') || a.localeCompare(b));
+
 function newestInput() {
   const inputs = ['pnpm-lock.yaml', 'pnpm-workspace.yaml', 'package.json'];
-  for (const dir of ['packages/shared-kernel', 'apps/shell', 'apps/catalog', 'apps/checkout', 'apps/account', 'apps/content', 'apps/api', 'e2e', 'bench']) {
-    inputs.push(join(dir, 'package.json'));
-  }
+  for (const dir of workspaceFolders()) inputs.push(join(dir, 'package.json'));
   return Math.max(...inputs.map((file) => statSync(join(root, file)).mtimeMs));
 }
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
+import { browserParts, ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
 import { buildAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -78,7 +78,7 @@ if (installed.ok) {
   await stage('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
   await stage('Format (prettier --check)', () => run(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '--log-level=warn', '.']));
   await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
-  for (const part of ['apps/shell', 'apps/catalog', 'apps/checkout', 'apps/account', 'apps/content']) {
+  for (const part of browserParts()) {
     await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part.replace('/', '-')));
   }
   await stage('API tests on SQLite', () => vitest('@shop/api', 'api-sqlite', { ...process.env, DATABASE_URL: '' }));
