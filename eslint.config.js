@@ -1,7 +1,8 @@
 // Lint for the whole workspace, with the boundary rules of the architecture:
 // an area imports only shared-kernel and its own files; the shell never
 // imports an area's source; the API shares only the kernel's pure modules;
-// an API domain never imports another domain's routes; no import cycles.
+// an API domain never imports another domain's routes, infrastructure no domain; no import cycles
+// (between API folders: scripts/folder-graph.mjs, run by api/test/folder-graph.test.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -46,10 +47,16 @@ const API_PATHS = [
   },
 ];
 
-/** In api/src/routes/<domain>/: another domain's routes module (`../<other>/index.ts`, `../../routes/<other>/index.ts`). */
+/** In api/src/domains/<domain>/<folder>/: another folder's routes module (`../<other>/index.ts`, `../../<domain>/<other>/index.ts`). */
 const OTHER_DOMAINS_ROUTES = {
-  regex: '^\\.\\./(?:\\.\\./routes/)?[\\w-]+/index(?:\\.ts)?$',
+  regex: '^\\.\\./(?:[\\w.-]+/)*index(?:\\.ts)?$',
   message: "A domain must not import another domain's routes; move the shared rule to a module both may import",
+};
+
+/** In api/src/infra/: anything above infrastructure (scripts/folder-graph.mjs checks the same in npm test). */
+const ABOVE_INFRA = {
+  regex: '^(?:\\.\\./)+(?:domains|web|backup|release|gateway)/|^(?:\\.\\./)+(?:app|server)\\.ts$',
+  message: 'Infrastructure imports no domain and nothing built on it (domains → infra → db, api/src/README.md).',
 };
 
 export default tseslint.config(
@@ -77,13 +84,14 @@ export default tseslint.config(
   boundary('shell'),
   boundary('api', API_PATHS),
   // The same rule with one pattern more: a later block's options replace an earlier one's.
-  boundary('api', API_PATHS, ['api/src/routes/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
+  boundary('api', API_PATHS, ['api/src/domains/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
+  boundary('api', API_PATHS, ['api/src/infra/**/*.ts'], [ABOVE_INFRA]),
   // The server renderer gives the parts' server builds the server's one copy of the kernel (and configures its client).
   boundary('api', [], ['api/src/web/ssr/**/*.ts']),
   {
     // Queries live in repositories only (api/src/README.md): domains and infrastructure read as rules, not SQL.
-    files: ['api/src/routes/**/*.ts', 'api/src/lib/**/*.ts', 'api/src/web/**/*.ts'],
-    ignores: ['**/*.repository.ts', 'api/src/routes/*/repository/**'],
+    files: ['api/src/domains/**/*.ts', 'api/src/infra/**/*.ts', 'api/src/web/**/*.ts'],
+    ignores: ['**/*.repository.ts', 'api/src/domains/*/*/repository/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
