@@ -1,9 +1,14 @@
+/**
+ * The operator's token: the one check every operator route of the API makes (the operator's
+ * tools, /metrics, the telemetry summary, order and complaint moves). /ops signs operators in
+ * with a name and a password instead (domains/ops/console).
+ */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
-import type { CheckoutOptions } from '../checkout-options.ts';
+import { bearerToken } from './auth.ts';
 
-export const OPERATOR_HEADER = 'x-operator-token';
+const OPERATOR_HEADER = 'x-operator-token';
 
 /** Wrong operator tokens allowed per client address in a window; beyond it every try is refused (429) until it ends. */
 export const OPERATOR_FAILURE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
@@ -45,7 +50,7 @@ const same = (given: string, expected: string) => {
  * address; past the limit the address is refused with 429 for the rest of the window, right
  * token or not, so the token cannot be guessed by trying.
  */
-export function checkOperatorToken(request: FastifyRequest, given: string | undefined, expected: string): boolean {
+function checkOperatorToken(request: FastifyRequest, given: string | undefined, expected: string): boolean {
   if (!expected || !given) return false;
   const key = failureKey(request, expected);
   const now = Date.now();
@@ -57,12 +62,28 @@ export function checkOperatorToken(request: FastifyRequest, given: string | unde
   return false;
 }
 
-/** True when the request carries the operator's token (X-Operator-Token). */
-export function isOperator(request: FastifyRequest, opts: Pick<CheckoutOptions, 'operatorToken'>): boolean {
-  const given = request.headers[OPERATOR_HEADER];
-  return checkOperatorToken(request, typeof given === 'string' ? given : undefined, opts.operatorToken);
+/**
+ * The operator's token as the request presents it: X-Operator-Token, or (`bearer`) a bearer
+ * token, as Prometheus and the operator's scripts send it. A route a shopper uses too reads the
+ * header only: there a bearer token is the shopper's session, never a wrong operator token.
+ */
+function presentedToken(request: FastifyRequest, bearer: boolean): string | undefined {
+  const header = request.headers[OPERATOR_HEADER];
+  if (typeof header === 'string') return header;
+  return bearer ? (bearerToken(request) ?? undefined) : undefined;
 }
 
-export function requireOperator(request: FastifyRequest, opts: Pick<CheckoutOptions, 'operatorToken'>): void {
-  if (!isOperator(request, opts)) throw new ApiError(401, 'unauthorized', 'Chýba alebo nesedí token operátora.');
+/** On a route a shopper uses too: true when the request carries the operator's token (X-Operator-Token). */
+export function isOperator(request: FastifyRequest, operatorToken: string): boolean {
+  return checkOperatorToken(request, presentedToken(request, false), operatorToken);
 }
+
+/** On a route for the operator alone: 401 unless the request carries the operator's token (header or bearer; 429 after too many wrong ones). */
+export function requireOperator(request: FastifyRequest, operatorToken: string): void {
+  if (!checkOperatorToken(request, presentedToken(request, true), operatorToken)) {
+    throw new ApiError(401, 'unauthorized', 'Chýba alebo nesedí token operátora.');
+  }
+}
+
+/** `requireOperator` as a route's or a plugin's hook (onRequest, preValidation). */
+export const operatorOnly = (operatorToken: string) => async (request: FastifyRequest): Promise<void> => requireOperator(request, operatorToken);

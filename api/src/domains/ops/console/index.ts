@@ -14,7 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BackupOverview, PaymentRefund, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
-import { isCrossSite } from '../../../infra/auth/auth.ts';
+import { bearerToken, isCrossSite } from '../../../infra/auth/auth.ts';
 import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../../release/releases.ts';
 import { ReleaseRefused } from '../../../release/refusal.ts';
 import { isArea, isPart, type PartName, type Provenance } from '../../../release/registry.ts';
@@ -88,8 +88,6 @@ function refusal(reply: FastifyReply, error: unknown) {
 const unknownPart = (reply: FastifyReply, part: string) =>
   reply.code(404).send({ error: { code: 'not_found', message: `Neznáma časť obchodu: ${part.slice(0, 20)}` } });
 
-const bearerOf = (request: FastifyRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-
 /** The session secret of the cookie, if any (a header past any real browser's size is not read). */
 function sessionSecret(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;
@@ -120,7 +118,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   app.addHook('onRequest', async (request, reply) => {
     // The sign-in, who-am-I and sign-out routes decide by themselves.
     if (request.routeOptions.url === SESSION_URL) return;
-    const given = bearerOf(request);
+    const given = bearerToken(request);
     if (given) {
       const team = await identities.team(given);
       if (team) {
@@ -140,7 +138,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     if (crossSite(request)) return refuseCrossSite(reply);
     const { name, password } = request.body;
     // A team's release credential is never an operator, as the Bearer token or typed as the password.
-    const bearer = bearerOf(request);
+    const bearer = bearerToken(request);
     const team = (bearer ? await identities.team(bearer) : null) ?? (await identities.team(password));
     if (team) {
       await identities.audit({ actor: team.name, action: 'sign-in', part: null, allowed: false, detail: 'prístup tímu nie je účet operátora' });

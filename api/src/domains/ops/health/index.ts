@@ -3,14 +3,14 @@
  * database and the other dependencies answer) and metrics (/api/metrics, Prometheus text format,
  * for the operator's token: `X-Operator-Token` or `Authorization: Bearer`).
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { databaseAnswers } from './health.repository.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
 import type { ApiDeps, ReadinessCheck } from '../../../infra/deps.ts';
-import { checkOperatorToken, OPERATOR_HEADER } from '../../../infra/auth/operator-auth.ts';
+import { requireOperator } from '../../../infra/auth/operator-auth.ts';
 
 /** A dependency the shop needs to serve: answers when reachable, throws when not. */
 
@@ -22,13 +22,6 @@ function withTimeout<T>(promise: Promise<T>): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer in ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The operator's token as the operator's tools send it (X-Operator-Token) or as Prometheus does (a bearer token). */
-function presentedToken(request: FastifyRequest): string | undefined {
-  const header = request.headers[OPERATOR_HEADER];
-  if (typeof header === 'string') return header;
-  return /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
 }
 
 export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
@@ -60,9 +53,7 @@ export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =>
   } });
 
   app.get('/metrics', async (request, reply) => {
-    if (!checkOperatorToken(request, presentedToken(request), deps.checkout.operatorToken)) {
-      throw new ApiError(401, 'unauthorized', 'Chýba alebo nesedí token operátora.');
-    }
+    requireOperator(request, deps.checkout.operatorToken);
     const body = await deps.metrics.registry.metrics();
     return reply.header('cache-control', 'no-store').type(deps.metrics.registry.contentType).send(body);
   });

@@ -21,7 +21,7 @@ import { rateLimitStore } from '../../../infra/cache/shared-state.ts';
 import { clientHealth } from './client-health.ts';
 import { countEvents, minuteOf } from './client-metrics.repository.ts';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
-import { requireOperatorToken } from './operator-token.ts';
+import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
 import { scrubMessage } from './scrub.ts';
 import { registerCspReports } from './csp-report.ts';
 
@@ -76,7 +76,7 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
   app.route({
     ...callRoute(opsCalls, 'GET /api/telemetry/summary'),
     // The token before the query: without it, nothing about the request is answered.
-    preValidation: async (request) => requireOperatorToken(request, deps.checkout.operatorToken),
+    preValidation: operatorOnly(deps.checkout.operatorToken),
     handler: async (request, reply) => {
       const since = new Date(minuteOf(new Date(Date.now() - (request.query.minutes - 1) * 60_000)));
       const rows = await clientHealth(deps.db, since);

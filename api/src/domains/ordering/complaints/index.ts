@@ -90,7 +90,7 @@ export const complaintRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
   app.route({
     ...callRoute(accountCalls, 'POST /api/operator/complaints/:id/state'),
     handler: async (request) => {
-      requireOperator(request, deps.checkout);
+      requireOperator(request, deps.checkout.operatorToken);
       return { data: await complaints.setState(request.params.id, request.body.state, request.body.resolution ?? '') };
     },
   });

@@ -12,7 +12,7 @@ import { queueConfirmation } from '../order-core/order-jobs.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { ORDER_NOT_FOUND, orderByNumber } from '../order-core/order-access.ts';
 import { orderDetail } from '../order-core/order-detail.ts';
-import { requireOperator } from '../../../infra/auth/operator-auth.ts';
+import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
 import { OrderRepository } from '../order-core/order.repository.ts';
 
 const numberParams = { type: 'object', required: ['number'], properties: { number: { type: 'string', pattern: '^[0-9]{6,16}$' } } } as const;
@@ -20,7 +20,7 @@ type Params = { Params: { number: string } };
 
 export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onRequest', async (request) => requireOperator(request, deps.checkout));
+  app.addHook('onRequest', operatorOnly(deps.checkout.operatorToken));
 
   const load = async (number: string) => {
     const order = await orderByNumber(deps.db, number);

@@ -45,7 +45,7 @@ export const orderHistoryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, de
   app.route({
     ...callRoute(accountCalls, 'POST /api/operator/orders/:number/state'),
     handler: async (request) => {
-      requireOperator(request, deps.checkout);
+      requireOperator(request, deps.checkout.operatorToken);
       return { data: await orders.moveState(request.params.number, request.body.state, request.body.note ?? '') };
     },
   });

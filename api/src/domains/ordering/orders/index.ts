@@ -96,7 +96,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
   app.get('/orders/:token/invoice', { schema: { params: OrderToken } }, async (request, reply) => {
     const order = await orderByToken(deps.db, request.params.token);
     if (!order) throw notFound(ORDER_MESSAGES.notFound);
-    if (order.user_id !== null && !isOperator(request, deps.checkout)) {
+    if (order.user_id !== null && !isOperator(request, deps.checkout.operatorToken)) {
       const user = await requireUser(request, deps);
       if (user.id !== order.user_id) throw forbidden('Faktúru si môže stiahnuť iba zákazník, ktorý objednávku vytvoril.');
     }

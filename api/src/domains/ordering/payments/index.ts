@@ -76,7 +76,7 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
   });
 
   app.withTypeProvider<TypeBoxTypeProvider>().route({ ...callRoute(checkoutCalls, 'GET /api/operator/payments/refunds'), handler: async (request) => {
-    requireOperator(request, deps.checkout);
+    requireOperator(request, deps.checkout.operatorToken);
     return { data: await refundsShown(db) };
   } });
 };
