@@ -35,7 +35,7 @@ import { checkoutRoutes } from './domains/ordering/checkout/index.ts';
 import { defaultCheckoutOptions, type CheckoutOptions } from './infra/checkout-options.ts';
 import { createMailer } from './infra/outbox/mailer.ts';
 import { MAIL_TOPIC, mailJobHandler } from './infra/outbox/mail-outbox.ts';
-import { confirmationJobHandler } from './domains/ordering/documents/documents.service.ts';
+import { DocumentsService } from './domains/ordering/documents/documents.service.ts';
 import { CONFIRMATION_TOPIC } from './domains/ordering/order-core/order-jobs.ts';
 import { healthRoutes } from './domains/ops/health/index.ts';
 import { seoRoutes } from './domains/catalog/seo/index.ts';
@@ -189,7 +189,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
   const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
   outbox.handle(MAIL_TOPIC, mailJobHandler(mailer, checkout.mailFrom));
-  outbox.handle(CONFIRMATION_TOPIC, confirmationJobHandler(opts.db, checkout, mailer));
+  outbox.handle(CONFIRMATION_TOPIC, new DocumentsService(opts.db, checkout).confirmationJobHandler(mailer));
   // The one dependency object, built from the infrastructure above; every domain plugin gets it as it is.
   const deps: ApiDeps = {
     db: opts.db,

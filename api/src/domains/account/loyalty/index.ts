@@ -6,17 +6,17 @@ import { callRoute } from '../../../infra/http/contract-route.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { requireUser } from '../../../infra/auth/require-user.ts';
 import { LoyaltyRepository } from './loyalty.repository.ts';
-import { loyaltyPoints } from './loyalty.service.ts';
+import { LoyaltyService } from './loyalty.service.ts';
 
 export const loyaltyRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const repo = new LoyaltyRepository(deps.db);
+  const loyalty = new LoyaltyService(new LoyaltyRepository(deps.db));
 
   app.route({
     ...callRoute(accountCalls, 'GET /api/loyalty'),
     handler: async (request) => {
       const user = await requireUser(request, deps);
-      return { data: await loyaltyPoints(repo, user.id) };
+      return { data: await loyalty.points(user.id) };
     },
   });
 };

@@ -19,35 +19,45 @@ async function siteData(db: DbOrTrx): Promise<SiteData> {
   return site;
 }
 
-export async function confirmationMessage(db: DbOrTrx, order: OrderRow, opts: CheckoutOptions): Promise<MailMessage> {
-  const [detail, site] = await Promise.all([orderDetail(db, order, opts.iban), siteData(db)]);
-  const message = orderConfirmationEmail(detail, site, opts.publicUrl);
-  if (detail.transfer) {
-    const png = await payBySquarePng({
-      iban: detail.transfer.iban,
-      beneficiary: detail.transfer.beneficiary,
-      variableSymbol: detail.transfer.variableSymbol,
-      amount: detail.transfer.amount,
-      note: `Objednavka ${detail.number}`,
-    });
-    message.attachments = [{ filename: 'pay-by-square.png', content: png, contentType: 'image/png', cid: 'paybysquare' }];
+/**
+ * The order's documents, rendered from the order as it is stored. `settings`: the shop's account
+ * (transfer instructions, invoice), its public address (links) and the sender of its e-mail.
+ */
+export class DocumentsService {
+  constructor(
+    private readonly db: DbOrTrx,
+    private readonly settings: Pick<CheckoutOptions, 'iban' | 'publicUrl' | 'mailFrom'>,
+  ) {}
+
+  async confirmationMessage(order: OrderRow): Promise<MailMessage> {
+    const [detail, site] = await Promise.all([orderDetail(this.db, order, this.settings.iban), siteData(this.db)]);
+    const message = orderConfirmationEmail(detail, site, this.settings.publicUrl);
+    if (detail.transfer) {
+      const png = await payBySquarePng({
+        iban: detail.transfer.iban,
+        beneficiary: detail.transfer.beneficiary,
+        variableSymbol: detail.transfer.variableSymbol,
+        amount: detail.transfer.amount,
+        note: `Objednavka ${detail.number}`,
+      });
+      message.attachments = [{ filename: 'pay-by-square.png', content: png, contentType: 'image/png', cid: 'paybysquare' }];
+    }
+    return message;
   }
-  return message;
-}
 
+  /** Sends a queued confirmation (the outbox's handler of CONFIRMATION_TOPIC). */
+  confirmationJobHandler(mailer: Mailer): JobHandler {
+    return async (job) => {
+      const { orderId } = job.payload as { orderId: number };
+      const order = await new OrderRepository(this.db).byId(orderId);
+      if (!order) return; // nothing to confirm (never happens: orders are not deleted)
+      const tag = `objednavka-${order.order_number}`;
+      await mailer.send(await this.confirmationMessage(order), tag, jobMessageId(job.id, tag, this.settings.mailFrom));
+    };
+  }
 
-/** Sends a queued confirmation, rendered from the order as it is stored. */
-export function confirmationJobHandler(db: DbOrTrx, opts: CheckoutOptions, mailer: Mailer): JobHandler {
-  return async (job) => {
-    const { orderId } = job.payload as { orderId: number };
-    const order = await new OrderRepository(db).byId(orderId);
-    if (!order) return; // nothing to confirm (never happens: orders are not deleted)
-    const tag = `objednavka-${order.order_number}`;
-    await mailer.send(await confirmationMessage(db, order, opts), tag, jobMessageId(job.id, tag, opts.mailFrom));
-  };
-}
-
-export async function invoicePdf(db: DbOrTrx, order: OrderRow, opts: CheckoutOptions): Promise<Buffer> {
-  const [detail, site] = await Promise.all([orderDetail(db, order, opts.iban), siteData(db)]);
-  return renderInvoicePdf(detail, site, opts.iban);
+  async invoicePdf(order: OrderRow): Promise<Buffer> {
+    const [detail, site] = await Promise.all([orderDetail(this.db, order, this.settings.iban), siteData(this.db)]);
+    return renderInvoicePdf(detail, site, this.settings.iban);
+  }
 }

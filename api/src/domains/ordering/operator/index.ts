@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { checkoutCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError, notFound } from '../../../infra/http/errors.ts';
-import { confirmationMessage, invoicePdf } from '../documents/documents.service.ts';
+import { DocumentsService } from '../documents/documents.service.ts';
 import { queueConfirmation } from '../order-core/order-jobs.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { ORDER_NOT_FOUND, orderByNumber } from '../order-core/order-access.ts';
@@ -21,6 +21,7 @@ type Params = { Params: { number: string } };
 export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', operatorOnly(deps.checkout.operatorToken));
+  const documents = new DocumentsService(deps.db, deps.checkout);
 
   const load = async (number: string) => {
     const order = await orderByNumber(deps.db, number);
@@ -36,7 +37,7 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
   // /pdf: render the invoice (a PDF: only its parameters come from the contract)
   plugin.get<Params>('/operator/orders/:number/invoice', { schema: { params: numberParams } }, async (request, reply) => {
     const order = await load(request.params.number);
-    const pdf = await invoicePdf(deps.db, order, deps.checkout);
+    const pdf = await documents.invoicePdf(order);
     return reply.type('application/pdf').header('cache-control', 'no-store')
       .header('content-disposition', `inline; filename="faktura-${order.order_number}.pdf"`).send(pdf);
   });
@@ -47,7 +48,7 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
   // operator's archive, kept where every server writes alike.
   app.route({ ...callRoute(checkoutCalls, 'POST /api/operator/orders/:number/invoice'), handler: async (request) => {
     const order = await load(request.params.number);
-    const pdf = await invoicePdf(deps.db, order, deps.checkout);
+    const pdf = await documents.invoicePdf(order);
     const file = `faktura-${order.order_number}.pdf`;
     await deps.files.put(`invoices/${file}`, pdf, 'application/pdf');
     return { data: { file, bytes: pdf.length } };
@@ -56,7 +57,7 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
   // /email: preview the confirmation
   app.route({ ...callRoute(checkoutCalls, 'GET /api/operator/orders/:number/email'), handler: async (request) => {
     const order = await load(request.params.number);
-    const message = await confirmationMessage(deps.db, order, deps.checkout);
+    const message = await documents.confirmationMessage(order);
     return { data: { to: message.to, subject: message.subject, text: message.text, html: message.html } };
   } });
 

@@ -10,9 +10,9 @@ import { callRoute } from '../../../infra/http/contract-route.ts';
 import { optionalUser } from '../../../infra/auth/optional-user.ts';
 import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit } from '../checkout/rate-limit.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
-import { invoicePdf } from '../documents/documents.service.ts';
+import { DocumentsService } from '../documents/documents.service.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
-import { ORDER_MESSAGES, payAgain, pendingRedirect, placeOrder } from './order.service.ts';
+import { ORDER_MESSAGES, OrderService } from './order.service.ts';
 import { orderByToken } from '../order-core/order-access.ts';
 import { orderDetail } from '../order-core/order-detail.ts';
 import { isOperator } from '../../../infra/auth/operator-auth.ts';
@@ -38,6 +38,8 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
   await registerCheckoutRateLimit(plugin, deps.limits.checkout.allowList, deps.shared, 'orders');
   const card = cardProvider(deps.checkout.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
+  const orders = new OrderService(deps.db, deps.checkout.iban);
+  const documents = new DocumentsService(deps.db, deps.checkout);
 
   const startPayment = async (order: OrderRow): Promise<string | null> => {
     const publicUrl = deps.checkout.publicUrl;
@@ -54,7 +56,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     config: { rateLimit: limitPerAddress(deps.limits.checkout.orders, RATE_LIMIT_MESSAGES.orders) },
     handler: async (request, reply) => {
       const userId = await optionalUser(request, deps);
-      const { order, created } = await placeOrder(deps.db, request.body, userId, (code) => provider(code).initialStatus);
+      const { order, created } = await orders.place(request.body, userId, (code) => provider(code).initialStatus);
       let redirectUrl: string | null = null;
       if (created) {
         app.metrics.orders.inc({ payment: order.payment_code });
@@ -64,7 +66,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
           return null;
         });
       } else {
-        redirectUrl = await pendingRedirect(deps.db, order);
+        redirectUrl = await orders.pendingRedirect(order);
       }
       const fresh = (await orderByToken(deps.db, order.order_token))!;
       reply.status(created ? 201 : 200);
@@ -86,7 +88,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     handler: async (request) => {
       const order = await orderByToken(deps.db, request.params.token);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
-      const redirectUrl = await payAgain(deps.db, order, deps.checkout.iban, startPayment);
+      const redirectUrl = await orders.payAgain(order, startPayment);
       const fresh = (await orderByToken(deps.db, order.order_token))!;
       return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
     },
@@ -100,7 +102,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
       const user = await requireUser(request, deps);
       if (user.id !== order.user_id) throw forbidden('Faktúru si môže stiahnuť iba zákazník, ktorý objednávku vytvoril.');
     }
-    const pdf = await invoicePdf(deps.db, order, deps.checkout);
+    const pdf = await documents.invoicePdf(order);
     return reply
       .type('application/pdf')
       .header('cache-control', 'private, no-store')

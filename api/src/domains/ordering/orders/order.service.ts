@@ -69,118 +69,6 @@ function isUniqueViolation(error: unknown): boolean {
 
 export type PlaceResult = { order: OrderRow; created: boolean };
 
-/**
- * Validates, prices and stores an order. `initialStatus` is the payment provider's status of a
- * new order. Errors: 422 invalid contact or terms, 409 stock, price change, reused key or coupon.
- */
-export async function placeOrder(
-  db: Db,
-  body: PlaceOrderBody,
-  userId: number | null,
-  initialStatus: (paymentCode: string) => OrderPaymentStatus,
-): Promise<PlaceResult> {
-  if (body.userId !== undefined && body.userId !== null && body.userId !== userId) throw new ApiError(403, 'forbidden', ORDER_MESSAGES.notYours);
-  if (body.termsAccepted !== true) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.terms);
-  const errors = validateContact(body.contact);
-  const messages = [...new Set(Object.values(errors))];
-  if (messages.length > 0) throw new ApiError(422, 'validation_failed', messages.join(' '));
-  const contact: CheckoutContact = normalizeContact(body.contact);
-  const hash = requestHash({ ...body, contact }, userId);
-
-  const existing = await orderByKey(db, body.idempotencyKey);
-  if (existing) return replay(existing, hash);
-
-  try {
-    // The order takes pieces off the stock of its products: the cached answers showing them start over once it has ended.
-    const order = await inCatalogueTransaction(db, async (trx, change) => {
-      // Pricing only reads: an order refused before it names its products changed none.
-      change.products([]);
-      const priced = await priceBasket(trx, {
-        lines: body.lines,
-        shippingCode: body.shippingCode,
-        paymentCode: body.paymentCode,
-        couponCode: body.couponCode,
-        userId,
-      });
-      change.products([...priced.variants.values()].filter((v) => v.v_availability === 'in_stock').map((v) => v.p_id));
-      if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
-      if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
-      // A parcel for a pickup point needs the point: an active one the shopper chose.
-      const pickupPoint = priced.shipping.code === PICKUP_POINT_SHIPPING ? await pickupPointByCode(trx, body.pickupPointCode ?? '') : null;
-      if (priced.shipping.code === PICKUP_POINT_SHIPPING && !pickupPoint) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPoint);
-      if (body.couponCode?.trim() && !priced.coupon) {
-        throw new ApiError(409, 'conflict', priced.quote.couponMessage ?? ORDER_MESSAGES.priceChanged);
-      }
-      const q = priced.quote;
-      if (body.expectedTotal !== undefined && body.expectedTotal !== q.amountDue) {
-        throw new ApiError(409, 'conflict', ORDER_MESSAGES.priceChanged);
-      }
-
-      const token = randomString(32);
-      const now = new Date().toISOString();
-      const orders = new OrderRepository(trx);
-      // The idempotency key is claimed first: a concurrent twin waits here and then fails on it.
-      const orderId = await orders.insert({
-          order_number: `T${token}`,
-          order_token: token,
-          idempotency_key: body.idempotencyKey,
-          request_hash: hash,
-          user_id: userId,
-          email: contact.email,
-          contact_json: JSON.stringify(contact),
-          pickup_point_json: pickupPoint ? JSON.stringify(pickupPoint) : null,
-          note: body.note.trim(),
-          shipping_code: priced.shipping.code,
-          shipping_name: priced.shipping.name,
-          shipping_price: q.shippingPrice,
-          shipping_vat: priced.shipping.vat,
-          payment_code: priced.payment.code,
-          payment_name: priced.payment.name,
-          payment_price: q.paymentPrice,
-          payment_vat: priced.payment.vat,
-          coupon_code: priced.coupon?.code ?? null,
-          items_total: q.itemsTotal,
-          discount: q.discount,
-          total: q.total,
-          amount_due: q.amountDue,
-          weight: q.weight,
-          status: 'new',
-          // Nothing to pay (a coupon or points covered it all): paid when placed, no payment asked for.
-          payment_status: q.amountDue === 0 ? 'paid' : initialStatus(priced.payment.code),
-          created_at: now,
-          paid_at: q.amountDue === 0 ? now : null,
-      });
-      const orderNumber = `${now.slice(0, 4)}${String(orderId).padStart(6, '0')}`;
-      await orders.setNumber(orderId, orderNumber);
-
-      // After the idempotency key (a twin replays the order, not a refused coupon) and before the
-      // stock, so every order takes its locks in one order: key, coupon, stock.
-      if (priced.coupon && userId !== null) {
-        const refused = await redeemCoupon(new CouponRepository(trx), priced.coupon, userId, orderNumber, now);
-        if (refused) throw new ApiError(409, 'conflict', refused);
-      }
-      await reserveStock(orders, q.lines, priced.variants);
-      await orders.addItems(
-        orderId,
-        q.lines.map((l) => ({
-          v_id: l.v_id, v_code: l.v_code, p_name: l.p_name, v_name: l.v_name, v_unit: l.v_unit,
-          amount: l.amount, unit_price: l.unitPrice, vat: l.vat, line_total: l.lineTotal,
-        })),
-      );
-      // The confirmation is part of the order: committed with it, or not at all.
-      await queueConfirmation(trx, orderId);
-      return (await orders.byId(orderId))!;
-    });
-    return { order, created: true };
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      const twin = await orderByKey(db, body.idempotencyKey);
-      if (twin) return replay(twin, hash);
-    }
-    throw error;
-  }
-}
-
 function replay(existing: OrderRow, hash: string): PlaceResult {
   if (existing.request_hash !== hash) throw new ApiError(409, 'conflict', ORDER_MESSAGES.keyReused);
   return { order: existing, created: false };
@@ -203,47 +91,169 @@ async function reserveStock(orders: OrderRepository, lines: { v_id: number; amou
   }
 }
 
-/** The gateway page of the latest card payment still waiting, for a replayed request. */
-export async function pendingRedirect(db: DbOrTrx, order: OrderRow): Promise<string | null> {
-  if (order.payment_code !== 'card' || order.payment_status !== 'pending') return null;
-  const payment = await new OrderRepository(db).newestOpenPayment(order.order_id);
-  return payment?.redirect_url ?? null;
-}
-
 /** Whether the order, read under its row lock, still waits for a card payment. */
 async function payableByCard(trx: DbOrTrx, orderId: number, iban: string): Promise<boolean> {
   const locked = (await new OrderRepository(trx).byId(orderId))!;
   return (await orderDetail(trx, locked, iban)).canRetryPayment;
 }
 
-/**
- * Pays an order again by card: `startPayment` opens a new payment page at the gateway. Answers
- * the gateway page the shopper goes to (null when none is open any more); 409 when the order
- * no longer waits for a card payment.
- */
-export async function payAgain(db: Db, order: OrderRow, iban: string, startPayment: (order: OrderRow) => Promise<unknown>): Promise<string | null> {
-  // At most one payment page of an order takes money: the older ones stop before a new one
-  // opens (in our database now, at the gateway through the outbox).
-  await db.transaction().execute(async (trx) => {
-    await lockOrder(trx, order.order_id);
-    if (!(await payableByCard(trx, order.order_id, iban))) throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
-    await cancelOpenPayments(trx, order.order_id);
-  });
-  await startPayment(order);
-  // Meanwhile the order may have been paid (a page the gateway took before our cancel reached
-  // it) or another attempt may have started: only the newest page stays open, and none once
-  // the order no longer waits for a payment.
-  return db.transaction().execute(async (trx) => {
-    await lockOrder(trx, order.order_id);
-    if (!(await payableByCard(trx, order.order_id, iban))) {
-      await cancelOpenPayments(trx, order.order_id);
-      throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
+/** Placing orders and paying them again; constructed once by the orders plugin. */
+export class OrderService {
+  /** `iban`: the shop's account, for the transfer instructions of an order's detail. */
+  constructor(
+    private readonly db: Db,
+    private readonly iban: string,
+  ) {}
+
+  /**
+   * Validates, prices and stores an order. `initialStatus` is the payment provider's status of a
+   * new order. Errors: 422 invalid contact or terms, 409 stock, price change, reused key or coupon.
+   */
+  async place(
+    body: PlaceOrderBody,
+    userId: number | null,
+    initialStatus: (paymentCode: string) => OrderPaymentStatus,
+  ): Promise<PlaceResult> {
+    const db = this.db;
+    if (body.userId !== undefined && body.userId !== null && body.userId !== userId) throw new ApiError(403, 'forbidden', ORDER_MESSAGES.notYours);
+    if (body.termsAccepted !== true) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.terms);
+    const errors = validateContact(body.contact);
+    const messages = [...new Set(Object.values(errors))];
+    if (messages.length > 0) throw new ApiError(422, 'validation_failed', messages.join(' '));
+    const contact: CheckoutContact = normalizeContact(body.contact);
+    const hash = requestHash({ ...body, contact }, userId);
+
+    const existing = await orderByKey(db, body.idempotencyKey);
+    if (existing) return replay(existing, hash);
+
+    try {
+      // The order takes pieces off the stock of its products: the cached answers showing them start over once it has ended.
+      const order = await inCatalogueTransaction(db, async (trx, change) => {
+        // Pricing only reads: an order refused before it names its products changed none.
+        change.products([]);
+        const priced = await priceBasket(trx, {
+          lines: body.lines,
+          shippingCode: body.shippingCode,
+          paymentCode: body.paymentCode,
+          couponCode: body.couponCode,
+          userId,
+        });
+        change.products([...priced.variants.values()].filter((v) => v.v_availability === 'in_stock').map((v) => v.p_id));
+        if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
+        if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
+        // A parcel for a pickup point needs the point: an active one the shopper chose.
+        const pickupPoint = priced.shipping.code === PICKUP_POINT_SHIPPING ? await pickupPointByCode(trx, body.pickupPointCode ?? '') : null;
+        if (priced.shipping.code === PICKUP_POINT_SHIPPING && !pickupPoint) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPoint);
+        if (body.couponCode?.trim() && !priced.coupon) {
+          throw new ApiError(409, 'conflict', priced.quote.couponMessage ?? ORDER_MESSAGES.priceChanged);
+        }
+        const q = priced.quote;
+        if (body.expectedTotal !== undefined && body.expectedTotal !== q.amountDue) {
+          throw new ApiError(409, 'conflict', ORDER_MESSAGES.priceChanged);
+        }
+
+        const token = randomString(32);
+        const now = new Date().toISOString();
+        const orders = new OrderRepository(trx);
+        // The idempotency key is claimed first: a concurrent twin waits here and then fails on it.
+        const orderId = await orders.insert({
+            order_number: `T${token}`,
+            order_token: token,
+            idempotency_key: body.idempotencyKey,
+            request_hash: hash,
+            user_id: userId,
+            email: contact.email,
+            contact_json: JSON.stringify(contact),
+            pickup_point_json: pickupPoint ? JSON.stringify(pickupPoint) : null,
+            note: body.note.trim(),
+            shipping_code: priced.shipping.code,
+            shipping_name: priced.shipping.name,
+            shipping_price: q.shippingPrice,
+            shipping_vat: priced.shipping.vat,
+            payment_code: priced.payment.code,
+            payment_name: priced.payment.name,
+            payment_price: q.paymentPrice,
+            payment_vat: priced.payment.vat,
+            coupon_code: priced.coupon?.code ?? null,
+            items_total: q.itemsTotal,
+            discount: q.discount,
+            total: q.total,
+            amount_due: q.amountDue,
+            weight: q.weight,
+            status: 'new',
+            // Nothing to pay (a coupon or points covered it all): paid when placed, no payment asked for.
+            payment_status: q.amountDue === 0 ? 'paid' : initialStatus(priced.payment.code),
+            created_at: now,
+            paid_at: q.amountDue === 0 ? now : null,
+        });
+        const orderNumber = `${now.slice(0, 4)}${String(orderId).padStart(6, '0')}`;
+        await orders.setNumber(orderId, orderNumber);
+
+        // After the idempotency key (a twin replays the order, not a refused coupon) and before the
+        // stock, so every order takes its locks in one order: key, coupon, stock.
+        if (priced.coupon && userId !== null) {
+          const refused = await redeemCoupon(new CouponRepository(trx), priced.coupon, userId, orderNumber, now);
+          if (refused) throw new ApiError(409, 'conflict', refused);
+        }
+        await reserveStock(orders, q.lines, priced.variants);
+        await orders.addItems(
+          orderId,
+          q.lines.map((l) => ({
+            v_id: l.v_id, v_code: l.v_code, p_name: l.p_name, v_name: l.v_name, v_unit: l.v_unit,
+            amount: l.amount, unit_price: l.unitPrice, vat: l.vat, line_total: l.lineTotal,
+          })),
+        );
+        // The confirmation is part of the order: committed with it, or not at all.
+        await queueConfirmation(trx, orderId);
+        return (await orders.byId(orderId))!;
+      });
+      return { order, created: true };
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        const twin = await orderByKey(db, body.idempotencyKey);
+        if (twin) return replay(twin, hash);
+      }
+      throw error;
     }
-    const orders = new OrderRepository(trx);
-    const newest = await orders.newestOpenPayment(order.order_id);
-    if (!newest) return null;
-    await cancelOpenPayments(trx, order.order_id, newest.payment_id);
-    await orders.setPaymentStatus(order.order_id, 'pending');
-    return newest.redirect_url;
-  });
+  }
+
+  /** The gateway page of the latest card payment still waiting, for a replayed request. */
+  async pendingRedirect(order: OrderRow): Promise<string | null> {
+    if (order.payment_code !== 'card' || order.payment_status !== 'pending') return null;
+    const payment = await new OrderRepository(this.db).newestOpenPayment(order.order_id);
+    return payment?.redirect_url ?? null;
+  }
+
+  /**
+   * Pays an order again by card: `startPayment` opens a new payment page at the gateway. Answers
+   * the gateway page the shopper goes to (null when none is open any more); 409 when the order
+   * no longer waits for a card payment.
+   */
+  async payAgain(order: OrderRow, startPayment: (order: OrderRow) => Promise<unknown>): Promise<string | null> {
+    const { db, iban } = this;
+    // At most one payment page of an order takes money: the older ones stop before a new one
+    // opens (in our database now, at the gateway through the outbox).
+    await db.transaction().execute(async (trx) => {
+      await lockOrder(trx, order.order_id);
+      if (!(await payableByCard(trx, order.order_id, iban))) throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
+      await cancelOpenPayments(trx, order.order_id);
+    });
+    await startPayment(order);
+    // Meanwhile the order may have been paid (a page the gateway took before our cancel reached
+    // it) or another attempt may have started: only the newest page stays open, and none once
+    // the order no longer waits for a payment.
+    return db.transaction().execute(async (trx) => {
+      await lockOrder(trx, order.order_id);
+      if (!(await payableByCard(trx, order.order_id, iban))) {
+        await cancelOpenPayments(trx, order.order_id);
+        throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
+      }
+      const orders = new OrderRepository(trx);
+      const newest = await orders.newestOpenPayment(order.order_id);
+      if (!newest) return null;
+      await cancelOpenPayments(trx, order.order_id, newest.payment_id);
+      await orders.setPaymentStatus(order.order_id, 'pending');
+      return newest.redirect_url;
+    });
+  }
 }
