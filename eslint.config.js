@@ -1,8 +1,9 @@
 // Lint for the whole workspace, with the boundary rules of the architecture:
 // an area imports only shared-kernel and its own files; the shell never
 // imports an area's source; the API shares only the kernel's pure modules;
-// an API domain never imports another domain's routes; no package reaches
-// into another through a relative path; no import cycles.
+// an API domain never imports another domain's routes, infrastructure no domain; no package
+// reaches into another through a relative path; no import cycles (between API folders:
+// scripts/folder-graph.mjs, run by apps/api/test/folder-graph.test.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -52,10 +53,16 @@ const API_PATHS = [
   },
 ];
 
-/** In api/src/routes/<domain>/: another domain's routes module (`../<other>/index.ts`, `../../routes/<other>/index.ts`). */
+/** In api/src/domains/<domain>/<folder>/: another folder's routes module (`../<other>/index.ts`, `../../<domain>/<other>/index.ts`). */
 const OTHER_DOMAINS_ROUTES = {
-  regex: '^\\.\\./(?:\\.\\./routes/)?[\\w-]+/index(?:\\.ts)?$',
+  regex: '^\\.\\./(?:[\\w.-]+/)*index(?:\\.ts)?$',
   message: "A domain must not import another domain's routes; move the shared rule to a module both may import",
+};
+
+/** In api/src/infra/: anything above infrastructure (scripts/folder-graph.mjs checks the same in npm test). */
+const ABOVE_INFRA = {
+  regex: '^(?:\\.\\./)+(?:domains|web|backup|release|gateway)/|^(?:\\.\\./)+(?:app|server)\\.ts$',
+  message: 'Infrastructure imports no domain and nothing built on it (domains → infra → db, api/src/README.md).',
 };
 
 export default tseslint.config(
@@ -83,13 +90,14 @@ export default tseslint.config(
   boundary('shell'),
   boundary('api', API_PATHS),
   // The same rule with one pattern more: a later block's options replace an earlier one's.
-  boundary('api', API_PATHS, ['apps/api/src/routes/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
+  boundary('api', API_PATHS, ['apps/api/src/domains/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
+  boundary('api', API_PATHS, ['apps/api/src/infra/**/*.ts'], [ABOVE_INFRA]),
   // The server renderer gives the parts' server builds the server's one copy of the kernel (and configures its client).
   boundary('api', [], ['apps/api/src/web/ssr/**/*.ts']),
   {
     // Queries live in repositories only (api/src/README.md): domains and infrastructure read as rules, not SQL.
-    files: ['apps/api/src/routes/**/*.ts', 'apps/api/src/lib/**/*.ts', 'apps/api/src/web/**/*.ts'],
-    ignores: ['**/*.repository.ts', 'apps/api/src/routes/*/repository/**'],
+    files: ['apps/api/src/domains/**/*.ts', 'apps/api/src/infra/**/*.ts', 'apps/api/src/web/**/*.ts'],
+    ignores: ['**/*.repository.ts', 'apps/api/src/domains/*/*/repository/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -25,7 +25,7 @@ export const EDGE_LIMITS = {
   complaintForm: { location: '= /api/account/complaints', bytes: 32 * 1024 * 1024 },
 };
 
-/** The security headers of every answer of the shop (api/src/lib/security-headers.ts; a test holds them equal), on nginx's own answers too. */
+/** The security headers of every answer of the shop (api/src/infra/http/security-headers.ts; a test holds them equal), on nginx's own answers too. */
 export const EDGE_SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',

@@ -4,7 +4,7 @@
 // dist/backup/cli.js): the API's sources and the workspace's @shop/shared-kernel (TypeScript
 // sources) are inlined; every npm package stays external and is loaded from node_modules as usual
 // (native better-sqlite3, pdfkit's font data, …).
-// Nothing may find files beside its own source (see src/lib/paths.ts); migrations are a static
+// Nothing may find files beside its own source (see src/infra/paths.ts); migrations are a static
 // map (src/db/migrations/index.ts), so they are in the bundle under their file names.
 // scripts/build.mjs runs this only when the API's or the kernel's sources changed.
 import { builtinModules } from 'node:module';

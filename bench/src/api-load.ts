@@ -6,7 +6,7 @@
  * connections) and at fixed offered rates (open loop).
  *
  * Anonymous catalogue calls are answered from the API's response cache once
- * warm (api/src/lib/response-cache.ts); the share of cached answers is logged
+ * warm (api/src/infra/cache/response-cache.ts); the share of cached answers is logged
  * and returned (cacheHitRatio). The same calls with an Authorization header
  * are never cached (the shop's client sends none on catalogue calls): the
  * "cache bypassed" rows measure every request going to the database, under

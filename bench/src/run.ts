@@ -238,7 +238,7 @@ async function main() {
       'a sixth narrowed to a brand; the facets every category page asks for, over the same; product details over all ' +
       `${load.sets.products.toLocaleString('en')} products, a fifth of them getting four fifths of the calls; ${load.sets.terms} search terms from product names, ` +
       'with and without diacritics. The mix: 40 % product, 25 % listing, 20 % facets, 15 % search. Anonymous catalogue calls are answered from the ' +
-      'response cache when they repeat within its 10 s (emptied by any catalogue write; api/src/lib/response-cache.ts); the "cache bypassed" rows send an ' +
+      'response cache when they repeat within its 10 s (emptied by any catalogue write; api/src/infra/cache/response-cache.ts); the "cache bypassed" rows send an ' +
       'Authorization header, so every request runs its queries. Every request asks for a compressed answer (Accept-Encoding: br, gzip), as a browser does. One server, on one core; the load generator on the other. The server is a web server ' +
       '(ROLE=web: the jobs orders queue, the confirmation e-mail with its invoice, are a worker\'s and not in these figures), warmed up first with the mix, cache bypassed, for as long as four rows (not counted).',
     '',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test as plainTest, type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test, undecidedTest } from '../tests/fixtures.ts';
 import { SHOP_PORT } from '../playwright.config.ts';
-import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../apps/api/src/lib/security-headers.ts';
+import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../apps/api/src/infra/http/security-headers.ts';
 import { shellInlineScripts } from '../../apps/api/src/web/page-policy.ts';
 import { clusterState, type ClusterState } from './cluster-state.ts';
 

@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { buildApi, createDatabase } from '../src/app.ts';
 import { generateCatalogue } from './generate-catalogue.ts';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { NewAttributeValue, NewProduct, NewVariant } from '../src/db/catalog.table.ts';
 import type { Database } from '../src/db/database.ts';
 import { createRng } from '../src/db/seed/prng.ts';
-import { foldText, slugify } from '../src/lib/format.ts';
+import { foldText, slugify } from '../src/infra/pure/format.ts';
 
 const SERIES = [
   'Štandard', 'Komfort', 'Profi', 'Ekonomik', 'Plus', 'Extra', 'Ľahčený', 'Pevnosť', 'Tichý', 'Hladký',

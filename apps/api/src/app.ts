@@ -4,48 +4,48 @@ import Fastify from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { Db, DialectName } from './db/database.ts';
-import { createTokenService, sessionAnswers } from './lib/auth.ts';
-import { COMPRESSION } from './lib/compression.ts';
-import { errorHandler, notFoundHandler } from './lib/error-handler.ts';
-import { localDataFileStore, type FileStore } from './lib/file-store.ts';
-import { frameworkErrorOptions, requireHostHeader } from './lib/framework-errors.ts';
-import { addSecurityHeaders } from './lib/security-headers.ts';
-import { createMetrics, type Metrics } from './lib/metrics.ts';
+import { createTokenService, sessionAnswers } from './infra/auth/auth.ts';
+import { COMPRESSION } from './infra/http/compression.ts';
+import { errorHandler, notFoundHandler } from './infra/http/error-handler.ts';
+import { localDataFileStore, type FileStore } from './infra/storage/file-store.ts';
+import { frameworkErrorOptions, requireHostHeader } from './infra/http/framework-errors.ts';
+import { addSecurityHeaders } from './infra/http/security-headers.ts';
+import { createMetrics, type Metrics } from './infra/observability/metrics.ts';
 import { integrityFindings } from './release/integrity-findings.ts';
-import { openApiRoute, registerOpenApi } from './lib/openapi.ts';
-import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
-import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';
-import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './lib/outbox.ts';
-import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './lib/response-cache.ts';
+import { openApiRoute, registerOpenApi } from './infra/http/openapi.ts';
+import { rejectNulCharacters, validatorCompiler } from './infra/http/validation.ts';
+import { loggingOptions, observeRequests, type LoggerOption } from './infra/observability/observability.ts';
+import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './infra/outbox/outbox.ts';
+import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './infra/cache/response-cache.ts';
 import { readBackupStatus } from './backup/status.repository.ts';
-import { accountRoutes } from './routes/account/index.ts';
-import { addressRoutes } from './routes/addresses/index.ts';
-import { complaintRoutes } from './routes/complaints/index.ts';
-import { orderHistoryRoutes } from './routes/order-history/index.ts';
-import { catalogRoutes } from './routes/catalog/index.ts';
-import { contentRoutes } from './routes/content/index.ts';
-import { couponRoutes } from './routes/coupon/index.ts';
-import type { ApiDeps, ReadinessCheck } from './lib/deps.ts';
-import { createSharedState } from './lib/shared-state.ts';
-import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from './lib/rate-limit.ts';
-import { mediaRoutes } from './routes/media/index.ts';
-import { redirectRoutes } from './routes/redirect/index.ts';
-import { searchRoutes } from './routes/search/index.ts';
-import { checkoutRoutes } from './routes/checkout/index.ts';
-import { defaultCheckoutOptions, type CheckoutOptions } from './lib/checkout-options.ts';
-import { createMailer } from './lib/mailer.ts';
-import { MAIL_TOPIC, mailJobHandler } from './routes/documents/mail-outbox.ts';
-import { confirmationJobHandler } from './routes/documents/documents.service.ts';
-import { CONFIRMATION_TOPIC } from './routes/orders/order-jobs.ts';
-import { healthRoutes } from './routes/health/index.ts';
-import { seoRoutes } from './routes/seo/index.ts';
-import { operatorRoutes } from './routes/operator/index.ts';
-import { orderRoutes } from './routes/orders/index.ts';
-import { paymentRoutes } from './routes/payments/index.ts';
-import { contactRoutes } from './routes/contact/index.ts';
-import { loyaltyRoutes } from './routes/loyalty/index.ts';
-import { pickupPointRoutes } from './routes/pickup-points/index.ts';
-import { telemetryRoutes } from './routes/telemetry/index.ts';
+import { accountRoutes } from './domains/account/profile/index.ts';
+import { addressRoutes } from './domains/account/addresses/index.ts';
+import { complaintRoutes } from './domains/ordering/complaints/index.ts';
+import { orderHistoryRoutes } from './domains/ordering/order-history/index.ts';
+import { catalogRoutes } from './domains/catalog/products/index.ts';
+import { contentRoutes } from './domains/content/site/index.ts';
+import { couponRoutes } from './domains/ordering/coupon/index.ts';
+import type { ApiDeps, ReadinessCheck } from './infra/deps.ts';
+import { createSharedState } from './infra/cache/shared-state.ts';
+import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from './infra/cache/rate-limit.ts';
+import { mediaRoutes } from './domains/catalog/media/index.ts';
+import { redirectRoutes } from './domains/catalog/redirect/index.ts';
+import { searchRoutes } from './domains/catalog/search/index.ts';
+import { checkoutRoutes } from './domains/ordering/checkout/index.ts';
+import { defaultCheckoutOptions, type CheckoutOptions } from './infra/checkout-options.ts';
+import { createMailer } from './infra/outbox/mailer.ts';
+import { MAIL_TOPIC, mailJobHandler } from './infra/outbox/mail-outbox.ts';
+import { DocumentsService } from './domains/ordering/documents/documents.service.ts';
+import { CONFIRMATION_TOPIC } from './domains/ordering/order-core/order-jobs.ts';
+import { healthRoutes } from './domains/ops/health/index.ts';
+import { seoRoutes } from './domains/catalog/seo/index.ts';
+import { operatorRoutes } from './domains/ordering/operator/index.ts';
+import { orderRoutes } from './domains/ordering/orders/index.ts';
+import { paymentRoutes } from './domains/ordering/payments/index.ts';
+import { contactRoutes } from './domains/content/contact/index.ts';
+import { loyaltyRoutes } from './domains/account/loyalty/index.ts';
+import { pickupPointRoutes } from './domains/ordering/pickup-points/index.ts';
+import { telemetryRoutes } from './domains/ops/telemetry/index.ts';
 
 export { createDatabase } from './db/create-database.ts';
 
@@ -71,7 +71,7 @@ export type BuildApiOptions = {
   jwtSecret: string;
   /** JSON log lines (Fastify's pino logger), on by default at LOG_LEVEL or info; false: none (tests). */
   logger?: LoggerOption;
-  /** The outbox worker's timing (lib/outbox.ts); default DEFAULT_OUTBOX. */
+  /** The outbox worker's timing (infra/outbox/outbox.ts); default DEFAULT_OUTBOX. */
   outbox?: Partial<OutboxOptions>;
   /** What /api/ready checks besides the database (e.g. the release registry). */
   readiness?: ReadinessCheck[];
@@ -87,12 +87,12 @@ export type BuildApiOptions = {
   contactRateLimit?: RateLimitWindow;
   /** Sign-in, sign-up and password reset limits per address and per account. */
   authRateLimit?: AuthRateLimit;
-  /** Order and quote limits per address, and the addresses exempt from them (lib/rate-limit.ts). */
+  /** Order and quote limits per address, and the addresses exempt from them (infra/cache/rate-limit.ts). */
   checkoutRateLimit?: CheckoutRateLimit;
-  /** Client telemetry reports per address (default 120 a minute; routes/telemetry). */
+  /** Client telemetry reports per address (default 120 a minute; domains/ops/telemetry). */
   telemetryRateLimit?: RateLimitWindow;
   /**
-   * Complaint photos and invoice copies (lib/file-store.ts; the server's: fileStoreFromEnv). Default:
+   * Complaint photos and invoice copies (infra/storage/file-store.ts; the server's: fileStoreFromEnv). Default:
    * the local directories, complaint photos in `uploadDir` and invoice copies in the checkout's `invoiceDir`.
    */
   files?: FileStore;
@@ -101,17 +101,17 @@ export type BuildApiOptions = {
   /** Addresses per sitemap file (default 50,000, the protocol's limit; tests split with fewer). */
   sitemapUrlsPerFile?: number;
   /**
-   * The public catalogue's response cache (lib/response-cache.ts); default DEFAULT_RESPONSE_CACHE.
+   * The public catalogue's response cache (infra/cache/response-cache.ts); default DEFAULT_RESPONSE_CACHE.
    * `false`: every call computes its answer (measuring the database queries, bench/catalogue-bench.ts).
    */
   responseCache?: ResponseCacheOptions | false;
-  /** Redis shared with the other servers (REDIS_URL; lib/shared-state.ts): rate limits, catalogue changes. Default none: one server. */
+  /** Redis shared with the other servers (REDIS_URL; infra/cache/shared-state.ts): rate limits, catalogue changes. Default none: one server. */
   redisUrl?: string;
   /** Whether this process carries out the outbox's jobs (default true; false for a web server beside separate workers). */
   backgroundJobs?: boolean;
   /**
    * Load the filtered listings' index of every category once the server is ready, in the
-   * background (routes/catalog/repository/listing-index.ts), so that no shopper's request after a
+   * background (domains/catalog/products/repository/listing-index.ts), so that no shopper's request after a
    * start or a restart pays for it. Default false (tests load categories as they ask for them).
    */
   warmCatalogue?: boolean;
@@ -189,7 +189,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
   const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
   outbox.handle(MAIL_TOPIC, mailJobHandler(mailer, checkout.mailFrom));
-  outbox.handle(CONFIRMATION_TOPIC, confirmationJobHandler(opts.db, checkout, mailer));
+  outbox.handle(CONFIRMATION_TOPIC, new DocumentsService(opts.db, checkout).confirmationJobHandler(mailer));
   // The one dependency object, built from the infrastructure above; every domain plugin gets it as it is.
   const deps: ApiDeps = {
     db: opts.db,

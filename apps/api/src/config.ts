@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { repoRoot } from './lib/paths.ts';
+import { repoRoot } from './infra/paths.ts';
 
 export type ServerConfig = {
   dataDir: string;

@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT } from '@shop/shared-kernel/rules';
 import { EDGE_LIMITS, EDGE_SECURITY_HEADERS } from '../../../scripts/edge-errors.mjs';
-import { securityHeaders } from '../src/lib/security-headers.ts';
+import { securityHeaders } from '../src/infra/http/security-headers.ts';
 import { API_BODY_LIMIT } from '../src/app.ts';
 import { UPLOAD_BODY_LIMIT } from '../src/release/upload-bundle.ts';
-import { TELEMETRY_BODY_LIMIT } from '../src/routes/telemetry/event-schema.ts';
-import { CSP_REPORT_BODY_LIMIT } from '../src/routes/telemetry/csp-report.ts';
+import { TELEMETRY_BODY_LIMIT } from '../src/domains/ops/telemetry/event-schema.ts';
+import { CSP_REPORT_BODY_LIMIT } from '../src/domains/ops/telemetry/csp-report.ts';
 import { CONSENT_BODY_LIMIT } from '../src/web/consent-frame.ts';
 
 describe("nginx's limits and headers", () => {

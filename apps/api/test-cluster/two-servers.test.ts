@@ -163,7 +163,7 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     // Nothing went to the table the embedded default uses.
     expect((await db.query<{ n: string }>('select count(*) as n from outbox')).rows[0]!.n).toBe('0');
     const messageIds = readdirSync(cluster.mailDir).map((file) => /^Message-ID:\s*(\S+)/im.exec(readFileSync(join(cluster.mailDir, file), 'utf8'))?.[1]);
-    // Confirmations are tagged objednavka-<number> (routes/documents/documents.service.ts).
+    // Confirmations are tagged objednavka-<number> (domains/ordering/documents/documents.service.ts).
     const confirmations = messageIds.filter((id) => id?.includes('objednavka-'));
     // One message per confirmation job, none twice.
     expect(new Set(confirmations).size).toBe(confirmations.length);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
 import type { Db } from '../src/db/database.ts';
 import { LISTING_LIMITS, SEARCH_LIMITS } from '@shop/shared-kernel/schemas';
-import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { LIMIT_MESSAGES, toProductFilter } from '../src/routes/catalog/listing-filter.service.ts';
+import { CatalogRepository } from '../src/domains/catalog/products/repository/catalog.repository.ts';
+import { LIMIT_MESSAGES, toProductFilter } from '../src/domains/catalog/products/listing-filter.service.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;

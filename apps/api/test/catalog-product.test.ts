@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
 import { salePercent, unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
-import { lowestPriceBefore } from '../src/routes/catalog/repository/price-history.ts';
+import { lowestPriceBefore } from '../src/domains/catalog/products/repository/price-history.ts';
 import { startTestApi } from './helpers/test-api.ts';
-import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { catalogueChanged } from '../src/lib/catalogue-version.ts';
+import { CatalogRepository } from '../src/domains/catalog/products/repository/catalog.repository.ts';
+import { catalogueChanged } from '../src/infra/cache/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;

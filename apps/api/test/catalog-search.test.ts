@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contract';
-import { queryTokens } from '../src/routes/search/search.service.ts';
-import { RANKED_HITS, SearchRepository, ftsQuery, prefixQuery, tsQuery } from '../src/routes/search/search.repository.ts';
+import { queryTokens } from '../src/domains/catalog/search/search.service.ts';
+import { RANKED_HITS, SearchRepository, ftsQuery, prefixQuery, tsQuery } from '../src/domains/catalog/search/search.repository.ts';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
-import { catalogueChanged } from '../src/lib/catalogue-version.ts';
+import { catalogueChanged } from '../src/infra/cache/catalogue-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;

@@ -6,10 +6,10 @@
  * DATABASE_URL, on PostgreSQL (its triggers differ).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { CategoryTree } from '../src/routes/catalog/repository/category-tree.ts';
+import { CatalogRepository, listingPageInSql } from '../src/domains/catalog/products/repository/catalog.repository.ts';
+import { CategoryTree } from '../src/domains/catalog/products/repository/category-tree.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { PRODUCT_SORTS } from '../src/routes/catalog/repository/listing-order.ts';
+import { PRODUCT_SORTS } from '../src/domains/catalog/products/repository/listing-order.ts';
 
 
 let api: TestApi;

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
-import { RATE_LIMIT_MESSAGES } from '../src/routes/checkout/rate-limit.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
+import { RATE_LIMIT_MESSAGES } from '../src/domains/ordering/checkout/rate-limit.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';
 

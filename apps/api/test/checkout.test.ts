@@ -11,7 +11,7 @@ import type { CheckoutContact, CheckoutQuote, OrderDetail, PlaceOrderBody, Place
 import { couponDiscountAmount, priceAfterCoupon, randomString, roundTo005, unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { startGatewaySimulator, type GatewaySimulator } from '../src/gateway/simulator.ts';
 import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
-import { DEFAULT_IBAN } from '../src/lib/checkout-options.ts';
+import { DEFAULT_IBAN } from '../src/infra/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Answers go out compressed when the client asks (lib/compression.ts): br or gzip as its
+ * Answers go out compressed when the client asks (infra/http/compression.ts): br or gzip as its
  * Accept-Encoding prefers, decoding to exactly the plain answer; plain without Accept-Encoding,
  * for small answers and for HEAD; never the server-sent event stream. Real HTTP through node:http
  * (fetch would ask for gzip and decode on its own), against a real database.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressingStream, preferredEncoding } from '../src/lib/compression.ts';
+import { compressingStream, preferredEncoding } from '../src/infra/http/compression.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
 import { openDatabase, type OpenedDatabase } from '../src/db/connect.ts';
-import { DEFAULT_OUTBOX, jobStoreFor } from '../src/lib/outbox.ts';
+import { DEFAULT_OUTBOX, jobStoreFor } from '../src/infra/outbox/outbox.ts';
 import { courierOrder } from './helpers/checkout-contact.ts';
 import { throwawayPostgres } from './helpers/throwaway-database.ts';
 // Ports below the ephemeral range: the restarted server must find its port still free.

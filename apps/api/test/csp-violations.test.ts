@@ -5,14 +5,14 @@
  * PostgreSQL with DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { localDirectoryStorage } from '../src/release/storage.ts';
 import { createCredential, releaseIdentities } from '../src/release/identities.ts';
 import { operatorAccounts } from '../src/release/operators.ts';
-import { opsRoutes } from '../src/routes/ops/index.ts';
-import { cspViolationsReader } from '../src/routes/ops/csp-violations.ts';
-import { pageType, partOf } from '../src/routes/telemetry/csp-report.ts';
-import { countViolations, dayOf } from '../src/routes/telemetry/csp-violations.repository.ts';
+import { opsRoutes } from '../src/domains/ops/console/index.ts';
+import { cspViolationsReader } from '../src/domains/ops/console/csp-violations.ts';
+import { pageType, partOf } from '../src/domains/ops/telemetry/csp-report.ts';
+import { countViolations, dayOf } from '../src/domains/ops/telemetry/csp-violations.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 import { signInOperator } from './helpers/operator-session.ts';

@@ -5,11 +5,11 @@
  * Runs on SQLite and, with DATABASE_URL, on PostgreSQL (its triggers differ).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory, keptTotalOf } from '../src/routes/catalog/repository/facet-counts.ts';
+import { CatalogRepository } from '../src/domains/catalog/products/repository/catalog.repository.ts';
+import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory, keptTotalOf } from '../src/domains/catalog/products/repository/facet-counts.ts';
 import { listingFacets } from './helpers/facets-in-sql.ts';
-import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
-import { loadCatalogueNames } from '../src/routes/catalog/repository/catalogue-names.ts';
+import type { ProductFilter } from '../src/domains/catalog/products/repository/product-filter.ts';
+import { loadCatalogueNames } from '../src/domains/catalog/products/repository/catalogue-names.ts';
 import { catalogueChanges } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 

@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { folderFileStore, localDataFileStore, localFileStore, MAX_FILE_KEY_LENGTH, type FileStore } from '../src/lib/file-store.ts';
-import { fileStoreFromEnv } from '../src/lib/file-store-from-env.ts';
-import { s3FileStore } from '../src/lib/s3-file-store.ts';
+import { folderFileStore, localDataFileStore, localFileStore, MAX_FILE_KEY_LENGTH, type FileStore } from '../src/infra/storage/file-store.ts';
+import { fileStoreFromEnv } from '../src/file-store-from-env.ts';
+import { s3FileStore } from '../src/infra/storage/s3-file-store.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 

@@ -4,7 +4,7 @@
  * multi-server tests send the same fuzz through nginx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { fuzz } from './helpers/fuzz-cases.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../src/lib/html.ts';
+import { escapeHtml } from '../src/infra/pure/html.ts';
 
 describe('escapeHtml', () => {
   it('escapes & < > " and \'', () => {

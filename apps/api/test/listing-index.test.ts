@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Availability } from '@shop/shared-kernel/contract';
 import { PAGE_SIZE } from '@shop/shared-kernel/rules';
-import { CatalogRepository, listingPageInSql } from '../src/routes/catalog/repository/catalog.repository.ts';
-import { listedInMemory, ListingIndex } from '../src/routes/catalog/repository/listing-index.ts';
-import { loadCatalogueNames } from '../src/routes/catalog/repository/catalogue-names.ts';
+import { CatalogRepository, listingPageInSql } from '../src/domains/catalog/products/repository/catalog.repository.ts';
+import { listedInMemory, ListingIndex } from '../src/domains/catalog/products/repository/listing-index.ts';
+import { loadCatalogueNames } from '../src/domains/catalog/products/repository/catalogue-names.ts';
 import { listingFacets } from './helpers/facets-in-sql.ts';
-import type { ProductFilter } from '../src/routes/catalog/repository/product-filter.ts';
+import type { ProductFilter } from '../src/domains/catalog/products/repository/product-filter.ts';
 import { catalogueChanges, type CatalogueChange } from './helpers/catalogue-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { PRODUCT_SORTS } from '../src/routes/catalog/repository/listing-order.ts';
+import { PRODUCT_SORTS } from '../src/domains/catalog/products/repository/listing-order.ts';
 
 let api: TestApi;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import type { PlaceOrderBody, PlacedOrder } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
 import { startGatewaySimulator, type GatewaySimulator } from '../src/gateway/simulator.ts';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';

@@ -4,7 +4,7 @@
  * readiness, and Prometheus metrics behind the operator's token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 
 const OPERATOR = 'operator-token-for-observability-tests';

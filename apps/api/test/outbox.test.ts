@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueue, OutboxWorker, type JobHandler, type OutboxOptions } from '../src/lib/outbox.ts';
+import { enqueue, OutboxWorker, type JobHandler, type OutboxOptions } from '../src/infra/outbox/outbox.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;

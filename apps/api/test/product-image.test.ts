@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productLook, productSvg } from '../src/routes/media/product-image.ts';
+import { productLook, productSvg } from '../src/domains/catalog/media/product-image.ts';
 
 describe('product pictures tell products apart', () => {
   it('draw what the product is, in its colour, with its size, even within one category', () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { CatalogRepository } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { CatalogRepository } from '../src/domains/catalog/products/repository/catalog.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { RACE_RULES, type RaceTarget } from './helpers/race-rules.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 

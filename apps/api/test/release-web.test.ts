@@ -20,7 +20,7 @@ import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
-import { inlineScriptHashes } from '../src/lib/security-headers.ts';
+import { inlineScriptHashes } from '../src/infra/http/security-headers.ts';
 import { releaseIntegrity } from '../src/release/integrity.ts';
 import { generateSigningKey, readSigningKey } from '../src/release/signing.ts';
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
-import { CatalogueChanges, catalogueChanged, catalogueVersion, inCatalogueTransaction } from '../src/lib/catalogue-version.ts';
-import { cacheKey, ResponseCache } from '../src/lib/response-cache.ts';
+import { CatalogueChanges, catalogueChanged, catalogueVersion, inCatalogueTransaction } from '../src/infra/cache/catalogue-version.ts';
+import { cacheKey, ResponseCache } from '../src/infra/cache/response-cache.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { courierOrder } from './helpers/checkout-contact.ts';
 

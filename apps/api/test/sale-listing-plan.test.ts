@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductSort } from '@shop/shared-kernel/contract';
-import { listingPageInSql, listingPageQuery } from '../src/routes/catalog/repository/catalog.repository.ts';
+import { listingPageInSql, listingPageQuery } from '../src/domains/catalog/products/repository/catalog.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { PRODUCT_SORTS } from '../src/routes/catalog/repository/listing-order.ts';
+import { PRODUCT_SORTS } from '../src/domains/catalog/products/repository/listing-order.ts';
 
 
 let api: TestApi;

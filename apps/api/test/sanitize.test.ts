@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeContentHtml } from '../src/lib/content-html.ts';
+import { sanitizeContentHtml } from '../src/infra/pure/content-html.ts';
 
 describe('sanitizeContentHtml', () => {
   it('removes scripts, event handlers, javascript: links and foreign iframes', () => {

@@ -1,12 +1,12 @@
 /**
- * Every answer carries the security headers (lib/security-headers.ts): JSON calls, refusals, unknown
+ * Every answer carries the security headers (infra/http/security-headers.ts): JSON calls, refusals, unknown
  * paths, pictures, even a malformed request answered by Node's parser. Browsers' reports of the
  * pages' Content-Security-Policy are read in both forms they are sent in and counted.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
-import { securityHeaders } from '../src/lib/security-headers.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
+import { securityHeaders } from '../src/infra/http/security-headers.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 const OPERATOR = 'security-headers-operator';

@@ -4,7 +4,7 @@
  * cleared by sign-out, and never kept by a cache.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from './helpers/test-api.ts';
 
 const PUBLIC_URL = 'https://obchod.example.sk';

@@ -1,12 +1,12 @@
 /**
- * The state servers share through Redis (lib/shared-state.ts), where it does not need a running
+ * The state servers share through Redis (infra/cache/shared-state.ts), where it does not need a running
  * Redis: what a broadcast message may say, and a shop whose Redis cannot be reached still starts
  * and answers, its limits letting requests pass, in bounded time. Several servers on a real Redis:
  * api/test-cluster/.
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMessage } from '../src/lib/shared-state.ts';
+import { parseMessage } from '../src/infra/cache/shared-state.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 describe('a catalogue change heard from another server', () => {

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
-import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
-import { clientHealth } from '../src/routes/telemetry/client-health.ts';
-import { countEvents, minuteOf } from '../src/routes/telemetry/client-metrics.repository.ts';
-import { scrubMessage } from '../src/routes/telemetry/scrub.ts';
+import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
+import { clientHealth } from '../src/domains/ops/telemetry/client-health.ts';
+import { countEvents, minuteOf } from '../src/domains/ops/telemetry/client-metrics.repository.ts';
+import { scrubMessage } from '../src/domains/ops/telemetry/scrub.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from './helpers/test-api.ts';
 
 const OPERATOR = 'operator-token-for-telemetry-tests';

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { readServerConfig } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { sqliteFileOf } from '../db/create-database.ts';
-import { fileStoreFromEnv } from '../lib/file-store-from-env.ts';
+import { fileStoreFromEnv } from '../file-store-from-env.ts';
 import { s3SettingsFromEnv } from '../release/storage-from-env.ts';
 import type { BackupDestination, BackupReader } from './destination.ts';
 import { openDirectoryBackup } from './directory-destination.ts';

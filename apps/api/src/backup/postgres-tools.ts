@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { JOBS_SCHEMA } from '../lib/outbox-pg-boss.repository.ts';
+import { JOBS_SCHEMA } from '../infra/outbox/outbox-pg-boss.repository.ts';
 
 type Tool = 'pg_dump' | 'pg_restore';
 

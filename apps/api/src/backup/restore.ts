@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { SECRET_FILES } from '../config.ts';
 import { sqliteFileOf } from '../db/create-database.ts';
 import { migrations } from '../db/migrations/index.ts';
-import { assertFileKey, type FileStore } from '../lib/file-store.ts';
+import { assertFileKey, type FileStore } from '../infra/storage/file-store.ts';
 import { HISTORY_KEY, REGISTRY_KEY } from '../release/registry.ts';
 import { S3_CACHE_DIR } from '../release/storage-from-env.ts';
 import type { BackupReader } from './destination.ts';

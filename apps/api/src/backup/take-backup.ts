@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { SECRET_FILES } from '../config.ts';
 import { sqliteFileOf } from '../db/create-database.ts';
 import type { Db, DialectName } from '../db/database.ts';
-import type { FileStore } from '../lib/file-store.ts';
+import type { FileStore } from '../infra/storage/file-store.ts';
 import { HISTORY_KEY, REGISTRY_KEY } from '../release/registry.ts';
 import { LOCK_KEY } from '../release/lock.ts';
 import { S3_CACHE_DIR } from '../release/storage-from-env.ts';

@@ -4,7 +4,7 @@ export interface UserTable extends UserProfileColumns {
   user_id: Generated<number>;
   /** Stored lower-case. */
   email: string;
-  /** scrypt$N$r$p$salt$hash (see lib/password.ts). */
+  /** scrypt$N$r$p$salt$hash (see infra/pure/password.ts). */
   password_hash: string;
   name: string;
   created_at: string;

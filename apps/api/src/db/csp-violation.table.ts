@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 /**
  * Content-Security-Policy violations the browsers reported (POST /api/csp-report), counted per
  * server day and what they were about; at most a fixed number of rows a day, the rest counted in
- * the day's `other` row (routes/telemetry/csp-violations.repository.ts).
+ * the day's `other` row (domains/ops/telemetry/csp-violations.repository.ts).
  */
 export interface CspViolationTable {
   /** The server's day the reports arrived on: ISO UTC date (`2026-11-27`). */

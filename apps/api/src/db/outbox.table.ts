@@ -2,7 +2,7 @@ import type { Generated, Selectable } from 'kysely';
 
 /**
  * Side effects that must happen (e-mails, refunds, payment cancellations), written in the same
- * transaction as their cause and carried out by the outbox worker (lib/outbox.ts).
+ * transaction as their cause and carried out by the outbox worker (infra/outbox/outbox.ts).
  */
 export interface OutboxTable {
   job_id: Generated<number>;

@@ -23,7 +23,7 @@ export interface ReleaseAuditTable {
 
 export type ReleaseAuditRow = Selectable<ReleaseAuditTable>;
 
-/** An operator of /ops: a scrypt hash of the password (its salt inside, lib/password.ts); revocable. */
+/** An operator of /ops: a scrypt hash of the password (its salt inside, infra/pure/password.ts); revocable. */
 export interface OperatorTable {
   operator_id: Generated<number>;
   name: string;

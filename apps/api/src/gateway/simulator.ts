@@ -14,7 +14,7 @@ import Fastify from 'fastify';
 import type { FastifyReply } from 'fastify';
 import type { CreatePaymentRequest, PaymentNotification } from './protocol.ts';
 import { SIGNATURE_HEADER, sign, verifySignature } from './protocol.ts';
-import { escapeHtml as escape } from '../lib/html.ts';
+import { escapeHtml as escape } from '../infra/pure/html.ts';
 
 export type GatewaySimulator = {
   url: string;

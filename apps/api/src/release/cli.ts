@@ -29,7 +29,7 @@ import { previewLink } from './preview.ts';
 import { uploadRelease } from './upload-client.ts';
 import { loadShopReleaseKey } from './release-keys.ts';
 import type { SigningKey } from './signing.ts';
-import { repoRoot } from '../lib/paths.ts';
+import { repoRoot } from '../infra/paths.ts';
 
 const root = repoRoot;
 const userDir = process.env.INIT_CWD ?? process.cwd();

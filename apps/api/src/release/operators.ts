@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db, DbOrTrx } from '../db/database.ts';
 import { dialectOf } from '../db/dialect.ts';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../lib/password.ts';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../infra/pure/password.ts';
 import { releaseIdentities } from './identities.ts';
 
 /** A session lasts this long from the sign-in, used or not (no sliding). */

@@ -1,9 +1,9 @@
 /**
- * The Content-Security-Policy of the shell's pages (lib/security-headers.ts builds it): the inline
+ * The Content-Security-Policy of the shell's pages (infra/http/security-headers.ts builds it): the inline
  * scripts a page of a shell version runs are that version's own, the config reader's and the
  * consent notice's, so the policy follows from the shell's index.html alone.
  */
-import { inlineScriptHashes, pagePolicy } from '../lib/security-headers.ts';
+import { inlineScriptHashes, pagePolicy } from '../infra/http/security-headers.ts';
 import { consentFirstFrame } from './consent-frame.ts';
 
 /**

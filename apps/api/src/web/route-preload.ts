@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
 import type { ReleaseStorage } from '../release/storage.ts';
 import { BOOT_PRELOAD_ID } from '@shop/shared-kernel/rules';
-import { escapeHtml } from '../lib/html.ts';
+import { escapeHtml } from '../infra/pure/html.ts';
 import { scriptJson } from './ssr/page-html.ts';
 import { folderOf, releasedFolder } from './released-folder.ts';
 

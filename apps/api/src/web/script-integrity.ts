@@ -14,7 +14,7 @@ import { partPrefix } from '../release/release-paths.ts';
 import { ReleaseRefused } from '../release/refusal.ts';
 import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
 import { integrityOf, isBrowserScript, type ReleaseManifest } from '../release/signing.ts';
-import { scriptHash } from '../lib/security-headers.ts';
+import { scriptHash } from '../infra/http/security-headers.ts';
 
 export type RefusedVersion = { part: string; version: string; reason: string };
 

@@ -19,7 +19,7 @@ import type { ReleasedFileCheck } from './verified-files.ts';
 import type { ReleaseStorage } from '../release/storage.ts';
 import { isSafeBuildPath } from '../release/upload-bundle.ts';
 import { releasedFolder } from './released-folder.ts';
-import { addSecurityHeaders } from '../lib/security-headers.ts';
+import { addSecurityHeaders } from '../infra/http/security-headers.ts';
 
 /** Cache-Control of content-hashed files (shell and areas). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

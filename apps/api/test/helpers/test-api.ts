@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
-import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/lib/checkout-options.ts';
-import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from '../../src/lib/rate-limit.ts';
-import type { ResponseCacheOptions } from '../../src/lib/response-cache.ts';
-import type { LoggerOption } from '../../src/lib/observability.ts';
-import type { ReadinessCheck } from '../../src/lib/deps.ts';
+import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/infra/checkout-options.ts';
+import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from '../../src/infra/cache/rate-limit.ts';
+import type { ResponseCacheOptions } from '../../src/infra/cache/response-cache.ts';
+import type { LoggerOption } from '../../src/infra/observability/observability.ts';
+import type { ReadinessCheck } from '../../src/infra/deps.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 

@@ -1,14 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
-import { foldText, slugify } from '../../lib/format.ts';
-import { hashPassword } from '../../lib/password.ts';
+import { foldText, slugify } from '../../infra/pure/format.ts';
+import { hashPassword } from '../../infra/pure/password.ts';
 import type { NewAttributeValue, NewProduct, NewVariant } from '../catalog.table.ts';
 import type { Database } from '../database.ts';
 import { dialectOf } from '../dialect.ts';
 import { BLOG_POSTS, BLOG_TAGS } from './blog.ts';
 import { BLOG_GUIDES } from './blog-guides.ts';
-import { sanitizeContentHtml } from '../../lib/content-html.ts';
+import { sanitizeContentHtml } from '../../infra/pure/content-html.ts';
 import { ATTRIBUTES } from './catalog/attributes.ts';
 import type { AttributeKey } from './catalog/attributes.ts';
 import { BRANDS } from './catalog/brands.ts';

@@ -6,7 +6,7 @@
  */
 import { documentTitle, SERVER_DATA_ID } from '@shop/shared-kernel/react';
 import { pictureAttributes } from '@shop/shared-kernel/rules';
-import { escapeHtml } from '../../lib/html.ts';
+import { escapeHtml } from '../../infra/pure/html.ts';
 import type { PageHead, RenderedPage } from './page-render.ts';
 
 /** JSON inside a <script>: nothing in it can close the element or start a comment. */

@@ -6,7 +6,7 @@
  */
 import type { Transaction } from 'kysely';
 import { unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
-import { foldText, slugify } from '../../../lib/format.ts';
+import { foldText, slugify } from '../../../infra/pure/format.ts';
 import type { Database } from '../../database.ts';
 import type { AccessoryKind, NewVariant } from '../../catalog.table.ts';
 import { createRng } from '../prng.ts';

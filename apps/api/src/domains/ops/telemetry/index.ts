@@ -1,0 +1,98 @@
+/**
+ * Client telemetry: what the shoppers' browsers report, and what the operator reads back.
+ *
+ * - `POST /api/telemetry` (public): a batch of page views and client errors, as JSON or as the
+ *   text/plain body `navigator.sendBeacon(url, string)` sends. Counted per server minute, area and
+ *   version (client_metrics), errors logged at warn with personal data masked, both counted in the
+ *   Prometheus metrics (no version label). Rate limited per client address; 204.
+ * - `POST /api/csp-report` (public): the pages' Content-Security-Policy violations (csp-report.ts).
+ * - `GET /api/telemetry/summary?minutes=60` (operator token): views, errors and error rate per area
+ *   and version over the last minutes.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TelemetryArea } from '@shop/shared-kernel/contract';
+import { opsCalls } from '@shop/shared-kernel/schemas';
+import { callRoute } from '../../../infra/http/contract-route.ts';
+import { ApiError } from '../../../infra/http/errors.ts';
+import type { ApiDeps } from '../../../infra/deps.ts';
+import { rateLimitStore } from '../../../infra/cache/shared-state.ts';
+import { clientHealth } from './client-health.ts';
+import { countEvents, minuteOf } from './client-metrics.repository.ts';
+import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
+import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
+import { scrubMessage } from './scrub.ts';
+import { registerCspReports } from './csp-report.ts';
+
+
+/** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
+
+
+const LOGGED_PER_REPORT = 10;
+const TOO_MANY = 'Príliš veľa hlásení z prehliadača. Skúste to znova o minútu.';
+
+export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
+  const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
+  const limit = deps.limits.telemetry;
+  await app.register(rateLimit, {
+    global: false,
+    ...rateLimitStore(deps.shared, 'telemetry'),
+    // An ApiError, so the error handler keeps the Slovak message.
+    errorResponseBuilder: () => new ApiError(429, 'rate_limited', TOO_MANY),
+  });
+  // navigator.sendBeacon(url, string) sends text/plain;charset=UTF-8: read as JSON, in this plugin only
+  // (elsewhere text/plain stays refused by the schemas), with the same guards as the JSON parser.
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  app.route({
+    ...callRoute(opsCalls, 'POST /api/telemetry'),
+    bodyLimit: TELEMETRY_BODY_LIMIT,
+    config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs } },
+    handler: async (request, reply) => {
+      const { events } = request.body;
+      await countEvents(deps.db, events, new Date());
+      let logged = 0;
+      for (const event of events) {
+        if (event.type === 'view') {
+          deps.metrics.clientPageViews.inc({ area: event.area });
+          continue;
+        }
+        deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
+        // A file that did not match its integrity fails like any load: its version's files are checked.
+        if (event.kind === 'load-failed') deps.onClientLoadFailure(event.area, event.version ?? null);
+        // A log line per error, at most LOGGED_PER_REPORT per request: a flood is counted, not logged line by line.
+        if (logged++ >= LOGGED_PER_REPORT) continue;
+        const { area, version, route, kind } = event;
+        request.log.warn({ clientError: { area, version, route, kind, message: scrubMessage(event.message ?? '') } }, 'client error report');
+      }
+      if (logged > LOGGED_PER_REPORT) request.log.warn({ clientErrorsNotLogged: logged - LOGGED_PER_REPORT }, 'client error report: more errors in this batch');
+      return reply.code(204).send(null);
+    },
+  });
+
+  registerCspReports(app, deps, { max: limit.max, timeWindow: limit.timeWindowMs });
+
+  app.route({
+    ...callRoute(opsCalls, 'GET /api/telemetry/summary'),
+    // The token before the query: without it, nothing about the request is answered.
+    preValidation: operatorOnly(deps.checkout.operatorToken),
+    handler: async (request, reply) => {
+      const since = new Date(minuteOf(new Date(Date.now() - (request.query.minutes - 1) * 60_000)));
+      const rows = await clientHealth(deps.db, since);
+      reply.header('cache-control', 'no-store');
+      return {
+        data: {
+          since: since.toISOString(),
+          rows: rows.map((row) => ({
+            area: row.area as TelemetryArea,
+            version: row.version,
+            views: row.views,
+            errors: row.errors,
+            errorRate: Math.round((row.errors / Math.max(row.views, 1)) * 10_000) / 10_000,
+          })),
+        },
+      };
+    },
+  });
+};

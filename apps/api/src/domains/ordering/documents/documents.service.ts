@@ -1,0 +1,63 @@
+/** The order's documents: the confirmation e-mail and the invoice PDF. */
+import type { SiteData } from '@shop/shared-kernel/contract';
+import type { DbOrTrx } from '../../../db/database.ts';
+import type { OrderRow } from '../../../db/orders.table.ts';
+import type { JobHandler } from '../../../infra/outbox/outbox.ts';
+import type { CheckoutOptions } from '../../../infra/checkout-options.ts';
+import { ContentRepository } from '../../content/site/content.repository.ts';
+import { orderDetail } from '../order-core/order-detail.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import { jobMessageId } from '../../../infra/outbox/mail-outbox.ts';
+import type { Mailer, MailMessage } from '../../../infra/outbox/mailer.ts';
+import { orderConfirmationEmail } from './order-email.ts';
+import { payBySquarePng } from '../order-core/pay-by-square.ts';
+import { OrderRepository } from '../order-core/order.repository.ts';
+
+async function siteData(db: DbOrTrx): Promise<SiteData> {
+  const site = await new ContentRepository(db).site();
+  if (!site) throw new Error('site settings are missing');
+  return site;
+}
+
+/**
+ * The order's documents, rendered from the order as it is stored. `settings`: the shop's account
+ * (transfer instructions, invoice), its public address (links) and the sender of its e-mail.
+ */
+export class DocumentsService {
+  constructor(
+    private readonly db: DbOrTrx,
+    private readonly settings: Pick<CheckoutOptions, 'iban' | 'publicUrl' | 'mailFrom'>,
+  ) {}
+
+  async confirmationMessage(order: OrderRow): Promise<MailMessage> {
+    const [detail, site] = await Promise.all([orderDetail(this.db, order, this.settings.iban), siteData(this.db)]);
+    const message = orderConfirmationEmail(detail, site, this.settings.publicUrl);
+    if (detail.transfer) {
+      const png = await payBySquarePng({
+        iban: detail.transfer.iban,
+        beneficiary: detail.transfer.beneficiary,
+        variableSymbol: detail.transfer.variableSymbol,
+        amount: detail.transfer.amount,
+        note: `Objednavka ${detail.number}`,
+      });
+      message.attachments = [{ filename: 'pay-by-square.png', content: png, contentType: 'image/png', cid: 'paybysquare' }];
+    }
+    return message;
+  }
+
+  /** Sends a queued confirmation (the outbox's handler of CONFIRMATION_TOPIC). */
+  confirmationJobHandler(mailer: Mailer): JobHandler {
+    return async (job) => {
+      const { orderId } = job.payload as { orderId: number };
+      const order = await new OrderRepository(this.db).byId(orderId);
+      if (!order) return; // nothing to confirm (never happens: orders are not deleted)
+      const tag = `objednavka-${order.order_number}`;
+      await mailer.send(await this.confirmationMessage(order), tag, jobMessageId(job.id, tag, this.settings.mailFrom));
+    };
+  }
+
+  async invoicePdf(order: OrderRow): Promise<Buffer> {
+    const [detail, site] = await Promise.all([orderDetail(this.db, order, this.settings.iban), siteData(this.db)]);
+    return renderInvoicePdf(detail, site, this.settings.iban);
+  }
+}

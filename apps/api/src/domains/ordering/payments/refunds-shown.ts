@@ -1,0 +1,18 @@
+import type { PaymentRefund } from '@shop/shared-kernel/contract';
+import type { Db } from '../../../db/database.ts';
+import { PaymentRepository } from '../order-core/payment.repository.ts';
+
+/** The operator's list of refunds (the order tools' API and /ops): the newest 200, newest first. */
+export async function refundsShown(db: Db): Promise<PaymentRefund[]> {
+  const rows = await new PaymentRepository(db).refunds(200);
+  return rows.map((r) => ({
+    paymentId: r.payment_id,
+    gatewayRef: r.gateway_ref,
+    orderNumber: r.order_number,
+    amountCents: r.amount,
+    status: r.refund_status as PaymentRefund['status'],
+    reason: r.refund_reason,
+    paidAt: r.updated_at,
+    refundedAt: r.refunded_at,
+  }));
+}
