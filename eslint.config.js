@@ -123,10 +123,28 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: [`${import.meta.dirname}/*/tsconfig.json`], noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: [`${import.meta.dirname}/*/tsconfig.json`, `${import.meta.dirname}/packages/*/tsconfig.json`, `${import.meta.dirname}/tools/*/tsconfig.json`],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // An area team runs the release command without the shop's server.
+            { target: './packages/release', from: ['./api', './shell', './mf-catalog', './mf-checkout', './mf-account', './mf-content'], message: 'The release tool imports nothing of the API or the parts.' },
+            // The simulator is a dev tool: launchers and tests start it, the server never does.
+            { target: './api/src', from: './tools', message: 'Production code never starts a dev tool; a launcher or a test starts it and passes its address.' },
+          ],
+        },
+      ],
+    },
   },
 );

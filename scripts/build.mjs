@@ -45,7 +45,7 @@ function keepStamp(name, stamp) {
 }
 
 /** What the API's build (api/build.mjs) reads; its tests and benchmarks are not part of it. */
-const API_INPUTS = ['api/src', 'api/package.json', 'api/tsconfig.json', 'api/build.mjs'];
+const API_INPUTS = ['api/src', 'api/package.json', 'api/tsconfig.json', 'api/build.mjs', 'packages/release/src', 'packages/release/package.json'];
 const API_OUTPUTS = ['api/dist/server.js', 'api/dist/release/cli.js', 'api/dist/backup/cli.js', 'api/dist/release/credentials-cli.js'];
 
 /**

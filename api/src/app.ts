@@ -11,7 +11,7 @@ import { localDataFileStore, type FileStore } from './lib/file-store.ts';
 import { frameworkErrorOptions, requireHostHeader } from './lib/framework-errors.ts';
 import { addSecurityHeaders } from './lib/security-headers.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
-import { integrityFindings } from './release/integrity-findings.ts';
+import { integrityFindings } from './domains/releases/integrity-findings.ts';
 import { openApiRoute, registerOpenApi } from './lib/openapi.ts';
 import { rejectNulCharacters, validatorCompiler } from './lib/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './lib/observability.ts';

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCheckoutOptions } from '../src/lib/checkout-options.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
-import { createCredential, releaseIdentities } from '../src/release/identities.ts';
-import { operatorAccounts } from '../src/release/operators.ts';
+import { localDirectoryStorage } from '@shop/release';
+import { createCredential, releaseIdentities } from '../src/domains/releases/identities.ts';
+import { operatorAccounts } from '../src/domains/releases/operators.ts';
 import { opsRoutes } from '../src/routes/ops/index.ts';
 import { cspViolationsReader } from '../src/routes/ops/csp-violations.ts';
 import { pageType, partOf } from '../src/routes/telemetry/csp-report.ts';

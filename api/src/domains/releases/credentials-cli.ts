@@ -15,10 +15,10 @@
  * A team's CI then releases with `RELEASE_TOKEN=<secret> RELEASE_SIGNING_KEY=<key> pnpm release deploy <area> --server <shop>`;
  * each use, allowed or refused, is in the audit log on /ops, and so is each command here (as `owner`).
  */
-import { readServerConfig } from '../config.ts';
-import { createDatabase } from '../db/create-database.ts';
+import { readServerConfig } from '../../config.ts';
+import { createDatabase } from '../../db/create-database.ts';
 import { createCredential, listCredentials, releaseIdentities, revokeCredential } from './identities.ts';
-import { isArea } from './registry.ts';
+import { isArea } from '@shop/release';
 import { createOperator, listOperators, revokeOperator, revokeSessions } from './operators.ts';
 import { createTeamSigningKey, releaseKeys } from './release-keys.ts';
 
