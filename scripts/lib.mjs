@@ -53,7 +53,7 @@ export async function ensurePnpm() {
 
 function newestInput() {
   const inputs = ['pnpm-lock.yaml', 'pnpm-workspace.yaml', 'package.json'];
-  for (const dir of ['shared-kernel', 'packages/release', 'shell', 'mf-catalog', 'mf-checkout', 'mf-account', 'mf-content', 'api', 'e2e', 'bench']) {
+  for (const dir of ['shared-kernel', 'packages/release', 'tools/gateway-simulator', 'shell', 'mf-catalog', 'mf-checkout', 'mf-account', 'mf-content', 'api', 'e2e', 'bench']) {
     inputs.push(join(dir, 'package.json'));
   }
   return Math.max(...inputs.map((file) => statSync(join(root, file)).mtimeMs));
