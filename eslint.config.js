@@ -23,7 +23,10 @@ const NO_RAW_FETCH =
  * are refused for every app and package by import-x/no-relative-packages below).
  */
 function foreignParts(own) {
-  const names = [...Object.entries(APPS).filter(([dir]) => dir !== own).map(([, name]) => name), 'e2e', 'bench', 'release', 'gateway-simulator'];
+  // The API alone uses the release tool's package; its tests start the gateway simulator (its
+  // production code may not: the no-restricted-paths zone below).
+  const tools = own === 'api' ? [] : ['release', 'gateway-simulator'];
+  const names = [...Object.entries(APPS).filter(([dir]) => dir !== own).map(([, name]) => name), 'e2e', 'bench', ...tools];
   return names.flatMap((name) => [`@shop/${name}`, `@shop/${name}/**`]);
 }
 
@@ -146,7 +149,20 @@ export default tseslint.config(
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // An area team runs the release command without the shop's server.
+            { target: './packages/release', from: './apps', message: 'The release tool imports nothing of the API or the parts.' },
+            // The simulator is a dev tool: launchers and tests start it, the server never does.
+            { target: './apps/api/src', from: './tools', message: 'Production code never starts a dev tool; a launcher or a test starts it and passes its address.' },
+          ],
+        },
+      ],
+    },
   },
   {
     // A package's code reaches another package only by its name and exports (tests and tools may read sources).

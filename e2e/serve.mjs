@@ -1,7 +1,8 @@
 // Serves the built shop for the end-to-end tests exactly as `npm start`
 // does, on a fresh data directory: areas on their own origin (another port),
-// the server and the release command compiled (api/dist/, rebuilt here first
-// when the API's sources changed since the last build).
+// the card gateway simulator beside it (the port after that), the server and
+// the release command compiled (api/dist/, rebuilt here first when the API's
+// sources changed since the last build).
 // SIGUSR2 restarts it as `npm start` would: release what is new (pinned parts
 // stay), then start the server again on the same data.
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApiServer } from '../scripts/build.mjs';
+import { startGatewaySimulator } from '../scripts/gateway-simulator.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const api = join(here, '..', 'apps', 'api');
@@ -45,6 +47,9 @@ function release(args) {
 await buildApiServer({ quiet: true });
 rmSync(dataDir, { recursive: true, force: true });
 release(['deploy', 'all', '--no-build', '--init']);
+// The server never starts the simulator; it lives beside the server, across SIGUSR2 restarts too.
+const gateway = await startGatewaySimulator({ dataDir, port: port + 2, env });
+env.GATEWAY_URL = gateway.url;
 
 let server = null;
 let stopping = false;
@@ -70,7 +75,7 @@ process.on('SIGUSR2', () => {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     stopping = true;
-    server.once('exit', () => process.exit(0));
+    server.once('exit', () => void gateway.stop().then(() => process.exit(0)));
     server.kill(signal);
   });
 }

@@ -44,7 +44,7 @@ function keepStamp(name, stamp) {
 }
 
 /** What the API's build (apps/api/build.mjs) reads; its tests and benchmarks are not part of it. */
-const API_INPUTS = ['apps/api/src', 'apps/api/package.json', 'apps/api/tsconfig.json', 'apps/api/build.mjs'];
+const API_INPUTS = ['apps/api/src', 'apps/api/package.json', 'apps/api/tsconfig.json', 'apps/api/build.mjs', 'packages/release/src', 'packages/release/package.json'];
 const API_OUTPUTS = ['apps/api/dist/server.js', 'apps/api/dist/release/cli.js', 'apps/api/dist/backup/cli.js', 'apps/api/dist/release/credentials-cli.js'];
 
 /**

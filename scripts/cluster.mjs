@@ -151,7 +151,7 @@ async function main() {
     ['nginx dir', `${shop.nginxDir} (config, error log and both caches; removed on stop)`],
     ...shop.web.map((w) => [w.name, `http://127.0.0.1:${w.port} (areas :${w.assetPort}), pid ${w.child.pid}`]),
     ...shop.workers.map((w) => [w.name, `http://127.0.0.1:${w.port}/api/health (background jobs), pid ${w.child.pid}`]),
-    ['card gateway', `${shop.gatewayUrl} (the worker's simulator)`],
+    ['card gateway', process.env.GATEWAY_URL ? shop.gatewayUrl : `${shop.gatewayUrl} (the simulator, tools/gateway-simulator)`],
     ['PostgreSQL', database.dir ? `${database.url} (data kept in ${shown(database.dir)})` : `${database.url} (DATABASE_URL)`],
     ['Redis', redis.dir ? `${redis.url} (throwaway, ${redis.dir})` : `${redis.url} (REDIS_URL)`],
     ['data dir', `${shown(dataDir)} (releases in ${shown(originDir)}, secrets, outbox)`],

@@ -1,5 +1,5 @@
-// `pnpm release <deploy|rollback|status|history> [part] …`: the release command (api/src/release/cli.ts),
-// run compiled (api/dist/release/cli.js, rebuilt first when the API's sources changed).
+// `pnpm release <command> [part] …` (`pnpm release --help` lists them): the release command
+// (packages/release/src/cli.ts), run compiled (api/dist/release/cli.js, rebuilt first when its sources changed).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureDependencies, root } from './lib.mjs';

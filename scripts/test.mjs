@@ -78,6 +78,8 @@ if (installed.ok) {
   await stage('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
   await stage('Format (prettier --check)', () => run(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '--log-level=warn', '.']));
   await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
+  await stage('Unit tests: release tool (packages/release)', () => vitest('@shop/release', 'release'));
+  await stage('Unit tests: card gateway simulator (tools/gateway-simulator)', () => vitest('@shop/gateway-simulator', 'gateway-simulator'));
   for (const part of browserParts()) {
     await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part.replace('/', '-')));
   }

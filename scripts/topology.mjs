@@ -16,6 +16,7 @@ import { edgeBodyLimits, edgeErrorMaps, edgeErrorServer } from './edge-errors.mj
 import { freePort, sleep } from './system.mjs';
 import { superviseProcess } from './supervise.mjs';
 import { startClusterStatus } from './cluster-status.mjs';
+import { startGatewaySimulator } from './gateway-simulator.mjs';
 
 export { freePort };
 
@@ -156,6 +157,7 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
   const children = [];
   let nginx = null;
   let status = null;
+  let gateway = null;
 
   const common = {
     ...process.env,
@@ -227,8 +229,7 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
       },
     });
     Object.defineProperty(started, 'child', { get: () => supervised.child, enumerable: true });
-    // Every web server and every worker but the one running the card gateway simulator, which holds its port.
-    started.prepareStandby = role === 'web' || extra.GATEWAY_URL ? prepareStandby : () => {};
+    started.prepareStandby = prepareStandby;
     started.stop = async (signal, killAfterMs) => {
       const standby = started.standby;
       started.standby = null;
@@ -257,15 +258,15 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
     for (const role of ['web', 'worker']) {
       await Promise.all(children.filter((c) => c.role === role).map((c) => c.stop('SIGTERM', 15_000)));
     }
+    await gateway?.stop();
   };
 
   try {
-    // A real card gateway (GATEWAY_URL) for all, else one simulator, the first worker's, for all.
-    const gatewayPort = await freePort();
-    const external = common.GATEWAY_URL;
-    const first = await spawnServer('worker-1', 'worker', external ? {} : { GATEWAY_PORT: String(gatewayPort) });
+    // A real card gateway (GATEWAY_URL) for all, else one simulator beside them (never started by a server).
+    if (!common.GATEWAY_URL) gateway = await startGatewaySimulator({ dataDir, port: await freePort(), env: common, output: (line) => output(`[gateway] ${line}`) });
+    const others = { GATEWAY_URL: common.GATEWAY_URL || gateway.url };
+    const first = await spawnServer('worker-1', 'worker', others);
     await waitReady(`${first.url}/api/ready`, first.child, readyTimeoutMs);
-    const others = { GATEWAY_URL: external || `http://127.0.0.1:${gatewayPort}` };
     const rest = [];
     for (let i = 2; i <= workers; i++) rest.push(await spawnServer(`worker-${i}`, 'worker', others));
     for (let i = 1; i <= servers; i++) rest.push(await spawnServer(`web-${i}`, 'web', others));

@@ -1,8 +1,8 @@
 // `pnpm --filter @shop/api build`: the server of `npm start`, the release command and the backup
 // command as plain JavaScript, so production runs `node dist/server.js` without compiling TypeScript
-// at start-up. One esbuild bundle per entry point (dist/server.js, dist/release/cli.js,
-// dist/backup/cli.js): the API's sources and the workspace's @shop/shared-kernel (TypeScript
-// sources) are inlined; every npm package stays external and is loaded from node_modules as usual
+// at start-up. One esbuild bundle per entry point (dist/server.js, dist/release/cli.js from
+// @shop/release's command, dist/backup/cli.js, dist/release/credentials-cli.js): the API's sources and
+// the workspace's packages (@shop/shared-kernel, @shop/release: TypeScript sources) are inlined; every npm package stays external and is loaded from node_modules as usual
 // (native better-sqlite3, pdfkit's font data, …).
 // Nothing may find files beside its own source (see src/infra/paths.ts); migrations are a static
 // map (src/db/migrations/index.ts), so they are in the bundle under their file names.
@@ -15,7 +15,13 @@ import { build } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
-export const ENTRIES = ['src/server.ts', 'src/release/cli.ts', 'src/backup/cli.ts', 'src/release/credentials-cli.ts'];
+/** Each entry's source and its bundle under dist/ (the release commands keep the paths the scripts run). */
+export const ENTRIES = [
+  { in: 'src/server.ts', out: 'server' },
+  { in: '../../packages/release/src/cli.ts', out: 'release/cli' },
+  { in: 'src/backup/cli.ts', out: 'backup/cli' },
+  { in: 'src/domains/releases/credentials-cli.ts', out: 'release/credentials-cli' },
+];
 
 const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const WORKSPACE = /^@shop\//;
@@ -39,8 +45,7 @@ function packageOf(specifier) {
 
 const since = performance.now();
 const result = await build({
-  entryPoints: ENTRIES.map((entry) => join(here, entry)),
-  outbase: join(here, 'src'),
+  entryPoints: ENTRIES.map((entry) => ({ in: join(here, entry.in), out: entry.out })),
   outdir: dist,
   bundle: true,
   platform: 'node',

@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * (DATABASE_URL set) leaves them out, as they ran on the SQLite pass and would only repeat it.
  */
 export const DATABASE_FREE = [
-  'consent-frame', 'file-store', 'folder-graph', 'html', 'ops', 'page-cache', 'product-image', 'release-storage', 'release-web-s3', 'release-web',
+  'consent-frame', 'credentials-help', 'file-store', 'html', 'ops', 'page-cache', 'product-image', 'release-package', 'release-storage', 'release-web-s3', 'release-web',
   'release', 'route-preload', 'sanitize',
 ].map((name) => `test/${name}.test.ts`);
 

@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { startGatewaySimulator } from '../../scripts/gateway-simulator.mjs';
 
 export const repo = join(import.meta.dirname, '..', '..');
 const api = join(repo, 'apps', 'api');
@@ -38,19 +39,21 @@ export async function startShop(options: {
 }): Promise<Shop> {
   const dataDir = benchDataDir(options.name);
   if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     PORT: String(options.port),
     ASSET_PORT: String(options.port + 1),
-    GATEWAY_PORT: String(options.port + 2),
     DATABASE_URL: '',
     // No scheduled backup copies the database in the middle of a measurement.
     BACKUP_INTERVAL_MS: '0',
     ...options.env,
   };
   publishOrigin(dataDir, options.shellDist, env);
+  // The card gateway beside the server, as `npm start` starts it.
+  const gateway = await startGatewaySimulator({ dataDir, port: options.port + 2, env, output: () => {} });
+  env.GATEWAY_URL = gateway.url;
 
   const command = options.cpu ? 'taskset' : process.execPath;
   // The compiled server, as `npm start` runs it (scripts/build.mjs builds api/dist).
@@ -66,11 +69,13 @@ export async function startShop(options: {
     base,
     pid: child.pid!,
     dataDir,
-    stop: () =>
-      new Promise((resolve) => {
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
-      }),
+      });
+      await gateway.stop();
+    },
   };
 }
 

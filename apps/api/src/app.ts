@@ -11,7 +11,7 @@ import { localDataFileStore, type FileStore } from './infra/storage/file-store.t
 import { frameworkErrorOptions, requireHostHeader } from './infra/http/framework-errors.ts';
 import { addSecurityHeaders } from './infra/http/security-headers.ts';
 import { createMetrics, type Metrics } from './infra/observability/metrics.ts';
-import { integrityFindings } from './release/integrity-findings.ts';
+import { integrityFindings } from './domains/releases/integrity-findings.repository.ts';
 import { openApiRoute, registerOpenApi } from './infra/http/openapi.ts';
 import { rejectNulCharacters, validatorCompiler } from './infra/http/validation.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './infra/observability/observability.ts';

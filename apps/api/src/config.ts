@@ -125,9 +125,10 @@ export function loadOperatorToken(env: NodeJS.ProcessEnv, dataDir: string): Prom
 
 /** Settings of the checkout: card gateway, e-mail, public URL, bank account. */
 export type CheckoutConfig = {
-  /** Port of the local gateway simulator (GATEWAY_PORT, default PORT + 2); unused with GATEWAY_URL. */
-  gatewayPort: number;
-  /** An external card gateway (GATEWAY_URL); when unset the simulator is started. */
+  /**
+   * The card gateway (GATEWAY_URL): the provider's, or the simulator a launcher started beside the
+   * server (tools/gateway-simulator; the server never starts it, and refuses to start without it).
+   */
   gatewayUrl: string | null;
   /** The shop's public origin for e-mail links and the gateway's return URL (PUBLIC_URL). */
   publicUrl: string;
@@ -141,7 +142,6 @@ export type CheckoutConfig = {
 export function readCheckoutConfig(env: NodeJS.ProcessEnv, config: ServerConfig): CheckoutConfig {
   const shown = shownHost(config.host);
   return {
-    gatewayPort: port(env.GATEWAY_PORT, config.port === 0 ? 0 : config.port + 2),
     gatewayUrl: env.GATEWAY_URL || null,
     publicUrl: (env.PUBLIC_URL || `http://${shown}:${config.port}`).replace(/\/+$/, ''),
     smtpUrl: env.SMTP_URL || null,

@@ -1,13 +1,13 @@
 /**
  * Which file store the environment asks for, read like the release storage's
- * (release/storage-from-env.ts): with S3_BUCKET, the bucket (S3_ENDPOINT for an S3-compatible
+ * (@shop/release's storage-from-env.ts): with S3_BUCKET, the bucket (S3_ENDPOINT for an S3-compatible
  * server, S3_REGION, default eu-central-1; credentials from the SDK's default chain) under the
  * key prefix `<S3_PREFIX>/files/`, beside the releases; without it, the data directory as the
  * API has always laid it out: complaint photos in `<dataDir>/complaints`, invoice copies in
  * `<dataDir>/invoices` (so existing photos are still found).
  */
 import { join } from 'node:path';
-import { s3ClientFor, s3SettingsFromEnv } from './release/storage-from-env.ts';
+import { s3ClientFor, s3SettingsFromEnv } from '@shop/release';
 import { localDataFileStore, type FileStore } from './infra/storage/file-store.ts';
 import { s3FileStore } from './infra/storage/s3-file-store.ts';
 

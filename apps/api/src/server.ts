@@ -9,32 +9,41 @@ import type { FastifyInstance } from 'fastify';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
 import { fileStoreFromEnv } from './file-store-from-env.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
-import { startGatewaySimulator } from './gateway/simulator.ts';
 import { opsRoutes } from './domains/ops/console/index.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
-import { releaseIdentities } from './release/identities.ts';
-import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './release/operators.ts';
+import { releaseIdentities } from './domains/releases/identities.repository.ts';
+import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { releasedFileCheck } from './web/verified-files.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
-import { readRegistry, REGISTRY_KEY } from './release/registry.ts';
-import type { ReleaseStorage } from './release/storage.ts';
-import { S3_CACHE_DIR, storageFromEnv } from './release/storage-from-env.ts';
-import { canaryPolicyFrom, startCanaryWatch, type CanaryPolicy, type VersionHealth } from './release/canary-watch.ts';
+import { readRegistry, REGISTRY_KEY, type ReleaseStorage, S3_CACHE_DIR, storageFromEnv, canaryPolicyFrom, startCanaryWatch, type CanaryPolicy, type VersionHealth, loadShopReleaseKey, releaseIntegrity, type ReleaseIntegrity } from '@shop/release';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
 import { backupOverview, scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
-import { loadShopReleaseKey, registerShopKey, releaseKeys } from './release/release-keys.ts';
-import { releaseIntegrity, type ReleaseIntegrity } from './release/integrity.ts';
-import { integrityFindings, type IntegrityFindings } from './release/integrity-findings.ts';
-import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './release/integrity-watch.ts';
+import { registerShopKey, releaseKeys } from './domains/releases/release-keys.repository.ts';
+import { integrityFindings, type IntegrityFindings } from './domains/releases/integrity-findings.repository.ts';
+import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './domains/releases/integrity-watch.ts';
 
 const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
+/** Why the server does not start without GATEWAY_URL: it never starts the simulator itself. */
+const NO_GATEWAY = [
+  '[server] GATEWAY_URL is not set: the server needs the card gateway\'s address (and its secret, GATEWAY_SECRET or <DATA_DIR>/gateway-secret).',
+  '  In production: the payment provider\'s gateway.',
+  '  For development: `npm start` (and the cluster, end-to-end and benchmark launchers) start the gateway simulator',
+  '  (tools/gateway-simulator) and set GATEWAY_URL; by hand: GATEWAY_SECRET=… GATEWAY_PORT=3002 pnpm --filter @shop/gateway-simulator start',
+].join('\n');
+
 async function main() {
   const config = readServerConfig(process.env);
+  const checkoutConfig = readCheckoutConfig(process.env, config);
+  const gatewayUrl = checkoutConfig.gatewayUrl;
+  if (!gatewayUrl) {
+    process.stderr.write(`${NO_GATEWAY}\n`);
+    process.exit(1);
+  }
   const standby = config.standby ? standbyChannel() : null;
   const started = performance.now();
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
@@ -45,14 +54,8 @@ async function main() {
   const operatorToken = await loadOperatorToken(process.env, config.dataDir);
   // A new shop's first operator account, so that /ops can be signed in to at once.
   const firstOperator = await ensureFirstOperator(database.db, config.dataDir);
-  // Checkout: the card gateway simulator on its own loopback port unless GATEWAY_URL names a real one.
-  const checkoutConfig = readCheckoutConfig(process.env, config);
+  // Checkout: the card gateway at GATEWAY_URL (checked before anything starts).
   const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
-  // The simulator holds its port from the start: a standby (which must not) needs a gateway elsewhere.
-  if (standby && !checkoutConfig.gatewayUrl) throw new Error('STANDBY=1 needs GATEWAY_URL (the card gateway simulator cannot stand by)');
-  const gateway = checkoutConfig.gatewayUrl
-    ? null
-    : await startGatewaySimulator({ secret: gatewaySecret, port: checkoutConfig.gatewayPort, log: (m) => log(`gateway: ${m}`) });
   // Releases: the origin directory, or an S3 bucket (S3_BUCKET) cached under <origin>/.s3-cache.
   const storage = storageFromEnv(process.env, config.originDir);
   // Signed releases: the keys the shop accepts live in its database; its own key is registered here.
@@ -90,7 +93,7 @@ async function main() {
       smtpUrl: checkoutConfig.smtpUrl,
       mailFrom: checkoutConfig.mailFrom,
       operatorToken,
-      gateway: { url: checkoutConfig.gatewayUrl ?? gateway!.url, secret: gatewaySecret },
+      gateway: { url: gatewayUrl, secret: gatewaySecret },
       publicUrl: checkoutConfig.publicUrl,
       notifyUrl: `http://${notifyHost}:${config.port}/api/payments/notify`,
       iban: checkoutConfig.iban,
@@ -98,7 +101,7 @@ async function main() {
   });
   const health = (since: Date) => clientHealth(database.db, since);
   // The card gateway's origin: the one place besides the shop a page's form may go.
-  const gatewayOrigin = new URL(checkoutConfig.gatewayUrl ?? gateway!.url).origin;
+  const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.
   const backupSources: ServerBackupOptions = {
     db: database.db,
@@ -114,7 +117,7 @@ async function main() {
     return watch;
   };
   if (config.role === 'worker') {
-    return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, gateway, standby, backups: backupSources, watchIntegrity });
+    return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, standby, backups: backupSources, watchIntegrity });
   }
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
   // A released file is sent only as signed; one that is not is reported to the watch at once.
@@ -178,7 +181,7 @@ async function main() {
   if (config.checkoutRateLimitAllowList.length > 0) {
     log(`order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`);
   }
-  if (gateway) log(`card gateway simulator on ${gateway.url}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
+  log(`card gateway: ${gatewayUrl}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
   log(`areas load from ${config.assetOrigin}${config.trustProxy !== false ? `; X-Forwarded-* trusted from ${String(config.trustProxy)}` : ''}`);
   log(`role: ${config.role}${config.role === 'web' ? ' (background jobs and canaries are left to a worker)' : ''}; shared state: ${config.redisUrl ? 'Redis' : 'this process'}`);
   if (backups) log(backups.description);
@@ -187,7 +190,7 @@ async function main() {
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
-  stopOnSignal(app, database, [origin, gateway, canaries, backups, { close: async () => watch?.stop() }]);
+  stopOnSignal(app, database, [origin, canaries, backups, { close: async () => watch?.stop() }]);
 }
 
 /** The integrity watch of this process, its checks counted in the metrics. */
@@ -273,7 +276,6 @@ async function startWorker(
     port: number;
     host: string;
     started: number;
-    gateway: Closable;
     standby: StandbyChannel | null;
     backups: ServerBackupOptions;
     watchIntegrity: (scheduled: boolean) => IntegrityWatch;
@@ -291,7 +293,7 @@ async function startWorker(
   log(`worker: outbox jobs, canary watch and backups; health on http://${shownHost(options.host)}:${options.port}/api/health`);
   log(backups.description);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
-  stopOnSignal(app, database, [options.gateway, canaries, backups, { close: async () => integrityWatch.stop() }]);
+  stopOnSignal(app, database, [canaries, backups, { close: async () => integrityWatch.stop() }]);
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@ import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT } from '@shop/shar
 import { EDGE_LIMITS, EDGE_SECURITY_HEADERS } from '../../../scripts/edge-errors.mjs';
 import { securityHeaders } from '../src/infra/http/security-headers.ts';
 import { API_BODY_LIMIT } from '../src/app.ts';
-import { UPLOAD_BODY_LIMIT } from '../src/release/upload-bundle.ts';
+import { UPLOAD_BODY_LIMIT } from '@shop/release';
 import { TELEMETRY_BODY_LIMIT } from '../src/domains/ops/telemetry/event-schema.ts';
 import { CSP_REPORT_BODY_LIMIT } from '../src/domains/ops/telemetry/csp-report.ts';
 import { CONSENT_BODY_LIMIT } from '../src/web/consent-frame.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckoutContact, CheckoutQuote, OrderDetail, PlaceOrderBody, PlacedOrder } from '@shop/shared-kernel/contract';
 import { couponDiscountAmount, priceAfterCoupon, randomString, roundTo005, unitPriceWithVat } from '@shop/shared-kernel/rules';
-import { startGatewaySimulator, type GatewaySimulator } from '../src/gateway/simulator.ts';
+import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
 import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
 import { DEFAULT_IBAN } from '../src/infra/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressingStream, preferredEncoding } from '../src/infra/http/compression.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
+import { localDirectoryStorage } from '@shop/release';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 

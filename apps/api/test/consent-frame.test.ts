@@ -5,8 +5,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConsentCookies } from '@shop/shared-kernel/rules';
 import { shellHost } from '../src/web/shell-host.ts';
-import { emptyRegistry, REGISTRY_KEY } from '../src/release/registry.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
+import { emptyRegistry, REGISTRY_KEY, localDirectoryStorage } from '@shop/release';
 
 const originDir = mkdtempSync(join(tmpdir(), 'consent-frame-'));
 const shellDir = join(originDir, 'shells', 'shell', '1.0.0-a');

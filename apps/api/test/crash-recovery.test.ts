@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
+import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
 import { openDatabase, type OpenedDatabase } from '../src/db/connect.ts';
 import { DEFAULT_OUTBOX, jobStoreFor } from '../src/infra/outbox/outbox.ts';
 import { courierOrder } from './helpers/checkout-contact.ts';
@@ -58,6 +59,7 @@ describe('a server killed with SIGKILL in the middle of an order burst', () => {
   let postgres: Awaited<ReturnType<typeof throwawayPostgres>>;
   let database: OpenedDatabase | null = null;
   let supervised: Supervised | null = null;
+  let gateway: GatewaySimulator | null = null;
 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'shop-crash-'));
@@ -73,18 +75,23 @@ describe('a server killed with SIGKILL in the middle of an order burst', () => {
     }
     await database?.close();
     await postgres?.drop();
+    await gateway?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('is restarted by the supervisor, loses no order, doubles none, and sends every confirmation exactly once', { timeout: 180_000 }, async () => {
     postgres = await throwawayPostgres();
-    const [port, assetPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+    const [port, assetPort] = [await freePort(), await freePort()];
+    // The card gateway, as `npm start` starts it beside the server (the server never starts it).
+    const gatewaySecret = 'crash-recovery-gateway-secret';
+    gateway = await startGatewaySimulator({ secret: gatewaySecret });
     const base = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
       ASSET_PORT: String(assetPort),
-      GATEWAY_PORT: String(gatewayPort),
+      GATEWAY_URL: gateway.url,
+      GATEWAY_SECRET: gatewaySecret,
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: postgres?.url ?? '',

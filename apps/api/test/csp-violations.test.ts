@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
-import { createCredential, releaseIdentities } from '../src/release/identities.ts';
-import { operatorAccounts } from '../src/release/operators.ts';
+import { localDirectoryStorage } from '@shop/release';
+import { createCredential, releaseIdentities } from '../src/domains/releases/identities.repository.ts';
+import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { cspViolationsReader } from '../src/domains/ops/console/csp-violations.ts';
 import { pageType, partOf } from '../src/domains/ops/telemetry/csp-report.ts';

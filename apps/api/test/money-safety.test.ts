@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody, PlacedOrder } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
-import { startGatewaySimulator, type GatewaySimulator } from '../src/gateway/simulator.ts';
+import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';

@@ -1,5 +1,5 @@
 /**
- * Operator accounts of /ops (release/operators.ts, domains/ops/console): sign-in with a name and a password
+ * Operator accounts of /ops (domains/releases/operators.repository.ts, routes/ops): sign-in with a name and a password
  * into an HttpOnly session cookie, the rate limit of failed sign-ins, sessions that end at once when
  * the owner revokes the operator, the team credential that is never an operator, each operator named
  * in the history and the audit log, and the CSRF rules of a change made with the cookie.
@@ -11,11 +11,9 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
-import { createCredential, releaseIdentities } from '../src/release/identities.ts';
-import { createOperator, ensureFirstOperator, FIRST_OPERATOR, listOperators, operatorAccounts, OPERATOR_SIGN_IN_LIMIT, revokeOperator, revokeSessions } from '../src/release/operators.ts';
-import { deploy } from '../src/release/releases.ts';
-import { readHistory, readRegistry } from '../src/release/registry.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
+import { createCredential, releaseIdentities } from '../src/domains/releases/identities.repository.ts';
+import { createOperator, ensureFirstOperator, FIRST_OPERATOR, listOperators, operatorAccounts, OPERATOR_SIGN_IN_LIMIT, revokeOperator, revokeSessions } from '../src/domains/releases/operators.repository.ts';
+import { deploy, readHistory, readRegistry, localDirectoryStorage } from '@shop/release';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { signInOperator } from './helpers/operator-session.ts';

@@ -6,18 +6,13 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
-import { deploy } from '../src/release/releases.ts';
-import { readHistory, readRegistry } from '../src/release/registry.ts';
-import { packBuild } from '../src/release/upload-bundle.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
-import { releaseIdentities } from '../src/release/identities.ts';
-import { operatorAccounts } from '../src/release/operators.ts';
+import { deploy, readHistory, readRegistry, packBuild, localDirectoryStorage, digestBuild, generateSigningKey, readSigningKey, signManifest, hashBuild } from '@shop/release';
+import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
+import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { signInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { registerShopKey, releaseKeys } from '../src/release/release-keys.ts';
-import { digestBuild, generateSigningKey, readSigningKey, signManifest } from '../src/release/signing.ts';
-import { hashBuild } from '../src/release/build-info.ts';
+import { registerShopKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 
 /** The shop's release key: CI uploads below are signed with it. */
 const shopKey = readSigningKey(generateSigningKey().privateKeyPem);

@@ -1,5 +1,5 @@
 /**
- * Who may release what (release/identities.ts): an area team's credential releases, previews,
+ * Who may release what (domains/releases/identities.repository.ts): an area team's credential releases, previews,
  * pins and rolls back its own area only; everything else is refused with 403 and, allowed or not,
  * every release action is in the append-only audit log. A signed-in operator does all, under its name.
  */
@@ -9,19 +9,14 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
-import { createCredential, releaseIdentities, revokeCredential } from '../src/release/identities.ts';
-import { operatorAccounts } from '../src/release/operators.ts';
-import { deploy } from '../src/release/releases.ts';
-import { readHistory } from '../src/release/registry.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
-import { packBuild } from '../src/release/upload-bundle.ts';
+import { createCredential, releaseIdentities, revokeCredential } from '../src/domains/releases/identities.repository.ts';
+import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
+import { deploy, readHistory, localDirectoryStorage, packBuild, digestBuild, readSigningKey, signManifest, type SigningKey, hashBuild } from '@shop/release';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { signInOperator, type SignedInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { createTeamSigningKey, releaseKeys } from '../src/release/release-keys.ts';
-import { digestBuild, readSigningKey, signManifest, type SigningKey } from '../src/release/signing.ts';
-import { hashBuild } from '../src/release/build-info.ts';
+import { createTeamSigningKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 
 const operatorToken = 'operator-secret-token-for-identities';
 let operator: SignedInOperator;

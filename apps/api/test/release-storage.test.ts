@@ -8,9 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { localDirectoryStorage, type ReleaseStorage } from '../src/release/storage.ts';
-import { contentHeaders, type S3Storage } from '../src/release/s3-storage.ts';
-import { S3_CACHE_DIR, storageFromEnv } from '../src/release/storage-from-env.ts';
+import { localDirectoryStorage, type ReleaseStorage, contentHeaders, type S3Storage, S3_CACHE_DIR, storageFromEnv } from '@shop/release';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 

@@ -18,14 +18,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
-import { deploy } from '../src/release/releases.ts';
-import { readRegistry } from '../src/release/registry.ts';
-import { localDirectoryStorage, type ReleaseStorage } from '../src/release/storage.ts';
-import { S3_CACHE_DIR, storageFromEnv } from '../src/release/storage-from-env.ts';
+import { deploy, readRegistry, localDirectoryStorage, type ReleaseStorage, S3_CACHE_DIR, storageFromEnv, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
-import { releaseIntegrity } from '../src/release/integrity.ts';
 import { releasedFileCheck } from '../src/web/verified-files.ts';
-import { generateSigningKey, readSigningKey } from '../src/release/signing.ts';
 
 const madeKey = generateSigningKey();
 const signingKey = readSigningKey(madeKey.privateKeyPem);
@@ -36,8 +31,8 @@ import { buildStaticOrigin, IMMUTABLE, releasedFileOf } from '../src/web/static-
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
-import { releaseIdentities } from '../src/release/identities.ts';
-import { operatorAccounts } from '../src/release/operators.ts';
+import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
+import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { signInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 

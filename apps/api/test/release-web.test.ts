@@ -12,17 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deploy, rollback } from '../src/release/releases.ts';
-import { readRegistry } from '../src/release/registry.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
-import { signPreview } from '../src/release/preview.ts';
+import { deploy, rollback, readRegistry, localDirectoryStorage, signPreview, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { inlineScriptHashes } from '../src/infra/http/security-headers.ts';
-import { releaseIntegrity } from '../src/release/integrity.ts';
-import { generateSigningKey, readSigningKey } from '../src/release/signing.ts';
 
 const operatorToken = 'operator-token-for-web-tests';
 const origin = mkdtempSync(join(tmpdir(), 'release-web-'));

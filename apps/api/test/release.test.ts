@@ -8,15 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deploy, deploySet, finishCanary, prune, rollback, setPin, status } from '../src/release/releases.ts';
-import { ReleaseRefused } from '../src/release/refusal.ts';
-import { readHistory, readRegistry, REGISTRY_KEY, HISTORY_KEY, publicRegistry } from '../src/release/registry.ts';
-import { generateSigningKey } from '../src/release/signing.ts';
-import { localDirectoryStorage, type ReleaseStorage } from '../src/release/storage.ts';
-import { LOCK_KEY, readLock, withReleaseLock } from '../src/release/lock.ts';
-import { canaryVerdict, startCanaryWatch, type VersionHealth } from '../src/release/canary-watch.ts';
-import { signPreview, verifyPreview } from '../src/release/preview.ts';
-import { unpackBuild } from '../src/release/upload-bundle.ts';
+import { deploy, deploySet, finishCanary, prune, rollback, setPin, status, ReleaseRefused, readHistory, readRegistry, REGISTRY_KEY, HISTORY_KEY, publicRegistry, generateSigningKey, localDirectoryStorage, type ReleaseStorage, LOCK_KEY, readLock, withReleaseLock, canaryVerdict, startCanaryWatch, type VersionHealth, signPreview, verifyPreview, unpackBuild } from '@shop/release';
 import { previewedRegistry } from '../src/web/preview-host.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
@@ -222,7 +214,7 @@ describe.each(backends)('releases on $name', (backend) => {
       const builds = [fakeAreaBuild('checkout', { marker: 'left' }), fakeAreaBuild('checkout', { marker: 'right' })];
       const run = (dist: string) =>
         new Promise<number>((resolve) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin], {
+          const child = spawn(process.execPath, ['--import', 'tsx', '../../packages/release/src/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin], {
             cwd: join(import.meta.dirname, '..'),
             stdio: 'ignore',
             // A team's key: the command signs every build it releases.
@@ -469,7 +461,7 @@ describe('the release command without a signing key', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'release-no-key-'));
     try {
       const dist = fakeAreaBuild('checkout', { marker: 'no-key' });
-      const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/release/cli.ts', 'deploy', 'checkout', '--dist', dist], {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', '../../packages/release/src/cli.ts', 'deploy', 'checkout', '--dist', dist], {
         cwd: join(import.meta.dirname, '..'),
         encoding: 'utf8',
         env: { ...process.env, S3_BUCKET: '', DATA_DIR: dataDir, RELEASE_SIGNING_KEY: '', RELEASE_USER: 'team' },

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { areaPreloadLinks, matchRoute, type ShellRoute } from '../src/web/route-preload.ts';
-import { emptyRegistry } from '../src/release/registry.ts';
-import { localDirectoryStorage } from '../src/release/storage.ts';
+import { emptyRegistry, localDirectoryStorage } from '@shop/release';
 
 const routes: ShellRoute[] = [
   { path: '/', area: 'catalog', module: './HomePage' },

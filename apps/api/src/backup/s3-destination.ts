@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { deleteS3Keys, listS3 } from '../lib/s3-list.ts';
+import { deleteS3Keys, listS3 } from '@shop/release';
 import type { BackupDestination, BackupReader, BackupWriter } from './destination.ts';
 import { assertBackupPath, isBackupName, MANIFEST_FILE, parseManifest, timeOfBackupName } from './manifest.ts';
 

@@ -4,11 +4,7 @@
  * from the build on the origin. The revision stays the one in force, so the
  * tab does not take the preview for a new release.
  */
-import { readBuild } from '../release/build-info.ts';
-import { verifyPreview, type Preview } from '../release/preview.ts';
-import type { PublicRegistry } from '../release/registry.ts';
-import { partPrefix } from '../release/releases.ts';
-import type { ReleaseStorage } from '../release/storage.ts';
+import { readBuild, verifyPreview, type Preview, type PublicRegistry, partPrefix, type ReleaseStorage } from '@shop/release';
 
 type Release = PublicRegistry['areas'][keyof PublicRegistry['areas']] & object;
 /** Released builds never change: what one says about itself is read once (a few at most). */

@@ -9,8 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { readRegistry, REGISTRY_KEY } from '../release/registry.ts';
-import type { ReleaseStorage } from '../release/storage.ts';
+import { readRegistry, REGISTRY_KEY, type ReleaseStorage } from '@shop/release';
 
 export type RegistryEventsOptions = { storage: ReleaseStorage; pollMs?: number; heartbeatMs?: number; maxClients?: number };
 

@@ -13,7 +13,7 @@
  * is returned meanwhile: reading it fails as a missing file does).
  */
 import { stat } from 'node:fs/promises';
-import type { ReleaseStorage } from '../release/storage.ts';
+import type { ReleaseStorage } from '@shop/release';
 
 /** How long a folder found absent is not looked for again (ms). */
 const MISSING_MS = 5000;

@@ -7,8 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
-import type { ReleaseStorage } from '../release/storage.ts';
+import type { AreaName, AreaRelease, PublicRegistry, ReleaseStorage } from '@shop/release';
 import { BOOT_PRELOAD_ID } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../infra/pure/html.ts';
 import { scriptJson } from './ssr/page-html.ts';

@@ -9,11 +9,7 @@
  * served: an area is left out of the page's registry (its pages show the contained-area message),
  * a shell cannot be (the page answers 503). Either is reported to `onRefused`.
  */
-import type { ReleaseIntegrity } from '../release/integrity.ts';
-import { partPrefix } from '../release/release-paths.ts';
-import { ReleaseRefused } from '../release/refusal.ts';
-import type { AreaName, AreaRelease, PublicRegistry } from '../release/registry.ts';
-import { integrityOf, isBrowserScript, type ReleaseManifest } from '../release/signing.ts';
+import { type ReleaseIntegrity, partPrefix, ReleaseRefused, type AreaName, type AreaRelease, type PublicRegistry, integrityOf, isBrowserScript, type ReleaseManifest } from '@shop/release';
 import { scriptHash } from '../infra/http/security-headers.ts';
 
 export type RefusedVersion = { part: string; version: string; reason: string };

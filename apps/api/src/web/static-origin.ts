@@ -14,10 +14,8 @@ import { mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { isArea, isVersionName, type AreaName } from '../release/registry.ts';
+import { isArea, isVersionName, type AreaName, type ReleaseStorage, isSafeBuildPath } from '@shop/release';
 import type { ReleasedFileCheck } from './verified-files.ts';
-import type { ReleaseStorage } from '../release/storage.ts';
-import { isSafeBuildPath } from '../release/upload-bundle.ts';
 import { releasedFolder } from './released-folder.ts';
 import { addSecurityHeaders } from '../infra/http/security-headers.ts';
 

@@ -7,9 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReleaseIntegrity } from '../release/integrity.ts';
-import type { PartName } from '../release/registry.ts';
-import { COMPRESSED_COPIES, MANIFEST_FILE, SIGNATURE_FILE, sha384 } from '../release/signing.ts';
+import { type ReleaseIntegrity, type PartName, COMPRESSED_COPIES, MANIFEST_FILE, SIGNATURE_FILE, sha384 } from '@shop/release';
 
 /** Verdicts remembered (path, time, size); the oldest go first. */
 const LIMIT = 20_000;

@@ -1,10 +1,10 @@
 /**
  * Signs an operator in on /api/ops as /ops does: the account is created with the owner's command's
- * code (release/operators.ts), and the answer is the Cookie header its session cookie makes.
+ * code (domains/releases/operators.repository.ts), and the answer is the Cookie header its session cookie makes.
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/database.ts';
-import { createOperator } from '../../src/release/operators.ts';
+import { createOperator } from '../../src/domains/releases/operators.repository.ts';
 
 export type SignedInOperator = { name: string; password: string; cookie: string };
 

@@ -28,7 +28,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { createS3Client, s3Storage, type S3Storage, type S3StorageOptions } from '../../src/release/s3-storage.ts';
+import { createS3Client, s3Storage, type S3Storage, type S3StorageOptions } from '@shop/release';
 
 type KoaContext = { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined>; req: NodeJS.ReadableStream };
 type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;

@@ -15,7 +15,7 @@ export type BackupRecord = {
   failures: number;
 };
 
-/** Integrity findings per part and kind, and the last finished check (release/integrity-findings.ts reads them from the database). */
+/** Integrity findings per part and kind, and the last finished check (domains/releases/integrity-findings.repository.ts reads them from the database). */
 export type IntegrityRecord = { counts: { part: string; kind: string; count: number }[]; lastCheck: string | null };
 
 export function createMetrics(

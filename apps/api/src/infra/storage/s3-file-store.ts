@@ -1,12 +1,12 @@
 /**
  * The file store on an S3-compatible bucket, for servers on several machines: a key is the object
  * `<prefix>/<key>`. A PutObject replaces an object at once (a reader sees the old or the new one),
- * so no staging is needed. The client comes from `createS3Client` (release/s3-storage.ts), as the
+ * so no staging is needed. The client comes from `createS3Client` (@shop/release's s3-storage.ts), as the
  * release storage's does.
  */
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { assertFileKey, assertFilePrefix, type FileStore } from './file-store.ts';
-import { listS3 } from '../../lib/s3-list.ts';
+import { listS3 } from '@shop/release';
 
 export type S3FileStoreOptions = {
   client: S3Client;

@@ -15,20 +15,14 @@ import type { BackupOverview, PaymentRefund, ReleaseVersionHealth } from '@shop/
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { bearerToken, isCrossSite } from '../../../infra/auth/auth.ts';
-import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode } from '../../../release/releases.ts';
-import { ReleaseRefused } from '../../../release/refusal.ts';
-import { isArea, isPart, type PartName, type Provenance } from '../../../release/registry.ts';
-import type { ReleaseStorage } from '../../../release/storage.ts';
-import { PREVIEW_TTL_MS, previewLink } from '../../../release/preview.ts';
-import { UPLOAD_BODY_LIMIT, unpackBuild } from '../../../release/upload-bundle.ts';
-import type { ReleaseActor, ReleaseIdentities } from '../../../release/identities.ts';
-import { OPERATOR_SESSION_MS, type OperatorAccounts } from '../../../release/operators.ts';
-import { scriptInventory } from '../../../release/script-inventory.ts';
-import type { ReleaseKeys } from '../../../release/release-keys.ts';
-import type { ReleaseIntegrity } from '../../../release/integrity.ts';
-import { verifyUpload } from '../../../release/signed-upload.ts';
-import type { IntegrityFindings } from '../../../release/integrity-findings.ts';
-import { integrityPolicyFrom } from '../../../release/integrity-watch.ts';
+import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode, ReleaseRefused, isArea, isPart, type PartName, type Provenance, type ReleaseStorage, PREVIEW_TTL_MS, previewLink, UPLOAD_BODY_LIMIT, unpackBuild, type ReleaseIntegrity } from '@shop/release';
+import type { ReleaseActor, ReleaseIdentities } from '../../releases/identities.repository.ts';
+import { OPERATOR_SESSION_MS, type OperatorAccounts } from '../../releases/operators.repository.ts';
+import { scriptInventory } from '../../releases/script-inventory.ts';
+import type { ReleaseKeys } from '../../releases/release-keys.repository.ts';
+import { verifyUpload } from '../../releases/signed-upload.ts';
+import type { IntegrityFindings } from '../../releases/integrity-findings.repository.ts';
+import { integrityPolicyFrom } from '../../releases/integrity-watch.ts';
 import type { PagePolicyOptions } from '../../../web/page-policy.ts';
 import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.ts';
 
@@ -45,9 +39,9 @@ export type OpsOptions = {
   backups?: () => Promise<BackupOverview>;
   /** What the inventory of the pages' scripts needs beside the registry: the Tag Manager container and the pages' policy settings. */
   inventory?: { tagManagerId: string | null; policy: PagePolicyOptions };
-  /** The area teams' release credentials and the audit log (release/identities.ts). */
+  /** The area teams' release credentials and the audit log (domains/releases/identities.repository.ts). */
   identities: ReleaseIdentities;
-  /** The operator accounts and their sessions (release/operators.ts). */
+  /** The operator accounts and their sessions (domains/releases/operators.repository.ts). */
   operators: OperatorAccounts;
   /** The keys whose signed manifests an upload may carry; without them every upload is refused. */
   keys?: ReleaseKeys;

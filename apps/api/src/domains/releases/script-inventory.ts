@@ -7,14 +7,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { shellPagePolicy, type PagePolicyOptions } from '../web/page-policy.ts';
-import { releasedFolder } from '../web/released-folder.ts';
-import { history } from './releases.ts';
-import { AREAS, readRegistry, type HistoryEntry, type PartName } from './registry.ts';
-import type { ReleaseIntegrity } from './integrity.ts';
-import type { ReleaseKeys } from './release-keys.ts';
-import { integrityOf, isBrowserScript } from './signing.ts';
-import type { ReleaseStorage } from './storage.ts';
+import { shellPagePolicy, type PagePolicyOptions } from '../../web/page-policy.ts';
+import { releasedFolder } from '../../web/released-folder.ts';
+import { history, AREAS, readRegistry, type HistoryEntry, type PartName, type ReleaseIntegrity, integrityOf, isBrowserScript, type ReleaseStorage } from '@shop/release';
+import type { ReleaseKeys } from './release-keys.repository.ts';
 
 export type InventoryFile = { file: string; sha384: string; bytes: number };
 export type InventoryPart = {

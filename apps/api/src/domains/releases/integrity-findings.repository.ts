@@ -3,8 +3,8 @@
  * in /api/metrics: one row per part, version, file (or page) and kind, its first and last sighting
  * and what was done about it.
  */
-import type { DbOrTrx } from '../db/database.ts';
-import type { ReleaseIntegrityFindingRow } from '../db/release-integrity.table.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { ReleaseIntegrityFindingRow } from '../../db/release-integrity.table.ts';
 
 export type FindingKind = 'file' | 'signature' | 'headers';
 export type FindingAction = 'fallback' | 'canary-aborted' | 'alert';

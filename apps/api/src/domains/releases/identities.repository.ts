@@ -7,8 +7,8 @@
  * refused, is added to an append-only audit log, shown on /ops.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { DbOrTrx } from '../db/database.ts';
-import type { ReleaseAuditRow } from '../db/release-identity.table.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { ReleaseAuditRow } from '../../db/release-identity.table.ts';
 
 /** Who presented a credential: the operator (every part) or a team (one area). */
 export type ReleaseActor = { kind: 'operator'; name: string } | { kind: 'team'; name: string; area: string };

@@ -1,6 +1,8 @@
 /**
- * A local card payment gateway for development and tests, on its own loopback port. It follows
- * the protocol in protocol.ts: signed payment creation, a payment page with pay and cancel
+ * A local card payment gateway for development and tests, on its own loopback port; never started
+ * by the shop's server: `npm start`, the cluster, the end-to-end and benchmark launchers start it
+ * (./start.ts) and give the server its address (GATEWAY_URL), tests start it in-process. It follows
+ * the protocol in protocol.ts (the wire shapes of the API's api/src/gateway/protocol.ts): signed payment creation, a payment page with pay and cancel
  * buttons, a signed notification to the shop, then the shopper back to the shop's return URL;
  * the shop's signed cancel and refund. Payments live in memory.
  * For tests (not part of the protocol): `GET /api/payments/{paymentId}` answers where a payment
@@ -14,7 +16,6 @@ import Fastify from 'fastify';
 import type { FastifyReply } from 'fastify';
 import type { CreatePaymentRequest, PaymentNotification } from './protocol.ts';
 import { SIGNATURE_HEADER, sign, verifySignature } from './protocol.ts';
-import { escapeHtml as escape } from '../infra/pure/html.ts';
 
 export type GatewaySimulator = {
   url: string;
@@ -27,6 +28,9 @@ export type GatewaySimulator = {
 
 type SimPayment = CreatePaymentRequest & { id: string; status: 'created' | 'paid' | 'cancelled' | 'failed' | 'refunded' };
 
+/** The five characters that matter in text and in quoted attribute values. */
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escape = (text: string) => text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
 
 const euros = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
 

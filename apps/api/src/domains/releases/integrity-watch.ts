@@ -11,14 +11,8 @@
  * is aborted. The next page load then serves intact files.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { IntegrityFindings, FindingAction } from './integrity-findings.ts';
-import type { ReleaseIntegrity } from './integrity.ts';
-import { partPrefix } from './release-paths.ts';
-import { finishCanary, rollback } from './releases.ts';
-import { ReleaseRefused } from './refusal.ts';
-import { isArea, PARTS, readHistory, readRegistry, versionOf, type PartName, type Registry } from './registry.ts';
-import { MANIFEST_FILE, type FileMismatch } from './signing.ts';
-import type { ReleaseStorage } from './storage.ts';
+import type { IntegrityFindings, FindingAction } from './integrity-findings.repository.ts';
+import { type ReleaseIntegrity, partPrefix, finishCanary, rollback, ReleaseRefused, isArea, PARTS, readHistory, readRegistry, versionOf, type PartName, type Registry, MANIFEST_FILE, type FileMismatch, type ReleaseStorage } from '@shop/release';
 import { checkPageHeaders } from './page-headers-check.ts';
 
 export type IntegrityPolicy = {

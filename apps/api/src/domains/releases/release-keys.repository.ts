@@ -1,39 +1,15 @@
 /**
  * The keys whose signatures on release manifests the shop accepts, kept in its database (never on
- * the origin, where whoever could change a file could change a key too), and the shop's own release
- * key: RELEASE_SIGNING_KEY, or one generated once into the data directory (mode 600), used by the
- * release command with direct access to the origin (`npm start`, an operator's machine). A team's
- * key is made with its release credential (`npm run credentials -- create`).
+ * the origin, where whoever could change a file could change a key too). The shop's own key is
+ * loaded by @shop/release (shop-key.ts); a team's key is made with its release credential
+ * (`npm run credentials -- create`).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { SECRET_FILES } from '../config.ts';
-import type { DbOrTrx } from '../db/database.ts';
-import { generateSigningKey, publicKeyPemOf, readSigningKey, type SigningKey, type TrustedKey } from './signing.ts';
+import { generateSigningKey, publicKeyPemOf, SHOP_KEY_OWNER, type SigningKey, type TrustedKey } from '@shop/release';
+import type { DbOrTrx } from '../../db/database.ts';
 
-/** Owner name of the shop's own release key. */
-export const SHOP_KEY_OWNER = 'shop';
 /** How long a server reuses the list of accepted keys (ms): a revoked key stops counting within it. */
 const KEYS_TTL_MS = 5000;
-
-/** The shop's release key: RELEASE_SIGNING_KEY (PEM), or <dataDir>/release-signing-key.pem, made on first use. */
-export async function loadShopReleaseKey(env: NodeJS.ProcessEnv, dataDir: string, options: { create?: boolean } = {}): Promise<SigningKey> {
-  if (env.RELEASE_SIGNING_KEY?.trim()) return readSigningKey(env.RELEASE_SIGNING_KEY);
-  const file = join(dataDir, SECRET_FILES.releaseKey);
-  const existing = await readFile(file, 'utf8').catch(() => null);
-  if (existing?.trim()) return readSigningKey(existing);
-  if (options.create === false) {
-    throw new Error(`There is no release signing key in ${dataDir}: set RELEASE_SIGNING_KEY (a team's key, from \`npm run credentials -- create\`) or DATA_DIR (the shop's data directory)`);
-  }
-  const made = generateSigningKey();
-  await mkdir(dataDir, { recursive: true });
-  // 'wx': two processes starting at once keep the first one's key.
-  await writeFile(file, made.privateKeyPem, { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  return readSigningKey(await readFile(file, 'utf8'));
-}
 
 export type ReleaseKeys = {
   /** Keys not revoked (briefly cached). */

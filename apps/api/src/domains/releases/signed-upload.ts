@@ -4,12 +4,9 @@
  * make, was signed lately, lists exactly these files with these bytes, and was never accepted
  * before (an upload seen once and sent again is a replay, refused).
  */
-import { hashBuild } from './build-info.ts';
-import type { ReleaseActor } from './identities.ts';
-import { ReleaseRefused } from './refusal.ts';
-import { SHOP_KEY_OWNER, type ReleaseKeys } from './release-keys.ts';
-import type { PartName } from './registry.ts';
-import { compareDigests, digestBuild, verifySignedManifest, type SignedManifest } from './signing.ts';
+import { hashBuild, ReleaseRefused, SHOP_KEY_OWNER, type PartName, compareDigests, digestBuild, verifySignedManifest, type SignedManifest } from '@shop/release';
+import type { ReleaseActor } from './identities.repository.ts';
+import type { ReleaseKeys } from './release-keys.repository.ts';
 
 /** How old a signature may be when it arrives (a CI job signs just before it uploads). */
 export const SIGNATURE_MAX_AGE_MS = 24 * 60 * 60_000;

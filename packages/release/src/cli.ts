@@ -1,15 +1,6 @@
 /**
- * The release command (`pnpm release …` at the repository root):
- *   deploy <area|shell|all> [--dist DIR] [--no-build]   build (into its own directory), check, upload, move the pointer
- *          [--canary PERCENT]                          … in force for that share of shoppers only (areas)
- *          [--preview]                                 … in force for nobody: prints a signed preview link
- *          [--override-pin] [--only-new] [--init]      … move a pinned part / skip parts released before or pinned / start a new origin
- *          [--server URL]                              … upload to a running shop instead (CI: RELEASE_TOKEN, the area team's credential, and RELEASE_SIGNING_KEY, its key; no file access)
- *   rollback <area|shell> [VERSION]                     move the pointer back and pin it there, no build
- *   promote <area> | abort <area>                       finish a canary
- *   pin <area|shell> | unpin <area|shell>               hold a part at its version, or let it move again
- *   status | history [area|shell]                       what is in force, pins, canaries, the lock; every move
- * Global: --origin DIR (default: the server's origin directory, DATA_DIR/origin), --reason TEXT.
+ * The release command (`pnpm release …` at the repository root): every command and option, with an
+ * example each, is in `pnpm release --help` and `pnpm release <command> --help` (./cli-help.ts).
  * With S3_BUCKET set, releases live in that bucket (S3_ENDPOINT, S3_REGION, S3_PREFIX, as the
  * server reads them) and --origin is only where its local cache goes (DIR/.s3-cache).
  * Every build's manifest is signed: RELEASE_SIGNING_KEY, else the shop's key in the data directory.
@@ -19,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { readCheckoutConfig, readServerConfig } from '../config.ts';
+import { commandHelp, isCommand, overview } from './cli-help.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { deploySet, finishCanary, history, rollback, setPin, status, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
 import { AREAS, isArea, isPart, REGISTRY_KEY, type PartName, type Provenance } from './registry.ts';
@@ -27,11 +18,11 @@ import { storageFromEnv } from './storage-from-env.ts';
 import type { ReleaseStorage } from './storage.ts';
 import { previewLink } from './preview.ts';
 import { uploadRelease } from './upload-client.ts';
-import { loadShopReleaseKey } from './release-keys.ts';
+import { loadShopReleaseKey } from './shop-key.ts';
+import { shopDataDir, shopOriginDir, shopPublicUrl, workspaceRoot } from './shop-places.ts';
 import type { SigningKey } from './signing.ts';
-import { repoRoot } from '../infra/paths.ts';
 
-const root = repoRoot;
+const root = workspaceRoot();
 const userDir = process.env.INIT_CWD ?? process.cwd();
 const print = (line: string) => process.stdout.write(`[release] ${line}\n`);
 
@@ -51,7 +42,7 @@ type Options = {
 
 function parse(args: string[]): Options {
   const options: Options = {
-    origin: readServerConfig(process.env).originDir,
+    origin: shopOriginDir(process.env, root),
     dist: null,
     build: true,
     canary: null,
@@ -142,7 +133,7 @@ async function partInput(part: PartName, distDir: string): Promise<PartInput> {
  * a release no server accepts, and the part would disappear from the shop.
  */
 function signingKey(options: { origin?: string; create: boolean }): Promise<SigningKey> {
-  const dataDir = process.env.DATA_DIR || !options.origin ? readServerConfig(process.env).dataDir : dirname(options.origin);
+  const dataDir = process.env.DATA_DIR || !options.origin ? shopDataDir(process.env, root) : dirname(options.origin);
   return loadShopReleaseKey(process.env, dataDir, { create: options.create });
 }
 
@@ -200,12 +191,11 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
       print(mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result));
     }
     if (mode.kind === 'publish') {
-      const config = readServerConfig(process.env);
-      const token = process.env.OPERATOR_TOKEN ?? (await readFile(join(config.dataDir, 'operator-token'), 'utf8').catch(() => '')).trim();
+      const token = process.env.OPERATOR_TOKEN ?? (await readFile(join(shopDataDir(process.env, root), 'operator-token'), 'utf8').catch(() => '')).trim();
       const result = results[0]!;
       print(
         token && result.part !== 'shell'
-          ? `published, in force for nobody; preview link (this browser only, 24 h): ${previewLink(readCheckoutConfig(process.env, config).publicUrl, token, { area: result.part, version: result.version })}`
+          ? `published, in force for nobody; preview link (this browser only, 24 h): ${previewLink(shopPublicUrl(process.env), token, { area: result.part, version: result.version })}`
           : 'published, in force for nobody; get a preview link on /ops',
       );
     }
@@ -214,7 +204,27 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
   }
 }
 
+/** `--help` (or `help [command]`) answers on stdout and exits 0; no command or an unknown one gets the overview on stderr and exits 1. */
+function helpAsked(argv: string[]): { text: string; ok: boolean } | null {
+  const [command, ...rest] = argv;
+  const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+  if (command === undefined) return { text: overview(), ok: false };
+  if (command === 'help' || wantsHelp([command])) {
+    const about = command === 'help' ? rest[0] : undefined;
+    if (about === undefined) return { text: overview(), ok: true };
+    return isCommand(about) ? { text: commandHelp(about), ok: true } : { text: `Unknown command ${about}\n\n${overview()}`, ok: false };
+  }
+  if (!isCommand(command)) return { text: `Unknown command ${command}\n\n${overview()}`, ok: false };
+  return wantsHelp(rest) ? { text: commandHelp(command), ok: true } : null;
+}
+
 async function main(argv: string[]) {
+  const help = helpAsked(argv);
+  if (help) {
+    (help.ok ? process.stdout : process.stderr).write(help.text);
+    process.exitCode = help.ok ? 0 : 1;
+    return;
+  }
   const [command, ...rest] = argv;
   const options = parse(rest);
   // The origin directory, or the S3 bucket S3_BUCKET names (then --origin holds only its cache).
@@ -269,7 +279,7 @@ async function main(argv: string[]) {
       return;
     }
     default:
-      throw new Error('Usage: release <deploy|rollback|promote|abort|pin|unpin|status|history> [part] [--dist DIR] [--no-build] [--canary N] [--preview] [--override-pin] [--reason TEXT] [--server URL] [--origin DIR]');
+      throw new Error(`Unknown command ${command}; see release --help`);
   }
 }
 

@@ -10,10 +10,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import type { Db, DbOrTrx } from '../db/database.ts';
-import { dialectOf } from '../db/dialect.ts';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../infra/pure/password.ts';
-import { releaseIdentities } from './identities.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../../infra/pure/password.ts';
+import { releaseIdentities } from './identities.repository.ts';
 
 /** A session lasts this long from the sign-in, used or not (no sliding). */
 export const OPERATOR_SESSION_MS = 12 * 60 * 60_000;

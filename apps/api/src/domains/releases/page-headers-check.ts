@@ -3,7 +3,7 @@
  * payment page's security headers are detected): the headers every page carries, and a policy that
  * still admits no script but the shop's own and those named by hash.
  */
-import { securityHeaders } from '../infra/http/security-headers.ts';
+import { securityHeaders } from '../../infra/http/security-headers.ts';
 
 /** Directives the policy must keep exactly so. */
 const REQUIRED_DIRECTIVES: Record<string, string> = { 'object-src': "'none'", 'base-uri': "'none'", 'frame-ancestors': "'none'" };

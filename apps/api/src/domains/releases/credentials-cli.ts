@@ -1,35 +1,72 @@
 /**
- * The owner's command for the area teams' release credentials (`npm run credentials -- …` at the
- * repository root), against the shop's database (DATA_DIR or DATABASE_URL, as the server reads them):
- *   create <area> <name>   a credential that may release only <area>, and its Ed25519 signing key for
- *                          that area: the secret and the private key are printed once, never stored
- *   revoke <name>          it stops working at once, on every server (what its key signed stays trusted)
- *   key-revoke <name>      distrusts its signing key: no upload signed with it is taken, and no version
- *                          it signed is served any more (those in force go back to the last intact one)
- *   list                   every credential, its area and whether it is revoked
- *   operator-create <name> an operator account for /ops; its password is OPERATOR_PASSWORD when set,
- *                          else a generated one printed once
- *   operator-revoke <name> the operator can no longer sign in, and its sessions end at once on every server
- *   operator-list          every operator, whether it is revoked, and its open sessions
- *   sessions-revoke <name> ends the operator's open sessions (it may sign in again)
+ * The owner's command for the area teams' release credentials and the operator accounts of /ops
+ * (`npm run credentials -- …` at the repository root), against the shop's database (DATA_DIR or
+ * DATABASE_URL, as the server reads them); `npm run credentials -- --help` lists every command.
  * A team's CI then releases with `RELEASE_TOKEN=<secret> RELEASE_SIGNING_KEY=<key> pnpm release deploy <area> --server <shop>`;
  * each use, allowed or refused, is in the audit log on /ops, and so is each command here (as `owner`).
  */
-import { readServerConfig } from '../config.ts';
-import { createDatabase } from '../db/create-database.ts';
-import { createCredential, listCredentials, releaseIdentities, revokeCredential } from './identities.ts';
-import { isArea } from './registry.ts';
-import { createOperator, listOperators, revokeOperator, revokeSessions } from './operators.ts';
-import { createTeamSigningKey, releaseKeys } from './release-keys.ts';
+import { readServerConfig } from '../../config.ts';
+import { createDatabase } from '../../db/create-database.ts';
+import { createCredential, listCredentials, releaseIdentities, revokeCredential } from './identities.repository.ts';
+import { isArea } from '@shop/release';
+import { createOperator, listOperators, revokeOperator, revokeSessions } from './operators.repository.ts';
+import { createTeamSigningKey, releaseKeys } from './release-keys.repository.ts';
 
-const USAGE = 'usage: credentials create <area> <name> | revoke <name> | key-revoke <name> | list | operator-create <name> | operator-revoke <name> | operator-list | sessions-revoke <name>';
 const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Every command, what it does and an example: `npm run credentials -- --help` (or `<command> --help`). */
+const COMMANDS: Record<string, { usage: string; what: string; example: string }> = {
+  create: {
+    usage: 'create <area> <name>',
+    what: "a credential that may release only <area> (catalog, checkout, account or content), and its signing key; both printed once, never stored",
+    example: 'npm run credentials -- create checkout tim-pokladna',
+  },
+  revoke: { usage: 'revoke <name>', what: 'the credential stops working at once, on every server (what its key signed stays trusted)', example: 'npm run credentials -- revoke tim-pokladna' },
+  'key-revoke': {
+    usage: 'key-revoke <name>',
+    what: 'distrusts its signing key: no upload signed with it is taken, and versions it signed are no longer served',
+    example: 'npm run credentials -- key-revoke tim-pokladna',
+  },
+  list: { usage: 'list', what: 'every credential, its area and whether it is revoked', example: 'npm run credentials -- list' },
+  'operator-create': {
+    usage: 'operator-create <name>',
+    what: 'an operator account for /ops; its password is OPERATOR_PASSWORD when set, else a generated one printed once',
+    example: 'OPERATOR_PASSWORD=… npm run credentials -- operator-create jana',
+  },
+  'operator-revoke': { usage: 'operator-revoke <name>', what: 'the operator can no longer sign in; its sessions end at once on every server', example: 'npm run credentials -- operator-revoke jana' },
+  'operator-list': { usage: 'operator-list', what: 'every operator, whether it is revoked, and its open sessions', example: 'npm run credentials -- operator-list' },
+  'sessions-revoke': { usage: 'sessions-revoke <name>', what: "ends the operator's open sessions (it may sign in again)", example: 'npm run credentials -- sessions-revoke jana' },
+};
+
+function help(only?: string): string {
+  const shown = only ? [COMMANDS[only]!] : Object.values(COMMANDS);
+  const width = Math.max(...shown.map((command) => command.usage.length));
+  return [
+    `Usage: npm run credentials -- ${only ? COMMANDS[only]!.usage : '<command> [arguments]'}`,
+    '',
+    ...(only ? [] : ['Commands:']),
+    ...shown.flatMap((command) => [`  ${command.usage.padEnd(width)}  ${command.what}`, `  ${''.padEnd(width)}  e.g. ${command.example}`]),
+    '',
+    "The shop's database: DATA_DIR or DATABASE_URL, as the server reads them. Each command is in the audit log on /ops (as `owner`).",
+    '',
+  ].join('\n');
+}
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (command === '--help' || command === 'help' || !command) {
-    print(USAGE);
-    return command ? 0 : 2;
+  const known = command !== undefined && Object.hasOwn(COMMANDS, command);
+  if (command === '--help' || command === '-h' || command === 'help') {
+    const about = command === 'help' ? rest[0] : undefined;
+    process.stdout.write(help(about !== undefined && Object.hasOwn(COMMANDS, about) ? about : undefined));
+    return 0;
+  }
+  if (known && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(help(command));
+    return 0;
+  }
+  if (!known) {
+    process.stderr.write(`${command ? `Unknown command ${command}\n\n` : ''}${help()}`);
+    return 2;
   }
   const config = readServerConfig(process.env);
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
@@ -89,7 +126,7 @@ async function main(args: string[]): Promise<number> {
       print(ended === null ? `no operator named ${rest[0]}` : `ended ${ended} session${ended === 1 ? '' : 's'} of ${rest[0]}`);
       return ended === null ? 1 : 0;
     }
-    print(USAGE);
+    process.stderr.write(help(command));
     return 2;
   } finally {
     await database.close();

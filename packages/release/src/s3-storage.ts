@@ -53,7 +53,7 @@ import {
   S3Client,
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3';
-import { listS3 } from '../lib/s3-list.ts';
+import { listS3 } from './s3-list.ts';
 import type { ReleaseStorage } from './storage.ts';
 
 /** Which conditional requests the server honours (rather than ignores). */

@@ -1,0 +1,43 @@
+/**
+ * `npm run credentials -- --help` (and `<command> --help`) explains every command with an example
+ * and exits 0 without opening the database; an unknown command gets the help on stderr.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const COMMANDS = ['create', 'revoke', 'key-revoke', 'list', 'operator-create', 'operator-revoke', 'operator-list', 'sessions-revoke'];
+
+function credentials(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    // A data directory that does not exist: help must not need (or make) a database.
+    const env = { ...process.env, DATA_DIR: join(import.meta.dirname, 'no-such-data-dir'), DATABASE_URL: '' };
+    execFile(process.execPath, ['--import', 'tsx', 'src/domains/releases/credentials-cli.ts', ...args], { cwd: join(import.meta.dirname, '..'), env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('credentials --help', () => {
+  it('lists every command with an example and exits 0', async () => {
+    const run = await credentials(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of COMMANDS) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b.*\\n +e\\.g\\. .*npm run credentials -- ${command}\\b`, 'm'));
+  });
+
+  it('explains one command with `<command> --help` and exits 0', async () => {
+    const runs = await Promise.all(COMMANDS.map((command) => credentials([command, '--help'])));
+    runs.forEach((run, index) => {
+      expect(run.code, COMMANDS[index]).toBe(0);
+      expect(run.stdout).toContain(`Usage: npm run credentials -- ${COMMANDS[index]}`);
+      expect(run.stdout).toContain('e.g. ');
+    });
+  });
+
+  it('prints the help on stderr for an unknown command', async () => {
+    const run = await credentials(['bogus']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Unknown command bogus');
+    for (const command of COMMANDS) expect(run.stderr).toContain(`  ${command}`);
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * The release tool as a library, for the shop's server (api/) and the release command alike: the
+ * registry and its history, the checks, signing and integrity, the storage (a directory or an S3
+ * bucket), the lock, canaries, previews and uploads. No database and no API here: what needs the
+ * shop's database (credentials, operators, accepted keys, signed uploads, the integrity watch) is
+ * in api/src/domains/releases/. The command itself is ./cli.ts (bundled to api/dist/release/cli.js).
+ */
+export * from './build-info.ts';
+export * from './canary-watch.ts';
+export * from './checks.ts';
+export * from './integrity.ts';
+export * from './lock.ts';
+export * from './preview.ts';
+export * from './refusal.ts';
+export * from './registry.ts';
+export * from './release-paths.ts';
+export * from './releases.ts';
+export * from './rollback-target.ts';
+export * from './route-specs.ts';
+export * from './s3-list.ts';
+export * from './s3-storage.ts';
+export * from './shop-key.ts';
+export * from './shop-places.ts';
+export * from './signing.ts';
+export * from './storage-from-env.ts';
+export * from './storage.ts';
+export * from './upload-bundle.ts';
+export * from './upload-client.ts';
