@@ -64,7 +64,7 @@ const OTHER_DOMAINS_ROUTES = {
 
 /** In api/src/infra/: anything above infrastructure (scripts/folder-graph.mjs checks the same in npm test). */
 const ABOVE_INFRA = {
-  regex: '^(?:\\.\\./)+(?:domains|web|backup|release|gateway)/|^(?:\\.\\./)+(?:app|server)\\.ts$',
+  regex: '^(?:\\.\\./)+(?:domains|web|backup)/|^(?:\\.\\./)+(?:app|server)\\.ts$',
   message: 'Infrastructure imports no domain and nothing built on it (domains → infra → db, api/src/README.md).',
 };
 

@@ -6,5 +6,3 @@ export declare function folderGraph(root?: string): FolderEdge[];
 export declare function folderCycles(edges: FolderEdge[]): string[][];
 export declare function upwardImports(edges: FolderEdge[]): FolderEdge[];
 export declare function describe(edges: FolderEdge[]): string;
-export declare const LEAVING: Set<string>;
-export declare function judgedEdges(edges: FolderEdge[]): FolderEdge[];

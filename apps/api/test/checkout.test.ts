@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckoutContact, CheckoutQuote, OrderDetail, PlaceOrderBody, PlacedOrder } from '@shop/shared-kernel/contract';
 import { couponDiscountAmount, priceAfterCoupon, randomString, roundTo005, unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
-import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
+import { sign, SIGNATURE_HEADER } from '../src/domains/ordering/payments/gateway-protocol.ts';
 import { DEFAULT_IBAN } from '../src/infra/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as simulator from '@shop/gateway-simulator/protocol';
-import * as shop from '../src/gateway/protocol.ts';
+import * as shop from '../src/domains/ordering/payments/gateway-protocol.ts';
 
 describe('the gateway protocol of the shop and of the simulator', () => {
   it('have the same message shapes', () => {

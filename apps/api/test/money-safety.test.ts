@@ -9,7 +9,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody, PlacedOrder } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
-import { sign, SIGNATURE_HEADER } from '../src/gateway/protocol.ts';
+import { sign, SIGNATURE_HEADER } from '../src/domains/ordering/payments/gateway-protocol.ts';
 import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';

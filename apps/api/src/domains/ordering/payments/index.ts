@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { checkoutCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
-import { SIGNATURE_HEADER } from '../../../gateway/protocol.ts';
+import { SIGNATURE_HEADER } from './gateway-protocol.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { requireOperator } from '../../../infra/auth/operator-auth.ts';

@@ -8,8 +8,8 @@
  * changes nothing.
  */
 import type { Db } from '../../../db/database.ts';
-import type { PaymentNotification } from '../../../gateway/protocol.ts';
-import { verifySignature } from '../../../gateway/protocol.ts';
+import type { PaymentNotification } from './gateway-protocol.ts';
+import { verifySignature } from './gateway-protocol.ts';
 import { enqueue } from '../../../infra/outbox/outbox.ts';
 import { lockOrder } from '../order-core/order-access.ts';
 import { cancelOpenPayments } from '../order-core/open-payments.ts';

@@ -7,8 +7,8 @@ import type { OrderPaymentStatus } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../db/database.ts';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
-import type { CreatePaymentAnswer, CreatePaymentRequest, PaymentAction } from '../../../gateway/protocol.ts';
-import { SIGNATURE_HEADER, sign } from '../../../gateway/protocol.ts';
+import type { CreatePaymentAnswer, CreatePaymentRequest, PaymentAction } from './gateway-protocol.ts';
+import { SIGNATURE_HEADER, sign } from './gateway-protocol.ts';
 import { PaymentRepository } from '../order-core/payment.repository.ts';
 
 export type PaymentContext = { db: DbOrTrx; returnUrl: string; notifyUrl: string };
