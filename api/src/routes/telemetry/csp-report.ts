@@ -10,7 +10,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { CSP_REPORT_PATH } from '../../lib/security-headers.ts';
-import { CSP_PARTS, type CspPageType, type CspPart } from '@shop/shared-kernel/schemas';
+import { isArea } from '@shop/shared-kernel/contract';
+import type { CspPageType, CspPart } from '@shop/shared-kernel/schemas';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { countViolations, type CspViolationKey } from './csp-violations.repository.ts';
 
@@ -65,7 +66,6 @@ export function pageType(path: string): CspPageType {
   return 'other';
 }
 
-const AREAS = new Set<string>(CSP_PARTS.slice(1, 5));
 /** What the browsers report instead of an address for what is not a file. */
 const NOT_A_FILE = new Set(['inline', 'eval', 'wasm-eval', 'data', 'blob', 'trusted-types-policy', 'trusted-types-sink']);
 
@@ -78,7 +78,7 @@ export function partOf(violation: Pick<Violation, 'blocked' | 'document' | 'sour
   const page = url(violation.document);
   const ofFile = (file: URL): CspPart | null => {
     const area = /^\/remotes\/([a-z]+)\//.exec(file.pathname)?.[1];
-    if (area && AREAS.has(area)) return area as CspPart;
+    if (area && isArea(area)) return area;
     if (page && file.origin === page.origin) return file.pathname.startsWith('/assets/') ? 'shell' : 'other';
     return null;
   };
