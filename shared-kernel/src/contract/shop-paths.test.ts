@@ -49,14 +49,19 @@ describe('shopPaths', () => {
     expect(shopPaths.category('a?b')).toBe('/c/a%3Fb');
     expect(shopPaths.blogPost('ako-murovat')).toBe('/blog/clanok/ako-murovat');
     expect(shopPaths.search('tehla 30')).toBe('/search/tehla%2030');
+    expect(shopPaths.search('')).toBe('/search/');
   });
 
   it('puts what comes back in the query, encoded', () => {
     expect(shopPaths.cart()).toBe('/checkout/cart');
     expect(shopPaths.signIn()).toBe('/account/login');
+    expect(shopPaths.register('')).toBe('/account/register');
+    expect(shopPaths.signIn(null, 'a+b@x.sk')).toBe('/account/login?email=a%2Bb%40x.sk');
+    expect(shopPaths.signIn('/checkout/cart', 'a@x.sk')).toBe('/account/login?email=a%40x.sk&next=%2Fcheckout%2Fcart');
     expect(shopPaths.signIn('/account/orders?page=2')).toBe('/account/login?next=%2Faccount%2Forders%3Fpage%3D2');
     expect(shopPaths.payment('pending', 'tok')).toBe('/payment/pending?order=tok');
     expect(shopPaths.passwordReset('a+b')).toBe('/account/password-reset?token=a%2Bb');
     expect(shopPaths.profile('x')).toBe('/account/profile?emailToken=x');
+    expect(shopPaths.complaints({ orderToken: 'tok', itemId: 7 })).toBe('/account/complaints?order=tok&item=7');
   });
 });

@@ -46,9 +46,9 @@ export type ShopPage = keyof typeof shopRoutePatterns;
 
 const p = shopRoutePatterns;
 
-/** `?name=value` for the values given (encoded), or nothing. */
+/** `?name=value` for the values given and not empty (encoded), or nothing. */
 function query(values: Record<string, string | null | undefined>): string {
-  const pairs = Object.entries(values).filter((pair): pair is [string, string] => typeof pair[1] === 'string');
+  const pairs = Object.entries(values).filter((pair): pair is [string, string] => typeof pair[1] === 'string' && pair[1] !== '');
   return pairs.length === 0 ? '' : `?${pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`;
 }
 
@@ -58,8 +58,8 @@ export const shopPaths = {
   product: (slug: string) => `/p/${segment(slug)}`,
   brand: (slug: string) => `/b/${segment(slug)}`,
   sale: () => p.sale,
-  /** The results for a term (the term is trimmed by the caller; empty: the page that asks for one). */
-  search: (term: string) => (term === '' ? p.searchEmpty : `/search/${segment(term)}`),
+  /** The results for a term (trimmed by the caller); an empty term is `/search/`, the page that asks for one. */
+  search: (term: string) => `/search/${segment(term)}`,
 
   cart: () => p.cart,
   checkoutContact: () => p.checkoutContact,
@@ -68,9 +68,9 @@ export const shopPaths = {
   /** Where the payment gateway sends the shopper back, and where the payment page goes once it knows. */
   payment: (state: 'pending' | 'success' | 'cancelled', orderToken: string) => `/payment/${state}${query({ order: orderToken })}`,
 
-  /** `next`: the same-origin path (and query) to come back to after signing in. */
-  signIn: (next?: string) => `${p.signIn}${query({ next })}`,
-  register: (next?: string) => `${p.register}${query({ next })}`,
+  /** `next`: the same-origin path (and query) to come back to after signing in; `email`: the address to fill in. */
+  signIn: (next?: string | null, email?: string) => `${p.signIn}${query({ email, next })}`,
+  register: (next?: string | null) => `${p.register}${query({ next })}`,
   /** `token`: the link e-mailed to reset a forgotten password. */
   passwordReset: (token?: string) => `${p.passwordReset}${query({ token })}`,
   /** `emailToken`: the link e-mailed to confirm a new address. */
@@ -78,7 +78,9 @@ export const shopPaths = {
   addresses: () => p.addresses,
   orders: () => p.orders,
   order: (orderToken: string) => `/account/orders/${segment(orderToken)}`,
-  complaints: () => p.complaints,
+  /** With an order's line: the form to complain about that line. */
+  complaints: (about?: { orderToken: string; itemId: number }) =>
+    `${p.complaints}${about ? query({ order: about.orderToken, item: String(about.itemId) }) : ''}`,
 
   /** A content page by its slug (terms, privacy, …: the slugs are the content's). */
   page: (slug: string) => `/s/${segment(slug)}`,
