@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../lib/deps.ts';
 import { CSP_REPORT_PATH } from '../../lib/security-headers.ts';
-import { isArea } from '@shop/shared-kernel/contract';
+import { isArea, shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 import type { CspPageType, CspPart } from '@shop/shared-kernel/schemas';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { countViolations, type CspViolationKey } from './csp-violations.repository.ts';
@@ -54,16 +54,23 @@ const url = (value: string): URL | null => {
   }
 };
 
+const firstSegment = (pattern: string) => pattern.split('/')[1]!;
+/** The route kind by a path's first segment, from the pages' patterns (the kernel contract's). */
+const KIND_BY_FIRST_SEGMENT = new Map<string, CspPageType>([
+  ...[paths.category, paths.brand, paths.search, paths.sale].map((pattern) => [firstSegment(pattern), 'category'] as const),
+  [firstSegment(paths.product), 'product'],
+  [firstSegment(paths.checkoutContact), 'checkout'],
+  [firstSegment(paths.signIn), 'account'],
+  [firstSegment(paths.page), 'content'],
+  [firstSegment(paths.blog), 'content'],
+]);
+
 /** The shop's route kind of a page's path (the shell's routes, shell/src/app/route-table.ts). */
 export function pageType(path: string): CspPageType {
   if (path === '/' || path === '') return 'home';
   const [, first = '', second = ''] = path.split('/');
-  if (first === 'c' || first === 'b' || first === 'search' || first === 'vypredaj') return 'category';
-  if (first === 'p') return 'product';
-  if (first === 'checkout') return second === 'cart' ? 'cart' : 'checkout';
-  if (first === 'account') return 'account';
-  if (first === 's' || first === 'blog') return 'content';
-  return 'other';
+  if (`/${first}/${second}` === paths.cart) return 'cart';
+  return KIND_BY_FIRST_SEGMENT.get(first) ?? 'other';
 }
 
 /** What the browsers report instead of an address for what is not a file. */
