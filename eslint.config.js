@@ -9,6 +9,7 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 
+// The areas' folders: the contract's AREAS (shared-kernel/src/contract/parts.test.ts checks they agree).
 const AREAS = ['mf-catalog', 'mf-checkout', 'mf-account', 'mf-content'];
 
 const NO_RAW_FETCH =

@@ -7,6 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { ensureDependencies, log, pnpmRun, root, run, step } from './lib.mjs';
 
+// The areas' folders (one per AREAS of shared-kernel/src/contract/parts.ts, which Node cannot import
+// from here) and the shell's; shared-kernel/src/contract/parts.test.ts checks the two agree.
 export const PARTS = ['mf-catalog', 'mf-checkout', 'mf-account', 'mf-content', 'shell'];
 const SKIP = new Set(['node_modules', 'dist', '.vite', '__mf__temp', '.__mf__temp', 'test-results']);
 
