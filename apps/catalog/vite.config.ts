@@ -3,6 +3,9 @@ import { build, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
+// By path: Vite's config loader leaves workspace packages (TypeScript sources) to Node, which cannot load them.
+// eslint-disable-next-line no-restricted-imports -- the pages other parts link to: their paths are the kernel contract's
+import { shopRoutePatterns as paths } from '../../packages/shared-kernel/src/contract/shop-paths.ts';
 
 // The catalogue area's public face: one exposed module per page.
 export const exposes = {
@@ -17,14 +20,14 @@ export const exposes = {
 // The pages this area ships: the shell builds its route table from the areas in force, so a
 // deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
 export const routes: AreaRoute[] = [
-  { name: 'home', path: '/', module: './HomePage', layout: 'default', serverRender: true },
-  { name: 'category', path: '/c/:category', module: './CategoryPage', layout: 'default', serverRender: true },
-  { name: 'product', path: '/p/:product', module: './ProductPage', layout: 'default', serverRender: true },
-  { name: 'brand', path: '/b/:brand', module: './BrandPage', layout: 'default', serverRender: true },
-  { name: 'sale', path: '/vypredaj', module: './SalePage', layout: 'default', serverRender: true },
-  { name: 'search', path: '/search/:search', module: './SearchPage', layout: 'default', serverRender: true },
+  { name: 'home', path: paths.home, module: './HomePage', layout: 'default', serverRender: true },
+  { name: 'category', path: paths.category, module: './CategoryPage', layout: 'default', serverRender: true },
+  { name: 'product', path: paths.product, module: './ProductPage', layout: 'default', serverRender: true },
+  { name: 'brand', path: paths.brand, module: './BrandPage', layout: 'default', serverRender: true },
+  { name: 'sale', path: paths.sale, module: './SalePage', layout: 'default', serverRender: true },
+  { name: 'search', path: paths.search, module: './SearchPage', layout: 'default', serverRender: true },
   // A search for nothing (/search/) says what to type instead of "page not found".
-  { name: 'search-empty', path: '/search', module: './SearchPage', layout: 'default', serverRender: true },
+  { name: 'search-empty', path: paths.searchEmpty, module: './SearchPage', layout: 'default', serverRender: true },
 ];
 
 export default defineConfig(areaViteConfig({ area: 'catalog', exposes, routes, devPort: 5101, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));

@@ -3,6 +3,9 @@ import { build, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
+// By path: Vite's config loader leaves workspace packages (TypeScript sources) to Node, which cannot load them.
+// eslint-disable-next-line no-restricted-imports -- the pages other parts link to: their paths are the kernel contract's
+import { shopRoutePatterns as paths } from '../../packages/shared-kernel/src/contract/shop-paths.ts';
 
 // The checkout area's public face: one exposed module per page.
 export const exposes = {
@@ -17,13 +20,13 @@ export const exposes = {
 // The pages this area ships: the shell builds its route table from the areas in force, so a
 // deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
 export const routes: AreaRoute[] = [
-  { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' },
-  { name: 'checkout-contact', path: '/checkout/contact', module: './ContactPage', layout: 'checkout', requiresBasket: true },
-  { name: 'checkout-order', path: '/checkout/order', module: './OrderPage', layout: 'checkout', requiresBasket: true },
-  { name: 'checkout-thankyou', path: '/checkout/thankyou/:orderToken', module: './ThankYouPage', layout: 'checkout' },
-  { name: 'payment-pending', path: '/payment/pending', module: './PaymentPage', layout: 'checkout' },
-  { name: 'payment-success', path: '/payment/success', module: './PaymentPage', layout: 'checkout' },
-  { name: 'payment-cancelled', path: '/payment/cancelled', module: './PaymentPage', layout: 'checkout' },
+  { name: 'checkout-cart', path: paths.cart, module: './CartPage', layout: 'checkout' },
+  { name: 'checkout-contact', path: paths.checkoutContact, module: './ContactPage', layout: 'checkout', requiresBasket: true },
+  { name: 'checkout-order', path: paths.checkoutOrder, module: './OrderPage', layout: 'checkout', requiresBasket: true },
+  { name: 'checkout-thankyou', path: paths.thankYou, module: './ThankYouPage', layout: 'checkout' },
+  { name: 'payment-pending', path: paths.paymentPending, module: './PaymentPage', layout: 'checkout' },
+  { name: 'payment-success', path: paths.paymentSuccess, module: './PaymentPage', layout: 'checkout' },
+  { name: 'payment-cancelled', path: paths.paymentCancelled, module: './PaymentPage', layout: 'checkout' },
   // The operator's document tools (the spec's utility routes); 'generate' and 'pdf' run without consent and analytics.
   { name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true },
   { name: 'generate', path: '/generate', module: './OperatorPage', layout: 'checkout', noConsent: true },

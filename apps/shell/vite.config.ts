@@ -4,11 +4,12 @@ import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
 import { federationDefaults, KERNEL_BUILD_VERSION, serverBuildPlugin, sharedSingletons } from '@shop/shared-kernel/federation';
-import { LAYOUTS } from './src/app/route-table.ts';
 // By path, at build time only: Vite's config loader bundles relative files but leaves workspace packages
 // (TypeScript sources) to Node, which cannot load them. The kernel's '/rules' exports the same constant.
 // eslint-disable-next-line no-restricted-imports
 import { BOOT_PRELOAD_ID } from '../../packages/shared-kernel/src/boot-preload.ts';
+// eslint-disable-next-line no-restricted-imports -- the layouts the shell offers are the contract's list
+import { LAYOUTS } from '../../packages/shared-kernel/src/contract/parts.ts';
 
 /**
  * Emits routes.json: the kernel this shell provides and the layouts it has.

@@ -7,9 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+// By path: Vite's config loader leaves workspace packages (TypeScript sources) to Node, which cannot load them.
+import { AREAS } from '../../packages/shared-kernel/src/contract/parts.ts';
 
 const repo = resolve(import.meta.dirname, '..', '..');
-const areas = ['catalog', 'checkout', 'account', 'content'];
 const VIRTUAL = 'virtual:monolith-areas';
 
 /** An area's exposed modules, read from its vite.config.ts `exposes` map (the area's public face). */
@@ -34,7 +35,7 @@ function monolithAreas(): Plugin {
     },
     load(id) {
       if (id !== `\0${VIRTUAL}`) return null;
-      const entries = areas.flatMap((area) =>
+      const entries = AREAS.flatMap((area) =>
         Object.entries(exposesOf(area)).map(
           ([name, file]) => `  ${JSON.stringify(`${area}/${name.slice(2)}`)}: () => import(${JSON.stringify(join(repo, 'apps', area, file))}),`,
         ),

@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { AREAS } from '@shop/shared-kernel/contract';
 import { startGatewaySimulator } from '../../scripts/gateway-simulator.mjs';
 
 export const repo = join(import.meta.dirname, '..', '..');
@@ -23,7 +24,7 @@ export const benchDataDir = (name: string) => join(repo, '.data', 'bench', name)
 /** Releases the built areas and shell into `<dataDir>/origin` (the first release starts its registry). */
 export function publishOrigin(dataDir: string, shellDist?: string, env: NodeJS.ProcessEnv = process.env) {
   const origin = ['--origin', join(dataDir, 'origin')];
-  for (const area of ['catalog', 'checkout', 'account', 'content']) release(['deploy', area, '--no-build', '--init', ...origin], env);
+  for (const area of AREAS) release(['deploy', area, '--no-build', '--init', ...origin], env);
   release(['deploy', 'shell', ...(shellDist ? ['--dist', shellDist] : ['--no-build']), ...origin], env);
 }
 

@@ -2,6 +2,7 @@ import type { Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { countReactRenderers, type Registry } from './helpers.ts';
 import { ASSET_PORT } from '../playwright.config.ts';
+import { AREAS } from '../../packages/shared-kernel/src/contract/parts.ts';
 
 const assetOrigin = `http://localhost:${ASSET_PORT}`;
 
@@ -21,7 +22,7 @@ test('every area loads from its own origin at the version the registry names, sh
   await page.getByRole('link', { name: /Košík:/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeVisible();
 
-  for (const area of ['catalog', 'checkout', 'account', 'content']) {
+  for (const area of AREAS) {
     const release = registry.areas[area]!;
     const entry = `${assetOrigin}/${release.entry}`;
     expect(entry).toContain(`/remotes/${area}/${release.version}/`);

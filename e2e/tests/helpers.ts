@@ -35,4 +35,5 @@ export async function countReactRenderers(page: Page) {
   return () => page.evaluate(() => (window as unknown as { __rendererCount: () => number }).__rendererCount());
 }
 
-export type Registry = { revision: string; areas: Record<string, { version: string; entry: string }> };
+/** What /builds/latest.json answers (the kernel contract's public registry). */
+export type { PublicRegistry as Registry } from '../../packages/shared-kernel/src/contract/registry.ts';

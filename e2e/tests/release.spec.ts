@@ -12,17 +12,11 @@ import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
+import type { Registry, ReleaseMove } from '../../packages/shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
 
-type Move = { at: string; who: string; part: string; action: string; from: string | null; to: string; reason?: string | null; commit?: string | null };
-type OriginRegistry = {
-  revision: string;
-  updatedAt: string;
-  shell: { version: string };
-  areas: Record<string, { version: string; entry: string; routes: { path: string }[] }>;
-  canaries?: Record<string, { version: string; share: number }>;
-  pins?: Record<string, { version: string; by: string }>;
-};
+type Move = ReleaseMove;
+type OriginRegistry = Registry;
 
 const repo = join(import.meta.dirname, '..', '..');
 const origin = join(E2E_DATA_DIR, 'origin');
@@ -243,7 +237,7 @@ test('an area ships a new page by deploying itself alone: it appears on the next
   release(['deploy', 'checkout', '--dist', dist, '--reason', 'gift cards page']);
   const after = registry();
   expect(after.shell).toEqual(before.shell);
-  for (const area of ['catalog', 'account', 'content']) expect(after.areas[area]).toEqual(before.areas[area]);
+  for (const area of ['catalog', 'account', 'content'] as const) expect(after.areas[area]).toEqual(before.areas[area]);
   expect(after.areas.checkout!.routes.map((route) => route.path)).toContain('/darcekove-poukazky');
 
   // The open tab hears of the release, so its next navigation is a full load with the new route table.

@@ -10,16 +10,17 @@ import AddressPage from './pages/address-page.tsx';
 import OrdersPage from './pages/orders-page.tsx';
 import OrderDetailPage from './pages/order-detail-page.tsx';
 import ComplaintsPage from './pages/complaints-page.tsx';
+import { shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 
 void initKernel();
 const router = createStandaloneRouter([
-  { path: '/account/login', element: <LoginPage /> },
-  { path: '/account/profile', element: <ProfilePage /> },
-  { path: '/account/register', element: <RegisterPage /> },
-  { path: '/account/password-reset', element: <PasswordResetPage /> },
-  { path: '/account/address', element: <AddressPage /> },
-  { path: '/account/orders', element: <OrdersPage /> },
-  { path: '/account/orders/:ordertoken', element: <OrderDetailPage /> },
-  { path: '/account/complaints', element: <ComplaintsPage /> },
+  { path: paths.signIn, element: <LoginPage /> },
+  { path: paths.profile, element: <ProfilePage /> },
+  { path: paths.register, element: <RegisterPage /> },
+  { path: paths.passwordReset, element: <PasswordResetPage /> },
+  { path: paths.addresses, element: <AddressPage /> },
+  { path: paths.orders, element: <OrdersPage /> },
+  { path: paths.order, element: <OrderDetailPage /> },
+  { path: paths.complaints, element: <ComplaintsPage /> },
 ], { history: 'browser' });
 createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

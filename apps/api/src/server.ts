@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { shopPaths } from '@shop/shared-kernel/contract';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
 import { fileStoreFromEnv } from './file-store-from-env.ts';
 import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
@@ -113,7 +114,7 @@ async function main() {
     env: process.env,
   };
   const watchIntegrity = (scheduled: boolean) => {
-    watch = integrityWatch(app, { storage, integrity, findings, checkoutPageUrl: `${checkoutConfig.publicUrl}/checkout/cart`, scheduled });
+    watch = integrityWatch(app, { storage, integrity, findings, checkoutPageUrl: `${checkoutConfig.publicUrl}${shopPaths.cart()}`, scheduled });
     return watch;
   };
   if (config.role === 'worker') {

@@ -9,14 +9,15 @@ import ProductPage from './pages/product-page.tsx';
 import BrandPage from './pages/brand-page.tsx';
 import SalePage from './pages/sale-page.tsx';
 import SearchPage from './pages/search-page.tsx';
+import { shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 
 void initKernel();
 const router = createStandaloneRouter([
-  { path: '/', element: <HomePage /> },
-  { path: '/c/:category', element: <CategoryPage /> },
-  { path: '/p/:product', element: <ProductPage /> },
-  { path: '/b/:brand', element: <BrandPage /> },
-  { path: '/vypredaj', element: <SalePage /> },
-  { path: '/search/:search', element: <SearchPage /> },
+  { path: paths.home, element: <HomePage /> },
+  { path: paths.category, element: <CategoryPage /> },
+  { path: paths.product, element: <ProductPage /> },
+  { path: paths.brand, element: <BrandPage /> },
+  { path: paths.sale, element: <SalePage /> },
+  { path: paths.search, element: <SearchPage /> },
 ], { history: 'browser' });
 createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

@@ -4,7 +4,7 @@
  * and the breadcrumb trail. Prices come from the kernel's one price rule.
  */
 import { unitPriceWithVat } from '@shop/shared-kernel/rules';
-import type { Availability, Breadcrumb, ProductDetail } from '@shop/shared-kernel/contract';
+import { shopPaths, type Availability, type Breadcrumb, type ProductDetail } from '@shop/shared-kernel/contract';
 
 const AVAILABILITY: Record<Availability, string> = {
   in_stock: 'https://schema.org/InStock',
@@ -16,7 +16,7 @@ const AVAILABILITY: Record<Availability, string> = {
 const euros = (thousandths: number) => (thousandths / 1000).toFixed(2);
 
 export function productJsonLd(product: ProductDetail, origin: string): Record<string, unknown> {
-  const url = `${origin}/p/${product.p_url}`;
+  const url = `${origin}${shopPaths.product(product.p_url)}`;
   const images = (product.p_images.length > 0 ? product.p_images : product.variants.map((variant) => variant.p_image))
     .filter(Boolean)
     .map((image) => new URL(image, `${origin}/`).href);

@@ -1,5 +1,6 @@
 import { Link, useBasketStore } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /**
  * A page the checkout team ships on its own (the end-to-end test of "areas own
@@ -12,7 +13,7 @@ export default function GiftCardsPage() {
     <section>
       <h1>Darčekové poukážky</h1>
       <p data-testid="gift-basket-lines">Položky v košíku: {lines}</p>
-      <Link to="/checkout/cart">Späť do košíka</Link>
+      <Link to={shopPaths.cart()}>Späť do košíka</Link>
     </section>
   );
 }

@@ -4,11 +4,12 @@ import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/st
 import StaticPage from './pages/static-page.tsx';
 import BlogPage from './pages/blog-page.tsx';
 import BlogPostPage from './pages/blog-post-page.tsx';
+import { shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 
 const router = createStandaloneRouter([
-  { path: '/s/:site', element: <StaticPage /> },
-  { path: '/blog', element: <BlogPage /> },
-  { path: '/blog/:tag', element: <BlogPage /> },
-  { path: '/blog/clanok/:post', element: <BlogPostPage /> },
+  { path: paths.page, element: <StaticPage /> },
+  { path: paths.blog, element: <BlogPage /> },
+  { path: paths.blogTag, element: <BlogPage /> },
+  { path: paths.blogPost, element: <BlogPostPage /> },
 ], { history: 'browser' });
 createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

@@ -6,11 +6,10 @@
  */
 import { StrictMode } from 'react';
 import { StaticRouter } from 'react-router';
-import type { ServerRender } from '@shop/shared-kernel/react';
-import type { AreaName, AreaRelease } from './areas/registry.ts';
+import type { ShellServer, ShellServerOptions } from '@shop/shared-kernel/contract';
 import { registerAreas } from './areas/area-loader.ts';
-import { setServerModuleLoader, type ServerModuleLoader } from './areas/module-source.server.ts';
-import { routeForPath, setRouteTable, type ShopRoute } from './app/route-table.ts';
+import { setServerModuleLoader } from './areas/module-source.server.ts';
+import { routeForPath, setRouteTable } from './app/route-table.ts';
 import { ShopRoutes } from './app/router.tsx';
 import { ServerDataScope } from './app/server-data-scope.tsx';
 import type { ShellConfig } from './config.ts';
@@ -18,20 +17,7 @@ import type { ShellConfig } from './config.ts';
 /** The shell's own pages beside the areas' routes (the operators' console). */
 const SHELL_PAGES = /^\/ops\/?$/;
 
-export type ShellServer = {
-  /** The table route a path renders (undefined: the shell's own pages or not found). */
-  routeForPath(pathname: string): ShopRoute | undefined;
-  /** Whether a path is a page at all (an area's route or the shell's own): otherwise the 404 page. */
-  isPage(pathname: string): boolean;
-  /** The page's React tree for one request. */
-  page(props: { url: string; config: ShellConfig; server: ServerRender }): React.JSX.Element;
-};
-
-export function createShellServer(options: {
-  releases: Partial<Record<AreaName, AreaRelease>>;
-  assetOrigin: string;
-  loadModule: ServerModuleLoader;
-}): ShellServer {
+export function createShellServer(options: ShellServerOptions): ShellServer<ShellConfig> {
   setServerModuleLoader(options.loadModule);
   registerAreas(options.releases, options.assetOrigin);
   setRouteTable(options.releases);

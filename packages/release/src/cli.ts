@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { commandHelp, isCommand, overview } from './cli-help.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { deploySet, finishCanary, history, rollback, setPin, status, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
-import { AREAS, isArea, isPart, REGISTRY_KEY, type PartName, type Provenance } from './registry.ts';
+import { AREAS, isArea, isPart, PARTS, REGISTRY_KEY, type PartName, type Provenance } from './registry.ts';
 import { storageFromEnv } from './storage-from-env.ts';
 import type { ReleaseStorage } from './storage.ts';
 import { previewLink } from './preview.ts';
@@ -138,7 +138,7 @@ function signingKey(options: { origin?: string; create: boolean }): Promise<Sign
 }
 
 function requirePart(value: string | undefined): PartName {
-  if (!value || !isPart(value)) throw new Error(`Name a part: ${[...AREAS, 'shell'].join(', ')}`);
+  if (!value || !isPart(value)) throw new Error(`Name a part: ${PARTS.join(', ')}`);
   return value;
 }
 

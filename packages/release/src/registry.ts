@@ -5,21 +5,12 @@
  * why and from which commit.
  */
 import { createHash } from 'node:crypto';
-import type { AreaRoute } from '@shop/shared-kernel/contract';
+import { REGISTRY_PATH, type AreaName, type AreaRoute, type CanaryRelease, type PartName, type PublicRegistry, type Registry, type ReleaseAction, type ReleaseMove } from '@shop/shared-kernel/contract';
 import type { ReleaseStorage } from './storage.ts';
 
-export const AREAS = ['catalog', 'checkout', 'account', 'content'] as const;
-export type AreaName = (typeof AREAS)[number];
-export type PartName = AreaName | 'shell';
-export const PARTS: readonly PartName[] = [...AREAS, 'shell'];
-
-export function isPart(value: string): value is PartName {
-  return (PARTS as readonly string[]).includes(value);
-}
-
-export function isArea(value: string): value is AreaName {
-  return (AREAS as readonly string[]).includes(value);
-}
+// The parts, the layouts and the registry's shape are the kernel contract's (the shell reads the same registry).
+export { AREAS, PARTS, LAYOUTS, isArea, isPart } from '@shop/shared-kernel/contract';
+export type { AreaName, PartName, LayoutName, AreaRelease, CanaryRelease, Pin, ShellRelease, Registry, PublicRegistry } from '@shop/shared-kernel/contract';
 
 /**
  * A version's name as releases make them (`<package version>-<content hash>`), and as a URL or a
@@ -29,61 +20,18 @@ export function isVersionName(value: string): boolean {
   return /^[0-9A-Za-z.+-]{1,64}$/.test(value) && value !== '.' && !value.includes('..');
 }
 
-export const LAYOUTS = ['default', 'checkout', 'account'] as const;
-export type LayoutName = (typeof LAYOUTS)[number];
-
 /** A page an area ships (the kernel contract's AreaRoute): the shell builds its route table from these. */
 export type RouteSpec = AreaRoute;
 
-export type AreaRelease = {
-  version: string;
-  /** Relative to the origin root, e.g. remotes/catalog/0.1.0-ab12cd34ef/remoteEntry.js */
-  entry: string;
-  kernel: string;
-  exposes: string[];
-  routes: RouteSpec[];
-};
-
-/** A version of an area in force for a share of shoppers (their sticky bucket below `share`). */
-export type CanaryRelease = AreaRelease & { share: number; since: string; by: string };
-
-/** A part held at a version: nothing moves it until an operator unpins it or overrides the pin. */
-export type Pin = { version: string; by: string; at: string; reason: string | null };
-
-export type ShellRelease = { version: string; dir: string; kernel: string };
-
-export type Registry = {
-  revision: string;
-  updatedAt: string;
-  shell: ShellRelease | null;
-  areas: Partial<Record<AreaName, AreaRelease>>;
-  canaries?: Partial<Record<AreaName, CanaryRelease>>;
-  pins?: Partial<Record<PartName, Pin>>;
-};
-
-/** What browsers get from /builds/latest.json: what to load, nothing about who or why. */
-export type PublicRegistry = Pick<Registry, 'revision' | 'areas'> & { canaries: Partial<Record<AreaName, Omit<CanaryRelease, 'by' | 'since'>>> };
-
-export type HistoryAction = 'deploy' | 'rollback' | 'publish' | 'canary' | 'promote' | 'abort' | 'pin' | 'unpin';
+export type HistoryAction = ReleaseAction;
 
 /** Where a move came from: who made it, why, and the commit it was built from (null: not a build, or unknown). */
 export type Provenance = { who: string; reason?: string | null; commit?: string | null; dirty?: boolean | null };
 
-export type HistoryEntry = {
-  at: string;
-  who: string;
-  part: PartName;
-  action: HistoryAction;
-  from: string | null;
-  to: string;
-  reason?: string | null;
-  commit?: string | null;
-  dirty?: boolean | null;
-  /** Canary share, percent. */
-  share?: number;
-};
+/** One line of the history: the contract's ReleaseMove, what the operator's console shows. */
+export type HistoryEntry = ReleaseMove;
 
-export const REGISTRY_KEY = 'builds/latest.json';
+export const REGISTRY_KEY = REGISTRY_PATH.slice(1);
 export const HISTORY_KEY = 'builds/history.jsonl';
 
 export function emptyRegistry(): Registry {

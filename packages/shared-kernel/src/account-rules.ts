@@ -8,6 +8,7 @@
 import { CONTACT_MESSAGES, emptyContact, isValidEmail, normalizeSlovakPhone, validateContact } from './checkout-rules.ts';
 import type { AddressInput, CheckoutPrefill, ComplaintReason, ComplaintState, OrderState, ProfileInput } from './contract/index.ts';
 import type { CheckoutContact } from './contract/index.ts';
+import { shopPaths } from './contract/shop-paths.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const WITHDRAWAL_DAYS = 14;
@@ -21,7 +22,7 @@ export const COMPLAINT_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] a
  * page, with the page they wanted (and its query) as `next`, where they come back after signing in.
  */
 export function signInPath(pathname: string, search = ''): string {
-  return `/account/login?next=${encodeURIComponent(`${pathname}${search}`)}`;
+  return shopPaths.signIn(`${pathname}${search}`);
 }
 const DAY_MS = 86_400_000;
 

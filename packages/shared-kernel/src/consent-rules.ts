@@ -4,6 +4,7 @@
  * them from a Cookie header, and the notice's wording.
  */
 import type { ConsentChoices } from './contract/index.ts';
+import { shopPaths } from './contract/shop-paths.ts';
 
 export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 export const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
@@ -46,7 +47,7 @@ export const CONSENT_NOTICE = {
   body: 'Používame technické cookies nevyhnutné na fungovanie obchodu. S vaším súhlasom aj analytické a reklamné.',
   moreIn: 'Viac v',
   privacyLink: 'ochrane súkromia',
-  privacyPath: '/s/ochrana-sukromia',
+  privacyPath: shopPaths.page('ochrana-sukromia'),
   acceptAll: 'Prijať všetko',
   rejectAll: 'Odmietnuť všetko',
   settings: 'Nastavenia',

@@ -11,7 +11,7 @@ import {
   countSk,
 } from '@shop/shared-kernel/rules';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
-import type { Complaint, ComplaintReason } from '@shop/shared-kernel/contract';
+import { shopPaths, type Complaint, type ComplaintReason } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { StatusMessage } from '../components/status-message.tsx';
@@ -101,7 +101,7 @@ function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; it
       {error && <p className="acc-error" role="alert">{error}</p>}
       <div className="acc-actions">
         <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Odosielam…' : 'Odoslať reklamáciu'}</button>
-        <Link to={`/account/orders/${orderToken}`}>Späť na objednávku</Link>
+        <Link to={shopPaths.order(orderToken)}>Späť na objednávku</Link>
       </div>
     </form>
   );
@@ -109,7 +109,7 @@ function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; it
 
 function ComplaintList({ complaints }: { complaints: Complaint[] }) {
   if (complaints.length === 0) {
-    return <p>Nemáte žiadne reklamácie. Tovar z doručenej objednávky reklamujete v jej detaile v časti <Link to="/account/orders">Objednávky</Link>.</p>;
+    return <p>Nemáte žiadne reklamácie. Tovar z doručenej objednávky reklamujete v jej detaile v časti <Link to={shopPaths.orders()}>Objednávky</Link>.</p>;
   }
   return (
     <ul className="acc-cards">
@@ -118,7 +118,7 @@ function ComplaintList({ complaints }: { complaints: Complaint[] }) {
         const open = c.state === 'received' || c.state === 'in_progress';
         return (
           <li key={c.id} className="acc-card" data-testid="complaint">
-            <p><strong>{c.productName}</strong><br />Objednávka <Link to={`/account/orders/${c.orderToken}`}>č. {c.orderNumber}</Link>, podaná {formatDate(c.createdAt)}</p>
+            <p><strong>{c.productName}</strong><br />Objednávka <Link to={shopPaths.order(c.orderToken)}>č. {c.orderNumber}</Link>, podaná {formatDate(c.createdAt)}</p>
             <p>Dôvod: {COMPLAINT_REASON_LABELS[c.reason]}</p>
             <p className="acc-quote">{c.description}</p>
             <p>

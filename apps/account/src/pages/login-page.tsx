@@ -2,10 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams, api, useAuthStore, useCouponStore } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { useAccountStyles } from '../use-account-styles.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /** Only same-site paths are followed after sign-in. */
 function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/account/profile';
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : shopPaths.profile();
 }
 
 export default function LoginPage() {
@@ -60,8 +61,8 @@ export default function LoginPage() {
         </button>
       </form>
       <p className="acc-links">
-        <Link to="/account/password-reset">Zabudli ste heslo?</Link>
-        <Link to={`/account/register${params.get('next') ? `?next=${encodeURIComponent(params.get('next')!)}` : ''}`}>Vytvoriť nový účet</Link>
+        <Link to={shopPaths.passwordReset()}>Zabudli ste heslo?</Link>
+        <Link to={shopPaths.register(params.get('next'))}>Vytvoriť nový účet</Link>
       </p>
     </section>
   );

@@ -2,7 +2,7 @@ import { Fragment, useState } from 'react';
 import { Link, useParams, api, useBasketStore, usePaymentRetry, useInvoiceDownload } from '@shop/shared-kernel';
 import { formatDate, formatPrice, ORDER_STATE_LABELS, formatZip, countSk } from '@shop/shared-kernel/rules';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
-import type { AccountOrderDetail } from '@shop/shared-kernel/contract';
+import { shopPaths, type AccountOrderDetail } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
 import { ITEM_FORMS, PAYMENT_LABELS } from '../components/order-labels.ts';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -55,7 +55,7 @@ function Reorder({ order }: { order: AccountOrderDetail }) {
     <div>
       <button type="button" className="button" disabled={busy} onClick={() => void reorder()}>Objednať znova</button>
       <StatusMessage ok={status.ok ?? null} error={status.error ?? null} />
-      {status.ok && <p><Link to="/checkout/cart">Prejsť do košíka</Link></p>}
+      {status.ok && <p><Link to={shopPaths.cart()}>Prejsť do košíka</Link></p>}
     </div>
   );
 }
@@ -157,7 +157,7 @@ function OrderDetailContent({ token }: { token: string }) {
                 {line.p_name} <small>({line.v_name})</small>
                 {line.withdrawn && <span className="acc-badge">Odstúpené</span>}
                 {order.canComplain && !line.withdrawn && (
-                  <> <Link to={`/account/complaints?order=${order.token}&item=${line.itemId}`} className="acc-inline-link">Reklamovať</Link></>
+                  <> <Link to={shopPaths.complaints({ orderToken: order.token, itemId: line.itemId })} className="acc-inline-link">Reklamovať</Link></>
                 )}
               </td>
               <td>{line.amount} {line.v_unit} × {formatPrice(line.unitPrice)}</td>
@@ -199,7 +199,7 @@ function OrderDetailContent({ token }: { token: string }) {
 
       <Reorder order={order} />
       <Withdrawal order={order} onChanged={setFresh} />
-      <p><Link to="/account/orders">Späť na objednávky</Link></p>
+      <p><Link to={shopPaths.orders()}>Späť na objednávky</Link></p>
     </>
   );
 }

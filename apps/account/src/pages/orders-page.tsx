@@ -4,6 +4,7 @@ import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
 import { ITEM_FORMS, PAYMENT_LABELS } from '../components/order-labels.ts';
 import { useAccountStyles } from '../use-account-styles.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 function OrderList() {
   const [params] = useSearchParams();
@@ -25,7 +26,7 @@ function OrderList() {
       <ul className="acc-cards">
         {data.map((order) => (
           <li key={order.token} className="acc-card acc-order" data-testid="account-order">
-            <Link to={`/account/orders/${order.token}`} className="acc-order__link">Objednávka č. {order.number}</Link>
+            <Link to={shopPaths.order(order.token)} className="acc-order__link">Objednávka č. {order.number}</Link>
             <span>{formatDate(order.createdAt)}</span>
             <span className={`acc-state acc-state--${order.state}`}>{ORDER_STATE_LABELS[order.state]}</span>
             <span>{PAYMENT_LABELS[order.paymentStatus]}</span>

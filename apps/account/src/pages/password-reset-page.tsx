@@ -4,6 +4,7 @@ import { checkPassword } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { errorMessage, Field } from '../components/field.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /** Without ?token: ask for the e-mailed link. With ?token (from the e-mail): set a new password. */
 export default function PasswordResetPage() {
@@ -79,7 +80,7 @@ function NewPassword({ token }: { token: string }) {
     return (
       <>
         <p role="status">Heslo je zmenené. Teraz sa môžete prihlásiť.</p>
-        <p><Link className="button button--primary" to="/account/login">Prihlásiť sa</Link></p>
+        <p><Link className="button button--primary" to={shopPaths.signIn()}>Prihlásiť sa</Link></p>
       </>
     );
   }

@@ -4,6 +4,7 @@ import { checkPassword, validateProfile } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { errorMessage, Field } from '../components/field.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /**
  * Sign-up. The answer is the same whether the e-mail already has an account or not (the owner of
@@ -46,7 +47,7 @@ export default function RegisterPage() {
   };
 
   const next = params.get('next');
-  const loginLink = `/account/login?email=${encodeURIComponent(form.email.trim())}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
+  const loginLink = shopPaths.signIn(next || null, form.email.trim());
   if (done) {
     return (
       <section>
@@ -73,7 +74,7 @@ export default function RegisterPage() {
         {error && <p className="acc-error" role="alert">{error}</p>}
         <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Registrujem…' : 'Zaregistrovať sa'}</button>
       </form>
-      <p className="acc-links"><Link to="/account/login">Už máte účet? Prihláste sa</Link></p>
+      <p className="acc-links"><Link to={shopPaths.signIn()}>Už máte účet? Prihláste sa</Link></p>
     </section>
   );
 }

@@ -7,13 +7,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ShellRoute as TableRoute } from '@shop/shared-kernel/contract';
 import type { AreaName, AreaRelease, PublicRegistry, ReleaseStorage } from '@shop/release';
 import { BOOT_PRELOAD_ID } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../infra/pure/html.ts';
 import { scriptJson } from './ssr/page-html.ts';
 import { folderOf, releasedFolder } from './released-folder.ts';
 
-export type ShellRoute = { path: string; area: string; module: string; noConsent?: boolean };
+/** What preloading needs of a route of the shell's table (the contract's ShellRoute). */
+export type ShellRoute = Pick<TableRoute, 'path' | 'module' | 'noConsent'> & { area: string };
 
 /** The routes of the areas in force, as the shell builds its route table from them. */
 export function routesOf(registry: Pick<PublicRegistry, 'areas'>): ShellRoute[] {

@@ -1,6 +1,6 @@
 import { Link } from '@shop/shared-kernel';
 import { formatPrice, unitPriceWithVat } from '@shop/shared-kernel/rules';
-import type { ProductAccessory } from '@shop/shared-kernel/contract';
+import { shopPaths, type ProductAccessory } from '@shop/shared-kernel/contract';
 
 const kindText: Record<ProductAccessory['kind'], string> = {
   required: 'povinné príslušenstvo',
@@ -16,7 +16,7 @@ export function AccessoryList({ accessories }: { accessories: ProductAccessory[]
       <ul>
         {accessories.map((accessory) => (
           <li key={accessory.variant.v_id}>
-            {accessory.amount}× <Link to={`/p/${accessory.variant.p_url}`}>{accessory.variant.p_name}</Link> ({accessory.variant.v_name},{' '}
+            {accessory.amount}× <Link to={shopPaths.product(accessory.variant.p_url)}>{accessory.variant.p_name}</Link> ({accessory.variant.v_name},{' '}
             {kindText[accessory.kind]}) – {formatPrice(unitPriceWithVat(accessory.variant))} / {accessory.variant.v_unit}
           </li>
         ))}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useBasketStore } from '@shop/shared-kernel';
 import { numericInputText, parseAmountInput } from '@shop/shared-kernel/rules';
 import { useAfterHydration } from '@shop/shared-kernel/react';
-import type { ProductAccessory, VariantData } from '@shop/shared-kernel/contract';
+import { shopPaths, type ProductAccessory, type VariantData } from '@shop/shared-kernel/contract';
 
 /**
  * Quantity with the spec's numeric cleaning, and the add-to-basket button. Required accessories
@@ -72,7 +72,7 @@ export function AddToBasket({ variant, accessories = [] }: { variant: VariantDat
         {added !== null && (
           <p className="cat-notice">
             Pridané do košíka: {added} {variant.v_unit}
-            {accessories.length > 0 ? ' aj s príslušenstvom' : ''}. <Link to="/checkout/cart">Prejsť do košíka</Link>
+            {accessories.length > 0 ? ' aj s príslušenstvom' : ''}. <Link to={shopPaths.cart()}>Prejsť do košíka</Link>
           </p>
         )}
       </div>

@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { Link, bus } from '@shop/shared-kernel';
 import { pictureAttributes, salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
-import type { ProductSummary } from '@shop/shared-kernel/contract';
+import { shopPaths, type ProductSummary } from '@shop/shared-kernel/contract';
 import { Price, SaleBadge } from './price.tsx';
 
 export function ProductCard({ product }: { product: ProductSummary }) {
   return (
     <article className="cat-card" data-testid="product-card">
-      <Link to={`/p/${product.p_url}`} className="cat-card__link">
+      <Link to={shopPaths.product(product.p_url)} className="cat-card__link">
         <img
           className="cat-card__image"
           {...pictureAttributes(product.p_image, 'card')}

@@ -3,6 +3,7 @@ import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { ProductListing, useListingResources } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 export default function BrandPage() {
   useCatalogStyles();
@@ -10,7 +11,7 @@ export default function BrandPage() {
   const listing = useListingResources({ brand: url });
   const brand = useResource(`brand:${url}`, () => api.brand(url).then((answer) => answer.data));
   const name = brand.data?.b_name ?? null;
-  const canonical = useListingCanonical(`/b/${url}`);
+  const canonical = useListingCanonical(shopPaths.brand(url));
   usePageMeta({ title: name, description: name ? `Produkty značky ${name} za výhodné ceny.` : undefined, canonical });
   return (
     <div>

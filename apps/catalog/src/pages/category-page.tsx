@@ -5,6 +5,7 @@ import { ProductListing, useListingResources } from '../components/product-listi
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';
 import { breadcrumbJsonLd } from '../structured-data.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 export default function CategoryPage() {
   useCatalogStyles();
@@ -12,7 +13,7 @@ export default function CategoryPage() {
   const listing = useListingResources({ category: url });
   const category = useResource(`category:${url}`, () => api.category(url).then((answer) => answer.data));
   const data = category.data;
-  const canonical = useListingCanonical(`/c/${url}`);
+  const canonical = useListingCanonical(shopPaths.category(url));
   usePageMeta({
     title: data?.cat_name ?? null,
     description: data ? `${data.cat_name} – široký výber za výhodné ceny vrátane DPH.` : undefined,
@@ -39,7 +40,7 @@ export default function CategoryPage() {
         <ul className="cat-tiles" aria-label="Podkategórie">
           {data.children.map((child) => (
             <li key={child.cat_id}>
-              <Link to={`/c/${child.cat_url}`}>{child.cat_name}</Link>
+              <Link to={shopPaths.category(child.cat_url)}>{child.cat_name}</Link>
             </li>
           ))}
         </ul>

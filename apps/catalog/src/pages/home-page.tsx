@@ -3,6 +3,7 @@ import { formatDate } from '@shop/shared-kernel/rules';
 import { usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel/react';
 import { ProductGrid } from '../components/product-card.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 export default function HomePage() {
   useCatalogStyles();
@@ -31,7 +32,7 @@ export default function HomePage() {
             <ul className="cat-tiles">
               {home.data.categories.map((category) => (
                 <li key={category.cat_id}>
-                  <Link to={`/c/${category.cat_url}`}>{category.cat_name}</Link>
+                  <Link to={shopPaths.category(category.cat_url)}>{category.cat_name}</Link>
                 </li>
               ))}
             </ul>
@@ -39,7 +40,7 @@ export default function HomePage() {
           <section className="cat-section" aria-labelledby="home-sale">
             <h2 id="home-sale">Výpredaj</h2>
             <ProductGrid products={home.data.sale} label="Produkty vo výpredaji" />
-            <p><Link to="/vypredaj">Celý výpredaj</Link></p>
+            <p><Link to={shopPaths.sale()}>Celý výpredaj</Link></p>
           </section>
           <section className="cat-section" aria-labelledby="home-newest">
             <h2 id="home-newest">Novinky</h2>
@@ -50,7 +51,7 @@ export default function HomePage() {
             <ul className="cat-brands">
               {home.data.brands.map((brand) => (
                 <li key={brand.b_id}>
-                  <Link to={`/b/${brand.b_url}`}>{brand.b_name}</Link>
+                  <Link to={shopPaths.brand(brand.b_url)}>{brand.b_name}</Link>
                 </li>
               ))}
             </ul>
@@ -61,7 +62,7 @@ export default function HomePage() {
               <ul className="cat-tiles cat-posts">
                 {posts.data.map((post) => (
                   <li key={post.slug}>
-                    <Link to={`/blog/clanok/${post.slug}`}>
+                    <Link to={shopPaths.blogPost(post.slug)}>
                       <span className="cat-posts__text">
                         {post.title}
                         <small className="cat-muted">{formatDate(post.publishedAt)}</small>
@@ -70,7 +71,7 @@ export default function HomePage() {
                   </li>
                 ))}
               </ul>
-              <p><Link to="/blog">Všetky články</Link></p>
+              <p><Link to={shopPaths.blog()}>Všetky články</Link></p>
             </section>
           )}
         </>

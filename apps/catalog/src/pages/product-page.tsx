@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams, api, bus } from '@shop/shared-kernel';
 import { basePrice, formatPrice, salePercent, commerceItem } from '@shop/shared-kernel/rules';
 import { useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
-import type { ProductDetail } from '@shop/shared-kernel/contract';
+import { shopPaths, type ProductDetail } from '@shop/shared-kernel/contract';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { Price, SaleBadge } from '../components/price.tsx';
 import { AttributeTable } from '../components/attribute-table.tsx';
@@ -37,7 +37,7 @@ function ProductView({ product }: { product: ProductDetail }) {
           <h1>{product.p_name}</h1>
           {product.brand && (
             <p>
-              Značka: <Link to={`/b/${product.brand.b_url}`}>{product.brand.b_name}</Link>
+              Značka: <Link to={shopPaths.brand(product.brand.b_url)}>{product.brand.b_name}</Link>
             </p>
           )}
           {product.variants.length > 1 && (
@@ -100,7 +100,7 @@ export default function ProductPage() {
     description: product.data
       ? `${product.data.p_name}${product.data.brand ? ` (${product.data.brand.b_name})` : ''} – ${product.data.p_description}`.slice(0, 155)
       : undefined,
-    canonical: `/p/${url}`,
+    canonical: shopPaths.product(url),
     image: product.data?.p_images[0] ?? null,
   });
   const origin = usePublicOrigin();

@@ -1,7 +1,7 @@
 import { Link, useParams, useSearchParams, api, ApiError, PaginationNav } from '@shop/shared-kernel';
 import { searchTermProblem } from '@shop/shared-kernel/rules';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
-import type { SearchCategory } from '@shop/shared-kernel/contract';
+import { shopPaths, type SearchCategory } from '@shop/shared-kernel/contract';
 import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
 import { foundText } from '../listing/count-text.ts';
 import { readPage } from '../listing/listing-params.ts';
@@ -13,7 +13,7 @@ function CategoryLinks({ categories, label }: { categories: SearchCategory[]; la
     <ul className="cat-tiles" aria-label={label}>
       {categories.map((category) => (
         <li key={category.cat_id}>
-          <Link to={`/c/${category.cat_url}`}>{category.cat_name}</Link>
+          <Link to={shopPaths.category(category.cat_url)}>{category.cat_name}</Link>
         </li>
       ))}
     </ul>
@@ -52,7 +52,7 @@ export default function SearchPage() {
   usePageMeta({
     title: term && !problem ? `Hľadanie: ${term}` : 'Hľadanie',
     description: `Výsledky hľadania „${term.slice(0, 60)}“ v ponuke stavebného materiálu.`,
-    canonical: `/search/${encodeURIComponent(term)}`,
+    canonical: shopPaths.search(term),
   });
   // Nothing to search for, or more than the shop searches: say so, and send nothing.
   if (problem) {

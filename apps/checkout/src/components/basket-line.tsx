@@ -9,7 +9,7 @@ import {
   unitPriceWithVat,
   type LineChange,
 } from '@shop/shared-kernel/rules';
-import type { BasketLine } from '@shop/shared-kernel/contract';
+import { shopPaths, type BasketLine } from '@shop/shared-kernel/contract';
 
 /**
  * One basket line: amount with the spec's numeric cleaning, plus/minus, remove. A line whose
@@ -35,7 +35,7 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
     <li className={`chk-line${change ? ' chk-line--changed' : ''}`} data-testid="basket-line">
       <img src={imageAt(variant.p_image, 160)} alt="" width={90} height={68} />
       <div>
-        <Link to={`/p/${variant.p_url}`} className="chk-line__name">{variant.p_name}</Link>
+        <Link to={shopPaths.product(variant.p_url)} className="chk-line__name">{variant.p_name}</Link>
         <div className="chk-line__meta">
           {variant.v_name} · <span data-testid="unit-price">{formatPrice(unitPriceWithVat(variant))}</span> / {variant.v_unit}
         </div>

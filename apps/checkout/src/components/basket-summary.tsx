@@ -2,6 +2,7 @@ import { Link, useBasketStore, useCouponStore } from '@shop/shared-kernel';
 import { basketTotal, formatPrice, lineTotal, priceAfterCoupon, vatBreakdown } from '@shop/shared-kernel/rules';
 import { CouponForm } from './coupon-form.tsx';
 import { useQuote } from './use-quote.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /** Subtotal, coupon, VAT per rate, a shipping estimate and the total, by the kernel's rules. */
 export function BasketSummary({ canContinue }: { canContinue: boolean }) {
@@ -37,7 +38,7 @@ export function BasketSummary({ canContinue }: { canContinue: boolean }) {
       <p className="chk-message">Doručenie (kuriér, výdajné miesto, paleta) sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo.</p>
       <CouponForm />
       {canContinue ? (
-        <Link to="/checkout/contact" className="button button--primary chk-continue">Pokračovať k údajom</Link>
+        <Link to={shopPaths.checkoutContact()} className="button button--primary chk-continue">Pokračovať k údajom</Link>
       ) : (
         <p className="chk-message chk-message--error">Pred pokračovaním vyriešte označené položky.</p>
       )}

@@ -1,9 +1,10 @@
 import { Link } from '@shop/shared-kernel';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 const STEPS = [
-  { path: '/checkout/cart', label: 'Košík' },
-  { path: '/checkout/contact', label: 'Kontaktné údaje' },
-  { path: '/checkout/order', label: 'Doprava a platba' },
+  { path: shopPaths.cart(), label: 'Košík' },
+  { path: shopPaths.checkoutContact(), label: 'Kontaktné údaje' },
+  { path: shopPaths.checkoutOrder(), label: 'Doprava a platba' },
 ] as const;
 
 /** Where the shopper is in the checkout; earlier steps are links back. */

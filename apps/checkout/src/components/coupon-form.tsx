@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useAuthStore, useCouponStore } from '@shop/shared-kernel';
 import { isAuthenticated } from '@shop/shared-kernel/rules';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /** Coupons apply only for a signed-in shopper (spec section 6). */
 export function CouponForm() {
@@ -11,7 +12,7 @@ export function CouponForm() {
   if (!signedIn) {
     return (
       <p className="chk-message">
-        Zľavový kupón môžete uplatniť po <Link to="/account/login?next=/checkout/cart">prihlásení</Link>.
+        Zľavový kupón môžete uplatniť po <Link to={shopPaths.signIn(shopPaths.cart())}>prihlásení</Link>.
       </p>
     );
   }

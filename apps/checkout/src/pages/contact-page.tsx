@@ -8,7 +8,7 @@ import {
   basketCommerce,
 } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { CheckoutContact, PostalAddress } from '@shop/shared-kernel/contract';
+import { shopPaths, type CheckoutContact, type PostalAddress } from '@shop/shared-kernel/contract';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { Field } from '../components/field.tsx';
 import { EMPTY_COMPANY, EMPTY_DELIVERY, effectiveContact } from '../components/contact.ts';
@@ -66,7 +66,7 @@ export default function ContactPage() {
       document.getElementById(`contact-${first.replace('.', '-')}`)?.focus();
       return;
     }
-    navigate('/checkout/order');
+    navigate(shopPaths.checkoutOrder());
   };
 
   const f = (path: string) => ({ id: `contact-${path.replace('.', '-')}`, error: errors[path] });
@@ -115,7 +115,7 @@ export default function ContactPage() {
           </fieldset>
         )}
         <div className="chk-actions">
-          <Link to="/checkout/cart">Späť do košíka</Link>
+          <Link to={shopPaths.cart()}>Späť do košíka</Link>
           <button type="submit" className="button button--primary">Pokračovať k doprave a platbe</button>
         </div>
       </form>

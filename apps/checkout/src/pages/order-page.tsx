@@ -12,7 +12,7 @@ import {
 } from '@shop/shared-kernel';
 import { formatFee, validateContact, basketCommerce } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { CheckoutMethod } from '@shop/shared-kernel/contract';
+import { shopPaths, type CheckoutMethod } from '@shop/shared-kernel/contract';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
 import { effectiveContact } from '../components/contact.ts';
 import { OrderLines } from '../components/order-lines.tsx';
@@ -67,7 +67,7 @@ export default function OrderPage() {
   // A non-empty basket is the route's requirement (`requiresBasket`), checked by the shell on entering
   // the step. Placing the order empties the basket and the draft on the way to the thank-you page.
   const contact = effectiveContact(draft.contact, draft.companyPurchase, draft.differentDelivery);
-  if (!placed && Object.keys(validateContact(contact)).length > 0) return <Navigate to="/checkout/contact" replace />;
+  if (!placed && Object.keys(validateContact(contact)).length > 0) return <Navigate to={shopPaths.checkoutContact()} replace />;
 
   const shipping = quote?.shipping.find((m) => m.code === draft.shippingCode && m.available) ?? null;
   const payment = quote?.payment.find((m) => m.code === draft.paymentCode && m.available) ?? null;
@@ -105,7 +105,7 @@ export default function OrderPage() {
       useCheckoutStore.getState().finish();
       useBasketStore.getState().clear();
       if (data.redirectUrl) window.location.assign(data.redirectUrl);
-      else navigate(`/checkout/thankyou/${data.order.token}`, { replace: true });
+      else navigate(shopPaths.thankYou(data.order.token), { replace: true });
     } catch (cause) {
       // A refused attempt gets a new key; after a network failure the same key makes a retry safe.
       if (!(cause instanceof ApiError) || cause.status !== 0) useCheckoutStore.getState().newAttempt();
@@ -151,7 +151,7 @@ export default function OrderPage() {
               {contact.billing.street}, {contact.billing.zip} {contact.billing.city}
               {contact.company && <><br />{contact.company.name}, IČO {contact.company.ico}</>}
             </p>
-            <Link to="/checkout/contact">Upraviť údaje</Link>
+            <Link to={shopPaths.checkoutContact()}>Upraviť údaje</Link>
           </div>
         </div>
         <aside className="chk-summary" aria-label="Súhrn objednávky">
@@ -163,8 +163,8 @@ export default function OrderPage() {
           <label className="chk-check">
             <input type="checkbox" checked={draft.termsAccepted} onChange={(event) => draft.update({ termsAccepted: event.target.checked })} />
             <span>
-              Súhlasím s <Link to="/s/obchodne-podmienky" target="_blank">obchodnými podmienkami</Link> a{' '}
-              <Link to="/s/reklamacny-poriadok" target="_blank">reklamačným poriadkom</Link>.
+              Súhlasím s <Link to={shopPaths.page('obchodne-podmienky')} target="_blank">obchodnými podmienkami</Link> a{' '}
+              <Link to={shopPaths.page('reklamacny-poriadok')} target="_blank">reklamačným poriadkom</Link>.
             </span>
           </label>
           {error && <p className="chk-message chk-message--error" role="alert">{error}</p>}
@@ -174,7 +174,7 @@ export default function OrderPage() {
                 Tento tovar sa už nepredáva, objednávku s ním nie je možné odoslať:{' '}
                 {unsold.map((line) => `${line.variantData.p_name} (${line.variantData.v_name})`).join(', ')}.
               </p>
-              <Link to="/checkout/cart">Odstrániť ho v košíku</Link>
+              <Link to={shopPaths.cart()}>Odstrániť ho v košíku</Link>
             </div>
           ) : (
             <button type="button" className="button button--primary chk-continue" onClick={() => void submit()} aria-busy={submitting || !quoteCurrent}
@@ -182,7 +182,7 @@ export default function OrderPage() {
               {submitting ? 'Odosielam objednávku…' : 'Objednať s povinnosťou platby'}
             </button>
           )}
-          <Link to="/checkout/contact">Späť na kontaktné údaje</Link>
+          <Link to={shopPaths.checkoutContact()}>Späť na kontaktné údaje</Link>
         </aside>
       </div>
     </section>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams, api } from '@shop/shared-kernel';
 import { formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
-import type { OrderDetail } from '@shop/shared-kernel/contract';
+import { shopPaths, type OrderDetail } from '@shop/shared-kernel/contract';
 import { RetryPayment } from '../components/retry-payment.tsx';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
@@ -43,9 +43,9 @@ export default function PaymentPage() {
         setOrder(data);
         setError(null);
         if (outcome === 'pending') {
-          if (data.paymentStatus === 'paid') return navigate(`/payment/success?order=${token}`, { replace: true });
+          if (data.paymentStatus === 'paid') return navigate(shopPaths.payment('success', token), { replace: true });
           if (data.paymentStatus === 'cancelled' || data.paymentStatus === 'failed') {
-            return navigate(`/payment/cancelled?order=${token}`, { replace: true });
+            return navigate(shopPaths.payment('cancelled', token), { replace: true });
           }
         } else return;
       } catch (cause) {
@@ -84,7 +84,7 @@ export default function PaymentPage() {
           {order.canRetryPayment && <RetryPayment token={order.token} />}
         </>
       )}
-      {token && <p><Link to={`/checkout/thankyou/${token}`}>Zobraziť objednávku</Link></p>}
+      {token && <p><Link to={shopPaths.thankYou(token)}>Zobraziť objednávku</Link></p>}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { api } from '@shop/shared-kernel';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /**
  * A static page from the API (its HTML is sanitised on the server) with an
@@ -8,7 +9,7 @@ import { usePageMeta, useResource } from '@shop/shared-kernel/react';
  */
 export function PageContent({ slug, children }: { slug: string; children?: ReactNode }) {
   const page = useResource(`page:${slug}`, () => api.page(slug).then((answer) => answer.data));
-  usePageMeta({ title: page.data?.title ?? null, description: page.data?.metaDescription, canonical: `/s/${slug}` });
+  usePageMeta({ title: page.data?.title ?? null, description: page.data?.metaDescription, canonical: shopPaths.page(slug) });
   if (page.status === 'error') {
     return (
       <div role="alert">

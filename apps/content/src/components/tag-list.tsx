@@ -1,5 +1,5 @@
 import { NavLink } from '@shop/shared-kernel';
-import type { BlogTag } from '@shop/shared-kernel/contract';
+import { shopPaths, type BlogTag } from '@shop/shared-kernel/contract';
 
 /** The blog's topics with the number of posts in each. */
 export function TagList({ tags }: { tags: BlogTag[] }) {
@@ -7,11 +7,11 @@ export function TagList({ tags }: { tags: BlogTag[] }) {
     <nav className="cnt-tags" aria-label="Témy blogu">
       <ul>
         <li>
-          <NavLink to="/blog" end>Všetky články</NavLink>
+          <NavLink to={shopPaths.blog()} end>Všetky články</NavLink>
         </li>
         {tags.map((tag) => (
           <li key={tag.slug}>
-            <NavLink to={`/blog/${tag.slug}`}>
+            <NavLink to={shopPaths.blogTag(tag.slug)}>
               {tag.name} <span className="cnt-tags__count">({tag.count})</span>
             </NavLink>
           </li>

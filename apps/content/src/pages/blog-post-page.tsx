@@ -2,6 +2,7 @@ import { Link, useParams, api } from '@shop/shared-kernel';
 import { formatDate } from '@shop/shared-kernel/rules';
 import { SHOP_NAME, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { useContentStyles } from '../use-content-styles.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /** One blog post at its stable URL /blog/clanok/{slug}. */
 export default function BlogPostPage() {
@@ -9,7 +10,7 @@ export default function BlogPostPage() {
   const slug = useParams().post ?? '';
   const post = useResource(`blog-post:${slug}`, () => api.blogPost(slug).then((answer) => answer.data));
   const data = post.data;
-  usePageMeta({ title: data?.title ?? null, description: data?.perex, canonical: `/blog/clanok/${slug}` });
+  usePageMeta({ title: data?.title ?? null, description: data?.perex, canonical: shopPaths.blogPost(slug) });
   const origin = usePublicOrigin();
   useJsonLd(
     'blog-post',
@@ -20,7 +21,7 @@ export default function BlogPostPage() {
           description: data.perex,
           datePublished: data.publishedAt,
           keywords: data.tags.map((tag) => tag.name).join(', '),
-          mainEntityOfPage: `${origin}/blog/clanok/${data.slug}`,
+          mainEntityOfPage: `${origin}${shopPaths.blogPost(data.slug)}`,
           publisher: { '@type': 'Organization', name: SHOP_NAME },
         }
       : null,
@@ -38,7 +39,7 @@ export default function BlogPostPage() {
   return (
     <article className="cnt-page cnt-post">
       <p className="cnt-post__back">
-        <Link to="/blog">← Blog</Link>
+        <Link to={shopPaths.blog()}>← Blog</Link>
       </p>
       <h1>{data.title}</h1>
       <p className="cnt-post-card__meta">
@@ -46,7 +47,7 @@ export default function BlogPostPage() {
         {data.tags.map((tag) => (
           <span key={tag.slug}>
             {' · '}
-            <Link to={`/blog/${tag.slug}`}>{tag.name}</Link>
+            <Link to={shopPaths.blogTag(tag.slug)}>{tag.name}</Link>
           </span>
         ))}
       </p>

@@ -3,6 +3,7 @@ import { formatPrice, isAuthenticated } from '@shop/shared-kernel/rules';
 import { useResource } from '@shop/shared-kernel/react';
 import { PageContent } from '../components/page-content.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 function Points() {
   const points = useResource('loyalty', () => api.loyalty().then((answer) => answer.data));
@@ -28,7 +29,7 @@ export default function LoyaltyPage() {
           <Points />
         ) : (
           <p>
-            <Link to="/account/login?next=/s/vernostny-program">Prihláste sa</Link> a uvidíte, koľko bodov ste už nazbierali.
+            <Link to={shopPaths.signIn(shopPaths.loyalty())}>Prihláste sa</Link> a uvidíte, koľko bodov ste už nazbierali.
           </p>
         )}
       </section>

@@ -1,7 +1,7 @@
 import { api } from '@shop/shared-kernel';
 import { formatNumber, formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
-import type { ShippingPriceList } from '@shop/shared-kernel/contract';
+import { shopPaths, type ShippingPriceList } from '@shop/shared-kernel/contract';
 import { useContentStyles } from '../use-content-styles.ts';
 
 type Shipping = ShippingPriceList['shipping'][number];
@@ -55,7 +55,7 @@ export default function ShippingPaymentPage() {
   usePageMeta({
     title: 'Doprava a platba',
     description: 'Ceny dopravy podľa hmotnosti, paletová preprava, výdajné miesta, osobný odber a spôsoby platby.',
-    canonical: '/doprava-a-platba',
+    canonical: shopPaths.shippingPayment(),
   });
   const list = useResource('checkout-methods', () => api.checkoutMethods().then((answer) => answer.data));
   const shippingName = (code: string) => list.data?.shipping.find((method) => method.code === code)?.name ?? code;

@@ -8,6 +8,7 @@ import { Navigate, useLocation } from 'react-router';
 import { useAuthStore, useBasketStore } from '@shop/shared-kernel';
 import { isAuthenticated, signInPath } from '@shop/shared-kernel/rules';
 import type { ShopRoute } from './route-table.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 /**
  * Checkout steps need a non-empty basket; otherwise the visitor goes to the
@@ -18,7 +19,7 @@ export function RequireBasket({ children }: { children: ReactNode }) {
   const { key } = useLocation();
   const [entered, setEntered] = useState({ key, empty: useBasketStore.getState().lines.length === 0 });
   if (entered.key !== key) setEntered({ key, empty: useBasketStore.getState().lines.length === 0 });
-  return entered.empty ? <Navigate to="/checkout/cart" replace /> : children;
+  return entered.empty ? <Navigate to={shopPaths.cart()} replace /> : children;
 }
 
 /**

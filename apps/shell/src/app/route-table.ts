@@ -4,27 +4,12 @@
  * shell owns only its own pages (/ops, not found) and the layouts.
  */
 import { matchRoutes } from 'react-router';
+import { isLayout, type ShellRoute } from '@shop/shared-kernel/contract';
 import type { AreaName, AreaRelease } from '../areas/registry.ts';
 import { pathShapeMemo } from './path-key.ts';
 
-export type LayoutName = 'default' | 'checkout' | 'account';
-export const LAYOUTS: readonly LayoutName[] = ['default', 'checkout', 'account'];
-
-export type ShopRoute = {
-  name: string;
-  path: string;
-  area: AreaName;
-  module: string;
-  layout: LayoutName;
-  /** The step needs a non-empty basket. */
-  requiresBasket?: boolean;
-  /** The page is for signed-in shoppers (the shell sends guests to sign in). */
-  requiresSignIn?: boolean;
-  /** No consent notice and no analytics. */
-  noConsent?: boolean;
-  /** The shop's server renders the page's first view. */
-  serverRender?: boolean;
-};
+/** A route of the table: an area's declared page (the contract's AreaRoute) and its area. */
+export type ShopRoute = ShellRoute;
 
 let table: ShopRoute[] = [];
 let tableKey = '[]';
@@ -35,7 +20,7 @@ const matched = pathShapeMemo<string | undefined>(200);
 /** Builds the table from the releases this page loads; routes with an unknown layout are left out. */
 export function setRouteTable(releases: Partial<Record<AreaName, AreaRelease>>): void {
   table = (Object.entries(releases) as [AreaName, AreaRelease | undefined][]).flatMap(([area, release]) =>
-    (release?.routes ?? []).filter((route) => LAYOUTS.includes(route.layout)).map((route) => ({ ...route, area })),
+    (release?.routes ?? []).filter((route) => isLayout(route.layout)).map((route) => ({ ...route, area })),
   );
   ranked = table.map((route) => ({ id: route.name, path: route.path }));
   // The server sets the table on every request: the paths matched stay valid while the routes are the same.

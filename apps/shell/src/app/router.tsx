@@ -1,6 +1,7 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { createRoutesFromChildren, Route, useLocation, useRoutes, type RouteObject } from 'react-router';
-import { routeForPath, shopRoutes, type LayoutName, type ShopRoute } from './route-table.ts';
+import type { LayoutName } from '@shop/shared-kernel/contract';
+import { routeForPath, shopRoutes, type ShopRoute } from './route-table.ts';
 import { guarded } from './route-guards.tsx';
 import { AreaRoute } from '../areas/area-route.tsx';
 import { AreaRouting } from '../areas/area-routing.tsx';

@@ -16,7 +16,7 @@
  * No React: the shell's boot installs it; the router and the area loader report through it.
  */
 import { MAX_CLIENT_MESSAGE_LENGTH, scrubClientMessage } from '@shop/shared-kernel/rules';
-import type { ClientErrorKind, TelemetryArea, TelemetryEvent } from '@shop/shared-kernel/contract';
+import { isPart, type ClientErrorKind, type TelemetryArea, type TelemetryEvent } from '@shop/shared-kernel/contract';
 
 export type TelemetryOptions = {
   /** Where batches go; default `/api/telemetry`. */
@@ -35,7 +35,6 @@ export type TelemetryOptions = {
   send?: (url: string, body: string) => boolean;
 };
 
-const AREAS: ReadonlySet<string> = new Set<TelemetryArea>(['shell', 'catalog', 'checkout', 'account', 'content']);
 const VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
 const ROUTE = /^[a-z0-9-]{1,40}$/;
 export const MAX_MESSAGE_LENGTH = MAX_CLIENT_MESSAGE_LENGTH;
@@ -120,7 +119,7 @@ function enqueue(event: TelemetryEvent): void {
 
 /** The event's common part, or null when the API would refuse it (unknown area, not released, bad version). */
 function base(area: string, version: string | null, route: string): Pick<TelemetryEvent, 'area' | 'version' | 'route'> | null {
-  if (!AREAS.has(area) || version === null || !VERSION.test(version)) return null;
+  if (!isPart(area) || version === null || !VERSION.test(version)) return null;
   return { area: area as TelemetryArea, version, ...(ROUTE.test(route) ? { route } : {}) };
 }
 

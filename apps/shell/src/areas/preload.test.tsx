@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AREAS } from '@shop/shared-kernel/contract';
 
 const runtime = vi.hoisted(() => ({ loadRemote: vi.fn(), registerRemotes: vi.fn() }));
 vi.mock('@module-federation/runtime', () => runtime);
@@ -30,7 +31,7 @@ afterEach(() => {
 describe('link preloading', () => {
   it('loads the target route’s area module on hover or focus, at most 4 at once, each once', async () => {
     const releases = Object.fromEntries(
-      (['catalog', 'checkout', 'account', 'content'] as const).map((area) => [
+      AREAS.map((area) => [
         area,
         { version: '1', entry: `remotes/${area}/1/remoteEntry.js`, kernel: '2.0.0', exposes: [], routes: [...routes[area]] },
       ]),

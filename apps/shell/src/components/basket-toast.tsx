@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { bus, Link, type ShopEvents } from '@shop/shared-kernel';
 import { formatPrice } from '@shop/shared-kernel/rules';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 const VISIBLE_MS = 5000;
 
@@ -28,7 +29,7 @@ export function BasketToast() {
       {added && (
         <p className="basket-toast__message">
           Pridané do košíka: {added.item.name} ({added.item.variant}), {added.item.quantity} ks. Košík spolu {formatPrice(added.basketTotal)}.{' '}
-          <Link to="/checkout/cart">Zobraziť košík</Link>
+          <Link to={shopPaths.cart()}>Zobraziť košík</Link>
         </p>
       )}
     </div>

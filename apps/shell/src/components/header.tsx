@@ -4,6 +4,7 @@ import { BasketBadge } from './basket-badge.tsx';
 import { AccountLink } from './account-link.tsx';
 import { SearchBox } from './search-box.tsx';
 import { useMenu } from '../app/site-data.ts';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 export function Logo() {
   return (
@@ -35,7 +36,7 @@ export function Header() {
         <ul>
           {menu?.categories.map((category) => (
             <li key={category.cat_id}>
-              <NavLink to={`/c/${category.cat_url}`}>{category.cat_name}</NavLink>
+              <NavLink to={shopPaths.category(category.cat_url)}>{category.cat_name}</NavLink>
             </li>
           ))}
           {menu?.links.map((link) => (

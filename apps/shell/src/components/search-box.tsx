@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { api } from '@shop/shared-kernel';
 import { useAfterHydration } from '@shop/shared-kernel/react';
 import { formatPrice, SEARCH_TEXT_MAX } from '@shop/shared-kernel/rules';
-import type { SearchSuggestions } from '@shop/shared-kernel/contract';
+import { shopPaths, type SearchSuggestions } from '@shop/shared-kernel/contract';
 
 /** Suggestions start after this many characters, this long after the last keystroke. */
 const MIN_LENGTH = 2;
@@ -13,8 +13,8 @@ type Option = { key: string; url: string; label: string; detail: string };
 
 function toOptions(suggestions: SearchSuggestions): Option[] {
   return [
-    ...suggestions.categories.map((c) => ({ key: `c${c.cat_id}`, url: `/c/${c.cat_url}`, label: c.cat_name, detail: 'kategória' })),
-    ...suggestions.products.map((p) => ({ key: `p${p.p_id}`, url: `/p/${p.p_url}`, label: p.p_name, detail: formatPrice(p.price) })),
+    ...suggestions.categories.map((c) => ({ key: `c${c.cat_id}`, url: shopPaths.category(c.cat_url), label: c.cat_name, detail: 'kategória' })),
+    ...suggestions.products.map((p) => ({ key: `p${p.p_id}`, url: shopPaths.product(p.p_url), label: p.p_name, detail: formatPrice(p.price) })),
   ];
 }
 
@@ -80,7 +80,7 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
       return;
     }
     const text = query.trim();
-    if (text) go(`/search/${encodeURIComponent(text)}`);
+    if (text) go(shopPaths.search(text));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

@@ -2,6 +2,7 @@ import { useLocation } from 'react-router';
 import { useJsonLd, usePublicOrigin } from '@shop/shared-kernel/react';
 import type { SiteData } from '@shop/shared-kernel/contract';
 import { useSite } from '../app/site-data.ts';
+import { shopRoutePatterns } from '@shop/shared-kernel/contract';
 
 function organization(site: SiteData, origin: string): Record<string, unknown> {
   return {
@@ -30,7 +31,7 @@ function website(site: SiteData, origin: string): Record<string, unknown> {
     inLanguage: 'sk',
     potentialAction: {
       '@type': 'SearchAction',
-      target: { '@type': 'EntryPoint', urlTemplate: `${origin}/search/{search_term_string}` },
+      target: { '@type': 'EntryPoint', urlTemplate: `${origin}${shopRoutePatterns.search.replace(':search', '{search_term_string}')}` },
       'query-input': 'required name=search_term_string',
     },
   };

@@ -2,12 +2,13 @@ import { Outlet } from 'react-router';
 import { NavLink } from '@shop/shared-kernel';
 import { Header } from '../components/header.tsx';
 import { Footer } from '../components/footer.tsx';
+import { shopPaths } from '@shop/shared-kernel/contract';
 
 const accountLinks = [
-  { to: '/account/profile', label: 'Profil' },
-  { to: '/account/orders', label: 'Objednávky' },
-  { to: '/account/address', label: 'Adresy' },
-  { to: '/account/complaints', label: 'Reklamácie' },
+  { to: shopPaths.profile(), label: 'Profil' },
+  { to: shopPaths.orders(), label: 'Objednávky' },
+  { to: shopPaths.addresses(), label: 'Adresy' },
+  { to: shopPaths.complaints(), label: 'Reklamácie' },
 ];
 
 export function AccountLayout() {

@@ -3,6 +3,7 @@
  * /ops (`GET /api/ops/csp-violations`): counted per day, page type, part, directive and blocked origin.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { AREAS } from './parts.ts';
 
 /** The shop's route kinds a violation's page is counted under (a closed set: also a metric label). */
 export const CSP_PAGE_TYPES = ['home', 'category', 'product', 'cart', 'checkout', 'account', 'content', 'other'] as const;
@@ -12,7 +13,7 @@ export type CspPageType = (typeof CSP_PAGE_TYPES)[number];
  * Which part's file was blocked or caused it: an area or the shell by the file's path, `inline` for
  * an inline script, handler or style (also eval, data: and blob:), `external` for another origin.
  */
-export const CSP_PARTS = ['shell', 'catalog', 'checkout', 'account', 'content', 'inline', 'external', 'other'] as const;
+export const CSP_PARTS = ['shell', ...AREAS, 'inline', 'external', 'other'] as const;
 export type CspPart = (typeof CSP_PARTS)[number];
 
 export type CspViolationGroup = Static<typeof CspViolationGroup>;

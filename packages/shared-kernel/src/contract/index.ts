@@ -9,3 +9,10 @@ export type * from './backup-types.ts';
 export type * from './csp-types.ts';
 export type * from './api.ts';
 export type { CheckoutLineInput, QuoteBody, PlaceOrderBody } from './checkout-calls.ts';
+export type * from './registry.ts';
+export type * from './shell-server.ts';
+// Values without TypeBox (a page may import them): the parts, the layouts, the shop's paths.
+export { AREAS, PARTS, LAYOUTS, isArea, isPart, isLayout } from './parts.ts';
+export type { AreaName, PartName, LayoutName } from './parts.ts';
+export { REGISTRY_PATH } from './registry.ts';
+export { shopPaths, shopRoutePatterns } from './shop-paths.ts';

@@ -1,17 +1,17 @@
 /** Release shapes: parts, the routes an area serves, moves, pins, status (the operator's /ops). */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral } from '@sinclair/typebox';
+import { AREAS, LAYOUTS } from './parts.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-/** The independently released parts of the shop. */
+/** A list of names as a tuple of literal schemas (a tuple, so TypeBox's decoded types keep every member). */
+function literals<const T extends readonly string[]>(names: T): { -readonly [K in keyof T]: TLiteral<T[K]> } {
+  return names.map((name) => Type.Literal(name)) as { -readonly [K in keyof T]: TLiteral<T[K]> };
+}
+
+/** The independently released parts of the shop (parts.ts: the shell first, as the operator's console lists them). */
 export type ReleasePart = Static<typeof ReleasePart>;
-export const ReleasePart = Type.Union([
-  Type.Literal('shell'),
-  Type.Literal('catalog'),
-  Type.Literal('checkout'),
-  Type.Literal('account'),
-  Type.Literal('content'),
-]);
+export const ReleasePart = Type.Union(literals(['shell', ...AREAS]));
 
 /** A page an area ships: declared by the area's build, carried by the registry; the shell builds its route table from these. */
 export type AreaRoute = Static<typeof AreaRoute>;
@@ -22,7 +22,7 @@ export const AreaRoute = Type.Object({
   path: Type.String(),
   /** The exposed module that renders it, './CartPage'. */
   module: Type.String(),
-  layout: Type.Union([Type.Literal('default'), Type.Literal('checkout'), Type.Literal('account')]),
+  layout: Type.Union(literals(LAYOUTS)),
   /** The step needs a non-empty basket; otherwise the shopper goes to the basket. */
   requiresBasket: Type.Optional(Type.Boolean()),
   /** The page is for signed-in shoppers (guests go to sign in). */

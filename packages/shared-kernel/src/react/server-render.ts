@@ -8,34 +8,9 @@
  * the one the areas' hooks read. The value is per request (server) or per page load (browser).
  */
 import { createContext, type Context } from 'react';
+import type { ServerRender, SettledLoad } from '../contract/shell-server.ts';
 
-/** A settled load: its data, or the status of the error it ended with. */
-export type SettledLoad = { ok: true; data: unknown } | { ok: false; status: number; message: string };
-
-export type PageMetaInput = {
-  title: string | null;
-  description?: string;
-  canonical?: string | null;
-  /** The page's main picture: its link preview, and fetched first (it is what a shopper waits to see). */
-  image?: string | null;
-};
-
-export type ServerRender = {
-  /** Loads settled before this render, by resource key. */
-  readonly data: ReadonlyMap<string, SettledLoad>;
-  /** Server only: a load the page asked for that has no settled value yet. */
-  readonly collect?: (key: string, load: (signal: AbortSignal) => Promise<unknown>) => void;
-  /** Server only: the page's title, description, canonical path and main picture. */
-  readonly meta?: (meta: PageMetaInput) => void;
-  /** Server only: a JSON-LD block of the page. */
-  readonly jsonLd?: (id: string, json: string) => void;
-  /** Server only: an area's stylesheet the page needs. */
-  readonly styles?: (area: string, css: string) => void;
-  /** The page's data says "not found": the shell shows its 404 page in place of the area's page. */
-  readonly notFound?: boolean;
-  /** Server only: the shop's public origin (configuration), for absolute URLs in structured data. */
-  readonly origin?: string;
-};
+export type { PageMetaInput, ServerRender, SettledLoad } from '../contract/shell-server.ts';
 
 const KEY = Symbol.for('@shop/shared-kernel/server-render');
 const holder = globalThis as { [KEY]?: Context<ServerRender | null> };

@@ -8,7 +8,7 @@
 import { readServerConfig } from '../../config.ts';
 import { createDatabase } from '../../db/create-database.ts';
 import { createCredential, listCredentials, releaseIdentities, revokeCredential } from './identities.repository.ts';
-import { isArea } from '@shop/release';
+import { AREAS, isArea } from '@shop/release';
 import { createOperator, listOperators, revokeOperator, revokeSessions } from './operators.repository.ts';
 import { createTeamSigningKey, releaseKeys } from './release-keys.repository.ts';
 
@@ -73,7 +73,7 @@ async function main(args: string[]): Promise<number> {
   try {
     if (command === 'create' && rest.length === 2) {
       const [area, name] = rest as [string, string];
-      if (!isArea(area)) throw new Error(`unknown area ${area}: one of catalog, checkout, account, content`);
+      if (!isArea(area)) throw new Error(`unknown area ${area}: one of ${AREAS.join(', ')}`);
       // The credential and its key together, or neither.
       const { secret, key } = await database.db.transaction().execute(async (trx) => ({
         secret: await createCredential(trx, { name, area }),

@@ -25,6 +25,7 @@ import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { EmbeddedServerData, PageMetaInput, ServerRender, SettledLoad } from '@shop/shared-kernel/react';
 import { chooseReleases } from '@shop/shared-kernel/rules';
+import type { ShellServer, ShellServerModule } from '@shop/shared-kernel/contract';
 import type { AreaName, AreaRelease, PartName, PublicRegistry, ReleaseIntegrity, ReleaseStorage } from '@shop/release';
 import { folderOf, releasedFolder } from '../released-folder.ts';
 import { BundleCache, evaluateServerBundle } from './server-bundles.ts';
@@ -49,21 +50,6 @@ export type RenderBudget = {
 };
 export const DEFAULT_RENDER_BUDGET: RenderBudget = { dataMs: 1500, renderMs: 1000 };
 
-/** A route as the shell's table holds it (only what the server needs). */
-type ServerRoute = { name: string; area: string; serverRender?: boolean };
-
-type ShellServer = {
-  routeForPath(pathname: string): ServerRoute | undefined;
-  isPage(pathname: string): boolean;
-  page(props: { url: string; config: unknown; server: ServerRender }): ReactElement;
-};
-type ShellServerModule = {
-  createShellServer(options: {
-    releases: Partial<Record<AreaName, AreaRelease>>;
-    assetOrigin: string;
-    loadModule: (key: string) => Promise<unknown>;
-  }): ShellServer;
-};
 type AreaServerModule = { modules: Record<string, () => Promise<unknown>> };
 
 /** What the document's head carries: known once the page has its title. */

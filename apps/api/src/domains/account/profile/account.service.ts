@@ -4,7 +4,7 @@
  * The rules are here; the queries are the repositories'.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { CompanyData, Profile, ProfileInput, User } from '@shop/shared-kernel/contract';
+import { shopPaths, type CompanyData, type Profile, type ProfileInput, type User } from '@shop/shared-kernel/contract';
 import { checkPassword, normalizeOptionalPhone, validateProfile } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../../db/database.ts';
 import type { TokenService } from '../../../infra/auth/auth.ts';
@@ -95,7 +95,7 @@ export class AccountService {
             `Dobrý deň, ${name},`,
             '',
             'váš zákaznícky účet je pripravený. Prihlásiť sa môžete tu:',
-            `${origin}/account/login`,
+            `${origin}${shopPaths.signIn()}`,
             '',
             'Ak ste sa neregistrovali vy, napíšte nám odpoveďou na tento e-mail.',
           ], 'registracia');
@@ -133,7 +133,7 @@ export class AccountService {
         'Dobrý deň,',
         '',
         'nové heslo si nastavíte na tomto odkaze (platí 1 hodinu a len raz):',
-        `${origin}/account/password-reset?token=${token}`,
+        `${origin}${shopPaths.passwordReset(token)}`,
         '',
         'Ak ste o nové heslo nežiadali, tento e-mail ignorujte; vaše heslo sa nezmení.',
       ], 'nove-heslo');
@@ -223,7 +223,7 @@ export class AccountService {
           'Dobrý deň,',
           '',
           'potvrďte, prosím, že táto adresa má byť novým e-mailom vášho zákazníckeho účtu (odkaz platí 24 hodín):',
-          `${origin}/account/profile?emailToken=${token}`,
+          `${origin}${shopPaths.profile(token)}`,
           '',
           'Kým zmenu nepotvrdíte, prihlasujete sa doterajším e-mailom. Ak ste o zmenu nežiadali, tento e-mail ignorujte.',
         ], 'zmena-emailu');

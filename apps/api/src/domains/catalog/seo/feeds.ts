@@ -3,6 +3,7 @@
  * (its XML format: SHOP/SHOPITEM) and Google Merchant Center (RSS 2.0 with the g: namespace).
  * One item per purchasable variant; prices with VAT through the kernel's one price rule.
  */
+import { shopPaths } from '@shop/shared-kernel/contract';
 import { unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../../../infra/pure/html.ts';
 import { productImageUrl } from '../products/repository/mappers.ts';
@@ -55,7 +56,7 @@ export async function* heurekaFeed(repo: SeoRepository, origin: string): AsyncGe
           tag('PRODUCTNAME', name),
           tag('PRODUCT', name),
           tag('DESCRIPTION', offer.p_description),
-          tag('URL', `${origin}/p/${encodeURIComponent(offer.p_url)}`),
+          tag('URL', `${origin}${shopPaths.product(offer.p_url)}`),
           tag('IMGURL', origin + productImageUrl(offer.p_id)),
           tag('PRICE_VAT', euros(unitPriceWithVat(price(offer)))),
           offer.b_name ? tag('MANUFACTURER', offer.b_name) : '',
@@ -84,7 +85,7 @@ export async function* googleFeed(repo: SeoRepository, origin: string, shopName:
           tag('g:id', offer.v_code),
           tag('g:title', `${offer.p_name} ${offer.v_name}`.slice(0, 150)),
           tag('g:description', offer.p_description.slice(0, 5000)),
-          tag('g:link', `${origin}/p/${encodeURIComponent(offer.p_url)}`),
+          tag('g:link', `${origin}${shopPaths.product(offer.p_url)}`),
           tag('g:image_link', origin + productImageUrl(offer.p_id)),
           tag('g:availability', offer.v_availability === 'in_stock' ? 'in_stock' : 'backorder'),
           tag('g:price', `${euros(before)} EUR`),

@@ -3,6 +3,7 @@
  * the shop's pages, categories, brands, and the products in id order, each product file streamed
  * from the database a batch at a time, so a 100,000-product catalogue never sits in memory.
  */
+import { shopPaths } from '@shop/shared-kernel/contract';
 import { escapeHtml } from '../../../infra/pure/html.ts';
 import type { SeoRepository } from './seo.repository.ts';
 
@@ -38,23 +39,23 @@ function urlSet(body: string): string {
 export async function pagesSitemap(repo: SeoRepository, origin: string): Promise<string> {
   const [pages, posts, tags] = await Promise.all([repo.pages(), repo.blogPosts(), repo.blogTags()]);
   const body = [
-    url(origin, '/'),
-    url(origin, '/vypredaj'),
-    url(origin, '/doprava-a-platba'),
-    url(origin, '/blog', posts[0]?.published_at),
-    ...pages.map((page) => url(origin, `/s/${encodeURIComponent(page.slug)}`, page.updated_at)),
-    ...tags.map((tag) => url(origin, `/blog/${encodeURIComponent(tag.slug)}`)),
-    ...posts.map((post) => url(origin, `/blog/clanok/${encodeURIComponent(post.slug)}`, post.published_at)),
+    url(origin, shopPaths.home()),
+    url(origin, shopPaths.sale()),
+    url(origin, shopPaths.shippingPayment()),
+    url(origin, shopPaths.blog(), posts[0]?.published_at),
+    ...pages.map((page) => url(origin, shopPaths.page(page.slug), page.updated_at)),
+    ...tags.map((tag) => url(origin, shopPaths.blogTag(tag.slug))),
+    ...posts.map((post) => url(origin, shopPaths.blogPost(post.slug), post.published_at)),
   ];
   return urlSet(body.join(''));
 }
 
 export async function categoriesSitemap(repo: SeoRepository, origin: string): Promise<string> {
-  return urlSet((await repo.categories()).map((category) => url(origin, `/c/${encodeURIComponent(category.cat_url)}`)).join(''));
+  return urlSet((await repo.categories()).map((category) => url(origin, shopPaths.category(category.cat_url))).join(''));
 }
 
 export async function brandsSitemap(repo: SeoRepository, origin: string): Promise<string> {
-  return urlSet((await repo.brands()).map((brand) => url(origin, `/b/${encodeURIComponent(brand.b_url)}`)).join(''));
+  return urlSet((await repo.brands()).map((brand) => url(origin, shopPaths.brand(brand.b_url))).join(''));
 }
 
 /** The `file`-th (1-based) file of products, streamed; null when there is no such file. */
@@ -74,7 +75,7 @@ export async function productsSitemap(
     while (left > 0) {
       const rows = await repo.productsAfter(after, Math.min(STREAM_BATCH, left));
       if (rows.length === 0) break;
-      yield rows.map((row) => url(origin, `/p/${encodeURIComponent(row.p_url)}`, row.p_created_at)).join('');
+      yield rows.map((row) => url(origin, shopPaths.product(row.p_url), row.p_created_at)).join('');
       after = rows.at(-1)!.p_id;
       left -= rows.length;
     }

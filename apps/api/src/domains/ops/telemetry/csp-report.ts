@@ -10,7 +10,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { CSP_REPORT_PATH } from '../../../infra/http/security-headers.ts';
-import { CSP_PARTS, type CspPageType, type CspPart } from '@shop/shared-kernel/schemas';
+import { isArea, shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
+import type { CspPageType, CspPart } from '@shop/shared-kernel/schemas';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { countViolations, type CspViolationKey } from './csp-violations.repository.ts';
 
@@ -53,19 +54,25 @@ const url = (value: string): URL | null => {
   }
 };
 
+const firstSegment = (pattern: string) => pattern.split('/')[1]!;
+/** The route kind by a path's first segment, from the pages' patterns (the kernel contract's). */
+const KIND_BY_FIRST_SEGMENT = new Map<string, CspPageType>([
+  ...[paths.category, paths.brand, paths.search, paths.sale].map((pattern) => [firstSegment(pattern), 'category'] as const),
+  [firstSegment(paths.product), 'product'],
+  [firstSegment(paths.checkoutContact), 'checkout'],
+  [firstSegment(paths.signIn), 'account'],
+  [firstSegment(paths.page), 'content'],
+  [firstSegment(paths.blog), 'content'],
+]);
+
 /** The shop's route kind of a page's path (the shell's routes, shell/src/app/route-table.ts). */
 export function pageType(path: string): CspPageType {
   if (path === '/' || path === '') return 'home';
   const [, first = '', second = ''] = path.split('/');
-  if (first === 'c' || first === 'b' || first === 'search' || first === 'vypredaj') return 'category';
-  if (first === 'p') return 'product';
-  if (first === 'checkout') return second === 'cart' ? 'cart' : 'checkout';
-  if (first === 'account') return 'account';
-  if (first === 's' || first === 'blog') return 'content';
-  return 'other';
+  if (`/${first}/${second}` === paths.cart) return 'cart';
+  return KIND_BY_FIRST_SEGMENT.get(first) ?? 'other';
 }
 
-const AREAS = new Set<string>(CSP_PARTS.slice(1, 5));
 /** What the browsers report instead of an address for what is not a file. */
 const NOT_A_FILE = new Set(['inline', 'eval', 'wasm-eval', 'data', 'blob', 'trusted-types-policy', 'trusted-types-sink']);
 
@@ -78,7 +85,7 @@ export function partOf(violation: Pick<Violation, 'blocked' | 'document' | 'sour
   const page = url(violation.document);
   const ofFile = (file: URL): CspPart | null => {
     const area = /^\/remotes\/([a-z]+)\//.exec(file.pathname)?.[1];
-    if (area && AREAS.has(area)) return area as CspPart;
+    if (area && isArea(area)) return area;
     if (page && file.origin === page.origin) return file.pathname.startsWith('/assets/') ? 'shell' : 'other';
     return null;
   };

@@ -1,5 +1,5 @@
 /** The order confirmation e-mail (Slovak), as text and HTML. */
-import type { OrderDetail, SiteData } from '@shop/shared-kernel/contract';
+import { shopPaths, type OrderDetail, type SiteData } from '@shop/shared-kernel/contract';
 import { formatFee, formatIban, formatPhone, formatPrice, formatZip } from '@shop/shared-kernel/rules';
 import type { MailMessage } from '../../../infra/outbox/mailer.ts';
 import { escapeHtml as escape } from '../../../infra/pure/html.ts';
@@ -14,7 +14,7 @@ const PAYMENT_TEXT: Record<string, string> = {
 
 export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publicUrl: string | null): MailMessage {
   const subject = `Potvrdenie objednávky č. ${order.number} – ${site.name}`;
-  const link = publicUrl ? `${publicUrl}/checkout/thankyou/${order.token}` : null;
+  const link = publicUrl ? `${publicUrl}${shopPaths.thankYou(order.token)}` : null;
   const rows = order.lines.map((l) => ({
     name: `${l.p_name} (${l.v_name})`,
     amount: `${l.amount} ${l.v_unit}`,

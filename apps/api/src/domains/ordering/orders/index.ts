@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { shopPaths } from '@shop/shared-kernel/contract';
 import { checkoutCalls, OrderToken } from '@shop/shared-kernel/schemas';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import { forbidden, notFound } from '../../../infra/http/errors.ts';
@@ -45,7 +46,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     const publicUrl = deps.checkout.publicUrl;
     const result = await provider(order.payment_code).start(order, {
       db: deps.db,
-      returnUrl: `${publicUrl}/payment/pending?order=${order.order_token}`,
+      returnUrl: `${publicUrl}${shopPaths.payment('pending', order.order_token)}`,
       notifyUrl: notifyUrl(app, deps.checkout),
     });
     return result.redirectUrl;

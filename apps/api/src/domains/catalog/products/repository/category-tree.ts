@@ -2,7 +2,7 @@
  * Repository layer: the category tree as CatalogRepository loads it (one query, once per
  * catalogue version), with the lookups the routes and queries need (subtree ids, paths, words).
  */
-import type { Breadcrumb, CategoryNode } from '@shop/shared-kernel/contract';
+import { shopPaths, type Breadcrumb, type CategoryNode } from '@shop/shared-kernel/contract';
 import { foldText } from '../../../../infra/pure/format.ts';
 
 export type CategoryRecord = {
@@ -85,7 +85,7 @@ export class CategoryTree {
   }
 
   breadcrumbs(id: number): Breadcrumb[] {
-    return this.path(id).map((r) => ({ name: r.cat_name, url: `/c/${r.cat_url}` }));
+    return this.path(id).map((r) => ({ name: r.cat_name, url: shopPaths.category(r.cat_url) }));
   }
 
   /** The words of the category's name, folded like search queries (lower-case ASCII). */

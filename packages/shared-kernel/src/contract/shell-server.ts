@@ -1,0 +1,64 @@
+/**
+ * The server-render interface between the shop's server and the shell's server build
+ * (`server/entry.cjs` of a shell version): the server evaluates the build once per choice of
+ * area versions and renders each request's page with what `createShellServer` returned.
+ */
+import type { ReactElement } from 'react';
+import type { AreaName } from './parts.ts';
+import type { AreaRelease } from './registry.ts';
+import type { AreaRoute } from './release-types.ts';
+
+/** A route of the shell's table: an area's declared page and the area that ships it. */
+export type ShellRoute = AreaRoute & { area: AreaName };
+
+/** `Config`: the shell's runtime configuration, as the page embeds it (opaque to the server). */
+export type ShellServer<Config = unknown> = {
+  /** The table route a path renders (undefined: the shell's own pages or not found). */
+  routeForPath(pathname: string): ShellRoute | undefined;
+  /** Whether a path is a page at all (an area's route or the shell's own): otherwise the 404 page. */
+  isPage(pathname: string): boolean;
+  /** The page's React tree for one request. */
+  page(props: { url: string; config: Config; server: ServerRender }): ReactElement;
+};
+
+export type ShellServerOptions = {
+  releases: Partial<Record<AreaName, AreaRelease>>;
+  /** Where the areas' builds are served from (their remote entries are relative to it). */
+  assetOrigin: string;
+  /** Loads an exposed module of an area's server build, by `<area>/<module>` key. */
+  loadModule: (key: string) => Promise<unknown>;
+};
+
+/** What the shell's server build exports. */
+export type ShellServerModule<Config = unknown> = {
+  createShellServer(options: ShellServerOptions): ShellServer<Config>;
+};
+
+/** What a page render gives the pages (the kernel's React helpers carry it in a context). */
+/** A settled load: its data, or the status of the error it ended with. */
+export type SettledLoad = { ok: true; data: unknown } | { ok: false; status: number; message: string };
+
+export type PageMetaInput = {
+  title: string | null;
+  description?: string;
+  canonical?: string | null;
+  /** The page's main picture: its link preview, and fetched first (it is what a shopper waits to see). */
+  image?: string | null;
+};
+
+export type ServerRender = {
+  /** Loads settled before this render, by resource key. */
+  readonly data: ReadonlyMap<string, SettledLoad>;
+  /** Server only: a load the page asked for that has no settled value yet. */
+  readonly collect?: (key: string, load: (signal: AbortSignal) => Promise<unknown>) => void;
+  /** Server only: the page's title, description, canonical path and main picture. */
+  readonly meta?: (meta: PageMetaInput) => void;
+  /** Server only: a JSON-LD block of the page. */
+  readonly jsonLd?: (id: string, json: string) => void;
+  /** Server only: an area's stylesheet the page needs. */
+  readonly styles?: (area: string, css: string) => void;
+  /** The page's data says "not found": the shell shows its 404 page in place of the area's page. */
+  readonly notFound?: boolean;
+  /** Server only: the shop's public origin (configuration), for absolute URLs in structured data. */
+  readonly origin?: string;
+};
