@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, buildQuery, configureApi, createApiClient } from './api-client.ts';
+import { api, configureApi, createApiClient } from './api-client.ts';
+import { buildQuery, keyOf } from './call-key.ts';
 import { ApiError } from './errors.ts';
 import { createFakeFetch, type FakeFetch } from './testing/fake-fetch.ts';
 
@@ -19,12 +20,12 @@ describe('buildQuery', () => {
 
 describe('createApiClient: requests', () => {
   it('GET sends the query and Accept, never an Authorization header of the shopper', async () => {
-    fake.on('GET /api/things', { body: { data: [1, 2] } });
+    fake.on('GET /api/account/orders', { body: { data: [1, 2] } });
     const client = createApiClient({ fetch: fake });
-    await expect(client.get('/api/things', { page: 2, sort: undefined })).resolves.toEqual({ data: [1, 2] });
+    await expect(client.call('GET /api/account/orders', { query: { page: 2 } })).resolves.toEqual({ data: [1, 2] });
     expect(fake.calls[0]).toMatchObject({
       method: 'GET',
-      url: '/api/things?page=2',
+      url: '/api/account/orders?page=2',
       headers: { Accept: 'application/json' },
       body: undefined,
     });
@@ -32,12 +33,12 @@ describe('createApiClient: requests', () => {
   });
 
   it('POST sends JSON with the session cookie (same origin) and no Authorization header', async () => {
-    fake.on('POST /api/things', { body: { ok: true } });
+    fake.on('POST /api/product/variant/detail', { body: { ok: true } });
     const client = createApiClient({ fetch: fake, isSignedIn: () => true });
-    await client.post('/api/things', { a: 1 });
+    await client.call('POST /api/product/variant/detail', { body: { v_id: 1 } });
     expect(fake.calls[0]).toMatchObject({
       method: 'POST',
-      body: { a: 1 },
+      body: { v_id: 1 },
       credentials: 'same-origin',
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     });
@@ -47,14 +48,14 @@ describe('createApiClient: requests', () => {
   it('prefixes the base URL', async () => {
     fake.on('GET /api/menu', { body: { data: { categories: [], links: [] } } });
     const client = createApiClient({ fetch: fake, baseUrl: 'https://api.example.sk' });
-    await client.menu();
+    await client.call('GET /api/menu');
     expect(fake.calls[0]?.url).toBe('https://api.example.sk/api/menu');
   });
 
   it('returns undefined for an empty answer', async () => {
-    fake.on('POST /api/empty', { status: 204 });
+    fake.on('DELETE /api/ops/session', { status: 204 });
     const client = createApiClient({ fetch: fake });
-    await expect(client.post('/api/empty', {})).resolves.toBeUndefined();
+    await expect(client.call('DELETE /api/ops/session')).resolves.toBeUndefined();
   });
 });
 
@@ -65,7 +66,7 @@ describe('createApiClient: errors', () => {
       body: { error: { code: 'validation_failed', message: 'Zadajte e-mail.' } },
     });
     const client = createApiClient({ fetch: fake });
-    const error = await client.login('', 'x').catch((e: unknown) => e);
+    const error = await client.call('POST /api/account/login', { body: { email: '', password: 'x' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Zadajte e-mail.' });
   });
@@ -74,24 +75,24 @@ describe('createApiClient: errors', () => {
     fake.on('GET /api/site', { status: 500, body: 'oops' });
     fake.on('GET /api/menu', { status: 429, body: { error: { code: 'weird', message: '' } } });
     const client = createApiClient({ fetch: fake });
-    await expect(client.site()).rejects.toMatchObject({
+    await expect(client.call('GET /api/site')).rejects.toMatchObject({
       status: 500,
       code: 'internal',
       message: 'Požiadavka zlyhala (HTTP 500).',
     });
-    await expect(client.menu()).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    await expect(client.call('GET /api/menu')).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
   });
 
   it('a 404 without a body is not_found', async () => {
     fake.on('GET /api/page/nic', { status: 404 });
     const client = createApiClient({ fetch: fake });
-    await expect(client.page('nic')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    await expect(client.call('GET /api/page/:slug', { params: { slug: 'nic' } })).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 
   it('wraps a network failure as ApiError with status 0', async () => {
     fake.on('GET /api/home', new TypeError('fetch failed'));
     const client = createApiClient({ fetch: fake });
-    const error = await client.home().catch((e: unknown) => e);
+    const error = await client.call('GET /api/home').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 0,
@@ -105,14 +106,14 @@ describe('createApiClient: errors', () => {
     const client = createApiClient({
       fetch: async () => new Response('<html>', { status: 200 }),
     });
-    await expect(client.home()).rejects.toMatchObject({ code: 'internal', message: 'Server vrátil neplatnú odpoveď.' });
+    await expect(client.call('GET /api/home')).rejects.toMatchObject({ code: 'internal', message: 'Server vrátil neplatnú odpoveď.' });
   });
 
   it('calls onUnauthorized on a 401 to a request sent while signed in', async () => {
     fake.on('GET /api/account/me', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
     const onUnauthorized = vi.fn();
     const signedIn = createApiClient({ fetch: fake, isSignedIn: () => true, onUnauthorized });
-    await expect(signedIn.me()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    await expect(signedIn.call('GET /api/account/me')).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
@@ -120,7 +121,7 @@ describe('createApiClient: errors', () => {
     fake.on('POST /api/account/login', { status: 401, body: { error: { code: 'unauthorized', message: 'Nesprávne heslo.' } } });
     const onUnauthorized = vi.fn();
     const client = createApiClient({ fetch: fake, isSignedIn: () => false, onUnauthorized });
-    await expect(client.login('a@b.sk', 'zle')).rejects.toMatchObject({ status: 401 });
+    await expect(client.call('POST /api/account/login', { body: { email: 'a@b.sk', password: 'zle' } })).rejects.toMatchObject({ status: 401 });
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 });
@@ -129,36 +130,36 @@ describe('createApiClient: typed calls', () => {
   const client = () => createApiClient({ fetch: fake });
 
   it.each([
-    ['logout', (c: ReturnType<typeof client>) => c.logout('h4sh'), 'POST', '/api/account/logout', {}, { authHash: 'h4sh' }],
+    ['logout', (c: ReturnType<typeof client>) => c.call('POST /api/account/logout', { body: { authHash: 'h4sh' } }), 'POST', '/api/account/logout', {}, { authHash: 'h4sh' }],
     [
       'validateCoupon',
-      (c: ReturnType<typeof client>) => c.validateCoupon({ code: 'JAR10', cart: [], total: 1000, userId: 7 }),
+      (c: ReturnType<typeof client>) => c.call('POST /api/coupon/validate', { body: { code: 'JAR10', cart: [], total: 1000, userId: 7 } }),
       'POST',
       '/api/coupon/validate',
       {},
       { code: 'JAR10', cart: [], total: 1000, userId: 7 },
     ],
-    ['deactivateCoupon', (c: ReturnType<typeof client>) => c.deactivateCoupon(7), 'GET', '/api/coupon/deactive', { userId: '7' }, undefined],
-    ['activeCoupon', (c: ReturnType<typeof client>) => c.activeCoupon(7), 'GET', '/api/coupon/active', { user_id: '7' }, undefined],
-    ['variantDetail', (c: ReturnType<typeof client>) => c.variantDetail(42), 'POST', '/api/product/variant/detail', {}, { v_id: 42 }],
-    ['menu', (c: ReturnType<typeof client>) => c.menu(), 'GET', '/api/menu', {}, undefined],
-    ['site', (c: ReturnType<typeof client>) => c.site(), 'GET', '/api/site', {}, undefined],
-    ['redirectList', (c: ReturnType<typeof client>) => c.redirectList(), 'GET', '/api/redirect/list', {}, undefined],
-    ['redirectFor', (c: ReturnType<typeof client>) => c.redirectFor('/stara-cesta'), 'GET', '/api/redirect', { path: '/stara-cesta' }, undefined],
-    ['login', (c: ReturnType<typeof client>) => c.login('jan@example.sk', 'heslo'), 'POST', '/api/account/login', {}, { email: 'jan@example.sk', password: 'heslo' }],
-    ['me', (c: ReturnType<typeof client>) => c.me(), 'GET', '/api/account/me', {}, undefined],
-    ['home', (c: ReturnType<typeof client>) => c.home(), 'GET', '/api/home', {}, undefined],
-    ['category', (c: ReturnType<typeof client>) => c.category('suche-zmesi'), 'GET', '/api/category/suche-zmesi', {}, undefined],
+    ['deactivateCoupon', (c: ReturnType<typeof client>) => c.call('GET /api/coupon/deactive', { query: { userId: 7 } }), 'GET', '/api/coupon/deactive', { userId: '7' }, undefined],
+    ['activeCoupon', (c: ReturnType<typeof client>) => c.call('GET /api/coupon/active', { query: { user_id: 7 } }), 'GET', '/api/coupon/active', { user_id: '7' }, undefined],
+    ['variantDetail', (c: ReturnType<typeof client>) => c.call('POST /api/product/variant/detail', { body: { v_id: 42 } }), 'POST', '/api/product/variant/detail', {}, { v_id: 42 }],
+    ['menu', (c: ReturnType<typeof client>) => c.call('GET /api/menu'), 'GET', '/api/menu', {}, undefined],
+    ['site', (c: ReturnType<typeof client>) => c.call('GET /api/site'), 'GET', '/api/site', {}, undefined],
+    ['redirectList', (c: ReturnType<typeof client>) => c.call('GET /api/redirect/list'), 'GET', '/api/redirect/list', {}, undefined],
+    ['redirectFor', (c: ReturnType<typeof client>) => c.call('GET /api/redirect', { query: { path: '/stara-cesta' } }), 'GET', '/api/redirect', { path: '/stara-cesta' }, undefined],
+    ['login', (c: ReturnType<typeof client>) => c.call('POST /api/account/login', { body: { email: 'jan@example.sk', password: 'heslo' } }), 'POST', '/api/account/login', {}, { email: 'jan@example.sk', password: 'heslo' }],
+    ['me', (c: ReturnType<typeof client>) => c.call('GET /api/account/me'), 'GET', '/api/account/me', {}, undefined],
+    ['home', (c: ReturnType<typeof client>) => c.call('GET /api/home'), 'GET', '/api/home', {}, undefined],
+    ['category', (c: ReturnType<typeof client>) => c.call('GET /api/category/:url', { params: { url: 'suche-zmesi' } }), 'GET', '/api/category/suche-zmesi', {}, undefined],
     [
       'products',
-      (c: ReturnType<typeof client>) => c.products({ category: 'cement', page: 2, sort: 'price-asc' }),
+      (c: ReturnType<typeof client>) => c.call('GET /api/products', { query: { category: 'cement', page: 2, sort: 'price-asc' } }),
       'GET',
       '/api/products',
       { category: 'cement', page: '2', sort: 'price-asc' },
       undefined,
     ],
-    ['product', (c: ReturnType<typeof client>) => c.product('cement-cem-ii'), 'GET', '/api/product/cement-cem-ii', {}, undefined],
-    ['page', (c: ReturnType<typeof client>) => c.page('kontakt'), 'GET', '/api/page/kontakt', {}, undefined],
+    ['product', (c: ReturnType<typeof client>) => c.call('GET /api/product/:url', { params: { url: 'cement-cem-ii' } }), 'GET', '/api/product/cement-cem-ii', {}, undefined],
+    ['page', (c: ReturnType<typeof client>) => c.call('GET /api/page/:slug', { params: { slug: 'kontakt' } }), 'GET', '/api/page/kontakt', {}, undefined],
   ] as const)('%s → %s %s', async (_name, call, method, path, query, body) => {
     fake.on(`${method} ${path}`, { body: { data: null } });
     await expect(call(client())).resolves.toEqual({ data: null });
@@ -167,7 +168,7 @@ describe('createApiClient: typed calls', () => {
   });
 
   it('encodes path segments', async () => {
-    await client().category('a/b c').catch(() => undefined);
+    await client().call('GET /api/category/:url', { params: { url: 'a/b c' } }).catch(() => undefined);
     expect(fake.calls[0]?.url).toBe('/api/category/a%2Fb%20c');
   });
 });
@@ -176,7 +177,7 @@ describe('default api instance', () => {
   it('uses the configured fetch, with the session cookie', async () => {
     fake.on('GET /api/account/me', { body: { data: { id: 7 } } });
     configureApi({ fetch: fake, isSignedIn: () => true });
-    await expect(api.me()).resolves.toEqual({ data: { id: 7 } });
+    await expect(api.call('GET /api/account/me')).resolves.toEqual({ data: { id: 7 } });
     expect(fake.calls[0]).toMatchObject({ url: '/api/account/me', credentials: 'same-origin' });
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
   });
@@ -186,13 +187,13 @@ describe('default api instance', () => {
       fake.on(`GET ${path}`, { body: { data: null } });
     }
     configureApi({ fetch: fake, isSignedIn: () => true });
-    await api.site();
-    await api.menu();
-    await api.home();
-    await api.products({ category: 'tehly' });
-    await api.product('tehla');
-    await api.search({ q: 'tehla' });
-    await api.suggest('teh');
+    await api.call('GET /api/site');
+    await api.call('GET /api/menu');
+    await api.call('GET /api/home');
+    await api.call('GET /api/products', { query: { category: 'tehly' } });
+    await api.call('GET /api/product/:url', { params: { url: 'tehla' } });
+    await api.call('GET /api/search', { query: { q: 'tehla' } });
+    await api.call('GET /api/search/suggest', { query: { q: 'teh' } });
     expect(fake.calls).toHaveLength(7);
     for (const call of fake.calls) expect(call.credentials).toBe('omit');
   });
@@ -202,7 +203,7 @@ describe('default api instance', () => {
     const globalFake = createFakeFetch();
     globalFake.on('GET /api/menu', { body: { data: 'x' } });
     vi.stubGlobal('fetch', globalFake);
-    await expect(api.menu()).resolves.toEqual({ data: 'x' });
+    await expect(api.call('GET /api/menu')).resolves.toEqual({ data: 'x' });
     expect(globalFake.calls).toHaveLength(1);
     vi.unstubAllGlobals();
   });
@@ -212,7 +213,7 @@ describe('createApiClient: downloads', () => {
   it('downloads the invoice with the shopper\'s session, as a Blob', async () => {
     fake.on('GET /api/orders/abc/invoice', { body: 'PDF' });
     const client = createApiClient({ fetch: fake, isSignedIn: () => true });
-    const blob = await client.invoice('abc');
+    const blob = await client.download('GET /api/orders/:token/invoice', { params: { token: 'abc' } });
     expect(blob).toBeInstanceOf(Blob);
     expect(await blob.text()).toBe('"PDF"');
     expect(fake.calls[0]).toMatchObject({ method: 'GET', url: '/api/orders/abc/invoice', credentials: 'same-origin' });
@@ -222,21 +223,21 @@ describe('createApiClient: downloads', () => {
     fake.on('GET /api/orders/abc/invoice', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
     const onUnauthorized = vi.fn();
     const client = createApiClient({ fetch: fake, isSignedIn: () => true, onUnauthorized });
-    await expect(client.invoice('abc')).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Prihláste sa.' });
+    await expect(client.download('GET /api/orders/:token/invoice', { params: { token: 'abc' } })).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Prihláste sa.' });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
   it('asks for a complaint photo by its ids', async () => {
     fake.on('GET /api/account/complaints/4/photos/9', { body: 'IMG' });
-    await createApiClient({ fetch: fake }).complaintPhoto(4, 9);
+    await createApiClient({ fetch: fake }).download('GET /api/account/complaints/:id/photos/:photoId', { params: { id: 4, photoId: 9 } });
     expect(fake.calls[0]?.url).toBe('/api/account/complaints/4/photos/9');
   });
 });
 
 describe('createApiClient: extra headers and the operator', () => {
   it('adds the headers of one request', async () => {
-    fake.on('GET /api/things', { body: {} });
-    await createApiClient({ fetch: fake, isSignedIn: () => true }).get('/api/things', undefined, { headers: { 'X-Trace': '1' } });
+    fake.on('GET /api/account/me', { body: {} });
+    await createApiClient({ fetch: fake, isSignedIn: () => true }).call('GET /api/account/me', { headers: { 'X-Trace': '1' } });
     expect(fake.calls[0]?.headers).toMatchObject({ 'X-Trace': '1' });
     expect(fake.calls[0]?.credentials).toBe('same-origin');
   });
@@ -250,7 +251,7 @@ describe('createApiClient: extra headers and the operator', () => {
       return fake(input, init);
     }) as typeof fetch;
     const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
-    await expect(client.operatorRefunds('op-token')).rejects.toMatchObject({ status: 401, message: 'Chýba alebo nesedí token operátora.' });
+    await expect(client.call('GET /api/operator/payments/refunds', { operatorToken: 'op-token' })).rejects.toMatchObject({ status: 401, message: 'Chýba alebo nesedí token operátora.' });
     expect(fake.calls[0]?.headers).toMatchObject({ 'X-Operator-Token': 'op-token' });
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
     expect(fake.calls[0]?.credentials).toBe('omit');
@@ -267,26 +268,47 @@ describe('createApiClient: extra headers and the operator', () => {
       return fake(input, init);
     }) as typeof fetch;
     const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
-    await expect(client.opsReleases()).rejects.toMatchObject({ status: 401, message: 'Prihláste sa ako operátor.' });
+    await expect(client.call('GET /api/ops/releases')).rejects.toMatchObject({ status: 401, message: 'Prihláste sa ako operátor.' });
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
     expect(seen[0]).toMatchObject({ credentials: 'same-origin', cache: 'no-store' });
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 
   it.each([
-    ['opsRelease', (c: ReturnType<typeof createApiClient>) => c.opsRelease('catalog', 'rollback', { version: '1.2.0' }), 'POST', '/api/ops/releases/catalog/rollback', { version: '1.2.0' }],
-    ['opsSignIn', (c: ReturnType<typeof createApiClient>) => c.opsSignIn({ name: 'jana', password: 'heslo-operatora' }), 'POST', '/api/ops/session', { name: 'jana', password: 'heslo-operatora' }],
-    ['opsSession', (c: ReturnType<typeof createApiClient>) => c.opsSession(), 'GET', '/api/ops/session', undefined],
-    ['opsSignOut', (c: ReturnType<typeof createApiClient>) => c.opsSignOut(), 'DELETE', '/api/ops/session', {}],
-    ['operatorStoreInvoice', (c: ReturnType<typeof createApiClient>) => c.operatorStoreInvoice('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/invoice', {}],
-    ['operatorEmail', (c: ReturnType<typeof createApiClient>) => c.operatorEmail('t', '2026000001'), 'GET', '/api/operator/orders/2026000001/email', undefined],
-    ['operatorSendEmail', (c: ReturnType<typeof createApiClient>) => c.operatorSendEmail('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/email', {}],
-    ['operatorMarkPaid', (c: ReturnType<typeof createApiClient>) => c.operatorMarkPaid('t', '2026000001'), 'POST', '/api/operator/orders/2026000001/paid', {}],
-    ['operatorInvoice', (c: ReturnType<typeof createApiClient>) => c.operatorInvoice('t', '2026000001'), 'GET', '/api/operator/orders/2026000001/invoice', undefined],
+    ['opsRelease', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/ops/releases/:part/rollback', { params: { part: 'catalog' }, body: { version: '1.2.0' } }), 'POST', '/api/ops/releases/catalog/rollback', { version: '1.2.0' }],
+    ['opsSignIn', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/ops/session', { body: { name: 'jana', password: 'heslo-operatora' } }), 'POST', '/api/ops/session', { name: 'jana', password: 'heslo-operatora' }],
+    ['opsSession', (c: ReturnType<typeof createApiClient>) => c.call('GET /api/ops/session'), 'GET', '/api/ops/session', undefined],
+    ['opsSignOut', (c: ReturnType<typeof createApiClient>) => c.call('DELETE /api/ops/session'), 'DELETE', '/api/ops/session', {}],
+    ['operatorStoreInvoice', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/invoice', {}],
+    ['operatorEmail', (c: ReturnType<typeof createApiClient>) => c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }), 'GET', '/api/operator/orders/2026000001/email', undefined],
+    ['operatorSendEmail', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/email', {}],
+    ['operatorMarkPaid', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/paid', {}],
+    ['operatorInvoice', (c: ReturnType<typeof createApiClient>) => c.download('GET /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }), 'GET', '/api/operator/orders/2026000001/invoice', undefined],
   ] as const)('%s → %s %s', async (_name, call, method, path, body) => {
     fake.on(`${method} ${path}`, { body: { data: null } });
     await call(createApiClient({ fetch: fake }));
     expect(fake.calls).toHaveLength(1);
     expect(fake.calls[0]).toMatchObject({ method, path, body });
+  });
+});
+
+describe('resource keys', () => {
+  it('are the call with its arguments: params filled in, query names sorted, a body as stable JSON', () => {
+    expect(keyOf('GET /api/menu')).toBe('GET /api/menu');
+    expect(keyOf('GET /api/product/:url', { params: { url: 'a/b' } })).toBe('GET /api/product/a%2Fb');
+    expect(keyOf('GET /api/products', { query: { sort: 'name', category: 'murivo', page: 2, brands: undefined } })).toBe(
+      'GET /api/products?category=murivo&page=2&sort=name',
+    );
+    expect(keyOf('POST /api/checkout/quote', { body: { shippingCode: null, lines: [{ v_id: 1, amount: 2 }] } })).toBe(
+      'POST /api/checkout/quote {"lines":[{"amount":2,"v_id":1}],"shippingCode":null}',
+    );
+  });
+
+  it("a resource loads its call with the hook's signal", async () => {
+    fake.on('GET /api/brand/baumit', { body: { data: 'b' } });
+    const brand = createApiClient({ fetch: fake }).resource('GET /api/brand/:url', { params: { url: 'baumit' } });
+    expect(brand.key).toBe('GET /api/brand/baumit');
+    await expect(brand.load(new AbortController().signal)).resolves.toEqual({ data: 'b' });
+    expect(fake.calls[0]?.credentials).toBe('omit');
   });
 });

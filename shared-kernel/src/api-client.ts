@@ -5,19 +5,24 @@
  * ApiError built from the API's { error: { code, message } } body (status 0
  * when the request itself failed).
  *
- * `api` is the configured default instance (same origin). The auth store
- * registers whether the shopper is signed in and its local sign-out through
- * configureApi, which tests also use to pass a fake fetch.
+ * Every call is named as the contract names it, `call('GET /api/product/:url', { params: { url } })`:
+ * its path, params, query, body and answer types come from the contract's tables (ApiCalls), so a
+ * renamed route is a type error at every call site; who a call is sent as (public, /ops, the
+ * shopper) is the contract's too (call-access.ts).
  *
- * Every call of the shell and the areas to /api goes through here (ESLint forbids a raw fetch
+ * `api` is the configured default instance (same origin); `call`, `download` and `resource` are
+ * its functions. The auth store registers whether the shopper is signed in and its local sign-out
+ * through configureApi, which tests also use to pass a fake fetch.
+ *
+ * Every call of the shell and the areas to the API goes through here (ESLint forbids a raw fetch
  * there), so a 401 to a signed-in shopper's request always signs out. Binary answers (PDF,
  * photos) come from `download`; the operator's document calls carry the operator's token in their
- * own header instead of the shopper's (RequestOptions.headers), and /ops's calls only the operator's
- * session cookie (same origin, HttpOnly: the page never sees it).
+ * own header instead of the shopper's (CallOptions.operatorToken), and /ops's calls only the
+ * operator's session cookie (same origin, HttpOnly: the page never sees it).
  */
-import type { ApiCalls, ApiErrorCode, CheckoutCalls, ReleasePart } from './contract/index.ts';
-import type { CatalogCalls } from './contract/index.ts';
-import type { AccountCalls } from './contract/index.ts';
+import type { ApiCalls, ApiErrorCode, CallName, DownloadCalls, DownloadName } from './contract/index.ts';
+import { accessOf } from './contract/call-access.ts';
+import { buildQuery, keyOf, splitCall, type Query } from './call-key.ts';
 import { ApiError } from './errors.ts';
 
 export type ApiClientOptions = {
@@ -31,44 +36,52 @@ export type ApiClientOptions = {
   onUnauthorized?: () => void;
 };
 
-export type QueryValue = string | number | boolean | null | undefined;
-export type Query = Record<string, QueryValue>;
-export type RequestOptions = {
+/** How one call is sent, beyond its arguments. */
+export type CallOptions = {
   signal?: AbortSignal;
-  /** A public call (the catalogue): sent without the session cookie, so it is the same for everyone and caches may answer it. */
-  anonymous?: boolean;
+  /** The browser's HTTP cache mode, e.g. 'no-store' for a view that must be live. */
+  cache?: RequestCache;
   /**
-   * Extra headers of this request, e.g. the operator's token. With an Authorization header of its
-   * own the shopper's session cookie is not sent (and a 401 does not sign the shopper out).
+   * Extra headers of this request. With an Authorization header of its own the shopper's session
+   * cookie is not sent (and a 401 does not sign the shopper out).
    */
   headers?: Record<string, string>;
-  /** The browser's HTTP cache mode, e.g. 'no-store' for the operator's live views. */
+  /**
+   * The operator's order tools: their token as X-Operator-Token, without the shopper's session
+   * (so a 401 does not sign the shopper out), never from a cache.
+   */
+  operatorToken?: string;
+};
+
+type Def<K extends CallName> = ApiCalls[K];
+type ParamsArg<C> = C extends { params: infer P } ? { params: P } : { params?: undefined };
+type QueryArg<C> = C extends { query: infer Q } ? ({} extends Q ? { query?: Q } : { query: Q }) : { query?: undefined };
+type BodyArg<C> = C extends { body: infer B } ? ({} extends B ? { body?: B } : { body: B }) : { body?: undefined };
+/** The arguments of a call, as its contract types them: `params`, `query`, `body` where it has them. */
+export type CallArgs<K extends CallName> = ParamsArg<Def<K>> & QueryArg<Def<K>> & BodyArg<Def<K>>;
+export type CallAnswer<K extends CallName> = Def<K>['answer'];
+/** The arguments may be left out when the call needs none. */
+type ArgsOf<A> = {} extends A ? [args?: A] : [args: A];
+
+/** A call bound to its arguments: what a page's data is known by (`key`) and how it is loaded. */
+export type CallResource<T> = { key: string; load: (signal: AbortSignal) => Promise<T> };
+
+/** A call's arguments as sent (the types are checked where the call is made). */
+type SentArgs = { params?: Record<string, string | number>; query?: Query; body?: unknown } & CallOptions;
+
+/** How the client sends one request (from the call's access and its options). */
+type RequestOptions = {
+  signal?: AbortSignal;
+  /** Sent without the session cookie (a public call, or one with a credential of its own). */
+  anonymous?: boolean;
+  headers?: Record<string, string>;
   cache?: RequestCache;
   /** Whether the browser sends its cookies, e.g. 'same-origin' for the operator's session on /ops. */
   credentials?: RequestCredentials;
 };
 
-type Answer<K extends keyof ApiCalls> = ApiCalls[K]['answer'];
-
 /** The moves of /ops on a released part, each a call of the contract. */
 export type OpsReleaseAction = 'rollback' | 'pin' | 'unpin' | 'promote' | 'abort' | 'preview';
-type OpsReleaseCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
-
-/**
- * The operator's document tools of the spec's utility routes (/pdf, /generate, /email, /send,
- * /paid), behind X-Operator-Token: the contract's calls, and the invoice PDF beside them.
- */
-export type OperatorDocumentCalls = Pick<
-  ApiCalls,
-  | 'POST /api/operator/orders/:number/invoice'
-  | 'GET /api/operator/orders/:number/email'
-  | 'POST /api/operator/orders/:number/email'
-  | 'POST /api/operator/orders/:number/paid'
-> & {
-  /** The invoice is a PDF, outside the JSON contract. */
-  'GET /api/operator/orders/:number/invoice': { answer: Blob };
-};
-type OperatorAnswer<K extends keyof OperatorDocumentCalls> = OperatorDocumentCalls[K]['answer'];
 
 const ERROR_CODES: readonly ApiErrorCode[] = [
   'bad_request',
@@ -115,18 +128,6 @@ function errorFromBody(status: number, body: unknown): ApiError {
     return new ApiError(status, knownCode, text);
   }
   return new ApiError(status, codeForStatus(status), `Požiadavka zlyhala (HTTP ${status}).`);
-}
-
-/** "?a=1&b=x" from the defined values of a query object, "" when none. */
-export function buildQuery(query: Query | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    params.append(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }
 
 export function createApiClient(options: ApiClientOptions = {}) {
@@ -197,24 +198,40 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return parsed as T;
   }
 
-  const get = <T>(path: string, query?: Query, init?: RequestOptions) =>
-    request<T>('GET', path, query, undefined, init);
-  /** The public catalogue: never with the session (the answers do not depend on who asks). */
-  const publicGet = <T>(path: string, query?: Query, init?: RequestOptions) =>
-    request<T>('GET', path, query, undefined, { ...init, anonymous: true });
-  const post = <T>(path: string, body: unknown, init?: RequestOptions) =>
-    request<T>('POST', path, undefined, body ?? {}, init);
-  const segment = encodeURIComponent;
-  const put = <T>(path: string, body: unknown) => request<T>('PUT', path, undefined, body ?? {}, undefined);
-  const del = <T>(path: string) => request<T>('DELETE', path, undefined, undefined, undefined);
-  type Acc<K extends keyof AccountCalls> = AccountCalls[K]['answer'];
+  /** What a call sends as: the contract's access, or the operator's token of the order tools. */
+  function sendOptions(name: CallName | DownloadName, options: CallOptions): RequestOptions {
+    const { signal, cache, headers, operatorToken } = options;
+    const init: RequestOptions = { signal, cache, headers };
+    if (operatorToken !== undefined) return { ...init, anonymous: true, headers: { ...headers, 'X-Operator-Token': operatorToken }, cache: 'no-store' };
+    switch (accessOf(name)) {
+      case 'public':
+        return { ...init, anonymous: true };
+      // The operator's session cookie (same origin) and never the shopper's, so a 401 there does not sign the shopper out.
+      case 'ops':
+        return { ...init, anonymous: true, credentials: 'same-origin', cache: 'no-store' };
+      default:
+        return init;
+    }
+  }
 
   /**
-   * A binary answer (invoice PDF, complaint photo) with the session, as a Blob;
+   * One call of the contract: `call('GET /api/product/:url', { params: { url } })`. The path's
+   * `:params` are URI-encoded; a change without a body sends `{}` (a JSON body, as every change
+   * made with a cookie must be).
+   */
+  function call<K extends CallName>(name: K, ...[args]: ArgsOf<CallArgs<K> & CallOptions>): Promise<CallAnswer<K>> {
+    const given = (args as unknown as SentArgs | undefined) ?? {};
+    const { method, path } = splitCall(name, given.params);
+    return request<CallAnswer<K>>(method, path, given.query, method === 'GET' ? undefined : (given.body ?? {}), sendOptions(name, given));
+  }
+
+  /**
+   * A binary answer (invoice PDF, complaint photo) as a Blob: `download('GET /api/orders/:token/invoice', { params })`;
    * errors and the 401 sign-out as for JSON calls.
    */
-  async function download(path: string, init?: RequestOptions): Promise<Blob> {
-    const { response, asShopper } = await send('GET', path, undefined, undefined, init, null);
+  async function download<K extends DownloadName>(name: K, args: DownloadCalls[K] & CallOptions): Promise<Blob> {
+    const { path } = splitCall(name, args.params);
+    const { response, asShopper } = await send('GET', path, undefined, undefined, sendOptions(name, args), null);
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       let parsed: unknown;
@@ -229,144 +246,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
   }
 
   /**
-   * /ops: the operator's session cookie (same origin) and never the shopper's token, so a 401 there
-   * does not sign the shopper out; never from a cache.
+   * A call as a page's resource (for `useResource`): its key from the call and its arguments, and
+   * its load with the hook's abort signal.
    */
-  const asOps: RequestOptions = { anonymous: true, credentials: 'same-origin', cache: 'no-store' };
-  /** The operator's order tools: X-Operator-Token, without the shopper's token, never from a cache. */
-  const asOperator = (operatorToken: string): RequestOptions => ({ anonymous: true, headers: { 'X-Operator-Token': operatorToken }, cache: 'no-store' });
-  const operatorOrder = (number: string, tail: string) => `/api/operator/orders/${segment(number)}/${tail}`;
+  function resource<K extends CallName>(name: K, ...[args]: ArgsOf<CallArgs<K>>): CallResource<CallAnswer<K>> {
+    const given = (args as unknown as SentArgs | undefined) ?? {};
+    const send = call as unknown as (name: K, args: SentArgs) => Promise<CallAnswer<K>>;
+    return { key: keyOf(name, given), load: (signal) => send(name, { ...given, signal }) };
+  }
 
-  return {
-    get,
-    post,
-
-    // spec section 7; the browser's session is the cookie, so no authHash (API clients may send one)
-    logout: (authHash?: string) =>
-      post<Answer<'POST /api/account/logout'>>('/api/account/logout', authHash ? { authHash } : {}),
-    validateCoupon: (body: ApiCalls['POST /api/coupon/validate']['body']) =>
-      post<Answer<'POST /api/coupon/validate'>>('/api/coupon/validate', body),
-    deactivateCoupon: (userId: number) =>
-      get<Answer<'GET /api/coupon/deactive'>>('/api/coupon/deactive', { userId }),
-    activeCoupon: (userId: number) =>
-      get<Answer<'GET /api/coupon/active'>>('/api/coupon/active', { user_id: userId }),
-    variantDetail: (v_id: number) =>
-      post<Answer<'POST /api/product/variant/detail'>>('/api/product/variant/detail', { v_id }),
-    menu: () => publicGet<Answer<'GET /api/menu'>>('/api/menu'),
-    site: () => publicGet<Answer<'GET /api/site'>>('/api/site'),
-    pickupPoints: (query: { q?: string; lat?: number; lon?: number }) => {
-      const params = new URLSearchParams();
-      if (query.q) params.set('q', query.q);
-      if (query.lat !== undefined && query.lon !== undefined) {
-        params.set('lat', query.lat.toFixed(4));
-        params.set('lon', query.lon.toFixed(4));
-      }
-      const search = params.toString();
-      return publicGet<CheckoutCalls['GET /api/pickup-points']['answer']>(`/api/pickup-points${search ? `?${search}` : ''}`);
-    },
-    redirectList: () => get<Answer<'GET /api/redirect/list'>>('/api/redirect/list'),
-
-    // ours
-    redirectFor: (path: string) => get<Answer<'GET /api/redirect'>>('/api/redirect', { path }),
-    login: (email: string, password: string) =>
-      post<Answer<'POST /api/account/login'>>('/api/account/login', { email, password }),
-    me: () => get<Answer<'GET /api/account/me'>>('/api/account/me'),
-    home: () => publicGet<Answer<'GET /api/home'>>('/api/home'),
-    category: (url: string) => publicGet<Answer<'GET /api/category/:url'>>(`/api/category/${segment(url)}`),
-    products: (query: ApiCalls['GET /api/products']['query'], init?: RequestOptions) =>
-      publicGet<Answer<'GET /api/products'>>('/api/products', query, init),
-    product: (url: string) => publicGet<Answer<'GET /api/product/:url'>>(`/api/product/${segment(url)}`),
-    page: (slug: string) => get<Answer<'GET /api/page/:slug'>>(`/api/page/${segment(slug)}`),
-    brand: (url: string) => publicGet<Answer<'GET /api/brand/:url'>>(`/api/brand/${segment(url)}`),
-    blog: (query: ApiCalls['GET /api/blog']['query']) => get<Answer<'GET /api/blog'>>('/api/blog', query),
-    blogTags: () => get<Answer<'GET /api/blog/tags'>>('/api/blog/tags'),
-    blogPost: (slug: string) => get<Answer<'GET /api/blog/post/:slug'>>(`/api/blog/post/${segment(slug)}`),
-    contact: (body: ApiCalls['POST /api/contact']['body']) => post<Answer<'POST /api/contact'>>('/api/contact', body),
-    loyalty: () => get<Answer<'GET /api/loyalty'>>('/api/loyalty'),
-
-    // checkout
-    checkoutMethods: () => get<CheckoutCalls['GET /api/checkout/methods']['answer']>('/api/checkout/methods'),
-    checkoutQuote: (body: CheckoutCalls['POST /api/checkout/quote']['body'], init?: RequestOptions) =>
-      request<CheckoutCalls['POST /api/checkout/quote']['answer']>('POST', '/api/checkout/quote', undefined, body, init),
-    placeOrder: (body: CheckoutCalls['POST /api/orders']['body']) =>
-      post<CheckoutCalls['POST /api/orders']['answer']>('/api/orders', body),
-    order: (token: string) => get<CheckoutCalls['GET /api/orders/:token']['answer']>(`/api/orders/${segment(token)}`),
-    retryPayment: (token: string) =>
-      post<CheckoutCalls['POST /api/orders/:token/pay']['answer']>(`/api/orders/${segment(token)}/pay`, {}),
-    /** The invoice PDF of an order: a guest's by the order token, a signed-in shopper's own with the session. */
-    invoice: (orderToken: string) => download(`/api/orders/${segment(orderToken)}/invoice`),
-
-    // account
-    put,
-    del,
-    download,
-    register: (body: AccountCalls['POST /api/account/register']['body']) =>
-      post<Acc<'POST /api/account/register'>>('/api/account/register', body),
-    requestPasswordReset: (email: string) =>
-      post<Acc<'POST /api/account/password-reset'>>('/api/account/password-reset', { email }),
-    confirmPasswordReset: (token: string, password: string) =>
-      post<Acc<'POST /api/account/password-reset/confirm'>>('/api/account/password-reset/confirm', { token, password }),
-    profile: () => get<Acc<'GET /api/account/profile'>>('/api/account/profile'),
-    updateProfile: (body: AccountCalls['PUT /api/account/profile']['body']) =>
-      put<Acc<'PUT /api/account/profile'>>('/api/account/profile', body),
-    confirmEmailChange: (token: string) => post<Acc<'POST /api/account/email/confirm'>>('/api/account/email/confirm', { token }),
-    changePassword: (currentPassword: string, newPassword: string) =>
-      post<Acc<'POST /api/account/password'>>('/api/account/password', { currentPassword, newPassword }),
-    deleteAccount: (password: string) => post<Acc<'POST /api/account/delete'>>('/api/account/delete', { password }),
-    addresses: () => get<Acc<'GET /api/account/addresses'>>('/api/account/addresses'),
-    createAddress: (body: AccountCalls['POST /api/account/addresses']['body']) =>
-      post<Acc<'POST /api/account/addresses'>>('/api/account/addresses', body),
-    updateAddress: (id: number, body: AccountCalls['PUT /api/account/addresses/:id']['body']) =>
-      put<Acc<'PUT /api/account/addresses/:id'>>(`/api/account/addresses/${id}`, body),
-    deleteAddress: (id: number) => del<Acc<'DELETE /api/account/addresses/:id'>>(`/api/account/addresses/${id}`),
-    checkoutPrefill: () => get<Acc<'GET /api/account/checkout-prefill'>>('/api/account/checkout-prefill'),
-    accountOrders: (page?: number, init?: RequestOptions) =>
-      get<Acc<'GET /api/account/orders'>>('/api/account/orders', { page }, init),
-    accountOrder: (token: string) => get<Acc<'GET /api/account/orders/:token'>>(`/api/account/orders/${segment(token)}`),
-    withdrawOrder: (token: string, itemIds: number[]) =>
-      post<Acc<'POST /api/account/orders/:token/withdraw'>>(`/api/account/orders/${segment(token)}/withdraw`, { itemIds, confirm: true }),
-    complaints: () => get<Acc<'GET /api/account/complaints'>>('/api/account/complaints'),
-    /** multipart/form-data: orderToken, itemId, reason, description, photos. */
-    fileComplaint: (form: FormData) =>
-      request<Acc<'POST /api/account/complaints'>>('POST', '/api/account/complaints', undefined, form, undefined),
-    /** A complaint photo (served only to its owner). */
-    complaintPhoto: (complaintId: number, photoId: number) => download(`/api/account/complaints/${complaintId}/photos/${photoId}`),
-
-    // catalogue
-    productFacets: (query: CatalogCalls['GET /api/products/facets']['query'], init?: RequestOptions) =>
-      publicGet<CatalogCalls['GET /api/products/facets']['answer']>('/api/products/facets', query, init),
-    search: (query: CatalogCalls['GET /api/search']['query'], init?: RequestOptions) =>
-      publicGet<CatalogCalls['GET /api/search']['answer']>('/api/search', query, init),
-    suggest: (q: string, init?: RequestOptions) =>
-      publicGet<CatalogCalls['GET /api/search/suggest']['answer']>('/api/search/suggest', { q }, init),
-
-    // the operator of /ops (an account's session cookie, never the shopper's token)
-    opsSignIn: (body: ApiCalls['POST /api/ops/session']['body']) => post<Answer<'POST /api/ops/session'>>('/api/ops/session', body, asOps),
-    opsSession: () => get<Answer<'GET /api/ops/session'>>('/api/ops/session', undefined, asOps),
-    /** Sign-out: a JSON body, as every change made with the operator's cookie must be (CSRF). */
-    opsSignOut: () => request<void>('DELETE', '/api/ops/session', undefined, {}, asOps),
-    opsReleases: () => get<Answer<'GET /api/ops/releases'>>('/api/ops/releases', undefined, asOps),
-    opsRelease: <A extends OpsReleaseAction>(part: ReleasePart, action: A, body: OpsReleaseCall<A>['body']) =>
-      post<OpsReleaseCall<A>['answer']>(`/api/ops/releases/${segment(part)}/${action}`, body, asOps),
-    opsBackups: () => get<Answer<'GET /api/ops/backups'>>('/api/ops/backups', undefined, asOps),
-    opsInventory: () => get<Answer<'GET /api/ops/inventory'>>('/api/ops/inventory', undefined, asOps),
-    opsAudit: () => get<Answer<'GET /api/ops/audit'>>('/api/ops/audit', undefined, asOps),
-    opsRefunds: () => get<Answer<'GET /api/ops/refunds'>>('/api/ops/refunds', undefined, asOps),
-    opsIntegrity: () => get<Answer<'GET /api/ops/integrity'>>('/api/ops/integrity', undefined, asOps),
-    opsCspViolations: () => get<Answer<'GET /api/ops/csp-violations'>>('/api/ops/csp-violations', undefined, asOps),
-    // the operator's order tools (a token of their own, never the shopper's)
-    operatorRefunds: (operatorToken: string) =>
-      get<Answer<'GET /api/operator/payments/refunds'>>('/api/operator/payments/refunds', undefined, asOperator(operatorToken)),
-    operatorInvoice: (operatorToken: string, number: string) => download(operatorOrder(number, 'invoice'), asOperator(operatorToken)),
-    operatorStoreInvoice: (operatorToken: string, number: string) =>
-      post<OperatorAnswer<'POST /api/operator/orders/:number/invoice'>>(operatorOrder(number, 'invoice'), {}, asOperator(operatorToken)),
-    operatorEmail: (operatorToken: string, number: string) =>
-      get<OperatorAnswer<'GET /api/operator/orders/:number/email'>>(operatorOrder(number, 'email'), undefined, asOperator(operatorToken)),
-    operatorSendEmail: (operatorToken: string, number: string) =>
-      post<OperatorAnswer<'POST /api/operator/orders/:number/email'>>(operatorOrder(number, 'email'), {}, asOperator(operatorToken)),
-    operatorMarkPaid: (operatorToken: string, number: string) =>
-      post<OperatorAnswer<'POST /api/operator/orders/:number/paid'>>(operatorOrder(number, 'paid'), {}, asOperator(operatorToken)),
-  };
+  return { call, download, resource };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -386,3 +275,6 @@ export function configureApi(config: ApiClientOptions): void {
 
 /** The default client: same origin, the session cookie, 401 while signed in → local sign-out. */
 export const api: ApiClient = createApiClient(defaultConfig);
+
+/** The default client's calls, downloads and resources. */
+export const { call, download, resource } = api;

@@ -112,7 +112,7 @@ describe('useAuthStore', () => {
   it('the default api client sends the session cookie and no Authorization header', async () => {
     fake.on('GET /api/account/me', { body: { data: { id: 7 } } });
     useAuthStore.getState().login(session());
-    await api.me();
+    await api.call('GET /api/account/me');
     expect(fake.calls[0]?.credentials).toBe('same-origin');
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
   });
@@ -187,7 +187,7 @@ describe('useAuthStore', () => {
     fake.on('GET /api/account/me', { status: 401, body: { error: { code: 'unauthorized', message: 'Relácia vypršala.' } } });
     useAuthStore.getState().login(session());
     useBasketStore.setState({ lines: [line(1, 2)] });
-    await expect(api.me()).rejects.toMatchObject({ status: 401 });
+    await expect(api.call('GET /api/account/me')).rejects.toMatchObject({ status: 401 });
     expect(useAuthStore.getState().auth).toEqual({});
     expect(fake.callsTo('POST /api/account/logout')).toHaveLength(0);
     expect(useBasketStore.getState().lines).toHaveLength(1);

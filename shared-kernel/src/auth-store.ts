@@ -107,7 +107,7 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
     },
     logout: async () => {
       // The request is built synchronously before the local sign-out, as a signed-in one.
-      const pending = isAuthenticated(get()) ? api.logout().then(
+      const pending = isAuthenticated(get()) ? api.call('POST /api/account/logout').then(
         () => undefined,
         () => undefined,
       ) : Promise.resolve();

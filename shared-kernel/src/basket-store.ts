@@ -106,7 +106,7 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
       if (lines.length === 0) return;
       const answers = await Promise.all(
         lines.map((line) =>
-          api.variantDetail(line.v_id).then(
+          api.call('POST /api/product/variant/detail', { body: { v_id: line.v_id } }).then(
             (answer) => (isVariantData(answer?.data) ? answer.data : null),
             // A variant the shop no longer sells (404) can no longer be bought: the line says so.
             (error: unknown) => ((error as { status?: unknown } | null)?.status === 404 ? { ...line.variantData, v_availability: 'unavailable' as const } : null),

@@ -91,7 +91,7 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
     update({ status: 'applying', message: null });
     const lines = useBasketStore.getState().lines;
     try {
-      const answer = await api.validateCoupon({ code: trimmed, cart: lines, total: basketTotal(lines), userId });
+      const answer = await api.call('POST /api/coupon/validate', { body: { code: trimmed, cart: lines, total: basketTotal(lines), userId } });
       if (seq !== applySeq) return get().status;
       if (typeof answer !== 'object' || answer === null || typeof answer.valid !== 'boolean') {
         throw new TypeError('Unexpected coupon answer');
@@ -142,7 +142,7 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
       const userId = currentUserId();
       clear();
       if (userId === null) return;
-      await api.deactivateCoupon(userId).catch(() => undefined);
+      await api.call('GET /api/coupon/deactive', { query: { userId } }).catch(() => undefined);
     },
 
     reapplyActive: async () => {
@@ -152,7 +152,7 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
         return;
       }
       try {
-        const answer = await api.activeCoupon(userId);
+        const answer = await api.call('GET /api/coupon/active', { query: { user_id: userId } });
         const code = answer?.coupon?.code;
         if (code) await apply(code);
         else clear();

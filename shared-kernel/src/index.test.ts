@@ -14,6 +14,9 @@ const EXPECTED = [
   'createApiClient',
   'configureApi',
   'api',
+  'call',
+  'download',
+  'resource',
   'NotFoundError',
   'ApiError',
   // stores

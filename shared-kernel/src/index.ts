@@ -20,8 +20,9 @@ export { initKernel } from './startup.ts';
 export { bus } from './event-bus.ts';
 export type { ShopEvents, CouponStatus, CommerceItem } from './event-bus.ts';
 
-export { createApiClient, configureApi, api } from './api-client.ts';
-export type { ApiClient, ApiClientOptions, OpsReleaseAction, Query, QueryValue, RequestOptions } from './api-client.ts';
+export { createApiClient, configureApi, api, call, download, resource } from './api-client.ts';
+export type { ApiClient, ApiClientOptions, CallArgs, CallAnswer, CallOptions, CallResource, OpsReleaseAction } from './api-client.ts';
+export type { Query, QueryValue } from './call-key.ts';
 export { NotFoundError, ApiError } from './errors.ts';
 
 export { useAuthStore } from './auth-store.ts';

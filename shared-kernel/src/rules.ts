@@ -27,3 +27,4 @@ export * from './release-rules.ts';
 export * from './boot-preload.ts';
 export * from './image-rules.ts';
 export { isNotFound } from './errors.ts';
+export { keyOf } from './call-key.ts';

@@ -12,7 +12,7 @@ export function usePaymentRetry(token: string, describe: (caught: unknown) => st
     setBusy(true);
     setError(null);
     try {
-      const { data } = await api.retryPayment(token);
+      const { data } = await api.call('POST /api/orders/:token/pay', { params: { token } });
       if (data.redirectUrl) window.location.assign(data.redirectUrl);
       else setBusy(false);
     } catch (caught) {
