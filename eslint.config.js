@@ -12,7 +12,7 @@ import globals from 'globals';
 const AREAS = ['mf-catalog', 'mf-checkout', 'mf-account', 'mf-content'];
 
 const NO_RAW_FETCH =
-  "Call the API through the kernel's `api` client (@shop/shared-kernel): it sends the token, signs out on a 401 and throws ApiError. Add a typed method to shared-kernel/src/api-client.ts for a new call.";
+  "Call the API through the kernel's client (@shop/shared-kernel): `call('GET /api/…', { params, query, body })` as the contract names the call (a new call is a new row of a contract table); it sends the session, signs out on a 401 and throws ApiError.";
 
 /** Import patterns that reach into another part of the workspace. */
 function foreignParts(own) {

@@ -312,3 +312,24 @@ describe('resource keys', () => {
     expect(fake.calls[0]?.credentials).toBe('omit');
   });
 });
+
+describe('types from the contract', () => {
+  it('refuses a call the contract does not have, and arguments it does not take', () => {
+    const client = createApiClient({ fetch: fake });
+    // Never run: the compiler checks these lines (typecheck), the test only keeps them compiled.
+    const typeOnly = async () => {
+      // @ts-expect-error: no such call (a renamed route is this error at every call site)
+      await client.call('GET /api/produkt/:url', { params: { url: 'x' } });
+      // @ts-expect-error: the product's url is required
+      await client.call('GET /api/product/:url');
+      // @ts-expect-error: the query is typed
+      await client.call('GET /api/products', { query: { sort: 'cheapest' } });
+      // @ts-expect-error: a body only where the call takes one
+      await client.call('GET /api/menu', { body: { x: 1 } });
+      const answer = await client.call('GET /api/product/:url', { params: { url: 'x' } });
+      // @ts-expect-error: the answer is typed
+      return answer.data.no_such_field;
+    };
+    expect(typeOnly).toBeTypeOf('function');
+  });
+});

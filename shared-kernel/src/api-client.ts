@@ -55,13 +55,13 @@ export type CallOptions = {
 
 type Def<K extends CallName> = ApiCalls[K];
 type ParamsArg<C> = C extends { params: infer P } ? { params: P } : { params?: undefined };
-type QueryArg<C> = C extends { query: infer Q } ? ({} extends Q ? { query?: Q } : { query: Q }) : { query?: undefined };
-type BodyArg<C> = C extends { body: infer B } ? ({} extends B ? { body?: B } : { body: B }) : { body?: undefined };
+type QueryArg<C> = C extends { query: infer Q } ? (Partial<Q> extends Q ? { query?: Q } : { query: Q }) : { query?: undefined };
+type BodyArg<C> = C extends { body: infer B } ? (Partial<B> extends B ? { body?: B } : { body: B }) : { body?: undefined };
 /** The arguments of a call, as its contract types them: `params`, `query`, `body` where it has them. */
 export type CallArgs<K extends CallName> = ParamsArg<Def<K>> & QueryArg<Def<K>> & BodyArg<Def<K>>;
 export type CallAnswer<K extends CallName> = Def<K>['answer'];
 /** The arguments may be left out when the call needs none. */
-type ArgsOf<A> = {} extends A ? [args?: A] : [args: A];
+type ArgsOf<A> = Partial<A> extends A ? [args?: A] : [args: A];
 
 /** A call bound to its arguments: what a page's data is known by (`key`) and how it is loaded. */
 export type CallResource<T> = { key: string; load: (signal: AbortSignal) => Promise<T> };

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '@shop/shared-kernel';
+import { call, resource } from '@shop/shared-kernel';
 import { validateAddress } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import type { Address, AddressInput, AddressKind } from '@shop/shared-kernel/contract';
 import { errorMessage, Field } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -22,8 +22,8 @@ function AddressForm({ initial, onDone, onCancel }: { initial: Address | Address
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     try {
-      if (id === null) await api.createAddress(form);
-      else await api.updateAddress(id, form);
+      if (id === null) await call('POST /api/account/addresses', { body: form });
+      else await call('PUT /api/account/addresses/:id', { params: { id }, body: form });
       onDone(id === null ? 'Adresa je pridaná.' : 'Adresa je uložená.');
     } catch (caught) {
       setError(errorMessage(caught, 'Adresu sa nepodarilo uložiť.'));
@@ -59,7 +59,7 @@ function AddressForm({ initial, onDone, onCancel }: { initial: Address | Address
 }
 
 function Addresses() {
-  const list = useResource('addresses', () => api.addresses().then((a) => a.data));
+  const list = useResource(resource('GET /api/account/addresses'), { select: dataOf });
   const [editing, setEditing] = useState<Address | AddressInput | null>(null);
   const [status, setStatus] = useState<{ ok?: string; error?: string }>({});
   const done = (ok: string) => {
@@ -98,10 +98,10 @@ function Addresses() {
                     <div className="acc-actions">
                       <button type="button" className="button" onClick={() => setEditing(a)}>Upraviť</button>
                       {!a.isDefault && (
-                        <button type="button" className="button" onClick={() => void act(() => api.updateAddress(a.id, { ...a, isDefault: true }), 'Predvolená adresa je zmenená.')}>Nastaviť ako predvolenú</button>
+                        <button type="button" className="button" onClick={() => void act(() => call('PUT /api/account/addresses/:id', { params: { id: a.id }, body: { ...a, isDefault: true } }), 'Predvolená adresa je zmenená.')}>Nastaviť ako predvolenú</button>
                       )}
                       <button type="button" className="button" onClick={() => {
-                        if (window.confirm('Naozaj vymazať túto adresu?')) void act(() => api.deleteAddress(a.id), 'Adresa je vymazaná.');
+                        if (window.confirm('Naozaj vymazať túto adresu?')) void act(() => call('DELETE /api/account/addresses/:id', { params: { id: a.id } }), 'Adresa je vymazaná.');
                       }}>Vymazať</button>
                     </div>
                   </li>

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useSearchParams, api } from '@shop/shared-kernel';
+import { Link, useSearchParams, call, download, resource } from '@shop/shared-kernel';
 import {
   COMPLAINT_PHOTO_MAX_BYTES,
   COMPLAINT_PHOTO_MAX_COUNT,
@@ -10,7 +10,7 @@ import {
   formatDate,
   countSk,
 } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import type { Complaint, ComplaintReason } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -25,7 +25,7 @@ function Photo({ complaintId, photoId }: { complaintId: number; photoId: number 
   useEffect(() => {
     let objectUrl: string | null = null;
     let cancelled = false;
-    api.complaintPhoto(complaintId, photoId).then(
+    download('GET /api/account/complaints/:id/photos/:photoId', { params: { id: complaintId, photoId } }).then(
       (blob) => {
         if (cancelled) return;
         objectUrl = URL.createObjectURL(blob);
@@ -42,7 +42,7 @@ function Photo({ complaintId, photoId }: { complaintId: number; photoId: number 
 }
 
 function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; itemId: number; onFiled: () => void }) {
-  const order = useResource(`order:${orderToken}`, () => api.accountOrder(orderToken).then((a) => a.data));
+  const order = useResource(resource('GET /api/account/orders/:token', { params: { token: orderToken } }), { select: dataOf });
   const [reason, setReason] = useState<ComplaintReason | ''>('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -69,7 +69,7 @@ function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; it
     setBusy(true);
     setError(null);
     try {
-      await api.fileComplaint(form);
+      await call('POST /api/account/complaints', { body: form });
       onFiled();
     } catch (caught) {
       setError(errorMessage(caught, 'Reklamáciu sa nepodarilo odoslať. Skúste to znova.'));
@@ -138,7 +138,7 @@ function ComplaintList({ complaints }: { complaints: Complaint[] }) {
 
 function Complaints() {
   const [params, setParams] = useSearchParams();
-  const list = useResource('complaints', () => api.complaints().then((a) => a.data));
+  const list = useResource(resource('GET /api/account/complaints'), { select: dataOf });
   const [ok, setOk] = useState<string | null>(null);
   const orderToken = params.get('order');
   const itemId = Number(params.get('item'));

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams, api, useAuthStore, useCouponStore } from '@shop/shared-kernel';
+import { Link, useNavigate, useSearchParams, call, useAuthStore, useCouponStore } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { useAccountStyles } from '../use-account-styles.ts';
 
@@ -28,7 +28,7 @@ export default function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const { data } = await api.login(email.trim(), password);
+      const { data } = await call('POST /api/account/login', { body: { email: email.trim(), password } });
       // The API has set the HttpOnly session cookie; the page keeps only who is signed in, until when.
       login({ user: data.user, expiresAt: data.expiresAt });
       // The shopper's active coupon comes back into the basket (spec section 4, as at startup).

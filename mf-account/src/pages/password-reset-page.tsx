@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams, api } from '@shop/shared-kernel';
+import { Link, useSearchParams, call } from '@shop/shared-kernel';
 import { checkPassword } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { errorMessage, Field } from '../components/field.tsx';
@@ -33,7 +33,7 @@ function AskForLink() {
     setBusy(true);
     setError(null);
     try {
-      setDone((await api.requestPasswordReset(email.trim())).data.message);
+      setDone((await call('POST /api/account/password-reset', { body: { email: email.trim() } })).data.message);
     } catch (caught) {
       setError(errorMessage(caught, 'Požiadavku sa nepodarilo odoslať. Skúste to znova.'));
     } finally {
@@ -67,7 +67,7 @@ function NewPassword({ token }: { token: string }) {
     setBusy(true);
     setError(null);
     try {
-      await api.confirmPasswordReset(token, password);
+      await call('POST /api/account/password-reset/confirm', { body: { token, password } });
       setDone(true);
     } catch (caught) {
       setError(errorMessage(caught, 'Heslo sa nepodarilo zmeniť. Skúste to znova.'));

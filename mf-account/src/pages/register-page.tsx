@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams, api } from '@shop/shared-kernel';
+import { Link, useSearchParams, call } from '@shop/shared-kernel';
 import { checkPassword, validateProfile } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { errorMessage, Field } from '../components/field.tsx';
@@ -36,7 +36,9 @@ export default function RegisterPage() {
     setBusy(true);
     setError(null);
     try {
-      const { data } = await api.register({ name: form.name.trim(), email: form.email.trim(), password: form.password, newsletter: form.newsletter });
+      const { data } = await call('POST /api/account/register', {
+        body: { name: form.name.trim(), email: form.email.trim(), password: form.password, newsletter: form.newsletter },
+      });
       setDone(data.message);
     } catch (caught) {
       setError(errorMessage(caught, 'Registrácia sa nepodarila. Skúste to znova.'));

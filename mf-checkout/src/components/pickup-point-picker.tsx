@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import { api } from '@shop/shared-kernel';
+import { resource } from '@shop/shared-kernel';
 import { formatZip } from '@shop/shared-kernel/rules';
-import { useResource } from '@shop/shared-kernel/react';
+import { dataOf, useResource } from '@shop/shared-kernel/react';
 import type { PickupPoint } from '@shop/shared-kernel/contract';
 
 type Position = { lat: number; lon: number };
@@ -30,9 +30,9 @@ export function PickupPointPicker({ value, onChange }: { value: string | null; o
   const [position, setPosition] = useState<Position | null>(null);
   const [locating, setLocating] = useState<Locating>('idle');
   const q = useSettled(query.trim());
-  const points = useResource(`pickup-points:${q}:${position ? `${position.lat},${position.lon}` : ''}`, () =>
-    api.pickupPoints({ q: q || undefined, ...(position ?? {}) }).then((answer) => answer.data),
-  );
+  // A position to about ten metres: the same place asks the same question (and a cache may answer it).
+  const near = position ? { lat: Number(position.lat.toFixed(4)), lon: Number(position.lon.toFixed(4)) } : {};
+  const points = useResource(resource('GET /api/pickup-points', { query: { q: q || undefined, ...near } }), { select: dataOf });
 
   const locate = () => {
     if (!('geolocation' in navigator)) return setLocating('failed');

@@ -1,13 +1,13 @@
-import { Link, useParams, api } from '@shop/shared-kernel';
+import { Link, useParams, resource } from '@shop/shared-kernel';
 import { formatDate } from '@shop/shared-kernel/rules';
-import { SHOP_NAME, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, SHOP_NAME, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { useContentStyles } from '../use-content-styles.ts';
 
 /** One blog post at its stable URL /blog/clanok/{slug}. */
 export default function BlogPostPage() {
   useContentStyles();
   const slug = useParams().post ?? '';
-  const post = useResource(`blog-post:${slug}`, () => api.blogPost(slug).then((answer) => answer.data));
+  const post = useResource(resource('GET /api/blog/post/:slug', { params: { slug } }), { select: dataOf });
   const data = post.data;
   usePageMeta({ title: data?.title ?? null, description: data?.perex, canonical: `/blog/clanok/${slug}` });
   const origin = usePublicOrigin();
@@ -28,10 +28,7 @@ export default function BlogPostPage() {
 
   if (post.status === 'error') {
     return (
-      <div role="alert">
-        <p>Článok sa nepodarilo načítať.</p>
-        <button type="button" className="button" onClick={post.reload}>Skúsiť znova</button>
-      </div>
+      <LoadFailed onRetry={post.reload}>Článok sa nepodarilo načítať.</LoadFailed>
     );
   }
   if (!data) return <div className="page-skeleton" aria-busy="true" />;

@@ -9,8 +9,10 @@
  * (PaginationNav, usePaymentRetry, useInvoiceDownload) are exported by the
  * singleton, '@shop/shared-kernel'. entries.test.ts checks this.
  */
-export { useResource } from './use-resource.ts';
-export type { Resource } from './use-resource.ts';
+export { useResource, dataOf } from './use-resource.ts';
+export type { Resource, ResourceOptions, ResourceSource, ResourceState } from './use-resource.ts';
+export { LoadFailed } from './load-failed.tsx';
+export { useSubmit } from './use-submit.ts';
 export { usePageMeta, documentTitle, SHOP_NAME } from './use-page-meta.ts';
 export { useJsonLd } from './use-json-ld.ts';
 export { TextField } from './text-field.tsx';
