@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { call, resource, type OpsReleaseAction } from '@shop/shared-kernel';
 import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
-import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource, useSubmit } from '@shop/shared-kernel/react';
 import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 import { CspViolations } from './ops-csp.tsx';
@@ -350,34 +350,25 @@ const isUnauthorized = (error: unknown) => (error as { status?: number }).status
 function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: (name: string) => void }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { onSubmit, busy, error } = useSubmit(
+    async () => {
+      const answer = await call('POST /api/ops/session', { body: { name: name.trim(), password } });
+      setPassword('');
+      onSignedIn(answer.data.name);
+    },
+    (failure) => (failure as Error).message,
+  );
   const errorRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await call('POST /api/ops/session', { body: { name: name.trim(), password } });
-      setPassword('');
-      onSignedIn(answer.data.name);
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const shown = error ?? notice;
   return (
     <section className="ops">
       <h1>Vydania</h1>
       <h2>Prihlásenie operátora</h2>
-      <form className="ops__login" onSubmit={(event) => void submit(event)}>
+      <form className="ops__login" onSubmit={onSubmit}>
         <label htmlFor="ops-name">Meno</label>
         <input id="ops-name" name="username" autoComplete="username" maxLength={40} value={name} onChange={(event) => setName(event.target.value)} required aria-invalid={error ? true : undefined} aria-describedby={shown ? 'ops-sign-in-error' : undefined} />
         <label htmlFor="ops-password">Heslo</label>
