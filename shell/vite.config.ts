@@ -8,7 +8,7 @@ import { LAYOUTS } from './src/app/route-table.ts';
 // By path, at build time only: Vite's config loader bundles relative files but leaves workspace packages
 // (TypeScript sources) to Node, which cannot load them. The kernel's '/rules' exports the same constant.
 // eslint-disable-next-line no-restricted-imports
-import { BOOT_PRELOAD_ID } from '../shared-kernel/src/boot-preload.ts';
+import { BOOT_PRELOAD_ID } from '../shared-kernel/src/rules/boot-preload.ts';
 
 /**
  * Emits routes.json: the kernel this shell provides and the layouts it has.

@@ -17,7 +17,7 @@ export { usePageMeta, documentTitle, SHOP_NAME } from './use-page-meta.ts';
 export { useJsonLd } from './use-json-ld.ts';
 export { TextField } from './text-field.tsx';
 export type { TextFieldProps } from './text-field.tsx';
-export { injectAreaStyles } from '../area-styles.ts';
+export { injectAreaStyles } from './area-styles.ts';
 export { useAreaStyles } from './use-area-styles.ts';
 export { usePublicOrigin } from './use-public-origin.ts';
 export { useHydrated } from './use-hydrated.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api-client.ts';
+import { api } from '../singleton/api-client.ts';
 
 const NOT_YOURS = 'Faktúru si môže stiahnuť iba zákazník, ktorý objednávku vytvoril (prihláste sa).';
 const FAILED = 'Faktúru sa nepodarilo stiahnuť.';

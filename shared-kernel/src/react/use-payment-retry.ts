@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api-client.ts';
+import { api } from '../singleton/api-client.ts';
 
 /**
  * Pay again for an unpaid card order: starts a new payment and sends the
