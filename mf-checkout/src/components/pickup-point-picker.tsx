@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { resource } from '@shop/shared-kernel';
 import { formatZip } from '@shop/shared-kernel/rules';
-import { dataOf, useResource } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, useResource } from '@shop/shared-kernel/react';
 import type { PickupPoint } from '@shop/shared-kernel/contract';
 
 type Position = { lat: number; lon: number };
@@ -59,7 +59,11 @@ export function PickupPointPicker({ value, onChange }: { value: string | null; o
         </button>
       </div>
       {locating === 'failed' && <p className="chk-message" role="status">Polohu sa nepodarilo zistiť. Vyhľadajte výdajné miesto podľa mesta alebo PSČ.</p>}
-      {points.status === 'error' && <p className="chk-message chk-message--error" role="alert">Výdajné miesta sa nepodarilo načítať. <button type="button" className="chk-link-button" onClick={points.reload}>Skúsiť znova</button></p>}
+      {points.status === 'error' && (
+        <LoadFailed inline className="chk-message chk-message--error" buttonClassName="chk-link-button" onRetry={points.reload}>
+          Výdajné miesta sa nepodarilo načítať.
+        </LoadFailed>
+      )}
       {points.status === 'ready' && points.data.length === 0 && (
         <p className="chk-message" role="status">Pre „{q}“ sme nenašli žiadne výdajné miesto. Skúste iné mesto alebo PSČ.</p>
       )}

@@ -1,16 +1,34 @@
 import type { ReactNode } from 'react';
 
-/**
- * What a page shows when its data could not be loaded: the area's message and „Skúsiť znova",
- * which loads it again (a resource's `reload`). `className` is the area's (e.g. its empty-state box).
- */
-export function LoadFailed({ children, onRetry, className }: { children: ReactNode; onRetry: () => void; className?: string }) {
+type LoadFailedProps = {
+  children: ReactNode;
+  /** Loads again (a resource's `reload`). */
+  onRetry: () => void;
+  /** The area's class of the message (e.g. its empty-state box). */
+  className?: string;
+  /** One line inside a form (a paragraph with a link-like button of `buttonClassName`) instead of a block. */
+  inline?: boolean;
+  buttonClassName?: string;
+};
+
+/** What a page shows when its data could not be loaded: the area's message and „Skúsiť znova". */
+export function LoadFailed({ children, onRetry, className, inline = false, buttonClassName = 'button' }: LoadFailedProps) {
+  const retry = (
+    <button type="button" className={buttonClassName} onClick={onRetry}>
+      Skúsiť znova
+    </button>
+  );
+  if (inline) {
+    return (
+      <p className={className} role="alert">
+        {children} {retry}
+      </p>
+    );
+  }
   return (
     <div className={className} role="alert">
       <p>{children}</p>
-      <button type="button" className="button" onClick={onRetry}>
-        Skúsiť znova
-      </button>
+      {retry}
     </div>
   );
 }

@@ -69,6 +69,18 @@ describe('LoadFailed', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Skúsiť znova' }));
     expect(retried).toBe(1);
   });
+
+  it('inline: one paragraph with the button in it', () => {
+    render(
+      <LoadFailed inline className="chk-message" buttonClassName="chk-link-button" onRetry={() => undefined}>
+        Výdajné miesta sa nepodarilo načítať.
+      </LoadFailed>,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert.tagName).toBe('P');
+    expect(alert.textContent).toBe('Výdajné miesta sa nepodarilo načítať. Skúsiť znova');
+    expect(screen.getByRole('button').className).toBe('chk-link-button');
+  });
 });
 
 describe('useSubmit', () => {
