@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams, call, resource, useAuthStore } from '@shop/shared-kernel';
 import { checkPassword, validateProfile } from '@shop/shared-kernel/rules';
-import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource, useSubmit } from '@shop/shared-kernel/react';
 import type { CompanyData, Profile } from '@shop/shared-kernel/contract';
 import { errorMessage, Field } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -128,17 +128,11 @@ function DeleteAccount() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const remove = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await call('POST /api/account/delete', { body: { password } });
-      signOut();
-      void navigate('/', { replace: true });
-    } catch (caught) {
-      setError(errorMessage(caught, 'Účet sa nepodarilo zrušiť.'));
-    }
-  };
+  const remove = useSubmit(async () => {
+    await call('POST /api/account/delete', { body: { password } });
+    signOut();
+    void navigate('/', { replace: true });
+  }, (caught) => errorMessage(caught, 'Účet sa nepodarilo zrušiť.'));
   return (
     <section className="acc-form acc-danger" aria-labelledby="acc-delete-title">
       <h2 id="acc-delete-title">Zrušenie účtu</h2>
@@ -146,9 +140,9 @@ function DeleteAccount() {
       {!open ? (
         <button type="button" className="button" onClick={() => setOpen(true)}>Zrušiť účet…</button>
       ) : (
-        <form onSubmit={(event) => void remove(event)} noValidate className="acc-stack">
+        <form onSubmit={remove.onSubmit} noValidate className="acc-stack">
           <Field id="delete-password" label="Na potvrdenie zadajte heslo" type="password" autoComplete="current-password" value={password} onChange={setPassword} />
-          {error && <p className="acc-error" role="alert">{error}</p>}
+          {remove.error && <p className="acc-error" role="alert">{remove.error}</p>}
           <div className="acc-actions">
             <button type="submit" className="button acc-button--danger">Natrvalo zrušiť účet</button>
             <button type="button" className="button" onClick={() => setOpen(false)}>Ponechať účet</button>
