@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, configureApi, createApiClient } from './api-client.ts';
 import { buildQuery, keyOf } from '../rules/call-key.ts';
@@ -331,5 +332,12 @@ describe('types from the contract', () => {
       return answer.data.no_such_field;
     };
     expect(typeOnly).toBeTypeOf('function');
+  });
+});
+
+describe('the client source', () => {
+  it('writes no path of the API: every path is the contract\'s call name', () => {
+    const source = readFileSync(new URL('./api-client.ts', import.meta.url), 'utf8');
+    expect(source.match(/['`"]\/api/g)).toBeNull();
   });
 });
