@@ -16,7 +16,7 @@ const APPS = { shell: 'shell', catalog: 'mf-catalog', checkout: 'mf-checkout', a
 const AREAS = ['catalog', 'checkout', 'account', 'content'];
 
 const NO_RAW_FETCH =
-  "Call the API through the kernel's `api` client (@shop/shared-kernel): it sends the token, signs out on a 401 and throws ApiError. Add a typed method to packages/shared-kernel/src/api-client.ts for a new call.";
+  "Call the API through the kernel's client (@shop/shared-kernel): `call('GET /api/…', { params, query, body })` as the contract names the call (a new call is a new row of a contract table); it sends the session, signs out on a 401 and throws ApiError.";
 
 /**
  * Package imports that reach another part of the workspace (relative paths into another package

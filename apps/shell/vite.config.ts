@@ -7,7 +7,7 @@ import { federationDefaults, KERNEL_BUILD_VERSION, serverBuildPlugin, sharedSing
 // By path, at build time only: Vite's config loader bundles relative files but leaves workspace packages
 // (TypeScript sources) to Node, which cannot load them. The kernel's '/rules' exports the same constant.
 // eslint-disable-next-line no-restricted-imports
-import { BOOT_PRELOAD_ID } from '../../packages/shared-kernel/src/boot-preload.ts';
+import { BOOT_PRELOAD_ID } from '../../packages/shared-kernel/src/rules/boot-preload.ts';
 // eslint-disable-next-line no-restricted-imports -- the layouts the shell offers are the contract's list
 import { LAYOUTS } from '../../packages/shared-kernel/src/contract/parts.ts';
 

@@ -40,7 +40,7 @@ test('a product page\'s HTML announces its main image with high priority and car
   expect(preload![0]).toContain('fetchpriority="high"');
   expect(preload!.index, 'the image preload is in the head').toBeLessThan(html.indexOf('</head>'));
   const data = /<script type="application\/json" id="shop-server-data">(.*?)<\/script>/s.exec(html)?.[1];
-  expect(JSON.parse(data!).data).toHaveProperty(`product:${path.slice(3)}`);
+  expect(JSON.parse(data!).data).toHaveProperty([`GET /api/product/${encodeURIComponent(path.slice(3))}`]);
 });
 
 test('a phone fetches the product\'s main picture once, at a width its screen needs', async ({ page, request }) => {

@@ -235,7 +235,7 @@ test('concurrent renders for different pages and shoppers share nothing: each pa
       data: Record<string, unknown>;
     };
     expect(embedded.path).toBe(`/p/${product.p_url}`);
-    expect(Object.keys(embedded.data).filter((key) => key.startsWith('product:'))).toEqual([`product:${product.p_url}`]);
+    expect(Object.keys(embedded.data).filter((key) => key.startsWith('GET /api/product/'))).toEqual([`GET /api/product/${encodeURIComponent(product.p_url)}`]);
     for (const other of products.filter((candidate) => candidate.p_url !== product.p_url)) {
       expect(html).not.toContain(`<h1>${other.p_name}</h1>`);
     }

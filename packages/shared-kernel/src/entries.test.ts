@@ -17,17 +17,17 @@ const src = dirname(fileURLToPath(import.meta.url));
 
 /** Modules with state that must be one on the page: only the singleton may import them. */
 const STATEFUL = [
-  'instance.ts',
-  'event-bus.ts',
-  'api-client.ts',
-  'auth-store.ts',
-  'basket-store.ts',
-  'coupon-store.ts',
-  'consent-store.ts',
-  'device-store.ts',
-  'checkout-store.ts',
-  'startup.ts',
-  'routing.tsx',
+  'singleton/instance.ts',
+  'singleton/event-bus.ts',
+  'singleton/api-client.ts',
+  'singleton/auth-store.ts',
+  'singleton/basket-store.ts',
+  'singleton/coupon-store.ts',
+  'singleton/consent-store.ts',
+  'singleton/device-store.ts',
+  'singleton/checkout-store.ts',
+  'singleton/startup.ts',
+  'singleton/routing.tsx',
 ];
 
 const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:([\s\S]*?)\s+from\s+)?'([^']+)';/gm;
@@ -52,13 +52,13 @@ function runtimeGraph(entry: string): { modules: Set<string>; packages: Set<stri
 }
 
 describe('entries that every part bundles', () => {
-  it.each(['rules.ts', 'react/index.ts'])('%s reaches no module with state', (entry) => {
+  it.each(['rules/index.ts', 'react/index.ts'])('%s reaches no module with state', (entry) => {
     const { modules } = runtimeGraph(entry);
     expect([...modules].filter((module) => STATEFUL.includes(module))).toEqual([]);
   });
 
   it('rules need neither React nor the singleton (the Node API uses them)', () => {
-    const { packages } = runtimeGraph('rules.ts');
+    const { packages } = runtimeGraph('rules/index.ts');
     expect([...packages]).toEqual([]);
   });
 
@@ -68,7 +68,7 @@ describe('entries that every part bundles', () => {
   });
 
   it('the singleton itself holds every stateful module', () => {
-    const { modules } = runtimeGraph('index.ts');
+    const { modules } = runtimeGraph('singleton/index.ts');
     expect(STATEFUL.filter((module) => !modules.has(module))).toEqual([]);
   });
 });
@@ -86,7 +86,16 @@ describe('what Module Federation shares', () => {
     expect(Object.values(provided).every((share) => share.singleton && share.requiredVersion === false)).toBe(true);
   });
 
-  it('the package exports the singleton, the bundled entries and the contract types', () => {
-    expect(Object.keys(pkg.exports)).toEqual(['.', './rules', './react', './contract', './schemas', './standalone', './federation']);
+  it('the package exports the singleton, the bundled entries, the contract types and the test helpers', () => {
+    expect(Object.keys(pkg.exports)).toEqual(['.', './rules', './react', './contract', './schemas', './standalone', './testing', './federation']);
+  });
+
+  it('each entry is the index of the folder of its name', () => {
+    const folders: Record<string, string> = { '.': 'singleton', './schemas': 'contract' };
+    for (const [entry, file] of Object.entries(pkg.exports)) {
+      if (entry === './federation') continue;
+      const folder = folders[entry] ?? entry.slice(2);
+      expect(file.startsWith(`./src/${folder}/`), `${entry} → ${file}`).toBe(true);
+    }
   });
 });

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { api } from '@shop/shared-kernel';
+import { useState } from 'react';
+import { call, resource } from '@shop/shared-kernel';
 import { validateAddress } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource, useSubmit } from '@shop/shared-kernel/react';
 import type { Address, AddressInput, AddressKind } from '@shop/shared-kernel/contract';
 import { errorMessage, Field } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -14,24 +14,18 @@ const empty = (kind: AddressKind): AddressInput => ({ kind, name: '', street: ''
 function AddressForm({ initial, onDone, onCancel }: { initial: Address | AddressInput; onDone: (message: string) => void; onCancel: () => void }) {
   const [form, setForm] = useState<AddressInput>({ kind: initial.kind, name: initial.name, street: initial.street, city: initial.city, zip: initial.zip, isDefault: initial.isDefault });
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const [error, setError] = useState<string | null>(null);
   const id = 'id' in initial ? initial.id : null;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { onSubmit, error } = useSubmit(async () => {
     const found = validateAddress(form);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    try {
-      if (id === null) await api.createAddress(form);
-      else await api.updateAddress(id, form);
-      onDone(id === null ? 'Adresa je pridaná.' : 'Adresa je uložená.');
-    } catch (caught) {
-      setError(errorMessage(caught, 'Adresu sa nepodarilo uložiť.'));
-    }
-  };
+    if (id === null) await call('POST /api/account/addresses', { body: form });
+    else await call('PUT /api/account/addresses/:id', { params: { id }, body: form });
+    onDone(id === null ? 'Adresa je pridaná.' : 'Adresa je uložená.');
+  }, (caught) => errorMessage(caught, 'Adresu sa nepodarilo uložiť.'));
   const f = (key: 'name' | 'street' | 'city' | 'zip') => ({ id: `address-${key}`, value: form[key], error: errors[key], onChange: (value: string) => setForm({ ...form, [key]: value }) });
   return (
-    <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate aria-label={id === null ? 'Nová adresa' : 'Upraviť adresu'}>
+    <form className="acc-form" onSubmit={onSubmit} noValidate aria-label={id === null ? 'Nová adresa' : 'Upraviť adresu'}>
       <fieldset className="acc-fieldset">
         <legend>Druh adresy</legend>
         {(['billing', 'delivery'] as const).map((kind) => (
@@ -59,7 +53,7 @@ function AddressForm({ initial, onDone, onCancel }: { initial: Address | Address
 }
 
 function Addresses() {
-  const list = useResource('addresses', () => api.addresses().then((a) => a.data));
+  const list = useResource(resource('GET /api/account/addresses'), { select: dataOf });
   const [editing, setEditing] = useState<Address | AddressInput | null>(null);
   const [status, setStatus] = useState<{ ok?: string; error?: string }>({});
   const done = (ok: string) => {
@@ -98,10 +92,10 @@ function Addresses() {
                     <div className="acc-actions">
                       <button type="button" className="button" onClick={() => setEditing(a)}>Upraviť</button>
                       {!a.isDefault && (
-                        <button type="button" className="button" onClick={() => void act(() => api.updateAddress(a.id, { ...a, isDefault: true }), 'Predvolená adresa je zmenená.')}>Nastaviť ako predvolenú</button>
+                        <button type="button" className="button" onClick={() => void act(() => call('PUT /api/account/addresses/:id', { params: { id: a.id }, body: { ...a, isDefault: true } }), 'Predvolená adresa je zmenená.')}>Nastaviť ako predvolenú</button>
                       )}
                       <button type="button" className="button" onClick={() => {
-                        if (window.confirm('Naozaj vymazať túto adresu?')) void act(() => api.deleteAddress(a.id), 'Adresa je vymazaná.');
+                        if (window.confirm('Naozaj vymazať túto adresu?')) void act(() => call('DELETE /api/account/addresses/:id', { params: { id: a.id } }), 'Adresa je vymazaná.');
                       }}>Vymazať</button>
                     </div>
                   </li>

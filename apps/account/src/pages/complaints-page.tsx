@@ -1,5 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useSearchParams, api } from '@shop/shared-kernel';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams, call, download, resource } from '@shop/shared-kernel';
 import {
   COMPLAINT_PHOTO_MAX_BYTES,
   COMPLAINT_PHOTO_MAX_COUNT,
@@ -10,7 +10,7 @@ import {
   formatDate,
   countSk,
 } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource, useSubmit } from '@shop/shared-kernel/react';
 import { shopPaths, type Complaint, type ComplaintReason } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -25,7 +25,7 @@ function Photo({ complaintId, photoId }: { complaintId: number; photoId: number 
   useEffect(() => {
     let objectUrl: string | null = null;
     let cancelled = false;
-    api.complaintPhoto(complaintId, photoId).then(
+    download('GET /api/account/complaints/:id/photos/:photoId', { params: { id: complaintId, photoId } }).then(
       (blob) => {
         if (cancelled) return;
         objectUrl = URL.createObjectURL(blob);
@@ -42,43 +42,32 @@ function Photo({ complaintId, photoId }: { complaintId: number; photoId: number 
 }
 
 function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; itemId: number; onFiled: () => void }) {
-  const order = useResource(`order:${orderToken}`, () => api.accountOrder(orderToken).then((a) => a.data));
+  const order = useResource(resource('GET /api/account/orders/:token', { params: { token: orderToken } }), { select: dataOf });
   const [reason, setReason] = useState<ComplaintReason | ''>('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (order.status === 'error') return <p role="alert">Objednávku sa nepodarilo načítať.</p>;
-  if (!order.data) return <div aria-busy="true" className="page-skeleton" />;
-  const line = order.data.lines.find((l) => l.itemId === itemId);
-  if (!line) return <p role="alert">Položka sa v objednávke nenašla.</p>;
-  if (!order.data.canComplain || line.withdrawn) return <p role="alert">Reklamovať môžete tovar z doručenej objednávky.</p>;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!reason) return setError('Vyberte dôvod reklamácie.');
-    if (description.trim().length < 10) return setError('Popíšte, prosím, vadu tovaru (aspoň 10 znakov).');
-    if (files.length > COMPLAINT_PHOTO_MAX_COUNT) return setError(`Priložte najviac ${COMPLAINT_PHOTO_MAX_COUNT} fotografií.`);
-    if (files.some((f) => f.size > COMPLAINT_PHOTO_MAX_BYTES)) return setError('Každá fotografia môže mať najviac 5 MB.');
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    if (!reason) return 'Vyberte dôvod reklamácie.';
+    if (description.trim().length < 10) return 'Popíšte, prosím, vadu tovaru (aspoň 10 znakov).';
+    if (files.length > COMPLAINT_PHOTO_MAX_COUNT) return `Priložte najviac ${COMPLAINT_PHOTO_MAX_COUNT} fotografií.`;
+    if (files.some((f) => f.size > COMPLAINT_PHOTO_MAX_BYTES)) return 'Každá fotografia môže mať najviac 5 MB.';
     const form = new FormData();
     form.set('orderToken', orderToken);
     form.set('itemId', String(itemId));
     form.set('reason', reason);
     form.set('description', description.trim());
     for (const file of files) form.append('photos', file, file.name);
-    setBusy(true);
-    setError(null);
-    try {
-      await api.fileComplaint(form);
-      onFiled();
-    } catch (caught) {
-      setError(errorMessage(caught, 'Reklamáciu sa nepodarilo odoslať. Skúste to znova.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    await call('POST /api/account/complaints', { body: form });
+    onFiled();
+  }, (caught) => errorMessage(caught, 'Reklamáciu sa nepodarilo odoslať. Skúste to znova.'));
+  if (order.status === 'error') return <p role="alert">Objednávku sa nepodarilo načítať.</p>;
+  if (!order.data) return <div aria-busy="true" className="page-skeleton" />;
+  const line = order.data.lines.find((l) => l.itemId === itemId);
+  if (!line) return <p role="alert">Položka sa v objednávke nenašla.</p>;
+  if (!order.data.canComplain || line.withdrawn) return <p role="alert">Reklamovať môžete tovar z doručenej objednávky.</p>;
+
   return (
-    <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="acc-new-complaint">
+    <form className="acc-form" onSubmit={onSubmit} noValidate aria-labelledby="acc-new-complaint">
       <h2 id="acc-new-complaint">Nová reklamácia</h2>
       <p>Objednávka č. {order.data.number}: <strong>{line.p_name} ({line.v_name})</strong>, {line.amount} {line.v_unit}</p>
       <div className="acc-field">
@@ -138,7 +127,7 @@ function ComplaintList({ complaints }: { complaints: Complaint[] }) {
 
 function Complaints() {
   const [params, setParams] = useSearchParams();
-  const list = useResource('complaints', () => api.complaints().then((a) => a.data));
+  const list = useResource(resource('GET /api/account/complaints'), { select: dataOf });
   const [ok, setOk] = useState<string | null>(null);
   const orderToken = params.get('order');
   const itemId = Number(params.get('item'));

@@ -1,13 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createStandaloneRouter, StandaloneRoutes } from '@shop/shared-kernel/standalone';
 import { configureApi, useAuthStore } from '@shop/shared-kernel';
+import { createFakeFetch } from '@shop/shared-kernel/testing';
 import LoginPage from './login-page.tsx';
 
 // A token whose payload carries user_id 7 (the signature is the server's business).
 const token = `x.${btoa(JSON.stringify({ user_id: 7 })).replace(/=+$/, '')}.y`;
 const expiresAt = new Date(Date.now() + 7 * 24 * 3_600_000).toISOString();
-const fetchMock = vi.fn();
+const fake = createFakeFetch();
 
 function renderAt(url: string) {
   const router = createStandaloneRouter(
@@ -30,8 +31,8 @@ async function submit(email: string, password: string) {
 }
 
 beforeEach(() => {
-  fetchMock.mockReset();
-  configureApi({ fetch: fetchMock as unknown as typeof fetch });
+  fake.reset();
+  configureApi({ fetch: fake });
   useAuthStore.getState().signOutLocally();
 });
 afterEach(cleanup);
@@ -41,16 +42,11 @@ describe('LoginPage', () => {
     renderAt('/account/login');
     await submit('zakaznik@example.sk', '');
     expect(screen.getByRole('alert').textContent).toBe('Zadajte e-mail aj heslo.');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fake.calls).toHaveLength(0);
   });
 
   it('shows one message for wrong credentials and stays signed out', async () => {
-    fetchMock.mockResolvedValue(
-      new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'Nesprávny e-mail alebo heslo' } }), {
-        status: 401,
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
+    fake.on('POST /api/account/login', { status: 401, body: { error: { code: 'unauthorized', message: 'Nesprávny e-mail alebo heslo' } } });
     renderAt('/account/login');
     await submit('zakaznik@example.sk', 'zle');
     expect(screen.getByRole('alert').textContent).toBe('Nesprávny e-mail alebo heslo.');
@@ -58,12 +54,7 @@ describe('LoginPage', () => {
   });
 
   it('signs in, keeps who is signed in but never the token, and follows only a same-site next path', async () => {
-    fetchMock.mockResolvedValue(
-      new Response(JSON.stringify({ data: { token, expiresAt, user: { id: 7, email: 'a@b.sk', name: 'A' } } }), {
-        status: 200,
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
+    fake.on('POST /api/account/login', { body: { data: { token, expiresAt, user: { id: 7, email: 'a@b.sk', name: 'A' } } } });
     const router = renderAt('/account/login?next=https://zly.example/');
     await submit('a@b.sk', 'Heslo123!');
     expect(useAuthStore.getState().auth).toEqual({ auth: 1, user: { id: 7, email: 'a@b.sk', name: 'A' }, expiresAt: Date.parse(expiresAt) });

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams, api, useAuthStore, useCouponStore } from '@shop/shared-kernel';
-import { usePageMeta } from '@shop/shared-kernel/react';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams, call, useAuthStore, useCouponStore } from '@shop/shared-kernel';
+import { usePageMeta, useSubmit } from '@shop/shared-kernel/react';
 import { useAccountStyles } from '../use-account-styles.ts';
 import { shopPaths } from '@shop/shared-kernel/contract';
 
@@ -17,36 +17,27 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [email, setEmail] = useState(() => params.get('email') ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!email.trim() || !password) {
-      setError('Zadajte e-mail aj heslo.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = await api.login(email.trim(), password);
+  const { onSubmit, busy, error } = useSubmit(
+    async () => {
+      if (!email.trim() || !password) return 'Zadajte e-mail aj heslo.';
+      const { data } = await call('POST /api/account/login', { body: { email: email.trim(), password } });
       // The API has set the HttpOnly session cookie; the page keeps only who is signed in, until when.
       login({ user: data.user, expiresAt: data.expiresAt });
       // The shopper's active coupon comes back into the basket (spec section 4, as at startup).
       void useCouponStore.getState().reapplyActive();
       void navigate(safeNext(params.get('next')), { replace: true });
-    } catch (caught) {
+    },
+    (caught) => {
       const status = (caught as { status?: number }).status;
-      setError(status === 401 ? 'Nesprávny e-mail alebo heslo.' : status === 429 ? 'Príliš veľa pokusov. Skúste to o chvíľu.' : 'Prihlásenie sa nepodarilo. Skúste to znova.');
-    } finally {
-      setBusy(false);
-    }
-  };
+      return status === 401 ? 'Nesprávny e-mail alebo heslo.' : status === 429 ? 'Príliš veľa pokusov. Skúste to o chvíľu.' : 'Prihlásenie sa nepodarilo. Skúste to znova.';
+    },
+  );
 
   return (
     <section>
       <h1>Prihlásenie</h1>
-      <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="acc-form" onSubmit={onSubmit} noValidate>
         <label className="acc-field">
           E-mail
           <input type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} required />

@@ -1,7 +1,7 @@
 import { Fragment, useState } from 'react';
-import { Link, useParams, api, useBasketStore, usePaymentRetry, useInvoiceDownload } from '@shop/shared-kernel';
+import { Link, useParams, call, resource, useBasketStore, usePaymentRetry, useInvoiceDownload } from '@shop/shared-kernel';
 import { formatDate, formatPrice, ORDER_STATE_LABELS, formatZip, countSk } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { shopPaths, type AccountOrderDetail } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
 import { ITEM_FORMS, PAYMENT_LABELS } from '../components/order-labels.ts';
@@ -38,7 +38,7 @@ function Reorder({ order }: { order: AccountOrderDetail }) {
     setBusy(true);
     const results = await Promise.all(order.lines.map(async (line) => {
       try {
-        const { data } = await api.variantDetail(line.v_id);
+        const { data } = await call('POST /api/product/variant/detail', { body: { v_id: line.v_id } });
         if (data.v_availability === 'unavailable') return false;
         add({ v_id: line.v_id, amount: line.amount, variantData: data, isComponent: false, isRequired: false });
         return true;
@@ -69,7 +69,7 @@ function Withdrawal({ order, onChanged }: { order: AccountOrderDetail; onChanged
   const selected = open.filter((l) => chosen.includes(l.itemId));
   const confirm = async () => {
     try {
-      const { data } = await api.withdrawOrder(order.token, chosen);
+      const { data } = await call('POST /api/account/orders/:token/withdraw', { params: { token: order.token }, body: { itemIds: chosen, confirm: true } });
       setStep('closed');
       setChosen([]);
       setStatus({ ok: 'Odstúpenie od zmluvy sme prijali. Potvrdenie sme vám poslali e-mailom.' });
@@ -121,12 +121,12 @@ function Withdrawal({ order, onChanged }: { order: AccountOrderDetail; onChanged
 }
 
 function OrderDetailContent({ token }: { token: string }) {
-  const resource = useResource(`order:${token}`, () => api.accountOrder(token).then((a) => a.data));
+  const loaded = useResource(resource('GET /api/account/orders/:token', { params: { token } }), { select: dataOf });
   const [fresh, setFresh] = useState<AccountOrderDetail | null>(null);
-  usePageMeta({ title: resource.data ? `Objednávka č. ${resource.data.number}` : 'Objednávka' });
-  if (resource.status === 'error') return <p role="alert">Objednávku sa nepodarilo načítať.</p>;
-  if (!resource.data) return <div aria-busy="true" className="page-skeleton" />;
-  const order = fresh ?? resource.data;
+  usePageMeta({ title: loaded.data ? `Objednávka č. ${loaded.data.number}` : 'Objednávka' });
+  if (loaded.status === 'error') return <p role="alert">Objednávku sa nepodarilo načítať.</p>;
+  if (!loaded.data) return <div aria-busy="true" className="page-skeleton" />;
+  const order = fresh ?? loaded.data;
   const c = order.contact;
   return (
     <>

@@ -1,4 +1,4 @@
-import { Link, Navigate, useLocation, useSearchParams, api, PaginationNav } from '@shop/shared-kernel';
+import { Link, Navigate, useLocation, useSearchParams, resource, PaginationNav } from '@shop/shared-kernel';
 import { formatDate, formatPrice, ORDER_STATE_LABELS, withoutPageQuery, countSk } from '@shop/shared-kernel/rules';
 import { usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -11,7 +11,7 @@ function OrderList() {
   const { pathname, search } = useLocation();
   const page = Number(params.get('page') ?? '1');
   const valid = Number.isInteger(page) && page >= 1;
-  const list = useResource(`orders:${valid ? page : 1}`, (signal) => api.accountOrders(valid ? page : 1, { signal }));
+  const list = useResource(resource('GET /api/account/orders', { query: { page: valid ? page : 1 } }));
   if (!valid) return <Navigate to={`${pathname}${withoutPageQuery(search)}`} replace />;
   if (list.status === 'error') return <p role="alert">Objednávky sa nepodarilo načítať.</p>;
   if (!list.data) return <div aria-busy="true" className="page-skeleton" />;

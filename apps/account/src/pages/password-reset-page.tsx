@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams, api } from '@shop/shared-kernel';
+import { useState } from 'react';
+import { Link, useSearchParams, call } from '@shop/shared-kernel';
 import { checkPassword } from '@shop/shared-kernel/rules';
-import { usePageMeta } from '@shop/shared-kernel/react';
+import { usePageMeta, useSubmit } from '@shop/shared-kernel/react';
 import { errorMessage, Field } from '../components/field.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
 import { shopPaths } from '@shop/shared-kernel/contract';
@@ -22,28 +22,17 @@ export default function PasswordResetPage() {
 
 function AskForLink() {
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!email.trim()) {
-      setError('Zadajte e-mail.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      setDone((await api.requestPasswordReset(email.trim())).data.message);
-    } catch (caught) {
-      setError(errorMessage(caught, 'Požiadavku sa nepodarilo odoslať. Skúste to znova.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { onSubmit, busy, error } = useSubmit(
+    async () => {
+      if (!email.trim()) return 'Zadajte e-mail.';
+      setDone((await call('POST /api/account/password-reset', { body: { email: email.trim() } })).data.message);
+    },
+    (caught) => errorMessage(caught, 'Požiadavku sa nepodarilo odoslať. Skúste to znova.'),
+  );
   if (done) return <p role="status">{done}</p>;
   return (
-    <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="acc-form" onSubmit={onSubmit} noValidate>
       <p>Pošleme vám odkaz, na ktorom si nastavíte nové heslo.</p>
       <Field id="reset-email" label="E-mail" type="email" autoComplete="email" value={email} onChange={setEmail} />
       {error && <p className="acc-error" role="alert">{error}</p>}
@@ -55,27 +44,16 @@ function AskForLink() {
 function NewPassword({ token }: { token: string }) {
   const [password, setPassword] = useState('');
   const [password2, setPassword2] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const weak = checkPassword(password);
-    if (weak || password !== password2) {
-      setError(weak ?? 'Heslá sa nezhodujú.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await api.confirmPasswordReset(token, password);
+  const { onSubmit, busy, error } = useSubmit(
+    async () => {
+      const weak = checkPassword(password);
+      if (weak || password !== password2) return weak ?? 'Heslá sa nezhodujú.';
+      await call('POST /api/account/password-reset/confirm', { body: { token, password } });
       setDone(true);
-    } catch (caught) {
-      setError(errorMessage(caught, 'Heslo sa nepodarilo zmeniť. Skúste to znova.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    (caught) => errorMessage(caught, 'Heslo sa nepodarilo zmeniť. Skúste to znova.'),
+  );
   if (done) {
     return (
       <>
@@ -85,7 +63,7 @@ function NewPassword({ token }: { token: string }) {
     );
   }
   return (
-    <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="acc-form" onSubmit={onSubmit} noValidate>
       <Field id="reset-password" label="Nové heslo" type="password" autoComplete="new-password" value={password} onChange={setPassword} hint="Aspoň 8 znakov, písmeno aj číslica." />
       <Field id="reset-password2" label="Nové heslo znova" type="password" autoComplete="new-password" value={password2} onChange={setPassword2} />
       {error && <p className="acc-error" role="alert">{error}</p>}

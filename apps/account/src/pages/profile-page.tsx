@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams, api, useAuthStore } from '@shop/shared-kernel';
+import { useNavigate, useSearchParams, call, resource, useAuthStore } from '@shop/shared-kernel';
 import { checkPassword, validateProfile } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource, useSubmit } from '@shop/shared-kernel/react';
 import type { CompanyData, Profile } from '@shop/shared-kernel/contract';
 import { errorMessage, Field } from '../components/field.tsx';
 import { RequireSignIn } from '../components/require-sign-in.tsx';
@@ -22,7 +22,7 @@ function useEmailConfirmation(onConfirmed: (p: Profile) => void) {
   useEffect(() => {
     if (!token || sent.current === token) return;
     sent.current = token;
-    api.confirmEmailChange(token).then(
+    call('POST /api/account/email/confirm', { body: { token } }).then(
       ({ data }) => {
         onConfirmed(data);
         setStatus({ ok: `Nový e-mail ${data.email} je potvrdený. Odteraz sa ním prihlasujete.` });
@@ -47,7 +47,7 @@ function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: (p: Prof
     setStatus({});
     if (Object.keys(found).length > 0) return;
     try {
-      const { data } = await api.updateProfile(input);
+      const { data } = await call('PUT /api/account/profile', { body: input });
       onSaved(data);
       setForm((f) => ({ ...f, email: data.email, currentPassword: '' }));
       setStatus({ ok: emailChanged ? `Údaje sú uložené. ${pendingEmailText(data.pendingEmail ?? input.email.trim())}` : 'Údaje sú uložené.' });
@@ -103,7 +103,7 @@ function PasswordForm() {
       return;
     }
     try {
-      const { data } = await api.changePassword(current, next);
+      const { data } = await call('POST /api/account/password', { body: { currentPassword: current, newPassword: next } });
       renew(data.expiresAt); // the other sessions ended; this one goes on with the fresh cookie the API set
       setCurrent('');
       setNext('');
@@ -128,17 +128,11 @@ function DeleteAccount() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const remove = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await api.deleteAccount(password);
-      signOut();
-      void navigate('/', { replace: true });
-    } catch (caught) {
-      setError(errorMessage(caught, 'Účet sa nepodarilo zrušiť.'));
-    }
-  };
+  const remove = useSubmit(async () => {
+    await call('POST /api/account/delete', { body: { password } });
+    signOut();
+    void navigate('/', { replace: true });
+  }, (caught) => errorMessage(caught, 'Účet sa nepodarilo zrušiť.'));
   return (
     <section className="acc-form acc-danger" aria-labelledby="acc-delete-title">
       <h2 id="acc-delete-title">Zrušenie účtu</h2>
@@ -146,9 +140,9 @@ function DeleteAccount() {
       {!open ? (
         <button type="button" className="button" onClick={() => setOpen(true)}>Zrušiť účet…</button>
       ) : (
-        <form onSubmit={(event) => void remove(event)} noValidate className="acc-stack">
+        <form onSubmit={remove.onSubmit} noValidate className="acc-stack">
           <Field id="delete-password" label="Na potvrdenie zadajte heslo" type="password" autoComplete="current-password" value={password} onChange={setPassword} />
-          {error && <p className="acc-error" role="alert">{error}</p>}
+          {remove.error && <p className="acc-error" role="alert">{remove.error}</p>}
           <div className="acc-actions">
             <button type="submit" className="button acc-button--danger">Natrvalo zrušiť účet</button>
             <button type="button" className="button" onClick={() => setOpen(false)}>Ponechať účet</button>
@@ -161,7 +155,7 @@ function DeleteAccount() {
 
 function ProfileContent() {
   const logout = useAuthStore((state) => state.logout);
-  const me = useResource('profile', () => api.profile().then((answer) => answer.data));
+  const me = useResource(resource('GET /api/account/profile'), { select: dataOf });
   const [saved, setSaved] = useState<Profile | null>(null);
   const confirmation = useEmailConfirmation(setSaved);
   if (me.status === 'error') return <p role="alert">Profil sa nepodarilo načítať.</p>;

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams, api } from '@shop/shared-kernel';
+import { useState } from 'react';
+import { Link, useSearchParams, call } from '@shop/shared-kernel';
 import { checkPassword, validateProfile } from '@shop/shared-kernel/rules';
-import { usePageMeta } from '@shop/shared-kernel/react';
+import { usePageMeta, useSubmit } from '@shop/shared-kernel/react';
 import { errorMessage, Field } from '../components/field.tsx';
 import { useAccountStyles } from '../use-account-styles.ts';
 import { shopPaths } from '@shop/shared-kernel/contract';
@@ -16,12 +16,9 @@ export default function RegisterPage() {
   const [params] = useSearchParams();
   const [form, setForm] = useState({ name: '', email: '', password: '', password2: '', newsletter: false });
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { onSubmit, busy, error } = useSubmit(async () => {
     const found: Partial<Record<string, string>> = {};
     const profile = validateProfile({ name: form.name, email: form.email, phone: '', company: null, newsletter: false });
     if (profile.name) found.name = profile.name;
@@ -34,17 +31,11 @@ export default function RegisterPage() {
       document.getElementById(`reg-${Object.keys(found)[0]}`)?.focus();
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = await api.register({ name: form.name.trim(), email: form.email.trim(), password: form.password, newsletter: form.newsletter });
-      setDone(data.message);
-    } catch (caught) {
-      setError(errorMessage(caught, 'Registrácia sa nepodarila. Skúste to znova.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const { data } = await call('POST /api/account/register', {
+      body: { name: form.name.trim(), email: form.email.trim(), password: form.password, newsletter: form.newsletter },
+    });
+    setDone(data.message);
+  }, (caught) => errorMessage(caught, 'Registrácia sa nepodarila. Skúste to znova.'));
 
   const next = params.get('next');
   const loginLink = shopPaths.signIn(next || null, form.email.trim());
@@ -61,7 +52,7 @@ export default function RegisterPage() {
   return (
     <section>
       <h1>Registrácia</h1>
-      <form className="acc-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="acc-form" onSubmit={onSubmit} noValidate>
         <Field id="reg-name" label="Meno a priezvisko" autoComplete="name" value={form.name} error={errors.name} onChange={set('name')} />
         <Field id="reg-email" label="E-mail" type="email" autoComplete="email" value={form.email} error={errors.email} onChange={set('email')} />
         <Field id="reg-password" label="Heslo" type="password" autoComplete="new-password" value={form.password} error={errors.password}

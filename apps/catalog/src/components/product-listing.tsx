@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef } from 'react';
-import { useLocation, useNavigate, useSearchParams, api, PaginationNav } from '@shop/shared-kernel';
+import { useLocation, useNavigate, useSearchParams, resource, PaginationNav } from '@shop/shared-kernel';
+import { dataOf, LoadFailed, useResource } from '@shop/shared-kernel/react';
 import { withoutPageQuery } from '@shop/shared-kernel/rules';
 import type { ListingQuery, ProductSort } from '@shop/shared-kernel/contract';
 import { ProductGrid, ProductGridPlaceholder } from './product-card.tsx';
 import { FilterPanel } from '../listing/filter-panel.tsx';
 import { activeFilterCount, clearFilters, readFilters, readPage, readSort, setSort, sortLabels } from '../listing/listing-params.ts';
-import { useKeptResource } from '../listing/use-kept-resource.ts';
 import { productCountText } from '../listing/count-text.ts';
 
 type ListingScope = Pick<ListingQuery, 'category' | 'brand' | 'sale'>;
@@ -23,8 +23,8 @@ export function useListingResources(filter: ListingScope) {
   const query: ListingQuery = { ...facetQuery, page, sort };
   // What stays shown while the next key loads is this listing's, never another category's or brand's.
   const scope = JSON.stringify(filter);
-  const listing = useKeptResource(`products:${JSON.stringify(query)}`, (signal) => api.products(query, { signal }), scope);
-  const facets = useKeptResource(`facets:${JSON.stringify(facetQuery)}`, (signal) => api.productFacets(facetQuery, { signal }).then((answer) => answer.data), scope);
+  const listing = useResource(resource('GET /api/products', { query }), { keep: scope });
+  const facets = useResource(resource('GET /api/products/facets', { query: facetQuery }), { keep: scope, select: dataOf });
   return { listing, facets, page, sort };
 }
 
@@ -98,10 +98,9 @@ export function ProductListing({ resources, label, showBrandFacet = true }: { re
           </label>
         </div>
         {listing.status === 'error' && (
-          <div className="cat-empty" role="alert">
-            <p>Produkty sa nepodarilo načítať. Skontrolujte pripojenie a skúste to znova.</p>
-            <button type="button" className="button" onClick={listing.reload}>Skúsiť znova</button>
-          </div>
+          <LoadFailed className="cat-empty" onRetry={listing.reload}>
+            Produkty sa nepodarilo načítať. Skontrolujte pripojenie a skúste to znova.
+          </LoadFailed>
         )}
         {listing.status === 'ready' && data && data.data.length === 0 && !outOfRange && (
           <div className="cat-empty">

@@ -1,5 +1,5 @@
-import { useParams, api } from '@shop/shared-kernel';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { useParams, resource } from '@shop/shared-kernel';
+import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { ProductListing, useListingResources } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { useListingCanonical } from '../listing/use-listing-canonical.ts';
@@ -9,7 +9,7 @@ export default function BrandPage() {
   useCatalogStyles();
   const url = useParams().brand ?? '';
   const listing = useListingResources({ brand: url });
-  const brand = useResource(`brand:${url}`, () => api.brand(url).then((answer) => answer.data));
+  const brand = useResource(resource('GET /api/brand/:url', { params: { url } }), { select: dataOf });
   const name = brand.data?.b_name ?? null;
   const canonical = useListingCanonical(shopPaths.brand(url));
   usePageMeta({ title: name, description: name ? `Produkty značky ${name} za výhodné ceny.` : undefined, canonical });

@@ -1,5 +1,5 @@
-import { Link, useParams, api } from '@shop/shared-kernel';
-import { useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
+import { Link, useParams, resource } from '@shop/shared-kernel';
+import { dataOf, LoadFailed, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { ProductListing, useListingResources } from '../components/product-listing.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
@@ -11,7 +11,7 @@ export default function CategoryPage() {
   useCatalogStyles();
   const url = useParams().category ?? '';
   const listing = useListingResources({ category: url });
-  const category = useResource(`category:${url}`, () => api.category(url).then((answer) => answer.data));
+  const category = useResource(resource('GET /api/category/:url', { params: { url } }), { select: dataOf });
   const data = category.data;
   const canonical = useListingCanonical(shopPaths.category(url));
   usePageMeta({
@@ -24,10 +24,9 @@ export default function CategoryPage() {
 
   if (category.status === 'error') {
     return (
-      <div className="cat-empty" role="alert">
-        <p>Kategóriu sa nepodarilo načítať.</p>
-        <button type="button" className="button" onClick={category.reload}>Skúsiť znova</button>
-      </div>
+      <LoadFailed className="cat-empty" onRetry={category.reload}>
+        Kategóriu sa nepodarilo načítať.
+      </LoadFailed>
     );
   }
   if (!data) return <div className="page-skeleton" aria-busy="true" />;

@@ -1,6 +1,6 @@
-import { Link, api } from '@shop/shared-kernel';
+import { Link, resource } from '@shop/shared-kernel';
 import { formatDate } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, usePageMeta, useResource, SHOP_NAME } from '@shop/shared-kernel/react';
 import { ProductGrid } from '../components/product-card.tsx';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 import { shopPaths } from '@shop/shared-kernel/contract';
@@ -12,18 +12,17 @@ export default function HomePage() {
     description: 'Stavebný materiál, izolácie, suché stavby, farby a náradie za výhodné ceny s doručením po Slovensku.',
     canonical: '/',
   });
-  const home = useResource('home', () => api.home().then((answer) => answer.data));
-  // Latest articles from the content API; the home page works without them.
-  const posts = useResource('home:blog', () => api.blog({ page: 1 }).then((answer) => answer.data.slice(0, 3), () => []));
+  const home = useResource(resource('GET /api/home'), { select: dataOf });
+  // Latest articles from the content API; the home page works without them (a failure shows none).
+  const posts = useResource(resource('GET /api/blog', { query: { page: 1 } }), { select: (answer) => answer.data.slice(0, 3) });
 
   return (
     <div className="cat-home">
       <h1>Všetko pre vašu stavbu na jednom mieste</h1>
       {home.status === 'error' && (
-        <div className="cat-empty" role="alert">
-          <p>Ponuku sa nepodarilo načítať.</p>
-          <button type="button" className="button" onClick={home.reload}>Skúsiť znova</button>
-        </div>
+        <LoadFailed className="cat-empty" onRetry={home.reload}>
+          Ponuku sa nepodarilo načítať.
+        </LoadFailed>
       )}
       {home.data && (
         <>

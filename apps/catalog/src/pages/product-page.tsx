@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Link, useParams, api, bus } from '@shop/shared-kernel';
+import { Link, useParams, resource, bus } from '@shop/shared-kernel';
 import { basePrice, formatPrice, salePercent, commerceItem } from '@shop/shared-kernel/rules';
-import { useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { shopPaths, type ProductDetail } from '@shop/shared-kernel/contract';
 import { Breadcrumbs } from '../components/breadcrumbs.tsx';
 import { Price, SaleBadge } from '../components/price.tsx';
@@ -94,7 +94,7 @@ function ProductSkeleton() {
 export default function ProductPage() {
   useCatalogStyles();
   const url = useParams().product ?? '';
-  const product = useResource(`product:${url}`, () => api.product(url).then((answer) => answer.data));
+  const product = useResource(resource('GET /api/product/:url', { params: { url } }), { select: dataOf });
   usePageMeta({
     title: product.data?.p_name ?? null,
     description: product.data
@@ -108,10 +108,9 @@ export default function ProductPage() {
   useJsonLd('breadcrumbs', product.data ? breadcrumbJsonLd(product.data.breadcrumbs, origin) : null);
   if (product.status === 'error') {
     return (
-      <div className="cat-empty" role="alert">
-        <p>Produkt sa nepodarilo načítať. Skontrolujte pripojenie a skúste to znova.</p>
-        <button type="button" className="button" onClick={product.reload}>Skúsiť znova</button>
-      </div>
+      <LoadFailed className="cat-empty" onRetry={product.reload}>
+        Produkt sa nepodarilo načítať. Skontrolujte pripojenie a skúste to znova.
+      </LoadFailed>
     );
   }
   if (!product.data) return <ProductSkeleton />;

@@ -1,11 +1,10 @@
-import { Link, useParams, useSearchParams, api, ApiError, PaginationNav } from '@shop/shared-kernel';
+import { Link, useParams, useSearchParams, resource, ApiError, PaginationNav } from '@shop/shared-kernel';
 import { searchTermProblem } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { LoadFailed, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { shopPaths, type SearchCategory } from '@shop/shared-kernel/contract';
 import { ProductGrid, ProductGridPlaceholder } from '../components/product-card.tsx';
 import { foundText } from '../listing/count-text.ts';
 import { readPage } from '../listing/listing-params.ts';
-import { useKeptResource } from '../listing/use-kept-resource.ts';
 import { useCatalogStyles } from '../use-catalog-styles.ts';
 
 function CategoryLinks({ categories, label }: { categories: SearchCategory[]; label: string }) {
@@ -22,7 +21,7 @@ function CategoryLinks({ categories, label }: { categories: SearchCategory[]; la
 
 /** No product matched: say why, how to search better, and where to browse instead. */
 function NoResults({ term, categories }: { term: string; categories: SearchCategory[] }) {
-  const menu = useResource('menu', () => api.menu().then((answer) => answer.data.categories));
+  const menu = useResource(resource('GET /api/menu'), { select: (answer) => answer.data.categories });
   const suggested: SearchCategory[] =
     categories.length > 0 ? categories : (menu.data ?? []).map(({ cat_id, cat_url, cat_name }) => ({ cat_id, cat_url, cat_name }));
   return (
@@ -69,7 +68,7 @@ export default function SearchPage() {
 function SearchResults({ term }: { term: string }) {
   const [params] = useSearchParams();
   const page = readPage(params);
-  const results = useKeptResource(`search:${term}:${page}`, (signal) => api.search({ q: term, page }, { signal }));
+  const results = useResource(resource('GET /api/search', { query: { q: term, page } }), { keep: true });
   const data = results.data;
 
   return (
@@ -79,14 +78,11 @@ function SearchResults({ term }: { term: string }) {
         {data ? (data.meta.total > 0 ? foundText(data) : '\u00a0') : results.status === 'error' ? '\u00a0' : 'Hľadám…'}
       </p>
       {results.status === 'error' && (
-        <div className="cat-empty" role="alert">
-          <p>
-            {results.error instanceof ApiError && results.error.status >= 400 && results.error.status < 500
-              ? results.error.message
-              : 'Hľadanie sa nepodarilo. Skontrolujte pripojenie a skúste to znova.'}
-          </p>
-          <button type="button" className="button" onClick={results.reload}>Skúsiť znova</button>
-        </div>
+        <LoadFailed className="cat-empty" onRetry={results.reload}>
+          {results.error instanceof ApiError && results.error.status >= 400 && results.error.status < 500
+            ? results.error.message
+            : 'Hľadanie sa nepodarilo. Skontrolujte pripojenie a skúste to znova.'}
+        </LoadFailed>
       )}
       {data && data.meta.total > 0 && data.categories.length > 0 && (
         <section className="cat-section" aria-labelledby="search-categories">

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import { api } from '@shop/shared-kernel';
+import { resource } from '@shop/shared-kernel';
 import { formatZip } from '@shop/shared-kernel/rules';
-import { useResource } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, useResource } from '@shop/shared-kernel/react';
 import type { PickupPoint } from '@shop/shared-kernel/contract';
 
 type Position = { lat: number; lon: number };
@@ -30,9 +30,9 @@ export function PickupPointPicker({ value, onChange }: { value: string | null; o
   const [position, setPosition] = useState<Position | null>(null);
   const [locating, setLocating] = useState<Locating>('idle');
   const q = useSettled(query.trim());
-  const points = useResource(`pickup-points:${q}:${position ? `${position.lat},${position.lon}` : ''}`, () =>
-    api.pickupPoints({ q: q || undefined, ...(position ?? {}) }).then((answer) => answer.data),
-  );
+  // A position to about ten metres: the same place asks the same question (and a cache may answer it).
+  const near = position ? { lat: Number(position.lat.toFixed(4)), lon: Number(position.lon.toFixed(4)) } : {};
+  const points = useResource(resource('GET /api/pickup-points', { query: { q: q || undefined, ...near } }), { select: dataOf });
 
   const locate = () => {
     if (!('geolocation' in navigator)) return setLocating('failed');
@@ -59,7 +59,11 @@ export function PickupPointPicker({ value, onChange }: { value: string | null; o
         </button>
       </div>
       {locating === 'failed' && <p className="chk-message" role="status">Polohu sa nepodarilo zistiť. Vyhľadajte výdajné miesto podľa mesta alebo PSČ.</p>}
-      {points.status === 'error' && <p className="chk-message chk-message--error" role="alert">Výdajné miesta sa nepodarilo načítať. <button type="button" className="chk-link-button" onClick={points.reload}>Skúsiť znova</button></p>}
+      {points.status === 'error' && (
+        <LoadFailed inline className="chk-message chk-message--error" buttonClassName="chk-link-button" onRetry={points.reload}>
+          Výdajné miesta sa nepodarilo načítať.
+        </LoadFailed>
+      )}
       {points.status === 'ready' && points.data.length === 0 && (
         <p className="chk-message" role="status">Pre „{q}“ sme nenašli žiadne výdajné miesto. Skúste iné mesto alebo PSČ.</p>
       )}

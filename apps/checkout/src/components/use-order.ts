@@ -1,8 +1,7 @@
-import { api } from '@shop/shared-kernel';
-import { useResource } from '@shop/shared-kernel/react';
-import type { OrderDetail } from '@shop/shared-kernel/contract';
+import { resource } from '@shop/shared-kernel';
+import { dataOf, useResource } from '@shop/shared-kernel/react';
 
 /** The order of an order token (404 → the shell's not-found page). */
 export function useOrder(token: string) {
-  return useResource<OrderDetail>(`order:${token}`, () => api.order(token).then((answer) => answer.data));
+  return useResource(resource('GET /api/orders/:token', { params: { token } }), { select: dataOf });
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, api, useAuthStore, useCheckoutStore, bus, useBasketStore } from '@shop/shared-kernel';
+import { Link, useNavigate, call, useAuthStore, useCheckoutStore, bus, useBasketStore } from '@shop/shared-kernel';
 import {
   isAuthenticated,
   mergeCheckoutPrefill,
@@ -31,7 +31,7 @@ export default function ContactPage() {
   useEffect(() => {
     if (!signedIn) return;
     let cancelled = false;
-    api.checkoutPrefill().then(
+    call('GET /api/account/checkout-prefill').then(
       ({ data }) => {
         if (cancelled) return;
         const state = useCheckoutStore.getState();

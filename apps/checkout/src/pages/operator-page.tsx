@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, useLocation } from '@shop/shared-kernel';
+import { call, download, useLocation } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
@@ -22,24 +22,25 @@ const TOOLS: Record<Tool, { title: string; action: string }> = {
 type Outcome = { text: string; pdf?: Blob; html?: string };
 
 /** One tool's call through the kernel's API client (the operator token in its own header) and what it shows. */
-async function runTool(tool: Tool, token: string, number: string): Promise<Outcome> {
+async function runTool(tool: Tool, operatorToken: string, number: string): Promise<Outcome> {
+  const order = { params: { number }, operatorToken };
   switch (tool) {
     case 'pdf':
-      return { text: 'Faktúra je zobrazená nižšie.', pdf: await api.operatorInvoice(token, number) };
+      return { text: 'Faktúra je zobrazená nižšie.', pdf: await download('GET /api/operator/orders/:number/invoice', order) };
     case 'generate': {
-      const { data } = await api.operatorStoreInvoice(token, number);
+      const { data } = await call('POST /api/operator/orders/:number/invoice', order);
       return { text: `Faktúra uložená: ${data.file} (${data.bytes} B).` };
     }
     case 'email': {
-      const { data } = await api.operatorEmail(token, number);
+      const { data } = await call('GET /api/operator/orders/:number/email', order);
       return { text: `Komu: ${data.to} · Predmet: ${data.subject}`, html: data.html };
     }
     case 'send': {
-      const { data } = await api.operatorSendEmail(token, number);
+      const { data } = await call('POST /api/operator/orders/:number/email', order);
       return { text: `Potvrdenie odoslané na ${data.to}.` };
     }
     case 'paid':
-      await api.operatorMarkPaid(token, number);
+      await call('POST /api/operator/orders/:number/paid', order);
       return { text: 'Objednávka je označená ako zaplatená.' };
   }
 }

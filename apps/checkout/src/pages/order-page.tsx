@@ -3,7 +3,7 @@ import {
   Link,
   Navigate,
   useNavigate,
-  api,
+  call,
   ApiError,
   useBasketStore,
   useCheckoutStore,
@@ -82,17 +82,19 @@ export default function OrderPage() {
     if (!draft.termsAccepted) return setError('Pre odoslanie objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.');
     setSubmitting(true);
     try {
-      const { data } = await api.placeOrder({
-        idempotencyKey: draft.idempotencyKey,
-        lines: lines.map((l) => ({ v_id: l.v_id, amount: l.amount })),
-        contact,
-        shippingCode: shipping.code,
-        pickupPointCode: shipping.code === PICKUP_POINT_SHIPPING ? draft.pickupPointCode : null,
-        paymentCode: payment.code,
-        couponCode,
-        note: draft.note,
-        termsAccepted: true,
-        expectedTotal: quote.amountDue,
+      const { data } = await call('POST /api/orders', {
+        body: {
+          idempotencyKey: draft.idempotencyKey,
+          lines: lines.map((l) => ({ v_id: l.v_id, amount: l.amount })),
+          contact,
+          shippingCode: shipping.code,
+          pickupPointCode: shipping.code === PICKUP_POINT_SHIPPING ? draft.pickupPointCode : null,
+          paymentCode: payment.code,
+          couponCode,
+          note: draft.note,
+          termsAccepted: true,
+          expectedTotal: quote.amountDue,
+        },
       });
       setPlaced(true);
       bus.emit('order:placed', {

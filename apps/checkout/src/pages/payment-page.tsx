@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams, api } from '@shop/shared-kernel';
+import { Link, useLocation, useNavigate, useSearchParams, call } from '@shop/shared-kernel';
 import { formatPrice } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { shopPaths, type OrderDetail } from '@shop/shared-kernel/contract';
@@ -38,7 +38,7 @@ export default function PaymentPage() {
       if (stopped) return;
       attempts += 1;
       try {
-        const { data } = await api.order(token);
+        const { data } = await call('GET /api/orders/:token', { params: { token } });
         if (stopped) return;
         setOrder(data);
         setError(null);

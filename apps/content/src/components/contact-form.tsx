@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '@shop/shared-kernel';
+import { call } from '@shop/shared-kernel';
 import { CONTACT_FORM_MESSAGES, validateContactMessage, type ContactMessageErrors, type ContactMessageInput } from '@shop/shared-kernel/rules';
 
 const empty: ContactMessageInput = { name: '', email: '', phone: '', message: '' };
@@ -28,7 +28,7 @@ export function ContactForm() {
     if (Object.keys(found).length > 0) return;
     setState('sending');
     try {
-      await api.contact({ ...values, website: trap });
+      await call('POST /api/contact', { body: { ...values, website: trap } });
       setValues(empty);
       setState('sent');
     } catch (caught) {

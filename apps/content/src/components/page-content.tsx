@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { api } from '@shop/shared-kernel';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { resource } from '@shop/shared-kernel';
+import { dataOf, LoadFailed, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { shopPaths } from '@shop/shared-kernel/contract';
 
 /**
@@ -8,14 +8,11 @@ import { shopPaths } from '@shop/shared-kernel/contract';
  * optional extra part: the contact form, the loyalty points.
  */
 export function PageContent({ slug, children }: { slug: string; children?: ReactNode }) {
-  const page = useResource(`page:${slug}`, () => api.page(slug).then((answer) => answer.data));
+  const page = useResource(resource('GET /api/page/:slug', { params: { slug } }), { select: dataOf });
   usePageMeta({ title: page.data?.title ?? null, description: page.data?.metaDescription, canonical: shopPaths.page(slug) });
   if (page.status === 'error') {
     return (
-      <div role="alert">
-        <p>Stránku sa nepodarilo načítať.</p>
-        <button type="button" className="button" onClick={page.reload}>Skúsiť znova</button>
-      </div>
+      <LoadFailed onRetry={page.reload}>Stránku sa nepodarilo načítať.</LoadFailed>
     );
   }
   if (!page.data) return <div className="page-skeleton" aria-busy="true" />;

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate, useParams, useSearchParams, api, PaginationNav } from '@shop/shared-kernel';
+import { useLocation, useNavigate, useParams, useSearchParams, resource, PaginationNav } from '@shop/shared-kernel';
 import { withoutPageQuery } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { PostCard } from '../components/post-card.tsx';
 import { TagList } from '../components/tag-list.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
@@ -19,8 +19,8 @@ export default function BlogPage() {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const page = readPage(params.get('page'));
-  const tags = useResource('blog-tags', () => api.blogTags().then((answer) => answer.data));
-  const posts = useResource(`blog:${tag ?? ''}:${page}`, () => api.blog({ ...(tag ? { tag } : {}), page }));
+  const tags = useResource(resource('GET /api/blog/tags'), { select: dataOf });
+  const posts = useResource(resource('GET /api/blog', { query: { ...(tag ? { tag } : {}), page } }));
   const tagName = tags.data?.find((candidate) => candidate.slug === tag)?.name;
   const title = tag ? (tagName ? `Blog: ${tagName}` : null) : 'Blog';
   usePageMeta({
@@ -40,10 +40,7 @@ export default function BlogPage() {
       <h1>{title ?? 'Blog'}</h1>
       {tags.data && <TagList tags={tags.data} />}
       {posts.status === 'error' && (
-        <div role="alert">
-          <p>Články sa nepodarilo načítať.</p>
-          <button type="button" className="button" onClick={posts.reload}>Skúsiť znova</button>
-        </div>
+        <LoadFailed onRetry={posts.reload}>Články sa nepodarilo načítať.</LoadFailed>
       )}
       <div className="cnt-blog__posts" aria-busy={posts.status === 'loading'}>
         {posts.data?.data.map((post) => <PostCard key={post.slug} post={post} />)}

@@ -1,6 +1,6 @@
-import { Link, useParams, api } from '@shop/shared-kernel';
+import { Link, useParams, resource } from '@shop/shared-kernel';
 import { formatDate } from '@shop/shared-kernel/rules';
-import { SHOP_NAME, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, SHOP_NAME, useJsonLd, usePageMeta, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { useContentStyles } from '../use-content-styles.ts';
 import { shopPaths } from '@shop/shared-kernel/contract';
 
@@ -8,7 +8,7 @@ import { shopPaths } from '@shop/shared-kernel/contract';
 export default function BlogPostPage() {
   useContentStyles();
   const slug = useParams().post ?? '';
-  const post = useResource(`blog-post:${slug}`, () => api.blogPost(slug).then((answer) => answer.data));
+  const post = useResource(resource('GET /api/blog/post/:slug', { params: { slug } }), { select: dataOf });
   const data = post.data;
   usePageMeta({ title: data?.title ?? null, description: data?.perex, canonical: shopPaths.blogPost(slug) });
   const origin = usePublicOrigin();
@@ -29,10 +29,7 @@ export default function BlogPostPage() {
 
   if (post.status === 'error') {
     return (
-      <div role="alert">
-        <p>Článok sa nepodarilo načítať.</p>
-        <button type="button" className="button" onClick={post.reload}>Skúsiť znova</button>
-      </div>
+      <LoadFailed onRetry={post.reload}>Článok sa nepodarilo načítať.</LoadFailed>
     );
   }
   if (!data) return <div className="page-skeleton" aria-busy="true" />;

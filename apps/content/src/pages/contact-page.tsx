@@ -1,6 +1,6 @@
-import { api } from '@shop/shared-kernel';
+import { resource } from '@shop/shared-kernel';
 import { OPENING_DAYS, OPENING_HOURS, OPENING_HOURS_SUMMARY, openingHoursText } from '@shop/shared-kernel/rules';
-import { useJsonLd, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
+import { dataOf, useJsonLd, usePublicOrigin, useResource } from '@shop/shared-kernel/react';
 import { PageContent } from '../components/page-content.tsx';
 import { ContactForm } from '../components/contact-form.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
@@ -8,7 +8,7 @@ import { useContentStyles } from '../use-content-styles.ts';
 /** /s/kontakt: the shop's address and hours (the header's rule), and the contact form. */
 export default function ContactPage() {
   useContentStyles();
-  const site = useResource('site', () => api.site().then((answer) => answer.data));
+  const site = useResource(resource('GET /api/site'), { select: dataOf });
   const data = site.data;
   const origin = usePublicOrigin();
   useJsonLd(

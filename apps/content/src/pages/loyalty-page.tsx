@@ -1,12 +1,12 @@
-import { Link, api, useAuthStore } from '@shop/shared-kernel';
+import { Link, resource, useAuthStore } from '@shop/shared-kernel';
 import { formatPrice, isAuthenticated } from '@shop/shared-kernel/rules';
-import { useResource } from '@shop/shared-kernel/react';
+import { dataOf, useResource } from '@shop/shared-kernel/react';
 import { PageContent } from '../components/page-content.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
 import { shopPaths } from '@shop/shared-kernel/contract';
 
 function Points() {
-  const points = useResource('loyalty', () => api.loyalty().then((answer) => answer.data));
+  const points = useResource(resource('GET /api/loyalty'), { select: dataOf });
   if (points.status === 'error') return <p role="alert">Body sa nepodarilo načítať.</p>;
   if (!points.data) return <p aria-busy="true">Načítavam vaše body…</p>;
   return (

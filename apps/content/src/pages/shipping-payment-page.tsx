@@ -1,6 +1,6 @@
-import { api } from '@shop/shared-kernel';
+import { resource } from '@shop/shared-kernel';
 import { formatNumber, formatPrice } from '@shop/shared-kernel/rules';
-import { usePageMeta, useResource } from '@shop/shared-kernel/react';
+import { dataOf, LoadFailed, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { shopPaths, type ShippingPriceList } from '@shop/shared-kernel/contract';
 import { useContentStyles } from '../use-content-styles.ts';
 
@@ -57,7 +57,7 @@ export default function ShippingPaymentPage() {
     description: 'Ceny dopravy podľa hmotnosti, paletová preprava, výdajné miesta, osobný odber a spôsoby platby.',
     canonical: shopPaths.shippingPayment(),
   });
-  const list = useResource('checkout-methods', () => api.checkoutMethods().then((answer) => answer.data));
+  const list = useResource(resource('GET /api/checkout/methods'), { select: dataOf });
   const shippingName = (code: string) => list.data?.shipping.find((method) => method.code === code)?.name ?? code;
 
   return (
@@ -65,10 +65,7 @@ export default function ShippingPaymentPage() {
       <h1>Doprava a platba</h1>
       <p>Všetky ceny sú uvedené vrátane DPH. Cenu dopravy pre váš košík vidíte presne v pokladni.</p>
       {list.status === 'error' && (
-        <div role="alert">
-          <p>Cenník sa nepodarilo načítať.</p>
-          <button type="button" className="button" onClick={list.reload}>Skúsiť znova</button>
-        </div>
+        <LoadFailed onRetry={list.reload}>Cenník sa nepodarilo načítať.</LoadFailed>
       )}
       {list.data && (
         <>

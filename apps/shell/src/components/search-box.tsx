@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '@shop/shared-kernel';
+import { call } from '@shop/shared-kernel';
 import { useAfterHydration } from '@shop/shared-kernel/react';
 import { formatPrice, SEARCH_TEXT_MAX } from '@shop/shared-kernel/rules';
 import { shopPaths, type SearchSuggestions } from '@shop/shared-kernel/contract';
@@ -48,7 +48,7 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      api.suggest(text, { signal: controller.signal }).then(
+      call('GET /api/search/suggest', { query: { q: text }, signal: controller.signal }).then(
         (answer) => {
           setOptions(toOptions(answer.data));
           setActive(-1);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api, Link } from '@shop/shared-kernel';
+import { call, Link } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { SearchBox } from '../components/search-box.tsx';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
@@ -25,8 +25,7 @@ export function NotFoundPage() {
   useEffect(() => {
     let live = true;
     setChecked(false);
-    api
-      .redirectList()
+    call('GET /api/redirect/list')
       .then(({ data }) => {
         const hit = data.find((entry) => entry.old_url === pathname + search || entry.old_url === pathname);
         if (!live || !hit) return;

@@ -1,7 +1,7 @@
-import { api } from '@shop/shared-kernel';
+import { resource } from '@shop/shared-kernel';
+import { dataOf, useResource } from '@shop/shared-kernel/react';
 import { formatDate } from '@shop/shared-kernel/rules';
 import type { CspViolationGroup } from '@shop/shared-kernel/contract';
-import { useOperatorData } from './use-operator-data.ts';
 
 const PAGES: Record<string, string> = {
   home: 'úvodná stránka',
@@ -44,7 +44,7 @@ function perPageAndPart(groups: CspViolationGroup[]): { page: string; part: stri
  * does not admit).
  */
 export function CspViolations() {
-  const report = useOperatorData(api.opsCspViolations);
+  const report = useResource(resource('GET /api/ops/csp-violations'), { select: dataOf }).data;
   if (!report) return null;
   const total = report.groups.reduce((sum, group) => sum + group.count, 0);
   return (

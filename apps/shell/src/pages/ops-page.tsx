@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, type OpsReleaseAction } from '@shop/shared-kernel';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { call, resource, type OpsReleaseAction } from '@shop/shared-kernel';
 import { formatDate, formatPrice } from '@shop/shared-kernel/rules';
-import { usePageMeta } from '@shop/shared-kernel/react';
+import { dataOf, usePageMeta, useResource, useSubmit } from '@shop/shared-kernel/react';
 import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
-import { useOperatorData } from './use-operator-data.ts';
 import { CspViolations } from './ops-csp.tsx';
 
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
@@ -24,7 +23,7 @@ const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čak�
 
 /** Card payments the shop refunds (a second payment of an order, or one after it ended). */
 function Refunds() {
-  const refunds = useOperatorData(api.opsRefunds);
+  const refunds = useResource(resource('GET /api/ops/refunds'), { select: dataOf }).data;
   if (!refunds) return null;
   return (
     <>
@@ -54,7 +53,7 @@ const every = (ms: number) => (ms < 60_000 ? `${decimal(ms / 1000)} s` : ms % 3_
 const whereKept = (destination: string) => destination.replace(/^directory /, 'priečinok ');
 
 function Backups() {
-  const overview = useOperatorData(api.opsBackups);
+  const overview = useResource(resource('GET /api/ops/backups'), { select: dataOf }).data;
   if (!overview) return null;
   const { lastSuccess, lastFailure } = overview;
   const failedLast = lastFailure !== null && (lastSuccess === null || lastFailure.startedAt > lastSuccess.startedAt);
@@ -92,7 +91,7 @@ function Backups() {
  * 6.4.3) with each file's SHA-384, who released it and when, the third parties and the policy in force.
  */
 function Inventory() {
-  const inventory = useOperatorData(api.opsInventory);
+  const inventory = useResource(resource('GET /api/ops/inventory'), { select: dataOf }).data;
   if (!inventory) return null;
   return (
     <>
@@ -161,7 +160,7 @@ const AUDIT_ACTIONS: Record<string, string> = {
 
 /** Every release action, allowed or refused, newest first: who did what to which part. */
 function Audit() {
-  const entries = useOperatorData(api.opsAudit);
+  const entries = useResource(resource('GET /api/ops/audit'), { select: dataOf }).data;
   if (!entries) return null;
   return (
     <>
@@ -191,7 +190,7 @@ const FINDING_ACTIONS: Record<string, string> = { fallback: 'vrátené na posled
  * headers that differ from what was signed, and what was done about each.
  */
 function Integrity() {
-  const report = useOperatorData(api.opsIntegrity);
+  const report = useResource(resource('GET /api/ops/integrity'), { select: dataOf }).data;
   if (!report) return null;
   return (
     <>
@@ -351,34 +350,25 @@ const isUnauthorized = (error: unknown) => (error as { status?: number }).status
 function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: (name: string) => void }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { onSubmit, busy, error } = useSubmit(
+    async () => {
+      const answer = await call('POST /api/ops/session', { body: { name: name.trim(), password } });
+      setPassword('');
+      onSignedIn(answer.data.name);
+    },
+    (failure) => (failure as Error).message,
+  );
   const errorRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (error) errorRef.current?.focus();
   }, [error]);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await api.opsSignIn({ name: name.trim(), password });
-      setPassword('');
-      onSignedIn(answer.data.name);
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const shown = error ?? notice;
   return (
     <section className="ops">
       <h1>Vydania</h1>
       <h2>Prihlásenie operátora</h2>
-      <form className="ops__login" onSubmit={(event) => void submit(event)}>
+      <form className="ops__login" onSubmit={onSubmit}>
         <label htmlFor="ops-name">Meno</label>
         <input id="ops-name" name="username" autoComplete="username" maxLength={40} value={name} onChange={(event) => setName(event.target.value)} required aria-invalid={error ? true : undefined} aria-describedby={shown ? 'ops-sign-in-error' : undefined} />
         <label htmlFor="ops-password">Heslo</label>
@@ -407,7 +397,7 @@ export function OpsPage() {
 
   useEffect(() => {
     let current = true;
-    void api.opsSession().then(
+    void call('GET /api/ops/session').then(
       (answer) => current && setOperator(answer.data.name),
       () => current && setOperator(null),
     );
@@ -427,7 +417,7 @@ export function OpsPage() {
   const load = useCallback(async () => {
     if (!operator) return;
     try {
-      setData((await api.opsReleases()).data);
+      setData((await call('GET /api/ops/releases')).data);
     } catch (error) {
       if (isUnauthorized(error)) ended();
       else setMessage({ kind: 'error', text: (error as Error).message });
@@ -440,7 +430,7 @@ export function OpsPage() {
 
   const signOut = async () => {
     try {
-      await api.opsSignOut();
+      await call('DELETE /api/ops/session');
     } catch {
       // Signed out already (or the server is away): the form comes back either way.
     }
@@ -453,7 +443,9 @@ export function OpsPage() {
   const act: Act = async (part, action, body, done) => {
     setBusy(part);
     try {
-      const result = await api.opsRelease(part, action, body);
+      // One call of the contract per move: the move names the call.
+      const move = call as <K extends `POST /api/ops/releases/:part/${typeof action}`>(name: K, args: { params: { part: string }; body: typeof body }) => Promise<OpsCall<typeof action>['answer']>;
+      const result = await move(`POST /api/ops/releases/:part/${action}`, { params: { part }, body });
       setMessage({ kind: 'ok', text: done(result) });
       await load();
     } catch (error) {

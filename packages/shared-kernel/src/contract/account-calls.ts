@@ -130,6 +130,7 @@ export const accountCalls = defineCalls({
   /** multipart/form-data: orderToken, itemId, reason, description, photos (0–5 files, JPEG/PNG/WebP, 5 MB each). */
   'POST /api/account/complaints': {
     summary: 'Reklamácia (multipart/form-data: orderToken, itemId, reason, description, photos)',
+    multipart: true,
     status: 201,
     answer: Type.Object({ data: Complaint }),
   },

@@ -15,7 +15,7 @@
  * most `valuesPerFilter` values (the facets show no more), and every brand of the listing (31 in
  * the seed).
  */
-import { SEARCH_TEXT_MAX } from '../search-rules.ts';
+import { SEARCH_TEXT_MAX } from '../rules/search-rules.ts';
 
 export const LISTING_LIMITS = {
   /** Attribute filters (f… and r… together) in one request. */

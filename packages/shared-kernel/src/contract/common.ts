@@ -65,6 +65,8 @@ export type CallSchema = {
   error?: TSchema;
   /** One line for the OpenAPI document. */
   summary?: string;
+  /** The body is multipart/form-data (files), outside the JSON schemas: the browser sends a FormData. */
+  multipart?: true;
 };
 
 /** A table of calls, checked against CallSchema with its literal types kept. */
@@ -73,10 +75,12 @@ export function defineCalls<const T extends Record<`${'GET' | 'POST' | 'PUT' | '
 }
 
 type Part<C, K extends 'params' | 'query' | 'body'> = C extends { [P in K]: infer S extends TSchema } ? { [P in K]: Static<S> } : unknown;
+type Multipart<C> = C extends { multipart: true } ? { body: FormData } : unknown;
 
-/** The TypeScript side of one call: `answer`, and `params`, `query`, `body` where it has them. */
+/** The TypeScript side of one call: `answer`, and `params`, `query`, `body` where it has them (a FormData when multipart). */
 export type CallType<C extends CallSchema> = { answer: C extends { status: 204 } ? void : Static<C['answer']> } & Part<C, 'params'> &
   Part<C, 'query'> &
-  Part<C, 'body'>;
+  Part<C, 'body'> &
+  Multipart<C>;
 
 export type CallTypes<T extends Record<string, CallSchema>> = { [K in keyof T]: CallType<T[K]> };

@@ -4,7 +4,7 @@
  * the operator reads back (`GET /api/telemetry/summary`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_CLIENT_MESSAGE_LENGTH } from '../telemetry-rules.ts';
+import { MAX_CLIENT_MESSAGE_LENGTH } from '../rules/telemetry-rules.ts';
 import { ReleasePart } from './release-types.ts';
 
 /** Events per request (the route's body limit is 16 KB). */

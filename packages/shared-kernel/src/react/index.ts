@@ -9,13 +9,15 @@
  * (PaginationNav, usePaymentRetry, useInvoiceDownload) are exported by the
  * singleton, '@shop/shared-kernel'. entries.test.ts checks this.
  */
-export { useResource } from './use-resource.ts';
-export type { Resource } from './use-resource.ts';
+export { useResource, dataOf } from './use-resource.ts';
+export type { Resource, ResourceOptions, ResourceSource, ResourceState } from './use-resource.ts';
+export { LoadFailed } from './load-failed.tsx';
+export { useSubmit } from './use-submit.ts';
 export { usePageMeta, documentTitle, SHOP_NAME } from './use-page-meta.ts';
 export { useJsonLd } from './use-json-ld.ts';
 export { TextField } from './text-field.tsx';
 export type { TextFieldProps } from './text-field.tsx';
-export { injectAreaStyles } from '../area-styles.ts';
+export { injectAreaStyles } from './area-styles.ts';
 export { useAreaStyles } from './use-area-styles.ts';
 export { usePublicOrigin } from './use-public-origin.ts';
 export { useHydrated } from './use-hydrated.ts';

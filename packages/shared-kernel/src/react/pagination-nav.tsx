@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from '../routing.tsx';
-import { pageHref, paginate } from '../pagination.ts';
+import { Link, useLocation } from '../singleton/routing.tsx';
+import { pageHref, paginate } from '../rules/pagination.ts';
 
 function useHeadLink(rel: 'prev' | 'next', href: string | null) {
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { injectAreaStyles } from '../area-styles.ts';
+import { injectAreaStyles } from './area-styles.ts';
 import { ServerRenderContext } from './server-render.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../singleton/errors.ts';
 import { invoiceErrorMessage } from './use-invoice-download.ts';
 
 describe('invoiceErrorMessage', () => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api-client.ts';
+import { api } from '../singleton/api-client.ts';
 
 const NOT_YOURS = 'Faktúru si môže stiahnuť iba zákazník, ktorý objednávku vytvoril (prihláste sa).';
 const FAILED = 'Faktúru sa nepodarilo stiahnuť.';
@@ -25,7 +25,7 @@ export function useInvoiceDownload(order: { token: string; number: string }) {
     setBusy(true);
     setError(null);
     try {
-      const url = URL.createObjectURL(await api.invoice(order.token));
+      const url = URL.createObjectURL(await api.download('GET /api/orders/:token/invoice', { params: { token: order.token } }));
       const link = document.createElement('a');
       link.href = url;
       link.download = `faktura-${order.number}.pdf`;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api-client.ts';
+import { api } from '../singleton/api-client.ts';
 
 /**
  * Pay again for an unpaid card order: starts a new payment and sends the
@@ -12,7 +12,7 @@ export function usePaymentRetry(token: string, describe: (caught: unknown) => st
     setBusy(true);
     setError(null);
     try {
-      const { data } = await api.retryPayment(token);
+      const { data } = await api.call('POST /api/orders/:token/pay', { params: { token } });
       if (data.redirectUrl) window.location.assign(data.redirectUrl);
       else setBusy(false);
     } catch (caught) {

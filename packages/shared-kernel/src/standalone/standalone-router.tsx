@@ -5,7 +5,7 @@
  * `*`) and renders the first match.
  */
 import { useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { RoutingProvider, type NavigateOptions, type RouteParams, type ShopLocation } from '../routing.tsx';
+import { RoutingProvider, type NavigateOptions, type RouteParams, type ShopLocation } from '../singleton/routing.tsx';
 
 export type StandaloneRoute = { readonly path: string; readonly element: ReactNode };
 

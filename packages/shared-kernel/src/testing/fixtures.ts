@@ -1,6 +1,6 @@
 /** Test fixtures shared by the kernel's unit tests. */
 import type { BasketLine, VariantData } from '../contract/index.ts';
-import type { SignedIn } from '../auth-token.ts';
+import type { SignedIn } from '../rules/auth-token.ts';
 
 export function variant(overrides: Partial<VariantData> = {}): VariantData {
   return {

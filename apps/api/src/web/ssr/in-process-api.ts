@@ -14,7 +14,7 @@ export function serveApiInProcess(app: FastifyInstance): void {
 export async function storedRedirect(url: string): Promise<string | null> {
   const pathname = url.split('?')[0] ?? '/';
   for (const candidate of url === pathname ? [url] : [url, pathname]) {
-    const found = await api.redirectFor(candidate).catch(() => null);
+    const found = await api.call('GET /api/redirect', { query: { path: candidate } }).catch(() => null);
     const target = found?.data?.to;
     if (target && target !== candidate) return target;
   }

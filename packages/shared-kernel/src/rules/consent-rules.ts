@@ -1,0 +1,72 @@
+/**
+ * Consent facts without React or a store, so the server can use them too:
+ * the three cookies (spec section 3 and 4), how long they last, how to read
+ * them from a Cookie header, and the notice's wording.
+ */
+import type { ConsentChoices } from '../contract/index.ts';
+import { shopPaths } from '../contract/shop-paths.ts';
+
+export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+export const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
+/** The cookie whose presence means the visitor has decided (whatever they chose). */
+export const CONSENT_DECIDED_COOKIE = 'cookie_required';
+
+function cookieValues(cookieString: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const part of cookieString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    values.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+/** Choices from a document.cookie string or a Cookie header; null while cookie_required is not set. */
+export function parseConsentCookies(cookieString: string): ConsentChoices | null {
+  const values = cookieValues(cookieString);
+  if (!values.has(CONSENT_DECIDED_COOKIE)) return null;
+  return {
+    cookie_required: true,
+    cookie_ga: values.get('cookie_ga') === 'true',
+    cookie_ads: values.get('cookie_ads') === 'true',
+  };
+}
+
+/** The three Set-Cookie / document.cookie strings that store a decision, for a year. */
+export function consentCookieStrings(choices: ConsentChoices, options: { secure: boolean; now?: number }): string[] {
+  const expires = new Date((options.now ?? Date.now()) + CONSENT_COOKIE_MAX_AGE_S * 1000).toUTCString();
+  return CONSENT_COOKIES.map(
+    (name) =>
+      `${name}=${String(choices[name])}; Max-Age=${CONSENT_COOKIE_MAX_AGE_S}; Expires=${expires}; Path=/; SameSite=Lax${options.secure ? '; Secure' : ''}`,
+  );
+}
+
+/** The notice's wording, one source for the shell's notice and the server's first frame. */
+export const CONSENT_NOTICE = {
+  title: 'Súbory cookies',
+  body: 'Používame technické cookies nevyhnutné na fungovanie obchodu. S vaším súhlasom aj analytické a reklamné.',
+  moreIn: 'Viac v',
+  privacyLink: 'ochrane súkromia',
+  privacyPath: shopPaths.page('ochrana-sukromia'),
+  acceptAll: 'Prijať všetko',
+  rejectAll: 'Odmietnuť všetko',
+  settings: 'Nastavenia',
+} as const;
+
+/**
+ * The privacy page shows the notice in the page flow, not floating (the shell's notice and the
+ * server's first frame both ask here).
+ */
+export function isPrivacyPage(pathname: string): boolean {
+  return (pathname.replace(/\/+$/, '') || '/') === CONSENT_NOTICE.privacyPath;
+}
+
+/**
+ * Analytics runs only with the analytics consent and never on a route its area declares
+ * without consent (`noConsent` in the route table: the operator's generate and pdf, spec
+ * sections 2 and 4).
+ */
+export function analyticsEnabled(choices: ConsentChoices | null, route: { readonly name?: string; readonly noConsent?: boolean } | null | undefined): boolean {
+  if (route?.noConsent === true) return false;
+  return choices?.cookie_ga === true;
+}

@@ -1,0 +1,343 @@
+import { readFileSync } from 'node:fs';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { api, configureApi, createApiClient } from './api-client.ts';
+import { buildQuery, keyOf } from '../rules/call-key.ts';
+import { ApiError } from './errors.ts';
+import { createFakeFetch, type FakeFetch } from '../testing/fake-fetch.ts';
+
+let fake: FakeFetch;
+
+beforeEach(() => {
+  fake = createFakeFetch();
+});
+
+describe('buildQuery', () => {
+  it('skips null and undefined values', () => {
+    expect(buildQuery({ a: 1, b: undefined, c: null, d: 'x y', e: false })).toBe('?a=1&d=x+y&e=false');
+    expect(buildQuery({})).toBe('');
+    expect(buildQuery(undefined)).toBe('');
+  });
+});
+
+describe('createApiClient: requests', () => {
+  it('GET sends the query and Accept, never an Authorization header of the shopper', async () => {
+    fake.on('GET /api/account/orders', { body: { data: [1, 2] } });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.call('GET /api/account/orders', { query: { page: 2 } })).resolves.toEqual({ data: [1, 2] });
+    expect(fake.calls[0]).toMatchObject({
+      method: 'GET',
+      url: '/api/account/orders?page=2',
+      headers: { Accept: 'application/json' },
+      body: undefined,
+    });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+  });
+
+  it('POST sends JSON with the session cookie (same origin) and no Authorization header', async () => {
+    fake.on('POST /api/product/variant/detail', { body: { ok: true } });
+    const client = createApiClient({ fetch: fake, isSignedIn: () => true });
+    await client.call('POST /api/product/variant/detail', { body: { v_id: 1 } });
+    expect(fake.calls[0]).toMatchObject({
+      method: 'POST',
+      body: { v_id: 1 },
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+  });
+
+  it('prefixes the base URL', async () => {
+    fake.on('GET /api/menu', { body: { data: { categories: [], links: [] } } });
+    const client = createApiClient({ fetch: fake, baseUrl: 'https://api.example.sk' });
+    await client.call('GET /api/menu');
+    expect(fake.calls[0]?.url).toBe('https://api.example.sk/api/menu');
+  });
+
+  it('returns undefined for an empty answer', async () => {
+    fake.on('DELETE /api/ops/session', { status: 204 });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.call('DELETE /api/ops/session')).resolves.toBeUndefined();
+  });
+});
+
+describe('createApiClient: errors', () => {
+  it('throws ApiError from the {error:{code,message}} body', async () => {
+    fake.on('POST /api/account/login', {
+      status: 422,
+      body: { error: { code: 'validation_failed', message: 'Zadajte e-mail.' } },
+    });
+    const client = createApiClient({ fetch: fake });
+    const error = await client.call('POST /api/account/login', { body: { email: '', password: 'x' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Zadajte e-mail.' });
+  });
+
+  it('falls back to a code from the status and a Slovak message', async () => {
+    fake.on('GET /api/site', { status: 500, body: 'oops' });
+    fake.on('GET /api/menu', { status: 429, body: { error: { code: 'weird', message: '' } } });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.call('GET /api/site')).rejects.toMatchObject({
+      status: 500,
+      code: 'internal',
+      message: 'Požiadavka zlyhala (HTTP 500).',
+    });
+    await expect(client.call('GET /api/menu')).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+  });
+
+  it('a 404 without a body is not_found', async () => {
+    fake.on('GET /api/page/nic', { status: 404 });
+    const client = createApiClient({ fetch: fake });
+    await expect(client.call('GET /api/page/:slug', { params: { slug: 'nic' } })).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('wraps a network failure as ApiError with status 0', async () => {
+    fake.on('GET /api/home', new TypeError('fetch failed'));
+    const client = createApiClient({ fetch: fake });
+    const error = await client.call('GET /api/home').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 0,
+      code: 'internal',
+      message: 'Server je momentálne nedostupný. Skúste to, prosím, znova.',
+    });
+    expect((error as ApiError).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('rejects an answer that is not JSON', async () => {
+    const client = createApiClient({
+      fetch: async () => new Response('<html>', { status: 200 }),
+    });
+    await expect(client.call('GET /api/home')).rejects.toMatchObject({ code: 'internal', message: 'Server vrátil neplatnú odpoveď.' });
+  });
+
+  it('calls onUnauthorized on a 401 to a request sent while signed in', async () => {
+    fake.on('GET /api/account/me', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
+    const onUnauthorized = vi.fn();
+    const signedIn = createApiClient({ fetch: fake, isSignedIn: () => true, onUnauthorized });
+    await expect(signedIn.call('GET /api/account/me')).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not call onUnauthorized for a 401 while signed out (wrong password)', async () => {
+    fake.on('POST /api/account/login', { status: 401, body: { error: { code: 'unauthorized', message: 'Nesprávne heslo.' } } });
+    const onUnauthorized = vi.fn();
+    const client = createApiClient({ fetch: fake, isSignedIn: () => false, onUnauthorized });
+    await expect(client.call('POST /api/account/login', { body: { email: 'a@b.sk', password: 'zle' } })).rejects.toMatchObject({ status: 401 });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+});
+
+describe('createApiClient: typed calls', () => {
+  const client = () => createApiClient({ fetch: fake });
+
+  it.each([
+    ['logout', (c: ReturnType<typeof client>) => c.call('POST /api/account/logout', { body: { authHash: 'h4sh' } }), 'POST', '/api/account/logout', {}, { authHash: 'h4sh' }],
+    [
+      'validateCoupon',
+      (c: ReturnType<typeof client>) => c.call('POST /api/coupon/validate', { body: { code: 'JAR10', cart: [], total: 1000, userId: 7 } }),
+      'POST',
+      '/api/coupon/validate',
+      {},
+      { code: 'JAR10', cart: [], total: 1000, userId: 7 },
+    ],
+    ['deactivateCoupon', (c: ReturnType<typeof client>) => c.call('GET /api/coupon/deactive', { query: { userId: 7 } }), 'GET', '/api/coupon/deactive', { userId: '7' }, undefined],
+    ['activeCoupon', (c: ReturnType<typeof client>) => c.call('GET /api/coupon/active', { query: { user_id: 7 } }), 'GET', '/api/coupon/active', { user_id: '7' }, undefined],
+    ['variantDetail', (c: ReturnType<typeof client>) => c.call('POST /api/product/variant/detail', { body: { v_id: 42 } }), 'POST', '/api/product/variant/detail', {}, { v_id: 42 }],
+    ['menu', (c: ReturnType<typeof client>) => c.call('GET /api/menu'), 'GET', '/api/menu', {}, undefined],
+    ['site', (c: ReturnType<typeof client>) => c.call('GET /api/site'), 'GET', '/api/site', {}, undefined],
+    ['redirectList', (c: ReturnType<typeof client>) => c.call('GET /api/redirect/list'), 'GET', '/api/redirect/list', {}, undefined],
+    ['redirectFor', (c: ReturnType<typeof client>) => c.call('GET /api/redirect', { query: { path: '/stara-cesta' } }), 'GET', '/api/redirect', { path: '/stara-cesta' }, undefined],
+    ['login', (c: ReturnType<typeof client>) => c.call('POST /api/account/login', { body: { email: 'jan@example.sk', password: 'heslo' } }), 'POST', '/api/account/login', {}, { email: 'jan@example.sk', password: 'heslo' }],
+    ['me', (c: ReturnType<typeof client>) => c.call('GET /api/account/me'), 'GET', '/api/account/me', {}, undefined],
+    ['home', (c: ReturnType<typeof client>) => c.call('GET /api/home'), 'GET', '/api/home', {}, undefined],
+    ['category', (c: ReturnType<typeof client>) => c.call('GET /api/category/:url', { params: { url: 'suche-zmesi' } }), 'GET', '/api/category/suche-zmesi', {}, undefined],
+    [
+      'products',
+      (c: ReturnType<typeof client>) => c.call('GET /api/products', { query: { category: 'cement', page: 2, sort: 'price-asc' } }),
+      'GET',
+      '/api/products',
+      { category: 'cement', page: '2', sort: 'price-asc' },
+      undefined,
+    ],
+    ['product', (c: ReturnType<typeof client>) => c.call('GET /api/product/:url', { params: { url: 'cement-cem-ii' } }), 'GET', '/api/product/cement-cem-ii', {}, undefined],
+    ['page', (c: ReturnType<typeof client>) => c.call('GET /api/page/:slug', { params: { slug: 'kontakt' } }), 'GET', '/api/page/kontakt', {}, undefined],
+  ] as const)('%s → %s %s', async (_name, call, method, path, query, body) => {
+    fake.on(`${method} ${path}`, { body: { data: null } });
+    await expect(call(client())).resolves.toEqual({ data: null });
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0]).toMatchObject({ method, path, query, body });
+  });
+
+  it('encodes path segments', async () => {
+    await client().call('GET /api/category/:url', { params: { url: 'a/b c' } }).catch(() => undefined);
+    expect(fake.calls[0]?.url).toBe('/api/category/a%2Fb%20c');
+  });
+});
+
+describe('default api instance', () => {
+  it('uses the configured fetch, with the session cookie', async () => {
+    fake.on('GET /api/account/me', { body: { data: { id: 7 } } });
+    configureApi({ fetch: fake, isSignedIn: () => true });
+    await expect(api.call('GET /api/account/me')).resolves.toEqual({ data: { id: 7 } });
+    expect(fake.calls[0]).toMatchObject({ url: '/api/account/me', credentials: 'same-origin' });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+  });
+
+  it('asks for the public catalogue without the session cookie, so every shopper shares cached answers', async () => {
+    for (const path of ['/api/site', '/api/menu', '/api/home', '/api/products', '/api/product/tehla', '/api/search', '/api/search/suggest']) {
+      fake.on(`GET ${path}`, { body: { data: null } });
+    }
+    configureApi({ fetch: fake, isSignedIn: () => true });
+    await api.call('GET /api/site');
+    await api.call('GET /api/menu');
+    await api.call('GET /api/home');
+    await api.call('GET /api/products', { query: { category: 'tehly' } });
+    await api.call('GET /api/product/:url', { params: { url: 'tehla' } });
+    await api.call('GET /api/search', { query: { q: 'tehla' } });
+    await api.call('GET /api/search/suggest', { query: { q: 'teh' } });
+    expect(fake.calls).toHaveLength(7);
+    for (const call of fake.calls) expect(call.credentials).toBe('omit');
+  });
+
+  it('falls back to the global fetch when none is configured', async () => {
+    configureApi({ fetch: undefined, isSignedIn: () => false });
+    const globalFake = createFakeFetch();
+    globalFake.on('GET /api/menu', { body: { data: 'x' } });
+    vi.stubGlobal('fetch', globalFake);
+    await expect(api.call('GET /api/menu')).resolves.toEqual({ data: 'x' });
+    expect(globalFake.calls).toHaveLength(1);
+    vi.unstubAllGlobals();
+  });
+});
+
+describe('createApiClient: downloads', () => {
+  it('downloads the invoice with the shopper\'s session, as a Blob', async () => {
+    fake.on('GET /api/orders/abc/invoice', { body: 'PDF' });
+    const client = createApiClient({ fetch: fake, isSignedIn: () => true });
+    const blob = await client.download('GET /api/orders/:token/invoice', { params: { token: 'abc' } });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(await blob.text()).toBe('"PDF"');
+    expect(fake.calls[0]).toMatchObject({ method: 'GET', url: '/api/orders/abc/invoice', credentials: 'same-origin' });
+  });
+
+  it('signs out on a 401 to a download sent while signed in, with the API message', async () => {
+    fake.on('GET /api/orders/abc/invoice', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
+    const onUnauthorized = vi.fn();
+    const client = createApiClient({ fetch: fake, isSignedIn: () => true, onUnauthorized });
+    await expect(client.download('GET /api/orders/:token/invoice', { params: { token: 'abc' } })).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Prihláste sa.' });
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks for a complaint photo by its ids', async () => {
+    fake.on('GET /api/account/complaints/4/photos/9', { body: 'IMG' });
+    await createApiClient({ fetch: fake }).download('GET /api/account/complaints/:id/photos/:photoId', { params: { id: 4, photoId: 9 } });
+    expect(fake.calls[0]?.url).toBe('/api/account/complaints/4/photos/9');
+  });
+});
+
+describe('createApiClient: extra headers and the operator', () => {
+  it('adds the headers of one request', async () => {
+    fake.on('GET /api/account/me', { body: {} });
+    await createApiClient({ fetch: fake, isSignedIn: () => true }).call('GET /api/account/me', { headers: { 'X-Trace': '1' } });
+    expect(fake.calls[0]?.headers).toMatchObject({ 'X-Trace': '1' });
+    expect(fake.calls[0]?.credentials).toBe('same-origin');
+  });
+
+  it('sends the operator token instead of the shopper token, never from the cache, and a 401 does not sign the shopper out', async () => {
+    fake.on('GET /api/operator/payments/refunds', { status: 401, body: { error: { code: 'unauthorized', message: 'Chýba alebo nesedí token operátora.' } } });
+    const onUnauthorized = vi.fn();
+    const seen: RequestInit[] = [];
+    const recording = ((input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(init ?? {});
+      return fake(input, init);
+    }) as typeof fetch;
+    const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
+    await expect(client.call('GET /api/operator/payments/refunds', { operatorToken: 'op-token' })).rejects.toMatchObject({ status: 401, message: 'Chýba alebo nesedí token operátora.' });
+    expect(fake.calls[0]?.headers).toMatchObject({ 'X-Operator-Token': 'op-token' });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+    expect(fake.calls[0]?.credentials).toBe('omit');
+    expect(seen[0]?.cache).toBe('no-store');
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it("/ops: only the operator's session cookie goes (same origin), never the shopper's token, and a 401 there does not sign the shopper out", async () => {
+    fake.on('GET /api/ops/releases', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } } });
+    const onUnauthorized = vi.fn();
+    const seen: RequestInit[] = [];
+    const recording = ((input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(init ?? {});
+      return fake(input, init);
+    }) as typeof fetch;
+    const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
+    await expect(client.call('GET /api/ops/releases')).rejects.toMatchObject({ status: 401, message: 'Prihláste sa ako operátor.' });
+    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
+    expect(seen[0]).toMatchObject({ credentials: 'same-origin', cache: 'no-store' });
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['opsRelease', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/ops/releases/:part/rollback', { params: { part: 'catalog' }, body: { version: '1.2.0' } }), 'POST', '/api/ops/releases/catalog/rollback', { version: '1.2.0' }],
+    ['opsSignIn', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/ops/session', { body: { name: 'jana', password: 'heslo-operatora' } }), 'POST', '/api/ops/session', { name: 'jana', password: 'heslo-operatora' }],
+    ['opsSession', (c: ReturnType<typeof createApiClient>) => c.call('GET /api/ops/session'), 'GET', '/api/ops/session', undefined],
+    ['opsSignOut', (c: ReturnType<typeof createApiClient>) => c.call('DELETE /api/ops/session'), 'DELETE', '/api/ops/session', {}],
+    ['operatorStoreInvoice', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/invoice', {}],
+    ['operatorEmail', (c: ReturnType<typeof createApiClient>) => c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }), 'GET', '/api/operator/orders/2026000001/email', undefined],
+    ['operatorSendEmail', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/email', {}],
+    ['operatorMarkPaid', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/paid', {}],
+    ['operatorInvoice', (c: ReturnType<typeof createApiClient>) => c.download('GET /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }), 'GET', '/api/operator/orders/2026000001/invoice', undefined],
+  ] as const)('%s → %s %s', async (_name, call, method, path, body) => {
+    fake.on(`${method} ${path}`, { body: { data: null } });
+    await call(createApiClient({ fetch: fake }));
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0]).toMatchObject({ method, path, body });
+  });
+});
+
+describe('resource keys', () => {
+  it('are the call with its arguments: params filled in, query names sorted, a body as stable JSON', () => {
+    expect(keyOf('GET /api/menu')).toBe('GET /api/menu');
+    expect(keyOf('GET /api/product/:url', { params: { url: 'a/b' } })).toBe('GET /api/product/a%2Fb');
+    expect(keyOf('GET /api/products', { query: { sort: 'name', category: 'murivo', page: 2, brands: undefined } })).toBe(
+      'GET /api/products?category=murivo&page=2&sort=name',
+    );
+    expect(keyOf('POST /api/checkout/quote', { body: { shippingCode: null, lines: [{ v_id: 1, amount: 2 }] } })).toBe(
+      'POST /api/checkout/quote {"lines":[{"amount":2,"v_id":1}],"shippingCode":null}',
+    );
+  });
+
+  it("a resource loads its call with the hook's signal", async () => {
+    fake.on('GET /api/brand/baumit', { body: { data: 'b' } });
+    const brand = createApiClient({ fetch: fake }).resource('GET /api/brand/:url', { params: { url: 'baumit' } });
+    expect(brand.key).toBe('GET /api/brand/baumit');
+    await expect(brand.load(new AbortController().signal)).resolves.toEqual({ data: 'b' });
+    expect(fake.calls[0]?.credentials).toBe('omit');
+  });
+});
+
+describe('types from the contract', () => {
+  it('refuses a call the contract does not have, and arguments it does not take', () => {
+    const client = createApiClient({ fetch: fake });
+    // Never run: the compiler checks these lines (typecheck), the test only keeps them compiled.
+    const typeOnly = async () => {
+      // @ts-expect-error: no such call (a renamed route is this error at every call site)
+      await client.call('GET /api/produkt/:url', { params: { url: 'x' } });
+      // @ts-expect-error: the product's url is required
+      await client.call('GET /api/product/:url');
+      // @ts-expect-error: the query is typed
+      await client.call('GET /api/products', { query: { sort: 'cheapest' } });
+      // @ts-expect-error: a body only where the call takes one
+      await client.call('GET /api/menu', { body: { x: 1 } });
+      const answer = await client.call('GET /api/product/:url', { params: { url: 'x' } });
+      // @ts-expect-error: the answer is typed
+      return answer.data.no_such_field;
+    };
+    expect(typeOnly).toBeTypeOf('function');
+  });
+});
+
+describe('the client source', () => {
+  it('writes no path of the API: every path is the contract\'s call name', () => {
+    const source = readFileSync(new URL('./api-client.ts', import.meta.url), 'utf8');
+    expect(source.match(/['`"]\/api/g)).toBeNull();
+  });
+});

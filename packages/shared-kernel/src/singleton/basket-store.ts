@@ -1,0 +1,135 @@
+/**
+ * The basket (spec section 3 and 4). Every change persists cartData and
+ * emits basket:changed. Changing an amount or deleting a line re-validates
+ * the coupon; so does adding a line (the total changed, so a percentage
+ * discount would otherwise be stale). Clearing empties the basket, the
+ * price and the coupon. The coupon store does both, on basket:edited and
+ * basket:cleared: this store does not know the coupon store.
+ */
+import { create } from 'zustand';
+import { api } from './api-client.ts';
+import { readStoredBasket, writeStoredBasket } from './basket-storage.ts';
+import { getLocalStorage } from './browser-storage.ts';
+import type { BasketLine, VariantData } from '../contract/index.ts';
+import { bus } from './event-bus.ts';
+import { commerceItem } from '../rules/commerce-item.ts';
+import { basketTotal } from '../rules/money.ts';
+
+export type BasketStore = {
+  lines: BasketLine[];
+  /** Adds a line; for a v_id already in the basket the amounts are added. */
+  add: (line: BasketLine) => void;
+  /** Sets the amount of a line (below 1 removes it) and re-validates the coupon. */
+  updateAmount: (v_id: number, amount: number) => void;
+  /** Deletes a line and re-validates the coupon. */
+  remove: (v_id: number) => void;
+  /** Empties the basket, the price and the coupon (locally). */
+  clear: () => void;
+  /** Reads the lines from storage (cartData). */
+  hydrate: () => void;
+  /** Replaces each line's variantData from POST /api/product/variant/detail; failures keep the line as it is. */
+  refreshLines: () => Promise<void>;
+};
+
+function readInitialLines(): BasketLine[] {
+  const storage = getLocalStorage();
+  return storage ? readStoredBasket(storage) : [];
+}
+
+function isVariantData(value: unknown): value is VariantData {
+  return typeof value === 'object' && value !== null && typeof (value as VariantData).v_sellPrice === 'number';
+}
+
+function isValidAmount(amount: number): boolean {
+  return Number.isFinite(amount) && amount > 0;
+}
+
+export const useBasketStore = create<BasketStore>()((set, get) => {
+  const commit = (lines: BasketLine[]) => {
+    set({ lines });
+    const storage = getLocalStorage();
+    if (storage) writeStoredBasket(storage, lines);
+    bus.emit('basket:changed', { lines });
+  };
+
+  return {
+    lines: [],
+
+    add: (line) => {
+      if (!isValidAmount(line.amount)) return;
+      const lines = get().lines;
+      const existing = lines.find((l) => l.v_id === line.v_id);
+      const next = existing
+        ? lines.map((l) =>
+            l.v_id === line.v_id ? { ...l, variantData: line.variantData, amount: l.amount + line.amount } : l,
+          )
+        : [...lines, { ...line }];
+      commit(next);
+      bus.emit('basket:added', { item: commerceItem(line.variantData, line.amount), basketTotal: basketTotal(next) });
+      bus.emit('basket:edited', { lines: next });
+    },
+
+    updateAmount: (v_id, amount) => {
+      const lines = get().lines;
+      if (!lines.some((l) => l.v_id === v_id)) return;
+      const next =
+        Number.isFinite(amount) && amount >= 1
+          ? lines.map((l) => (l.v_id === v_id ? { ...l, amount } : l))
+          : lines.filter((l) => l.v_id !== v_id);
+      commit(next);
+      bus.emit('basket:edited', { lines: next });
+    },
+
+    remove: (v_id) => {
+      const lines = get().lines;
+      const removed = lines.find((l) => l.v_id === v_id);
+      if (!removed) return;
+      const next = lines.filter((l) => l.v_id !== v_id);
+      commit(next);
+      bus.emit('basket:removed', { item: commerceItem(removed.variantData, removed.amount), basketTotal: basketTotal(next) });
+      bus.emit('basket:edited', { lines: next });
+    },
+
+    clear: () => {
+      commit([]);
+      bus.emit('basket:cleared', { lines: [] });
+    },
+
+    hydrate: () => {
+      const lines = readInitialLines();
+      set({ lines });
+      bus.emit('basket:changed', { lines });
+    },
+
+    refreshLines: async () => {
+      const lines = get().lines;
+      if (lines.length === 0) return;
+      const answers = await Promise.all(
+        lines.map((line) =>
+          api.call('POST /api/product/variant/detail', { body: { v_id: line.v_id } }).then(
+            (answer) => (isVariantData(answer?.data) ? answer.data : null),
+            // A variant the shop no longer sells (404) can no longer be bought: the line says so.
+            (error: unknown) => ((error as { status?: unknown } | null)?.status === 404 ? { ...line.variantData, v_availability: 'unavailable' as const } : null),
+          ),
+        ),
+      );
+      const fresh = new Map<number, VariantData>();
+      lines.forEach((line, i) => {
+        const data = answers[i];
+        if (data) fresh.set(line.v_id, data);
+      });
+      if (fresh.size === 0) return;
+      // Merge into the current lines: the shopper may have changed the basket meanwhile.
+      commit(
+        get().lines.map((line) => {
+          const data = fresh.get(line.v_id);
+          return data ? { ...line, variantData: data } : line;
+        }),
+      );
+    },
+  };
+});
+
+// Created with what a server render sees (zustand keeps it as the initial state, which React
+// uses while hydrating a server-rendered page), then given this browser's state.
+useBasketStore.setState({ lines: readInitialLines() });

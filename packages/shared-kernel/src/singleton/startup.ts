@@ -1,0 +1,38 @@
+/**
+ * Kernel startup (spec section 4 and 8): hydrate the basket from storage,
+ * refresh every line's variant data, and for a signed-in user fetch and
+ * re-apply the active coupon. Every failure is silently ignored. Calling
+ * initKernel again returns the same promise.
+ */
+import { useAuthStore } from './auth-store.ts';
+import { isAuthenticated } from '../rules/auth-token.ts';
+import { useBasketStore } from './basket-store.ts';
+import { useCouponStore } from './coupon-store.ts';
+
+let started: Promise<void> | null = null;
+
+async function ignoreFailure(step: () => void | Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch {
+    // spec section 8: failed startup loads are silently ignored
+  }
+}
+
+async function start(): Promise<void> {
+  await ignoreFailure(() => useBasketStore.getState().hydrate());
+  await ignoreFailure(() => useBasketStore.getState().refreshLines());
+  if (isAuthenticated(useAuthStore.getState())) {
+    await ignoreFailure(() => useCouponStore.getState().reapplyActive());
+  }
+}
+
+export function initKernel(): Promise<void> {
+  started ??= start();
+  return started;
+}
+
+/** Test hook: lets the next initKernel() run again. */
+export function resetKernelStartupForTests(): void {
+  started = null;
+}
