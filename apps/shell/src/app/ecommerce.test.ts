@@ -12,7 +12,7 @@ beforeEach(() => {
   sessionStorage.clear();
   uninstall = installEcommerce(() => ({ push: (entry) => void pushed.push(entry) }));
   setRouteTable({
-    checkout: { version: '1', entry: 'x', kernel: '2.0.0', exposes: ['./OperatorPage'], routes: [{ name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true }] },
+    checkout: { version: '1', entry: 'x', kernel: '3.0.0', exposes: ['./OperatorPage'], routes: [{ name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true }] },
   });
 });
 afterEach(() => {

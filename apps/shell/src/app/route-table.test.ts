@@ -5,7 +5,7 @@ import { routeForPath, setRouteTable } from './route-table.ts';
 const release = (version: string, routes: AreaRelease['routes']): AreaRelease => ({
   version,
   entry: `remotes/content/${version}/remoteEntry.js`,
-  kernel: '2.0.0',
+  kernel: '3.0.0',
   exposes: [],
   routes,
 });

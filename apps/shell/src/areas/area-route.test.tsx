@@ -23,7 +23,7 @@ async function renderRoute(module: string = route.module) {
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   registerAreas(
-    { catalog: { version: '1.0.0-a', entry: 'remotes/catalog/1.0.0-a/remoteEntry.js', kernel: '2.0.0', exposes: ['./HomePage'], routes: [] } },
+    { catalog: { version: '1.0.0-a', entry: 'remotes/catalog/1.0.0-a/remoteEntry.js', kernel: '3.0.0', exposes: ['./HomePage'], routes: [] } },
     'http://assets.test',
   );
 });

@@ -33,7 +33,7 @@ describe('link preloading', () => {
     const releases = Object.fromEntries(
       AREAS.map((area) => [
         area,
-        { version: '1', entry: `remotes/${area}/1/remoteEntry.js`, kernel: '2.0.0', exposes: [], routes: [...routes[area]] },
+        { version: '1', entry: `remotes/${area}/1/remoteEntry.js`, kernel: '3.0.0', exposes: [], routes: [...routes[area]] },
       ]),
     );
     registerAreas(releases, 'http://assets.test');

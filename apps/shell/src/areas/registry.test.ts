@@ -6,7 +6,7 @@ import { routeForPath, setRouteTable, shopRoutes } from '../app/route-table.ts';
 const release = (version: string, routes: NonNullable<Registry['areas']['checkout']>['routes'] = []) => ({
   version,
   entry: `remotes/checkout/${version}/remoteEntry.js`,
-  kernel: '2.0.0',
+  kernel: '3.0.0',
   exposes: ['./CartPage', './GiftPage'],
   routes,
 });
