@@ -59,7 +59,7 @@ describe('AreaRoute', () => {
   it('refuses an area built against an incompatible kernel contract without loading it', async () => {
     runtime.loadRemote.mockClear();
     registerAreas(
-      { catalog: { version: '2.0.0-b', entry: 'remotes/catalog/2.0.0-b/remoteEntry.js', kernel: '3.0.0', exposes: ['./HomePage'], routes: [] } },
+      { catalog: { version: '2.0.0-b', entry: 'remotes/catalog/2.0.0-b/remoteEntry.js', kernel: '4.0.0', exposes: ['./HomePage'], routes: [] } },
       'http://assets.test',
     );
     await renderRoute('./ProductPage');
