@@ -21,7 +21,7 @@ const GLOBAL: Option[] = [
 ];
 
 const DEPLOY_OPTIONS: Option[] = [
-  { flag: '--dist DIR', what: 'release this build folder instead of building the part', example: 'pnpm release deploy checkout --dist mf-checkout/dist' },
+  { flag: '--dist DIR', what: 'release this build folder instead of building the part', example: 'pnpm release deploy checkout --dist apps/checkout/dist' },
   { flag: '--no-build', what: "release the part's last build (its dist/ folder) without building it again", example: 'pnpm release deploy all --no-build' },
   { flag: '--canary PERCENT', what: 'in force for that share of shoppers only (1 to 99), beside the stable version; areas only', example: 'pnpm release deploy checkout --canary 10' },
   { flag: '--preview', what: 'upload and check, in force for nobody; prints a signed preview link for this browser', example: 'pnpm release deploy catalog --preview' },
