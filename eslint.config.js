@@ -26,7 +26,14 @@ function foreignParts(own) {
   // The API alone uses the release tool's package; its tests start the gateway simulator (its
   // production code may not: the no-restricted-paths zone below).
   const tools = own === 'api' ? [] : ['release', 'gateway-simulator'];
-  const names = [...Object.entries(APPS).filter(([dir]) => dir !== own).map(([, name]) => name), 'e2e', 'bench', ...tools];
+  const names = [
+    ...Object.entries(APPS)
+      .filter(([dir]) => dir !== own)
+      .map(([, name]) => name),
+    'e2e',
+    'bench',
+    ...tools,
+  ];
   return names.flatMap((name) => [`@shop/${name}`, `@shop/${name}/**`]);
 }
 
@@ -105,10 +112,14 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression > MemberExpression.callee > Identifier.property[name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]",
+          selector:
+            'CallExpression > MemberExpression.callee > Identifier.property[name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
           message: 'Queries belong in a repository (*.repository.ts over Db or DbOrTrx).',
         },
-        { selector: "TaggedTemplateExpression > Identifier.tag[name='sql']", message: 'Queries belong in a repository (*.repository.ts over Db or DbOrTrx).' },
+        {
+          selector: "TaggedTemplateExpression > Identifier.tag[name='sql']",
+          message: 'Queries belong in a repository (*.repository.ts over Db or DbOrTrx).',
+        },
       ],
     },
   },
@@ -158,7 +169,11 @@ export default tseslint.config(
             // An area team runs the release command without the shop's server.
             { target: './packages/release', from: './apps', message: 'The release tool imports nothing of the API or the parts.' },
             // The simulator is a dev tool: launchers and tests start it, the server never does.
-            { target: './apps/api/src', from: './tools', message: 'Production code never starts a dev tool; a launcher or a test starts it and passes its address.' },
+            {
+              target: './apps/api/src',
+              from: './tools',
+              message: 'Production code never starts a dev tool; a launcher or a test starts it and passes its address.',
+            },
           ],
         },
       ],

@@ -44,8 +44,20 @@ function keepStamp(name, stamp) {
 }
 
 /** What the API's build (apps/api/build.mjs) reads; its tests and benchmarks are not part of it. */
-const API_INPUTS = ['apps/api/src', 'apps/api/package.json', 'apps/api/tsconfig.json', 'apps/api/build.mjs', 'packages/release/src', 'packages/release/package.json'];
-const API_OUTPUTS = ['apps/api/dist/server.js', 'apps/api/dist/release/cli.js', 'apps/api/dist/backup/cli.js', 'apps/api/dist/release/credentials-cli.js'];
+const API_INPUTS = [
+  'apps/api/src',
+  'apps/api/package.json',
+  'apps/api/tsconfig.json',
+  'apps/api/build.mjs',
+  'packages/release/src',
+  'packages/release/package.json',
+];
+const API_OUTPUTS = [
+  'apps/api/dist/server.js',
+  'apps/api/dist/release/cli.js',
+  'apps/api/dist/backup/cli.js',
+  'apps/api/dist/release/credentials-cli.js',
+];
 
 /**
  * The server, the release and the backup command as JavaScript (apps/api/dist/), what `npm start` and the
@@ -58,7 +70,9 @@ export async function buildApiServer({ force = false, quiet = false } = {}) {
     if (!quiet) log('api: up to date, not rebuilt');
     return;
   }
-  await step('Building api (server and release command → apps/api/dist)', () => run(process.execPath, ['build.mjs'], { cwd: join(root, 'apps', 'api') }));
+  await step('Building api (server and release command → apps/api/dist)', () =>
+    run(process.execPath, ['build.mjs'], { cwd: join(root, 'apps', 'api') }),
+  );
   keepStamp('api', stamp);
 }
 

@@ -37,13 +37,29 @@ export async function clusterReadiness(servers) {
     standby: server.standby ? (server.standby.ready ? 'ready' : 'starting') : 'none',
   }));
   if (web.ready === 0 || workers.ready === 0) {
-    const missing = [web.ready === 0 ? 'webové servery' : null, workers.ready === 0 ? 'spracovanie úloh na pozadí' : null].filter(Boolean).join(', ');
-    return { status: 503, body: { error: { code: 'internal', message: `Obchod teraz nie je pripravený obslúžiť požiadavky: nedostupné – ${missing}.` }, processes } };
+    const missing = [web.ready === 0 ? 'webové servery' : null, workers.ready === 0 ? 'spracovanie úloh na pozadí' : null]
+      .filter(Boolean)
+      .join(', ');
+    return {
+      status: 503,
+      body: {
+        error: { code: 'internal', message: `Obchod teraz nie je pripravený obslúžiť požiadavky: nedostupné – ${missing}.` },
+        processes,
+      },
+    };
   }
   const all = web.ready === web.total && workers.ready === workers.total;
   return {
     status: 200,
-    body: { data: { status: all ? 'ready' : 'degraded', checks: Object.fromEntries(states.map(({ server, state }) => [server.name, state])), web, workers, processes } },
+    body: {
+      data: {
+        status: all ? 'ready' : 'degraded',
+        checks: Object.fromEntries(states.map(({ server, state }) => [server.name, state])),
+        web,
+        workers,
+        processes,
+      },
+    },
   };
 }
 
@@ -53,7 +69,11 @@ export async function startClusterStatus(servers) {
     clusterReadiness(servers).then(
       ({ status, body }) => {
         const text = JSON.stringify(body);
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+        res.writeHead(status, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-length': Buffer.byteLength(text),
+        });
         res.end(req.method === 'HEAD' ? undefined : text);
       },
       () => {

@@ -41,7 +41,11 @@ function assertFree(port) {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', (error) =>
-      reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} is in use; choose another PORT (the shop takes PORT and PORT+1)` : error.message)),
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE' ? `port ${port} is in use; choose another PORT (the shop takes PORT and PORT+1)` : error.message,
+        ),
+      ),
     );
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });
@@ -93,7 +97,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 function gaveUp(server, shop) {
   if (stopping || !shop) return;
   const left = [...shop.web, ...shop.workers].filter((s) => s.role === server.role && !s.gaveUp).length;
-  log(`${server.name} keeps dying and is not restarted again; ${left} ${server.role === 'web' ? 'web server(s)' : 'worker(s)'} left (GET /api/ready shows which)`);
+  log(
+    `${server.name} keeps dying and is not restarted again; ${left} ${server.role === 'web' ? 'web server(s)' : 'worker(s)'} left (GET /api/ready shows which)`,
+  );
   if (left === 0) {
     log(`No ${server.role} left: stopping the cluster`);
     void shutdown(1);
@@ -123,7 +129,9 @@ async function main() {
     : await starting('PostgreSQL', () => ensurePostgres({ dir: postgresDir }));
   const redis = process.env.REDIS_URL ? { url: process.env.REDIS_URL, dir: null } : await starting('Redis', () => ensureRedis());
   if (!process.env.DATABASE_URL && (servers + 1) * POOL_PER_PROCESS > MAX_CONNECTIONS - 10) {
-    log(`Warning: ${servers + 1} server processes may open ${(servers + 1) * POOL_PER_PROCESS} connections, PostgreSQL allows ${MAX_CONNECTIONS}`);
+    log(
+      `Warning: ${servers + 1} server processes may open ${(servers + 1) * POOL_PER_PROCESS} connections, PostgreSQL allows ${MAX_CONNECTIONS}`,
+    );
   }
 
   log(`Starting the worker, then ${servers} web server(s), then nginx`);

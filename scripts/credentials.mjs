@@ -9,5 +9,8 @@ import { buildApiServer } from './build.mjs';
 
 await ensureDependencies();
 await buildApiServer({ quiet: true });
-const child = spawn(process.execPath, ['--enable-source-maps', 'dist/release/credentials-cli.js', ...process.argv.slice(2)], { cwd: join(root, 'apps', 'api'), stdio: 'inherit' });
+const child = spawn(process.execPath, ['--enable-source-maps', 'dist/release/credentials-cli.js', ...process.argv.slice(2)], {
+  cwd: join(root, 'apps', 'api'),
+  stdio: 'inherit',
+});
 child.on('exit', (code) => process.exit(code ?? 1));

@@ -72,15 +72,15 @@ export function edgeErrorMaps() {
 
 /** The `server { }` part: limits, error_page for every status nginx produces, and the internal locations answering them. */
 export function edgeErrorServer() {
-  const lines = [
-    `large_client_header_buffers ${EDGE_LIMITS.headerBuffers};`,
-    `client_max_body_size ${EDGE_LIMITS.body};`,
-  ];
+  const lines = [`large_client_header_buffers ${EDGE_LIMITS.headerBuffers};`, `client_max_body_size ${EDGE_LIMITS.body};`];
   for (const refusal of REFUSALS) {
     for (const from of refusal.from) lines.push(`error_page ${from} =${refusal.status} /_shop_error/$shop_error_kind/${refusal.status};`);
   }
   for (const refusal of REFUSALS) {
-    for (const [kind, type, body] of [['json', 'application/json', json(refusal)], ['html', 'text/html', html(refusal)]]) {
+    for (const [kind, type, body] of [
+      ['json', 'application/json', json(refusal)],
+      ['html', 'text/html', html(refusal)],
+    ]) {
       lines.push(
         `location = /_shop_error/${kind}/${refusal.status} {`,
         '  internal;',

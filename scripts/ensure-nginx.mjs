@@ -27,7 +27,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { alive, aptInstall, freePort, isRoot, run, signal, sleep, waitGone , ensureCli, readMarker } from './system.mjs';
+import { alive, aptInstall, freePort, isRoot, run, signal, sleep, waitGone, ensureCli, readMarker } from './system.mjs';
 
 const MARKER = '.ensure-nginx';
 const SAFE_PATH = /^[\w./-]+$/;
@@ -162,7 +162,8 @@ export async function ensureNginx({ config } = {}) {
   const configFile = path.join(dir, 'nginx.conf');
   const errorLog = path.join(dir, 'error.log');
   writeFileSync(path.join(dir, MARKER), `${binary}\n`);
-  const nginx = (...args) => run(binary, ['-c', configFile, '-p', dir, '-e', errorLog, ...args], { cwd: dir, allowFail: true, quiet: true });
+  const nginx = (...args) =>
+    run(binary, ['-c', configFile, '-p', dir, '-e', errorLog, ...args], { cwd: dir, allowFail: true, quiet: true });
 
   /** Writes the config (to nginx.conf only once `nginx -t` accepts it). */
   const writeChecked = (http) => {

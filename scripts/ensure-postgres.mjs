@@ -23,7 +23,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { aptInstall, freePort, hasCommand, isRoot, run, sleep , ensureCli, readMarker } from './system.mjs';
+import { aptInstall, freePort, hasCommand, isRoot, run, sleep, ensureCli, readMarker } from './system.mjs';
 
 const PREFERRED_MAJOR = 15;
 const MARKER = '.ensure-postgres';
@@ -90,7 +90,10 @@ async function waitUntilReady(binDir, port, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const ready = existsSync(isready)
-      ? run(isready, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-t', '2'], { allowFail: true, quiet: true }).ok
+      ? run(isready, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-t', '2'], {
+          allowFail: true,
+          quiet: true,
+        }).ok
       : await canConnect(port);
     if (ready) return;
     await sleep(200);
@@ -142,8 +145,9 @@ export async function ensurePostgres({ dir: keptDir } = {}) {
   const logFile = path.join(dir, 'postgres.log');
   if (keep) {
     mkdirSync(dir, { recursive: true });
-    const running = existsSync(path.join(dataDir, 'postmaster.pid'))
-      && runAs(user, path.join(binDir, 'pg_ctl'), ['-D', dataDir, 'status'], { allowFail: true, quiet: true }).ok;
+    const running =
+      existsSync(path.join(dataDir, 'postmaster.pid')) &&
+      runAs(user, path.join(binDir, 'pg_ctl'), ['-D', dataDir, 'status'], { allowFail: true, quiet: true }).ok;
     if (running) throw new Error(`a PostgreSQL already runs on ${dataDir}; stop it first: node scripts/ensure-postgres.mjs --stop ${dir}`);
   }
   const initialised = keep && existsSync(path.join(dataDir, 'PG_VERSION'));
@@ -168,10 +172,15 @@ export async function ensurePostgres({ dir: keptDir } = {}) {
 
   try {
     if (!initialised) {
-      runAs(user, path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', ...(keep ? [] : ['--no-sync'])], {
-        cwd: dir,
-        quiet: true,
-      });
+      runAs(
+        user,
+        path.join(binDir, 'initdb'),
+        ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', ...(keep ? [] : ['--no-sync'])],
+        {
+          cwd: dir,
+          quiet: true,
+        },
+      );
       // Trust, but only over the private socket directory and from 127.0.0.1.
       writeFileSync(path.join(dataDir, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
       if (user) chownSync(path.join(dataDir, 'pg_hba.conf'), user.uid, user.gid);
@@ -185,7 +194,15 @@ export async function ensurePostgres({ dir: keptDir } = {}) {
         const keptConf = path.join(dataDir, KEPT_CONF);
         writeFileSync(
           keptConf,
-          ['# ensure-postgres: rewritten at every start', "listen_addresses = '127.0.0.1'", `port = ${port}`, `unix_socket_directories = '${socketDir}'`, 'max_connections = 200', ...memorySettings(), ''].join('\n'),
+          [
+            '# ensure-postgres: rewritten at every start',
+            "listen_addresses = '127.0.0.1'",
+            `port = ${port}`,
+            `unix_socket_directories = '${socketDir}'`,
+            'max_connections = 200',
+            ...memorySettings(),
+            '',
+          ].join('\n'),
         );
         if (user) chownSync(keptConf, user.uid, user.gid);
       } else {

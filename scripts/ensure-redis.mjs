@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { alive, aptInstall, freePort, run, signal, sleep, waitGone , ensureCli, readMarker } from './system.mjs';
+import { alive, aptInstall, freePort, run, signal, sleep, waitGone, ensureCli, readMarker } from './system.mjs';
 
 const MARKER = '.ensure-redis';
 const SAFE_PATH = /^[\w./-]+$/;

@@ -43,7 +43,9 @@ export function folderGraph(root = API_SRC) {
   for (const file of tsFiles(root)) {
     const source = readFileSync(join(root, file), 'utf8');
     for (const match of source.matchAll(IMPORT)) {
-      const target = relative(root, resolve(root, dirname(file), match[1])).split(sep).join('/');
+      const target = relative(root, resolve(root, dirname(file), match[1]))
+        .split(sep)
+        .join('/');
       if (target.startsWith('..')) continue;
       const from = nodeOf(file);
       const to = nodeOf(target);

@@ -52,11 +52,12 @@ export async function ensurePnpm() {
 }
 
 const packagesIn = (folder) =>
-  !existsSync(join(root, folder)) ? [] :
-  readdirSync(join(root, folder), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, folder, entry.name, 'package.json')))
-    .map((entry) => `${folder}/${entry.name}`)
-    .sort();
+  !existsSync(join(root, folder))
+    ? []
+    : readdirSync(join(root, folder), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(root, folder, entry.name, 'package.json')))
+        .map((entry) => `${folder}/${entry.name}`)
+        .sort();
 
 /** Every workspace package's folder, read from the folders pnpm-workspace.yaml names (no list to keep in step). */
 export const workspaceFolders = () => [...packagesIn('apps'), ...packagesIn('packages'), ...packagesIn('tools'), 'e2e', 'bench'];

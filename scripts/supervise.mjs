@@ -22,7 +22,17 @@ const sayOnStderr = (message) => process.stderr.write(`[supervisor] ${new Date()
  * A clean exit (code 0) ends the supervision (`onEnd()`). Answers `{ child, stop(signal) }`:
  * `child` is the process running now; `stop` ends the supervision, signals it and waits for its exit.
  */
-export function superviseProcess({ name, start, say = sayOnStderr, restartDelayMs = RESTART_DELAY_MS, maxCrashes = MAX_CRASHES, windowMs = CRASH_WINDOW_MS, onRestart = () => {}, onGiveUp = () => {}, onEnd = () => {} }) {
+export function superviseProcess({
+  name,
+  start,
+  say = sayOnStderr,
+  restartDelayMs = RESTART_DELAY_MS,
+  maxCrashes = MAX_CRASHES,
+  windowMs = CRASH_WINDOW_MS,
+  onRestart = () => {},
+  onGiveUp = () => {},
+  onEnd = () => {},
+}) {
   const crashes = [];
   let stopping = false;
   let timer = null;
@@ -46,14 +56,18 @@ export function superviseProcess({ name, start, say = sayOnStderr, restartDelayM
       while (crashes.length > 0 && now - crashes[0] > windowMs) crashes.shift();
       const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       if (crashes.length >= maxCrashes) {
-        say(`${name} ${why}; it died ${crashes.length} times within ${windowMs / 1000} s, giving up. Read the log above for the cause, fix it, then start again.`);
+        say(
+          `${name} ${why}; it died ${crashes.length} times within ${windowMs / 1000} s, giving up. Read the log above for the cause, fix it, then start again.`,
+        );
         onGiveUp(why);
         return;
       }
       // The first death in the window is restarted at once (every moment without it costs shoppers);
       // a process that keeps dying waits a little between starts.
       const delay = crashes.length === 1 ? 0 : restartDelayMs;
-      say(`${name} ${why}; restarting ${delay === 0 ? 'now' : `in ${delay / 1000} s`} (death ${crashes.length} of ${maxCrashes} allowed within ${windowMs / 1000} s)`);
+      say(
+        `${name} ${why}; restarting ${delay === 0 ? 'now' : `in ${delay / 1000} s`} (death ${crashes.length} of ${maxCrashes} allowed within ${windowMs / 1000} s)`,
+      );
       timer = setTimeout(() => {
         run();
         onRestart(child);
@@ -89,7 +103,16 @@ export function superviseProcess({ name, start, say = sayOnStderr, restartDelayM
  * `npm start`'s supervision: runs `command` until it exits cleanly or is stopped; resolves with
  * the exit code the supervisor should end with (0 after a stop, 1 after giving up).
  */
-export function supervise({ command, args = [], cwd, env = process.env, name = 'server', restartDelayMs = RESTART_DELAY_MS, maxCrashes = MAX_CRASHES, windowMs = CRASH_WINDOW_MS }) {
+export function supervise({
+  command,
+  args = [],
+  cwd,
+  env = process.env,
+  name = 'server',
+  restartDelayMs = RESTART_DELAY_MS,
+  maxCrashes = MAX_CRASHES,
+  windowMs = CRASH_WINDOW_MS,
+}) {
   return new Promise((resolve) => {
     const supervised = superviseProcess({
       name,

@@ -108,7 +108,16 @@ export function aptInstall(packages, { what, tag, log }) {
   if (addPolicy) writeFileSync(POLICY_RC, `#!/bin/sh\n# ${tag}: no service starts during its install\nexit 101\n`, { mode: 0o755 });
   try {
     log(`apt-get install -y ${names.join(' ')}`);
-    apt('install', '-y', '--no-install-recommends', '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold', ...names);
+    apt(
+      'install',
+      '-y',
+      '--no-install-recommends',
+      '-o',
+      'Dpkg::Options::=--force-confdef',
+      '-o',
+      'Dpkg::Options::=--force-confold',
+      ...names,
+    );
   } finally {
     if (addPolicy) rmSync(POLICY_RC, { force: true });
   }

@@ -39,7 +39,10 @@ const parallelFiles = ['--maxWorkers', String(Math.max(2, availableParallelism()
 async function vitest(filter, name, env = process.env, extra = parallelFiles) {
   const output = join(reports, `${name}.json`);
   try {
-    await pnpmRun(['--filter', filter, 'exec', 'vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], { env });
+    await pnpmRun(
+      ['--filter', filter, 'exec', 'vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
+      { env },
+    );
   } finally {
     if (existsSync(output)) countVitest(output);
   }
@@ -75,7 +78,9 @@ const installed = await stage('Installing what is missing (pnpm, dependencies, C
 });
 if (installed.ok) {
   await stage('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
-  await stage('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']));
+  await stage('Lint (eslint, with area boundary rules)', () =>
+    run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']),
+  );
   await stage('Format (prettier --check)', () => run(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '--log-level=warn', '.']));
   await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
   await stage('Unit tests: release tool (packages/release)', () => vitest('@shop/release', 'release'));
@@ -87,7 +92,9 @@ if (installed.ok) {
   const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
   if (postgres.ok) {
     try {
-      await stage('API tests on PostgreSQL', () => vitest('@shop/api', 'api-postgres', { ...process.env, DATABASE_URL: postgres.value.url }));
+      await stage('API tests on PostgreSQL', () =>
+        vitest('@shop/api', 'api-postgres', { ...process.env, DATABASE_URL: postgres.value.url }),
+      );
     } finally {
       await postgres.value.stop();
     }
@@ -95,10 +102,19 @@ if (installed.ok) {
   const built = await stage('Building every part', () => buildAll());
   // Separate processes from the built server, as `npm run start:cluster` runs them (api/test-cluster/global-setup.mjs
   // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
-  for (const [origin, where] of [['local', 'the release origin on disk'], ['s3', 'the release origin in a local S3 bucket']]) {
+  for (const [origin, where] of [
+    ['local', 'the release origin on disk'],
+    ['s3', 'the release origin in a local S3 bucket'],
+  ]) {
     const title = `Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, ${where}`;
     if (!built.ok) notRun(title, 'the build failed');
-    else await stage(title, () => vitest('@shop/api', `api-cluster-${origin}`, { ...process.env, CLUSTER_ORIGIN: origin }, ['--config', 'test-cluster/vitest.config.ts']));
+    else
+      await stage(title, () =>
+        vitest('@shop/api', `api-cluster-${origin}`, { ...process.env, CLUSTER_ORIGIN: origin }, [
+          '--config',
+          'test-cluster/vitest.config.ts',
+        ]),
+      );
   }
   if (!built.ok) {
     notRun('End-to-end tests in Chromium', 'the build failed');

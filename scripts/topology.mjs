@@ -27,7 +27,10 @@ async function waitReady(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
-    const ok = await fetch(url).then((res) => res.ok, () => false);
+    const ok = await fetch(url).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) return;
     await sleep(200);
   }
@@ -45,7 +48,11 @@ function pipeLines(stream, name, write) {
   });
 }
 
-const indent = (text) => text.split('\n').map((line) => `  ${line}`).join('\n');
+const indent = (text) =>
+  text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 
 /**
  * nginx in front: the shop's port balances over the web servers and keeps the briefly cacheable
@@ -57,7 +64,8 @@ export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
   // An idle upstream connection is dropped by nginx before a server closes it (its idle socket
   // timeout, connectionTimeout in api/src/app.ts, is 30 s): a request nginx sent on a connection
   // the server was closing would fail, and one that changes something is not sent again.
-  const upstream = (name, key) => `upstream ${name} {\n${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 20s;\n}`;
+  const upstream = (name, key) =>
+    `upstream ${name} {\n${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 20s;\n}`;
   const proxied = [
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
@@ -65,7 +73,9 @@ export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
     'proxy_set_header X-Forwarded-For $remote_addr;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
     'proxy_set_header X-Request-Id $request_id;',
-  ].map((line) => `    ${line}`).join('\n');
+  ]
+    .map((line) => `    ${line}`)
+    .join('\n');
   return `
 ${upstream('shop_web', 'port')}
 ${upstream('shop_areas', 'assetPort')}
@@ -149,7 +159,18 @@ ${indent(edgeErrorServer())}
  * the ones that are ready. `env`: extra settings for
  * every server process. `output(line)`: where the processes' prefixed lines go (default stdout).
  */
-export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 2, workers = 1, port, env = {}, output = (line) => process.stdout.write(line), onGiveUp = () => {}, readyTimeoutMs = 300_000 }) {
+export async function startTopology({
+  dataDir,
+  databaseUrl,
+  redisUrl,
+  servers = 2,
+  workers = 1,
+  port,
+  env = {},
+  output = (line) => process.stdout.write(line),
+  onGiveUp = () => {},
+  readyTimeoutMs = 300_000,
+}) {
   // The shop's port and the areas' port beside it, both free.
   const shopPort = port ?? (await freePort({ count: 2 }));
   const assetPort = shopPort + 1;
@@ -176,7 +197,14 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
   const spawnChild = (name, role, env, ports, standby) => {
     const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
       cwd: apiDir,
-      env: { ...common, ...env, ROLE: role, PORT: String(ports.port), ASSET_PORT: String(ports.assetPort), ...(standby ? { STANDBY: '1' } : {}) },
+      env: {
+        ...common,
+        ...env,
+        ROLE: role,
+        PORT: String(ports.port),
+        ASSET_PORT: String(ports.assetPort),
+        ...(standby ? { STANDBY: '1' } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe', ...(standby ? ['ipc'] : [])],
     });
     pipeLines(child.stdout, standby ? `${name} standby` : name, output);
@@ -263,7 +291,13 @@ export async function startTopology({ dataDir, databaseUrl, redisUrl, servers = 
 
   try {
     // A real card gateway (GATEWAY_URL) for all, else one simulator beside them (never started by a server).
-    if (!common.GATEWAY_URL) gateway = await startGatewaySimulator({ dataDir, port: await freePort(), env: common, output: (line) => output(`[gateway] ${line}`) });
+    if (!common.GATEWAY_URL)
+      gateway = await startGatewaySimulator({
+        dataDir,
+        port: await freePort(),
+        env: common,
+        output: (line) => output(`[gateway] ${line}`),
+      });
     const others = { GATEWAY_URL: common.GATEWAY_URL || gateway.url };
     const first = await spawnServer('worker-1', 'worker', others);
     await waitReady(`${first.url}/api/ready`, first.child, readyTimeoutMs);

@@ -32,4 +32,15 @@ export const routes: AreaRoute[] = [
   { name: 'account-complaints', path: paths.complaints, module: './ComplaintsPage', layout: 'account', requiresSignIn: true },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'account', exposes, routes, devPort: 5103, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));
+export default defineConfig(
+  areaViteConfig({
+    area: 'account',
+    exposes,
+    routes,
+    devPort: 5103,
+    react,
+    federation,
+    viteBuild: build,
+    root: fileURLToPath(new URL('.', import.meta.url)),
+  }),
+);

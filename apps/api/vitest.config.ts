@@ -6,8 +6,20 @@ import { defineConfig } from 'vitest/config';
  * (DATABASE_URL set) leaves them out, as they ran on the SQLite pass and would only repeat it.
  */
 export const DATABASE_FREE = [
-  'consent-frame', 'credentials-help', 'file-store', 'html', 'ops', 'page-cache', 'product-image', 'release-package', 'release-storage', 'release-web-s3', 'release-web',
-  'release', 'route-preload', 'sanitize',
+  'consent-frame',
+  'credentials-help',
+  'file-store',
+  'html',
+  'ops',
+  'page-cache',
+  'product-image',
+  'release-package',
+  'release-storage',
+  'release-web-s3',
+  'release-web',
+  'release',
+  'route-preload',
+  'sanitize',
 ].map((name) => `test/${name}.test.ts`);
 
 export default defineConfig({

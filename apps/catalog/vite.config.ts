@@ -30,4 +30,15 @@ export const routes: AreaRoute[] = [
   { name: 'search-empty', path: paths.searchEmpty, module: './SearchPage', layout: 'default', serverRender: true },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'catalog', exposes, routes, devPort: 5101, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));
+export default defineConfig(
+  areaViteConfig({
+    area: 'catalog',
+    exposes,
+    routes,
+    devPort: 5101,
+    react,
+    federation,
+    viteBuild: build,
+    root: fileURLToPath(new URL('.', import.meta.url)),
+  }),
+);

@@ -35,4 +35,15 @@ export const routes: AreaRoute[] = [
   { name: 'paid', path: '/paid', module: './OperatorPage', layout: 'checkout' },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'checkout', exposes, routes, devPort: 5102, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));
+export default defineConfig(
+  areaViteConfig({
+    area: 'checkout',
+    exposes,
+    routes,
+    devPort: 5102,
+    react,
+    federation,
+    viteBuild: build,
+    root: fileURLToPath(new URL('.', import.meta.url)),
+  }),
+);

@@ -29,4 +29,15 @@ export const routes: AreaRoute[] = [
   { name: 'shipping-payment', path: paths.shippingPayment, module: './ShippingPaymentPage', layout: 'default', serverRender: true },
 ];
 
-export default defineConfig(areaViteConfig({ area: 'content', exposes, routes, devPort: 5104, react, federation, viteBuild: build, root: fileURLToPath(new URL('.', import.meta.url)) }));
+export default defineConfig(
+  areaViteConfig({
+    area: 'content',
+    exposes,
+    routes,
+    devPort: 5104,
+    react,
+    federation,
+    viteBuild: build,
+    root: fileURLToPath(new URL('.', import.meta.url)),
+  }),
+);

@@ -21,7 +21,11 @@ function shellFacts(): Plugin {
     name: 'shop-shell-facts',
     apply: 'build',
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires: {}, layouts: LAYOUTS }, null, 2) });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'routes.json',
+        source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires: {}, layouts: LAYOUTS }, null, 2),
+      });
     },
   };
 }
@@ -46,7 +50,11 @@ function preloadBootChunks(): Plugin {
           chunk.isDynamicEntry && (chunk.facadeModuleId?.startsWith(srcDir) ?? false);
         const chunks = Object.values(context.bundle ?? {}).filter((item) => item.type === 'chunk' && !item.isEntry && !splitOff(item));
         const missing = chunks.map((chunk) => `/${chunk.fileName}`).filter((href) => !html.includes(`"${href}"`));
-        return missing.map((href) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href }, injectTo: 'head' as const }));
+        return missing.map((href) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href },
+          injectTo: 'head' as const,
+        }));
       },
     },
   };
@@ -106,7 +114,9 @@ function yieldingBootstrap(): Plugin {
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
-        const bootstraps = Object.values(bundle).filter((item) => item.type === 'asset' && /(^|\/)mf-entry-bootstrap-[^/]*\.js$/.test(item.fileName));
+        const bootstraps = Object.values(bundle).filter(
+          (item) => item.type === 'asset' && /(^|\/)mf-entry-bootstrap-[^/]*\.js$/.test(item.fileName),
+        );
         if (bootstraps.length !== 1) throw new Error(`expected one federation bootstrap, found ${bootstraps.length}`);
         const bootstrap = bootstraps[0] as Rollup.OutputAsset;
         const source = String(bootstrap.source);

@@ -37,14 +37,16 @@ function monolithAreas(): Plugin {
       if (id !== `\0${VIRTUAL}`) return null;
       const entries = AREAS.flatMap((area) =>
         Object.entries(exposesOf(area)).map(
-          ([name, file]) => `  ${JSON.stringify(`${area}/${name.slice(2)}`)}: () => import(${JSON.stringify(join(repo, 'apps', area, file))}),`,
+          ([name, file]) =>
+            `  ${JSON.stringify(`${area}/${name.slice(2)}`)}: () => import(${JSON.stringify(join(repo, 'apps', area, file))}),`,
         ),
       );
       return `export const areaModules = {\n${entries.join('\n')}\n};\n`;
     },
     generateBundle() {
       // The release tooling deploys this build as a shell; it needs no area modules.
-      const kernel = (JSON.parse(readFileSync(join(repo, 'packages', 'shared-kernel', 'package.json'), 'utf8')) as { version: string }).version;
+      const kernel = (JSON.parse(readFileSync(join(repo, 'packages', 'shared-kernel', 'package.json'), 'utf8')) as { version: string })
+        .version;
       this.emitFile({ type: 'asset', fileName: 'routes.json', source: JSON.stringify({ kernel, requires: {} }) });
     },
   };

@@ -52,7 +52,10 @@ function rssMb(pid: number): number {
 export function grownCatalogue(products: number): { name: string; dataDir: string } {
   const name = `api-${products}`;
   const dataDir = benchDataDir(name);
-  const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(products)], { cwd: join(repo, 'apps', 'api'), stdio: 'inherit' });
+  const grown = spawnSync(process.execPath, [...tsx, 'bench/grow-catalogue.ts', dataDir, String(products)], {
+    cwd: join(repo, 'apps', 'api'),
+    stdio: 'inherit',
+  });
   if (grown.status !== 0) throw new Error('could not generate the catalogue');
   return { name, dataDir };
 }
@@ -69,11 +72,18 @@ export function runScenarios(shop: Shop, scenarios: Scenario[], options: { conne
       'taskset',
       ['-c', '1', process.execPath, ...tsx, 'src/load-worker.ts'],
       // Options on stdin: a list of tens of thousands of URLs is longer than one argument may be.
-      { cwd: join(repo, 'bench'), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, input: JSON.stringify({ url: shop.base, connections: options.connections, seconds: options.seconds, ...scenario }) },
+      {
+        cwd: join(repo, 'bench'),
+        encoding: 'utf8',
+        maxBuffer: 16 * 1024 * 1024,
+        input: JSON.stringify({ url: shop.base, connections: options.connections, seconds: options.seconds, ...scenario }),
+      },
     );
     clearInterval(timer);
     if (run.status !== 0) throw new Error(`load ${scenario.name} failed: ${run.stderr}`);
-    const { cacheHits, ...measured } = JSON.parse(run.stdout) as Omit<LoadResult, 'name' | 'rssMb' | 'cacheHitRatio'> & { cacheHits: number };
+    const { cacheHits, ...measured } = JSON.parse(run.stdout) as Omit<LoadResult, 'name' | 'rssMb' | 'cacheHitRatio'> & {
+      cacheHits: number;
+    };
     const cacheHitRatio = measured.total > 0 ? cacheHits / measured.total : 0;
     process.stderr.write(
       `[load] ${scenario.name}: ${Math.round(measured.requestsPerSecond)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, ` +
@@ -84,20 +94,47 @@ export function runScenarios(shop: Shop, scenarios: Scenario[], options: { conne
   return results;
 }
 
-export type OpenLoopResult = { name: string; offered: number; answered: number; p50: number; p99: number; errors: number; total: number; cacheHitRatio: number };
+export type OpenLoopResult = {
+  name: string;
+  offered: number;
+  answered: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+  cacheHitRatio: number;
+};
 
 /** Offers the paths at each fixed rate for `seconds` (bench/src/open-loop-worker.ts), the generator on core 1. */
-export function runOpenLoop(shop: Shop, name: string, paths: string[], options: { rates: number[]; seconds: number; headers?: Record<string, string> }): OpenLoopResult[] {
+export function runOpenLoop(
+  shop: Shop,
+  name: string,
+  paths: string[],
+  options: { rates: number[]; seconds: number; headers?: Record<string, string> },
+): OpenLoopResult[] {
   return options.rates.map((rate) => {
     const run = spawnSync('taskset', ['-c', '1', process.execPath, ...tsx, 'src/open-loop-worker.ts'], {
-      cwd: join(repo, 'bench'), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024,
+      cwd: join(repo, 'bench'),
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
       input: JSON.stringify({ url: shop.base, paths, rate, seconds: options.seconds, headers: options.headers }),
     });
     if (run.status !== 0) throw new Error(`open-loop ${name} at ${rate}/s failed: ${run.stderr}`);
     const measured = JSON.parse(run.stdout) as Omit<OpenLoopResult, 'name' | 'cacheHitRatio'> & { cacheHits: number };
     const cacheHitRatio = measured.total > 0 ? measured.cacheHits / measured.total : 0;
-    process.stderr.write(`[open loop] ${name} at ${rate}/s: answered ${Math.round(measured.answered)}/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, ${measured.errors} errors\n`);
-    return { name, offered: rate, answered: measured.answered, p50: measured.p50, p99: measured.p99, errors: measured.errors, total: measured.total, cacheHitRatio };
+    process.stderr.write(
+      `[open loop] ${name} at ${rate}/s: answered ${Math.round(measured.answered)}/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms, ${measured.errors} errors\n`,
+    );
+    return {
+      name,
+      offered: rate,
+      answered: measured.answered,
+      p50: measured.p50,
+      p99: measured.p99,
+      errors: measured.errors,
+      total: measured.total,
+      cacheHitRatio,
+    };
   });
 }
 
@@ -114,13 +151,20 @@ async function idle(base: string): Promise<void> {
   let quick = 0;
   while (quick < 3 && Date.now() < until) {
     const started = performance.now();
-    const ok = await fetch(`${base}/api/health`).then((answer) => answer.ok, () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (answer) => answer.ok,
+      () => false,
+    );
     quick = ok && performance.now() - started <= 20 ? quick + 1 : 0;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-export type ApiLoad = { closed: LoadResult[]; open: OpenLoopResult[]; sets: Omit<ApiUrlSets, 'listing' | 'facets' | 'product' | 'search' | 'mix'> & { distinct: number } };
+export type ApiLoad = {
+  closed: LoadResult[];
+  open: OpenLoopResult[];
+  sets: Omit<ApiUrlSets, 'listing' | 'facets' | 'product' | 'search' | 'mix'> & { distinct: number };
+};
 
 /** Offered rates of the open-loop test (requests per second of the mix). */
 export const OPEN_LOOP_RATES = [200, 500, 1000];
@@ -143,15 +187,26 @@ export async function runApiLoad(options: { port: number; products: number; conn
   try {
     const base = shop.base;
     const sets = await apiUrlSets(base);
-    const first = (await (await fetch(`${base}${sets.listing[0]!.replace(/&brands=[^&]*/, '')}`)).json()) as { data: { variant: { v_id: number; v_availability: string } }[] };
-    const toOrder = first.data.map((product) => product.variant).find((variant) => variant.v_availability === 'to_order') ?? first.data[0]!.variant;
+    const first = (await (await fetch(`${base}${sets.listing[0]!.replace(/&brands=[^&]*/, '')}`)).json()) as {
+      data: { variant: { v_id: number; v_availability: string } }[];
+    };
+    const toOrder =
+      first.data.map((product) => product.variant).find((variant) => variant.v_availability === 'to_order') ?? first.data[0]!.variant;
     const order = {
       lines: [{ v_id: toOrder.v_id, amount: 1 }],
       contact: {
-        email: 'zataz@example.sk', phone: '+421905123456', name: 'Záťažový Test',
-        billing: { street: 'Hlavná 1', city: 'Žilina', zip: '01001' }, company: null, delivery: null,
+        email: 'zataz@example.sk',
+        phone: '+421905123456',
+        name: 'Záťažový Test',
+        billing: { street: 'Hlavná 1', city: 'Žilina', zip: '01001' },
+        company: null,
+        delivery: null,
       },
-      shippingCode: 'courier', paymentCode: 'transfer', couponCode: null, note: '', termsAccepted: true,
+      shippingCode: 'courier',
+      paymentCode: 'transfer',
+      couponCode: null,
+      note: '',
+      termsAccepted: true,
     };
 
     const kinds = [
@@ -181,10 +236,17 @@ export async function runApiLoad(options: { port: number; products: number; conn
     // of the mix where the same server gave 650-850 a minute later (100,000 products); after a warm-up
     // of one row (10 s), four rows of the bypassed mix in a row still rose, 866, 940, 972 and 1,088
     // requests/s. So it lasts as long as four rows, and is not counted.
-    runScenarios(shop, [{ name: 'warm-up (not counted)', paths: [...sets.mix].reverse(), headers: UNCACHED }], { ...options, seconds: options.seconds * WARM_UP_ROWS });
+    runScenarios(shop, [{ name: 'warm-up (not counted)', paths: [...sets.mix].reverse(), headers: UNCACHED }], {
+      ...options,
+      seconds: options.seconds * WARM_UP_ROWS,
+    });
     const closed: LoadResult[] = [];
     for (const scenario of scenarios) {
-      closed.push(...(await cachedRun(scenario.headers === undefined && scenario.method === undefined, () => runScenarios(shop, [scenario], options))));
+      closed.push(
+        ...(await cachedRun(scenario.headers === undefined && scenario.method === undefined, () =>
+          runScenarios(shop, [scenario], options),
+        )),
+      );
     }
     // Rate by rate, each row after the server has worked off the one before: a row offered more
     // than the server answers leaves requests in flight that it still serves after its clients gave
@@ -195,7 +257,9 @@ export async function runApiLoad(options: { port: number; products: number; conn
     for (const rate of OPEN_LOOP_RATES) {
       cached.push(...(await cachedRun(true, () => runOpenLoop(shop, 'the mix', sets.mix, { rates: [rate], seconds: options.seconds }))));
       await idle(base);
-      bypassed.push(...runOpenLoop(shop, 'the mix, cache bypassed', sets.mix, { rates: [rate], seconds: options.seconds, headers: UNCACHED }));
+      bypassed.push(
+        ...runOpenLoop(shop, 'the mix, cache bypassed', sets.mix, { rates: [rate], seconds: options.seconds, headers: UNCACHED }),
+      );
       await idle(base);
     }
     const open = [...cached, ...bypassed];

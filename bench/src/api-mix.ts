@@ -15,7 +15,16 @@ const SEARCH_TERMS = 500;
 
 type Listing = { data: { p_name: string; brand: { b_url: string } | null }[]; meta: { total: number; pageSize: number } };
 
-export type ApiUrlSets = { listing: string[]; facets: string[]; product: string[]; search: string[]; mix: string[]; categories: number; products: number; terms: number };
+export type ApiUrlSets = {
+  listing: string[];
+  facets: string[];
+  product: string[];
+  search: string[];
+  mix: string[];
+  categories: number;
+  products: number;
+  terms: number;
+};
 
 const strip = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '');
 
@@ -23,7 +32,10 @@ const strip = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '');
 function searchTerms(names: string[]): string[] {
   const terms = new Set<string>();
   for (const name of names) {
-    const words = name.toLowerCase().split(/\s+/).filter((word) => /^\p{L}{4,}$/u.test(word));
+    const words = name
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((word) => /^\p{L}{4,}$/u.test(word));
     for (let i = 0; i < words.length; i += 1) {
       for (const term of [words[i]!, ...(i + 1 < words.length ? [`${words[i]} ${words[i + 1]}`] : [])]) {
         terms.add(term);
@@ -50,7 +62,9 @@ export async function apiUrlSets(base: string): Promise<ApiUrlSets> {
     const brands = new Set<string>();
     let pages = 1;
     for (const sort of ['popular', 'newest']) {
-      const answer = (await (await fetch(`${base}/api/products?category=${category}${sort === 'newest' ? '&sort=newest' : ''}`)).json()) as Listing;
+      const answer = (await (
+        await fetch(`${base}/api/products?category=${category}${sort === 'newest' ? '&sort=newest' : ''}`)
+      ).json()) as Listing;
       pages = Math.max(1, Math.min(20, Math.ceil(answer.meta.total / answer.meta.pageSize)));
       for (const product of answer.data) {
         names.push(product.p_name);
@@ -83,7 +97,13 @@ export async function apiUrlSets(base: string): Promise<ApiUrlSets> {
     mix.push(roll < 0.4 ? productUrl() : roll < 0.65 ? listingUrl() : roll < 0.85 ? facetsUrl() : searchUrl());
   }
   return {
-    listing: many(listingUrl), facets: many(facetsUrl), product: many(productUrl), search: many(searchUrl), mix,
-    categories: categories.length, products: products.length, terms: terms.length,
+    listing: many(listingUrl),
+    facets: many(facetsUrl),
+    product: many(productUrl),
+    search: many(searchUrl),
+    mix,
+    categories: categories.length,
+    products: products.length,
+    terms: terms.length,
   };
 }

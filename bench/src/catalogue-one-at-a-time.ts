@@ -25,7 +25,8 @@ function run(dialect: CatalogueRun['dialect'], products: number, databaseUrl?: s
       env: { ...process.env, BENCH_PRODUCTS: String(products), BENCH_SUMMARY: summaryFile, BENCH_DATABASE_URL: databaseUrl ?? '' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    if (catalogue.status !== 0) return { dialect, table: `The catalogue benchmark on ${dialect} failed (exit ${catalogue.status}).`, kinds: [], floor: null };
+    if (catalogue.status !== 0)
+      return { dialect, table: `The catalogue benchmark on ${dialect} failed (exit ${catalogue.status}).`, kinds: [], floor: null };
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as { kinds: CatalogueKind[]; floor: CatalogueFloor };
     return { dialect, table: catalogue.stdout.trim(), ...summary };
   } finally {

@@ -39,7 +39,9 @@ const add = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw + b.raw, gzip: a.gzip +
  */
 function kernelChunk(): { file: string; own: Sizes; withImports: Sizes; imports: string[] } {
   const dir = join(repo, 'apps', 'shell', 'dist', 'assets');
-  const file = readdirSync(dir).find((name) => name.endsWith('.js') && readFileSync(join(dir, name), 'utf8').includes('__SHOP_KERNEL_INSTANCES__'));
+  const file = readdirSync(dir).find(
+    (name) => name.endsWith('.js') && readFileSync(join(dir, name), 'utf8').includes('__SHOP_KERNEL_INSTANCES__'),
+  );
   if (!file) throw new Error('no chunk of shell/dist registers a kernel instance');
   const code = readFileSync(join(dir, file), 'utf8');
   const imports = [...code.matchAll(/from"\.\/([^"]+\.js)"/g)].map((match) => match[1]!).filter((name) => !name.startsWith('_virtual_mf'));
@@ -58,7 +60,8 @@ async function measure(name: string, path: string, ready: (page: Page) => Promis
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     const scripts = new Map<string, { url: string; wire: number }>();
     cdp.on('Network.responseReceived', (event) => {
-      if (event.type === 'Script' && !event.response.url.startsWith('data:')) scripts.set(event.requestId, { url: event.response.url, wire: 0 });
+      if (event.type === 'Script' && !event.response.url.startsWith('data:'))
+        scripts.set(event.requestId, { url: event.response.url, wire: 0 });
     });
     cdp.on('Network.loadingFinished', (event) => {
       const script = scripts.get(event.requestId);
@@ -92,11 +95,13 @@ const rows = [
 ];
 const kernel = kernelChunk();
 
-const line = (what: string, size: Sizes) => console.log(`${what}: raw ${kb(size.raw)} KB, gzip ${kb(size.gzip)} KB, brotli ${kb(size.brotli)} KB`);
+const line = (what: string, size: Sizes) =>
+  console.log(`${what}: raw ${kb(size.raw)} KB, gzip ${kb(size.gzip)} KB, brotli ${kb(size.brotli)} KB`);
 line(`kernel shared chunk (shell/dist/assets/${kernel.file})`, kernel.own);
 if (kernel.imports.length > 0) line(`  with the shell chunks it imports (${kernel.imports.join(', ')})`, kernel.withImports);
 console.log('');
 console.log('| page | JS requests | raw KB | gzip KB | brotli KB | as served KB |');
 console.log('|---|---:|---:|---:|---:|---:|');
-for (const row of rows) console.log(`| ${row.name} | ${row.requests} | ${kb(row.raw)} | ${kb(row.gzip)} | ${kb(row.brotli)} | ${kb(row.wire)} |`);
+for (const row of rows)
+  console.log(`| ${row.name} | ${row.requests} | ${kb(row.raw)} | ${kb(row.gzip)} | ${kb(row.brotli)} | ${kb(row.wire)} |`);
 if (process.env.FIRST_LOAD_FILES) for (const row of rows) console.log(`\n${row.name}\n${row.files.join('\n')}`);

@@ -40,7 +40,9 @@ type TraceEvent = { name?: string; ph?: string; pid?: number; tid?: number; dur?
 /** Thread time / wall time of the page's renderer main thread's tasks (the busiest CrRendererMain). */
 function mainThreadShareOf(trace: { traceEvents: TraceEvent[] } | undefined): number {
   if (!trace) return NaN;
-  const mains = new Set(trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const mains = new Set(
+    trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
   const byThread = new Map<string, { wall: number; cpu: number }>();
   for (const e of trace.traceEvents) {
     const key = `${e.pid}:${e.tid}`;
@@ -80,7 +82,11 @@ async function visitBefore(port: number, url: string): Promise<void> {
     const { hostname } = new URL(url);
     await context.addCookies(
       (['cookie_required', 'cookie_ga', 'cookie_ads'] as const).map((name) => ({
-        name, value: name === 'cookie_required' ? 'true' : 'false', domain: hostname, path: '/', sameSite: 'Lax' as const,
+        name,
+        value: name === 'cookie_required' ? 'true' : 'false',
+        domain: hostname,
+        path: '/',
+        sameSite: 'Lax' as const,
       })),
     );
     const page = await context.newPage();
@@ -92,7 +98,12 @@ async function visitBefore(port: number, url: string): Promise<void> {
   }
 }
 
-export async function runLighthouse(base: string, pages: { name: string; path: string }[], runs = 5, visitor: Visitor = 'first'): Promise<LighthouseResult[]> {
+export async function runLighthouse(
+  base: string,
+  pages: { name: string; path: string }[],
+  runs = 5,
+  visitor: Visitor = 'first',
+): Promise<LighthouseResult[]> {
   const results: LighthouseResult[] = [];
   for (const { name, path } of pages) {
     const samples: LighthouseResult[] = [];
@@ -105,11 +116,19 @@ export async function runLighthouse(base: string, pages: { name: string; path: s
       // chrome-launcher stops Chromium with SIGKILL, which leaves Chromium's own temporary
       // directories behind; giving it a TMPDIR of its own lets the run remove them.
       const tmp = mkdtempSync(join(tmpdir(), 'bench-chromium-'));
-      const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, envVars: { ...process.env, TMPDIR: tmp } });
+      const chrome = await chromeLauncher.launch({
+        chromePath: CHROMIUM,
+        chromeFlags: CHROMIUM_FLAGS,
+        envVars: { ...process.env, TMPDIR: tmp },
+      });
       try {
         if (visitor === 'returning') await visitBefore(chrome.port, `${base}${path}`);
         const answer = await lighthouse(`${base}${path}`, {
-          port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: visitor === 'returning',
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance'],
+          disableStorageReset: visitor === 'returning',
         });
         const audits = answer!.lhr.audits;
         if (run < 0) continue;

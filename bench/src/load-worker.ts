@@ -43,7 +43,13 @@ const result = await autocannon({
         if (options.orderEvery && options.orders?.length && sent % options.orderEvery === 0) {
           const order = options.orders[ordersSent++ % options.orders.length]!;
           const body = JSON.stringify({ ...order, idempotencyKey: randomUUID() });
-          return { ...request, method: 'POST', path: '/api/orders', headers: { ...options.headers, 'content-type': 'application/json' }, body };
+          return {
+            ...request,
+            method: 'POST',
+            path: '/api/orders',
+            headers: { ...options.headers, 'content-type': 'application/json' },
+            body,
+          };
         }
         const path = options.paths[next++ % options.paths.length]!;
         const body = options.body ? JSON.stringify({ ...options.body, idempotencyKey: randomUUID() }) : undefined;

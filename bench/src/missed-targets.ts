@@ -8,13 +8,7 @@ import type { PageWeight } from './page-weights.ts';
 
 /** A budget's group: the targets one explanation covers. */
 export type TargetGroup =
-  | 'lighthouse'
-  | 'javascript'
-  | 'script-requests'
-  | 'round-trips'
-  | 'picture'
-  | `api-${'sqlite' | 'postgres'}`
-  | 'api-load';
+  'lighthouse' | 'javascript' | 'script-requests' | 'round-trips' | 'picture' | `api-${'sqlite' | 'postgres'}` | 'api-load';
 
 export type Budget = { what: string; value: string; limit: string; met: boolean; group: TargetGroup };
 
@@ -33,10 +27,13 @@ function javascript({ weights }: Facts): string[] {
     `- **What limits it: the federation's own code.** Of the composed first load, ${range(pages.map(({ page }) => page.firstFederationKb))} KB a page is the ` +
       "module federation's runtime and the code @module-federation/vite generates (bench/src/federation-code.ts: the runtime core, about 16 KB, the " +
       "shell's and the area's remote entries, about 7 and 6 KB, the area's share bridge, about 4 KB, the shared-import maps and the host's init). " +
-      `Without it a page loads ${range(own)} KB, ${range(pages.map(({ mono }, index) => own[index]! / mono.firstJsKb), 2)} times the monolith's ` +
+      `Without it a page loads ${range(own)} KB, ${range(
+        pages.map(({ mono }, index) => own[index]! / mono.firstJsKb),
+        2,
+      )} times the monolith's ` +
       `(${range(pages.map(({ mono }) => mono.firstJsKb))} KB). The rest of the difference is the shared libraries' wrappers and each part's own copy of the kernel's rules.`,
-    '- **Kept:** one federation runtime on the page (the areas use the shell\'s: `experiments.externalRuntime` / `provideExternalRuntime`); the runtime\'s ' +
-      'snapshot plugins left out (`disableSnapshot`); seven shared singletons, React Router not among them; the kernel\'s rules and React helpers bundled and ' +
+    "- **Kept:** one federation runtime on the page (the areas use the shell's: `experiments.externalRuntime` / `provideExternalRuntime`); the runtime's " +
+      "snapshot plugins left out (`disableSnapshot`); seven shared singletons, React Router not among them; the kernel's rules and React helpers bundled and " +
       'tree-shaken per part instead of shared; scripts pre-compressed with brotli, HTML and JSON compressed.',
     '- **Left:** `disableRemote` and `disableShared` do not apply (the shell loads areas and provides the singletons). A runtime of our own through the ' +
       "plugin's `implementation` option would replace the maintained runtime with the shop's own federation code; not tried.",
@@ -45,13 +42,19 @@ function javascript({ weights }: Facts): string[] {
 
 function scriptRequests({ weights }: Facts): string[] {
   return [
-    `- **What limits it: the federation's files.** ${range(weights.composed.map((page) => page.firstFederationScripts), 0)} of a page's ` +
-      `${range(weights.composed.map((page) => page.firstScripts), 0)} scripts are the federation's runtime and generated code, and each shared library ` +
-      'loads through a wrapper chunk of its own. @module-federation/vite 1.23 places a user\'s `codeSplitting.groups` below its own, so that the shared ' +
-      'modules\' init wrappers stay apart.',
-    '- **Tried and left:** chunk groups of our own for what the plugin leaves open (an area\'s common modules, the shell\'s entry with its kernel and router ' +
+    `- **What limits it: the federation's files.** ${range(
+      weights.composed.map((page) => page.firstFederationScripts),
+      0,
+    )} of a page's ` +
+      `${range(
+        weights.composed.map((page) => page.firstScripts),
+        0,
+      )} scripts are the federation's runtime and generated code, and each shared library ` +
+      "loads through a wrapper chunk of its own. @module-federation/vite 1.23 places a user's `codeSplitting.groups` below its own, so that the shared " +
+      "modules' init wrappers stay apart.",
+    "- **Tried and left:** chunk groups of our own for what the plugin leaves open (an area's common modules, the shell's entry with its kernel and router " +
       'chunks): about 6 requests a page fewer, and unused code on other pages. The requests run in parallel: every chunk of the first render is preloaded ' +
-      '(a test holds it), so the serial round trips stay within the monolith\'s plus one (met).',
+      "(a test holds it), so the serial round trips stay within the monolith's plus one (met).",
   ];
 }
 
@@ -66,21 +69,21 @@ function api(dialect: 'sqlite' | 'postgres', { catalogue }: Facts): string[] {
     return [
       `- **What limits it: the floor of a call and the machine.** ${floor} A product detail runs five indexed reads (four keyed by its URL) and ` +
         'compresses its answer; a listing page reads 15 tiles. One-at-a-time medians of calls whose code did not change moved by 30–40 % between runs on this machine.',
-      '- **Kept:** facets from counts kept per category and brand (the sale\'s too; every category together for a listing without one), and from an ' +
+      "- **Kept:** facets from counts kept per category and brand (the sale's too; every category together for a listing without one), and from an " +
         'in-memory index per category revision when filtered; brands and attributes looked up in memory; listings read one page ' +
-        'of `category_listing` through an index whatever the sort and page; a tile is one product and one variant row; product detail\'s queries compiled ' +
+        "of `category_listing` through an index whatever the sort and page; a tile is one product and one variant row; product detail's queries compiled " +
         'once; rows read as arrays; the database file read through a memory map; answers compressed with brotli 3.',
     ];
   }
   return [
     `- **What limits it: the cost of each statement.** ${floor} Inside PostgreSQL a product detail's statements take 0.05–0.13 ms each ` +
-      '(EXPLAIN ANALYZE, warm); the driver, the protocol and the processes\' turns on this machine\'s two cores cost about 0.3 ms a statement. ' +
+      "(EXPLAIN ANALYZE, warm); the driver, the protocol and the processes' turns on this machine's two cores cost about 0.3 ms a statement. " +
       'A product detail runs four statements at once (keyed by the URL), then one for the price history of discounted variants: ' +
-      'in-process, without HTTP, 1.75–1.9 ms (measured at stop 38). A listing page runs three or four, two deep; a category\'s facets one. A search of a common word ' +
-      'reads its hits\' rows to order them by popularity before it ranks the first 150 (sadrokartónová doska: 5.5 ms in PostgreSQL alone).',
+      "in-process, without HTTP, 1.75–1.9 ms (measured at stop 38). A listing page runs three or four, two deep; a category's facets one. A search of a common word " +
+      "reads its hits' rows to order them by popularity before it ranks the first 150 (sadrokartónová doska: 5.5 ms in PostgreSQL alone).",
     '- **Kept:** statements run by name (parsed once per connection); a search planned for its words every time, its count bounded to 1,000 hits and ' +
-      'taken through the GIN index, which holds every prefix of the words (one lookup a word, not a scan of every word a prefix starts); a listing\'s total and page read at once, the tiles with their price history; kept facet counts, as on SQLite, read with ' +
-      'their staleness in one statement, the whole sale\'s total among them; ' +
+      "taken through the GIN index, which holds every prefix of the words (one lookup a word, not a scan of every word a prefix starts); a listing's total and page read at once, the tiles with their price history; kept facet counts, as on SQLite, read with " +
+      "their staleness in one statement, the whole sale's total among them; " +
       'production memory settings for the kept server (`shared_buffers` a quarter of RAM).',
     '- **Left:** a product page in one statement (JSON built by the database: a second way to read it on each engine); fewer hits ranked ' +
       '(RANKED_HITS, 150: a worse first page for a common word).',
@@ -91,7 +94,7 @@ const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string
   lighthouse: {
     title: 'Lighthouse',
     text: () => [
-      '- Met in the full runs of stops 36 and 37 (2026-11-26). Compare the machine\'s benchmark index and the main thread\'s share of a core in the table below ' +
+      "- Met in the full runs of stops 36 and 37 (2026-11-26). Compare the machine's benchmark index and the main thread's share of a core in the table below " +
         'with theirs: Lighthouse times tasks by the wall clock, so a busy machine raises TBT and LCP.',
     ],
   },
@@ -99,17 +102,23 @@ const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string
   'script-requests': { title: 'Script requests', text: scriptRequests },
   'round-trips': {
     title: 'Serial round trips',
-    text: () => ['- Every chunk of a route\'s first render is preloaded from the HTML; a miss means a chunk was discovered late: the table below names the page.'],
+    text: () => [
+      "- Every chunk of a route's first render is preloaded from the HTML; a miss means a chunk was discovered late: the table below names the page.",
+    ],
   },
   picture: {
     title: 'The product picture',
-    text: () => ['- The picture is announced in the HTML with `fetchpriority="high"` (a test holds it); a miss means something now comes before it.'],
+    text: () => [
+      '- The picture is announced in the HTML with `fetchpriority="high"` (a test holds it); a miss means something now comes before it.',
+    ],
   },
   'api-sqlite': { title: 'The catalogue API on SQLite, one at a time', text: (facts) => api('sqlite', facts) },
   'api-postgres': { title: 'The catalogue API on PostgreSQL, one at a time', text: (facts) => api('postgres', facts) },
   'api-load': {
     title: 'The API under load',
-    text: () => ['- Met in the full runs of stops 36 and 37 (2026-11-26); see the saturated and open-loop rows below for the call that fell.'],
+    text: () => [
+      '- Met in the full runs of stops 36 and 37 (2026-11-26); see the saturated and open-loop rows below for the call that fell.',
+    ],
   },
 };
 

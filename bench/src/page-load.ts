@@ -19,7 +19,16 @@ export async function pageMix(base: string): Promise<{ paths: string[]; products
   const all = await sitemapPaths(base);
   const products = all.filter((path) => path.startsWith('/p/'));
   const categories = all.filter((path) => path.startsWith('/c/'));
-  const words = [...new Set(products.flatMap((path) => path.slice(3).split('-').filter((word) => /^[a-z]{4,}$/.test(word))))].slice(0, 400);
+  const words = [
+    ...new Set(
+      products.flatMap((path) =>
+        path
+          .slice(3)
+          .split('-')
+          .filter((word) => /^[a-z]{4,}$/.test(word)),
+      ),
+    ),
+  ].slice(0, 400);
   if (products.length === 0 || categories.length === 0) throw new Error('the sitemap lists no products or categories');
   const next = random(2026);
   const { pick, skewed } = picker(next);
@@ -43,7 +52,13 @@ export async function runPageLoad(options: { port: number; products: number; con
   let mix: Awaited<ReturnType<typeof pageMix>> | null = null;
   for (const cache of ['on', 'off'] as const) {
     // A web server (ROLE=web): the jobs of the orders placed by the API rows before are a worker's.
-    const shop = await startShop({ port: options.port, name, cpu: '0', keepData: true, env: { ROLE: 'web', ...(cache === 'off' ? { SERVER_CACHE: 'off' } : {}) } });
+    const shop = await startShop({
+      port: options.port,
+      name,
+      cpu: '0',
+      keepData: true,
+      env: { ROLE: 'web', ...(cache === 'off' ? { SERVER_CACHE: 'off' } : {}) },
+    });
     try {
       mix ??= await pageMix(shop.base);
       // Accept-Encoding as a browser sends it: the pages leave compressed, as they do for shoppers.

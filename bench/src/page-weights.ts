@@ -37,7 +37,16 @@ export type PageWeight = {
 };
 
 /** `at`: when the request left (CDP's monotonic clock, seconds); `respondedAt`: when its response headers arrived. */
-type Seen = { url: string; type: string; parent: string | null; wallTime: number; at: number; respondedAt: number | null; bytes: number; done: boolean };
+type Seen = {
+  url: string;
+  type: string;
+  parent: string | null;
+  wallTime: number;
+  at: number;
+  respondedAt: number | null;
+  bytes: number;
+  done: boolean;
+};
 
 async function record(page: Page) {
   const cdp = await page.context().newCDPSession(page);
@@ -46,7 +55,16 @@ async function record(page: Page) {
   cdp.on('Network.requestWillBeSent', (event) => {
     const frame = event.initiator.stack?.callFrames[0]?.url ?? event.initiator.stack?.parent?.callFrames[0]?.url;
     const parent = event.initiator.url ?? frame ?? null;
-    requests.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other', parent, wallTime: event.wallTime, at: event.timestamp, respondedAt: null, bytes: 0, done: false });
+    requests.set(event.requestId, {
+      url: event.request.url,
+      type: event.type ?? 'Other',
+      parent,
+      wallTime: event.wallTime,
+      at: event.timestamp,
+      respondedAt: null,
+      bytes: 0,
+      done: false,
+    });
   });
   cdp.on('Network.responseReceived', (event) => {
     const seen = requests.get(event.requestId);
@@ -94,10 +112,12 @@ function serialRoundTrips(requests: Map<string, Seen>, until: number): number {
 
 async function measureOnce(browser: Browser, base: string, pageCase: PageCase): Promise<PageWeight> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  await context.addCookies(['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => {
-    const [name, value] = pair.split('=') as [string, string];
-    return { name, value, url: base };
-  }));
+  await context.addCookies(
+    ['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => {
+      const [name, value] = pair.split('=') as [string, string];
+      return { name, value, url: base };
+    }),
+  );
   const page = await context.newPage();
   const requests = await record(page);
   await page.goto(base + pageCase.path);

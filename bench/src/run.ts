@@ -78,8 +78,16 @@ const mark = (met: boolean) => (met ? 'met' : '**missed**');
 const kb = (value: number) => value.toFixed(1);
 
 async function main() {
-  step('building the shell and the areas (only what changed)', process.execPath, ['-e', "import('./scripts/build.mjs').then((m) => m.buildAll())"]);
-  step('building the monolith (same code, no federation)', process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'monolith/vite.config.ts'], join(repo, 'bench'));
+  step('building the shell and the areas (only what changed)', process.execPath, [
+    '-e',
+    "import('./scripts/build.mjs').then((m) => m.buildAll())",
+  ]);
+  step(
+    'building the monolith (same code, no federation)',
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'monolith/vite.config.ts'],
+    join(repo, 'bench'),
+  );
 
   const composed = await startShop({ port: 4610, name: 'composed' });
   const monolith = await startShop({ port: 4620, name: 'monolith', shellDist: join(repo, 'bench', 'monolith', 'dist') });
@@ -94,10 +102,15 @@ async function main() {
     clientOnlyReturning: LighthouseResult[];
   };
   try {
-    const home = (await (await fetch(`${composed.base}/api/home`)).json()) as { data: { categories: { cat_url: string }[]; newest: { p_url: string }[] } };
+    const home = (await (await fetch(`${composed.base}/api/home`)).json()) as {
+      data: { categories: { cat_url: string }[]; newest: { p_url: string }[] };
+    };
     const pageCases = cases(home.data.categories[0]!.cat_url, home.data.newest[0]!.p_url);
     log('bytes, requests and round trips (median of 3)');
-    weights = { composed: await measurePageWeights(composed.base, pageCases), monolith: await measurePageWeights(monolith.base, pageCases) };
+    weights = {
+      composed: await measurePageWeights(composed.base, pageCases),
+      monolith: await measurePageWeights(monolith.base, pageCases),
+    };
     log(`Lighthouse, mobile, median of ${LH_RUNS}`);
     const pages = pageCases.map(({ name, path }) => ({ name, path }));
     lighthouse = {
@@ -123,32 +136,81 @@ async function main() {
 
   const budgets: Budget[] = [];
   // Issue #17's targets, for a first visit and for a returning one.
-  for (const [visitor, results] of [['first visit', lighthouse.composed], ['returning visitor', lighthouse.composedReturning]] as const) {
+  for (const [visitor, results] of [
+    ['first visit', lighthouse.composed],
+    ['returning visitor', lighthouse.composedReturning],
+  ] as const) {
     for (const result of results) {
       const page = `${result.name}, ${visitor}`;
-      budgets.push({ what: `Lighthouse performance, ${page}`, value: String(result.score), limit: '≥ 98', met: result.score >= 98, group: 'lighthouse' });
-      budgets.push({ what: `LCP, ${page} (${result.lcpElement})`, value: `${Math.round(result.lcpMs)} ms`, limit: '≤ 1500 ms', met: result.lcpMs <= 1500, group: 'lighthouse' });
-      budgets.push({ what: `TBT, ${page}`, value: `${Math.round(result.tbtMs)} ms`, limit: '≤ 50 ms', met: result.tbtMs <= 50, group: 'lighthouse' });
+      budgets.push({
+        what: `Lighthouse performance, ${page}`,
+        value: String(result.score),
+        limit: '≥ 98',
+        met: result.score >= 98,
+        group: 'lighthouse',
+      });
+      budgets.push({
+        what: `LCP, ${page} (${result.lcpElement})`,
+        value: `${Math.round(result.lcpMs)} ms`,
+        limit: '≤ 1500 ms',
+        met: result.lcpMs <= 1500,
+        group: 'lighthouse',
+      });
+      budgets.push({
+        what: `TBT, ${page}`,
+        value: `${Math.round(result.tbtMs)} ms`,
+        limit: '≤ 50 ms',
+        met: result.tbtMs <= 50,
+        group: 'lighthouse',
+      });
       budgets.push({ what: `CLS, ${page}`, value: result.cls.toFixed(3), limit: '≤ 0.02', met: result.cls <= 0.02, group: 'lighthouse' });
     }
   }
   // Issue #19's targets for the price of composition, on every measured page.
   for (const page of weights.composed) {
     const mono = weights.monolith.find((row) => row.name === page.name)!;
-    budgets.push({ what: `first-load JS, ${page.name}`, value: `${kb(page.firstJsKb)} KB`, limit: '≤ 120 KB', met: page.firstJsKb <= 120, group: 'javascript' });
-    const ratio = page.firstJsKb / mono.firstJsKb;
-    budgets.push({ what: `composed / monolith JS, ${page.name}`, value: ratio.toFixed(2), limit: '≤ 1.25', met: ratio <= 1.25, group: 'javascript' });
     budgets.push({
-      what: `script requests, ${page.name} (monolith ${mono.firstScripts})`, value: String(page.firstScripts), limit: `≤ ${mono.firstScripts + 6}`, met: page.firstScripts <= mono.firstScripts + 6, group: 'script-requests',
+      what: `first-load JS, ${page.name}`,
+      value: `${kb(page.firstJsKb)} KB`,
+      limit: '≤ 120 KB',
+      met: page.firstJsKb <= 120,
+      group: 'javascript',
+    });
+    const ratio = page.firstJsKb / mono.firstJsKb;
+    budgets.push({
+      what: `composed / monolith JS, ${page.name}`,
+      value: ratio.toFixed(2),
+      limit: '≤ 1.25',
+      met: ratio <= 1.25,
+      group: 'javascript',
+    });
+    budgets.push({
+      what: `script requests, ${page.name} (monolith ${mono.firstScripts})`,
+      value: String(page.firstScripts),
+      limit: `≤ ${mono.firstScripts + 6}`,
+      met: page.firstScripts <= mono.firstScripts + 6,
+      group: 'script-requests',
     });
     const extra = page.roundTrips - mono.roundTrips;
-    budgets.push({ what: `extra serial round trips, ${page.name}`, value: String(extra), limit: '≤ 1', met: extra <= 1, group: 'round-trips' });
+    budgets.push({
+      what: `extra serial round trips, ${page.name}`,
+      value: String(extra),
+      limit: '≤ 1',
+      met: extra <= 1,
+      group: 'round-trips',
+    });
   }
   // Issue #19's waterfall target: the product picture asked for soon after the HTML arrives (unthrottled).
   const productWeight = weights.composed.find((row) => row.name === 'product');
   if (productWeight) {
     const ms = productWeight.firstPictureMs;
-    budgets.push({ what: 'product picture requested after the HTML arrives (unthrottled)', value: ms === null ? 'not requested' : `${Math.round(ms)} ms`, limit: '≤ 200 ms', met: ms !== null && ms <= 200, group: 'picture' });
+    budgets.push({
+      what: 'product picture requested after the HTML arrives (unthrottled)',
+      value: ms === null ? 'not requested' : `${Math.round(ms)} ms`,
+      limit: '≤ 200 ms',
+      met: ms !== null && ms <= 200,
+      group: 'picture',
+    });
   }
   // Issue #19's targets for the catalogue API, cache bypassed, on one server, on SQLite and on PostgreSQL alike.
   // Judged by the slowest call's median: a filtered category's facets are a call shoppers make too.
@@ -156,17 +218,43 @@ async function main() {
     const on = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
     for (const kind of kinds) {
       budgets.push({
-        what: `API ${kind.kind} on ${on}, one at a time, slowest call's median (median of the calls ${kind.median.toFixed(1)} ms)`, value: `${kind.worst.toFixed(1)} ms`, limit: `≤ ${kind.limitMs} ms`, met: kind.worst <= kind.limitMs, group: `api-${dialect}`,
+        what: `API ${kind.kind} on ${on}, one at a time, slowest call's median (median of the calls ${kind.median.toFixed(1)} ms)`,
+        value: `${kind.worst.toFixed(1)} ms`,
+        limit: `≤ ${kind.limitMs} ms`,
+        met: kind.worst <= kind.limitMs,
+        group: `api-${dialect}`,
       });
     }
   }
   const mixBypassed = load.closed.find((row) => row.name === 'the mix, cache bypassed')!;
-  budgets.push({ what: 'API mix, cache bypassed, 50 connections', value: `${Math.round(mixBypassed.requestsPerSecond)} requests/s`, limit: '≥ 1000 requests/s', met: mixBypassed.requestsPerSecond >= 1000, group: 'api-load' });
-  const offered500 = load.open.find((row) => row.name === 'the mix, cache bypassed' && row.offered === 500)!;
-  budgets.push({ what: 'API mix, cache bypassed, p99 at 500 requests/s offered', value: `${offered500.p99} ms`, limit: '≤ 25 ms', met: offered500.p99 <= 25, group: 'api-load' });
-  budgets.push({ what: 'API errors under load (50 connections)', value: String(load.closed.reduce((sum, row) => sum + row.errors, 0)), limit: '0', met: load.closed.every((row) => row.errors === 0), group: 'api-load' });
   budgets.push({
-    what: 'server-rendered page errors under load', value: String(pageLoad.rows.reduce((sum, row) => sum + row.errors, 0)), limit: '0', met: pageLoad.rows.every((row) => row.errors === 0), group: 'api-load',
+    what: 'API mix, cache bypassed, 50 connections',
+    value: `${Math.round(mixBypassed.requestsPerSecond)} requests/s`,
+    limit: '≥ 1000 requests/s',
+    met: mixBypassed.requestsPerSecond >= 1000,
+    group: 'api-load',
+  });
+  const offered500 = load.open.find((row) => row.name === 'the mix, cache bypassed' && row.offered === 500)!;
+  budgets.push({
+    what: 'API mix, cache bypassed, p99 at 500 requests/s offered',
+    value: `${offered500.p99} ms`,
+    limit: '≤ 25 ms',
+    met: offered500.p99 <= 25,
+    group: 'api-load',
+  });
+  budgets.push({
+    what: 'API errors under load (50 connections)',
+    value: String(load.closed.reduce((sum, row) => sum + row.errors, 0)),
+    limit: '0',
+    met: load.closed.every((row) => row.errors === 0),
+    group: 'api-load',
+  });
+  budgets.push({
+    what: 'server-rendered page errors under load',
+    value: String(pageLoad.rows.reduce((sum, row) => sum + row.errors, 0)),
+    limit: '0',
+    met: pageLoad.rows.every((row) => row.errors === 0),
+    group: 'api-load',
   });
 
   const lines = [
@@ -195,10 +283,10 @@ async function main() {
     '## Server-rendered first view against client rendering (same build)',
     '',
     'First visit: a fresh browser, the consent notice shows. Returning visitor: the same page visited before in that browser (its cache warm) and cookies decided, so no notice. ' +
-      'LCP element: the most frequent over the runs. Machine: Lighthouse\'s benchmark index during the runs (higher is faster) and the share of a core the page\'s main ' +
+      "LCP element: the most frequent over the runs. Machine: Lighthouse's benchmark index during the runs (higher is faster) and the share of a core the page's main " +
       'thread had while running its tasks (thread time over wall time in the trace): Lighthouse times tasks by the wall clock, so TBT grows as that share falls.',
     '',
-    '| page | visitor | server-rendered score | FCP ms | LCP ms | TBT ms | CLS | LCP element | machine: index / main thread\'s share | client-rendered score | FCP ms | LCP ms | TBT ms | LCP element |',
+    "| page | visitor | server-rendered score | FCP ms | LCP ms | TBT ms | CLS | LCP element | machine: index / main thread's share | client-rendered score | FCP ms | LCP ms | TBT ms | LCP element |",
     '|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',
     ...(
       [
@@ -218,10 +306,10 @@ async function main() {
     '',
     '## JavaScript over the wire (compressed) and requests',
     '',
-    'Unthrottled, a 390 × 844 window, cookies decided. First picture: from the HTML\'s arrival (its response headers) to the request of the page\'s first product picture. ' +
-      'Federation\'s own: of the composed first load, the scripts that are the federation\'s runtime and generated code (bench/src/federation-code.ts).',
+    "Unthrottled, a 390 × 844 window, cookies decided. First picture: from the HTML's arrival (its response headers) to the request of the page's first product picture. " +
+      "Federation's own: of the composed first load, the scripts that are the federation's runtime and generated code (bench/src/federation-code.ts).",
     '',
-    '| page | composed first load KB / requests (scripts) | federation\'s own KB (scripts) | next navigation KB / requests | serial round trips | first picture ms | monolith first load KB / requests (scripts) | next navigation KB / requests | serial round trips | first picture ms | composed / monolith JS |',
+    "| page | composed first load KB / requests (scripts) | federation's own KB (scripts) | next navigation KB / requests | serial round trips | first picture ms | monolith first load KB / requests (scripts) | next navigation KB / requests | serial round trips | first picture ms | composed / monolith JS |",
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...weights.composed.map((c) => {
       const m = weights.monolith.find((row) => row.name === c.name)!;
@@ -240,7 +328,7 @@ async function main() {
       'with and without diacritics. The mix: 40 % product, 25 % listing, 20 % facets, 15 % search. Anonymous catalogue calls are answered from the ' +
       'response cache when they repeat within its 10 s (emptied by any catalogue write; api/src/infra/cache/response-cache.ts); the "cache bypassed" rows send an ' +
       'Authorization header, so every request runs its queries. Every request asks for a compressed answer (Accept-Encoding: br, gzip), as a browser does. One server, on one core; the load generator on the other. The server is a web server ' +
-      '(ROLE=web: the jobs orders queue, the confirmation e-mail with its invoice, are a worker\'s and not in these figures), warmed up first with the mix, cache bypassed, for as long as four rows (not counted).',
+      "(ROLE=web: the jobs orders queue, the confirmation e-mail with its invoice, are a worker's and not in these figures), warmed up first with the mix, cache bypassed, for as long as four rows (not counted).",
     '',
     `### Saturated: 50 connections, ${LOAD_SECONDS} s each`,
     '',
@@ -259,7 +347,8 @@ async function main() {
     '| the mix | offered requests/s | answered requests/s | p50 ms | p99 ms | errors | from the cache |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...load.open.map(
-      (row) => `| ${row.name} | ${row.offered} | ${Math.round(row.answered)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.cacheHitRatio * 100).toFixed(1)} % |`,
+      (row) =>
+        `| ${row.name} | ${row.offered} | ${Math.round(row.answered)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.cacheHitRatio * 100).toFixed(1)} % |`,
     ),
     '',
     `## Server-rendered pages under load (${PRODUCTS.toLocaleString('en')} products, 50 connections, ${LOAD_SECONDS} s each)`,

@@ -99,10 +99,13 @@ async function orderableVariants(base: string, listing: string[]): Promise<numbe
   const found = new Set<number>();
   // Light goods are few among building materials: read listing pages until 400 are found (each page a few ms).
   for (const path of listing) {
-    const page = (await (await fetch(`${base}${path}`)).json()) as { data?: { variant: { v_id: number; v_availability: string; v_stock: number; v_weight: number } }[] };
+    const page = (await (await fetch(`${base}${path}`)).json()) as {
+      data?: { variant: { v_id: number; v_availability: string; v_stock: number; v_weight: number } }[];
+    };
     for (const { variant } of page.data ?? []) {
       // A parcel the courier takes (heavier goods go by freight, which these orders do not choose).
-      if (variant.v_availability === 'in_stock' && variant.v_stock >= 100 && variant.v_weight > 0 && variant.v_weight <= 2_000) found.add(variant.v_id);
+      if (variant.v_availability === 'in_stock' && variant.v_stock >= 100 && variant.v_weight > 0 && variant.v_weight <= 2_000)
+        found.add(variant.v_id);
     }
     if (found.size >= 400) break;
   }
@@ -114,10 +117,18 @@ function orderBodies(variants: number[]) {
   return variants.map((v_id) => ({
     lines: [{ v_id, amount: 1 }],
     contact: {
-      email: 'zataz@example.sk', phone: '+421905123456', name: 'Záťažový Test',
-      billing: { street: 'Hlavná 1', city: 'Žilina', zip: '01001' }, company: null, delivery: null,
+      email: 'zataz@example.sk',
+      phone: '+421905123456',
+      name: 'Záťažový Test',
+      billing: { street: 'Hlavná 1', city: 'Žilina', zip: '01001' },
+      company: null,
+      delivery: null,
     },
-    shippingCode: 'courier', paymentCode: 'transfer', couponCode: null, note: '', termsAccepted: true,
+    shippingCode: 'courier',
+    paymentCode: 'transfer',
+    couponCode: null,
+    note: '',
+    termsAccepted: true,
   }));
 }
 
@@ -131,7 +142,15 @@ function load(target: Target, paths: string[], orders: ReturnType<typeof orderBo
   });
   if (run.status !== 0) throw new Error(`load on ${target.name} failed: ${run.stderr}`);
   const cpuAfter = target.cpu();
-  const measured = JSON.parse(run.stdout) as { requestsPerSecond: number; p50: number; p99: number; errors: number; total: number; cacheHits: number; failures: Record<string, number> };
+  const measured = JSON.parse(run.stdout) as {
+    requestsPerSecond: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    total: number;
+    cacheHits: number;
+    failures: Record<string, number>;
+  };
   const row: ScaleRow = {
     topology: target.name,
     connections,
@@ -143,7 +162,9 @@ function load(target: Target, paths: string[], orders: ReturnType<typeof orderBo
     cacheHitRatio: measured.total > 0 ? measured.cacheHits / measured.total : 0,
     memory: target.memory(),
     failures: measured.failures,
-    cpuMsPerRequest: Object.fromEntries(Object.entries(cpuAfter).map(([name, seconds]) => [name, ((seconds - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, measured.total)])),
+    cpuMsPerRequest: Object.fromEntries(
+      Object.entries(cpuAfter).map(([name, seconds]) => [name, ((seconds - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, measured.total)]),
+    ),
   };
   process.stderr.write(
     `[scale] ${row.topology}, ${connections} connections: ${Math.round(row.requestsPerSecond)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ` +
@@ -155,7 +176,11 @@ function load(target: Target, paths: string[], orders: ReturnType<typeof orderBo
 /** Waits until the answers a previous run left in the caches have expired (their max-age), so each run starts empty. */
 const drainCaches = () => new Promise((resolve) => setTimeout(resolve, 11_000));
 
-export async function runScaleLoad(options: { port: number; products: number; seconds: number }): Promise<{ rows: ScaleRow[]; distinct: number; orderVariants: number }> {
+export async function runScaleLoad(options: {
+  port: number;
+  products: number;
+  seconds: number;
+}): Promise<{ rows: ScaleRow[]; distinct: number; orderVariants: number }> {
   const sqlite = grownCatalogue(options.products);
   const pgData = benchDataDir(`api-pg-${options.products}`);
   const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
@@ -234,7 +259,8 @@ export async function runScaleLoad(options: { port: number; products: number; se
       try {
         // Each topology measures the same catalogue: a database left smaller (a failed generation) stops the bench.
         const listed = (await (await fetch(`${target.base}/api/products`)).json()) as { meta?: { total?: number } };
-        if ((listed.meta?.total ?? 0) < options.products) throw new Error(`${target.name} lists ${listed.meta?.total} products, not ${options.products}`);
+        if ((listed.meta?.total ?? 0) < options.products)
+          throw new Error(`${target.name} lists ${listed.meta?.total} products, not ${options.products}`);
         const sets = await apiUrlSets(target.base);
         distinct = new Set([...sets.mix, ...sets.listing, ...sets.facets, ...sets.product, ...sets.search]).size;
         const variants = await orderableVariants(target.base, sets.listing);
@@ -270,7 +296,11 @@ const failuresText = (failures: Record<string, number>) => {
 };
 
 /** The section of bench/results.md. */
-export function scaleSection(result: { rows: ScaleRow[]; distinct: number; orderVariants: number }, products: number, seconds: number): string[] {
+export function scaleSection(
+  result: { rows: ScaleRow[]; distinct: number; orderVariants: number },
+  products: number,
+  seconds: number,
+): string[] {
   return [
     `## At scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis (${products.toLocaleString('en')} products)`,
     '',

@@ -11,6 +11,10 @@ import { repo } from './shop-server.ts';
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const result = await runScaleLoad({ port: 4660, products: PRODUCTS, seconds: SECONDS });
-const lines = [`# At scale (${new Date().toISOString().slice(0, 10)}, this machine: 2 cores)`, '', ...scaleSection(result, PRODUCTS, SECONDS)];
+const lines = [
+  `# At scale (${new Date().toISOString().slice(0, 10)}, this machine: 2 cores)`,
+  '',
+  ...scaleSection(result, PRODUCTS, SECONDS),
+];
 writeFileSync(join(repo, 'bench', 'scale-results.md'), lines.join('\n'));
 process.stdout.write(`${lines.join('\n')}\n`);

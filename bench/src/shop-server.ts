@@ -59,10 +59,20 @@ export async function startShop(options: {
   const command = options.cpu ? 'taskset' : process.execPath;
   // The compiled server, as `npm start` runs it (scripts/build.mjs builds api/dist).
   const args = ['--enable-source-maps', 'dist/server.js'];
-  const child: ChildProcess = spawn(command, options.cpu ? ['-c', options.cpu, process.execPath, ...args] : args, { cwd: api, env, stdio: 'ignore' });
+  const child: ChildProcess = spawn(command, options.cpu ? ['-c', options.cpu, process.execPath, ...args] : args, {
+    cwd: api,
+    env,
+    stdio: 'ignore',
+  });
   const base = `http://localhost:${options.port}`;
   for (let attempt = 0; ; attempt += 1) {
-    if (await fetch(`${base}/api/site`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/api/site`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (attempt > 300) throw new Error(`${options.name}: server did not start`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

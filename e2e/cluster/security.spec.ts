@@ -37,7 +37,8 @@ function computedPolicy(body: string): string {
   });
 }
 
-const scriptHashesOf = (policy: string) => (/(?:^|; )script-src ([^;]*)/.exec(policy)?.[1] ?? '').split(' ').filter((source) => source.startsWith("'sha256-"));
+const scriptHashesOf = (policy: string) =>
+  (/(?:^|; )script-src ([^;]*)/.exec(policy)?.[1] ?? '').split(' ').filter((source) => source.startsWith("'sha256-"));
 
 /** A link of the kind `prefix` from the server-rendered page at `path`. */
 async function firstLink(request: APIRequestContext, path: string, prefix: string): Promise<string> {
@@ -74,7 +75,9 @@ test('every page type answers through nginx with the policy the servers compute 
   expect(policies.size).toBe(1);
 });
 
-test('a page kept by nginx and by the server page cache carries the same policy, whose hashes match its inline scripts', async ({ request }) => {
+test('a page kept by nginx and by the server page cache carries the same policy, whose hashes match its inline scripts', async ({
+  request,
+}) => {
   const category = await firstLink(request, '/', '/c/');
   // A fresh address: neither nginx nor a server has kept it yet.
   const path = `${await firstLink(request, category, '/p/')}?cache=${Date.now().toString(36)}`;
@@ -139,7 +142,9 @@ undecidedTest('a shopper who accepted the cookies browses, fills and opens the b
 plainTest('the basket framed by another site through nginx does not render', async ({ page }) => {
   const other: Server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><title>iný web</title><iframe id="shop" src="http://localhost:${SHOP_PORT}/checkout/cart" width="800" height="600"></iframe>`);
+    response.end(
+      `<!doctype html><title>iný web</title><iframe id="shop" src="http://localhost:${SHOP_PORT}/checkout/cart" width="800" height="600"></iframe>`,
+    );
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   try {
@@ -150,7 +155,12 @@ plainTest('the basket framed by another site through nginx does not render', asy
     await page.goto(`http://127.0.0.1:${(other.address() as { port: number }).port}`);
     await expect.poll(() => blocked.length).toBeGreaterThan(0);
     const frame = page.frames().find((f) => f !== page.mainFrame());
-    expect(await frame?.locator('text=Košík').count().catch(() => 0)).toBe(0);
+    expect(
+      await frame
+        ?.locator('text=Košík')
+        .count()
+        .catch(() => 0),
+    ).toBe(0);
   } finally {
     await new Promise((resolve) => other.close(resolve));
   }

@@ -49,6 +49,12 @@ if (stopping) await stopping;
 const { shop } = cluster;
 writeFileSync(
   join(dataDir, 'cluster.json'),
-  JSON.stringify({ url: shop.url, assetUrl: shop.assetUrl, gatewayUrl: shop.gatewayUrl, web: shop.web.map((s) => s.url), operatorToken: cluster.operatorToken }),
+  JSON.stringify({
+    url: shop.url,
+    assetUrl: shop.assetUrl,
+    gatewayUrl: shop.gatewayUrl,
+    web: shop.web.map((s) => s.url),
+    operatorToken: cluster.operatorToken,
+  }),
 );
 process.stdout.write(`[e2e cluster] nginx on ${shop.url}, web servers ${shop.web.map((s) => s.url).join(', ')}\n`);

@@ -6,12 +6,18 @@ test.describe.configure({ timeout: 150_000 });
 const unique = () => `ucet-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.sk`;
 /** Enough of quoted-printable decoding to read an .eml body. */
 const decodeQuotedPrintable = (mail: string) =>
-  Buffer.from(mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  Buffer.from(
+    mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /** A tiny PNG (1×1), recognised by its first bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-test('a guest is sent to sign in and comes back; sign-up, address, checkout prefilled, orders, invoice, complaint, withdrawal, sign-out', async ({ page, request }) => {
+test('a guest is sent to sign in and comes back; sign-up, address, checkout prefilled, orders, invoice, complaint, withdrawal, sign-out', async ({
+  page,
+  request,
+}) => {
   const email = unique();
 
   // A guest opening /account/orders is sent to sign in, signs up on the way, and comes back.
@@ -52,7 +58,10 @@ test('a guest is sent to sign in and comes back; sign-up, address, checkout pref
 
   // Checkout: the contact step is prefilled from the account.
   const [a, b] = await findVariants(request, 2);
-  await fillBasket(page, request, [{ v_id: a!.v_id, amount: 2 }, { v_id: b!.v_id, amount: 1 }]);
+  await fillBasket(page, request, [
+    { v_id: a!.v_id, amount: 2 },
+    { v_id: b!.v_id, amount: 1 },
+  ]);
   await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
   await expect(page.getByLabel('Ulica a číslo', { exact: true })).toHaveValue('Dlhá 12');
   await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(email);
@@ -114,7 +123,14 @@ test('a guest is sent to sign in and comes back; sign-up, address, checkout pref
   await page.getByRole('button', { name: 'Potvrdiť odstúpenie od zmluvy' }).click();
   await expect(page.getByRole('status')).toContainText('Odstúpenie od zmluvy sme prijali');
   await expect(page.getByTestId('order-line').nth(1)).toContainText('Odstúpené');
-  await expect.poll(() => outboxMails(number).map(decodeQuotedPrintable).filter((m) => m.includes('prijali vaše odstúpenie od zmluvy')).length).toBe(1);
+  await expect
+    .poll(
+      () =>
+        outboxMails(number)
+          .map(decodeQuotedPrintable)
+          .filter((m) => m.includes('prijali vaše odstúpenie od zmluvy')).length,
+    )
+    .toBe(1);
 
   // Sign out: the header offers sign-in again, the session is gone.
   await page.getByRole('navigation', { name: 'Môj účet' }).getByRole('link', { name: 'Profil' }).click();
@@ -130,8 +146,15 @@ test('an expired session: the 401 signs the shopper out cleanly, keeps the baske
   // A session cookie the server does not accept any more (here: signed by someone else), as after
   // a sign-out elsewhere; the page still thinks it is signed in.
   const stale = `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ user_id: 1, exp: 4_000_000_000 })).toString('base64url')}.x`;
-  await page.context().addCookies([{ name: 'shop_session', value: stale, domain: 'localhost', path: '/api', httpOnly: true, sameSite: 'Lax' }]);
-  await page.evaluate(() => localStorage.setItem('auth', JSON.stringify({ auth: 1, user: { id: 1, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 })));
+  await page
+    .context()
+    .addCookies([{ name: 'shop_session', value: stale, domain: 'localhost', path: '/api', httpOnly: true, sameSite: 'Lax' }]);
+  await page.evaluate(() =>
+    localStorage.setItem(
+      'auth',
+      JSON.stringify({ auth: 1, user: { id: 1, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 }),
+    ),
+  );
   await page.goto('/account/orders?page=1');
   await expect(page).toHaveURL(/\/account\/login\?next=%2Faccount%2Forders%3Fpage%3D1$/);
   expect(await page.evaluate(() => localStorage.getItem('auth'))).toBeNull();

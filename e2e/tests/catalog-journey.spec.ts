@@ -1,7 +1,9 @@
 import { expect, test } from './fixtures.ts';
 import { cents } from './helpers.ts';
 
-test('a shopper filters a category by an attribute and a price range, sorts, pages, picks a variant and adds 3 pieces', async ({ page }) => {
+test('a shopper filters a category by an attribute and a price range, sorts, pages, picks a variant and adds 3 pieces', async ({
+  page,
+}) => {
   await page.goto('/c/hruba-stavba');
   await expect(page.getByRole('heading', { level: 1, name: 'Hrubá stavba' })).toBeVisible();
   const count = page.locator('.cat-toolbar__count');
@@ -25,7 +27,10 @@ test('a shopper filters a category by an attribute and a price range, sorts, pag
   await expect(page).toHaveURL(/sort=price-asc/);
   const prices = async () => {
     await expect(page.locator('.cat-results__grid--stale')).toHaveCount(0);
-    const texts = await page.getByRole('list', { name: /Produkty v kategórii/ }).getByTestId('price').allTextContents();
+    const texts = await page
+      .getByRole('list', { name: /Produkty v kategórii/ })
+      .getByTestId('price')
+      .allTextContents();
     return texts.map(cents);
   };
   // The sorted page replaces the previous one once its answer is in: wait for it, not for a moment.
@@ -101,7 +106,12 @@ test('product pictures keep their proportions and show whole, in listings and on
     page.locator('main img').evaluateAll((images) =>
       (images as HTMLImageElement[])
         .filter((image) => image.complete && image.naturalWidth > 0 && image.clientWidth > 0)
-        .map((image) => ({ src: image.currentSrc, natural: image.naturalWidth / image.naturalHeight, frame: image.clientWidth / image.clientHeight, fit: getComputedStyle(image).objectFit })),
+        .map((image) => ({
+          src: image.currentSrc,
+          natural: image.naturalWidth / image.naturalHeight,
+          frame: image.clientWidth / image.clientHeight,
+          fit: getComputedStyle(image).objectFit,
+        })),
     );
   for (const path of ['/vypredaj', '/c/hruba-stavba', '/p/tehla-porotherm-30-t-profi']) {
     await page.goto(path);

@@ -21,7 +21,10 @@ test('a search without diacritics finds products whose names have them', async (
 test('a suggestion leads straight to the product', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('combobox', { name: 'Hľadať v obchode' }).fill('tehla porotherm 30 profi');
-  await page.getByRole('option').filter({ has: page.getByText('Tehla Porotherm 30 Profi', { exact: true }) }).click();
+  await page
+    .getByRole('option')
+    .filter({ has: page.getByText('Tehla Porotherm 30 Profi', { exact: true }) })
+    .click();
   await expect(page).toHaveURL(/\/p\/tehla-porotherm-30-profi$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Tehla Porotherm 30 Profi' })).toBeVisible();
 });

@@ -54,7 +54,11 @@ export async function signIn(page: Page, _request: APIRequestContext, email = 'z
   expect(res.status()).toBe(200);
   const { data } = (await res.json()) as { data: { user: { id: number; name: string; email: string }; expiresAt: string } };
   await page.goto('/');
-  await page.evaluate((state) => localStorage.setItem('auth', JSON.stringify(state)), { auth: 1, user: data.user, expiresAt: Date.parse(data.expiresAt) });
+  await page.evaluate((state) => localStorage.setItem('auth', JSON.stringify(state)), {
+    auth: 1,
+    user: data.user,
+    expiresAt: Date.parse(data.expiresAt),
+  });
 }
 
 export async function fillContact(page: Page, email: string, prefilled = false) {

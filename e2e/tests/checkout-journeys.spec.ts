@@ -6,9 +6,15 @@ test.describe.configure({ timeout: 90_000 });
 
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.sk`;
 
-test('a guest buys two products with cash on delivery, sees the thank-you page, and the e-mail is in the outbox', async ({ page, request }) => {
+test('a guest buys two products with cash on delivery, sees the thank-you page, and the e-mail is in the outbox', async ({
+  page,
+  request,
+}) => {
   const [a, b] = await findVariants(request, 2);
-  await fillBasket(page, request, [{ v_id: a!.v_id, amount: 2 }, { v_id: b!.v_id, amount: 1 }]);
+  await fillBasket(page, request, [
+    { v_id: a!.v_id, amount: 2 },
+    { v_id: b!.v_id, amount: 1 },
+  ]);
   await expect(page.getByTestId('basket-line')).toHaveCount(2);
   await expect(page.getByTestId('shipping-estimate')).not.toHaveText('—');
   await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
@@ -57,7 +63,10 @@ test('a guest buys two products with cash on delivery, sees the thank-you page, 
   expect(outboxMails(number)[0]).toContain(`To: ${email}`);
 });
 
-test('a signed-in shopper applies a coupon, changes an amount (re-validated), pays by card and lands on success', async ({ page, request }) => {
+test('a signed-in shopper applies a coupon, changes an amount (re-validated), pays by card and lands on success', async ({
+  page,
+  request,
+}) => {
   const [v] = await findVariants(request, 1);
   const unit = Math.round((v!.v_sellPrice * (100 + v!.v_vat) * (100_000 - v!.v_sale)) / 10_000_000 / 10);
   const amount = Math.max(2, Math.ceil(6_000 / unit)); // over 50 € (ZLAVA10's minimum)

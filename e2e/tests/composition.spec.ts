@@ -6,7 +6,10 @@ import { AREAS } from '../../packages/shared-kernel/src/contract/parts.ts';
 
 const assetOrigin = `http://localhost:${ASSET_PORT}`;
 
-test('every area loads from its own origin at the version the registry names, sharing one React and one kernel', async ({ page, request }) => {
+test('every area loads from its own origin at the version the registry names, sharing one React and one kernel', async ({
+  page,
+  request,
+}) => {
   const rendererCount = await countReactRenderers(page);
   const registry = (await (await request.get('/builds/latest.json')).json()) as Registry;
   const requests: string[] = [];
@@ -38,7 +41,9 @@ test('every area loads from its own origin at the version the registry names, sh
   const kernels = await page.evaluate(() => (globalThis as unknown as { __SHOP_KERNEL_INSTANCES__?: string[] }).__SHOP_KERNEL_INSTANCES__);
   expect(kernels).toHaveLength(1);
   // No area fetched its own copy of a shared singleton.
-  const ownCopies = requests.filter((url) => url.startsWith(`${assetOrigin}/`) && /react-dom|react_mf|zustand|mitt|shared.kernel/i.test(url));
+  const ownCopies = requests.filter(
+    (url) => url.startsWith(`${assetOrigin}/`) && /react-dom|react_mf|zustand|mitt|shared.kernel/i.test(url),
+  );
   expect(ownCopies).toEqual([]);
 });
 
@@ -80,7 +85,9 @@ test('a missing product is the shell’s not-found page', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
 });
 
-test('the origin caches hashed files forever, revalidates entry, manifest and registry, and allows the shell to load areas', async ({ request }) => {
+test('the origin caches hashed files forever, revalidates entry, manifest and registry, and allows the shell to load areas', async ({
+  request,
+}) => {
   const registryResponse = await request.get('/builds/latest.json');
   expect(registryResponse.headers()['cache-control']).toBe('no-cache');
   const registry = (await registryResponse.json()) as Registry;

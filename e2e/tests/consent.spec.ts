@@ -4,10 +4,11 @@ import { expect, undecidedTest as test } from './fixtures.ts';
 type ConsentCommand = [string, string, Record<string, string | number>];
 
 async function consentCommands(page: Page): Promise<ConsentCommand[]> {
-  return page.evaluate(() =>
-    ((window as unknown as { dataLayer?: ArrayLike<unknown>[] }).dataLayer ?? [])
-      .map((entry) => Array.from(entry as ArrayLike<unknown>))
-      .filter((entry) => entry[0] === 'consent') as ConsentCommand[],
+  return page.evaluate(
+    () =>
+      ((window as unknown as { dataLayer?: ArrayLike<unknown>[] }).dataLayer ?? [])
+        .map((entry) => Array.from(entry as ArrayLike<unknown>))
+        .filter((entry) => entry[0] === 'consent') as ConsentCommand[],
   );
 }
 
@@ -31,13 +32,21 @@ test('accept all stores all three choices, adds the tag manager and grants every
   const notice = shellNotice(page);
   await expect(notice).toBeVisible();
   await expect(tagManager(page)).toHaveCount(0);
-  expect((await consentCommands(page))[0]).toEqual(['consent', 'default', expect.objectContaining({ analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' })]);
+  expect((await consentCommands(page))[0]).toEqual([
+    'consent',
+    'default',
+    expect.objectContaining({ analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }),
+  ]);
 
   await notice.getByRole('button', { name: 'Prijať všetko' }).click();
   await expect(notice).toBeHidden();
   expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'true' });
   await expect(tagManager(page)).toHaveCount(1);
-  expect((await consentCommands(page)).at(-1)).toEqual(['consent', 'update', { analytics_storage: 'granted', ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted' }]);
+  expect((await consentCommands(page)).at(-1)).toEqual([
+    'consent',
+    'update',
+    { analytics_storage: 'granted', ad_storage: 'granted', ad_user_data: 'granted', ad_personalization: 'granted' },
+  ]);
 
   await page.reload();
   await expect(page.getByTestId('consent')).toHaveCount(0);
@@ -56,7 +65,11 @@ test('reject all is as prominent as accept all, stores required only and adds no
   await reject.click();
   expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'false' });
   await expect(tagManager(page)).toHaveCount(0);
-  expect((await consentCommands(page)).at(-1)).toEqual(['consent', 'update', { analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }]);
+  expect((await consentCommands(page)).at(-1)).toEqual([
+    'consent',
+    'update',
+    { analytics_storage: 'denied', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' },
+  ]);
 });
 
 test('detailed settings keep technical cookies on, save unset values as false, and can be changed from the footer', async ({ page }) => {
@@ -70,7 +83,11 @@ test('detailed settings keep technical cookies on, save unset values as false, a
   await notice.getByRole('button', { name: 'Uložiť výber' }).click();
   expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'false' });
   await expect(tagManager(page)).toHaveCount(1);
-  expect((await consentCommands(page)).at(-1)).toEqual(['consent', 'update', { analytics_storage: 'granted', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }]);
+  expect((await consentCommands(page)).at(-1)).toEqual([
+    'consent',
+    'update',
+    { analytics_storage: 'granted', ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' },
+  ]);
 
   await page.getByRole('button', { name: 'Nastavenia cookies' }).click();
   await expect(notice.getByRole('checkbox', { name: /Analytické cookies/ })).toBeChecked();
@@ -102,11 +119,13 @@ test('the notice of the shell replaces the one painted with the first frame: one
   await expect(page.getByTestId('consent-first-frame')).toHaveCount(0);
 });
 
-test('a visitor who decided never gets the first frame\'s notice, even before the shell runs', async ({ page, baseURL }) => {
-  await page.context().addCookies(['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => {
-    const [name, value] = pair.split('=') as [string, string];
-    return { name, value, url: baseURL! };
-  }));
+test("a visitor who decided never gets the first frame's notice, even before the shell runs", async ({ page, baseURL }) => {
+  await page.context().addCookies(
+    ['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => {
+      const [name, value] = pair.split('=') as [string, string];
+      return { name, value, url: baseURL! };
+    }),
+  );
   // No script of the shop runs but the page's own inline ones.
   await page.route(/\.js(\?|$)/, (route) => route.abort());
   await page.goto('/c/tehly');

@@ -8,7 +8,13 @@ test('the footer links reach every static page', async ({ page }) => {
   await expect(links.first()).toBeVisible();
   const targets = await links.evaluateAll((anchors) => anchors.map((a) => [a.textContent!.trim(), a.getAttribute('href')!] as const));
   expect(targets.map(([, href]) => href)).toEqual(
-    expect.arrayContaining(['/s/kontakt', '/s/obchodne-podmienky', '/s/reklamacny-poriadok', '/s/ochrana-sukromia', '/s/vernostny-program']),
+    expect.arrayContaining([
+      '/s/kontakt',
+      '/s/obchodne-podmienky',
+      '/s/reklamacny-poriadok',
+      '/s/ochrana-sukromia',
+      '/s/vernostny-program',
+    ]),
   );
   for (const [, href] of targets) {
     await page.goto('/');
@@ -82,7 +88,9 @@ test('the shipping and payment page shows exactly the prices the checkout offers
 test('the contact page shows the hours by the header rule, validates, and the message lands in the outbox', async ({ page }) => {
   await page.goto('/s/kontakt');
   await expect(page.getByRole('heading', { level: 1, name: 'Kontakt' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Otváracie hodiny' })).toContainText((await page.getByTestId('opening-hours').textContent())!);
+  await expect(page.getByRole('region', { name: 'Otváracie hodiny' })).toContainText(
+    (await page.getByTestId('opening-hours').textContent())!,
+  );
   const organization = JSON.parse((await page.locator('script[data-json-ld="organization"]').textContent())!);
   expect(organization).toMatchObject({ '@type': 'HardwareStore', name: 'Stavebniny Domov' });
 

@@ -22,7 +22,7 @@ function announcedScripts(html: string): string[] {
   return [...tags, ...shell, ...area];
 }
 
-test('a product page\'s HTML announces its main image with high priority and carries its data', async ({ request }) => {
+test("a product page's HTML announces its main image with high priority and carries its data", async ({ request }) => {
   const path = await someProductUrl(request);
   const detail = (await (await request.get(`/api/product/${path.slice(3)}`)).json()) as { data: { p_images: string[] } };
   const main = detail.data.p_images[0]!;
@@ -31,7 +31,9 @@ test('a product page\'s HTML announces its main image with high priority and car
   const image = /<img[^>]*fetchpriority="high"[^>]*>/i.exec(html)?.[0];
   expect(image, 'an image with fetchpriority="high"').toBeDefined();
   expect(image).toContain(`src="${main}?w=640"`);
-  expect(image!.toLowerCase(), 'attribute names are case-insensitive').toContain(`srcset="${main}?w=320 320w, ${main}?w=480 480w, ${main}?w=640 640w"`);
+  expect(image!.toLowerCase(), 'attribute names are case-insensitive').toContain(
+    `srcset="${main}?w=320 320w, ${main}?w=480 480w, ${main}?w=640 640w"`,
+  );
   // Asked for from the head, before the page's scripts (which wait for the first paint), with the same choice of widths.
   const preload = /<link rel="preload" as="image"[^>]*>/.exec(html);
   expect(preload?.[0], 'the main image preloaded in the head').toBeDefined();
@@ -43,7 +45,7 @@ test('a product page\'s HTML announces its main image with high priority and car
   expect(JSON.parse(data!).data).toHaveProperty([`GET /api/product/${encodeURIComponent(path.slice(3))}`]);
 });
 
-test('a phone fetches the product\'s main picture once, at a width its screen needs', async ({ page, request }) => {
+test("a phone fetches the product's main picture once, at a width its screen needs", async ({ page, request }) => {
   const path = await someProductUrl(request);
   const detail = (await (await request.get(`/api/product/${path.slice(3)}`)).json()) as { data: { p_images: string[] } };
   const main = detail.data.p_images[0]!;
@@ -59,7 +61,7 @@ test('a phone fetches the product\'s main picture once, at a width its screen ne
   expect(fetched).toEqual(['?w=480 200 image/png']);
 });
 
-test('every script of a page\'s first render was announced in its HTML', async ({ page, request }) => {
+test("every script of a page's first render was announced in its HTML", async ({ page, request }) => {
   const product = await someProductUrl(request);
   for (const entry of PAGES) {
     const path = entry === 'product' ? product : entry;
@@ -79,7 +81,9 @@ test('every script of a page\'s first render was announced in its HTML', async (
   }
 });
 
-test('a page\'s HTML paints on its own: styles inline, and the scripts asked for only after the first contentful paint', async ({ request }) => {
+test("a page's HTML paints on its own: styles inline, and the scripts asked for only after the first contentful paint", async ({
+  request,
+}) => {
   const product = await someProductUrl(request);
   for (const path of ['/', '/c/hruba-stavba', product, '/checkout/cart']) {
     const html = await (await request.get(path)).text();

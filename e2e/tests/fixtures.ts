@@ -8,7 +8,10 @@ import { SHOP_PORT } from '../playwright.config.ts';
  */
 async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise<void> {
   if (!javaScriptEnabled) return;
-  await page.locator('html[data-interactive]').waitFor({ state: 'attached', timeout: 5_000 }).catch(() => undefined);
+  await page
+    .locator('html[data-interactive]')
+    .waitFor({ state: 'attached', timeout: 5_000 })
+    .catch(() => undefined);
 }
 
 /**
@@ -41,8 +44,15 @@ export const undecidedTest = base.extend<CspExpectations>({
     };
     await use(page);
     const expected = (violation: string) => expectedCspViolations.some((pattern) => pattern.test(violation));
-    expect(violations.filter((violation) => !expected(violation)), 'Content-Security-Policy violations').toEqual([]);
-    for (const pattern of expectedCspViolations) expect(violations.some((violation) => pattern.test(violation)), `the expected violation ${pattern}`).toBe(true);
+    expect(
+      violations.filter((violation) => !expected(violation)),
+      'Content-Security-Policy violations',
+    ).toEqual([]);
+    for (const pattern of expectedCspViolations)
+      expect(
+        violations.some((violation) => pattern.test(violation)),
+        `the expected violation ${pattern}`,
+      ).toBe(true);
   },
 });
 

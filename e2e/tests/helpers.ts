@@ -2,7 +2,10 @@ import type { Page } from '@playwright/test';
 
 /** "1 234,50 €" → 123450 (cents). */
 export function cents(text: string): number {
-  const normalized = text.replace(/[\s\u00a0\u202f€]/g, '').replace('od', '').replace(',', '.');
+  const normalized = text
+    .replace(/[\s\u00a0\u202f€]/g, '')
+    .replace('od', '')
+    .replace(',', '.');
   return Math.round(Number(normalized) * 100);
 }
 

@@ -4,7 +4,10 @@ import { expect, test } from './fixtures.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { tamperedChunkScenario } from './tamper.ts';
 
-test('one byte changed in a released checkout chunk: refused, contained, shown on /ops, fallen back; the next load works', async ({ page, request }) => {
+test('one byte changed in a released checkout chunk: refused, contained, shown on /ops, fallen back; the next load works', async ({
+  page,
+  request,
+}) => {
   // A release, a check, the browser's report and the fallback, one after another.
   test.setTimeout(120_000);
   await tamperedChunkScenario({
@@ -22,7 +25,11 @@ test('one byte changed in a released checkout chunk: refused, contained, shown o
 test('a chunk changed on its way to the browser is not run: the area is contained', async ({ page }) => {
   await page.route(/\/remotes\/checkout\/[^/]+\/assets\/cart-page-[^/]+\.js$/, async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-encoding': 'identity' }, body: `${await response.text()}\n;window.__tampered = true;` });
+    await route.fulfill({
+      response,
+      headers: { ...response.headers(), 'content-encoding': 'identity' },
+      body: `${await response.text()}\n;window.__tampered = true;`,
+    });
   });
   const refused: string[] = [];
   page.on('console', (message) => {

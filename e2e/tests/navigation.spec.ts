@@ -11,7 +11,10 @@ function writeRegistry(content: string) {
   renameSync(`${registryFile}.tmp`, registryFile);
 }
 
-test('a stored redirect is answered by the server with 301; in the app, internal ones are followed in place and external ones with a full load', async ({ page, request }) => {
+test('a stored redirect is answered by the server with 301; in the app, internal ones are followed in place and external ones with a full load', async ({
+  page,
+  request,
+}) => {
   // The server answers an old address itself, before any script (crawlers and links from outside).
   const internal = await request.get('/kontakt', { maxRedirects: 0 });
   expect(internal.status()).toBe(301);

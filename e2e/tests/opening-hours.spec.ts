@@ -25,7 +25,10 @@ test('the opening-hours text changes at 15:30 without a reload', async ({ page }
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
 
-for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 900 }]) {
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+]) {
   test(`on a Sunday morning the header and the contact page tell the same hours (${viewport.width} px)`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await page.clock.install({ time: new Date('2026-11-22T09:00:00Z') }); // Sunday 10:00 in Bratislava

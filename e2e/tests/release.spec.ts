@@ -61,7 +61,9 @@ function changedCheckoutBuild(change: { label: string } | 'throws'): string {
   const dist = tempDir('checkout-next-');
   cpSync(stableCheckout, dist, { recursive: true });
   const assets = join(dist, 'assets');
-  const page = readdirSync(assets).find((file) => file.endsWith('.js') && readFileSync(join(assets, file), 'utf8').includes('Vyprázdniť košík'))!;
+  const page = readdirSync(assets).find(
+    (file) => file.endsWith('.js') && readFileSync(join(assets, file), 'utf8').includes('Vyprázdniť košík'),
+  )!;
   const source = readFileSync(join(assets, page), 'utf8');
   const heading = change === 'throws' ? '(()=>{throw new Error(`basket page broken on purpose`)})()' : `\`Košík – ${change.label}\``;
   const changed = source.replace('children:`Košík`}', `children:${heading}}`);
@@ -106,12 +108,19 @@ async function expectWorkingBasket(page: Page, heading = 'Košík') {
   await expect(page.getByTestId('basket-line')).toHaveCount(1);
 }
 
-const brokenBasket = (page: Page) => expect(page.getByRole('heading', { level: 1, name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
+const brokenBasket = (page: Page) =>
+  expect(page.getByRole('heading', { level: 1, name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
 
 async function shopperContext(newContext: () => Promise<BrowserContext>, bucket: number): Promise<BrowserContext> {
   const context = await newContext();
   const url = `http://localhost:${SHOP_PORT}`;
-  await context.addCookies(['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => ({ name: pair.split('=')[0]!, value: pair.split('=')[1]!, url })));
+  await context.addCookies(
+    ['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => ({
+      name: pair.split('=')[0]!,
+      value: pair.split('=')[1]!,
+      url,
+    })),
+  );
   await context.addInitScript((value) => localStorage.setItem('shop:canary-bucket', String(value)), bucket);
   return context;
 }
@@ -119,7 +128,11 @@ async function shopperContext(newContext: () => Promise<BrowserContext>, bucket:
 /** Restarts the e2e server as `npm start` would (serve.mjs: release what is new, then serve). */
 async function restartServer() {
   const pid = Number(readFileSync(join(E2E_DATA_DIR, 'serve.pid'), 'utf8'));
-  const up = () => fetch(`http://localhost:${SHOP_PORT}/api/health`).then((response) => response.ok, () => false);
+  const up = () =>
+    fetch(`http://localhost:${SHOP_PORT}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
   process.kill(pid, 'SIGUSR2');
   await expect.poll(up, { timeout: 10_000, intervals: [100] }).toBe(false);
   await expect.poll(up, { timeout: 60_000, intervals: [250] }).toBe(true);
@@ -133,7 +146,8 @@ async function watchDownloads(page: Page) {
   await cdp.send('Network.enable');
   cdp.on('Network.requestServedFromCache', ({ requestId }) => fromCache.add(requestId));
   cdp.on('Network.responseReceived', ({ requestId, response }) => {
-    if (!response.fromDiskCache && !response.fromPrefetchCache && !response.fromServiceWorker && response.status === 200) responses.set(requestId, response.url);
+    if (!response.fromDiskCache && !response.fromPrefetchCache && !response.fromServiceWorker && response.status === 200)
+      responses.set(requestId, response.url);
   });
   return () => [...responses].filter(([id]) => !fromCache.has(id)).map(([, url]) => url);
 }
@@ -175,9 +189,15 @@ test('a rollback stays through a restart, and a second rollback without a versio
   await expectWorkingBasket(page);
 });
 
-test('a canary that throws is aborted on its own within a minute, and every shopper is back on the stable version', async ({ page, request, browser }) => {
+test('a canary that throws is aborted on its own within a minute, and every shopper is back on the stable version', async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(120_000);
-  const stableShopper = await (await shopperContext(() => browser.newContext({ locale: 'sk-SK', viewport: { width: 1280, height: 900 } }), 90)).newPage();
+  const stableShopper = await (
+    await shopperContext(() => browser.newContext({ locale: 'sk-SK', viewport: { width: 1280, height: 900 } }), 90)
+  ).newPage();
   await page.context().addInitScript(() => localStorage.setItem('shop:canary-bucket', '10'));
   await withBasket(page, request);
   await withBasket(stableShopper, request);
@@ -205,7 +225,9 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   test.info().annotations.push({ type: 'canary aborted after', description: `${(abortedAfter / 1000).toFixed(1)} s` });
   expect(abortedAfter).toBeLessThan(60_000);
   expect(registry().areas.checkout!.version).toBe(stable);
-  const abort = history().filter((move) => move.part === 'checkout').at(-1)!;
+  const abort = history()
+    .filter((move) => move.part === 'checkout')
+    .at(-1)!;
   expect(abort).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
   expect(abort.reason).toMatch(/automatic abort: client error rate 100\.0 % over \d+ page views/);
   expect(release(['history', 'checkout'])).toContain('automatic abort');
@@ -218,7 +240,10 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   await stableShopper.context().close();
 });
 
-test('an area ships a new page by deploying itself alone: it appears on the next navigation, no shell file is fetched again', async ({ page, request }) => {
+test('an area ships a new page by deploying itself alone: it appears on the next navigation, no shell file is fetched again', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await withBasket(page, request);
   await page.goto('/darcekove-poukazky');
@@ -227,10 +252,25 @@ test('an area ships a new page by deploying itself alone: it appears on the next
   await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
 
   const dist = tempDir('checkout-new-page-');
-  const built = spawnSync('pnpm', ['--filter', './apps/checkout', 'exec', 'vite', 'build', '--config', 'test-fixtures/vite.new-page.config.ts', '--outDir', dist, '--emptyOutDir'], {
-    cwd: repo,
-    encoding: 'utf8',
-  });
+  const built = spawnSync(
+    'pnpm',
+    [
+      '--filter',
+      './apps/checkout',
+      'exec',
+      'vite',
+      'build',
+      '--config',
+      'test-fixtures/vite.new-page.config.ts',
+      '--outDir',
+      dist,
+      '--emptyOutDir',
+    ],
+    {
+      cwd: repo,
+      encoding: 'utf8',
+    },
+  );
   expect(built.status, built.stderr).toBe(0);
   const before = registry();
   const downloadedSince = await watchDownloads(page);
@@ -253,7 +293,11 @@ test('an area ships a new page by deploying itself alone: it appears on the next
 
   const downloaded = downloadedSince();
   expect(downloaded).toContain(`http://localhost:${ASSET_PORT}/${after.areas.checkout!.entry}`);
-  expect(downloaded.filter((url) => url.startsWith(`http://localhost:${SHOP_PORT}/assets/`) || /\/remotes\/(catalog|account|content)\//.test(url))).toEqual([]);
+  expect(
+    downloaded.filter(
+      (url) => url.startsWith(`http://localhost:${SHOP_PORT}/assets/`) || /\/remotes\/(catalog|account|content)\//.test(url),
+    ),
+  ).toEqual([]);
 
   // Taken away the same way: the area's next release without the page.
   resetCheckout();
@@ -261,7 +305,10 @@ test('an area ships a new page by deploying itself alone: it appears on the next
   await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
 });
 
-test('an open tab without focus events shows a rolled-back version on its first navigation within 5 s of the rollback', async ({ page, request }) => {
+test('an open tab without focus events shows a rolled-back version on its first navigation within 5 s of the rollback', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   await withBasket(page, request);
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'nová verzia' })]);
@@ -288,7 +335,10 @@ test('an open tab without focus events shows a rolled-back version on its first 
   expect(latency).toBeLessThan(5000);
 });
 
-test('two concurrent deploys of one area both end consistently; a stale lock does not block a rollback from /ops', async ({ page, request }) => {
+test('two concurrent deploys of one area both end consistently; a stale lock does not block a rollback from /ops', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await withBasket(page, request);
   const start = registry().areas.checkout!.version;
@@ -308,7 +358,9 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   // One builds the area from the working tree (into its own directory), one takes a ready build.
   const results = await Promise.all([run(['deploy', 'checkout']), run(['deploy', 'checkout', '--dist', changed])]);
   for (const result of results) expect(result.code, result.output).toBe(0);
-  const moves = history().slice(movesBefore).filter((move) => move.part === 'checkout');
+  const moves = history()
+    .slice(movesBefore)
+    .filter((move) => move.part === 'checkout');
   expect(moves.length).toBeGreaterThanOrEqual(1);
   expect(moves[0]!.from).toBe(start);
   for (let index = 1; index < moves.length; index += 1) expect(moves[index]!.from).toBe(moves[index - 1]!.to);
@@ -320,7 +372,10 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
 
   // A release died holding the lock.
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-  writeFileSync(join(origin, 'builds', '.release.lock'), JSON.stringify({ pid: Number(dead.stdout), host: hostname(), since: new Date().toISOString(), what: 'deploy checkout (crashed)' }));
+  writeFileSync(
+    join(origin, 'builds', '.release.lock'),
+    JSON.stringify({ pid: Number(dead.stdout), host: hostname(), since: new Date().toISOString(), what: 'deploy checkout (crashed)' }),
+  );
 
   const inForce = registry().areas.checkout!.version;
   await signInToOps(page, firstOperator());
@@ -353,7 +408,10 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   await expect(page.locator('.ops__history li').first()).toContainText('návrat');
   await expect(page.locator('.ops__history li').first()).toContainText('súbeh nasadení');
   await expect(page.locator('.ops__history li').first()).toContainText('spravca');
-  await page.getByTestId('pin-checkout').getByRole('button', { name: /Odopnúť/ }).click();
+  await page
+    .getByTestId('pin-checkout')
+    .getByRole('button', { name: /Odopnúť/ })
+    .click();
   await expect(page.getByTestId('pin-checkout')).toHaveCount(0);
   expect(registry().pins?.checkout).toBeUndefined();
 
@@ -363,7 +421,9 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   await expect(page.getByTestId('basket-line')).toHaveCount(1);
 });
 
-test('operators sign in on /ops with their own accounts: each rollback and unpin is in the history under its name; signing out ends the session', async ({ page }) => {
+test('operators sign in on /ops with their own accounts: each rollback and unpin is in the history under its name; signing out ends the session', async ({
+  page,
+}) => {
   const start = registry().areas.checkout!.version;
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'operátori' })]);
   const next = registry().areas.checkout!.version;
@@ -378,13 +438,19 @@ test('operators sign in on /ops with their own accounts: each rollback and unpin
   await expect(page.getByRole('alert')).toHaveText('Nesprávne meno alebo heslo.');
   await expect(page.getByLabel('Heslo', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  expect(
+    axe.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => violation.id),
+  ).toEqual([]);
 
   await signInToOps(page, firstOperator());
   // The session is an HttpOnly cookie for /api/ops only: nothing of it is in the page's reach.
   const session = (await page.context().cookies()).find((cookie) => cookie.name === 'shop_ops_session')!;
   expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/ops' });
-  const reachable = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+  const reachable = await page.evaluate(() =>
+    JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }),
+  );
   expect(reachable).not.toContain(session.value);
 
   const row = page.locator('tr[data-part="checkout"]');
@@ -397,11 +463,16 @@ test('operators sign in on /ops with their own accounts: each rollback and unpin
 
   await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
   await expect(page.getByLabel('Meno', { exact: true })).toBeVisible();
-  const afterSignOut = await fetch(`http://localhost:${SHOP_PORT}/api/ops/releases`, { headers: { cookie: `shop_ops_session=${session.value}` } });
+  const afterSignOut = await fetch(`http://localhost:${SHOP_PORT}/api/ops/releases`, {
+    headers: { cookie: `shop_ops_session=${session.value}` },
+  });
   expect(afterSignOut.status).toBe(401);
 
   await signInToOps(page, second);
-  await page.getByTestId('pin-checkout').getByRole('button', { name: /Odopnúť/ }).click();
+  await page
+    .getByTestId('pin-checkout')
+    .getByRole('button', { name: /Odopnúť/ })
+    .click();
   await expect(page.getByTestId('pin-checkout')).toHaveCount(0);
   await expect(page.locator('.ops__history li').first()).toContainText(second.name);
   expect(history().at(-1)).toMatchObject({ part: 'checkout', action: 'unpin', who: second.name });

@@ -19,7 +19,9 @@ test.beforeAll(async () => {
   // Another site, on another port of this machine: it frames the shop's basket.
   other = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><title>iný web</title><iframe id="shop" src="http://localhost:${SHOP_PORT}/checkout/cart" width="800" height="600"></iframe>`);
+    response.end(
+      `<!doctype html><title>iný web</title><iframe id="shop" src="http://localhost:${SHOP_PORT}/checkout/cart" width="800" height="600"></iframe>`,
+    );
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   otherOrigin = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
@@ -38,7 +40,12 @@ plainTest('the basket framed by another site does not render', async ({ page }) 
   await expect.poll(() => blocked.length).toBeGreaterThan(0);
   const frame = page.frames().find((f) => f !== page.mainFrame());
   // The browser put its error page in the frame: nothing of the shop is there to click.
-  expect(await frame?.locator('text=Košík').count().catch(() => 0)).toBe(0);
+  expect(
+    await frame
+      ?.locator('text=Košík')
+      .count()
+      .catch(() => 0),
+  ).toBe(0);
 });
 
 test('every page answers with the policy and the security headers, also from the page cache', async ({ request }) => {
@@ -78,7 +85,9 @@ async function cspGroups(request: APIRequestContext): Promise<CspGroup[]> {
   return ((await answer.json()) as { data: { groups: CspGroup[] } }).data.groups;
 }
 const countOf = (groups: CspGroup[], directive: string) =>
-  groups.filter((g) => g.page === 'content' && g.part === 'inline' && g.directive === directive && g.blockedOrigin === 'inline').reduce((sum, g) => sum + g.count, 0);
+  groups
+    .filter((g) => g.page === 'content' && g.part === 'inline' && g.directive === directive && g.blockedOrigin === 'inline')
+    .reduce((sum, g) => sum + g.count, 0);
 
 /** The e2e server's database (better-sqlite3 from the API's dependencies). */
 function shopDatabase() {
@@ -97,7 +106,10 @@ test.describe('a script stored in a blog post', () => {
   // An array option is given as [value, options].
   test.use({ expectedCspViolations: [[INLINE_HANDLER, INLINE_SCRIPT], { scope: 'test' }] });
 
-  test('never runs: the sanitiser drops it, and without the sanitiser the policy blocks it and the report reaches /ops', async ({ page, request }) => {
+  test('never runs: the sanitiser drops it, and without the sanitiser the policy blocks it and the report reaches /ops', async ({
+    page,
+    request,
+  }) => {
     const slug = `vlozeny-skript-${Date.now().toString(36)}`;
     const db = shopDatabase();
     try {
@@ -123,20 +135,27 @@ test.describe('a script stored in a blog post', () => {
     // Without the sanitiser: the stored body as it is, in the page the server sent, under its policy.
     const served: boolean[] = [];
     const policies: string[] = [];
-    await page.route((url) => url.pathname === `/blog/clanok/${slug}`, async (route) => {
-      const response = await route.fetch();
-      const html = (await response.text()).replace(/(Začiatok článku\.<\/p>)[\s\S]*?(<p>Koniec článku\.)/, `$1${PAYLOAD}$2`);
-      served.push(html.includes(PAYLOAD));
-      // The body is sent as it is now: no content-encoding of the original; the policy as the server sent it.
-      const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !/^(content-encoding|content-length)$/i.test(name)));
-      policies.push(headers['content-security-policy'] ?? '');
-      await route.fulfill({ status: response.status(), headers, body: html });
-    });
+    await page.route(
+      (url) => url.pathname === `/blog/clanok/${slug}`,
+      async (route) => {
+        const response = await route.fetch();
+        const html = (await response.text()).replace(/(Začiatok článku\.<\/p>)[\s\S]*?(<p>Koniec článku\.)/, `$1${PAYLOAD}$2`);
+        served.push(html.includes(PAYLOAD));
+        // The body is sent as it is now: no content-encoding of the original; the policy as the server sent it.
+        const headers = Object.fromEntries(
+          Object.entries(response.headers()).filter(([name]) => !/^(content-encoding|content-length)$/i.test(name)),
+        );
+        policies.push(headers['content-security-policy'] ?? '');
+        await route.fulfill({ status: response.status(), headers, body: html });
+      },
+    );
     await page.goto(`/blog/clanok/${slug}?bez-sanitizacie`);
     // The browser parsed both (the fixture checks it refused each); hydration may then redraw the post.
     expect(served).toEqual([true]);
     expect(policies).toHaveLength(1);
-    expect(policies[0]).toMatch(/^default-src 'self'; script-src 'self' http:\/\/localhost:\d+( 'sha256-[A-Za-z0-9+/=]+')+.*; report-uri \/api\/csp-report$/);
+    expect(policies[0]).toMatch(
+      /^default-src 'self'; script-src 'self' http:\/\/localhost:\d+( 'sha256-[A-Za-z0-9+/=]+')+.*; report-uri \/api\/csp-report$/,
+    );
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
     // Both blocks were reported: the handler (script-src-attr) and the script (script-src-elem).
@@ -172,7 +191,14 @@ test('a script in a complaint’s text is shown as text and never runs', async (
     data: {
       idempotencyKey: `csp-complaint-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
       lines: [{ v_id: variant!.v_id, amount: 1 }],
-      contact: { email: 'zakaznik@example.sk', phone: '0905 123 456', name: 'Ján Zákazník', billing: { street: 'Hlavná 5', city: 'Martin', zip: '036 01' }, company: null, delivery: null },
+      contact: {
+        email: 'zakaznik@example.sk',
+        phone: '0905 123 456',
+        name: 'Ján Zákazník',
+        billing: { street: 'Hlavná 5', city: 'Martin', zip: '036 01' },
+        company: null,
+        delivery: null,
+      },
       shippingCode: 'courier',
       paymentCode: 'cod',
       couponCode: null,

@@ -75,14 +75,22 @@ async function someProduct(request: APIRequestContext): Promise<Product> {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('a category shows its heading, products with prices and links, with its title, canonical and breadcrumbs', async ({ page, request }) => {
+  test('a category shows its heading, products with prices and links, with its title, canonical and breadcrumbs', async ({
+    page,
+    request,
+  }) => {
     const response = await page.goto('/c/hruba-stavba');
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hrubá stavba');
     await expect(page).toHaveTitle('Hrubá stavba | Stavebniny Domov');
     const cards = page.locator('main a[href^="/p/"]');
     expect(await cards.count()).toBeGreaterThan(3);
-    await expect(page.locator('main').getByText(/\d+,\d{2}\s€/).first()).toBeVisible();
+    await expect(
+      page
+        .locator('main')
+        .getByText(/\d+,\d{2}\s€/)
+        .first(),
+    ).toBeVisible();
     const html = await (await request.get('/c/hruba-stavba')).text();
     expect(html).toMatch(/<link rel="canonical" href="https?:\/\/[^"]+\/c\/hruba-stavba">/);
     expect(jsonLdOf(html).map((block) => block['@type'])).toContain('BreadcrumbList');
@@ -90,7 +98,10 @@ test.describe('without JavaScript', () => {
     await expect(page.getByText(/Dnes otvorené|Dnes zatvorené|Zajtra|Otvoríme/).first()).toBeVisible();
   });
 
-  test('a product shows its heading and price, with title, canonical and Product structured data with its offers', async ({ page, request }) => {
+  test('a product shows its heading and price, with title, canonical and Product structured data with its offers', async ({
+    page,
+    request,
+  }) => {
     const product = await someProduct(request);
     const response = await page.goto(`/p/${product.p_url}`);
     expect(response?.status()).toBe(200);
@@ -98,7 +109,8 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveTitle(`${product.p_name} | Stavebniny Domov`);
     const html = await (await request.get(`/p/${product.p_url}`)).text();
     expect(html).toContain(`/p/${product.p_url}"`);
-    const detail = ((await (await request.get(`/api/product/${product.p_url}`)).json()) as { data: { variants: { v_code: string }[] } }).data;
+    const detail = ((await (await request.get(`/api/product/${product.p_url}`)).json()) as { data: { variants: { v_code: string }[] } })
+      .data;
     const structured = jsonLdOf(html).find((block) => block['@type'] === 'Product') as JsonLd & {
       offers: { price: string; priceCurrency: string; availability: string; sku: string }[];
     };
@@ -110,13 +122,21 @@ test.describe('without JavaScript', () => {
       expect(offer.availability).toMatch(/^https:\/\/schema\.org\/(InStock|BackOrder|OutOfStock)$/);
       // The price shown on the page is the offer's price.
     }
-    await expect(page.locator('main').getByText(structured.offers[0]!.price.replace('.', ',') + ' €').first()).toBeVisible();
+    await expect(
+      page
+        .locator('main')
+        .getByText(structured.offers[0]!.price.replace('.', ',') + ' €')
+        .first(),
+    ).toBeVisible();
     const canonical = html.match(/<link rel="canonical" href="([^"]+)">/)?.[1];
     expect(canonical).toMatch(new RegExp(`/p/${product.p_url}$`));
     expect(html).toMatch(/<meta property="og:type" content="product">/);
   });
 
-  test('the basket, which depends on the shopper, comes inside a server-rendered layout and renders in the browser', async ({ page, request }) => {
+  test('the basket, which depends on the shopper, comes inside a server-rendered layout and renders in the browser', async ({
+    page,
+    request,
+  }) => {
     const response = await page.goto('/checkout/cart');
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('banner')).toBeVisible();
@@ -147,7 +167,7 @@ function pageChunks(url: string): Promise<{ status: number; chunks: string[] }> 
   });
 }
 
-test('a search page\'s head leaves before its results: title, canonical and styles first, the products after', async ({ baseURL }) => {
+test("a search page's head leaves before its results: title, canonical and styles first, the products after", async ({ baseURL }) => {
   // Its title comes from the address, so the head leaves at once, before the search runs. Distinct URLs
   // (the page cache sends a stored page in one piece); the network may join two sends into one read,
   // so one split answer out of a few shows the server sends the head ahead.
@@ -155,9 +175,13 @@ test('a search page\'s head leaves before its results: title, canonical and styl
   for (const term of ['tehla', 'cement', 'omietka', 'izolacia']) answers.push({ term, ...(await pageChunks(`${baseURL}/search/${term}`)) });
   for (const { term, status, chunks } of answers) {
     expect(status).toBe(200);
-    expect(chunks.join('')).toMatch(new RegExp(`<title>Hľadanie: ${term} \\| Stavebniny Domov</title>[\\s\\S]*data-testid="product-card"[\\s\\S]*</html>`));
+    expect(chunks.join('')).toMatch(
+      new RegExp(`<title>Hľadanie: ${term} \\| Stavebniny Domov</title>[\\s\\S]*data-testid="product-card"[\\s\\S]*</html>`),
+    );
   }
-  const split = answers.filter(({ chunks }) => chunks.length > 1 && /rel="canonical"/.test(chunks[0]!) && !chunks[0]!.includes('product-card'));
+  const split = answers.filter(
+    ({ chunks }) => chunks.length > 1 && /rel="canonical"/.test(chunks[0]!) && !chunks[0]!.includes('product-card'),
+  );
   expect(split.length).toBeGreaterThan(0);
   expect(split[0]!.chunks[0]).toContain(`<title>Hľadanie: ${split[0]!.term} | Stavebniny Domov</title>`);
 });
@@ -172,7 +196,10 @@ test('the browser hydrates what the server rendered: no mismatch, no second requ
   await page.goto(`/p/${product.p_url}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.p_name);
   // Hydrated: the shopper can put the product in the basket.
-  await page.getByRole('button', { name: /Pridať do košíka/ }).first().click();
+  await page
+    .getByRole('button', { name: /Pridať do košíka/ })
+    .first()
+    .click();
   await expect(page.getByTestId('basket-count').first()).not.toHaveText('0');
   expect(asked).toEqual([]);
   expect(problems).toEqual([]);
@@ -182,7 +209,10 @@ test('the browser hydrates what the server rendered: no mismatch, no second requ
   expect(problems).toEqual([]);
 });
 
-test('a deploy of a changed catalogue shows on the server\'s next page and hydrates without mismatch; a rollback brings the old text back in both', async ({ page, request }) => {
+test("a deploy of a changed catalogue shows on the server's next page and hydrates without mismatch; a rollback brings the old text back in both", async ({
+  page,
+  request,
+}) => {
   const stable = JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')).areas.catalog.version as string;
   try {
     expect((await request.get('/')).ok()).toBe(true);
@@ -210,7 +240,10 @@ test('a deploy of a changed catalogue shows on the server\'s next page and hydra
   }
 });
 
-test('concurrent renders for different pages and shoppers share nothing: each page has only its own data', async ({ request, playwright }) => {
+test('concurrent renders for different pages and shoppers share nothing: each page has only its own data', async ({
+  request,
+  playwright,
+}) => {
   const answer = await request.get('/api/products?sort=name');
   const products = ((await answer.json()) as { data: Product[] }).data.slice(0, 10);
   expect(products.length).toBe(10);
@@ -235,19 +268,28 @@ test('concurrent renders for different pages and shoppers share nothing: each pa
       data: Record<string, unknown>;
     };
     expect(embedded.path).toBe(`/p/${product.p_url}`);
-    expect(Object.keys(embedded.data).filter((key) => key.startsWith('GET /api/product/'))).toEqual([`GET /api/product/${encodeURIComponent(product.p_url)}`]);
+    expect(Object.keys(embedded.data).filter((key) => key.startsWith('GET /api/product/'))).toEqual([
+      `GET /api/product/${encodeURIComponent(product.p_url)}`,
+    ]);
     for (const other of products.filter((candidate) => candidate.p_url !== product.p_url)) {
       expect(html).not.toContain(`<h1>${other.p_name}</h1>`);
     }
   }
 });
 
-test('a rendered page is served again briefly to every visitor alike, never with anything of one shopper', async ({ page, request, playwright }) => {
+test('a rendered page is served again briefly to every visitor alike, never with anything of one shopper', async ({
+  page,
+  request,
+  playwright,
+}) => {
   const product = await someProduct(request);
   const path = `/p/${product.p_url}`;
   // A signed-in shopper with a basket opens the page in the browser: nothing of theirs goes to the server's HTML.
   await page.goto(path);
-  await page.getByRole('button', { name: /Pridať do košíka/ }).first().click();
+  await page
+    .getByRole('button', { name: /Pridať do košíka/ })
+    .first()
+    .click();
   // This shopper's own request (their cookies: consent answered, canary side) …
   const first = await page.request.get(path);
   // … and another visitor's, with other answers and no canary side: the same page.

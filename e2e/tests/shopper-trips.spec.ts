@@ -31,11 +31,17 @@ async function cardsShowTheLowestPrice(page: Page, request: APIRequestContext) {
   }
 }
 
-for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1366, height: 900 }]] as const) {
+for (const [device, viewport] of [
+  ['phone', { width: 390, height: 844 }],
+  ['desktop', { width: 1366, height: 900 }],
+] as const) {
   test.describe(device, () => {
     test.use({ viewport });
 
-    test('every card on the sale page and the home page shows "od" the lowest current price of its purchasable variants', async ({ page, request }) => {
+    test('every card on the sale page and the home page shows "od" the lowest current price of its purchasable variants', async ({
+      page,
+      request,
+    }) => {
       await page.goto('/vypredaj');
       await cardsShowTheLowestPrice(page, request);
       await expect(page.getByTestId('sale-badge').first()).toHaveText(/^Zľava (až )?−\d+ %$/);
@@ -61,7 +67,9 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     });
 
-    test('the menu hides no link without a cue: every link in sight on a desktop, a fading edge where a phone scrolls', async ({ page }) => {
+    test('the menu hides no link without a cue: every link in sight on a desktop, a fading edge where a phone scrolls', async ({
+      page,
+    }) => {
       await page.goto('/');
       const menu = page.getByRole('navigation', { name: 'Kategórie' });
       await expect(menu.getByRole('link', { name: 'Kontakt' })).toBeAttached();
@@ -71,7 +79,9 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
         return {
           overflowing: nav.scrollWidth > nav.clientWidth,
           masked: getComputedStyle(nav).maskImage !== 'none',
-          outside: links.filter((link) => link.getBoundingClientRect().right > Math.min(box.right, window.innerWidth)).map((link) => link.textContent),
+          outside: links
+            .filter((link) => link.getBoundingClientRect().right > Math.min(box.right, window.innerWidth))
+            .map((link) => link.textContent),
         };
       });
       if (device === 'desktop') {
@@ -83,13 +93,20 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       }
     });
 
-    test('a pickup point is found by town, PSČ or position, kept in the draft, and shown on the thank-you page with grouped PSČ and phone', async ({ page, request, context }) => {
+    test('a pickup point is found by town, PSČ or position, kept in the draft, and shown on the thank-you page with grouped PSČ and phone', async ({
+      page,
+      request,
+      context,
+    }) => {
       const [variant] = await findVariants(request, 1);
       await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
       await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
       await fillContact(page, `vydajne-${device}@example.sk`);
       await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
-      await page.getByRole('radio', { name: /Výdajné miesto/ }).first().check();
+      await page
+        .getByRole('radio', { name: /Výdajné miesto/ })
+        .first()
+        .check();
       const picker = page.getByTestId('pickup-point-picker');
       await expect(picker).toBeVisible();
 
@@ -113,7 +130,9 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
 
       // Kept in the checkout draft across a reload.
       await page.reload();
-      await expect(page.getByTestId('pickup-point-picker').getByRole('radio', { name: 'Výdajné miesto Zvolen' })).toBeChecked({ timeout: 10_000 });
+      await expect(page.getByTestId('pickup-point-picker').getByRole('radio', { name: 'Výdajné miesto Zvolen' })).toBeChecked({
+        timeout: 10_000,
+      });
       await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
       await expect(page).toHaveURL(/\/checkout\/thankyou\/[A-Za-z0-9]{32}$/);
       await expect(page.getByTestId('pickup-point')).toContainText('Výdajné miesto Zvolen, Námestie SNP 40, 960 01 Zvolen');
@@ -121,30 +140,47 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       await expect(page.getByText(/Hlavná 12, 010 01 Žilina/)).toBeVisible();
     });
 
-    test('the footer lines up with the header, and the home page’s blog posts use the page’s width without a stray dot', async ({ page }) => {
+    test('the footer lines up with the header, and the home page’s blog posts use the page’s width without a stray dot', async ({
+      page,
+    }) => {
       await page.goto('/');
       await expect(page.getByRole('heading', { level: 2, name: 'Z blogu' })).toBeVisible();
       const lefts = await page.evaluate(() => {
         const contentLeft = (element: Element) => element.getBoundingClientRect().left + parseFloat(getComputedStyle(element).paddingLeft);
-        return { menu: contentLeft(document.querySelector('.main-menu ul')!), footer: contentLeft(document.querySelector('.site-footer__inner')!) };
+        return {
+          menu: contentLeft(document.querySelector('.main-menu ul')!),
+          footer: contentLeft(document.querySelector('.site-footer__inner')!),
+        };
       });
       expect(Math.abs(lefts.menu - lefts.footer)).toBeLessThanOrEqual(1);
       const posts = page.locator('.cat-posts');
       await expect(posts.getByRole('link').first()).toBeVisible();
       expect(await posts.textContent()).not.toContain('·');
-      const widths = await page.evaluate(() => ({ posts: document.querySelector('.cat-posts')!.getBoundingClientRect().width, menu: document.querySelector('.main-menu ul')!.getBoundingClientRect().width }));
+      const widths = await page.evaluate(() => ({
+        posts: document.querySelector('.cat-posts')!.getBoundingClientRect().width,
+        menu: document.querySelector('.main-menu ul')!.getBoundingClientRect().width,
+      }));
       expect(widths.posts).toBeGreaterThan(widths.menu * 0.85);
     });
 
-    test('a product the shop no longer sells is named in the basket, can be removed, and no step offers the order', async ({ page, request }) => {
+    test('a product the shop no longer sells is named in the basket, can be removed, and no step offers the order', async ({
+      page,
+      request,
+    }) => {
       const [variant] = await findVariants(request, 1);
       await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
       // The same line, as a basket kept from before the product left the range (its variant id no longer
       // exists), written from a page of the shop's origin where no shop script runs (nothing writes the basket back).
       await page.goto('/api/site');
       await page.evaluate(() => {
-        const stored = JSON.parse(localStorage.getItem('cartData')!) as { value: { v_id: number; variantData: { v_id: number; p_name: string } }[] };
-        const gone = { ...stored.value[0]!, v_id: 987654, variantData: { ...stored.value[0]!.variantData, v_id: 987654, p_name: 'Tehla zo starej ponuky' } };
+        const stored = JSON.parse(localStorage.getItem('cartData')!) as {
+          value: { v_id: number; variantData: { v_id: number; p_name: string } }[];
+        };
+        const gone = {
+          ...stored.value[0]!,
+          v_id: 987654,
+          variantData: { ...stored.value[0]!.variantData, v_id: 987654, p_name: 'Tehla zo starej ponuky' },
+        };
         localStorage.setItem('cartData', JSON.stringify({ ...stored, value: [...stored.value, gone] }));
       });
       await page.goto('/checkout/cart');
@@ -164,8 +200,12 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
 
     test('an order with nothing to pay is paid when placed; a transfer shows the IBAN in groups of four', async ({ page, request }) => {
       // The cheapest product (under 5 €) and the 5 € coupon: nothing to pay.
-      const listing = (await (await request.get('/api/products?sort=price-asc')).json()) as { data: { variant: { v_id: number; v_availability: string; v_sellPrice: number; v_vat: number; v_sale: number } }[] };
-      const cheap = listing.data.map((tile) => tile.variant).find((v) => v.v_availability !== 'unavailable' && unitPriceWithVat(v as never) < 5000);
+      const listing = (await (await request.get('/api/products?sort=price-asc')).json()) as {
+        data: { variant: { v_id: number; v_availability: string; v_sellPrice: number; v_vat: number; v_sale: number } }[];
+      };
+      const cheap = listing.data
+        .map((tile) => tile.variant)
+        .find((v) => v.v_availability !== 'unavailable' && unitPriceWithVat(v as never) < 5000);
       expect(cheap, 'a product under 5 €').toBeDefined();
       await signIn(page, request);
       await fillBasket(page, request, [{ v_id: cheap!.v_id, amount: 1 }]);
@@ -183,7 +223,10 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       await expect(page.getByText(/IBAN: SK\d{2}( \d{4}){5}/)).toBeVisible();
     });
 
-    test('the basket estimate says what it is next to free pickup, and the filters say what their counts count', async ({ page, request }) => {
+    test('the basket estimate says what it is next to free pickup, and the filters say what their counts count', async ({
+      page,
+      request,
+    }) => {
       const [variant] = await findVariants(request, 1);
       await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
       await expect(page.getByText('Doručenie (odhad)')).toBeVisible();
@@ -196,7 +239,10 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
 
     test('a blog topic and its count are apart: "Hrubá stavba (4)", not "Hrubá stavba(4)"', async ({ page }) => {
       await page.goto('/blog');
-      const topic = page.locator('.cnt-tags a').filter({ has: page.locator('.cnt-tags__count') }).first();
+      const topic = page
+        .locator('.cnt-tags a')
+        .filter({ has: page.locator('.cnt-tags__count') })
+        .first();
       await expect(topic).toBeVisible();
       const gap = await topic.evaluate((link) => {
         const range = document.createRange();
@@ -217,7 +263,10 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
   });
 }
 
-for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1366, height: 900 }]] as const) {
+for (const [device, viewport] of [
+  ['phone', { width: 390, height: 844 }],
+  ['desktop', { width: 1366, height: 900 }],
+] as const) {
   undecided.describe(`${device}, before the cookie choice`, () => {
     undecided.use({ viewport, locale: 'sk-SK' });
 
@@ -227,7 +276,9 @@ for (const [device, viewport] of [['phone', { width: 390, height: 844 }], ['desk
       const notice = page.getByRole('dialog', { name: 'Súbory cookies' }).and(page.getByTestId('consent'));
       await expect(notice).toBeVisible();
       // trial: every actionability check of a real click, the one "another element would receive the click" included.
-      const toContact = page.getByRole('link', { name: 'Pokračovať k údajom' }).or(page.getByRole('button', { name: 'Pokračovať k údajom' }));
+      const toContact = page
+        .getByRole('link', { name: 'Pokračovať k údajom' })
+        .or(page.getByRole('button', { name: 'Pokračovať k údajom' }));
       await toContact.click({ trial: true, timeout: 5000 });
       await toContact.click();
       await fillContact(page, 'nahlad@example.sk');
@@ -288,15 +339,31 @@ undecided.describe('the event bus carries what happened', () => {
     const number = await shopTo(page, 'Prijať všetko');
     const events = await commerceEvents(page);
     const names = events.map((entry) => entry.event);
-    for (const name of ['view_item_list', 'view_item', 'add_to_cart', 'begin_checkout', 'add_shipping_info', 'add_payment_info', 'purchase']) expect(names, name).toContain(name);
+    for (const name of [
+      'view_item_list',
+      'view_item',
+      'add_to_cart',
+      'begin_checkout',
+      'add_shipping_info',
+      'add_payment_info',
+      'purchase',
+    ])
+      expect(names, name).toContain(name);
     expect(names.indexOf('view_item')).toBeLessThan(names.indexOf('add_to_cart'));
     expect(names.indexOf('begin_checkout')).toBeLessThan(names.indexOf('purchase'));
     expect(names.filter((name) => name === 'purchase')).toHaveLength(1);
-    const purchase = events.find((entry) => entry.event === 'purchase')!.ecommerce as { transaction_id: string; value: number; currency: string; items: { item_id: string; quantity: number }[] };
+    const purchase = events.find((entry) => entry.event === 'purchase')!.ecommerce as {
+      transaction_id: string;
+      value: number;
+      currency: string;
+      items: { item_id: string; quantity: number }[];
+    };
     expect(purchase).toMatchObject({ transaction_id: number, currency: 'EUR' });
     expect(purchase.value).toBeGreaterThan(0);
     expect(purchase.items[0]).toMatchObject({ quantity: 1, item_id: expect.any(String) });
-    expect((events.find((entry) => entry.event === 'add_shipping_info')!.ecommerce as { shipping_tier: string }).shipping_tier).toBe('courier');
+    expect((events.find((entry) => entry.event === 'add_shipping_info')!.ecommerce as { shipping_tier: string }).shipping_tier).toBe(
+      'courier',
+    );
   });
 
   undecided('after "Odmietnuť všetko" no e-commerce event reaches dataLayer', async ({ page }) => {

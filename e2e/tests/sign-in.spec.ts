@@ -22,7 +22,9 @@ test('a customer signs in with the seeded account, sees the profile, and signs o
   expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('shop_session');
 });
 
-test('the session is an HttpOnly cookie: no web storage and no script sees the token, and account pages survive a reload', async ({ page }) => {
+test('the session is an HttpOnly cookie: no web storage and no script sees the token, and account pages survive a reload', async ({
+  page,
+}) => {
   await page.goto('/account/login?next=%2Faccount%2Forders');
   await page.getByLabel('E-mail').fill('zakaznik@example.sk');
   await page.getByLabel('Heslo').fill('Heslo123!');
@@ -44,7 +46,10 @@ test('the session is an HttpOnly cookie: no web storage and no script sees the t
   }
   expect(seen.cookie).not.toContain('shop_session');
   // What the page keeps is who is signed in, for the header.
-  expect(JSON.parse(await page.evaluate(() => localStorage.getItem('auth') ?? 'null'))).toMatchObject({ auth: 1, user: { email: 'zakaznik@example.sk' } });
+  expect(JSON.parse(await page.evaluate(() => localStorage.getItem('auth') ?? 'null'))).toMatchObject({
+    auth: 1,
+    user: { email: 'zakaznik@example.sk' },
+  });
 
   // A reload: the account pages still load the shopper's data, by the cookie alone.
   await page.reload();
@@ -55,10 +60,15 @@ test('the session is an HttpOnly cookie: no web storage and no script sees the t
   await expect(page.getByRole('link', { name: 'Môj účet' })).toBeVisible();
 });
 
-test('a customer changes the sign-in e-mail: nothing changes until the link sent to the new address is opened', async ({ page, request }) => {
+test('a customer changes the sign-in e-mail: nothing changes until the link sent to the new address is opened', async ({
+  page,
+  request,
+}) => {
   const stamp = Date.now();
   const [oldEmail, newEmail] = [`stary-${stamp}@example.sk`, `novy-${stamp}@example.sk`];
-  expect((await request.post('/api/account/register', { data: { email: oldEmail, password: 'Heslo123!', name: 'Eva Zmenová' } })).status()).toBe(202);
+  expect(
+    (await request.post('/api/account/register', { data: { email: oldEmail, password: 'Heslo123!', name: 'Eva Zmenová' } })).status(),
+  ).toBe(202);
   await signIn(page, request, oldEmail, 'Heslo123!');
   await page.goto('/account/profile');
   await page.locator('#profile-email').fill(newEmail);
@@ -68,7 +78,9 @@ test('a customer changes the sign-in e-mail: nothing changes until the link sent
   await expect(page.getByText(`(čaká na potvrdenie: ${newEmail})`)).toBeVisible();
 
   await expect.poll(() => outboxMails(newEmail).length).toBe(1);
-  const mail = outboxMails(newEmail)[0]!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const mail = outboxMails(newEmail)[0]!
+    .replace(/=\r?\n/g, '')
+    .replace(/=3D/g, '=');
   const token = /emailToken=([\w-]+)/.exec(mail)![1]!;
   await page.goto(`/account/profile?emailToken=${token}`);
   await expect(page.getByRole('status')).toContainText(`Nový e-mail ${newEmail} je potvrdený.`);

@@ -17,23 +17,31 @@ export function releaseCheckout(dataDir: string, env: Record<string, string>, ma
   try {
     cpSync(join(root, 'apps', 'checkout', 'dist'), dist, { recursive: true });
     appendFileSync(join(dist, 'remoteEntry.js'), `\n/* ${marker} */\n`);
-    const released = spawnSync(process.execPath, ['dist/release/cli.js', 'deploy', 'checkout', '--dist', dist, '--no-build', '--reason', marker], {
-      cwd: join(root, 'apps', 'api'),
-      env: { ...process.env, ...env, DATA_DIR: dataDir, RELEASE_USER: 'e2e-integrity' },
-      encoding: 'utf8',
-    });
+    const released = spawnSync(
+      process.execPath,
+      ['dist/release/cli.js', 'deploy', 'checkout', '--dist', dist, '--no-build', '--reason', marker],
+      {
+        cwd: join(root, 'apps', 'api'),
+        env: { ...process.env, ...env, DATA_DIR: dataDir, RELEASE_USER: 'e2e-integrity' },
+        encoding: 'utf8',
+      },
+    );
     expect(released.status, released.stderr + released.stdout).toBe(0);
   } finally {
     rmSync(dist, { recursive: true, force: true });
   }
-  const registry = JSON.parse(readFileSync(join(dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as { areas: { checkout: { version: string } } };
+  const registry = JSON.parse(readFileSync(join(dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as {
+    areas: { checkout: { version: string } };
+  };
   return registry.areas.checkout.version;
 }
 
 /** Changes one byte in the middle of the basket page's own chunk of a released checkout version; the file changed. */
 export function tamperCartChunk(dataDir: string, version: string): string {
   const dir = join(dataDir, 'origin', 'remotes', 'checkout', version);
-  const manifest = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8')) as { exposes: { name: string; assets: { js: { sync: string[] } } }[] };
+  const manifest = JSON.parse(readFileSync(join(dir, 'mf-manifest.json'), 'utf8')) as {
+    exposes: { name: string; assets: { js: { sync: string[] } } }[];
+  };
   const files = manifest.exposes.find((expose) => expose.name === 'CartPage')!.assets.js.sync;
   const file = files.find((name) => /cart-page/.test(name)) ?? files[0]!;
   const bytes = readFileSync(join(dir, file));
@@ -43,7 +51,11 @@ export function tamperCartChunk(dataDir: string, version: string): string {
   return file;
 }
 
-export type IntegrityReport = { lastCheck: string | null; lastCheckedRevision: string | null; findings: { part: string; version: string; subject: string; kind: string; action: string }[] };
+export type IntegrityReport = {
+  lastCheck: string | null;
+  lastCheckedRevision: string | null;
+  findings: { part: string; version: string; subject: string; kind: string; action: string }[];
+};
 
 /** /ops's integrity section as the signed-in operator (the request context holds its session). */
 export async function integrityReport(request: APIRequestContext): Promise<IntegrityReport> {
@@ -100,7 +112,9 @@ export async function tamperedChunkScenario(options: {
     });
     await page.addInitScript(() => {
       new MutationObserver((_changes, observer) => {
-        const shown = Array.from(document.querySelectorAll('h1')).some((heading) => heading.textContent === 'Košík a objednávka sa nepodarilo načítať');
+        const shown = Array.from(document.querySelectorAll('h1')).some(
+          (heading) => heading.textContent === 'Košík a objednávka sa nepodarilo načítať',
+        );
         const retry = Array.from(document.querySelectorAll('button')).some((button) => button.textContent === 'Skúsiť znova');
         if (!shown || !retry) return;
         observer.disconnect();
@@ -114,11 +128,20 @@ export async function tamperedChunkScenario(options: {
 
     // The browser's report starts a check at once: /ops shows the file, and the checkout is back on the good version.
     await expect
-      .poll(async () => (await integrityReport(request)).findings.some((finding) => finding.part === 'checkout' && finding.version === tampered && finding.subject === file && finding.action === 'fallback'), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await integrityReport(request)).findings.some(
+            (finding) =>
+              finding.part === 'checkout' && finding.version === tampered && finding.subject === file && finding.action === 'fallback',
+          ),
+        { timeout: 30_000 },
+      )
       .toBe(true);
     expect(await liveCheckout(request)).toBe(good);
     const metrics = await (await request.get('/api/metrics', { headers: { authorization: `Bearer ${options.metricsToken}` } })).text();
-    expect(Number(/^shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(/^shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)$/m.exec(metrics)?.[1]),
+    ).toBeGreaterThanOrEqual(1);
 
     // The next page load works.
     await page.goto('/checkout/cart');

@@ -13,14 +13,17 @@ import ComplaintsPage from './pages/complaints-page.tsx';
 import { shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 
 void initKernel();
-const router = createStandaloneRouter([
-  { path: paths.signIn, element: <LoginPage /> },
-  { path: paths.profile, element: <ProfilePage /> },
-  { path: paths.register, element: <RegisterPage /> },
-  { path: paths.passwordReset, element: <PasswordResetPage /> },
-  { path: paths.addresses, element: <AddressPage /> },
-  { path: paths.orders, element: <OrdersPage /> },
-  { path: paths.order, element: <OrderDetailPage /> },
-  { path: paths.complaints, element: <ComplaintsPage /> },
-], { history: 'browser' });
+const router = createStandaloneRouter(
+  [
+    { path: paths.signIn, element: <LoginPage /> },
+    { path: paths.profile, element: <ProfilePage /> },
+    { path: paths.register, element: <RegisterPage /> },
+    { path: paths.passwordReset, element: <PasswordResetPage /> },
+    { path: paths.addresses, element: <AddressPage /> },
+    { path: paths.orders, element: <OrdersPage /> },
+    { path: paths.order, element: <OrderDetailPage /> },
+    { path: paths.complaints, element: <ComplaintsPage /> },
+  ],
+  { history: 'browser' },
+);
 createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

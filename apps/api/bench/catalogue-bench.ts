@@ -45,12 +45,26 @@ if (added > 0) {
   await sql`analyze`.execute(database.db);
 }
 const count = async (table: 'products' | 'variants' | 'attribute_values') =>
-  Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await database.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const sizes = { products: await count('products'), variants: await count('variants'), values: await count('attribute_values') };
 
 // Mail and invoice files (none are written here) inside the bench's own directory, not in /tmp.
 const checkout = defaultCheckoutOptions(join(dataDir, 'checkout'));
-const app = buildApi({ db: database.db, dialect: database.dialect, jwtSecret: 'catalogue-bench-secret-0123456789', responseCache: false, logger: false, checkout });
+const app = buildApi({
+  db: database.db,
+  dialect: database.dialect,
+  jwtSecret: 'catalogue-bench-secret-0123456789',
+  responseCache: false,
+  logger: false,
+  checkout,
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -107,8 +121,12 @@ async function time(path: string) {
 
 const enc = encodeURIComponent;
 /** Product details: the first listed products of a large category, and one deep in a small one. */
-const listed = async (path: string) => ((await (await fetch(base + path)).json()) as { data: { p_url: string }[] }).data.map((product) => `/api/product/${product.p_url}`);
-const productPaths = [...(await listed('/api/products?category=hruba-stavba')).slice(0, 3), ...(await listed('/api/products?category=tehly&page=10')).slice(0, 1)];
+const listed = async (path: string) =>
+  ((await (await fetch(base + path)).json()) as { data: { p_url: string }[] }).data.map((product) => `/api/product/${product.p_url}`);
+const productPaths = [
+  ...(await listed('/api/products?category=hruba-stavba')).slice(0, 3),
+  ...(await listed('/api/products?category=tehly&page=10')).slice(0, 1),
+];
 /** Issue #19's targets: medians one at a time, cache bypassed, 100,000 products. */
 const groups: { name: 'listing' | 'search' | 'facets' | 'product'; target: string; limitMs: number; paths: string[] }[] = [
   {
@@ -183,7 +201,10 @@ const lines = [
   '| kind | call | results | median ms | p95 ms | longest event-loop block ms |',
   '|---|---|---:|---:|---:|---:|',
   ...results.flatMap((group) =>
-    group.rows.map((row) => `| ${group.group} | \`${decodeURIComponent(row.path).slice(0, 160)}\` | ${row.total ?? ''} | ${row.median.toFixed(2)} | ${row.p95.toFixed(2)} | ${row.loopMaxMs.toFixed(1)} |`),
+    group.rows.map(
+      (row) =>
+        `| ${group.group} | \`${decodeURIComponent(row.path).slice(0, 160)}\` | ${row.total ?? ''} | ${row.median.toFixed(2)} | ${row.p95.toFixed(2)} | ${row.loopMaxMs.toFixed(1)} |`,
+    ),
   ),
   '',
   '| kind | target | median of the medians ms | worst median ms |',
@@ -204,5 +225,8 @@ if (process.env.BENCH_SUMMARY) {
     const medians = group.rows.map((row) => row.median);
     return { kind: group.group, limitMs: group.limitMs, median: median(medians), worst: Math.max(...medians) };
   });
-  writeFileSync(process.env.BENCH_SUMMARY, JSON.stringify({ kinds: summary, floor: { noQueryMs: floor.noQuery.median, oneQueryMs: floor.oneQuery.median } }));
+  writeFileSync(
+    process.env.BENCH_SUMMARY,
+    JSON.stringify({ kinds: summary, floor: { noQueryMs: floor.noQuery.median, oneQueryMs: floor.oneQuery.median } }),
+  );
 }

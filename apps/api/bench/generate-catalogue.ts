@@ -12,8 +12,26 @@ import { createRng } from '../src/db/seed/prng.ts';
 import { foldText, slugify } from '../src/infra/pure/format.ts';
 
 const SERIES = [
-  'Štandard', 'Komfort', 'Profi', 'Ekonomik', 'Plus', 'Extra', 'Ľahčený', 'Pevnosť', 'Tichý', 'Hladký',
-  'Zimný', 'Letný', 'Rýchly', 'Úsporný', 'Odolný', 'Šedý', 'Biely', 'Čierny', 'Exteriér', 'Interiér',
+  'Štandard',
+  'Komfort',
+  'Profi',
+  'Ekonomik',
+  'Plus',
+  'Extra',
+  'Ľahčený',
+  'Pevnosť',
+  'Tichý',
+  'Hladký',
+  'Zimný',
+  'Letný',
+  'Rýchly',
+  'Úsporný',
+  'Odolný',
+  'Šedý',
+  'Biely',
+  'Čierny',
+  'Exteriér',
+  'Interiér',
 ];
 const CHUNK = 500;
 
@@ -27,7 +45,14 @@ async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknow
 export async function generateCatalogue(db: Kysely<Database>, options: GenerateOptions): Promise<number> {
   const log = options.log ?? (() => {});
   const rng = createRng(options.seed ?? 424242);
-  const count = Number((await db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const count = Number(
+    (
+      await db
+        .selectFrom('products')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const missing = options.total - count;
   if (missing <= 0) return 0;
 
@@ -68,7 +93,11 @@ export async function generateCatalogue(db: Kysely<Database>, options: GenerateO
       }
       const ids: number[] = [];
       await insertChunks(drafts, async (chunk) => {
-        const rows = await trx.insertInto('products').values(chunk.map((d) => d.product)).returning('p_id').execute();
+        const rows = await trx
+          .insertInto('products')
+          .values(chunk.map((d) => d.product))
+          .returning('p_id')
+          .execute();
         ids.push(...rows.map((r) => r.p_id));
       });
       const newVariants: NewVariant[] = [];

@@ -27,7 +27,8 @@ try {
     .where('v_stock', '<', 400)
     .where('v_id', 'in', (eb) => eb.selectFrom('order_items').select('v_id'))
     .executeTakeFirst();
-  if (Number(restocked.numUpdatedRows) > 0) log(`${restocked.numUpdatedRows} variants restocked after earlier runs' orders (${database.dialect})`);
+  if (Number(restocked.numUpdatedRows) > 0)
+    log(`${restocked.numUpdatedRows} variants restocked after earlier runs' orders (${database.dialect})`);
   // PostgreSQL as it runs for a while: autovacuum has set the visibility map and the statistics (a bitmap scan then skips the pages all visible).
   if (database.dialect === 'postgres') await sql`vacuum analyze`.execute(database.db);
 } finally {

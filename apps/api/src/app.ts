@@ -61,7 +61,12 @@ export { createDatabase } from './db/create-database.ts';
 export type ServerTimeouts = { headersTimeout: number; requestTimeout: number; connectionTimeout: number; keepAliveTimeout: number };
 /** The largest JSON body a route takes unless it sets its own limit (nginx in the cluster refuses at the same size). */
 export const API_BODY_LIMIT = 256 * 1024;
-export const SERVER_TIMEOUTS: ServerTimeouts = { headersTimeout: 10_000, requestTimeout: 30_000, connectionTimeout: 30_000, keepAliveTimeout: 65_000 };
+export const SERVER_TIMEOUTS: ServerTimeouts = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  connectionTimeout: 30_000,
+  keepAliveTimeout: 65_000,
+};
 export type { CreateDatabaseOptions, CreatedDatabase } from './db/create-database.ts';
 
 export type BuildApiOptions = {
@@ -165,11 +170,15 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     },
     { ...DEFAULT_OUTBOX, ...opts.outbox },
   );
-  const metrics = createMetrics(() => outbox.backlog(), () => readBackupStatus(opts.db), async () => {
-    const findings = integrityFindings(opts.db);
-    const [counts, last] = await Promise.all([findings.counts(), findings.lastCheck()]);
-    return { counts, lastCheck: last?.at ?? null };
-  });
+  const metrics = createMetrics(
+    () => outbox.backlog(),
+    () => readBackupStatus(opts.db),
+    async () => {
+      const findings = integrityFindings(opts.db);
+      const [counts, last] = await Promise.all([findings.counts(), findings.lastCheck()]);
+      return { counts, lastCheck: last?.at ?? null };
+    },
+  );
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
   observeRequests(app, metrics);
@@ -209,7 +218,10 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     shared,
     files:
       opts.files ??
-      localDataFileStore({ complaintsDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints'), invoicesDir: checkout.invoiceDir }),
+      localDataFileStore({
+        complaintsDir: opts.uploadDir ?? join(dirname(checkout.invoiceDir), 'complaints'),
+        invoicesDir: checkout.invoiceDir,
+      }),
   };
   const responseCache = opts.responseCache === false ? null : new ResponseCache(opts.responseCache ?? DEFAULT_RESPONSE_CACHE);
 
@@ -224,8 +236,22 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
         await publicCatalogue.register(searchRoutes, deps);
       });
       for (const domain of [
-        contentRoutes, redirectRoutes, healthRoutes, accountRoutes, couponRoutes, checkoutRoutes, orderRoutes, paymentRoutes,
-        operatorRoutes, contactRoutes, loyaltyRoutes, pickupPointRoutes, telemetryRoutes, addressRoutes, orderHistoryRoutes, complaintRoutes,
+        contentRoutes,
+        redirectRoutes,
+        healthRoutes,
+        accountRoutes,
+        couponRoutes,
+        checkoutRoutes,
+        orderRoutes,
+        paymentRoutes,
+        operatorRoutes,
+        contactRoutes,
+        loyaltyRoutes,
+        pickupPointRoutes,
+        telemetryRoutes,
+        addressRoutes,
+        orderHistoryRoutes,
+        complaintRoutes,
       ]) {
         await api.register(domain, deps);
       }

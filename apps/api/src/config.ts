@@ -94,12 +94,20 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     serverCache: env.SERVER_CACHE !== 'off',
     telemetrySample: Math.min(1, Math.max(0, Number(env.TELEMETRY_SAMPLE ?? 1) || 0)),
     telemetryRateLimit: Math.max(1, Number(env.TELEMETRY_RATE_LIMIT ?? 120) || 120),
-    checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '').split(',').map((a) => a.trim()).filter(Boolean),
+    checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
   };
 }
 
 /** The files in the data directory that hold generated secrets (a backup copies them with the data they sign). */
-export const SECRET_FILES = { jwt: 'jwt-secret', operator: 'operator-token', gateway: 'gateway-secret', releaseKey: 'release-signing-key.pem' } as const;
+export const SECRET_FILES = {
+  jwt: 'jwt-secret',
+  operator: 'operator-token',
+  gateway: 'gateway-secret',
+  releaseKey: 'release-signing-key.pem',
+} as const;
 
 /** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
 async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {

@@ -19,7 +19,20 @@ import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
 import { shellHost } from './web/shell-host.ts';
 import { releasedFileCheck } from './web/verified-files.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
-import { readRegistry, REGISTRY_KEY, type ReleaseStorage, S3_CACHE_DIR, storageFromEnv, canaryPolicyFrom, startCanaryWatch, type CanaryPolicy, type VersionHealth, loadShopReleaseKey, releaseIntegrity, type ReleaseIntegrity } from '@shop/release';
+import {
+  readRegistry,
+  REGISTRY_KEY,
+  type ReleaseStorage,
+  S3_CACHE_DIR,
+  storageFromEnv,
+  canaryPolicyFrom,
+  startCanaryWatch,
+  type CanaryPolicy,
+  type VersionHealth,
+  loadShopReleaseKey,
+  releaseIntegrity,
+  type ReleaseIntegrity,
+} from '@shop/release';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
 import { backupOverview, scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
@@ -31,8 +44,8 @@ const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
 /** Why the server does not start without GATEWAY_URL: it never starts the simulator itself. */
 const NO_GATEWAY = [
-  '[server] GATEWAY_URL is not set: the server needs the card gateway\'s address (and its secret, GATEWAY_SECRET or <DATA_DIR>/gateway-secret).',
-  '  In production: the payment provider\'s gateway.',
+  "[server] GATEWAY_URL is not set: the server needs the card gateway's address (and its secret, GATEWAY_SECRET or <DATA_DIR>/gateway-secret).",
+  "  In production: the payment provider's gateway.",
   '  For development: `npm start` (and the cluster, end-to-end and benchmark launchers) start the gateway simulator',
   '  (tools/gateway-simulator) and set GATEWAY_URL; by hand: GATEWAY_SECRET=… GATEWAY_PORT=3002 pnpm --filter @shop/gateway-simulator start',
 ].join('\n');
@@ -48,9 +61,7 @@ async function main() {
   const standby = config.standby ? standbyChannel() : null;
   const started = performance.now();
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  log(
-    `database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`,
-  );
+  log(`database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`);
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
   const operatorToken = await loadOperatorToken(process.env, config.dataDir);
   // A new shop's first operator account, so that /ops can be signed in to at once.
@@ -82,9 +93,15 @@ async function main() {
     files,
     ...(config.serverCache ? {} : { responseCache: false as const }),
     // The release registry is what the shell is served from: without it the shop cannot answer pages.
-    readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
-      if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
-    } }],
+    readiness: [
+      {
+        name: 'registry',
+        label: 'Register verzií',
+        check: async () => {
+          if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
+        },
+      },
+    ],
     onClientLoadFailure: (area, version) => watch?.reported(area, version),
     checkoutRateLimit: { ...DEFAULT_RATE_LIMITS.checkout, allowList: config.checkoutRateLimitAllowList },
     telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
@@ -114,11 +131,26 @@ async function main() {
     env: process.env,
   };
   const watchIntegrity = (scheduled: boolean) => {
-    watch = integrityWatch(app, { storage, integrity, findings, checkoutPageUrl: `${checkoutConfig.publicUrl}${shopPaths.cart()}`, scheduled });
+    watch = integrityWatch(app, {
+      storage,
+      integrity,
+      findings,
+      checkoutPageUrl: `${checkoutConfig.publicUrl}${shopPaths.cart()}`,
+      scheduled,
+    });
     return watch;
   };
   if (config.role === 'worker') {
-    return startWorker(app, database, { storage, health, port: config.port, host: config.host, started, standby, backups: backupSources, watchIntegrity });
+    return startWorker(app, database, {
+      storage,
+      health,
+      port: config.port,
+      host: config.host,
+      started,
+      standby,
+      backups: backupSources,
+      watchIntegrity,
+    });
   }
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
   // A released file is sent only as signed; one that is not is reported to the watch at once.
@@ -127,7 +159,12 @@ async function main() {
     watch?.reported(part, version);
   });
   await app.register(opsRoutes, {
-    prefix: '/api', storage, operatorToken, publicUrl: checkoutConfig.publicUrl, health, backups: backupRecord,
+    prefix: '/api',
+    storage,
+    operatorToken,
+    publicUrl: checkoutConfig.publicUrl,
+    health,
+    backups: backupRecord,
     // The area teams' release credentials and the audit log of every release action; the operators' accounts.
     identities: releaseIdentities(database.db),
     keys,
@@ -136,7 +173,15 @@ async function main() {
     refunds: () => refundsShown(database.db),
     operators: operatorAccounts(database.db),
     cspViolations: cspViolationsReader(database.db),
-    inventory: { tagManagerId: config.gtmId, policy: { assetOrigin: config.assetOrigin, tagManager: config.gtmId !== null, gateway: gatewayOrigin, reportTo: checkoutConfig.publicUrl.startsWith('https:') } },
+    inventory: {
+      tagManagerId: config.gtmId,
+      policy: {
+        assetOrigin: config.assetOrigin,
+        tagManager: config.gtmId !== null,
+        gateway: gatewayOrigin,
+        reportTo: checkoutConfig.publicUrl.startsWith('https:'),
+      },
+    },
   });
   registryEvents(app, { storage });
   await app.register(shellHost, {
@@ -155,7 +200,15 @@ async function main() {
     onRefusedVersion: (refused) => {
       app.log.error({ integrity: refused }, 'a version in the registry has no valid signed manifest; left out of pages');
       void findings
-        .record({ part: refused.part, version: refused.version, subject: 'release-manifest.json', kind: 'signature', expected: 'platný podpis', actual: refused.reason, action: 'alert' })
+        .record({
+          part: refused.part,
+          version: refused.version,
+          subject: 'release-manifest.json',
+          kind: 'signature',
+          expected: 'platný podpis',
+          actual: refused.reason,
+          action: 'alert',
+        })
         .catch((error: unknown) => app.log.error({ err: error }, 'could not record an integrity finding'));
       watch?.reported(refused.part, refused.version);
     },
@@ -176,18 +229,34 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const shown = shownHost(config.host);
   log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
-  log(`release registry: ${storage.location(REGISTRY_KEY)}${storage.local ? '' : ` (version folders cached in ${join(config.originDir, S3_CACHE_DIR)})`}`);
+  log(
+    `release registry: ${storage.location(REGISTRY_KEY)}${storage.local ? '' : ` (version folders cached in ${join(config.originDir, S3_CACHE_DIR)})`}`,
+  );
   log(`operator page: http://${shown}:${config.port}/ops (operator accounts: npm run credentials -- operator-create <name>)`);
-  if (firstOperator) log(`first operator account ${FIRST_OPERATOR.name} created; its password is in ${firstOperator} (read it, sign in on /ops, then delete the file)`);
+  if (firstOperator)
+    log(
+      `first operator account ${FIRST_OPERATOR.name} created; its password is in ${firstOperator} (read it, sign in on /ops, then delete the file)`,
+    );
   if (config.checkoutRateLimitAllowList.length > 0) {
-    log(`order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`);
+    log(
+      `order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`,
+    );
   }
   log(`card gateway: ${gatewayUrl}; e-mails go to ${checkoutConfig.smtpUrl ? 'SMTP' : checkoutConfig.outboxDir}`);
-  log(`areas load from ${config.assetOrigin}${config.trustProxy !== false ? `; X-Forwarded-* trusted from ${String(config.trustProxy)}` : ''}`);
-  log(`role: ${config.role}${config.role === 'web' ? ' (background jobs and canaries are left to a worker)' : ''}; shared state: ${config.redisUrl ? 'Redis' : 'this process'}`);
+  log(
+    `areas load from ${config.assetOrigin}${config.trustProxy !== false ? `; X-Forwarded-* trusted from ${String(config.trustProxy)}` : ''}`,
+  );
+  log(
+    `role: ${config.role}${config.role === 'web' ? ' (background jobs and canaries are left to a worker)' : ''}; shared state: ${config.redisUrl ? 'Redis' : 'this process'}`,
+  );
   if (backups) log(backups.description);
-  if (config.role === 'all') log(`canaries aborted when their client error rate exceeds the stable one by ${(canaryPolicy.margin * 100).toFixed(1)} points over ≥ ${canaryPolicy.minViews} page views (checked every ${canaryPolicy.intervalMs / 1000} s)`);
-  log(`health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`);
+  if (config.role === 'all')
+    log(
+      `canaries aborted when their client error rate exceeds the stable one by ${(canaryPolicy.margin * 100).toFixed(1)} points over ≥ ${canaryPolicy.minViews} page views (checked every ${canaryPolicy.intervalMs / 1000} s)`,
+    );
+  log(
+    `health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`,
+  );
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
@@ -197,10 +266,19 @@ async function main() {
 /** The integrity watch of this process, its checks counted in the metrics. */
 function integrityWatch(
   app: FastifyInstance,
-  options: { storage: ReleaseStorage; integrity: ReleaseIntegrity; findings: IntegrityFindings; checkoutPageUrl: string; scheduled: boolean },
+  options: {
+    storage: ReleaseStorage;
+    integrity: ReleaseIntegrity;
+    findings: IntegrityFindings;
+    checkoutPageUrl: string;
+    scheduled: boolean;
+  },
 ): IntegrityWatch {
   const policy = integrityPolicyFrom(process.env);
-  if (options.scheduled) log(`integrity: released files re-hashed every ${policy.intervalMs / 1000} s and after each release; on a difference: ${policy.action === 'fallback' ? 'back to the last intact version' : 'alert only'}`);
+  if (options.scheduled)
+    log(
+      `integrity: released files re-hashed every ${policy.intervalMs / 1000} s and after each release; on a difference: ${policy.action === 'fallback' ? 'back to the last intact version' : 'alert only'}`,
+    );
   return startIntegrityWatch({
     ...options,
     policy,

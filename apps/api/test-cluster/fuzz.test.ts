@@ -13,16 +13,22 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
 const REQUESTS = 2500;
 
 /** The routes of the contract (the API's own, every one with its schemas), as the router writes them. */
-const routes: Route[] = Object.entries({ ...catalogCalls, ...contentCalls, ...accountCalls, ...checkoutCalls, ...opsCalls }).map(([key, call]) => {
-  const [method, url] = key.split(' ') as [string, string];
-  const schema = call as { query?: unknown; body?: unknown };
-  return { method, url, schema: { querystring: schema.query, body: schema.body } };
-});
+const routes: Route[] = Object.entries({ ...catalogCalls, ...contentCalls, ...accountCalls, ...checkoutCalls, ...opsCalls }).map(
+  ([key, call]) => {
+    const [method, url] = key.split(' ') as [string, string];
+    const schema = call as { query?: unknown; body?: unknown };
+    return { method, url, schema: { querystring: schema.query, body: schema.body } };
+  },
+);
 
 /** A customer of the fuzz's own (the demo customer's password is changed by another file). */
 const customer = { email: `fuzz-${Date.now()}@example.sk`, password: 'Heslo123!' };
 async function signIn(): Promise<string> {
-  const res = await fetch(`${cluster.url}/api/account/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(customer) });
+  const res = await fetch(`${cluster.url}/api/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(customer),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: { token: string } }).data.token;
 }
@@ -41,13 +47,23 @@ beforeAll(async () => {
 });
 
 describe('the fuzz through nginx', () => {
-  it(`${REQUESTS} random malformed requests plus targeted ones: no 5xx, every 4xx of /api in the error shape, nginx's own refusals too`, { timeout: 300_000 }, async () => {
-    expect(routes.length).toBeGreaterThan(50);
-    const run = await fuzz({ url: cluster.url, token, logoutToken, operatorToken: cluster.operatorToken }, routes, { seed: SEED, requests: REQUESTS, complaintForms: 100 });
-    console.log(`fuzz through nginx (seed ${SEED}): ${run.requests} requests over ${routes.length} routes in ${run.seconds.toFixed(1)} s, by status class ${JSON.stringify(run.byClass)}`);
-    expect(run.problems).toEqual([]);
-    expect((await fetch(`${cluster.url}/api/ready`)).status).toBe(200);
-  });
+  it(
+    `${REQUESTS} random malformed requests plus targeted ones: no 5xx, every 4xx of /api in the error shape, nginx's own refusals too`,
+    { timeout: 300_000 },
+    async () => {
+      expect(routes.length).toBeGreaterThan(50);
+      const run = await fuzz({ url: cluster.url, token, logoutToken, operatorToken: cluster.operatorToken }, routes, {
+        seed: SEED,
+        requests: REQUESTS,
+        complaintForms: 100,
+      });
+      console.log(
+        `fuzz through nginx (seed ${SEED}): ${run.requests} requests over ${routes.length} routes in ${run.seconds.toFixed(1)} s, by status class ${JSON.stringify(run.byClass)}`,
+      );
+      expect(run.problems).toEqual([]);
+      expect((await fetch(`${cluster.url}/api/ready`)).status).toBe(200);
+    },
+  );
 
   it("what nginx refuses itself names nginx's request id, in JSON for /api and as the shop's page elsewhere", async () => {
     const huge = { 'x-big': 'a'.repeat(70_000) };

@@ -17,14 +17,23 @@ beforeAll(() => {
     url: cluster.url,
     operatorToken: cluster.operatorToken,
     variants: async () =>
-      (await rows<{ v_id: number }>(`select v_id from variants where v_availability = 'to_order' and v_weight <= 2000 order by v_id limit 3`)).map((r) => r.v_id),
+      (
+        await rows<{ v_id: number }>(
+          `select v_id from variants where v_availability = 'to_order' and v_weight <= 2000 order by v_id limit 3`,
+        )
+      ).map((r) => r.v_id),
     // From the end of the list: the other multi-server tests take theirs from its start.
     inStockVariant: async () =>
-      (await rows<{ v_id: number }>(`select v_id from variants where v_availability = 'in_stock' and v_stock >= 10 and v_weight between 1 and 2000 order by v_id desc limit 1`))[0]!.v_id,
+      (
+        await rows<{ v_id: number }>(
+          `select v_id from variants where v_availability = 'in_stock' and v_stock >= 10 and v_weight between 1 and 2000 order by v_id desc limit 1`,
+        )
+      )[0]!.v_id,
     setStock: async (vId, stock) => {
       await db.query('update variants set v_stock = $2 where v_id = $1', [vId, stock]);
     },
-    accounts: async (email) => (await rows<{ n: string }>('select count(*) as n from users where email = $1', [email])).map((r) => Number(r.n))[0]!,
+    accounts: async (email) =>
+      (await rows<{ n: string }>('select count(*) as n from users where email = $1', [email])).map((r) => Number(r.n))[0]!,
     addCoupon: async ({ code, percent, maxUses, oncePerCustomer }) => {
       await db.query(
         `insert into coupons (code, kind, value, min_total, valid_from, valid_to, max_uses, once_per_customer)

@@ -21,7 +21,12 @@ afterAll(async () => {
 });
 
 type Process = { name: string; role: string; state: string; pid: number | null; restarts: number; standby: 'ready' | 'starting' | 'none' };
-type Readiness = { status: number; body: { data?: { status: string; web: { ready: number; total: number }; workers: { ready: number; total: number }; processes: Process[] } } };
+type Readiness = {
+  status: number;
+  body: {
+    data?: { status: string; web: { ready: number; total: number }; workers: { ready: number; total: number }; processes: Process[] };
+  };
+};
 
 async function readiness(): Promise<Readiness> {
   const res = await fetch(`${cluster.url}/api/ready`);
@@ -33,7 +38,7 @@ const processNamed = async (name: string) => (await readiness()).body.data!.proc
 /** Kills the process with SIGKILL and answers how long until nginx's /api/ready shows it ready again, as a new process. */
 async function killAndTimeBack(name: string): Promise<number> {
   // The standby is started once the shop is up: the steady state has it ready.
-  for (let since = Date.now(); ; ) {
+  for (let since = Date.now(); ;) {
     const server = await processNamed(name);
     if (server.standby === 'ready') break;
     if (Date.now() - since > 60_000) throw new Error(`${name}'s standby was not ready within 60 s`);
@@ -76,7 +81,13 @@ function browse() {
         continue;
       }
       if (res.status >= 400) failures.push(`${res.status} ${path}: ${(await res.text()).slice(0, 200)}`);
-      else if (!(await res.text().then(() => true, () => false))) cut.push(path);
+      else if (
+        !(await res.text().then(
+          () => true,
+          () => false,
+        ))
+      )
+        cut.push(path);
       await new Promise((r) => setTimeout(r, 10));
     }
   });
@@ -93,9 +104,17 @@ function browse() {
 async function placeOrder(vId: number): Promise<{ key: string; number: string; attempts: number }> {
   const body = courierOrder(vId, 1);
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${cluster.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).catch(() => null);
+    const res = await fetch(`${cluster.url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).catch(() => null);
     if (res && (res.status === 201 || res.status === 200)) {
-      return { key: body.idempotencyKey, number: ((await res.json()) as { data: { order: { number: string } } }).data.order.number, attempts: attempt };
+      return {
+        key: body.idempotencyKey,
+        number: ((await res.json()) as { data: { order: { number: string } } }).data.order.number,
+        attempts: attempt,
+      };
     }
     // Only the answers of a server that went away are sent again; a refusal is a failure of the test.
     if (res && res.status !== 502 && res.status !== 503) throw new Error(`order refused: ${res.status} ${await res.text()}`);
@@ -105,7 +124,11 @@ async function placeOrder(vId: number): Promise<{ key: string; number: string; a
 }
 
 const toOrder = async () =>
-  (await db.query<{ v_id: number }>(`select v_id from variants where v_availability = 'to_order' and v_weight <= 2000 order by v_id limit 1`)).rows[0]!.v_id;
+  (
+    await db.query<{ v_id: number }>(
+      `select v_id from variants where v_availability = 'to_order' and v_weight <= 2000 order by v_id limit 1`,
+    )
+  ).rows[0]!.v_id;
 
 describe('the cluster under kill -9', () => {
   it('nginx answers /api/ready for the whole cluster: every web server and worker, ready', async () => {
@@ -124,36 +147,44 @@ describe('the cluster under kill -9', () => {
     const back = await killAndTimeBack('web-1');
     const placed = await orders;
     const { count, failures, cut } = await traffic.stop();
-    console.log(`web-1 back in ${back} ms; ${count} reads during the kill, ${cut.length} pages cut mid-answer (${cut.join(', ')}); ${placed.filter((p) => p.attempts > 1).length} of 30 orders sent again`);
+    console.log(
+      `web-1 back in ${back} ms; ${count} reads during the kill, ${cut.length} pages cut mid-answer (${cut.join(', ')}); ${placed.filter((p) => p.attempts > 1).length} of 30 orders sent again`,
+    );
     expect(failures).toEqual([]);
     // Only pages can be cut, and only those the killed server was sending.
     expect(cut.every((path) => !path.startsWith('/api/'))).toBe(true);
     expect(cut.length).toBeLessThanOrEqual(4);
     expect(back).toBeLessThan(2_000);
-    const { rows } = await db.query<{ idempotency_key: string }>('select idempotency_key from orders where idempotency_key = any($1)', [placed.map((p) => p.key)]);
+    const { rows } = await db.query<{ idempotency_key: string }>('select idempotency_key from orders where idempotency_key = any($1)', [
+      placed.map((p) => p.key),
+    ]);
     expect(rows).toHaveLength(30);
     expect(new Set(placed.map((p) => p.number)).size).toBe(30);
   });
 
-  it('a worker killed while it sends confirmations is back within 2 s, and every confirmation is sent as one message', { timeout: 120_000 }, async () => {
-    const vId = await toOrder();
-    const placed = await Promise.all(Array.from({ length: 20 }, () => placeOrder(vId)));
-    const back = await killAndTimeBack('worker-2');
-    console.log(`worker-2 back in ${back} ms`);
-    expect(back).toBeLessThan(2_000);
-    // Every job done: one the killed worker held is taken again when its lease ends.
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const { rows } = await db.query<{ n: string }>("select count(*) as n from pgboss.job where state not in ('completed')");
-      if (Number(rows[0]!.n) === 0) break;
-      if (Date.now() > deadline) throw new Error(`${rows[0]!.n} outbox jobs still not done`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const messages = readdirSync(cluster.mailDir).map((file) => readFileSync(join(cluster.mailDir, file), 'utf8'));
-    for (const { number } of placed) {
-      // A message sent again after the crash carries the same Message-ID: one message, not two.
-      const ids = new Set(messages.filter((m) => m.includes(`objednavka-${number}`)).map((m) => /^Message-ID:\s*(\S+)/im.exec(m)?.[1]));
-      expect(ids.size, `confirmations of ${number}`).toBe(1);
-    }
-  });
+  it(
+    'a worker killed while it sends confirmations is back within 2 s, and every confirmation is sent as one message',
+    { timeout: 120_000 },
+    async () => {
+      const vId = await toOrder();
+      const placed = await Promise.all(Array.from({ length: 20 }, () => placeOrder(vId)));
+      const back = await killAndTimeBack('worker-2');
+      console.log(`worker-2 back in ${back} ms`);
+      expect(back).toBeLessThan(2_000);
+      // Every job done: one the killed worker held is taken again when its lease ends.
+      const deadline = Date.now() + 90_000;
+      for (;;) {
+        const { rows } = await db.query<{ n: string }>("select count(*) as n from pgboss.job where state not in ('completed')");
+        if (Number(rows[0]!.n) === 0) break;
+        if (Date.now() > deadline) throw new Error(`${rows[0]!.n} outbox jobs still not done`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const messages = readdirSync(cluster.mailDir).map((file) => readFileSync(join(cluster.mailDir, file), 'utf8'));
+      for (const { number } of placed) {
+        // A message sent again after the crash carries the same Message-ID: one message, not two.
+        const ids = new Set(messages.filter((m) => m.includes(`objednavka-${number}`)).map((m) => /^Message-ID:\s*(\S+)/im.exec(m)?.[1]));
+        expect(ids.size, `confirmations of ${number}`).toBe(1);
+      }
+    },
+  );
 });

@@ -12,7 +12,16 @@ import { courierOrder } from '../test/helpers/checkout-contact.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    cluster: { url: string; web: string[]; workers: string[]; databaseUrl: string; dataDir: string; mailDir: string; operatorToken: string; releaseEnv: Record<string, string> };
+    cluster: {
+      url: string;
+      web: string[];
+      workers: string[];
+      databaseUrl: string;
+      dataDir: string;
+      mailDir: string;
+      operatorToken: string;
+      releaseEnv: Record<string, string>;
+    };
   }
 }
 
@@ -27,7 +36,11 @@ afterAll(async () => {
 });
 
 type Answer<T> = { status: number; headers: Headers; body: T };
-async function call<T = unknown>(base: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+async function call<T = unknown>(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
   const res = await fetch(`${base}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
@@ -90,18 +103,25 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
   });
 
   it('a password change made through one server ends the session on the other', async () => {
-    const login = await call<{ data: { token: string } }>(webA, '/api/account/login', { body: { email: 'zakaznik@example.sk', password: 'Heslo123!' } });
+    const login = await call<{ data: { token: string } }>(webA, '/api/account/login', {
+      body: { email: 'zakaznik@example.sk', password: 'Heslo123!' },
+    });
     expect(login.status).toBe(200);
     const auth = { authorization: `Bearer ${login.body.data.token}` };
     expect((await call(webB, '/api/account/me', { headers: auth })).status).toBe(200);
-    const changed = await call(webA, '/api/account/password', { body: { currentPassword: 'Heslo123!', newPassword: 'NoveHeslo456!' }, headers: auth });
+    const changed = await call(webA, '/api/account/password', {
+      body: { currentPassword: 'Heslo123!', newPassword: 'NoveHeslo456!' },
+      headers: auth,
+    });
     expect(changed.status).toBeLessThan(300);
     expect((await call(webB, '/api/account/me', { headers: auth })).status).toBe(401);
     expect((await call(webA, '/api/account/me', { headers: auth })).status).toBe(401);
   });
 
   it('the session cookie through nginx: /api answers for it are never cached, the CSRF rule holds, pages stay shared', async () => {
-    const login = await call<{ data: { token: string } }>(cluster.url, '/api/account/login', { body: { email: 'maria.kovacova@example.sk', password: 'Heslo456!' } });
+    const login = await call<{ data: { token: string } }>(cluster.url, '/api/account/login', {
+      body: { email: 'maria.kovacova@example.sk', password: 'Heslo456!' },
+    });
     expect(login.status).toBe(200);
     const value = /^shop_session=([^;]+)/.exec(login.headers.getSetCookie().find((line) => line.startsWith('shop_session=')) ?? '')?.[1];
     expect(value).toBe(login.body.data.token);
@@ -115,8 +135,18 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     }
     // Behind the proxy the configured public origin passes and another is refused.
     const address = { kind: 'billing', name: 'Mária Kováčová', street: 'Hlavná 1', city: 'Nitra', zip: '949 01', isDefault: false };
-    expect((await call(cluster.url, '/api/account/addresses', { body: address, headers: { cookie, origin: cluster.url, 'sec-fetch-site': 'same-origin' } })).status).toBe(201);
-    const crossSite = await call<{ error: { code: string } }>(cluster.url, '/api/account/addresses', { body: address, headers: { cookie, origin: 'https://zly.example' } });
+    expect(
+      (
+        await call(cluster.url, '/api/account/addresses', {
+          body: address,
+          headers: { cookie, origin: cluster.url, 'sec-fetch-site': 'same-origin' },
+        })
+      ).status,
+    ).toBe(201);
+    const crossSite = await call<{ error: { code: string } }>(cluster.url, '/api/account/addresses', {
+      body: address,
+      headers: { cookie, origin: 'https://zly.example' },
+    });
     expect(crossSite.status).toBe(403);
     expect(crossSite.body.error.code).toBe('forbidden');
     // A page is kept for everyone; a request that carries the cookie anyway is passed on, and nothing is kept from it.
@@ -148,7 +178,9 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
   it('the two workers send every order confirmation exactly once', async () => {
     const variant = await inStockVariant();
     const placed = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call<{ data: { orderNumber: string } }>(i % 2 === 0 ? webA : webB, '/api/orders', { body: order(variant.v_id, 1) })),
+      Array.from({ length: 20 }, (_, i) =>
+        call<{ data: { orderNumber: string } }>(i % 2 === 0 ? webA : webB, '/api/orders', { body: order(variant.v_id, 1) }),
+      ),
     );
     expect(placed.map((p) => p.status)).toEqual(Array(20).fill(201));
     // Every queued job done (the workers poll every second); on PostgreSQL the jobs are pg-boss's.
@@ -159,10 +191,14 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
       if (Date.now() > deadline) throw new Error(`${rows[0]!.n} outbox jobs still not done`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    const { rows: jobs } = await db.query<{ job_key: string }>("select data->>'key' as job_key from pgboss.job where name = 'order-confirmation'");
+    const { rows: jobs } = await db.query<{ job_key: string }>(
+      "select data->>'key' as job_key from pgboss.job where name = 'order-confirmation'",
+    );
     // Nothing went to the table the embedded default uses.
     expect((await db.query<{ n: string }>('select count(*) as n from outbox')).rows[0]!.n).toBe('0');
-    const messageIds = readdirSync(cluster.mailDir).map((file) => /^Message-ID:\s*(\S+)/im.exec(readFileSync(join(cluster.mailDir, file), 'utf8'))?.[1]);
+    const messageIds = readdirSync(cluster.mailDir).map(
+      (file) => /^Message-ID:\s*(\S+)/im.exec(readFileSync(join(cluster.mailDir, file), 'utf8'))?.[1],
+    );
     // Confirmations are tagged objednavka-<number> (domains/ordering/documents/documents.service.ts).
     const confirmations = messageIds.filter((id) => id?.includes('objednavka-'));
     // One message per confirmation job, none twice.
@@ -183,7 +219,8 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
           const { value, done: ended } = await reader.read();
           if (ended) return;
           buffer += value;
-          for (const match of buffer.matchAll(/event: registry\ndata: (.*)\n\n/g)) revisions.push((JSON.parse(match[1]!) as { revision: string }).revision);
+          for (const match of buffer.matchAll(/event: registry\ndata: (.*)\n\n/g))
+            revisions.push((JSON.parse(match[1]!) as { revision: string }).revision);
           buffer = buffer.slice(buffer.lastIndexOf('\n\n') + 2);
         }
       })().catch(() => {});
@@ -202,11 +239,15 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     const next = join(cluster.dataDir, 'catalog-next');
     cpSync(join(import.meta.dirname, '..', '..', 'catalog', 'dist'), next, { recursive: true });
     appendFileSync(join(next, 'remoteEntry.js'), '\n/* the next catalogue release */\n');
-    const deployed = spawnSync(process.execPath, ['dist/release/cli.js', 'deploy', 'catalog', '--dist', next, '--no-build', '--reason', 'cluster test'], {
-      cwd: join(import.meta.dirname, '..'),
-      env: { ...process.env, ...cluster.releaseEnv },
-      encoding: 'utf8',
-    });
+    const deployed = spawnSync(
+      process.execPath,
+      ['dist/release/cli.js', 'deploy', 'catalog', '--dist', next, '--no-build', '--reason', 'cluster test'],
+      {
+        cwd: join(import.meta.dirname, '..'),
+        env: { ...process.env, ...cluster.releaseEnv },
+        encoding: 'utf8',
+      },
+    );
     expect(deployed.status, deployed.stderr + deployed.stdout).toBe(0);
     expect(await waitFor(() => tabs.every((t) => t.revisions.length >= 2), 5_000)).toBe(true);
     expect(tabs[0]!.revisions.at(-1)).not.toBe(first);
@@ -229,7 +270,10 @@ describe('operator accounts on two servers', () => {
   // Each sign-in from an address of its own (nginx's X-Forwarded-For is trusted from loopback), so other tests' failures do not count here.
   let address = 0;
   const signIn = (base: string, name: string, password: string) =>
-    call<{ data: { name: string } }>(base, '/api/ops/session', { body: { name, password }, headers: { 'x-forwarded-for': `198.51.100.${++address}` } });
+    call<{ data: { name: string } }>(base, '/api/ops/session', {
+      body: { name, password },
+      headers: { 'x-forwarded-for': `198.51.100.${++address}` },
+    });
   const cookieOf = (answer: Answer<unknown>) => answer.headers.get('set-cookie')!.split(';')[0]!;
 
   it('the servers starting at once made one first operator, whose password is in the data directory', async () => {
@@ -245,9 +289,11 @@ describe('operator accounts on two servers', () => {
     const signedIn = await signIn(webA, 'klaster', password);
     expect(signedIn.status).toBe(200);
     const cookie = cookieOf(signedIn);
-    for (const server of [webA, webB, cluster.url]) expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(200);
+    for (const server of [webA, webB, cluster.url])
+      expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(200);
     credentials(['operator-revoke', 'klaster']);
-    for (const server of [webA, webB, cluster.url]) expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(401);
+    for (const server of [webA, webB, cluster.url])
+      expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(401);
   });
 
   it('failed sign-ins on either server count together', async () => {

@@ -9,7 +9,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountOrderDetail, Address, CheckoutContact, Complaint, PlaceOrderBody, PlacedOrder, Profile } from '@shop/shared-kernel/contract';
+import type {
+  AccountOrderDetail,
+  Address,
+  CheckoutContact,
+  Complaint,
+  PlaceOrderBody,
+  PlacedOrder,
+  Profile,
+} from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { DEFAULT_IBAN } from '../src/infra/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -33,7 +41,10 @@ async function newUser(prefix = 'u') {
 async function placeOrder(token: string, overrides: Partial<PlaceOrderBody> = {}) {
   const body: PlaceOrderBody = {
     idempotencyKey: randomString(32),
-    lines: [{ v_id: variants[0]!, amount: 2 }, { v_id: variants[1]!, amount: 1 }],
+    lines: [
+      { v_id: variants[0]!, amount: 2 },
+      { v_id: variants[1]!, amount: 1 },
+    ],
     contact,
     shippingCode: 'courier',
     paymentCode: 'cod',
@@ -117,7 +128,11 @@ describe('sign-up', () => {
   });
 
   it('answers the same for a registered e-mail, keeps its password, and tells the owner by e-mail', async () => {
-    const fresh = await api.post('/api/account/register', { email: `novy-${randomString(6).toLowerCase()}@example.sk`, password: 'Heslo123!', name: 'Nový Zákazník' });
+    const fresh = await api.post('/api/account/register', {
+      email: `novy-${randomString(6).toLowerCase()}@example.sk`,
+      password: 'Heslo123!',
+      name: 'Nový Zákazník',
+    });
     const taken = await api.post('/api/account/register', { email: 'Zakaznik@example.sk', password: 'Ine12345!', name: 'Útočník Zlý' });
     expect(taken.status).toBe(fresh.status);
     expect(taken.body).toEqual(fresh.body);
@@ -167,7 +182,10 @@ describe('password reset', () => {
   it('refuses an expired or made-up link', async () => {
     const { email } = await newUser('reset2');
     await api.post('/api/account/password-reset', { email });
-    await api.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await api.db
+      .updateTable('password_resets')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     await api.sideWorkDone();
     const mail = unwrap(outbox(email).find((m) => m.includes('password-reset?token='))!);
     const link = /password-reset\?token=([A-Za-z0-9_-]+)/.exec(mail)![1]!;
@@ -183,16 +201,33 @@ describe('profile', () => {
     expect(read.body.data).toMatchObject({ email, phone: '', company: null, newsletter: false });
     const bad = await api.request('PUT', '/api/account/profile', {
       token,
-      json: { name: 'Jana Nová', email, phone: '12345', company: { name: 'Firma s.r.o.', ico: '123', dic: '2020', icDph: 'X' }, newsletter: true },
+      json: {
+        name: 'Jana Nová',
+        email,
+        phone: '12345',
+        company: { name: 'Firma s.r.o.', ico: '123', dic: '2020', icDph: 'X' },
+        newsletter: true,
+      },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.error.message).toContain('IČO má 8 číslic.');
     const good = await api.request<{ data: Profile }>('PUT', '/api/account/profile', {
       token,
-      json: { name: 'Jana  Nová', email, phone: '0905 111 222', company: { name: 'Firma s.r.o.', ico: '12345678', dic: '2020123456', icDph: 'sk2020123456' }, newsletter: true },
+      json: {
+        name: 'Jana  Nová',
+        email,
+        phone: '0905 111 222',
+        company: { name: 'Firma s.r.o.', ico: '12345678', dic: '2020123456', icDph: 'sk2020123456' },
+        newsletter: true,
+      },
     });
     expect(good.status).toBe(200);
-    expect(good.body.data).toMatchObject({ name: 'Jana Nová', phone: '+421905111222', newsletter: true, company: { ico: '12345678', icDph: 'SK2020123456' } });
+    expect(good.body.data).toMatchObject({
+      name: 'Jana Nová',
+      phone: '+421905111222',
+      newsletter: true,
+      company: { ico: '12345678', icDph: 'SK2020123456' },
+    });
   });
 
   it('changing the e-mail needs the password and the link sent to the new address; taken and free addresses answer alike', async () => {
@@ -202,7 +237,10 @@ describe('profile', () => {
     expect((await api.request('PUT', '/api/account/profile', { token, json: { ...base, email: other } })).status).toBe(403);
 
     // Another customer's address: the same answer as a free one (no account-enumeration oracle); its owner is told.
-    const taken = await api.request('PUT', '/api/account/profile', { token, json: { ...base, email: 'zakaznik@example.sk', currentPassword: 'Heslo123!' } });
+    const taken = await api.request('PUT', '/api/account/profile', {
+      token,
+      json: { ...base, email: 'zakaznik@example.sk', currentPassword: 'Heslo123!' },
+    });
     const free = await api.request('PUT', '/api/account/profile', { token, json: { ...base, email: other, currentPassword: 'Heslo123!' } });
     expect([taken.status, free.status]).toEqual([200, 200]);
     expect(Object.keys(taken.body.data).sort()).toEqual(Object.keys(free.body.data).sort());
@@ -228,7 +266,11 @@ describe('profile', () => {
     const second = await api.login(email, 'Heslo123!');
     expect((await api.post('/api/account/password', { currentPassword: 'zle', newPassword: 'NoveHeslo9' }, token)).status).toBe(403);
     expect((await api.post('/api/account/password', { currentPassword: 'Heslo123!', newPassword: 'slabe' }, token)).status).toBe(422);
-    const res = await api.post<{ data: { token: string } }>('/api/account/password', { currentPassword: 'Heslo123!', newPassword: 'NoveHeslo9' }, token);
+    const res = await api.post<{ data: { token: string } }>(
+      '/api/account/password',
+      { currentPassword: 'Heslo123!', newPassword: 'NoveHeslo9' },
+      token,
+    );
     expect(res.status).toBe(200);
     expect((await api.get('/api/account/profile', res.body.data.token)).status).toBe(200);
     expect((await api.get('/api/account/profile', token)).status).toBe(401);
@@ -237,7 +279,11 @@ describe('profile', () => {
 
   it('account deletion anonymises personal data, keeps the orders, and ends the sessions', async () => {
     const { email, token, userId } = await newUser('del');
-    await api.post('/api/account/addresses', { kind: 'billing', name: 'Jana Nová', street: 'Dlhá 1', city: 'Nitra', zip: '949 01', isDefault: true }, token);
+    await api.post(
+      '/api/account/addresses',
+      { kind: 'billing', name: 'Jana Nová', street: 'Dlhá 1', city: 'Nitra', zip: '949 01', isDefault: true },
+      token,
+    );
     const order = await placeOrder(token);
     expect((await api.post('/api/account/delete', { password: 'zle' }, token)).status).toBe(403);
     expect((await api.post('/api/account/delete', { password: 'Heslo123!' }, token)).status).toBe(200);
@@ -267,7 +313,10 @@ describe('addresses', () => {
     const b = await api.post<{ data: Address }>('/api/account/addresses', { ...billing, street: 'Krátka 2', isDefault: true }, token);
     const list = await api.get<{ data: Address[] }>('/api/account/addresses', token);
     expect(list.body.data.filter((x) => x.isDefault).map((x) => x.id)).toEqual([b.body.data.id]);
-    const edited = await api.request<{ data: Address }>('PUT', `/api/account/addresses/${a.body.data.id}`, { token, json: { ...billing, city: 'Trnava', isDefault: true } });
+    const edited = await api.request<{ data: Address }>('PUT', `/api/account/addresses/${a.body.data.id}`, {
+      token,
+      json: { ...billing, city: 'Trnava', isDefault: true },
+    });
     expect(edited.body.data).toMatchObject({ city: 'Trnava', isDefault: true });
     expect((await api.request('DELETE', `/api/account/addresses/${a.body.data.id}`, { token })).status).toBe(200);
     const after = await api.get<{ data: Address[] }>('/api/account/addresses', token);
@@ -280,8 +329,15 @@ describe('addresses', () => {
   it('prefills the checkout from the profile and the default addresses', async () => {
     const { email, token } = await newUser('pre');
     await api.post('/api/account/addresses', { ...billing, isDefault: true }, token);
-    await api.post('/api/account/addresses', { kind: 'delivery', name: 'Stavba Novák', street: 'Poľná 7', city: 'Senec', zip: '90301', isDefault: true }, token);
-    await api.request('PUT', '/api/account/profile', { token, json: { name: 'Jana Nová', email, phone: '0905 111 222', company: null, newsletter: false } });
+    await api.post(
+      '/api/account/addresses',
+      { kind: 'delivery', name: 'Stavba Novák', street: 'Poľná 7', city: 'Senec', zip: '90301', isDefault: true },
+      token,
+    );
+    await api.request('PUT', '/api/account/profile', {
+      token,
+      json: { name: 'Jana Nová', email, phone: '0905 111 222', company: null, newsletter: false },
+    });
     const res = await api.get<{ data: { contact: CheckoutContact } }>('/api/account/checkout-prefill', token);
     expect(res.body.data.contact).toEqual({
       email,
@@ -330,14 +386,23 @@ describe('orders', () => {
     const order = await placeOrder(token, { paymentCode: 'transfer' });
     const read = async () => (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}`, token)).body.data;
     let detail = await read();
-    expect(detail).toMatchObject({ number: order.number, state: 'received', paymentStatus: 'pending', canWithdraw: false, canComplain: false });
+    expect(detail).toMatchObject({
+      number: order.number,
+      state: 'received',
+      paymentStatus: 'pending',
+      canWithdraw: false,
+      canComplain: false,
+    });
     expect(detail.lines.map((l) => l.v_id)).toEqual([variants[0], variants[1]]);
     expect(detail.lines[0]!.itemId).toEqual(expect.any(Number));
 
     expect((await move(order.number, 'delivered')).status).toBe(409);
     expect((await move(order.number, 'shipped', 'zly-token')).status).toBe(401);
     // The existing /paid tool moves the state too.
-    const paid = await fetch(`${api.baseUrl}/api/operator/orders/${order.number}/paid`, { method: 'POST', headers: { 'x-operator-token': OPERATOR } });
+    const paid = await fetch(`${api.baseUrl}/api/operator/orders/${order.number}/paid`, {
+      method: 'POST',
+      headers: { 'x-operator-token': OPERATOR },
+    });
     expect(paid.status).toBe(200);
     expect((await read()).state).toBe('paid');
     expect((await move(order.number, 'shipped')).status).toBe(200);
@@ -365,7 +430,8 @@ describe('orders', () => {
     const owner = await newUser('o1');
     const thief = await newUser('o2');
     const order = await delivered(owner.token);
-    const itemId = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}`, owner.token)).body.data.lines[0]!.itemId;
+    const itemId = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}`, owner.token)).body.data.lines[0]!
+      .itemId;
     const detail = await api.get(`/api/account/orders/${order.token}`, thief.token);
     const withdraw = await api.post(`/api/account/orders/${order.token}/withdraw`, { itemIds: [itemId], confirm: true }, thief.token);
     const form = new FormData();
@@ -373,7 +439,11 @@ describe('orders', () => {
     form.set('itemId', String(itemId));
     form.set('reason', 'defect');
     form.set('description', 'Prasknuté vrece, obsah vysypaný.');
-    const complaint = await fetch(`${api.baseUrl}/api/account/complaints`, { method: 'POST', body: form, headers: { authorization: `Bearer ${thief.token}` } });
+    const complaint = await fetch(`${api.baseUrl}/api/account/complaints`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${thief.token}` },
+    });
     expect(detail.status).toBe(404);
     expect(withdraw.status).toBe(404);
     expect(complaint.status).toBe(404);
@@ -392,17 +462,31 @@ describe('withdrawal from the contract', () => {
     const order = await delivered(token);
     const before = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}`, token)).body.data;
     const [first, second] = before.lines;
-    expect((await api.post(`/api/account/orders/${order.token}/withdraw`, { itemIds: [first!.itemId], confirm: false }, token)).status).toBe(422);
-    const res = await api.post<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}/withdraw`, { itemIds: [first!.itemId], confirm: true }, token);
+    expect(
+      (await api.post(`/api/account/orders/${order.token}/withdraw`, { itemIds: [first!.itemId], confirm: false }, token)).status,
+    ).toBe(422);
+    const res = await api.post<{ data: AccountOrderDetail }>(
+      `/api/account/orders/${order.token}/withdraw`,
+      { itemIds: [first!.itemId], confirm: true },
+      token,
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.lines.map((l) => l.withdrawn)).toEqual([true, false]);
     expect(res.body.data.state).toBe('delivered');
-    expect(res.body.data.withdrawals).toEqual([expect.objectContaining({ itemIds: [first!.itemId], refund: first!.lineTotal, wholeOrder: false })]);
+    expect(res.body.data.withdrawals).toEqual([
+      expect.objectContaining({ itemIds: [first!.itemId], refund: first!.lineTotal, wholeOrder: false }),
+    ]);
     await api.sideWorkDone();
-    expect(outbox(order.number).filter((m) => m.includes(`odstupenie-${order.number}`) || /Subject:.*=\?UTF-8\?/.test(m)).length).toBeGreaterThan(0);
+    expect(
+      outbox(order.number).filter((m) => m.includes(`odstupenie-${order.number}`) || /Subject:.*=\?UTF-8\?/.test(m)).length,
+    ).toBeGreaterThan(0);
     const again = await api.post(`/api/account/orders/${order.token}/withdraw`, { itemIds: [first!.itemId], confirm: true }, token);
     expect(again.status).toBe(409);
-    const rest = await api.post<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}/withdraw`, { itemIds: [second!.itemId], confirm: true }, token);
+    const rest = await api.post<{ data: AccountOrderDetail }>(
+      `/api/account/orders/${order.token}/withdraw`,
+      { itemIds: [second!.itemId], confirm: true },
+      token,
+    );
     expect(rest.body.data.state).toBe('withdrawn');
     const refunds = rest.body.data.withdrawals.reduce((sum, w) => sum + w.refund, 0);
     expect(refunds).toBe(before.total);
@@ -410,11 +494,20 @@ describe('withdrawal from the contract', () => {
 
   it('not for a company purchase, not before delivery, not after 14 days, not for a foreign line', async () => {
     const { token } = await newUser('wd2');
-    const company = await delivered(token, { contact: { ...contact, company: { name: 'Stavby s.r.o.', ico: '12345678', dic: '2020123456', icDph: '' } } });
+    const company = await delivered(token, {
+      contact: { ...contact, company: { name: 'Stavby s.r.o.', ico: '12345678', dic: '2020123456', icDph: '' } },
+    });
     const fresh = await placeOrder(token);
     const late = await delivered(token);
-    await api.db.updateTable('order_status_history').set({ created_at: new Date(Date.now() - 20 * 86_400_000).toISOString() })
-      .where('order_id', '=', (await api.db.selectFrom('orders').select('order_id').where('order_token', '=', late.token).executeTakeFirstOrThrow()).order_id).execute();
+    await api.db
+      .updateTable('order_status_history')
+      .set({ created_at: new Date(Date.now() - 20 * 86_400_000).toISOString() })
+      .where(
+        'order_id',
+        '=',
+        (await api.db.selectFrom('orders').select('order_id').where('order_token', '=', late.token).executeTakeFirstOrThrow()).order_id,
+      )
+      .execute();
     for (const o of [company, fresh, late]) {
       const d = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${o.token}`, token)).body.data;
       expect(d.canWithdraw).toBe(false);
@@ -424,7 +517,8 @@ describe('withdrawal from the contract', () => {
       expect(res.body.error.message).toBe(d.withdrawalBlockedReason);
     }
     const ok = await delivered(token);
-    const foreignLine = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${late.token}`, token)).body.data.lines[0]!.itemId;
+    const foreignLine = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${late.token}`, token)).body.data.lines[0]!
+      .itemId;
     expect((await api.post(`/api/account/orders/${ok.token}/withdraw`, { itemIds: [foreignLine], confirm: true }, token)).status).toBe(422);
   });
 });
@@ -442,7 +536,11 @@ function complaintForm(token: string, itemId: number, photos: { data: Buffer; na
   return form;
 }
 const postComplaint = (form: FormData, token?: string) =>
-  fetch(`${api.baseUrl}/api/account/complaints`, { method: 'POST', body: form, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  fetch(`${api.baseUrl}/api/account/complaints`, {
+    method: 'POST',
+    body: form,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
 
 describe('complaints', () => {
   it('files a complaint with photos for a delivered line; lists it with state and the 30-day deadline; photos only for the owner', async () => {
@@ -450,10 +548,13 @@ describe('complaints', () => {
     const other = await newUser('rk2');
     const order = await delivered(token);
     const itemId = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}`, token)).body.data.lines[1]!.itemId;
-    const res = await postComplaint(complaintForm(order.token, itemId, [
-      { data: JPEG, name: 'a.jpg', type: 'image/jpeg' },
-      { data: PNG, name: 'b.png', type: 'image/png' },
-    ]), token);
+    const res = await postComplaint(
+      complaintForm(order.token, itemId, [
+        { data: JPEG, name: 'a.jpg', type: 'image/jpeg' },
+        { data: PNG, name: 'b.png', type: 'image/png' },
+      ]),
+      token,
+    );
     expect(res.status).toBe(201);
     const complaint = ((await res.json()) as { data: Complaint }).data;
     expect(complaint).toMatchObject({ orderNumber: order.number, itemId, reason: 'damaged', state: 'received' });
@@ -477,14 +578,20 @@ describe('complaints', () => {
       body: JSON.stringify({ state: 'accepted', resolution: 'Vymeníme tovar.' }),
     });
     expect(moved.status).toBe(200);
-    expect((await api.get<{ data: Complaint[] }>('/api/account/complaints', token)).body.data[0]).toMatchObject({ state: 'accepted', resolution: 'Vymeníme tovar.' });
+    expect((await api.get<{ data: Complaint[] }>('/api/account/complaints', token)).body.data[0]).toMatchObject({
+      state: 'accepted',
+      resolution: 'Vymeníme tovar.',
+    });
   });
 
   it('checks photos by their bytes and size, and refuses lines not delivered', async () => {
     const { token } = await newUser('rk3');
     const order = await delivered(token);
     const itemId = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${order.token}`, token)).body.data.lines[0]!.itemId;
-    const fake = await postComplaint(complaintForm(order.token, itemId, [{ data: Buffer.from('<svg onload=alert(1)>'), name: 'x.jpg', type: 'image/jpeg' }]), token);
+    const fake = await postComplaint(
+      complaintForm(order.token, itemId, [{ data: Buffer.from('<svg onload=alert(1)>'), name: 'x.jpg', type: 'image/jpeg' }]),
+      token,
+    );
     expect(fake.status).toBe(422);
     expectErrorShape(await fake.json(), 'validation_failed');
     const big = Buffer.concat([JPEG, Buffer.alloc(5 * 1024 * 1024, 3)]);
@@ -495,7 +602,8 @@ describe('complaints', () => {
     short.set('description', 'zlé');
     expect((await postComplaint(short, token)).status).toBe(422);
     const notYet = await placeOrder(token);
-    const notYetItem = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${notYet.token}`, token)).body.data.lines[0]!.itemId;
+    const notYetItem = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${notYet.token}`, token)).body.data.lines[0]!
+      .itemId;
     expect((await postComplaint(complaintForm(notYet.token, notYetItem), token)).status).toBe(409);
     expect((await api.get<{ data: Complaint[] }>('/api/account/complaints', token)).body.data).toEqual([]);
     expect((await postComplaint(complaintForm(order.token, itemId))).status).toBe(401);
@@ -523,12 +631,19 @@ describe('tokens on every account call', () => {
   it('401 without a token, with an expired, a tampered or a foreign-signed token', async () => {
     const { token, userId } = await newUser('tok');
     const secret = new TextEncoder().encode(api.jwtSecret);
-    const expired = await new SignJWT({ user_id: userId }).setProtectedHeader({ alg: 'HS256' }).setJti('e')
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(secret);
+    const expired = await new SignJWT({ user_id: userId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti('e')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(secret);
     const [h, p, s] = token.split('.');
     const claims = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...claims, user_id: 1 })).toString('base64url')}.${s}`;
-    const foreign = await new SignJWT({ user_id: userId }).setProtectedHeader({ alg: 'HS256' }).setJti('f').setExpirationTime('1h')
+    const foreign = await new SignJWT({ user_id: userId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setJti('f')
+      .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-of-another-shop'));
     for (const [method, path, json] of calls) {
       for (const bad of [undefined, expired, tampered, foreign]) {

@@ -42,7 +42,9 @@ describe('rate limits', () => {
     expect(statuses).toEqual([202, 202, 202, 429]);
     const reg: number[] = [];
     for (let i = 0; i < 4; i++) {
-      reg.push((await api.post('/api/account/register', { email: 'novy.limit@example.sk', password: 'Heslo789!', name: 'Nový Zákazník' })).status);
+      reg.push(
+        (await api.post('/api/account/register', { email: 'novy.limit@example.sk', password: 'Heslo789!', name: 'Nový Zákazník' })).status,
+      );
     }
     expect(reg).toEqual([202, 202, 202, 429]);
   });

@@ -46,7 +46,17 @@ const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(
 /** The data directory's generated secrets, as the server writes them (config.ts). */
 const SECRETS = { 'jwt-secret': JWT_SECRET, 'operator-token': OPERATOR, 'gateway-secret': randomBytes(32).toString('base64url') };
 /** The shop's tables a restore must bring back row for row (besides the queued jobs). */
-const TABLES = ['users', 'orders', 'order_items', 'order_status_history', 'payments', 'complaints', 'complaint_photos', 'addresses', 'revoked_tokens'];
+const TABLES = [
+  'users',
+  'orders',
+  'order_items',
+  'order_status_history',
+  'payments',
+  'complaints',
+  'complaint_photos',
+  'addresses',
+  'revoked_tokens',
+];
 
 const quiet = { info: () => undefined, error: () => undefined };
 const droppers: (() => Promise<void>)[] = [];
@@ -89,10 +99,18 @@ async function closeShop(shop: TestApi): Promise<void> {
 }
 
 const operator = (path: string, body: unknown = {}) =>
-  fetch(`${api.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator-token': OPERATOR }, body: JSON.stringify(body) });
+  fetch(`${api.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-operator-token': OPERATOR },
+    body: JSON.stringify(body),
+  });
 
 async function placeOrder(vId: number, amount = 1): Promise<PlacedOrder['order']> {
-  const res = await api.post<{ data: PlacedOrder }>('/api/orders', { ...courierOrder(vId, amount), contact: { ...testContact, email: EMAIL } }, token);
+  const res = await api.post<{ data: PlacedOrder }>(
+    '/api/orders',
+    { ...courierOrder(vId, amount), contact: { ...testContact, email: EMAIL } },
+    token,
+  );
   expect(res.status).toBe(201);
   return res.body.data.order;
 }
@@ -100,9 +118,17 @@ async function placeOrder(vId: number, amount = 1): Promise<PlacedOrder['order']
 /** The jobs not done yet: the outbox table on SQLite, pg-boss's queue on PostgreSQL. */
 async function queuedJobs(db: Db, dialect: DialectName): Promise<unknown[]> {
   if (dialect === 'sqlite') {
-    return db.selectFrom('outbox').select(['job_id', 'topic', 'job_key', 'payload', 'status', 'attempts', 'run_after']).where('status', '=', 'pending').orderBy('job_id').execute();
+    return db
+      .selectFrom('outbox')
+      .select(['job_id', 'topic', 'job_key', 'payload', 'status', 'attempts', 'run_after'])
+      .where('status', '=', 'pending')
+      .orderBy('job_id')
+      .execute();
   }
-  const { rows } = await sql`select id, name, data, state, retry_count, start_after from pgboss.job where state in ('created', 'retry') order by id`.execute(db);
+  const { rows } =
+    await sql`select id, name, data, state, retry_count, start_after from pgboss.job where state in ('created', 'retry') order by id`.execute(
+      db,
+    );
   return rows;
 }
 
@@ -117,7 +143,10 @@ async function snapshot(shop: TestApi) {
   return { tables, stock, jobs: await queuedJobs(shop.db, shop.dialect) };
 }
 
-const sources = (shop: TestApi, files: FileStore = localDataFileStore({ complaintsDir: join(shop.dataDir, 'complaints'), invoicesDir: join(shop.dataDir, 'invoices') })): BackupSources => ({
+const sources = (
+  shop: TestApi,
+  files: FileStore = localDataFileStore({ complaintsDir: join(shop.dataDir, 'complaints'), invoicesDir: join(shop.dataDir, 'invoices') }),
+): BackupSources => ({
   db: shop.db,
   dialect: shop.dialect,
   dataDir: shop.dataDir,
@@ -182,11 +211,21 @@ beforeAll(async () => {
 
   expect((await api.post('/api/account/register', { email: EMAIL, password: PASSWORD, name: 'Zálohovaný Zákazník' })).status).toBe(202);
   token = (await api.login(EMAIL, PASSWORD)).token;
-  const variants = await api.db.selectFrom('variants').select('v_id').where('v_availability', '=', 'in_stock').where('v_stock', '>=', 100).where('v_weight', '<=', 1_000).where('v_weight', '>', 0).orderBy('v_id').limit(2).execute();
+  const variants = await api.db
+    .selectFrom('variants')
+    .select('v_id')
+    .where('v_availability', '=', 'in_stock')
+    .where('v_stock', '>=', 100)
+    .where('v_weight', '<=', 1_000)
+    .where('v_weight', '>', 0)
+    .orderBy('v_id')
+    .limit(2)
+    .execute();
   variantIds = variants.map((variant) => variant.v_id);
   delivered = await placeOrder(variantIds[0]!, 2);
   await placeOrder(variantIds[1]!, 3);
-  for (const state of ['shipped', 'delivered']) expect((await operator(`/api/operator/orders/${delivered.number}/state`, { state })).status).toBe(200);
+  for (const state of ['shipped', 'delivered'])
+    expect((await operator(`/api/operator/orders/${delivered.number}/state`, { state })).status).toBe(200);
 
   const detail = (await api.get<{ data: AccountOrderDetail }>(`/api/account/orders/${delivered.token}`, token)).body.data;
   const form = new FormData();
@@ -195,7 +234,11 @@ beforeAll(async () => {
   form.set('reason', 'damaged');
   form.set('description', 'Vrece prišlo roztrhnuté, polovica obsahu chýba.');
   form.append('photos', new Blob([new Uint8Array(PHOTO)], { type: 'image/jpeg' }), 'vrece.jpg');
-  const filed = await fetch(`${api.baseUrl}/api/account/complaints`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  const filed = await fetch(`${api.baseUrl}/api/account/complaints`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(filed.status).toBe(201);
   complaint = ((await filed.json()) as { data: Complaint }).data;
 
@@ -231,13 +274,18 @@ describe('a backup restored into an empty data directory and database', () => {
     // The last migration the shop has run: the newest one.
     expect(reader.manifest.migration).toBe(Object.keys(migrations).sort().at(-1));
     const paths = reader.manifest.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining([
-      api.dialect === 'sqlite' ? 'database/shop.sqlite' : 'database/shop.pgdump',
-      `files/complaints/${readdirSync(join(api.dataDir, 'complaints'))[0]}`,
-      `files/invoices/${invoiceFile}`,
-      'secrets/jwt-secret', 'secrets/operator-token', 'secrets/gateway-secret',
-      'origin/builds/latest.json', 'origin/remotes/catalog/1.0.0-abc/remoteEntry.js',
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        api.dialect === 'sqlite' ? 'database/shop.sqlite' : 'database/shop.pgdump',
+        `files/complaints/${readdirSync(join(api.dataDir, 'complaints'))[0]}`,
+        `files/invoices/${invoiceFile}`,
+        'secrets/jwt-secret',
+        'secrets/operator-token',
+        'secrets/gateway-secret',
+        'origin/builds/latest.json',
+        'origin/remotes/catalog/1.0.0-abc/remoteEntry.js',
+      ]),
+    );
     expect(paths.filter((path) => path.includes('.s3-cache') || path.includes('.release.lock'))).toEqual([]);
 
     const target = await emptyTarget();
@@ -246,7 +294,9 @@ describe('a backup restored into an empty data directory and database', () => {
     expect(summary).toMatchObject({ name: taken.result.name, engine: api.dialect, files: 2, originFiles: 3, pendingMigrations: [] });
     expect([...summary.secrets].sort()).toEqual(Object.keys(SECRETS).sort());
 
-    const restored = await startShop({ existing: { dataDir: target.dataDir, ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}) } });
+    const restored = await startShop({
+      existing: { dataDir: target.dataDir, ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}) },
+    });
     expect(restored.seeded).toBe(false);
     expect(await snapshot(restored)).toEqual(before);
     for (const [name, value] of Object.entries(SECRETS)) expect(readFileSync(join(target.dataDir, name), 'utf8')).toBe(value);
@@ -261,7 +311,9 @@ describe('a backup restored into an empty data directory and database', () => {
       expect(list.body.data).toEqual(orders);
       expect(list.body.data.map((order) => order.number)).not.toContain(later.number);
     }
-    const photo = await fetch(`${restored.baseUrl}/api/account/complaints/${complaint.id}/photos/${complaint.photos[0]!.id}`, { headers: { authorization: `Bearer ${fresh}` } });
+    const photo = await fetch(`${restored.baseUrl}/api/account/complaints/${complaint.id}/photos/${complaint.photos[0]!.id}`, {
+      headers: { authorization: `Bearer ${fresh}` },
+    });
     expect(photo.status).toBe(200);
     expect(Buffer.from(await photo.arrayBuffer()).equals(PHOTO)).toBe(true);
     expect(readFileSync(join(target.dataDir, 'invoices', invoiceFile)).equals(invoice)).toBe(true);
@@ -345,13 +397,23 @@ describe('an interrupted backup', () => {
     const clock = testClock('2031-04-01T00:00:00.000Z');
     const failures = (await readBackupStatus(api.db)).failures;
 
-    const failed = await takeRecordedBackup({ ...sources(api), destination: failingWrites(destination, (path) => path.startsWith('files/')), keep: 7, now: clock.now, log: quiet });
+    const failed = await takeRecordedBackup({
+      ...sources(api),
+      destination: failingWrites(destination, (path) => path.startsWith('files/')),
+      keep: 7,
+      now: clock.now,
+      log: quiet,
+    });
     expect(failed.ok).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
     expect(await destination.list()).toEqual([]);
     const status = await readBackupStatus(api.db);
     expect(status.failures).toBe(failures + 1);
-    expect(status.lastFailure).toMatchObject({ name: backupNameOf(clock.now()), bytes: null, error: expect.stringContaining('no space left on device') });
+    expect(status.lastFailure).toMatchObject({
+      name: backupNameOf(clock.now()),
+      bytes: null,
+      error: expect.stringContaining('no space left on device'),
+    });
 
     // A crash midway (the process dies: no clean-up runs) leaves only a partial folder.
     clock.advance(60_000);
@@ -387,9 +449,22 @@ describe('the worker’s schedule', () => {
       return { delays, timer };
     };
     const logged: string[] = [];
-    const log = { info: () => undefined, error: (details: object, message: string) => logged.push(`${message}: ${String((details as { err?: Error }).err?.message)}`) };
+    const log = {
+      info: () => undefined,
+      error: (details: object, message: string) => logged.push(`${message}: ${String((details as { err?: Error }).err?.message)}`),
+    };
     const workers = [timers(), timers()];
-    const schedules = workers.map(({ timer }) => startBackupSchedule({ ...sources(api), destination: directoryDestination(dir), keep: 7, intervalMs: interval, now: clock.now, timer, log }));
+    const schedules = workers.map(({ timer }) =>
+      startBackupSchedule({
+        ...sources(api),
+        destination: directoryDestination(dir),
+        keep: 7,
+        intervalMs: interval,
+        now: clock.now,
+        timer,
+        log,
+      }),
+    );
     await Promise.all(schedules.map((schedule) => schedule.ready));
     // No backup yet: the first one soon after the start.
     for (const { delays } of workers) expect(delays).toEqual([Math.min(FIRST_BACKUP_DELAY_MS, interval)]);
@@ -435,7 +510,13 @@ describe('the record of backups', () => {
     const destination = directoryDestination(tempDir('backups-'));
     const taken = await takeRecordedBackup({ ...sources(api), destination, keep: 7, log: quiet });
     if (!taken.ok) throw taken.error;
-    await takeRecordedBackup({ ...sources(api), destination: failingWrites(destination, () => true), keep: 7, now: () => new Date(Date.parse(taken.result.startedAt) + 1000), log: quiet });
+    await takeRecordedBackup({
+      ...sources(api),
+      destination: failingWrites(destination, () => true),
+      keep: 7,
+      now: () => new Date(Date.parse(taken.result.startedAt) + 1000),
+      log: quiet,
+    });
 
     const { cookie } = await signInOperator(api.db, api.baseUrl);
     const ops = await api.request<{ data: BackupOverview }>('GET', '/api/ops/backups', { headers: { cookie } });
@@ -461,7 +542,8 @@ describe('backups in S3', () => {
   it('are taken, kept, skipped while incomplete and restored from an S3 bucket, files to an S3 file store', async () => {
     const destination = s3Destination({ client: s3.client, bucket: s3.bucket, prefix: 'shop/backups' });
     const files = s3FileStore({ client: s3.client, bucket: s3.bucket, prefix: 'shop/files' });
-    for (const key of await sources(api).files.list('')) await files.put(key, (await sources(api).files.get(key))!, 'application/octet-stream');
+    for (const key of await sources(api).files.list(''))
+      await files.put(key, (await sources(api).files.get(key))!, 'application/octet-stream');
     const clock = testClock('2031-06-01T00:00:00.000Z');
     const names: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -487,7 +569,9 @@ describe('backups in S3', () => {
     await reader.close();
     expect(summary.files).toBe(2);
     expect((await target.files.get(photoKey))?.equals(PHOTO)).toBe(true);
-    const restored = await startShop({ existing: { dataDir: target.dataDir, ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}) } });
+    const restored = await startShop({
+      existing: { dataDir: target.dataDir, ...(target.databaseUrl ? { databaseUrl: target.databaseUrl } : {}) },
+    });
     expect((await restored.db.selectFrom('users').select('email').where('email', '=', EMAIL).executeTakeFirst())?.email).toBe(EMAIL);
   });
 });

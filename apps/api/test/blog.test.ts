@@ -64,7 +64,8 @@ describe('sanitised content', () => {
         slug: 'napadnuta-stranka',
         title: 'Test',
         meta_description: 'Test',
-        content_html: '<h2>Ahoj</h2><script>alert(1)</script><img src="/x.svg" onerror="alert(2)"><a href="javascript:alert(3)">x</a><iframe src="https://evil.example"></iframe>',
+        content_html:
+          '<h2>Ahoj</h2><script>alert(1)</script><img src="/x.svg" onerror="alert(2)"><a href="javascript:alert(3)">x</a><iframe src="https://evil.example"></iframe>',
         updated_at: new Date().toISOString(),
       })
       .execute();

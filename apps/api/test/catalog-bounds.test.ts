@@ -32,7 +32,13 @@ beforeAll(async () => {
     .execute();
   const filterable = attrs.filter((a) => a.use_attr === 1).map((a) => a.attr_id);
   stringAttrs = filterable
-    .map((attrId) => ({ attrId, values: strings.filter((s) => s.attr_id === attrId).map((s) => s.av_string!).slice(0, LISTING_LIMITS.valuesPerFilter) }))
+    .map((attrId) => ({
+      attrId,
+      values: strings
+        .filter((s) => s.attr_id === attrId)
+        .map((s) => s.av_string!)
+        .slice(0, LISTING_LIMITS.valuesPerFilter),
+    }))
     .filter((a) => a.values.length > 0);
   numericAttrs = filterable.filter((id) => !stringAttrs.some((a) => a.attrId === id));
   hiddenAttr = attrs.find((a) => a.use_attr === 0)!.attr_id;
@@ -62,10 +68,7 @@ async function refused(path: string, message: string | RegExp) {
 
 /** Every filterable attribute of the seed (wide ranges, all values), padded with unknown ids to the limit. */
 function filtersAtTheLimit(): string[] {
-  const known = [
-    ...stringAttrs.map((a) => `f${a.attrId}=${join(a.values)}`),
-    ...numericAttrs.map((id) => `r${id}=0-999999999`),
-  ];
+  const known = [...stringAttrs.map((a) => `f${a.attrId}=${join(a.values)}`), ...numericAttrs.map((id) => `r${id}=0-999999999`)];
   const unknown = Array.from({ length: LISTING_LIMITS.attributeFilters - known.length }, (_, i) => `f${900_000 + i}=x`);
   return [...known, ...unknown];
 }
@@ -100,7 +103,10 @@ describe('catalogue request limits', () => {
       await refused(`${path}?f${stringAttrs[0]!.attrId}=${join(values)}`, 'Príliš veľa hodnôt jedného filtra (najviac 30).');
       // Refused before the attribute is looked up: an unknown attribute asks for no less.
       await refused(`${path}?f999999=${join(values)}`, LIMIT_MESSAGES.valuesPerFilter);
-      await refused(`${path}?f${stringAttrs[0]!.attrId}=${'x'.repeat(LISTING_LIMITS.valueLength + 1)}`, 'Hodnota filtra je príliš dlhá (najviac 100 znakov).');
+      await refused(
+        `${path}?f${stringAttrs[0]!.attrId}=${'x'.repeat(LISTING_LIMITS.valueLength + 1)}`,
+        'Hodnota filtra je príliš dlhá (najviac 100 znakov).',
+      );
       const brands = [...brandUrls, ...Array.from({ length: LISTING_LIMITS.brands + 1 - brandUrls.length }, (_, i) => `znacka-${i}`)];
       await refused(`${path}?brands=${join(brands)}`, 'Príliš veľa značiek naraz (najviac 50).');
     }
@@ -119,7 +125,9 @@ describe('catalogue request limits', () => {
 
     const brands = [...brandUrls, ...Array.from({ length: LISTING_LIMITS.brands - brandUrls.length }, (_, i) => `znacka-${i}`)];
     const values = Array.from({ length: LISTING_LIMITS.valuesPerFilter }, (_, i) => `h${i}`);
-    const full = await api.get(`/api/products?brands=${join(brands)}&avail=in_stock|in_stock|to_order&f${stringAttrs[0]!.attrId}=${join(values)}`);
+    const full = await api.get(
+      `/api/products?brands=${join(brands)}&avail=in_stock|in_stock|to_order&f${stringAttrs[0]!.attrId}=${join(values)}`,
+    );
     expect(full.status).toBe(200);
     expect(full.body.meta.total).toBe(0); // values nobody has
 

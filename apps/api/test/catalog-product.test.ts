@@ -37,7 +37,14 @@ describe('lowest price of the 30 days before a discount', () => {
     // The discount started 10 days ago: the window is 40 to 10 days ago (10000, 9500, 10000).
     expect(lowestPriceBefore(rows, 8000, 10000, now)).toBe(9500);
     // Prices that ended before the window do not count.
-    expect(lowestPriceBefore(rows.filter((r) => r.ph_price !== 9500), 8000, 10000, now)).toBe(10000);
+    expect(
+      lowestPriceBefore(
+        rows.filter((r) => r.ph_price !== 9500),
+        8000,
+        10000,
+        now,
+      ),
+    ).toBe(10000);
   });
 
   it('falls back to the price before the sale without history, and uses now when the history is stale', () => {
@@ -79,14 +86,23 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
     // A price change as the back office makes it: it tells the catalogue's caches.
     await api.db.updateTable('variants').set({ v_sale: 20_000 }).where('v_id', '=', v.v_id).execute();
     catalogueChanged();
-    const after = await api.db.selectFrom('price_history').select(['ph_price', 'ph_from']).where('v_id', '=', v.v_id).orderBy('ph_from').execute();
+    const after = await api.db
+      .selectFrom('price_history')
+      .select(['ph_price', 'ph_from'])
+      .where('v_id', '=', v.v_id)
+      .orderBy('ph_from')
+      .execute();
     expect(after).toHaveLength(before.length + 1);
     const discounted = unitPriceWithVat({ ...v, v_sale: 20_000 });
     expect(after.at(-1)!.ph_price).toBe(discounted);
     expect(Date.now() - Date.parse(after.at(-1)!.ph_from)).toBeLessThan(60_000);
     const again = await detail('tehla-porotherm-30-profi');
     expect(again.lowestPrices.find((l) => l.v_id === v.v_id)?.price).toBeGreaterThan(discounted);
-    const product = await api.db.selectFrom('products').select(['p_price', 'p_sale_price']).where('p_id', '=', d.p_id).executeTakeFirstOrThrow();
+    const product = await api.db
+      .selectFrom('products')
+      .select(['p_price', 'p_sale_price'])
+      .where('p_id', '=', d.p_id)
+      .executeTakeFirstOrThrow();
     expect(product.p_sale_price).toBe(discounted);
     // A stock-only change records nothing.
     await api.db.updateTable('variants').set({ v_stock: 7 }).where('v_id', '=', v.v_id).execute();
@@ -113,11 +129,22 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
   });
 
   it('gives the product with every one of its variants in order, its brand and its description', async () => {
-    const products = await api.db.selectFrom('products').select(['p_id', 'p_url', 'p_description', 'b_id', 'p_variant_count']).orderBy('p_variant_count', 'desc').orderBy('p_id').limit(3).execute();
+    const products = await api.db
+      .selectFrom('products')
+      .select(['p_id', 'p_url', 'p_description', 'b_id', 'p_variant_count'])
+      .orderBy('p_variant_count', 'desc')
+      .orderBy('p_id')
+      .limit(3)
+      .execute();
     expect(products[0]!.p_variant_count).toBeGreaterThan(1);
     for (const product of products) {
       const d = await detail(product.p_url);
-      const variants = await api.db.selectFrom('variants').select(['v_id', 'v_name', 'v_sell_price']).where('p_id', '=', product.p_id).orderBy('v_id').execute();
+      const variants = await api.db
+        .selectFrom('variants')
+        .select(['v_id', 'v_name', 'v_sell_price'])
+        .where('p_id', '=', product.p_id)
+        .orderBy('v_id')
+        .execute();
       expect(d.variants.map(({ v_id, v_name, v_sellPrice }) => ({ v_id, v_name, v_sell_price: v_sellPrice }))).toEqual(variants);
       expect(d.variants.every((v) => v.p_id === product.p_id && v.p_url === product.p_url)).toBe(true);
       expect(d.p_description).toBe(product.p_description);
@@ -130,7 +157,14 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
     const url = 'pripravovany-produkt-bez-variantov';
     const { p_id } = await api.db
       .insertInto('products')
-      .values({ p_url: url, p_name: 'Pripravovaný produkt', p_name_sort: 'pripravovany produkt', cat_id: (await api.db.selectFrom('products').select('cat_id').where('p_id', '=', brick.p_id).executeTakeFirstOrThrow()).cat_id, b_id: null, p_created_at: new Date().toISOString() })
+      .values({
+        p_url: url,
+        p_name: 'Pripravovaný produkt',
+        p_name_sort: 'pripravovany produkt',
+        cat_id: (await api.db.selectFrom('products').select('cat_id').where('p_id', '=', brick.p_id).executeTakeFirstOrThrow()).cat_id,
+        b_id: null,
+        p_created_at: new Date().toISOString(),
+      })
       .returning('p_id')
       .executeTakeFirstOrThrow();
     try {
@@ -159,20 +193,46 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
 
   it('fills the related products from the parent category when the product category has too few, most popular first', async () => {
     const ranked = (catIds: number[]) =>
-      api.db.selectFrom('products').select(['p_id', 'p_url']).where('cat_id', 'in', catIds).where('p_price', 'is not', null).orderBy('p_popularity', 'desc').orderBy('p_id').execute();
+      api.db
+        .selectFrom('products')
+        .select(['p_id', 'p_url'])
+        .where('cat_id', 'in', catIds)
+        .where('p_price', 'is not', null)
+        .orderBy('p_popularity', 'desc')
+        .orderBy('p_id')
+        .execute();
     // A category with two to four listed products, under a parent with more; made its parent's most popular, so that the parent's part must skip them and still fill four.
     const tree = await new CatalogRepository(api.db).categoryTree();
-    const category = (await Promise.all(tree.all().filter((c) => c.cat_parent_id !== null).map(async (c) => ({ c, own: await ranked([c.cat_id]), parent: await ranked(tree.subtreeIds(c.cat_parent_id!)) }))))
-      .find(({ own, parent }) => own.length >= 2 && own.length <= 4 && parent.length >= 6)!;
-    const popularity = await api.db.selectFrom('products').select(['p_id', 'p_popularity']).where('cat_id', '=', category.c.cat_id).execute();
-    await api.db.updateTable('products').set((eb) => ({ p_popularity: eb('p_popularity', '+', 1_000_000) })).where('cat_id', '=', category.c.cat_id).execute();
+    const category = (
+      await Promise.all(
+        tree
+          .all()
+          .filter((c) => c.cat_parent_id !== null)
+          .map(async (c) => ({ c, own: await ranked([c.cat_id]), parent: await ranked(tree.subtreeIds(c.cat_parent_id!)) })),
+      )
+    ).find(({ own, parent }) => own.length >= 2 && own.length <= 4 && parent.length >= 6)!;
+    const popularity = await api.db
+      .selectFrom('products')
+      .select(['p_id', 'p_popularity'])
+      .where('cat_id', '=', category.c.cat_id)
+      .execute();
+    await api.db
+      .updateTable('products')
+      .set((eb) => ({ p_popularity: eb('p_popularity', '+', 1_000_000) }))
+      .where('cat_id', '=', category.c.cat_id)
+      .execute();
     catalogueChanged();
     const own = await ranked([category.c.cat_id]);
     const product = own[0]!;
-    const expected = [...new Set([...own, ...(await ranked(tree.subtreeIds(category.c.cat_parent_id!)))].map((row) => row.p_id).filter((id) => id !== product.p_id))].slice(0, 4);
+    const expected = [
+      ...new Set(
+        [...own, ...(await ranked(tree.subtreeIds(category.c.cat_parent_id!)))].map((row) => row.p_id).filter((id) => id !== product.p_id),
+      ),
+    ].slice(0, 4);
     expect(expected.length).toBe(4);
     expect((await detail(product.p_url)).related.map((p) => p.p_id)).toEqual(expected);
-    for (const row of popularity) await api.db.updateTable('products').set({ p_popularity: row.p_popularity }).where('p_id', '=', row.p_id).execute();
+    for (const row of popularity)
+      await api.db.updateTable('products').set({ p_popularity: row.p_popularity }).where('p_id', '=', row.p_id).execute();
     catalogueChanged();
   });
 });

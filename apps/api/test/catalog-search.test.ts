@@ -21,7 +21,11 @@ async function search(q: string, page = 1): Promise<SearchResults> {
   return res.body;
 }
 
-const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 describe('search (GET /api/search)', () => {
   it('is insensitive to case: "tehla" finds "Tehla …"', async () => {
@@ -276,54 +280,77 @@ describe('the SQLite search index (listed products only)', () => {
   const listed = async () =>
     (await api.db.selectFrom('products').select('p_id').where('p_price', 'is not', null).orderBy('p_id').execute()).map((r) => r.p_id);
 
-  it.skipIf(Boolean(process.env.DATABASE_URL))('holds exactly the listed products, following a product that loses and regains its price', async () => {
-    expect(await indexed()).toEqual(await listed());
-    const product = await api.db.selectFrom('products').select(['p_id', 'p_price']).where('p_price', 'is not', null).orderBy('p_id').executeTakeFirstOrThrow();
-    await api.db.updateTable('products').set({ p_price: null }).where('p_id', '=', product.p_id).execute();
-    try {
-      expect(await indexed()).not.toContain(product.p_id);
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    'holds exactly the listed products, following a product that loses and regains its price',
+    async () => {
       expect(await indexed()).toEqual(await listed());
-      // A change of price that keeps it listed keeps it in the index, once.
-      await api.db.updateTable('products').set({ p_price: product.p_price }).where('p_id', '=', product.p_id).execute();
-      await api.db.updateTable('products').set({ p_price: product.p_price! + 1 }).where('p_id', '=', product.p_id).execute();
-      expect((await indexed()).filter((id) => id === product.p_id)).toEqual([product.p_id]);
-    } finally {
-      await api.db.updateTable('products').set({ p_price: product.p_price }).where('p_id', '=', product.p_id).execute();
-      catalogueChanged();
-    }
-    expect(await indexed()).toEqual(await listed());
-  });
+      const product = await api.db
+        .selectFrom('products')
+        .select(['p_id', 'p_price'])
+        .where('p_price', 'is not', null)
+        .orderBy('p_id')
+        .executeTakeFirstOrThrow();
+      await api.db.updateTable('products').set({ p_price: null }).where('p_id', '=', product.p_id).execute();
+      try {
+        expect(await indexed()).not.toContain(product.p_id);
+        expect(await indexed()).toEqual(await listed());
+        // A change of price that keeps it listed keeps it in the index, once.
+        await api.db.updateTable('products').set({ p_price: product.p_price }).where('p_id', '=', product.p_id).execute();
+        await api.db
+          .updateTable('products')
+          .set({ p_price: product.p_price! + 1 })
+          .where('p_id', '=', product.p_id)
+          .execute();
+        expect((await indexed()).filter((id) => id === product.p_id)).toEqual([product.p_id]);
+      } finally {
+        await api.db.updateTable('products').set({ p_price: product.p_price }).where('p_id', '=', product.p_id).execute();
+        catalogueChanged();
+      }
+      expect(await indexed()).toEqual(await listed());
+    },
+  );
 });
 
-describe('the PostgreSQL search rows (their words\' prefixes, migration search-prefix-lexemes)', () => {
+describe("the PostgreSQL search rows (their words' prefixes, migration search-prefix-lexemes)", () => {
   /** Product ids whose prefixes hold every token, against those whose document has a word starting with each. */
   const matched = async (tokens: string[]) => {
-    const byPrefixes = await sql<{ p_id: number }>`select p_id from product_search where prefixes @@ to_tsquery('simple', ${prefixQuery(tokens)}) order by p_id`.execute(api.db);
-    const byDocument = await sql<{ p_id: number }>`select p_id from product_search where document @@ to_tsquery('simple', ${tsQuery(tokens)}) order by p_id`.execute(api.db);
+    const byPrefixes = await sql<{
+      p_id: number;
+    }>`select p_id from product_search where prefixes @@ to_tsquery('simple', ${prefixQuery(tokens)}) order by p_id`.execute(api.db);
+    const byDocument = await sql<{
+      p_id: number;
+    }>`select p_id from product_search where document @@ to_tsquery('simple', ${tsQuery(tokens)}) order by p_id`.execute(api.db);
     return { byPrefixes: byPrefixes.rows.map((r) => r.p_id), byDocument: byDocument.rows.map((r) => r.p_id) };
   };
 
-  it.skipIf(!process.env.DATABASE_URL)('match exactly the rows a prefix query matches in the document, for every word of every product name, and after a rename', async () => {
-    const names = await api.db.selectFrom('products').select('p_name').execute();
-    const tokens = [...new Set(names.flatMap((row) => queryTokens(row.p_name)))];
-    // Each word alone, each of its shorter prefixes, and pairs of neighbours.
-    const queries = [...tokens.map((token) => [token]), ...tokens.flatMap((token) => [token.slice(0, 2), token.slice(0, 5)].map((prefix) => [prefix])), ...tokens.slice(1).map((token, i) => [tokens[i]!, token])];
-    expect(queries.length).toBeGreaterThan(100);
-    for (const query of queries) {
-      const { byPrefixes, byDocument } = await matched(query);
-      expect(byPrefixes, query.join(' ')).toEqual(byDocument);
-    }
-    const product = await api.db.selectFrom('products').select(['p_id', 'p_name']).orderBy('p_id').executeTakeFirstOrThrow();
-    try {
-      await api.db.updateTable('products').set({ p_name: 'Kvádrovitá tvárnica Xylofonová' }).where('p_id', '=', product.p_id).execute();
-      expect((await matched(['xylofonov'])).byPrefixes).toEqual([product.p_id]);
-      expect((await matched(['xy'])).byPrefixes).toContain(product.p_id);
-    } finally {
-      await api.db.updateTable('products').set({ p_name: product.p_name }).where('p_id', '=', product.p_id).execute();
-      catalogueChanged();
-    }
-    expect((await matched(['xylofonov'])).byPrefixes).toEqual([]);
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    'match exactly the rows a prefix query matches in the document, for every word of every product name, and after a rename',
+    async () => {
+      const names = await api.db.selectFrom('products').select('p_name').execute();
+      const tokens = [...new Set(names.flatMap((row) => queryTokens(row.p_name)))];
+      // Each word alone, each of its shorter prefixes, and pairs of neighbours.
+      const queries = [
+        ...tokens.map((token) => [token]),
+        ...tokens.flatMap((token) => [token.slice(0, 2), token.slice(0, 5)].map((prefix) => [prefix])),
+        ...tokens.slice(1).map((token, i) => [tokens[i]!, token]),
+      ];
+      expect(queries.length).toBeGreaterThan(100);
+      for (const query of queries) {
+        const { byPrefixes, byDocument } = await matched(query);
+        expect(byPrefixes, query.join(' ')).toEqual(byDocument);
+      }
+      const product = await api.db.selectFrom('products').select(['p_id', 'p_name']).orderBy('p_id').executeTakeFirstOrThrow();
+      try {
+        await api.db.updateTable('products').set({ p_name: 'Kvádrovitá tvárnica Xylofonová' }).where('p_id', '=', product.p_id).execute();
+        expect((await matched(['xylofonov'])).byPrefixes).toEqual([product.p_id]);
+        expect((await matched(['xy'])).byPrefixes).toContain(product.p_id);
+      } finally {
+        await api.db.updateTable('products').set({ p_name: product.p_name }).where('p_id', '=', product.p_id).execute();
+        catalogueChanged();
+      }
+      expect((await matched(['xylofonov'])).byPrefixes).toEqual([]);
+    },
+  );
 });
 
 describe('suggestions (GET /api/search/suggest)', () => {

@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  CategoryDetail,
-  HomeData,
-  Paged,
-  ProductDetail,
-  ProductSummary,
-  VariantData,
-} from '@shop/shared-kernel/contract';
+import type { CategoryDetail, HomeData, Paged, ProductDetail, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
 import { unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { expectErrorShape, priceWithVat, startTestApi } from './helpers/test-api.ts';
 import type { TestApi } from './helpers/test-api.ts';
@@ -20,8 +13,22 @@ afterAll(async () => {
 });
 
 const VARIANT_KEYS = [
-  'p_id', 'p_image', 'p_name', 'p_url', 'v_availability', 'v_baseAmount', 'v_baseUnit', 'v_code', 'v_id', 'v_name',
-  'v_sale', 'v_sellPrice', 'v_stock', 'v_unit', 'v_vat', 'v_weight',
+  'p_id',
+  'p_image',
+  'p_name',
+  'p_url',
+  'v_availability',
+  'v_baseAmount',
+  'v_baseUnit',
+  'v_code',
+  'v_id',
+  'v_name',
+  'v_sale',
+  'v_sellPrice',
+  'v_stock',
+  'v_unit',
+  'v_vat',
+  'v_weight',
 ].sort();
 
 function checkVariant(v: VariantData) {
@@ -43,7 +50,11 @@ async function allPages(query: string): Promise<ProductSummary[]> {
 
 describe('variant detail (POST /api/product/variant/detail)', () => {
   it('answers the variant data', async () => {
-    const row = await api.db.selectFrom('variants').select(['v_id', 'v_sell_price', 'v_base_amount']).where('v_base_unit', '=', 'kg').executeTakeFirstOrThrow();
+    const row = await api.db
+      .selectFrom('variants')
+      .select(['v_id', 'v_sell_price', 'v_base_amount'])
+      .where('v_base_unit', '=', 'kg')
+      .executeTakeFirstOrThrow();
     const res = await api.post<{ data: VariantData }>('/api/product/variant/detail', { v_id: row.v_id });
     expect(res.status).toBe(200);
     checkVariant(res.body.data);
@@ -96,7 +107,7 @@ describe('categories and listings', () => {
     const tree = await api.db.selectFrom('categories').select(['cat_id', 'cat_parent_id', 'cat_url']).execute();
     const root = tree.find((c) => c.cat_url === 'hruba-stavba')!;
     const ids = new Set([root.cat_id]);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const c of tree) {
         if (c.cat_parent_id !== null && ids.has(c.cat_parent_id) && !ids.has(c.cat_id)) {
@@ -105,7 +116,11 @@ describe('categories and listings', () => {
         }
       }
     }
-    const expected = await api.db.selectFrom('products').select('p_id').where('cat_id', 'in', [...ids]).execute();
+    const expected = await api.db
+      .selectFrom('products')
+      .select('p_id')
+      .where('cat_id', 'in', [...ids])
+      .execute();
     expect(meta.total).toBe(expected.length);
     expect(meta.total).toBeGreaterThan(15);
 
@@ -145,11 +160,23 @@ describe('categories and listings', () => {
 
   it('sorts by name and by newest', async () => {
     const byName = await allPages('category=strechy&sort=name');
-    const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    const fold = (s: string) =>
+      s
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase();
     const names = byName.map((p) => fold(p.p_name));
     expect(names).toEqual([...names].sort());
     const newest = await allPages('category=strechy&sort=newest');
-    const rows = await api.db.selectFrom('products').select(['p_id', 'p_created_at']).where('p_id', 'in', newest.map((p) => p.p_id)).execute();
+    const rows = await api.db
+      .selectFrom('products')
+      .select(['p_id', 'p_created_at'])
+      .where(
+        'p_id',
+        'in',
+        newest.map((p) => p.p_id),
+      )
+      .execute();
     const created = new Map(rows.map((r) => [r.p_id, r.p_created_at]));
     const dates = newest.map((p) => created.get(p.p_id)!);
     expect(dates).toEqual([...dates].sort().reverse());

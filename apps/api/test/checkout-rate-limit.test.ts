@@ -66,7 +66,10 @@ describe('per-address limits (POST /api/orders, POST /api/checkout/quote)', () =
     expect(refused.body.error.message).toBe(RATE_LIMIT_MESSAGES.orders);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // Nothing was stored for the refused one.
-    const count = await limited.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await limited.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(limits.orders.max);
   });
 

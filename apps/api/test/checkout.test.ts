@@ -68,7 +68,10 @@ const unit = (v: (typeof light)[number]) => unitPriceWithVat({ v_sellPrice: v.v_
 function body(overrides: Partial<PlaceOrderBody> = {}): PlaceOrderBody {
   return {
     idempotencyKey: randomString(32),
-    lines: [{ v_id: light[0]!.v_id, amount: 2 }, { v_id: light[1]!.v_id, amount: 1 }],
+    lines: [
+      { v_id: light[0]!.v_id, amount: 2 },
+      { v_id: light[1]!.v_id, amount: 1 },
+    ],
     contact,
     shippingCode: 'courier',
     paymentCode: 'cod',
@@ -84,26 +87,41 @@ const place = (b: PlaceOrderBody, token?: string) => api.post<{ data: PlacedOrde
 const quote = (b: object, token?: string) => api.post<{ data: CheckoutQuote }>('/api/checkout/quote', b, token);
 const stockOf = async (v_id: number) =>
   (await api.db.selectFrom('variants').select('v_stock').where('v_id', '=', v_id).executeTakeFirstOrThrow()).v_stock;
-const orderCount = async () => Number((await api.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const orderCount = async () =>
+  Number(
+    (
+      await api.db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('pricing (POST /api/checkout/quote)', () => {
   it('prices lines by the spec (rounded unit price × amount) from the database, ignoring client prices', async () => {
     const [a, b] = [light[0]!, light[1]!];
     const res = await quote({
-      lines: [{ v_id: a.v_id, amount: 3, variantData: { v_sellPrice: 1 } }, { v_id: b.v_id, amount: 2 }],
+      lines: [
+        { v_id: a.v_id, amount: 3, variantData: { v_sellPrice: 1 } },
+        { v_id: b.v_id, amount: 2 },
+      ],
       shippingCode: 'courier',
       paymentCode: 'cod',
       total: 1,
     });
     expect(res.status).toBe(200);
     const q = res.body.data;
-    expect(q.lines.map((l) => [l.unitPrice, l.lineTotal])).toEqual([[unit(a), unit(a) * 3], [unit(b), unit(b) * 2]]);
+    expect(q.lines.map((l) => [l.unitPrice, l.lineTotal])).toEqual([
+      [unit(a), unit(a) * 3],
+      [unit(b), unit(b) * 2],
+    ]);
     expect(q.itemsTotal).toBe(unit(a) * 3 + unit(b) * 2);
     expect(q.weight).toBe(a.v_weight * 3 + b.v_weight * 2);
     const courier = q.shipping.find((m) => m.code === 'courier')!;
     expect(courier.available).toBe(true);
     // weight bands: up to 5 kg 4,90 €, up to 10 kg 5,90 € (free from 150 €)
-    const expectedCourier = q.itemsTotal >= 150_000 ? 0 : q.weight <= 5_000 ? 4_900 : q.weight <= 10_000 ? 5_900 : q.weight <= 20_000 ? 7_900 : 9_900;
+    const expectedCourier =
+      q.itemsTotal >= 150_000 ? 0 : q.weight <= 5_000 ? 4_900 : q.weight <= 10_000 ? 5_900 : q.weight <= 20_000 ? 7_900 : 9_900;
     expect(courier.price).toBe(expectedCourier);
     expect(q.paymentPrice).toBe(1_500); // cash on delivery fee, 1,50 € with VAT
     expect(q.total).toBe(q.itemsTotal + q.shippingPrice + q.paymentPrice);
@@ -141,8 +159,13 @@ describe('pricing (POST /api/checkout/quote)', () => {
       expect(signed.discount).toBe(couponDiscountAmount(Math.round(Math.round((total * 10_000) / 100_000) / 10) / 100));
     }
     // 5 € off a basket cheaper than 5 €: the price is 0, never negative
-    const cheap = await api.db.selectFrom('variants').select(['v_id', 'v_sell_price', 'v_vat', 'v_sale'])
-      .where('v_sell_price', '<', 3_000).where('v_sell_price', '>', 0).orderBy('v_sell_price').executeTakeFirstOrThrow();
+    const cheap = await api.db
+      .selectFrom('variants')
+      .select(['v_id', 'v_sell_price', 'v_vat', 'v_sale'])
+      .where('v_sell_price', '<', 3_000)
+      .where('v_sell_price', '>', 0)
+      .orderBy('v_sell_price')
+      .executeTakeFirstOrThrow();
     const small = (await quote({ lines: [{ v_id: cheap.v_id, amount: 1 }], couponCode: 'MINUS5' }, user.token)).body.data;
     expect(small.itemsTotal).toBeLessThan(5_000);
     expect(small.discount).toBe(small.itemsTotal);
@@ -164,10 +187,20 @@ describe('pricing (POST /api/checkout/quote)', () => {
 
 describe('placing an order (POST /api/orders)', () => {
   it('an order with nothing to pay is paid when placed: no transfer instructions, no payment page, never "waiting for payment"', async () => {
-    const cheap = await api.db.selectFrom('variants').select(['v_id']).where('v_sell_price', '<', 3_000).where('v_sell_price', '>', 0)
-      .where('v_availability', '=', 'in_stock').where('v_stock', '>=', 5).orderBy('v_sell_price').executeTakeFirstOrThrow();
+    const cheap = await api.db
+      .selectFrom('variants')
+      .select(['v_id'])
+      .where('v_sell_price', '<', 3_000)
+      .where('v_sell_price', '>', 0)
+      .where('v_availability', '=', 'in_stock')
+      .where('v_stock', '>=', 5)
+      .orderBy('v_sell_price')
+      .executeTakeFirstOrThrow();
     for (const paymentCode of ['transfer', 'card']) {
-      const res = await place(body({ lines: [{ v_id: cheap.v_id, amount: 1 }], couponCode: 'MINUS5', shippingCode: 'pickup', paymentCode }), user.token);
+      const res = await place(
+        body({ lines: [{ v_id: cheap.v_id, amount: 1 }], couponCode: 'MINUS5', shippingCode: 'pickup', paymentCode }),
+        user.token,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const { order, redirectUrl } = res.body.data;
       expect(order.amountDue).toBe(0);
@@ -216,7 +249,9 @@ describe('placing an order (POST /api/orders)', () => {
     const terms = await place(body({ termsAccepted: false }));
     expect(terms.status).toBe(422);
     expect(terms.body.error.message).toContain('obchodnými podmienkami');
-    const company = await place(body({ contact: { ...contact, company: { name: 'Stavby s.r.o.', ico: '1234', dic: '2020123456', icDph: '' } } }));
+    const company = await place(
+      body({ contact: { ...contact, company: { name: 'Stavby s.r.o.', ico: '1234', dic: '2020123456', icDph: '' } } }),
+    );
     expect(company.body.error.message).toContain('IČO má 8 číslic');
   });
 
@@ -243,7 +278,15 @@ describe('placing an order (POST /api/orders)', () => {
     await api.db.updateTable('variants').set({ v_stock: 3 }).where('v_id', '=', v.v_id).execute();
     const count = await orderCount();
     const race = (email: string) =>
-      place(body({ lines: [{ v_id: light[4]!.v_id, amount: 1 }, { v_id: v.v_id, amount: 2 }], contact: { ...contact, email } }));
+      place(
+        body({
+          lines: [
+            { v_id: light[4]!.v_id, amount: 1 },
+            { v_id: v.v_id, amount: 2 },
+          ],
+          contact: { ...contact, email },
+        }),
+      );
     const stock4 = await stockOf(light[4]!.v_id);
     const results = await Promise.all([race('prvy@example.sk'), race('druhy@example.sk')]);
     const statuses = results.map((r) => r.status).sort();
@@ -301,9 +344,13 @@ describe('card payments through the gateway simulator', () => {
   };
   const readOrder = async (token: string) => (await api.get<{ data: OrderDetail }>(`/api/orders/${token}`)).body.data;
   const paymentOf = async (token: string) =>
-    api.db.selectFrom('payments as p').innerJoin('orders as o', 'o.order_id', 'p.order_id')
-      .select(['p.gateway_ref', 'p.amount', 'o.order_number']).where('o.order_token', '=', token)
-      .orderBy('p.payment_id', 'desc').executeTakeFirstOrThrow();
+    api.db
+      .selectFrom('payments as p')
+      .innerJoin('orders as o', 'o.order_id', 'p.order_id')
+      .select(['p.gateway_ref', 'p.amount', 'o.order_number'])
+      .where('o.order_token', '=', token)
+      .orderBy('p.payment_id', 'desc')
+      .executeTakeFirstOrThrow();
   const notify = (payload: object, signature?: string) => {
     const raw = JSON.stringify(payload);
     return fetch(`${api.baseUrl}/api/payments/notify`, {
@@ -346,8 +393,13 @@ describe('card payments through the gateway simulator', () => {
     const { order } = await cardOrder();
     const payment = await paymentOf(order.token);
     const good = {
-      notificationId: randomString(24), paymentId: payment.gateway_ref, merchantRef: payment.order_number,
-      status: 'paid', amount: payment.amount, currency: 'EUR', createdAt: new Date().toISOString(),
+      notificationId: randomString(24),
+      paymentId: payment.gateway_ref,
+      merchantRef: payment.order_number,
+      status: 'paid',
+      amount: payment.amount,
+      currency: 'EUR',
+      createdAt: new Date().toISOString(),
     };
     const forged = await notify(good, sign('wrong-secret', JSON.stringify(good)));
     expect(forged.status).toBe(401);
@@ -378,9 +430,20 @@ describe('documents and the operator’s tools', () => {
     const pdf = await fetch(`${api.baseUrl}/api/orders/${guest.token}/invoice`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
-    const own = (await place(body({ contact: { ...contact, company: { name: 'Stavby Kupec s.r.o.', ico: '12345678', dic: '2020123456', icDph: 'sk2020123456' } } }), user.token)).body.data.order;
+    const own = (
+      await place(
+        body({
+          contact: { ...contact, company: { name: 'Stavby Kupec s.r.o.', ico: '12345678', dic: '2020123456', icDph: 'sk2020123456' } },
+        }),
+        user.token,
+      )
+    ).body.data.order;
     expect(own.contact.company?.icDph).toBe('SK2020123456');
     expect((await api.get(`/api/orders/${own.token}/invoice`)).status).toBe(401);
     expect((await api.get(`/api/orders/${own.token}/invoice`, other.token)).status).toBe(403);
@@ -400,14 +463,21 @@ describe('documents and the operator’s tools', () => {
     expect(sent.status).toBe(200);
     const generated = (await (await op('POST', '/invoice')).json()) as { data: { file: string } };
     expect(generated.data.file).toBe(`faktura-${transfer.number}.pdf`);
-    expect(readFileSync(join(api.dataDir, 'invoices', generated.data.file)).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(join(api.dataDir, 'invoices', generated.data.file))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     expect((await op('GET', '/invoice')).headers.get('content-type')).toBe('application/pdf');
     const paid = (await (await op('POST', '/paid')).json()) as { data: OrderDetail };
     expect(paid.data.paymentStatus).toBe('paid');
     expect(paid.data.transfer).toBeNull();
 
     const cod = (await place(body())).body.data.order;
-    const refused = await fetch(`${api.baseUrl}/api/operator/orders/${cod.number}/paid`, { method: 'POST', headers: { 'x-operator-token': OPERATOR } });
+    const refused = await fetch(`${api.baseUrl}/api/operator/orders/${cod.number}/paid`, {
+      method: 'POST',
+      headers: { 'x-operator-token': OPERATOR },
+    });
     expect(refused.status).toBe(409);
   });
 });

@@ -137,10 +137,16 @@ describe('the encoding of a page the server streams itself', () => {
       stream.write('<head>'.padEnd(4000, 'x'));
       flush();
       // zlib compresses on its thread pool: wait for the flushed bytes (not for the end, which never came).
-      for (const deadline = Date.now() + 5_000; out.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const deadline = Date.now() + 5_000; out.length === 0 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       await new Promise((resolve) => setTimeout(resolve, 20));
       const sent = Buffer.concat(out);
-      const head = encoding === 'br' ? brotliDecompressSync(sent, { finishFlush: constants.BROTLI_OPERATION_FLUSH }) : encoding === 'gzip' ? gunzipSync(sent, { finishFlush: constants.Z_SYNC_FLUSH }) : sent;
+      const head =
+        encoding === 'br'
+          ? brotliDecompressSync(sent, { finishFlush: constants.BROTLI_OPERATION_FLUSH })
+          : encoding === 'gzip'
+            ? gunzipSync(sent, { finishFlush: constants.Z_SYNC_FLUSH })
+            : sent;
       expect(head.toString(), String(encoding)).toBe('<head>'.padEnd(4000, 'x'));
       stream.end();
     }

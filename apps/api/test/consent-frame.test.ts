@@ -22,10 +22,30 @@ beforeAll(async () => {
     { name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true },
     { name: 'email', path: '/email', module: './OperatorPage', layout: 'checkout' },
   ];
-  const checkout = { version: '1.0.0-c', entry: 'remotes/checkout/1.0.0-c/remoteEntry.js', kernel: '1.2.0', exposes: ['./OperatorPage'], routes };
-  const registry = { ...emptyRegistry(), revision: 'r1', shell: { version: '1.0.0-a', dir: 'shells/shell/1.0.0-a', kernel: '1.2.0' }, areas: { checkout } };
+  const checkout = {
+    version: '1.0.0-c',
+    entry: 'remotes/checkout/1.0.0-c/remoteEntry.js',
+    kernel: '1.2.0',
+    exposes: ['./OperatorPage'],
+    routes,
+  };
+  const registry = {
+    ...emptyRegistry(),
+    revision: 'r1',
+    shell: { version: '1.0.0-a', dir: 'shells/shell/1.0.0-a', kernel: '1.2.0' },
+    areas: { checkout },
+  };
   writeFileSync(join(originDir, REGISTRY_KEY), JSON.stringify(registry));
-  await shellHost(app, { storage: localDirectoryStorage(originDir), assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-tests', publicUrl: 'https://shop.example', integrity: null });
+  await shellHost(app, {
+    storage: localDirectoryStorage(originDir),
+    assetOrigin: 'https://cdn.example',
+    gtmId: null,
+    registryPollMs: 60_000,
+    telemetrySample: 1,
+    operatorToken: 'operator-token-for-tests',
+    publicUrl: 'https://shop.example',
+    integrity: null,
+  });
   await app.ready();
 });
 afterAll(async () => {
@@ -85,14 +105,20 @@ describe('POST /consent', () => {
   const post = (payload: string) =>
     app.inject({ method: 'POST', url: '/consent', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
   const choicesOf = (setCookie: string | string[] | undefined) =>
-    parseConsentCookies([setCookie ?? []].flat().map((cookie) => cookie.split(';')[0]).join('; '));
+    parseConsentCookies(
+      [setCookie ?? []]
+        .flat()
+        .map((cookie) => cookie.split(';')[0])
+        .join('; '),
+    );
 
   it('accept all sets the three cookies for a year and goes back to the page', async () => {
     const response = await post('choice=all&back=%2Fp%2Ftehla%3Fv%3D2');
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/p/tehla?v=2');
     expect(choicesOf(response.headers['set-cookie'])).toEqual({ cookie_required: true, cookie_ga: true, cookie_ads: true });
-    for (const cookie of [response.headers['set-cookie'] ?? []].flat()) expect(cookie).toMatch(/^cookie_\w+=true; Max-Age=31536000; Expires=[^;]+; Path=\/; SameSite=Lax$/);
+    for (const cookie of [response.headers['set-cookie'] ?? []].flat())
+      expect(cookie).toMatch(/^cookie_\w+=true; Max-Age=31536000; Expires=[^;]+; Path=\/; SameSite=Lax$/);
   });
 
   it('reject all stores required only; another site is never the way back', async () => {

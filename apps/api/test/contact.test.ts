@@ -19,12 +19,19 @@ afterAll(async () => {
 
 const mails = () => {
   try {
-    return readdirSync(outbox).filter((file) => file.endsWith('.eml')).map((file) => readFileSync(join(outbox, file), 'utf8'));
+    return readdirSync(outbox)
+      .filter((file) => file.endsWith('.eml'))
+      .map((file) => readFileSync(join(outbox, file), 'utf8'));
   } catch {
     return [];
   }
 };
-const message = { name: 'Ján Novák', email: 'jan.novak@example.sk', phone: '0905 123 456', message: 'Prosím o cenovú ponuku na 2 palety tehál.' };
+const message = {
+  name: 'Ján Novák',
+  email: 'jan.novak@example.sk',
+  phone: '0905 123 456',
+  message: 'Prosím o cenovú ponuku na 2 palety tehál.',
+};
 
 describe('contact form (limit 4 a minute in this test)', () => {
   it('stores a valid message and sends it to the shop, answer to the customer', async () => {
@@ -64,7 +71,9 @@ describe('contact form (limit 4 a minute in this test)', () => {
     const limited = await api.post('/api/contact', message);
     expect(limited.status).toBe(429);
     expectErrorShape(limited.body, 'rate_limited');
-    expect((limited.body as { error: { message: string } }).error.message).toBe('Príliš veľa správ za krátky čas. Skúste to o chvíľu alebo nám zavolajte.');
+    expect((limited.body as { error: { message: string } }).error.message).toBe(
+      'Príliš veľa správ za krátky čas. Skúste to o chvíľu alebo nám zavolajte.',
+    );
   });
 });
 
@@ -76,15 +85,38 @@ describe('loyalty points', () => {
     expect(none.body.data).toMatchObject({ points: 0, paidOrders: 0, pointsPerEuro: 1 });
 
     const base = {
-      request_hash: 'x', user_id: userId, email: 'a@b.sk', contact_json: '{}', shipping_code: 'courier', shipping_name: 'Kuriér',
-      shipping_price: 0, shipping_vat: 23, payment_code: 'card', payment_name: 'Karta', payment_price: 0, payment_vat: 23,
-      coupon_code: null, weight: 0, status: 'received', created_at: new Date().toISOString(),
+      request_hash: 'x',
+      user_id: userId,
+      email: 'a@b.sk',
+      contact_json: '{}',
+      shipping_code: 'courier',
+      shipping_name: 'Kuriér',
+      shipping_price: 0,
+      shipping_vat: 23,
+      payment_code: 'card',
+      payment_name: 'Karta',
+      payment_price: 0,
+      payment_vat: 23,
+      coupon_code: null,
+      weight: 0,
+      status: 'received',
+      created_at: new Date().toISOString(),
     };
     const row = (n: number, total: number, paid: boolean) => ({
-      ...base, order_number: `T${n}`, order_token: `t${n}`.padEnd(32, 'x'), idempotency_key: `k${n}`, total, amount_due: total,
-      items_total: total, payment_status: paid ? 'paid' : 'pending', paid_at: paid ? new Date().toISOString() : null,
+      ...base,
+      order_number: `T${n}`,
+      order_token: `t${n}`.padEnd(32, 'x'),
+      idempotency_key: `k${n}`,
+      total,
+      amount_due: total,
+      items_total: total,
+      payment_status: paid ? 'paid' : 'pending',
+      paid_at: paid ? new Date().toISOString() : null,
     });
-    await api.db.insertInto('orders').values([row(1, 45_990, true), row(2, 12_500, true), row(3, 99_000, false)] ).execute();
+    await api.db
+      .insertInto('orders')
+      .values([row(1, 45_990, true), row(2, 12_500, true), row(3, 99_000, false)])
+      .execute();
     const some = await api.get<{ data: { points: number; paidOrders: number; paidTotal: number } }>('/api/loyalty', token);
     expect(some.body.data).toMatchObject({ points: 58, paidOrders: 2, paidTotal: 58_490 });
   });

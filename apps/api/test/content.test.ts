@@ -45,7 +45,14 @@ describe('menu, site, pages', () => {
   });
 
   it('GET /api/page/:slug gives a static page, 404 for an unknown one', async () => {
-    for (const slug of ['kontakt', 'ochrana-sukromia', 'vernostny-program', 'obchodne-podmienky', 'reklamacny-poriadok', 'doprava-a-platba']) {
+    for (const slug of [
+      'kontakt',
+      'ochrana-sukromia',
+      'vernostny-program',
+      'obchodne-podmienky',
+      'reklamacny-poriadok',
+      'doprava-a-platba',
+    ]) {
       const res = await api.get<{ data: StaticPage }>(`/api/page/${slug}`);
       expect(res.status).toBe(200);
       expect(res.body.data.slug).toBe(slug);
@@ -106,7 +113,9 @@ describe('product images', () => {
   });
 
   /** The PNG's pixel size, from its header (IHDR). */
-  async function png(path: string): Promise<{ status: number; type: string | null; cache: string | null; width: number; height: number; bytes: Buffer }> {
+  async function png(
+    path: string,
+  ): Promise<{ status: number; type: string | null; cache: string | null; width: number; height: number; bytes: Buffer }> {
     const res = await fetch(`${api.baseUrl}${path}`);
     const bytes = Buffer.from(await res.arrayBuffer());
     const isPng = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -120,10 +129,16 @@ describe('product images', () => {
     };
   }
 
-  it('GET /media/p/:id.png draws the picture as a PNG at each of the kernel\'s widths, cached forever', async () => {
+  it("GET /media/p/:id.png draws the picture as a PNG at each of the kernel's widths, cached forever", async () => {
     const product = await api.db.selectFrom('products').select(['p_id']).orderBy('p_id').executeTakeFirstOrThrow();
     const whole = await png(`/media/p/${product.p_id}.png`);
-    expect(whole).toMatchObject({ status: 200, type: 'image/png', cache: 'public, max-age=31536000, immutable', width: IMAGE_DEFAULT_WIDTH, height: IMAGE_DEFAULT_WIDTH });
+    expect(whole).toMatchObject({
+      status: 200,
+      type: 'image/png',
+      cache: 'public, max-age=31536000, immutable',
+      width: IMAGE_DEFAULT_WIDTH,
+      height: IMAGE_DEFAULT_WIDTH,
+    });
     for (const width of IMAGE_WIDTHS) {
       expect(await png(`/media/p/${product.p_id}.png?w=${width}`)).toMatchObject({ status: 200, width, height: width });
     }
@@ -131,11 +146,15 @@ describe('product images', () => {
     expect((await png(`/media/p/${product.p_id}.png`)).bytes.equals(whole.bytes)).toBe(true);
   });
 
-  it('a product\'s PNG tells it apart from another, and follows a renamed product', async () => {
+  it("a product's PNG tells it apart from another, and follows a renamed product", async () => {
     const [first, second] = await api.db.selectFrom('products').select(['p_id', 'p_name']).orderBy('p_id').limit(2).execute();
     const before = await png(`/media/p/${first!.p_id}.png?w=160`);
     expect(before.bytes.equals((await png(`/media/p/${second!.p_id}.png?w=160`)).bytes)).toBe(false);
-    await api.db.updateTable('products').set({ p_name: `${first!.p_name} XL 99 kg` }).where('p_id', '=', first!.p_id).execute();
+    await api.db
+      .updateTable('products')
+      .set({ p_name: `${first!.p_name} XL 99 kg` })
+      .where('p_id', '=', first!.p_id)
+      .execute();
     try {
       expect((await png(`/media/p/${first!.p_id}.png?w=160`)).bytes.equals(before.bytes)).toBe(false);
     } finally {
@@ -159,10 +178,15 @@ describe('product images', () => {
   it('a flood of pictures to draw gets quick 429s beyond the queue, and the rest are drawn', async () => {
     const ids = (await api.db.selectFrom('products').select('p_id').orderBy('p_id', 'desc').limit(60).execute()).map((row) => row.p_id);
     const paths = ids.flatMap((id) => IMAGE_WIDTHS.map((width) => `/media/p/${id}.png?w=${width}`));
-    const answers = await Promise.all(paths.map(async (path) => {
-      const res = await fetch(`${api.baseUrl}${path}`);
-      return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : (await res.arrayBuffer(), null) };
-    }));
+    const answers = await Promise.all(
+      paths.map(async (path) => {
+        const res = await fetch(`${api.baseUrl}${path}`);
+        return {
+          status: res.status,
+          body: res.headers.get('content-type')?.includes('json') ? await res.json() : (await res.arrayBuffer(), null),
+        };
+      }),
+    );
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused.length, 'some refused').toBeGreaterThan(0);
     for (const answer of refused) expectErrorShape(answer.body, 'rate_limited');

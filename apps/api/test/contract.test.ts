@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { AccountOrderDetail, Paged, PlacedOrder, ProductSummary, RedirectEntry, User, VariantData } from '@shop/shared-kernel/contract';
+import type {
+  AccountOrderDetail,
+  Paged,
+  PlacedOrder,
+  ProductSummary,
+  RedirectEntry,
+  User,
+  VariantData,
+} from '@shop/shared-kernel/contract';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { courierOrder } from './helpers/checkout-contact.ts';
 
@@ -26,8 +34,14 @@ afterAll(async () => {
 });
 
 describe('the contract', () => {
-  it('a field outside an answer\'s schema does not leave the server', async () => {
-    const product = await api.db.selectFrom('products').select('p_url').where('p_price', 'is not', null).orderBy('p_popularity', 'desc').orderBy('p_id').executeTakeFirstOrThrow();
+  it("a field outside an answer's schema does not leave the server", async () => {
+    const product = await api.db
+      .selectFrom('products')
+      .select('p_url')
+      .where('p_price', 'is not', null)
+      .orderBy('p_popularity', 'desc')
+      .orderBy('p_id')
+      .executeTakeFirstOrThrow();
     const brand = await api.db.selectFrom('brands').select('b_url').orderBy('b_id').executeTakeFirstOrThrow();
     const post = await api.db.selectFrom('blog_posts').select('slug').orderBy('post_id').executeTakeFirstOrThrow();
     const page = await api.db.selectFrom('pages').select('slug').orderBy('page_id').executeTakeFirstOrThrow();
@@ -61,23 +75,38 @@ describe('the contract', () => {
     const tiles = await api.request<Paged<ProductSummary>>('GET', '/api/products?sale=1', { headers: { 'x-test-leak': '1' } });
     expect(tiles.body.data.length).toBeGreaterThan(0);
     for (const tile of tiles.body.data) {
-      expect(Object.keys(tile).sort()).toEqual(['brand', 'lowestPrice30', 'p_id', 'p_image', 'p_name', 'p_url', 'saleUpTo', 'variant', 'variantCount']);
+      expect(Object.keys(tile).sort()).toEqual([
+        'brand',
+        'lowestPrice30',
+        'p_id',
+        'p_image',
+        'p_name',
+        'p_url',
+        'saleUpTo',
+        'variant',
+        'variantCount',
+      ]);
     }
     const variantId = tiles.body.data[0]!.variant.v_id;
-    const variant = await api.request<{ data: VariantData }>('POST', '/api/product/variant/detail', { json: { v_id: variantId }, headers: { 'x-test-leak': '1' } });
+    const variant = await api.request<{ data: VariantData }>('POST', '/api/product/variant/detail', {
+      json: { v_id: variantId },
+      headers: { 'x-test-leak': '1' },
+    });
     expect(variant.status).toBe(200);
     expect(variant.text).not.toContain('password_hash');
     expect(variant.body.data.v_id).toBe(variantId);
   });
 
-  it('a signed-in shopper\'s answers built from user and order rows carry no field outside their schema', async () => {
+  it("a signed-in shopper's answers built from user and order rows carry no field outside their schema", async () => {
     const { token } = await api.login();
-    const variant = await api.db.selectFrom('variants').select('v_id').where('v_availability', '=', 'in_stock').where('v_stock', '>=', 10).orderBy('v_id').executeTakeFirstOrThrow();
-    const placed = await api.post<{ data: PlacedOrder }>(
-      '/api/orders',
-      courierOrder(variant.v_id),
-      token,
-    );
+    const variant = await api.db
+      .selectFrom('variants')
+      .select('v_id')
+      .where('v_availability', '=', 'in_stock')
+      .where('v_stock', '>=', 10)
+      .orderBy('v_id')
+      .executeTakeFirstOrThrow();
+    const placed = await api.post<{ data: PlacedOrder }>('/api/orders', courierOrder(variant.v_id), token);
     expect(placed.status).toBe(201);
     const orderToken = placed.body.data.order.token;
     const paths = [
@@ -103,7 +132,10 @@ describe('the contract', () => {
     }
     const me = await api.request<{ data: User }>('GET', '/api/account/me', { token, headers: { 'x-test-leak': '1' } });
     expect(Object.keys(me.body.data).sort()).toEqual(['email', 'id', 'name']);
-    const detail = await api.request<{ data: AccountOrderDetail }>('GET', `/api/account/orders/${orderToken}`, { token, headers: { 'x-test-leak': '1' } });
+    const detail = await api.request<{ data: AccountOrderDetail }>('GET', `/api/account/orders/${orderToken}`, {
+      token,
+      headers: { 'x-test-leak': '1' },
+    });
     expect(detail.body.data.token).toBe(orderToken);
     expect(detail.body.data.lines[0]!.itemId).toBeGreaterThan(0);
   });
@@ -122,7 +154,7 @@ describe('the contract', () => {
     expect(lookup.parameters).toContainEqual(expect.objectContaining({ name: 'path', in: 'query', required: true }));
   });
 
-  it('the OpenAPI document shows a listing\'s attribute filters and names its shared shapes', async () => {
+  it("the OpenAPI document shows a listing's attribute filters and names its shared shapes", async () => {
     const document = (await api.get('/api/openapi.json')).body as {
       paths: Record<string, { get?: { parameters: { name: string; in: string; schema: { patternProperties?: object } }[] } }>;
       components: { schemas: Record<string, unknown> };

@@ -14,8 +14,7 @@ beforeAll(async () => {
   api = await startTestApi();
   user = await api.login('zakaznik@example.sk', 'Heslo123!');
   other = await api.login('maria.kovacova@example.sk', 'Heslo456!');
-  const variantById = async (v_id: number) =>
-    (await api.post<{ data: VariantData }>('/api/product/variant/detail', { v_id })).body.data;
+  const variantById = async (v_id: number) => (await api.post<{ data: VariantData }>('/api/product/variant/detail', { v_id })).body.data;
   const rows = await api.db.selectFrom('variants').select(['v_id', 'v_sell_price']).orderBy('v_sell_price').execute();
   // a variant of about 60-200 € and one under 5 €
   expensive = await variantById(rows.find((r) => r.v_sell_price > 60_000 && r.v_sell_price < 160_000)!.v_id);
@@ -95,9 +94,15 @@ describe('POST /api/coupon/validate', () => {
   });
 
   it('keeps once-per-customer and max-uses limits', async () => {
-    expect((await validate('VITAJ15', [line(expensive, 1)], user)).body).toMatchObject({ valid: false, message: 'Tento kupón ste už použili' });
+    expect((await validate('VITAJ15', [line(expensive, 1)], user)).body).toMatchObject({
+      valid: false,
+      message: 'Tento kupón ste už použili',
+    });
     expect((await validate('VITAJ15', [line(expensive, 1)], other)).body).toMatchObject({ valid: true });
-    expect((await validate('PRVYNAKUP', [line(expensive, 2)], user)).body).toMatchObject({ valid: false, message: 'Kupón už bol vyčerpaný' });
+    expect((await validate('PRVYNAKUP', [line(expensive, 2)], user)).body).toMatchObject({
+      valid: false,
+      message: 'Kupón už bol vyčerpaný',
+    });
   });
 
   it('403 when userId is not the signed-in user; 401 without a token', async () => {

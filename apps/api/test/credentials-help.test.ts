@@ -12,8 +12,11 @@ function credentials(args: string[]): Promise<{ code: number; stdout: string; st
   return new Promise((resolve) => {
     // A data directory that does not exist: help must not need (or make) a database.
     const env = { ...process.env, DATA_DIR: join(import.meta.dirname, 'no-such-data-dir'), DATABASE_URL: '' };
-    execFile(process.execPath, ['--import', 'tsx', 'src/domains/releases/credentials-cli.ts', ...args], { cwd: join(import.meta.dirname, '..'), env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/domains/releases/credentials-cli.ts', ...args],
+      { cwd: join(import.meta.dirname, '..'), env },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -22,7 +25,8 @@ describe('credentials --help', () => {
   it('lists every command with an example and exits 0', async () => {
     const run = await credentials(['--help']);
     expect(run.code).toBe(0);
-    for (const command of COMMANDS) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b.*\\n +e\\.g\\. .*npm run credentials -- ${command}\\b`, 'm'));
+    for (const command of COMMANDS)
+      expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b.*\\n +e\\.g\\. .*npm run credentials -- ${command}\\b`, 'm'));
   });
 
   it('explains one command with `<command> --help` and exits 0', async () => {

@@ -106,12 +106,31 @@ describe('Content-Security-Policy violations on /ops', () => {
   it('are counted per page type, part, directive and origin from both report forms, in the table and the metric', async () => {
     const before = await metric();
     expect(
-      (await legacy({ 'document-uri': `${SHOP}/checkout/cart`, 'effective-directive': 'script-src-elem', 'blocked-uri': 'https://evil.example/x.js?session=secret' })).status,
+      (
+        await legacy({
+          'document-uri': `${SHOP}/checkout/cart`,
+          'effective-directive': 'script-src-elem',
+          'blocked-uri': 'https://evil.example/x.js?session=secret',
+        })
+      ).status,
     ).toBe(204);
     const modern = await report(
       [
-        { type: 'csp-violation', url: `${SHOP}/blog/clanok/a`, body: { documentURL: `${SHOP}/blog/clanok/a`, effectiveDirective: 'script-src-attr', blockedURL: 'inline', sourceFile: `${SHOP}/blog/clanok/a` } },
-        { type: 'csp-violation', url: `${SHOP}/blog/clanok/b`, body: { documentURL: `${SHOP}/blog/clanok/b`, effectiveDirective: 'script-src-attr', blockedURL: 'inline' } },
+        {
+          type: 'csp-violation',
+          url: `${SHOP}/blog/clanok/a`,
+          body: {
+            documentURL: `${SHOP}/blog/clanok/a`,
+            effectiveDirective: 'script-src-attr',
+            blockedURL: 'inline',
+            sourceFile: `${SHOP}/blog/clanok/a`,
+          },
+        },
+        {
+          type: 'csp-violation',
+          url: `${SHOP}/blog/clanok/b`,
+          body: { documentURL: `${SHOP}/blog/clanok/b`, effectiveDirective: 'script-src-attr', blockedURL: 'inline' },
+        },
         { type: 'deprecation', body: {} },
       ],
       'application/reports+json',
@@ -132,7 +151,9 @@ describe('Content-Security-Policy violations on /ops', () => {
   it('lose no count when reports arrive at once', async () => {
     const document = `${SHOP}/account/profile`;
     await Promise.all(
-      Array.from({ length: 25 }, () => legacy({ 'document-uri': document, 'effective-directive': 'img-src', 'blocked-uri': 'https://tracker.example/pixel.gif' })),
+      Array.from({ length: 25 }, () =>
+        legacy({ 'document-uri': document, 'effective-directive': 'img-src', 'blocked-uri': 'https://tracker.example/pixel.gif' }),
+      ),
     );
     const [group] = find(await groups(), { page: 'account', directive: 'img-src', blockedOrigin: 'https://tracker.example' });
     expect(group?.count).toBe(25);
@@ -141,7 +162,11 @@ describe('Content-Security-Policy violations on /ops', () => {
 
   it('bound every value: unknown directives, long addresses and odd pages fall into closed sets', async () => {
     const longHost = `https://${'a'.repeat(60)}.${'b'.repeat(60)}.example`;
-    await legacy({ 'document-uri': `javascript:${'x'.repeat(5000)}`, 'effective-directive': `made-up-${'d'.repeat(500)}`, 'blocked-uri': `${longHost}/${'p'.repeat(2000)}` });
+    await legacy({
+      'document-uri': `javascript:${'x'.repeat(5000)}`,
+      'effective-directive': `made-up-${'d'.repeat(500)}`,
+      'blocked-uri': `${longHost}/${'p'.repeat(2000)}`,
+    });
     const [group] = find(await groups(), { directive: 'other', page: 'other' });
     expect(group?.part).toBe('external');
     expect(group!.blockedOrigin.length).toBeLessThanOrEqual(120);
@@ -163,7 +188,12 @@ describe('Content-Security-Policy violations on /ops', () => {
     expect(count('https://host1.example')).toBe(3);
     expect(count('https://host2.example')).toBe(1);
     expect(count('https://host3.example')).toBe(1);
-    expect(rows.find((r) => r.page === 'other')).toMatchObject({ part: 'other', directive: 'other', blocked_origin: 'other', violations: 3 });
+    expect(rows.find((r) => r.page === 'other')).toMatchObject({
+      part: 'other',
+      directive: 'other',
+      blocked_origin: 'other',
+      violations: 3,
+    });
   });
 
   it('show the last 7 days only', async () => {

@@ -13,7 +13,12 @@ afterAll(async () => {
 
 describe('error answers', () => {
   it('an unknown API path is a JSON 404', async () => {
-    for (const [method, path] of [['GET', '/api/neexistuje'], ['POST', '/api/neexistuje/ani/toto'], ['DELETE', '/api/menu'], ['GET', '/api']]) {
+    for (const [method, path] of [
+      ['GET', '/api/neexistuje'],
+      ['POST', '/api/neexistuje/ani/toto'],
+      ['DELETE', '/api/menu'],
+      ['GET', '/api'],
+    ]) {
       const res = await api.request(method!, path!);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -65,17 +70,52 @@ describe("the framework's own refusals", () => {
     });
 
   it.each([
-    ['a bad % escape in the path', 400, 'GET /api/product/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close', 'Adresa obsahuje neplatné znaky.'],
-    ['a bad % escape under /media', 400, 'GET /media/p/%zz.svg HTTP/1.1\r\nHost: x\r\nConnection: close', 'Adresa obsahuje neplatné znaky.'],
-    ['a path parameter over 200 characters', 414, `GET /api/product/${'a'.repeat(300)} HTTP/1.1\r\nHost: x\r\nConnection: close`, 'Adresa je príliš dlhá.'],
-    ['another method on /media', 404, 'POST /media/p/1.svg HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close', 'Požadovaná adresa neexistuje.'],
+    [
+      'a bad % escape in the path',
+      400,
+      'GET /api/product/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close',
+      'Adresa obsahuje neplatné znaky.',
+    ],
+    [
+      'a bad % escape under /media',
+      400,
+      'GET /media/p/%zz.svg HTTP/1.1\r\nHost: x\r\nConnection: close',
+      'Adresa obsahuje neplatné znaky.',
+    ],
+    [
+      'a path parameter over 200 characters',
+      414,
+      `GET /api/product/${'a'.repeat(300)} HTTP/1.1\r\nHost: x\r\nConnection: close`,
+      'Adresa je príliš dlhá.',
+    ],
+    [
+      'another method on /media',
+      404,
+      'POST /media/p/1.svg HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close',
+      'Požadovaná adresa neexistuje.',
+    ],
     ['an unknown path under /media', 404, 'GET /media/nic HTTP/1.1\r\nHost: x\r\nConnection: close', 'Požadovaná adresa neexistuje.'],
-    ['headers over 16 KB', 431, `GET /api/home HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close`, 'Hlavičky požiadavky sú príliš veľké.'],
-    ['a request line over 16 KB', 431, `GET /api/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close`, 'Hlavičky požiadavky sú príliš veľké.'],
+    [
+      'headers over 16 KB',
+      431,
+      `GET /api/home HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close`,
+      'Hlavičky požiadavky sú príliš veľké.',
+    ],
+    [
+      'a request line over 16 KB',
+      431,
+      `GET /api/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close`,
+      'Hlavičky požiadavky sú príliš veľké.',
+    ],
     ['a request that is not HTTP', 400, 'HELLO THERE', 'Požiadavka nemá platný tvar.'],
     ['an HTTP/1.1 request without Host', 400, 'GET /api/home HTTP/1.1\r\nConnection: close', 'Požiadavka nemá hlavičku Host.'],
     ['an unknown method', 400, 'FOO /api/home HTTP/1.1\r\nHost: x\r\nConnection: close', 'Požiadavka nemá platný tvar.'],
-    ['a bad chunk size', 400, 'POST /api/account/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n{}\r\n0', 'Požiadavka nemá platný tvar.'],
+    [
+      'a bad chunk size',
+      400,
+      'POST /api/account/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nZZ\r\n{}\r\n0',
+      'Požiadavka nemá platný tvar.',
+    ],
   ])('%s answers %i in the error shape', async (_what, status, head, message) => {
     const res = await raw(head);
     expect(res.status).toBe(status);
@@ -110,7 +150,11 @@ describe("the framework's own refusals", () => {
     const { token } = await api.login();
     const boundary = '----cut';
     const cut = `--${boundary}\r\nContent-Disposition: form-data; name="orderToken"\r\n\r\nAAAA\r\n--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff`;
-    const truncated = await api.request('POST', '/api/account/complaints', { raw: cut, contentType: `multipart/form-data; boundary=${boundary}`, token });
+    const truncated = await api.request('POST', '/api/account/complaints', {
+      raw: cut,
+      contentType: `multipart/form-data; boundary=${boundary}`,
+      token,
+    });
     expect(truncated.status).toBe(400);
     expectErrorShape(truncated.body, 'bad_request');
     expect(truncated.body.error.message).toBe('Formulár reklamácie sa nepodarilo prečítať. Skúste ho, prosím, odoslať znova.');

@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository } from '../src/domains/catalog/products/repository/catalog.repository.ts';
-import { categoryFacets, categoryProductCount, isCategoryWithBrands, isWholeCategory, keptTotalOf } from '../src/domains/catalog/products/repository/facet-counts.ts';
+import {
+  categoryFacets,
+  categoryProductCount,
+  isCategoryWithBrands,
+  isWholeCategory,
+  keptTotalOf,
+} from '../src/domains/catalog/products/repository/facet-counts.ts';
 import { listingFacets } from './helpers/facets-in-sql.ts';
 import type { ProductFilter } from '../src/domains/catalog/products/repository/product-filter.ts';
 import { loadCatalogueNames } from '../src/domains/catalog/products/repository/catalogue-names.ts';
@@ -38,15 +44,34 @@ async function expectKeptEqualCounted(label: string, changed?: ReadonlySet<numbe
   const names = await loadCatalogueNames(api.db);
   for (const categoryIds of await subtrees()) {
     const withBrands = !changed || categoryIds.some((id) => changed.has(id));
-    const brands = withBrands ? await api.db.selectFrom('products').select('b_id').distinct().where('cat_id', 'in', categoryIds).where('b_id', 'is not', null).orderBy('b_id').execute() : [];
+    const brands = withBrands
+      ? await api.db
+          .selectFrom('products')
+          .select('b_id')
+          .distinct()
+          .where('cat_id', 'in', categoryIds)
+          .where('b_id', 'is not', null)
+          .orderBy('b_id')
+          .execute()
+      : [];
     for (const saleOnly of [false, true]) {
       const of = `${label}: ${saleOnly ? 'the sale in ' : ''}categories ${categoryIds.join(',')}`;
-      expect(await categoryFacets(api.db, names, categoryIds, { sale: saleOnly }), of).toEqual(await listingFacets(api.db, { categoryIds, saleOnly }));
-      for (const brandIds of [brands.slice(0, 1), brands.slice(-2)].map((rows) => rows.map((row) => row.b_id!)).filter((ids) => ids.length > 0)) {
+      expect(await categoryFacets(api.db, names, categoryIds, { sale: saleOnly }), of).toEqual(
+        await listingFacets(api.db, { categoryIds, saleOnly }),
+      );
+      for (const brandIds of [brands.slice(0, 1), brands.slice(-2)]
+        .map((rows) => rows.map((row) => row.b_id!))
+        .filter((ids) => ids.length > 0)) {
         const filtered = await listingFacets(api.db, { categoryIds, brandIds, saleOnly });
-        expect(await categoryFacets(api.db, names, categoryIds, { brandIds, sale: saleOnly }), `${of}, brands ${brandIds.join(',')}`).toEqual(filtered);
+        expect(
+          await categoryFacets(api.db, names, categoryIds, { brandIds, sale: saleOnly }),
+          `${of}, brands ${brandIds.join(',')}`,
+        ).toEqual(filtered);
         const brandPage = { categoryIds, brandId: brandIds[0]!, saleOnly };
-        expect(await categoryFacets(api.db, names, categoryIds, { brandId: brandIds[0]!, sale: saleOnly }), `${of}, brand page ${brandIds[0]}`).toEqual(await listingFacets(api.db, brandPage));
+        expect(
+          await categoryFacets(api.db, names, categoryIds, { brandId: brandIds[0]!, sale: saleOnly }),
+          `${of}, brand page ${brandIds[0]}`,
+        ).toEqual(await listingFacets(api.db, brandPage));
       }
     }
   }
@@ -59,13 +84,22 @@ async function expectKeptEqualCounted(label: string, changed?: ReadonlySet<numbe
 async function expectKeptTotalsEqualCounted(label: string) {
   const repository = new CatalogRepository(api.db);
   const everyCategory = (await repository.categoryTree()).all().map((category) => category.cat_id);
-  const counted = await api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('p_sale_price', 'is not', null).executeTakeFirstOrThrow();
+  const counted = await api.db
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('p_sale_price', 'is not', null)
+    .executeTakeFirstOrThrow();
   expect(await categoryProductCount(api.db, everyCategory, { of: 'sale' }), label).toBe(Number(counted.n));
   const sale = await repository.listProducts({ saleOnly: true }, 'popular', { limit: 3, offset: 0 });
   expect(sale.total, `${label}: the sale listing's total`).toBe(Number(counted.n));
   const brands = await api.db.selectFrom('brands').select('b_id').execute();
   for (const { b_id } of brands) {
-    const listed = await api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('b_id', '=', b_id).where('p_price', 'is not', null).executeTakeFirstOrThrow();
+    const listed = await api.db
+      .selectFrom('products')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('b_id', '=', b_id)
+      .where('p_price', 'is not', null)
+      .executeTakeFirstOrThrow();
     const page = await repository.listProducts({ brandId: b_id, saleOnly: false }, 'popular', { limit: 3, offset: 0 });
     expect(page.total, `${label}: brand ${b_id}'s total`).toBe(Number(listed.n));
   }
@@ -133,16 +167,31 @@ describe('facets kept per category', () => {
     await expectKeptEqualCounted('before');
     const before = await revisions();
     const variant = await api.db.selectFrom('variants').select(['v_id', 'v_stock']).orderBy('v_id').executeTakeFirstOrThrow();
-    await api.db.updateTable('variants').set({ v_stock: variant.v_stock + 5 }).where('v_id', '=', variant.v_id).execute();
+    await api.db
+      .updateTable('variants')
+      .set({ v_stock: variant.v_stock + 5 })
+      .where('v_id', '=', variant.v_id)
+      .execute();
     // An update that changes no watched value (the same price again).
-    await api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb.ref('v_sell_price') })).where('v_id', '=', variant.v_id).execute();
+    await api.db
+      .updateTable('variants')
+      .set((eb) => ({ v_sell_price: eb.ref('v_sell_price') }))
+      .where('v_id', '=', variant.v_id)
+      .execute();
     expect(await revisions()).toEqual(before);
   });
 
   it('serve a listing without a category (all products, a brand page, the sale, filters alone) as every category together, equal to the facets counted over its products', async () => {
     const repository = new CatalogRepository(api.db);
     const brands = (await api.db.selectFrom('brands').select('b_id').orderBy('b_id').execute()).map((row) => row.b_id);
-    const attribute = await api.db.selectFrom('attribute_values as av').innerJoin('attributes as a', 'a.attr_id', 'av.attr_id').select(['av.attr_id', 'av.av_string']).where('a.use_attr', '=', 1).where('av.av_string', 'is not', null).orderBy('av.av_id').executeTakeFirstOrThrow();
+    const attribute = await api.db
+      .selectFrom('attribute_values as av')
+      .innerJoin('attributes as a', 'a.attr_id', 'av.attr_id')
+      .select(['av.attr_id', 'av.av_string'])
+      .where('a.use_attr', '=', 1)
+      .where('av.av_string', 'is not', null)
+      .orderBy('av.av_id')
+      .executeTakeFirstOrThrow();
     const filters: ProductFilter[] = [
       { saleOnly: false },
       { brandId: brands[0]!, saleOnly: false },
@@ -162,11 +211,19 @@ describe('facets kept per category', () => {
 
   it('count a category once when many ask at the same moment', async () => {
     const [categoryIds] = await subtrees();
-    await api.db.updateTable('variants').set((eb) => ({ v_sell_price: eb('v_sell_price', '+', 1) })).where('p_id', 'in', api.db.selectFrom('products').select('p_id').where('cat_id', 'in', categoryIds!)).execute();
+    await api.db
+      .updateTable('variants')
+      .set((eb) => ({ v_sell_price: eb('v_sell_price', '+', 1) }))
+      .where('p_id', 'in', api.db.selectFrom('products').select('p_id').where('cat_id', 'in', categoryIds!))
+      .execute();
     const names = await loadCatalogueNames(api.db);
     const answers = await Promise.all(Array.from({ length: 8 }, () => categoryFacets(api.db, names, categoryIds!)));
     for (const answer of answers) expect(answer).toEqual(answers[0]);
-    const rows = await api.db.selectFrom('category_facet_counts').select((eb) => eb.fn.countAll<number>().as('n')).where('cat_id', 'in', categoryIds!).executeTakeFirstOrThrow();
+    const rows = await api.db
+      .selectFrom('category_facet_counts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('cat_id', 'in', categoryIds!)
+      .executeTakeFirstOrThrow();
     const distinct = await api.db
       .selectFrom('category_facet_counts')
       .select(['cat_id', 'b_id', 'kind', 'ref_id', 'value'])

@@ -8,7 +8,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { folderFileStore, localDataFileStore, localFileStore, MAX_FILE_KEY_LENGTH, type FileStore } from '../src/infra/storage/file-store.ts';
+import {
+  folderFileStore,
+  localDataFileStore,
+  localFileStore,
+  MAX_FILE_KEY_LENGTH,
+  type FileStore,
+} from '../src/infra/storage/file-store.ts';
 import { fileStoreFromEnv } from '../src/file-store-from-env.ts';
 import { s3FileStore } from '../src/infra/storage/s3-file-store.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
@@ -29,7 +35,24 @@ afterEach(() => {
 /** Every byte value, twice, and a megabyte of noise. */
 const BINARY = Buffer.concat([Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256)), randomBytes(1024 * 1024)]);
 
-const BAD_KEYS = ['', '/abs.jpg', '../up.jpg', 'a/../b.jpg', '..', 'a/..', 'a..b', 'a//b', 'a/', '.', 'a/./b', 'a b', 'a\\b', 'ä.jpg', 'a\u0000b', 'x'.repeat(MAX_FILE_KEY_LENGTH + 1)];
+const BAD_KEYS = [
+  '',
+  '/abs.jpg',
+  '../up.jpg',
+  'a/../b.jpg',
+  '..',
+  'a/..',
+  'a..b',
+  'a//b',
+  'a/',
+  '.',
+  'a/./b',
+  'a b',
+  'a\\b',
+  'ä.jpg',
+  'a\u0000b',
+  'x'.repeat(MAX_FILE_KEY_LENGTH + 1),
+];
 
 type Backend = { name: string; kind: 'local' | 's3'; make(): { store: FileStore; dir?: string; prefix?: string } };
 const backends: Backend[] = [
@@ -109,7 +132,8 @@ describe.each(backends)('file store on $name', (backend) => {
   it('lists the keys under a folder, or all of them, sorted (what a backup copies)', async () => {
     const { store } = backend.make();
     expect(await store.list('')).toEqual([]);
-    for (const key of ['invoices/f.pdf', 'complaints/a.jpg', 'b.jpg', 'complaints/2026/x.png']) await store.put(key, Buffer.from(key), 'application/octet-stream');
+    for (const key of ['invoices/f.pdf', 'complaints/a.jpg', 'b.jpg', 'complaints/2026/x.png'])
+      await store.put(key, Buffer.from(key), 'application/octet-stream');
     expect(await store.list('')).toEqual(['b.jpg', 'complaints/2026/x.png', 'complaints/a.jpg', 'invoices/f.pdf']);
     expect(await store.list('complaints')).toEqual(['complaints/2026/x.png', 'complaints/a.jpg']);
     expect(await store.list('complaints/2026')).toEqual(['complaints/2026/x.png']);
@@ -177,7 +201,9 @@ describe('fileStoreFromEnv', () => {
     const data = tempDir('file-store-env-');
     for (const env of [{}, { S3_BUCKET: ' ' }]) {
       const store = fileStoreFromEnv(env, data);
-      expect(store.describe()).toBe(`complaints/: local directory ${join(data, 'complaints')}; invoices/: local directory ${join(data, 'invoices')}`);
+      expect(store.describe()).toBe(
+        `complaints/: local directory ${join(data, 'complaints')}; invoices/: local directory ${join(data, 'invoices')}`,
+      );
     }
     await fileStoreFromEnv({}, data).put('complaints/old.jpg', Buffer.from('o'), 'image/jpeg');
     expect(readFileSync(join(data, 'complaints', 'old.jpg'), 'utf8')).toBe('o');

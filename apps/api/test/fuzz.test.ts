@@ -28,14 +28,24 @@ afterAll(async () => {
 });
 
 describe('fuzz', () => {
-  it(`${REQUESTS} random malformed requests plus targeted ones across every route: no 5xx, every 4xx in the error shape, the server still answers`, { timeout: 120_000 }, async () => {
-    const routes = api.routes.filter((r) => r.method !== 'HEAD');
-    expect(routes.length).toBeGreaterThan(50);
-    expect(routes.some((r) => r.method === 'POST' && r.url === '/api/account/complaints')).toBe(true);
-    const run = await fuzz({ url: api.baseUrl, token, logoutToken, operatorToken: OPERATOR }, routes, { seed: SEED, requests: REQUESTS, complaintForms: COMPLAINT_FORMS });
-    console.log(`fuzz (seed ${SEED}): ${run.requests} requests over ${routes.length} routes in ${run.seconds.toFixed(1)} s, by status class ${JSON.stringify(run.byClass)}`);
-    expect(run.problems).toEqual([]);
-    const home = await api.get('/api/home');
-    expect(home.status).toBe(200);
-  });
+  it(
+    `${REQUESTS} random malformed requests plus targeted ones across every route: no 5xx, every 4xx in the error shape, the server still answers`,
+    { timeout: 120_000 },
+    async () => {
+      const routes = api.routes.filter((r) => r.method !== 'HEAD');
+      expect(routes.length).toBeGreaterThan(50);
+      expect(routes.some((r) => r.method === 'POST' && r.url === '/api/account/complaints')).toBe(true);
+      const run = await fuzz({ url: api.baseUrl, token, logoutToken, operatorToken: OPERATOR }, routes, {
+        seed: SEED,
+        requests: REQUESTS,
+        complaintForms: COMPLAINT_FORMS,
+      });
+      console.log(
+        `fuzz (seed ${SEED}): ${run.requests} requests over ${routes.length} routes in ${run.seconds.toFixed(1)} s, by status class ${JSON.stringify(run.byClass)}`,
+      );
+      expect(run.problems).toEqual([]);
+      const home = await api.get('/api/home');
+      expect(home.status).toBe(200);
+    },
+  );
 });

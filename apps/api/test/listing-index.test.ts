@@ -32,12 +32,21 @@ function random(seed: number) {
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
     return state / 2_147_483_648;
   };
-  return { next, pick: <T>(items: T[]): T => items[Math.floor(next() * items.length)]!, some: <T>(items: T[]): T[] => items.filter(() => next() < 0.4) };
+  return {
+    next,
+    pick: <T>(items: T[]): T => items[Math.floor(next() * items.length)]!,
+    some: <T>(items: T[]): T[] => items.filter(() => next() < 0.4),
+  };
 }
 
 /** Filters over one category's subtree, drawn from its own data: prices, brands, availabilities, attribute values and ranges, alone and together, in the sale or not. */
 async function filtersFor(categoryIds: number[], seed: number, count: number): Promise<ProductFilter[]> {
-  const products = await api.db.selectFrom('products').select(['p_id', 'b_id', 'p_price']).where('cat_id', 'in', categoryIds).where('p_price', 'is not', null).execute();
+  const products = await api.db
+    .selectFrom('products')
+    .select(['p_id', 'b_id', 'p_price'])
+    .where('cat_id', 'in', categoryIds)
+    .where('p_price', 'is not', null)
+    .execute();
   if (products.length === 0) return [];
   const values = await api.db
     .selectFrom('attribute_values as av')
@@ -64,7 +73,11 @@ async function filtersFor(categoryIds: number[], seed: number, count: number): P
       if (strings.length === 0) return {};
       const attrId = rng.pick(strings).attr_id;
       const ofAttr = strings.filter((row) => row.attr_id === attrId).map((row) => row.av_string!);
-      return { attrValues: [{ attrId, values: [...new Set([rng.pick(ofAttr), ...rng.some(ofAttr), ...(rng.next() < 0.2 ? ['neexistujúca hodnota'] : [])])] }] };
+      return {
+        attrValues: [
+          { attrId, values: [...new Set([rng.pick(ofAttr), ...rng.some(ofAttr), ...(rng.next() < 0.2 ? ['neexistujúca hodnota'] : [])])] },
+        ],
+      };
     },
     () => {
       if (integers.length === 0) return {};
@@ -97,12 +110,17 @@ async function subtrees(): Promise<number[][]> {
   return ids.map((id) => tree.subtreeIds(id));
 }
 
-
 /**
  * Every category's filtered facets and pages from `index` against SQL: the facets, and in every
  * sort the first, second and last page and the total. Returns how many filters were compared.
  */
-async function expectIndexEqualsSql(index: ListingIndex, label: string, seed = 1, perCategory = 6, touching: number[] = []): Promise<number> {
+async function expectIndexEqualsSql(
+  index: ListingIndex,
+  label: string,
+  seed = 1,
+  perCategory = 6,
+  touching: number[] = [],
+): Promise<number> {
   let compared = 0;
   for (const [n, categoryIds] of (await subtrees()).entries()) {
     // After a change, the subtrees holding the changed categories (the others' arrays stay as they were).
@@ -116,10 +134,13 @@ async function expectIndexEqualsSql(index: ListingIndex, label: string, seed = 1
       for (const sort of PRODUCT_SORTS) {
         const first = await listingPageInSql(api.db, filter, sort, { limit: PAGE_SIZE, offset: 0 });
         const lastOffset = Math.max(0, Math.ceil(first.total / PAGE_SIZE) - 1) * PAGE_SIZE;
-        const offsets = sort === PRODUCT_SORTS[compared % PRODUCT_SORTS.length] ? [0, PAGE_SIZE, lastOffset, first.total + PAGE_SIZE] : [0, lastOffset];
+        const offsets =
+          sort === PRODUCT_SORTS[compared % PRODUCT_SORTS.length] ? [0, PAGE_SIZE, lastOffset, first.total + PAGE_SIZE] : [0, lastOffset];
         for (const offset of offsets) {
           const page = { limit: PAGE_SIZE, offset };
-          expect(await index.page(inMemory, sort, page), `${named}, ${sort}, from ${offset}`).toEqual(await listingPageInSql(api.db, filter, sort, page));
+          expect(await index.page(inMemory, sort, page), `${named}, ${sort}, from ${offset}`).toEqual(
+            await listingPageInSql(api.db, filter, sort, page),
+          );
         }
       }
       compared++;
@@ -155,13 +176,20 @@ describe('a filtered category listing read from memory', () => {
     const answer = await api.get(`/api/products/facets?category=${category.cat_url}&avail=in_stock&price=1-500`);
     expect(answer.status).toBe(200);
     const categoryIds = (await new CatalogRepository(api.db).categoryTree()).subtreeIds(category.cat_id);
-    expect(answer.body.data).toEqual(await listingFacets(api.db, { categoryIds, availability: ['in_stock'], priceMin: 1000, priceMax: 500_000, saleOnly: false }));
+    expect(answer.body.data).toEqual(
+      await listingFacets(api.db, { categoryIds, availability: ['in_stock'], priceMin: 1000, priceMax: 500_000, saleOnly: false }),
+    );
     // Disjunctive: the other availabilities still show what ticking them would add.
     expect(answer.body.data.availability.map((row: { value: string }) => row.value)).toContain('in_stock');
     expect(answer.body.data.price).not.toBeNull();
     const listing = await api.get(`/api/products?category=${category.cat_url}&avail=in_stock&price=1-500&sort=price-desc&page=2`);
     expect(listing.status).toBe(200);
-    const reference = await listingPageInSql(api.db, { categoryIds, availability: ['in_stock'], priceMin: 1000, priceMax: 500_000, saleOnly: false }, 'price-desc', { limit: PAGE_SIZE, offset: PAGE_SIZE });
+    const reference = await listingPageInSql(
+      api.db,
+      { categoryIds, availability: ['in_stock'], priceMin: 1000, priceMax: 500_000, saleOnly: false },
+      'price-desc',
+      { limit: PAGE_SIZE, offset: PAGE_SIZE },
+    );
     expect(listing.body.data.map((product: { p_id: number }) => product.p_id)).toEqual(reference.ids);
     expect(listing.body.meta.total).toBe(reference.total);
   });
@@ -189,13 +217,19 @@ describe('a filtered category listing read from memory', () => {
           const reference = await listingPageInSql(api.db, filter, sort, page);
           expect(reference.total, JSON.stringify(filter)).toBeGreaterThan(0);
           const listed = await repository.listProducts(filter, sort, page);
-          expect({ ids: listed.items.map((item) => item.p_id), total: listed.total }, `${JSON.stringify(filter)}, ${sort}, from ${offset}`).toEqual(reference);
+          expect(
+            { ids: listed.items.map((item) => item.p_id), total: listed.total },
+            `${JSON.stringify(filter)}, ${sort}, from ${offset}`,
+          ).toEqual(reference);
         }
       }
     }
     const answer = await api.get('/api/products?sale=1&avail=in_stock&sort=price-asc&page=2');
     expect(answer.status).toBe(200);
-    const reference = await listingPageInSql(api.db, { saleOnly: true, availability: ['in_stock'] }, 'price-asc', { limit: PAGE_SIZE, offset: PAGE_SIZE });
+    const reference = await listingPageInSql(api.db, { saleOnly: true, availability: ['in_stock'] }, 'price-asc', {
+      limit: PAGE_SIZE,
+      offset: PAGE_SIZE,
+    });
     expect(answer.body.data.map((product: { p_id: number }) => product.p_id)).toEqual(reference.ids);
     expect(answer.body.meta.total).toBe(reference.total);
   });
@@ -210,7 +244,10 @@ describe('a filtered category listing read from memory', () => {
       ['popularity', () => api.db.updateTable('products').set({ p_popularity: 1_000_000 }).where('p_id', '=', productId).execute()],
       ['sort name', () => api.db.updateTable('products').set({ p_name_sort: '0 prvy podla mena' }).where('p_id', '=', productId).execute()],
       // The same date for a whole category: the newest first, ties by id, the highest first.
-      ['date', () => api.db.updateTable('products').set({ p_created_at: '2999-01-01T00:00:00.000Z' }).where('cat_id', '=', productCatId).execute()],
+      [
+        'date',
+        () => api.db.updateTable('products').set({ p_created_at: '2999-01-01T00:00:00.000Z' }).where('cat_id', '=', productCatId).execute(),
+      ],
       ...common.slice(4),
     ] satisfies CatalogueChange[];
     for (const [n, [label, change]] of changes.entries()) {
@@ -221,10 +258,16 @@ describe('a filtered category listing read from memory', () => {
 
   it('are loaded for every category once a server that loads them ahead is ready, without a request', async () => {
     const lines: Record<string, unknown>[] = [];
-    const warmed = await startTestApi({ warmCatalogue: true, logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } } });
+    const warmed = await startTestApi({
+      warmCatalogue: true,
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
+    });
     try {
       await vi.waitFor(() => expect(lines.some((line) => line.msg === 'listing index loaded')).toBe(true), { timeout: 20_000 });
-      const categories = await warmed.db.selectFrom('categories').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const categories = await warmed.db
+        .selectFrom('categories')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(lines.find((line) => line.msg === 'listing index loaded')?.categories).toBe(Number(categories.n));
     } finally {
       await warmed.close();

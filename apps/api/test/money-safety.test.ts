@@ -25,9 +25,23 @@ let variants: number[];
 beforeAll(async () => {
   gateway = await startGatewaySimulator({ secret: SECRET });
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR, gateway: { url: gateway.url, secret: SECRET }, publicUrl: 'http://shop.test' }),
+    checkout: (dataDir) => ({
+      ...defaultCheckoutOptions(dataDir),
+      operatorToken: OPERATOR,
+      gateway: { url: gateway.url, secret: SECRET },
+      publicUrl: 'http://shop.test',
+    }),
   });
-  variants = (await api.db.selectFrom('variants').select('v_id').where('v_availability', '=', 'to_order').where('v_weight', '<=', 2_000).orderBy('v_id').limit(3).execute()).map((v) => v.v_id);
+  variants = (
+    await api.db
+      .selectFrom('variants')
+      .select('v_id')
+      .where('v_availability', '=', 'to_order')
+      .where('v_weight', '<=', 2_000)
+      .orderBy('v_id')
+      .limit(3)
+      .execute()
+  ).map((v) => v.v_id);
   expect(variants).toHaveLength(3);
 });
 afterAll(async () => {
@@ -52,23 +66,42 @@ const place = async (overrides: Partial<PlaceOrderBody> = {}, token?: string) =>
   return res.body.data;
 };
 const payments = (orderToken: string) =>
-  api.db.selectFrom('payments as p').innerJoin('orders as o', 'o.order_id', 'p.order_id')
+  api.db
+    .selectFrom('payments as p')
+    .innerJoin('orders as o', 'o.order_id', 'p.order_id')
     .select(['p.payment_id', 'p.gateway_ref', 'p.amount', 'p.status', 'p.refund_status', 'o.order_number'])
-    .where('o.order_token', '=', orderToken).orderBy('p.payment_id').execute();
-const atGateway = async (gatewayRef: string) => ((await (await fetch(`${gateway.url}/api/payments/${gatewayRef}`)).json()) as { status: string }).status;
+    .where('o.order_token', '=', orderToken)
+    .orderBy('p.payment_id')
+    .execute();
+const atGateway = async (gatewayRef: string) =>
+  ((await (await fetch(`${gateway.url}/api/payments/${gatewayRef}`)).json()) as { status: string }).status;
 const notify = (payload: unknown) => {
   const raw = JSON.stringify(payload);
-  return fetch(`${api.baseUrl}/api/payments/notify`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(SECRET, raw) }, body: raw });
+  return fetch(`${api.baseUrl}/api/payments/notify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(SECRET, raw) },
+    body: raw,
+  });
 };
 const paidNotice = (p: { gateway_ref: string; order_number: string; amount: number }) => ({
-  notificationId: randomString(24), paymentId: p.gateway_ref, merchantRef: p.order_number, status: 'paid', amount: p.amount, currency: 'EUR', createdAt: new Date().toISOString(),
+  notificationId: randomString(24),
+  paymentId: p.gateway_ref,
+  merchantRef: p.order_number,
+  status: 'paid',
+  amount: p.amount,
+  currency: 'EUR',
+  createdAt: new Date().toISOString(),
 });
 const orderOf = async (token: string) => (await api.get(`/api/orders/${token}`)).body.data as { paymentStatus: string };
 
 const payPage = (redirectUrl: string | null) => fetch(`${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
 const operatorGet = (path: string) => api.request('GET', path, { headers: { 'x-operator-token': OPERATOR } });
 const moveOrder = (number: string, state: string) =>
-  fetch(`${api.baseUrl}/api/operator/orders/${number}/state`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-operator-token': OPERATOR }, body: JSON.stringify({ state }) });
+  fetch(`${api.baseUrl}/api/operator/orders/${number}/state`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-operator-token': OPERATOR },
+    body: JSON.stringify({ state }),
+  });
 
 describe('one order is paid at most once', () => {
   it('paying again cancels the older payment page at the gateway', async () => {
@@ -134,7 +167,12 @@ describe('one order is paid at most once', () => {
     const list = await operatorGet('/api/operator/payments/refunds');
     expect(list.status).toBe(200);
     const entry = (list.body.data as { gatewayRef: string }[]).find((r) => r.gatewayRef === refunded[0]!.gateway_ref);
-    expect(entry).toMatchObject({ orderNumber: order.number, amountCents: refunded[0]!.amount, status: 'refunded', reason: expect.stringMatching(/^Duplicitná platba/) });
+    expect(entry).toMatchObject({
+      orderNumber: order.number,
+      amountCents: refunded[0]!.amount,
+      status: 'refunded',
+      reason: expect.stringMatching(/^Duplicitná platba/),
+    });
     expect(entry).toMatchObject({ paidAt: expect.any(String), refundedAt: expect.any(String) });
     expect((await api.get('/api/operator/payments/refunds')).status).toBe(401);
     const metrics = await operatorGet('/api/metrics');
@@ -145,7 +183,11 @@ describe('one order is paid at most once', () => {
     const { order } = await place();
     await api.post(`/api/orders/${order.token}/pay`, {});
     const [a, b] = await payments(order.token);
-    const answers = await Promise.all([notify(paidNotice(a!)), notify(paidNotice(b!))].map(async (r) => ((await (await r).json()) as { data: { result: string } }).data.result));
+    const answers = await Promise.all(
+      [notify(paidNotice(a!)), notify(paidNotice(b!))].map(
+        async (r) => ((await (await r).json()) as { data: { result: string } }).data.result,
+      ),
+    );
     expect(answers.sort()).toEqual(['applied', 'refund']);
     const after = await payments(order.token);
     expect(after.every((p) => p.status === 'paid')).toBe(true);
@@ -168,7 +210,9 @@ describe('one order is paid at most once', () => {
     expect(p).toMatchObject({ status: 'paid', refund_status: 'refunded' });
     expect(await atGateway(p!.gateway_ref)).toBe('refunded');
     const list = await operatorGet('/api/operator/payments/refunds');
-    expect(list.body.data).toContainEqual(expect.objectContaining({ orderNumber: order.number, status: 'refunded', reason: expect.stringMatching(/zrušení objednávky/) }));
+    expect(list.body.data).toContainEqual(
+      expect.objectContaining({ orderNumber: order.number, status: 'refunded', reason: expect.stringMatching(/zrušení objednávky/) }),
+    );
     expect((await api.post(`/api/orders/${order.token}/pay`, {})).status).toBe(409);
   });
 
@@ -187,7 +231,11 @@ describe('one order is paid at most once', () => {
 describe('the gateway simulator cancels and refunds only when signed, idempotently', () => {
   const action = (gatewayRef: string, kind: 'cancel' | 'refund', secret = SECRET) => {
     const raw = JSON.stringify({ paymentId: gatewayRef, reason: 'test' });
-    return fetch(`${gateway.url}/api/payments/${gatewayRef}/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(secret, raw) }, body: raw });
+    return fetch(`${gateway.url}/api/payments/${gatewayRef}/${kind}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(secret, raw) },
+      body: raw,
+    });
   };
 
   it('cancel: 200 twice, 409 once paid; refund: 409 until paid, then 200 twice; a bad signature 401', async () => {
@@ -233,11 +281,17 @@ describe('notifications are checked for shape and currency', () => {
     expect(answer.error.message).toMatch(/^Neplatná notifikácia/);
     expect((await orderOf(order.token)).paymentStatus).toBe('pending');
     expect((await payments(order.token))[0]!.status).toBe('created');
-    expect(await api.db.selectFrom('payment_notifications').select('notification_id').where('gateway_ref', '=', p!.gateway_ref).execute()).toEqual([]);
+    expect(
+      await api.db.selectFrom('payment_notifications').select('notification_id').where('gateway_ref', '=', p!.gateway_ref).execute(),
+    ).toEqual([]);
   });
 
   it('a null body with a wrong signature is refused with 401', async () => {
-    const res = await fetch(`${api.baseUrl}/api/payments/notify`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign('wrong', 'null') }, body: 'null' });
+    const res = await fetch(`${api.baseUrl}/api/payments/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign('wrong', 'null') },
+      body: 'null',
+    });
     expect(res.status).toBe(401);
     expectErrorShape(await res.json(), 'unauthorized');
   });
@@ -251,7 +305,9 @@ describe('a gateway that never answers', () => {
     hanging = createServer((socket) => void sockets.push(socket)); // accepts, reads nothing, answers nothing
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const port = (hanging.address() as { port: number }).port;
-    slowApi = await startTestApi({ checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), gateway: { url: `http://127.0.0.1:${port}`, secret: SECRET } }) });
+    slowApi = await startTestApi({
+      checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), gateway: { url: `http://127.0.0.1:${port}`, secret: SECRET } }),
+    });
   });
   afterAll(async () => {
     for (const s of sockets) s.destroy();
@@ -268,7 +324,11 @@ describe('a gateway that never answers', () => {
     expect(ms).toBeLessThan(2000);
     expect(res.body.data.redirectUrl).toBeNull();
     expect(res.body.data.order.canRetryPayment).toBe(true);
-    const stored = await slowApi.db.selectFrom('orders').select('order_number').where('order_token', '=', res.body.data.order.token).executeTakeFirst();
+    const stored = await slowApi.db
+      .selectFrom('orders')
+      .select('order_number')
+      .where('order_token', '=', res.body.data.order.token)
+      .executeTakeFirst();
     expect(stored?.order_number).toBe(res.body.data.order.number);
 
     // Paying again meets the same gateway: a quick 503 in the error shape, and the order stays payable.
@@ -291,7 +351,12 @@ describe('quantities', () => {
       expectErrorShape(res.body, 'validation_failed');
       expect(res.body.error.message).toMatch(/najviac 10\s000 ks/);
     }
-    const atLimit = await api.post('/api/checkout/quote', { lines: [{ v_id: variants[0]!, amount: BASKET_LIMITS.lineAmount / 2 }, { v_id: variants[0]!, amount: BASKET_LIMITS.lineAmount / 2 }] });
+    const atLimit = await api.post('/api/checkout/quote', {
+      lines: [
+        { v_id: variants[0]!, amount: BASKET_LIMITS.lineAmount / 2 },
+        { v_id: variants[0]!, amount: BASKET_LIMITS.lineAmount / 2 },
+      ],
+    });
     expect(atLimit.status).toBe(200);
     expect(atLimit.body.data.lines[0].amount).toBe(BASKET_LIMITS.lineAmount);
   });
@@ -301,9 +366,15 @@ describe('quantities', () => {
     expect((await api.post('/api/checkout/quote', { lines: within })).status).toBe(200);
     // The limits are checked before the catalogue is read, so made-up ids show them too.
     const distinct = Array.from({ length: BASKET_LIMITS.lines + 1 }, (_, i) => ({ v_id: 1_000_000 + i, amount: 1 }));
-    const pieces = Array.from({ length: Math.floor(BASKET_LIMITS.totalAmount / BASKET_LIMITS.lineAmount) + 1 }, (_, i) => ({ v_id: 1_000_000 + i, amount: BASKET_LIMITS.lineAmount }));
+    const pieces = Array.from({ length: Math.floor(BASKET_LIMITS.totalAmount / BASKET_LIMITS.lineAmount) + 1 }, (_, i) => ({
+      v_id: 1_000_000 + i,
+      amount: BASKET_LIMITS.lineAmount,
+    }));
     for (const path of ['/api/checkout/quote', '/api/orders']) {
-      for (const [lines, limit] of [[distinct, /najviac 100 rôznych položiek/], [pieces, /spolu najviac 50\s000 ks/]] as const) {
+      for (const [lines, limit] of [
+        [distinct, /najviac 100 rôznych položiek/],
+        [pieces, /spolu najviac 50\s000 ks/],
+      ] as const) {
         const res = await api.post(path, path === '/api/orders' ? body({ lines: [...lines] }) : { lines });
         expect(res.status, path).toBe(422);
         expectErrorShape(res.body, 'validation_failed');
@@ -314,12 +385,22 @@ describe('quantities', () => {
     expect((await api.post('/api/checkout/quote', { lines: tooMany })).status).toBe(400);
   });
 
-  it.each([['"0x10"', '"0x10"'], ['"16"', '"16"'], ['1e9', '1e9'], ['-1', '-1'], ['0', '0'], ['1.5', '1.5'], ['null', 'null']])('an amount of %s is refused by the quote and the order', async (_what, amount) => {
+  it.each([
+    ['"0x10"', '"0x10"'],
+    ['"16"', '"16"'],
+    ['1e9', '1e9'],
+    ['-1', '-1'],
+    ['0', '0'],
+    ['1.5', '1.5'],
+    ['null', 'null'],
+  ])('an amount of %s is refused by the quote and the order', async (_what, amount) => {
     const line = `{"v_id":${variants[0]},"amount":${amount}}`;
     const quote = await api.request('POST', '/api/checkout/quote', { raw: `{"lines":[${line}]}` });
     expect(quote.status).toBe(400);
     expectErrorShape(quote.body, 'validation_failed');
-    const order = await api.request('POST', '/api/orders', { raw: JSON.stringify(body({ lines: [] })).replace('"lines":[]', `"lines":[${line}]`) });
+    const order = await api.request('POST', '/api/orders', {
+      raw: JSON.stringify(body({ lines: [] })).replace('"lines":[]', `"lines":[${line}]`),
+    });
     expect(order.status).toBe(400);
     expectErrorShape(order.body, 'validation_failed');
   });

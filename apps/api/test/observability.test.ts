@@ -16,9 +16,15 @@ beforeAll(async () => {
   api = await startTestApi({
     logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
     checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
-    readiness: [{ name: 'registry', label: 'Register verzií', check: async () => {
-      if (!registryReachable) throw new Error('registry unreadable');
-    } }],
+    readiness: [
+      {
+        name: 'registry',
+        label: 'Register verzií',
+        check: async () => {
+          if (!registryReachable) throw new Error('registry unreadable');
+        },
+      },
+    ],
   });
 });
 afterAll(async () => {
@@ -60,7 +66,9 @@ describe('logs and request ids', () => {
       expect(res.body.error.message).toContain(id);
       expect(res.text).not.toMatch(/registry unreadable|stack|at \w+ \(/);
       const own = logOf(id);
-      expect(own.some((l) => l.msg === 'readiness check failed' && (l.err as { message: string }).message === 'registry unreadable')).toBe(true);
+      expect(own.some((l) => l.msg === 'readiness check failed' && (l.err as { message: string }).message === 'registry unreadable')).toBe(
+        true,
+      );
       expect(own.some((l) => l.msg === 'request failed' && l.status === 503 && l.level === 50)).toBe(true);
     } finally {
       registryReachable = true;

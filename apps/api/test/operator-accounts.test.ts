@@ -12,7 +12,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { createCredential, releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { createOperator, ensureFirstOperator, FIRST_OPERATOR, listOperators, operatorAccounts, OPERATOR_SIGN_IN_LIMIT, revokeOperator, revokeSessions } from '../src/domains/releases/operators.repository.ts';
+import {
+  createOperator,
+  ensureFirstOperator,
+  FIRST_OPERATOR,
+  listOperators,
+  operatorAccounts,
+  OPERATOR_SIGN_IN_LIMIT,
+  revokeOperator,
+  revokeSessions,
+} from '../src/domains/releases/operators.repository.ts';
 import { deploy, readHistory, readRegistry, localDirectoryStorage } from '@shop/release';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
@@ -33,7 +42,14 @@ const nextAddress = () => `192.0.2.${++address}`;
 async function opsApp(publicUrl: string): Promise<{ app: FastifyInstance; base: string }> {
   const instance = Fastify({ trustProxy: true });
   instance.setErrorHandler(errorHandler);
-  await instance.register(opsRoutes, { prefix: '/api', storage, operatorToken: 'operator-token-signs-previews-only', publicUrl, identities: releaseIdentities(api.db), operators: operatorAccounts(api.db) });
+  await instance.register(opsRoutes, {
+    prefix: '/api',
+    storage,
+    operatorToken: 'operator-token-signs-previews-only',
+    publicUrl,
+    identities: releaseIdentities(api.db),
+    operators: operatorAccounts(api.db),
+  });
   return { app: instance, base: await instance.listen({ port: 0, host: '127.0.0.1' }) };
 }
 
@@ -41,7 +57,18 @@ beforeAll(async () => {
   api = await startTestApi();
   for (const area of ['checkout', 'account']) {
     for (const marker of ['one', 'two', 'three']) {
-      await deploy({ storage, part: area as 'checkout', distDir: fakeAreaBuild(area, { marker, exposes: area === 'account' ? ['./LoginPage'] : ['./CartPage'], routes: area === 'account' ? [{ name: 'login', path: '/account/login', module: './LoginPage', layout: 'default' }] : undefined }), packageVersion: '1.0.0', provenance: { who: 'seed' }, init: true });
+      await deploy({
+        storage,
+        part: area as 'checkout',
+        distDir: fakeAreaBuild(area, {
+          marker,
+          exposes: area === 'account' ? ['./LoginPage'] : ['./CartPage'],
+          routes: area === 'account' ? [{ name: 'login', path: '/account/login', module: './LoginPage', layout: 'default' }] : undefined,
+        }),
+        packageVersion: '1.0.0',
+        provenance: { who: 'seed' },
+        init: true,
+      });
     }
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' } });
@@ -54,14 +81,25 @@ afterAll(async () => {
 });
 
 const signIn = (body: unknown, from: string, headers: Record<string, string> = {}) =>
-  fetch(`${base}/api/ops/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': from, ...headers }, body: JSON.stringify(body) });
+  fetch(`${base}/api/ops/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': from, ...headers },
+    body: JSON.stringify(body),
+  });
 const withCookie = (cookie: string, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
   fetch(`${base}/api/ops${path}`, {
     method: init.method ?? 'GET',
     headers: { cookie, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
-const auditLog = async () => (await releaseIdentities(api.db).recent(100)).map((row) => ({ actor: row.actor, action: row.action, part: row.part, allowed: row.allowed === 1, detail: row.detail }));
+const auditLog = async () =>
+  (await releaseIdentities(api.db).recent(100)).map((row) => ({
+    actor: row.actor,
+    action: row.action,
+    part: row.part,
+    allowed: row.allowed === 1,
+    detail: row.detail,
+  }));
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 
 describe('signing in', () => {
@@ -104,7 +142,11 @@ describe('signing in', () => {
     const plain = await opsApp('http://shop.test');
     try {
       const { password } = await createOperator(api.db, { name: 'plain-http' });
-      const right = await fetch(`${plain.base}/api/ops/session`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() }, body: JSON.stringify({ name: 'plain-http', password }) });
+      const right = await fetch(`${plain.base}/api/ops/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': nextAddress() },
+        body: JSON.stringify({ name: 'plain-http', password }),
+      });
       expect(right.status).toBe(200);
       const setCookie = right.headers.get('set-cookie')!;
       expect(setCookie).toContain('HttpOnly');
@@ -116,16 +158,21 @@ describe('signing in', () => {
 
   it(`answers 429 in Slovak after ${OPERATOR_SIGN_IN_LIMIT.perName} failures for a name, even to the right password, and counts per address too`, async () => {
     const { password } = await createOperator(api.db, { name: 'guessed' });
-    for (let i = 0; i < OPERATOR_SIGN_IN_LIMIT.perName; i++) expect((await signIn({ name: 'guessed', password: `wrong-${i}` }, nextAddress())).status).toBe(401);
+    for (let i = 0; i < OPERATOR_SIGN_IN_LIMIT.perName; i++)
+      expect((await signIn({ name: 'guessed', password: `wrong-${i}` }, nextAddress())).status).toBe(401);
     const limited = await signIn({ name: 'guessed', password }, nextAddress());
     expect(limited.status).toBe(429);
-    expect(await errorOf(limited)).toEqual({ code: 'rate_limited', message: 'Príliš veľa neúspešných prihlásení. Skúste to znova o 15 minút.' });
+    expect(await errorOf(limited)).toEqual({
+      code: 'rate_limited',
+      message: 'Príliš veľa neúspešných prihlásení. Skúste to znova o 15 minút.',
+    });
     expect(limited.headers.get('set-cookie')).toBeNull();
 
     // One address trying many names is stopped past its own limit, for every name.
     const from = nextAddress();
     const { password: other } = await createOperator(api.db, { name: 'bystander' });
-    for (let i = 0; i < OPERATOR_SIGN_IN_LIMIT.perAddress; i++) expect((await signIn({ name: `name-${i}`, password: 'wrong-password' }, from)).status).toBe(401);
+    for (let i = 0; i < OPERATOR_SIGN_IN_LIMIT.perAddress; i++)
+      expect((await signIn({ name: `name-${i}`, password: 'wrong-password' }, from)).status).toBe(401);
     expect((await signIn({ name: 'bystander', password: other }, from)).status).toBe(429);
     // Another address is not concerned.
     expect((await signIn({ name: 'bystander', password: other }, nextAddress())).status).toBe(200);
@@ -133,7 +180,9 @@ describe('signing in', () => {
 
   it('does not let parallel guesses pass the limit', async () => {
     await createOperator(api.db, { name: 'parallel' });
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn({ name: 'parallel', password: `wrong-${i}` }, nextAddress())));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => signIn({ name: 'parallel', password: `wrong-${i}` }, nextAddress())),
+    );
     expect(answers.filter((answer) => answer.status === 401)).toHaveLength(OPERATOR_SIGN_IN_LIMIT.perName);
     expect(answers.filter((answer) => answer.status === 429)).toHaveLength(12 - OPERATOR_SIGN_IN_LIMIT.perName);
   });
@@ -173,7 +222,12 @@ describe('sessions', () => {
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toMatch(/^shop_ops_session=; Max-Age=0;/);
     expect((await withCookie(cookie, '/releases')).status).toBe(401);
-    expect(await listOperators(api.db)).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'staying', revoked_at: null, sessions: 0 }), expect.objectContaining({ name: 'leaving', revoked_at: expect.any(String) })]));
+    expect(await listOperators(api.db)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'staying', revoked_at: null, sessions: 0 }),
+        expect.objectContaining({ name: 'leaving', revoked_at: expect.any(String) }),
+      ]),
+    );
 
     const owner = (await auditLog()).filter((entry) => entry.actor === 'owner').map((entry) => `${entry.action} ${entry.detail}`);
     expect(owner).toEqual(expect.arrayContaining(['operator-create leaving', 'operator-revoke leaving', 'sessions-revoke staying: 1']));
@@ -184,16 +238,20 @@ describe('two operators', () => {
   it('roll back and pin, and the history and the audit log name each', async () => {
     const eva = await signInOperator(api.db, base, 'eva');
     const marek = await signInOperator(api.db, base, 'marek');
-    expect((await withCookie(eva.cookie, '/releases/checkout/rollback', { method: 'POST', body: { reason: 'broken basket' } })).status).toBe(200);
+    expect(
+      (await withCookie(eva.cookie, '/releases/checkout/rollback', { method: 'POST', body: { reason: 'broken basket' } })).status,
+    ).toBe(200);
     expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'checkout', action: 'rollback', who: 'eva' });
     expect((await withCookie(marek.cookie, '/releases/account/pin', { method: 'POST', body: { reason: 'night' } })).status).toBe(200);
     expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'account', action: 'pin', who: 'marek' });
     expect((await readRegistry(storage)).pins?.account).toMatchObject({ by: 'marek' });
     const log = await auditLog();
-    expect(log).toEqual(expect.arrayContaining([
-      expect.objectContaining({ actor: 'eva', action: 'rollback', part: 'checkout', allowed: true }),
-      expect.objectContaining({ actor: 'marek', action: 'pin', part: 'account', allowed: true }),
-    ]));
+    expect(log).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ actor: 'eva', action: 'rollback', part: 'checkout', allowed: true }),
+        expect.objectContaining({ actor: 'marek', action: 'pin', part: 'account', allowed: true }),
+      ]),
+    );
     expect(log.some((entry) => entry.actor === 'ops')).toBe(false);
   });
 });
@@ -202,7 +260,8 @@ describe('a change made with the cookie', () => {
   it('must be JSON and come from the shop’s public origin when the browser names one; otherwise 403 and nothing moves', async () => {
     const { cookie } = await signInOperator(api.db, base, 'csrf-target');
     const before = JSON.stringify(await readRegistry(storage));
-    const pin = (headers: Record<string, string>, body = '{}') => fetch(`${base}/api/ops/releases/checkout/unpin`, { method: 'POST', headers: { cookie, ...headers }, body });
+    const pin = (headers: Record<string, string>, body = '{}') =>
+      fetch(`${base}/api/ops/releases/checkout/unpin`, { method: 'POST', headers: { cookie, ...headers }, body });
     for (const [why, headers] of [
       ['a form post', { 'content-type': 'application/x-www-form-urlencoded' }],
       ['text/plain', { 'content-type': 'text/plain' }],
@@ -216,7 +275,9 @@ describe('a change made with the cookie', () => {
     }
     expect(JSON.stringify(await readRegistry(storage))).toBe(before);
     // Sign-out and sign-in follow the same rule.
-    expect((await withCookie(cookie, '/session', { method: 'DELETE', body: {}, headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await withCookie(cookie, '/session', { method: 'DELETE', body: {}, headers: { origin: 'https://evil.example' } })).status).toBe(
+      403,
+    );
     expect((await withCookie(cookie, '/session')).status).toBe(200);
     expect((await signIn({ name: 'csrf-target', password: 'x' }, nextAddress(), { origin: 'https://evil.example' })).status).toBe(403);
 
@@ -238,7 +299,9 @@ describe('the first start', () => {
       expect(signedIn.ok).toBe(true);
       expect(await ensureFirstOperator(fresh.db, fresh.dataDir)).toBeNull();
       expect(readFileSync(file!, 'utf8').trim()).toBe(password);
-      expect((await releaseIdentities(fresh.db).recent(5)).map((row) => `${row.actor} ${row.action} ${row.detail}`)).toContain(`owner operator-create ${FIRST_OPERATOR.name}`);
+      expect((await releaseIdentities(fresh.db).recent(5)).map((row) => `${row.actor} ${row.action} ${row.detail}`)).toContain(
+        `owner operator-create ${FIRST_OPERATOR.name}`,
+      );
     } finally {
       await fresh.close();
     }

@@ -6,7 +6,18 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
-import { deploy, readHistory, readRegistry, packBuild, localDirectoryStorage, digestBuild, generateSigningKey, readSigningKey, signManifest, hashBuild } from '@shop/release';
+import {
+  deploy,
+  readHistory,
+  readRegistry,
+  packBuild,
+  localDirectoryStorage,
+  digestBuild,
+  generateSigningKey,
+  readSigningKey,
+  signManifest,
+  hashBuild,
+} from '@shop/release';
 import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
 import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
@@ -16,7 +27,8 @@ import { registerShopKey, releaseKeys } from '../src/domains/releases/release-ke
 
 /** The shop's release key: CI uploads below are signed with it. */
 const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
-const signed = async (dir: string) => signManifest(shopKey, { part: 'checkout', version: `1.0.0-${await hashBuild(dir)}`, files: await digestBuild(dir) });
+const signed = async (dir: string) =>
+  signManifest(shopKey, { part: 'checkout', version: `1.0.0-${await hashBuild(dir)}`, files: await digestBuild(dir) });
 
 const operatorToken = 'operator-secret-token';
 /** The signed-in operator's Cookie header. */
@@ -33,16 +45,32 @@ let base = '';
 beforeAll(async () => {
   api = await startTestApi();
   for (const marker of ['one', 'two']) {
-    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', provenance: { who: 'team' }, init: true });
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: fakeAreaBuild('checkout', { marker }),
+      packageVersion: '1.0.0',
+      provenance: { who: 'team' },
+      init: true,
+    });
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
   const keys = releaseKeys(api.db);
   await registerShopKey(keys, shopKey);
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
   await app.register(opsRoutes, {
-    prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', health,
-    identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys,
-    inventory: { tagManagerId: 'GTM-OPSTEST', policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example', reportTo: true } },
+    prefix: '/api',
+    storage,
+    operatorToken,
+    publicUrl: 'https://shop.example',
+    health,
+    identities: releaseIdentities(api.db),
+    operators: operatorAccounts(api.db),
+    keys,
+    inventory: {
+      tagManagerId: 'GTM-OPSTEST',
+      policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example', reportTo: true },
+    },
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   ({ cookie: token, name: operatorName } = await signInOperator(api.db, base));
@@ -102,14 +130,18 @@ describe('operator calls', () => {
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('conflict');
     expect((await call('/releases/nothing/rollback', { method: 'POST', token, body: '{}' })).status).toBe(404);
-    expect((await call('/releases/checkout/rollback', { method: 'POST', token, body: JSON.stringify({ reason: 'x'.repeat(501) }) })).status).toBe(400);
+    expect(
+      (await call('/releases/checkout/rollback', { method: 'POST', token, body: JSON.stringify({ reason: 'x'.repeat(501) }) })).status,
+    ).toBe(400);
   });
 
   it('unpin and pin a part', async () => {
     expect((await call('/releases/checkout/unpin', { method: 'POST', token, body: '{}' })).status).toBe(200);
     expect((await readRegistry(storage)).pins?.checkout).toBeUndefined();
     expect((await call('/releases/checkout/unpin', { method: 'POST', token, body: '{}' })).status).toBe(409);
-    expect((await call('/releases/checkout/pin', { method: 'POST', token, body: JSON.stringify({ reason: 'sale weekend' }) })).status).toBe(200);
+    expect((await call('/releases/checkout/pin', { method: 'POST', token, body: JSON.stringify({ reason: 'sale weekend' }) })).status).toBe(
+      200,
+    );
     expect((await readRegistry(storage)).pins?.checkout).toMatchObject({ reason: 'sale weekend' });
     await call('/releases/checkout/unpin', { method: 'POST', token, body: '{}' });
   });
@@ -118,30 +150,54 @@ describe('operator calls', () => {
     const dir = fakeAreaBuild('checkout', { marker: 'from-ci' });
     const { files } = await packBuild(dir);
     const upload = (body: object) => call('/releases/checkout/upload', { method: 'POST', token, body: JSON.stringify(body) });
-    const base = { packageVersion: '1.0.0', budgetBytes: null, who: 'ci', commit: 'abcdef123456', dirty: false, files, manifest: await signed(dir) };
+    const base = {
+      packageVersion: '1.0.0',
+      budgetBytes: null,
+      who: 'ci',
+      commit: 'abcdef123456',
+      dirty: false,
+      files,
+      manifest: await signed(dir),
+    };
 
     const canary = await upload({ ...base, mode: 'canary', share: 20, reason: 'new basket' });
     expect(canary.status).toBe(200);
     const { data } = (await canary.json()) as { data: { result: { version: string } } };
     expect((await readRegistry(storage)).canaries?.checkout).toMatchObject({ version: data.result.version, share: 20 });
-    expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'canary', who: `${operatorName} (ci, upload)`, commit: 'abcdef123456', reason: 'new basket' });
+    expect((await readHistory(storage)).at(-1)).toMatchObject({
+      action: 'canary',
+      who: `${operatorName} (ci, upload)`,
+      commit: 'abcdef123456',
+      reason: 'new basket',
+    });
 
-    expect((await call('/releases/checkout/abort', { method: 'POST', token, body: JSON.stringify({ reason: 'manual' }) })).status).toBe(200);
+    expect((await call('/releases/checkout/abort', { method: 'POST', token, body: JSON.stringify({ reason: 'manual' }) })).status).toBe(
+      200,
+    );
     expect((await readRegistry(storage)).canaries?.checkout).toBeUndefined();
 
     // The same checks: an area that lacks its route's module is refused and nothing moves.
-    const broken = fakeAreaBuild('checkout', { marker: 'broken', routes: [{ name: 'x', path: '/x', module: './Nope', layout: 'default' }] });
+    const broken = fakeAreaBuild('checkout', {
+      marker: 'broken',
+      routes: [{ name: 'x', path: '/x', module: './Nope', layout: 'default' }],
+    });
     const refused = await upload({ ...base, mode: 'live', files: (await packBuild(broken)).files, manifest: await signed(broken) });
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { error: { refusal: string } }).error.refusal).toBe('missing_module');
     expect((await upload({ ...base, mode: 'live', files: { '../../etc/x': 'eA==' } })).status).toBe(422);
     expect((await call('/releases/checkout/upload', { method: 'POST', body: JSON.stringify({ ...base, mode: 'live' }) })).status).toBe(401);
 
-    const preview = await call('/releases/checkout/preview', { method: 'POST', token, body: JSON.stringify({ version: data.result.version }) });
+    const preview = await call('/releases/checkout/preview', {
+      method: 'POST',
+      token,
+      body: JSON.stringify({ version: data.result.version }),
+    });
     expect(preview.status).toBe(200);
     const link = ((await preview.json()) as { data: { url: string } }).data.url;
     expect(link).toMatch(/^https:\/\/shop\.example\/preview\?token=/);
-    expect((await call('/releases/checkout/preview', { method: 'POST', token, body: JSON.stringify({ version: '9.9.9-none' }) })).status).toBe(404);
+    expect(
+      (await call('/releases/checkout/preview', { method: 'POST', token, body: JSON.stringify({ version: '9.9.9-none' }) })).status,
+    ).toBe(404);
   });
 });
 
@@ -149,7 +205,20 @@ describe('the inventory of scripts', () => {
   it('lists every script of every part in force with its SHA-384, size, pages and who released it, the third parties and the policy', async () => {
     const response = await call('/inventory', { token });
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as { data: { parts: { part: string; version: string; state: string; pages: string[]; releasedBy: string | null; files: { file: string; sha384: string; bytes: number }[] }[]; thirdParty: { url: string; why: string }[]; policy: string } };
+    const { data } = (await response.json()) as {
+      data: {
+        parts: {
+          part: string;
+          version: string;
+          state: string;
+          pages: string[];
+          releasedBy: string | null;
+          files: { file: string; sha384: string; bytes: number }[];
+        }[];
+        thirdParty: { url: string; why: string }[];
+        policy: string;
+      };
+    };
     const registry = await readRegistry(storage);
     const checkout = data.parts.find((p) => p.part === 'checkout' && p.state === 'stable')!;
     expect(checkout.version).toBe(registry.areas.checkout!.version);

@@ -20,14 +20,25 @@ afterAll(async () => {
 const FAST: OutboxOptions = { pollMs: 20, leaseMs: 5_000, maxAttempts: 3, backoffMs: 0, maxBackoffMs: 0, concurrency: 4 };
 type Logged = { level: string; obj: Record<string, unknown>; msg: string };
 
-async function worker(topic: string, handler: JobHandler, options: Partial<OutboxOptions> = {}, logged: Logged[] = [], events: string[] = []) {
+async function worker(
+  topic: string,
+  handler: JobHandler,
+  options: Partial<OutboxOptions> = {},
+  logged: Logged[] = [],
+  events: string[] = [],
+) {
   const log = (level: string) => (obj: Record<string, unknown>, msg: string) => void logged.push({ level, obj, msg });
   const logger = { error: log('error'), warn: log('warn'), info: log('info') } as unknown as FastifyBaseLogger;
-  const w = new OutboxWorker(api.db, logger, {
-    done: (t) => events.push(`done:${t}`),
-    retry: (t) => events.push(`retry:${t}`),
-    dead: (t) => events.push(`dead:${t}`),
-  }, { ...FAST, ...options });
+  const w = new OutboxWorker(
+    api.db,
+    logger,
+    {
+      done: (t) => events.push(`done:${t}`),
+      retry: (t) => events.push(`retry:${t}`),
+      dead: (t) => events.push(`dead:${t}`),
+    },
+    { ...FAST, ...options },
+  );
   w.handle(topic, handler);
   await w.prepare();
   return w;
@@ -35,17 +46,21 @@ async function worker(topic: string, handler: JobHandler, options: Partial<Outbo
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !check(); await sleep(20)) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  for (const deadline = Date.now() + ms; !check(); await sleep(20))
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('outbox', () => {
   it('a job queued in a transaction that rolls back never runs; one key queues one job', async () => {
     const runs: { key: string; payload: unknown }[] = [];
     const w = await worker('test', async (job) => void runs.push({ key: job.key, payload: job.payload }));
-    await api.db.transaction().execute(async (trx) => {
-      await enqueue(trx, 'test', 'rolled-back', {});
-      throw new Error('cause failed');
-    }).catch(() => undefined);
+    await api.db
+      .transaction()
+      .execute(async (trx) => {
+        await enqueue(trx, 'test', 'rolled-back', {});
+        throw new Error('cause failed');
+      })
+      .catch(() => undefined);
     await enqueue(api.db, 'test', 'once', { n: 1 });
     await enqueue(api.db, 'test', 'once', { n: 2 });
     await w.drain();
@@ -54,17 +69,26 @@ describe('outbox', () => {
   });
 
   // The table accepts every topic; pg-boss needs the topic's queue, and the send says when it is missing.
-  it.skipIf(!process.env.DATABASE_URL)('on PostgreSQL (pg-boss), a job for a topic nobody prepared is refused, not lost silently', async () => {
-    await expect(enqueue(api.db, 'never-prepared', 'lost-1', {})).rejects.toThrow(/has no queue/);
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    'on PostgreSQL (pg-boss), a job for a topic nobody prepared is refused, not lost silently',
+    async () => {
+      await expect(enqueue(api.db, 'never-prepared', 'lost-1', {})).rejects.toThrow(/has no queue/);
+    },
+  );
 
   it('retries a failing job with back-off until it succeeds', { timeout: 20_000 }, async () => {
     const events: string[] = [];
     const attempts: number[] = [];
-    const w = await worker('flaky', async (job) => {
-      attempts.push(Date.now());
-      if (job.attempts < 3) throw new Error(`try ${job.attempts} failed`);
-    }, { backoffMs: 1000, maxBackoffMs: 10_000 }, [], events);
+    const w = await worker(
+      'flaky',
+      async (job) => {
+        attempts.push(Date.now());
+        if (job.attempts < 3) throw new Error(`try ${job.attempts} failed`);
+      },
+      { backoffMs: 1000, maxBackoffMs: 10_000 },
+      [],
+      events,
+    );
     await enqueue(api.db, 'flaky', 'flaky-1', {});
     await w.start();
     await until('the third attempt', () => events.includes('done:flaky'));
@@ -79,9 +103,15 @@ describe('outbox', () => {
   it('gives up after the last attempt: the job is dead, logged with its error, and counted', async () => {
     const logged: Logged[] = [];
     const events: string[] = [];
-    const w = await worker('broken', async () => {
-      throw new Error('SMTP refused');
-    }, {}, logged, events);
+    const w = await worker(
+      'broken',
+      async () => {
+        throw new Error('SMTP refused');
+      },
+      {},
+      logged,
+      events,
+    );
     await enqueue(api.db, 'broken', 'broken-1', {});
     await w.start();
     await until('the job to give up', () => events.includes('dead:broken'));
@@ -112,10 +142,14 @@ describe('outbox', () => {
     let release: () => void = () => undefined;
     let stalledTook = 0;
     // One slot, and its handler never returns: what a hung or killed worker leaves behind.
-    const stalled = await worker('orphan', async () => {
-      stalledTook += 1;
-      await new Promise<void>((resolve) => (release = resolve));
-    }, { leaseMs: 1000, concurrency: 1 });
+    const stalled = await worker(
+      'orphan',
+      async () => {
+        stalledTook += 1;
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+      { leaseMs: 1000, concurrency: 1 },
+    );
     await enqueue(api.db, 'orphan', 'orphan-1', {});
     await stalled.start();
     await until('the stalled worker to take the job', () => stalledTook === 1);

@@ -26,8 +26,17 @@ describe('pageLoads', () => {
   it('without a head to send, settles every load the render asked for', async () => {
     const loads = pageLoads(Date.now() + 2000);
     const calls = fresh();
-    const settled = await loads.settle(new Map([['category', slow(1, 'c', calls)], ['products', slow(60, 'p', calls)]]), null);
-    expect([...settled]).toEqual([['category', { ok: true, data: 'c' }], ['products', { ok: true, data: 'p' }]]);
+    const settled = await loads.settle(
+      new Map([
+        ['category', slow(1, 'c', calls)],
+        ['products', slow(60, 'p', calls)],
+      ]),
+      null,
+    );
+    expect([...settled]).toEqual([
+      ['category', { ok: true, data: 'c' }],
+      ['products', { ok: true, data: 'p' }],
+    ]);
     loads.close();
   });
 
@@ -35,7 +44,13 @@ describe('pageLoads', () => {
     const loads = pageLoads(Date.now() + 2000);
     const category = fresh();
     const products = fresh();
-    const first = await loads.settle(new Map([['category', slow(1, 'c', category)], ['products', slow(150, 'p', products)]]), 10);
+    const first = await loads.settle(
+      new Map([
+        ['category', slow(1, 'c', category)],
+        ['products', slow(150, 'p', products)],
+      ]),
+      10,
+    );
     expect([...first.keys()], 'the category, to render the head with its title').toEqual(['category']);
     // The next render asks for the listing again (it has no data yet): the load already on its way answers.
     const second = await loads.settle(new Map([['products', slow(150, 'p', products)]]), null);
@@ -47,7 +62,13 @@ describe('pageLoads', () => {
   it('with a head to send, waits for data that all comes close together: one render with all of it', async () => {
     const loads = pageLoads(Date.now() + 2000);
     const calls = fresh();
-    const settled = await loads.settle(new Map([['category', slow(1, 'c', calls)], ['products', slow(4, 'p', calls)]]), 50);
+    const settled = await loads.settle(
+      new Map([
+        ['category', slow(1, 'c', calls)],
+        ['products', slow(4, 'p', calls)],
+      ]),
+      50,
+    );
     expect([...settled.keys()].sort()).toEqual(['category', 'products']);
     loads.close();
   });
@@ -56,13 +77,25 @@ describe('pageLoads', () => {
     const loads = pageLoads(Date.now() + 40);
     const calls = fresh();
     const missing: Load = () => Promise.reject(Object.assign(new Error('nenájdené'), { status: 404 }));
-    const settled = await loads.settle(new Map([['product', missing], ['related', slow(5_000, 'r', calls)]]), null);
+    const settled = await loads.settle(
+      new Map([
+        ['product', missing],
+        ['related', slow(5_000, 'r', calls)],
+      ]),
+      null,
+    );
     expect([...settled]).toEqual([['product', { ok: false, status: 404, message: 'nenájdené' }]]);
     expect(calls.aborted, 'the slow load abandoned at the deadline').toBe(1);
 
     const later = pageLoads(Date.now() + 2000);
     const left = fresh();
-    await later.settle(new Map([['menu', slow(1, 'm', left)], ['blog', slow(5_000, 'b', left)]]), 5);
+    await later.settle(
+      new Map([
+        ['menu', slow(1, 'm', left)],
+        ['blog', slow(5_000, 'b', left)],
+      ]),
+      5,
+    );
     later.close();
     expect(left.aborted, 'the page is done: its load still on the way is abandoned').toBe(1);
   });

@@ -48,16 +48,33 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL statements run by name', 
     try {
       await sql`create table t (id integer primary key, name text)`.execute(db);
       await sql`insert into t values (1, 'tehla'), (2, 'cement')`.execute(db);
-      const byId = (id: number) => db.selectFrom('t' as never).select(['id' as never, 'name' as never]).where('id' as never, '=', id as never).execute();
-      const allOf = (id: number) => db.selectFrom('t' as never).selectAll().where('id' as never, '=', id as never).execute();
+      const byId = (id: number) =>
+        db
+          .selectFrom('t' as never)
+          .select(['id' as never, 'name' as never])
+          .where('id' as never, '=', id as never)
+          .execute();
+      const allOf = (id: number) =>
+        db
+          .selectFrom('t' as never)
+          .selectAll()
+          .where('id' as never, '=', id as never)
+          .execute();
       expect(await byId(1)).toEqual([{ id: 1, name: 'tehla' }]);
       expect(await byId(2)).toEqual([{ id: 2, name: 'cement' }]);
       expect(await allOf(2)).toEqual([{ id: 2, name: 'cement' }]);
       expect(await allOf(1)).toEqual([{ id: 1, name: 'tehla' }]);
       // Queries one after another use the pool's one idle connection: its prepared statements.
-      const prepared = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'shop_%'`.execute(db)).rows.map((row) => row.statement);
+      const prepared = async () =>
+        (await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'shop_%'`.execute(db)).rows.map(
+          (row) => row.statement,
+        );
       const statements = await prepared();
-      const byIdText = db.selectFrom('t' as never).select(['id' as never, 'name' as never]).where('id' as never, '=', 1 as never).compile().sql;
+      const byIdText = db
+        .selectFrom('t' as never)
+        .select(['id' as never, 'name' as never])
+        .where('id' as never, '=', 1 as never)
+        .compile().sql;
       expect(statements).toContain(byIdText);
       expect(statements.some((text) => text.includes('*') && text.includes('"t"'))).toBe(false);
 

@@ -11,8 +11,15 @@ let variantId: number;
 
 beforeAll(async () => {
   api = await startTestApi();
-  const light = await api.db.selectFrom('variants').select('v_id').where('v_availability', '=', 'in_stock').where('v_stock', '>=', 5)
-    .where('v_weight', '>', 0).where('v_weight', '<=', 2_000).orderBy('v_id').executeTakeFirstOrThrow();
+  const light = await api.db
+    .selectFrom('variants')
+    .select('v_id')
+    .where('v_availability', '=', 'in_stock')
+    .where('v_stock', '>=', 5)
+    .where('v_weight', '>', 0)
+    .where('v_weight', '<=', 2_000)
+    .orderBy('v_id')
+    .executeTakeFirstOrThrow();
   variantId = light.v_id;
 });
 afterAll(async () => api?.close());
@@ -37,7 +44,14 @@ describe('pickup points (GET /api/pickup-points)', () => {
     const all = (await points()).body.data;
     expect(all.length).toBeGreaterThanOrEqual(15);
     expect(new Set(all.map((point) => point.city)).size).toBeGreaterThanOrEqual(12);
-    for (const point of all) expect(point).toMatchObject({ code: expect.any(String), street: expect.any(String), zip: expect.stringMatching(/^\d{5}$/), hours: expect.any(String), distanceKm: null });
+    for (const point of all)
+      expect(point).toMatchObject({
+        code: expect.any(String),
+        street: expect.any(String),
+        zip: expect.stringMatching(/^\d{5}$/),
+        hours: expect.any(String),
+        distanceKm: null,
+      });
 
     const zilina = (await points('?q=zilina')).body.data;
     expect(zilina.map((point) => point.city)).toEqual(['Žilina', 'Žilina']);
@@ -78,7 +92,10 @@ describe('an order to a pickup point', () => {
     const mail = readdirSync(outbox).find((file) => readFileSync(join(outbox, file), 'utf8').includes(placed.body.data.order.number))!;
     // The text part, decoded from quoted-printable as a mail client does.
     const eml = readFileSync(join(outbox, mail), 'utf8').replace(/=\r?\n/g, '');
-    const decoded = Buffer.from(eml.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    const decoded = Buffer.from(
+      eml.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
     expect(decoded).toContain('Výdajné miesto: Výdajné miesto Martin, M. R. Štefánika 12, 036 01 Martin');
 
     // Another shipping keeps no point, whatever the body says.
@@ -96,7 +113,10 @@ describe('the confirmation e-mail', () => {
     const outbox = join(api.dataDir, 'outbox');
     const file = readdirSync(outbox).find((name) => readFileSync(join(outbox, name), 'utf8').includes(placed.body.data.order.number))!;
     const eml = readFileSync(join(outbox, file), 'utf8').replace(/=\r?\n/g, '');
-    const text = Buffer.from(eml.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    const text = Buffer.from(
+      eml.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
     expect(text).toMatch(/Doprava: Osobný odber[^\n]*: zadarmo/);
     expect(text).toMatch(/Platba: Bankovým prevodom: zadarmo/);
     expect(text).not.toMatch(/prevodom: 0/);

@@ -11,7 +11,9 @@ describe('product pictures tell products apart', () => {
     expect(productLook('Obklad Rako Up 30 × 60 béžová', 'dlazby-a-obklady')).toMatchObject({ colour: '#d8c3a0', size: '30 × 60' });
     expect(productLook('Farba Primalex Plus biela 15 kg', 'farby-a-laky')).toMatchObject({ colour: '#f4f4f0', size: '15 kg' });
     expect(productSvg('Obklad Rako Up 30 × 60 béžová', 'dlazby-a-obklady')).toContain('>30 × 60</text>');
-    expect(productSvg('Obklad Rako Up 30 × 60 biela', 'dlazby-a-obklady')).not.toBe(productSvg('Obklad Rako Up 30 × 60 béžová', 'dlazby-a-obklady'));
+    expect(productSvg('Obklad Rako Up 30 × 60 biela', 'dlazby-a-obklady')).not.toBe(
+      productSvg('Obklad Rako Up 30 × 60 béžová', 'dlazby-a-obklady'),
+    );
   });
 
   it('escape what they write', () => {

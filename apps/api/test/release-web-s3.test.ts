@@ -18,7 +18,17 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
-import { deploy, readRegistry, localDirectoryStorage, type ReleaseStorage, S3_CACHE_DIR, storageFromEnv, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
+import {
+  deploy,
+  readRegistry,
+  localDirectoryStorage,
+  type ReleaseStorage,
+  S3_CACHE_DIR,
+  storageFromEnv,
+  releaseIntegrity,
+  generateSigningKey,
+  readSigningKey,
+} from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
 import { releasedFileCheck } from '../src/web/verified-files.ts';
 
@@ -60,7 +70,10 @@ let operatorCookie = '';
 /** A shell build with a server build (server/entry.cjs) that renders the cart page from the checkout area's server build. */
 function shellBuild(marker: string): string {
   const dir = fakeShellBuild();
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>shop</title><!--shop-config--></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><title>shop</title><!--shop-config--></head><body><div id="root"></div></body></html>',
+  );
   mkdirSync(join(dir, 'assets'));
   const chunk = `export const shell = ${JSON.stringify(marker)};`;
   writeFileSync(join(dir, 'assets', `shell-${marker}.js`), chunk);
@@ -106,26 +119,55 @@ beforeAll(async () => {
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', S3RVER_CREDENTIALS.secretAccessKey);
   origin = mkdtempSync(join(tmpdir(), 'release-web-s3-'));
   localOrigin = mkdtempSync(join(tmpdir(), 'release-web-s3-local-'));
-  storage = storageFromEnv({ S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.endpoint, S3_PREFIX: `web-${randomUUID().slice(0, 8)}/releases` }, origin);
+  storage = storageFromEnv(
+    { S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.endpoint, S3_PREFIX: `web-${randomUUID().slice(0, 8)}/releases` },
+    origin,
+  );
   local = localDirectoryStorage(localOrigin);
   expect(storage.local).toBe(false);
 
   // The same builds into the bucket and into a directory: the same content-hashed versions.
   const [area, shellDist] = [checkoutBuild('v1'), shellBuild('one')];
   for (const target of [storage, local]) {
-    checkout = (await deploy({ storage: target, part: 'checkout', distDir: area, packageVersion: '1.0.0', provenance, signingKey, init: true })).version;
+    checkout = (
+      await deploy({ storage: target, part: 'checkout', distDir: area, packageVersion: '1.0.0', provenance, signingKey, init: true })
+    ).version;
     shell = (await deploy({ storage: target, part: 'shell', distDir: shellDist, packageVersion: '1.0.0', provenance, signingKey })).version;
   }
 
   // As server.ts puts the server together, on that one storage.
   app.setErrorHandler(errorHandler);
   api = await startTestApi();
-  await app.register(opsRoutes, { prefix: '/api', storage, operatorToken, publicUrl: 'https://shop.example', identities: releaseIdentities(api.db), operators: operatorAccounts(api.db) });
+  await app.register(opsRoutes, {
+    prefix: '/api',
+    storage,
+    operatorToken,
+    publicUrl: 'https://shop.example',
+    identities: releaseIdentities(api.db),
+    operators: operatorAccounts(api.db),
+  });
   registryEvents(app, { storage });
-  await app.register(shellHost, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example', integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }) });
+  await app.register(shellHost, {
+    storage,
+    assetOrigin: 'https://cdn.example',
+    gtmId: null,
+    registryPollMs: 60_000,
+    telemetrySample: 1,
+    operatorToken,
+    publicUrl: 'https://shop.example',
+    integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }),
+  });
   // Each origin sends only what the shop's key signed.
-  assets = await buildStaticOrigin({ storage, logger: app.log, check: releasedFileCheck(releaseIntegrity({ storage, keys: async () => [trustedKey] }), () => undefined) });
-  localAssets = await buildStaticOrigin({ storage: local, logger: app.log, check: releasedFileCheck(releaseIntegrity({ storage: local, keys: async () => [trustedKey] }), () => undefined) });
+  assets = await buildStaticOrigin({
+    storage,
+    logger: app.log,
+    check: releasedFileCheck(releaseIntegrity({ storage, keys: async () => [trustedKey] }), () => undefined),
+  });
+  localAssets = await buildStaticOrigin({
+    storage: local,
+    logger: app.log,
+    check: releasedFileCheck(releaseIntegrity({ storage: local, keys: async () => [trustedKey] }), () => undefined),
+  });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   assetBase = await assets.listen({ port: 0, host: '127.0.0.1' });
   localAssetBase = await localAssets.listen({ port: 0, host: '127.0.0.1' });
@@ -148,7 +190,9 @@ describe('the shell host on S3', () => {
     const html = await response.text();
     expect(html).toContain('<title>shop</title>');
     expect(html).toContain('Košík v1 zo servera');
-    const config = JSON.parse(/<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as { registry: { revision: string; areas: { checkout: { version: string } } } };
+    const config = JSON.parse(/<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as {
+      registry: { revision: string; areas: { checkout: { version: string } } };
+    };
     expect(config.registry.revision).toBe((await readRegistry(storage)).revision);
     expect(config.registry.areas.checkout.version).toBe(checkout);
     // The page's chunks, from the area's mf-manifest.json in the bucket.
@@ -170,7 +214,8 @@ describe('the shell host on S3', () => {
     expect(first.headers.get('cache-control')).toBe(IMMUTABLE);
     expect(await first.text()).toBe('export const shell = "one";');
 
-    const next = (await deploy({ storage, part: 'shell', distDir: shellBuild('two'), packageVersion: '1.0.0', provenance, signingKey })).version;
+    const next = (await deploy({ storage, part: 'shell', distDir: shellBuild('two'), packageVersion: '1.0.0', provenance, signingKey }))
+      .version;
     expect((await fetch(`${base}/assets/shell-two.js`)).status).toBe(200);
     expect(await (await fetch(`${base}/assets/shell-one.js`)).text()).toBe('export const shell = "one";');
     expect((await fetch(`${base}/assets/shell-none.js`)).status).toBe(404);
@@ -247,7 +292,11 @@ describe('the static origin on S3', () => {
   });
 
   it('answers 404 with CORS, in the same shape as from a directory, for what is not there', async () => {
-    for (const path of [`/remotes/checkout/${checkout}/assets/none.js`, '/remotes/checkout/9.9.9-none/remoteEntry.js', `/remotes/checkout/${checkout}/assets`]) {
+    for (const path of [
+      `/remotes/checkout/${checkout}/assets/none.js`,
+      '/remotes/checkout/9.9.9-none/remoteEntry.js',
+      `/remotes/checkout/${checkout}/assets`,
+    ]) {
       const [fromS3, fromDirectory] = await Promise.all([fetch(`${assetBase}${path}`), fetch(`${localAssetBase}${path}`)]);
       expect(fromS3.status, path).toBe(404);
       expect(fromS3.headers.get('access-control-allow-origin'), path).toBe('*');
@@ -280,21 +329,38 @@ describe('the static origin on S3', () => {
     }
     // (The registry events' watcher looks at the registry meanwhile.)
     expect(s3.requests.filter((line) => !line.includes('/builds/latest.json'))).toEqual([]);
-    expect(releasedFileOf(`/remotes/checkout/${checkout}/assets/page.js?x=1`)).toEqual({ area: 'checkout', version: checkout, file: 'assets/page.js' });
+    expect(releasedFileOf(`/remotes/checkout/${checkout}/assets/page.js?x=1`)).toEqual({
+      area: 'checkout',
+      version: checkout,
+      file: 'assets/page.js',
+    });
   });
 
   it('downloads a version once for the requests that come at the same time', async () => {
-    const next = (await deploy({ storage, part: 'checkout', distDir: checkoutBuild('parallel'), packageVersion: '1.0.0', provenance, signingKey, mode: { kind: 'publish' } })).version;
+    const next = (
+      await deploy({
+        storage,
+        part: 'checkout',
+        distDir: checkoutBuild('parallel'),
+        packageVersion: '1.0.0',
+        provenance,
+        signingKey,
+        mode: { kind: 'publish' },
+      })
+    ).version;
     const files = ['remoteEntry.js', 'area.json', 'mf-manifest.json', 'assets/page.js', 'assets/page.js.br', 'server/entry.cjs'];
     s3.requests.splice(0);
     const answers = await Promise.all([...files, ...files].map((file) => fetch(`${assetBase}/remotes/checkout/${next}/${file}`)));
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     // Each file once, and one listing of the folder (the whole of a download), not one per request.
-    const objectKey = (file: string) => `/${s3.bucket}/${storage.location(`remotes/checkout/${next}/${file}`).split('/').slice(3).join('/')}`;
+    const objectKey = (file: string) =>
+      `/${s3.bucket}/${storage.location(`remotes/checkout/${next}/${file}`).split('/').slice(3).join('/')}`;
     const gets = s3.requests.filter((line) => line.startsWith('GET ') && line.includes(`/${next}/`) && line.endsWith('?x-id=GetObject'));
     // The folder holds its signed manifest too: downloaded with the folder, and read once more to verify it.
     const signedFiles = ['release-manifest.json', 'release-manifest.sig'];
-    expect(gets.filter((line) => !signedFiles.some((file) => line.includes(file))).sort()).toEqual(files.map((file) => `GET ${objectKey(file)}?x-id=GetObject`).sort());
+    expect(gets.filter((line) => !signedFiles.some((file) => line.includes(file))).sort()).toEqual(
+      files.map((file) => `GET ${objectKey(file)}?x-id=GetObject`).sort(),
+    );
     for (const file of signedFiles) expect(gets.filter((line) => line.includes(file)).length).toBeLessThanOrEqual(2);
     expect(s3.requests.filter((line) => new RegExp(`^GET /${s3.bucket}/\\?prefix=.*${next}`).test(line))).toHaveLength(1);
     expect(existsSync(cached('remotes', 'checkout', next, 'assets', 'page.js.br'))).toBe(true);
@@ -322,7 +388,9 @@ describe('registry events and operator calls on S3', () => {
     try {
       expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
 
-      const moved = (await deploy({ storage, part: 'checkout', distDir: checkoutBuild('v2'), packageVersion: '1.0.0', provenance, signingKey })).version;
+      const moved = (
+        await deploy({ storage, part: 'checkout', distDir: checkoutBuild('v2'), packageVersion: '1.0.0', provenance, signingKey })
+      ).version;
       let since = Date.now();
       expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
       expect(Date.now() - since).toBeLessThan(3000);

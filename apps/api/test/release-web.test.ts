@@ -12,7 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deploy, rollback, readRegistry, localDirectoryStorage, signPreview, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
+import {
+  deploy,
+  rollback,
+  readRegistry,
+  localDirectoryStorage,
+  signPreview,
+  releaseIntegrity,
+  generateSigningKey,
+  readSigningKey,
+} from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
@@ -25,7 +34,10 @@ const storage = localDirectoryStorage(origin);
 const provenance = { who: 'team', reason: 'internal reason' };
 const key = generateSigningKey();
 const signingKey = readSigningKey(key.privateKeyPem);
-const integrity = releaseIntegrity({ storage, keys: async () => [{ keyId: key.keyId, owner: 'shop', area: null, publicKey: key.publicKeyPem }] });
+const integrity = releaseIntegrity({
+  storage,
+  keys: async () => [{ keyId: key.keyId, owner: 'shop', area: null, publicKey: key.publicKeyPem }],
+});
 const app = Fastify();
 let base = '';
 let stable = '';
@@ -35,12 +47,41 @@ const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './Ca
 const giftRoute = { name: 'gift-cards', path: '/darcekove-poukazky', module: './GiftPage', layout: 'default' };
 
 beforeAll(async () => {
-  stable = (await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { routes: [cartRoute] }), packageVersion: '1.0.0', provenance, init: true, signingKey })).version;
+  stable = (
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: fakeAreaBuild('checkout', { routes: [cartRoute] }),
+      packageVersion: '1.0.0',
+      provenance,
+      init: true,
+      signingKey,
+    })
+  ).version;
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance, signingKey });
   const preview = fakeAreaBuild('checkout', { marker: 'preview', exposes: ['./CartPage', './GiftPage'], routes: [cartRoute, giftRoute] });
-  previewed = (await deploy({ storage, part: 'checkout', distDir: preview, packageVersion: '1.0.0', provenance, mode: { kind: 'publish' }, signingKey })).version;
+  previewed = (
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: preview,
+      packageVersion: '1.0.0',
+      provenance,
+      mode: { kind: 'publish' },
+      signingKey,
+    })
+  ).version;
   registryEvents(app, { storage, pollMs: 50 });
-  await shellHost(app, { storage, assetOrigin: 'https://cdn.example', gtmId: null, registryPollMs: 60_000, telemetrySample: 1, operatorToken, publicUrl: 'https://shop.example', integrity });
+  await shellHost(app, {
+    storage,
+    assetOrigin: 'https://cdn.example',
+    gtmId: null,
+    registryPollMs: 60_000,
+    telemetrySample: 1,
+    operatorToken,
+    publicUrl: 'https://shop.example',
+    integrity,
+  });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -52,7 +93,10 @@ afterAll(async () => {
 async function served(cookie?: string) {
   const html = await (await fetch(`${base}/`, { headers: cookie ? { cookie } : {} })).text();
   const json = /<script type="application\/json" id="shop-config">(.*?)<\/script>/.exec(html)?.[1] ?? 'null';
-  return JSON.parse(json) as { registry: { revision: string; areas: { checkout: { version: string; routes: { path: string }[] } } }; preview: { area: string; version: string } | null };
+  return JSON.parse(json) as {
+    registry: { revision: string; areas: { checkout: { version: string; routes: { path: string }[] } } };
+    preview: { area: string; version: string } | null;
+  };
 }
 
 describe('the public registry', () => {
@@ -113,7 +157,9 @@ describe('preview links', () => {
     expect(mine.registry.revision).toBe(everyone.registry.revision);
     // Everyone's page may be kept by a shared cache; the previewing browser's never.
     expect((await fetch(`${base}/`)).headers.get('cache-control')).toMatch(/^public, /);
-    expect((await fetch(`${base}/`, { headers: { cookie: cookie.split(';')[0]! } })).headers.get('cache-control')).toBe('private, no-cache');
+    expect((await fetch(`${base}/`, { headers: { cookie: cookie.split(';')[0]! } })).headers.get('cache-control')).toBe(
+      'private, no-cache',
+    );
 
     const ended = await fetch(`${base}/preview?end=1`, { redirect: 'manual' });
     expect(ended.headers.get('set-cookie')).toContain('Max-Age=0');
@@ -137,7 +183,14 @@ describe('registry events', () => {
     const nextRevision = () => events.nextRevision();
     expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
 
-    await deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker: 'moved', routes: [cartRoute] }), packageVersion: '1.0.0', provenance, signingKey });
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: fakeAreaBuild('checkout', { marker: 'moved', routes: [cartRoute] }),
+      packageVersion: '1.0.0',
+      provenance,
+      signingKey,
+    });
     const movedAt = Date.now();
     const moved = await nextRevision();
     expect(moved).toBe((await readRegistry(storage)).revision);

@@ -8,7 +8,33 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deploy, deploySet, finishCanary, prune, rollback, setPin, status, ReleaseRefused, readHistory, readRegistry, REGISTRY_KEY, HISTORY_KEY, publicRegistry, generateSigningKey, localDirectoryStorage, type ReleaseStorage, LOCK_KEY, readLock, withReleaseLock, canaryVerdict, startCanaryWatch, type VersionHealth, signPreview, verifyPreview, unpackBuild } from '@shop/release';
+import {
+  deploy,
+  deploySet,
+  finishCanary,
+  prune,
+  rollback,
+  setPin,
+  status,
+  ReleaseRefused,
+  readHistory,
+  readRegistry,
+  REGISTRY_KEY,
+  HISTORY_KEY,
+  publicRegistry,
+  generateSigningKey,
+  localDirectoryStorage,
+  type ReleaseStorage,
+  LOCK_KEY,
+  readLock,
+  withReleaseLock,
+  canaryVerdict,
+  startCanaryWatch,
+  type VersionHealth,
+  signPreview,
+  verifyPreview,
+  unpackBuild,
+} from '@shop/release';
 import { previewedRegistry } from '../src/web/preview-host.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
@@ -44,8 +70,19 @@ const backends: Backend[] = [
 let storage: ReleaseStorage;
 const provenance = { who: 'test', commit: 'abc123def456', dirty: false };
 
-async function deployArea(area: string, options: Parameters<typeof fakeAreaBuild>[1] = {}, extra: Partial<Parameters<typeof deploy>[0]> = {}) {
-  return deploy({ storage, part: area as 'checkout', distDir: fakeAreaBuild(area, options), packageVersion: '1.0.0', provenance, ...extra });
+async function deployArea(
+  area: string,
+  options: Parameters<typeof fakeAreaBuild>[1] = {},
+  extra: Partial<Parameters<typeof deploy>[0]> = {},
+) {
+  return deploy({
+    storage,
+    part: area as 'checkout',
+    distDir: fakeAreaBuild(area, options),
+    packageVersion: '1.0.0',
+    provenance,
+    ...extra,
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<ReleaseRefused> {
@@ -78,11 +115,26 @@ describe.each(backends)('releases on $name', (backend) => {
       expect(result.changed).toBe(true);
       expect(result.version).toMatch(/^1\.0\.0-[0-9a-f]{10}$/);
       const registry = await readRegistry(storage);
-      expect(registry.areas.checkout).toMatchObject({ version: result.version, entry: `remotes/checkout/${result.version}/remoteEntry.js`, kernel: '1.0.0' });
-      expect(registry.areas.checkout!.routes).toEqual([{ name: 'checkout-cart-page', path: '/checkout/cart-page', module: './CartPage', layout: 'default' }]);
+      expect(registry.areas.checkout).toMatchObject({
+        version: result.version,
+        entry: `remotes/checkout/${result.version}/remoteEntry.js`,
+        kernel: '1.0.0',
+      });
+      expect(registry.areas.checkout!.routes).toEqual([
+        { name: 'checkout-cart-page', path: '/checkout/cart-page', module: './CartPage', layout: 'default' },
+      ]);
       expect(await storage.exists(`remotes/checkout/${before}`)).toBe(true);
       const last = (await readHistory(storage)).at(-1)!;
-      expect(last).toMatchObject({ part: 'checkout', action: 'deploy', from: before, to: result.version, who: 'test', reason: 'new basket', commit: 'abc123def456', dirty: true });
+      expect(last).toMatchObject({
+        part: 'checkout',
+        action: 'deploy',
+        from: before,
+        to: result.version,
+        who: 'test',
+        reason: 'new basket',
+        commit: 'abc123def456',
+        dirty: true,
+      });
       expect(Date.parse(last.at)).not.toBeNaN();
     });
 
@@ -94,7 +146,9 @@ describe.each(backends)('releases on $name', (backend) => {
 
     it('refuses an origin without a registry (a mistyped DATA_DIR) unless asked to start one', async () => {
       const empty = backend.make();
-      const error = await refusal(deploy({ storage: empty, part: 'checkout', distDir: fakeAreaBuild('checkout'), packageVersion: '1.0.0', provenance }));
+      const error = await refusal(
+        deploy({ storage: empty, part: 'checkout', distDir: fakeAreaBuild('checkout'), packageVersion: '1.0.0', provenance }),
+      );
       expect(error.code).toBe('no_registry');
       expect(error.message).toContain('--init');
       expect(error.message).toContain(empty.location(REGISTRY_KEY));
@@ -114,18 +168,32 @@ describe.each(backends)('releases on $name', (backend) => {
 
     it('refuses a route that names a module the build does not expose, a path the shell owns, and a path another area serves', async () => {
       const before = await snapshot();
-      const missing = await refusal(deployArea('checkout', { marker: 'v2', routes: [{ name: 'cart', path: '/checkout/cart', module: './Missing', layout: 'checkout' }] }));
+      const missing = await refusal(
+        deployArea('checkout', {
+          marker: 'v2',
+          routes: [{ name: 'cart', path: '/checkout/cart', module: './Missing', layout: 'checkout' }],
+        }),
+      );
       expect(missing.code).toBe('missing_module');
       expect(missing.message).toContain('./Missing');
-      const reserved = await refusal(deployArea('checkout', { marker: 'v3', routes: [{ name: 'ops', path: '/ops', module: './CartPage', layout: 'default' }] }));
+      const reserved = await refusal(
+        deployArea('checkout', { marker: 'v3', routes: [{ name: 'ops', path: '/ops', module: './CartPage', layout: 'default' }] }),
+      );
       expect(reserved.code).toBe('broken_build');
       expect(reserved.message).toContain('/ops');
-      await deployArea('catalog', { exposes: ['./HomePage'], routes: [{ name: 'home', path: '/', module: './HomePage', layout: 'default' }] });
+      await deployArea('catalog', {
+        exposes: ['./HomePage'],
+        routes: [{ name: 'home', path: '/', module: './HomePage', layout: 'default' }],
+      });
       const beforeClash = await snapshot();
-      const clash = await refusal(deployArea('checkout', { marker: 'v4', routes: [{ name: 'landing', path: '/', module: './CartPage', layout: 'default' }] }));
+      const clash = await refusal(
+        deployArea('checkout', { marker: 'v4', routes: [{ name: 'landing', path: '/', module: './CartPage', layout: 'default' }] }),
+      );
       expect(clash.code).toBe('route_clash');
       expect(clash.message).toContain('catalog');
-      const sameName = await refusal(deployArea('checkout', { marker: 'v5', routes: [{ name: 'home', path: '/kosik', module: './CartPage', layout: 'default' }] }));
+      const sameName = await refusal(
+        deployArea('checkout', { marker: 'v5', routes: [{ name: 'home', path: '/kosik', module: './CartPage', layout: 'default' }] }),
+      );
       expect(sameName.code).toBe('route_clash');
       expect(await snapshot()).toEqual(beforeClash);
       expect(before.registry).not.toBeNull();
@@ -137,7 +205,10 @@ describe.each(backends)('releases on $name', (backend) => {
         { name: 'checkout-gift', path: '/checkout/darcek/:code', module: './GiftPage', layout: 'checkout' },
       ];
       await deployArea('checkout', { marker: 'v2', exposes: ['./CartPage', './GiftPage'], routes: pages });
-      expect((await readRegistry(storage)).areas.checkout!.routes.map((route) => route.path)).toEqual(['/checkout/cart', '/checkout/darcek/:code']);
+      expect((await readRegistry(storage)).areas.checkout!.routes.map((route) => route.path)).toEqual([
+        '/checkout/cart',
+        '/checkout/darcek/:code',
+      ]);
       await deployArea('checkout', { marker: 'v3', routes: pages.slice(0, 1) });
       expect((await readRegistry(storage)).areas.checkout!.routes.map((route) => route.path)).toEqual(['/checkout/cart']);
     });
@@ -146,7 +217,9 @@ describe.each(backends)('releases on $name', (backend) => {
       const broken = fakeAreaBuild('checkout', { marker: 'v3' });
       writeFileSync(join(broken, 'mf-manifest.json'), '{ not json');
       const before = await snapshot();
-      expect((await refusal(deploy({ storage, part: 'checkout', distDir: broken, packageVersion: '1.0.0', provenance }))).code).toBe('broken_build');
+      expect((await refusal(deploy({ storage, part: 'checkout', distDir: broken, packageVersion: '1.0.0', provenance }))).code).toBe(
+        'broken_build',
+      );
       expect((await refusal(deployArea('checkout', { marker: 'v4', pageBytes: 20000 }, { budgetBytes: 50 }))).code).toBe('over_budget');
       expect(await snapshot()).toEqual(before);
     });
@@ -155,8 +228,13 @@ describe.each(backends)('releases on $name', (backend) => {
   describe('the release lock', () => {
     it('refuses while a live release holds it, changing nothing', async () => {
       const before = await snapshot();
-      await storage.writeTextAtomic(LOCK_KEY, JSON.stringify({ pid: 1, host: 'elsewhere', since: new Date().toISOString(), what: 'deploy catalog' }));
-      const error = await refusal(withReleaseLock(storage, 'deploy checkout', () => deployArea('checkout', { marker: 'v5' }), { waitMs: 200, pollMs: 50 }));
+      await storage.writeTextAtomic(
+        LOCK_KEY,
+        JSON.stringify({ pid: 1, host: 'elsewhere', since: new Date().toISOString(), what: 'deploy catalog' }),
+      );
+      const error = await refusal(
+        withReleaseLock(storage, 'deploy checkout', () => deployArea('checkout', { marker: 'v5' }), { waitMs: 200, pollMs: 50 }),
+      );
       expect(error.code).toBe('lock_held');
       expect(error.message).toContain('deploy catalog');
       expect(await snapshot()).toEqual(before);
@@ -173,7 +251,11 @@ describe.each(backends)('releases on $name', (backend) => {
         await storage.writeTextAtomic(LOCK_KEY, JSON.stringify(stale));
         expect((await readLock(storage))?.stale).toBe(true);
         const lines: string[] = [];
-        const ran = await withReleaseLock(storage, 'rollback checkout', async () => 'done', { waitMs: 200, pollMs: 20, log: (line) => lines.push(line) });
+        const ran = await withReleaseLock(storage, 'rollback checkout', async () => 'done', {
+          waitMs: 200,
+          pollMs: 20,
+          log: (line) => lines.push(line),
+        });
         expect(ran).toBe('done');
         expect(lines.join('\n')).toContain(stale.what);
         expect(await storage.exists(LOCK_KEY)).toBe(false);
@@ -214,12 +296,22 @@ describe.each(backends)('releases on $name', (backend) => {
       const builds = [fakeAreaBuild('checkout', { marker: 'left' }), fakeAreaBuild('checkout', { marker: 'right' })];
       const run = (dist: string) =>
         new Promise<number>((resolve) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', '../../packages/release/src/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin], {
-            cwd: join(import.meta.dirname, '..'),
-            stdio: 'ignore',
-            // A team's key: the command signs every build it releases.
-            env: { ...process.env, S3_BUCKET: '', RELEASE_USER: 'team', RELEASE_SIGNING_KEY: generateSigningKey().privateKeyPem, ...bucketEnv },
-          });
+          const child = spawn(
+            process.execPath,
+            ['--import', 'tsx', '../../packages/release/src/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin],
+            {
+              cwd: join(import.meta.dirname, '..'),
+              stdio: 'ignore',
+              // A team's key: the command signs every build it releases.
+              env: {
+                ...process.env,
+                S3_BUCKET: '',
+                RELEASE_USER: 'team',
+                RELEASE_SIGNING_KEY: generateSigningKey().privateKeyPem,
+                ...bucketEnv,
+              },
+            },
+          );
           child.on('exit', (code) => resolve(code ?? 1));
         });
       expect(await Promise.all(builds.map(run))).toEqual([0, 0]);
@@ -272,22 +364,36 @@ describe.each(backends)('releases on $name', (backend) => {
       const pinned = await snapshot();
 
       // A restart (npm start) releases the working tree's builds: the pinned part and the build rolled back from stay put.
-      const restart = await deploySet({ storage, provenance, onlyNew: true, parts: [{ part: 'checkout', distDir: bad, packageVersion: '1.0.0' }] });
+      const restart = await deploySet({
+        storage,
+        provenance,
+        onlyNew: true,
+        parts: [{ part: 'checkout', distDir: bad, packageVersion: '1.0.0' }],
+      });
       expect(restart[0]).toMatchObject({ changed: false, version: v2 });
       expect(restart[0]!.left).toContain(`pinned at ${v1}`);
       expect(await snapshot()).toEqual(pinned);
 
       const fixed = fakeAreaBuild('checkout', { marker: 'fixed' });
-      expect((await refusal(deploy({ storage, part: 'checkout', distDir: fixed, packageVersion: '1.0.0', provenance }))).code).toBe('pinned');
+      expect((await refusal(deploy({ storage, part: 'checkout', distDir: fixed, packageVersion: '1.0.0', provenance }))).code).toBe(
+        'pinned',
+      );
       expect(await snapshot()).toEqual(pinned);
 
       await setPin({ storage, part: 'checkout', pinned: false, provenance });
       // Unpinned, a restart still does not bring back the build that was rolled back from …
-      const unpinned = await deploySet({ storage, provenance, onlyNew: true, parts: [{ part: 'checkout', distDir: bad, packageVersion: '1.0.0' }] });
+      const unpinned = await deploySet({
+        storage,
+        provenance,
+        onlyNew: true,
+        parts: [{ part: 'checkout', distDir: bad, packageVersion: '1.0.0' }],
+      });
       expect(unpinned[0]!.left).toContain('released before');
       expect(await inForce()).toBe(v1);
       // … but a new build moves.
-      const v3 = (await deploySet({ storage, provenance, onlyNew: true, parts: [{ part: 'checkout', distDir: fixed, packageVersion: '1.0.0' }] }))[0]!;
+      const v3 = (
+        await deploySet({ storage, provenance, onlyNew: true, parts: [{ part: 'checkout', distDir: fixed, packageVersion: '1.0.0' }] })
+      )[0]!;
       expect(v3).toMatchObject({ changed: true, from: v1 });
 
       await rollback({ storage, part: 'checkout', provenance });
@@ -344,7 +450,12 @@ describe.each(backends)('releases on $name', (backend) => {
       registry = await readRegistry(storage);
       expect(registry.areas.checkout!.version).toBe(canary.version);
       expect(registry.canaries?.checkout).toBeUndefined();
-      expect((await readHistory(storage)).at(-1)).toMatchObject({ action: 'abort', from: second.version, to: canary.version, reason: 'looks wrong' });
+      expect((await readHistory(storage)).at(-1)).toMatchObject({
+        action: 'abort',
+        from: second.version,
+        to: canary.version,
+        reason: 'looks wrong',
+      });
       expect((await refusal(finishCanary({ storage, area: 'checkout', outcome: 'abort', provenance }))).code).toBe('no_canary');
     });
 
@@ -400,7 +511,10 @@ describe.each(backends)('releases on $name', (backend) => {
 
       // The preview host reads the published build from the origin (downloaded first from S3).
       const shown = await previewedRegistry(storage, 'secret-token', token, publicRegistry(await readRegistry(storage)));
-      expect(shown?.registry.areas.checkout).toMatchObject({ version: published.version, entry: `remotes/checkout/${published.version}/remoteEntry.js` });
+      expect(shown?.registry.areas.checkout).toMatchObject({
+        version: published.version,
+        entry: `remotes/checkout/${published.version}/remoteEntry.js`,
+      });
     });
   });
 
@@ -425,7 +539,10 @@ describe.each(backends)('releases on $name', (backend) => {
       expect(removed.sort()).toEqual(versions.slice(0, 3).sort());
       expect((await storage.list('remotes/checkout')).sort()).toEqual(versions.slice(3).sort());
       const { parts } = await status(storage);
-      expect(parts.find((part) => part.part === 'checkout')).toMatchObject({ version: versions[4], versionsKept: versions.slice(3).sort() });
+      expect(parts.find((part) => part.part === 'checkout')).toMatchObject({
+        version: versions[4],
+        versionsKept: versions.slice(3).sort(),
+      });
     });
   });
 
@@ -433,7 +550,9 @@ describe.each(backends)('releases on $name', (backend) => {
     it('takes a kernel upgrade of the shell and an area at once, which neither order of single deploys can', async () => {
       const before = await snapshot();
       const area = fakeAreaBuild('checkout', { kernel: '1.1.0', exposes: ['./CartPage', './ContactPage'], marker: 'v11' });
-      expect((await refusal(deploy({ storage, part: 'checkout', distDir: area, packageVersion: '1.1.0', provenance }))).code).toBe('incompatible_kernel');
+      expect((await refusal(deploy({ storage, part: 'checkout', distDir: area, packageVersion: '1.1.0', provenance }))).code).toBe(
+        'incompatible_kernel',
+      );
       expect(await snapshot()).toEqual(before);
 
       const shell = fakeShellBuild({}, { kernel: '1.1.0' });
@@ -461,11 +580,15 @@ describe('the release command without a signing key', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'release-no-key-'));
     try {
       const dist = fakeAreaBuild('checkout', { marker: 'no-key' });
-      const result = spawnSync(process.execPath, ['--import', 'tsx', '../../packages/release/src/cli.ts', 'deploy', 'checkout', '--dist', dist], {
-        cwd: join(import.meta.dirname, '..'),
-        encoding: 'utf8',
-        env: { ...process.env, S3_BUCKET: '', DATA_DIR: dataDir, RELEASE_SIGNING_KEY: '', RELEASE_USER: 'team' },
-      });
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '../../packages/release/src/cli.ts', 'deploy', 'checkout', '--dist', dist],
+        {
+          cwd: join(import.meta.dirname, '..'),
+          encoding: 'utf8',
+          env: { ...process.env, S3_BUCKET: '', DATA_DIR: dataDir, RELEASE_SIGNING_KEY: '', RELEASE_USER: 'team' },
+        },
+      );
       expect(result.status).not.toBe(0);
       expect(result.stderr).toContain('RELEASE_SIGNING_KEY');
       expect(existsSync(join(dataDir, 'release-signing-key.pem'))).toBe(false);

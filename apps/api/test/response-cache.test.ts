@@ -131,7 +131,12 @@ describe('the public catalogue response cache', () => {
     };
     await stockShown();
     expect(await stockShown()).toEqual({ cache: 'HIT', stock: variant.v_stock });
-    const other = await api.db.selectFrom('products').select('p_url').where('cat_id', '!=', variant.cat_id).orderBy('p_id').executeTakeFirstOrThrow();
+    const other = await api.db
+      .selectFrom('products')
+      .select('p_url')
+      .where('cat_id', '!=', variant.cat_id)
+      .orderBy('p_id')
+      .executeTakeFirstOrThrow();
     const untouched = [`/api/product/${other.p_url}`, '/api/products/facets?category=tehly', '/api/category/tehly'];
     for (const path of untouched) await raw(path);
 
@@ -164,7 +169,11 @@ describe('the public catalogue response cache', () => {
     const before = await tileOf();
     expect((await tileOf()).cache).toBe('HIT');
     // A price change, as the shop's back office makes it: it tells the catalogue.
-    await api.db.updateTable('variants').set({ v_sell_price: before.price! + 1_000 }).where('v_id', '=', Number(single.v_id)).execute();
+    await api.db
+      .updateTable('variants')
+      .set({ v_sell_price: before.price! + 1_000 })
+      .where('v_id', '=', Number(single.v_id))
+      .execute();
     catalogueChanged();
     expect(await tileOf()).toEqual({ cache: 'MISS', price: before.price! + 1_000 });
     const detail = await api.get<{ data: ProductDetail }>(`/api/product/${single.p_url}`);
@@ -187,7 +196,7 @@ describe('the public catalogue response cache', () => {
 });
 
 describe('the catalogue version (told by the code that changes the catalogue)', () => {
-  const anyVariant = async () => (await api.db.selectFrom('variants').select(['v_id', 'v_stock']).orderBy('v_id').executeTakeFirstOrThrow());
+  const anyVariant = async () => await api.db.selectFrom('variants').select(['v_id', 'v_stock']).orderBy('v_id').executeTakeFirstOrThrow();
 
   it('does not move on reads or on writes that do not change the catalogue', async () => {
     const before = catalogueVersion();
@@ -201,7 +210,11 @@ describe('the catalogue version (told by the code that changes the catalogue)', 
     const v = await anyVariant();
     const before = catalogueVersion();
     await inCatalogueTransaction(api.db, async (trx) => {
-      await trx.updateTable('variants').set({ v_stock: v.v_stock + 1 }).where('v_id', '=', v.v_id).execute();
+      await trx
+        .updateTable('variants')
+        .set({ v_stock: v.v_stock + 1 })
+        .where('v_id', '=', v.v_id)
+        .execute();
       // Other connections still read the old stock: nothing may be cached as the new version yet.
       expect(catalogueVersion()).toBe(before);
     });
@@ -210,13 +223,19 @@ describe('the catalogue version (told by the code that changes the catalogue)', 
     const committed = catalogueVersion();
     await expect(
       inCatalogueTransaction(api.db, async (trx) => {
-        await trx.updateTable('variants').set({ v_stock: v.v_stock + 100 }).where('v_id', '=', v.v_id).execute();
+        await trx
+          .updateTable('variants')
+          .set({ v_stock: v.v_stock + 100 })
+          .where('v_id', '=', v.v_id)
+          .execute();
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     expect(catalogueVersion()).toBeGreaterThan(committed);
     expect((await anyVariant()).v_stock).toBe(v.v_stock + 1);
-    await inCatalogueTransaction(api.db, (trx) => trx.updateTable('variants').set({ v_stock: v.v_stock }).where('v_id', '=', v.v_id).execute());
+    await inCatalogueTransaction(api.db, (trx) =>
+      trx.updateTable('variants').set({ v_stock: v.v_stock }).where('v_id', '=', v.v_id).execute(),
+    );
   });
 });
 

@@ -37,16 +37,21 @@ describe('a reusable query', () => {
   it('runs inside a transaction, on its connection', async () => {
     const reused = reusableQuery((db: DbOrTrx, url: string) => db.selectFrom('products').select('p_name').where('p_url', '=', url));
     const product = await api.db.selectFrom('products').select(['p_id', 'p_url']).orderBy('p_id').executeTakeFirstOrThrow();
-    await api.db.transaction().execute(async (trx) => {
-      await trx.updateTable('products').set({ p_name: 'Premenovaný v transakcii' }).where('p_id', '=', product.p_id).execute();
-      expect(await reused(trx, product.p_url)).toEqual([{ p_name: 'Premenovaný v transakcii' }]);
-      throw new Error('rolled back');
-    }).catch((err: Error) => expect(err.message).toBe('rolled back'));
+    await api.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('products').set({ p_name: 'Premenovaný v transakcii' }).where('p_id', '=', product.p_id).execute();
+        expect(await reused(trx, product.p_url)).toEqual([{ p_name: 'Premenovaný v transakcii' }]);
+        throw new Error('rolled back');
+      })
+      .catch((err: Error) => expect(err.message).toBe('rolled back'));
     expect((await reused(api.db, product.p_url))[0]?.p_name).not.toBe('Premenovaný v transakcii');
   });
 
   it('refuses a query with a value of its own or its values in another order', async () => {
-    const ownValue = reusableQuery((db: DbOrTrx, catId: number) => db.selectFrom('products').select('p_id').where('cat_id', '=', catId).where('p_price', '>', 0));
+    const ownValue = reusableQuery((db: DbOrTrx, catId: number) =>
+      db.selectFrom('products').select('p_id').where('cat_id', '=', catId).where('p_price', '>', 0),
+    );
     await expect(ownValue(api.db, 1)).rejects.toThrow(/exactly the values/);
     const swapped = reusableQuery((db: DbOrTrx, catId: number, minPrice: number) => byCategory(db, minPrice, catId));
     await expect(swapped(api.db, 1, 2)).rejects.toThrow(/exactly the values/);
@@ -54,7 +59,8 @@ describe('a reusable query', () => {
 });
 
 describe('a reusable query over a list of ids', () => {
-  const byIds = (db: DbOrTrx, ids: readonly number[]) => db.selectFrom('products').select(['p_id', 'p_url']).where('p_id', 'in', ids).orderBy('p_id');
+  const byIds = (db: DbOrTrx, ids: readonly number[]) =>
+    db.selectFrom('products').select(['p_id', 'p_url']).where('p_id', 'in', ids).orderBy('p_id');
 
   it('answers lists of every length, again and with other ids of the same length, as the query built anew does', async () => {
     const reused = reusableIdsQuery(byIds);
@@ -71,7 +77,9 @@ describe('a reusable query over a list of ids', () => {
   });
 
   it('refuses a query with a value of its own', async () => {
-    const ownValue = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) => db.selectFrom('products').select('p_id').where('p_id', 'in', ids).where('p_price', '>', 0));
+    const ownValue = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) =>
+      db.selectFrom('products').select('p_id').where('p_id', 'in', ids).where('p_price', '>', 0),
+    );
     await expect(ownValue(api.db, [1, 2])).rejects.toThrow(/exactly the values/);
   });
 });

@@ -29,20 +29,28 @@ describe('areaPreloadLinks', () => {
     const storage = localDirectoryStorage(originDir);
     const dir = join(originDir, 'remotes', 'catalog', '1.0.0-abc');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'mf-manifest.json'), JSON.stringify({ exposes: [{ name: 'ProductPage', assets: { js: { sync: ['assets/product-page-1.js'] } } }] }));
+    writeFileSync(
+      join(dir, 'mf-manifest.json'),
+      JSON.stringify({ exposes: [{ name: 'ProductPage', assets: { js: { sync: ['assets/product-page-1.js'] } } }] }),
+    );
     const catalog = { version: '1.0.0-abc', entry: 'remotes/catalog/1.0.0-abc/remoteEntry.js', kernel: '1.0.0', exposes: [], routes: [] };
     const registry = { ...emptyRegistry(), areas: { catalog }, canaries: {} };
     const links = await areaPreloadLinks({ storage, registry, routes, pathname: '/p/tehla', assetOrigin: 'https://cdn.example' });
     expect(links).toContain('<link rel="preconnect" href="https://cdn.example" crossorigin>');
-    const listed = (html: string) => JSON.parse(/<script type="application\/json" id="shop-boot-preload">([^<]*)<\/script>/.exec(html)?.[1] ?? '[]') as string[];
+    const listed = (html: string) =>
+      JSON.parse(/<script type="application\/json" id="shop-boot-preload">([^<]*)<\/script>/.exec(html)?.[1] ?? '[]') as string[];
     expect(listed(links)).toEqual([
       'https://cdn.example/remotes/catalog/1.0.0-abc/remoteEntry.js',
       'https://cdn.example/remotes/catalog/1.0.0-abc/assets/product-page-1.js',
     ]);
-    expect(listed(await areaPreloadLinks({ storage, registry, routes, pathname: '/neznama', assetOrigin: 'https://cdn.example' }))).toEqual([]);
+    expect(listed(await areaPreloadLinks({ storage, registry, routes, pathname: '/neznama', assetOrigin: 'https://cdn.example' }))).toEqual(
+      [],
+    );
     // With a canary of the area running, the browser's own bucket decides the version: nothing is preloaded.
     const withCanary = { ...registry, canaries: { catalog: { ...catalog, version: '1.0.1-def', share: 10 } } };
-    expect(listed(await areaPreloadLinks({ storage, registry: withCanary, routes, pathname: '/p/tehla', assetOrigin: 'https://cdn.example' }))).toEqual([]);
+    expect(
+      listed(await areaPreloadLinks({ storage, registry: withCanary, routes, pathname: '/p/tehla', assetOrigin: 'https://cdn.example' })),
+    ).toEqual([]);
     rmSync(originDir, { recursive: true, force: true });
   });
 });

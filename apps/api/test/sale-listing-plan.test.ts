@@ -9,7 +9,6 @@ import { listingPageInSql, listingPageQuery } from '../src/domains/catalog/produ
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { PRODUCT_SORTS } from '../src/domains/catalog/products/repository/listing-order.ts';
 
-
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi({ responseCache: false });
@@ -19,19 +18,29 @@ afterAll(async () => {
 });
 
 describe('the sale listing', () => {
-  it.skipIf(Boolean(process.env.DATABASE_URL))('reads a page of every sort from an index in that order, on the first page and deep', async () => {
-    for (const sort of PRODUCT_SORTS) {
-      for (const offset of [0, 48]) {
-        const query = listingPageQuery(api.db, { saleOnly: true }, sort, { limit: 24, offset }).compile();
-        const plan = (await api.db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map((row) => row.detail);
-        expect(plan.join(' | '), `${sort} from ${offset}`).toMatch(/USING (COVERING )?INDEX products_sale_order_\w+_idx/);
-        expect(plan.join(' | '), `${sort} from ${offset}: no sort of every sale product`).not.toMatch(/TEMP B-TREE/);
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    'reads a page of every sort from an index in that order, on the first page and deep',
+    async () => {
+      for (const sort of PRODUCT_SORTS) {
+        for (const offset of [0, 48]) {
+          const query = listingPageQuery(api.db, { saleOnly: true }, sort, { limit: 24, offset }).compile();
+          const plan = (await api.db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` })).rows.map(
+            (row) => row.detail,
+          );
+          expect(plan.join(' | '), `${sort} from ${offset}`).toMatch(/USING (COVERING )?INDEX products_sale_order_\w+_idx/);
+          expect(plan.join(' | '), `${sort} from ${offset}: no sort of every sale product`).not.toMatch(/TEMP B-TREE/);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('lists every sale product once over its pages, by popularity and price in order with ties by id', async () => {
-    const products = await api.db.selectFrom('products').select(['p_id', 'p_popularity', 'p_price', 'p_name_sort', 'p_created_at']).where('p_sale_price', 'is not', null).where('p_price', 'is not', null).execute();
+    const products = await api.db
+      .selectFrom('products')
+      .select(['p_id', 'p_popularity', 'p_price', 'p_name_sort', 'p_created_at'])
+      .where('p_sale_price', 'is not', null)
+      .where('p_price', 'is not', null)
+      .execute();
     expect(products.length, 'the seed has sale products').toBeGreaterThan(3);
     type Row = (typeof products)[number];
     // The numeric orders checked here; names and dates compare by the database's collation.
@@ -47,7 +56,10 @@ describe('the sale listing', () => {
         expect(page.total).toBe(products.length);
         ids.push(...page.ids);
       }
-      expect([...ids].sort((a, b) => a - b), `${sort}: every sale product once`).toEqual(products.map((product) => product.p_id).sort((a, b) => a - b));
+      expect(
+        [...ids].sort((a, b) => a - b),
+        `${sort}: every sale product once`,
+      ).toEqual(products.map((product) => product.p_id).sort((a, b) => a - b));
       const order = by[sort];
       if (order) expect(ids, sort).toEqual([...products].sort(order).map((product) => product.p_id));
     }
@@ -55,11 +67,22 @@ describe('the sale listing', () => {
 
   it('counts on a rule the triggers keep: a product with a sale price has a price, whatever happens to its variants', async () => {
     const saleWithoutPrice = () =>
-      api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('p_sale_price', 'is not', null).where('p_price', 'is', null).executeTakeFirstOrThrow();
+      api.db
+        .selectFrom('products')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('p_sale_price', 'is not', null)
+        .where('p_price', 'is', null)
+        .executeTakeFirstOrThrow();
     expect(Number((await saleWithoutPrice()).n)).toBe(0);
-    const product = await api.db.selectFrom('products').select('p_id').where('p_sale_price', 'is not', null).orderBy('p_id').executeTakeFirstOrThrow();
+    const product = await api.db
+      .selectFrom('products')
+      .select('p_id')
+      .where('p_sale_price', 'is not', null)
+      .orderBy('p_id')
+      .executeTakeFirstOrThrow();
     const variants = await api.db.selectFrom('variants').selectAll().where('p_id', '=', product.p_id).orderBy('v_id').execute();
-    const prices = () => api.db.selectFrom('products').select(['p_price', 'p_sale_price']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
+    const prices = () =>
+      api.db.selectFrom('products').select(['p_price', 'p_sale_price']).where('p_id', '=', product.p_id).executeTakeFirstOrThrow();
     try {
       // Every variant unavailable: still priced (and on sale), as the trigger's representative order keeps them.
       await api.db.updateTable('variants').set({ v_availability: 'unavailable' }).where('p_id', '=', product.p_id).execute();

@@ -28,7 +28,11 @@ describe('security headers', () => {
     ['a wrong method', 'DELETE', '/api/site', 404],
     ['a picture', 'GET', '/media/p/1.svg', 200],
   ])('are on %s', async (_what, method, path, status) => {
-    const res = await fetch(`${api.baseUrl}${path}`, { method, headers: method === 'POST' ? { 'content-type': 'application/json' } : {}, body: method === 'POST' ? '{' : undefined });
+    const res = await fetch(`${api.baseUrl}${path}`, {
+      method,
+      headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+      body: method === 'POST' ? '{' : undefined,
+    });
     expect(res.status).toBe(status);
     for (const [name, value] of Object.entries(expected)) expect(res.headers.get(name), name).toBe(value);
     expect(res.headers.get('strict-transport-security')).toBeNull();
@@ -39,7 +43,10 @@ describe('security headers', () => {
     const answer = await new Promise<string>((resolve) => {
       let text = '';
       const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /api/site HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n'));
-      socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk)).on('close', () => resolve(text));
+      socket
+        .setEncoding('latin1')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('close', () => resolve(text));
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
     expect(answer).toMatch(/x-content-type-options: nosniff/i);
@@ -60,14 +67,24 @@ describe('Content-Security-Policy reports', () => {
     const legacy = await fetch(`${api.baseUrl}/api/csp-report`, {
       method: 'POST',
       headers: { 'content-type': 'application/csp-report' },
-      body: JSON.stringify({ 'csp-report': { 'document-uri': 'https://shop.example/checkout/cart', 'effective-directive': 'script-src-elem', 'blocked-uri': 'https://evil.example/x.js' } }),
+      body: JSON.stringify({
+        'csp-report': {
+          'document-uri': 'https://shop.example/checkout/cart',
+          'effective-directive': 'script-src-elem',
+          'blocked-uri': 'https://evil.example/x.js',
+        },
+      }),
     });
     expect(legacy.status).toBe(204);
     const modern = await fetch(`${api.baseUrl}/api/csp-report`, {
       method: 'POST',
       headers: { 'content-type': 'application/reports+json' },
       body: JSON.stringify([
-        { type: 'csp-violation', url: 'https://shop.example/p/tehla', body: { documentURL: 'https://shop.example/p/tehla', effectiveDirective: 'script-src-elem', blockedURL: 'inline' } },
+        {
+          type: 'csp-violation',
+          url: 'https://shop.example/p/tehla',
+          body: { documentURL: 'https://shop.example/p/tehla', effectiveDirective: 'script-src-elem', blockedURL: 'inline' },
+        },
         { type: 'deprecation', body: {} },
       ]),
     });
@@ -78,9 +95,17 @@ describe('Content-Security-Policy reports', () => {
   });
 
   it('refuse a body past the limit and anything but JSON, in the error shape', async () => {
-    const big = await fetch(`${api.baseUrl}/api/csp-report`, { method: 'POST', headers: { 'content-type': 'application/csp-report' }, body: 'x'.repeat(20_000) });
+    const big = await fetch(`${api.baseUrl}/api/csp-report`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report' },
+      body: 'x'.repeat(20_000),
+    });
     expect(big.status).toBe(413);
-    const broken = await fetch(`${api.baseUrl}/api/csp-report`, { method: 'POST', headers: { 'content-type': 'application/csp-report' }, body: '{' });
+    const broken = await fetch(`${api.baseUrl}/api/csp-report`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report' },
+      body: '{',
+    });
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { error: { code: string } }).error.code).toBe('bad_request');
   });

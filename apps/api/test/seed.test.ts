@@ -14,7 +14,10 @@ afterAll(async () => {
 });
 
 const count = async (table: 'categories' | 'brands' | 'products' | 'variants' | 'blog_posts' | 'blog_post_tags' | 'users') => {
-  const row = await api.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await api.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 };
 

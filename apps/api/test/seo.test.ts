@@ -13,14 +13,54 @@ const ORIGIN = 'http://localhost:3000';
 const PER_FILE = 40;
 /** Heureka.sk's SHOPITEM elements (its published feed specification) and Google's item attributes. */
 const HEUREKA_ELEMENTS = new Set([
-  'ITEM_ID', 'PRODUCTNAME', 'PRODUCT', 'DESCRIPTION', 'URL', 'IMGURL', 'IMGURL_ALTERNATIVE', 'VIDEO_URL', 'PRICE_VAT', 'ITEM_TYPE',
-  'HEUREKA_CPC', 'MANUFACTURER', 'CATEGORYTEXT', 'EAN', 'ISBN', 'PARAM', 'DELIVERY_DATE', 'DELIVERY', 'ITEMGROUP_ID', 'ACCESSORY',
-  'GIFT', 'EXTENDED_WARRANTY', 'SPECIAL_SERVICE', 'PRODUCTNO',
+  'ITEM_ID',
+  'PRODUCTNAME',
+  'PRODUCT',
+  'DESCRIPTION',
+  'URL',
+  'IMGURL',
+  'IMGURL_ALTERNATIVE',
+  'VIDEO_URL',
+  'PRICE_VAT',
+  'ITEM_TYPE',
+  'HEUREKA_CPC',
+  'MANUFACTURER',
+  'CATEGORYTEXT',
+  'EAN',
+  'ISBN',
+  'PARAM',
+  'DELIVERY_DATE',
+  'DELIVERY',
+  'ITEMGROUP_ID',
+  'ACCESSORY',
+  'GIFT',
+  'EXTENDED_WARRANTY',
+  'SPECIAL_SERVICE',
+  'PRODUCTNO',
 ]);
 const GOOGLE_ELEMENTS = new Set([
-  'g:id', 'g:title', 'g:description', 'g:link', 'g:image_link', 'g:additional_image_link', 'g:availability', 'g:price', 'g:sale_price',
-  'g:brand', 'g:gtin', 'g:mpn', 'g:identifier_exists', 'g:condition', 'g:item_group_id', 'g:product_type', 'g:google_product_category',
-  'g:shipping_weight', 'g:shipping', 'g:color', 'g:size', 'g:material',
+  'g:id',
+  'g:title',
+  'g:description',
+  'g:link',
+  'g:image_link',
+  'g:additional_image_link',
+  'g:availability',
+  'g:price',
+  'g:sale_price',
+  'g:brand',
+  'g:gtin',
+  'g:mpn',
+  'g:identifier_exists',
+  'g:condition',
+  'g:item_group_id',
+  'g:product_type',
+  'g:google_product_category',
+  'g:shipping_weight',
+  'g:shipping',
+  'g:color',
+  'g:size',
+  'g:material',
 ]);
 
 let api: TestApi;
@@ -51,7 +91,14 @@ describe('robots.txt and sitemaps', () => {
   });
 
   it('the index lists every file; the product files hold every product exactly once, at most the limit each', async () => {
-    const count = Number((await api.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = Number(
+      (
+        await api.db
+          .selectFrom('products')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const index = await api.get('/sitemap.xml');
     expect(index.headers.get('content-type')).toContain('application/xml');
     const files = parsed<{ sitemapindex: { sitemap: { loc: string }[] } }>(index.text).sitemapindex.sitemap.map((s) => s.loc);
@@ -95,7 +142,7 @@ describe('product feeds', () => {
   type HeurekaItem = Record<string, string | number>;
   type GoogleItem = Record<string, string | number>;
 
-  it('Heureka: only its elements, the shop\'s prices with VAT, no unavailable variant, names escaped', async () => {
+  it("Heureka: only its elements, the shop's prices with VAT, no unavailable variant, names escaped", async () => {
     const res = await api.get('/feeds/heureka.xml');
     expect(res.status).toBe(200);
     const items = parsed<{ SHOP: { SHOPITEM: HeurekaItem[] } }>(res.text).SHOP.SHOPITEM;
@@ -122,7 +169,12 @@ describe('product feeds', () => {
     for (const item of items) for (const name of Object.keys(item)) expect(GOOGLE_ELEMENTS.has(name), name).toBe(true);
     for (const item of items) expect(['in_stock', 'backorder', 'out_of_stock']).toContain(item['g:availability']);
 
-    const discounted = await api.db.selectFrom('variants').select(['v_code', 'v_sell_price', 'v_vat', 'v_sale']).where('v_sale', '>', 0).where('v_availability', '!=', 'unavailable').executeTakeFirstOrThrow();
+    const discounted = await api.db
+      .selectFrom('variants')
+      .select(['v_code', 'v_sell_price', 'v_vat', 'v_sale'])
+      .where('v_sale', '>', 0)
+      .where('v_availability', '!=', 'unavailable')
+      .executeTakeFirstOrThrow();
     const item = items.find((candidate) => String(candidate['g:id']) === discounted.v_code)!;
     const input = { v_sellPrice: discounted.v_sell_price, v_vat: discounted.v_vat, v_sale: discounted.v_sale };
     expect(item['g:price']).toBe(`${(unitPriceBeforeSale(input) / 1000).toFixed(2)} EUR`);

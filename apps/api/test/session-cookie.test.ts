@@ -72,7 +72,10 @@ describe('a request authenticated by the cookie', () => {
     const plain = await api.request('POST', '/api/account/addresses', { json: ADDRESS, headers: { cookie } });
     expect(plain.status).toBe(201);
     // The shop opened at another of its addresses (127.0.0.1 for localhost): the browser says same-origin.
-    const otherAddress = await api.request('POST', '/api/account/addresses', { json: ADDRESS, headers: { cookie, origin: api.baseUrl, 'sec-fetch-site': 'same-origin' } });
+    const otherAddress = await api.request('POST', '/api/account/addresses', {
+      json: ADDRESS,
+      headers: { cookie, origin: api.baseUrl, 'sec-fetch-site': 'same-origin' },
+    });
     expect(otherAddress.status).toBe(201);
   });
 
@@ -94,22 +97,32 @@ describe('a request authenticated by the cookie', () => {
       expect(res.body.error.message).toMatch(/inej stránky/);
     }
     // Another call that needs the shopper is refused the same way.
-    const quote = await api.request('POST', '/api/coupon/validate', { json: { code: 'X', cart: [], userId: 1 }, headers: { cookie, origin: 'https://zly.example' } });
+    const quote = await api.request('POST', '/api/coupon/validate', {
+      json: { code: 'X', cart: [], userId: 1 },
+      headers: { cookie, origin: 'https://zly.example' },
+    });
     expect(quote.status).toBe(403);
     expect((await api.request('GET', '/api/account/addresses', { headers: { cookie } })).body.data.length).toBe(before);
     // Reading stays allowed (a GET changes nothing).
-    expect((await api.request('GET', '/api/account/me', { headers: { cookie, origin: 'https://zly.example', 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+    expect(
+      (await api.request('GET', '/api/account/me', { headers: { cookie, origin: 'https://zly.example', 'sec-fetch-site': 'cross-site' } }))
+        .status,
+    ).toBe(200);
   });
 
   it('the Bearer token of an API client needs no same-origin proof', async () => {
     const { token } = await api.login();
-    const res = await api.request('POST', '/api/account/addresses', { json: ADDRESS, token, headers: { origin: 'https://nastroj.example' } });
+    const res = await api.request('POST', '/api/account/addresses', {
+      json: ADDRESS,
+      token,
+      headers: { origin: 'https://nastroj.example' },
+    });
     expect(res.status).toBe(201);
   });
 });
 
 describe('sign-out and the end of a session', () => {
-  it('logout revokes the cookie\'s session and clears the cookie', async () => {
+  it("logout revokes the cookie's session and clears the cookie", async () => {
     const { cookie } = await browserSignIn();
     const out = await api.request('POST', '/api/account/logout', { json: {}, headers: { cookie, ...sameOrigin } });
     expect(out.status).toBe(200);

@@ -13,7 +13,10 @@ describe('a catalogue change heard from another server', () => {
   const self = 'this-server';
   it('is taken when it names everything or some products', () => {
     expect(parseMessage(JSON.stringify({ from: 'other', change: { kind: 'all' } }), self)).toEqual({ kind: 'all' });
-    expect(parseMessage(JSON.stringify({ from: 'other', change: { kind: 'products', ids: [3, 7] } }), self)).toEqual({ kind: 'products', ids: [3, 7] });
+    expect(parseMessage(JSON.stringify({ from: 'other', change: { kind: 'products', ids: [3, 7] } }), self)).toEqual({
+      kind: 'products',
+      ids: [3, 7],
+    });
   });
 
   it('is ignored when it is our own, malformed or names no products properly', () => {

@@ -23,10 +23,19 @@ describe('the SQLite connection of a long-running server', () => {
     const { db, close } = await openDatabase({ sqliteFile: ':memory:' });
     try {
       await sql`create table t (id integer primary key, name text, price integer)`.execute(db);
-      const inserted = await sql<{ id: number; name: string }>`insert into t (name, price) values ('tehla', 120), ('cement', null) returning id, name`.execute(db);
-      expect(inserted.rows).toEqual([{ id: 1, name: 'tehla' }, { id: 2, name: 'cement' }]);
+      const inserted = await sql<{
+        id: number;
+        name: string;
+      }>`insert into t (name, price) values ('tehla', 120), ('cement', null) returning id, name`.execute(db);
+      expect(inserted.rows).toEqual([
+        { id: 1, name: 'tehla' },
+        { id: 2, name: 'cement' },
+      ]);
       const all = () => sql<Record<string, unknown>>`select * from t order by id`.execute(db);
-      expect((await all()).rows).toEqual([{ id: 1, name: 'tehla', price: 120 }, { id: 2, name: 'cement', price: null }]);
+      expect((await all()).rows).toEqual([
+        { id: 1, name: 'tehla', price: 120 },
+        { id: 2, name: 'cement', price: null },
+      ]);
       expect(Object.getPrototypeOf((await all()).rows[0])).toBe(Object.prototype);
       // A later column of the same name wins, as in better-sqlite3's own objects.
       expect((await sql`select id as x, name as x from t where id = 1`.execute(db)).rows).toEqual([{ x: 'tehla' }]);
@@ -34,7 +43,11 @@ describe('the SQLite connection of a long-running server', () => {
       await sql`alter table t add column unit text default 'ks'`.execute(db);
       expect((await all()).rows[0]).toEqual({ id: 1, name: 'tehla', price: 120, unit: 'ks' });
       const streamed: unknown[] = [];
-      for await (const row of db.selectFrom('t' as never).select(['id' as never]).stream()) streamed.push(row);
+      for await (const row of db
+        .selectFrom('t' as never)
+        .select(['id' as never])
+        .stream())
+        streamed.push(row);
       expect(streamed).toEqual([{ id: 1 }, { id: 2 }]);
       expect((await sql`update t set price = 1 where id = 2`.execute(db)).numAffectedRows).toBe(1n);
     } finally {

@@ -42,8 +42,15 @@ const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length
 
 /** The stored rows of a version, and their sums. */
 async function counted(version: string) {
-  const rows = await api.db.selectFrom('client_metrics').selectAll().where('version', '=', version).orderBy('minute').orderBy('area').execute();
-  const sum = (area: string, column: 'views' | 'errors') => rows.filter((r) => r.area === area).reduce((total, r) => total + Number(r[column]), 0);
+  const rows = await api.db
+    .selectFrom('client_metrics')
+    .selectAll()
+    .where('version', '=', version)
+    .orderBy('minute')
+    .orderBy('area')
+    .execute();
+  const sum = (area: string, column: 'views' | 'errors') =>
+    rows.filter((r) => r.area === area).reduce((total, r) => total + Number(r[column]), 0);
   return { rows, sum };
 }
 
@@ -54,7 +61,11 @@ describe('POST /api/telemetry: counting', () => {
   it('a beacon (text/plain) batch is counted per area, version and server minute, and answered 204', async () => {
     const before = minuteOf(new Date());
     const res = await beacon(api, {
-      events: [...times(3, () => view('catalog', '1.0.0-beacon')), error('catalog', '1.0.0-beacon'), ...times(2, () => view('checkout', '1.0.0-beacon', 'checkout'))],
+      events: [
+        ...times(3, () => view('catalog', '1.0.0-beacon')),
+        error('catalog', '1.0.0-beacon'),
+        ...times(2, () => view('checkout', '1.0.0-beacon', 'checkout')),
+      ],
     });
     const after = minuteOf(new Date());
     expect(res.status).toBe(204);
@@ -76,7 +87,9 @@ describe('POST /api/telemetry: counting', () => {
     // A client's own clock is no part of an event (an extra field is dropped, not believed).
     const clientClock = { ...view('content', '2.1.0'), at: '2020-01-01T00:00:00.000Z', minute: '2020-01-01T00:00:00.000Z' };
     await api.post('/api/telemetry', { events: [clientClock, view('content', '2.1.0'), error('content', '2.1.0')] });
-    const res = await beacon(api, { events: [view('content', '2.1.0'), error('content', '2.1.0', 'jiná chyba', 'rejection'), view('shell', '2.1.0', 'not-found')] });
+    const res = await beacon(api, {
+      events: [view('content', '2.1.0'), error('content', '2.1.0', 'jiná chyba', 'rejection'), view('shell', '2.1.0', 'not-found')],
+    });
     expect(res.status).toBe(204);
     const { rows, sum } = await counted('2.1.0');
     expect(sum('content', 'views')).toBe(3);
@@ -159,8 +172,16 @@ describe('POST /api/telemetry: refusals', () => {
     await refused(await beacon(api, { events: times(50, () => error('catalog', 'oversized', 'z'.repeat(300))) }), 413, 'bad_request');
     await refused(await api.request('POST', '/api/telemetry', { raw: 'events=1', contentType: BEACON_TYPE }), 400, 'bad_request');
     await refused(await api.request('POST', '/api/telemetry', { raw: '', contentType: BEACON_TYPE }), 400, 'bad_request');
-    await refused(await api.request('POST', '/api/telemetry', { raw: '{"events":[{"__proto__":{"x":1}}]}', contentType: BEACON_TYPE }), 400, 'bad_request');
-    await refused(await api.request('POST', '/api/telemetry', { raw: 'events=1', contentType: 'application/x-www-form-urlencoded' }), 415, 'bad_request');
+    await refused(
+      await api.request('POST', '/api/telemetry', { raw: '{"events":[{"__proto__":{"x":1}}]}', contentType: BEACON_TYPE }),
+      400,
+      'bad_request',
+    );
+    await refused(
+      await api.request('POST', '/api/telemetry', { raw: 'events=1', contentType: 'application/x-www-form-urlencoded' }),
+      415,
+      'bad_request',
+    );
     expect((await counted('oversized')).rows).toEqual([]);
   });
 
@@ -188,7 +209,11 @@ describe('error reports in the log and the metrics', () => {
   it('each error event is logged at warn with the request id, e-mail addresses and long numbers masked; views are not logged', async () => {
     const message = 'Objednávka 20261123 pre jan.novak@example.sk zlyhala (tel. 0905 123 456), chyba 404';
     const res = await beacon(api, {
-      events: [view('checkout', 'logged-1'), error('checkout', 'logged-1', message, 'boundary'), { type: 'error', area: 'checkout', version: 'logged-1', kind: 'load-failed' }],
+      events: [
+        view('checkout', 'logged-1'),
+        error('checkout', 'logged-1', message, 'boundary'),
+        { type: 'error', area: 'checkout', version: 'logged-1', kind: 'load-failed' },
+      ],
     });
     expect(res.status).toBe(204);
     const id = res.headers.get('x-request-id');
@@ -196,21 +221,34 @@ describe('error reports in the log and the metrics', () => {
     expect(reports).toHaveLength(2);
     expect(reports[0]).toMatchObject({
       level: 40,
-      clientError: { area: 'checkout', version: 'logged-1', route: 'product', kind: 'boundary', message: 'Objednávka [number] pre [email] zlyhala (tel. [number]), chyba 404' },
+      clientError: {
+        area: 'checkout',
+        version: 'logged-1',
+        route: 'product',
+        kind: 'boundary',
+        message: 'Objednávka [number] pre [email] zlyhala (tel. [number]), chyba 404',
+      },
     });
-    expect(reports[1]).toMatchObject({ level: 40, clientError: { area: 'checkout', version: 'logged-1', kind: 'load-failed', message: '' } });
+    expect(reports[1]).toMatchObject({
+      level: 40,
+      clientError: { area: 'checkout', version: 'logged-1', kind: 'load-failed', message: '' },
+    });
     expect(JSON.stringify(lines)).not.toMatch(/jan\.novak|20261123|123 456/);
   });
 
   it('the server masks and cuts whatever it is sent', () => {
     expect(scrubMessage('write to a.b+c@shop.example.sk or admin@localhost')).toBe('write to [email] or [email]');
-    expect(scrubMessage('card 4111-1111-1111-1111, IBAN SK31 1200 0000 1987 4263 7541, v1.2.3, 12345')).toBe('card [number], IBAN SK[number], v1.2.3, 12345');
+    expect(scrubMessage('card 4111-1111-1111-1111, IBAN SK31 1200 0000 1987 4263 7541, v1.2.3, 12345')).toBe(
+      'card [number], IBAN SK[number], v1.2.3, 12345',
+    );
     expect(scrubMessage(`${'e'.repeat(290)} 1234567890 mail@example.sk ${'x'.repeat(400)}`)).toHaveLength(300);
     expect(scrubMessage(`${'e'.repeat(290)} jan@example.sk`)).toBe(`${'e'.repeat(290)} [email]`);
   });
 
   it('counts client errors by area and kind and page views by area in the metrics, without versions', async () => {
-    await beacon(api, { events: [view('account', 'metrics-1'), view('account', 'metrics-1'), error('account', 'metrics-1', 'm', 'rejection')] });
+    await beacon(api, {
+      events: [view('account', 'metrics-1'), view('account', 'metrics-1'), error('account', 'metrics-1', 'm', 'rejection')],
+    });
     const res = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/^shop_client_errors_total\{area="account",kind="rejection"\} [1-9]/m);
@@ -238,7 +276,10 @@ describe('GET /api/telemetry/summary (operator)', () => {
     const res = await summary();
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const { since, rows } = res.body.data as { since: string; rows: { area: string; version: string; views: number; errors: number; errorRate: number }[] };
+    const { since, rows } = res.body.data as {
+      since: string;
+      rows: { area: string; version: string; views: number; errors: number; errorRate: number }[];
+    };
     expect(since).toMatch(/:00\.000Z$/);
     expect(Date.parse(since)).toBeLessThanOrEqual(started - 59 * 60_000);
     expect(Date.parse(since)).toBeGreaterThan(started - 61 * 60_000);

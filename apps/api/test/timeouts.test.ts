@@ -34,7 +34,10 @@ function trickle(head: string, drip: boolean): Promise<{ answer: string; ms: num
 
 describe('slow clients', () => {
   it('a body trickling in is cut off at the request deadline with a 408 in the error shape', async () => {
-    const { answer, ms } = await trickle('POST /api/account/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{', true);
+    const { answer, ms } = await trickle(
+      'POST /api/account/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{',
+      true,
+    );
     expect(ms).toBeGreaterThanOrEqual(1400);
     expect(ms).toBeLessThan(4000);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);

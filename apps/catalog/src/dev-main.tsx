@@ -12,12 +12,15 @@ import SearchPage from './pages/search-page.tsx';
 import { shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 
 void initKernel();
-const router = createStandaloneRouter([
-  { path: paths.home, element: <HomePage /> },
-  { path: paths.category, element: <CategoryPage /> },
-  { path: paths.product, element: <ProductPage /> },
-  { path: paths.brand, element: <BrandPage /> },
-  { path: paths.sale, element: <SalePage /> },
-  { path: paths.search, element: <SearchPage /> },
-], { history: 'browser' });
+const router = createStandaloneRouter(
+  [
+    { path: paths.home, element: <HomePage /> },
+    { path: paths.category, element: <CategoryPage /> },
+    { path: paths.product, element: <ProductPage /> },
+    { path: paths.brand, element: <BrandPage /> },
+    { path: paths.sale, element: <SalePage /> },
+    { path: paths.search, element: <SearchPage /> },
+  ],
+  { history: 'browser' },
+);
 createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

@@ -6,10 +6,13 @@ import BlogPage from './pages/blog-page.tsx';
 import BlogPostPage from './pages/blog-post-page.tsx';
 import { shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 
-const router = createStandaloneRouter([
-  { path: paths.page, element: <StaticPage /> },
-  { path: paths.blog, element: <BlogPage /> },
-  { path: paths.blogTag, element: <BlogPage /> },
-  { path: paths.blogPost, element: <BlogPostPage /> },
-], { history: 'browser' });
+const router = createStandaloneRouter(
+  [
+    { path: paths.page, element: <StaticPage /> },
+    { path: paths.blog, element: <BlogPage /> },
+    { path: paths.blogTag, element: <BlogPage /> },
+    { path: paths.blogPost, element: <BlogPostPage /> },
+  ],
+  { history: 'browser' },
+);
 createRoot(document.getElementById('root')!).render(<StandaloneRoutes router={router} />);

@@ -32,7 +32,9 @@ async function boot() {
   useBasketStore.getState().hydrate();
   // Page views and client errors reach the operator (sampled per page load, batched, no personal data).
   installTelemetry({ sampleRate: config.telemetrySample });
-  bus.on('area:load-failed', ({ area, module, error }) => reportError('load-failed', area, areaVersion(area as never), `${module}: ${error}`));
+  bus.on('area:load-failed', ({ area, module, error }) =>
+    reportError('load-failed', area, areaVersion(area as never), `${module}: ${error}`),
+  );
   const registry: Registry = config.registry ?? (await fetchRegistry().catch(() => ({ revision: 'unavailable', areas: {} })));
   // One choice per page load: the canary or the stable version of each area, and the pages they ship.
   const releases = chooseReleases(registry, canaryBucket());
@@ -66,7 +68,10 @@ async function boot() {
   const root = document.getElementById('root')!;
   // Hydration as a transition: React yields to the browser every few milliseconds instead of
   // holding the main thread for the whole page, so a tap while it runs is answered (and replayed).
-  if (served) startTransition(() => void hydrateRoot(root, app, { onRecoverableError: (error) => reportError('hydration', 'shell', null, String(error)) }));
+  if (served)
+    startTransition(
+      () => void hydrateRoot(root, app, { onRecoverableError: (error) => reportError('hydration', 'shell', null, String(error)) }),
+    );
   else createRoot(root).render(app);
 }
 

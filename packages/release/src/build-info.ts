@@ -58,7 +58,10 @@ async function isFile(path: string) {
 export const normalizeModule = (name: string) => (name.startsWith('./') ? name : `./${name}`);
 
 async function readAreaBuild(dir: string, part: AreaName): Promise<AreaBuild> {
-  const meta = await readJson<{ area?: string; kernel?: string; exposes?: string[]; entry?: string; routes?: unknown }>(join(dir, 'area.json'), part);
+  const meta = await readJson<{ area?: string; kernel?: string; exposes?: string[]; entry?: string; routes?: unknown }>(
+    join(dir, 'area.json'),
+    part,
+  );
   const manifest = await readJson<Manifest>(join(dir, 'mf-manifest.json'), part);
   if (meta.area !== part || manifest.name !== part) {
     throw new ReleaseRefused('broken_build', `This build is of "${meta.area ?? manifest.name}", not of ${part}.`);
@@ -108,7 +111,10 @@ async function listFiles(dir: string): Promise<string[]> {
 export async function hashBuild(dir: string): Promise<string> {
   const hash = createHash('sha256');
   for (const file of await listFiles(dir)) {
-    hash.update(relative(dir, file)).update('\0').update(await readFile(file));
+    hash
+      .update(relative(dir, file))
+      .update('\0')
+      .update(await readFile(file));
   }
   return hash.digest('hex').slice(0, 10);
 }

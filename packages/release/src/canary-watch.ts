@@ -40,7 +40,11 @@ const rate = (health: { views: number; errors: number }) => health.errors / Math
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 
 /** Why a canary must be aborted, or null while it holds (or has too few page views to judge). */
-export function canaryVerdict(stable: { views: number; errors: number }, canary: { views: number; errors: number }, policy: CanaryPolicy): string | null {
+export function canaryVerdict(
+  stable: { views: number; errors: number },
+  canary: { views: number; errors: number },
+  policy: CanaryPolicy,
+): string | null {
   if (canary.views < policy.minViews) return null;
   const canaryRate = rate(canary);
   const stableRate = rate(stable);
@@ -72,7 +76,13 @@ export function startCanaryWatch(options: {
         const reason = canaryVerdict(of(stableVersion), of(canary.version), policy);
         if (!reason) continue;
         try {
-          await finishCanary({ storage, area, outcome: 'abort', expectVersion: canary.version, provenance: { who: 'canary-watch', reason } });
+          await finishCanary({
+            storage,
+            area,
+            outcome: 'abort',
+            expectVersion: canary.version,
+            provenance: { who: 'canary-watch', reason },
+          });
           log.warn({ canary: { area, version: canary.version, stable: stableVersion, reason } }, 'canary aborted automatically');
           aborted.push(area);
         } catch (error) {

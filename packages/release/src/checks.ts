@@ -59,7 +59,10 @@ export async function checkRelease(storage: ReleaseStorage, registry: Registry, 
   for (const area of AREAS) {
     const release = registry.areas[area];
     if (!release || newAreas.has(area)) continue;
-    checkAreaFitsShell({ kind: 'area', area, kernel: release.kernel, exposes: release.exposes, routes: release.routes ?? [], entry: '', jsBytes: 0 }, newShell);
+    checkAreaFitsShell(
+      { kind: 'area', area, kernel: release.kernel, exposes: release.exposes, routes: release.routes ?? [], entry: '', jsBytes: 0 },
+      newShell,
+    );
   }
 }
 

@@ -16,18 +16,50 @@ const GLOBAL: Option[] = [
     what: 'the release origin (default: ORIGIN_DIR, else DATA_DIR/origin, the one the server reads); with S3_BUCKET only where its local cache goes',
     example: 'pnpm release status --origin /srv/shop/data/origin',
   },
-  { flag: '--reason TEXT', what: 'why, kept in the history with who released it and from which commit (at most 500 characters)', example: 'pnpm release rollback checkout --reason "košík nepočíta DPH"' },
+  {
+    flag: '--reason TEXT',
+    what: 'why, kept in the history with who released it and from which commit (at most 500 characters)',
+    example: 'pnpm release rollback checkout --reason "košík nepočíta DPH"',
+  },
   { flag: '--help, -h', what: 'this help; after a command, the help of that command', example: 'pnpm release deploy --help' },
 ];
 
 const DEPLOY_OPTIONS: Option[] = [
-  { flag: '--dist DIR', what: 'release this build folder instead of building the part', example: 'pnpm release deploy checkout --dist apps/checkout/dist' },
-  { flag: '--no-build', what: "release the part's last build (its dist/ folder) without building it again", example: 'pnpm release deploy all --no-build' },
-  { flag: '--canary PERCENT', what: 'in force for that share of shoppers only (1 to 99), beside the stable version; areas only', example: 'pnpm release deploy checkout --canary 10' },
-  { flag: '--preview', what: 'upload and check, in force for nobody; prints a signed preview link for this browser', example: 'pnpm release deploy catalog --preview' },
-  { flag: '--override-pin', what: 'move a part that a rollback or `pin` holds at its version', example: 'pnpm release deploy checkout --override-pin --reason "oprava po rollbacku"' },
-  { flag: '--only-new', what: 'with `all`: skip the parts released before (that build is on the origin already) or pinned', example: 'pnpm release deploy all --no-build --only-new' },
-  { flag: '--init', what: "start a new origin (make its registry, and the shop's release key if there is none)", example: 'pnpm release deploy all --no-build --init' },
+  {
+    flag: '--dist DIR',
+    what: 'release this build folder instead of building the part',
+    example: 'pnpm release deploy checkout --dist apps/checkout/dist',
+  },
+  {
+    flag: '--no-build',
+    what: "release the part's last build (its dist/ folder) without building it again",
+    example: 'pnpm release deploy all --no-build',
+  },
+  {
+    flag: '--canary PERCENT',
+    what: 'in force for that share of shoppers only (1 to 99), beside the stable version; areas only',
+    example: 'pnpm release deploy checkout --canary 10',
+  },
+  {
+    flag: '--preview',
+    what: 'upload and check, in force for nobody; prints a signed preview link for this browser',
+    example: 'pnpm release deploy catalog --preview',
+  },
+  {
+    flag: '--override-pin',
+    what: 'move a part that a rollback or `pin` holds at its version',
+    example: 'pnpm release deploy checkout --override-pin --reason "oprava po rollbacku"',
+  },
+  {
+    flag: '--only-new',
+    what: 'with `all`: skip the parts released before (that build is on the origin already) or pinned',
+    example: 'pnpm release deploy all --no-build --only-new',
+  },
+  {
+    flag: '--init',
+    what: "start a new origin (make its registry, and the shop's release key if there is none)",
+    example: 'pnpm release deploy all --no-build --init',
+  },
   {
     flag: '--server URL',
     what: "upload to a running shop instead of writing the origin (CI: RELEASE_TOKEN, the area team's credential, and RELEASE_SIGNING_KEY, its key)",
@@ -80,7 +112,7 @@ const COMMANDS = {
   },
   status: {
     usage: 'status',
-    what: 'what is in force: each part\'s version, since when and by whom, pins, canaries, rollback targets, the lock',
+    what: "what is in force: each part's version, since when and by whom, pins, canaries, rollback targets, the lock",
     details: [],
     options: [],
     examples: ['pnpm release status'],
@@ -104,9 +136,9 @@ function optionLines(options: Option[]): string[] {
 }
 
 const ENVIRONMENT = [
-  'Environment: DATA_DIR (the shop\'s data directory), ORIGIN_DIR, S3_BUCKET with S3_ENDPOINT, S3_REGION, S3_PREFIX',
-  '(releases in a bucket, as the server reads them), RELEASE_SIGNING_KEY (else the shop\'s key in DATA_DIR),',
-  'RELEASE_TOKEN (with --server), RELEASE_USER (who; else git\'s user.name), OPERATOR_TOKEN (for a preview link).',
+  "Environment: DATA_DIR (the shop's data directory), ORIGIN_DIR, S3_BUCKET with S3_ENDPOINT, S3_REGION, S3_PREFIX",
+  "(releases in a bucket, as the server reads them), RELEASE_SIGNING_KEY (else the shop's key in DATA_DIR),",
+  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name), OPERATOR_TOKEN (for a preview link).",
   'A refusal says why and exits 2; nothing was changed. Any other error exits 1.',
 ];
 
@@ -117,7 +149,10 @@ export function overview(): string {
     'Usage: pnpm release <command> [part] [options]   (npm run release -- <command> …)',
     '',
     'Commands:',
-    ...Object.values(COMMANDS).flatMap((command) => [`  ${command.usage.padEnd(width)}  ${command.what}`, `  ${''.padEnd(width)}  e.g. ${command.examples[0]}`]),
+    ...Object.values(COMMANDS).flatMap((command) => [
+      `  ${command.usage.padEnd(width)}  ${command.what}`,
+      `  ${''.padEnd(width)}  e.g. ${command.examples[0]}`,
+    ]),
     '',
     'Options of deploy:',
     ...optionLines(DEPLOY_OPTIONS),

@@ -12,7 +12,17 @@ import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { commandHelp, isCommand, overview } from './cli-help.ts';
 import { ReleaseRefused } from './refusal.ts';
-import { deploySet, finishCanary, history, rollback, setPin, status, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
+import {
+  deploySet,
+  finishCanary,
+  history,
+  rollback,
+  setPin,
+  status,
+  type DeployMode,
+  type MoveResult,
+  type PartInput,
+} from './releases.ts';
 import { AREAS, isArea, isPart, PARTS, REGISTRY_KEY, type PartName, type Provenance } from './registry.ts';
 import { storageFromEnv } from './storage-from-env.ts';
 import type { ReleaseStorage } from './storage.ts';
@@ -103,7 +113,9 @@ function provenance(reason: string | null): Provenance {
 
 function describe(result: MoveResult): string {
   if (result.left) return `${result.part} left at ${result.from ?? 'none'}: ${result.left}`;
-  return result.changed ? `${result.part} → ${result.version} (was ${result.from ?? 'none'})` : `${result.part} ${result.version} already in force`;
+  return result.changed
+    ? `${result.part} → ${result.version} (was ${result.from ?? 'none'})`
+    : `${result.part} ${result.version} already in force`;
 }
 
 /** Builds a part into a directory of its own, so two releases of one area never write into one dist/. */
@@ -149,7 +161,11 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
   if (target === 'all' && (options.dist || options.canary || options.preview || options.server)) {
     throw new Error('deploy all takes no --dist, --canary, --preview or --server: release parts one by one');
   }
-  const mode: DeployMode = options.canary ? { kind: 'canary', share: options.canary } : options.preview ? { kind: 'publish' } : { kind: 'live' };
+  const mode: DeployMode = options.canary
+    ? { kind: 'canary', share: options.canary }
+    : options.preview
+      ? { kind: 'publish' }
+      : { kind: 'live' };
   const built: string[] = [];
   try {
     const dists: string[] = [];
@@ -188,10 +204,14 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
       signingKey: await signingKey({ origin: options.origin, create: options.init }),
     });
     for (const result of results) {
-      print(mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result));
+      print(
+        mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result),
+      );
     }
     if (mode.kind === 'publish') {
-      const token = process.env.OPERATOR_TOKEN ?? (await readFile(join(shopDataDir(process.env, root), 'operator-token'), 'utf8').catch(() => '')).trim();
+      const token =
+        process.env.OPERATOR_TOKEN ??
+        (await readFile(join(shopDataDir(process.env, root), 'operator-token'), 'utf8').catch(() => '')).trim();
       const result = results[0]!;
       print(
         token && result.part !== 'shell'
@@ -255,16 +275,24 @@ async function main(argv: string[]) {
     }
     case 'status': {
       const current = await status(storage);
-      if (!current.registry) print(`no release registry at ${storage.location(REGISTRY_KEY)} (check ${storage.local ? 'DATA_DIR or --origin' : 'S3_BUCKET and S3_PREFIX'})`);
+      if (!current.registry)
+        print(
+          `no release registry at ${storage.location(REGISTRY_KEY)} (check ${storage.local ? 'DATA_DIR or --origin' : 'S3_BUCKET and S3_PREFIX'})`,
+        );
       print(`registry revision ${current.revision}`);
-      if (current.lock) print(`lock held by pid ${current.lock.pid} on ${current.lock.host} since ${current.lock.since}: ${current.lock.what}${current.lock.stale ? ` (stale: ${current.lock.staleBecause})` : ''}`);
+      if (current.lock)
+        print(
+          `lock held by pid ${current.lock.pid} on ${current.lock.host} since ${current.lock.since}: ${current.lock.what}${current.lock.stale ? ` (stale: ${current.lock.staleBecause})` : ''}`,
+        );
       for (const part of current.parts) {
         const notes = [
           part.pin ? `PINNED by ${part.pin.by}${part.pin.reason ? ` (${part.pin.reason})` : ''}` : '',
           part.canary ? `canary ${part.canary.version} at ${part.canary.share} %` : '',
           'version' in part.rollback ? `rollback → ${part.rollback.version}` : '',
         ].filter(Boolean);
-        print(`${part.part.padEnd(9)} ${(part.version ?? '—').padEnd(20)} ${part.since ?? ''} ${part.by ?? ''} (kept: ${part.versionsKept.length})${notes.length ? ` · ${notes.join(' · ')}` : ''}`);
+        print(
+          `${part.part.padEnd(9)} ${(part.version ?? '—').padEnd(20)} ${part.since ?? ''} ${part.by ?? ''} (kept: ${part.versionsKept.length})${notes.length ? ` · ${notes.join(' · ')}` : ''}`,
+        );
       }
       return;
     }

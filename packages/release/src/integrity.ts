@@ -7,7 +7,18 @@
 import { partPrefix } from './release-paths.ts';
 import { ReleaseRefused } from './refusal.ts';
 import type { PartName } from './registry.ts';
-import { compareDigests, COMPRESSED_COPIES, MANIFEST_FILE, SIGNATURE_FILE, sha384, verifySignedManifest, type FileDigest, type FileMismatch, type ReleaseManifest, type TrustedKey } from './signing.ts';
+import {
+  compareDigests,
+  COMPRESSED_COPIES,
+  MANIFEST_FILE,
+  SIGNATURE_FILE,
+  sha384,
+  verifySignedManifest,
+  type FileDigest,
+  type FileMismatch,
+  type ReleaseManifest,
+  type TrustedKey,
+} from './signing.ts';
 import type { ReleaseStorage } from './storage.ts';
 
 /** How long a verified manifest is reused before its signature is checked again (a key may be revoked meanwhile). */
@@ -32,7 +43,10 @@ export function releaseIntegrity(options: { storage: ReleaseStorage; keys: () =>
 
   async function readVerified(part: PartName, version: string): Promise<ReleaseManifest> {
     const prefix = partPrefix(part, version);
-    const [text, signature] = await Promise.all([storage.readText(`${prefix}/${MANIFEST_FILE}`), storage.readText(`${prefix}/${SIGNATURE_FILE}`)]);
+    const [text, signature] = await Promise.all([
+      storage.readText(`${prefix}/${MANIFEST_FILE}`),
+      storage.readText(`${prefix}/${SIGNATURE_FILE}`),
+    ]);
     if (text === null || signature === null) {
       throw new ReleaseRefused('bad_signature', `${part} ${version} has no signed release manifest on the origin. Nothing was changed.`);
     }
@@ -76,7 +90,11 @@ export function releaseIntegrity(options: { storage: ReleaseStorage; keys: () =>
             unpacked = null;
           }
           if (!unpacked || sha384(unpacked) !== expected.sha384) {
-            mismatches.push({ file: `${file}${suffix}`, expected: `sha384-${expected.sha384}`, actual: unpacked ? `sha384-${sha384(unpacked)}` : 'nečitateľný' });
+            mismatches.push({
+              file: `${file}${suffix}`,
+              expected: `sha384-${expected.sha384}`,
+              actual: unpacked ? `sha384-${sha384(unpacked)}` : 'nečitateľný',
+            });
           }
         }
       }
@@ -88,8 +106,14 @@ export function releaseIntegrity(options: { storage: ReleaseStorage; keys: () =>
     async requireIntact(part, version) {
       const mismatches = await integrity.check(part, version);
       if (mismatches.length > 0) {
-        const files = mismatches.slice(0, 5).map((mismatch) => mismatch.file).join(', ');
-        throw new ReleaseRefused('tampered', `${part} ${version}: ${mismatches.length} file(s) differ from the signed release manifest (${files}). Nothing was changed.`);
+        const files = mismatches
+          .slice(0, 5)
+          .map((mismatch) => mismatch.file)
+          .join(', ');
+        throw new ReleaseRefused(
+          'tampered',
+          `${part} ${version}: ${mismatches.length} file(s) differ from the signed release manifest (${files}). Nothing was changed.`,
+        );
       }
     },
   };

@@ -73,7 +73,12 @@ async function breakStaleLock(storage: ReleaseStorage, seen: string, because: st
   log(`broke a stale release lock (${because}): ${seen}`);
 }
 
-export async function withReleaseLock<T>(storage: ReleaseStorage, what: string, action: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withReleaseLock<T>(
+  storage: ReleaseStorage,
+  what: string,
+  action: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
   const waitMs = options.waitMs ?? Number(process.env.RELEASE_LOCK_WAIT_MS ?? 60_000);
   const pollMs = options.pollMs ?? 100;
   const log = options.log ?? ((line: string) => process.stderr.write(`[release] ${line}\n`));

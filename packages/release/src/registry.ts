@@ -5,12 +5,32 @@
  * why and from which commit.
  */
 import { createHash } from 'node:crypto';
-import { REGISTRY_PATH, type AreaName, type AreaRoute, type CanaryRelease, type PartName, type PublicRegistry, type Registry, type ReleaseAction, type ReleaseMove } from '@shop/shared-kernel/contract';
+import {
+  REGISTRY_PATH,
+  type AreaName,
+  type AreaRoute,
+  type CanaryRelease,
+  type PartName,
+  type PublicRegistry,
+  type Registry,
+  type ReleaseAction,
+  type ReleaseMove,
+} from '@shop/shared-kernel/contract';
 import type { ReleaseStorage } from './storage.ts';
 
 // The parts, the layouts and the registry's shape are the kernel contract's (the shell reads the same registry).
 export { AREAS, PARTS, LAYOUTS, isArea, isPart } from '@shop/shared-kernel/contract';
-export type { AreaName, PartName, LayoutName, AreaRelease, CanaryRelease, Pin, ShellRelease, Registry, PublicRegistry } from '@shop/shared-kernel/contract';
+export type {
+  AreaName,
+  PartName,
+  LayoutName,
+  AreaRelease,
+  CanaryRelease,
+  Pin,
+  ShellRelease,
+  Registry,
+  PublicRegistry,
+} from '@shop/shared-kernel/contract';
 
 /**
  * A version's name as releases make them (`<package version>-<content hash>`), and as a URL or a

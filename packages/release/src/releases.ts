@@ -85,7 +85,13 @@ export type PartInput = {
   signed?: SignedManifest;
 };
 
-async function upload(storage: ReleaseStorage, part: PartName, version: string, distDir: string, signed: SignedManifest | null): Promise<void> {
+async function upload(
+  storage: ReleaseStorage,
+  part: PartName,
+  version: string,
+  distDir: string,
+  signed: SignedManifest | null,
+): Promise<void> {
   const prefix = partPrefix(part, version);
   if (await storage.exists(prefix)) {
     // Released before signing began: the same content (the version is its hash) gets its manifest now.
@@ -145,14 +151,22 @@ async function requireRegistry(storage: ReleaseStorage, init: boolean | undefine
 type Prepared = PartInput & { build: PartBuild; version: string; manifest: SignedManifest | null };
 
 /** Why a part is not moved by this release; null: it moves. Throws when the release must be refused. */
-async function reasonToLeave(storage: ReleaseStorage, registry: Registry, item: Prepared, options: DeploySetOptions): Promise<string | null> {
+async function reasonToLeave(
+  storage: ReleaseStorage,
+  registry: Registry,
+  item: Prepared,
+  options: DeploySetOptions,
+): Promise<string | null> {
   const current = versionOf(registry, item.part);
   const pin = registry.pins?.[item.part];
   // A preview moves nothing, so a pin does not stop it.
   if (pin && !options.overridePin && options.mode?.kind !== 'publish') {
     const why = `pinned at ${pin.version} by ${pin.by} (${pin.at}${pin.reason ? `: ${pin.reason}` : ''})`;
     if (options.onlyNew) return why;
-    throw new ReleaseRefused('pinned', `${item.part} is ${why}. Unpin it (release unpin ${item.part}) or deploy with --override-pin. Nothing was changed.`);
+    throw new ReleaseRefused(
+      'pinned',
+      `${item.part} is ${why}. Unpin it (release unpin ${item.part}) or deploy with --override-pin. Nothing was changed.`,
+    );
   }
   const canary = item.part === 'shell' ? undefined : registry.canaries?.[item.part];
   if (canary && (options.mode?.kind ?? 'live') !== 'publish') {
@@ -180,7 +194,10 @@ export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]
   for (const input of options.parts) {
     const version = `${input.packageVersion}-${await hashBuild(input.distDir)}`;
     const manifest =
-      input.signed ?? (options.signingKey ? signManifest(options.signingKey, { part: input.part, version, files: await digestBuild(input.distDir) }) : null);
+      input.signed ??
+      (options.signingKey
+        ? signManifest(options.signingKey, { part: input.part, version, files: await digestBuild(input.distDir) })
+        : null);
     prepared.push({ ...input, build: await readBuild(input.distDir, input.part), version, manifest });
   }
   if (mode.kind === 'canary' && (prepared.length !== 1 || prepared[0]!.part === 'shell')) {
@@ -260,7 +277,12 @@ export async function deploy(options: DeployOptions): Promise<MoveResult> {
   return result!;
 }
 
-async function buildOnOrigin(storage: ReleaseStorage, part: PartName, version: string, integrity: ReleaseIntegrity | null | undefined): Promise<PartBuild> {
+async function buildOnOrigin(
+  storage: ReleaseStorage,
+  part: PartName,
+  version: string,
+  integrity: ReleaseIntegrity | null | undefined,
+): Promise<PartBuild> {
   const prefix = partPrefix(part, version);
   if (!(await storage.exists(prefix))) {
     throw new ReleaseRefused('unknown_version', `${part} ${version} is not on the origin (pruned or never released). Nothing was changed.`);
@@ -274,7 +296,9 @@ async function buildOnOrigin(storage: ReleaseStorage, part: PartName, version: s
 function endCanary(next: Registry, area: AreaName, at: string, provenance: Provenance, entries: HistoryEntry[]): Registry {
   const canary = next.canaries?.[area];
   if (!canary) return next;
-  entries.push(historyEntry({ at, part: area, action: 'abort', from: canary.version, to: next.areas[area]?.version ?? canary.version }, provenance));
+  entries.push(
+    historyEntry({ at, part: area, action: 'abort', from: canary.version, to: next.areas[area]?.version ?? canary.version }, provenance),
+  );
   return { ...next, canaries: withoutKey(next.canaries, area) };
 }
 
@@ -290,7 +314,13 @@ async function commit(storage: ReleaseStorage, next: Registry, entries: HistoryE
  * first deployed, skipping versions rolled back from; a rollback of a
  * rollback must name its version. A running canary of the part ends too.
  */
-export async function rollback(options: { storage: ReleaseStorage; part: PartName; to?: string | null; provenance: Provenance; integrity?: ReleaseIntegrity | null }): Promise<MoveResult> {
+export async function rollback(options: {
+  storage: ReleaseStorage;
+  part: PartName;
+  to?: string | null;
+  provenance: Provenance;
+  integrity?: ReleaseIntegrity | null;
+}): Promise<MoveResult> {
   const { storage, part, provenance } = options;
   return withReleaseLock(storage, `rollback ${part}`, async () => {
     await requireRegistry(storage, false);
@@ -313,7 +343,12 @@ export async function rollback(options: { storage: ReleaseStorage; part: PartNam
 }
 
 /** Pins a part at the version in force (nothing moves it until unpinned), or unpins it. */
-export async function setPin(options: { storage: ReleaseStorage; part: PartName; pinned: boolean; provenance: Provenance }): Promise<Pin | null> {
+export async function setPin(options: {
+  storage: ReleaseStorage;
+  part: PartName;
+  pinned: boolean;
+  provenance: Provenance;
+}): Promise<Pin | null> {
   const { storage, part, pinned, provenance } = options;
   return withReleaseLock(storage, `${pinned ? 'pin' : 'unpin'} ${part}`, async () => {
     await requireRegistry(storage, false);
@@ -323,12 +358,16 @@ export async function setPin(options: { storage: ReleaseStorage; part: PartName;
     if (pinned) {
       if (!current) throw new ReleaseRefused('unknown_version', `${part} has no version in force to pin. Nothing was changed.`);
       const pin: Pin = { version: current, by: provenance.who, at, reason: provenance.reason ?? null };
-      await commit(storage, { ...registry, pins: { ...registry.pins, [part]: pin } }, [historyEntry({ at, part, action: 'pin', from: current, to: current }, provenance)]);
+      await commit(storage, { ...registry, pins: { ...registry.pins, [part]: pin } }, [
+        historyEntry({ at, part, action: 'pin', from: current, to: current }, provenance),
+      ]);
       return pin;
     }
     const pin = registry.pins?.[part];
     if (!pin) throw new ReleaseRefused('not_pinned', `${part} is not pinned. Nothing was changed.`);
-    await commit(storage, { ...registry, pins: withoutKey(registry.pins, part) }, [historyEntry({ at, part, action: 'unpin', from: pin.version, to: current ?? pin.version }, provenance)]);
+    await commit(storage, { ...registry, pins: withoutKey(registry.pins, part) }, [
+      historyEntry({ at, part, action: 'unpin', from: pin.version, to: current ?? pin.version }, provenance),
+    ]);
     return null;
   });
 }
@@ -348,7 +387,10 @@ export async function finishCanary(options: {
     const registry = await readRegistry(storage);
     const canary = registry.canaries?.[area];
     if (!canary || (options.expectVersion && canary.version !== options.expectVersion)) {
-      throw new ReleaseRefused('no_canary', `${area} has no canary${options.expectVersion ? ` ${options.expectVersion}` : ''} running. Nothing was changed.`);
+      throw new ReleaseRefused(
+        'no_canary',
+        `${area} has no canary${options.expectVersion ? ` ${options.expectVersion}` : ''} running. Nothing was changed.`,
+      );
     }
     const from = versionOf(registry, area);
     const at = new Date().toISOString();
@@ -359,7 +401,12 @@ export async function finishCanary(options: {
     }
     const build = await buildOnOrigin(storage, area, canary.version, options.integrity);
     await checkRelease(storage, registry, [{ build }]);
-    const next = pointTo({ ...registry, canaries: withoutKey(registry.canaries, area), pins: withoutKey(registry.pins, area) }, area, canary.version, build);
+    const next = pointTo(
+      { ...registry, canaries: withoutKey(registry.canaries, area), pins: withoutKey(registry.pins, area) },
+      area,
+      canary.version,
+      build,
+    );
     checkRoutes(next);
     await commit(storage, next, [historyEntry({ at, part: area, action: 'promote', from, to: canary.version, share: 100 }, provenance)]);
     return { part: area, version: canary.version, from, changed: true };
@@ -378,8 +425,15 @@ export type PartStatus = {
   rollback: RollbackTarget | { refused: string };
 };
 
-export async function status(storage: ReleaseStorage): Promise<{ revision: string; registry: boolean; lock: HeldLock | null; parts: PartStatus[] }> {
-  const [registry, entries, exists, lock] = await Promise.all([readRegistry(storage), readHistory(storage), registryExists(storage), readLock(storage)]);
+export async function status(
+  storage: ReleaseStorage,
+): Promise<{ revision: string; registry: boolean; lock: HeldLock | null; parts: PartStatus[] }> {
+  const [registry, entries, exists, lock] = await Promise.all([
+    readRegistry(storage),
+    readHistory(storage),
+    registryExists(storage),
+    readLock(storage),
+  ]);
   const parts: PartStatus[] = [];
   for (const part of ['shell', ...AREAS] as PartName[]) {
     const version = versionOf(registry, part);
@@ -420,7 +474,11 @@ export async function prune(storage: ReleaseStorage, part: PartName, keep = Numb
   const registry = await readRegistry(storage);
   const entries = await readHistory(storage);
   const current = versionOf(registry, part);
-  const protectedVersions = new Set<string>([current, registry.pins?.[part]?.version, part === 'shell' ? undefined : registry.canaries?.[part]?.version].filter(Boolean) as string[]);
+  const protectedVersions = new Set<string>(
+    [current, registry.pins?.[part]?.version, part === 'shell' ? undefined : registry.canaries?.[part]?.version].filter(
+      Boolean,
+    ) as string[],
+  );
   try {
     protectedVersions.add(rollbackTarget(entries, part, current).version);
   } catch {

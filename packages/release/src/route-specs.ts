@@ -40,9 +40,13 @@ export function parseRouteSpecs(area: AreaName, raw: unknown, exposes: string[])
     }
     if (segments.length > 0 && RESERVED.includes(segments[0]!)) refuse(area, `route ${name} claims ${path}, which the shell owns.`);
     if (typeof module !== 'string' || !exposes.includes(module)) {
-      throw new ReleaseRefused('missing_module', `${area}: route ${name} needs ${String(module)}, which the build does not expose. Nothing was changed.`);
+      throw new ReleaseRefused(
+        'missing_module',
+        `${area}: route ${name} needs ${String(module)}, which the build does not expose. Nothing was changed.`,
+      );
     }
-    if (typeof layout !== 'string' || !(LAYOUTS as readonly string[]).includes(layout)) refuse(area, `route ${name} names an unknown layout ${String(layout)}.`);
+    if (typeof layout !== 'string' || !(LAYOUTS as readonly string[]).includes(layout))
+      refuse(area, `route ${name} names an unknown layout ${String(layout)}.`);
     routes.push({
       name,
       path,

@@ -17,7 +17,12 @@ export async function listS3(
   let marker: string | undefined;
   for (;;) {
     const page = await client.send(
-      new ListObjectsCommand({ Bucket: bucket, Prefix: prefix, ...(delimiter ? { Delimiter: delimiter } : {}), ...(marker ? { Marker: marker } : {}) }),
+      new ListObjectsCommand({
+        Bucket: bucket,
+        Prefix: prefix,
+        ...(delimiter ? { Delimiter: delimiter } : {}),
+        ...(marker ? { Marker: marker } : {}),
+      }),
     );
     const seen: string[] = [];
     for (const object of page.Contents ?? []) {
@@ -44,8 +49,13 @@ export async function listS3(
 export async function deleteS3Keys(client: S3Client, bucket: string, keys: string[]): Promise<void> {
   for (let start = 0; start < keys.length; start += 1000) {
     const batch = keys.slice(start, start + 1000);
-    const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    const answer = await client.send(
+      new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+    );
     const failed = answer.Errors ?? [];
-    if (failed.length > 0) throw new Error(`S3 could not delete ${failed.length} key(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+    if (failed.length > 0)
+      throw new Error(
+        `S3 could not delete ${failed.length} key(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
+      );
   }
 }

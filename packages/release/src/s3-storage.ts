@@ -164,7 +164,8 @@ type ErrorLike = { name?: string; Code?: string; $metadata?: { httpStatusCode?: 
 const statusOf = (error: unknown) => (error as ErrorLike | null)?.$metadata?.httpStatusCode;
 const nameOf = (error: unknown) => (error as ErrorLike | null)?.name ?? (error as ErrorLike | null)?.Code;
 /** The key is not there (a wrong bucket is an error, not an absent key). */
-const isMissing = (error: unknown) => nameOf(error) === 'NoSuchKey' || nameOf(error) === 'NotFound' || (statusOf(error) === 404 && nameOf(error) !== 'NoSuchBucket');
+const isMissing = (error: unknown) =>
+  nameOf(error) === 'NoSuchKey' || nameOf(error) === 'NotFound' || (statusOf(error) === 404 && nameOf(error) !== 'NoSuchBucket');
 const isPreconditionFailed = (error: unknown) => nameOf(error) === 'PreconditionFailed' || statusOf(error) === 412;
 /** AWS answers 409 to a conditional write racing another one on the same key: try again. */
 const isConditionalConflict = (error: unknown) => nameOf(error) === 'ConditionalRequestConflict' || statusOf(error) === 409;
@@ -203,12 +204,21 @@ async function filesUnder(dir: string): Promise<string[]> {
  * SDK's default aws-chunked framing of a streamed upload as the object's bytes).
  * Without credentials the SDK's default chain is used (AWS_ACCESS_KEY_ID, …).
  */
-export function createS3Client(options: { region: string; endpoint?: string; credentials?: { accessKeyId: string; secretAccessKey: string } }): S3Client {
+export function createS3Client(options: {
+  region: string;
+  endpoint?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}): S3Client {
   return new S3Client({
     region: options.region,
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.endpoint
-      ? { endpoint: options.endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+      ? {
+          endpoint: options.endpoint,
+          forcePathStyle: true,
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }
       : {}),
   });
 }
@@ -275,9 +285,14 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     const batches: string[][] = [];
     for (let start = 0; start < keys.length; start += 1000) batches.push(keys.slice(start, start + 1000));
     await eachLimited(batches, Math.min(concurrency, 4), async (batch) => {
-      const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      const answer = await client.send(
+        new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
       const failed = answer.Errors ?? [];
-      if (failed.length > 0) throw new Error(`S3 could not delete ${failed.length} key(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+      if (failed.length > 0)
+        throw new Error(
+          `S3 could not delete ${failed.length} key(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
+        );
     });
   }
 
@@ -569,7 +584,13 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     async materialize(key) {
       const target = localPath(key);
       // A folder downloaded before: released folders never change.
-      if (await stat(target).then((info) => info.isDirectory(), () => false)) return target;
+      if (
+        await stat(target).then(
+          (info) => info.isDirectory(),
+          () => false,
+        )
+      )
+        return target;
       const file = await get(full(key));
       if (file) {
         // A single file may change (the registry): fetched every time, replaced atomically.

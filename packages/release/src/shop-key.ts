@@ -21,7 +21,9 @@ export async function loadShopReleaseKey(env: NodeJS.ProcessEnv, dataDir: string
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing?.trim()) return readSigningKey(existing);
   if (options.create === false) {
-    throw new Error(`There is no release signing key in ${dataDir}: set RELEASE_SIGNING_KEY (a team's key, from \`npm run credentials -- create\`) or DATA_DIR (the shop's data directory)`);
+    throw new Error(
+      `There is no release signing key in ${dataDir}: set RELEASE_SIGNING_KEY (a team's key, from \`npm run credentials -- create\`) or DATA_DIR (the shop's data directory)`,
+    );
   }
   const made = generateSigningKey();
   await mkdir(dataDir, { recursive: true });

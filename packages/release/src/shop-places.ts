@@ -21,7 +21,8 @@ export function workspaceRoot(from: string = import.meta.dirname): string {
 export const shopDataDir = (env: NodeJS.ProcessEnv, root: string): string => resolve(env.DATA_DIR ?? join(root, '.data'));
 
 /** ORIGIN_DIR, else `origin` in the data directory. */
-export const shopOriginDir = (env: NodeJS.ProcessEnv, root: string): string => resolve(env.ORIGIN_DIR ?? join(shopDataDir(env, root), 'origin'));
+export const shopOriginDir = (env: NodeJS.ProcessEnv, root: string): string =>
+  resolve(env.ORIGIN_DIR ?? join(shopDataDir(env, root), 'origin'));
 
 /** PUBLIC_URL, else the server's own address (HOST and PORT, loopback shown as localhost). */
 export function shopPublicUrl(env: NodeJS.ProcessEnv): string {

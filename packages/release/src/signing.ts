@@ -43,7 +43,10 @@ export const integrityOf = (digest: FileDigest): string => `sha384-${digest.sha3
 /** A key's id: the first 16 hex digits of the SHA-256 of its public key (SPKI, DER). */
 export function keyIdOf(key: KeyObject): string {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** A new Ed25519 key pair: the private key as PEM (for the signer only), the public key as PEM (for the shop). */
@@ -58,12 +61,15 @@ export function generateSigningKey(): { privateKeyPem: string; publicKeyPem: str
 
 /** A private signing key from PEM text (a file's content or an environment variable). */
 export function readSigningKey(pem: string): SigningKey {
-  const privateKey = createPrivateKey(pem.includes('-----BEGIN') ? pem : `-----BEGIN PRIVATE KEY-----\n${pem.trim()}\n-----END PRIVATE KEY-----\n`);
+  const privateKey = createPrivateKey(
+    pem.includes('-----BEGIN') ? pem : `-----BEGIN PRIVATE KEY-----\n${pem.trim()}\n-----END PRIVATE KEY-----\n`,
+  );
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('a release signing key is an Ed25519 private key');
   return { keyId: keyIdOf(privateKey), privateKey };
 }
 
-export const publicKeyPemOf = (key: SigningKey): string => createPublicKey(key.privateKey).export({ type: 'spki', format: 'pem' }).toString();
+export const publicKeyPemOf = (key: SigningKey): string =>
+  createPublicKey(key.privateKey).export({ type: 'spki', format: 'pem' }).toString();
 
 const isManifestFile = (path: string) => path === MANIFEST_FILE || path === SIGNATURE_FILE;
 
@@ -79,7 +85,10 @@ export async function digestBuild(dir: string): Promise<Record<string, FileDiges
   return files;
 }
 
-export function signManifest(key: SigningKey, input: { part: PartName; version: string; files: Record<string, FileDigest> }): SignedManifest {
+export function signManifest(
+  key: SigningKey,
+  input: { part: PartName; version: string; files: Record<string, FileDigest> },
+): SignedManifest {
   const manifest: ReleaseManifest = {
     format: 1,
     part: input.part,
@@ -105,13 +114,20 @@ function parseManifest(text: string): ReleaseManifest {
     return refuse('The release manifest is not valid JSON.');
   }
   if (typeof manifest !== 'object' || manifest === null || manifest.format !== 1) refuse('The release manifest has an unknown format.');
-  if (!isPart(String(manifest.part)) || !isVersionName(String(manifest.version))) refuse('The release manifest names no valid part or version.');
+  if (!isPart(String(manifest.part)) || !isVersionName(String(manifest.version)))
+    refuse('The release manifest names no valid part or version.');
   if (typeof manifest.files !== 'object' || manifest.files === null) refuse('The release manifest lists no files.');
   const entries = Object.entries(manifest.files);
-  if (entries.length === 0 || entries.length > UPLOAD_LIMITS.files) refuse(`The release manifest lists ${entries.length} files; a build has 1 to ${UPLOAD_LIMITS.files}.`);
+  if (entries.length === 0 || entries.length > UPLOAD_LIMITS.files)
+    refuse(`The release manifest lists ${entries.length} files; a build has 1 to ${UPLOAD_LIMITS.files}.`);
   for (const [path, digest] of entries) {
     if (!isSafeBuildPath(path) || isManifestFile(path)) refuse(`The release manifest names an unsafe path (${path.slice(0, 80)}).`);
-    if (typeof digest?.sha384 !== 'string' || !/^[A-Za-z0-9+/]{64}$/.test(digest.sha384) || !Number.isSafeInteger(digest.size) || digest.size < 0) {
+    if (
+      typeof digest?.sha384 !== 'string' ||
+      !/^[A-Za-z0-9+/]{64}$/.test(digest.sha384) ||
+      !Number.isSafeInteger(digest.size) ||
+      digest.size < 0
+    ) {
       refuse(`The release manifest's digest of ${path.slice(0, 80)} is not a SHA-384 and a size.`);
     }
   }
@@ -122,17 +138,27 @@ function parseManifest(text: string): ReleaseManifest {
  * The manifest, when `signed` is signed by one of `keys` that may sign `expect.part`, and names
  * that part and version; otherwise refused ('bad_signature').
  */
-export function verifySignedManifest(signed: SignedManifest, keys: readonly TrustedKey[], expect: { part: PartName; version?: string }): ReleaseManifest {
+export function verifySignedManifest(
+  signed: SignedManifest,
+  keys: readonly TrustedKey[],
+  expect: { part: PartName; version?: string },
+): ReleaseManifest {
   if (Buffer.byteLength(signed.text, 'utf8') > MANIFEST_MAX_BYTES) refuse('The release manifest is too large.');
   if (!/^[A-Za-z0-9+/]{86}==$/.test(signed.signature.trim())) refuse('The release manifest has no valid signature.');
   const manifest = parseManifest(signed.text);
   const key = keys.find((candidate) => candidate.keyId === manifest.keyId);
   if (!key) refuse(`The release manifest is signed with a key the shop does not accept (${String(manifest.keyId).slice(0, 20)}).`);
   if (key!.area !== null && key!.area !== expect.part) refuse(`The key of ${key!.owner} may sign only ${key!.area}, not ${expect.part}.`);
-  const valid = verify(null, Buffer.from(signed.text, 'utf8'), createPublicKey(key!.publicKey), Buffer.from(signed.signature.trim(), 'base64'));
+  const valid = verify(
+    null,
+    Buffer.from(signed.text, 'utf8'),
+    createPublicKey(key!.publicKey),
+    Buffer.from(signed.signature.trim(), 'base64'),
+  );
   if (!valid) refuse('The release manifest’s signature does not match it.');
   if (manifest.part !== expect.part) refuse(`The release manifest is of ${manifest.part}, not of ${expect.part}.`);
-  if (expect.version !== undefined && manifest.version !== expect.version) refuse(`The release manifest is of version ${manifest.version}, not ${expect.version}.`);
+  if (expect.version !== undefined && manifest.version !== expect.version)
+    refuse(`The release manifest is of version ${manifest.version}, not ${expect.version}.`);
   return manifest;
 }
 
@@ -144,7 +170,8 @@ export function compareDigests(manifest: ReleaseManifest, actual: Record<string,
   for (const [file, digest] of Object.entries(manifest.files)) {
     const found = actual[file];
     if (!found) mismatches.push({ file, expected: integrityOf(digest), actual: null });
-    else if (found.sha384 !== digest.sha384 || found.size !== digest.size) mismatches.push({ file, expected: integrityOf(digest), actual: integrityOf(found) });
+    else if (found.sha384 !== digest.sha384 || found.size !== digest.size)
+      mismatches.push({ file, expected: integrityOf(digest), actual: integrityOf(found) });
   }
   for (const [file, digest] of Object.entries(actual)) {
     if (!manifest.files[file]) mismatches.push({ file, expected: null, actual: integrityOf(digest) });

@@ -37,8 +37,15 @@ export function s3SettingsFromEnv(env: NodeJS.ProcessEnv): S3Settings | null {
 
   // A trailing slash is forgiven; anything else odd is refused.
   const prefix = (env.S3_PREFIX?.trim() ?? '').replace(/\/$/, '');
-  if (prefix !== '' && (prefix.length > 200 || !PREFIX.test(prefix) || prefix.split('/').some((segment) => segment === '.' || segment === '..'))) {
-    invalid('S3_PREFIX', prefix, 'may hold only letters, digits, ".", "_", "-" and single "/" between names (no leading "/", no "..", at most 200 characters)');
+  if (
+    prefix !== '' &&
+    (prefix.length > 200 || !PREFIX.test(prefix) || prefix.split('/').some((segment) => segment === '.' || segment === '..'))
+  ) {
+    invalid(
+      'S3_PREFIX',
+      prefix,
+      'may hold only letters, digits, ".", "_", "-" and single "/" between names (no leading "/", no "..", at most 200 characters)',
+    );
   }
 
   const endpoint = env.S3_ENDPOINT?.trim() || undefined;
@@ -52,10 +59,16 @@ export function s3SettingsFromEnv(env: NodeJS.ProcessEnv): S3Settings | null {
 }
 
 /** The S3 client for the settings (path-style addressing with an endpoint: see createS3Client). */
-export const s3ClientFor = (settings: S3Settings) => createS3Client({ region: settings.region, ...(settings.endpoint ? { endpoint: settings.endpoint } : {}) });
+export const s3ClientFor = (settings: S3Settings) =>
+  createS3Client({ region: settings.region, ...(settings.endpoint ? { endpoint: settings.endpoint } : {}) });
 
 export function storageFromEnv(env: NodeJS.ProcessEnv, originDir: string): ReleaseStorage {
   const settings = s3SettingsFromEnv(env);
   if (!settings) return localDirectoryStorage(originDir);
-  return s3Storage({ client: s3ClientFor(settings), bucket: settings.bucket, prefix: settings.prefix, cacheDir: join(originDir, S3_CACHE_DIR) });
+  return s3Storage({
+    client: s3ClientFor(settings),
+    bucket: settings.bucket,
+    prefix: settings.prefix,
+    cacheDir: join(originDir, S3_CACHE_DIR),
+  });
 }

@@ -23,7 +23,11 @@ export async function uploadRelease(options: {
   if (!options.token) throw new Error("Set RELEASE_TOKEN (the area team's release credential) to upload a release to a running shop");
   const { files } = await packBuild(options.input.distDir);
   const { part, distDir, packageVersion } = options.input;
-  const manifest = signManifest(options.signingKey, { part, version: `${packageVersion}-${await hashBuild(distDir)}`, files: await digestBuild(distDir) });
+  const manifest = signManifest(options.signingKey, {
+    part,
+    version: `${packageVersion}-${await hashBuild(distDir)}`,
+    files: await digestBuild(distDir),
+  });
   const url = new URL(`/api/ops/releases/${options.input.part}/upload`, options.server);
   const response = await fetch(url, {
     method: 'POST',
@@ -42,9 +46,10 @@ export async function uploadRelease(options: {
       manifest,
     }),
   });
-  const body = (await response.json().catch(() => null)) as
-    | { data?: { result: MoveResult; previewUrl: string | null }; error?: { code: string; message: string; refusal?: RefusalCode } }
-    | null;
+  const body = (await response.json().catch(() => null)) as {
+    data?: { result: MoveResult; previewUrl: string | null };
+    error?: { code: string; message: string; refusal?: RefusalCode };
+  } | null;
   if (response.ok && body?.data) return body.data;
   const message = body?.error?.message ?? `the shop answered ${response.status}`;
   if (body?.error?.refusal) throw new ReleaseRefused(body.error.refusal, message);

@@ -15,16 +15,23 @@ type Run = { code: number; stdout: string; stderr: string };
 /** The command as `pnpm release` runs it, from its TypeScript source. */
 function release(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: here, env: { ...process.env, S3_BUCKET: '' } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', ...args],
+      { cwd: here, env: { ...process.env, S3_BUCKET: '' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 /** The option lines of a help text: `  --flag …` followed by its `e.g.` line. */
 function options(text: string): { flag: string; example: string | undefined }[] {
   const lines = text.split('\n');
-  return lines.flatMap((line, index) => (/^ {2}--/.test(line) ? [{ flag: line.trim().split(/\s+/)[0]!, example: lines[index + 1]?.trim() }] : []));
+  return lines.flatMap((line, index) =>
+    /^ {2}--/.test(line) ? [{ flag: line.trim().split(/\s+/)[0]!, example: lines[index + 1]?.trim() }] : [],
+  );
 }
 
 describe('release --help', () => {
@@ -33,9 +40,24 @@ describe('release --help', () => {
       const run = await release(args);
       expect(run.code, args.join(' ')).toBe(0);
       expect(run.stderr).toBe('');
-      for (const command of COMMAND_NAMES) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b.*\\n +e\\.g\\. pnpm release ${command}\\b`, 'm'));
+      for (const command of COMMAND_NAMES)
+        expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b.*\\n +e\\.g\\. pnpm release ${command}\\b`, 'm'));
       const listed = options(run.stdout).map((option) => option.flag);
-      expect(listed).toEqual(expect.arrayContaining(['--dist', '--no-build', '--canary', '--preview', '--override-pin', '--only-new', '--init', '--server', '--origin', '--reason', '--help,']));
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          '--dist',
+          '--no-build',
+          '--canary',
+          '--preview',
+          '--override-pin',
+          '--only-new',
+          '--init',
+          '--server',
+          '--origin',
+          '--reason',
+          '--help,',
+        ]),
+      );
       for (const option of options(run.stdout)) expect(option.example, option.flag).toMatch(/^e\.g\. .*pnpm release /);
     }
   });

@@ -1,6 +1,8 @@
 import type { InlineConfig, Plugin, UserConfig } from 'vite';
 export declare const KERNEL_BUILD_VERSION: string;
-export declare function sharedSingletons(options?: { provider?: boolean }): Record<string, { singleton: true; requiredVersion: string | false }>;
+export declare function sharedSingletons(options?: {
+  provider?: boolean;
+}): Record<string, { singleton: true; requiredVersion: string | false }>;
 export declare const federationDefaults: { dts: false; shareStrategy: 'loaded-first' };
 /** A page an area ships (the shell's route table is built from these at boot). */
 export type { AreaRoute } from '../src/contract/release-types.ts';

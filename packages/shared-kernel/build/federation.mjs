@@ -39,8 +39,7 @@ export function sharedSingletons({ provider = false } = {}) {
  * server's React and kernel. '@shop/shared-kernel/rules' and '/react' are bundled, as in the browser.
  */
 export const SERVER_SHARED = ['react', 'react-dom', 'zustand', 'mitt', '@shop/shared-kernel'];
-const isServerShared = (id) =>
-  SERVER_SHARED.some((name) => id === name || (name !== '@shop/shared-kernel' && id.startsWith(`${name}/`)));
+const isServerShared = (id) => SERVER_SHARED.some((name) => id === name || (name !== '@shop/shared-kernel' && id.startsWith(`${name}/`)));
 
 /** Where a part's server build goes inside its build: released together, so both are one version. */
 export const SERVER_BUILD_DIR = 'server';
@@ -185,7 +184,14 @@ export function areaMetaPlugin({ area, exposes, routes }) {
         type: 'asset',
         fileName: 'area.json',
         source: JSON.stringify(
-          { area, kernel: KERNEL_BUILD_VERSION, exposes: Object.keys(exposes), entry: 'remoteEntry.js', routes, preload: preloadOf(bundle, exposes) },
+          {
+            area,
+            kernel: KERNEL_BUILD_VERSION,
+            exposes: Object.keys(exposes),
+            entry: 'remoteEntry.js',
+            routes,
+            preload: preloadOf(bundle, exposes),
+          },
           null,
           2,
         ),

@@ -41,7 +41,11 @@ function runtimeGraph(entry: string): { modules: Set<string>; packages: Set<stri
     modules.add(file);
     for (const [, , typeOnly, clause, specifier] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       if (typeOnly || !specifier) continue;
-      const names = clause?.match(/^\{([\s\S]*)\}$/)?.[1]?.split(',').map((name) => name.trim()).filter(Boolean);
+      const names = clause
+        ?.match(/^\{([\s\S]*)\}$/)?.[1]
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
       if (names && names.length > 0 && names.every((name) => name.startsWith('type '))) continue;
       if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
       else packages.add(specifier);
@@ -87,7 +91,16 @@ describe('what Module Federation shares', () => {
   });
 
   it('the package exports the singleton, the bundled entries, the contract types and the test helpers', () => {
-    expect(Object.keys(pkg.exports)).toEqual(['.', './rules', './react', './contract', './schemas', './standalone', './testing', './federation']);
+    expect(Object.keys(pkg.exports)).toEqual([
+      '.',
+      './rules',
+      './react',
+      './contract',
+      './schemas',
+      './standalone',
+      './testing',
+      './federation',
+    ]);
   });
 
   it('each entry is the index of the folder of its name', () => {

@@ -105,23 +105,30 @@ export async function startGatewaySimulator(opts: {
   });
 
   /** The shop's signed cancel and refund (protocol steps 5 and 6), idempotent. */
-  const action = (kind: 'cancel' | 'refund') => async (request: { params: { id: string }; body: unknown; headers: Record<string, string | string[] | undefined> }, reply: FastifyReply) => {
-    const raw = typeof request.body === 'string' ? request.body : '';
-    if (!verifySignature(opts.secret, raw, request.headers[SIGNATURE_HEADER])) return reply.status(401).send({ error: 'bad signature' });
-    const payment = payments.get(request.params.id);
-    if (!payment) return reply.status(404).send({ error: 'unknown payment' });
-    if (kind === 'cancel') {
-      if (payment.status === 'paid' || payment.status === 'refunded') return reply.status(409).send({ error: 'already paid', status: payment.status });
-      if (payment.status === 'created') payment.status = 'cancelled';
-    } else {
-      if (payment.status !== 'paid' && payment.status !== 'refunded') return reply.status(409).send({ error: 'not paid', status: payment.status });
-      if (payment.status === 'paid') {
-        payment.status = 'refunded';
-        log(`refunded ${payment.id} (${euros(payment.amount)})`);
+  const action =
+    (kind: 'cancel' | 'refund') =>
+    async (
+      request: { params: { id: string }; body: unknown; headers: Record<string, string | string[] | undefined> },
+      reply: FastifyReply,
+    ) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      if (!verifySignature(opts.secret, raw, request.headers[SIGNATURE_HEADER])) return reply.status(401).send({ error: 'bad signature' });
+      const payment = payments.get(request.params.id);
+      if (!payment) return reply.status(404).send({ error: 'unknown payment' });
+      if (kind === 'cancel') {
+        if (payment.status === 'paid' || payment.status === 'refunded')
+          return reply.status(409).send({ error: 'already paid', status: payment.status });
+        if (payment.status === 'created') payment.status = 'cancelled';
+      } else {
+        if (payment.status !== 'paid' && payment.status !== 'refunded')
+          return reply.status(409).send({ error: 'not paid', status: payment.status });
+        if (payment.status === 'paid') {
+          payment.status = 'refunded';
+          log(`refunded ${payment.id} (${euros(payment.amount)})`);
+        }
       }
-    }
-    return reply.send({ paymentId: payment.id, status: payment.status });
-  };
+      return reply.send({ paymentId: payment.id, status: payment.status });
+    };
   app.post<{ Params: { id: string } }>('/api/payments/:id/cancel', action('cancel'));
   app.post<{ Params: { id: string } }>('/api/payments/:id/refund', action('refund'));
   /** For tests and the operator's curiosity: where a payment stands at the gateway. */
@@ -136,7 +143,9 @@ export async function startGatewaySimulator(opts: {
     reply.type('text/html; charset=utf-8');
     if (!payment) return reply.status(404).send(page('Platba neexistuje', '<h1>Platba neexistuje</h1>'));
     if (payment.status !== 'created') {
-      return reply.send(page('Platba je uzavretá', `<h1>Platba je uzavretá</h1><p><a href="${escape(payment.returnUrl)}">Späť do obchodu</a></p>`));
+      return reply.send(
+        page('Platba je uzavretá', `<h1>Platba je uzavretá</h1><p><a href="${escape(payment.returnUrl)}">Späť do obchodu</a></p>`),
+      );
     }
     return reply.send(
       page(

@@ -8,7 +8,9 @@ import { startGatewaySimulator } from './simulator.ts';
 
 const secret = process.env.GATEWAY_SECRET?.trim();
 if (!secret) {
-  process.stderr.write('[gateway] GATEWAY_SECRET is not set: the simulator signs and checks with the secret the shop has (GATEWAY_SECRET or <DATA_DIR>/gateway-secret)\n');
+  process.stderr.write(
+    '[gateway] GATEWAY_SECRET is not set: the simulator signs and checks with the secret the shop has (GATEWAY_SECRET or <DATA_DIR>/gateway-secret)\n',
+  );
   process.exit(1);
 }
 const port = Number(process.env.GATEWAY_PORT ?? 0);

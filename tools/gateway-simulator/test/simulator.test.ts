@@ -29,7 +29,11 @@ const payment: CreatePaymentRequest = {
 };
 
 const create = (body: string, signature: string) =>
-  fetch(`${gateway.url}/api/payments`, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature }, body });
+  fetch(`${gateway.url}/api/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+    body,
+  });
 
 describe('the card gateway simulator', () => {
   it('creates a signed payment and shows its page with the amount', async () => {
@@ -41,7 +45,11 @@ describe('the card gateway simulator', () => {
     const page = await (await fetch(redirectUrl)).text();
     expect(page).toContain('123,45 €');
     expect(page).toContain('Zaplatiť');
-    expect(await (await fetch(`${gateway.url}/api/payments/${paymentId}`)).json()).toEqual({ paymentId, status: 'created', amount: 12_345 });
+    expect(await (await fetch(`${gateway.url}/api/payments/${paymentId}`)).json()).toEqual({
+      paymentId,
+      status: 'created',
+      amount: 12_345,
+    });
   });
 
   it('refuses a payment signed with another secret', async () => {
@@ -51,8 +59,11 @@ describe('the card gateway simulator', () => {
 
   it('does not start without GATEWAY_SECRET', async () => {
     const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/start.ts'], { cwd: join(import.meta.dirname, '..'), env: { ...process.env, GATEWAY_SECRET: '' } }, (error, _stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/start.ts'],
+        { cwd: join(import.meta.dirname, '..'), env: { ...process.env, GATEWAY_SECRET: '' } },
+        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
       );
     });
     expect(run.code).toBe(1);

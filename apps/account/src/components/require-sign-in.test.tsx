@@ -10,7 +10,14 @@ const session = { user: { id: 7, name: 'Ján Novák', email: 'zakaznik@example.s
 function renderAt(url: string) {
   const router = createStandaloneRouter(
     [
-      { path: '/account/orders', element: <RequireSignIn><p>Objednávky</p></RequireSignIn> },
+      {
+        path: '/account/orders',
+        element: (
+          <RequireSignIn>
+            <p>Objednávky</p>
+          </RequireSignIn>
+        ),
+      },
       { path: '/account/login', element: <p>Prihlásenie</p> },
     ],
     { initialEntry: url },

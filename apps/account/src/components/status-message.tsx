@@ -2,8 +2,16 @@
 export function StatusMessage({ ok, error }: { ok?: string | null; error?: string | null }) {
   return (
     <>
-      {ok && <p className="acc-ok" role="status">{ok}</p>}
-      {error && <p className="acc-error" role="alert">{error}</p>}
+      {ok && (
+        <p className="acc-ok" role="status">
+          {ok}
+        </p>
+      )}
+      {error && (
+        <p className="acc-error" role="alert">
+          {error}
+        </p>
+      )}
     </>
   );
 }

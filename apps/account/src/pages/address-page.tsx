@@ -11,19 +11,42 @@ import { useAccountStyles } from '../use-account-styles.ts';
 const KIND_LABEL: Record<AddressKind, string> = { billing: 'Fakturačné adresy', delivery: 'Dodacie adresy' };
 const empty = (kind: AddressKind): AddressInput => ({ kind, name: '', street: '', city: '', zip: '', isDefault: false });
 
-function AddressForm({ initial, onDone, onCancel }: { initial: Address | AddressInput; onDone: (message: string) => void; onCancel: () => void }) {
-  const [form, setForm] = useState<AddressInput>({ kind: initial.kind, name: initial.name, street: initial.street, city: initial.city, zip: initial.zip, isDefault: initial.isDefault });
+function AddressForm({
+  initial,
+  onDone,
+  onCancel,
+}: {
+  initial: Address | AddressInput;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+}) {
+  const [form, setForm] = useState<AddressInput>({
+    kind: initial.kind,
+    name: initial.name,
+    street: initial.street,
+    city: initial.city,
+    zip: initial.zip,
+    isDefault: initial.isDefault,
+  });
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const id = 'id' in initial ? initial.id : null;
-  const { onSubmit, error } = useSubmit(async () => {
-    const found = validateAddress(form);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    if (id === null) await call('POST /api/account/addresses', { body: form });
-    else await call('PUT /api/account/addresses/:id', { params: { id }, body: form });
-    onDone(id === null ? 'Adresa je pridaná.' : 'Adresa je uložená.');
-  }, (caught) => errorMessage(caught, 'Adresu sa nepodarilo uložiť.'));
-  const f = (key: 'name' | 'street' | 'city' | 'zip') => ({ id: `address-${key}`, value: form[key], error: errors[key], onChange: (value: string) => setForm({ ...form, [key]: value }) });
+  const { onSubmit, error } = useSubmit(
+    async () => {
+      const found = validateAddress(form);
+      setErrors(found);
+      if (Object.keys(found).length > 0) return;
+      if (id === null) await call('POST /api/account/addresses', { body: form });
+      else await call('PUT /api/account/addresses/:id', { params: { id }, body: form });
+      onDone(id === null ? 'Adresa je pridaná.' : 'Adresa je uložená.');
+    },
+    (caught) => errorMessage(caught, 'Adresu sa nepodarilo uložiť.'),
+  );
+  const f = (key: 'name' | 'street' | 'city' | 'zip') => ({
+    id: `address-${key}`,
+    value: form[key],
+    error: errors[key],
+    onChange: (value: string) => setForm({ ...form, [key]: value }),
+  });
   return (
     <form className="acc-form" onSubmit={onSubmit} noValidate aria-label={id === null ? 'Nová adresa' : 'Upraviť adresu'}>
       <fieldset className="acc-fieldset">
@@ -43,10 +66,18 @@ function AddressForm({ initial, onDone, onCancel }: { initial: Address | Address
         <input type="checkbox" checked={form.isDefault} onChange={(event) => setForm({ ...form, isDefault: event.target.checked })} />
         Predvolená adresa (predvyplní sa v objednávke)
       </label>
-      {error && <p className="acc-error" role="alert">{error}</p>}
+      {error && (
+        <p className="acc-error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="acc-actions">
-        <button type="submit" className="button button--primary">Uložiť adresu</button>
-        <button type="button" className="button" onClick={onCancel}>Zrušiť</button>
+        <button type="submit" className="button button--primary">
+          Uložiť adresu
+        </button>
+        <button type="button" className="button" onClick={onCancel}>
+          Zrušiť
+        </button>
       </div>
     </form>
   );
@@ -71,7 +102,8 @@ function Addresses() {
   };
   if (list.status === 'error') return <p role="alert">Adresy sa nepodarilo načítať.</p>;
   if (!list.data) return <div aria-busy="true" className="page-skeleton" />;
-  if (editing) return <AddressForm key={'id' in editing ? editing.id : 'new'} initial={editing} onDone={done} onCancel={() => setEditing(null)} />;
+  if (editing)
+    return <AddressForm key={'id' in editing ? editing.id : 'new'} initial={editing} onDone={done} onCancel={() => setEditing(null)} />;
   return (
     <>
       <StatusMessage ok={status.ok ?? null} error={status.error ?? null} />
@@ -80,31 +112,65 @@ function Addresses() {
         return (
           <section key={kind} aria-labelledby={`acc-${kind}`}>
             <h2 id={`acc-${kind}`}>{KIND_LABEL[kind]}</h2>
-            {items.length === 0 ? <p>Zatiaľ žiadna.</p> : (
+            {items.length === 0 ? (
+              <p>Zatiaľ žiadna.</p>
+            ) : (
               <ul className="acc-cards">
                 {items.map((a) => (
                   <li key={a.id} className="acc-card" data-testid="address">
                     <p>
-                      <strong>{a.name}</strong>{a.isDefault && <span className="acc-badge">Predvolená</span>}<br />
-                      {a.street}<br />
+                      <strong>{a.name}</strong>
+                      {a.isDefault && <span className="acc-badge">Predvolená</span>}
+                      <br />
+                      {a.street}
+                      <br />
                       {a.zip.replace(/^(\d{3})(\d{2})$/, '$1 $2')} {a.city}
                     </p>
                     <div className="acc-actions">
-                      <button type="button" className="button" onClick={() => setEditing(a)}>Upraviť</button>
+                      <button type="button" className="button" onClick={() => setEditing(a)}>
+                        Upraviť
+                      </button>
                       {!a.isDefault && (
-                        <button type="button" className="button" onClick={() => void act(() => call('PUT /api/account/addresses/:id', { params: { id: a.id }, body: { ...a, isDefault: true } }), 'Predvolená adresa je zmenená.')}>Nastaviť ako predvolenú</button>
+                        <button
+                          type="button"
+                          className="button"
+                          onClick={() =>
+                            void act(
+                              () => call('PUT /api/account/addresses/:id', { params: { id: a.id }, body: { ...a, isDefault: true } }),
+                              'Predvolená adresa je zmenená.',
+                            )
+                          }
+                        >
+                          Nastaviť ako predvolenú
+                        </button>
                       )}
-                      <button type="button" className="button" onClick={() => {
-                        if (window.confirm('Naozaj vymazať túto adresu?')) void act(() => call('DELETE /api/account/addresses/:id', { params: { id: a.id } }), 'Adresa je vymazaná.');
-                      }}>Vymazať</button>
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => {
+                          if (window.confirm('Naozaj vymazať túto adresu?'))
+                            void act(() => call('DELETE /api/account/addresses/:id', { params: { id: a.id } }), 'Adresa je vymazaná.');
+                        }}
+                      >
+                        Vymazať
+                      </button>
                     </div>
                   </li>
                 ))}
               </ul>
             )}
-            <p><button type="button" className="button" onClick={() => { setStatus({}); setEditing(empty(kind)); }}>
-              {kind === 'billing' ? 'Pridať fakturačnú adresu' : 'Pridať dodaciu adresu'}
-            </button></p>
+            <p>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  setStatus({});
+                  setEditing(empty(kind));
+                }}
+              >
+                {kind === 'billing' ? 'Pridať fakturačnú adresu' : 'Pridať dodaciu adresu'}
+              </button>
+            </p>
           </section>
         );
       })}

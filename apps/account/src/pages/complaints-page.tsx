@@ -38,7 +38,11 @@ function Photo({ complaintId, photoId }: { complaintId: number; photoId: number 
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
   }, [complaintId, photoId]);
-  return url ? <img src={url} alt="Fotografia k reklamácii" className="acc-photo" /> : <span className="acc-photo acc-photo--empty" aria-hidden="true" />;
+  return url ? (
+    <img src={url} alt="Fotografia k reklamácii" className="acc-photo" />
+  ) : (
+    <span className="acc-photo acc-photo--empty" aria-hidden="true" />
+  );
 }
 
 function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; itemId: number; onFiled: () => void }) {
@@ -46,20 +50,23 @@ function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; it
   const [reason, setReason] = useState<ComplaintReason | ''>('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const { onSubmit, busy, error } = useSubmit(async () => {
-    if (!reason) return 'Vyberte dôvod reklamácie.';
-    if (description.trim().length < 10) return 'Popíšte, prosím, vadu tovaru (aspoň 10 znakov).';
-    if (files.length > COMPLAINT_PHOTO_MAX_COUNT) return `Priložte najviac ${COMPLAINT_PHOTO_MAX_COUNT} fotografií.`;
-    if (files.some((f) => f.size > COMPLAINT_PHOTO_MAX_BYTES)) return 'Každá fotografia môže mať najviac 5 MB.';
-    const form = new FormData();
-    form.set('orderToken', orderToken);
-    form.set('itemId', String(itemId));
-    form.set('reason', reason);
-    form.set('description', description.trim());
-    for (const file of files) form.append('photos', file, file.name);
-    await call('POST /api/account/complaints', { body: form });
-    onFiled();
-  }, (caught) => errorMessage(caught, 'Reklamáciu sa nepodarilo odoslať. Skúste to znova.'));
+  const { onSubmit, busy, error } = useSubmit(
+    async () => {
+      if (!reason) return 'Vyberte dôvod reklamácie.';
+      if (description.trim().length < 10) return 'Popíšte, prosím, vadu tovaru (aspoň 10 znakov).';
+      if (files.length > COMPLAINT_PHOTO_MAX_COUNT) return `Priložte najviac ${COMPLAINT_PHOTO_MAX_COUNT} fotografií.`;
+      if (files.some((f) => f.size > COMPLAINT_PHOTO_MAX_BYTES)) return 'Každá fotografia môže mať najviac 5 MB.';
+      const form = new FormData();
+      form.set('orderToken', orderToken);
+      form.set('itemId', String(itemId));
+      form.set('reason', reason);
+      form.set('description', description.trim());
+      for (const file of files) form.append('photos', file, file.name);
+      await call('POST /api/account/complaints', { body: form });
+      onFiled();
+    },
+    (caught) => errorMessage(caught, 'Reklamáciu sa nepodarilo odoslať. Skúste to znova.'),
+  );
   if (order.status === 'error') return <p role="alert">Objednávku sa nepodarilo načítať.</p>;
   if (!order.data) return <div aria-busy="true" className="page-skeleton" />;
   const line = order.data.lines.find((l) => l.itemId === itemId);
@@ -69,27 +76,55 @@ function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; it
   return (
     <form className="acc-form" onSubmit={onSubmit} noValidate aria-labelledby="acc-new-complaint">
       <h2 id="acc-new-complaint">Nová reklamácia</h2>
-      <p>Objednávka č. {order.data.number}: <strong>{line.p_name} ({line.v_name})</strong>, {line.amount} {line.v_unit}</p>
+      <p>
+        Objednávka č. {order.data.number}:{' '}
+        <strong>
+          {line.p_name} ({line.v_name})
+        </strong>
+        , {line.amount} {line.v_unit}
+      </p>
       <div className="acc-field">
         <label htmlFor="complaint-reason">Dôvod reklamácie</label>
         <select id="complaint-reason" value={reason} onChange={(event) => setReason(event.target.value as ComplaintReason)}>
           <option value="">Vyberte…</option>
-          {(Object.keys(COMPLAINT_REASON_LABELS) as ComplaintReason[]).map((key) => <option key={key} value={key}>{COMPLAINT_REASON_LABELS[key]}</option>)}
+          {(Object.keys(COMPLAINT_REASON_LABELS) as ComplaintReason[]).map((key) => (
+            <option key={key} value={key}>
+              {COMPLAINT_REASON_LABELS[key]}
+            </option>
+          ))}
         </select>
       </div>
       <div className="acc-field">
         <label htmlFor="complaint-description">Popis vady</label>
-        <textarea id="complaint-description" rows={5} maxLength={2000} value={description} onChange={(event) => setDescription(event.target.value)} />
+        <textarea
+          id="complaint-description"
+          rows={5}
+          maxLength={2000}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
       <div className="acc-field">
         <label htmlFor="complaint-photos">Fotografie (nepovinné)</label>
-        <input id="complaint-photos" type="file" multiple accept={COMPLAINT_PHOTO_TYPES.join(',')} aria-describedby="complaint-photos-hint"
-          onChange={(event) => setFiles(Array.from(event.target.files ?? []))} />
+        <input
+          id="complaint-photos"
+          type="file"
+          multiple
+          accept={COMPLAINT_PHOTO_TYPES.join(',')}
+          aria-describedby="complaint-photos-hint"
+          onChange={(event) => setFiles(Array.from(event.target.files ?? []))}
+        />
         <small id="complaint-photos-hint">JPEG, PNG alebo WebP, najviac {COMPLAINT_PHOTO_MAX_COUNT} fotografií po 5 MB.</small>
       </div>
-      {error && <p className="acc-error" role="alert">{error}</p>}
+      {error && (
+        <p className="acc-error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="acc-actions">
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Odosielam…' : 'Odoslať reklamáciu'}</button>
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Odosielam…' : 'Odoslať reklamáciu'}
+        </button>
         <Link to={shopPaths.order(orderToken)}>Späť na objednávku</Link>
       </div>
     </form>
@@ -98,7 +133,12 @@ function ComplaintForm({ orderToken, itemId, onFiled }: { orderToken: string; it
 
 function ComplaintList({ complaints }: { complaints: Complaint[] }) {
   if (complaints.length === 0) {
-    return <p>Nemáte žiadne reklamácie. Tovar z doručenej objednávky reklamujete v jej detaile v časti <Link to={shopPaths.orders()}>Objednávky</Link>.</p>;
+    return (
+      <p>
+        Nemáte žiadne reklamácie. Tovar z doručenej objednávky reklamujete v jej detaile v časti{' '}
+        <Link to={shopPaths.orders()}>Objednávky</Link>.
+      </p>
+    );
   }
   return (
     <ul className="acc-cards">
@@ -107,16 +147,33 @@ function ComplaintList({ complaints }: { complaints: Complaint[] }) {
         const open = c.state === 'received' || c.state === 'in_progress';
         return (
           <li key={c.id} className="acc-card" data-testid="complaint">
-            <p><strong>{c.productName}</strong><br />Objednávka <Link to={shopPaths.order(c.orderToken)}>č. {c.orderNumber}</Link>, podaná {formatDate(c.createdAt)}</p>
+            <p>
+              <strong>{c.productName}</strong>
+              <br />
+              Objednávka <Link to={shopPaths.order(c.orderToken)}>č. {c.orderNumber}</Link>, podaná {formatDate(c.createdAt)}
+            </p>
             <p>Dôvod: {COMPLAINT_REASON_LABELS[c.reason]}</p>
             <p className="acc-quote">{c.description}</p>
             <p>
-              Stav: <span className={`acc-state acc-state--${c.state}`} data-testid="complaint-state">{COMPLAINT_STATE_LABELS[c.state]}</span>
-              {open && <> · vybavíme najneskôr do {formatDate(c.settleBy)}{left >= 0 ? ` (zostáva ${countSk(left, DAY_FORMS)})` : ''}</>}
+              Stav:{' '}
+              <span className={`acc-state acc-state--${c.state}`} data-testid="complaint-state">
+                {COMPLAINT_STATE_LABELS[c.state]}
+              </span>
+              {open && (
+                <>
+                  {' '}
+                  · vybavíme najneskôr do {formatDate(c.settleBy)}
+                  {left >= 0 ? ` (zostáva ${countSk(left, DAY_FORMS)})` : ''}
+                </>
+              )}
             </p>
             {c.resolution && <p>Vybavenie: {c.resolution}</p>}
             {c.photos.length > 0 && (
-              <div className="acc-photos">{c.photos.map((p) => <Photo key={p.id} complaintId={c.id} photoId={p.id} />)}</div>
+              <div className="acc-photos">
+                {c.photos.map((p) => (
+                  <Photo key={p.id} complaintId={c.id} photoId={p.id} />
+                ))}
+              </div>
             )}
           </li>
         );
@@ -136,14 +193,24 @@ function Complaints() {
     <>
       <StatusMessage ok={ok} />
       {filing && (
-        <ComplaintForm orderToken={orderToken} itemId={itemId} onFiled={() => {
-          setOk('Reklamáciu sme prijali. Vybavíme ju najneskôr do 30 dní.');
-          setParams({}, { replace: true });
-          list.reload();
-        }} />
+        <ComplaintForm
+          orderToken={orderToken}
+          itemId={itemId}
+          onFiled={() => {
+            setOk('Reklamáciu sme prijali. Vybavíme ju najneskôr do 30 dní.');
+            setParams({}, { replace: true });
+            list.reload();
+          }}
+        />
       )}
       <h2>Moje reklamácie</h2>
-      {list.status === 'error' ? <p role="alert">Reklamácie sa nepodarilo načítať.</p> : !list.data ? <div aria-busy="true" className="page-skeleton" /> : <ComplaintList complaints={list.data} />}
+      {list.status === 'error' ? (
+        <p role="alert">Reklamácie sa nepodarilo načítať.</p>
+      ) : !list.data ? (
+        <div aria-busy="true" className="page-skeleton" />
+      ) : (
+        <ComplaintList complaints={list.data} />
+      )}
     </>
   );
 }

@@ -57,7 +57,11 @@ describe('LoginPage', () => {
     fake.on('POST /api/account/login', { body: { data: { token, expiresAt, user: { id: 7, email: 'a@b.sk', name: 'A' } } } });
     const router = renderAt('/account/login?next=https://zly.example/');
     await submit('a@b.sk', 'Heslo123!');
-    expect(useAuthStore.getState().auth).toEqual({ auth: 1, user: { id: 7, email: 'a@b.sk', name: 'A' }, expiresAt: Date.parse(expiresAt) });
+    expect(useAuthStore.getState().auth).toEqual({
+      auth: 1,
+      user: { id: 7, email: 'a@b.sk', name: 'A' },
+      expiresAt: Date.parse(expiresAt),
+    });
     expect(JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })).not.toContain(token);
     expect(router.location.pathname).toBe('/account/profile');
   });

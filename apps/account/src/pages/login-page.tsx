@@ -30,7 +30,11 @@ export default function LoginPage() {
     },
     (caught) => {
       const status = (caught as { status?: number }).status;
-      return status === 401 ? 'Nesprávny e-mail alebo heslo.' : status === 429 ? 'Príliš veľa pokusov. Skúste to o chvíľu.' : 'Prihlásenie sa nepodarilo. Skúste to znova.';
+      return status === 401
+        ? 'Nesprávny e-mail alebo heslo.'
+        : status === 429
+          ? 'Príliš veľa pokusov. Skúste to o chvíľu.'
+          : 'Prihlásenie sa nepodarilo. Skúste to znova.';
     },
   );
 
@@ -44,9 +48,19 @@ export default function LoginPage() {
         </label>
         <label className="acc-field">
           Heslo
-          <input type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} required />
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+          />
         </label>
-        {error && <p className="acc-error" role="alert">{error}</p>}
+        {error && (
+          <p className="acc-error" role="alert">
+            {error}
+          </p>
+        )}
         <button type="submit" className="button button--primary" disabled={busy}>
           {busy ? 'Prihlasujem…' : 'Prihlásiť sa'}
         </button>

@@ -9,16 +9,56 @@ import OrderDetailPage from './order-detail-page.tsx';
 const session = { user: { id: 7, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 };
 const orderToken = 'a'.repeat(32);
 const line = (itemId: number, name: string) => ({
-  v_id: itemId, v_code: `K${itemId}`, p_name: name, v_name: '25 kg', v_unit: 'ks', amount: 1, unitPrice: 5_000, vat: 23, lineTotal: 5_000, itemId, withdrawn: false,
+  v_id: itemId,
+  v_code: `K${itemId}`,
+  p_name: name,
+  v_name: '25 kg',
+  v_unit: 'ks',
+  amount: 1,
+  unitPrice: 5_000,
+  vat: 23,
+  lineTotal: 5_000,
+  itemId,
+  withdrawn: false,
 });
 const order: AccountOrderDetail = {
-  number: '2026000001', token: orderToken, createdAt: '2026-06-01T08:00:00.000Z', status: 'new', paymentStatus: 'on_delivery', pickupPoint: null,
-  shipping: { code: 'courier', name: 'Kuriér', price: 4_900 }, payment: { code: 'cod', name: 'Na dobierku', price: 1_000 },
-  contact: { email: 'a@b.sk', phone: '+421905123456', name: 'Jana Nová', billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' }, company: null, delivery: null },
-  note: '', lines: [line(11, 'Omietka'), line(12, 'Lepidlo')], itemsTotal: 10_000, couponCode: null, discount: 0, total: 15_900, amountDue: 15_900,
-  vat: [{ rate: 23, base: 12_930, vat: 2_970, total: 15_900 }], transfer: null, canRetryPayment: false,
-  state: 'delivered', history: [{ state: 'received', at: '2026-06-01T08:00:00.000Z', note: '' }, { state: 'delivered', at: '2026-06-03T08:00:00.000Z', note: '' }],
-  deliveredAt: '2026-06-03T08:00:00.000Z', withdrawalUntil: '2026-06-17T23:59:59.999Z', canWithdraw: true, withdrawalBlockedReason: null, canComplain: true, withdrawals: [],
+  number: '2026000001',
+  token: orderToken,
+  createdAt: '2026-06-01T08:00:00.000Z',
+  status: 'new',
+  paymentStatus: 'on_delivery',
+  pickupPoint: null,
+  shipping: { code: 'courier', name: 'Kuriér', price: 4_900 },
+  payment: { code: 'cod', name: 'Na dobierku', price: 1_000 },
+  contact: {
+    email: 'a@b.sk',
+    phone: '+421905123456',
+    name: 'Jana Nová',
+    billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' },
+    company: null,
+    delivery: null,
+  },
+  note: '',
+  lines: [line(11, 'Omietka'), line(12, 'Lepidlo')],
+  itemsTotal: 10_000,
+  couponCode: null,
+  discount: 0,
+  total: 15_900,
+  amountDue: 15_900,
+  vat: [{ rate: 23, base: 12_930, vat: 2_970, total: 15_900 }],
+  transfer: null,
+  canRetryPayment: false,
+  state: 'delivered',
+  history: [
+    { state: 'received', at: '2026-06-01T08:00:00.000Z', note: '' },
+    { state: 'delivered', at: '2026-06-03T08:00:00.000Z', note: '' },
+  ],
+  deliveredAt: '2026-06-03T08:00:00.000Z',
+  withdrawalUntil: '2026-06-17T23:59:59.999Z',
+  canWithdraw: true,
+  withdrawalBlockedReason: null,
+  canComplain: true,
+  withdrawals: [],
 };
 const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 const fetchMock = vi.fn();
@@ -38,7 +78,9 @@ describe('OrderDetailPage', () => {
       }
       return json({ data: order });
     });
-    const router = createStandaloneRouter([{ path: '/account/orders/:ordertoken', element: <OrderDetailPage /> }], { initialEntry: `/account/orders/${orderToken}` });
+    const router = createStandaloneRouter([{ path: '/account/orders/:ordertoken', element: <OrderDetailPage /> }], {
+      initialEntry: `/account/orders/${orderToken}`,
+    });
     await act(async () => {
       render(<StandaloneRoutes router={router} />);
     });
@@ -48,7 +90,9 @@ describe('OrderDetailPage', () => {
     expect(screen.getByText('01.06.2026')).toBeTruthy();
     expect(screen.getByText(/Dlhá 1, 949 01 Nitra/)).toBeTruthy();
     expect(screen.getAllByTestId('order-line')).toHaveLength(2);
-    expect(screen.getAllByRole('link', { name: 'Reklamovať' })[0]!.getAttribute('href')).toBe(`/account/complaints?order=${orderToken}&item=11`);
+    expect(screen.getAllByRole('link', { name: 'Reklamovať' })[0]!.getAttribute('href')).toBe(
+      `/account/complaints?order=${orderToken}&item=11`,
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Odstúpiť od zmluvy…' }));
     fireEvent.click(screen.getByRole('checkbox', { name: /Lepidlo/ }));

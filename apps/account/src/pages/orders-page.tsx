@@ -19,14 +19,20 @@ function OrderList() {
   // A page above the page count resets to the first page (spec section 2).
   if (page > meta.pageCount && meta.total > 0) return <Navigate to={`${pathname}${withoutPageQuery(search)}`} replace />;
   if (meta.total === 0) {
-    return <p>Zatiaľ nemáte žiadne objednávky. <Link to="/">Pozrite si našu ponuku.</Link></p>;
+    return (
+      <p>
+        Zatiaľ nemáte žiadne objednávky. <Link to="/">Pozrite si našu ponuku.</Link>
+      </p>
+    );
   }
   return (
     <>
       <ul className="acc-cards">
         {data.map((order) => (
           <li key={order.token} className="acc-card acc-order" data-testid="account-order">
-            <Link to={shopPaths.order(order.token)} className="acc-order__link">Objednávka č. {order.number}</Link>
+            <Link to={shopPaths.order(order.token)} className="acc-order__link">
+              Objednávka č. {order.number}
+            </Link>
             <span>{formatDate(order.createdAt)}</span>
             <span className={`acc-state acc-state--${order.state}`}>{ORDER_STATE_LABELS[order.state]}</span>
             <span>{PAYMENT_LABELS[order.paymentStatus]}</span>

@@ -35,8 +35,14 @@ function AskForLink() {
     <form className="acc-form" onSubmit={onSubmit} noValidate>
       <p>Pošleme vám odkaz, na ktorom si nastavíte nové heslo.</p>
       <Field id="reset-email" label="E-mail" type="email" autoComplete="email" value={email} onChange={setEmail} />
-      {error && <p className="acc-error" role="alert">{error}</p>}
-      <button type="submit" className="button button--primary" disabled={busy}>Poslať odkaz</button>
+      {error && (
+        <p className="acc-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="button button--primary" disabled={busy}>
+        Poslať odkaz
+      </button>
     </form>
   );
 }
@@ -58,16 +64,41 @@ function NewPassword({ token }: { token: string }) {
     return (
       <>
         <p role="status">Heslo je zmenené. Teraz sa môžete prihlásiť.</p>
-        <p><Link className="button button--primary" to={shopPaths.signIn()}>Prihlásiť sa</Link></p>
+        <p>
+          <Link className="button button--primary" to={shopPaths.signIn()}>
+            Prihlásiť sa
+          </Link>
+        </p>
       </>
     );
   }
   return (
     <form className="acc-form" onSubmit={onSubmit} noValidate>
-      <Field id="reset-password" label="Nové heslo" type="password" autoComplete="new-password" value={password} onChange={setPassword} hint="Aspoň 8 znakov, písmeno aj číslica." />
-      <Field id="reset-password2" label="Nové heslo znova" type="password" autoComplete="new-password" value={password2} onChange={setPassword2} />
-      {error && <p className="acc-error" role="alert">{error}</p>}
-      <button type="submit" className="button button--primary" disabled={busy}>Nastaviť heslo</button>
+      <Field
+        id="reset-password"
+        label="Nové heslo"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={setPassword}
+        hint="Aspoň 8 znakov, písmeno aj číslica."
+      />
+      <Field
+        id="reset-password2"
+        label="Nové heslo znova"
+        type="password"
+        autoComplete="new-password"
+        value={password2}
+        onChange={setPassword2}
+      />
+      {error && (
+        <p className="acc-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="button button--primary" disabled={busy}>
+        Nastaviť heslo
+      </button>
     </form>
   );
 }

@@ -18,24 +18,27 @@ export default function RegisterPage() {
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [done, setDone] = useState<string | null>(null);
 
-  const { onSubmit, busy, error } = useSubmit(async () => {
-    const found: Partial<Record<string, string>> = {};
-    const profile = validateProfile({ name: form.name, email: form.email, phone: '', company: null, newsletter: false });
-    if (profile.name) found.name = profile.name;
-    if (profile.email) found.email = profile.email;
-    const weak = checkPassword(form.password);
-    if (weak) found.password = weak;
-    else if (form.password !== form.password2) found.password2 = 'Heslá sa nezhodujú.';
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      document.getElementById(`reg-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
-    const { data } = await call('POST /api/account/register', {
-      body: { name: form.name.trim(), email: form.email.trim(), password: form.password, newsletter: form.newsletter },
-    });
-    setDone(data.message);
-  }, (caught) => errorMessage(caught, 'Registrácia sa nepodarila. Skúste to znova.'));
+  const { onSubmit, busy, error } = useSubmit(
+    async () => {
+      const found: Partial<Record<string, string>> = {};
+      const profile = validateProfile({ name: form.name, email: form.email, phone: '', company: null, newsletter: false });
+      if (profile.name) found.name = profile.name;
+      if (profile.email) found.email = profile.email;
+      const weak = checkPassword(form.password);
+      if (weak) found.password = weak;
+      else if (form.password !== form.password2) found.password2 = 'Heslá sa nezhodujú.';
+      setErrors(found);
+      if (Object.keys(found).length > 0) {
+        document.getElementById(`reg-${Object.keys(found)[0]}`)?.focus();
+        return;
+      }
+      const { data } = await call('POST /api/account/register', {
+        body: { name: form.name.trim(), email: form.email.trim(), password: form.password, newsletter: form.newsletter },
+      });
+      setDone(data.message);
+    },
+    (caught) => errorMessage(caught, 'Registrácia sa nepodarila. Skúste to znova.'),
+  );
 
   const next = params.get('next');
   const loginLink = shopPaths.signIn(next || null, form.email.trim());
@@ -44,7 +47,11 @@ export default function RegisterPage() {
       <section>
         <h1>Registrácia</h1>
         <p role="status">{done}</p>
-        <p><Link className="button button--primary" to={loginLink}>Prihlásiť sa</Link></p>
+        <p>
+          <Link className="button button--primary" to={loginLink}>
+            Prihlásiť sa
+          </Link>
+        </p>
       </section>
     );
   }
@@ -54,18 +61,50 @@ export default function RegisterPage() {
       <h1>Registrácia</h1>
       <form className="acc-form" onSubmit={onSubmit} noValidate>
         <Field id="reg-name" label="Meno a priezvisko" autoComplete="name" value={form.name} error={errors.name} onChange={set('name')} />
-        <Field id="reg-email" label="E-mail" type="email" autoComplete="email" value={form.email} error={errors.email} onChange={set('email')} />
-        <Field id="reg-password" label="Heslo" type="password" autoComplete="new-password" value={form.password} error={errors.password}
-          hint="Aspoň 8 znakov, písmeno aj číslica." onChange={set('password')} />
-        <Field id="reg-password2" label="Heslo znova" type="password" autoComplete="new-password" value={form.password2} error={errors.password2} onChange={set('password2')} />
+        <Field
+          id="reg-email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          value={form.email}
+          error={errors.email}
+          onChange={set('email')}
+        />
+        <Field
+          id="reg-password"
+          label="Heslo"
+          type="password"
+          autoComplete="new-password"
+          value={form.password}
+          error={errors.password}
+          hint="Aspoň 8 znakov, písmeno aj číslica."
+          onChange={set('password')}
+        />
+        <Field
+          id="reg-password2"
+          label="Heslo znova"
+          type="password"
+          autoComplete="new-password"
+          value={form.password2}
+          error={errors.password2}
+          onChange={set('password2')}
+        />
         <label className="acc-check">
           <input type="checkbox" checked={form.newsletter} onChange={(event) => setForm({ ...form, newsletter: event.target.checked })} />
           Chcem dostávať novinky a akciové ponuky e-mailom
         </label>
-        {error && <p className="acc-error" role="alert">{error}</p>}
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Registrujem…' : 'Zaregistrovať sa'}</button>
+        {error && (
+          <p className="acc-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Registrujem…' : 'Zaregistrovať sa'}
+        </button>
       </form>
-      <p className="acc-links"><Link to={shopPaths.signIn()}>Už máte účet? Prihláste sa</Link></p>
+      <p className="acc-links">
+        <Link to={shopPaths.signIn()}>Už máte účet? Prihláste sa</Link>
+      </p>
     </section>
   );
 }

@@ -60,13 +60,18 @@ const cliLog = {
 async function backupCommand(options: Options, destination: BackupDestination): Promise<number> {
   if (options.list) {
     const names = await destination.list();
-    print(names.length === 0 ? `no complete backup in ${destination.describe()}` : `${names.length} complete backup(s) in ${destination.describe()}:`);
+    print(
+      names.length === 0
+        ? `no complete backup in ${destination.describe()}`
+        : `${names.length} complete backup(s) in ${destination.describe()}:`,
+    );
     for (const name of names) process.stdout.write(`  ${name}\n`);
     return 0;
   }
   const config = readServerConfig(process.env);
   const keep = readBackupSettings(process.env, config.dataDir).keep;
-  if (!config.databaseUrl && !existsSync(sqliteFileOf(config.dataDir))) throw new Error(`no database at ${sqliteFileOf(config.dataDir)} (DATA_DIR) to back up`);
+  if (!config.databaseUrl && !existsSync(sqliteFileOf(config.dataDir)))
+    throw new Error(`no database at ${sqliteFileOf(config.dataDir)} (DATA_DIR) to back up`);
   const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { sqliteFile: sqliteFileOf(config.dataDir) });
   try {
     const sources = {
@@ -77,8 +82,12 @@ async function backupCommand(options: Options, destination: BackupDestination): 
       files: fileStoreFromEnv(process.env, config.dataDir),
       originDir: s3SettingsFromEnv(process.env) ? null : config.originDir,
     };
-    print(`backing up ${database.dialect === 'sqlite' ? sqliteFileOf(config.dataDir) : 'PostgreSQL (DATABASE_URL)'}, ${sources.files.describe()}, the secrets${sources.originDir ? ` and ${sources.originDir}` : ''} into ${destination.describe()}`);
-    const locked = await withBackupLock(database.db, database.dialect, () => takeRecordedBackup({ ...sources, destination, keep, log: cliLog }));
+    print(
+      `backing up ${database.dialect === 'sqlite' ? sqliteFileOf(config.dataDir) : 'PostgreSQL (DATABASE_URL)'}, ${sources.files.describe()}, the secrets${sources.originDir ? ` and ${sources.originDir}` : ''} into ${destination.describe()}`,
+    );
+    const locked = await withBackupLock(database.db, database.dialect, () =>
+      takeRecordedBackup({ ...sources, destination, keep, log: cliLog }),
+    );
     if (!locked.held) {
       print('another process is taking a backup right now; nothing was done');
       return 1;
@@ -102,7 +111,10 @@ async function openSource(source: string, destination: BackupDestination): Promi
     if (!newest) throw new Error(`no complete backup in ${destination.describe()}`);
     return destination.open(newest);
   }
-  if (!isBackupName(source)) throw new Error(`${source} is neither a folder holding a backup nor a backup's name (e.g. 2026-11-27T07-00-00.000Z; npm run backup -- --list)`);
+  if (!isBackupName(source))
+    throw new Error(
+      `${source} is neither a folder holding a backup nor a backup's name (e.g. 2026-11-27T07-00-00.000Z; npm run backup -- --list)`,
+    );
   return destination.open(source);
 }
 
@@ -134,7 +146,9 @@ async function restoreCommand(options: Options, destination: BackupDestination):
       force: options.force,
     });
     for (const line of describeRestore(summary)) print(line);
-    print(`done in ${seconds(performance.now() - started)}; start the shop with the same settings (DATA_DIR=${dataDir}${summary.engine === 'postgres' ? ', DATABASE_URL' : ''})`);
+    print(
+      `done in ${seconds(performance.now() - started)}; start the shop with the same settings (DATA_DIR=${dataDir}${summary.engine === 'postgres' ? ', DATABASE_URL' : ''})`,
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof RestoreRefused)) throw error;

@@ -21,7 +21,11 @@ async function sync(path: string): Promise<void> {
   }
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Reads a complete backup in a folder (a destination's, or any folder holding one). */
 export async function openDirectoryBackup(folder: string): Promise<BackupReader> {

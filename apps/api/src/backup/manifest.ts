@@ -74,7 +74,8 @@ export function parseManifest(text: string): Manifest {
   } catch {
     throw new Error('manifest.json is not JSON');
   }
-  if (!isObject(value) || value.format !== MANIFEST_FORMAT) throw new Error(`manifest.json is not a backup manifest of format ${MANIFEST_FORMAT}`);
+  if (!isObject(value) || value.format !== MANIFEST_FORMAT)
+    throw new Error(`manifest.json is not a backup manifest of format ${MANIFEST_FORMAT}`);
   const { name, startedAt, finishedAt, engine, migration, files, bytes } = value;
   if (typeof name !== 'string' || !isBackupName(name)) throw new Error('manifest.json has no valid name');
   if (typeof startedAt !== 'string' || typeof finishedAt !== 'string') throw new Error('manifest.json has no start or finish time');
@@ -86,7 +87,8 @@ export function parseManifest(text: string): Manifest {
     if (!isObject(file) || typeof file.path !== 'string' || typeof file.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(file.sha256)) {
       throw new Error('manifest.json has a file entry without a path or a SHA-256');
     }
-    if (typeof file.size !== 'number' || !Number.isSafeInteger(file.size) || file.size < 0) throw new Error(`manifest.json has a bad size for ${file.path}`);
+    if (typeof file.size !== 'number' || !Number.isSafeInteger(file.size) || file.size < 0)
+      throw new Error(`manifest.json has a bad size for ${file.path}`);
     assertBackupPath(file.path);
     if (file.path === MANIFEST_FILE || seen.has(file.path)) throw new Error(`manifest.json lists ${file.path} twice or as itself`);
     seen.add(file.path);

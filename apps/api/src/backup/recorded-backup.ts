@@ -20,10 +20,20 @@ export async function takeRecordedBackup(options: RecordedBackupOptions): Promis
   const started = now();
   const clock = performance.now();
   const record = (attempt: Parameters<typeof recordBackupAttempt>[1]) =>
-    recordBackupAttempt(db, attempt).catch((error: unknown) => log.error({ err: error }, 'backup outcome could not be recorded in the database'));
+    recordBackupAttempt(db, attempt).catch((error: unknown) =>
+      log.error({ err: error }, 'backup outcome could not be recorded in the database'),
+    );
   try {
     const result = await takeBackup({ ...options, now });
-    await record({ name: result.name, destination: result.destination, startedAt: result.startedAt, finishedAt: result.finishedAt, durationMs: result.durationMs, bytes: result.bytes, error: null });
+    await record({
+      name: result.name,
+      destination: result.destination,
+      startedAt: result.startedAt,
+      finishedAt: result.finishedAt,
+      durationMs: result.durationMs,
+      bytes: result.bytes,
+      error: null,
+    });
     log.info({ backup: result }, 'backup taken');
     if (result.pruneError) log.error({ backup: { name: result.name, pruneError: result.pruneError } }, 'old backups could not be removed');
     return { ok: true, result };

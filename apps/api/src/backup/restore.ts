@@ -60,12 +60,24 @@ export type RestoreSummary = {
   durationMs: number;
 };
 
-const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', pdf: 'application/pdf' };
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  pdf: 'application/pdf',
+};
 const contentTypeOf = (key: string) => CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
 
 const SECRETS: string[] = Object.values(SECRET_FILES);
-const exists = (path: string) => stat(path).then(() => true, () => false);
-const under = (manifest: Manifest, prefix: string) => manifest.files.filter((file) => file.path.startsWith(prefix)).map((file) => file.path);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+const under = (manifest: Manifest, prefix: string) =>
+  manifest.files.filter((file) => file.path.startsWith(prefix)).map((file) => file.path);
 
 /** Every file of the backup matches its manifest entry; else the restore is refused, naming them. */
 async function verify(reader: BackupReader): Promise<void> {
@@ -88,7 +100,10 @@ async function verify(reader: BackupReader): Promise<void> {
     if (!SECRETS.includes(path.slice(BACKUP_PATHS.secrets.length))) bad.push(`${path} (not a secret the shop keeps)`);
   }
   if (bad.length > 0) {
-    throw new RestoreRefused('damaged', `Backup ${reader.manifest.name} is damaged or was changed; nothing was restored. Files that do not match the manifest: ${bad.slice(0, 10).join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}.`);
+    throw new RestoreRefused(
+      'damaged',
+      `Backup ${reader.manifest.name} is damaged or was changed; nothing was restored. Files that do not match the manifest: ${bad.slice(0, 10).join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}.`,
+    );
   }
 }
 
@@ -112,18 +127,31 @@ async function occupied(manifest: Manifest, target: RestoreTarget): Promise<stri
 
 async function checkTarget(manifest: Manifest, target: RestoreTarget): Promise<string[]> {
   if (manifest.engine === 'postgres' && !target.databaseUrl) {
-    throw new RestoreRefused('engine', `Backup ${manifest.name} is of a PostgreSQL database: set DATABASE_URL (or --database-url) to the database to restore into.`);
+    throw new RestoreRefused(
+      'engine',
+      `Backup ${manifest.name} is of a PostgreSQL database: set DATABASE_URL (or --database-url) to the database to restore into.`,
+    );
   }
   if (manifest.engine === 'sqlite' && target.databaseUrl) {
-    throw new RestoreRefused('engine', `Backup ${manifest.name} is of the embedded SQLite database: unset DATABASE_URL to restore it into the data directory.`);
+    throw new RestoreRefused(
+      'engine',
+      `Backup ${manifest.name} is of the embedded SQLite database: unset DATABASE_URL to restore it into the data directory.`,
+    );
   }
   const known = Object.keys(migrations).sort();
   if (manifest.migration !== null && !known.includes(manifest.migration) && !target.force) {
-    throw new RestoreRefused('schema', `Backup ${manifest.name} has the migration ${manifest.migration}, which this code does not know: restore it with the code it was taken with (or --force).`);
+    throw new RestoreRefused(
+      'schema',
+      `Backup ${manifest.name} has the migration ${manifest.migration}, which this code does not know: restore it with the code it was taken with (or --force).`,
+    );
   }
   if (!target.force) {
     const found = await occupied(manifest, target);
-    if (found.length > 0) throw new RestoreRefused('not_empty', `The target is not empty: ${found.join('; ')}. Restore into an empty data directory and database, or add --force to replace them.`);
+    if (found.length > 0)
+      throw new RestoreRefused(
+        'not_empty',
+        `The target is not empty: ${found.join('; ')}. Restore into an empty data directory and database, or add --force to replace them.`,
+      );
   }
   return manifest.migration === null ? known : known.filter((name) => name > manifest.migration!);
 }
@@ -172,7 +200,8 @@ export async function restoreBackup(reader: BackupReader, target: RestoreTarget)
   // The registry last: it never names a version folder that is not in place yet.
   const last = [REGISTRY_KEY, HISTORY_KEY].map((key) => `${BACKUP_PATHS.origin}${key}`);
   const origin = under(manifest, BACKUP_PATHS.origin).sort((a, b) => Number(last.includes(a)) - Number(last.includes(b)));
-  const originSkipped = origin.length > 0 && !target.originDir ? 'releases live in S3 (S3_BUCKET): the backup’s local origin was left out' : null;
+  const originSkipped =
+    origin.length > 0 && !target.originDir ? 'releases live in S3 (S3_BUCKET): the backup’s local origin was left out' : null;
   if (target.originDir) {
     for (const path of origin) {
       const file = join(target.originDir, path.slice(BACKUP_PATHS.origin.length));

@@ -56,7 +56,10 @@ export function s3Destination(options: S3DestinationOptions): BackupDestination 
   /** Every backup "folder" under the prefix, complete or not. */
   async function names(): Promise<string[]> {
     const { folders } = await listS3(client, bucket, prefix ? `${prefix}/` : '', '/');
-    return folders.map((entry) => entry.slice(prefix ? prefix.length + 1 : 0, -1)).filter(isBackupName).sort();
+    return folders
+      .map((entry) => entry.slice(prefix ? prefix.length + 1 : 0, -1))
+      .filter(isBackupName)
+      .sort();
   }
 
   const removeAll = async (name: string) => deleteS3Keys(client, bucket, (await listS3(client, bucket, folder(name))).keys);
@@ -65,7 +68,8 @@ export function s3Destination(options: S3DestinationOptions): BackupDestination 
     describe: () => `s3://${bucket}/${prefix ? `${prefix}/` : ''}`,
 
     async begin(name) {
-      if ((await listS3(client, bucket, folder(name))).keys.length > 0) throw new Error(`A backup named ${name} exists in s3://${bucket}/${folder(name)}.`);
+      if ((await listS3(client, bucket, folder(name))).keys.length > 0)
+        throw new Error(`A backup named ${name} exists in s3://${bucket}/${folder(name)}.`);
       const staging = await mkdtemp(join(tmpdir(), 'shop-backup-'));
       const uploaded: string[] = [];
       const writer: BackupWriter = {
@@ -85,7 +89,9 @@ export function s3Destination(options: S3DestinationOptions): BackupDestination 
         },
         async complete(manifest) {
           const body = `${JSON.stringify(manifest, null, 2)}\n`;
-          await client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(name, MANIFEST_FILE), Body: body, ContentType: 'application/json' }));
+          await client.send(
+            new PutObjectCommand({ Bucket: bucket, Key: keyOf(name, MANIFEST_FILE), Body: body, ContentType: 'application/json' }),
+          );
           await rm(staging, { recursive: true, force: true });
         },
         async abort() {
@@ -103,10 +109,12 @@ export function s3Destination(options: S3DestinationOptions): BackupDestination 
     },
 
     async open(name): Promise<BackupReader> {
-      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name, MANIFEST_FILE) })).catch((error: unknown) => {
-        if (isMissing(error)) throw new Error(`No complete backup ${name} in s3://${bucket}/${folder(name)} (no ${MANIFEST_FILE}).`);
-        throw error;
-      });
+      const answer = await client
+        .send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name, MANIFEST_FILE) }))
+        .catch((error: unknown) => {
+          if (isMissing(error)) throw new Error(`No complete backup ${name} in s3://${bucket}/${folder(name)} (no ${MANIFEST_FILE}).`);
+          throw error;
+        });
       const manifest = parseManifest(answer.Body ? await answer.Body.transformToString('utf8') : '');
       const downloads = await mkdtemp(join(tmpdir(), 'shop-restore-'));
       const fetched = new Set<string>();

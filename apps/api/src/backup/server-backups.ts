@@ -20,9 +20,18 @@ export function scheduleBackups(log: FastifyBaseLogger, options: ServerBackupOpt
   const settings = readBackupSettings(env, sources.dataDir);
   const destination = destinationFromSettings(settings, env);
   if (settings.intervalMs === 0) {
-    return { description: `backups: not scheduled (BACKUP_INTERVAL_MS=0); npm run backup takes one into ${destination.describe()}`, close: async () => undefined };
+    return {
+      description: `backups: not scheduled (BACKUP_INTERVAL_MS=0); npm run backup takes one into ${destination.describe()}`,
+      close: async () => undefined,
+    };
   }
-  const schedule = startBackupSchedule({ ...sources, destination, keep: settings.keep, intervalMs: settings.intervalMs, log: log.child({ component: 'backup' }) });
+  const schedule = startBackupSchedule({
+    ...sources,
+    destination,
+    keep: settings.keep,
+    intervalMs: settings.intervalMs,
+    log: log.child({ component: 'backup' }),
+  });
   const ms = settings.intervalMs;
   const every = ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${ms / 1000} s`;
   return {

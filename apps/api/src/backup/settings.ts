@@ -28,7 +28,8 @@ const PREFIX = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/;
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined || value.trim() === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed < min) throw new Error(`${name}=${JSON.stringify(value.slice(0, 40))} is not a whole number of at least ${min}.`);
+  if (!Number.isSafeInteger(parsed) || parsed < min)
+    throw new Error(`${name}=${JSON.stringify(value.slice(0, 40))} is not a whole number of at least ${min}.`);
   return parsed;
 }
 
@@ -36,8 +37,13 @@ export function readBackupSettings(env: NodeJS.ProcessEnv, dataDir: string): Bac
   const s3Prefix = env.BACKUP_S3_PREFIX?.trim().replace(/\/+$/, '') || null;
   const dir = env.BACKUP_DIR?.trim() || null;
   if (s3Prefix && dir) throw new Error('Set BACKUP_DIR or BACKUP_S3_PREFIX, not both.');
-  if (s3Prefix && (!PREFIX.test(s3Prefix) || s3Prefix.length > 200 || s3Prefix.split('/').some((segment) => segment === '.' || segment === '..'))) {
-    throw new Error(`BACKUP_S3_PREFIX=${JSON.stringify(s3Prefix.slice(0, 80))} may hold only letters, digits, ".", "_", "-" and single "/" between names.`);
+  if (
+    s3Prefix &&
+    (!PREFIX.test(s3Prefix) || s3Prefix.length > 200 || s3Prefix.split('/').some((segment) => segment === '.' || segment === '..'))
+  ) {
+    throw new Error(
+      `BACKUP_S3_PREFIX=${JSON.stringify(s3Prefix.slice(0, 80))} may hold only letters, digits, ".", "_", "-" and single "/" between names.`,
+    );
   }
   return {
     dir: s3Prefix ? null : resolve(dir ?? join(dataDir, 'backups')),

@@ -55,9 +55,13 @@ export function copySqlite(source: string, target: string, signal?: AbortSignal)
       if (error) reject(error);
       else resolve();
     };
-    worker.once('message', (answer: Answer) => finish('error' in answer ? new Error(`SQLite backup of ${source} failed: ${answer.error}`) : null));
+    worker.once('message', (answer: Answer) =>
+      finish('error' in answer ? new Error(`SQLite backup of ${source} failed: ${answer.error}`) : null),
+    );
     worker.once('error', (error) => finish(error));
-    worker.once('exit', () => finish(new Error(signal?.aborted ? 'SQLite backup stopped' : 'SQLite backup worker ended without an answer')));
+    worker.once('exit', () =>
+      finish(new Error(signal?.aborted ? 'SQLite backup stopped' : 'SQLite backup worker ended without an answer')),
+    );
   });
 }
 

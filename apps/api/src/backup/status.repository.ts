@@ -51,7 +51,9 @@ export async function recordBackupAttempt(db: Db, attempt: BackupAttempt): Promi
     .insertInto('backup_status')
     .values({ outcome, ...values, failures: outcome === 'failure' ? 1 : 0 })
     .onConflict((conflict) =>
-      conflict.column('outcome').doUpdateSet((eb) => ({ ...values, failures: outcome === 'failure' ? eb('backup_status.failures', '+', 1) : 0 })),
+      conflict
+        .column('outcome')
+        .doUpdateSet((eb) => ({ ...values, failures: outcome === 'failure' ? eb('backup_status.failures', '+', 1) : 0 })),
     )
     .execute();
 }

@@ -21,7 +21,13 @@ import { copySqlite } from './sqlite-copy.ts';
 import { lastMigration } from './status.repository.ts';
 
 /** Where each part lives inside a backup. */
-export const BACKUP_PATHS = { sqlite: 'database/shop.sqlite', postgres: 'database/shop.pgdump', files: 'files/', secrets: 'secrets/', origin: 'origin/' } as const;
+export const BACKUP_PATHS = {
+  sqlite: 'database/shop.sqlite',
+  postgres: 'database/shop.pgdump',
+  files: 'files/',
+  secrets: 'secrets/',
+  origin: 'origin/',
+} as const;
 
 export type BackupSources = {
   db: Db;
@@ -91,10 +97,13 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupResu
     await writer.add(path);
   };
   const copied = (source: string) => async (target: string) =>
-    copyFile(source, target).then(() => true, (error: unknown) => {
-      if (isMissing(error)) return false;
-      throw error;
-    });
+    copyFile(source, target).then(
+      () => true,
+      (error: unknown) => {
+        if (isMissing(error)) return false;
+        throw error;
+      },
+    );
 
   try {
     const migration = await lastMigration(db);
@@ -121,14 +130,32 @@ export async function takeBackup(options: TakeBackupOptions): Promise<BackupResu
     }
     for (const secret of Object.values(SECRET_FILES)) await add(`${BACKUP_PATHS.secrets}${secret}`, copied(join(options.dataDir, secret)));
     if (options.originDir) {
-      for (const path of await originFiles(options.originDir)) await add(`${BACKUP_PATHS.origin}${path}`, copied(join(options.originDir, path)));
+      for (const path of await originFiles(options.originDir))
+        await add(`${BACKUP_PATHS.origin}${path}`, copied(join(options.originDir, path)));
     }
     signal?.throwIfAborted();
     const finished = now();
     const bytes = listed.reduce((sum, file) => sum + file.size, 0);
-    const manifest: Manifest = { format: MANIFEST_FORMAT, name, startedAt: started.toISOString(), finishedAt: finished.toISOString(), engine: dialect, migration, files: listed, bytes };
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      name,
+      startedAt: started.toISOString(),
+      finishedAt: finished.toISOString(),
+      engine: dialect,
+      migration,
+      files: listed,
+      bytes,
+    };
     await writer.complete(manifest);
-    const result = { name, destination: destination.describe(), startedAt: manifest.startedAt, finishedAt: manifest.finishedAt, durationMs: performance.now() - clock, bytes, files: listed.length };
+    const result = {
+      name,
+      destination: destination.describe(),
+      startedAt: manifest.startedAt,
+      finishedAt: manifest.finishedAt,
+      durationMs: performance.now() - clock,
+      bytes,
+      files: listed.length,
+    };
     try {
       return { ...result, pruned: await pruneBackups(destination, options.keep, finished.getTime()), pruneError: null };
     } catch (error) {

@@ -112,7 +112,9 @@ function withRowObjects(statement: SqliteDatabase.Statement): Statement {
   if (names.includes('__proto__')) return statement;
   statement.raw(true);
   // The names are the query's own result columns; JSON.stringify makes each a safe string key.
-  const toRow = new Function('v', `return { ${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => object;
+  const toRow = new Function('v', `return { ${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')} };`) as (
+    values: unknown[],
+  ) => object;
   return {
     reader: true,
     all: (parameters) => (statement.all(parameters) as unknown[][]).map(toRow),

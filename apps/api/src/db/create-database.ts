@@ -23,9 +23,7 @@ export const sqliteFileOf = (dataDir: string) => join(dataDir, 'shop.sqlite');
 
 /** Opens the database, runs pending migrations and seeds it when empty. */
 export async function createDatabase(opts: CreateDatabaseOptions): Promise<CreatedDatabase> {
-  const opened = await openDatabase(
-    opts.databaseUrl ? { url: opts.databaseUrl } : { sqliteFile: sqliteFileOf(opts.dataDir) },
-  );
+  const opened = await openDatabase(opts.databaseUrl ? { url: opts.databaseUrl } : { sqliteFile: sqliteFileOf(opts.dataDir) });
   try {
     await migrateToLatest(opened.db);
     const { seeded, ms } = await seedIfEmpty(opened.db);

@@ -38,17 +38,22 @@ import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
 import type { CspViolationTable } from './csp-violation.table.ts';
-import type { ReleaseIntegrityCheckTable, ReleaseIntegrityFindingTable, ReleaseSignatureTable, ReleaseSigningKeyTable } from './release-integrity.table.ts';
-import type { OperatorSessionTable, OperatorSignInFailureTable, OperatorTable, ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
+import type {
+  ReleaseIntegrityCheckTable,
+  ReleaseIntegrityFindingTable,
+  ReleaseSignatureTable,
+  ReleaseSigningKeyTable,
+} from './release-integrity.table.ts';
+import type {
+  OperatorSessionTable,
+  OperatorSignInFailureTable,
+  OperatorTable,
+  ReleaseAuditTable,
+  ReleaseCredentialTable,
+} from './release-identity.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
-import type {
-  OrderItemTable,
-  OrderTable,
-  PaymentNotificationTable,
-  PaymentTable,
-  ShippingWeightBandTable,
-} from './orders.table.ts';
+import type { OrderItemTable, OrderTable, PaymentNotificationTable, PaymentTable, ShippingWeightBandTable } from './orders.table.ts';
 
 export interface Database {
   categories: CategoryTable;

@@ -20,7 +20,16 @@ function releaseOf(storage: ReleaseStorage, preview: Preview): Promise<Release |
       .materialize(prefix)
       .then((dir) => readBuild(dir, preview.area))
       .then(
-        (build) => (build.kind === 'area' ? { version: preview.version, entry: `${prefix}/${build.entry}`, kernel: build.kernel, exposes: build.exposes, routes: build.routes } : null),
+        (build) =>
+          build.kind === 'area'
+            ? {
+                version: preview.version,
+                entry: `${prefix}/${build.entry}`,
+                kernel: build.kernel,
+                exposes: build.exposes,
+                routes: build.routes,
+              }
+            : null,
         () => null,
       );
     if (releases.size >= 20) releases.delete(releases.keys().next().value!);

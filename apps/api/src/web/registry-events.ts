@@ -58,7 +58,10 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
 
   app.get('/builds/events', async (request, reply) => {
     if (clients.size >= maxClients) {
-      return reply.code(503).header('retry-after', '30').send({ error: { code: 'unavailable', message: 'Server je vyťažený, skúste to o chvíľu.' } });
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .send({ error: { code: 'unavailable', message: 'Server je vyťažený, skúste to o chvíľu.' } });
     }
     await polling;
     if (revision === null && stamp === '') await poll();

@@ -20,7 +20,12 @@ export type ShellRoute = Pick<TableRoute, 'path' | 'module' | 'noConsent'> & { a
 /** The routes of the areas in force, as the shell builds its route table from them. */
 export function routesOf(registry: Pick<PublicRegistry, 'areas'>): ShellRoute[] {
   return (Object.entries(registry.areas) as [AreaName, AreaRelease][]).flatMap(([area, release]) =>
-    (release.routes ?? []).map((route) => ({ path: route.path, area, module: route.module, ...(route.noConsent ? { noConsent: true } : {}) })),
+    (release.routes ?? []).map((route) => ({
+      path: route.path,
+      area,
+      module: route.module,
+      ...(route.noConsent ? { noConsent: true } : {}),
+    })),
   );
 }
 
@@ -60,7 +65,11 @@ function buildFile<T>(storage: ReleaseStorage, entry: string, name: string): Pro
   let cached = builds.get(id);
   if (!cached) {
     const reading = releasedFolder(storage, folder).then(
-      (dir) => readFile(join(dir, name), 'utf8').then((text) => JSON.parse(text) as T, () => null),
+      (dir) =>
+        readFile(join(dir, name), 'utf8').then(
+          (text) => JSON.parse(text) as T,
+          () => null,
+        ),
       () => {
         builds.delete(id);
         return null;
@@ -94,7 +103,11 @@ export async function areaPreloadLinks(options: {
   ]);
   const expose = manifest?.exposes?.find((candidate) => `./${candidate.name}` === route.module);
   // The federation manifest's list, and the build's own (older builds have only the first).
-  const files = new Set([release.entry.replace(/^.*\//, ''), ...(expose?.assets?.js?.sync ?? []), ...(meta?.preload?.[route.module] ?? [])]);
+  const files = new Set([
+    release.entry.replace(/^.*\//, ''),
+    ...(expose?.assets?.js?.sync ?? []),
+    ...(meta?.preload?.[route.module] ?? []),
+  ]);
   links.push(`<script type="application/json" id="${BOOT_PRELOAD_ID}">${scriptJson([...files].map((file) => base + file))}</script>`);
   return links.join('');
 }

@@ -9,7 +9,17 @@
  * served: an area is left out of the page's registry (its pages show the contained-area message),
  * a shell cannot be (the page answers 503). Either is reported to `onRefused`.
  */
-import { type ReleaseIntegrity, partPrefix, ReleaseRefused, type AreaName, type AreaRelease, type PublicRegistry, integrityOf, isBrowserScript, type ReleaseManifest } from '@shop/release';
+import {
+  type ReleaseIntegrity,
+  partPrefix,
+  ReleaseRefused,
+  type AreaName,
+  type AreaRelease,
+  type PublicRegistry,
+  integrityOf,
+  isBrowserScript,
+  type ReleaseManifest,
+} from '@shop/release';
 import { scriptHash } from '../infra/http/security-headers.ts';
 
 export type RefusedVersion = { part: string; version: string; reason: string };
@@ -37,8 +47,14 @@ export function pageScripts(options: { integrity: ReleaseIntegrity; assetOrigin:
   async function areaManifest(area: AreaName, release: AreaRelease): Promise<ReleaseManifest> {
     const manifest = await integrity.manifest(area, release.version);
     // The registry names the entry; it must be a file of the signed version, not anything else.
-    const file = release.entry.startsWith(`${partPrefix(area, release.version)}/`) ? release.entry.slice(partPrefix(area, release.version).length + 1) : null;
-    if (!file || !manifest.files[file]) throw new ReleaseRefused('bad_signature', `the registry's entry ${release.entry} is not a file of ${area} ${release.version}'s signed manifest`);
+    const file = release.entry.startsWith(`${partPrefix(area, release.version)}/`)
+      ? release.entry.slice(partPrefix(area, release.version).length + 1)
+      : null;
+    if (!file || !manifest.files[file])
+      throw new ReleaseRefused(
+        'bad_signature',
+        `the registry's entry ${release.entry} is not a file of ${area} ${release.version}'s signed manifest`,
+      );
     return manifest;
   }
 
@@ -46,7 +62,8 @@ export function pageScripts(options: { integrity: ReleaseIntegrity; assetOrigin:
     const entries: [string, string][] = [];
     const refused: RefusedVersion[] = [];
     const add = (base: string, manifest: ReleaseManifest) => {
-      for (const [file, digest] of Object.entries(manifest.files)) if (isBrowserScript(file)) entries.push([`${base}${file}`, integrityOf(digest)]);
+      for (const [file, digest] of Object.entries(manifest.files))
+        if (isBrowserScript(file)) entries.push([`${base}${file}`, integrityOf(digest)]);
     };
     try {
       add('/', await integrity.manifest('shell', shellVersion));
@@ -64,15 +81,24 @@ export function pageScripts(options: { integrity: ReleaseIntegrity; assetOrigin:
       }
     };
     const areas: PublicRegistry['areas'] = {};
-    for (const [area, release] of Object.entries(served.areas) as [AreaName, AreaRelease][]) if (await keep(area, release)) areas[area] = release;
+    for (const [area, release] of Object.entries(served.areas) as [AreaName, AreaRelease][])
+      if (await keep(area, release)) areas[area] = release;
     const canaries: PublicRegistry['canaries'] = {};
-    for (const [area, canary] of Object.entries(served.canaries ?? {}) as [AreaName, PublicRegistry['canaries'][AreaName] & AreaRelease][]) {
+    for (const [area, canary] of Object.entries(served.canaries ?? {}) as [
+      AreaName,
+      PublicRegistry['canaries'][AreaName] & AreaRelease,
+    ][]) {
       if (areas[area] && (await keep(area, canary))) canaries[area] = canary;
     }
     entries.sort(([a], [b]) => (a < b ? -1 : 1));
     const text = JSON.stringify({ integrity: Object.fromEntries(entries) }).replace(/</g, '\\u003c');
     for (const item of refused) options.onRefused?.(item);
-    return { registry: { ...served, areas, canaries }, importMap: `<script type="importmap">${text}</script>`, importMapHash: scriptHash(text), refused };
+    return {
+      registry: { ...served, areas, canaries },
+      importMap: `<script type="importmap">${text}</script>`,
+      importMapHash: scriptHash(text),
+      refused,
+    };
   }
 
   return {

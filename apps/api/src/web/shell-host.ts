@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../infra/http/error-handler.ts';
-import { isVersionName, publicRegistry, readRegistry, type PublicRegistry, type ReleaseStorage, PREVIEW_COOKIE, PREVIEW_PATH, type ReleaseIntegrity } from '@shop/release';
+import {
+  isVersionName,
+  publicRegistry,
+  readRegistry,
+  type PublicRegistry,
+  type ReleaseStorage,
+  PREVIEW_COOKIE,
+  PREVIEW_PATH,
+  type ReleaseIntegrity,
+} from '@shop/release';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
 import { REPORTING_ENDPOINTS } from '../infra/http/security-headers.ts';
@@ -63,7 +72,6 @@ export type ShellHostOptions = {
   check?: ReleasedFileCheck | null;
 };
 
-
 /** Rendered pages are reused this long unless a release or a catalogue change comes first. */
 export const PAGE_CACHE_MS = 5000;
 
@@ -110,7 +118,12 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   const shellsDir = storage.localPath(SHELLS);
   // Pages rendered here ask the API for their data in-process, through the kernel's own client.
   serveApiInProcess(app);
-  const renderPage = createPageRenderer({ storage, assetOrigin: options.assetOrigin, budget: options.renderBudget, integrity: options.integrity });
+  const renderPage = createPageRenderer({
+    storage,
+    assetOrigin: options.assetOrigin,
+    budget: options.renderBudget,
+    integrity: options.integrity,
+  });
   const pageCache = new PageCache(options.pageCacheMs ?? PAGE_CACHE_MS);
   // An object store's versions are downloaded under its cache: the folder is made here, not by a release.
   if (!storage.local) await mkdir(shellsDir, { recursive: true });
@@ -118,8 +131,15 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
   let indexCache: { dir: string; html: string; inlineScripts: string[] } | null = null;
-  const policyOptions: PagePolicyOptions = { assetOrigin: options.assetOrigin, tagManager: options.gtmId !== null, gateway: options.gatewayOrigin ?? null, reportTo: options.publicUrl.startsWith('https:') };
-  const scripts = options.integrity ? pageScripts({ integrity: options.integrity, assetOrigin: options.assetOrigin, onRefused: options.onRefusedVersion }) : null;
+  const policyOptions: PagePolicyOptions = {
+    assetOrigin: options.assetOrigin,
+    tagManager: options.gtmId !== null,
+    gateway: options.gatewayOrigin ?? null,
+    reportTo: options.publicUrl.startsWith('https:'),
+  };
+  const scripts = options.integrity
+    ? pageScripts({ integrity: options.integrity, assetOrigin: options.assetOrigin, onRefused: options.onRefusedVersion })
+    : null;
   /** The shell's versions on the origin, for the files of tabs opened before the version in force. */
   let listed: { at: number; versions: Promise<string[]> } | null = null;
   async function shellVersions(): Promise<string[]> {
@@ -156,19 +176,33 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   // A signed preview link: this browser (and only it) loads the previewed area until it ends the preview.
   app.get<{ Querystring: { token?: string; end?: string } }>(
     PREVIEW_PATH,
-    { schema: { querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 400 }, end: { type: 'string', maxLength: 5 } } } } },
+    {
+      schema: {
+        querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 400 }, end: { type: 'string', maxLength: 5 } } },
+      },
+    },
     async (request, reply) => {
       const secure = request.protocol === 'https' ? '; Secure' : '';
       if (request.query.end !== undefined || !request.query.token) {
         return reply.header('set-cookie', `${PREVIEW_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`).redirect('/', 303);
       }
-      const granted = await previewedRegistry(storage, options.operatorToken, request.query.token, publicRegistry(await readRegistry(storage)));
+      const granted = await previewedRegistry(
+        storage,
+        options.operatorToken,
+        request.query.token,
+        publicRegistry(await readRegistry(storage)),
+      );
       if (!granted) {
-        return reply.code(403).type('text/plain; charset=utf-8').send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový na stránke /ops.');
+        return reply
+          .code(403)
+          .type('text/plain; charset=utf-8')
+          .send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový na stránke /ops.');
       }
       const maxAge = Math.max(1, Math.floor((granted.preview.expires - Date.now()) / 1000));
       request.log.warn({ preview: { area: granted.preview.area, version: granted.preview.version } }, 'preview started in a browser');
-      return reply.header('set-cookie', `${PREVIEW_COOKIE}=${request.query.token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`).redirect('/', 303);
+      return reply
+        .header('set-cookie', `${PREVIEW_COOKIE}=${request.query.token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`)
+        .redirect('/', 303);
     },
   );
 
@@ -180,7 +214,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       // On an object store a version is downloaded the first time one of its files is asked for.
       const dir = await releasedFolder(storage, key);
       if (!(await exists(join(dir, folder, file)))) return 'absent';
-      if (options.check && !(await options.check('shell', key.slice(SHELLS.length + 1), dir, folder === '.' ? file : `${folder}/${file}`))) return 'refused';
+      if (options.check && !(await options.check('shell', key.slice(SHELLS.length + 1), dir, folder === '.' ? file : `${folder}/${file}`)))
+        return 'refused';
       // Sent as brotli, gzip or plain as the browser asks (precompressed siblings): a shared cache must keep one copy per encoding.
       reply.header('cache-control', IMMUTABLE).header('vary', 'accept-encoding');
       await reply.sendFile(file, join(dir, folder));
@@ -234,7 +269,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         inlineScripts = [...inlineScripts, page.importMapHash];
       } catch (error) {
         if (!(error instanceof ShellNotTrusted)) throw error;
-        request.log.error({ err: error, integrity: { part: 'shell', version: registry.shell!.version } }, 'the shell in force has no valid signed manifest; pages are not served');
+        request.log.error(
+          { err: error, integrity: { part: 'shell', version: registry.shell!.version } },
+          'the shell in force has no valid signed manifest; pages are not served',
+        );
         return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_TRUSTED);
       }
     }
@@ -261,7 +299,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // The page is the same for every visitor (nothing of the shopper is in it), so a CDN may keep it
     // as briefly as the server does; during a canary or a preview it depends on this browser's cookie.
     const shared = !previewed && !canaryRunning;
-    reply.header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache').type('text/html; charset=utf-8');
+    reply
+      .header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache')
+      .type('text/html; charset=utf-8');
     reply.header('content-security-policy', policy);
     if (policyOptions.reportTo) reply.header('reporting-endpoints', REPORTING_ENDPOINTS);
 
@@ -281,7 +321,13 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     try {
       if (options.serverRender === false) throw new NotServerRendered('server rendering is off (SERVER_RENDER=off)');
       const page = await renderPage({
-        url: request.url, registry: served, shellDir: dir, bucket, config: shownConfig, origin: options.publicUrl, log: request.log,
+        url: request.url,
+        registry: served,
+        shellDir: dir,
+        bucket,
+        config: shownConfig,
+        origin: options.publicUrl,
+        log: request.log,
         onHead: (head) => {
           const encoding = preferredEncoding(request.headers['accept-encoding']);
           streamed = compressingStream(encoding);
@@ -297,7 +343,12 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       }
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
-      if (cacheKey) pageCache.set(cacheKey, { status: page.sentHead ? 200 : page.status, policy, html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }) });
+      if (cacheKey)
+        pageCache.set(cacheKey, {
+          status: page.sentHead ? 200 : page.status,
+          policy,
+          html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
+        });
       if (streamed) {
         (streamed as ReturnType<typeof compressingStream>).stream.end(rest);
         return reply;
@@ -321,9 +372,13 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   };
   // The first frame's consent form (works without JavaScript): the same cookies the shell's notice sets.
   app.register(async (form) => {
-    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: CONSENT_BODY_LIMIT }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    form.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: CONSENT_BODY_LIMIT },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
     form.post('/consent', async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (body.choice !== 'all' && body.choice !== 'none') {

@@ -45,7 +45,10 @@ export function releasedFileOf(url: string): { area: string; version: string; fi
   if (path.length > MAX_PATH || !path.startsWith('/remotes/')) return null;
   let segments: string[];
   try {
-    segments = path.slice('/remotes/'.length).split('/').map((segment) => decodeURIComponent(segment));
+    segments = path
+      .slice('/remotes/'.length)
+      .split('/')
+      .map((segment) => decodeURIComponent(segment));
   } catch {
     return null;
   }
@@ -64,7 +67,10 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
   /** `<origin>/remotes`, or its copy in an object store's cache. */
   const root = storage.localPath('remotes');
   // Its failures go to the shop's log (one line per 5xx); ordinary file answers are not logged.
-  const origin = Fastify({ loggerInstance: options.logger.child({ server: 'static-origin' }), logController: new LogController({ disableRequestLogging: true }) });
+  const origin = Fastify({
+    loggerInstance: options.logger.child({ server: 'static-origin' }),
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   origin.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 500) request.log.error({ url: request.url, status: reply.statusCode }, 'static origin request failed');
   });

@@ -18,7 +18,10 @@ const COPIES: readonly [suffix: string, decode: ((bytes: Buffer) => Buffer) | nu
 export type ReleasedFileCheck = (part: PartName, version: string, dir: string, file: string) => Promise<boolean>;
 
 /** True when `file` of the version (in `dir` on local disk) and its compressed copies are what was signed. */
-export function releasedFileCheck(integrity: ReleaseIntegrity, onMismatch: (part: PartName, version: string, file: string) => void): ReleasedFileCheck {
+export function releasedFileCheck(
+  integrity: ReleaseIntegrity,
+  onMismatch: (part: PartName, version: string, file: string) => void,
+): ReleasedFileCheck {
   const verdicts = new Map<string, boolean>();
   const judged = async (path: string, expected: string, decode: ((bytes: Buffer) => Buffer) | null): Promise<boolean | null> => {
     const info = await stat(path).catch(() => null);

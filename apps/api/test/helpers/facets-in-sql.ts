@@ -8,7 +8,12 @@
 import type { ListingFacets } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../src/db/database.ts';
 import { shapeFacets, type AttrRow } from '../../src/domains/catalog/products/repository/facets.ts';
-import { applyProductFilter, priceColumn, withoutFacet, type ProductFilter } from '../../src/domains/catalog/products/repository/product-filter.ts';
+import {
+  applyProductFilter,
+  priceColumn,
+  withoutFacet,
+  type ProductFilter,
+} from '../../src/domains/catalog/products/repository/product-filter.ts';
 
 export async function listingFacets(db: DbOrTrx, filter: ProductFilter): Promise<ListingFacets> {
   /** The listing's products without one facet's own filter. */

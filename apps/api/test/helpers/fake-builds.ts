@@ -10,7 +10,10 @@ type FakeRoute = { name: string; path: string; module: string; layout: string; [
 /** One route per exposed module, named and placed after the area and module unless given. */
 const defaultRoutes = (area: string, exposes: string[]): FakeRoute[] =>
   exposes.map((module) => {
-    const slug = module.replace('./', '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+    const slug = module
+      .replace('./', '')
+      .replace(/([a-z])([A-Z])/g, '$1-$2')
+      .toLowerCase();
     return { name: `${area}-${slug}`, path: `/${area}/${slug}`, module, layout: 'default' };
   });
 
@@ -23,8 +26,14 @@ export function fakeAreaBuild(
   const routes = options.routes ?? defaultRoutes(area, exposes);
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'remoteEntry.js'), `export const area = ${JSON.stringify(area)};`);
-  writeFileSync(join(dir, 'assets', 'page.js'), `export default ${JSON.stringify(options.marker ?? 'v1')};${'/*x*/'.repeat(options.pageBytes ?? 0)}`);
-  writeFileSync(join(dir, 'area.json'), JSON.stringify({ area, kernel: options.kernel ?? '1.0.0', exposes, entry: 'remoteEntry.js', routes }));
+  writeFileSync(
+    join(dir, 'assets', 'page.js'),
+    `export default ${JSON.stringify(options.marker ?? 'v1')};${'/*x*/'.repeat(options.pageBytes ?? 0)}`,
+  );
+  writeFileSync(
+    join(dir, 'area.json'),
+    JSON.stringify({ area, kernel: options.kernel ?? '1.0.0', exposes, entry: 'remoteEntry.js', routes }),
+  );
   writeFileSync(
     join(dir, 'mf-manifest.json'),
     JSON.stringify({

@@ -18,15 +18,95 @@ export type FuzzTarget = { url: string; token: string; logoutToken: string; oper
 export type Case = { method: string; path: string; headers: Record<string, string>; body?: Buffer | string; raw?: string };
 export type Answer = { status: number; type: string; text: string };
 /** The little of JSON Schema the API's route schemas use. */
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; maxItems?: number };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
+};
 
-const WEIRD_SEGMENTS = ['%', '%zz', '%E0%A4%A', '..', '%2e%2e', '-1', '0', '1', '2', '2147483647', '2147483648', '1e9', '0x10', 'NaN', 'Infinity', '-Infinity', '1e400', '9'.repeat(30), 'a'.repeat(250), '%C5%BE', '%00', '<script>', "'", '1.5', '%20', 'null'];
-const VALUES: unknown[] = [null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 31), 2 ** 31, 1e308, '0x10', '1e3', '', ' ', 'a'.repeat(5000), 'žltá', '\u202e', [], [1, 2], {}, { a: 1 }, '<b>', NaN];
-const STRINGS = ['', ' ', 'a', 'žltá dlažba', 'zakaznik@example.sk', 'a@b', '<script>alert(1)</script>', "'; DROP TABLE orders; --", '0', '-1', '\ud800', '🧱'.repeat(50)];
+const WEIRD_SEGMENTS = [
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '..',
+  '%2e%2e',
+  '-1',
+  '0',
+  '1',
+  '2',
+  '2147483647',
+  '2147483648',
+  '1e9',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e400',
+  '9'.repeat(30),
+  'a'.repeat(250),
+  '%C5%BE',
+  '%00',
+  '<script>',
+  "'",
+  '1.5',
+  '%20',
+  'null',
+];
+const VALUES: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 53,
+  -(2 ** 31),
+  2 ** 31,
+  1e308,
+  '0x10',
+  '1e3',
+  '',
+  ' ',
+  'a'.repeat(5000),
+  'žltá',
+  '\u202e',
+  [],
+  [1, 2],
+  {},
+  { a: 1 },
+  '<b>',
+  NaN,
+];
+const STRINGS = [
+  '',
+  ' ',
+  'a',
+  'žltá dlažba',
+  'zakaznik@example.sk',
+  'a@b',
+  '<script>alert(1)</script>',
+  "'; DROP TABLE orders; --",
+  '0',
+  '-1',
+  '\ud800',
+  '🧱'.repeat(50),
+];
 
 function value(rng: Rng, depth = 0): unknown {
   if (depth < 3 && rng.chance(0.15)) return Array.from({ length: rng.int(0, 5) }, () => value(rng, depth + 1));
-  if (depth < 3 && rng.chance(0.15)) return Object.fromEntries(Array.from({ length: rng.int(0, 5) }, (_, i) => [rng.pick(['lines', 'email', 'amount', 'v_id', 'token', 'itemIds', `k${i}`]), value(rng, depth + 1)]));
+  if (depth < 3 && rng.chance(0.15))
+    return Object.fromEntries(
+      Array.from({ length: rng.int(0, 5) }, (_, i) => [
+        rng.pick(['lines', 'email', 'amount', 'v_id', 'token', 'itemIds', `k${i}`]),
+        value(rng, depth + 1),
+      ]),
+    );
   return structuredClone(rng.pick(VALUES));
 }
 
@@ -36,9 +116,15 @@ function fromSchema(rng: Rng, schema: Schema, depth = 0): unknown {
   const type = Array.isArray(schema.type) ? rng.pick(schema.type) : (schema.type ?? (schema.properties ? 'object' : undefined));
   switch (type) {
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).filter(() => rng.chance(0.85)).map(([key, sub]) => [key, fromSchema(rng, sub, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {})
+          .filter(() => rng.chance(0.85))
+          .map(([key, sub]) => [key, fromSchema(rng, sub, depth + 1)]),
+      );
     case 'array':
-      return depth > 4 ? [] : Array.from({ length: rng.int(0, Math.min(schema.maxItems ?? 4, 4)) }, () => fromSchema(rng, schema.items ?? {}, depth + 1));
+      return depth > 4
+        ? []
+        : Array.from({ length: rng.int(0, Math.min(schema.maxItems ?? 4, 4)) }, () => fromSchema(rng, schema.items ?? {}, depth + 1));
     case 'integer':
     case 'number': {
       const min = schema.minimum ?? -(2 ** 31);
@@ -98,10 +184,16 @@ function mangle(rng: Rng, route: Route): string {
   const querySchema = route.schema?.querystring as Schema | undefined;
   if (querySchema && rng.chance(0.4)) {
     const query = wrongField(rng, querySchema) as Record<string, unknown>;
-    const pairs = Object.entries(typeof query === 'object' && query ? query : {}).map(([k, v]) => `${encode(k)}=${encode(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))}`);
+    const pairs = Object.entries(typeof query === 'object' && query ? query : {}).map(
+      ([k, v]) => `${encode(k)}=${encode(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))}`,
+    );
     path += `?${pairs.join('&')}`;
   } else if (rng.chance(0.3)) {
-    const pairs = Array.from({ length: rng.int(1, 30) }, () => `${rng.pick(['page', 'sort', 'q', 'category', 'brands', 'f1', 'r2', 'avail', 'price', 'x', '%', 'f999999999', 'page[]', '__proto__'])}=${encode(String(value(rng))).slice(0, 300)}`);
+    const pairs = Array.from(
+      { length: rng.int(1, 30) },
+      () =>
+        `${rng.pick(['page', 'sort', 'q', 'category', 'brands', 'f1', 'r2', 'avail', 'price', 'x', '%', 'f999999999', 'page[]', '__proto__'])}=${encode(String(value(rng))).slice(0, 300)}`,
+    );
     path += `?${pairs.join('&')}`;
   }
   return path;
@@ -125,15 +217,26 @@ function multipart(rng: Rng): { body: Buffer; type: string } {
   if (damage === 3) body = Buffer.from(body.toString('latin1').replaceAll('\r\n', '\n'), 'latin1'); // bare line feeds
   if (damage === 4) body = Buffer.from(body.toString('latin1').replace(/--\r\n$/, ''), 'latin1'); // no closing boundary
   if (damage === 5) body = Buffer.from(`${body.toString('latin1').slice(0, -2)}${'y'.repeat(rng.int(1, 3000))}`, 'latin1'); // bytes after the end
-  const type = damage === 6 ? rng.pick(['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=nope', 'multipart/mixed; boundary=x']) : `multipart/form-data; boundary=${boundary}`;
+  const type =
+    damage === 6
+      ? rng.pick([
+          'multipart/form-data',
+          'multipart/form-data; boundary=',
+          'multipart/form-data; boundary=nope',
+          'multipart/mixed; boundary=x',
+        ])
+      : `multipart/form-data; boundary=${boundary}`;
   return { body, type };
 }
 
 function makeCase(rng: Rng, route: Route, target: FuzzTarget): Case {
-  const method = rng.chance(0.15) ? rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE']) : route.method;
+  const method = rng.chance(0.15)
+    ? rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE'])
+    : route.method;
   const headers: Record<string, string> = {};
   const valid = route.url === '/api/account/logout' ? target.logoutToken : target.token;
-  if (rng.chance(0.5)) headers.authorization = `Bearer ${rng.chance(0.6) ? valid : rng.pick(['x', 'a.b.c', 'Bearer', '%', `${valid}x`, valid.split('.').slice(0, 2).join('.')])}`;
+  if (rng.chance(0.5))
+    headers.authorization = `Bearer ${rng.chance(0.6) ? valid : rng.pick(['x', 'a.b.c', 'Bearer', '%', `${valid}x`, valid.split('.').slice(0, 2).join('.')])}`;
   if (rng.chance(0.1)) headers['x-operator-token'] = rng.pick(['wrong', target.operatorToken, '']);
   if (rng.chance(0.05)) headers['accept-encoding'] = rng.pick(['gzip', 'br', 'identity;q=0', '*;q=0', 'x'.repeat(500)]);
   const c: Case = { method, path: mangle(rng, route), headers };
@@ -149,18 +252,39 @@ function makeCase(rng: Rng, route: Route, target: FuzzTarget): Case {
     c.body = `{"a":${'['.repeat(rng.int(1, 3000))}`; // broken and deeply nested
   } else if (kind === 6) {
     const depth = rng.int(100, 5000); // valid and deeply nested
-    c.body = rng.chance(0.5) ? `{"lines":${'['.repeat(depth)}${']'.repeat(depth)}}` : `${'{"a":'.repeat(depth)}{"__proto__":{"x":1}}${'}'.repeat(depth)}`;
+    c.body = rng.chance(0.5)
+      ? `{"lines":${'['.repeat(depth)}${']'.repeat(depth)}}`
+      : `${'{"a":'.repeat(depth)}{"__proto__":{"x":1}}${'}'.repeat(depth)}`;
   } else if (kind === 7) {
     const m = multipart(rng);
     headers['content-type'] = m.type;
     c.body = m.body;
   } else if (kind === 8) {
-    headers['content-type'] = rng.pick(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'image/png', '', 'application/json; charset=utf-16', 'application/json, text/plain', 'APPLICATION/JSON']);
+    headers['content-type'] = rng.pick([
+      'text/plain',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+      'image/png',
+      '',
+      'application/json; charset=utf-16',
+      'application/json, text/plain',
+      'APPLICATION/JSON',
+    ]);
     c.body = rng.pick(['a=1&b=2', '{}', '\u0000', '']);
   } else if (kind === 9) {
     c.body = JSON.stringify({ data: 'x'.repeat(rng.int(200_000, 300_000)) }); // near and over the body limit
   } else {
-    c.body = rng.pick(['null', '[]', '"text"', '0', 'true', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '', ' ']);
+    c.body = rng.pick([
+      'null',
+      '[]',
+      '"text"',
+      '0',
+      'true',
+      '{"__proto__":{"admin":true}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      '',
+      ' ',
+    ]);
   }
   return c;
 }
@@ -177,7 +301,12 @@ function extraCases(rng: Rng, routes: Route[], target: FuzzTarget, complaintForm
   // Every odd segment in every parameter of every route, whatever the seed picks.
   for (const route of routes.filter((r) => /[:*]/.test(r.url))) {
     for (const segment of WEIRD_SEGMENTS) {
-      cases.push({ method: route.method, path: route.url.replace(/:[A-Za-z_]+|\*/g, segment), headers: { ...auth, 'content-type': 'application/json' }, body: route.method === 'GET' ? undefined : '{}' });
+      cases.push({
+        method: route.method,
+        path: route.url.replace(/:[A-Za-z_]+|\*/g, segment),
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: route.method === 'GET' ? undefined : '{}',
+      });
     }
   }
   // HEAD on every route.
@@ -193,7 +322,12 @@ function extraCases(rng: Rng, routes: Route[], target: FuzzTarget, complaintForm
     cases.push({ method: 'GET', path, headers: { 'x-big': 'a'.repeat(20_000) } });
     cases.push({ method: 'GET', path, headers: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`x-h${i}`, 'b'.repeat(80)])) });
     cases.push({ method: 'GET', path, headers: { cookie: `s=${'c'.repeat(17_000)}` } });
-    cases.push({ method: 'POST', path, headers: { authorization: `Bearer ${'t'.repeat(20_000)}`, 'content-type': 'application/json' }, body: '{}' });
+    cases.push({
+      method: 'POST',
+      path,
+      headers: { authorization: `Bearer ${'t'.repeat(20_000)}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     cases.push({ method: 'GET', path, headers: { authorization: `Bearer ${'t'.repeat(8_000)}` } }); // under the limit: a bad token
   }
   // Malformed HTTP written as it is: bad chunk sizes, both lengths, bad header names, odd request lines.
@@ -271,11 +405,14 @@ function problemWith(c: Case, res: Answer): string | null {
   return `shape ${res.status} ${where}: ${res.text.slice(0, 200)}`;
 }
 
-
 export type FuzzRun = { requests: number; problems: string[]; byClass: Record<string, number>; seconds: number };
 
 /** Sends `requests` random cases over the routes plus the targeted ones, 8 at a time; answers what went wrong. */
-export async function fuzz(target: FuzzTarget, routes: Route[], options: { seed: number; requests: number; complaintForms: number }): Promise<FuzzRun> {
+export async function fuzz(
+  target: FuzzTarget,
+  routes: Route[],
+  options: { seed: number; requests: number; complaintForms: number },
+): Promise<FuzzRun> {
   const started = Date.now();
   const rng = createRng(options.seed);
   const byClass: Record<string, number> = {};

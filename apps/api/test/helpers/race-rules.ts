@@ -31,12 +31,21 @@ export type RaceRule = { name: string; run: (target: RaceTarget) => Promise<void
 
 type Answer = { status: number; body: unknown };
 
-async function call(target: RaceTarget, method: string, path: string, init: { body?: unknown; token?: string; operator?: boolean } = {}): Promise<Answer> {
+async function call(
+  target: RaceTarget,
+  method: string,
+  path: string,
+  init: { body?: unknown; token?: string; operator?: boolean } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.operator) headers['x-operator-token'] = target.operatorToken;
-  const res = await fetch(`${target.url}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`${target.url}${path}`, {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -99,7 +108,9 @@ export const RACE_RULES: RaceRule[] = [
       const token = await newCustomer(target);
       const variants = await target.variants();
       const answers = await Promise.all(
-        Array.from({ length: 10 }, () => call(target, 'POST', '/api/orders', { body: orderBody(variants, { couponCode: 'VITAJ15' }), token })),
+        Array.from({ length: 10 }, () =>
+          call(target, 'POST', '/api/orders', { body: orderBody(variants, { couponCode: 'VITAJ15' }), token }),
+        ),
       );
       const accepted = answers.filter((a) => a.status === 201);
       expect(accepted).toHaveLength(1);
@@ -116,7 +127,9 @@ export const RACE_RULES: RaceRule[] = [
       await target.addCoupon({ code, percent: 10, maxUses: 3, oncePerCustomer: false });
       const variants = await target.variants();
       const tokens = await Promise.all(Array.from({ length: 8 }, () => newCustomer(target)));
-      const answers = await Promise.all(tokens.map((token) => call(target, 'POST', '/api/orders', { body: orderBody(variants, { couponCode: code }), token })));
+      const answers = await Promise.all(
+        tokens.map((token) => call(target, 'POST', '/api/orders', { body: orderBody(variants, { couponCode: code }), token })),
+      );
       expect(answers.filter((a) => a.status === 201).map((a) => placed(a).couponCode)).toEqual([code, code, code]);
       for (const refused of answers.filter((a) => a.status !== 201)) expectRefusal(refused, 409);
     },
@@ -126,7 +139,10 @@ export const RACE_RULES: RaceRule[] = [
     async run(target) {
       const body = orderBody(await target.variants());
       const answers = await Promise.all(Array.from({ length: 10 }, () => call(target, 'POST', '/api/orders', { body })));
-      expect(answers.every((a) => a.status === 201 || a.status === 200), JSON.stringify(answers.map((a) => a.status))).toBe(true);
+      expect(
+        answers.every((a) => a.status === 201 || a.status === 200),
+        JSON.stringify(answers.map((a) => a.status)),
+      ).toBe(true);
       expect(new Set(answers.map((a) => placed(a).number)).size).toBe(1);
     },
   },
@@ -136,7 +152,9 @@ export const RACE_RULES: RaceRule[] = [
       const vId = await target.inStockVariant();
       await target.setStock(vId, 3);
       const answers = await Promise.all(
-        Array.from({ length: 20 }, () => call(target, 'POST', '/api/orders', { body: orderBody([vId], { lines: [{ v_id: vId, amount: 1 }] }) })),
+        Array.from({ length: 20 }, () =>
+          call(target, 'POST', '/api/orders', { body: orderBody([vId], { lines: [{ v_id: vId, amount: 1 }] }) }),
+        ),
       );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
       for (const refused of answers.filter((a) => a.status !== 201)) expectRefusal(refused, 409);
@@ -146,8 +164,17 @@ export const RACE_RULES: RaceRule[] = [
     name: `${MAX_ADDRESSES * 2} addresses created at the same moment: exactly ${MAX_ADDRESSES} are stored`,
     async run(target) {
       const token = await newCustomer(target);
-      const address = (i: number) => ({ kind: 'delivery', name: `Stavba ${i}`, street: `Hlavná ${i + 1}`, city: 'Žilina', zip: '010 01', isDefault: i % 3 === 0 });
-      const answers = await Promise.all(Array.from({ length: MAX_ADDRESSES * 2 }, (_, i) => call(target, 'POST', '/api/account/addresses', { body: address(i), token })));
+      const address = (i: number) => ({
+        kind: 'delivery',
+        name: `Stavba ${i}`,
+        street: `Hlavná ${i + 1}`,
+        city: 'Žilina',
+        zip: '010 01',
+        isDefault: i % 3 === 0,
+      });
+      const answers = await Promise.all(
+        Array.from({ length: MAX_ADDRESSES * 2 }, (_, i) => call(target, 'POST', '/api/account/addresses', { body: address(i), token })),
+      );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(MAX_ADDRESSES);
       for (const refused of answers.filter((a) => a.status !== 201)) expectRefusal(refused, 409);
       const stored = at<{ isDefault: boolean }[]>((await call(target, 'GET', '/api/account/addresses', { token })).body, 'data');
@@ -160,15 +187,28 @@ export const RACE_RULES: RaceRule[] = [
     name: 'addresses deleted and made default at the same moment leave exactly one default of the kind',
     async run(target) {
       const token = await newCustomer(target);
-      const address = (i: number) => ({ kind: 'delivery', name: `Sklad ${i}`, street: `Priemyselná ${i + 1}`, city: 'Nitra', zip: '949 01', isDefault: i === 0 });
+      const address = (i: number) => ({
+        kind: 'delivery',
+        name: `Sklad ${i}`,
+        street: `Priemyselná ${i + 1}`,
+        city: 'Nitra',
+        zip: '949 01',
+        isDefault: i === 0,
+      });
       const ids: number[] = [];
-      for (let i = 0; i < 6; i++) ids.push(at<{ id: number }>((await call(target, 'POST', '/api/account/addresses', { body: address(i), token })).body, 'data').id);
+      for (let i = 0; i < 6; i++)
+        ids.push(at<{ id: number }>((await call(target, 'POST', '/api/account/addresses', { body: address(i), token })).body, 'data').id);
       // The default and two others deleted while two others are made default, all at once.
       const answers = await Promise.all([
         ...[ids[0]!, ids[1]!, ids[2]!].map((id) => call(target, 'DELETE', `/api/account/addresses/${id}`, { token })),
-        ...[ids[3]!, ids[4]!].map((id, i) => call(target, 'PUT', `/api/account/addresses/${id}`, { body: { ...address(3 + i), isDefault: true }, token })),
+        ...[ids[3]!, ids[4]!].map((id, i) =>
+          call(target, 'PUT', `/api/account/addresses/${id}`, { body: { ...address(3 + i), isDefault: true }, token }),
+        ),
       ]);
-      expect(answers.every((a) => a.status < 300), JSON.stringify(answers.map((a) => a.status))).toBe(true);
+      expect(
+        answers.every((a) => a.status < 300),
+        JSON.stringify(answers.map((a) => a.status)),
+      ).toBe(true);
       const stored = at<{ isDefault: boolean }[]>((await call(target, 'GET', '/api/account/addresses', { token })).body, 'data');
       expect(stored).toHaveLength(3);
       expect(stored.filter((a) => a.isDefault)).toHaveLength(1);
@@ -181,7 +221,10 @@ export const RACE_RULES: RaceRule[] = [
       const order = await deliveredOrder(target, token);
       const answers = await Promise.all(order.lines.map((l) => withdraw(target, token, order.token, [l.itemId])));
       expect(answers.map((a) => a.status)).toEqual(order.lines.map(() => 200));
-      const detail = at<{ state: string; withdrawals: { refund: number }[] }>((await call(target, 'GET', `/api/account/orders/${order.token}`, { token })).body, 'data');
+      const detail = at<{ state: string; withdrawals: { refund: number }[] }>(
+        (await call(target, 'GET', `/api/account/orders/${order.token}`, { token })).body,
+        'data',
+      );
       expect(detail.state).toBe('withdrawn');
       expect(detail.withdrawals.reduce((sum, w) => sum + w.refund, 0)).toBe(order.total);
     },
@@ -193,7 +236,10 @@ export const RACE_RULES: RaceRule[] = [
       const order = await deliveredOrder(target, token);
       const answers = await Promise.all([1, 2].map(() => withdraw(target, token, order.token, [order.lines[0]!.itemId])));
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-      expectRefusal(answers.find((a) => a.status === 409)!, 409);
+      expectRefusal(
+        answers.find((a) => a.status === 409)!,
+        409,
+      );
     },
   },
   {
@@ -207,8 +253,11 @@ export const RACE_RULES: RaceRule[] = [
       form.set('itemId', String(itemId));
       form.set('reason', 'damaged');
       form.set('description', 'Tovar prišiel poškodený, roh je odlomený.');
-      const complain = fetch(`${target.url}/api/account/complaints`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })
-        .then(async (res) => ({ status: res.status, body: (await res.json()) as unknown }));
+      const complain = fetch(`${target.url}/api/account/complaints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as unknown }));
       const [complaint, withdrawal] = await Promise.all([complain, withdraw(target, token, order.token, [itemId])]);
       expect(withdrawal.status).toBe(200);
       if (complaint.status !== 201) {
@@ -217,7 +266,10 @@ export const RACE_RULES: RaceRule[] = [
       }
       // Both accepted: the complaint was filed first, so the withdrawal came after it.
       const filed = at<{ createdAt: string }>(complaint.body, 'data').createdAt;
-      const withdrawals = at<{ withdrawals: { createdAt: string }[] }>((await call(target, 'GET', `/api/account/orders/${order.token}`, { token })).body, 'data').withdrawals;
+      const withdrawals = at<{ withdrawals: { createdAt: string }[] }>(
+        (await call(target, 'GET', `/api/account/orders/${order.token}`, { token })).body,
+        'data',
+      ).withdrawals;
       expect(withdrawals.length).toBe(1);
       expect(filed <= withdrawals[0]!.createdAt).toBe(true);
     },
@@ -227,7 +279,9 @@ export const RACE_RULES: RaceRule[] = [
     async run(target) {
       const email = `dvojca-${randomString(10).toLowerCase()}@example.sk`;
       const answers = await Promise.all(
-        Array.from({ length: 5 }, (_, i) => call(target, 'POST', '/api/account/register', { body: { email, password: `Heslo${i}23!x`, name: 'Dana Dvojitá' } })),
+        Array.from({ length: 5 }, (_, i) =>
+          call(target, 'POST', '/api/account/register', { body: { email, password: `Heslo${i}23!x`, name: 'Dana Dvojitá' } }),
+        ),
       );
       // The same answer whether the address was free or not: nothing tells who has an account.
       expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);

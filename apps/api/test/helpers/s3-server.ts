@@ -30,7 +30,13 @@ import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { createS3Client, s3Storage, type S3Storage, type S3StorageOptions } from '@shop/release';
 
-type KoaContext = { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined>; req: NodeJS.ReadableStream };
+type KoaContext = {
+  method: string;
+  path: string;
+  querystring: string;
+  headers: Record<string, string | string[] | undefined>;
+  req: NodeJS.ReadableStream;
+};
 type Middleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 type StoredObject = { bucket: string; key: string; content: Buffer | NodeJS.ReadableStream; metadata: Record<string, string> };
 type Store = {
@@ -73,7 +79,13 @@ function conditionalWrites(store: Store): Middleware {
     const ifNoneMatch = ctx.headers['if-none-match'];
     const ifMatch = ctx.headers['if-match'];
     const [, bucket, ...rest] = ctx.path.split('/');
-    if ((ctx.method !== 'PUT' && ctx.method !== 'DELETE') || !bucket || rest.length === 0 || (ifNoneMatch === undefined && ifMatch === undefined)) return next();
+    if (
+      (ctx.method !== 'PUT' && ctx.method !== 'DELETE') ||
+      !bucket ||
+      rest.length === 0 ||
+      (ifNoneMatch === undefined && ifMatch === undefined)
+    )
+      return next();
     const key = decodeURIComponent(rest.join('/'));
     const id = `${bucket}/${key}`;
     const before = queues.get(id) ?? Promise.resolve();
@@ -89,7 +101,9 @@ function conditionalWrites(store: Store): Middleware {
       if (failed) {
         // Read the body first, as S3 does: a reply before it makes the client see the connection cut.
         await new Promise((resolve, reject) => ctx.req.on('end', resolve).on('error', reject).resume());
-        throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: ifNoneMatch ? 'If-None-Match' : 'If-Match' });
+        throw new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', {
+          Condition: ifNoneMatch ? 'If-None-Match' : 'If-Match',
+        });
       }
       await next();
     } finally {
@@ -163,7 +177,9 @@ export async function startS3Server(options: { conditionalWrites?: boolean } = {
     client,
     requests,
     async seed(keys, body = '') {
-      await Promise.all(keys.map((key) => server.store.putObject(new S3Object(bucket, key, Buffer.from(body), { 'content-type': 'text/plain' }))));
+      await Promise.all(
+        keys.map((key) => server.store.putObject(new S3Object(bucket, key, Buffer.from(body), { 'content-type': 'text/plain' }))),
+      );
     },
     storage(extra = {}) {
       const cacheDir = mkdtempSync(join(tmpdir(), 's3-cache-'));

@@ -16,8 +16,9 @@ export function AccessoryList({ accessories }: { accessories: ProductAccessory[]
       <ul>
         {accessories.map((accessory) => (
           <li key={accessory.variant.v_id}>
-            {accessory.amount}× <Link to={shopPaths.product(accessory.variant.p_url)}>{accessory.variant.p_name}</Link> ({accessory.variant.v_name},{' '}
-            {kindText[accessory.kind]}) – {formatPrice(unitPriceWithVat(accessory.variant))} / {accessory.variant.v_unit}
+            {accessory.amount}× <Link to={shopPaths.product(accessory.variant.p_url)}>{accessory.variant.p_name}</Link> (
+            {accessory.variant.v_name}, {kindText[accessory.kind]}) – {formatPrice(unitPriceWithVat(accessory.variant))} /{' '}
+            {accessory.variant.v_unit}
           </li>
         ))}
       </ul>

@@ -35,7 +35,9 @@ describe('AddToBasket', () => {
     renderAdd({ variant: variant({ v_id: 7 }), accessories });
     fireEvent.change(screen.getByRole('textbox', { name: /Množstvo/ }), { target: { value: '3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Pridať do košíka' }));
-    const lines = useBasketStore.getState().lines.map(({ v_id, amount, isRequired, isComponent }) => ({ v_id, amount, isRequired, isComponent }));
+    const lines = useBasketStore
+      .getState()
+      .lines.map(({ v_id, amount, isRequired, isComponent }) => ({ v_id, amount, isRequired, isComponent }));
     expect(lines).toEqual([
       { v_id: 7, amount: 3, isRequired: false, isComponent: false },
       { v_id: 20, amount: 3, isRequired: true, isComponent: false },

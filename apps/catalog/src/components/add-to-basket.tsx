@@ -62,7 +62,9 @@ export function AddToBasket({ variant, accessories = [] }: { variant: VariantDat
         </button>
       </form>
       {amount === null && (
-        <p id="amount-error" className="cat-error" role="alert">Zadajte množstvo aspoň 1.</p>
+        <p id="amount-error" className="cat-error" role="alert">
+          Zadajte množstvo aspoň 1.
+        </p>
       )}
       {unavailable && <p>Tento variant momentálne nie je možné objednať.</p>}
       {!unavailable && blockedBy && (

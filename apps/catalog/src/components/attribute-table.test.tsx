@@ -21,7 +21,12 @@ describe('AttributeTable', () => {
         attributes={[
           entry({}),
           entry({ attr_id: 2, attr_name: 'Farba', units: null, attributeValues: [{ av_string: 'biela', av_integer: null }] }),
-          entry({ attr_id: 3, attr_name: 'Hmotnosť', attributeValues: [{ av_string: null, av_integer: 25000 }], units: { unit_name: 'kg' } }),
+          entry({
+            attr_id: 3,
+            attr_name: 'Hmotnosť',
+            attributeValues: [{ av_string: null, av_integer: 25000 }],
+            units: { unit_name: 'kg' },
+          }),
         ]}
       />,
     );
@@ -40,9 +45,26 @@ describe('AttributeTable', () => {
     render(
       <AttributeTable
         attributes={[
-          entry({ attr_name: 'Súčiniteľ tepelnej vodivosti λ', units: { unit_name: 'W/(m·K)' }, attributeValues: [{ av_string: null, av_integer: 35 }] }),
-          entry({ attr_id: 2, attr_name: 'Materiál', units: null, attributeValues: [{ av_string: 'sadra', av_integer: null }, { av_string: 'kartón', av_integer: null }] }),
-          entry({ attr_id: 3, attr_name: 'Príkon', units: { unit_name: 'W' }, attributeValues: [{ av_string: null, av_integer: 1_800_000 }] }),
+          entry({
+            attr_name: 'Súčiniteľ tepelnej vodivosti λ',
+            units: { unit_name: 'W/(m·K)' },
+            attributeValues: [{ av_string: null, av_integer: 35 }],
+          }),
+          entry({
+            attr_id: 2,
+            attr_name: 'Materiál',
+            units: null,
+            attributeValues: [
+              { av_string: 'sadra', av_integer: null },
+              { av_string: 'kartón', av_integer: null },
+            ],
+          }),
+          entry({
+            attr_id: 3,
+            attr_name: 'Príkon',
+            units: { unit_name: 'W' },
+            attributeValues: [{ av_string: null, av_integer: 1_800_000 }],
+          }),
         ]}
       />,
     );

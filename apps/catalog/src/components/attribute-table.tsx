@@ -4,7 +4,7 @@ import { formatAttributeNumber } from './attribute-number.ts';
 function valueText(entry: AttributeEntry): string {
   const unit = entry.units?.unit_name ? ` ${entry.units.unit_name}` : '';
   return entry.attributeValues
-    .map((value) => (value.av_string ?? (value.av_integer !== null ? formatAttributeNumber(value.av_integer) + unit : '')))
+    .map((value) => value.av_string ?? (value.av_integer !== null ? formatAttributeNumber(value.av_integer) + unit : ''))
     .filter(Boolean)
     .join(', ');
 }

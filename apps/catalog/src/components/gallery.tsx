@@ -10,14 +10,7 @@ export function Gallery({ images, name, children }: { images: string[]; name: st
       <div className="cat-gallery__main">
         {/* The page's largest paint: fetched first, as soon as the HTML names it. */}
         {current && (
-          <img
-            {...pictureAttributes(current, 'main')}
-            alt={name}
-            width={640}
-            height={480}
-            fetchPriority="high"
-            decoding="async"
-          />
+          <img {...pictureAttributes(current, 'main')} alt={name} width={640} height={480} fetchPriority="high" decoding="async" />
         )}
         {children}
       </div>

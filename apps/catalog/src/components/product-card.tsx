@@ -8,14 +8,7 @@ export function ProductCard({ product }: { product: ProductSummary }) {
   return (
     <article className="cat-card" data-testid="product-card">
       <Link to={shopPaths.product(product.p_url)} className="cat-card__link">
-        <img
-          className="cat-card__image"
-          {...pictureAttributes(product.p_image, 'card')}
-          alt=""
-          width={320}
-          height={240}
-          loading="lazy"
-        />
+        <img className="cat-card__image" {...pictureAttributes(product.p_image, 'card')} alt="" width={320} height={240} loading="lazy" />
         <div className="cat-card__body">
           <h3 className="cat-card__name">{product.p_name}</h3>
           {product.brand && <span className="cat-card__brand">{product.brand.b_name}</span>}

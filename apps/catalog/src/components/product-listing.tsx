@@ -34,7 +34,15 @@ export type ListingResources = ReturnType<typeof useListingResources>;
  * A paged, sortable, filterable product listing whose whole state lives in the URL. While the
  * next page or filter loads, the current products stay in place (dimmed), so nothing jumps.
  */
-export function ProductListing({ resources, label, showBrandFacet = true }: { resources: ListingResources; label: string; showBrandFacet?: boolean }) {
+export function ProductListing({
+  resources,
+  label,
+  showBrandFacet = true,
+}: {
+  resources: ListingResources;
+  label: string;
+  showBrandFacet?: boolean;
+}) {
   const [params, setParams] = useSearchParams();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
@@ -60,15 +68,16 @@ export function ProductListing({ resources, label, showBrandFacet = true }: { re
 
   return (
     <section className="cat-listing" aria-labelledby={headingId}>
-      <h2 id={headingId} className="visually-hidden">{label}</h2>
+      <h2 id={headingId} className="visually-hidden">
+        {label}
+      </h2>
       <details className="cat-filters" data-testid="filters" ref={filtersRef}>
-        <summary>
-          Filtre{filterCount > 0 ? ` (${filterCount})` : ''}
-        </summary>
+        <summary>Filtre{filterCount > 0 ? ` (${filterCount})` : ''}</summary>
         {facets.data ? (
           <>
             <p className="cat-muted cat-filters__note">
-              Čísla pri hodnotách udávajú počet produktov; produkt s variantmi v rôznych hodnotách (napr. hrúbkach) sa počíta pri každej z nich.
+              Čísla pri hodnotách udávajú počet produktov; produkt s variantmi v rôznych hodnotách (napr. hrúbkach) sa počíta pri každej z
+              nich.
             </p>
             <FilterPanel facets={facets.data} params={params} onChange={change} showBrands={showBrandFacet} />
           </>
@@ -92,7 +101,9 @@ export function ProductListing({ resources, label, showBrandFacet = true }: { re
             Zoradiť
             <select value={sort} onChange={(event) => change(setSort(params, event.target.value as ProductSort))}>
               {Object.entries(sortLabels).map(([value, text]) => (
-                <option key={value} value={value}>{text}</option>
+                <option key={value} value={value}>
+                  {text}
+                </option>
               ))}
             </select>
           </label>
@@ -116,7 +127,10 @@ export function ProductListing({ resources, label, showBrandFacet = true }: { re
             )}
           </div>
         )}
-        <div className={listing.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'} aria-busy={listing.status === 'loading'}>
+        <div
+          className={listing.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'}
+          aria-busy={listing.status === 'loading'}
+        >
           {data ? <ProductGrid products={data.data} label={label} /> : listing.status === 'loading' && <ProductGridPlaceholder />}
         </div>
         {data && <PaginationNav page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}

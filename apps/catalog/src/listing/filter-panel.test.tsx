@@ -14,7 +14,13 @@ const facets: ListingFacets = {
   availability: [{ value: 'in_stock', label: 'Skladom', count: 7 }],
   price: { min: 2490, max: 128990 },
   attributes: [
-    { kind: 'values', attr_id: 14, attr_name: 'Materiál', unit_name: null, values: [{ value: 'sadra, kartón', label: 'sadra, kartón', count: 4 }] },
+    {
+      kind: 'values',
+      attr_id: 14,
+      attr_name: 'Materiál',
+      unit_name: null,
+      values: [{ value: 'sadra, kartón', label: 'sadra, kartón', count: 4 }],
+    },
     { kind: 'range', attr_id: 1, attr_name: 'Hrúbka', unit_name: 'mm', min: 9500, max: 15000, count: 8 },
   ],
 };

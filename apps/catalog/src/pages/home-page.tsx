@@ -39,7 +39,9 @@ export default function HomePage() {
           <section className="cat-section" aria-labelledby="home-sale">
             <h2 id="home-sale">Výpredaj</h2>
             <ProductGrid products={home.data.sale} label="Produkty vo výpredaji" />
-            <p><Link to={shopPaths.sale()}>Celý výpredaj</Link></p>
+            <p>
+              <Link to={shopPaths.sale()}>Celý výpredaj</Link>
+            </p>
           </section>
           <section className="cat-section" aria-labelledby="home-newest">
             <h2 id="home-newest">Novinky</h2>
@@ -70,7 +72,9 @@ export default function HomePage() {
                   </li>
                 ))}
               </ul>
-              <p><Link to={shopPaths.blog()}>Všetky články</Link></p>
+              <p>
+                <Link to={shopPaths.blog()}>Všetky články</Link>
+              </p>
             </section>
           )}
         </>

@@ -40,9 +40,7 @@ function ProductView({ product }: { product: ProductDetail }) {
               Značka: <Link to={shopPaths.brand(product.brand.b_url)}>{product.brand.b_name}</Link>
             </p>
           )}
-          {product.variants.length > 1 && (
-            <VariantSelector variants={product.variants} selected={variant.v_id} onSelect={setSelected} />
-          )}
+          {product.variants.length > 1 && <VariantSelector variants={product.variants} selected={variant.v_id} onSelect={setSelected} />}
           <div>
             <Price variant={variant} lowestPrice30={lowest} />
             <p className="cat-price__vat">

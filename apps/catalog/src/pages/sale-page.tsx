@@ -7,7 +7,11 @@ import { shopPaths } from '@shop/shared-kernel/contract';
 export default function SalePage() {
   useCatalogStyles();
   const listing = useListingResources({ sale: 1 });
-  usePageMeta({ title: 'Výpredaj', description: 'Stavebný materiál v zľave – výpredaj za najnižšie ceny.', canonical: useListingCanonical(shopPaths.sale()) });
+  usePageMeta({
+    title: 'Výpredaj',
+    description: 'Stavebný materiál v zľave – výpredaj za najnižšie ceny.',
+    canonical: useListingCanonical(shopPaths.sale()),
+  });
   return (
     <div>
       <h1>Výpredaj</h1>

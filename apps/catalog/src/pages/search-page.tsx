@@ -27,8 +27,8 @@ function NoResults({ term, categories }: { term: string; categories: SearchCateg
   return (
     <div className="cat-empty cat-no-results" data-testid="no-results">
       <p>
-        Pre výraz <strong>„{term}“</strong> sme nenašli žiadny produkt. Hľadáme v názvoch, značkách, kategóriách a popisoch
-        produktov; všetky zadané slová sa musia nájsť.
+        Pre výraz <strong>„{term}“</strong> sme nenašli žiadny produkt. Hľadáme v názvoch, značkách, kategóriách a popisoch produktov;
+        všetky zadané slová sa musia nájsť.
       </p>
       <ul className="cat-no-results__tips">
         <li>Skontrolujte preklepy alebo skúste kratší či všeobecnejší výraz (napríklad „tehla“ namiesto „tehla 44 T Profi“).</li>
@@ -58,7 +58,9 @@ export default function SearchPage() {
     return (
       <div className="cat-search">
         <h1>Hľadanie</h1>
-        <p className="cat-empty" role="alert" data-testid="search-problem">{problem}</p>
+        <p className="cat-empty" role="alert" data-testid="search-problem">
+          {problem}
+        </p>
       </div>
     );
   }
@@ -91,12 +93,13 @@ function SearchResults({ term }: { term: string }) {
         </section>
       )}
       {results.status === 'ready' && data && data.meta.total === 0 && <NoResults term={term} categories={data.categories} />}
-      <div className={results.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'} aria-busy={results.status === 'loading'}>
-        {data ? (
-          data.data.length > 0 && <ProductGrid products={data.data} label={`Produkty pre „${term}“`} />
-        ) : (
-          results.status === 'loading' && <ProductGridPlaceholder />
-        )}
+      <div
+        className={results.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'}
+        aria-busy={results.status === 'loading'}
+      >
+        {data
+          ? data.data.length > 0 && <ProductGrid products={data.data} label={`Produkty pre „${term}“`} />
+          : results.status === 'loading' && <ProductGridPlaceholder />}
       </div>
       {data && data.meta.total > 0 && <PaginationNav page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
     </div>

@@ -35,23 +35,47 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
     <li className={`chk-line${change ? ' chk-line--changed' : ''}`} data-testid="basket-line">
       <img src={imageAt(variant.p_image, 160)} alt="" width={90} height={68} />
       <div>
-        <Link to={shopPaths.product(variant.p_url)} className="chk-line__name">{variant.p_name}</Link>
+        <Link to={shopPaths.product(variant.p_url)} className="chk-line__name">
+          {variant.p_name}
+        </Link>
         <div className="chk-line__meta">
           {variant.v_name} · <span data-testid="unit-price">{formatPrice(unitPriceWithVat(variant))}</span> / {variant.v_unit}
         </div>
       </div>
       <div className="chk-line__controls">
         <div className="chk-amount">
-          <button type="button" className="button" aria-label={`Znížiť množstvo ${variant.p_name}`} disabled={line.amount <= 1}
-            onClick={() => updateAmount(line.v_id, line.amount - 1)}>−</button>
-          <label htmlFor={inputId} className="visually-hidden">Množstvo {variant.p_name}</label>
-          <input id={inputId} inputMode="numeric" value={text} onChange={(event) => setText(numericInputText(event.target.value))}
+          <button
+            type="button"
+            className="button"
+            aria-label={`Znížiť množstvo ${variant.p_name}`}
+            disabled={line.amount <= 1}
+            onClick={() => updateAmount(line.v_id, line.amount - 1)}
+          >
+            −
+          </button>
+          <label htmlFor={inputId} className="visually-hidden">
+            Množstvo {variant.p_name}
+          </label>
+          <input
+            id={inputId}
+            inputMode="numeric"
+            value={text}
+            onChange={(event) => setText(numericInputText(event.target.value))}
             onBlur={(event) => commit(event.target.value)}
-            onKeyDown={(event) => event.key === 'Enter' && commit(event.currentTarget.value)} />
-          <button type="button" className="button" aria-label={`Zvýšiť množstvo ${variant.p_name}`}
-            onClick={() => updateAmount(line.v_id, line.amount + 1)}>+</button>
+            onKeyDown={(event) => event.key === 'Enter' && commit(event.currentTarget.value)}
+          />
+          <button
+            type="button"
+            className="button"
+            aria-label={`Zvýšiť množstvo ${variant.p_name}`}
+            onClick={() => updateAmount(line.v_id, line.amount + 1)}
+          >
+            +
+          </button>
         </div>
-        <span className="chk-line__total" data-testid="line-total">{formatPrice(lineTotal(line))}</span>
+        <span className="chk-line__total" data-testid="line-total">
+          {formatPrice(lineTotal(line))}
+        </span>
         <button type="button" className="chk-link-button" aria-label={`Odstrániť ${variant.p_name}`} onClick={() => remove(line.v_id)}>
           Odstrániť
         </button>
@@ -61,12 +85,16 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
           {change.unavailable ? (
             <p className="chk-message chk-message--error">
               {variant.p_name} ({variant.v_name}) sa už nepredáva a nedá sa objednať.{' '}
-              <button type="button" className="chk-link-button" onClick={() => remove(line.v_id)}>Odstrániť z košíka</button>
+              <button type="button" className="chk-link-button" onClick={() => remove(line.v_id)}>
+                Odstrániť z košíka
+              </button>
             </p>
           ) : (
             <p className="chk-message chk-message--error">
               Cena sa zmenila z {formatPrice(change.seenPrice)} na {formatPrice(change.price)} za {variant.v_unit}.{' '}
-              <button type="button" className="chk-link-button" onClick={() => acknowledge(line.v_id)}>Beriem na vedomie</button>
+              <button type="button" className="chk-link-button" onClick={() => acknowledge(line.v_id)}>
+                Beriem na vedomie
+              </button>
             </p>
           )}
         </div>

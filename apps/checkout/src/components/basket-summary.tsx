@@ -12,8 +12,14 @@ export function BasketSummary({ canContinue }: { canContinue: boolean }) {
   const total = priceAfterCoupon(subtotal, discount);
   const { quote } = useQuote(lines, {});
   const deliveries = quote?.shipping.filter((m) => m.available && m.code !== 'pickup') ?? [];
-  const cheapest = deliveries.reduce<(typeof deliveries)[number] | null>((best, m) => (best === null || m.price < best.price ? m : best), null);
-  const vat = vatBreakdown(lines.map((line) => ({ gross: lineTotal(line), rate: line.variantData.v_vat })), discount);
+  const cheapest = deliveries.reduce<(typeof deliveries)[number] | null>(
+    (best, m) => (best === null || m.price < best.price ? m : best),
+    null,
+  );
+  const vat = vatBreakdown(
+    lines.map((line) => ({ gross: lineTotal(line), rate: line.variantData.v_vat })),
+    discount,
+  );
   return (
     <aside className="chk-summary" aria-label="Súhrn košíka">
       <dl>
@@ -29,16 +35,20 @@ export function BasketSummary({ canContinue }: { canContinue: boolean }) {
           <Row key={line.rate} label={`z toho DPH ${line.rate} %`} value={formatPrice(line.vat)} />
         ))}
         <dt>Doručenie (odhad)</dt>
-        <dd data-testid="shipping-estimate">
-          {cheapest ? (cheapest.price === 0 ? 'zadarmo' : `od ${formatPrice(cheapest.price)}`) : '—'}
-        </dd>
+        <dd data-testid="shipping-estimate">{cheapest ? (cheapest.price === 0 ? 'zadarmo' : `od ${formatPrice(cheapest.price)}`) : '—'}</dd>
         <dt className="chk-summary__total">Spolu s DPH</dt>
-        <dd className="chk-summary__total" data-testid="basket-total">{formatPrice(total)}</dd>
+        <dd className="chk-summary__total" data-testid="basket-total">
+          {formatPrice(total)}
+        </dd>
       </dl>
-      <p className="chk-message">Doručenie (kuriér, výdajné miesto, paleta) sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo.</p>
+      <p className="chk-message">
+        Doručenie (kuriér, výdajné miesto, paleta) sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo.
+      </p>
       <CouponForm />
       {canContinue ? (
-        <Link to={shopPaths.checkoutContact()} className="button button--primary chk-continue">Pokračovať k údajom</Link>
+        <Link to={shopPaths.checkoutContact()} className="button button--primary chk-continue">
+          Pokračovať k údajom
+        </Link>
       ) : (
         <p className="chk-message chk-message--error">Pred pokračovaním vyriešte označené položky.</p>
       )}

@@ -13,8 +13,20 @@ export function CheckoutSteps({ current }: { current: 0 | 1 | 2 }) {
     <nav aria-label="Kroky objednávky">
       <ol className="chk-steps">
         {STEPS.map((step, i) => (
-          <li key={step.path} className={i === current ? 'chk-steps__current' : undefined} aria-current={i === current ? 'step' : undefined}>
-            {i < current ? <Link to={step.path}>{i + 1}. {step.label}</Link> : <span>{i + 1}. {step.label}</span>}
+          <li
+            key={step.path}
+            className={i === current ? 'chk-steps__current' : undefined}
+            aria-current={i === current ? 'step' : undefined}
+          >
+            {i < current ? (
+              <Link to={step.path}>
+                {i + 1}. {step.label}
+              </Link>
+            ) : (
+              <span>
+                {i + 1}. {step.label}
+              </span>
+            )}
           </li>
         ))}
       </ol>

@@ -11,4 +11,3 @@ export function effectiveContact(contact: CheckoutContact, companyPurchase: bool
     delivery: differentDelivery ? (contact.delivery ?? EMPTY_DELIVERY) : null,
   };
 }
-

@@ -20,7 +20,9 @@ export function CouponForm() {
     return (
       <p className="chk-message chk-message--ok">
         Kupón <strong>{coupon.code}</strong> je uplatnený.{' '}
-        <button type="button" className="chk-link-button" onClick={() => void remove()}>Zrušiť kupón</button>
+        <button type="button" className="chk-link-button" onClick={() => void remove()}>
+          Zrušiť kupón
+        </button>
       </p>
     );
   }
@@ -30,10 +32,18 @@ export function CouponForm() {
   };
   return (
     <form className="chk-coupon" onSubmit={submit} noValidate>
-      <label htmlFor="coupon-code" className="visually-hidden">Zľavový kupón</label>
+      <label htmlFor="coupon-code" className="visually-hidden">
+        Zľavový kupón
+      </label>
       <input id="coupon-code" placeholder="Zľavový kupón" value={code} onChange={(event) => setCode(event.target.value)} />
-      <button type="submit" className="button" disabled={status === 'applying'}>Uplatniť</button>
-      {message && <p className="chk-message chk-message--error" role="alert">{message}</p>}
+      <button type="submit" className="button" disabled={status === 'applying'}>
+        Uplatniť
+      </button>
+      {message && (
+        <p className="chk-message chk-message--error" role="alert">
+          {message}
+        </p>
+      )}
     </form>
   );
 }

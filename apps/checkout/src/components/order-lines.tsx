@@ -21,13 +21,21 @@ export function OrderLines(props: Totals) {
       <table>
         <caption className="visually-hidden">Položky objednávky</caption>
         <thead>
-          <tr><th scope="col">Tovar</th><th scope="col">Množstvo</th><th scope="col">Spolu</th></tr>
+          <tr>
+            <th scope="col">Tovar</th>
+            <th scope="col">Množstvo</th>
+            <th scope="col">Spolu</th>
+          </tr>
         </thead>
         <tbody>
           {props.lines.map((line) => (
             <tr key={line.v_id} data-testid="order-line">
-              <td>{line.p_name} <small>({line.v_name})</small></td>
-              <td>{line.amount} {line.v_unit} × {formatPrice(line.unitPrice)}</td>
+              <td>
+                {line.p_name} <small>({line.v_name})</small>
+              </td>
+              <td>
+                {line.amount} {line.v_unit} × {formatPrice(line.unitPrice)}
+              </td>
               <td>{formatPrice(line.lineTotal)}</td>
             </tr>
           ))}
@@ -56,12 +64,16 @@ export function OrderLines(props: Totals) {
         )}
         {props.vat.map((v) => (
           <Fragment key={v.rate}>
-            <dt>z toho DPH {v.rate} % (základ {formatPrice(v.base)})</dt>
+            <dt>
+              z toho DPH {v.rate} % (základ {formatPrice(v.base)})
+            </dt>
             <dd>{formatPrice(v.vat)}</dd>
           </Fragment>
         ))}
         <dt className="chk-summary__total">Spolu s DPH</dt>
-        <dd className="chk-summary__total" data-testid="order-total">{formatPrice(props.total)}</dd>
+        <dd className="chk-summary__total" data-testid="order-total">
+          {formatPrice(props.total)}
+        </dd>
         {props.amountDue !== props.total && (
           <>
             <dt>Na úhradu v hotovosti (zaokrúhlené na 0,05 €)</dt>

@@ -53,28 +53,51 @@ export function PickupPointPicker({ value, onChange }: { value: string | null; o
       <legend>Výdajné miesto</legend>
       <label htmlFor={`${id}-q`}>Mesto alebo PSČ</label>
       <div className="chk-pickup__search">
-        <input id={`${id}-q`} type="search" maxLength={60} value={query} placeholder="napr. Žilina alebo 010 01" onChange={(event) => setQuery(event.target.value)} />
+        <input
+          id={`${id}-q`}
+          type="search"
+          maxLength={60}
+          value={query}
+          placeholder="napr. Žilina alebo 010 01"
+          onChange={(event) => setQuery(event.target.value)}
+        />
         <button type="button" className="button" onClick={locate} aria-busy={locating === 'busy'}>
           {locating === 'busy' ? 'Zisťujem polohu…' : 'Najbližšie ku mne'}
         </button>
       </div>
-      {locating === 'failed' && <p className="chk-message" role="status">Polohu sa nepodarilo zistiť. Vyhľadajte výdajné miesto podľa mesta alebo PSČ.</p>}
+      {locating === 'failed' && (
+        <p className="chk-message" role="status">
+          Polohu sa nepodarilo zistiť. Vyhľadajte výdajné miesto podľa mesta alebo PSČ.
+        </p>
+      )}
       {points.status === 'error' && (
         <LoadFailed inline className="chk-message chk-message--error" buttonClassName="chk-link-button" onRetry={points.reload}>
           Výdajné miesta sa nepodarilo načítať.
         </LoadFailed>
       )}
       {points.status === 'ready' && points.data.length === 0 && (
-        <p className="chk-message" role="status">Pre „{q}“ sme nenašli žiadne výdajné miesto. Skúste iné mesto alebo PSČ.</p>
+        <p className="chk-message" role="status">
+          Pre „{q}“ sme nenašli žiadne výdajné miesto. Skúste iné mesto alebo PSČ.
+        </p>
       )}
       {points.status === 'ready' && points.data.length > 0 && (
         <div className="chk-pickup__list" role="radiogroup" aria-label="Výdajné miesta">
           {points.data.map((point) => (
             <label key={point.code} className="chk-method">
-              <input type="radio" name="pickup-point" value={point.code} checked={value === point.code} onChange={() => onChange(point.code)} />
+              <input
+                type="radio"
+                name="pickup-point"
+                value={point.code}
+                checked={value === point.code}
+                onChange={() => onChange(point.code)}
+              />
               <span className="chk-method__name">{point.name}</span>
               <span />
-              <small>{describe(point)}<br />{point.hours}</small>
+              <small>
+                {describe(point)}
+                <br />
+                {point.hours}
+              </small>
             </label>
           ))}
         </div>

@@ -7,8 +7,14 @@ export function RetryPayment({ token, label = 'Zaplatiť kartou znova' }: { toke
   const { busy, error, start } = usePaymentRetry(token, describe);
   return (
     <div>
-      <button type="button" className="button button--primary" disabled={busy} onClick={() => void start()}>{label}</button>
-      {error && <p className="chk-message chk-message--error" role="alert">{error}</p>}
+      <button type="button" className="button button--primary" disabled={busy} onClick={() => void start()}>
+        {label}
+      </button>
+      {error && (
+        <p className="chk-message chk-message--error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

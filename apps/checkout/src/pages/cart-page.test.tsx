@@ -7,8 +7,22 @@ import type { BasketLine, VariantData } from '@shop/shared-kernel/contract';
 import CartPage from './cart-page.tsx';
 
 const variant = (v_sellPrice: number, v_availability: VariantData['v_availability'] = 'in_stock'): VariantData => ({
-  v_id: 7, v_code: 'T7', v_name: 'paleta', v_sellPrice, v_vat: 23, v_sale: 0, v_stock: 100, v_availability,
-  v_weight: 1000, v_unit: 'ks', v_baseAmount: null, v_baseUnit: null, p_id: 3, p_name: 'Tehla plná', p_url: 'tehla-plna', p_image: '/media/p/3.svg',
+  v_id: 7,
+  v_code: 'T7',
+  v_name: 'paleta',
+  v_sellPrice,
+  v_vat: 23,
+  v_sale: 0,
+  v_stock: 100,
+  v_availability,
+  v_weight: 1000,
+  v_unit: 'ks',
+  v_baseAmount: null,
+  v_baseUnit: null,
+  p_id: 3,
+  p_name: 'Tehla plná',
+  p_url: 'tehla-plna',
+  p_image: '/media/p/3.svg',
 });
 const line = (data: VariantData): BasketLine => ({ v_id: 7, amount: 2, isComponent: false, isRequired: false, variantData: data });
 
@@ -37,7 +51,12 @@ afterEach(() => {
   configureApi({ fetch: undefined });
 });
 
-const renderPage = () => render(<StandaloneRouting><CartPage /></StandaloneRouting>);
+const renderPage = () =>
+  render(
+    <StandaloneRouting>
+      <CartPage />
+    </StandaloneRouting>,
+  );
 
 describe('CartPage', () => {
   it('flags a line whose price changed since it was added, until the shopper acknowledges it', async () => {

@@ -15,7 +15,10 @@ export default function CartPage() {
   const seen = useCheckoutStore((state) => state.seen);
   // Compare against fresh variant data each time the basket is shown.
   useEffect(() => {
-    void useBasketStore.getState().refreshLines().catch(() => undefined);
+    void useBasketStore
+      .getState()
+      .refreshLines()
+      .catch(() => undefined);
   }, []);
 
   if (lines.length === 0) {
@@ -23,7 +26,9 @@ export default function CartPage() {
       <section className="chk-empty">
         <h1>Košík je prázdny</h1>
         <p>Vyberte si z ponuky stavebného materiálu a pridajte tovar do košíka.</p>
-        <Link to="/" className="button button--primary">Pokračovať v nákupe</Link>
+        <Link to="/" className="button button--primary">
+          Pokračovať v nákupe
+        </Link>
       </section>
     );
   }
@@ -42,7 +47,9 @@ export default function CartPage() {
           </ul>
           <p>
             <Link to="/">Pokračovať v nákupe</Link> ·{' '}
-            <button type="button" className="chk-link-button" onClick={clear}>Vyprázdniť košík</button>
+            <button type="button" className="chk-link-button" onClick={clear}>
+              Vyprázdniť košík
+            </button>
           </p>
         </div>
         <BasketSummary canContinue={!blocked} />

@@ -8,7 +8,9 @@ import ContactPage from './contact-page.tsx';
 
 beforeEach(() => {
   sessionStorage.clear();
-  useCheckoutStore.getState().setContact({ email: '', phone: '', name: '', billing: { street: '', city: '', zip: '' }, company: null, delivery: null });
+  useCheckoutStore
+    .getState()
+    .setContact({ email: '', phone: '', name: '', billing: { street: '', city: '', zip: '' }, company: null, delivery: null });
   useCheckoutStore.getState().update({ companyPurchase: false, differentDelivery: false });
 });
 afterEach(cleanup);

@@ -1,12 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, call, useAuthStore, useCheckoutStore, bus, useBasketStore } from '@shop/shared-kernel';
-import {
-  isAuthenticated,
-  mergeCheckoutPrefill,
-  validateContact,
-  type ContactErrors,
-  basketCommerce,
-} from '@shop/shared-kernel/rules';
+import { isAuthenticated, mergeCheckoutPrefill, validateContact, type ContactErrors, basketCommerce } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { shopPaths, type CheckoutContact, type PostalAddress } from '@shop/shared-kernel/contract';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
@@ -77,16 +71,55 @@ export default function ContactPage() {
       <form className="chk-form" onSubmit={submit} noValidate>
         <fieldset>
           <legend>Kontakt</legend>
-          <Field {...f('email')} label="E-mail" type="email" autoComplete="email" value={contact.email} onChange={(email) => change({ ...contact, email })} />
-          <Field {...f('phone')} label="Telefón" type="tel" autoComplete="tel" value={contact.phone} hint="napr. +421 905 123 456"
-            onChange={(phone) => change({ ...contact, phone })} />
-          <Field {...f('name')} label="Meno a priezvisko" autoComplete="name" value={contact.name} onChange={(name) => change({ ...contact, name })} />
+          <Field
+            {...f('email')}
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            value={contact.email}
+            onChange={(email) => change({ ...contact, email })}
+          />
+          <Field
+            {...f('phone')}
+            label="Telefón"
+            type="tel"
+            autoComplete="tel"
+            value={contact.phone}
+            hint="napr. +421 905 123 456"
+            onChange={(phone) => change({ ...contact, phone })}
+          />
+          <Field
+            {...f('name')}
+            label="Meno a priezvisko"
+            autoComplete="name"
+            value={contact.name}
+            onChange={(name) => change({ ...contact, name })}
+          />
         </fieldset>
         <fieldset>
           <legend>Fakturačná adresa</legend>
-          <Field {...f('billing.street')} label="Ulica a číslo" autoComplete="street-address" value={contact.billing.street} onChange={(street) => setAddress('billing', { street })} />
-          <Field {...f('billing.city')} label="Mesto" autoComplete="address-level2" value={contact.billing.city} onChange={(city) => setAddress('billing', { city })} />
-          <Field {...f('billing.zip')} label="PSČ" autoComplete="postal-code" inputMode="numeric" value={contact.billing.zip} onChange={(zip) => setAddress('billing', { zip })} />
+          <Field
+            {...f('billing.street')}
+            label="Ulica a číslo"
+            autoComplete="street-address"
+            value={contact.billing.street}
+            onChange={(street) => setAddress('billing', { street })}
+          />
+          <Field
+            {...f('billing.city')}
+            label="Mesto"
+            autoComplete="address-level2"
+            value={contact.billing.city}
+            onChange={(city) => setAddress('billing', { city })}
+          />
+          <Field
+            {...f('billing.zip')}
+            label="PSČ"
+            autoComplete="postal-code"
+            inputMode="numeric"
+            value={contact.billing.zip}
+            onChange={(zip) => setAddress('billing', { zip })}
+          />
         </fieldset>
         <label className="chk-check">
           <input type="checkbox" checked={companyPurchase} onChange={(event) => update({ companyPurchase: event.target.checked })} />
@@ -95,10 +128,33 @@ export default function ContactPage() {
         {companyPurchase && (
           <fieldset>
             <legend>Údaje firmy</legend>
-            <Field {...f('company.name')} label="Obchodné meno" autoComplete="organization" value={company.name} onChange={(name) => change({ ...contact, company: { ...company, name } })} />
-            <Field {...f('company.ico')} label="IČO" inputMode="numeric" value={company.ico} onChange={(ico) => change({ ...contact, company: { ...company, ico } })} />
-            <Field {...f('company.dic')} label="DIČ" inputMode="numeric" value={company.dic} onChange={(dic) => change({ ...contact, company: { ...company, dic } })} />
-            <Field {...f('company.icDph')} label="IČ DPH (ak ste platiteľ DPH)" value={company.icDph} onChange={(icDph) => change({ ...contact, company: { ...company, icDph } })} />
+            <Field
+              {...f('company.name')}
+              label="Obchodné meno"
+              autoComplete="organization"
+              value={company.name}
+              onChange={(name) => change({ ...contact, company: { ...company, name } })}
+            />
+            <Field
+              {...f('company.ico')}
+              label="IČO"
+              inputMode="numeric"
+              value={company.ico}
+              onChange={(ico) => change({ ...contact, company: { ...company, ico } })}
+            />
+            <Field
+              {...f('company.dic')}
+              label="DIČ"
+              inputMode="numeric"
+              value={company.dic}
+              onChange={(dic) => change({ ...contact, company: { ...company, dic } })}
+            />
+            <Field
+              {...f('company.icDph')}
+              label="IČ DPH (ak ste platiteľ DPH)"
+              value={company.icDph}
+              onChange={(icDph) => change({ ...contact, company: { ...company, icDph } })}
+            />
           </fieldset>
         )}
         <label className="chk-check">
@@ -108,15 +164,38 @@ export default function ContactPage() {
         {differentDelivery && (
           <fieldset>
             <legend>Dodacia adresa</legend>
-            <Field {...f('delivery.name')} label="Meno a priezvisko príjemcu" value={delivery.name} onChange={(name) => change({ ...contact, delivery: { ...delivery, name } })} />
-            <Field {...f('delivery.street')} label="Ulica a číslo" value={delivery.street} onChange={(street) => change({ ...contact, delivery: { ...delivery, street } })} />
-            <Field {...f('delivery.city')} label="Mesto" value={delivery.city} onChange={(city) => change({ ...contact, delivery: { ...delivery, city } })} />
-            <Field {...f('delivery.zip')} label="PSČ" inputMode="numeric" value={delivery.zip} onChange={(zip) => change({ ...contact, delivery: { ...delivery, zip } })} />
+            <Field
+              {...f('delivery.name')}
+              label="Meno a priezvisko príjemcu"
+              value={delivery.name}
+              onChange={(name) => change({ ...contact, delivery: { ...delivery, name } })}
+            />
+            <Field
+              {...f('delivery.street')}
+              label="Ulica a číslo"
+              value={delivery.street}
+              onChange={(street) => change({ ...contact, delivery: { ...delivery, street } })}
+            />
+            <Field
+              {...f('delivery.city')}
+              label="Mesto"
+              value={delivery.city}
+              onChange={(city) => change({ ...contact, delivery: { ...delivery, city } })}
+            />
+            <Field
+              {...f('delivery.zip')}
+              label="PSČ"
+              inputMode="numeric"
+              value={delivery.zip}
+              onChange={(zip) => change({ ...contact, delivery: { ...delivery, zip } })}
+            />
           </fieldset>
         )}
         <div className="chk-actions">
           <Link to={shopPaths.cart()}>Späť do košíka</Link>
-          <button type="submit" className="button button--primary">Pokračovať k doprave a platbe</button>
+          <button type="submit" className="button button--primary">
+            Pokračovať k doprave a platbe
+          </button>
         </div>
       </form>
     </section>

@@ -26,13 +26,29 @@ afterEach(() => {
 
 describe('ContactPage prefill', () => {
   it('fills empty fields from the account and keeps what the shopper typed', async () => {
-    fetchMock.mockResolvedValue(new Response(JSON.stringify({ data: { contact: {
-      email: 'jana@example.sk', phone: '+421905111222', name: 'Jana Nová',
-      billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' }, company: null,
-      delivery: { name: 'Stavba Nová', street: 'Poľná 7', city: 'Senec', zip: '90301' },
-    } } }), { status: 200, headers: { 'content-type': 'application/json' } }));
+    fetchMock.mockResolvedValue(
+      new Response(
+        JSON.stringify({
+          data: {
+            contact: {
+              email: 'jana@example.sk',
+              phone: '+421905111222',
+              name: 'Jana Nová',
+              billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' },
+              company: null,
+              delivery: { name: 'Stavba Nová', street: 'Poľná 7', city: 'Senec', zip: '90301' },
+            },
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      ),
+    );
     await act(async () => {
-      render(<StandaloneRouting at="/checkout/contact"><ContactPage /></StandaloneRouting>);
+      render(
+        <StandaloneRouting at="/checkout/contact">
+          <ContactPage />
+        </StandaloneRouting>,
+      );
     });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/account/checkout-prefill');
     expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('jana@example.sk');

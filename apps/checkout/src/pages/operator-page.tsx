@@ -106,7 +106,9 @@ export default function OperatorPage() {
           <label htmlFor="operator-order">Číslo objednávky</label>
           <input id="operator-order" inputMode="numeric" value={number} onChange={(event) => setNumber(event.target.value)} />
         </div>
-        <button type="submit" className="button button--primary" disabled={busy}>{config.action}</button>
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {config.action}
+        </button>
       </form>
       {result && (
         <p className={`chk-message chk-message--${result.kind === 'ok' ? 'ok' : 'error'}`} role={result.kind === 'ok' ? 'status' : 'alert'}>

@@ -1,15 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Link,
-  Navigate,
-  useNavigate,
-  call,
-  ApiError,
-  useBasketStore,
-  useCheckoutStore,
-  useCouponStore,
-  bus,
-} from '@shop/shared-kernel';
+import { Link, Navigate, useNavigate, call, ApiError, useBasketStore, useCheckoutStore, useCouponStore, bus } from '@shop/shared-kernel';
 import { formatFee, validateContact, basketCommerce } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { shopPaths, type CheckoutMethod } from '@shop/shared-kernel/contract';
@@ -35,8 +25,14 @@ function Methods(props: {
       <legend>{props.legend}</legend>
       {props.methods.map((m) => (
         <label key={m.code} className={`chk-method${m.available ? '' : ' chk-method--off'}`}>
-          <input type="radio" name={props.name} value={m.code} checked={props.value === m.code} disabled={!m.available}
-            onChange={() => props.onChange(m.code)} />
+          <input
+            type="radio"
+            name={props.name}
+            value={m.code}
+            checked={props.value === m.code}
+            disabled={!m.available}
+            onChange={() => props.onChange(m.code)}
+          />
           <span className="chk-method__name">{m.name}</span>
           <span className="chk-method__price">{formatFee(m.price)}</span>
           <small>{m.available ? m.description : m.reason}</small>
@@ -53,14 +49,21 @@ export default function OrderPage() {
   const lines = useBasketStore((state) => state.lines);
   const draft = useCheckoutStore();
   const couponCode = useCouponStore((state) => (state.status === 'valid' ? (state.coupon?.code ?? null) : null));
-  const { quote, error: quoteError, current: quoteCurrent } = useQuote(lines, { shippingCode: draft.shippingCode, paymentCode: draft.paymentCode, couponCode });
+  const {
+    quote,
+    error: quoteError,
+    current: quoteCurrent,
+  } = useQuote(lines, { shippingCode: draft.shippingCode, paymentCode: draft.paymentCode, couponCode });
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [placed, setPlaced] = useState(false);
 
   // The basket is checked against the shop again: a line no longer sold blocks the order here too.
   useEffect(() => {
-    void useBasketStore.getState().refreshLines().catch(() => undefined);
+    void useBasketStore
+      .getState()
+      .refreshLines()
+      .catch(() => undefined);
   }, [quoteError]);
   const unsold = lines.filter((line) => line.variantData.v_availability === 'unavailable');
 
@@ -77,7 +80,8 @@ export default function OrderPage() {
     if (submitting || !quoteCurrent) return;
     setError(null);
     if (!quote || !shipping) return setError('Vyberte, prosím, spôsob dopravy.');
-    if (shipping.code === PICKUP_POINT_SHIPPING && !draft.pickupPointCode) return setError('Vyberte výdajné miesto, kde si balík vyzdvihnete.');
+    if (shipping.code === PICKUP_POINT_SHIPPING && !draft.pickupPointCode)
+      return setError('Vyberte výdajné miesto, kde si balík vyzdvihnete.');
     if (!payment) return setError('Vyberte, prosím, spôsob platby.');
     if (!draft.termsAccepted) return setError('Pre odoslanie objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.');
     setSubmitting(true);
@@ -101,7 +105,13 @@ export default function OrderPage() {
         number: data.order.number,
         value: data.order.total,
         shipping: data.order.shipping.price,
-        items: data.order.lines.map((line) => ({ id: line.v_code, name: line.p_name, variant: line.v_name, price: line.unitPrice, quantity: line.amount })),
+        items: data.order.lines.map((line) => ({
+          id: line.v_code,
+          name: line.p_name,
+          variant: line.v_name,
+          price: line.unitPrice,
+          quantity: line.amount,
+        })),
       });
       // Only now, after the order exists, is the basket emptied.
       useCheckoutStore.getState().finish();
@@ -122,36 +132,62 @@ export default function OrderPage() {
       <h1>Doprava a platba</h1>
       <div className="chk-layout">
         <div>
-          {quoteError && <p className="chk-message chk-message--error" role="alert">{quoteError}</p>}
+          {quoteError && (
+            <p className="chk-message chk-message--error" role="alert">
+              {quoteError}
+            </p>
+          )}
           {quote ? (
             <>
-              <Methods legend="Spôsob dopravy" name="shipping" methods={quote.shipping} value={draft.shippingCode}
+              <Methods
+                legend="Spôsob dopravy"
+                name="shipping"
+                methods={quote.shipping}
+                value={draft.shippingCode}
                 onChange={(code) => {
                   draft.update({ shippingCode: code });
                   bus.emit('checkout:shipping', { method: code, ...basketCommerce(lines) });
-                }} />
+                }}
+              />
               {shipping?.code === PICKUP_POINT_SHIPPING && (
                 <PickupPointPicker value={draft.pickupPointCode} onChange={(code) => draft.update({ pickupPointCode: code })} />
               )}
-              <Methods legend="Spôsob platby" name="payment" methods={quote.payment} value={draft.paymentCode}
+              <Methods
+                legend="Spôsob platby"
+                name="payment"
+                methods={quote.payment}
+                value={draft.paymentCode}
                 onChange={(code) => {
                   draft.update({ paymentCode: code });
                   bus.emit('checkout:payment', { method: code, ...basketCommerce(lines) });
-                }} />
+                }}
+              />
             </>
           ) : (
             !quoteError && <p>Načítavam možnosti dopravy a platby…</p>
           )}
           <div className="chk-field">
             <label htmlFor="order-note">Poznámka k objednávke</label>
-            <textarea id="order-note" rows={3} maxLength={1000} value={draft.note} onChange={(event) => draft.update({ note: event.target.value })} />
+            <textarea
+              id="order-note"
+              rows={3}
+              maxLength={1000}
+              value={draft.note}
+              onChange={(event) => draft.update({ note: event.target.value })}
+            />
           </div>
           <div className="chk-address">
             <h2>Kontaktné údaje</h2>
             <p>
-              {contact.name}, {contact.email}, {contact.phone}<br />
+              {contact.name}, {contact.email}, {contact.phone}
+              <br />
               {contact.billing.street}, {contact.billing.zip} {contact.billing.city}
-              {contact.company && <><br />{contact.company.name}, IČO {contact.company.ico}</>}
+              {contact.company && (
+                <>
+                  <br />
+                  {contact.company.name}, IČO {contact.company.ico}
+                </>
+              )}
             </p>
             <Link to={shopPaths.checkoutContact()}>Upraviť údaje</Link>
           </div>
@@ -159,17 +195,41 @@ export default function OrderPage() {
         <aside className="chk-summary" aria-label="Súhrn objednávky">
           <h2>Súhrn objednávky</h2>
           {quote && (
-            <OrderLines lines={quote.lines} itemsTotal={quote.itemsTotal} discount={quote.discount} couponCode={quote.coupon?.code ?? null}
-              shipping={shipping} payment={payment} total={quote.total} amountDue={quote.amountDue} vat={quote.vat} />
+            <OrderLines
+              lines={quote.lines}
+              itemsTotal={quote.itemsTotal}
+              discount={quote.discount}
+              couponCode={quote.coupon?.code ?? null}
+              shipping={shipping}
+              payment={payment}
+              total={quote.total}
+              amountDue={quote.amountDue}
+              vat={quote.vat}
+            />
           )}
           <label className="chk-check">
-            <input type="checkbox" checked={draft.termsAccepted} onChange={(event) => draft.update({ termsAccepted: event.target.checked })} />
+            <input
+              type="checkbox"
+              checked={draft.termsAccepted}
+              onChange={(event) => draft.update({ termsAccepted: event.target.checked })}
+            />
             <span>
-              Súhlasím s <Link to={shopPaths.page('obchodne-podmienky')} target="_blank">obchodnými podmienkami</Link> a{' '}
-              <Link to={shopPaths.page('reklamacny-poriadok')} target="_blank">reklamačným poriadkom</Link>.
+              Súhlasím s{' '}
+              <Link to={shopPaths.page('obchodne-podmienky')} target="_blank">
+                obchodnými podmienkami
+              </Link>{' '}
+              a{' '}
+              <Link to={shopPaths.page('reklamacny-poriadok')} target="_blank">
+                reklamačným poriadkom
+              </Link>
+              .
             </span>
           </label>
-          {error && <p className="chk-message chk-message--error" role="alert">{error}</p>}
+          {error && (
+            <p className="chk-message chk-message--error" role="alert">
+              {error}
+            </p>
+          )}
           {unsold.length > 0 ? (
             <div className="chk-message chk-message--error" role="alert" data-testid="unsold-lines">
               <p>
@@ -179,8 +239,13 @@ export default function OrderPage() {
               <Link to={shopPaths.cart()}>Odstrániť ho v košíku</Link>
             </div>
           ) : (
-            <button type="button" className="button button--primary chk-continue" onClick={() => void submit()} aria-busy={submitting || !quoteCurrent}
-              disabled={!quoteCurrent}>
+            <button
+              type="button"
+              className="button button--primary chk-continue"
+              onClick={() => void submit()}
+              aria-busy={submitting || !quoteCurrent}
+              disabled={!quoteCurrent}
+            >
               {submitting ? 'Odosielam objednávku…' : 'Objednať s povinnosťou platby'}
             </button>
           )}

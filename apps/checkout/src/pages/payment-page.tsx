@@ -64,13 +64,22 @@ export default function PaymentPage() {
   return (
     <section className="chk-payment" data-outcome={outcome}>
       <h1>{TITLES[outcome]}</h1>
-      {error && <p className="chk-message chk-message--error" role="alert">{error}</p>}
+      {error && (
+        <p className="chk-message chk-message--error" role="alert">
+          {error}
+        </p>
+      )}
       {outcome === 'pending' && !error && (
-        <p role="status">Čakáme na potvrdenie platby od platobnej brány…{slow && ' Trvá to dlhšie ako zvyčajne; stránka sa obnoví sama.'}</p>
+        <p role="status">
+          Čakáme na potvrdenie platby od platobnej brány…{slow && ' Trvá to dlhšie ako zvyčajne; stránka sa obnoví sama.'}
+        </p>
       )}
       {outcome === 'success' && order && (
         <>
-          <p>Objednávka č. <strong data-testid="order-number">{order.number}</strong> je zaplatená ({formatPrice(order.amountDue)}). Ďakujeme!</p>
+          <p>
+            Objednávka č. <strong data-testid="order-number">{order.number}</strong> je zaplatená ({formatPrice(order.amountDue)}).
+            Ďakujeme!
+          </p>
           <p>
             Potvrdenie sme poslali na e-mail {order.contact.email}. Keď bude tovar pripravený, ozveme sa vám
             {order.pickupPoint ? ` a pošleme ho na výdajné miesto ${order.pickupPoint.name}` : ''}.
@@ -79,12 +88,22 @@ export default function PaymentPage() {
       )}
       {outcome === 'cancelled' && order && (
         <>
-          <p>Objednávka č. <strong data-testid="order-number">{order.number}</strong> je prijatá, ale ešte nie je zaplatená ({formatPrice(order.amountDue)}).</p>
-          <p>Platbu kartou môžete skúsiť znova. Objednávka zostane uložená; ak ju nezaplatíte, nebudeme ju vybavovať. S platbou vám radi pomôžeme na telefóne uvedenom v pätičke.</p>
+          <p>
+            Objednávka č. <strong data-testid="order-number">{order.number}</strong> je prijatá, ale ešte nie je zaplatená (
+            {formatPrice(order.amountDue)}).
+          </p>
+          <p>
+            Platbu kartou môžete skúsiť znova. Objednávka zostane uložená; ak ju nezaplatíte, nebudeme ju vybavovať. S platbou vám radi
+            pomôžeme na telefóne uvedenom v pätičke.
+          </p>
           {order.canRetryPayment && <RetryPayment token={order.token} />}
         </>
       )}
-      {token && <p><Link to={shopPaths.thankYou(token)}>Zobraziť objednávku</Link></p>}
+      {token && (
+        <p>
+          <Link to={shopPaths.thankYou(token)}>Zobraziť objednávku</Link>
+        </p>
+      )}
     </section>
   );
 }

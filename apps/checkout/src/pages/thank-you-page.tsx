@@ -28,36 +28,67 @@ function OrderView({ order }: { order: OrderDetail }) {
         <div className="chk-transfer">
           <h2>Platba prevodom</h2>
           <p>
-            IBAN: <strong>{formatIban(order.transfer.iban)}</strong><br />
-            Variabilný symbol: <strong>{order.transfer.variableSymbol}</strong><br />
-            Suma: <strong>{formatPrice(order.transfer.amount)}</strong><br />
+            IBAN: <strong>{formatIban(order.transfer.iban)}</strong>
+            <br />
+            Variabilný symbol: <strong>{order.transfer.variableSymbol}</strong>
+            <br />
+            Suma: <strong>{formatPrice(order.transfer.amount)}</strong>
+            <br />
             Príjemca: {order.transfer.beneficiary}
           </p>
           <figure>
-            <div className="chk-qr" role="img" aria-label="QR kód PAY by square" dangerouslySetInnerHTML={{ __html: order.transfer.qrSvg }} />
+            <div
+              className="chk-qr"
+              role="img"
+              aria-label="QR kód PAY by square"
+              dangerouslySetInnerHTML={{ __html: order.transfer.qrSvg }}
+            />
             <figcaption>Naskenujte QR kód PAY by square v aplikácii svojej banky.</figcaption>
           </figure>
         </div>
       )}
       {order.canRetryPayment && order.paymentStatus !== 'pending' && <RetryPayment token={order.token} />}
       {order.canRetryPayment && order.paymentStatus === 'pending' && <RetryPayment token={order.token} label="Zaplatiť kartou" />}
-      <OrderLines lines={order.lines} itemsTotal={order.itemsTotal} discount={order.discount} couponCode={order.couponCode}
-        shipping={order.shipping} payment={order.payment} total={order.total} amountDue={order.amountDue} vat={order.vat} />
+      <OrderLines
+        lines={order.lines}
+        itemsTotal={order.itemsTotal}
+        discount={order.discount}
+        couponCode={order.couponCode}
+        shipping={order.shipping}
+        payment={order.payment}
+        total={order.total}
+        amountDue={order.amountDue}
+        vat={order.vat}
+      />
       <h2>Doručenie a fakturácia</h2>
       <p>
-        {c.name}, {c.email}, {formatPhone(c.phone)}<br />
+        {c.name}, {c.email}, {formatPhone(c.phone)}
+        <br />
         {c.billing.street}, {formatZip(c.billing.zip)} {c.billing.city}
-        {c.company && <><br />{c.company.name}, IČO {c.company.ico}, DIČ {c.company.dic}{c.company.icDph && `, IČ DPH ${c.company.icDph}`}</>}
-        {c.delivery && <><br />Doručiť: {c.delivery.name}, {c.delivery.street}, {formatZip(c.delivery.zip)} {c.delivery.city}</>}
+        {c.company && (
+          <>
+            <br />
+            {c.company.name}, IČO {c.company.ico}, DIČ {c.company.dic}
+            {c.company.icDph && `, IČ DPH ${c.company.icDph}`}
+          </>
+        )}
+        {c.delivery && (
+          <>
+            <br />
+            Doručiť: {c.delivery.name}, {c.delivery.street}, {formatZip(c.delivery.zip)} {c.delivery.city}
+          </>
+        )}
       </p>
       {order.pickupPoint && (
         <p data-testid="pickup-point">
-          Výdajné miesto: <strong>{order.pickupPoint.name}</strong>, {order.pickupPoint.street}, {formatZip(order.pickupPoint.zip)} {order.pickupPoint.city} ·{' '}
-          {order.pickupPoint.hours}
+          Výdajné miesto: <strong>{order.pickupPoint.name}</strong>, {order.pickupPoint.street}, {formatZip(order.pickupPoint.zip)}{' '}
+          {order.pickupPoint.city} · {order.pickupPoint.hours}
         </p>
       )}
       {order.note && <p>Poznámka: {order.note}</p>}
-      <p><InvoiceLink order={order} /></p>
+      <p>
+        <InvoiceLink order={order} />
+      </p>
     </>
   );
 }
@@ -85,7 +116,10 @@ function ThankYou({ orderToken }: { orderToken: string }) {
       {order.status === 'error' && (
         <p className="chk-message chk-message--error" role="alert">
           Objednávku sa nepodarilo načítať. Skontrolujte pripojenie a{' '}
-          <button type="button" className="chk-link-button" onClick={order.reload}>skúste to znova</button>. Potvrdenie objednávky máte aj v e-maile.
+          <button type="button" className="chk-link-button" onClick={order.reload}>
+            skúste to znova
+          </button>
+          . Potvrdenie objednávky máte aj v e-maile.
         </p>
       )}
       {order.status === 'ready' && (
@@ -94,7 +128,9 @@ function ThankYou({ orderToken }: { orderToken: string }) {
           <OrderView order={order.data} />
         </>
       )}
-      <p><Link to="/">Pokračovať v nákupe</Link></p>
+      <p>
+        <Link to="/">Pokračovať v nákupe</Link>
+      </p>
     </section>
   );
 }

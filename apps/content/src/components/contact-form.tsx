@@ -1,6 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { call } from '@shop/shared-kernel';
-import { CONTACT_FORM_MESSAGES, validateContactMessage, type ContactMessageErrors, type ContactMessageInput } from '@shop/shared-kernel/rules';
+import {
+  CONTACT_FORM_MESSAGES,
+  validateContactMessage,
+  type ContactMessageErrors,
+  type ContactMessageInput,
+} from '@shop/shared-kernel/rules';
 
 const empty: ContactMessageInput = { name: '', email: '', phone: '', message: '' };
 
@@ -19,7 +24,11 @@ export function ContactForm() {
     'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
   });
   const error = (name: keyof ContactMessageInput) =>
-    errors[name] ? <p id={`contact-${name}-error`} className="cnt-error">{errors[name]}</p> : null;
+    errors[name] ? (
+      <p id={`contact-${name}-error`} className="cnt-error">
+        {errors[name]}
+      </p>
+    ) : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,7 +45,12 @@ export function ContactForm() {
     }
   };
 
-  if (state === 'sent') return <p className="cnt-notice" role="status">{CONTACT_FORM_MESSAGES.sent}</p>;
+  if (state === 'sent')
+    return (
+      <p className="cnt-notice" role="status">
+        {CONTACT_FORM_MESSAGES.sent}
+      </p>
+    );
   return (
     <form className="cnt-form" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="contact-form-title">
       <h2 id="contact-form-title">Napíšte nám</h2>
@@ -57,8 +71,16 @@ export function ContactForm() {
         <label htmlFor="contact-website">Web</label>
         <input id="contact-website" tabIndex={-1} autoComplete="off" value={trap} onChange={(event) => setTrap(event.target.value)} />
       </div>
-      {state === 'failed' && <p className="cnt-error" role="alert">{CONTACT_FORM_MESSAGES.failed}</p>}
-      {state === 'limited' && <p className="cnt-error" role="alert">{CONTACT_FORM_MESSAGES.tooMany}</p>}
+      {state === 'failed' && (
+        <p className="cnt-error" role="alert">
+          {CONTACT_FORM_MESSAGES.failed}
+        </p>
+      )}
+      {state === 'limited' && (
+        <p className="cnt-error" role="alert">
+          {CONTACT_FORM_MESSAGES.tooMany}
+        </p>
+      )}
       <button type="submit" className="button button--primary" disabled={state === 'sending'}>
         {state === 'sending' ? 'Odosielam…' : 'Odoslať správu'}
       </button>

@@ -11,9 +11,7 @@ export function PageContent({ slug, children }: { slug: string; children?: React
   const page = useResource(resource('GET /api/page/:slug', { params: { slug } }), { select: dataOf });
   usePageMeta({ title: page.data?.title ?? null, description: page.data?.metaDescription, canonical: shopPaths.page(slug) });
   if (page.status === 'error') {
-    return (
-      <LoadFailed onRetry={page.reload}>Stránku sa nepodarilo načítať.</LoadFailed>
-    );
+    return <LoadFailed onRetry={page.reload}>Stránku sa nepodarilo načítať.</LoadFailed>;
   }
   if (!page.data) return <div className="page-skeleton" aria-busy="true" />;
   return (

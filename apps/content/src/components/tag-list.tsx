@@ -7,7 +7,9 @@ export function TagList({ tags }: { tags: BlogTag[] }) {
     <nav className="cnt-tags" aria-label="Témy blogu">
       <ul>
         <li>
-          <NavLink to={shopPaths.blog()} end>Všetky články</NavLink>
+          <NavLink to={shopPaths.blog()} end>
+            Všetky články
+          </NavLink>
         </li>
         {tags.map((tag) => (
           <li key={tag.slug}>

@@ -25,7 +25,9 @@ export default function BlogPage() {
   const title = tag ? (tagName ? `Blog: ${tagName}` : null) : 'Blog';
   usePageMeta({
     title,
-    description: tagName ? `Články o téme ${tagName}: rady a návody pre stavbu a rekonštrukciu.` : 'Rady, návody a novinky zo sveta stavebných materiálov.',
+    description: tagName
+      ? `Články o téme ${tagName}: rady a návody pre stavbu a rekonštrukciu.`
+      : 'Rady, návody a novinky zo sveta stavebných materiálov.',
     canonical: `/blog${tag ? `/${tag}` : ''}${page > 1 ? `?page=${page}` : ''}`,
   });
 
@@ -39,11 +41,11 @@ export default function BlogPage() {
     <div className="cnt-blog">
       <h1>{title ?? 'Blog'}</h1>
       {tags.data && <TagList tags={tags.data} />}
-      {posts.status === 'error' && (
-        <LoadFailed onRetry={posts.reload}>Články sa nepodarilo načítať.</LoadFailed>
-      )}
+      {posts.status === 'error' && <LoadFailed onRetry={posts.reload}>Články sa nepodarilo načítať.</LoadFailed>}
       <div className="cnt-blog__posts" aria-busy={posts.status === 'loading'}>
-        {posts.data?.data.map((post) => <PostCard key={post.slug} post={post} />)}
+        {posts.data?.data.map((post) => (
+          <PostCard key={post.slug} post={post} />
+        ))}
       </div>
       {posts.data && <PaginationNav page={page} total={posts.data.meta.total} />}
     </div>

@@ -28,9 +28,7 @@ export default function BlogPostPage() {
   );
 
   if (post.status === 'error') {
-    return (
-      <LoadFailed onRetry={post.reload}>Článok sa nepodarilo načítať.</LoadFailed>
-    );
+    return <LoadFailed onRetry={post.reload}>Článok sa nepodarilo načítať.</LoadFailed>;
   }
   if (!data) return <div className="page-skeleton" aria-busy="true" />;
   return (

@@ -13,7 +13,8 @@ function ShippingPrice({ method }: { method: Shipping }) {
   if (method.pallet) {
     return (
       <p>
-        {formatPrice(method.price)} za každú začatú paletu (do {kg(method.pallet.perWeight)}), pre objednávky nad {kg(method.pallet.minWeight)}.
+        {formatPrice(method.price)} za každú začatú paletu (do {kg(method.pallet.perWeight)}), pre objednávky nad{' '}
+        {kg(method.pallet.minWeight)}.
       </p>
     );
   }
@@ -64,14 +65,17 @@ export default function ShippingPaymentPage() {
     <article className="cnt-page">
       <h1>Doprava a platba</h1>
       <p>Všetky ceny sú uvedené vrátane DPH. Cenu dopravy pre váš košík vidíte presne v pokladni.</p>
-      {list.status === 'error' && (
-        <LoadFailed onRetry={list.reload}>Cenník sa nepodarilo načítať.</LoadFailed>
-      )}
+      {list.status === 'error' && <LoadFailed onRetry={list.reload}>Cenník sa nepodarilo načítať.</LoadFailed>}
       {list.data && (
         <>
           <h2>Doprava</h2>
           {list.data.shipping.map((method) => (
-            <section key={method.code} className="cnt-method" data-testid={`shipping-${method.code}`} aria-labelledby={`shipping-${method.code}`}>
+            <section
+              key={method.code}
+              className="cnt-method"
+              data-testid={`shipping-${method.code}`}
+              aria-labelledby={`shipping-${method.code}`}
+            >
               <h3 id={`shipping-${method.code}`}>{method.name}</h3>
               <p>{method.description}</p>
               <ShippingPrice method={method} />
@@ -79,7 +83,12 @@ export default function ShippingPaymentPage() {
           ))}
           <h2>Platba</h2>
           {list.data.payment.map((method) => (
-            <section key={method.code} className="cnt-method" data-testid={`payment-${method.code}`} aria-labelledby={`payment-${method.code}`}>
+            <section
+              key={method.code}
+              className="cnt-method"
+              data-testid={`payment-${method.code}`}
+              aria-labelledby={`payment-${method.code}`}
+            >
               <h3 id={`payment-${method.code}`}>{method.name}</h3>
               <p>{method.description}</p>
               <p data-testid={`payment-price-${method.code}`}>{priceOrFree(method.price, 'bez poplatku')}</p>

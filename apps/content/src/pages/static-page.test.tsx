@@ -44,7 +44,9 @@ afterEach(() => {
 describe('StaticPage', () => {
   it('asks the API for the slug and shows the title as the heading and the HTML as content', async () => {
     fetchMock.mockResolvedValue(
-      json(200, { data: { slug: 'kontakt', title: 'Kontakt', metaDescription: 'Kontakt na nás', contentHtml: '<h2>Predajňa</h2><p>Žilina</p>' } }),
+      json(200, {
+        data: { slug: 'kontakt', title: 'Kontakt', metaDescription: 'Kontakt na nás', contentHtml: '<h2>Predajňa</h2><p>Žilina</p>' },
+      }),
     );
     renderSlug('kontakt');
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Kontakt');

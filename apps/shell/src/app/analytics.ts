@@ -39,7 +39,11 @@ export function setConsentDefaults(): void {
 const signal = (granted: boolean) => (granted ? 'granted' : 'denied');
 
 /** Applies the current choices for the current route (nothing at all on a route without consent). */
-export function applyConsent(choices: ConsentChoices | null, route: { readonly noConsent?: boolean } | undefined, gtmId: string | null): void {
+export function applyConsent(
+  choices: ConsentChoices | null,
+  route: { readonly noConsent?: boolean } | undefined,
+  gtmId: string | null,
+): void {
   if (route?.noConsent === true || choices === null) return;
   setConsentDefaults();
   gtag('consent', 'update', {

@@ -12,7 +12,13 @@ beforeEach(() => {
   sessionStorage.clear();
   uninstall = installEcommerce(() => ({ push: (entry) => void pushed.push(entry) }));
   setRouteTable({
-    checkout: { version: '1', entry: 'x', kernel: '3.0.0', exposes: ['./OperatorPage'], routes: [{ name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true }] },
+    checkout: {
+      version: '1',
+      entry: 'x',
+      kernel: '3.0.0',
+      exposes: ['./OperatorPage'],
+      routes: [{ name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true }],
+    },
   });
 });
 afterEach(() => {
@@ -32,7 +38,14 @@ describe('GA4 e-commerce events from the bus', () => {
     bus.emit('basket:added', { item, basketTotal: 2460 });
     expect(pushed).toEqual([
       { ecommerce: null },
-      { event: 'add_to_cart', ecommerce: { currency: 'EUR', value: 2.46, items: [{ item_id: 'T7', item_name: 'Tehla plná', item_variant: 'paleta', price: 1.23, quantity: 2, index: 0 }] } },
+      {
+        event: 'add_to_cart',
+        ecommerce: {
+          currency: 'EUR',
+          value: 2.46,
+          items: [{ item_id: 'T7', item_name: 'Tehla plná', item_variant: 'paleta', price: 1.23, quantity: 2, index: 0 }],
+        },
+      },
     ]);
   });
 
@@ -41,7 +54,9 @@ describe('GA4 e-commerce events from the bus', () => {
     const order = { number: '2026000123', value: 50_000, shipping: 2900, items: [item] };
     bus.emit('order:placed', order);
     bus.emit('order:placed', order);
-    expect(events()).toEqual([{ event: 'purchase', ecommerce: expect.objectContaining({ transaction_id: '2026000123', value: 50, shipping: 2.9 }) }]);
+    expect(events()).toEqual([
+      { event: 'purchase', ecommerce: expect.objectContaining({ transaction_id: '2026000123', value: 50, shipping: 2.9 }) },
+    ]);
     window.history.replaceState(null, '', '/pdf');
     bus.emit('item:viewed', { item });
     expect(events()).toHaveLength(1);
@@ -57,4 +72,3 @@ describe('GA4 e-commerce events from the bus', () => {
     for (const value of Object.values(personal)) expect(layer).not.toContain(value);
   });
 });
-

@@ -14,7 +14,14 @@ const PURCHASED_KEY = 'shop:purchased-orders';
 const euros = (thousandths: number) => Math.round(thousandths / 10) / 100;
 
 const ga4Items = (items: CommerceItem[]) =>
-  items.map((item, index) => ({ item_id: item.id, item_name: item.name, item_variant: item.variant, price: euros(item.price), quantity: item.quantity, index }));
+  items.map((item, index) => ({
+    item_id: item.id,
+    item_name: item.name,
+    item_variant: item.variant,
+    price: euros(item.price),
+    quantity: item.quantity,
+    index,
+  }));
 
 function allowed(): boolean {
   return analyticsEnabled(useConsentStore.getState().choices, routeForPath(window.location.pathname));
@@ -33,7 +40,9 @@ function firstPurchase(number: string): boolean {
 }
 
 /** Subscribes the GA4 mapping to the bus; returns the unsubscribe. */
-export function installEcommerce(layer: () => DataLayer = () => ((window as unknown as { dataLayer?: object[] }).dataLayer ??= [])): () => void {
+export function installEcommerce(
+  layer: () => DataLayer = () => ((window as unknown as { dataLayer?: object[] }).dataLayer ??= []),
+): () => void {
   const push = (event: string, ecommerce: object) => {
     if (!allowed()) return;
     const target = layer();
@@ -47,10 +56,13 @@ export function installEcommerce(layer: () => DataLayer = () => ((window as unkn
     'basket:added': ({ item }) => push('add_to_cart', { value: euros(item.price * item.quantity), items: ga4Items([item]) }),
     'basket:removed': ({ item }) => push('remove_from_cart', { value: euros(item.price * item.quantity), items: ga4Items([item]) }),
     'checkout:begun': ({ items, value }) => push('begin_checkout', { value: euros(value), items: ga4Items(items) }),
-    'checkout:shipping': ({ method, items, value }) => push('add_shipping_info', { shipping_tier: method, value: euros(value), items: ga4Items(items) }),
-    'checkout:payment': ({ method, items, value }) => push('add_payment_info', { payment_type: method, value: euros(value), items: ga4Items(items) }),
+    'checkout:shipping': ({ method, items, value }) =>
+      push('add_shipping_info', { shipping_tier: method, value: euros(value), items: ga4Items(items) }),
+    'checkout:payment': ({ method, items, value }) =>
+      push('add_payment_info', { payment_type: method, value: euros(value), items: ga4Items(items) }),
     'order:placed': ({ number, value, shipping, items }) => {
-      if (allowed() && firstPurchase(number)) push('purchase', { transaction_id: number, value: euros(value), shipping: euros(shipping), items: ga4Items(items) });
+      if (allowed() && firstPurchase(number))
+        push('purchase', { transaction_id: number, value: euros(value), shipping: euros(shipping), items: ga4Items(items) });
     },
   };
   const entries = Object.entries(handlers) as [keyof ShopEvents, (payload: never) => void][];

@@ -45,7 +45,12 @@ export function pathShapeMemo<T>(limit: number) {
   let table: unknown = {};
   let keyOf: (pathname: string) => string = (pathname) => pathname;
   let found = new Map<string, T>();
-  return function remembered(tableNow: unknown, routes: () => { path?: string; caseSensitive?: boolean }[], pathname: string, find: () => T): T {
+  return function remembered(
+    tableNow: unknown,
+    routes: () => { path?: string; caseSensitive?: boolean }[],
+    pathname: string,
+    find: () => T,
+  ): T {
     if (tableNow !== table) {
       table = tableNow;
       found = new Map();

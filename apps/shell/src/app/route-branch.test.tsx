@@ -27,9 +27,11 @@ function shopTree(label: string, pages: { path: string; layout: string }[]): Rou
     <Route element={<Layout name="root" />}>
       {['default', 'checkout'].map((layout) => (
         <Route key={layout} element={<Layout name={layout} />}>
-          {pages.filter((page) => page.layout === layout).map((page) => (
-            <Route key={page.path} path={page.path} element={<Page label={`${label}${page.path}`} />} />
-          ))}
+          {pages
+            .filter((page) => page.layout === layout)
+            .map((page) => (
+              <Route key={page.path} path={page.path} element={<Page label={`${label}${page.path}`} />} />
+            ))}
         </Route>
       ))}
       <Route element={<Layout name="fallback" />}>
@@ -49,9 +51,28 @@ const PAGES = [
 ];
 // Paths of one shape after another (each a test of the key), encoded, in capitals, with a trailing slash, malformed.
 const PATHS = [
-  '/', '/x/y', '/s/obchodne-podmienky', '/s/kontakt', '/s/reklamacie', '/S/KONTAKT', '/s/kontakt/', '/p/tehla-porotherm-44', '/p/a%2Fb', '/%70/tehla',
-  '/P/Tehla', '/p/tehla/navyse', '/c/hruba-stavba/murivo', '/c/hruba-stavba', '/c/p/s', '/checkout/cart', '/checkout/kontakt', '/neznama',
-  '/p', '/s/', '/p/%E0%A4%A', '//p/x',
+  '/',
+  '/x/y',
+  '/s/obchodne-podmienky',
+  '/s/kontakt',
+  '/s/reklamacie',
+  '/S/KONTAKT',
+  '/s/kontakt/',
+  '/p/tehla-porotherm-44',
+  '/p/a%2Fb',
+  '/%70/tehla',
+  '/P/Tehla',
+  '/p/tehla/navyse',
+  '/c/hruba-stavba/murivo',
+  '/c/hruba-stavba',
+  '/c/p/s',
+  '/checkout/cart',
+  '/checkout/kontakt',
+  '/neznama',
+  '/p',
+  '/s/',
+  '/p/%E0%A4%A',
+  '//p/x',
 ];
 
 function Render({ routes }: { routes: RouteObject[] }) {
@@ -78,16 +99,20 @@ describe('createBranchMatcher', () => {
     expect(html('/s/kontakt', shopTree('v1', PAGES)), 'the static path ranks before the parameter').toContain('v1/s/kontakt {}');
   });
 
-  it('matches a shape of path once per table, and renders each render\'s own routes', () => {
+  it("matches a shape of path once per table, and renders each render's own routes", () => {
     const branchFor = createBranchMatcher();
     const table = {};
     const matchRoutes = vi.mocked(router.matchRoutes);
     matchRoutes.mockClear();
-    expect(html('/p/tehla', branchFor(shopTree('first', PAGES), '/p/tehla', table))).toContain('first/p/:slug {&quot;slug&quot;:&quot;tehla&quot;}');
+    expect(html('/p/tehla', branchFor(shopTree('first', PAGES), '/p/tehla', table))).toContain(
+      'first/p/:slug {&quot;slug&quot;:&quot;tehla&quot;}',
+    );
     expect(matchRoutes).toHaveBeenCalledTimes(1);
     // The next render builds its routes anew (new elements, new props): those are the ones rendered.
     expect(html('/p/tehla', branchFor(shopTree('second', PAGES), '/p/tehla', table))).toContain('second/p/:slug');
-    expect(html('/p/piesok', branchFor(shopTree('second', PAGES), '/p/piesok', table)), 'another path of the same shape').toContain('{&quot;slug&quot;:&quot;piesok&quot;}');
+    expect(html('/p/piesok', branchFor(shopTree('second', PAGES), '/p/piesok', table)), 'another path of the same shape').toContain(
+      '{&quot;slug&quot;:&quot;piesok&quot;}',
+    );
     expect(matchRoutes).toHaveBeenCalledTimes(1);
 
     // A new table (another release's routes): the path is matched again against it.

@@ -18,8 +18,13 @@ export function createBranchMatcher(limit = 200) {
   const remembered = pathShapeMemo<Positions>(limit);
   /** `table`: what the tree's shape follows (the shop's route table); a new one forgets the paths matched. */
   return function branchFor(tree: RouteObject[], pathname: string, table: unknown): RouteObject[] {
-    const positions = remembered(table, () => allRoutes(tree), pathname, () => positionsOf(tree, pathname));
-    return positions ? nested(tree, positions) ?? tree : tree;
+    const positions = remembered(
+      table,
+      () => allRoutes(tree),
+      pathname,
+      () => positionsOf(tree, pathname),
+    );
+    return positions ? (nested(tree, positions) ?? tree) : tree;
   };
 }
 

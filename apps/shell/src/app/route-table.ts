@@ -37,6 +37,11 @@ export function routeByName(name: string): ShopRoute | undefined {
 
 /** The table route a path renders, ranked as the router ranks them (/s/kontakt before /s/:site). */
 export function routeForPath(pathname: string): ShopRoute | undefined {
-  const id = matched(tableKey, () => ranked, pathname, () => matchRoutes(ranked, pathname)?.[0]?.route.id);
+  const id = matched(
+    tableKey,
+    () => ranked,
+    pathname,
+    () => matchRoutes(ranked, pathname)?.[0]?.route.id,
+  );
   return id ? routeByName(id) : undefined;
 }

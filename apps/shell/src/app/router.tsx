@@ -80,7 +80,9 @@ function shopRouteTree(config: ShellConfig): RouteObject[] {
         const Layout = layouts[layout];
         return (
           <Route key={layout} element={<Layout />}>
-            {shopRoutes().filter((route) => route.layout === layout).map(areaRoute)}
+            {shopRoutes()
+              .filter((route) => route.layout === layout)
+              .map(areaRoute)}
           </Route>
         );
       })}

@@ -32,8 +32,11 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
     <>
       {config.preview && (
         <p className="preview-banner" role="status" data-testid="preview-banner">
-          Náhľad verzie <code>{config.preview.area} {config.preview.version}</code> – vidíte ju len v tomto prehliadači.{' '}
-          <a href={config.preview.endPath}>Ukončiť náhľad</a>
+          Náhľad verzie{' '}
+          <code>
+            {config.preview.area} {config.preview.version}
+          </code>{' '}
+          – vidíte ju len v tomto prehliadači. <a href={config.preview.endPath}>Ukončiť náhľad</a>
         </p>
       )}
       {plain && <Consent route={route} gtmId={config.gtmId} plain />}

@@ -89,7 +89,8 @@ describe('batching', () => {
     vi.advanceTimersByTime(1000);
     expect(events()).toHaveLength(50);
     expect(sent.length).toBeGreaterThan(1);
-    for (const batch of sent) expect(new TextEncoder().encode(JSON.stringify({ events: batch.events })).length).toBeLessThanOrEqual(15 * 1024);
+    for (const batch of sent)
+      expect(new TextEncoder().encode(JSON.stringify({ events: batch.events })).length).toBeLessThanOrEqual(15 * 1024);
   });
 });
 
@@ -110,7 +111,9 @@ describe('what is reported', () => {
     // Nothing rendered yet: nothing to attribute it to.
     window.dispatchEvent(new ErrorEvent('error', { message: 'too early' }));
     setCurrentArea('checkout', '2.3.1', 'checkout');
-    window.dispatchEvent(new ErrorEvent('error', { message: 'Uncaught TypeError: basket is null', error: new TypeError('basket is null') }));
+    window.dispatchEvent(
+      new ErrorEvent('error', { message: 'Uncaught TypeError: basket is null', error: new TypeError('basket is null') }),
+    );
     window.dispatchEvent(new ErrorEvent('error', { message: 'from an extension', filename: 'chrome-extension://abc/content.js' }));
     window.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason: new Error('quote failed') }));
     window.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason: 'plain reason' }));
@@ -119,7 +122,14 @@ describe('what is reported', () => {
     window.dispatchEvent(new ErrorEvent('error', { message: 'unreleased area' }));
     vi.advanceTimersByTime(10);
     expect(events()).toEqual([
-      { type: 'error', area: 'checkout', version: '2.3.1', route: 'checkout', kind: 'uncaught', message: 'Uncaught TypeError: basket is null' },
+      {
+        type: 'error',
+        area: 'checkout',
+        version: '2.3.1',
+        route: 'checkout',
+        kind: 'uncaught',
+        message: 'Uncaught TypeError: basket is null',
+      },
       { type: 'error', area: 'checkout', version: '2.3.1', route: 'checkout', kind: 'rejection', message: 'Error: quote failed' },
       { type: 'error', area: 'checkout', version: '2.3.1', route: 'checkout', kind: 'rejection', message: 'plain reason' },
       { type: 'error', area: 'catalog', version: '1.0.0', kind: 'boundary', message: 'render failed' },
@@ -127,11 +137,13 @@ describe('what is reported', () => {
   });
 
   it('scrubs messages: no query strings, e-mail addresses and long numbers masked, 300 characters at most', () => {
-    expect(scrubMessage('GET https://shop.example.sk/api/orders/abc?token=s3cret&email=a%40b.sk#x failed')).toBe('GET https://shop.example.sk/api/orders/abc failed');
-    expect(scrubMessage('fetch /api/products?q=tehla%20porotherm failed')).toBe('fetch /api/products failed');
-    expect(scrubMessage('no user jan.novak@example.sk, order 20261123001, phone 0905 123 456, card 4111-1111-1111-1111, v1.2.3 (12345)')).toBe(
-      'no user [email], order [number], phone [number], card [number], v1.2.3 (12345)',
+    expect(scrubMessage('GET https://shop.example.sk/api/orders/abc?token=s3cret&email=a%40b.sk#x failed')).toBe(
+      'GET https://shop.example.sk/api/orders/abc failed',
     );
+    expect(scrubMessage('fetch /api/products?q=tehla%20porotherm failed')).toBe('fetch /api/products failed');
+    expect(
+      scrubMessage('no user jan.novak@example.sk, order 20261123001, phone 0905 123 456, card 4111-1111-1111-1111, v1.2.3 (12345)'),
+    ).toBe('no user [email], order [number], phone [number], card [number], v1.2.3 (12345)');
     expect(scrubMessage('line one\n    at foo (x.js:1:2)')).toBe('line one at foo (x.js:1:2)');
     expect(scrubMessage('x'.repeat(1000))).toHaveLength(300);
 
@@ -211,7 +223,10 @@ describe('transport', () => {
     uninstall = installTelemetry({ flushMs: 10 });
     reportPageView('account', '1.0.0', 'account');
     vi.advanceTimersByTime(10);
-    expect(sendBeacon).toHaveBeenCalledWith('/api/telemetry', JSON.stringify({ events: [{ type: 'view', area: 'account', version: '1.0.0', route: 'account' }] }));
+    expect(sendBeacon).toHaveBeenCalledWith(
+      '/api/telemetry',
+      JSON.stringify({ events: [{ type: 'view', area: 'account', version: '1.0.0', route: 'account' }] }),
+    );
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -238,7 +253,12 @@ describe('transport', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
 
     uninstall();
-    vi.stubGlobal('navigator', { ...navigator, sendBeacon: () => { throw new TypeError('Illegal invocation'); } });
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      sendBeacon: () => {
+        throw new TypeError('Illegal invocation');
+      },
+    });
     uninstall = installTelemetry({ flushMs: 10 });
     reportPageView('catalog', '1.0.0', 'home');
     vi.advanceTimersByTime(10);

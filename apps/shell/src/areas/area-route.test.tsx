@@ -23,7 +23,15 @@ async function renderRoute(module: string = route.module) {
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   registerAreas(
-    { catalog: { version: '1.0.0-a', entry: 'remotes/catalog/1.0.0-a/remoteEntry.js', kernel: '3.0.0', exposes: ['./HomePage'], routes: [] } },
+    {
+      catalog: {
+        version: '1.0.0-a',
+        entry: 'remotes/catalog/1.0.0-a/remoteEntry.js',
+        kernel: '3.0.0',
+        exposes: ['./HomePage'],
+        routes: [],
+      },
+    },
     'http://assets.test',
   );
 });
@@ -59,7 +67,15 @@ describe('AreaRoute', () => {
   it('refuses an area built against an incompatible kernel contract without loading it', async () => {
     runtime.loadRemote.mockClear();
     registerAreas(
-      { catalog: { version: '2.0.0-b', entry: 'remotes/catalog/2.0.0-b/remoteEntry.js', kernel: '4.0.0', exposes: ['./HomePage'], routes: [] } },
+      {
+        catalog: {
+          version: '2.0.0-b',
+          entry: 'remotes/catalog/2.0.0-b/remoteEntry.js',
+          kernel: '4.0.0',
+          exposes: ['./HomePage'],
+          routes: [],
+        },
+      },
       'http://assets.test',
     );
     await renderRoute('./ProductPage');

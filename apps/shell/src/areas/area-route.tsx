@@ -57,7 +57,11 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
       if (isNotFound(error)) return <NotFoundPage />;
       return <AreaUnavailable area={this.props.route.area} onRetry={this.retry} />;
     }
-    return <Suspense fallback={<PageSkeleton />} key={attempt}>{this.props.children}</Suspense>;
+    return (
+      <Suspense fallback={<PageSkeleton />} key={attempt}>
+        {this.props.children}
+      </Suspense>
+    );
   }
 }
 

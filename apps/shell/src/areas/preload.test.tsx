@@ -58,7 +58,13 @@ describe('link preloading', () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     expect(runtime.loadRemote.mock.calls.map(([key]) => key)).toEqual([
-      'catalog/HomePage', 'catalog/CategoryPage', 'catalog/ProductPage', 'catalog/SalePage', 'checkout/CartPage', 'content/ContactPage', 'content/BlogPage',
+      'catalog/HomePage',
+      'catalog/CategoryPage',
+      'catalog/ProductPage',
+      'catalog/SalePage',
+      'checkout/CartPage',
+      'content/ContactPage',
+      'content/BlogPage',
     ]);
     uninstall();
   });

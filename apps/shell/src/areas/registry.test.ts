@@ -15,7 +15,11 @@ const cart = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPag
 const gift = { name: 'gift', path: '/darcekove-poukazky', module: './GiftPage', layout: 'default' as const, noConsent: true };
 
 describe('the releases a page load uses', () => {
-  const registry: Registry = { revision: 'r', areas: { checkout: release('1.0.0-a', [cart]) }, canaries: { checkout: { ...release('1.1.0-b', [cart, gift]), share: 10 } } };
+  const registry: Registry = {
+    revision: 'r',
+    areas: { checkout: release('1.0.0-a', [cart]) },
+    canaries: { checkout: { ...release('1.1.0-b', [cart, gift]), share: 10 } },
+  };
 
   it('are the canary below its share and the stable version from it on, with the pages of the version chosen', () => {
     expect(chooseReleases(registry, 9).checkout!.version).toBe('1.1.0-b');

@@ -11,7 +11,9 @@ export function BasketBadge() {
     <Link to={shopPaths.cart()} className="basket-badge">
       <CartIcon />
       <span className="visually-hidden">Košík: </span>
-      <span className="basket-badge__count" data-testid="basket-count">{count}</span>
+      <span className="basket-badge__count" data-testid="basket-count">
+        {count}
+      </span>
       <span className="visually-hidden"> ks, </span>
       <span className="basket-badge__total">{formatPrice(basketTotal(lines))}</span>
     </Link>

@@ -28,8 +28,8 @@ export function BasketToast() {
     <div className="basket-toast" aria-live="polite" aria-atomic="true" data-testid="basket-toast">
       {added && (
         <p className="basket-toast__message">
-          Pridané do košíka: {added.item.name} ({added.item.variant}), {added.item.quantity} ks. Košík spolu {formatPrice(added.basketTotal)}.{' '}
-          <Link to={shopPaths.cart()}>Zobraziť košík</Link>
+          Pridané do košíka: {added.item.name} ({added.item.variant}), {added.item.quantity} ks. Košík spolu{' '}
+          {formatPrice(added.basketTotal)}. <Link to={shopPaths.cart()}>Zobraziť košík</Link>
         </p>
       )}
     </div>

@@ -33,8 +33,12 @@ function Settings() {
         </span>
       </label>
       <div className="consent__actions">
-        <button type="submit" className="button button--primary">Uložiť výber</button>
-        <button type="button" className="button" onClick={closeSettings}>Zrušiť</button>
+        <button type="submit" className="button button--primary">
+          Uložiť výber
+        </button>
+        <button type="button" className="button" onClick={closeSettings}>
+          Zrušiť
+        </button>
       </div>
     </form>
   );
@@ -92,7 +96,9 @@ export function ConsentNotice({ plain }: { plain: boolean }) {
       aria-labelledby={titleId}
       data-testid="consent"
     >
-      <h2 id={titleId} className="consent__title">{TEXT.title}</h2>
+      <h2 id={titleId} className="consent__title">
+        {TEXT.title}
+      </h2>
       <p>
         {TEXT.body} {TEXT.moreIn} <Link to={TEXT.privacyPath}>{TEXT.privacyLink}</Link>.
       </p>
@@ -100,9 +106,15 @@ export function ConsentNotice({ plain }: { plain: boolean }) {
         <Settings />
       ) : (
         <div className="consent__actions">
-          <button type="button" className="button button--primary" onClick={acceptAll}>{TEXT.acceptAll}</button>
-          <button type="button" className="button button--primary" onClick={rejectAll}>{TEXT.rejectAll}</button>
-          <button type="button" className="button" onClick={openSettings}>{TEXT.settings}</button>
+          <button type="button" className="button button--primary" onClick={acceptAll}>
+            {TEXT.acceptAll}
+          </button>
+          <button type="button" className="button button--primary" onClick={rejectAll}>
+            {TEXT.rejectAll}
+          </button>
+          <button type="button" className="button" onClick={openSettings}>
+            {TEXT.settings}
+          </button>
         </div>
       )}
     </section>

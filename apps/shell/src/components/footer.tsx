@@ -29,7 +29,9 @@ export function Footer() {
       )}
       <p className="site-footer__note">
         Všetky ceny sú uvedené vrátane DPH. ·{' '}
-        <button type="button" className="footer-button" onClick={openSettings}>Nastavenia cookies</button>
+        <button type="button" className="footer-button" onClick={openSettings}>
+          Nastavenia cookies
+        </button>
       </p>
     </footer>
   );

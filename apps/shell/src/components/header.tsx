@@ -9,7 +9,9 @@ import { shopPaths } from '@shop/shared-kernel/contract';
 export function Logo() {
   return (
     <Link to="/" className="logo">
-      <span className="logo__mark" aria-hidden="true">SD</span>
+      <span className="logo__mark" aria-hidden="true">
+        SD
+      </span>
       <span className="logo__text">Stavebniny Domov</span>
       <span className="visually-hidden"> – úvodná stránka</span>
     </Link>

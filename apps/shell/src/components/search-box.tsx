@@ -13,21 +13,49 @@ type Option = { key: string; url: string; label: string; detail: string };
 
 function toOptions(suggestions: SearchSuggestions): Option[] {
   return [
-    ...suggestions.categories.map((c) => ({ key: `c${c.cat_id}`, url: shopPaths.category(c.cat_url), label: c.cat_name, detail: 'kategória' })),
-    ...suggestions.products.map((p) => ({ key: `p${p.p_id}`, url: shopPaths.product(p.p_url), label: p.p_name, detail: formatPrice(p.price) })),
+    ...suggestions.categories.map((c) => ({
+      key: `c${c.cat_id}`,
+      url: shopPaths.category(c.cat_url),
+      label: c.cat_name,
+      detail: 'kategória',
+    })),
+    ...suggestions.products.map((p) => ({
+      key: `p${p.p_id}`,
+      url: shopPaths.product(p.p_url),
+      label: p.p_name,
+      detail: formatPrice(p.price),
+    })),
   ];
 }
 
 // Inline, so the header's stylesheet stays as it is; the list floats and shifts nothing.
 const wrapStyle: CSSProperties = { position: 'relative', flex: 1, minWidth: 0, display: 'flex' };
 const listStyle: CSSProperties = {
-  position: 'absolute', top: '100%', left: 0, right: 0, zIndex: 30, margin: '0.25rem 0 0', padding: '0.25rem 0',
-  listStyle: 'none', background: '#fff', color: '#1c1917', border: '1px solid #d6d3d1', borderRadius: 6,
-  boxShadow: '0 8px 24px rgba(0,0,0,0.15)', maxHeight: '24rem', overflowY: 'auto',
+  position: 'absolute',
+  top: '100%',
+  left: 0,
+  right: 0,
+  zIndex: 30,
+  margin: '0.25rem 0 0',
+  padding: '0.25rem 0',
+  listStyle: 'none',
+  background: '#fff',
+  color: '#1c1917',
+  border: '1px solid #d6d3d1',
+  borderRadius: 6,
+  boxShadow: '0 8px 24px rgba(0,0,0,0.15)',
+  maxHeight: '24rem',
+  overflowY: 'auto',
 };
 const optionStyle = (active: boolean): CSSProperties => ({
-  display: 'flex', justifyContent: 'space-between', gap: '0.75rem', padding: '0.55rem 0.75rem', minHeight: 44,
-  alignItems: 'center', cursor: 'pointer', background: active ? '#f5f5f4' : undefined,
+  display: 'flex',
+  justifyContent: 'space-between',
+  gap: '0.75rem',
+  padding: '0.55rem 0.75rem',
+  minHeight: 44,
+  alignItems: 'center',
+  cursor: 'pointer',
+  background: active ? '#f5f5f4' : undefined,
 });
 
 /** Submits to /search/{search}; while typing, suggests categories and products (debounced). */
@@ -101,7 +129,9 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
   const expanded = open && options.length > 0;
   return (
     <form role="search" className="search-box" onSubmit={submit}>
-      <label htmlFor={id} className="visually-hidden">Hľadať v obchode</label>
+      <label htmlFor={id} className="visually-hidden">
+        Hľadať v obchode
+      </label>
       <div style={wrapStyle}>
         <input
           id={id}
@@ -148,7 +178,9 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
           ))}
         </ul>
       </div>
-      <button type="submit" className="button">Hľadať</button>
+      <button type="submit" className="button">
+        Hľadať
+      </button>
     </form>
   );
 }

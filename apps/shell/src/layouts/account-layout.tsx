@@ -14,7 +14,9 @@ const accountLinks = [
 export function AccountLayout() {
   return (
     <div className="layout layout--account">
-      <a className="skip-link" href="#main">Preskočiť na obsah</a>
+      <a className="skip-link" href="#main">
+        Preskočiť na obsah
+      </a>
       <Header />
       <div className="account-shell">
         <nav className="account-nav" aria-label="Môj účet">

@@ -6,7 +6,9 @@ import { OpeningHours } from '../components/opening-hours.tsx';
 export function CheckoutLayout() {
   return (
     <div className="layout layout--checkout">
-      <a className="skip-link" href="#main">Preskočiť na obsah</a>
+      <a className="skip-link" href="#main">
+        Preskočiť na obsah
+      </a>
       <header className="site-header site-header--reduced" data-boundary="shell">
         <div className="site-header__main">
           <Logo />

@@ -7,9 +7,13 @@ import { SiteStructuredData } from '../components/site-structured-data.tsx';
 export function DefaultLayout({ children }: { children?: ReactNode }) {
   return (
     <div className="layout layout--default">
-      <a className="skip-link" href="#main">Preskočiť na obsah</a>
+      <a className="skip-link" href="#main">
+        Preskočiť na obsah
+      </a>
       <Header />
-      <main id="main" className="layout__main">{children ?? <Outlet />}</main>
+      <main id="main" className="layout__main">
+        {children ?? <Outlet />}
+      </main>
       <Footer />
       <SiteStructuredData />
     </div>

@@ -16,8 +16,12 @@ export function ErrorLayout() {
         <h1>Niečo sa pokazilo</h1>
         <p>Stránku sa nepodarilo zobraziť. Skúste ju načítať znova alebo pokračujte na úvodnú stránku.</p>
         <p>
-          <button type="button" className="button" onClick={() => window.location.reload()}>Načítať znova</button>{' '}
-          <Link to="/" className="button button--primary">Na úvodnú stránku</Link>
+          <button type="button" className="button" onClick={() => window.location.reload()}>
+            Načítať znova
+          </button>{' '}
+          <Link to="/" className="button button--primary">
+            Na úvodnú stránku
+          </Link>
         </p>
       </main>
     </div>

@@ -41,11 +41,15 @@ export function NotFoundPage() {
 
   return (
     <section className="not-found" aria-busy={!checked}>
-      <p className="not-found__code" aria-hidden="true">404</p>
+      <p className="not-found__code" aria-hidden="true">
+        404
+      </p>
       <h1>{NOT_FOUND_TITLE}</h1>
       <p>Chyba 404: stránka bola pravdepodobne odstránená, premenovaná alebo je dočasne nedostupná.</p>
       <p>
-        <Link to="/" className="button button--primary">Prejsť na úvodnú stránku</Link>
+        <Link to="/" className="button button--primary">
+          Prejsť na úvodnú stránku
+        </Link>
       </p>
       <p>Hľadáte konkrétny tovar? Skúste vyhľadávanie:</p>
       <SearchBox id="not-found-search" />

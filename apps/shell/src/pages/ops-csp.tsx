@@ -81,8 +81,12 @@ export function CspViolations() {
                 <tr key={`${group.page}/${group.part}/${group.directive}/${group.blockedOrigin}`}>
                   <td>{PAGES[group.page] ?? group.page}</td>
                   <td>{PARTS[group.part] ?? group.part}</td>
-                  <td><code>{group.directive}</code></td>
-                  <td><code>{group.blockedOrigin}</code></td>
+                  <td>
+                    <code>{group.directive}</code>
+                  </td>
+                  <td>
+                    <code>{group.blockedOrigin}</code>
+                  </td>
                   <td>{group.count}</td>
                   <td>{time(group.lastSeen)}</td>
                 </tr>

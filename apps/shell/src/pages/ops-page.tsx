@@ -18,8 +18,11 @@ const partLabels: Record<ReleasePart, string> = {
 
 const time = (iso: string | null) => (iso ? `${formatDate(iso)} ${iso.slice(11, 16)} UTC` : '—');
 
-
-const REFUND_STATUS: Record<PaymentRefund['status'], string> = { pending: 'čaká na bránu', refunded: 'vrátená', failed: 'brána odmietla – skontrolujte' };
+const REFUND_STATUS: Record<PaymentRefund['status'], string> = {
+  pending: 'čaká na bránu',
+  refunded: 'vrátená',
+  failed: 'brána odmietla – skontrolujte',
+};
 
 /** Card payments the shop refunds (a second payment of an order, or one after it ended). */
 function Refunds() {
@@ -34,7 +37,8 @@ function Refunds() {
         <ul className="ops__refunds" data-testid="ops-refunds">
           {refunds.map((r) => (
             <li key={r.paymentId}>
-              Objednávka č. {r.orderNumber} · {formatPrice(r.amountCents * 10)} · {REFUND_STATUS[r.status]} · {r.reason ?? ''} · {time(r.refundedAt ?? r.paidAt)}
+              Objednávka č. {r.orderNumber} · {formatPrice(r.amountCents * 10)} · {REFUND_STATUS[r.status]} · {r.reason ?? ''} ·{' '}
+              {time(r.refundedAt ?? r.paidAt)}
             </li>
           ))}
         </ul>
@@ -46,7 +50,8 @@ function Refunds() {
 const decimal = (value: number) => value.toLocaleString('sk-SK', { maximumFractionDigits: 1 });
 const size = (bytes: number | null) =>
   bytes === null ? '—' : bytes >= 1024 * 1024 ? `${decimal(bytes / 1024 / 1024)} MB` : `${decimal(bytes / 1024)} kB`;
-const every = (ms: number) => (ms < 60_000 ? `${decimal(ms / 1000)} s` : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${decimal(ms / 60_000)} min`);
+const every = (ms: number) =>
+  ms < 60_000 ? `${decimal(ms / 1000)} s` : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${decimal(ms / 60_000)} min`;
 
 /** The last backup, and the last attempt when it failed (the worker tries again at the next interval). */
 /** Where a backup is kept, in Slovak: a directory's path, or the bucket's address as it is. */
@@ -64,7 +69,8 @@ function Backups() {
         Posledná záloha:{' '}
         {lastSuccess ? (
           <>
-            {time(lastSuccess.finishedAt)} · {size(lastSuccess.bytes)} · trvala {decimal(lastSuccess.durationMs / 1000)} s · <code>{lastSuccess.name}</code> ({whereKept(lastSuccess.destination)})
+            {time(lastSuccess.finishedAt)} · {size(lastSuccess.bytes)} · trvala {decimal(lastSuccess.durationMs / 1000)} s ·{' '}
+            <code>{lastSuccess.name}</code> ({whereKept(lastSuccess.destination)})
           </>
         ) : (
           'zatiaľ žiadna'
@@ -79,7 +85,9 @@ function Backups() {
         </p>
       )}
       <p>
-        {overview.intervalMs > 0 ? `Zálohuje sa každých ${every(overview.intervalMs)}.` : 'Automatické zálohy sú vypnuté (BACKUP_INTERVAL_MS=0).'}
+        {overview.intervalMs > 0
+          ? `Zálohuje sa každých ${every(overview.intervalMs)}.`
+          : 'Automatické zálohy sú vypnuté (BACKUP_INTERVAL_MS=0).'}
         {overview.failures > 0 ? ` Neúspešných pokusov doteraz: ${overview.failures}.` : ''}
       </p>
     </>
@@ -102,10 +110,15 @@ function Inventory() {
             <details>
               <summary>
                 {part.part} <code>{part.version}</code>
-                {part.state === 'canary' ? ' (kanárik)' : ''} · {part.pages.includes('*') ? 'všetky stránky' : `stránky: ${part.pages.join(', ')}`} · {part.files.length} súborov,{' '}
+                {part.state === 'canary' ? ' (kanárik)' : ''} ·{' '}
+                {part.pages.includes('*') ? 'všetky stránky' : `stránky: ${part.pages.join(', ')}`} · {part.files.length} súborov,{' '}
                 {size(part.files.reduce((sum, f) => sum + f.bytes, 0))} · vydal {part.releasedBy ?? 'neznámy'}
                 {part.releasedAt ? ` ${time(part.releasedAt)}` : ''} ·{' '}
-                {part.signedBy ? `podpísal ${part.signedBy}${part.signedAt ? ` ${time(part.signedAt)}` : ''}` : <strong>bez platného podpisu</strong>}
+                {part.signedBy ? (
+                  `podpísal ${part.signedBy}${part.signedAt ? ` ${time(part.signedAt)}` : ''}`
+                ) : (
+                  <strong>bez platného podpisu</strong>
+                )}
               </summary>
               <ul>
                 {part.files.map((file) => (
@@ -182,8 +195,16 @@ function Audit() {
   );
 }
 
-const FINDING_KINDS: Record<string, string> = { file: 'súbor sa líši', signature: 'neplatný podpis manifestu', headers: 'bezpečnostné hlavičky' };
-const FINDING_ACTIONS: Record<string, string> = { fallback: 'vrátené na poslednú neporušenú verziu', 'canary-aborted': 'kanárik ukončený', alert: 'len upozornenie' };
+const FINDING_KINDS: Record<string, string> = {
+  file: 'súbor sa líši',
+  signature: 'neplatný podpis manifestu',
+  headers: 'bezpečnostné hlavičky',
+};
+const FINDING_ACTIONS: Record<string, string> = {
+  fallback: 'vrátené na poslednú neporušenú verziu',
+  'canary-aborted': 'kanárik ukončený',
+  alert: 'len upozornenie',
+};
 
 /**
  * What the integrity watch found (PCI DSS 11.6.1): released files, manifests or the checkout page's
@@ -196,8 +217,9 @@ function Integrity() {
     <>
       <h2>Integrita skriptov</h2>
       <p>
-        Súbory verzií v prevádzke sa porovnávajú s podpísanými manifestmi každých {every(report.intervalMs)}, po každom vydaní a keď prehliadač
-        nahlási chybu načítania. Pri rozdiele: {report.action === 'fallback' ? 'návrat na poslednú neporušenú verziu' : 'len upozornenie'}.
+        Súbory verzií v prevádzke sa porovnávajú s podpísanými manifestmi každých {every(report.intervalMs)}, po každom vydaní a keď
+        prehliadač nahlási chybu načítania. Pri rozdiele:{' '}
+        {report.action === 'fallback' ? 'návrat na poslednú neporušenú verziu' : 'len upozornenie'}.
         {report.lastCheck ? ` Posledná kontrola: ${time(report.lastCheck)}.` : ''}
       </p>
       {report.findings.length === 0 ? (
@@ -209,7 +231,8 @@ function Integrity() {
               <strong>
                 {partLabels[finding.part as ReleasePart] ?? finding.part} <code>{finding.version}</code>
               </strong>{' '}
-              · <code>{finding.subject}</code> · {FINDING_KINDS[finding.kind] ?? finding.kind} · {FINDING_ACTIONS[finding.action] ?? finding.action}
+              · <code>{finding.subject}</code> · {FINDING_KINDS[finding.kind] ?? finding.kind} ·{' '}
+              {FINDING_ACTIONS[finding.action] ?? finding.action}
               {finding.detail ? ` (${finding.detail})` : ''} · naposledy {time(finding.lastSeen)}
               {finding.expected ? (
                 <small>
@@ -238,7 +261,8 @@ const ACTIONS: Record<ReleaseMove['action'], string> = {
   unpin: 'odopnutie',
 };
 
-const percent = (errors: number, views: number) => (views === 0 ? '—' : `${((errors / views) * 100).toLocaleString('sk-SK', { maximumFractionDigits: 1 })} %`);
+const percent = (errors: number, views: number) =>
+  views === 0 ? '—' : `${((errors / views) * 100).toLocaleString('sk-SK', { maximumFractionDigits: 1 })} %`;
 
 /** Page views and error rate of one version over the last hour. */
 function Health({ data, part, version }: { data: ReleaseStatus; part: ReleasePart; version: string | null }) {
@@ -251,7 +275,12 @@ function Health({ data, part, version }: { data: ReleaseStatus; part: ReleasePar
   );
 }
 
-type Act = <A extends OpsReleaseAction>(part: ReleasePart, action: A, body: OpsCall<A>['body'], done: (result: OpsCall<A>['answer']) => string) => Promise<void>;
+type Act = <A extends OpsReleaseAction>(
+  part: ReleasePart,
+  action: A,
+  body: OpsCall<A>['body'],
+  done: (result: OpsCall<A>['answer']) => string,
+) => Promise<void>;
 
 /** One part: its version, pin, canary, last-hour health, and the moves an operator can make. */
 function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: ReleasePartStatus; busy: boolean; act: Act }) {
@@ -266,7 +295,10 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
     if (!target) return;
     const known = 'version' in part.rollback && part.rollback.version === target ? part.rollback : null;
     const when = known ? ` (naposledy v prevádzke do ${time(known.lastInForceUntil)}${known.by ? `, nasadil ${known.by}` : ''})` : '';
-    if (!window.confirm(`Vrátiť ${label} z verzie ${part.version ?? '—'} na verziu ${target}${when}? Časť zostane pripnutá na tejto verzii.`)) return;
+    if (
+      !window.confirm(`Vrátiť ${label} z verzie ${part.version ?? '—'} na verziu ${target}${when}? Časť zostane pripnutá na tejto verzii.`)
+    )
+      return;
     void act(part.part, 'rollback', { version: target, ...(reason ? { reason } : {}) }, (result) => {
       const move = result.data;
       return `${label}: ${move.from ?? '—'} → ${move.version} (pripnuté)`;
@@ -279,11 +311,20 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
       <td>
         <code>{part.version ?? '—'}</code> <Health data={data} part={part.part} version={part.version} />
         <br />
-        <small>{time(part.since)}{part.by ? ` · ${part.by}` : ''}</small>
+        <small>
+          {time(part.since)}
+          {part.by ? ` · ${part.by}` : ''}
+        </small>
         {part.pin && (
           <p className="ops__pin" data-testid={`pin-${part.part}`}>
-            Pripnuté na <code>{part.pin.version}</code> ({part.pin.by}, {time(part.pin.at)}{part.pin.reason ? `: ${part.pin.reason}` : ''}){' '}
-            <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'unpin', {}, () => `${label}: odopnuté`)}>
+            Pripnuté na <code>{part.pin.version}</code> ({part.pin.by}, {time(part.pin.at)}
+            {part.pin.reason ? `: ${part.pin.reason}` : ''}){' '}
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => void act(part.part, 'unpin', {}, () => `${label}: odopnuté`)}
+            >
               Odopnúť<span className="visually-hidden"> {label}</span>
             </button>
           </p>
@@ -292,10 +333,22 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
           <p className="ops__canary" data-testid={`canary-${part.part}`}>
             Kanárik <code>{part.canary.version}</code> pre {part.canary.share} % zákazníkov od {time(part.canary.since)}{' '}
             <Health data={data} part={part.part} version={part.canary.version} />{' '}
-            <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'promote', { version: part.canary!.version }, () => `${label}: kanárik povýšený pre všetkých`)}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() =>
+                void act(part.part, 'promote', { version: part.canary!.version }, () => `${label}: kanárik povýšený pre všetkých`)
+              }
+            >
               Povýšiť
             </button>{' '}
-            <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'abort', { version: part.canary!.version }, () => `${label}: kanárik zrušený`)}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => void act(part.part, 'abort', { version: part.canary!.version }, () => `${label}: kanárik zrušený`)}
+            >
               Zrušiť
             </button>
           </p>
@@ -304,17 +357,28 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
       <td>
         {choices.length > 0 ? (
           <>
-            <label className="visually-hidden" htmlFor={`target-${part.part}`}>Cieľová verzia – {label}</label>
+            <label className="visually-hidden" htmlFor={`target-${part.part}`}>
+              Cieľová verzia – {label}
+            </label>
             <select id={`target-${part.part}`} value={target} onChange={(event) => setTarget(event.target.value)}>
               {!defaultTarget && <option value="">Vyberte verziu</option>}
               {choices.map((version) => (
                 <option key={version} value={version}>
-                  {version}{version === defaultTarget ? ' (predchádzajúca)' : ''}
+                  {version}
+                  {version === defaultTarget ? ' (predchádzajúca)' : ''}
                 </option>
               ))}
             </select>
-            <label className="visually-hidden" htmlFor={`reason-${part.part}`}>Dôvod – {label}</label>
-            <input id={`reason-${part.part}`} placeholder="Dôvod (nepovinné)" maxLength={500} value={reason} onChange={(event) => setReason(event.target.value)} />
+            <label className="visually-hidden" htmlFor={`reason-${part.part}`}>
+              Dôvod – {label}
+            </label>
+            <input
+              id={`reason-${part.part}`}
+              placeholder="Dôvod (nepovinné)"
+              maxLength={500}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+            />
             <button type="button" className="button" disabled={busy || !target} onClick={rollBack}>
               Vrátiť späť<span className="visually-hidden"> {label}</span>
             </button>
@@ -328,13 +392,25 @@ function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: Release
             type="button"
             className="button"
             disabled={busy || !target}
-            onClick={() => void act(part.part, 'preview', { version: target }, (result) => `Odkaz na náhľad (len pre prehliadač, ktorý ho otvorí, 24 h): ${result.data.url}`)}
+            onClick={() =>
+              void act(
+                part.part,
+                'preview',
+                { version: target },
+                (result) => `Odkaz na náhľad (len pre prehliadač, ktorý ho otvorí, 24 h): ${result.data.url}`,
+              )
+            }
           >
             Odkaz na náhľad<span className="visually-hidden"> {label}</span>
           </button>
         )}
         {!part.pin && part.version && (
-          <button type="button" className="button" disabled={busy} onClick={() => void act(part.part, 'pin', reason ? { reason } : {}, () => `${label}: pripnuté`)}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void act(part.part, 'pin', reason ? { reason } : {}, () => `${label}: pripnuté`)}
+          >
             Pripnúť<span className="visually-hidden"> {label}</span>
           </button>
         )}
@@ -370,10 +446,33 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: (na
       <h2>Prihlásenie operátora</h2>
       <form className="ops__login" onSubmit={onSubmit}>
         <label htmlFor="ops-name">Meno</label>
-        <input id="ops-name" name="username" autoComplete="username" maxLength={40} value={name} onChange={(event) => setName(event.target.value)} required aria-invalid={error ? true : undefined} aria-describedby={shown ? 'ops-sign-in-error' : undefined} />
+        <input
+          id="ops-name"
+          name="username"
+          autoComplete="username"
+          maxLength={40}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={shown ? 'ops-sign-in-error' : undefined}
+        />
         <label htmlFor="ops-password">Heslo</label>
-        <input id="ops-password" name="password" type="password" autoComplete="current-password" maxLength={200} value={password} onChange={(event) => setPassword(event.target.value)} required aria-invalid={error ? true : undefined} aria-describedby={shown ? 'ops-sign-in-error' : undefined} />
-        <button type="submit" className="button button--primary" disabled={busy}>Prihlásiť sa</button>
+        <input
+          id="ops-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={200}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={shown ? 'ops-sign-in-error' : undefined}
+        />
+        <button type="submit" className="button button--primary" disabled={busy}>
+          Prihlásiť sa
+        </button>
       </form>
       {shown && (
         <p role="alert" id="ops-sign-in-error" ref={errorRef} tabIndex={-1}>
@@ -444,7 +543,10 @@ export function OpsPage() {
     setBusy(part);
     try {
       // One call of the contract per move: the move names the call.
-      const move = call as <K extends `POST /api/ops/releases/:part/${typeof action}`>(name: K, args: { params: { part: string }; body: typeof body }) => Promise<OpsCall<typeof action>['answer']>;
+      const move = call as <K extends `POST /api/ops/releases/:part/${typeof action}`>(
+        name: K,
+        args: { params: { part: string }; body: typeof body },
+      ) => Promise<OpsCall<typeof action>['answer']>;
       const result = await move(`POST /api/ops/releases/:part/${action}`, { params: { part }, body });
       setMessage({ kind: 'ok', text: done(result) });
       await load();
@@ -499,7 +601,9 @@ export function OpsPage() {
               {data.lock.stale ? ` – zastaraný (${data.lock.staleBecause}), ďalšie vydanie alebo návrat ho uvoľní` : ''}.
             </p>
           )}
-          <p>Revízia registra: <code>{data.revision}</code></p>
+          <p>
+            Revízia registra: <code>{data.revision}</code>
+          </p>
           <table className="ops__table">
             <caption className="visually-hidden">Verzie v prevádzke</caption>
             <thead>
@@ -519,9 +623,19 @@ export function OpsPage() {
           <ol className="ops__history" reversed>
             {[...data.history].reverse().map((move, index) => (
               <li key={`${move.at}-${index}`}>
-                {time(move.at)} · {move.who} · {ACTIONS[move.action]} · {partLabels[move.part]}: <code>{move.from ?? '—'}</code> → <code>{move.to}</code>
+                {time(move.at)} · {move.who} · {ACTIONS[move.action]} · {partLabels[move.part]}: <code>{move.from ?? '—'}</code> →{' '}
+                <code>{move.to}</code>
                 {move.share ? ` (${move.share} %)` : ''}
-                {move.commit ? <> · commit <code>{move.commit}{move.dirty ? ' + neuložené zmeny' : ''}</code></> : null}
+                {move.commit ? (
+                  <>
+                    {' '}
+                    · commit{' '}
+                    <code>
+                      {move.commit}
+                      {move.dirty ? ' + neuložené zmeny' : ''}
+                    </code>
+                  </>
+                ) : null}
                 {move.reason ? ` · ${move.reason}` : ''}
               </li>
             ))}

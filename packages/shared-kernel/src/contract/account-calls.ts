@@ -179,7 +179,10 @@ export const accountCalls = defineCalls({
     answer: Type.Object({ coupon: Type.Union([Coupon, Type.Null()]) }),
   },
 
-  'GET /api/loyalty': { summary: 'Vernostné body (1 bod za každé celé euro zaplatených objednávok)', answer: Type.Object({ data: LoyaltyPoints }) },
+  'GET /api/loyalty': {
+    summary: 'Vernostné body (1 bod za každé celé euro zaplatených objednávok)',
+    answer: Type.Object({ data: LoyaltyPoints }),
+  },
 });
 
 export type AccountCalls = CallTypes<typeof accountCalls>;

@@ -68,9 +68,18 @@ export const OrderToken = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0
 
 export const checkoutCalls = defineCalls({
   'GET /api/checkout/methods': { summary: 'Cenník dopravy a platby', answer: Type.Object({ data: ShippingPriceList }) },
-  'POST /api/checkout/quote': { summary: 'Cena košíka podľa servera (doprava, platba, kupón, DPH)', body: QuoteBody, answer: Type.Object({ data: CheckoutQuote }) },
+  'POST /api/checkout/quote': {
+    summary: 'Cena košíka podľa servera (doprava, platba, kupón, DPH)',
+    body: QuoteBody,
+    answer: Type.Object({ data: CheckoutQuote }),
+  },
   /** 201 for a new order, 200 when the same idempotency key placed it before. */
-  'POST /api/orders': { summary: 'Odoslanie objednávky (idempotentné)', body: PlaceOrderBody, answer: Type.Object({ data: PlacedOrder }), status: 201 },
+  'POST /api/orders': {
+    summary: 'Odoslanie objednávky (idempotentné)',
+    body: PlaceOrderBody,
+    answer: Type.Object({ data: PlacedOrder }),
+    status: 201,
+  },
   /** Pickup points matching a town, PSČ or name (q), nearest first when a position is given; at most 20. */
   'GET /api/pickup-points': {
     summary: 'Výdajné miesta',
@@ -87,11 +96,18 @@ export const checkoutCalls = defineCalls({
   },
   'GET /api/orders/:token': { summary: 'Objednávka podľa jej tokenu', params: OrderToken, answer: Type.Object({ data: OrderDetail }) },
   'POST /api/orders/:token/pay': { summary: 'Nová platba kartou', params: OrderToken, answer: Type.Object({ data: PlacedOrder }) },
-  'GET /api/operator/payments/refunds': { summary: 'Platby na vrátenie (operátor)', answer: Type.Object({ data: Type.Array(PaymentRefund) }) },
+  'GET /api/operator/payments/refunds': {
+    summary: 'Platby na vrátenie (operátor)',
+    answer: Type.Object({ data: Type.Array(PaymentRefund) }),
+  },
 
   // The operator's document tools behind the utility routes /pdf, /generate, /email, /send, /paid
   // (X-Operator-Token). The invoice itself (GET …/invoice) is a PDF, outside the JSON contract.
-  'GET /api/operator/orders/:number': { summary: 'Objednávka podľa čísla (operátor)', params: OrderNumber, answer: Type.Object({ data: OrderDetail }) },
+  'GET /api/operator/orders/:number': {
+    summary: 'Objednávka podľa čísla (operátor)',
+    params: OrderNumber,
+    answer: Type.Object({ data: OrderDetail }),
+  },
   'POST /api/operator/orders/:number/invoice': {
     summary: 'Uloží faktúru objednávky ako PDF (operátor)',
     params: OrderNumber,

@@ -49,7 +49,11 @@ export const opsCalls = defineCalls({
   },
   'GET /api/ops/session': { summary: 'Prihlásený operátor', answer: Type.Object({ data: OperatorSession }) },
   'DELETE /api/ops/session': { summary: 'Odhlásenie operátora (ukončí prihlásenie)', answer: Type.Null(), status: 204 },
-  'GET /api/ops/releases': { summary: 'Vydania v platnosti, históriu a zdravie verzií', answer: Type.Object({ data: ReleaseStatus }), error: ReleaseError },
+  'GET /api/ops/releases': {
+    summary: 'Vydania v platnosti, históriu a zdravie verzií',
+    answer: Type.Object({ data: ReleaseStatus }),
+    error: ReleaseError,
+  },
   'POST /api/ops/releases/:part/rollback': {
     summary: 'Návrat časti na skoršiu verziu (pripne ju)',
     params: Part,
@@ -57,8 +61,18 @@ export const opsCalls = defineCalls({
     answer: MoveAnswer,
     error: ReleaseError,
   },
-  'POST /api/ops/releases/:part/pin': { params: Part, body: body({ reason: Type.Optional(Reason) }), answer: PinAnswer, error: ReleaseError },
-  'POST /api/ops/releases/:part/unpin': { params: Part, body: body({ reason: Type.Optional(Reason) }), answer: PinAnswer, error: ReleaseError },
+  'POST /api/ops/releases/:part/pin': {
+    params: Part,
+    body: body({ reason: Type.Optional(Reason) }),
+    answer: PinAnswer,
+    error: ReleaseError,
+  },
+  'POST /api/ops/releases/:part/unpin': {
+    params: Part,
+    body: body({ reason: Type.Optional(Reason) }),
+    answer: PinAnswer,
+    error: ReleaseError,
+  },
   'POST /api/ops/releases/:part/promote': {
     summary: 'Kanárska verzia pre všetkých',
     params: Part,
@@ -104,12 +118,30 @@ export const opsCalls = defineCalls({
     answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
     error: ReleaseError,
   },
-  'GET /api/ops/inventory': { summary: 'Inventár skriptov: každý skript, ktorý môže bežať na stránke obchodu, s odtlačkom SHA-384', answer: Type.Object({ data: ScriptInventory }) },
-  'GET /api/ops/refunds': { summary: 'Vrátené platby (operátor prihlásený na /ops)', answer: Type.Object({ data: Type.Array(PaymentRefund) }) },
-  'GET /api/ops/integrity': { summary: 'Kontrola integrity: súbory, manifesty a hlavičky pokladne, ktoré sa líšia od podpísaných', answer: Type.Object({ data: IntegrityReport }) },
-  'GET /api/ops/audit': { summary: 'Záznam vydaní: každý pokus o zmenu verzií, povolený aj odmietnutý', answer: Type.Object({ data: Type.Array(ReleaseAuditEntry) }) },
-  'GET /api/ops/backups': { summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh', answer: Type.Object({ data: BackupOverview }) },
-  'GET /api/ops/csp-violations': { summary: 'Porušenia Content-Security-Policy za posledných 7 dní podľa stránky, časti a direktívy', answer: Type.Object({ data: CspViolationReport }) },
+  'GET /api/ops/inventory': {
+    summary: 'Inventár skriptov: každý skript, ktorý môže bežať na stránke obchodu, s odtlačkom SHA-384',
+    answer: Type.Object({ data: ScriptInventory }),
+  },
+  'GET /api/ops/refunds': {
+    summary: 'Vrátené platby (operátor prihlásený na /ops)',
+    answer: Type.Object({ data: Type.Array(PaymentRefund) }),
+  },
+  'GET /api/ops/integrity': {
+    summary: 'Kontrola integrity: súbory, manifesty a hlavičky pokladne, ktoré sa líšia od podpísaných',
+    answer: Type.Object({ data: IntegrityReport }),
+  },
+  'GET /api/ops/audit': {
+    summary: 'Záznam vydaní: každý pokus o zmenu verzií, povolený aj odmietnutý',
+    answer: Type.Object({ data: Type.Array(ReleaseAuditEntry) }),
+  },
+  'GET /api/ops/backups': {
+    summary: 'Posledná záloha, posledný neúspešný pokus a plán záloh',
+    answer: Type.Object({ data: BackupOverview }),
+  },
+  'GET /api/ops/csp-violations': {
+    summary: 'Porušenia Content-Security-Policy za posledných 7 dní podľa stránky, časti a direktívy',
+    answer: Type.Object({ data: CspViolationReport }),
+  },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */
   'POST /api/telemetry': { summary: 'Hlásenie zobrazení a chýb z prehliadača', body: TelemetryBatch, answer: Type.Null(), status: 204 },
   'GET /api/telemetry/summary': {

@@ -18,7 +18,14 @@ describe('the parts of the shop', () => {
     expect(ReleasePart.anyOf.map((literal) => literal.const)).toEqual(['shell', ...AREAS]);
     expect(AreaRoute.properties.layout.anyOf.map((literal) => literal.const)).toEqual([...LAYOUTS]);
     expect(CSP_PARTS.slice(0, PARTS.length)).toEqual(['shell', ...AREAS]);
-    expect([isArea('catalog'), isArea('shell'), isPart('shell'), isPart('ops'), isLayout('account'), isLayout('admin')]).toEqual([true, false, true, false, true, false]);
+    expect([isArea('catalog'), isArea('shell'), isPart('shell'), isPart('ops'), isLayout('account'), isLayout('admin')]).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
   });
 
   it('are the browser apps the scripts build (apps/<part>) and the areas the lint boundaries name (plain JavaScript)', () => {

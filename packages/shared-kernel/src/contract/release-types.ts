@@ -75,10 +75,7 @@ export const ReleasePartStatus = Type.Object({
   by: NullableString,
   versionsKept: Type.Array(Type.String()),
   pin: Type.Union([ReleasePin, Type.Null()]),
-  canary: Type.Union([
-    Type.Object({ version: Type.String(), share: Type.Number(), since: Type.String(), by: Type.String() }),
-    Type.Null(),
-  ]),
+  canary: Type.Union([Type.Object({ version: Type.String(), share: Type.Number(), since: Type.String(), by: Type.String() }), Type.Null()]),
   /** Where a rollback without a version goes (and when that version was last in force, put there by whom), or why none. */
   rollback: Type.Union([
     Type.Object({ version: Type.String(), lastInForceUntil: Type.String(), by: NullableString }),

@@ -16,5 +16,13 @@ export { contentCalls } from './content-calls.ts';
 export { catalogCalls } from './catalog-calls.ts';
 export { BRANDS_LENGTH, LISTING_LIMITS, MULTI_VALUE_LENGTH, SEARCH_LIMITS } from './catalog-limits.ts';
 export { accountCalls } from './account-calls.ts';
-export { checkoutCalls, OrderToken, BASKET_LIMITS, PICKUP_POINT_LIMITS, CheckoutLineInput, QuoteBody, PlaceOrderBody } from './checkout-calls.ts';
+export {
+  checkoutCalls,
+  OrderToken,
+  BASKET_LIMITS,
+  PICKUP_POINT_LIMITS,
+  CheckoutLineInput,
+  QuoteBody,
+  PlaceOrderBody,
+} from './checkout-calls.ts';
 export { opsCalls } from './ops-calls.ts';

@@ -16,7 +16,13 @@ export const TelemetryArea = ReleasePart;
 
 /** How a client error happened: an area's code failed to load, an error boundary caught a render error, an uncaught error, an unhandled rejection. */
 export type ClientErrorKind = Static<typeof ClientErrorKind>;
-export const ClientErrorKind = Type.Union([Type.Literal('load-failed'), Type.Literal('boundary'), Type.Literal('uncaught'), Type.Literal('rejection'), Type.Literal('hydration')]);
+export const ClientErrorKind = Type.Union([
+  Type.Literal('load-failed'),
+  Type.Literal('boundary'),
+  Type.Literal('uncaught'),
+  Type.Literal('rejection'),
+  Type.Literal('hydration'),
+]);
 
 export type TelemetryEvent = Static<typeof TelemetryEvent>;
 export const TelemetryEvent = Type.Object(

@@ -6,7 +6,11 @@ import { PaginationNav } from './pagination-nav.tsx';
 
 function renderAt(url: string, total: number) {
   const page = Number(new URL(url, 'http://x').searchParams.get('page') ?? '1');
-  render(<StandaloneRouting at={url}><PaginationNav page={page} total={total} /></StandaloneRouting>);
+  render(
+    <StandaloneRouting at={url}>
+      <PaginationNav page={page} total={total} />
+    </StandaloneRouting>,
+  );
 }
 
 afterEach(() => {
@@ -18,7 +22,12 @@ describe('PaginationNav', () => {
   it('shows the current page ± 2 with prev/next links in the page and the head', () => {
     renderAt('/blog?page=5', 15 * 9);
     expect(screen.getAllByRole('link').map((link) => link.getAttribute('aria-label'))).toEqual([
-      'Predchádzajúca strana', 'Strana 3', 'Strana 4', 'Strana 6', 'Strana 7', 'Nasledujúca strana',
+      'Predchádzajúca strana',
+      'Strana 3',
+      'Strana 4',
+      'Strana 6',
+      'Strana 7',
+      'Nasledujúca strana',
     ]);
     expect(screen.getByText('5').getAttribute('aria-current')).toBe('page');
     expect(document.head.querySelector('link[rel="prev"]')?.getAttribute('href')).toBe(`${window.location.origin}/blog?page=4`);

@@ -29,7 +29,9 @@ export function PaginationNav({ page, total, pageSize }: { page: number; total: 
       <ul>
         {state.prev && (
           <li>
-            <Link to={href(state.prev)} rel="prev" aria-label="Predchádzajúca strana">‹</Link>
+            <Link to={href(state.prev)} rel="prev" aria-label="Predchádzajúca strana">
+              ‹
+            </Link>
           </li>
         )}
         {state.pages.map((target) => (
@@ -37,7 +39,11 @@ export function PaginationNav({ page, total, pageSize }: { page: number; total: 
             {target === state.page ? (
               <span aria-current="page">{target}</span>
             ) : (
-              <Link to={href(target)} rel={target === state.prev ? 'prev' : target === state.next ? 'next' : undefined} aria-label={`Strana ${target}`}>
+              <Link
+                to={href(target)}
+                rel={target === state.prev ? 'prev' : target === state.next ? 'next' : undefined}
+                aria-label={`Strana ${target}`}
+              >
                 {target}
               </Link>
             )}
@@ -45,7 +51,9 @@ export function PaginationNav({ page, total, pageSize }: { page: number; total: 
         ))}
         {state.next && (
           <li>
-            <Link to={href(state.next)} rel="next" aria-label="Nasledujúca strana">›</Link>
+            <Link to={href(state.next)} rel="next" aria-label="Nasledujúca strana">
+              ›
+            </Link>
           </li>
         )}
       </ul>

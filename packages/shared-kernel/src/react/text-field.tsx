@@ -17,10 +17,20 @@ export function TextField({ id, label, value, error, onChange, hint, classPrefix
   return (
     <div className={`${classPrefix}-field${error ? ` ${classPrefix}-field--error` : ''}`}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy}
-        onChange={(event) => onChange(event.target.value)} {...rest} />
+      <input
+        id={id}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => onChange(event.target.value)}
+        {...rest}
+      />
       {hint && <small id={`${id}-hint`}>{hint}</small>}
-      {error && <p id={`${id}-error`} className={`${classPrefix}-field__error`}>{error}</p>}
+      {error && (
+        <p id={`${id}-error`} className={`${classPrefix}-field__error`}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

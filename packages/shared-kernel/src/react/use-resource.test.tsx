@@ -52,9 +52,16 @@ describe('useResource', () => {
 
   it('takes what the server loaded for its key, and hands the server a key it has not loaded', () => {
     const asked: string[] = [];
-    const server: ServerRender = { data: new Map([['GET /api/a', { ok: true, data: { data: 'z' } }]]), collect: (key) => void asked.push(key) };
-    const wrapper = ({ children }: { children: React.ReactNode }) => <ServerRenderContext.Provider value={server}>{children}</ServerRenderContext.Provider>;
-    const { result } = renderHook(() => [useResource(deferred('GET /api/a').source), useResource(deferred('GET /api/b').source)], { wrapper });
+    const server: ServerRender = {
+      data: new Map([['GET /api/a', { ok: true, data: { data: 'z' } }]]),
+      collect: (key) => void asked.push(key),
+    };
+    const wrapper = ({ children }: { children: React.ReactNode }) => (
+      <ServerRenderContext.Provider value={server}>{children}</ServerRenderContext.Provider>
+    );
+    const { result } = renderHook(() => [useResource(deferred('GET /api/a').source), useResource(deferred('GET /api/b').source)], {
+      wrapper,
+    });
     expect(result.current[0]).toMatchObject({ status: 'ready', data: { data: 'z' } });
     expect(asked).toEqual(['GET /api/b']);
   });
@@ -63,7 +70,11 @@ describe('useResource', () => {
 describe('LoadFailed', () => {
   it('says what failed and loads again', () => {
     let retried = 0;
-    render(<LoadFailed className="cat-empty" onRetry={() => (retried += 1)}>Produkt sa nepodarilo načítať.</LoadFailed>);
+    render(
+      <LoadFailed className="cat-empty" onRetry={() => (retried += 1)}>
+        Produkt sa nepodarilo načítať.
+      </LoadFailed>,
+    );
     expect(screen.getByRole('alert').className).toBe('cat-empty');
     expect(screen.getByRole('alert').textContent).toContain('Produkt sa nepodarilo načítať.');
     fireEvent.click(screen.getByRole('button', { name: 'Skúsiť znova' }));

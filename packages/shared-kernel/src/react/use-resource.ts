@@ -69,7 +69,9 @@ export function useResource<T, S = T>(source: ResourceSource<T> | null, options:
     if (!source) return;
     const controller = new AbortController();
     setState((current) =>
-      current.key === key && current.attempt === attempt && !current.fromServer ? current : { key, attempt, loaded: { status: 'loading' }, fromServer: false },
+      current.key === key && current.attempt === attempt && !current.fromServer
+        ? current
+        : { key, attempt, loaded: { status: 'loading' }, fromServer: false },
     );
     source.load(controller.signal).then(
       (data) => !controller.signal.aborted && setState({ key, attempt, loaded: { status: 'ready', data }, fromServer: false }),

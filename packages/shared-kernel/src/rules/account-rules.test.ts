@@ -23,10 +23,21 @@ describe('account rules', () => {
 
   it('profile and address validation reuse the checkout messages', () => {
     expect(validateProfile({ name: 'Ján Novák', email: 'jan@example.sk', phone: '', company: null, newsletter: false })).toEqual({});
-    const errors = validateProfile({ name: 'Ján', email: 'x', phone: '123', company: { name: 'F', ico: '1', dic: '2', icDph: 'X' }, newsletter: false });
+    const errors = validateProfile({
+      name: 'Ján',
+      email: 'x',
+      phone: '123',
+      company: { name: 'F', ico: '1', dic: '2', icDph: 'X' },
+      newsletter: false,
+    });
     expect(Object.keys(errors).sort()).toEqual(['company.dic', 'company.icDph', 'company.ico', 'company.name', 'email', 'name', 'phone']);
     expect(validateAddress({ name: 'Jana Nová', street: 'Dlhá 1', city: 'Nitra', zip: '949 01' })).toEqual({});
-    expect(Object.keys(validateAddress({ name: 'J', street: 'Dlhá', city: '', zip: '9' })).sort()).toEqual(['city', 'name', 'street', 'zip']);
+    expect(Object.keys(validateAddress({ name: 'J', street: 'Dlhá', city: '', zip: '9' })).sort()).toEqual([
+      'city',
+      'name',
+      'street',
+      'zip',
+    ]);
     expect(normalizeOptionalPhone(' ')).toBe('');
     expect(normalizeOptionalPhone('0905 123 456')).toBe('+421905123456');
     expect(normalizeOptionalPhone('123')).toBeNull();
@@ -49,15 +60,21 @@ describe('account rules', () => {
   it('the checkout prefill fills only empty fields', () => {
     const prefill = {
       contact: {
-        email: 'jana@example.sk', phone: '+421905111222', name: 'Jana Nová',
-        billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' }, company: null,
+        email: 'jana@example.sk',
+        phone: '+421905111222',
+        name: 'Jana Nová',
+        billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' },
+        company: null,
         delivery: { name: 'Stavba', street: 'Poľná 7', city: 'Senec', zip: '90301' },
       },
     };
     const typed = { ...emptyContact(), name: 'Iné Meno', billing: { street: 'Moja 5', city: '', zip: '' } };
     expect(mergeCheckoutPrefill(typed, prefill)).toEqual({
-      email: 'jana@example.sk', phone: '+421905111222', name: 'Iné Meno',
-      billing: { street: 'Moja 5', city: '', zip: '' }, company: null,
+      email: 'jana@example.sk',
+      phone: '+421905111222',
+      name: 'Iné Meno',
+      billing: { street: 'Moja 5', city: '', zip: '' },
+      company: null,
       delivery: { name: 'Stavba', street: 'Poľná 7', city: 'Senec', zip: '90301' },
     });
     expect(mergeCheckoutPrefill(emptyContact(), prefill).billing).toEqual({ street: 'Dlhá 1', city: 'Nitra', zip: '94901' });

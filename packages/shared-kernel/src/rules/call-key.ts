@@ -23,7 +23,10 @@ export function buildQuery(query: Query | undefined): string {
 }
 
 /** The method and the path of a call, its `:params` filled in. */
-export function splitCall(name: CallName | DownloadName, params: Params | undefined): { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string } {
+export function splitCall(
+  name: CallName | DownloadName,
+  params: Params | undefined,
+): { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string } {
   const space = name.indexOf(' ');
   const method = name.slice(0, space) as 'GET' | 'POST' | 'PUT' | 'DELETE';
   const path = name.slice(space + 1).replace(/:([A-Za-z_]+)/g, (_, param: string) => {
@@ -49,7 +52,9 @@ function stableJson(value: unknown): string {
  */
 export function keyOf(name: CallName, args: { params?: object; query?: object; body?: unknown } = {}): string {
   const { method, path } = splitCall(name, args.params as Params | undefined);
-  const query = args.query ? Object.fromEntries(Object.entries(args.query as Query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : undefined;
+  const query = args.query
+    ? Object.fromEntries(Object.entries(args.query as Query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : undefined;
   const body = args.body === undefined ? '' : ` ${stableJson(args.body)}`;
   return `${method} ${path}${buildQuery(query)}${body}`;
 }

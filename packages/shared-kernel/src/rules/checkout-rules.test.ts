@@ -36,8 +36,20 @@ describe('checkout rules', () => {
       delivery: { name: '', street: '', city: '', zip: '' },
     });
     expect(Object.keys(errors).sort()).toEqual([
-      'billing.city', 'billing.street', 'billing.zip', 'company.dic', 'company.icDph', 'company.ico', 'company.name',
-      'delivery.city', 'delivery.name', 'delivery.street', 'delivery.zip', 'email', 'name', 'phone',
+      'billing.city',
+      'billing.street',
+      'billing.zip',
+      'company.dic',
+      'company.icDph',
+      'company.ico',
+      'company.name',
+      'delivery.city',
+      'delivery.name',
+      'delivery.street',
+      'delivery.zip',
+      'email',
+      'name',
+      'phone',
     ]);
     expect(errors['billing.zip']).toBe('PSČ má 5 číslic, napr. 010 01.');
     expect(validateContact({ ...valid, company: { name: 'Firma s.r.o.', ico: '12345678', dic: '2020123456', icDph: '' } })).toEqual({});
@@ -45,7 +57,13 @@ describe('checkout rules', () => {
 
   it('splits VAT per rate from prices with VAT, the discount in proportion', () => {
     expect(vatBreakdown([{ gross: 12_300, rate: 23 }])).toEqual([{ rate: 23, base: 10_000, vat: 2_300, total: 12_300 }]);
-    const lines = vatBreakdown([{ gross: 12_300, rate: 23 }, { gross: 11_900, rate: 19 }], 2_420);
+    const lines = vatBreakdown(
+      [
+        { gross: 12_300, rate: 23 },
+        { gross: 11_900, rate: 19 },
+      ],
+      2_420,
+    );
     expect(lines.reduce((s, l) => s + l.total, 0)).toBe(12_300 + 11_900 - 2_420);
     for (const l of lines) expect(l.base + l.vat).toBe(l.total);
     // A discount above the total leaves zero, never below.

@@ -105,9 +105,7 @@ export function normalizeContact(contact: CheckoutContact): CheckoutContact {
           icDph: contact.company.icDph.replace(/\s/g, '').toUpperCase(),
         }
       : null,
-    delivery: contact.delivery
-      ? { name: contact.delivery.name.trim().replace(/\s+/g, ' '), ...address(contact.delivery) }
-      : null,
+    delivery: contact.delivery ? { name: contact.delivery.name.trim().replace(/\s+/g, ' '), ...address(contact.delivery) } : null,
   };
 }
 
@@ -130,10 +128,7 @@ export function emptyContact(): CheckoutContact {
  * over the rates in proportion to their gross amounts; the highest rate takes
  * the rounding remainder. Rates are listed from the highest.
  */
-export function vatBreakdown(
-  entries: readonly { gross: number; rate?: number | null }[],
-  discount = 0,
-): VatLine[] {
+export function vatBreakdown(entries: readonly { gross: number; rate?: number | null }[], discount = 0): VatLine[] {
   const byRate = new Map<number, number>();
   for (const entry of entries) {
     const rate = entry.rate ?? DEFAULT_VAT;
@@ -148,7 +143,7 @@ export function vatBreakdown(
     const gross = byRate.get(rate)!;
     let share = 0;
     if (cut > 0 && totalGross > 0) {
-      share = i === 0 ? 0 : Math.round(((cut * gross) / totalGross) / 10) * 10;
+      share = i === 0 ? 0 : Math.round((cut * gross) / totalGross / 10) * 10;
       if (i !== 0) remaining -= share;
     }
     lines.push({ rate, base: 0, vat: 0, total: gross - share });

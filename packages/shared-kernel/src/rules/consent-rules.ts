@@ -66,7 +66,10 @@ export function isPrivacyPage(pathname: string): boolean {
  * without consent (`noConsent` in the route table: the operator's generate and pdf, spec
  * sections 2 and 4).
  */
-export function analyticsEnabled(choices: ConsentChoices | null, route: { readonly name?: string; readonly noConsent?: boolean } | null | undefined): boolean {
+export function analyticsEnabled(
+  choices: ConsentChoices | null,
+  route: { readonly name?: string; readonly noConsent?: boolean } | null | undefined,
+): boolean {
   if (route?.noConsent === true) return false;
   return choices?.cookie_ga === true;
 }

@@ -17,7 +17,10 @@ describe('product picture widths', () => {
       srcSet: '/media/p/7.png?w=320 320w, /media/p/7.png?w=480 480w, /media/p/7.png?w=640 640w',
       sizes: '(min-width: 800px) 18rem, 50vw',
     });
-    expect(pictureAttributes('/media/p/7.png', 'main')).toMatchObject({ src: '/media/p/7.png?w=640', sizes: '(min-width: 800px) 36rem, 100vw' });
+    expect(pictureAttributes('/media/p/7.png', 'main')).toMatchObject({
+      src: '/media/p/7.png?w=640',
+      sizes: '(min-width: 800px) 36rem, 100vw',
+    });
   });
 
   it('leaves pictures from elsewhere alone', () => {

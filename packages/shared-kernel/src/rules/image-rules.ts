@@ -37,6 +37,9 @@ export const IMAGE_SIZES = {
  * its fallback address, the widths to choose from (320 px up; smaller ones are for thumbnails) and
  * how wide it is laid out.
  */
-export function pictureAttributes(url: string, layout: keyof typeof IMAGE_SIZES): { src: string; srcSet: string | undefined; sizes: string } {
+export function pictureAttributes(
+  url: string,
+  layout: keyof typeof IMAGE_SIZES,
+): { src: string; srcSet: string | undefined; sizes: string } {
   return { src: imageAt(url, layout === 'main' ? IMAGE_DEFAULT_WIDTH : 320), srcSet: imageSrcSet(url, 320), sizes: IMAGE_SIZES[layout] };
 }

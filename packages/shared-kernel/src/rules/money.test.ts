@@ -151,25 +151,21 @@ describe('roundTo005', () => {
 describe('basePrice', () => {
   it('is the price per base unit', () => {
     // 10.163 × 1.23 = 12.50049 → 12.50 € per 25 kg bag → 0.50 €/kg
-    expect(
-      basePrice(variant({ v_sellPrice: 10163, v_vat: 23, v_baseAmount: 25000, v_baseUnit: 'kg' })),
-    ).toEqual({ price: 500, unit: 'kg' });
+    expect(basePrice(variant({ v_sellPrice: 10163, v_vat: 23, v_baseAmount: 25000, v_baseUnit: 'kg' }))).toEqual({
+      price: 500,
+      unit: 'kg',
+    });
     // 10.00 € per 3 m² → 3.33 €/m²
-    expect(
-      basePrice(variant({ v_sellPrice: 10000, v_vat: 0, v_baseAmount: 3000, v_baseUnit: 'm²' })),
-    ).toEqual({ price: 3330, unit: 'm²' });
+    expect(basePrice(variant({ v_sellPrice: 10000, v_vat: 0, v_baseAmount: 3000, v_baseUnit: 'm²' }))).toEqual({ price: 3330, unit: 'm²' });
     // 2.00 € per 0.5 l → 4.00 €/l
-    expect(
-      basePrice(variant({ v_sellPrice: 2000, v_vat: 0, v_baseAmount: 500, v_baseUnit: 'l' })),
-    ).toEqual({ price: 4000, unit: 'l' });
+    expect(basePrice(variant({ v_sellPrice: 2000, v_vat: 0, v_baseAmount: 500, v_baseUnit: 'l' }))).toEqual({ price: 4000, unit: 'l' });
   });
   it('uses the sale price', () => {
     // 10.46 € per 2 kg → 5.23 €/kg
-    expect(
-      basePrice(
-        variant({ v_sellPrice: 10000, v_vat: 23, v_sale: 15000, v_baseAmount: 2000, v_baseUnit: 'kg' }),
-      ),
-    ).toEqual({ price: 5230, unit: 'kg' });
+    expect(basePrice(variant({ v_sellPrice: 10000, v_vat: 23, v_sale: 15000, v_baseAmount: 2000, v_baseUnit: 'kg' }))).toEqual({
+      price: 5230,
+      unit: 'kg',
+    });
   });
   it('is null without a base amount or unit', () => {
     expect(basePrice(variant({ v_baseAmount: null, v_baseUnit: 'kg' }))).toBeNull();

@@ -111,15 +111,10 @@ export function roundTo005(amount: number): number {
  * per piece, in thousandths) and v_baseUnit, rounded to whole cents.
  * Null when the variant has no base unit or no positive base amount.
  */
-export function basePrice(
-  v: VariantData,
-): { price: number; unit: string } | null {
+export function basePrice(v: VariantData): { price: number; unit: string } | null {
   if (v.v_baseAmount === null || v.v_baseUnit === null) return null;
   if (!(v.v_baseAmount > 0)) return null;
   const unitPrice = unitPriceWithVat(v);
-  const perUnitCents = divRound(
-    BigInt(unitPrice) * BigInt(AMOUNT_SCALE),
-    BigInt(Math.round(v.v_baseAmount)) * BigInt(CENT),
-  );
+  const perUnitCents = divRound(BigInt(unitPrice) * BigInt(AMOUNT_SCALE), BigInt(Math.round(v.v_baseAmount)) * BigInt(CENT));
   return { price: Number(perUnitCents) * CENT + 0, unit: v.v_baseUnit };
 }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  OPENING_HOURS,
-  SHOP_TIME_ZONE,
-  nextOpeningHoursChange,
-  openingHoursText,
-  shopLocalTime,
-} from './opening-hours.ts';
+import { OPENING_HOURS, SHOP_TIME_ZONE, nextOpeningHoursChange, openingHoursText, shopLocalTime } from './opening-hours.ts';
 
 const TODAY = 'Dnes otvorené do 15:30';
 const TOMORROW = 'Zajtra otvorené od 08:00';
@@ -23,13 +17,21 @@ describe('constants', () => {
 describe('shopLocalTime', () => {
   it('agrees with the time zone database for Europe/Bratislava from 2000 to 2040, and minute by minute around each change', () => {
     const zone = new Intl.DateTimeFormat('en-US', {
-      timeZone: SHOP_TIME_ZONE, hourCycle: 'h23', weekday: 'short',
-      year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: SHOP_TIME_ZONE,
+      hourCycle: 'h23',
+      weekday: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
     const instants: number[] = [];
     // Every few hours with an odd step, so every hour of the day and many minutes come up over the years.
-    for (let instant = Date.UTC(2000, 0, 1); instant < Date.UTC(2040, 0, 1); instant += (5 * 60 + 37) * 60_000 + 13_000) instants.push(instant);
+    for (let instant = Date.UTC(2000, 0, 1); instant < Date.UTC(2040, 0, 1); instant += (5 * 60 + 37) * 60_000 + 13_000)
+      instants.push(instant);
     // Each change of offset (found by the database itself), every minute from three hours before to three after.
     for (let year = 2000; year < 2040; year += 1) {
       for (const month of [2, 9]) {
@@ -43,8 +45,13 @@ describe('shopLocalTime', () => {
     for (const instant of instants) {
       const parts = Object.fromEntries(zone.formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
       const expected = {
-        year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), weekday: weekdays.indexOf(parts.weekday!),
-        hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second),
+        year: Number(parts.year),
+        month: Number(parts.month),
+        day: Number(parts.day),
+        weekday: weekdays.indexOf(parts.weekday!),
+        hour: Number(parts.hour),
+        minute: Number(parts.minute),
+        second: Number(parts.second),
       };
       const actual = shopLocalTime(new Date(instant));
       if (JSON.stringify(actual) !== JSON.stringify(expected)) expect(actual, new Date(instant).toISOString()).toEqual(expected);

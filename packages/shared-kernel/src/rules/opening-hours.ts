@@ -93,9 +93,7 @@ export function openingHoursText(now: Date): string {
   const afterClosing = t.hour * 60 + t.minute >= CLOSE_MINUTES;
   if (!afterClosing) return `Dnes otvorené do ${OPENING_HOURS.close}`;
   const weekend = t.weekday === 5 || t.weekday === 6 || t.weekday === 0;
-  return weekend
-    ? `V pondelok otvorené od ${OPENING_HOURS.open}`
-    : `Zajtra otvorené od ${OPENING_HOURS.open}`;
+  return weekend ? `V pondelok otvorené od ${OPENING_HOURS.open}` : `Zajtra otvorené od ${OPENING_HOURS.open}`;
 }
 
 /**

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PAGE_SIZE,
-  PAGINATION_WINDOW,
-  pageCount,
-  pageHref,
-  paginate,
-  withoutPageQuery,
-} from './pagination.ts';
+import { PAGE_SIZE, PAGINATION_WINDOW, pageCount, pageHref, paginate, withoutPageQuery } from './pagination.ts';
 
 describe('constants', () => {
   it('hold the spec values', () => {

@@ -122,7 +122,9 @@ describe('createApiClient: errors', () => {
     fake.on('POST /api/account/login', { status: 401, body: { error: { code: 'unauthorized', message: 'Nesprávne heslo.' } } });
     const onUnauthorized = vi.fn();
     const client = createApiClient({ fetch: fake, isSignedIn: () => false, onUnauthorized });
-    await expect(client.call('POST /api/account/login', { body: { email: 'a@b.sk', password: 'zle' } })).rejects.toMatchObject({ status: 401 });
+    await expect(client.call('POST /api/account/login', { body: { email: 'a@b.sk', password: 'zle' } })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 });
@@ -131,7 +133,14 @@ describe('createApiClient: typed calls', () => {
   const client = () => createApiClient({ fetch: fake });
 
   it.each([
-    ['logout', (c: ReturnType<typeof client>) => c.call('POST /api/account/logout', { body: { authHash: 'h4sh' } }), 'POST', '/api/account/logout', {}, { authHash: 'h4sh' }],
+    [
+      'logout',
+      (c: ReturnType<typeof client>) => c.call('POST /api/account/logout', { body: { authHash: 'h4sh' } }),
+      'POST',
+      '/api/account/logout',
+      {},
+      { authHash: 'h4sh' },
+    ],
     [
       'validateCoupon',
       (c: ReturnType<typeof client>) => c.call('POST /api/coupon/validate', { body: { code: 'JAR10', cart: [], total: 1000, userId: 7 } }),
@@ -140,17 +149,59 @@ describe('createApiClient: typed calls', () => {
       {},
       { code: 'JAR10', cart: [], total: 1000, userId: 7 },
     ],
-    ['deactivateCoupon', (c: ReturnType<typeof client>) => c.call('GET /api/coupon/deactive', { query: { userId: 7 } }), 'GET', '/api/coupon/deactive', { userId: '7' }, undefined],
-    ['activeCoupon', (c: ReturnType<typeof client>) => c.call('GET /api/coupon/active', { query: { user_id: 7 } }), 'GET', '/api/coupon/active', { user_id: '7' }, undefined],
-    ['variantDetail', (c: ReturnType<typeof client>) => c.call('POST /api/product/variant/detail', { body: { v_id: 42 } }), 'POST', '/api/product/variant/detail', {}, { v_id: 42 }],
+    [
+      'deactivateCoupon',
+      (c: ReturnType<typeof client>) => c.call('GET /api/coupon/deactive', { query: { userId: 7 } }),
+      'GET',
+      '/api/coupon/deactive',
+      { userId: '7' },
+      undefined,
+    ],
+    [
+      'activeCoupon',
+      (c: ReturnType<typeof client>) => c.call('GET /api/coupon/active', { query: { user_id: 7 } }),
+      'GET',
+      '/api/coupon/active',
+      { user_id: '7' },
+      undefined,
+    ],
+    [
+      'variantDetail',
+      (c: ReturnType<typeof client>) => c.call('POST /api/product/variant/detail', { body: { v_id: 42 } }),
+      'POST',
+      '/api/product/variant/detail',
+      {},
+      { v_id: 42 },
+    ],
     ['menu', (c: ReturnType<typeof client>) => c.call('GET /api/menu'), 'GET', '/api/menu', {}, undefined],
     ['site', (c: ReturnType<typeof client>) => c.call('GET /api/site'), 'GET', '/api/site', {}, undefined],
     ['redirectList', (c: ReturnType<typeof client>) => c.call('GET /api/redirect/list'), 'GET', '/api/redirect/list', {}, undefined],
-    ['redirectFor', (c: ReturnType<typeof client>) => c.call('GET /api/redirect', { query: { path: '/stara-cesta' } }), 'GET', '/api/redirect', { path: '/stara-cesta' }, undefined],
-    ['login', (c: ReturnType<typeof client>) => c.call('POST /api/account/login', { body: { email: 'jan@example.sk', password: 'heslo' } }), 'POST', '/api/account/login', {}, { email: 'jan@example.sk', password: 'heslo' }],
+    [
+      'redirectFor',
+      (c: ReturnType<typeof client>) => c.call('GET /api/redirect', { query: { path: '/stara-cesta' } }),
+      'GET',
+      '/api/redirect',
+      { path: '/stara-cesta' },
+      undefined,
+    ],
+    [
+      'login',
+      (c: ReturnType<typeof client>) => c.call('POST /api/account/login', { body: { email: 'jan@example.sk', password: 'heslo' } }),
+      'POST',
+      '/api/account/login',
+      {},
+      { email: 'jan@example.sk', password: 'heslo' },
+    ],
     ['me', (c: ReturnType<typeof client>) => c.call('GET /api/account/me'), 'GET', '/api/account/me', {}, undefined],
     ['home', (c: ReturnType<typeof client>) => c.call('GET /api/home'), 'GET', '/api/home', {}, undefined],
-    ['category', (c: ReturnType<typeof client>) => c.call('GET /api/category/:url', { params: { url: 'suche-zmesi' } }), 'GET', '/api/category/suche-zmesi', {}, undefined],
+    [
+      'category',
+      (c: ReturnType<typeof client>) => c.call('GET /api/category/:url', { params: { url: 'suche-zmesi' } }),
+      'GET',
+      '/api/category/suche-zmesi',
+      {},
+      undefined,
+    ],
     [
       'products',
       (c: ReturnType<typeof client>) => c.call('GET /api/products', { query: { category: 'cement', page: 2, sort: 'price-asc' } }),
@@ -159,8 +210,22 @@ describe('createApiClient: typed calls', () => {
       { category: 'cement', page: '2', sort: 'price-asc' },
       undefined,
     ],
-    ['product', (c: ReturnType<typeof client>) => c.call('GET /api/product/:url', { params: { url: 'cement-cem-ii' } }), 'GET', '/api/product/cement-cem-ii', {}, undefined],
-    ['page', (c: ReturnType<typeof client>) => c.call('GET /api/page/:slug', { params: { slug: 'kontakt' } }), 'GET', '/api/page/kontakt', {}, undefined],
+    [
+      'product',
+      (c: ReturnType<typeof client>) => c.call('GET /api/product/:url', { params: { url: 'cement-cem-ii' } }),
+      'GET',
+      '/api/product/cement-cem-ii',
+      {},
+      undefined,
+    ],
+    [
+      'page',
+      (c: ReturnType<typeof client>) => c.call('GET /api/page/:slug', { params: { slug: 'kontakt' } }),
+      'GET',
+      '/api/page/kontakt',
+      {},
+      undefined,
+    ],
   ] as const)('%s → %s %s', async (_name, call, method, path, query, body) => {
     fake.on(`${method} ${path}`, { body: { data: null } });
     await expect(call(client())).resolves.toEqual({ data: null });
@@ -169,7 +234,9 @@ describe('createApiClient: typed calls', () => {
   });
 
   it('encodes path segments', async () => {
-    await client().call('GET /api/category/:url', { params: { url: 'a/b c' } }).catch(() => undefined);
+    await client()
+      .call('GET /api/category/:url', { params: { url: 'a/b c' } })
+      .catch(() => undefined);
     expect(fake.calls[0]?.url).toBe('/api/category/a%2Fb%20c');
   });
 });
@@ -184,7 +251,15 @@ describe('default api instance', () => {
   });
 
   it('asks for the public catalogue without the session cookie, so every shopper shares cached answers', async () => {
-    for (const path of ['/api/site', '/api/menu', '/api/home', '/api/products', '/api/product/tehla', '/api/search', '/api/search/suggest']) {
+    for (const path of [
+      '/api/site',
+      '/api/menu',
+      '/api/home',
+      '/api/products',
+      '/api/product/tehla',
+      '/api/search',
+      '/api/search/suggest',
+    ]) {
       fake.on(`GET ${path}`, { body: { data: null } });
     }
     configureApi({ fetch: fake, isSignedIn: () => true });
@@ -211,7 +286,7 @@ describe('default api instance', () => {
 });
 
 describe('createApiClient: downloads', () => {
-  it('downloads the invoice with the shopper\'s session, as a Blob', async () => {
+  it("downloads the invoice with the shopper's session, as a Blob", async () => {
     fake.on('GET /api/orders/abc/invoice', { body: 'PDF' });
     const client = createApiClient({ fetch: fake, isSignedIn: () => true });
     const blob = await client.download('GET /api/orders/:token/invoice', { params: { token: 'abc' } });
@@ -224,7 +299,11 @@ describe('createApiClient: downloads', () => {
     fake.on('GET /api/orders/abc/invoice', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa.' } } });
     const onUnauthorized = vi.fn();
     const client = createApiClient({ fetch: fake, isSignedIn: () => true, onUnauthorized });
-    await expect(client.download('GET /api/orders/:token/invoice', { params: { token: 'abc' } })).rejects.toMatchObject({ status: 401, code: 'unauthorized', message: 'Prihláste sa.' });
+    await expect(client.download('GET /api/orders/:token/invoice', { params: { token: 'abc' } })).rejects.toMatchObject({
+      status: 401,
+      code: 'unauthorized',
+      message: 'Prihláste sa.',
+    });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
@@ -244,7 +323,10 @@ describe('createApiClient: extra headers and the operator', () => {
   });
 
   it('sends the operator token instead of the shopper token, never from the cache, and a 401 does not sign the shopper out', async () => {
-    fake.on('GET /api/operator/payments/refunds', { status: 401, body: { error: { code: 'unauthorized', message: 'Chýba alebo nesedí token operátora.' } } });
+    fake.on('GET /api/operator/payments/refunds', {
+      status: 401,
+      body: { error: { code: 'unauthorized', message: 'Chýba alebo nesedí token operátora.' } },
+    });
     const onUnauthorized = vi.fn();
     const seen: RequestInit[] = [];
     const recording = ((input: RequestInfo | URL, init?: RequestInit) => {
@@ -252,7 +334,10 @@ describe('createApiClient: extra headers and the operator', () => {
       return fake(input, init);
     }) as typeof fetch;
     const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
-    await expect(client.call('GET /api/operator/payments/refunds', { operatorToken: 'op-token' })).rejects.toMatchObject({ status: 401, message: 'Chýba alebo nesedí token operátora.' });
+    await expect(client.call('GET /api/operator/payments/refunds', { operatorToken: 'op-token' })).rejects.toMatchObject({
+      status: 401,
+      message: 'Chýba alebo nesedí token operátora.',
+    });
     expect(fake.calls[0]?.headers).toMatchObject({ 'X-Operator-Token': 'op-token' });
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
     expect(fake.calls[0]?.credentials).toBe('omit');
@@ -276,15 +361,63 @@ describe('createApiClient: extra headers and the operator', () => {
   });
 
   it.each([
-    ['opsRelease', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/ops/releases/:part/rollback', { params: { part: 'catalog' }, body: { version: '1.2.0' } }), 'POST', '/api/ops/releases/catalog/rollback', { version: '1.2.0' }],
-    ['opsSignIn', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/ops/session', { body: { name: 'jana', password: 'heslo-operatora' } }), 'POST', '/api/ops/session', { name: 'jana', password: 'heslo-operatora' }],
+    [
+      'opsRelease',
+      (c: ReturnType<typeof createApiClient>) =>
+        c.call('POST /api/ops/releases/:part/rollback', { params: { part: 'catalog' }, body: { version: '1.2.0' } }),
+      'POST',
+      '/api/ops/releases/catalog/rollback',
+      { version: '1.2.0' },
+    ],
+    [
+      'opsSignIn',
+      (c: ReturnType<typeof createApiClient>) => c.call('POST /api/ops/session', { body: { name: 'jana', password: 'heslo-operatora' } }),
+      'POST',
+      '/api/ops/session',
+      { name: 'jana', password: 'heslo-operatora' },
+    ],
     ['opsSession', (c: ReturnType<typeof createApiClient>) => c.call('GET /api/ops/session'), 'GET', '/api/ops/session', undefined],
     ['opsSignOut', (c: ReturnType<typeof createApiClient>) => c.call('DELETE /api/ops/session'), 'DELETE', '/api/ops/session', {}],
-    ['operatorStoreInvoice', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/invoice', {}],
-    ['operatorEmail', (c: ReturnType<typeof createApiClient>) => c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }), 'GET', '/api/operator/orders/2026000001/email', undefined],
-    ['operatorSendEmail', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/email', {}],
-    ['operatorMarkPaid', (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' }, operatorToken: 't' }), 'POST', '/api/operator/orders/2026000001/paid', {}],
-    ['operatorInvoice', (c: ReturnType<typeof createApiClient>) => c.download('GET /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }), 'GET', '/api/operator/orders/2026000001/invoice', undefined],
+    [
+      'operatorStoreInvoice',
+      (c: ReturnType<typeof createApiClient>) =>
+        c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }),
+      'POST',
+      '/api/operator/orders/2026000001/invoice',
+      {},
+    ],
+    [
+      'operatorEmail',
+      (c: ReturnType<typeof createApiClient>) =>
+        c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }),
+      'GET',
+      '/api/operator/orders/2026000001/email',
+      undefined,
+    ],
+    [
+      'operatorSendEmail',
+      (c: ReturnType<typeof createApiClient>) =>
+        c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }),
+      'POST',
+      '/api/operator/orders/2026000001/email',
+      {},
+    ],
+    [
+      'operatorMarkPaid',
+      (c: ReturnType<typeof createApiClient>) =>
+        c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' }, operatorToken: 't' }),
+      'POST',
+      '/api/operator/orders/2026000001/paid',
+      {},
+    ],
+    [
+      'operatorInvoice',
+      (c: ReturnType<typeof createApiClient>) =>
+        c.download('GET /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }),
+      'GET',
+      '/api/operator/orders/2026000001/invoice',
+      undefined,
+    ],
   ] as const)('%s → %s %s', async (_name, call, method, path, body) => {
     fake.on(`${method} ${path}`, { body: { data: null } });
     await call(createApiClient({ fetch: fake }));
@@ -336,7 +469,7 @@ describe('types from the contract', () => {
 });
 
 describe('the client source', () => {
-  it('writes no path of the API: every path is the contract\'s call name', () => {
+  it("writes no path of the API: every path is the contract's call name", () => {
     const source = readFileSync(new URL('./api-client.ts', import.meta.url), 'utf8');
     expect(source.match(/['`"]\/api/g)).toBeNull();
   });

@@ -119,8 +119,7 @@ function codeForStatus(status: number): ApiErrorCode {
 }
 
 function errorFromBody(status: number, body: unknown): ApiError {
-  const error =
-    typeof body === 'object' && body !== null && 'error' in body ? (body as { error: unknown }).error : null;
+  const error = typeof body === 'object' && body !== null && 'error' in body ? (body as { error: unknown }).error : null;
   if (typeof error === 'object' && error !== null) {
     const { code, message } = error as { code?: unknown; message?: unknown };
     const knownCode = ERROR_CODES.find((c) => c === code) ?? codeForStatus(status);
@@ -202,7 +201,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
   function sendOptions(name: CallName | DownloadName, options: CallOptions): RequestOptions {
     const { signal, cache, headers, operatorToken } = options;
     const init: RequestOptions = { signal, cache, headers };
-    if (operatorToken !== undefined) return { ...init, anonymous: true, headers: { ...headers, 'X-Operator-Token': operatorToken }, cache: 'no-store' };
+    if (operatorToken !== undefined)
+      return { ...init, anonymous: true, headers: { ...headers, 'X-Operator-Token': operatorToken }, cache: 'no-store' };
     switch (accessOf(name)) {
       case 'public':
         return { ...init, anonymous: true };

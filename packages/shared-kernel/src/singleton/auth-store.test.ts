@@ -94,7 +94,12 @@ describe('useAuthStore', () => {
   });
 
   it('login rejects an empty token, a token without expiry, a session without user or already over', () => {
-    for (const bad of ['', tokenFor(7), { user: JAN, expiresAt: new Date(Date.now() - 1000).toISOString() }, { user: { id: 0, name: '', email: '' }, expiresAt: Date.now() + DAY }]) {
+    for (const bad of [
+      '',
+      tokenFor(7),
+      { user: JAN, expiresAt: new Date(Date.now() - 1000).toISOString() },
+      { user: { id: 0, name: '', email: '' }, expiresAt: Date.now() + DAY },
+    ]) {
       expect(() => useAuthStore.getState().login(bad)).toThrow(TypeError);
     }
     expect(useAuthStore.getState().auth).toEqual({});

@@ -8,7 +8,16 @@
  */
 import { create } from 'zustand';
 import { api, configureApi } from './api-client.ts';
-import { expiryFromToken, isAuthenticated, signedInState, signedInUserId, userIdFromToken, type AuthState, type SessionUser, type SignedIn } from '../rules/auth-token.ts';
+import {
+  expiryFromToken,
+  isAuthenticated,
+  signedInState,
+  signedInUserId,
+  userIdFromToken,
+  type AuthState,
+  type SessionUser,
+  type SignedIn,
+} from '../rules/auth-token.ts';
 import { getLocalStorage } from './browser-storage.ts';
 import { bus } from './event-bus.ts';
 
@@ -107,10 +116,12 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
     },
     logout: async () => {
       // The request is built synchronously before the local sign-out, as a signed-in one.
-      const pending = isAuthenticated(get()) ? api.call('POST /api/account/logout').then(
-        () => undefined,
-        () => undefined,
-      ) : Promise.resolve();
+      const pending = isAuthenticated(get())
+        ? api.call('POST /api/account/logout').then(
+            () => undefined,
+            () => undefined,
+          )
+        : Promise.resolve();
       signOutLocally();
       await pending;
     },

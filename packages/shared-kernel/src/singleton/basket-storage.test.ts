@@ -1,11 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  BASKET_STORAGE_KEY,
-  BASKET_TTL_MS,
-  readStoredBasket,
-  writeStoredBasket,
-} from './basket-storage.ts';
+import { BASKET_STORAGE_KEY, BASKET_TTL_MS, readStoredBasket, writeStoredBasket } from './basket-storage.ts';
 import { line } from '../testing/fixtures.ts';
 
 const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);

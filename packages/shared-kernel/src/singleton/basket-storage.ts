@@ -59,11 +59,7 @@ export function readStoredBasket(storage: Storage, now: number = Date.now()): Ba
 }
 
 /** Stores the lines for 30 days from `now`. Storage errors (quota) are ignored. */
-export function writeStoredBasket(
-  storage: Storage,
-  lines: readonly BasketLine[],
-  now: number = Date.now(),
-): void {
+export function writeStoredBasket(storage: Storage, lines: readonly BasketLine[], now: number = Date.now()): void {
   const stored: StoredBasket = { value: [...lines], expires: now + BASKET_TTL_MS };
   try {
     storage.setItem(BASKET_STORAGE_KEY, JSON.stringify(stored));

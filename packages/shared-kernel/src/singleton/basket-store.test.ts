@@ -182,11 +182,7 @@ describe('refreshLines', () => {
       return new TypeError('fetch failed');
     });
     await useBasketStore.getState().refreshLines();
-    expect(fake.callsTo('POST /api/product/variant/detail').map((c) => c.body)).toEqual([
-      { v_id: 1 },
-      { v_id: 2 },
-      { v_id: 3 },
-    ]);
+    expect(fake.callsTo('POST /api/product/variant/detail').map((c) => c.body)).toEqual([{ v_id: 1 }, { v_id: 2 }, { v_id: 3 }]);
     const lines = useBasketStore.getState().lines;
     expect(lines.map((l) => [l.v_id, l.amount])).toEqual([
       [1, 2],

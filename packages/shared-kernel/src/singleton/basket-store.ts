@@ -60,9 +60,7 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
       const lines = get().lines;
       const existing = lines.find((l) => l.v_id === line.v_id);
       const next = existing
-        ? lines.map((l) =>
-            l.v_id === line.v_id ? { ...l, variantData: line.variantData, amount: l.amount + line.amount } : l,
-          )
+        ? lines.map((l) => (l.v_id === line.v_id ? { ...l, variantData: line.variantData, amount: l.amount + line.amount } : l))
         : [...lines, { ...line }];
       commit(next);
       bus.emit('basket:added', { item: commerceItem(line.variantData, line.amount), basketTotal: basketTotal(next) });
@@ -109,7 +107,10 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
           api.call('POST /api/product/variant/detail', { body: { v_id: line.v_id } }).then(
             (answer) => (isVariantData(answer?.data) ? answer.data : null),
             // A variant the shop no longer sells (404) can no longer be bought: the line says so.
-            (error: unknown) => ((error as { status?: unknown } | null)?.status === 404 ? { ...line.variantData, v_availability: 'unavailable' as const } : null),
+            (error: unknown) =>
+              (error as { status?: unknown } | null)?.status === 404
+                ? { ...line.variantData, v_availability: 'unavailable' as const }
+                : null,
           ),
         ),
       );

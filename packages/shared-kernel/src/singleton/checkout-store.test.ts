@@ -6,10 +6,30 @@ import { useCheckoutStore } from './checkout-store.ts';
 import type { BasketLine, VariantData } from '../contract/index.ts';
 
 const variant = (v_id: number, v_sellPrice: number, v_availability: VariantData['v_availability'] = 'in_stock'): VariantData => ({
-  v_id, v_code: `V${v_id}`, v_name: '25 kg', v_sellPrice, v_vat: 23, v_sale: 0, v_stock: 10, v_availability,
-  v_weight: 1000, v_unit: 'ks', v_baseAmount: null, v_baseUnit: null, p_id: 1, p_name: 'Cement', p_url: 'cement', p_image: '',
+  v_id,
+  v_code: `V${v_id}`,
+  v_name: '25 kg',
+  v_sellPrice,
+  v_vat: 23,
+  v_sale: 0,
+  v_stock: 10,
+  v_availability,
+  v_weight: 1000,
+  v_unit: 'ks',
+  v_baseAmount: null,
+  v_baseUnit: null,
+  p_id: 1,
+  p_name: 'Cement',
+  p_url: 'cement',
+  p_image: '',
 });
-const line = (data: VariantData, amount = 1): BasketLine => ({ v_id: data.v_id, amount, variantData: data, isComponent: false, isRequired: false });
+const line = (data: VariantData, amount = 1): BasketLine => ({
+  v_id: data.v_id,
+  amount,
+  variantData: data,
+  isComponent: false,
+  isRequired: false,
+});
 
 beforeEach(() => {
   localStorage.clear();

@@ -94,8 +94,19 @@ function readSeen(): Record<string, SeenLine> {
 
 export const useCheckoutStore = create<CheckoutStore>()((set, get) => {
   const persistDraft = () => {
-    const { contact, companyPurchase, differentDelivery, shippingCode, pickupPointCode, paymentCode, note, termsAccepted, idempotencyKey } = get();
-    const draft: CheckoutDraft = { contact, companyPurchase, differentDelivery, shippingCode, pickupPointCode, paymentCode, note, termsAccepted, idempotencyKey };
+    const { contact, companyPurchase, differentDelivery, shippingCode, pickupPointCode, paymentCode, note, termsAccepted, idempotencyKey } =
+      get();
+    const draft: CheckoutDraft = {
+      contact,
+      companyPurchase,
+      differentDelivery,
+      shippingCode,
+      pickupPointCode,
+      paymentCode,
+      note,
+      termsAccepted,
+      idempotencyKey,
+    };
     try {
       sessionStore()?.setItem(CHECKOUT_DRAFT_KEY, JSON.stringify(draft));
     } catch {

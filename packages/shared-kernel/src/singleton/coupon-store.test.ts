@@ -80,9 +80,13 @@ describe('apply', () => {
   it('is applying while the call runs and emits coupon:changed', async () => {
     signIn();
     let release: () => void = () => undefined;
-    fake.on('POST /api/coupon/validate', () => new Promise((resolve) => {
-      release = () => resolve(validAnswer());
-    }));
+    fake.on(
+      'POST /api/coupon/validate',
+      () =>
+        new Promise((resolve) => {
+          release = () => resolve(validAnswer());
+        }),
+    );
     const events = vi.fn();
     bus.on('coupon:changed', events);
     const pending = coupon().apply('JAR10');

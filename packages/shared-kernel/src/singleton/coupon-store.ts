@@ -91,7 +91,9 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
     update({ status: 'applying', message: null });
     const lines = useBasketStore.getState().lines;
     try {
-      const answer = await api.call('POST /api/coupon/validate', { body: { code: trimmed, cart: lines, total: basketTotal(lines), userId } });
+      const answer = await api.call('POST /api/coupon/validate', {
+        body: { code: trimmed, cart: lines, total: basketTotal(lines), userId },
+      });
       if (seq !== applySeq) return get().status;
       if (typeof answer !== 'object' || answer === null || typeof answer.valid !== 'boolean') {
         throw new TypeError('Unexpected coupon answer');

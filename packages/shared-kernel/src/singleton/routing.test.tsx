@@ -15,7 +15,15 @@ function Where() {
 describe('routing primitives', () => {
   it('a plain click on a Link navigates client-side; modified clicks and other origins are left to the browser', () => {
     const router = createStandaloneRouter([
-      { path: '/', element: <><Link to="/p/tehla?v=2">Tehla</Link><a href="#x">x</a></> },
+      {
+        path: '/',
+        element: (
+          <>
+            <Link to="/p/tehla?v=2">Tehla</Link>
+            <a href="#x">x</a>
+          </>
+        ),
+      },
       { path: '/p/:product', element: <Where /> },
     ]);
     render(<StandaloneRoutes router={router} />);
@@ -41,11 +49,28 @@ describe('routing primitives', () => {
 
   it('NavLink marks the current page, and sections below it unless `end`', () => {
     const router = createStandaloneRouter(
-      [{ path: '*', element: <><NavLink to="/blog" end>Všetky</NavLink><NavLink to="/blog/rady">Rady</NavLink><NavLink to="/">Domov</NavLink></> }],
+      [
+        {
+          path: '*',
+          element: (
+            <>
+              <NavLink to="/blog" end>
+                Všetky
+              </NavLink>
+              <NavLink to="/blog/rady">Rady</NavLink>
+              <NavLink to="/">Domov</NavLink>
+            </>
+          ),
+        },
+      ],
       { initialEntry: '/blog/rady/strana' },
     );
     render(<StandaloneRoutes router={router} />);
-    const current = () => screen.getAllByRole('link').filter((link) => link.getAttribute('aria-current') === 'page').map((link) => link.textContent);
+    const current = () =>
+      screen
+        .getAllByRole('link')
+        .filter((link) => link.getAttribute('aria-current') === 'page')
+        .map((link) => link.textContent);
     expect(current()).toEqual(['Rady']);
     act(() => router.navigate('/blog'));
     expect(current()).toEqual(['Všetky']);

@@ -7,9 +7,7 @@ describe('createFakeFetch', () => {
     fake.on('POST /api/x', (call) => ({ body: { echo: call.body } }));
     const res = await fake('/api/x?a=1', { method: 'POST', body: JSON.stringify({ b: 2 }) });
     expect(await res.json()).toEqual({ echo: { b: 2 } });
-    expect(fake.calls).toEqual([
-      { method: 'POST', url: '/api/x?a=1', path: '/api/x', query: { a: '1' }, headers: {}, body: { b: 2 } },
-    ]);
+    expect(fake.calls).toEqual([{ method: 'POST', url: '/api/x?a=1', path: '/api/x', query: { a: '1' }, headers: {}, body: { b: 2 } }]);
     expect(fake.callsTo('POST /api/x')).toHaveLength(1);
   });
   it('answers 404 without a handler and throws Error answers', async () => {

@@ -24,11 +24,7 @@ export function variant(overrides: Partial<VariantData> = {}): VariantData {
   };
 }
 
-export function line(
-  v_id: number,
-  amount: number,
-  overrides: Partial<VariantData> = {},
-): BasketLine {
+export function line(v_id: number, amount: number, overrides: Partial<VariantData> = {}): BasketLine {
   return {
     v_id,
     amount,

@@ -13,7 +13,9 @@ export type BlogDraft = { slug: string; title: string; perex: string; paragraphs
 
 export const BLOG_POSTS: BlogDraft[] = [
   {
-    slug: 'ako-vybrat-tehlu-na-rodinny-dom', date: '2025-02-03', tags: ['hruba-stavba'],
+    slug: 'ako-vybrat-tehlu-na-rodinny-dom',
+    date: '2025-02-03',
+    tags: ['hruba-stavba'],
     title: 'Ako vybrať tehlu na rodinný dom',
     perex: 'Hrúbka muriva, tepelný odpor a spôsob murovania: čo rozhoduje pri výbere tehly na obvodové steny.',
     paragraphs: [
@@ -23,7 +25,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'zateplenie-fasady-polystyren-alebo-vata', date: '2025-03-12', tags: ['zateplenie', 'rekonstrukcia'],
+    slug: 'zateplenie-fasady-polystyren-alebo-vata',
+    date: '2025-03-12',
+    tags: ['zateplenie', 'rekonstrukcia'],
     title: 'Zateplenie fasády: polystyrén alebo minerálna vlna?',
     perex: 'Porovnali sme cenu, paropriepustnosť, požiarnu odolnosť aj náročnosť montáže oboch izolantov.',
     paragraphs: [
@@ -33,7 +37,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'sadrokartonova-priecka-krok-za-krokom', date: '2025-04-02', tags: ['interier', 'navody'],
+    slug: 'sadrokartonova-priecka-krok-za-krokom',
+    date: '2025-04-02',
+    tags: ['interier', 'navody'],
     title: 'Sadrokartónová priečka krok za krokom',
     perex: 'Od vytýčenia profilov po tmelenie škár: postup, materiál a spotreba na 10 m² priečky.',
     paragraphs: [
@@ -43,7 +49,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'strecha-betonova-alebo-palena-skridla', date: '2025-04-28', tags: ['strecha'],
+    slug: 'strecha-betonova-alebo-palena-skridla',
+    date: '2025-04-28',
+    tags: ['strecha'],
     title: 'Betónová alebo pálená škridla?',
     perex: 'Obe krytiny vydržia desiatky rokov. V čom sa líšia a ktorá sa hodí na váš dom?',
     paragraphs: [
@@ -53,7 +61,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'ako-spravne-betonovat-v-lete', date: '2025-06-10', tags: ['hruba-stavba', 'navody'],
+    slug: 'ako-spravne-betonovat-v-lete',
+    date: '2025-06-10',
+    tags: ['hruba-stavba', 'navody'],
     title: 'Ako správne betónovať v lete',
     perex: 'Vysoké teploty urýchľujú tuhnutie betónu. Poradíme, ako zabrániť trhlinám.',
     paragraphs: [
@@ -63,7 +73,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'hydroizolacia-kupelne', date: '2025-07-07', tags: ['interier', 'rekonstrukcia', 'navody'],
+    slug: 'hydroizolacia-kupelne',
+    date: '2025-07-07',
+    tags: ['interier', 'rekonstrukcia', 'navody'],
     title: 'Hydroizolácia kúpeľne pod obklad',
     perex: 'Kde všade patrí hydroizolačná stierka a ako ju správne naniesť, aby voda nezatiekla do muriva.',
     paragraphs: [
@@ -73,7 +85,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'zamkova-dlazba-na-prijazdovu-cestu', date: '2025-08-19', tags: ['zahrada', 'navody'],
+    slug: 'zamkova-dlazba-na-prijazdovu-cestu',
+    date: '2025-08-19',
+    tags: ['zahrada', 'navody'],
     title: 'Zámková dlažba na príjazdovú cestu',
     perex: 'Aké podložie, akú hrúbku dlažby a ako pokládku ukončiť obrubníkmi.',
     paragraphs: [
@@ -83,7 +97,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'aku-naradie-na-stavbu', date: '2025-09-04', tags: ['naradie'],
+    slug: 'aku-naradie-na-stavbu',
+    date: '2025-09-04',
+    tags: ['naradie'],
     title: 'Aku náradie na stavbu: čo sa oplatí',
     perex: 'Skrutkovač, vŕtacie kladivo a uhlová brúska na jednu batériu. Ako si zostaviť sadu.',
     paragraphs: [
@@ -93,7 +109,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'malovanie-interieru-bez-stresu', date: '2025-09-30', tags: ['interier', 'navody'],
+    slug: 'malovanie-interieru-bez-stresu',
+    date: '2025-09-30',
+    tags: ['interier', 'navody'],
     title: 'Maľovanie interiéru bez stresu',
     perex: 'Koľko farby kúpiť, ako pripraviť steny a prečo na kvalite valčeka záleží.',
     paragraphs: [
@@ -103,7 +121,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'podkrovie-ako-ho-zateplit', date: '2025-10-15', tags: ['zateplenie', 'strecha'],
+    slug: 'podkrovie-ako-ho-zateplit',
+    date: '2025-10-15',
+    tags: ['zateplenie', 'strecha'],
     title: 'Ako zatepliť podkrovie',
     perex: 'Izolácia medzi a pod krokvy, parozábrana a najčastejšie chyby pri montáži.',
     paragraphs: [
@@ -113,7 +133,9 @@ export const BLOG_POSTS: BlogDraft[] = [
     ],
   },
   {
-    slug: 'rekonstrukcia-paneloveho-bytu', date: '2025-11-05', tags: ['rekonstrukcia', 'interier'],
+    slug: 'rekonstrukcia-paneloveho-bytu',
+    date: '2025-11-05',
+    tags: ['rekonstrukcia', 'interier'],
     title: 'Rekonštrukcia panelového bytu: materiál na jednom mieste',
     perex: 'Jadro, priečky, podlahy a obklady. Zoznam materiálu na typický trojizbový byt.',
     paragraphs: [

@@ -21,9 +21,7 @@ import type { CategoryDraft, ProductDraft } from './catalog/types.ts';
 import { PAGES, PAGES_UPDATED_AT } from './pages.ts';
 import { createRng } from './prng.ts';
 import type { Rng } from './prng.ts';
-import {
-  COUPONS, DEMO_USERS, MENU_LINKS, OPENING_HOURS, PAYMENT_METHODS, REDEMPTIONS, REDIRECTS, SHIPPING_METHODS, SITE,
-} from './site.ts';
+import { COUPONS, DEMO_USERS, MENU_LINKS, OPENING_HOURS, PAYMENT_METHODS, REDEMPTIONS, REDIRECTS, SHIPPING_METHODS, SITE } from './site.ts';
 
 export type SeedResult = { seeded: boolean; ms: number };
 
@@ -70,24 +68,26 @@ async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unkno
 async function seedCategories(trx: Transaction<Database>): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   let level: { draft: CategoryDraft; parent: string | null; position: number }[] = CATEGORY_TREE.map((draft, i) => ({
-    draft, parent: null, position: i + 1,
+    draft,
+    parent: null,
+    position: i + 1,
   }));
   while (level.length > 0) {
     const rows = await trx
       .insertInto('categories')
-      .values(level.map(({ draft, parent, position }) => ({
-        cat_url: draft.url,
-        cat_name: draft.name,
-        cat_description: draft.description,
-        cat_parent_id: parent === null ? null : ids.get(parent)!,
-        cat_position: position,
-      })))
+      .values(
+        level.map(({ draft, parent, position }) => ({
+          cat_url: draft.url,
+          cat_name: draft.name,
+          cat_description: draft.description,
+          cat_parent_id: parent === null ? null : ids.get(parent)!,
+          cat_position: position,
+        })),
+      )
       .returning(['cat_id', 'cat_url'])
       .execute();
     for (const row of rows) ids.set(row.cat_url, row.cat_id);
-    level = level.flatMap(({ draft }) =>
-      (draft.children ?? []).map((child, i) => ({ draft: child, parent: draft.url, position: i + 1 })),
-    );
+    level = level.flatMap(({ draft }) => (draft.children ?? []).map((child, i) => ({ draft: child, parent: draft.url, position: i + 1 })));
   }
   return ids;
 }
@@ -208,13 +208,15 @@ async function seedContent(trx: Transaction<Database>): Promise<void> {
   const tagIds = new Map(tagRows.map((t) => [t.slug, t.tag_id]));
   const postRows = await trx
     .insertInto('blog_posts')
-    .values(blogPosts.map((p) => ({
-      slug: p.slug,
-      title: p.title,
-      perex: p.perex,
-      content_html: sanitizeContentHtml(p.paragraphs.map((text) => `<p>${text}</p>`).join('\n')),
-      published_at: `${p.date}T07:00:00.000Z`,
-    })))
+    .values(
+      blogPosts.map((p) => ({
+        slug: p.slug,
+        title: p.title,
+        perex: p.perex,
+        content_html: sanitizeContentHtml(p.paragraphs.map((text) => `<p>${text}</p>`).join('\n')),
+        published_at: `${p.date}T07:00:00.000Z`,
+      })),
+    )
     .returning(['post_id', 'slug'])
     .execute();
   const postIds = new Map(postRows.map((p) => [p.slug, p.post_id]));
@@ -236,10 +238,7 @@ async function seedContent(trx: Transaction<Database>): Promise<void> {
   await trx.insertInto('payment_methods').values(PAYMENT_METHODS).execute();
 }
 
-async function seedAccounts(
-  trx: Transaction<Database>,
-  users: { email: string; name: string; password_hash: string }[],
-): Promise<void> {
+async function seedAccounts(trx: Transaction<Database>, users: { email: string; name: string; password_hash: string }[]): Promise<void> {
   const createdAt = '2025-01-15T09:00:00.000Z';
   const userRows = await trx
     .insertInto('users')
@@ -251,11 +250,13 @@ async function seedAccounts(
   const couponIds = new Map(couponRows.map((c) => [c.code, c.coupon_id]));
   await trx
     .insertInto('coupon_redemptions')
-    .values(REDEMPTIONS.map(([code, userIndex]) => ({
-      coupon_id: couponIds.get(code)!,
-      user_id: userIds.get(DEMO_USERS[userIndex]!.email)!,
-      order_ref: `OBJ-2025-${String(1000 + userIndex)}`,
-      redeemed_at: '2025-06-01T10:00:00.000Z',
-    })))
+    .values(
+      REDEMPTIONS.map(([code, userIndex]) => ({
+        coupon_id: couponIds.get(code)!,
+        user_id: userIds.get(DEMO_USERS[userIndex]!.email)!,
+        order_ref: `OBJ-2025-${String(1000 + userIndex)}`,
+        redeemed_at: '2025-06-01T10:00:00.000Z',
+      })),
+    )
     .execute();
 }

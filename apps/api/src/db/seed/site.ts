@@ -31,17 +31,67 @@ export const OPENING_HOURS = { open: '08:00', close: '15:30', days: [1, 2, 3, 4,
 
 /** Prices without VAT, thousandths of a euro (5,90 € with 23 % VAT = 4797). */
 export const SHIPPING_METHODS: NewShippingMethod[] = [
-  { sm_code: 'pickup', sm_name: 'Osobný odber na predajni v Žiline', sm_description: 'Tovar pripravíme do 2 hodín v otváracích hodinách.', sm_price: 0, sm_free_from: null, sm_max_weight: null, sm_position: 1 },
-  { sm_code: 'courier', sm_name: 'Kuriér', sm_description: 'Balíky do 30 kg, doručenie do 2 až 4 pracovných dní.', sm_price: 4797, sm_free_from: 150_000, sm_max_weight: 30_000, sm_position: 2 },
-  { sm_code: 'pallet', sm_name: 'Paletová preprava po Slovensku', sm_description: 'Cena za paletu, vyloženie hydraulickou rukou.', sm_price: 39_837, sm_free_from: null, sm_max_weight: null, sm_position: 3 },
-  { sm_code: 'own-truck', sm_name: 'Vlastná doprava s hydraulickou rukou do 50 km', sm_description: 'Doručenie podľa dohody, zvyčajne do 3 pracovných dní.', sm_price: 31_707, sm_free_from: 1_500_000, sm_max_weight: null, sm_position: 4 },
+  {
+    sm_code: 'pickup',
+    sm_name: 'Osobný odber na predajni v Žiline',
+    sm_description: 'Tovar pripravíme do 2 hodín v otváracích hodinách.',
+    sm_price: 0,
+    sm_free_from: null,
+    sm_max_weight: null,
+    sm_position: 1,
+  },
+  {
+    sm_code: 'courier',
+    sm_name: 'Kuriér',
+    sm_description: 'Balíky do 30 kg, doručenie do 2 až 4 pracovných dní.',
+    sm_price: 4797,
+    sm_free_from: 150_000,
+    sm_max_weight: 30_000,
+    sm_position: 2,
+  },
+  {
+    sm_code: 'pallet',
+    sm_name: 'Paletová preprava po Slovensku',
+    sm_description: 'Cena za paletu, vyloženie hydraulickou rukou.',
+    sm_price: 39_837,
+    sm_free_from: null,
+    sm_max_weight: null,
+    sm_position: 3,
+  },
+  {
+    sm_code: 'own-truck',
+    sm_name: 'Vlastná doprava s hydraulickou rukou do 50 km',
+    sm_description: 'Doručenie podľa dohody, zvyčajne do 3 pracovných dní.',
+    sm_price: 31_707,
+    sm_free_from: 1_500_000,
+    sm_max_weight: null,
+    sm_position: 4,
+  },
 ];
 
 export const PAYMENT_METHODS: NewPaymentMethod[] = [
-  { pm_code: 'card', pm_name: 'Platobnou kartou online', pm_description: 'Visa, Mastercard, Apple Pay a Google Pay.', pm_price: 0, pm_position: 1 },
-  { pm_code: 'transfer', pm_name: 'Bankovým prevodom', pm_description: 'Tovar odošleme po pripísaní platby na účet.', pm_price: 0, pm_position: 2 },
+  {
+    pm_code: 'card',
+    pm_name: 'Platobnou kartou online',
+    pm_description: 'Visa, Mastercard, Apple Pay a Google Pay.',
+    pm_price: 0,
+    pm_position: 1,
+  },
+  {
+    pm_code: 'transfer',
+    pm_name: 'Bankovým prevodom',
+    pm_description: 'Tovar odošleme po pripísaní platby na účet.',
+    pm_price: 0,
+    pm_position: 2,
+  },
   { pm_code: 'cod', pm_name: 'Na dobierku', pm_description: 'Platba kuriérovi pri prevzatí.', pm_price: 1220, pm_position: 3 },
-  { pm_code: 'cash', pm_name: 'V hotovosti alebo kartou na predajni', pm_description: 'Len pri osobnom odbere.', pm_price: 0, pm_position: 4 },
+  {
+    pm_code: 'cash',
+    pm_name: 'V hotovosti alebo kartou na predajni',
+    pm_description: 'Len pri osobnom odbere.',
+    pm_price: 0,
+    pm_position: 4,
+  },
 ];
 
 export const REDIRECTS: NewRedirect[] = [
@@ -63,15 +113,60 @@ export const DEMO_USERS = [
 
 export const COUPONS: NewCoupon[] = [
   // 10 % from 50 € with VAT
-  { code: 'ZLAVA10', kind: 'percent', value: 10_000, min_total: 50_000, valid_from: '2025-01-01T00:00:00.000Z', valid_to: '2099-12-31T23:59:59.999Z', max_uses: null, once_per_customer: 0 },
+  {
+    code: 'ZLAVA10',
+    kind: 'percent',
+    value: 10_000,
+    min_total: 50_000,
+    valid_from: '2025-01-01T00:00:00.000Z',
+    valid_to: '2099-12-31T23:59:59.999Z',
+    max_uses: null,
+    once_per_customer: 0,
+  },
   // 5 € off any basket
-  { code: 'MINUS5', kind: 'amount', value: 5_000, min_total: 0, valid_from: '2025-01-01T00:00:00.000Z', valid_to: '2099-12-31T23:59:59.999Z', max_uses: null, once_per_customer: 0 },
+  {
+    code: 'MINUS5',
+    kind: 'amount',
+    value: 5_000,
+    min_total: 0,
+    valid_from: '2025-01-01T00:00:00.000Z',
+    valid_to: '2099-12-31T23:59:59.999Z',
+    max_uses: null,
+    once_per_customer: 0,
+  },
   // expired
-  { code: 'LETO2024', kind: 'percent', value: 15_000, min_total: 0, valid_from: '2024-06-01T00:00:00.000Z', valid_to: '2024-08-31T23:59:59.999Z', max_uses: null, once_per_customer: 0 },
+  {
+    code: 'LETO2024',
+    kind: 'percent',
+    value: 15_000,
+    min_total: 0,
+    valid_from: '2024-06-01T00:00:00.000Z',
+    valid_to: '2024-08-31T23:59:59.999Z',
+    max_uses: null,
+    once_per_customer: 0,
+  },
   // welcome coupon, once per customer; the first demo user has used it already
-  { code: 'VITAJ15', kind: 'percent', value: 15_000, min_total: 0, valid_from: '2025-01-01T00:00:00.000Z', valid_to: '2099-12-31T23:59:59.999Z', max_uses: null, once_per_customer: 1 },
+  {
+    code: 'VITAJ15',
+    kind: 'percent',
+    value: 15_000,
+    min_total: 0,
+    valid_from: '2025-01-01T00:00:00.000Z',
+    valid_to: '2099-12-31T23:59:59.999Z',
+    max_uses: null,
+    once_per_customer: 1,
+  },
   // limited to one use, already used by the second demo user
-  { code: 'PRVYNAKUP', kind: 'amount', value: 20_000, min_total: 100_000, valid_from: '2025-01-01T00:00:00.000Z', valid_to: '2099-12-31T23:59:59.999Z', max_uses: 1, once_per_customer: 0 },
+  {
+    code: 'PRVYNAKUP',
+    kind: 'amount',
+    value: 20_000,
+    min_total: 100_000,
+    valid_from: '2025-01-01T00:00:00.000Z',
+    valid_to: '2099-12-31T23:59:59.999Z',
+    max_uses: 1,
+    once_per_customer: 0,
+  },
 ];
 
 /** [coupon code, index into DEMO_USERS] */

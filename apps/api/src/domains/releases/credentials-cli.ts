@@ -18,10 +18,14 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 const COMMANDS: Record<string, { usage: string; what: string; example: string }> = {
   create: {
     usage: 'create <area> <name>',
-    what: "a credential that may release only <area> (catalog, checkout, account or content), and its signing key; both printed once, never stored",
+    what: 'a credential that may release only <area> (catalog, checkout, account or content), and its signing key; both printed once, never stored',
     example: 'npm run credentials -- create checkout tim-pokladna',
   },
-  revoke: { usage: 'revoke <name>', what: 'the credential stops working at once, on every server (what its key signed stays trusted)', example: 'npm run credentials -- revoke tim-pokladna' },
+  revoke: {
+    usage: 'revoke <name>',
+    what: 'the credential stops working at once, on every server (what its key signed stays trusted)',
+    example: 'npm run credentials -- revoke tim-pokladna',
+  },
   'key-revoke': {
     usage: 'key-revoke <name>',
     what: 'distrusts its signing key: no upload signed with it is taken, and versions it signed are no longer served',
@@ -33,9 +37,21 @@ const COMMANDS: Record<string, { usage: string; what: string; example: string }>
     what: 'an operator account for /ops; its password is OPERATOR_PASSWORD when set, else a generated one printed once',
     example: 'OPERATOR_PASSWORD=… npm run credentials -- operator-create jana',
   },
-  'operator-revoke': { usage: 'operator-revoke <name>', what: 'the operator can no longer sign in; its sessions end at once on every server', example: 'npm run credentials -- operator-revoke jana' },
-  'operator-list': { usage: 'operator-list', what: 'every operator, whether it is revoked, and its open sessions', example: 'npm run credentials -- operator-list' },
-  'sessions-revoke': { usage: 'sessions-revoke <name>', what: "ends the operator's open sessions (it may sign in again)", example: 'npm run credentials -- sessions-revoke jana' },
+  'operator-revoke': {
+    usage: 'operator-revoke <name>',
+    what: 'the operator can no longer sign in; its sessions end at once on every server',
+    example: 'npm run credentials -- operator-revoke jana',
+  },
+  'operator-list': {
+    usage: 'operator-list',
+    what: 'every operator, whether it is revoked, and its open sessions',
+    example: 'npm run credentials -- operator-list',
+  },
+  'sessions-revoke': {
+    usage: 'sessions-revoke <name>',
+    what: "ends the operator's open sessions (it may sign in again)",
+    example: 'npm run credentials -- sessions-revoke jana',
+  },
 };
 
 function help(only?: string): string {
@@ -87,7 +103,8 @@ async function main(args: string[]): Promise<number> {
     }
     if (command === 'key-revoke' && rest.length === 1) {
       const revoked = await releaseKeys(database.db).revokeOwner(rest[0]!);
-      if (revoked > 0) await releaseIdentities(database.db).audit({ actor: 'owner', action: 'key-revoke', part: null, allowed: true, detail: rest[0]! });
+      if (revoked > 0)
+        await releaseIdentities(database.db).audit({ actor: 'owner', action: 'key-revoke', part: null, allowed: true, detail: rest[0]! });
       print(revoked > 0 ? `distrusted ${revoked} signing key(s) of ${rest[0]}` : `no trusted signing key of ${rest[0]}`);
       return revoked > 0 ? 0 : 1;
     }
@@ -97,7 +114,8 @@ async function main(args: string[]): Promise<number> {
       return revoked ? 0 : 1;
     }
     if (command === 'list' && rest.length === 0) {
-      for (const row of await listCredentials(database.db)) print(`${row.name}\t${row.area}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}`);
+      for (const row of await listCredentials(database.db))
+        print(`${row.name}\t${row.area}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}`);
       return 0;
     }
     if (command === 'operator-create' && rest.length === 1) {
@@ -117,7 +135,9 @@ async function main(args: string[]): Promise<number> {
     }
     if (command === 'operator-list' && rest.length === 0) {
       for (const row of await listOperators(database.db)) {
-        print(`${row.name}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}\t${row.sessions} open session${row.sessions === 1 ? '' : 's'}`);
+        print(
+          `${row.name}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}\t${row.sessions} open session${row.sessions === 1 ? '' : 's'}`,
+        );
       }
       return 0;
     }

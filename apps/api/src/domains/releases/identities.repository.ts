@@ -30,13 +30,25 @@ export function releaseIdentities(db: DbOrTrx): ReleaseIdentities {
   return {
     async team(secret) {
       if (!secret.startsWith(PREFIX) || secret.length > 200) return null;
-      const row = await db.selectFrom('release_credentials').select(['name', 'area']).where('secret_hash', '=', hashOf(secret)).where('revoked_at', 'is', null).executeTakeFirst();
+      const row = await db
+        .selectFrom('release_credentials')
+        .select(['name', 'area'])
+        .where('secret_hash', '=', hashOf(secret))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return row ? { kind: 'team', name: row.name, area: row.area } : null;
     },
     async audit(entry) {
       await db
         .insertInto('release_audit')
-        .values({ at: new Date().toISOString(), actor: entry.actor, action: entry.action, part: entry.part, allowed: entry.allowed ? 1 : 0, detail: entry.detail?.slice(0, 500) ?? null })
+        .values({
+          at: new Date().toISOString(),
+          actor: entry.actor,
+          action: entry.action,
+          part: entry.part,
+          allowed: entry.allowed ? 1 : 0,
+          detail: entry.detail?.slice(0, 500) ?? null,
+        })
         .execute();
     },
     recent(limit) {
@@ -51,13 +63,21 @@ const NAME = /^[a-z0-9][a-z0-9-]{1,39}$/;
 export async function createCredential(db: DbOrTrx, input: { name: string; area: string }): Promise<string> {
   if (!NAME.test(input.name)) throw new Error('a credential name is 2 to 40 lower-case letters, digits or dashes');
   const secret = `${PREFIX}${randomBytes(32).toString('base64url')}`;
-  await db.insertInto('release_credentials').values({ name: input.name, area: input.area, secret_hash: hashOf(secret), created_at: new Date().toISOString() }).execute();
+  await db
+    .insertInto('release_credentials')
+    .values({ name: input.name, area: input.area, secret_hash: hashOf(secret), created_at: new Date().toISOString() })
+    .execute();
   await releaseIdentities(db).audit({ actor: 'owner', action: 'credential-create', part: input.area, allowed: true, detail: input.name });
   return secret;
 }
 
 export async function revokeCredential(db: DbOrTrx, name: string): Promise<boolean> {
-  const result = await db.updateTable('release_credentials').set({ revoked_at: new Date().toISOString() }).where('name', '=', name).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('release_credentials')
+    .set({ revoked_at: new Date().toISOString() })
+    .where('name', '=', name)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   const revoked = Number(result.numUpdatedRows) > 0;
   if (revoked) await releaseIdentities(db).audit({ actor: 'owner', action: 'credential-revoke', part: null, allowed: true, detail: name });
   return revoked;

@@ -8,7 +8,16 @@ import type { ReleaseIntegrityFindingRow } from '../../db/release-integrity.tabl
 
 export type FindingKind = 'file' | 'signature' | 'headers';
 export type FindingAction = 'fallback' | 'canary-aborted' | 'alert';
-export type Finding = { part: string; version: string; subject: string; kind: FindingKind; expected: string | null; actual: string | null; action: FindingAction; detail?: string | null };
+export type Finding = {
+  part: string;
+  version: string;
+  subject: string;
+  kind: FindingKind;
+  expected: string | null;
+  actual: string | null;
+  action: FindingAction;
+  detail?: string | null;
+};
 
 const cut = (value: string | null | undefined, length: number) => (value == null ? null : value.slice(0, length));
 
@@ -32,13 +41,21 @@ export function integrityFindings(db: DbOrTrx) {
           detail: cut(finding.detail, 500),
         })
         .onConflict((conflict) =>
-          conflict.columns(['part', 'version', 'subject', 'kind']).doUpdateSet({ last_seen: now, actual: cut(finding.actual, 200), action: finding.action, detail: cut(finding.detail, 500) }),
+          conflict
+            .columns(['part', 'version', 'subject', 'kind'])
+            .doUpdateSet({ last_seen: now, actual: cut(finding.actual, 200), action: finding.action, detail: cut(finding.detail, 500) }),
         )
         .execute();
     },
     /** The newest findings, newest sighting first. */
     recent(limit: number): Promise<ReleaseIntegrityFindingRow[]> {
-      return db.selectFrom('release_integrity_findings').selectAll().orderBy('last_seen', 'desc').orderBy('finding_id', 'desc').limit(limit).execute();
+      return db
+        .selectFrom('release_integrity_findings')
+        .selectAll()
+        .orderBy('last_seen', 'desc')
+        .orderBy('finding_id', 'desc')
+        .limit(limit)
+        .execute();
     },
     /** Notes that a check finished (one row, whichever process checked). */
     async checked(outcome: 'intact' | 'tampered' | 'failed', revision: string | null): Promise<void> {
@@ -51,7 +68,11 @@ export function integrityFindings(db: DbOrTrx) {
     },
     /** The last finished check, and the registry revision it checked; null before the first. */
     async lastCheck(): Promise<{ at: string; outcome: string; revision: string | null } | null> {
-      const row = await db.selectFrom('release_integrity_checks').select(['checked_at', 'outcome', 'revision']).where('name', '=', 'files').executeTakeFirst();
+      const row = await db
+        .selectFrom('release_integrity_checks')
+        .select(['checked_at', 'outcome', 'revision'])
+        .where('name', '=', 'files')
+        .executeTakeFirst();
       return row ? { at: row.checked_at, outcome: row.outcome, revision: row.revision } : null;
     },
     /** Findings per part and kind (the metrics). */

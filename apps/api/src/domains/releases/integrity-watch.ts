@@ -12,7 +12,23 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { IntegrityFindings, FindingAction } from './integrity-findings.repository.ts';
-import { type ReleaseIntegrity, partPrefix, finishCanary, rollback, ReleaseRefused, isArea, PARTS, readHistory, readRegistry, versionOf, type PartName, type Registry, MANIFEST_FILE, type FileMismatch, type ReleaseStorage } from '@shop/release';
+import {
+  type ReleaseIntegrity,
+  partPrefix,
+  finishCanary,
+  rollback,
+  ReleaseRefused,
+  isArea,
+  PARTS,
+  readHistory,
+  readRegistry,
+  versionOf,
+  type PartName,
+  type Registry,
+  MANIFEST_FILE,
+  type FileMismatch,
+  type ReleaseStorage,
+} from '@shop/release';
 import { checkPageHeaders } from './page-headers-check.ts';
 
 export type IntegrityPolicy = {
@@ -35,7 +51,10 @@ export const INTEGRITY_ACTOR = 'kontrola integrity';
 export function integrityPolicyFrom(env: NodeJS.ProcessEnv): IntegrityPolicy {
   const interval = Number(env.INTEGRITY_CHECK_MS);
   return {
-    intervalMs: env.INTEGRITY_CHECK_MS && Number.isFinite(interval) ? Math.min(3_600_000, Math.max(1_000, interval)) : DEFAULT_INTEGRITY_POLICY.intervalMs,
+    intervalMs:
+      env.INTEGRITY_CHECK_MS && Number.isFinite(interval)
+        ? Math.min(3_600_000, Math.max(1_000, interval))
+        : DEFAULT_INTEGRITY_POLICY.intervalMs,
     action: env.INTEGRITY_ACTION === 'alert' ? 'alert' : 'fallback',
   };
 }
@@ -50,7 +69,8 @@ function targetsOf(registry: Registry, published: Map<string, string[]>): Target
     const canary = isArea(part) ? registry.canaries?.[part] : undefined;
     if (canary) targets.push({ part, version: canary.version, role: 'canary' });
     for (const preview of published.get(part) ?? []) {
-      if (!targets.some((target) => target.part === part && target.version === preview)) targets.push({ part, version: preview, role: 'preview' });
+      if (!targets.some((target) => target.part === part && target.version === preview))
+        targets.push({ part, version: preview, role: 'preview' });
     }
   }
   return targets;
@@ -88,7 +108,8 @@ export function startIntegrityWatch(options: {
     for (const entry of (await readHistory(storage)).reverse()) {
       if (entry.action !== 'publish') continue;
       const list = published.get(entry.part) ?? [];
-      if (list.length < PREVIEWS_CHECKED && !list.includes(entry.to) && (await storage.exists(partPrefix(entry.part, entry.to)))) list.push(entry.to);
+      if (list.length < PREVIEWS_CHECKED && !list.includes(entry.to) && (await storage.exists(partPrefix(entry.part, entry.to))))
+        list.push(entry.to);
       published.set(entry.part, list);
     }
     return published;
@@ -107,12 +128,21 @@ export function startIntegrityWatch(options: {
   }
 
   async function act(target: Target, mismatches: FileMismatch[]): Promise<{ action: FindingAction; detail: string }> {
-    const files = mismatches.slice(0, 3).map((mismatch) => mismatch.file).join(', ');
+    const files = mismatches
+      .slice(0, 3)
+      .map((mismatch) => mismatch.file)
+      .join(', ');
     const reason = `${files} nesedí s podpísaným manifestom`;
     if (policy.action === 'alert' || target.role === 'preview') return { action: 'alert', detail: 'len upozornenie' };
     try {
       if (target.role === 'canary' && isArea(target.part)) {
-        await finishCanary({ storage, area: target.part, outcome: 'abort', provenance: { who: INTEGRITY_ACTOR, reason }, expectVersion: target.version });
+        await finishCanary({
+          storage,
+          area: target.part,
+          outcome: 'abort',
+          provenance: { who: INTEGRITY_ACTOR, reason },
+          expectVersion: target.version,
+        });
         return { action: 'canary-aborted', detail: `kanárske vydanie ${target.version} ukončené` };
       }
       const good = await lastGoodVersion(target.part, target.version);
@@ -139,7 +169,16 @@ export function startIntegrityWatch(options: {
     log.error({ integrity: { ...target, files: mismatches.slice(0, 20) } }, 'released files differ from their signed manifest');
     const { action, detail } = await act(target, mismatches);
     for (const mismatch of mismatches.slice(0, 50)) {
-      await findings.record({ part: target.part, version: target.version, subject: mismatch.file, kind, expected: mismatch.expected, actual: mismatch.actual, action, detail });
+      await findings.record({
+        part: target.part,
+        version: target.version,
+        subject: mismatch.file,
+        kind,
+        expected: mismatch.expected,
+        actual: mismatch.actual,
+        action,
+        detail,
+      });
     }
     log.warn({ integrity: { ...target, action, detail } }, 'integrity finding handled');
     return false;
@@ -156,7 +195,15 @@ export function startIntegrityWatch(options: {
     const subject = new URL(options.checkoutPageUrl).pathname;
     log.error({ integrity: { page: subject, problems } }, 'the checkout page answers without its security headers');
     for (const problem of problems.slice(0, 10)) {
-      await findings.record({ part: 'shell', version: registry.shell.version, subject: `${subject}: ${problem}`, kind: 'headers', expected: null, actual: problem, action: 'alert' });
+      await findings.record({
+        part: 'shell',
+        version: registry.shell.version,
+        subject: `${subject}: ${problem}`,
+        kind: 'headers',
+        expected: null,
+        actual: problem,
+        action: 'alert',
+      });
     }
     return false;
   }
@@ -177,7 +224,9 @@ export function startIntegrityWatch(options: {
   /** Only the version a browser reported, when it is one the shop serves: a report costs a fraction of a full check. */
   async function checkReported(reported: { part: string; version: string }): Promise<void> {
     const registry = await readRegistry(storage);
-    const target = targetsOf(registry, await publishedVersions()).find((candidate) => candidate.part === reported.part && candidate.version === reported.version);
+    const target = targetsOf(registry, await publishedVersions()).find(
+      (candidate) => candidate.part === reported.part && candidate.version === reported.version,
+    );
     if (target) await checkTarget(target);
   }
 

@@ -32,9 +32,7 @@ const sha256 = (secret: string) => createHash('sha256').update(secret, 'utf8').d
 export const generatePassword = () => randomBytes(24).toString('base64url');
 
 export type OperatorSession = { name: string; expiresAt: string };
-export type SignInResult =
-  | { ok: true; secret: string; session: OperatorSession }
-  | { ok: false; reason: 'wrong' | 'limited' };
+export type SignInResult = { ok: true; secret: string; session: OperatorSession } | { ok: false; reason: 'wrong' | 'limited' };
 
 export type OperatorAccounts = {
   /**
@@ -63,14 +61,34 @@ export function operatorAccounts(db: Db, options: { now?: () => Date } = {}): Op
         await trx.deleteFrom('operator_sign_in_failures').where('at', '<', since).execute();
         const count = async (column: 'name' | 'address', value: string) =>
           Number(
-            (await trx.selectFrom('operator_sign_in_failures').select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', value).where('at', '>=', since).executeTakeFirstOrThrow()).n,
+            (
+              await trx
+                .selectFrom('operator_sign_in_failures')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .where(column, '=', value)
+                .where('at', '>=', since)
+                .executeTakeFirstOrThrow()
+            ).n,
           );
-        if ((await count('name', name)) >= OPERATOR_SIGN_IN_LIMIT.perName || (await count('address', address)) >= OPERATOR_SIGN_IN_LIMIT.perAddress) return null;
-        const row = await trx.insertInto('operator_sign_in_failures').values({ name, address, at: at.toISOString() }).returning('failure_id').executeTakeFirstOrThrow();
+        if (
+          (await count('name', name)) >= OPERATOR_SIGN_IN_LIMIT.perName ||
+          (await count('address', address)) >= OPERATOR_SIGN_IN_LIMIT.perAddress
+        )
+          return null;
+        const row = await trx
+          .insertInto('operator_sign_in_failures')
+          .values({ name, address, at: at.toISOString() })
+          .returning('failure_id')
+          .executeTakeFirstOrThrow();
         return row.failure_id;
       });
       if (attempt === null) return { ok: false, reason: 'limited' };
-      const operator = await db.selectFrom('operators').select(['operator_id', 'name', 'password_hash']).where('name', '=', name).where('revoked_at', 'is', null).executeTakeFirst();
+      const operator = await db
+        .selectFrom('operators')
+        .select(['operator_id', 'name', 'password_hash'])
+        .where('name', '=', name)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       // An unknown name costs the same scrypt as a known one, so timing does not tell names apart.
       const matches = await verifyPassword(password, operator?.password_hash ?? DUMMY_HASH);
       if (!operator || !matches) return { ok: false, reason: 'wrong' };
@@ -78,7 +96,10 @@ export function operatorAccounts(db: Db, options: { now?: () => Date } = {}): Op
       const expiresAt = new Date(at.getTime() + OPERATOR_SESSION_MS).toISOString();
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('operator_sign_in_failures').where('failure_id', '=', attempt).execute();
-        await trx.insertInto('operator_sessions').values({ secret_hash: sha256(secret), operator_id: operator.operator_id, created_at: at.toISOString(), expires_at: expiresAt }).execute();
+        await trx
+          .insertInto('operator_sessions')
+          .values({ secret_hash: sha256(secret), operator_id: operator.operator_id, created_at: at.toISOString(), expires_at: expiresAt })
+          .execute();
       });
       return { ok: true, secret, session: { name: operator.name, expiresAt } };
     },
@@ -99,7 +120,12 @@ export function operatorAccounts(db: Db, options: { now?: () => Date } = {}): Op
 
     async signOut(secret) {
       if (secret.length > 100) return false;
-      const result = await db.updateTable('operator_sessions').set({ revoked_at: now().toISOString() }).where('secret_hash', '=', sha256(secret)).where('revoked_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('operator_sessions')
+        .set({ revoked_at: now().toISOString() })
+        .where('secret_hash', '=', sha256(secret))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
   };
@@ -121,7 +147,10 @@ export async function createOperator(
   await db.transaction().execute(async (trx) => {
     const taken = await trx.selectFrom('operators').select('operator_id').where('name', '=', input.name).executeTakeFirst();
     if (taken) throw new Error(`an operator named ${input.name} exists already (revoked ones keep their name)`);
-    await trx.insertInto('operators').values({ name: input.name, password_hash: passwordHash, created_at: new Date().toISOString() }).execute();
+    await trx
+      .insertInto('operators')
+      .values({ name: input.name, password_hash: passwordHash, created_at: new Date().toISOString() })
+      .execute();
     await releaseIdentities(trx).audit({ actor: 'owner', action: 'operator-create', part: null, allowed: true, detail: input.name });
     await beforeCommit?.(password);
   });
@@ -131,14 +160,24 @@ export async function createOperator(
 /** Ends every open session of an operator; the count of those ended. */
 async function endSessions(trx: DbOrTrx, name: string): Promise<number> {
   const operator = trx.selectFrom('operators').select('operator_id').where('name', '=', name);
-  const result = await trx.updateTable('operator_sessions').set({ revoked_at: new Date().toISOString() }).where('operator_id', 'in', operator).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await trx
+    .updateTable('operator_sessions')
+    .set({ revoked_at: new Date().toISOString() })
+    .where('operator_id', 'in', operator)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
 /** Revokes an operator and ends all its sessions at once; false when there is no active one of that name. */
 export function revokeOperator(db: Db, name: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const result = await trx.updateTable('operators').set({ revoked_at: new Date().toISOString() }).where('name', '=', name).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await trx
+      .updateTable('operators')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('name', '=', name)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     await endSessions(trx, name);
     await releaseIdentities(trx).audit({ actor: 'owner', action: 'operator-revoke', part: null, allowed: true, detail: name });
@@ -152,7 +191,13 @@ export function revokeSessions(db: Db, name: string): Promise<number | null> {
     const known = await trx.selectFrom('operators').select('operator_id').where('name', '=', name).executeTakeFirst();
     if (!known) return null;
     const ended = await endSessions(trx, name);
-    await releaseIdentities(trx).audit({ actor: 'owner', action: 'sessions-revoke', part: null, allowed: true, detail: `${name}: ${ended}` });
+    await releaseIdentities(trx).audit({
+      actor: 'owner',
+      action: 'sessions-revoke',
+      part: null,
+      allowed: true,
+      detail: `${name}: ${ended}`,
+    });
     return ended;
   });
 }
@@ -161,7 +206,9 @@ export async function listOperators(db: Db) {
   const now = new Date().toISOString();
   const rows = await db
     .selectFrom('operators as o')
-    .leftJoin('operator_sessions as s', (join) => join.onRef('s.operator_id', '=', 'o.operator_id').on('s.revoked_at', 'is', null).on('s.expires_at', '>', now))
+    .leftJoin('operator_sessions as s', (join) =>
+      join.onRef('s.operator_id', '=', 'o.operator_id').on('s.revoked_at', 'is', null).on('s.expires_at', '>', now),
+    )
     .select(['o.name', 'o.created_at', 'o.revoked_at', (eb) => eb.fn.count<number>('s.session_id').as('sessions')])
     .groupBy(['o.operator_id', 'o.name', 'o.created_at', 'o.revoked_at'])
     .orderBy('o.name')

@@ -18,16 +18,21 @@ export function pageHeaderProblems(headers: Headers): string[] {
   }
   const policy = headers.get('content-security-policy');
   if (!policy) return [...problems, 'content-security-policy: chýba'];
-  const directives = new Map(policy.split(';').map((directive) => {
-    const [name = '', ...sources] = directive.trim().split(/\s+/);
-    return [name.toLowerCase(), sources] as const;
-  }));
+  const directives = new Map(
+    policy.split(';').map((directive) => {
+      const [name = '', ...sources] = directive.trim().split(/\s+/);
+      return [name.toLowerCase(), sources] as const;
+    }),
+  );
   for (const [name, value] of Object.entries(REQUIRED_DIRECTIVES)) {
-    if (directives.get(name)?.join(' ') !== value) problems.push(`content-security-policy ${name}: ${directives.get(name)?.join(' ') ?? 'chýba'}`);
+    if (directives.get(name)?.join(' ') !== value)
+      problems.push(`content-security-policy ${name}: ${directives.get(name)?.join(' ') ?? 'chýba'}`);
   }
   const scripts = directives.get('script-src') ?? directives.get('default-src');
   if (!scripts) problems.push('content-security-policy script-src: chýba');
-  else for (const source of scripts) if (UNSAFE_SCRIPT_SOURCES.includes(source)) problems.push(`content-security-policy script-src: ${source}`);
+  else
+    for (const source of scripts)
+      if (UNSAFE_SCRIPT_SOURCES.includes(source)) problems.push(`content-security-policy script-src: ${source}`);
   return problems;
 }
 

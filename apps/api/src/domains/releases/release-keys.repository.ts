@@ -43,13 +43,25 @@ export function releaseKeys(db: DbOrTrx): ReleaseKeys {
     async register(key) {
       await db
         .insertInto('release_signing_keys')
-        .values({ key_id: key.keyId, owner: key.owner, area: key.area, public_key: key.publicKey, created_at: new Date().toISOString(), revoked_at: null })
+        .values({
+          key_id: key.keyId,
+          owner: key.owner,
+          area: key.area,
+          public_key: key.publicKey,
+          created_at: new Date().toISOString(),
+          revoked_at: null,
+        })
         .onConflict((conflict) => conflict.column('key_id').doNothing())
         .execute();
       cached = null;
     },
     async revokeOwner(owner) {
-      const result = await db.updateTable('release_signing_keys').set({ revoked_at: new Date().toISOString() }).where('owner', '=', owner).where('revoked_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('release_signing_keys')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('owner', '=', owner)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       cached = null;
       return Number(result.numUpdatedRows);
     },
@@ -57,7 +69,13 @@ export function releaseKeys(db: DbOrTrx): ReleaseKeys {
       const signatureHash = createHash('sha256').update(entry.signature.trim()).digest('hex');
       const result = await db
         .insertInto('release_signatures')
-        .values({ signature_hash: signatureHash, key_id: entry.keyId, part: entry.part, version: entry.version, accepted_at: new Date().toISOString() })
+        .values({
+          signature_hash: signatureHash,
+          key_id: entry.keyId,
+          part: entry.part,
+          version: entry.version,
+          accepted_at: new Date().toISOString(),
+        })
         .onConflict((conflict) => conflict.column('signature_hash').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
@@ -71,7 +89,11 @@ export async function registerShopKey(keys: ReleaseKeys, key: SigningKey): Promi
 }
 
 /** A new key for a team's credential: its public half is registered for the team's area, its private half returned once (never stored). */
-export async function createTeamSigningKey(keys: ReleaseKeys, owner: string, area: string): Promise<{ keyId: string; privateKeyPem: string }> {
+export async function createTeamSigningKey(
+  keys: ReleaseKeys,
+  owner: string,
+  area: string,
+): Promise<{ keyId: string; privateKeyPem: string }> {
   const made = generateSigningKey();
   await keys.register({ keyId: made.keyId, owner, area, publicKey: made.publicKeyPem });
   return { keyId: made.keyId, privateKeyPem: made.privateKeyPem };

@@ -9,7 +9,17 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { shellPagePolicy, type PagePolicyOptions } from '../../web/page-policy.ts';
 import { releasedFolder } from '../../web/released-folder.ts';
-import { history, AREAS, readRegistry, type HistoryEntry, type PartName, type ReleaseIntegrity, integrityOf, isBrowserScript, type ReleaseStorage } from '@shop/release';
+import {
+  history,
+  AREAS,
+  readRegistry,
+  type HistoryEntry,
+  type PartName,
+  type ReleaseIntegrity,
+  integrityOf,
+  isBrowserScript,
+  type ReleaseStorage,
+} from '@shop/release';
 import type { ReleaseKeys } from './release-keys.repository.ts';
 
 export type InventoryFile = { file: string; sha384: string; bytes: number };
@@ -33,7 +43,9 @@ const hashed = new Map<string, Promise<InventoryFile[]>>();
 
 async function scriptsOf(dir: string): Promise<InventoryFile[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile() && /\.m?js$/.test(e.name) && !join(e.parentPath, e.name).includes(`${join(dir, 'server')}`));
+  const files = entries.filter(
+    (e) => e.isFile() && /\.m?js$/.test(e.name) && !join(e.parentPath, e.name).includes(`${join(dir, 'server')}`),
+  );
   const listed = await Promise.all(
     files.map(async (e) => {
       const path = join(e.parentPath, e.name);
@@ -81,7 +93,16 @@ export async function scriptInventory(
   const parts: Promise<InventoryPart>[] = [];
   if (registry.shell) {
     const { version, dir } = registry.shell;
-    parts.push(signed('shell', version, dir).then((files) => ({ part: 'shell', version, state: 'stable', pages: ['*'], ...releasedBy(moves, 'shell', version), ...files })));
+    parts.push(
+      signed('shell', version, dir).then((files) => ({
+        part: 'shell',
+        version,
+        state: 'stable',
+        pages: ['*'],
+        ...releasedBy(moves, 'shell', version),
+        ...files,
+      })),
+    );
   }
   for (const area of AREAS) {
     const releases = [
@@ -92,16 +113,25 @@ export async function scriptInventory(
       if (!release) continue;
       const key = `remotes/${area}/${release.version}`;
       parts.push(
-        signed(area, release.version, key).then((files) => ({ part: area, version: release.version, state, pages: release.routes.map((r) => r.name), ...releasedBy(moves, area, release.version), ...files })),
+        signed(area, release.version, key).then((files) => ({
+          part: area,
+          version: release.version,
+          state,
+          pages: release.routes.map((r) => r.name),
+          ...releasedBy(moves, area, release.version),
+          ...files,
+        })),
       );
     }
   }
   const thirdParty: ThirdPartyScript[] = options.tagManagerId
-    ? [{
-        url: `https://www.googletagmanager.com/gtm.js?id=${options.tagManagerId}`,
-        loaded: 'len po súhlase s analytickými cookies, nikdy pri generovaní stránky ani v PDF',
-        why: 'Google Tag Manager: meranie návštevnosti a kampaní, ktoré marketing nastavuje bez vydania obchodu',
-      }]
+    ? [
+        {
+          url: `https://www.googletagmanager.com/gtm.js?id=${options.tagManagerId}`,
+          loaded: 'len po súhlase s analytickými cookies, nikdy pri generovaní stránky ani v PDF',
+          why: 'Google Tag Manager: meranie návštevnosti a kampaní, ktoré marketing nastavuje bez vydania obchodu',
+        },
+      ]
     : [];
   const policy = registry.shell
     ? shellPagePolicy(await readFile(join(await releasedFolder(storage, registry.shell.dir), 'index.html'), 'utf8'), options.policy)

@@ -4,7 +4,16 @@
  * make, was signed lately, lists exactly these files with these bytes, and was never accepted
  * before (an upload seen once and sent again is a replay, refused).
  */
-import { hashBuild, ReleaseRefused, SHOP_KEY_OWNER, type PartName, compareDigests, digestBuild, verifySignedManifest, type SignedManifest } from '@shop/release';
+import {
+  hashBuild,
+  ReleaseRefused,
+  SHOP_KEY_OWNER,
+  type PartName,
+  compareDigests,
+  digestBuild,
+  verifySignedManifest,
+  type SignedManifest,
+} from '@shop/release';
 import type { ReleaseActor } from './identities.repository.ts';
 import type { ReleaseKeys } from './release-keys.repository.ts';
 
@@ -36,11 +45,16 @@ export async function verifyUpload(options: {
   const signedAt = Date.parse(manifest.signedAt);
   const now = options.now ?? Date.now();
   if (!Number.isFinite(signedAt) || signedAt > now + CLOCK_SKEW_MS || now - signedAt > SIGNATURE_MAX_AGE_MS) {
-    refuse(`The release manifest was signed at ${String(manifest.signedAt).slice(0, 40)}; an upload must be signed within the last 24 hours.`);
+    refuse(
+      `The release manifest was signed at ${String(manifest.signedAt).slice(0, 40)}; an upload must be signed within the last 24 hours.`,
+    );
   }
   const mismatches = compareDigests(manifest, await digestBuild(options.dir));
   if (mismatches.length > 0) {
-    const files = mismatches.slice(0, 5).map((mismatch) => mismatch.file).join(', ');
+    const files = mismatches
+      .slice(0, 5)
+      .map((mismatch) => mismatch.file)
+      .join(', ');
     refuse(`${mismatches.length} file(s) of the upload differ from its signed manifest (${files}).`);
   }
   if (!(await options.keys.acceptSignature({ signature: options.manifest.signature, keyId: manifest.keyId, part, version }))) {

@@ -86,4 +86,7 @@ export function requireOperator(request: FastifyRequest, operatorToken: string):
 }
 
 /** `requireOperator` as a route's or a plugin's hook (onRequest, preValidation). */
-export const operatorOnly = (operatorToken: string) => async (request: FastifyRequest): Promise<void> => requireOperator(request, operatorToken);
+export const operatorOnly =
+  (operatorToken: string) =>
+  async (request: FastifyRequest): Promise<void> =>
+    requireOperator(request, operatorToken);

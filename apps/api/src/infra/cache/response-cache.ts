@@ -169,9 +169,7 @@ export function cacheKey(url: string): string {
 
 type Pending = { point: number; promise: Promise<Entry | undefined>; resolve: (entry: Entry | undefined) => void };
 type RequestState =
-  | { kind: 'bypass'; credentials: boolean }
-  | { kind: 'hit' }
-  | { kind: 'miss'; key: string; point: number; pending: Pending | null };
+  { kind: 'bypass'; credentials: boolean } | { kind: 'hit' } | { kind: 'miss'; key: string; point: number; pending: Pending | null };
 
 /** How long a request waits for a concurrent identical one before computing its own answer. */
 const WAIT_FOR_TWIN_MS = 3_000;
@@ -235,7 +233,10 @@ export function cachePublicResponses(app: FastifyInstance, cache: ResponseCache 
     if (!state || state.kind === 'hit') return payload;
     const ok = reply.statusCode === 200;
     if (state.kind === 'bypass') {
-      if (ok) reply.header('cache-control', state.credentials ? privateControl : publicControl).header('x-cache', state.credentials ? 'BYPASS' : 'MISS');
+      if (ok)
+        reply
+          .header('cache-control', state.credentials ? privateControl : publicControl)
+          .header('x-cache', state.credentials ? 'BYPASS' : 'MISS');
       return payload;
     }
     let entry: Entry | undefined;

@@ -41,7 +41,10 @@ const clientOptions = {
 export function createSharedState(url: string, log: FastifyBaseLogger, changes: CatalogueChanges = catalogueChanges): SharedState {
   const redis = new Redis(url, { ...clientOptions, connectionName: 'shop' });
   const subscriber = new Redis(url, { ...clientOptions, connectionName: 'shop-changes', commandTimeout: undefined });
-  for (const [component, client] of [['redis', redis], ['redis-subscriber', subscriber]] as const) {
+  for (const [component, client] of [
+    ['redis', redis],
+    ['redis-subscriber', subscriber],
+  ] as const) {
     client.on('error', (error: Error) => log.warn({ err: error, component }, 'shared state: Redis error'));
   }
   const self = randomUUID();
@@ -56,7 +59,10 @@ export function createSharedState(url: string, log: FastifyBaseLogger, changes: 
       const connected = await Promise.all([redis.connect(), subscriber.connect()]).then(
         () => true,
         (error: unknown) => {
-          log.error({ err: error }, 'shared state: Redis cannot be reached; rate limits pass and other servers\' catalogue changes show after the cache time until it can');
+          log.error(
+            { err: error },
+            "shared state: Redis cannot be reached; rate limits pass and other servers' catalogue changes show after the cache time until it can",
+          );
           return false;
         },
       );
@@ -73,7 +79,11 @@ export function createSharedState(url: string, log: FastifyBaseLogger, changes: 
         // (Re)connected: changes published meanwhile were not heard, so this server starts its caches
         // over. ioredis subscribes again by itself to a channel it had; the first time, we do.
         if (subscribed) changes.record({ kind: 'all' }, 'elsewhere');
-        else subscribe().then(() => changes.record({ kind: 'all' }, 'elsewhere'), () => {});
+        else
+          subscribe().then(
+            () => changes.record({ kind: 'all' }, 'elsewhere'),
+            () => {},
+          );
       });
       if (connected) await subscribe();
       stopPublishing = changes.onLocalChange((change) => {

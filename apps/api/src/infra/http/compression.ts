@@ -45,7 +45,10 @@ const zlibSizingBrotli = {
   brotliCompressSync: (payload: InputType, options: BrotliOptions = {}) =>
     zlib.brotliCompressSync(payload, {
       ...options,
-      params: { ...options.params, [constants.BROTLI_PARAM_SIZE_HINT]: typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength },
+      params: {
+        ...options.params,
+        [constants.BROTLI_PARAM_SIZE_HINT]: typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength,
+      },
     }),
 };
 

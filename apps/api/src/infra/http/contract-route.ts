@@ -44,7 +44,12 @@ export function callRoute<T extends Record<string, CallSchema>, K extends keyof 
     tags: [path.split('/')[2] ?? 'api'],
     // A call that creates (201) answers 200 with the same shape when the thing existed already
     // (an idempotent retry): both are serialised with the answer's schema.
-    response: { ...(status === 201 ? { 200: call.answer } : {}), [status]: status === 204 ? NO_CONTENT : call.answer, '4xx': call.error ?? ApiErrorBody, '5xx': call.error ?? ApiErrorBody },
+    response: {
+      ...(status === 201 ? { 200: call.answer } : {}),
+      [status]: status === 204 ? NO_CONTENT : call.answer,
+      '4xx': call.error ?? ApiErrorBody,
+      '5xx': call.error ?? ApiErrorBody,
+    },
   };
   if (call.summary) schema.summary = call.summary;
   if (call.params) schema.params = call.params;

@@ -40,9 +40,7 @@ const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
 
 function describeValidation(error: FastifyError): string {
   const first = error.validation?.[0];
-  const where = [error.validationContext, first?.instancePath?.replace(/^\//, '').replace(/\//g, '.')]
-    .filter(Boolean)
-    .join('.');
+  const where = [error.validationContext, first?.instancePath?.replace(/^\//, '').replace(/\//g, '.')].filter(Boolean).join('.');
   const missing = first?.keyword === 'required' ? (first.params as { missingProperty?: string }).missingProperty : undefined;
   if (missing) return `Neplatná požiadavka: chýba povinná položka ${where ? `${where}.` : ''}${missing}.`;
   if (first?.keyword === 'maxProperties' || first?.keyword === 'maxItems') {

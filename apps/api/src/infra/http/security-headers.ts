@@ -16,7 +16,8 @@ import type { FastifyInstance } from 'fastify';
 export const CSP_REPORT_PATH = '/api/csp-report';
 
 /** What the shop's pages may use: geolocation only on the shop's own origin (the pickup-point picker's "Najbližšie ku mne"). */
-const PERMISSIONS_POLICY = 'accelerometer=(), camera=(), geolocation=(self), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), geolocation=(self), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()';
 
 /** Headers of every answer. `hsts`: the shop is reached over TLS (its public address is https). */
 export function securityHeaders(options: { hsts: boolean }): Record<string, string> {
@@ -63,7 +64,13 @@ const ANALYTICS = ['https://www.google-analytics.com', 'https://*.google-analyti
  * reports only there and ignores report-uri, and it delivers no Reporting API report to a plain-http
  * page, so over http (`npm start` on localhost) the policy reports through report-uri alone.
  */
-export function pagePolicy(options: { assetOrigin: string; inlineScripts: string[]; tagManager: boolean; gateway: string | null; reportTo: boolean }): string {
+export function pagePolicy(options: {
+  assetOrigin: string;
+  inlineScripts: string[];
+  tagManager: boolean;
+  gateway: string | null;
+  reportTo: boolean;
+}): string {
   const asset = options.assetOrigin;
   const tagManager = options.tagManager ? TAG_MANAGER : [];
   const analytics = options.tagManager ? [...TAG_MANAGER, ...ANALYTICS] : [];

@@ -35,7 +35,13 @@ function finiteOnly(validate: ValidateFunction): ValidateFunction {
       return false;
     }
     const path = nonFinitePath(data);
-    const error: ErrorObject = { instancePath: path ?? '', schemaPath: '#', keyword: 'type', params: { type: 'number' }, message: 'must be a finite number' };
+    const error: ErrorObject = {
+      instancePath: path ?? '',
+      schemaPath: '#',
+      keyword: 'type',
+      params: { type: 'number' },
+      message: 'must be a finite number',
+    };
     checked.errors = path === null ? null : [error];
     return path === null;
   }) as ValidateFunction;

@@ -50,7 +50,12 @@ export function createMetrics(
     labelNames: ['result'] as const,
     registers: [registry],
   });
-  const orders = new Counter({ name: 'shop_orders_placed_total', help: 'Orders placed (replays not counted).', labelNames: ['payment'] as const, registers: [registry] });
+  const orders = new Counter({
+    name: 'shop_orders_placed_total',
+    help: 'Orders placed (replays not counted).',
+    labelNames: ['payment'] as const,
+    registers: [registry],
+  });
   const payments = new Counter({
     name: 'shop_payment_notifications_total',
     help: 'Card gateway notifications by outcome (applied, duplicate, ignored, refund, rejected).',
@@ -141,7 +146,21 @@ export function createMetrics(
       },
     });
   }
-  return { registry, requests, duration, serverErrors, cache, orders, payments, outbox, clientErrors, clientPageViews, serverRenders, cspViolations, integrityChecks };
+  return {
+    registry,
+    requests,
+    duration,
+    serverErrors,
+    cache,
+    orders,
+    payments,
+    outbox,
+    clientErrors,
+    clientPageViews,
+    serverRenders,
+    cspViolations,
+    integrityChecks,
+  };
 }
 
 /**
@@ -161,10 +180,22 @@ function backupMetrics(registry: Registry, read: () => Promise<BackupRecord>) {
   };
   const seconds = (iso: string) => Date.parse(iso) / 1000;
   const gauges: [name: string, help: string, value: (record: BackupRecord | null) => number][] = [
-    ['shop_backup_last_success_timestamp_seconds', 'When the last successful backup finished (Unix time; 0: none yet).', (r) => (r?.lastSuccess ? seconds(r.lastSuccess.finishedAt) : 0)],
-    ['shop_backup_last_duration_seconds', 'How long the last successful backup took.', (r) => (r?.lastSuccess ? r.lastSuccess.durationMs / 1000 : 0)],
+    [
+      'shop_backup_last_success_timestamp_seconds',
+      'When the last successful backup finished (Unix time; 0: none yet).',
+      (r) => (r?.lastSuccess ? seconds(r.lastSuccess.finishedAt) : 0),
+    ],
+    [
+      'shop_backup_last_duration_seconds',
+      'How long the last successful backup took.',
+      (r) => (r?.lastSuccess ? r.lastSuccess.durationMs / 1000 : 0),
+    ],
     ['shop_backup_last_size_bytes', 'The size of the last successful backup.', (r) => r?.lastSuccess?.bytes ?? 0],
-    ['shop_backup_last_failure_timestamp_seconds', 'When the last failed backup attempt ended (Unix time; 0: none).', (r) => (r?.lastFailure ? seconds(r.lastFailure.finishedAt) : 0)],
+    [
+      'shop_backup_last_failure_timestamp_seconds',
+      'When the last failed backup attempt ended (Unix time; 0: none).',
+      (r) => (r?.lastFailure ? seconds(r.lastFailure.finishedAt) : 0),
+    ],
   ];
   for (const [name, help, value] of gauges) {
     new Gauge({

@@ -13,7 +13,9 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 export type LoggerOption = false | { level?: string; stream?: { write(line: string): void } };
 
 /** Fastify options for logging and request ids. */
-export function loggingOptions(logger: LoggerOption | undefined): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'logController'> {
+export function loggingOptions(
+  logger: LoggerOption | undefined,
+): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdHeader' | 'logController'> {
   return {
     logger:
       logger === false
@@ -50,7 +52,14 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
     if (status >= 500) metrics.serverErrors.inc({ route });
     const cache = reply.getHeader('x-cache');
     if (typeof cache === 'string') metrics.cache.inc({ result: cache });
-    const line = { method: request.method, url: request.url.slice(0, 300), route, status, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip };
+    const line = {
+      method: request.method,
+      url: request.url.slice(0, 300),
+      route,
+      status,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ip: request.ip,
+    };
     if (status >= 500) request.log.error(line, 'request failed');
     else request.log.info(line, 'request');
   });

@@ -40,7 +40,10 @@ let sender: PgBoss | null = null;
 /** Sends a job in the caller's transaction; a second job with the same key is ignored. */
 export async function sendWithPgBoss(db: DbOrTrx, topic: string, key: string, payload: object): Promise<void> {
   // Sending needs no started instance: the insert runs on the connection passed with it.
-  sender ??= new PgBoss({ db: { executeSql: () => Promise.reject(new Error('pg-boss sender has no connection of its own')) }, schema: JOBS_SCHEMA });
+  sender ??= new PgBoss({
+    db: { executeSql: () => Promise.reject(new Error('pg-boss sender has no connection of its own')) },
+    schema: JOBS_SCHEMA,
+  });
   const id = jobIdOf(key);
   const data: JobData = { key, payload };
   if ((await sender.send(topic, data, { id, db: executorOf(db) })) !== null) return;

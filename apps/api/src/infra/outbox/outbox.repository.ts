@@ -12,7 +12,16 @@ export async function insertJob(db: DbOrTrx, topic: string, key: string, payload
   const now = iso(Date.now());
   await db
     .insertInto('outbox')
-    .values({ topic, job_key: key, payload: JSON.stringify(payload), run_after: now, created_at: now, locked_until: null, last_error: null, done_at: null })
+    .values({
+      topic,
+      job_key: key,
+      payload: JSON.stringify(payload),
+      run_after: now,
+      created_at: now,
+      locked_until: null,
+      last_error: null,
+      done_at: null,
+    })
     .onConflict((oc) => oc.column('job_key').doNothing())
     .execute();
 }
@@ -38,13 +47,24 @@ export class TableJobStore implements JobStore {
     const taken: OutboxJob[] = [];
     for (const jobId of await this.dueIds(topics, now, limit)) {
       const row = await this.claim(jobId, now, now + this.options.leaseMs);
-      if (row) taken.push({ id: String(row.job_id), topic: row.topic, key: row.job_key, payload: JSON.parse(row.payload) as unknown, attempts: row.attempts });
+      if (row)
+        taken.push({
+          id: String(row.job_id),
+          topic: row.topic,
+          key: row.job_key,
+          payload: JSON.parse(row.payload) as unknown,
+          attempts: row.attempts,
+        });
     }
     return taken;
   }
 
   async done(job: OutboxJob): Promise<void> {
-    await this.db.updateTable('outbox').set({ status: 'done', done_at: iso(Date.now()), locked_until: null, last_error: null }).where('job_id', '=', Number(job.id)).execute();
+    await this.db
+      .updateTable('outbox')
+      .set({ status: 'done', done_at: iso(Date.now()), locked_until: null, last_error: null })
+      .where('job_id', '=', Number(job.id))
+      .execute();
   }
 
   /** Due again after a back-off doubled per attempt (up to maxBackoffMs), or given up after maxAttempts. */
@@ -61,7 +81,12 @@ export class TableJobStore implements JobStore {
   }
 
   async backlog(): Promise<{ pending: number; dead: number }> {
-    const rows = await this.db.selectFrom('outbox').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('status', '!=', 'done').groupBy('status').execute();
+    const rows = await this.db
+      .selectFrom('outbox')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('status', '!=', 'done')
+      .groupBy('status')
+      .execute();
     const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
     return { pending: count('pending'), dead: count('dead') };
   }

@@ -35,5 +35,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A hash of nothing in particular, verified when the e-mail is unknown so both paths take as long. */
-export const DUMMY_HASH =
-  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(KEY_LENGTH).toString('base64');
+export const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(KEY_LENGTH).toString('base64');

@@ -110,10 +110,12 @@ export function localFileStore(dir: string): FileStore {
     },
     async list(prefix) {
       assertFilePrefix(prefix);
-      const entries = await readdir(prefix === '' ? root : join(root, prefix), { recursive: true, withFileTypes: true }).catch((error: unknown) => {
-        if (isMissing(error)) return [];
-        throw error;
-      });
+      const entries = await readdir(prefix === '' ? root : join(root, prefix), { recursive: true, withFileTypes: true }).catch(
+        (error: unknown) => {
+          if (isMissing(error)) return [];
+          throw error;
+        },
+      );
       // Staging files of a write in progress (`..<uuid>.tmp`) are no key, and are left out.
       return entries
         .filter((entry) => entry.isFile())

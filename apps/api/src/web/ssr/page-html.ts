@@ -11,16 +11,22 @@ import type { PageHead, RenderedPage } from './page-render.ts';
 
 /** JSON inside a <script>: nothing in it can close the element or start a comment. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Structured data and styles as tags: in the head, or at the top of the body when they came after the head left. */
 function dataAndStyleTags(page: Pick<PageHead, 'jsonLd' | 'styles'>): string[] {
   const tags: string[] = [];
   for (const block of page.jsonLd) {
-    tags.push(`<script type="application/ld+json" data-json-ld="${escapeHtml(block.id)}" data-server>${block.json.replace(/</g, '\\u003c')}</script>`);
+    tags.push(
+      `<script type="application/ld+json" data-json-ld="${escapeHtml(block.id)}" data-server>${block.json.replace(/</g, '\\u003c')}</script>`,
+    );
   }
-  for (const style of page.styles) tags.push(`<style data-area="${escapeHtml(style.area)}">${style.css.replace(/<\/style/gi, '<\\/style')}</style>`);
+  for (const style of page.styles)
+    tags.push(`<style data-area="${escapeHtml(style.area)}">${style.css.replace(/<\/style/gi, '<\\/style')}</style>`);
   return tags;
 }
 
@@ -32,7 +38,9 @@ export function pageHead(page: PageHead, publicUrl: string): { title: string | n
   if (url) tags.push(`<link rel="canonical" href="${escapeHtml(url)}">`);
   if (shownTitle) {
     tags.push('<meta property="og:site_name" content="Stavebniny Domov">', '<meta property="og:locale" content="sk_SK">');
-    tags.push(`<meta property="og:type" content="${page.jsonLd.some((block) => block.json.includes('"@type":"Product"')) ? 'product' : 'website'}">`);
+    tags.push(
+      `<meta property="og:type" content="${page.jsonLd.some((block) => block.json.includes('"@type":"Product"')) ? 'product' : 'website'}">`,
+    );
     tags.push(`<meta property="og:title" content="${escapeHtml(title ?? shownTitle)}">`);
     if (description) tags.push(`<meta property="og:description" content="${escapeHtml(description)}">`);
     if (url) tags.push(`<meta property="og:url" content="${escapeHtml(url)}">`);
@@ -65,7 +73,10 @@ export function documentStart(options: { template: string; head: PageHead; publi
   let html = options.template.slice(0, options.template.indexOf(ROOT));
   if (head.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`);
   if (options.head.meta.description) {
-    html = html.replace(/<meta name="description" content="[^"]*"\s*\/?>/, `<meta name="description" content="${escapeHtml(options.head.meta.description)}" />`);
+    html = html.replace(
+      /<meta name="description" content="[^"]*"\s*\/?>/,
+      `<meta name="description" content="${escapeHtml(options.head.meta.description)}" />`,
+    );
   }
   // The main picture is asked for before the scripts, which would otherwise queue ahead of it.
   const image = options.head.meta.image;
@@ -100,7 +111,13 @@ export function documentRestInBrowser(template: string, firstFrame: string): str
 }
 
 /** The whole server-rendered document in one piece (a page whose head did not leave ahead, or the page cache's copy). */
-export function serverRenderedHtml(options: { template: string; page: RenderedPage; publicUrl: string; config: string; afterRoot: string }): string {
+export function serverRenderedHtml(options: {
+  template: string;
+  page: RenderedPage;
+  publicUrl: string;
+  config: string;
+  afterRoot: string;
+}): string {
   const head = options.page.sentHead ?? options.page;
   return documentStart({ template: options.template, head, publicUrl: options.publicUrl, config: options.config }) + documentRest(options);
 }

@@ -90,7 +90,12 @@ export type PageRenderRequest = {
 export class NotServerRendered extends Error {}
 
 /** `storage`: where the areas' builds are read from (each version folder brought to local disk once, see `releasedFolder`). */
-export function createPageRenderer(options: { storage: ReleaseStorage; assetOrigin: string; budget?: RenderBudget; integrity?: ReleaseIntegrity | null }) {
+export function createPageRenderer(options: {
+  storage: ReleaseStorage;
+  assetOrigin: string;
+  budget?: RenderBudget;
+  integrity?: ReleaseIntegrity | null;
+}) {
   /** The signed digest of a version's server build (undefined: unchecked, tests of unsigned builds); a version without one is refused. */
   const signedDigest = async (part: PartName, version: string): Promise<string | undefined> => {
     if (!options.integrity) return undefined;
@@ -117,7 +122,10 @@ export function createPageRenderer(options: { storage: ReleaseStorage; assetOrig
       .sort()
       .join(',');
     return shells.get(`${shellDir}|${choice}`, async () => {
-      const shell = await evaluateServerBundle<ShellServerModule>(join(shellDir, SERVER_ENTRY), await signedDigest('shell', basename(shellDir)));
+      const shell = await evaluateServerBundle<ShellServerModule>(
+        join(shellDir, SERVER_ENTRY),
+        await signedDigest('shell', basename(shellDir)),
+      );
       return shell.createShellServer({
         releases,
         assetOrigin: options.assetOrigin,
@@ -178,7 +186,8 @@ export function createPageRenderer(options: { storage: ReleaseStorage; assetOrig
         );
         const remaining = deadline - Date.now();
         if (pending.size === 0 || round >= MAX_RENDERS || remaining <= 0 || notFound) {
-          if (pending.size > 0 && !notFound) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'server render left data to the browser');
+          if (pending.size > 0 && !notFound)
+            request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'server render left data to the browser');
           const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
           const missing = notFound || !shell.isPage(pathname);
           if (missing && sentHead) request.log.warn({ url: request.url }, 'page data was not found after the head left with status 200');

@@ -31,7 +31,8 @@ const SHARED: Record<string, () => unknown> = {
 function sharedRequire(file: string) {
   return (specifier: string): unknown => {
     const shared = SHARED[specifier];
-    if (!shared) throw new Error(`${file} imports ${specifier}, which the server does not provide (only ${Object.keys(SHARED).join(', ')})`);
+    if (!shared)
+      throw new Error(`${file} imports ${specifier}, which the server does not provide (only ${Object.keys(SHARED).join(', ')})`);
     return shared();
   };
 }

@@ -29,7 +29,8 @@ const ACCESSORY_PRODUCTS: AccessoryProduct[] = [
     name: 'Lemovanie Velux EDW 0000 pre profilovanú krytinu',
     brand: 'velux',
     cat: 'stresne-okna',
-    description: 'Lemovanie strešného okna Velux pre profilované krytiny (škridly) do hĺbky profilu 120 mm. Odvádza vodu okolo okna a chráni spoj so strechou.',
+    description:
+      'Lemovanie strešného okna Velux pre profilované krytiny (škridly) do hĺbky profilu 120 mm. Odvádza vodu okolo okna a chráni spoj so strechou.',
     variants: [{ name: '78 × 118 cm', gross: 109.9, unit: 'ks', weight: 3.1 }],
   },
   {
@@ -43,7 +44,8 @@ const ACCESSORY_PRODUCTS: AccessoryProduct[] = [
     name: 'Pripojovacia súprava Schiedel pre kotol na tuhé palivo',
     brand: 'schiedel',
     cat: 'kominove-systemy',
-    description: 'Súprava na pripojenie kotla ku komínovému systému Schiedel: tvarovka s prípojkou dymovodu, vymetacie dvierka a kondenzátna miska.',
+    description:
+      'Súprava na pripojenie kotla ku komínovému systému Schiedel: tvarovka s prípojkou dymovodu, vymetacie dvierka a kondenzátna miska.',
     variants: [{ name: '1 súprava', gross: 189.9, unit: 'ks', weight: 24 }],
   },
   {
@@ -59,7 +61,12 @@ const ACCESSORY_PRODUCTS: AccessoryProduct[] = [
 const LINKS: { products: string; accessory: string; kind: AccessoryKind; amount: number }[] = [
   { products: 'stresne-okno-velux-', accessory: 'lemovanie-velux-edw-0000-pre-profilovanu-krytinu', kind: 'component', amount: 1 },
   { products: 'stresne-okno-fakro-', accessory: 'lemovanie-fakro-ezv-a-pre-profilovanu-krytinu', kind: 'component', amount: 1 },
-  { products: 'kominovy-system-schiedel-', accessory: 'pripojovacia-suprava-schiedel-pre-kotol-na-tuhe-palivo', kind: 'required', amount: 1 },
+  {
+    products: 'kominovy-system-schiedel-',
+    accessory: 'pripojovacia-suprava-schiedel-pre-kotol-na-tuhe-palivo',
+    kind: 'required',
+    amount: 1,
+  },
   { products: 'kominovy-system-schiedel-', accessory: 'kominova-hlava-schiedel-s-krycou-doskou', kind: 'required', amount: 1 },
 ];
 
@@ -158,5 +165,9 @@ export async function seedPriceHistory(trx: Transaction<Database>, now: number, 
   const rng = createRng(seed);
   const variants = await trx.selectFrom('variants').select(['v_id', 'v_sell_price', 'v_vat', 'v_sale']).orderBy('v_id').execute();
   const rows = variants.flatMap((v) => variantHistory(rng, v, now).map((row) => ({ v_id: v.v_id, ...row })));
-  for (let i = 0; i < rows.length; i += 500) await trx.insertInto('price_history').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await trx
+      .insertInto('price_history')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }

@@ -23,12 +23,22 @@ export class AddressRepository {
   }
 
   one(userId: number, addressId: number) {
-    return this.db.selectFrom('addresses').select(COLUMNS).where('address_id', '=', addressId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return this.db
+      .selectFrom('addresses')
+      .select(COLUMNS)
+      .where('address_id', '=', addressId)
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
   }
 
   /** The id and kind of one of the user's addresses, undefined when the user has no such address. */
   find(userId: number, addressId: number) {
-    return this.db.selectFrom('addresses').select(['address_id', 'kind']).where('address_id', '=', addressId).where('user_id', '=', userId).executeTakeFirst();
+    return this.db
+      .selectFrom('addresses')
+      .select(['address_id', 'kind'])
+      .where('address_id', '=', addressId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   }
 
   /**
@@ -36,11 +46,19 @@ export class AddressRepository {
    * requests of the same user that count and then insert addresses run one after the other.
    */
   async lockOwner(userId: number): Promise<void> {
-    await this.db.updateTable('users').set((eb) => ({ name: eb.ref('name') })).where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set((eb) => ({ name: eb.ref('name') }))
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   async count(userId: number): Promise<number> {
-    const row = await this.db.selectFrom('addresses').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('addresses')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -74,12 +92,29 @@ export class AddressRepository {
 
   /** The user's addresses of one kind, oldest first, with their default flags. */
   ofKind(userId: number, kind: string) {
-    return this.db.selectFrom('addresses').select(['address_id', 'is_default']).where('user_id', '=', userId).where('kind', '=', kind).orderBy('address_id').execute();
+    return this.db
+      .selectFrom('addresses')
+      .select(['address_id', 'is_default'])
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .orderBy('address_id')
+      .execute();
   }
 
   /** Makes one address the default of its kind (the others of that kind stop being it). */
   async makeDefault(userId: number, kind: string, addressId: number): Promise<void> {
-    await this.db.updateTable('addresses').set({ is_default: 0 }).where('user_id', '=', userId).where('kind', '=', kind).where('address_id', '!=', addressId).execute();
-    await this.db.updateTable('addresses').set({ is_default: 1 }).where('user_id', '=', userId).where('address_id', '=', addressId).execute();
+    await this.db
+      .updateTable('addresses')
+      .set({ is_default: 0 })
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('address_id', '!=', addressId)
+      .execute();
+    await this.db
+      .updateTable('addresses')
+      .set({ is_default: 1 })
+      .where('user_id', '=', userId)
+      .where('address_id', '=', addressId)
+      .execute();
   }
 }

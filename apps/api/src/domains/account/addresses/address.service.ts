@@ -58,7 +58,8 @@ export class AddressService {
       const addresses = new AddressRepository(trx);
       // Count and insert under the user's row lock: concurrent requests cannot pass the limit together.
       await addresses.lockOwner(userId);
-      if ((await addresses.count(userId)) >= MAX_ADDRESSES) throw new ApiError(409, 'conflict', `Uložiť môžete najviac ${MAX_ADDRESSES} adries.`);
+      if ((await addresses.count(userId)) >= MAX_ADDRESSES)
+        throw new ApiError(409, 'conflict', `Uložiť môžete najviac ${MAX_ADDRESSES} adries.`);
       const id = await addresses.insert(userId, values, new Date().toISOString());
       if (input.isDefault) await addresses.makeDefault(userId, values.kind, id);
       else await ensureDefault(addresses, userId, values.kind);

@@ -9,6 +9,11 @@ export class LoyaltyService {
 
   async points(userId: number): Promise<LoyaltyPoints> {
     const paid = await this.repo.paidOrders(userId);
-    return { points: Math.floor(paid.total / 1000) * POINTS_PER_EURO, paidOrders: paid.count, paidTotal: paid.total, pointsPerEuro: POINTS_PER_EURO };
+    return {
+      points: Math.floor(paid.total / 1000) * POINTS_PER_EURO,
+      paidOrders: paid.count,
+      paidTotal: paid.total,
+      pointsPerEuro: POINTS_PER_EURO,
+    };
   }
 }

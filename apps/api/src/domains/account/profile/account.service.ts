@@ -91,14 +91,20 @@ export class AccountService {
       try {
         await this.db.transaction().execute(async (trx) => {
           await new UserRepository(trx).insert({ email, name, passwordHash, newsletter: input.newsletter === true });
-          await this.mail(trx, email, 'Vitajte v obchode Stavebniny Domov', [
-            `Dobrý deň, ${name},`,
-            '',
-            'váš zákaznícky účet je pripravený. Prihlásiť sa môžete tu:',
-            `${origin}${shopPaths.signIn()}`,
-            '',
-            'Ak ste sa neregistrovali vy, napíšte nám odpoveďou na tento e-mail.',
-          ], 'registracia');
+          await this.mail(
+            trx,
+            email,
+            'Vitajte v obchode Stavebniny Domov',
+            [
+              `Dobrý deň, ${name},`,
+              '',
+              'váš zákaznícky účet je pripravený. Prihlásiť sa môžete tu:',
+              `${origin}${shopPaths.signIn()}`,
+              '',
+              'Ak ste sa neregistrovali vy, napíšte nám odpoveďou na tento e-mail.',
+            ],
+            'registracia',
+          );
         });
         return;
       } catch (error) {
@@ -106,14 +112,20 @@ export class AccountService {
         if (!isUniqueViolation(error)) throw error;
       }
     }
-    await this.mail(this.db, email, 'Pokus o registráciu v obchode Stavebniny Domov', [
-      'Dobrý deň,',
-      '',
-      'niekto sa pokúsil zaregistrovať s vaším e-mailom, ku ktorému už účet máte.',
-      `Ak ste to boli vy, prihláste sa (${origin}/account/login) alebo si nastavte nové heslo: ${origin}/account/password-reset`,
-      '',
-      'Ak nie, tento e-mail môžete ignorovať.',
-    ], 'registracia-existuje');
+    await this.mail(
+      this.db,
+      email,
+      'Pokus o registráciu v obchode Stavebniny Domov',
+      [
+        'Dobrý deň,',
+        '',
+        'niekto sa pokúsil zaregistrovať s vaším e-mailom, ku ktorému už účet máte.',
+        `Ak ste to boli vy, prihláste sa (${origin}/account/login) alebo si nastavte nové heslo: ${origin}/account/password-reset`,
+        '',
+        'Ak nie, tento e-mail môžete ignorovať.',
+      ],
+      'registracia-existuje',
+    );
   }
 
   /** A one-time link valid for an hour, when the e-mail has an account; nothing otherwise. */
@@ -129,14 +141,20 @@ export class AccountService {
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + RESET_TTL_MS).toISOString(),
       });
-      await this.mail(trx, user.email, 'Nové heslo do obchodu Stavebniny Domov', [
-        'Dobrý deň,',
-        '',
-        'nové heslo si nastavíte na tomto odkaze (platí 1 hodinu a len raz):',
-        `${origin}${shopPaths.passwordReset(token)}`,
-        '',
-        'Ak ste o nové heslo nežiadali, tento e-mail ignorujte; vaše heslo sa nezmení.',
-      ], 'nove-heslo');
+      await this.mail(
+        trx,
+        user.email,
+        'Nové heslo do obchodu Stavebniny Domov',
+        [
+          'Dobrý deň,',
+          '',
+          'nové heslo si nastavíte na tomto odkaze (platí 1 hodinu a len raz):',
+          `${origin}${shopPaths.passwordReset(token)}`,
+          '',
+          'Ak ste o nové heslo nežiadali, tento e-mail ignorujte; vaše heslo sa nezmení.',
+        ],
+        'nove-heslo',
+      );
     });
   }
 
@@ -210,23 +228,35 @@ export class AccountService {
         expiresAt: new Date(now + EMAIL_CHANGE_TTL_MS).toISOString(),
       });
       if (await users.emailTaken(email)) {
-        await this.mail(trx, email, 'Pokus o zmenu e-mailu v obchode Stavebniny Domov', [
-          'Dobrý deň,',
-          '',
-          'niekto sa pokúsil nastaviť vašu e-mailovú adresu inému zákazníckemu účtu. Váš účet s touto adresou zostáva nezmenený.',
-          `Ak ste to boli vy, prihláste sa do svojho účtu: ${origin}/account/login`,
-          '',
-          'Ak nie, tento e-mail môžete ignorovať.',
-        ], 'zmena-emailu-obsadeny');
+        await this.mail(
+          trx,
+          email,
+          'Pokus o zmenu e-mailu v obchode Stavebniny Domov',
+          [
+            'Dobrý deň,',
+            '',
+            'niekto sa pokúsil nastaviť vašu e-mailovú adresu inému zákazníckemu účtu. Váš účet s touto adresou zostáva nezmenený.',
+            `Ak ste to boli vy, prihláste sa do svojho účtu: ${origin}/account/login`,
+            '',
+            'Ak nie, tento e-mail môžete ignorovať.',
+          ],
+          'zmena-emailu-obsadeny',
+        );
       } else {
-        await this.mail(trx, email, 'Potvrďte nový e-mail v obchode Stavebniny Domov', [
-          'Dobrý deň,',
-          '',
-          'potvrďte, prosím, že táto adresa má byť novým e-mailom vášho zákazníckeho účtu (odkaz platí 24 hodín):',
-          `${origin}${shopPaths.profile(token)}`,
-          '',
-          'Kým zmenu nepotvrdíte, prihlasujete sa doterajším e-mailom. Ak ste o zmenu nežiadali, tento e-mail ignorujte.',
-        ], 'zmena-emailu');
+        await this.mail(
+          trx,
+          email,
+          'Potvrďte nový e-mail v obchode Stavebniny Domov',
+          [
+            'Dobrý deň,',
+            '',
+            'potvrďte, prosím, že táto adresa má byť novým e-mailom vášho zákazníckeho účtu (odkaz platí 24 hodín):',
+            `${origin}${shopPaths.profile(token)}`,
+            '',
+            'Kým zmenu nepotvrdíte, prihlasujete sa doterajším e-mailom. Ak ste o zmenu nežiadali, tento e-mail ignorujte.',
+          ],
+          'zmena-emailu',
+        );
       }
     });
     return this.profile(userId);
@@ -235,20 +265,23 @@ export class AccountService {
   /** Takes the new e-mail once per link; refused when the address has meanwhile got an account. */
   async confirmEmailChange(userId: number, token: string): Promise<Profile> {
     const now = new Date().toISOString();
-    await this.db.transaction().execute(async (trx) => {
-      const newEmail = await new LinkRepository(trx).claimEmailChange(sha256(token), userId, now);
-      if (newEmail === undefined) throw new ApiError(400, 'bad_request', EMAIL_CHANGE_INVALID);
-      try {
-        await new UserRepository(trx).setEmail(userId, newEmail);
-      } catch (error) {
+    await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const newEmail = await new LinkRepository(trx).claimEmailChange(sha256(token), userId, now);
+        if (newEmail === undefined) throw new ApiError(400, 'bad_request', EMAIL_CHANGE_INVALID);
+        try {
+          await new UserRepository(trx).setEmail(userId, newEmail);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new ApiError(409, 'conflict', EMAIL_TAKEN);
+          throw error;
+        }
+      })
+      .catch((error: unknown) => {
+        // PostgreSQL aborts the transaction on the unique violation; the answer is the same.
         if (isUniqueViolation(error)) throw new ApiError(409, 'conflict', EMAIL_TAKEN);
         throw error;
-      }
-    }).catch((error: unknown) => {
-      // PostgreSQL aborts the transaction on the unique violation; the answer is the same.
-      if (isUniqueViolation(error)) throw new ApiError(409, 'conflict', EMAIL_TAKEN);
-      throw error;
-    });
+      });
     return this.profile(userId);
   }
 

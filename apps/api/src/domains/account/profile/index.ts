@@ -12,10 +12,8 @@ import { requireUser } from '../../../infra/auth/require-user.ts';
 import { AccountService } from './account.service.ts';
 import { registerAuthRateLimit } from './auth-rate-limit.ts';
 
-
 /** One message for an unknown e-mail and a wrong password, so the answer reveals neither. */
 export const WRONG_CREDENTIALS = 'Nesprávny e-mail alebo heslo';
-
 
 /** Sign-up, sign-in, sign-out, password reset, the signed-in user and their profile. */
 export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {

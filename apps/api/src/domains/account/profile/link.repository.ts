@@ -58,7 +58,14 @@ export class LinkRepository {
   async addEmailChange(link: { tokenHash: string; userId: number; newEmail: string; createdAt: string; expiresAt: string }): Promise<void> {
     await this.db
       .insertInto('email_changes')
-      .values({ token_hash: link.tokenHash, user_id: link.userId, new_email: link.newEmail, created_at: link.createdAt, expires_at: link.expiresAt, used_at: null })
+      .values({
+        token_hash: link.tokenHash,
+        user_id: link.userId,
+        new_email: link.newEmail,
+        created_at: link.createdAt,
+        expires_at: link.expiresAt,
+        used_at: null,
+      })
       .execute();
   }
 

@@ -31,7 +31,10 @@ export const mediaRoutes: FastifyPluginAsync<ApiDeps> = async (app, { db }) => {
     const product = await catalog.productForImage(id);
     if (!product) throw notFound('Obrázok sa nenašiel.');
     const tree = await catalog.categoryTree();
-    const path = tree.path(product.cat_id).map((category) => category.cat_url).join(' ');
+    const path = tree
+      .path(product.cat_id)
+      .map((category) => category.cat_url)
+      .join(' ');
     return productSvg(product.p_name, tree.root(product.cat_id)?.cat_url, path);
   }
 

@@ -94,7 +94,10 @@ export class PngRenderer {
     });
     worker.unref();
     worker.on('message', (message: { id: number; png?: Uint8Array; error?: string }) => {
-      this.settle(message.id, message.png ? Buffer.from(message.png.buffer, message.png.byteOffset, message.png.byteLength) : new Error(message.error));
+      this.settle(
+        message.id,
+        message.png ? Buffer.from(message.png.buffer, message.png.byteOffset, message.png.byteLength) : new Error(message.error),
+      );
     });
     // A worker that dies fails what it held; the next picture starts a new one.
     const fail = (error: Error) => {

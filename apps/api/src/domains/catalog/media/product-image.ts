@@ -81,7 +81,10 @@ const COLOURS: [RegExp, string][] = [
 /** Size or pack in a name: "30 × 60", "25 kg", "3 cm", "12,5 mm", "10 l". */
 const SIZE_IN_NAME = /(\d+(?:[.,]\d+)?\s*[×x]\s*\d+(?:[.,]\d+)?(?:\s*(?:cm|mm))?|\d+(?:[.,]\d+)?\s*(?:kg|mm|cm|m²|m2|m|l|ks)\b)/i;
 
-export function productLook(name: string, categoryPath: string): { pictogram: (colour: string) => string | null; colour: string | null; size: string | null } {
+export function productLook(
+  name: string,
+  categoryPath: string,
+): { pictogram: (colour: string) => string | null; colour: string | null; size: string | null } {
   const folded = foldText(`${name} ${categoryPath}`);
   const kind = KINDS.find(([pattern]) => pattern.test(folded))?.[1] ?? null;
   const colour = COLOURS.find(([pattern]) => pattern.test(foldText(name)))?.[1] ?? null;
@@ -100,9 +103,7 @@ export function productSvg(name: string, rootCategoryUrl: string | undefined, ca
     ? `<g transform="translate(560 40)"><rect x="${-16 - look.size.length * 17}" y="0" width="${16 + look.size.length * 17}" height="48" rx="24" fill="${theme.accent}"/><text x="${-8 - (look.size.length * 17) / 2}" y="33" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="26" font-weight="700" fill="#fff">${escapeXml(look.size)}</text></g>`
     : '';
   const lines = wrapText(name, 24, 3);
-  const text = lines
-    .map((line, i) => `<tspan x="300" dy="${i === 0 ? 0 : 40}">${escapeXml(line)}</tspan>`)
-    .join('');
+  const text = lines.map((line, i) => `<tspan x="300" dy="${i === 0 ? 0 : 40}">${escapeXml(line)}</tspan>`).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}" viewBox="0 0 ${SIZE} ${SIZE}" role="img" aria-label="${escapeXml(name)}">
 <rect width="${SIZE}" height="${SIZE}" fill="${theme.background}"/>
 <g transform="translate(180 70)"${outline}>${pictogram}</g>
@@ -117,9 +118,7 @@ ${badge}
 function bricks(c: string): string {
   const rows = [0, 1, 2, 3].map((r) => {
     const offset = r % 2 === 0 ? 0 : -40;
-    return [0, 1, 2, 3]
-      .map((i) => `<rect x="${offset + i * 80}" y="${30 + r * 48}" width="74" height="42" rx="3" fill="${c}"/>`)
-      .join('');
+    return [0, 1, 2, 3].map((i) => `<rect x="${offset + i * 80}" y="${30 + r * 48}" width="74" height="42" rx="3" fill="${c}"/>`).join('');
   });
   return `<clipPath id="pictogram-bricks"><rect width="240" height="240"/></clipPath><g clip-path="url(#pictogram-bricks)">${rows.join('')}</g>`;
 }
@@ -131,7 +130,9 @@ function board(c: string): string {
 
 function waves(c: string): string {
   return [40, 95, 150, 205]
-    .map((y) => `<path d="M10 ${y} q 27.5 -30 55 0 t 55 0 t 55 0 t 55 0" fill="none" stroke="${c}" stroke-width="12" stroke-linecap="round"/>`)
+    .map(
+      (y) => `<path d="M10 ${y} q 27.5 -30 55 0 t 55 0 t 55 0 t 55 0" fill="none" stroke="${c}" stroke-width="12" stroke-linecap="round"/>`,
+    )
     .join('');
 }
 
@@ -151,9 +152,12 @@ function bucket(c: string): string {
 
 function tiles(c: string): string {
   const cells: string[] = [];
-  for (let r = 0; r < 3; r++) for (let i = 0; i < 3; i++) {
-    cells.push(`<rect x="${15 + i * 72}" y="${15 + r * 72}" width="66" height="66" rx="4" fill="${c}" opacity="${(r + i) % 2 === 0 ? 1 : 0.6}"/>`);
-  }
+  for (let r = 0; r < 3; r++)
+    for (let i = 0; i < 3; i++) {
+      cells.push(
+        `<rect x="${15 + i * 72}" y="${15 + r * 72}" width="66" height="66" rx="4" fill="${c}" opacity="${(r + i) % 2 === 0 ? 1 : 0.6}"/>`,
+      );
+    }
   return cells.join('');
 }
 
@@ -183,6 +187,8 @@ function bag(c: string): string {
 
 function blocks(c: string): string {
   const cells: string[] = [];
-  for (let r = 0; r < 2; r++) for (let i = 0; i < 2; i++) cells.push(`<rect x="${10 + i * 115 - (r % 2) * 20}" y="${40 + r * 95}" width="105" height="85" rx="4" fill="${c}"/>`);
+  for (let r = 0; r < 2; r++)
+    for (let i = 0; i < 2; i++)
+      cells.push(`<rect x="${10 + i * 115 - (r % 2) * 20}" y="${40 + r * 95}" width="105" height="85" rx="4" fill="${c}"/>`);
   return `<clipPath id="pictogram-blocks"><rect width="240" height="240"/></clipPath><g clip-path="url(#pictogram-blocks)">${cells.join('')}</g>`;
 }

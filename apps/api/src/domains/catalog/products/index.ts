@@ -20,12 +20,14 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, w
     });
     plugin.addHook('onReady', async () => {
       const started = performance.now();
-      void repository.warmListings(() => closing).then(
-        (categories) => plugin.log.info({ categories, ms: Math.round(performance.now() - started) }, 'listing index loaded'),
-        (err: unknown) => {
-          if (!closing) plugin.log.warn({ err }, 'listing index not loaded ahead: each category loads at its first filtered listing');
-        },
-      );
+      void repository
+        .warmListings(() => closing)
+        .then(
+          (categories) => plugin.log.info({ categories, ms: Math.round(performance.now() - started) }, 'listing index loaded'),
+          (err: unknown) => {
+            if (!closing) plugin.log.warn({ err }, 'listing index not loaded ahead: each category loads at its first filtered listing');
+          },
+        );
     });
   }
 

@@ -127,7 +127,9 @@ export class SearchRepository {
     const bound = this.countedHits + 1;
     const query =
       this.dialect === 'sqlite'
-        ? sql<{ n: number }>`select count(*) as n from (select 1 from product_search where product_search match ${ftsQuery(tokens)} limit ${bound})`
+        ? sql<{
+            n: number;
+          }>`select count(*) as n from (select 1 from product_search where product_search match ${ftsQuery(tokens)} limit ${bound})`
         : // Through the prefixes' GIN index, never a sequential scan (migrations search-hit-count, search-prefix-lexemes).
           sql<{ n: number }>`select search_hit_count(to_tsquery('simple', ${prefixQuery(tokens)}), ${bound}) as n`;
     const n = Number((await query.execute(this.db)).rows[0]?.n ?? 0);
@@ -138,11 +140,7 @@ export class SearchRepository {
   async suggestions(tokens: string[], limit: number) {
     const ids = await this.page(tokens, limit, 0);
     if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('products')
-      .select(['p_id', 'p_url', 'p_name', 'p_price'])
-      .where('p_id', 'in', ids)
-      .execute();
+    const rows = await this.db.selectFrom('products').select(['p_id', 'p_url', 'p_name', 'p_price']).where('p_id', 'in', ids).execute();
     const byId = new Map(rows.map((r) => [r.p_id, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);

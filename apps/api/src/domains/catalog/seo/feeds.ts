@@ -24,7 +24,11 @@ async function categoryPaths(repo: SeoRepository): Promise<CategoryPath> {
   const categories = new Map((await repo.categories()).map((category) => [category.cat_id, category]));
   return (catId) => {
     const names: string[] = [];
-    for (let at = categories.get(catId); at && names.length < 20; at = at.cat_parent_id === null ? undefined : categories.get(at.cat_parent_id)) {
+    for (
+      let at = categories.get(catId);
+      at && names.length < 20;
+      at = at.cat_parent_id === null ? undefined : categories.get(at.cat_parent_id)
+    ) {
       names.unshift(at.cat_name);
     }
     return names;

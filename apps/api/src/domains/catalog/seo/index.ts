@@ -8,7 +8,15 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { ApiError, notFound } from '../../../infra/http/errors.ts';
 import { SeoRepository } from './seo.repository.ts';
-import { brandsSitemap, categoriesSitemap, pagesSitemap, productFileCount, productsSitemap, sitemapIndex, SITEMAP_URLS_PER_FILE } from './sitemap.ts';
+import {
+  brandsSitemap,
+  categoriesSitemap,
+  pagesSitemap,
+  productFileCount,
+  productsSitemap,
+  sitemapIndex,
+  SITEMAP_URLS_PER_FILE,
+} from './sitemap.ts';
 import { googleFeed, heurekaFeed } from './feeds.ts';
 
 const CACHE = 'public, max-age=300';
@@ -59,9 +67,13 @@ export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) =>
     return reply.send(stream);
   };
 
-  app.get('/robots.txt', async (_request, reply) => reply.header('cache-control', CACHE).type('text/plain; charset=utf-8').send(robotsTxt(origin)));
+  app.get('/robots.txt', async (_request, reply) =>
+    reply.header('cache-control', CACHE).type('text/plain; charset=utf-8').send(robotsTxt(origin)),
+  );
 
-  app.get('/sitemap.xml', async (_request, reply) => xml(reply, sitemapIndex(origin, productFileCount(await repo.productCount(), perFile))));
+  app.get('/sitemap.xml', async (_request, reply) =>
+    xml(reply, sitemapIndex(origin, productFileCount(await repo.productCount(), perFile))),
+  );
   app.get('/sitemaps/pages.xml', async (_request, reply) => xml(reply, await pagesSitemap(repo, origin)));
   app.get('/sitemaps/categories.xml', async (_request, reply) => xml(reply, await categoriesSitemap(repo, origin)));
   app.get('/sitemaps/brands.xml', async (_request, reply) => xml(reply, await brandsSitemap(repo, origin)));

@@ -5,14 +5,23 @@ export class SeoRepository {
   constructor(private readonly db: Db) {}
 
   async productCount(): Promise<number> {
-    const row = await this.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('products')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /** The id before the `index`-th product (0-based, by id): where a sitemap file of products starts. */
   async productIdBefore(index: number): Promise<number | null> {
     if (index === 0) return 0;
-    const row = await this.db.selectFrom('products').select('p_id').orderBy('p_id').offset(index - 1).limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('products')
+      .select('p_id')
+      .orderBy('p_id')
+      .offset(index - 1)
+      .limit(1)
+      .executeTakeFirst();
     return row?.p_id ?? null;
   }
 
@@ -54,11 +63,27 @@ export class SeoRepository {
       .innerJoin('products as p', 'p.p_id', 'v.p_id')
       .leftJoin('brands as b', 'b.b_id', 'p.b_id')
       .select([
-        'v.v_id', 'v.v_code', 'v.v_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale', 'v.v_availability', 'v.v_weight',
-        'p.p_id', 'p.p_url', 'p.p_name', 'p.p_description', 'p.cat_id', 'b.b_name',
+        'v.v_id',
+        'v.v_code',
+        'v.v_name',
+        'v.v_sell_price',
+        'v.v_vat',
+        'v.v_sale',
+        'v.v_availability',
+        'v.v_weight',
+        'p.p_id',
+        'p.p_url',
+        'p.p_name',
+        'p.p_description',
+        'p.cat_id',
+        'b.b_name',
       ])
       .select((eb) =>
-        eb.selectFrom('variants as sibling').select((inner) => inner.fn.countAll<number>().as('n')).whereRef('sibling.p_id', '=', 'p.p_id').as('variant_count'),
+        eb
+          .selectFrom('variants as sibling')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .whereRef('sibling.p_id', '=', 'p.p_id')
+          .as('variant_count'),
       )
       .where('v.v_id', '>', afterId)
       .where('v.v_availability', '!=', 'unavailable')

@@ -15,7 +15,6 @@ import { rateLimitStore } from '../../../infra/cache/shared-state.ts';
 import { optionalUser } from '../../../infra/auth/optional-user.ts';
 import { ContactService, readContactMessage } from './contact.service.ts';
 
-
 export const contactRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const contact = new ContactService(deps.db);

@@ -42,7 +42,12 @@ export class BlogRepository {
     let query = this.db.selectFrom('blog_posts as p');
     if (options.tagId !== undefined) {
       query = query.where(({ exists, selectFrom }) =>
-        exists(selectFrom('blog_post_tags as pt').select('pt.post_id').whereRef('pt.post_id', '=', 'p.post_id').where('pt.tag_id', '=', options.tagId!)),
+        exists(
+          selectFrom('blog_post_tags as pt')
+            .select('pt.post_id')
+            .whereRef('pt.post_id', '=', 'p.post_id')
+            .where('pt.tag_id', '=', options.tagId!),
+        ),
       );
     }
     const [{ total }] = [await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()];

@@ -13,7 +13,10 @@ import { violationsSince } from '../telemetry/csp-violations.repository.ts';
 
 /** What the server hands the ops routes: the reader of the counts (a database's, or a test's). */
 export type CspViolationsReader = (now: Date) => Promise<CspViolationReport>;
-export const cspViolationsReader = (db: Db): CspViolationsReader => (now) => violationsSince(db, now);
+export const cspViolationsReader =
+  (db: Db): CspViolationsReader =>
+  (now) =>
+    violationsSince(db, now);
 
 export const cspViolationRoutes: FastifyPluginAsync<{
   read: CspViolationsReader;

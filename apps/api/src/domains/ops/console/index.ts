@@ -15,7 +15,26 @@ import type { BackupOverview, PaymentRefund, ReleaseVersionHealth } from '@shop/
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { bearerToken, isCrossSite } from '../../../infra/auth/auth.ts';
-import { deploy, finishCanary, history, rollback, setPin, status, type DeployMode, ReleaseRefused, isArea, isPart, type PartName, type Provenance, type ReleaseStorage, PREVIEW_TTL_MS, previewLink, UPLOAD_BODY_LIMIT, unpackBuild, type ReleaseIntegrity } from '@shop/release';
+import {
+  deploy,
+  finishCanary,
+  history,
+  rollback,
+  setPin,
+  status,
+  type DeployMode,
+  ReleaseRefused,
+  isArea,
+  isPart,
+  type PartName,
+  type Provenance,
+  type ReleaseStorage,
+  PREVIEW_TTL_MS,
+  previewLink,
+  UPLOAD_BODY_LIMIT,
+  unpackBuild,
+  type ReleaseIntegrity,
+} from '@shop/release';
 import type { ReleaseActor, ReleaseIdentities } from '../../releases/identities.repository.ts';
 import { OPERATOR_SESSION_MS, type OperatorAccounts } from '../../releases/operators.repository.ts';
 import { scriptInventory } from '../../releases/script-inventory.ts';
@@ -75,7 +94,17 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function refusal(reply: FastifyReply, error: unknown) {
   if (!(error instanceof ReleaseRefused)) throw error;
-  const status = error.code === 'unknown_version' ? 404 : error.code === 'broken_build' || error.code === 'bad_signature' || error.code === 'missing_module' || error.code === 'incompatible_kernel' || error.code === 'over_budget' || error.code === 'route_clash' ? 422 : 409;
+  const status =
+    error.code === 'unknown_version'
+      ? 404
+      : error.code === 'broken_build' ||
+          error.code === 'bad_signature' ||
+          error.code === 'missing_module' ||
+          error.code === 'incompatible_kernel' ||
+          error.code === 'over_budget' ||
+          error.code === 'route_clash'
+        ? 422
+        : 409;
   return reply.code(status).send({ error: { code: 'conflict', message: error.message, refusal: error.code } });
 }
 
@@ -95,7 +124,14 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   const publicOrigin = new URL(options.publicUrl).origin;
   const secureCookie = publicOrigin.startsWith('https:');
   const cookie = (value: string, maxAgeSeconds: number) =>
-    stringifySetCookie(OPS_SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', path: '/api/ops', secure: secureCookie, maxAge: maxAgeSeconds, ...(maxAgeSeconds > 0 ? { expires: new Date(Date.now() + maxAgeSeconds * 1000) } : {}) });
+    stringifySetCookie(OPS_SESSION_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/api/ops',
+      secure: secureCookie,
+      maxAge: maxAgeSeconds,
+      ...(maxAgeSeconds > 0 ? { expires: new Date(Date.now() + maxAgeSeconds * 1000) } : {}),
+    });
 
   /**
    * CSRF: a change made with the cookie must be JSON (which a form on another site cannot send
@@ -119,7 +155,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         request.releaseActor = team;
         return;
       }
-      return reply.code(401).send({ error: { code: 'unauthorized', message: 'Neplatný prístup tímu. Operátor sa prihlasuje na stránke /ops menom a heslom.' } });
+      return reply.code(401).send({
+        error: { code: 'unauthorized', message: 'Neplatný prístup tímu. Operátor sa prihlasuje na stránke /ops menom a heslom.' },
+      });
     }
     const secret = sessionSecret(request);
     const session = secret ? await operators.session(secret) : null;
@@ -128,45 +166,64 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     request.releaseActor = { kind: 'operator', name: session.name };
   });
 
-  app.route({ ...route('POST /api/ops/session'), handler: async (request, reply) => {
-    if (crossSite(request)) return refuseCrossSite(reply);
-    const { name, password } = request.body;
-    // A team's release credential is never an operator, as the Bearer token or typed as the password.
-    const bearer = bearerToken(request);
-    const team = (bearer ? await identities.team(bearer) : null) ?? (await identities.team(password));
-    if (team) {
-      await identities.audit({ actor: team.name, action: 'sign-in', part: null, allowed: false, detail: 'prístup tímu nie je účet operátora' });
-      return reply.code(403).send({ error: { code: 'forbidden', message: 'Prístup tímu nie je účet operátora: prihláste sa menom a heslom operátora.' } });
-    }
-    const result = await operators.signIn({ name, password, address: request.ip });
-    if (!result.ok && result.reason === 'limited') {
-      return reply.code(429).send({ error: { code: 'rate_limited', message: 'Príliš veľa neúspešných prihlásení. Skúste to znova o 15 minút.' } });
-    }
-    if (!result.ok) {
-      await identities.audit({ actor: name, action: 'sign-in', part: null, allowed: false, detail: 'nesprávne meno alebo heslo' });
-      return reply.code(401).send({ error: { code: 'unauthorized', message: 'Nesprávne meno alebo heslo.' } });
-    }
-    await identities.audit({ actor: result.session.name, action: 'sign-in', part: null, allowed: true });
-    reply.header('set-cookie', cookie(result.secret, OPERATOR_SESSION_MS / 1000)).header('cache-control', 'no-store');
-    return { data: result.session };
-  } });
+  app.route({
+    ...route('POST /api/ops/session'),
+    handler: async (request, reply) => {
+      if (crossSite(request)) return refuseCrossSite(reply);
+      const { name, password } = request.body;
+      // A team's release credential is never an operator, as the Bearer token or typed as the password.
+      const bearer = bearerToken(request);
+      const team = (bearer ? await identities.team(bearer) : null) ?? (await identities.team(password));
+      if (team) {
+        await identities.audit({
+          actor: team.name,
+          action: 'sign-in',
+          part: null,
+          allowed: false,
+          detail: 'prístup tímu nie je účet operátora',
+        });
+        return reply
+          .code(403)
+          .send({ error: { code: 'forbidden', message: 'Prístup tímu nie je účet operátora: prihláste sa menom a heslom operátora.' } });
+      }
+      const result = await operators.signIn({ name, password, address: request.ip });
+      if (!result.ok && result.reason === 'limited') {
+        return reply
+          .code(429)
+          .send({ error: { code: 'rate_limited', message: 'Príliš veľa neúspešných prihlásení. Skúste to znova o 15 minút.' } });
+      }
+      if (!result.ok) {
+        await identities.audit({ actor: name, action: 'sign-in', part: null, allowed: false, detail: 'nesprávne meno alebo heslo' });
+        return reply.code(401).send({ error: { code: 'unauthorized', message: 'Nesprávne meno alebo heslo.' } });
+      }
+      await identities.audit({ actor: result.session.name, action: 'sign-in', part: null, allowed: true });
+      reply.header('set-cookie', cookie(result.secret, OPERATOR_SESSION_MS / 1000)).header('cache-control', 'no-store');
+      return { data: result.session };
+    },
+  });
 
-  app.route({ ...route('GET /api/ops/session'), handler: async (request, reply) => {
-    const secret = sessionSecret(request);
-    const session = secret ? await operators.session(secret) : null;
-    if (!session) return reply.code(401).send({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
-    reply.header('cache-control', 'no-store');
-    return { data: session };
-  } });
+  app.route({
+    ...route('GET /api/ops/session'),
+    handler: async (request, reply) => {
+      const secret = sessionSecret(request);
+      const session = secret ? await operators.session(secret) : null;
+      if (!session) return reply.code(401).send({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
+      reply.header('cache-control', 'no-store');
+      return { data: session };
+    },
+  });
 
-  app.route({ ...route('DELETE /api/ops/session'), handler: async (request, reply) => {
-    const secret = sessionSecret(request);
-    if (secret && crossSite(request)) return refuseCrossSite(reply);
-    const session = secret ? await operators.session(secret) : null;
-    if (secret) await operators.signOut(secret);
-    if (session) await identities.audit({ actor: session.name, action: 'sign-out', part: null, allowed: true });
-    return reply.code(204).header('set-cookie', cookie('', 0)).send(null);
-  } });
+  app.route({
+    ...route('DELETE /api/ops/session'),
+    handler: async (request, reply) => {
+      const secret = sessionSecret(request);
+      if (secret && crossSite(request)) return refuseCrossSite(reply);
+      const session = secret ? await operators.session(secret) : null;
+      if (secret) await operators.signOut(secret);
+      if (session) await identities.audit({ actor: session.name, action: 'sign-out', part: null, allowed: true });
+      return reply.code(204).header('set-cookie', cookie('', 0)).send(null);
+    },
+  });
 
   /**
    * The operator may act on every part, a team only on its own area (`part` null: the operator's
@@ -179,7 +236,12 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     if (action !== 'read' || !allowed) await identities.audit({ actor: actor.name, action, part, allowed });
     if (!allowed) {
       const what = part === null ? 'stránku operátora' : `časť ${part.slice(0, 20)}`;
-      await reply.code(403).send({ error: { code: 'forbidden', message: `Tento prístup nesmie meniť ${what}: ${actor.kind === 'team' ? `patrí tímu oblasti ${actor.area}` : 'nemá oprávnenie'}.` } });
+      await reply.code(403).send({
+        error: {
+          code: 'forbidden',
+          message: `Tento prístup nesmie meniť ${what}: ${actor.kind === 'team' ? `patrí tímu oblasti ${actor.area}` : 'nemá oprávnenie'}.`,
+        },
+      });
     }
     return allowed;
   };
@@ -189,11 +251,19 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     await authorize(request, reply, 'read', null);
   };
 
-  app.route({ ...route('GET /api/ops/releases'), preHandler: operatorReads, handler: async () => {
-    const since = new Date(Date.now() - 60 * 60_000);
-    const [current, moves, health] = await Promise.all([status(storage), history(storage), options.health ? options.health(since) : Promise.resolve([])]);
-    return { data: { ...current, history: moves.slice(-200), health } };
-  } });
+  app.route({
+    ...route('GET /api/ops/releases'),
+    preHandler: operatorReads,
+    handler: async () => {
+      const since = new Date(Date.now() - 60 * 60_000);
+      const [current, moves, health] = await Promise.all([
+        status(storage),
+        history(storage),
+        options.health ? options.health(since) : Promise.resolve([]),
+      ]);
+      return { data: { ...current, history: moves.slice(-200), health } };
+    },
+  });
 
   const { backups } = options;
   if (backups) {
@@ -201,10 +271,14 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   }
   const { inventory } = options;
   if (inventory) {
-    app.route({ ...route('GET /api/ops/inventory'), preHandler: operatorReads, handler: async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null }) };
-    } });
+    app.route({
+      ...route('GET /api/ops/inventory'),
+      preHandler: operatorReads,
+      handler: async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return { data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null }) };
+      },
+    });
   }
   const { refunds } = options;
   if (refunds) {
@@ -212,85 +286,146 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   }
   const { findings } = options;
   if (findings) {
-    app.route({ ...route('GET /api/ops/integrity'), preHandler: operatorReads, handler: async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const policy = integrityPolicyFrom(process.env);
-      const [rows, last] = await Promise.all([findings.recent(FINDINGS_SHOWN), findings.lastCheck()]);
-      return {
-        data: {
-          lastCheck: last?.at ?? null,
-          lastCheckedRevision: last?.revision ?? null,
-          intervalMs: policy.intervalMs,
-          action: policy.action,
-          findings: rows.map((row) => ({
-            part: row.part, version: row.version, subject: row.subject, kind: row.kind, expected: row.expected, actual: row.actual,
-            firstSeen: row.first_seen, lastSeen: row.last_seen, action: row.action, detail: row.detail,
-          })),
-        },
-      };
-    } });
+    app.route({
+      ...route('GET /api/ops/integrity'),
+      preHandler: operatorReads,
+      handler: async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const policy = integrityPolicyFrom(process.env);
+        const [rows, last] = await Promise.all([findings.recent(FINDINGS_SHOWN), findings.lastCheck()]);
+        return {
+          data: {
+            lastCheck: last?.at ?? null,
+            lastCheckedRevision: last?.revision ?? null,
+            intervalMs: policy.intervalMs,
+            action: policy.action,
+            findings: rows.map((row) => ({
+              part: row.part,
+              version: row.version,
+              subject: row.subject,
+              kind: row.kind,
+              expected: row.expected,
+              actual: row.actual,
+              firstSeen: row.first_seen,
+              lastSeen: row.last_seen,
+              action: row.action,
+              detail: row.detail,
+            })),
+          },
+        };
+      },
+    });
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations, authorize });
-  app.route({ ...route('GET /api/ops/audit'), preHandler: operatorReads, handler: async () => ({
-    data: (await identities.recent(AUDIT_SHOWN)).map((row) => ({ at: row.at, actor: row.actor, action: row.action, part: row.part, allowed: row.allowed === 1, detail: row.detail })),
-  }) });
+  app.route({
+    ...route('GET /api/ops/audit'),
+    preHandler: operatorReads,
+    handler: async () => ({
+      data: (await identities.recent(AUDIT_SHOWN)).map((row) => ({
+        at: row.at,
+        actor: row.actor,
+        action: row.action,
+        part: row.part,
+        allowed: row.allowed === 1,
+        detail: row.detail,
+      })),
+    }),
+  });
 
   /** History names who moved a part: the team's credential, or the signed-in operator. */
-  const actor = (request: FastifyRequest, reason?: string): Provenance => ({ who: request.releaseActor!.name, reason: reason?.trim() || null });
+  const actor = (request: FastifyRequest, reason?: string): Provenance => ({
+    who: request.releaseActor!.name,
+    reason: reason?.trim() || null,
+  });
   /** Each release route names its action; refused ones stop here. */
   const releaseAction = (action: string) => async (request: FastifyRequest<{ Params: { part: string } }>, reply: FastifyReply) => {
     await authorize(request, reply, action, request.params.part);
   };
 
-  app.route({ ...route('POST /api/ops/releases/:part/rollback'), preHandler: releaseAction('rollback'), handler: async (request, reply) => {
-    const { part } = request.params;
-    if (!isPart(part)) return unknownPart(reply, part);
-    try {
-      const result = await rollback({ storage, part, to: request.body?.version ?? null, provenance: actor(request, request.body?.reason), integrity: options.integrity });
-      request.log.warn({ release: { action: 'rollback', ...result } }, 'release rolled back from /ops');
-      return { data: result };
-    } catch (error) {
-      return refusal(reply, error);
-    }
-  } });
-
-  for (const action of ['pin', 'unpin'] as const) {
-    app.route({ ...route(`POST /api/ops/releases/:part/${action}`), preHandler: releaseAction(action), handler: async (request, reply) => {
+  app.route({
+    ...route('POST /api/ops/releases/:part/rollback'),
+    preHandler: releaseAction('rollback'),
+    handler: async (request, reply) => {
       const { part } = request.params;
       if (!isPart(part)) return unknownPart(reply, part);
       try {
-        const pin = await setPin({ storage, part, pinned: action === 'pin', provenance: actor(request, request.body?.reason) });
-        return { data: { pinned: pin !== null } };
-      } catch (error) {
-        return refusal(reply, error);
-      }
-    } });
-  }
-
-  for (const outcome of ['promote', 'abort'] as const) {
-    app.route({ ...route(`POST /api/ops/releases/:part/${outcome}`), preHandler: releaseAction(outcome), handler: async (request, reply) => {
-      const { part } = request.params;
-      if (!isArea(part)) return unknownPart(reply, part);
-      try {
-        const result = await finishCanary({ storage, area: part, outcome, provenance: actor(request, request.body?.reason), expectVersion: request.body?.version, integrity: options.integrity });
-        request.log.warn({ release: { action: outcome, ...result } }, `canary ${outcome === 'promote' ? 'promoted' : 'aborted'} from /ops`);
+        const result = await rollback({
+          storage,
+          part,
+          to: request.body?.version ?? null,
+          provenance: actor(request, request.body?.reason),
+          integrity: options.integrity,
+        });
+        request.log.warn({ release: { action: 'rollback', ...result } }, 'release rolled back from /ops');
         return { data: result };
       } catch (error) {
         return refusal(reply, error);
       }
-    } });
+    },
+  });
+
+  for (const action of ['pin', 'unpin'] as const) {
+    app.route({
+      ...route(`POST /api/ops/releases/:part/${action}`),
+      preHandler: releaseAction(action),
+      handler: async (request, reply) => {
+        const { part } = request.params;
+        if (!isPart(part)) return unknownPart(reply, part);
+        try {
+          const pin = await setPin({ storage, part, pinned: action === 'pin', provenance: actor(request, request.body?.reason) });
+          return { data: { pinned: pin !== null } };
+        } catch (error) {
+          return refusal(reply, error);
+        }
+      },
+    });
   }
 
-  app.route({ ...route('POST /api/ops/releases/:part/preview'), preHandler: releaseAction('preview'), handler: async (request, reply) => {
-    const { part } = request.params;
-    if (!isArea(part)) return unknownPart(reply, part);
-    if (!(await storage.exists(`remotes/${part}/${request.body.version}`))) {
-      return reply.code(404).send({ error: { code: 'not_found', message: `Verzia ${request.body.version} nie je na serveri.` } });
-    }
-    return {
-      data: { url: previewLink(options.publicUrl, operatorToken, { area: part, version: request.body.version }), expires: new Date(Date.now() + PREVIEW_TTL_MS).toISOString() },
-    };
-  } });
+  for (const outcome of ['promote', 'abort'] as const) {
+    app.route({
+      ...route(`POST /api/ops/releases/:part/${outcome}`),
+      preHandler: releaseAction(outcome),
+      handler: async (request, reply) => {
+        const { part } = request.params;
+        if (!isArea(part)) return unknownPart(reply, part);
+        try {
+          const result = await finishCanary({
+            storage,
+            area: part,
+            outcome,
+            provenance: actor(request, request.body?.reason),
+            expectVersion: request.body?.version,
+            integrity: options.integrity,
+          });
+          request.log.warn(
+            { release: { action: outcome, ...result } },
+            `canary ${outcome === 'promote' ? 'promoted' : 'aborted'} from /ops`,
+          );
+          return { data: result };
+        } catch (error) {
+          return refusal(reply, error);
+        }
+      },
+    });
+  }
+
+  app.route({
+    ...route('POST /api/ops/releases/:part/preview'),
+    preHandler: releaseAction('preview'),
+    handler: async (request, reply) => {
+      const { part } = request.params;
+      if (!isArea(part)) return unknownPart(reply, part);
+      if (!(await storage.exists(`remotes/${part}/${request.body.version}`))) {
+        return reply.code(404).send({ error: { code: 'not_found', message: `Verzia ${request.body.version} nie je na serveri.` } });
+      }
+      return {
+        data: {
+          url: previewLink(options.publicUrl, operatorToken, { area: part, version: request.body.version }),
+          expires: new Date(Date.now() + PREVIEW_TTL_MS).toISOString(),
+        },
+      };
+    },
+  });
 
   // A CI release without file access to the origin: the build comes in the body and runs the same checks.
   app.route({
@@ -301,14 +436,24 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       const { part } = request.params;
       if (!isPart(part)) return unknownPart(reply, part);
       const body = request.body;
-      if (body.mode === 'canary' && !body.share) return reply.code(400).send({ error: { code: 'bad_request', message: 'Kanárske vydanie potrebuje podiel (share).' } });
+      if (body.mode === 'canary' && !body.share)
+        return reply.code(400).send({ error: { code: 'bad_request', message: 'Kanárske vydanie potrebuje podiel (share).' } });
       const mode: DeployMode = body.mode === 'canary' ? { kind: 'canary', share: body.share! } : { kind: body.mode };
       const dir = await mkdtemp(join(tmpdir(), `release-upload-${part}-`));
       try {
         await unpackBuild(body, dir);
-        if (!options.keys) throw new ReleaseRefused('bad_signature', 'This server accepts no signed uploads (no release keys). Nothing was changed.');
-        await verifyUpload({ keys: options.keys, actor: request.releaseActor!, part, dir, packageVersion: body.packageVersion, manifest: body.manifest }).catch(async (error: unknown) => {
-          if (error instanceof ReleaseRefused) await identities.audit({ actor: request.releaseActor!.name, action: 'upload', part, allowed: false, detail: error.message });
+        if (!options.keys)
+          throw new ReleaseRefused('bad_signature', 'This server accepts no signed uploads (no release keys). Nothing was changed.');
+        await verifyUpload({
+          keys: options.keys,
+          actor: request.releaseActor!,
+          part,
+          dir,
+          packageVersion: body.packageVersion,
+          manifest: body.manifest,
+        }).catch(async (error: unknown) => {
+          if (error instanceof ReleaseRefused)
+            await identities.audit({ actor: request.releaseActor!.name, action: 'upload', part, allowed: false, detail: error.message });
           throw error;
         });
         const result = await deploy({
@@ -321,10 +466,18 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
           overridePin: body.overridePin === true,
           signed: body.manifest,
           // The credential or the operator names who released; what the uploader says of itself is kept beside it.
-          provenance: { who: `${request.releaseActor!.name} (${body.who}, upload)`, reason: body.reason ?? null, commit: body.commit ?? null, dirty: body.dirty ?? null },
+          provenance: {
+            who: `${request.releaseActor!.name} (${body.who}, upload)`,
+            reason: body.reason ?? null,
+            commit: body.commit ?? null,
+            dirty: body.dirty ?? null,
+          },
         });
         request.log.warn({ release: { action: `upload ${mode.kind}`, ...result } }, 'release uploaded');
-        const previewUrl = mode.kind === 'publish' && isArea(part) ? previewLink(options.publicUrl, operatorToken, { area: part, version: result.version }) : null;
+        const previewUrl =
+          mode.kind === 'publish' && isArea(part)
+            ? previewLink(options.publicUrl, operatorToken, { area: part, version: result.version })
+            : null;
         return { data: { result, previewUrl } };
       } catch (error) {
         return refusal(reply, error);

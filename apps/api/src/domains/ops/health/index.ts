@@ -33,24 +33,31 @@ export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =>
     handler: async () => ({ data: { status: 'ok' as const, uptimeSeconds: Math.round(process.uptime()) } }),
   });
 
-  app.route({ ...callRoute(opsCalls, 'GET /api/ready'), handler: async (request) => {
-    const results = await Promise.all(
-      checks.map(async (c) => {
-        try {
-          await withTimeout(c.check());
-          return { ...c, ok: true };
-        } catch (error) {
-          request.log.error({ err: error, check: c.name }, 'readiness check failed');
-          return { ...c, ok: false };
-        }
-      }),
-    );
-    const failed = results.filter((r) => !r.ok);
-    if (failed.length > 0) {
-      throw new ApiError(503, 'internal', `Obchod teraz nie je pripravený obslúžiť požiadavky: nedostupné – ${failed.map((f) => f.label).join(', ')}.`);
-    }
-    return { data: { status: 'ready' as const, checks: Object.fromEntries(results.map((r) => [r.name, 'ok' as const])) } };
-  } });
+  app.route({
+    ...callRoute(opsCalls, 'GET /api/ready'),
+    handler: async (request) => {
+      const results = await Promise.all(
+        checks.map(async (c) => {
+          try {
+            await withTimeout(c.check());
+            return { ...c, ok: true };
+          } catch (error) {
+            request.log.error({ err: error, check: c.name }, 'readiness check failed');
+            return { ...c, ok: false };
+          }
+        }),
+      );
+      const failed = results.filter((r) => !r.ok);
+      if (failed.length > 0) {
+        throw new ApiError(
+          503,
+          'internal',
+          `Obchod teraz nie je pripravený obslúžiť požiadavky: nedostupné – ${failed.map((f) => f.label).join(', ')}.`,
+        );
+      }
+      return { data: { status: 'ready' as const, checks: Object.fromEntries(results.map((r) => [r.name, 'ok' as const])) } };
+    },
+  });
 
   app.get('/metrics', async (request, reply) => {
     requireOperator(request, deps.checkout.operatorToken);

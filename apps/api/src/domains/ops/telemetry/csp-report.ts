@@ -28,23 +28,51 @@ const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, TEX
 export function violationsOf(body: unknown): Violation[] {
   const legacy = (body as { 'csp-report'?: Record<string, unknown> } | null)?.['csp-report'];
   if (legacy && typeof legacy === 'object') {
-    return [{
-      directive: text(legacy['effective-directive'] ?? legacy['violated-directive']),
-      blocked: text(legacy['blocked-uri']),
-      document: text(legacy['document-uri']),
-      source: text(legacy['source-file']),
-      sample: text(legacy['script-sample']),
-    }];
+    return [
+      {
+        directive: text(legacy['effective-directive'] ?? legacy['violated-directive']),
+        blocked: text(legacy['blocked-uri']),
+        document: text(legacy['document-uri']),
+        source: text(legacy['source-file']),
+        sample: text(legacy['script-sample']),
+      },
+    ];
   }
   if (!Array.isArray(body)) return [];
   return body.slice(0, 50).flatMap((report: unknown) => {
     const r = report as { type?: unknown; url?: unknown; body?: Record<string, unknown> } | null;
     if (r?.type !== 'csp-violation' || !r.body || typeof r.body !== 'object') return [];
-    return [{ directive: text(r.body.effectiveDirective), blocked: text(r.body.blockedURL), document: text(r.body.documentURL ?? r.url), source: text(r.body.sourceFile), sample: text(r.body.sample) }];
+    return [
+      {
+        directive: text(r.body.effectiveDirective),
+        blocked: text(r.body.blockedURL),
+        document: text(r.body.documentURL ?? r.url),
+        source: text(r.body.sourceFile),
+        sample: text(r.body.sample),
+      },
+    ];
   });
 }
 
-const DIRECTIVES = new Set(['script-src', 'script-src-elem', 'script-src-attr', 'style-src', 'style-src-elem', 'style-src-attr', 'img-src', 'font-src', 'connect-src', 'frame-src', 'frame-ancestors', 'form-action', 'object-src', 'base-uri', 'worker-src', 'manifest-src', 'default-src']);
+const DIRECTIVES = new Set([
+  'script-src',
+  'script-src-elem',
+  'script-src-attr',
+  'style-src',
+  'style-src-elem',
+  'style-src-attr',
+  'img-src',
+  'font-src',
+  'connect-src',
+  'frame-src',
+  'frame-ancestors',
+  'form-action',
+  'object-src',
+  'base-uri',
+  'worker-src',
+  'manifest-src',
+  'default-src',
+]);
 
 const url = (value: string): URL | null => {
   try {

@@ -25,9 +25,7 @@ import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
 import { scrubMessage } from './scrub.ts';
 import { registerCspReports } from './csp-report.ts';
 
-
 /** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
-
 
 const LOGGED_PER_REPORT = 10;
 const TOO_MANY = 'Príliš veľa hlásení z prehliadača. Skúste to znova o minútu.';
@@ -64,9 +62,13 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
         // A log line per error, at most LOGGED_PER_REPORT per request: a flood is counted, not logged line by line.
         if (logged++ >= LOGGED_PER_REPORT) continue;
         const { area, version, route, kind } = event;
-        request.log.warn({ clientError: { area, version, route, kind, message: scrubMessage(event.message ?? '') } }, 'client error report');
+        request.log.warn(
+          { clientError: { area, version, route, kind, message: scrubMessage(event.message ?? '') } },
+          'client error report',
+        );
       }
-      if (logged > LOGGED_PER_REPORT) request.log.warn({ clientErrorsNotLogged: logged - LOGGED_PER_REPORT }, 'client error report: more errors in this batch');
+      if (logged > LOGGED_PER_REPORT)
+        request.log.warn({ clientErrorsNotLogged: logged - LOGGED_PER_REPORT }, 'client error report: more errors in this batch');
       return reply.code(204).send(null);
     },
   });

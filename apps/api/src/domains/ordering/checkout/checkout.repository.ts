@@ -11,8 +11,18 @@ export class CheckoutRepository {
       .selectFrom('variants as v')
       .innerJoin('products as p', 'p.p_id', 'v.p_id')
       .select([
-        'v.v_id', 'v.p_id', 'v.v_code', 'v.v_name', 'v.v_unit', 'p.p_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale',
-        'v.v_stock', 'v.v_availability', 'v.v_weight',
+        'v.v_id',
+        'v.p_id',
+        'v.v_code',
+        'v.v_name',
+        'v.v_unit',
+        'p.p_name',
+        'v.v_sell_price',
+        'v.v_vat',
+        'v.v_sale',
+        'v.v_stock',
+        'v.v_availability',
+        'v.v_weight',
       ])
       .where('v.v_id', 'in', ids)
       .execute();

@@ -5,13 +5,7 @@
 import type { CheckoutLineInput } from '@shop/shared-kernel/contract';
 import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';
 import type { CheckoutMethod, CheckoutQuote, Coupon, OrderLine } from '@shop/shared-kernel/contract';
-import {
-  couponDiscountAmount,
-  priceAfterCoupon,
-  roundTo005,
-  unitPriceWithVat,
-  vatBreakdown,
-} from '@shop/shared-kernel/rules';
+import { couponDiscountAmount, priceAfterCoupon, roundTo005, unitPriceWithVat, vatBreakdown } from '@shop/shared-kernel/rules';
 import type { CouponRow } from '../../../db/coupon.table.ts';
 import type { DbOrTrx } from '../../../db/database.ts';
 import { CheckoutRepository } from './checkout.repository.ts';
@@ -74,8 +68,10 @@ export const PRICING_MESSAGES = {
 const basketTooLarge = (message: string) => new ApiError(422, 'validation_failed', `${message} Pre väčší odber nás, prosím, kontaktujte.`);
 
 function checkBasketLimits(lines: CheckoutLineInput[]): void {
-  if (lines.length > BASKET_LIMITS.lines) throw basketTooLarge(`V jednej objednávke môže byť najviac ${BASKET_LIMITS.lines} rôznych položiek.`);
-  if (lines.some((l) => l.amount > BASKET_LIMITS.lineAmount)) throw basketTooLarge(`Jednej položky môžete objednať najviac ${BASKET_LIMITS.lineAmount.toLocaleString('sk-SK')} ks.`);
+  if (lines.length > BASKET_LIMITS.lines)
+    throw basketTooLarge(`V jednej objednávke môže byť najviac ${BASKET_LIMITS.lines} rôznych položiek.`);
+  if (lines.some((l) => l.amount > BASKET_LIMITS.lineAmount))
+    throw basketTooLarge(`Jednej položky môžete objednať najviac ${BASKET_LIMITS.lineAmount.toLocaleString('sk-SK')} ks.`);
   if (lines.reduce((sum, l) => sum + l.amount, 0) > BASKET_LIMITS.totalAmount) {
     throw basketTooLarge(`Objednávka môže mať spolu najviac ${BASKET_LIMITS.totalAmount.toLocaleString('sk-SK')} ks tovaru.`);
   }
@@ -137,7 +133,15 @@ async function paymentMethods(db: DbOrTrx, shippingCode: string | null) {
   const methods = await new CheckoutRepository(db).paymentMethods();
   return methods.map((m): CheckoutMethod & { vat: number } => {
     const reason = paymentRestriction(m.pm_code, shippingCode);
-    return { code: m.pm_code, name: m.pm_name, description: m.pm_description, price: gross(m.pm_price, m.pm_vat), vat: m.pm_vat, available: reason === null, reason };
+    return {
+      code: m.pm_code,
+      name: m.pm_name,
+      description: m.pm_description,
+      price: gross(m.pm_price, m.pm_vat),
+      vat: m.pm_vat,
+      available: reason === null,
+      reason,
+    };
   });
 }
 
@@ -149,13 +153,26 @@ async function paymentMethods(db: DbOrTrx, shippingCode: string | null) {
 export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pricing> {
   const merged = mergeLines(input.lines);
   checkBasketLimits(merged);
-  const variants = await loadVariants(db, merged.map((l) => l.v_id));
+  const variants = await loadVariants(
+    db,
+    merged.map((l) => l.v_id),
+  );
   if (merged.some((l) => !variants.has(l.v_id))) throw new ApiError(409, 'conflict', PRICING_MESSAGES.gone);
 
   const lines: OrderLine[] = merged.map(({ v_id, amount }) => {
     const v = variants.get(v_id)!;
     const unitPrice = unitPriceWithVat({ v_sellPrice: v.v_sell_price, v_vat: v.v_vat, v_sale: v.v_sale });
-    return { v_id, v_code: v.v_code, p_name: v.p_name, v_name: v.v_name, v_unit: v.v_unit, amount, unitPrice, vat: v.v_vat, lineTotal: unitPrice * amount };
+    return {
+      v_id,
+      v_code: v.v_code,
+      p_name: v.p_name,
+      v_name: v.v_name,
+      v_unit: v.v_unit,
+      amount,
+      unitPrice,
+      vat: v.v_vat,
+      lineTotal: unitPrice * amount,
+    };
   });
   const itemsTotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
   const weight = merged.reduce((sum, l) => sum + variants.get(l.v_id)!.v_weight * l.amount, 0);
@@ -188,7 +205,10 @@ export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pri
   const paymentPrice = payment?.price ?? 0;
   const total = itemsAfterDiscount + shippingPrice + paymentPrice;
   const amountDue = payment && CASH_PAYMENTS.has(payment.code) ? roundTo005(total) : total;
-  const itemsVat = vatBreakdown(lines.map((l) => ({ gross: l.lineTotal, rate: l.vat })), discount);
+  const itemsVat = vatBreakdown(
+    lines.map((l) => ({ gross: l.lineTotal, rate: l.vat })),
+    discount,
+  );
   const vat = vatBreakdown([
     ...itemsVat.map((l) => ({ gross: l.total, rate: l.rate })),
     ...(shipping ? [{ gross: shippingPrice, rate: shipping.vat }] : []),

@@ -20,7 +20,12 @@ export const RATE_LIMIT_MESSAGES = {
 } as const;
 
 /** Registers the rate-limit plugin in the scope of `app` (routes opt in with `limitPerAddress`). */
-export async function registerCheckoutRateLimit(app: FastifyInstance, allowList: readonly string[], shared: SharedState | null, scope: string): Promise<void> {
+export async function registerCheckoutRateLimit(
+  app: FastifyInstance,
+  allowList: readonly string[],
+  shared: SharedState | null,
+  scope: string,
+): Promise<void> {
   await app.register(rateLimit, {
     global: false,
     ...rateLimitStore(shared, scope),

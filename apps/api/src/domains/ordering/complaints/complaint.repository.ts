@@ -10,7 +10,20 @@ export class ComplaintRepository {
       .selectFrom('complaints as c')
       .innerJoin('orders as o', 'o.order_id', 'c.order_id')
       .innerJoin('order_items as i', 'i.item_id', 'c.item_id')
-      .select(['c.complaint_id', 'c.item_id', 'c.reason', 'c.description', 'c.state', 'c.created_at', 'c.settle_by', 'c.resolution', 'o.order_number', 'o.order_token', 'i.p_name', 'i.v_name']);
+      .select([
+        'c.complaint_id',
+        'c.item_id',
+        'c.reason',
+        'c.description',
+        'c.state',
+        'c.created_at',
+        'c.settle_by',
+        'c.resolution',
+        'o.order_number',
+        'o.order_token',
+        'i.p_name',
+        'i.v_name',
+      ]);
     if (where.userId !== undefined) query = query.where('c.user_id', '=', where.userId);
     if (where.complaintId !== undefined) query = query.where('c.complaint_id', '=', where.complaintId);
     return query.orderBy('c.created_at', 'desc').orderBy('c.complaint_id', 'desc').execute();
@@ -39,7 +52,15 @@ export class ComplaintRepository {
       .executeTakeFirst();
   }
 
-  async insert(c: { userId: number; orderId: number; itemId: number; reason: string; description: string; createdAt: string; settleBy: string }): Promise<number> {
+  async insert(c: {
+    userId: number;
+    orderId: number;
+    itemId: number;
+    reason: string;
+    description: string;
+    createdAt: string;
+    settleBy: string;
+  }): Promise<number> {
     const row = await this.db
       .insertInto('complaints')
       .values({

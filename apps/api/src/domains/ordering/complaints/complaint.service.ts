@@ -7,7 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Complaint, ComplaintReason, ComplaintState } from '@shop/shared-kernel/contract';
-import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT, COMPLAINT_REASON_LABELS, complaintSettleBy } from '@shop/shared-kernel/rules';
+import {
+  COMPLAINT_PHOTO_MAX_BYTES,
+  COMPLAINT_PHOTO_MAX_COUNT,
+  COMPLAINT_REASON_LABELS,
+  complaintSettleBy,
+} from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../../db/database.ts';
 import { ApiError, notFound } from '../../../infra/http/errors.ts';
 import type { FileStore } from '../../../infra/storage/file-store.ts';
@@ -64,7 +69,9 @@ export class ComplaintService {
       createdAt: r.created_at,
       settleBy: r.settle_by,
       resolution: r.resolution,
-      photos: photos.filter((p) => p.complaint_id === r.complaint_id).map((p) => ({ id: p.photo_id, contentType: p.content_type, size: p.size })),
+      photos: photos
+        .filter((p) => p.complaint_id === r.complaint_id)
+        .map((p) => ({ id: p.photo_id, contentType: p.content_type, size: p.size })),
     }));
   }
 
@@ -84,7 +91,8 @@ export class ComplaintService {
     if (!/^[A-Za-z0-9]{32}$/.test(token) || !Number.isSafeInteger(itemId)) throw notFound(COMPLAINT_MESSAGES.order);
     const order = await orderByToken(this.db, token);
     if (!order || order.user_id !== userId) throw notFound(COMPLAINT_MESSAGES.order);
-    if (!(await accountOrderDetail(this.db, order, this.iban)).lines.some((l) => l.itemId === itemId)) throw notFound(COMPLAINT_MESSAGES.order);
+    if (!(await accountOrderDetail(this.db, order, this.iban)).lines.some((l) => l.itemId === itemId))
+      throw notFound(COMPLAINT_MESSAGES.order);
     if (!REASONS.includes(reason)) throw new ApiError(422, 'validation_failed', COMPLAINT_MESSAGES.reason);
     if (description.length < 10 || description.length > 2000) throw new ApiError(422, 'validation_failed', COMPLAINT_MESSAGES.description);
     // Checked before the photos are uploaded (a refused complaint uploads nothing), and again below under the order's lock.
@@ -105,7 +113,15 @@ export class ComplaintService {
         // Dated under the lock: a withdrawal dated after it came after it.
         const now = new Date().toISOString();
         const repo = new ComplaintRepository(trx);
-        const id = await repo.insert({ userId, orderId: order.order_id, itemId, reason, description, createdAt: now, settleBy: complaintSettleBy(now) });
+        const id = await repo.insert({
+          userId,
+          orderId: order.order_id,
+          itemId,
+          reason,
+          description,
+          createdAt: now,
+          settleBy: complaintSettleBy(now),
+        });
         for (const p of stored) {
           await repo.addPhoto({ complaintId: id, fileName: p.fileName, contentType: p.type, size: p.data.length, createdAt: now });
         }

@@ -23,11 +23,7 @@ export class CouponRepository {
   /** Current prices of the given variants. */
   async variantPrices(vIds: number[]) {
     if (vIds.length === 0) return [];
-    return this.db
-      .selectFrom('variants')
-      .select(['v_id', 'v_sell_price', 'v_vat', 'v_sale'])
-      .where('v_id', 'in', vIds)
-      .execute();
+    return this.db.selectFrom('variants').select(['v_id', 'v_sell_price', 'v_vat', 'v_sale']).where('v_id', 'in', vIds).execute();
   }
 
   async activeCoupon(userId: number): Promise<CouponRow | undefined> {
@@ -54,12 +50,19 @@ export class CouponRepository {
    * after the other: under read committed both would otherwise count before either records.
    */
   async lock(couponId: number): Promise<void> {
-    await this.db.updateTable('coupons').set((eb) => ({ code: eb.ref('code') })).where('coupon_id', '=', couponId).execute();
+    await this.db
+      .updateTable('coupons')
+      .set((eb) => ({ code: eb.ref('code') }))
+      .where('coupon_id', '=', couponId)
+      .execute();
   }
 
   /** Records that an order used the coupon (the per-user and total limits count these). */
   async redeem(couponId: number, userId: number, orderRef: string, at: string): Promise<void> {
-    await this.db.insertInto('coupon_redemptions').values({ coupon_id: couponId, user_id: userId, order_ref: orderRef, redeemed_at: at }).execute();
+    await this.db
+      .insertInto('coupon_redemptions')
+      .values({ coupon_id: couponId, user_id: userId, order_ref: orderRef, redeemed_at: at })
+      .execute();
   }
 
   async clearActive(userId: number): Promise<void> {

@@ -86,7 +86,13 @@ async function usesLeft(repo: CouponRepository, coupon: CouponRow, userId: numbe
  * coupon) cannot all pass the check made while pricing. Answers the refusal's message, or null when
  * recorded; the caller rolls the order back on a refusal.
  */
-export async function redeemCoupon(repo: CouponRepository, coupon: CouponRow, userId: number, orderRef: string, at: string): Promise<string | null> {
+export async function redeemCoupon(
+  repo: CouponRepository,
+  coupon: CouponRow,
+  userId: number,
+  orderRef: string,
+  at: string,
+): Promise<string | null> {
   if (isLimited(coupon)) {
     await repo.lock(coupon.coupon_id);
     const refused = await usesLeft(repo, coupon, userId);

@@ -58,7 +58,8 @@ export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: strin
       doc.text(`DIČ: ${c.company.dic}`, 310);
       if (c.company.icDph) doc.text(`IČ DPH: ${c.company.icDph}`, 310);
     }
-    if (c.delivery) doc.text(`Dodacia adresa: ${c.delivery.name}, ${c.delivery.street}, ${formatZip(c.delivery.zip)} ${c.delivery.city}`, 310);
+    if (c.delivery)
+      doc.text(`Dodacia adresa: ${c.delivery.name}, ${c.delivery.street}, ${formatZip(c.delivery.zip)} ${c.delivery.city}`, 310);
     if (order.pickupPoint) {
       const point = order.pickupPoint;
       doc.text(`Výdajné miesto: ${point.name}, ${point.street}, ${formatZip(point.zip)} ${point.city}`, 310);
@@ -80,7 +81,13 @@ export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: strin
     };
     row(['Položka', 'Množstvo', 'Cena s DPH/j.', 'DPH', 'Spolu s DPH'], true);
     for (const l of order.lines) {
-      row([`${l.p_name} (${l.v_name}), ${l.v_code}`, `${l.amount} ${l.v_unit}`, formatPrice(l.unitPrice), `${l.vat} %`, formatPrice(l.lineTotal)]);
+      row([
+        `${l.p_name} (${l.v_name}), ${l.v_code}`,
+        `${l.amount} ${l.v_unit}`,
+        formatPrice(l.unitPrice),
+        `${l.vat} %`,
+        formatPrice(l.lineTotal),
+      ]);
     }
     if (order.discount > 0) row([`Zľava – kupón ${order.couponCode ?? ''}`, '', '', '', `−${formatPrice(order.discount)}`]);
     row([`Doprava: ${order.shipping.name}`, '1', formatPrice(order.shipping.price), '', formatPrice(order.shipping.price)]);
@@ -90,13 +97,27 @@ export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: strin
     row(['Rekapitulácia DPH', 'Sadzba', 'Základ', '', 'DPH'], true);
     for (const v of order.vat) row(['', `${v.rate} %`, formatPrice(v.base), '', formatPrice(v.vat)]);
     doc.moveDown();
-    doc.font('bold').fontSize(12).text(`Celkom s DPH: ${formatPrice(order.total)}`, 40, doc.y, { align: 'right' });
+    doc
+      .font('bold')
+      .fontSize(12)
+      .text(`Celkom s DPH: ${formatPrice(order.total)}`, 40, doc.y, { align: 'right' });
     if (order.amountDue !== order.total) {
-      doc.font('regular').fontSize(9).text(`Zaokrúhlenie: ${formatPrice(order.amountDue - order.total)}`, { align: 'right' });
-      doc.font('bold').fontSize(12).text(`K úhrade: ${formatPrice(order.amountDue)}`, { align: 'right' });
+      doc
+        .font('regular')
+        .fontSize(9)
+        .text(`Zaokrúhlenie: ${formatPrice(order.amountDue - order.total)}`, { align: 'right' });
+      doc
+        .font('bold')
+        .fontSize(12)
+        .text(`K úhrade: ${formatPrice(order.amountDue)}`, { align: 'right' });
     }
     doc.font('regular').fontSize(9).moveDown();
-    doc.text(order.paymentStatus === 'paid' ? 'Faktúra je uhradená.' : `Uhraďte, prosím, do ${formatDate(due)} s variabilným symbolom ${order.number}.`, 40);
+    doc.text(
+      order.paymentStatus === 'paid'
+        ? 'Faktúra je uhradená.'
+        : `Uhraďte, prosím, do ${formatDate(due)} s variabilným symbolom ${order.number}.`,
+      40,
+    );
     doc.text(`${site.company.name} je zapísaná v Obchodnom registri. Ďakujeme za nákup.`, 40);
     doc.end();
   });

@@ -4,7 +4,6 @@ import { formatFee, formatIban, formatPhone, formatPrice, formatZip } from '@sho
 import type { MailMessage } from '../../../infra/outbox/mailer.ts';
 import { escapeHtml as escape } from '../../../infra/pure/html.ts';
 
-
 const PAYMENT_TEXT: Record<string, string> = {
   card: 'Platba kartou online.',
   transfer: 'Uhraďte, prosím, sumu prevodom na účet uvedený nižšie; tovar odošleme po pripísaní platby.',
@@ -29,7 +28,11 @@ export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publi
     ...(order.amountDue !== order.total ? [['Na úhradu (zaokrúhlené na 0,05 €)', formatPrice(order.amountDue)] as [string, string]] : []),
   ];
   const transfer = order.transfer
-    ? [`IBAN: ${formatIban(order.transfer.iban)}`, `Variabilný symbol: ${order.transfer.variableSymbol}`, `Suma: ${formatPrice(order.transfer.amount)}`]
+    ? [
+        `IBAN: ${formatIban(order.transfer.iban)}`,
+        `Variabilný symbol: ${order.transfer.variableSymbol}`,
+        `Suma: ${formatPrice(order.transfer.amount)}`,
+      ]
     : [];
   const c = order.contact;
   const point = order.pickupPoint;
@@ -50,7 +53,9 @@ export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publi
     '',
     ...(pickup ? [pickup] : []),
     `Fakturačná adresa: ${address}`,
-    ...(c.company ? [`Firma: ${c.company.name}, IČO ${c.company.ico}, DIČ ${c.company.dic}${c.company.icDph ? `, IČ DPH ${c.company.icDph}` : ''}`] : []),
+    ...(c.company
+      ? [`Firma: ${c.company.name}, IČO ${c.company.ico}, DIČ ${c.company.dic}${c.company.icDph ? `, IČ DPH ${c.company.icDph}` : ''}`]
+      : []),
     ...(link ? ['', `Stav objednávky: ${link}`] : []),
     '',
     `${site.name}, ${site.phone}, ${site.email}`,

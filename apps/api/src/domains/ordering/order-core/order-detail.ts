@@ -10,10 +10,20 @@ import { transferInstructions } from './pay-by-square.ts';
 export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): Promise<OrderDetail> {
   const items = await new OrderRepository(db).items(order.order_id);
   const lines = items.map((i) => ({
-    v_id: i.v_id, v_code: i.v_code, p_name: i.p_name, v_name: i.v_name, v_unit: i.v_unit, amount: i.amount,
-    unitPrice: i.unit_price, vat: i.vat, lineTotal: i.line_total,
+    v_id: i.v_id,
+    v_code: i.v_code,
+    p_name: i.p_name,
+    v_name: i.v_name,
+    v_unit: i.v_unit,
+    amount: i.amount,
+    unitPrice: i.unit_price,
+    vat: i.vat,
+    lineTotal: i.line_total,
   }));
-  const itemsVat = vatBreakdown(lines.map((l) => ({ gross: l.lineTotal, rate: l.vat })), order.discount);
+  const itemsVat = vatBreakdown(
+    lines.map((l) => ({ gross: l.lineTotal, rate: l.vat })),
+    order.discount,
+  );
   const vat = vatBreakdown([
     ...itemsVat.map((l) => ({ gross: l.total, rate: l.rate })),
     { gross: order.shipping_price, rate: order.shipping_vat },
@@ -50,7 +60,10 @@ export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): P
     vat,
     transfer,
     // An order the shop cancelled or the shopper withdrew from is not paid for again.
-    canRetryPayment: order.payment_code === 'card' && ['pending', 'cancelled', 'failed'].includes(order.payment_status)
-      && order.status !== 'cancelled' && order.status !== 'withdrawn',
+    canRetryPayment:
+      order.payment_code === 'card' &&
+      ['pending', 'cancelled', 'failed'].includes(order.payment_status) &&
+      order.status !== 'cancelled' &&
+      order.status !== 'withdrawn',
   };
 }

@@ -1,7 +1,17 @@
 import type { DbOrTrx } from '../../../db/database.ts';
 import type { NewOrder, OrderRow } from '../../../db/orders.table.ts';
 
-type NewOrderItem = { v_id: number; v_code: string; p_name: string; v_name: string; v_unit: string; amount: number; unit_price: number; vat: number; line_total: number };
+type NewOrderItem = {
+  v_id: number;
+  v_code: string;
+  p_name: string;
+  v_name: string;
+  v_unit: string;
+  amount: number;
+  unit_price: number;
+  vat: number;
+  line_total: number;
+};
 
 /** Orders, their items, and the stock an order takes. */
 export class OrderRepository {
@@ -28,7 +38,11 @@ export class OrderRepository {
    * on PostgreSQL, the write lock on SQLite), so checks made after it see no concurrent change.
    */
   async lock(orderId: number): Promise<void> {
-    await this.db.updateTable('orders').set((eb) => ({ status: eb.ref('status') })).where('order_id', '=', orderId).execute();
+    await this.db
+      .updateTable('orders')
+      .set((eb) => ({ status: eb.ref('status') }))
+      .where('order_id', '=', orderId)
+      .execute();
   }
 
   /** Stores a new order; answers its id. */
@@ -43,7 +57,10 @@ export class OrderRepository {
 
   async addItems(orderId: number, items: NewOrderItem[]): Promise<void> {
     if (items.length === 0) return;
-    await this.db.insertInto('order_items').values(items.map((item) => ({ ...item, order_id: orderId }))).execute();
+    await this.db
+      .insertInto('order_items')
+      .values(items.map((item) => ({ ...item, order_id: orderId })))
+      .execute();
   }
 
   items(orderId: number) {

@@ -58,11 +58,19 @@ const PNG_OPTIONS = { deflateLevel: 9, filterType: 4 };
 
 /** The QR code as a PNG (for e-mail, where SVG is poorly supported). */
 export function payBySquarePng(input: TransferInput): Promise<Buffer> {
-  return QRCode.toBuffer(payBySquarePayload(input), { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 240, rendererOpts: PNG_OPTIONS });
+  return QRCode.toBuffer(payBySquarePayload(input), {
+    type: 'png',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+    width: 240,
+    rendererOpts: PNG_OPTIONS,
+  });
 }
 
 export async function transferInstructions(input: TransferInput): Promise<TransferInstructions> {
   const payload = payBySquarePayload(input);
-  const qrSvg = recentSvgs.get(payload) ?? remember(recentSvgs, payload, await QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
+  const qrSvg =
+    recentSvgs.get(payload) ??
+    remember(recentSvgs, payload, await QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
   return { iban: input.iban, variableSymbol: input.variableSymbol, amount: input.amount, beneficiary: input.beneficiary, qrSvg };
 }

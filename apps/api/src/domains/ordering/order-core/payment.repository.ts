@@ -8,7 +8,10 @@ export class PaymentRepository {
 
   /** A payment the gateway just opened, waiting for the shopper. */
   async insertOpen(payment: NewPayment): Promise<void> {
-    await this.db.insertInto('payments').values({ ...payment, status: 'created', updated_at: payment.created_at }).execute();
+    await this.db
+      .insertInto('payments')
+      .values({ ...payment, status: 'created', updated_at: payment.created_at })
+      .execute();
   }
 
   /** The payment a gateway reference names, with its order's number. */
@@ -74,12 +77,21 @@ export class PaymentRepository {
 
   /** Cancels a payment that is still waiting (no other state moves). */
   async cancelIfOpen(paymentId: number, at: string): Promise<void> {
-    await this.db.updateTable('payments').set({ status: 'cancelled', updated_at: at }).where('payment_id', '=', paymentId).where('status', '=', 'created').execute();
+    await this.db
+      .updateTable('payments')
+      .set({ status: 'cancelled', updated_at: at })
+      .where('payment_id', '=', paymentId)
+      .where('status', '=', 'created')
+      .execute();
   }
 
   /** What a refund or cancellation at the gateway needs. */
   gatewayFacts(paymentId: number) {
-    return this.db.selectFrom('payments').select(['gateway_ref', 'refund_status', 'refund_reason']).where('payment_id', '=', paymentId).executeTakeFirst();
+    return this.db
+      .selectFrom('payments')
+      .select(['gateway_ref', 'refund_status', 'refund_reason'])
+      .where('payment_id', '=', paymentId)
+      .executeTakeFirst();
   }
 
   async markRefunded(paymentId: number, at: string): Promise<void> {
@@ -95,7 +107,16 @@ export class PaymentRepository {
     return this.db
       .selectFrom('payments as p')
       .innerJoin('orders as o', 'o.order_id', 'p.order_id')
-      .select(['p.payment_id', 'p.gateway_ref', 'o.order_number', 'p.amount', 'p.refund_status', 'p.refund_reason', 'p.updated_at', 'p.refunded_at'])
+      .select([
+        'p.payment_id',
+        'p.gateway_ref',
+        'o.order_number',
+        'p.amount',
+        'p.refund_status',
+        'p.refund_reason',
+        'p.updated_at',
+        'p.refunded_at',
+      ])
       .where('p.refund_status', 'is not', null)
       .orderBy('p.payment_id', 'desc')
       .limit(limit)

@@ -6,7 +6,11 @@ export class OrderHistoryRepository {
   constructor(private readonly db: DbOrTrx) {}
 
   async countOfUser(userId: number): Promise<number> {
-    const row = await this.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -43,7 +47,12 @@ export class OrderHistoryRepository {
 
   /** The moves recorded for an order (shipped, delivered, cancelled, withdrawn), oldest first. */
   stateMoves(orderId: number) {
-    return this.db.selectFrom('order_status_history').select(['status', 'note', 'created_at']).where('order_id', '=', orderId).orderBy('history_id').execute();
+    return this.db
+      .selectFrom('order_status_history')
+      .select(['status', 'note', 'created_at'])
+      .where('order_id', '=', orderId)
+      .orderBy('history_id')
+      .execute();
   }
 
   async addStateMove(orderId: number, state: OrderState, note: string, actor: 'operator' | 'customer', at: string): Promise<void> {
@@ -67,19 +76,33 @@ export class OrderHistoryRepository {
     const items = await this.db
       .selectFrom('withdrawal_items')
       .select(['withdrawal_id', 'item_id'])
-      .where('withdrawal_id', 'in', rows.map((r) => r.withdrawal_id))
+      .where(
+        'withdrawal_id',
+        'in',
+        rows.map((r) => r.withdrawal_id),
+      )
       .execute();
     return rows.map((r) => ({ ...r, itemIds: items.filter((i) => i.withdrawal_id === r.withdrawal_id).map((i) => i.item_id) }));
   }
 
   /** Records a withdrawal of the given lines; its id. The primary key on item_id refuses a line withdrawn twice. */
-  async addWithdrawal(w: { orderId: number; userId: number; wholeOrder: boolean; refund: number; itemIds: number[]; at: string }): Promise<number> {
+  async addWithdrawal(w: {
+    orderId: number;
+    userId: number;
+    wholeOrder: boolean;
+    refund: number;
+    itemIds: number[];
+    at: string;
+  }): Promise<number> {
     const row = await this.db
       .insertInto('withdrawals')
       .values({ order_id: w.orderId, user_id: w.userId, whole_order: w.wholeOrder ? 1 : 0, refund: w.refund, created_at: w.at })
       .returning('withdrawal_id')
       .executeTakeFirstOrThrow();
-    await this.db.insertInto('withdrawal_items').values(w.itemIds.map((item_id) => ({ withdrawal_id: row.withdrawal_id, item_id }))).execute();
+    await this.db
+      .insertInto('withdrawal_items')
+      .values(w.itemIds.map((item_id) => ({ withdrawal_id: row.withdrawal_id, item_id })))
+      .execute();
     return row.withdrawal_id;
   }
 }

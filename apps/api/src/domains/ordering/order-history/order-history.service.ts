@@ -86,8 +86,16 @@ export class OrderHistoryService {
         const refund = remaining.length === 0 ? before.total - refundedBefore : linesTotal - discountShare;
         const now = new Date().toISOString();
 
-        const withdrawalId = await new OrderHistoryRepository(trx).addWithdrawal({ orderId: order.order_id, userId, wholeOrder, refund, itemIds: wanted, at: now });
-        if (remaining.length === 0) await recordState(trx, locked, 'withdrawn', wholeOrder ? '' : 'Odstúpenie od zvyšných položiek', 'customer');
+        const withdrawalId = await new OrderHistoryRepository(trx).addWithdrawal({
+          orderId: order.order_id,
+          userId,
+          wholeOrder,
+          refund,
+          itemIds: wanted,
+          at: now,
+        });
+        if (remaining.length === 0)
+          await recordState(trx, locked, 'withdrawn', wholeOrder ? '' : 'Odstúpenie od zvyšných položiek', 'customer');
 
         const names = lines.map((l) => `${l.p_name} (${l.v_name}), ${l.amount} ${l.v_unit}: ${formatPrice(l.lineTotal)}`);
         const text = [
@@ -105,7 +113,12 @@ export class OrderHistoryService {
         // The acknowledgement is part of the withdrawal: committed with it (outbox), sent after.
         await queueMail(
           trx,
-          { to: order.email, subject: `Potvrdenie odstúpenia od zmluvy – objednávka č. ${order.order_number}`, text: text.join('\n'), html: `<p>${text.map(escapeHtml).join('<br>')}</p>` },
+          {
+            to: order.email,
+            subject: `Potvrdenie odstúpenia od zmluvy – objednávka č. ${order.order_number}`,
+            text: text.join('\n'),
+            html: `<p>${text.map(escapeHtml).join('<br>')}</p>`,
+          },
           `odstupenie-${order.order_number}`,
           `withdrawal:${withdrawalId}`,
         );
@@ -135,7 +148,11 @@ export class OrderHistoryService {
       const state = currentState(await orderHistory(trx, locked));
       const allowed = OPERATOR_MOVES[state].filter((s) => s !== 'paid' || locked.payment_status !== 'paid');
       if (!allowed.includes(target)) {
-        throw new ApiError(409, 'conflict', `Objednávku v stave „${ORDER_STATE_LABELS[state]}“ nemožno presunúť do stavu „${ORDER_STATE_LABELS[target]}“.`);
+        throw new ApiError(
+          409,
+          'conflict',
+          `Objednávku v stave „${ORDER_STATE_LABELS[state]}“ nemožno presunúť do stavu „${ORDER_STATE_LABELS[target]}“.`,
+        );
       }
       await recordState(trx, locked, target, note.trim(), 'operator');
       if (target === 'paid' || target === 'cancelled' || target === 'withdrawn') await cancelOpenPayments(trx, order.order_id);

@@ -51,7 +51,13 @@ export function currentState(history: OrderStateEntry[]): OrderState {
 
 export async function orderWithdrawals(db: DbOrTrx, orderId: number): Promise<Withdrawal[]> {
   const rows = await new OrderHistoryRepository(db).withdrawals(orderId);
-  return rows.map((r) => ({ id: r.withdrawal_id, createdAt: r.created_at, itemIds: r.itemIds, refund: r.refund, wholeOrder: r.whole_order === 1 }));
+  return rows.map((r) => ({
+    id: r.withdrawal_id,
+    createdAt: r.created_at,
+    itemIds: r.itemIds,
+    refund: r.refund,
+    wholeOrder: r.whole_order === 1,
+  }));
 }
 
 /** The order as the account shows it: the checkout's detail plus state, history, withdrawal and complaint options. */

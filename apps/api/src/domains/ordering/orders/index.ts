@@ -62,10 +62,11 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
       if (created) {
         app.metrics.orders.inc({ payment: order.payment_code });
         // An order with nothing to pay is paid when placed: no gateway, no payment page.
-        if (order.payment_status !== 'paid') redirectUrl = await startPayment(order).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'payment start failed');
-          return null;
-        });
+        if (order.payment_status !== 'paid')
+          redirectUrl = await startPayment(order).catch((error: unknown) => {
+            request.log.warn({ err: error }, 'payment start failed');
+            return null;
+          });
       } else {
         redirectUrl = await orders.pendingRedirect(order);
       }

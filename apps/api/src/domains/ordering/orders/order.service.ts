@@ -115,7 +115,8 @@ export class OrderService {
     initialStatus: (paymentCode: string) => OrderPaymentStatus,
   ): Promise<PlaceResult> {
     const db = this.db;
-    if (body.userId !== undefined && body.userId !== null && body.userId !== userId) throw new ApiError(403, 'forbidden', ORDER_MESSAGES.notYours);
+    if (body.userId !== undefined && body.userId !== null && body.userId !== userId)
+      throw new ApiError(403, 'forbidden', ORDER_MESSAGES.notYours);
     if (body.termsAccepted !== true) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.terms);
     const errors = validateContact(body.contact);
     const messages = [...new Set(Object.values(errors))];
@@ -142,8 +143,10 @@ export class OrderService {
         if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
         if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
         // A parcel for a pickup point needs the point: an active one the shopper chose.
-        const pickupPoint = priced.shipping.code === PICKUP_POINT_SHIPPING ? await pickupPointByCode(trx, body.pickupPointCode ?? '') : null;
-        if (priced.shipping.code === PICKUP_POINT_SHIPPING && !pickupPoint) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPoint);
+        const pickupPoint =
+          priced.shipping.code === PICKUP_POINT_SHIPPING ? await pickupPointByCode(trx, body.pickupPointCode ?? '') : null;
+        if (priced.shipping.code === PICKUP_POINT_SHIPPING && !pickupPoint)
+          throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPoint);
         if (body.couponCode?.trim() && !priced.coupon) {
           throw new ApiError(409, 'conflict', priced.quote.couponMessage ?? ORDER_MESSAGES.priceChanged);
         }
@@ -157,34 +160,34 @@ export class OrderService {
         const orders = new OrderRepository(trx);
         // The idempotency key is claimed first: a concurrent twin waits here and then fails on it.
         const orderId = await orders.insert({
-            order_number: `T${token}`,
-            order_token: token,
-            idempotency_key: body.idempotencyKey,
-            request_hash: hash,
-            user_id: userId,
-            email: contact.email,
-            contact_json: JSON.stringify(contact),
-            pickup_point_json: pickupPoint ? JSON.stringify(pickupPoint) : null,
-            note: body.note.trim(),
-            shipping_code: priced.shipping.code,
-            shipping_name: priced.shipping.name,
-            shipping_price: q.shippingPrice,
-            shipping_vat: priced.shipping.vat,
-            payment_code: priced.payment.code,
-            payment_name: priced.payment.name,
-            payment_price: q.paymentPrice,
-            payment_vat: priced.payment.vat,
-            coupon_code: priced.coupon?.code ?? null,
-            items_total: q.itemsTotal,
-            discount: q.discount,
-            total: q.total,
-            amount_due: q.amountDue,
-            weight: q.weight,
-            status: 'new',
-            // Nothing to pay (a coupon or points covered it all): paid when placed, no payment asked for.
-            payment_status: q.amountDue === 0 ? 'paid' : initialStatus(priced.payment.code),
-            created_at: now,
-            paid_at: q.amountDue === 0 ? now : null,
+          order_number: `T${token}`,
+          order_token: token,
+          idempotency_key: body.idempotencyKey,
+          request_hash: hash,
+          user_id: userId,
+          email: contact.email,
+          contact_json: JSON.stringify(contact),
+          pickup_point_json: pickupPoint ? JSON.stringify(pickupPoint) : null,
+          note: body.note.trim(),
+          shipping_code: priced.shipping.code,
+          shipping_name: priced.shipping.name,
+          shipping_price: q.shippingPrice,
+          shipping_vat: priced.shipping.vat,
+          payment_code: priced.payment.code,
+          payment_name: priced.payment.name,
+          payment_price: q.paymentPrice,
+          payment_vat: priced.payment.vat,
+          coupon_code: priced.coupon?.code ?? null,
+          items_total: q.itemsTotal,
+          discount: q.discount,
+          total: q.total,
+          amount_due: q.amountDue,
+          weight: q.weight,
+          status: 'new',
+          // Nothing to pay (a coupon or points covered it all): paid when placed, no payment asked for.
+          payment_status: q.amountDue === 0 ? 'paid' : initialStatus(priced.payment.code),
+          created_at: now,
+          paid_at: q.amountDue === 0 ? now : null,
         });
         const orderNumber = `${now.slice(0, 4)}${String(orderId).padStart(6, '0')}`;
         await orders.setNumber(orderId, orderNumber);
@@ -199,8 +202,15 @@ export class OrderService {
         await orders.addItems(
           orderId,
           q.lines.map((l) => ({
-            v_id: l.v_id, v_code: l.v_code, p_name: l.p_name, v_name: l.v_name, v_unit: l.v_unit,
-            amount: l.amount, unit_price: l.unitPrice, vat: l.vat, line_total: l.lineTotal,
+            v_id: l.v_id,
+            v_code: l.v_code,
+            p_name: l.p_name,
+            v_name: l.v_name,
+            v_unit: l.v_unit,
+            amount: l.amount,
+            unit_price: l.unitPrice,
+            vat: l.vat,
+            line_total: l.lineTotal,
           })),
         );
         // The confirmation is part of the order: committed with it, or not at all.

@@ -40,7 +40,8 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     const outcome = await handleNotification(db, gateway.secret, raw, request.headers[SIGNATURE_HEADER]);
     app.metrics.payments.inc({ outcome: outcome.status === 200 ? outcome.result : 'rejected' });
     if (outcome.status !== 200) throw REFUSALS[outcome.result]();
-    if (outcome.result === 'refund') request.log.warn({ paymentId: outcome.paymentId }, 'payment for an order already paid or ended: refund queued');
+    if (outcome.result === 'refund')
+      request.log.warn({ paymentId: outcome.paymentId }, 'payment for an order already paid or ended: refund queued');
     return { data: { result: outcome.result } };
   });
 
@@ -59,7 +60,10 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     const paymentId = (job.payload as { paymentId: number }).paymentId;
     const payment = await paymentOf(paymentId);
     if (!payment || payment.refund_status !== 'pending') return;
-    const status = await gatewayAction(gateway, 'refund', { paymentId: payment.gateway_ref, reason: payment.refund_reason ?? 'Platba, ktorú obchod nesmie ponechať.' });
+    const status = await gatewayAction(gateway, 'refund', {
+      paymentId: payment.gateway_ref,
+      reason: payment.refund_reason ?? 'Platba, ktorú obchod nesmie ponechať.',
+    });
     if (status === 200) {
       await payments.markRefunded(paymentId, new Date().toISOString());
       app.log.info({ paymentId }, 'payment refunded');
@@ -75,8 +79,11 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     throw new Error(`gateway answered ${status} to a refund`);
   });
 
-  app.withTypeProvider<TypeBoxTypeProvider>().route({ ...callRoute(checkoutCalls, 'GET /api/operator/payments/refunds'), handler: async (request) => {
-    requireOperator(request, deps.checkout.operatorToken);
-    return { data: await refundsShown(db) };
-  } });
+  app.withTypeProvider<TypeBoxTypeProvider>().route({
+    ...callRoute(checkoutCalls, 'GET /api/operator/payments/refunds'),
+    handler: async (request) => {
+      requireOperator(request, deps.checkout.operatorToken);
+      return { data: await refundsShown(db) };
+    },
+  });
 };

@@ -39,11 +39,17 @@ export function parseNotification(rawBody: string): PaymentNotification | null {
   }
   if (typeof n !== 'object' || n === null || Array.isArray(n)) return null;
   const o = n as Record<string, unknown>;
-  const ok = id(o.notificationId) && id(o.paymentId) && id(o.merchantRef)
-    && typeof o.status === 'string' && STATUSES.has(o.status)
-    && Number.isSafeInteger(o.amount) && (o.amount as number) > 0
-    && o.currency === 'EUR'
-    && typeof o.createdAt === 'string' && o.createdAt.length <= 40;
+  const ok =
+    id(o.notificationId) &&
+    id(o.paymentId) &&
+    id(o.merchantRef) &&
+    typeof o.status === 'string' &&
+    STATUSES.has(o.status) &&
+    Number.isSafeInteger(o.amount) &&
+    (o.amount as number) > 0 &&
+    o.currency === 'EUR' &&
+    typeof o.createdAt === 'string' &&
+    o.createdAt.length <= 40;
   return ok ? (o as PaymentNotification) : null;
 }
 

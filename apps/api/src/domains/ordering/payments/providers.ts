@@ -34,7 +34,11 @@ export const GATEWAY_START_TIMEOUT_MS = 800;
 const GATEWAY_ACTION_TIMEOUT_MS = 10_000;
 
 /** A signed call of the gateway's cancel or refund (protocol steps 5 and 6); answers the HTTP status. */
-export async function gatewayAction(gateway: { url: string | null; secret: string }, kind: 'cancel' | 'refund', action: PaymentAction): Promise<number> {
+export async function gatewayAction(
+  gateway: { url: string | null; secret: string },
+  kind: 'cancel' | 'refund',
+  action: PaymentAction,
+): Promise<number> {
   if (!gateway.url) throw new Error('no card gateway configured');
   const body = JSON.stringify(action);
   const res = await fetch(`${gateway.url}/api/payments/${encodeURIComponent(action.paymentId)}/${kind}`, {

@@ -9,7 +9,6 @@ import type { DbOrTrx } from '../../../db/database.ts';
 import type { PickupPointTable } from '../../../db/orders.table.ts';
 import { foldText } from '../../../infra/pure/format.ts';
 
-
 type Row = Omit<PickupPointTable, 'pp_active'>;
 
 function toPoint(row: Row, distanceKm: number | null): PickupPoint {
@@ -41,15 +40,27 @@ const compact = (text: string) => foldText(text).replace(/\s+/g, '');
 export async function findPickupPoints(db: DbOrTrx, query: { q?: string; lat?: number; lon?: number }): Promise<PickupPoint[]> {
   const rows = await db.selectFrom('pickup_points').select(COLUMNS).where('pp_active', '=', 1).execute();
   const wanted = compact(query.q ?? '');
-  const matching = wanted === '' ? rows : rows.filter((row) => [row.pp_city, row.pp_zip, row.pp_name, row.pp_street].some((field) => compact(field).includes(wanted)));
+  const matching =
+    wanted === ''
+      ? rows
+      : rows.filter((row) => [row.pp_city, row.pp_zip, row.pp_name, row.pp_street].some((field) => compact(field).includes(wanted)));
   const here = query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : null;
-  const points = matching.map((row) => toPoint(row, here ? Math.round(distanceKm(here, { lat: row.pp_lat, lon: row.pp_lon }) * 10) / 10 : null));
-  points.sort((a, b) => (here ? a.distanceKm! - b.distanceKm! : 0) || a.city.localeCompare(b.city, 'sk') || a.name.localeCompare(b.name, 'sk'));
+  const points = matching.map((row) =>
+    toPoint(row, here ? Math.round(distanceKm(here, { lat: row.pp_lat, lon: row.pp_lon }) * 10) / 10 : null),
+  );
+  points.sort(
+    (a, b) => (here ? a.distanceKm! - b.distanceKm! : 0) || a.city.localeCompare(b.city, 'sk') || a.name.localeCompare(b.name, 'sk'),
+  );
   return points.slice(0, PICKUP_POINT_LIMITS.results);
 }
 
 /** An active pickup point by its code, without a distance (what an order keeps). */
 export async function pickupPointByCode(db: DbOrTrx, code: string): Promise<PickupPoint | null> {
-  const row = await db.selectFrom('pickup_points').select(COLUMNS).where('pp_code', '=', code).where('pp_active', '=', 1).executeTakeFirst();
+  const row = await db
+    .selectFrom('pickup_points')
+    .select(COLUMNS)
+    .where('pp_code', '=', code)
+    .where('pp_active', '=', 1)
+    .executeTakeFirst();
   return row ? toPoint(row, null) : null;
 }

@@ -5,7 +5,15 @@
  * nothing outside it runs a catalogue query.
  */
 import { sql } from 'kysely';
-import type { AttributeEntry, Brand, ListingFacets, ProductAccessory, ProductSort, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
+import type {
+  AttributeEntry,
+  Brand,
+  ListingFacets,
+  ProductAccessory,
+  ProductSort,
+  ProductSummary,
+  VariantData,
+} from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../../db/database.ts';
 import { reusableIdsQuery, reusableQuery } from '../../../../db/reusable-query.ts';
 import { perCatalogueVersion } from '../../../../infra/cache/catalogue-version.ts';
@@ -22,8 +30,21 @@ import type { VariantWithProduct } from './mappers.ts';
 import { salePercent } from '@shop/shared-kernel/rules';
 
 const VARIANT_COLUMNS = [
-  'v.v_id', 'v.v_code', 'v.v_name', 'v.v_sell_price', 'v.v_vat', 'v.v_sale', 'v.v_stock', 'v.v_availability',
-  'v.v_weight', 'v.v_unit', 'v.v_base_amount', 'v.v_base_unit', 'p.p_id', 'p.p_name', 'p.p_url',
+  'v.v_id',
+  'v.v_code',
+  'v.v_name',
+  'v.v_sell_price',
+  'v.v_vat',
+  'v.v_sale',
+  'v.v_stock',
+  'v.v_availability',
+  'v.v_weight',
+  'v.v_unit',
+  'v.v_base_amount',
+  'v.v_base_unit',
+  'p.p_id',
+  'p.p_name',
+  'p.p_url',
 ] as const;
 
 export type { ProductFilter } from './product-filter.ts';
@@ -136,7 +157,11 @@ export async function listingPageInSql(
 ): Promise<{ ids: number[]; total: number }> {
   // The total and the page at once (on PostgreSQL, two connections: one round trip instead of two).
   const [total, rows] = await Promise.all([
-    knownTotal ?? applyProductFilter(db.selectFrom('products as p'), filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n)),
+    knownTotal ??
+      applyProductFilter(db.selectFrom('products as p'), filter)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((row) => Number(row.n)),
     listingPageQuery(db, filter, sort, page).execute(),
   ]);
   return { ids: page.offset >= total ? [] : rows.map((r) => r.p_id), total };
@@ -145,7 +170,8 @@ export async function listingPageInSql(
 /** The ids of one page of a listing, in its sort's order (ties by id), ranked in SQL. */
 export function listingPageQuery(db: DbOrTrx, filter: ProductFilter, sort: ProductSort, page: { limit: number; offset: number }) {
   let q = applyProductFilter(db.selectFrom('products as p'), filter).select('p.p_id');
-  for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
+  for (const [column, direction] of LISTING_ORDER[sort])
+    q = q.orderBy(column === 'p_price' ? priceColumn(filter) : `p.${column}`, direction);
   return q.limit(page.limit).offset(page.offset);
 }
 
@@ -240,7 +266,11 @@ export class CatalogRepository {
     const categoryIds = filter.categoryIds ?? (await this.categoryTree()).all().map((category) => category.cat_id);
     const scoped = { ...filter, categoryIds };
     if (isCategoryWithBrands(scoped)) {
-      return categoryFacets(this.db, await this.names(), scoped.categoryIds, { brandIds: scoped.brandIds, brandId: scoped.brandId, sale: Boolean(scoped.saleOnly) });
+      return categoryFacets(this.db, await this.names(), scoped.categoryIds, {
+        brandIds: scoped.brandIds,
+        brandId: scoped.brandId,
+        sale: Boolean(scoped.saleOnly),
+      });
     }
     return this.listingIndex.facets(scoped);
   }
@@ -268,14 +298,17 @@ export class CatalogRepository {
     page: { limit: number; offset: number },
   ): Promise<{ items: ProductSummary[]; total: number }> {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
-    if (isWholeCategory(filter) && filter.categoryId !== undefined) return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
+    if (isWholeCategory(filter) && filter.categoryId !== undefined)
+      return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
     // The whole catalogue's total, the whole sale's or a brand page's: every product sits in a category, so the categories' kept counts add up to it.
     const kept = keptTotalOf(filter);
     const everyCategory = () => this.categoryTree().then((tree) => tree.all().map((category) => category.cat_id));
     const knownTotal = kept ? everyCategory().then((catIds) => categoryProductCount(this.db, catIds, kept)) : undefined;
     // Any other listing without a category (the sale or a brand page narrowed by filters) is every category's together, from memory as its facets are.
     const scoped = kept || filter.categoryIds !== undefined ? filter : { ...filter, categoryIds: await everyCategory() };
-    const { ids, total } = listedInMemory(scoped) ? await this.listingIndex.page(scoped, sort, page) : await listingPageInSql(this.db, filter, sort, page, knownTotal);
+    const { ids, total } = listedInMemory(scoped)
+      ? await this.listingIndex.page(scoped, sort, page)
+      : await listingPageInSql(this.db, filter, sort, page, knownTotal);
     return { items: await this.summaries(ids), total };
   }
 
@@ -284,7 +317,12 @@ export class CatalogRepository {
    * the page read in order through the sort's index; the total from the counts kept per category
    * (`subtreeIds`: the category and its subcategories), which the facets read too.
    */
-  private async listCategory(catId: number, subtreeIds: number[], sort: ProductSort, page: { limit: number; offset: number }): Promise<{ items: ProductSummary[]; total: number }> {
+  private async listCategory(
+    catId: number,
+    subtreeIds: number[],
+    sort: ProductSort,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: ProductSummary[]; total: number }> {
     let q = this.db.selectFrom('category_listing').select('p_id').where('anc_cat_id', '=', catId);
     for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column, direction);
     // The total and the page at once (on PostgreSQL, two connections: one round trip instead of two).
@@ -317,17 +355,19 @@ export class CatalogRepository {
       const found = byProduct.get(id);
       if (!found) return [];
       const { row, variant } = found;
-      return [{
-        p_id: row.p_id,
-        p_url: row.p_url,
-        p_name: row.p_name,
-        p_image: productImageUrl(row.p_id),
-        brand: toBrand(row),
-        variantCount: Number(row.p_variant_count),
-        variant,
-        saleUpTo: salePercent({ v_sale: Number(row.p_max_sale) }),
-        lowestPrice30: lowest.get(variant.v_id) ?? null,
-      }];
+      return [
+        {
+          p_id: row.p_id,
+          p_url: row.p_url,
+          p_name: row.p_name,
+          p_image: productImageUrl(row.p_id),
+          brand: toBrand(row),
+          variantCount: Number(row.p_variant_count),
+          variant,
+          saleUpTo: salePercent({ v_sale: Number(row.p_max_sale) }),
+          lowestPrice30: lowest.get(variant.v_id) ?? null,
+        },
+      ];
     });
   }
 
@@ -359,12 +399,22 @@ export class CatalogRepository {
         if (related.length < relatedCount && !related.some((listed) => listed.p_id === row.p_id)) related.push(row);
       }
     }
-    const [lowest, relatedTiles] = await Promise.all([lowestPrices(this.db, variants), this.toSummaries(related, related.map((row) => row.p_id))]);
+    const [lowest, relatedTiles] = await Promise.all([
+      lowestPrices(this.db, variants),
+      this.toSummaries(
+        related,
+        related.map((row) => row.p_id),
+      ),
+    ]);
     return {
       product: { p_id, p_url, p_name, p_description, cat_id, b_id, b_url, b_name },
       variants,
       attributes: toAttributeEntries(attributeRows),
-      accessories: accessoryRows.map((r): ProductAccessory => ({ kind: r.pa_kind, amount: r.pa_amount, variant: toVariantData(r as VariantWithProduct) })),
+      accessories: accessoryRows.map((r): ProductAccessory => ({
+        kind: r.pa_kind,
+        amount: r.pa_amount,
+        variant: toVariantData(r as VariantWithProduct),
+      })),
       lowest,
       related: relatedTiles,
     };

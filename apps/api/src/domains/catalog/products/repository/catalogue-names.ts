@@ -15,7 +15,10 @@ export class CatalogueNames {
   private readonly attributesById: Map<number, AttributeName>;
 
   /** `brands` in the order the shop lists them (by name); `attributes` in any order. */
-  constructor(readonly brands: readonly Brand[], attributes: readonly AttributeName[]) {
+  constructor(
+    readonly brands: readonly Brand[],
+    attributes: readonly AttributeName[],
+  ) {
     this.brandsByUrl = new Map(brands.map((brand) => [brand.b_url, brand]));
     this.brandsById = new Map(brands.map((brand) => [brand.b_id, brand]));
     this.attributesById = new Map(attributes.map((attribute) => [attribute.attr_id, attribute]));

@@ -38,15 +38,32 @@ export async function categoryFacets(
   catIds: number[],
   { brandIds = [], brandId, sale = false }: { brandIds?: number[]; brandId?: number; sale?: boolean } = {},
 ): Promise<ListingFacets> {
-  const rows = catIds.length === 0 ? [] : await readFresh(db, catIds, () => db
-    .selectFrom('category_facet_counts')
-    .select((eb) => ['kind', 'ref_id', 'value', eb.fn.sum<number>('n').as('n'), eb.fn.min<number | null>('lo').as('lo'), eb.fn.max<number | null>('hi').as('hi'), staleCount(eb, catIds)])
-    .where('cat_id', 'in', catIds)
-    .where('kind', 'in', FACET_KINDS.map((kind) => kindOf(kind, sale)))
-    .$if(brandId !== undefined, (q) => q.where('b_id', '=', brandId!))
-    .$if(brandIds.length > 0, (q) => q.where((eb) => eb.or([eb('kind', '=', kindOf('brand', sale)), eb('b_id', 'in', brandIds)])))
-    .groupBy(['kind', 'ref_id', 'value'])
-    .execute());
+  const rows =
+    catIds.length === 0
+      ? []
+      : await readFresh(db, catIds, () =>
+          db
+            .selectFrom('category_facet_counts')
+            .select((eb) => [
+              'kind',
+              'ref_id',
+              'value',
+              eb.fn.sum<number>('n').as('n'),
+              eb.fn.min<number | null>('lo').as('lo'),
+              eb.fn.max<number | null>('hi').as('hi'),
+              staleCount(eb, catIds),
+            ])
+            .where('cat_id', 'in', catIds)
+            .where(
+              'kind',
+              'in',
+              FACET_KINDS.map((kind) => kindOf(kind, sale)),
+            )
+            .$if(brandId !== undefined, (q) => q.where('b_id', '=', brandId!))
+            .$if(brandIds.length > 0, (q) => q.where((eb) => eb.or([eb('kind', '=', kindOf('brand', sale)), eb('b_id', 'in', brandIds)])))
+            .groupBy(['kind', 'ref_id', 'value'])
+            .execute(),
+        );
   const of = (kind: FacetKind) => rows.filter((row) => row.kind === kindOf(kind, sale));
   const price = of('price')[0];
   const counts: FacetCounts = {
@@ -54,20 +71,25 @@ export async function categoryFacets(
       const brand = names.brandById(row.ref_id);
       return brand ? [{ b_url: brand.b_url, b_name: brand.b_name, n: Number(row.n) }] : [];
     }),
-    availability: of('availability').map((row) => ({ v_availability: row.value as FacetCounts['availability'][number]['v_availability'], n: Number(row.n) })),
+    availability: of('availability').map((row) => ({
+      v_availability: row.value as FacetCounts['availability'][number]['v_availability'],
+      n: Number(row.n),
+    })),
     price: { lo: price?.lo == null ? null : Number(price.lo), hi: price?.hi == null ? null : Number(price.hi) },
     attributes: [...of('attr'), ...of('attr_range')].flatMap((row): AttrRow[] => {
       const attribute = names.filterAttribute(row.ref_id);
       if (!attribute) return [];
-      return [{
-        attr_id: row.ref_id,
-        attr_name: attribute.attr_name,
-        unit_name: attribute.unit_name,
-        av_string: row.kind === kindOf('attr', sale) ? row.value : null,
-        n: Number(row.n),
-        lo: row.lo == null ? null : Number(row.lo),
-        hi: row.hi == null ? null : Number(row.hi),
-      }];
+      return [
+        {
+          attr_id: row.ref_id,
+          attr_name: attribute.attr_name,
+          unit_name: attribute.unit_name,
+          av_string: row.kind === kindOf('attr', sale) ? row.value : null,
+          n: Number(row.n),
+          lo: row.lo == null ? null : Number(row.lo),
+          hi: row.hi == null ? null : Number(row.hi),
+        },
+      ];
     }),
   };
   return shapeFacets(counts);
@@ -84,14 +106,16 @@ export type KeptTotal = { of: 'listed' } | { of: 'sale' } | { of: 'brand'; brand
  */
 export async function categoryProductCount(db: DbOrTrx, catIds: number[], total: KeptTotal = { of: 'listed' }): Promise<number> {
   if (catIds.length === 0) return 0;
-  const [row] = await readFresh(db, catIds, () => db
-    .selectFrom('category_facet_counts')
-    .select((eb) => [eb.fn.sum<number>('n').as('n'), staleCount(eb, catIds)])
-    .where('cat_id', 'in', catIds)
-    .$if(total.of === 'listed', (q) => q.where('kind', '=', 'price'))
-    .$if(total.of === 'sale', (q) => q.where('kind', '=', 'sale_price'))
-    .$if(total.of === 'brand', (q) => q.where('kind', '=', 'brand').where('ref_id', '=', total.of === 'brand' ? total.brandId : 0))
-    .execute());
+  const [row] = await readFresh(db, catIds, () =>
+    db
+      .selectFrom('category_facet_counts')
+      .select((eb) => [eb.fn.sum<number>('n').as('n'), staleCount(eb, catIds)])
+      .where('cat_id', 'in', catIds)
+      .$if(total.of === 'listed', (q) => q.where('kind', '=', 'price'))
+      .$if(total.of === 'sale', (q) => q.where('kind', '=', 'sale_price'))
+      .$if(total.of === 'brand', (q) => q.where('kind', '=', 'brand').where('ref_id', '=', total.of === 'brand' ? total.brandId : 0))
+      .execute(),
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -104,13 +128,17 @@ function staleCount(eb: ExpressionBuilder<Database, 'category_facet_counts'>, ca
     .selectFrom('categories as k')
     .select((inner) => inner.fn.countAll<number>().as('n'))
     .where('k.cat_id', 'in', catIds)
-    .where((inner) => inner.not(inner.exists(
-      inner
-        .selectFrom('category_facet_computed as c')
-        .select('c.cat_id')
-        .whereRef('c.cat_id', '=', 'k.cat_id')
-        .where('c.rev', '=', sql<number>`coalesce((select r.rev from category_facet_revs r where r.cat_id = k.cat_id), 0)`),
-    )))
+    .where((inner) =>
+      inner.not(
+        inner.exists(
+          inner
+            .selectFrom('category_facet_computed as c')
+            .select('c.cat_id')
+            .whereRef('c.cat_id', '=', 'k.cat_id')
+            .where('c.rev', '=', sql<number>`coalesce((select r.rev from category_facet_revs r where r.cat_id = k.cat_id), 0)`),
+        ),
+      ),
+    )
     .as('stale');
 }
 
@@ -162,28 +190,78 @@ async function recount(trx: Transaction<Database>, catId: number): Promise<void>
   // Every count per brand of the products (0: none), so a brand filter sums only its brands' rows.
   const brand = sql<number>`coalesce(p.b_id, 0)`;
   const columns = ['cat_id', 'b_id', 'kind', 'ref_id', 'value', 'n', 'lo', 'hi'] as const;
-  const inserts = ([['', listed], ['sale_', listed.where('p.p_sale_price', 'is not', null)]] as const).flatMap(([prefix, products]) => [
+  const inserts = (
+    [
+      ['', listed],
+      ['sale_', listed.where('p.p_sale_price', 'is not', null)],
+    ] as const
+  ).flatMap(([prefix, products]) => [
     products
       .where('p.b_id', 'is not', null)
-      .select((eb) => [cat.as('cat_id'), 'p.b_id as b_id', sql.lit(`${prefix}brand`).as('kind'), 'p.b_id as ref_id', sql.lit('').as('value'), eb.fn.countAll().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .select((eb) => [
+        cat.as('cat_id'),
+        'p.b_id as b_id',
+        sql.lit(`${prefix}brand`).as('kind'),
+        'p.b_id as ref_id',
+        sql.lit('').as('value'),
+        eb.fn.countAll().as('n'),
+        sql.lit(null).as('lo'),
+        sql.lit(null).as('hi'),
+      ])
       .groupBy('p.b_id'),
     products
       .innerJoin('variants as v', 'v.p_id', 'p.p_id')
       .$if(prefix === 'sale_', (q) => q.where('v.v_sale', '>', 0))
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}availability`).as('kind'), sql.lit(0).as('ref_id'), 'v.v_availability as value', eb.fn.count('v.p_id').distinct().as('n'), sql.lit(null).as('lo'), sql.lit(null).as('hi')])
+      .select((eb) => [
+        cat.as('cat_id'),
+        brand.as('b_id'),
+        sql.lit(`${prefix}availability`).as('kind'),
+        sql.lit(0).as('ref_id'),
+        'v.v_availability as value',
+        eb.fn.count('v.p_id').distinct().as('n'),
+        sql.lit(null).as('lo'),
+        sql.lit(null).as('hi'),
+      ])
       .groupBy([brand, 'v.v_availability']),
     products
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}price`).as('kind'), sql.lit(0).as('ref_id'), sql.lit('').as('value'), eb.fn.countAll().as('n'), eb.fn.min('p.p_price').as('lo'), eb.fn.max('p.p_price').as('hi')])
+      .select((eb) => [
+        cat.as('cat_id'),
+        brand.as('b_id'),
+        sql.lit(`${prefix}price`).as('kind'),
+        sql.lit(0).as('ref_id'),
+        sql.lit('').as('value'),
+        eb.fn.countAll().as('n'),
+        eb.fn.min('p.p_price').as('lo'),
+        eb.fn.max('p.p_price').as('hi'),
+      ])
       .groupBy(brand),
     products
       .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
       .where('av.av_string', 'is not', null)
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}attr`).as('kind'), 'av.attr_id as ref_id', 'av.av_string as value', eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .select((eb) => [
+        cat.as('cat_id'),
+        brand.as('b_id'),
+        sql.lit(`${prefix}attr`).as('kind'),
+        'av.attr_id as ref_id',
+        'av.av_string as value',
+        eb.fn.count('av.p_id').distinct().as('n'),
+        eb.fn.min('av.av_integer').as('lo'),
+        eb.fn.max('av.av_integer').as('hi'),
+      ])
       .groupBy([brand, 'av.attr_id', 'av.av_string']),
     products
       .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
       .where('av.av_string', 'is', null)
-      .select((eb) => [cat.as('cat_id'), brand.as('b_id'), sql.lit(`${prefix}attr_range`).as('kind'), 'av.attr_id as ref_id', sql.lit('').as('value'), eb.fn.count('av.p_id').distinct().as('n'), eb.fn.min('av.av_integer').as('lo'), eb.fn.max('av.av_integer').as('hi')])
+      .select((eb) => [
+        cat.as('cat_id'),
+        brand.as('b_id'),
+        sql.lit(`${prefix}attr_range`).as('kind'),
+        'av.attr_id as ref_id',
+        sql.lit('').as('value'),
+        eb.fn.count('av.p_id').distinct().as('n'),
+        eb.fn.min('av.av_integer').as('lo'),
+        eb.fn.max('av.av_integer').as('hi'),
+      ])
       .groupBy([brand, 'av.attr_id']),
   ]);
   for (const select of inserts) await trx.insertInto('category_facet_counts').columns(columns).expression(select).execute();
@@ -221,7 +299,11 @@ export function isCategoryWithBrands(filter: ProductFilter): filter is ProductFi
 function narrowing(filter: ProductFilter, besides: (keyof ProductFilter)[]) {
   return Object.entries(filter).filter(
     ([key, value]) =>
-      key !== 'categoryIds' && key !== 'categoryId' && !besides.includes(key as keyof ProductFilter) &&
-      value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0),
+      key !== 'categoryIds' &&
+      key !== 'categoryId' &&
+      !besides.includes(key as keyof ProductFilter) &&
+      value !== undefined &&
+      value !== false &&
+      !(Array.isArray(value) && value.length === 0),
   );
 }

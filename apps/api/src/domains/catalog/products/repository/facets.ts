@@ -18,7 +18,15 @@ const AVAILABILITY_LABEL: Record<Availability, string> = {
   unavailable: 'Nedostupné',
 };
 
-export type AttrRow = { attr_id: number; attr_name: string; unit_name: string | null; av_string: string | null; n: number; lo: number | null; hi: number | null };
+export type AttrRow = {
+  attr_id: number;
+  attr_name: string;
+  unit_name: string | null;
+  av_string: string | null;
+  n: number;
+  lo: number | null;
+  hi: number | null;
+};
 
 /** The counts behind a listing's facets, however they were counted (over the products, or summed per category). */
 export type FacetCounts = {
@@ -65,7 +73,9 @@ export function shapeFacets(counts: FacetCounts): ListingFacets {
 
   const availabilityCounts = new Map(counts.availability.map((r) => [r.v_availability, Number(r.n)]));
   return {
-    brands: [...counts.brands].sort((a, b) => a.b_name.localeCompare(b.b_name, 'sk')).map((b) => ({ value: b.b_url, label: b.b_name, count: Number(b.n) })),
+    brands: [...counts.brands]
+      .sort((a, b) => a.b_name.localeCompare(b.b_name, 'sk'))
+      .map((b) => ({ value: b.b_url, label: b.b_name, count: Number(b.n) })),
     availability: AVAILABILITY_ORDER.filter((a) => availabilityCounts.has(a)).map((a) => ({
       value: a,
       label: AVAILABILITY_LABEL[a],

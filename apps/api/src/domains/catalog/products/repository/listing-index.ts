@@ -77,7 +77,17 @@ type Products = {
 type CategoryData = { rev: number; all: Products; sale: Products };
 
 /** A product's row as a category's load reads it, with its variants' availabilities (bits of AVAILABILITIES). */
-type ProductRow = { p_id: number; b_id: number | null; p_price: number | null; p_sale_price: number | null; p_popularity: number; p_name_sort: string; p_created_at: string; availability: number; saleAvailability: number };
+type ProductRow = {
+  p_id: number;
+  b_id: number | null;
+  p_price: number | null;
+  p_sale_price: number | null;
+  p_popularity: number;
+  p_name_sort: string;
+  p_created_at: string;
+  availability: number;
+  saleAvailability: number;
+};
 type ValueRow = { product: number; key: number; attrId: number; integer: number | null; stringIsNull: boolean };
 
 /** Whether this listing is read from memory: a listing within categories (its sale too). */
@@ -160,7 +170,11 @@ export class ListingIndex {
    * A page of a category listing narrowed by other filters (see listedInMemory): its products' ids
    * in the sort's order, and how many products it lists.
    */
-  async page(filter: ProductFilter & { categoryIds: number[] }, sort: ProductSort, page: { limit: number; offset: number }): Promise<{ ids: number[]; total: number }> {
+  async page(
+    filter: ProductFilter & { categoryIds: number[] },
+    sort: ProductSort,
+    page: { limit: number; offset: number },
+  ): Promise<{ ids: number[]; total: number }> {
     const evaluated = this.evaluate(filter, await this.current(filter));
     let total = 0;
     for (const { data, listed } of evaluated) for (let w = 0; w < data.words; w++) total += popcount(listed[w]!);
@@ -182,11 +196,18 @@ export class ListingIndex {
       heads[c] = k;
     };
     const done = (c: number) => heads[c]! < 0 || heads[c]! >= evaluated[c]!.data.size;
-    const headBefore = (a: number, b: number) => before(sort, evaluated[a]!.data, evaluated[a]!.data.order[s]![heads[a]!]!, evaluated[b]!.data, evaluated[b]!.data.order[s]![heads[b]!]!);
+    const headBefore = (a: number, b: number) =>
+      before(
+        sort,
+        evaluated[a]!.data,
+        evaluated[a]!.data.order[s]![heads[a]!]!,
+        evaluated[b]!.data,
+        evaluated[b]!.data.order[s]![heads[b]!]!,
+      );
     const first = backwards ? (a: number, b: number) => headBefore(b, a) : headBefore;
     const heap: number[] = [];
     const siftDown = (from: number) => {
-      for (let i = from; ; ) {
+      for (let i = from; ;) {
         const left = 2 * i + 1;
         if (left >= heap.length) return;
         const child = left + 1 < heap.length && first(heap[left + 1]!, heap[left]!) ? left + 1 : left;
@@ -245,7 +266,10 @@ export class ListingIndex {
 
   /** The categories' revisions (category_facet_revs; a category without a row is at 0). */
   private async revisions(catIds: number[]): Promise<Map<number, number>> {
-    const revs = catIds.length === 0 ? [] : await this.db.selectFrom('category_facet_revs').select(['cat_id', 'rev']).where('cat_id', 'in', catIds).execute();
+    const revs =
+      catIds.length === 0
+        ? []
+        : await this.db.selectFrom('category_facet_revs').select(['cat_id', 'rev']).where('cat_id', 'in', catIds).execute();
     return new Map(revs.map((row) => [row.cat_id, Number(row.rev)]));
   }
 
@@ -286,20 +310,35 @@ export class ListingIndex {
         .where('p.p_id', '>=', from)
         .where('p.p_id', '<', from + width)
         .where('p.p_price', 'is not', null);
-      for (const row of await listed.select(['p.p_id', 'p.b_id', 'p.p_price', 'p.p_sale_price', 'p.p_popularity', 'p.p_name_sort', 'p.p_created_at']).orderBy('p.p_id').execute()) {
+      for (const row of await listed
+        .select(['p.p_id', 'p.b_id', 'p.p_price', 'p.p_sale_price', 'p.p_popularity', 'p.p_name_sort', 'p.p_created_at'])
+        .orderBy('p.p_id')
+        .execute()) {
         position.set(row.p_id, products.length);
         products.push({ ...row, availability: 0, saleAvailability: 0 });
       }
-      for (const variant of await listed.innerJoin('variants as v', 'v.p_id', 'p.p_id').select(['v.p_id', 'v.v_availability', 'v.v_sale']).execute()) {
+      for (const variant of await listed
+        .innerJoin('variants as v', 'v.p_id', 'p.p_id')
+        .select(['v.p_id', 'v.v_availability', 'v.v_sale'])
+        .execute()) {
         const product = products[position.get(variant.p_id)!]!;
         const bit = AVAILABILITY_BIT.get(variant.v_availability) ?? 0;
         product.availability |= bit;
         if (Number(variant.v_sale) > 0) product.saleAvailability |= bit;
       }
-      const values = await listed.innerJoin('attribute_values as av', 'av.p_id', 'p.p_id').select(['av.p_id', 'av.attr_id', 'av.av_string', 'av.av_integer']).execute();
+      const values = await listed
+        .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
+        .select(['av.p_id', 'av.attr_id', 'av.av_string', 'av.av_integer'])
+        .execute();
       for (const value of values) {
         const integer = value.av_integer === null ? null : Number(value.av_integer);
-        rows.push({ product: position.get(value.p_id)!, key: this.key(value.attr_id, value.av_string), attrId: value.attr_id, integer, stringIsNull: value.av_string === null });
+        rows.push({
+          product: position.get(value.p_id)!,
+          key: this.key(value.attr_id, value.av_string),
+          attrId: value.attr_id,
+          integer,
+          stringIsNull: value.av_string === null,
+        });
       }
     }
     // The sale's: the products on sale, renumbered, with their values.
@@ -356,7 +395,8 @@ export class ListingIndex {
       const numeric = list.filter((row) => row.stringIsNull);
       if (numeric.length > 0) data.numericRows.set(attrId, sorted(numeric));
     }
-    for (const sort of PRODUCT_SORTS) data.order.push(Int32Array.from({ length: size }, (_, i) => i).sort((a, b) => (before(sort, data, a, data, b) ? -1 : 1)));
+    for (const sort of PRODUCT_SORTS)
+      data.order.push(Int32Array.from({ length: size }, (_, i) => i).sort((a, b) => (before(sort, data, a, data, b) ? -1 : 1)));
     return data;
   }
 
@@ -458,7 +498,9 @@ export class ListingIndex {
           const entry = new Uint32Array(words);
           // The rows in the range: a slice of the attribute's rows in the integers' order.
           const rows = data.integerRows.get(attrId);
-          if (rows) for (let r = firstAtLeast(rows.integer, min); r < rows.integer.length && rows.integer[r]! <= max; r++) setBit(entry, rows.product[r]!);
+          if (rows)
+            for (let r = firstAtLeast(rows.integer, min); r < rows.integer.length && rows.integer[r]! <= max; r++)
+              setBit(entry, rows.product[r]!);
           for (let w = 0; w < words; w++) passing[w] = passing[w]! & entry[w]!;
         }
         const fails = passing.map((word) => ~word);

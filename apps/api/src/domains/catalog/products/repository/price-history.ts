@@ -45,13 +45,21 @@ export async function lowestPrices(db: DbOrTrx, variants: VariantData[], now = D
   const rows = await db
     .selectFrom('price_history')
     .select(['v_id', 'ph_price', 'ph_from'])
-    .where('v_id', 'in', discounted.map((v) => v.v_id))
+    .where(
+      'v_id',
+      'in',
+      discounted.map((v) => v.v_id),
+    )
     .execute();
   return lowestPricesFromHistory(rows, discounted, now);
 }
 
 /** The 30-day lowest price of each discounted variant among `variants`, by v_id, from their history rows (other variants' rows are ignored). */
-export function lowestPricesFromHistory(rows: readonly VariantHistoryRow[], variants: VariantData[], now = Date.now()): Map<number, number> {
+export function lowestPricesFromHistory(
+  rows: readonly VariantHistoryRow[],
+  variants: VariantData[],
+  now = Date.now(),
+): Map<number, number> {
   const out = new Map<number, number>();
   const byVariant = new Map<number, HistoryRow[]>();
   for (const row of rows) {
