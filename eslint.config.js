@@ -10,10 +10,20 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
-/** The deployable apps (apps/<dir>) and their package names. */
-const APPS = { shell: 'shell', catalog: 'mf-catalog', checkout: 'mf-checkout', account: 'mf-account', content: 'mf-content', api: 'api' };
-const AREAS = ['catalog', 'checkout', 'account', 'content'];
+/**
+ * The deployable apps, read from apps/ (folder → package name), so no list here repeats the
+ * contract's AREAS (packages/shared-kernel/src/contract/parts.test.ts checks the folders against it).
+ */
+const appsDir = new URL('./apps/', import.meta.url);
+const APPS = Object.fromEntries(
+  readdirSync(appsDir)
+    .filter((dir) => existsSync(new URL(`${dir}/package.json`, appsDir)))
+    .map((dir) => [dir, JSON.parse(readFileSync(new URL(`${dir}/package.json`, appsDir), 'utf8')).name.replace('@shop/', '')]),
+);
+/** The areas: every browser app (a Vite build) but the shell. */
+const AREAS = Object.keys(APPS).filter((dir) => dir !== 'shell' && existsSync(new URL(`${dir}/vite.config.ts`, appsDir)));
 
 const NO_RAW_FETCH =
   "Call the API through the kernel's client (@shop/shared-kernel): `call('GET /api/…', { params, query, body })` as the contract names the call (a new call is a new row of a contract table); it sends the session, signs out on a 401 and throws ApiError.";
