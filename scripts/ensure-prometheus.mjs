@@ -5,7 +5,7 @@
  *
  *   import { testAlertRules, startPrometheus } from './ensure-prometheus.mjs';
  *   await testAlertRules();                       // promtool check rules + promtool test rules
- *   const { url, stop } = await startPrometheus({ targets: [{ job: 'shop-web', address: '127.0.0.1:3002' }], tokenFile });
+ *   const { url, stop } = await startPrometheus({ targets: [{ job: 'shop-web', address: '127.0.0.1:3002' }], token });
  *
  * Run directly, it runs the rules' tests: `node scripts/ensure-prometheus.mjs`.
  *
@@ -104,10 +104,10 @@ async function waitUntilReady(url, child, timeoutMs = 30_000) {
 
 /**
  * Starts Prometheus on 127.0.0.1 scraping `targets` (host:port of each server, grouped by job) at
- * /api/metrics with the operator token in `tokenFile`, the shop's rules loaded; `stop()` ends it and
- * removes its temp dir.
+ * /api/metrics with the operator `token` (kept in its temp dir, mode 600), the shop's rules loaded;
+ * `stop()` ends it and removes its temp dir.
  */
-export async function startPrometheus({ targets, tokenFile, scrapeInterval = '15s' }) {
+export async function startPrometheus({ targets, token, scrapeInterval = '15s' }) {
   const server = ensureBinary('prometheus', 'PROMETHEUS');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'prometheus-'));
   let pid = null;
@@ -126,6 +126,8 @@ export async function startPrometheus({ targets, tokenFile, scrapeInterval = '15
   };
   try {
     copyFileSync(RULES_FILE, path.join(dir, 'alerts.yml'));
+    const tokenFile = path.join(dir, 'operator-token');
+    writeFileSync(tokenFile, token, { mode: 0o600 });
     const jobs = new Map();
     for (const target of targets) jobs.set(target.job, [...(jobs.get(target.job) ?? []), target]);
     const config = [
