@@ -10,7 +10,9 @@
 //   PORT=3300 CLUSTER_SERVERS=2 node scripts/cluster.mjs [--no-build]
 //
 // CLUSTER_SERVERS: web servers (default: os.availableParallelism()). --no-build: run what is built.
-import { mkdirSync } from 'node:fs';
+// --prometheus (or CLUSTER_PROMETHEUS=1): Prometheus beside them on 127.0.0.1, scraping every web server
+// and worker with the shop's alerting rules (monitoring/prometheus/alerts.yml); stopped with the cluster.
+import { mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join, relative } from 'node:path';
@@ -18,6 +20,7 @@ import { ensureDependencies, log, root, seconds } from './lib.mjs';
 import { buildAll, publishAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureRedis } from './ensure-redis.mjs';
+import { startPrometheus } from './ensure-prometheus.mjs';
 import { startTopology } from './topology.mjs';
 
 const dataDir = join(root, '.data', 'cluster');
@@ -33,7 +36,12 @@ function settings() {
   if (!Number.isInteger(port) || port < 1 || port > 65534) throw new Error(`Invalid PORT: ${process.env.PORT}`);
   const servers = process.env.CLUSTER_SERVERS ? Number(process.env.CLUSTER_SERVERS) : os.availableParallelism();
   if (!Number.isInteger(servers) || servers < 1) throw new Error(`Invalid CLUSTER_SERVERS: ${process.env.CLUSTER_SERVERS}`);
-  return { port, servers, build: !process.argv.includes('--no-build') };
+  return {
+    port,
+    servers,
+    build: !process.argv.includes('--no-build'),
+    prometheus: process.argv.includes('--prometheus') || process.env.CLUSTER_PROMETHEUS === '1',
+  };
 }
 
 /** Fails early (not after minutes of starting) when nginx could not listen on a port. */
@@ -113,7 +121,7 @@ function table(rows) {
 
 async function main() {
   const since = performance.now();
-  const { port, servers, build } = settings();
+  const { port, servers, build, prometheus: withPrometheus } = settings();
   await assertFree(port);
   await assertFree(port + 1);
 
@@ -150,6 +158,19 @@ async function main() {
     }),
   );
   if (stopping) return;
+  // Every process's /api/metrics, with the operator token the servers generated (or OPERATOR_TOKEN).
+  const prometheus = withPrometheus
+    ? await starting('Prometheus', () =>
+        startPrometheus({
+          targets: [
+            ...shop.web.map((w) => ({ job: 'shop-web', address: `127.0.0.1:${w.port}` })),
+            ...shop.workers.map((w) => ({ job: 'shop-worker', address: `127.0.0.1:${w.port}` })),
+          ],
+          token: process.env.OPERATOR_TOKEN ?? readFileSync(join(dataDir, 'operator-token'), 'utf8').trim(),
+        }),
+      )
+    : null;
+  if (stopping) return;
 
   const shown = (path) => relative(root, path) || '.';
   const rows = [
@@ -162,6 +183,9 @@ async function main() {
     ['card gateway', process.env.GATEWAY_URL ? shop.gatewayUrl : `${shop.gatewayUrl} (the simulator, tools/gateway-simulator)`],
     ['PostgreSQL', database.dir ? `${database.url} (data kept in ${shown(database.dir)})` : `${database.url} (DATABASE_URL)`],
     ['Redis', redis.dir ? `${redis.url} (throwaway, ${redis.dir})` : `${redis.url} (REDIS_URL)`],
+    ...(prometheus
+      ? [['Prometheus', `${prometheus.url}/alerts  (every server and worker scraped, rules: monitoring/prometheus/alerts.yml)`]]
+      : []),
     ['data dir', `${shown(dataDir)} (releases in ${shown(originDir)}, secrets, outbox)`],
   ];
   log(`Cluster ready in ${seconds(since)}`);

@@ -1,5 +1,5 @@
 // `npm test`: installs what is missing (pnpm, dependencies, Debian's
-// chromium, PostgreSQL, Redis, nginx) and runs every test: typecheck, lint, unit,
+// chromium, PostgreSQL, Redis, nginx, prometheus) and runs every test: typecheck, lint, the alerting rules, unit,
 // API on SQLite and on PostgreSQL, several servers behind nginx on PostgreSQL and
 // Redis, then end-to-end in Chromium against the built shop, on one server and on the cluster.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { browserParts, ensureDependencies, log, pnpmRun, root, run, seconds, ste
 import { buildAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { testAlertRules } from './ensure-prometheus.mjs';
 
 const reports = join(root, '.data', 'test-reports');
 const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -82,6 +83,8 @@ if (installed.ok) {
     run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']),
   );
   await stage('Format (prettier --check)', () => run(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '--log-level=warn', '.']));
+  // Debian's prometheus package provides promtool; installed when absent (its service is not started).
+  await stage('Alerting rules (promtool check rules, promtool test rules: monitoring/prometheus)', () => testAlertRules());
   await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
   await stage('Unit tests: release tool (packages/release)', () => vitest('@shop/release', 'release'));
   await stage('Unit tests: card gateway simulator (tools/gateway-simulator)', () => vitest('@shop/gateway-simulator', 'gateway-simulator'));

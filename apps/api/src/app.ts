@@ -18,6 +18,7 @@ import { loggingOptions, observeRequests, type LoggerOption } from './infra/obse
 import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './infra/outbox/outbox.ts';
 import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './infra/cache/response-cache.ts';
 import { readBackupStatus } from './backup/status.repository.ts';
+import { PaymentRepository } from './domains/ordering/order-core/payment.repository.ts';
 import { accountRoutes } from './domains/account/profile/index.ts';
 import { addressRoutes } from './domains/account/addresses/index.ts';
 import { complaintRoutes } from './domains/ordering/complaints/index.ts';
@@ -178,6 +179,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       const [counts, last] = await Promise.all([findings.counts(), findings.lastCheck()]);
       return { counts, lastCheck: last?.at ?? null };
     },
+    () => new PaymentRepository(opts.db).pendingRefunds(),
   );
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);

@@ -16,10 +16,12 @@ import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
+import { canaryMetrics } from './infra/observability/metrics.ts';
 import { shellHost } from './web/shell-host.ts';
 import { releasedFileCheck } from './web/verified-files.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import {
+  readHistory,
   readRegistry,
   REGISTRY_KEY,
   type ReleaseStorage,
@@ -118,6 +120,17 @@ async function main() {
     },
   });
   const health = (since: Date) => clientHealth(database.db, since);
+  // The canaries in /api/metrics, from the registry and its history: the same on every server.
+  canaryMetrics(app.metrics.registry, async () => {
+    const [registry, history] = await Promise.all([readRegistry(storage), readHistory(storage)]);
+    return {
+      areas: Object.keys(registry.areas),
+      running: Object.entries(registry.canaries ?? {}).map(([area, canary]) => ({ area, share: canary?.share ?? 0 })),
+      aborts: history
+        .filter((move) => move.action === 'abort')
+        .map((move) => ({ area: move.part, who: move.who, reason: move.reason ?? null })),
+    };
+  });
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.

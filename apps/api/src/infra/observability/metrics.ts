@@ -18,10 +18,27 @@ export type BackupRecord = {
 /** Integrity findings per part and kind, and the last finished check (domains/releases/integrity-findings.repository.ts reads them from the database). */
 export type IntegrityRecord = { counts: { part: string; kind: string; count: number }[]; lastCheck: string | null };
 
+/** Refunds waiting for the gateway (domains/ordering/order-core/payment.repository.ts reads them from the database). */
+export type RefundsRecord = { pending: number; oldestPendingSince: string | null };
+
+/** The canaries from the release registry and its history (server.ts reads them from the release storage). */
+export type CanaryRecord = {
+  /** Every area in the registry: each gets its abort counts at zero, so that a first abort is an increase. */
+  areas: string[];
+  running: { area: string; share: number }[];
+  aborts: { area: string; who: string; reason: string | null }[];
+};
+
+/** Field Web Vitals in seconds (LCP, INP, FCP, TTFB): the Core Web Vitals thresholds are bucket bounds. */
+export const WEB_VITALS_SECONDS_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.8, 2.5, 3, 4, 6, 10];
+/** Cumulative Layout Shift (unitless): 0.1 good, 0.25 poor. */
+export const WEB_VITALS_CLS_BUCKETS = [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1];
+
 export function createMetrics(
   backlog: () => Promise<{ pending: number; dead: number }>,
   backups?: () => Promise<BackupRecord>,
   integrity?: () => Promise<IntegrityRecord>,
+  refunds?: () => Promise<RefundsRecord>,
 ) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -95,6 +112,22 @@ export function createMetrics(
     },
   });
   if (backups) backupMetrics(registry, backups);
+  if (refunds) refundMetrics(registry, refunds);
+  // Reported by the shoppers' browsers: distributions per area (p75 by histogram_quantile), no version label.
+  const webVitals = new Histogram({
+    name: 'shop_web_vitals_seconds',
+    help: "Field Web Vitals from shoppers' browsers in seconds, by metric (lcp, inp, fcp, ttfb) and area.",
+    labelNames: ['metric', 'area'] as const,
+    buckets: WEB_VITALS_SECONDS_BUCKETS,
+    registers: [registry],
+  });
+  const webVitalsCls = new Histogram({
+    name: 'shop_web_vitals_cls',
+    help: "Field Cumulative Layout Shift from shoppers' browsers, by area.",
+    labelNames: ['area'] as const,
+    buckets: WEB_VITALS_CLS_BUCKETS,
+    registers: [registry],
+  });
   const serverRenders = new Counter({
     name: 'shop_server_renders_total',
     help: 'Pages the server rendered (rendered, not_found) or left to the browser (browser: not a server-rendered page; fallback: the render failed).',
@@ -160,7 +193,91 @@ export function createMetrics(
     serverRenders,
     cspViolations,
     integrityChecks,
+    webVitals,
+    webVitalsCls,
   };
+}
+
+/** A read shared by every metric of one scrape (a scrape collects them all at once). */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T | null> {
+  let pending: Promise<T | null> | null = null;
+  return () => {
+    pending ??= read()
+      .catch(() => null)
+      .finally(() => {
+        pending = null;
+      });
+    return pending;
+  };
+}
+
+/** Refunds still pending, from the database at each scrape: alert when the oldest waits longer than a day. */
+function refundMetrics(registry: Registry, read: () => Promise<RefundsRecord>) {
+  const record = oncePerScrape(read);
+  new Gauge({
+    name: 'shop_refunds_pending',
+    help: 'Refunds queued for the card gateway and not done yet.',
+    registers: [registry],
+    async collect() {
+      const current = await record();
+      if (current) this.set(current.pending);
+    },
+  });
+  new Gauge({
+    name: 'shop_refunds_pending_oldest_age_seconds',
+    help: 'How long the oldest pending refund has waited (0: none pending).',
+    registers: [registry],
+    async collect() {
+      const current = await record();
+      if (!current) return;
+      const since = current.oldestPendingSince ? Date.parse(current.oldestPendingSince) : NaN;
+      this.set(Number.isFinite(since) ? Math.max(0, (Date.now() - since) / 1000) : 0);
+    },
+  });
+}
+
+export const CANARY_ABORT_REASONS = ['error-rate', 'inp', 'lcp', 'operator'] as const;
+
+/** Why a canary was aborted, as a label: the watchdog's measure (error-rate, inp, lcp) or an operator. */
+export function canaryAbortReason(abort: { who: string; reason: string | null }): (typeof CANARY_ABORT_REASONS)[number] {
+  if (abort.who !== 'canary-watch') return 'operator';
+  const reason = abort.reason ?? '';
+  if (/\bINP\b/i.test(reason)) return 'inp';
+  if (/\bLCP\b/i.test(reason)) return 'lcp';
+  return 'error-rate';
+}
+
+/**
+ * The canaries, from the release registry and its history at each scrape (every server reports the
+ * same whichever process aborted): the running ones' share and the aborts by area and reason.
+ */
+export function canaryMetrics(registry: Registry, read: () => Promise<CanaryRecord>) {
+  const record = oncePerScrape(read);
+  new Gauge({
+    name: 'shop_canary_share_percent',
+    help: 'The share of visitors (percent) of the canary running for an area; absent when none runs.',
+    labelNames: ['area'] as const,
+    registers: [registry],
+    async collect() {
+      const current = await record();
+      if (!current) return;
+      this.reset();
+      for (const { area, share } of current.running) this.set({ area }, share);
+    },
+  });
+  new Counter({
+    name: 'shop_canary_aborts_total',
+    help: 'Canaries aborted, by area and reason (error-rate, inp, lcp: the watchdog; operator), from the release history.',
+    labelNames: ['area', 'reason'] as const,
+    registers: [registry],
+    async collect() {
+      const current = await record();
+      if (!current) return;
+      this.reset();
+      for (const area of current.areas) for (const reason of CANARY_ABORT_REASONS) this.inc({ area, reason }, 0);
+      for (const abort of current.aborts) this.inc({ area: abort.area, reason: canaryAbortReason(abort) });
+    },
+  });
 }
 
 /**

@@ -122,4 +122,14 @@ export class PaymentRepository {
       .limit(limit)
       .execute();
   }
+
+  /** Refunds still pending: how many, and when the oldest was queued (its payment's last change; null when none). */
+  async pendingRefunds(): Promise<{ pending: number; oldestPendingSince: string | null }> {
+    const row = await this.db
+      .selectFrom('payments')
+      .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('updated_at').as('oldest')])
+      .where('refund_status', '=', 'pending')
+      .executeTakeFirst();
+    return { pending: Number(row?.pending ?? 0), oldestPendingSince: row?.oldest ?? null };
+  }
 }
