@@ -31,6 +31,7 @@ import {
   startCanaryWatch,
   type CanaryPolicy,
   type VersionHealth,
+  type VitalsReader,
   loadShopReleaseKey,
   releaseIntegrity,
   type ReleaseIntegrity,
@@ -55,6 +56,8 @@ const NO_GATEWAY = [
 async function main() {
   const config = readServerConfig(process.env);
   const checkoutConfig = readCheckoutConfig(process.env, config);
+  // Read before anything starts: a bad CANARY_* value refuses the start with its message.
+  const canaryPolicy = canaryPolicyFrom(process.env);
   const gatewayUrl = checkoutConfig.gatewayUrl;
   if (!gatewayUrl) {
     process.stderr.write(`${NO_GATEWAY}\n`);
@@ -131,6 +134,9 @@ async function main() {
         .map((move) => ({ area: move.part, who: move.who, reason: move.reason ?? null })),
     };
   });
+  // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
+  // reader is given; without one speed is not judged), and the signed files of a version it promotes.
+  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy };
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.
@@ -156,7 +162,7 @@ async function main() {
   if (config.role === 'worker') {
     return startWorker(app, database, {
       storage,
-      health,
+      canary: canaryInputs,
       port: config.port,
       host: config.host,
       started,
@@ -226,10 +232,10 @@ async function main() {
       watch?.reported(refused.part, refused.version);
     },
   });
-  // Canaries whose client error rate runs above the stable version's are aborted without waiting for
-  // anyone; with separate workers, a worker watches them (one watcher decides, not every server).
-  const canaryPolicy = canaryPolicyFrom(process.env);
-  const canaries = config.role === 'all' ? watchCanaries(app, storage, health, canaryPolicy) : null;
+  // Canaries whose client error rate or field INP/LCP runs worse than the stable version's are aborted
+  // without waiting for anyone (and healthy ones promoted with CANARY_AUTO_PROMOTE_MS); with separate
+  // workers, a worker watches them (one watcher decides, not every server).
+  const canaries = config.role === 'all' ? watchCanaries(app, storage, canaryInputs) : null;
   const origin = await buildStaticOrigin({ storage, logger: app.log, check: releasedFiles });
   if (standby) await standby.standBy(app, origin);
   // Backups, like the outbox's jobs, are taken by a process that runs background work (and not while standing by).
@@ -263,10 +269,7 @@ async function main() {
     `role: ${config.role}${config.role === 'web' ? ' (background jobs and canaries are left to a worker)' : ''}; shared state: ${config.redisUrl ? 'Redis' : 'this process'}`,
   );
   if (backups) log(backups.description);
-  if (config.role === 'all')
-    log(
-      `canaries aborted when their client error rate exceeds the stable one by ${(canaryPolicy.margin * 100).toFixed(1)} points over ≥ ${canaryPolicy.minViews} page views (checked every ${canaryPolicy.intervalMs / 1000} s)`,
-    );
+  if (config.role === 'all') log(describeCanaryWatch(canaryInputs));
   log(
     `health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`,
   );
@@ -335,6 +338,13 @@ function standbyChannel() {
 type StandbyChannel = ReturnType<typeof standbyChannel>;
 type CanaryHealth = (since: Date) => Promise<VersionHealth[]>;
 type Closable = { close(): Promise<unknown> } | null;
+type CanaryInputs = {
+  health: CanaryHealth;
+  /** The field Web Vitals per area version; absent: the watch judges error rates only. */
+  vitals?: VitalsReader;
+  integrity: ReleaseIntegrity;
+  policy: Required<CanaryPolicy>;
+};
 
 /** Stops taking requests, lets the running ones and the outbox's running jobs finish, then ends the process. */
 function stopOnSignal(app: FastifyInstance, database: CreatedDatabase, others: Closable[]) {
@@ -350,9 +360,22 @@ function stopOnSignal(app: FastifyInstance, database: CreatedDatabase, others: C
 }
 
 /** Watches the canaries until the answer's `close()` (the process's stop). */
-function watchCanaries(app: FastifyInstance, storage: ReleaseStorage, health: CanaryHealth, policy: CanaryPolicy): Closable {
-  const canaryWatch = startCanaryWatch({ storage, health, policy, log: app.log.child({ component: 'canary-watch' }) });
+function watchCanaries(app: FastifyInstance, storage: ReleaseStorage, inputs: CanaryInputs): Closable {
+  const canaryWatch = startCanaryWatch({ storage, ...inputs, log: app.log.child({ component: 'canary-watch' }) });
   return { close: async () => canaryWatch.stop() };
+}
+
+/** The start's line about the canary watch: what aborts a canary, and whether one is promoted on its own. */
+function describeCanaryWatch({ policy, vitals }: CanaryInputs): string {
+  const { speed } = policy;
+  const speedRule = vitals
+    ? `, or their field p75 INP/LCP is worse by > ${Math.round(speed.margin * 100)} % and > ${speed.floorMs.inp}/${speed.floorMs.lcp} ms over ≥ ${speed.minSamples} samples each side`
+    : ' (speed not judged: no Web Vitals reader)';
+  const promotion =
+    policy.autoPromoteMs > 0
+      ? `promoted automatically after ${policy.autoPromoteMs / 1000} s without regression`
+      : 'promoted by an operator (CANARY_AUTO_PROMOTE_MS=0)';
+  return `canaries aborted when their client error rate exceeds the stable one by ${(policy.margin * 100).toFixed(1)} points over ≥ ${policy.minViews} page views${speedRule}; ${promotion} (checked every ${policy.intervalMs / 1000} s)`;
 }
 
 /**
@@ -364,7 +387,7 @@ async function startWorker(
   database: CreatedDatabase,
   options: {
     storage: ReleaseStorage;
-    health: CanaryHealth;
+    canary: CanaryInputs;
     port: number;
     host: string;
     started: number;
@@ -373,16 +396,16 @@ async function startWorker(
     watchIntegrity: (scheduled: boolean) => IntegrityWatch;
   },
 ) {
-  const policy = canaryPolicyFrom(process.env);
   if (options.standby) {
     await options.standby.standBy(app, null);
     await app.outbox.start();
   }
-  const canaries = watchCanaries(app, options.storage, options.health, policy);
+  const canaries = watchCanaries(app, options.storage, options.canary);
   const backups = scheduleBackups(app.log, options.backups);
   const integrityWatch = options.watchIntegrity(true);
   await app.listen({ port: options.port, host: options.host });
   log(`worker: outbox jobs, canary watch and backups; health on http://${shownHost(options.host)}:${options.port}/api/health`);
+  log(describeCanaryWatch(options.canary));
   log(backups.description);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
   stopOnSignal(app, database, [canaries, backups, { close: async () => integrityWatch.stop() }]);

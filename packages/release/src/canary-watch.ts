@@ -1,17 +1,34 @@
 /**
- * The canary watchdog: every few seconds it compares each running canary's
- * client error rate (errors per page view, since the canary started) with the
- * stable version's over the same minutes. Once the canary has enough page
- * views and its rate exceeds the stable one by more than the margin, the
- * canary is aborted (every shopper back on the stable version on their next
- * navigation) and the history says why.
+ * The canary watchdog: every few seconds it compares each running canary with the stable version
+ * over the same minutes (since the canary started):
+ * - its client error rate (errors per page view): with enough page views and a rate above the
+ *   stable one by more than the margin, the canary is aborted;
+ * - its shoppers' field p75 INP and LCP (canary-speed.ts), when a VitalsReader is given: a metric
+ *   worse than the stable one by the margin and the floor, over enough samples each side, aborts it;
+ * - with CANARY_AUTO_PROMOTE_MS set, a canary that has run that long with enough page views, enough
+ *   vitals samples and no regression is promoted.
+ * Aborted: every shopper is back on the stable version on their next navigation. Each move is in
+ * the history with who = canary-watch and the figures as the reason.
  */
 import { finishCanary } from './releases.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { readRegistry, type AreaName, type CanaryRelease } from './registry.ts';
+import type { ReleaseIntegrity } from './integrity.ts';
 import type { ReleaseStorage } from './storage.ts';
+import {
+  DEFAULT_SPEED_POLICY,
+  judgeCanarySpeed,
+  VITAL_METRICS,
+  type SpeedPolicy,
+  type SpeedVerdict,
+  type VersionVitals,
+  type VitalsReader,
+} from './canary-speed.ts';
 
 export type VersionHealth = { area: string; version: string; views: number; errors: number };
+
+/** Who the history names for the watchdog's moves. */
+export const CANARY_WATCH_ACTOR = 'canary-watch';
 
 export type CanaryPolicy = {
   /** Page views the canary needs before it is judged. */
@@ -20,19 +37,89 @@ export type CanaryPolicy = {
   margin: number;
   /** How often canaries are checked. */
   intervalMs: number;
+  /** The speed judgement (defaults: DEFAULT_SPEED_POLICY); used only when the watch has a VitalsReader. */
+  speed?: SpeedPolicy;
+  /** After how long a canary without regression is promoted; 0 (the default): never, an operator promotes. */
+  autoPromoteMs?: number;
 };
 
-export const DEFAULT_CANARY_POLICY: CanaryPolicy = { minViews: 50, margin: 0.05, intervalMs: 15_000 };
+export const DEFAULT_CANARY_POLICY: Required<CanaryPolicy> = {
+  minViews: 50,
+  margin: 0.05,
+  intervalMs: 15_000,
+  speed: DEFAULT_SPEED_POLICY,
+  autoPromoteMs: 0,
+};
 
-export function canaryPolicyFrom(env: NodeJS.ProcessEnv): CanaryPolicy {
+/** The longest CANARY_AUTO_PROMOTE_MS accepted (30 days). */
+const MAX_AUTO_PROMOTE_MS = 30 * 24 * 60 * 60_000;
+
+/**
+ * A strictly read setting: unset or empty gives the default; anything else must be a number in
+ * range (an integer where asked), else the server refuses to start with this message.
+ */
+function strictNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  range: { min: number; max: number; integer?: boolean; what: string },
+): number {
+  const value = env[name];
+  if (value === undefined || value.trim() === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < range.min || parsed > range.max || (range.integer && !Number.isInteger(parsed))) {
+    throw new Error(`Invalid ${name}: ${JSON.stringify(value)} (${range.what})`);
+  }
+  return parsed;
+}
+
+export function canaryPolicyFrom(env: NodeJS.ProcessEnv): Required<CanaryPolicy> {
   const number = (value: string | undefined, fallback: number, min: number, max: number) => {
     const parsed = Number(value);
     return value !== undefined && value !== '' && Number.isFinite(parsed) ? Math.min(max, Math.max(min, parsed)) : fallback;
   };
+  const speed = DEFAULT_SPEED_POLICY;
+  const autoPromoteMs = strictNumber(env, 'CANARY_AUTO_PROMOTE_MS', DEFAULT_CANARY_POLICY.autoPromoteMs, {
+    min: 0,
+    max: MAX_AUTO_PROMOTE_MS,
+    integer: true,
+    what: `milliseconds: 0 (never) or 1000 to ${MAX_AUTO_PROMOTE_MS}, e.g. 1800000 for 30 minutes`,
+  });
+  if (autoPromoteMs > 0 && autoPromoteMs < 1000) {
+    throw new Error(`Invalid CANARY_AUTO_PROMOTE_MS: ${JSON.stringify(env.CANARY_AUTO_PROMOTE_MS)} (0 for never, else at least 1000)`);
+  }
   return {
     minViews: number(env.CANARY_MIN_VIEWS, DEFAULT_CANARY_POLICY.minViews, 1, 1_000_000),
     margin: number(env.CANARY_ERROR_MARGIN, DEFAULT_CANARY_POLICY.margin, 0, 1),
     intervalMs: number(env.CANARY_CHECK_MS, DEFAULT_CANARY_POLICY.intervalMs, 500, 60_000),
+    speed: {
+      margin: strictNumber(env, 'CANARY_SPEED_MARGIN', speed.margin, {
+        min: 0,
+        max: 10,
+        what: 'a share from 0 to 10, e.g. 0.2: the canary may be 20 % slower',
+      }),
+      floorMs: {
+        inp: strictNumber(env, 'CANARY_INP_FLOOR_MS', speed.floorMs.inp, {
+          min: 0,
+          max: 10_000,
+          integer: true,
+          what: 'whole milliseconds from 0 to 10000, e.g. 50',
+        }),
+        lcp: strictNumber(env, 'CANARY_LCP_FLOOR_MS', speed.floorMs.lcp, {
+          min: 0,
+          max: 60_000,
+          integer: true,
+          what: 'whole milliseconds from 0 to 60000, e.g. 300',
+        }),
+      },
+      minSamples: strictNumber(env, 'CANARY_MIN_VITALS', speed.minSamples, {
+        min: 1,
+        max: 1_000_000,
+        integer: true,
+        what: 'a whole number of samples from 1 to 1000000, e.g. 20',
+      }),
+    },
+    autoPromoteMs,
   };
 }
 
@@ -52,16 +139,124 @@ export function canaryVerdict(
   return `automatic abort: client error rate ${percent(canaryRate)} over ${canary.views} page views (${canary.errors} errors) against ${percent(stableRate)} for the stable version over ${stable.views}; allowed margin ${percent(policy.margin)}`;
 }
 
-export type CanaryWatch = { check(): Promise<string[]>; stop(): void };
+/** A span as the history shows it: seconds, minutes or hours. */
+function span(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 2 * 60 * 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${(ms / (60 * 60_000)).toFixed(1)} h`;
+}
+
+/** What the watch did to a canary, for the caller's logs and metrics. */
+export type CanaryOutcome = {
+  area: AreaName;
+  version: string;
+  stable: string | null;
+  action: 'abort' | 'promote';
+  /** `errors`: the error rate; `speed`: INP or LCP; `healthy`: promoted after the time without regression. */
+  cause: 'errors' | 'speed' | 'healthy';
+  reason: string;
+};
+
+export type CanaryWatch = {
+  /** Judges every running canary once; answers the areas whose canary it aborted. */
+  check(): Promise<string[]>;
+  stop(): void;
+};
 
 export function startCanaryWatch(options: {
   storage: ReleaseStorage;
   health: (since: Date) => Promise<VersionHealth[]>;
   policy: CanaryPolicy;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
+  /** The field Web Vitals per area version; absent: speed is not judged (neither aborts nor holds a promotion). */
+  vitals?: VitalsReader | null;
+  /** Checks a promoted canary's files against their signed manifest, as an operator's promotion does. */
+  integrity?: ReleaseIntegrity | null;
+  /** Told of every abort and promotion (metrics). */
+  onOutcome?: (outcome: CanaryOutcome) => void;
+  /** The clock (tests): milliseconds since the epoch. */
+  now?: () => number;
 }): CanaryWatch {
-  const { storage, health, policy, log } = options;
+  const { storage, health, policy, log, vitals } = options;
+  const speedPolicy = policy.speed ?? DEFAULT_CANARY_POLICY.speed;
+  const autoPromoteMs = policy.autoPromoteMs ?? 0;
+  const now = options.now ?? Date.now;
+  /** Promotions refused (area, version, code) already logged: retried on each check, logged once. */
+  const refusedLogged = new Set<string>();
   let running = false;
+
+  async function readVitals(area: AreaName, version: string | undefined, since: Date): Promise<VersionVitals> {
+    const entries = await Promise.all(
+      VITAL_METRICS.map(async (metric) => [
+        metric,
+        version && vitals ? await vitals.p75(area, version, metric, since) : { p75: null, samples: 0 },
+      ]),
+    );
+    return Object.fromEntries(entries) as VersionVitals;
+  }
+
+  /** What to do with one canary now, or null: leave it running. */
+  async function judge(area: AreaName, canary: CanaryRelease, stableVersion: string | undefined) {
+    const since = new Date(canary.since);
+    const rows = (await health(since)).filter((row) => row.area === area);
+    const of = (version: string | undefined) => rows.find((row) => row.version === version) ?? { views: 0, errors: 0 };
+    const stableHealth = of(stableVersion);
+    const canaryHealth = of(canary.version);
+    const errors = canaryVerdict(stableHealth, canaryHealth, policy);
+    if (errors) return { action: 'abort' as const, cause: 'errors' as const, reason: errors };
+
+    let speed: SpeedVerdict | null = null;
+    if (vitals) {
+      const [stable, tried] = await Promise.all([readVitals(area, stableVersion, since), readVitals(area, canary.version, since)]);
+      speed = judgeCanarySpeed(stable, tried, speedPolicy);
+      if (speed.verdict === 'regressed') {
+        return { action: 'abort' as const, cause: 'speed' as const, reason: `automatické zrušenie pre rýchlosť: ${speed.reason}` };
+      }
+    }
+
+    const ran = now() - since.getTime();
+    if (autoPromoteMs <= 0 || ran < autoPromoteMs || canaryHealth.views < policy.minViews) return null;
+    if (speed && speed.verdict !== 'healthy') return null;
+    const errorFigures = `chybovosť ${percent(rate(canaryHealth))} z ${canaryHealth.views} zobrazení (stabilná verzia ${percent(rate(stableHealth))} z ${stableHealth.views})`;
+    const speedFigures = speed ? speed.reason : 'rýchlosť sa neposudzuje (bez údajov Web Vitals)';
+    return {
+      action: 'promote' as const,
+      cause: 'healthy' as const,
+      reason: `automatické povýšenie po ${span(ran)} bez regresie: ${errorFigures}; ${speedFigures}`,
+    };
+  }
+
+  async function checkOne(area: AreaName, canary: CanaryRelease, stableVersion: string | undefined): Promise<boolean> {
+    const decision = await judge(area, canary, stableVersion);
+    if (!decision) return false;
+    const outcome: CanaryOutcome = { area, version: canary.version, stable: stableVersion ?? null, ...decision };
+    try {
+      await finishCanary({
+        storage,
+        area,
+        outcome: decision.action,
+        expectVersion: canary.version,
+        provenance: { who: CANARY_WATCH_ACTOR, reason: decision.reason },
+        integrity: options.integrity ?? null,
+      });
+    } catch (error) {
+      if (!(error instanceof ReleaseRefused)) throw error;
+      // An operator finished it meanwhile.
+      if (error.code === 'no_canary') return false;
+      const key = `${area}\u0000${canary.version}\u0000${error.code}`;
+      if (!refusedLogged.has(key)) {
+        refusedLogged.add(key);
+        log.error(
+          { canary: outcome, refused: { code: error.code, message: error.message } },
+          `automatic canary ${decision.action} refused`,
+        );
+      }
+      return false;
+    }
+    log.warn({ canary: outcome }, decision.action === 'abort' ? 'canary aborted automatically' : 'canary promoted automatically');
+    options.onOutcome?.(outcome);
+    return decision.action === 'abort';
+  }
 
   async function check(): Promise<string[]> {
     if (running) return [];
@@ -70,24 +265,10 @@ export function startCanaryWatch(options: {
     try {
       const registry = await readRegistry(storage);
       for (const [area, canary] of Object.entries(registry.canaries ?? {}) as [AreaName, CanaryRelease][]) {
-        const stableVersion = registry.areas[area]?.version;
-        const rows = (await health(new Date(canary.since))).filter((row) => row.area === area);
-        const of = (version: string | undefined) => rows.find((row) => row.version === version) ?? { views: 0, errors: 0 };
-        const reason = canaryVerdict(of(stableVersion), of(canary.version), policy);
-        if (!reason) continue;
         try {
-          await finishCanary({
-            storage,
-            area,
-            outcome: 'abort',
-            expectVersion: canary.version,
-            provenance: { who: 'canary-watch', reason },
-          });
-          log.warn({ canary: { area, version: canary.version, stable: stableVersion, reason } }, 'canary aborted automatically');
-          aborted.push(area);
+          if (await checkOne(area, canary, registry.areas[area]?.version)) aborted.push(area);
         } catch (error) {
-          // An operator finished it meanwhile.
-          if (!(error instanceof ReleaseRefused && error.code === 'no_canary')) throw error;
+          log.error({ err: error, canary: { area, version: canary.version } }, 'canary check failed');
         }
       }
     } catch (error) {

@@ -6,6 +6,7 @@
  * in api/src/domains/releases/. The command itself is ./cli.ts (bundled to api/dist/release/cli.js).
  */
 export * from './build-info.ts';
+export * from './canary-speed.ts';
 export * from './canary-watch.ts';
 export * from './checks.ts';
 export * from './integrity.ts';
