@@ -1,10 +1,12 @@
 /**
  * Client telemetry: what the shoppers' browsers report, and what the operator reads back.
  *
- * - `POST /api/telemetry` (public): a batch of page views and client errors, as JSON or as the
- *   text/plain body `navigator.sendBeacon(url, string)` sends. Counted per server minute, area and
- *   version (client_metrics), errors logged at warn with personal data masked, both counted in the
- *   Prometheus metrics (no version label). Rate limited per client address; 204.
+ * - `POST /api/telemetry` (public): a batch of page views, client errors and Web Vitals, as JSON or
+ *   as the text/plain body `navigator.sendBeacon(url, string)` sends. Views and errors counted per
+ *   server minute, area and version (client_metrics), errors logged at warn with personal data
+ *   masked; vitals kept as distributions per server hour, area, version, route and metric
+ *   (client_vitals); all counted in the Prometheus metrics (no version label). Rate limited per
+ *   client address; 204.
  * - `POST /api/csp-report` (public): the pages' Content-Security-Policy violations (csp-report.ts).
  * - `GET /api/telemetry/summary?minutes=60` (operator token): views, errors and error rate per area
  *   and version over the last minutes.
@@ -24,6 +26,7 @@ import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
 import { scrubMessage } from './scrub.ts';
 import { registerCspReports } from './csp-report.ts';
+import { recordVitals } from './vitals.repository.ts';
 
 /** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
 
@@ -49,11 +52,18 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
     config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs } },
     handler: async (request, reply) => {
       const { events } = request.body;
-      await countEvents(deps.db, events, new Date());
+      const now = new Date();
+      await countEvents(deps.db, events, now);
+      await recordVitals(deps.db, events, now);
       let logged = 0;
       for (const event of events) {
         if (event.type === 'view') {
           deps.metrics.clientPageViews.inc({ area: event.area });
+          continue;
+        }
+        if (event.type === 'vital') {
+          if (event.metric === 'cls') deps.metrics.webVitalsCls.observe({ area: event.area }, event.value ?? 0);
+          else deps.metrics.webVitals.observe({ metric: event.metric ?? 'unknown', area: event.area }, (event.value ?? 0) / 1000);
           continue;
         }
         deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
