@@ -74,7 +74,7 @@ export const TelemetryEvent = Type.Object(
           required: ['metric', 'value'],
           not: { anyOf: [{ required: ['kind'] }, { required: ['message'] }] },
           if: { properties: { metric: { const: 'cls' } } },
-          then: { properties: { value: { maximum: MAX_VITAL_CLS } } },
+          then: { properties: { value: { type: 'number', maximum: MAX_VITAL_CLS } } },
         },
       },
     ],
