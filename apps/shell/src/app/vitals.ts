@@ -95,7 +95,7 @@ export function reportVital(report: VitalReport): void {
 export function installVitals(options: VitalsOptions): () => void {
   reported = new Set();
   serverRendered = options.serverRendered;
-  const load = options.load ?? (() => import('web-vitals/attribution') as Promise<Library>);
+  const load = options.load ?? (() => import('./vitals-library.ts') as Promise<Library>);
   let started = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const start = () => {
