@@ -117,3 +117,15 @@ describe('vital events', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('the attribution', () => {
+  it('leaves the browser scrubbed: no query, quoted value or long number, selector characters only, 80 at most', async () => {
+    const { scrubVitalTarget } = await import('@shop/shared-kernel/rules');
+    expect(scrubVitalTarget('#main>div.area-outlet>div>h1')).toBe('#main>div.area-outlet>div>h1');
+    expect(scrubVitalTarget('img[src="/p/tehla?email=jan@example.sk"]')).toBe('img[src=""]');
+    expect(scrubVitalTarget('a.order-12345678>span')).toBe('a.order-0>span');
+    expect(scrubVitalTarget('input#q?q=tehla')).toBe('input#q');
+    expect(scrubVitalTarget('div.<script>alert(1)</script>')).toBe('div.script>alert(1)script>');
+    expect(scrubVitalTarget(`div>${'span>'.repeat(40)}`)).toHaveLength(80);
+  });
+});

@@ -52,8 +52,8 @@ export function boundVitalValue(metric: VitalName, value: number): number | null
 export function scrubVitalTarget(target: string): string {
   return target
     .slice(0, 500)
-    .replace(/\?.*$/, '')
     .replace(/(["'])[^"']*\1/g, '$1$1')
+    .replace(/\?.*$/, '')
     .replace(/\d{4,}/g, '0')
     .replace(/[^A-Za-z0-9_.#>:() *[\]="'-]/g, '')
     .trim()

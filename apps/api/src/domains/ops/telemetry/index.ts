@@ -14,7 +14,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TelemetryArea } from '@shop/shared-kernel/contract';
+import type { TelemetryArea, VitalMetric } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
@@ -31,6 +31,8 @@ import { recordVitals } from './vitals.repository.ts';
 /** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
 
 const LOGGED_PER_REPORT = 10;
+/** Above these a vital is poor by the Core Web Vitals thresholds (web.dev's for FCP and TTFB). */
+const POOR: Record<VitalMetric, number> = { lcp: 4000, inp: 500, cls: 0.25, fcp: 3000, ttfb: 1800 };
 const TOO_MANY = 'Príliš veľa hlásení z prehliadača. Skúste to znova o minútu.';
 
 export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
@@ -56,14 +58,19 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
       await countEvents(deps.db, events, now);
       await recordVitals(deps.db, events, now);
       let logged = 0;
+      let poorLogged = 0;
       for (const event of events) {
         if (event.type === 'view') {
           deps.metrics.clientPageViews.inc({ area: event.area });
           continue;
         }
         if (event.type === 'vital') {
-          if (event.metric === 'cls') deps.metrics.webVitalsCls.observe({ area: event.area }, event.value ?? 0);
-          else deps.metrics.webVitals.observe({ metric: event.metric ?? 'unknown', area: event.area }, (event.value ?? 0) / 1000);
+          const { area, version, route, metric, value = 0, target } = event;
+          if (metric === 'cls') deps.metrics.webVitalsCls.observe({ area }, value);
+          else deps.metrics.webVitals.observe({ metric: metric ?? 'unknown', area }, value / 1000);
+          // A poor value is logged with its element (the table keeps no element), a few per request.
+          if (metric && value > POOR[metric] && poorLogged++ < LOGGED_PER_REPORT)
+            request.log.info({ clientVital: { area, version, route, metric, value, target } }, 'poor web vital');
           continue;
         }
         deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
