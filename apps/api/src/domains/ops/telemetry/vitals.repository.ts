@@ -153,7 +153,9 @@ export function vitalsRepository(db: Db) {
   return {
     record: (events: readonly VitalEvent[], at: Date) => recordVitals(db, events, at),
     summary: (range: { since: Date; until: Date }) => vitalsSummary(db, range),
+    /** The canary watch's source (VitalsSource). */
     p75: ((part, version, metric, since) => p75For(db, part, version, metric, since.getTime())) satisfies VitalsSource['p75'],
+    p75For: (part: string, version: string, metric: VitalMetric, sinceMs: number) => p75For(db, part, version, metric, sinceMs),
   };
 }
 export type VitalsRepository = ReturnType<typeof vitalsRepository>;
