@@ -13,6 +13,7 @@ import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig
 import { opsRoutes } from './domains/ops/console/index.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
+import { vitalsReader } from './domains/ops/console/vitals.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
@@ -192,6 +193,7 @@ async function main() {
     refunds: () => refundsShown(database.db),
     operators: operatorAccounts(database.db),
     cspViolations: cspViolationsReader(database.db),
+    vitals: vitalsReader(database.db),
     inventory: {
       tagManagerId: config.gtmId,
       policy: {

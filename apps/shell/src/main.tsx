@@ -9,6 +9,7 @@ import { areaVersion, registerAreas } from './areas/area-loader.ts';
 import { canaryBucket } from './areas/canary-bucket.ts';
 import { setRouteTable } from './app/route-table.ts';
 import { installTelemetry, reportError } from './app/telemetry.ts';
+import { installVitals } from './app/vitals.ts';
 import { installEcommerce } from './app/ecommerce.ts';
 import { matchRoutesAhead, ShopRoutes } from './app/router.tsx';
 import { ServerDataScope } from './app/server-data-scope.tsx';
@@ -56,6 +57,8 @@ async function boot() {
     embedded && embedded.path === window.location.pathname + window.location.search
       ? { data: new Map(Object.entries(embedded.data)), notFound: embedded.notFound }
       : null;
+  // Field Web Vitals in the same batches (the library loads after the page did).
+  installVitals({ serverRendered: served !== null });
   const app = (
     <StrictMode>
       <BrowserRouter>

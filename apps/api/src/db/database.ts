@@ -38,6 +38,7 @@ import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
 import type { ClientMetricTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
 import type { CspViolationTable } from './csp-violation.table.ts';
+import type { ClientVitalTable } from './client-vitals.table.ts';
 import type {
   ReleaseIntegrityCheckTable,
   ReleaseIntegrityFindingTable,
@@ -117,6 +118,8 @@ export interface Database {
   operator_sign_in_failures: OperatorSignInFailureTable;
   // the pages' Content-Security-Policy violations per day, page type, part and directive
   csp_violations: CspViolationTable;
+  // the shoppers' Web Vitals: counts per hour, part, version, route, metric and value bucket
+  client_vitals: ClientVitalTable;
 }
 
 export type Db = Kysely<Database>;

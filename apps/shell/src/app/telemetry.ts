@@ -1,6 +1,7 @@
 /**
- * Client telemetry: page views and client errors per area and version, sent in batches to the API
- * (`POST /api/telemetry`) so the operator sees how a released version fares in real browsers.
+ * Client telemetry: page views and client errors per area and version (and the Web Vitals of
+ * vitals.ts), sent in batches to the API (`POST /api/telemetry`) so the operator sees how a
+ * released version fares in real browsers.
  *
  * - Batches go by `navigator.sendBeacon` (a string body: text/plain), or by `fetch` with keepalive
  *   when there is no beacon or it refused the batch; flushed every few seconds, when a batch is
@@ -54,6 +55,10 @@ type State = {
   seenErrors: Set<string>;
   timer: ReturnType<typeof setTimeout> | null;
   current: { area: string; version: string | null; route: string } | null;
+  /** The areas shown in this page load, from when (performance.now()), oldest first, the last 50. */
+  shown: { at: number; area: string; version: string | null; route: string }[];
+  /** The first view fell out of `shown`. */
+  shownDropped: boolean;
 };
 
 let state: State | null = null;
@@ -108,6 +113,16 @@ function flush(): void {
   }
 }
 
+/** Sends what is queued now (the vitals do when the page is hidden: no timer runs after that). */
+export function flushTelemetry(): void {
+  flush();
+}
+
+/** Queues an event the caller built and bounded (the vitals, vitals.ts); sampled and capped like the rest. */
+export function enqueueEvent(event: TelemetryEvent): void {
+  enqueue(event);
+}
+
 function enqueue(event: TelemetryEvent): void {
   if (!state || !state.sampled) return;
   if (state.accepted >= state.settings.maxEventsPerPage) return;
@@ -118,7 +133,7 @@ function enqueue(event: TelemetryEvent): void {
 }
 
 /** The event's common part, or null when the API would refuse it (unknown area, not released, bad version). */
-function base(area: string, version: string | null, route: string): Pick<TelemetryEvent, 'area' | 'version' | 'route'> | null {
+export function base(area: string, version: string | null, route: string): Pick<TelemetryEvent, 'area' | 'version' | 'route'> | null {
   if (!isPart(area) || version === null || !VERSION.test(version)) return null;
   return { area: area as TelemetryArea, version, ...(ROUTE.test(route) ? { route } : {}) };
 }
@@ -143,7 +158,27 @@ export function reportError(kind: ClientErrorKind, area: string, version: string
 
 /** The area rendering now: uncaught errors and unhandled rejections are attributed to it. */
 export function setCurrentArea(area: string, version: string | null, route: string): void {
-  if (state) state.current = { area, version, route };
+  if (!state) return;
+  state.current = { area, version, route };
+  state.shown.push({ at: typeof performance === 'undefined' ? 0 : performance.now(), area, version, route });
+  if (state.shown.length > 50) {
+    state.shown.shift();
+    state.shownDropped = true;
+  }
+}
+
+/**
+ * What was shown at `time` (performance.now()'s clock): the last area shown by then, else the
+ * first of the page load (a server-rendered page paints before the shell marks its area); null
+ * before any. `first` says whether it is the page load's first view.
+ */
+export function shownAt(time: number): { area: string; version: string | null; route: string; first: boolean } | null {
+  const shown = state?.shown ?? [];
+  if (shown.length === 0) return null;
+  let index = 0;
+  for (let i = 0; i < shown.length; i += 1) if (shown[i]!.at <= time) index = i;
+  const { area, version, route } = shown[index]!;
+  return { area, version, route, first: index === 0 && !state!.shownDropped };
 }
 
 function describe(value: unknown): string {
@@ -202,6 +237,8 @@ export function installTelemetry(options: TelemetryOptions = {}): () => void {
     seenErrors: new Set(),
     timer: null,
     current: null,
+    shown: [],
+    shownDropped: false,
   };
   window.addEventListener('error', onError);
   window.addEventListener('unhandledrejection', onRejection);

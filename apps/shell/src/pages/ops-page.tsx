@@ -5,6 +5,7 @@ import { dataOf, usePageMeta, useResource, useSubmit } from '@shop/shared-kernel
 import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 import { CspViolations } from './ops-csp.tsx';
+import { WebVitals } from './ops-vitals.tsx';
 
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
 
@@ -642,6 +643,7 @@ export function OpsPage() {
           </ol>
         </>
       )}
+      <WebVitals />
       <Refunds />
       <Integrity />
       <Backups />

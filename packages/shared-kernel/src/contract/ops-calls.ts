@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
 import { PaymentRefund } from './checkout-types.ts';
 import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
-import { TelemetryBatch, TelemetrySummary } from './telemetry-types.ts';
+import { TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 import { CspViolationReport } from './csp-types.ts';
 
@@ -142,8 +142,19 @@ export const opsCalls = defineCalls({
     summary: 'Porušenia Content-Security-Policy za posledných 7 dní podľa stránky, časti a direktívy',
     answer: Type.Object({ data: CspViolationReport }),
   },
+  'GET /api/ops/vitals': {
+    summary: 'Web Vitals u zákazníkov: 75. percentil LCP, INP, CLS, FCP a TTFB podľa časti a verzie za posledné hodiny',
+    /** The last `hours` hours, the current one included. */
+    query: Type.Object({ hours: Type.Integer({ minimum: 1, maximum: 720, default: 24 }) }, { additionalProperties: false }),
+    answer: Type.Object({ data: VitalsReport }),
+  },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */
-  'POST /api/telemetry': { summary: 'Hlásenie zobrazení a chýb z prehliadača', body: TelemetryBatch, answer: Type.Null(), status: 204 },
+  'POST /api/telemetry': {
+    summary: 'Hlásenie zobrazení, chýb a Web Vitals z prehliadača',
+    body: TelemetryBatch,
+    answer: Type.Null(),
+    status: 204,
+  },
   'GET /api/telemetry/summary': {
     summary: 'Zobrazenia a chyby podľa časti a verzie (operátor)',
     /** The operator's window: the last `minutes` minutes, the current one included. */

@@ -1,7 +1,7 @@
 /**
  * The API's metrics in Prometheus text format (prom-client), one registry per API instance:
  * requests by route and status with latency histograms, orders, payments, refunds, the outbox's
- * backlog and failures, response-cache hits, client errors and page views the browsers report, the
+ * backlog and failures, response-cache hits, client errors, page views and Web Vitals the browsers report, the
  * backups' record, and Node's own process metrics.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -99,6 +99,22 @@ export function createMetrics(
     labelNames: ['area'] as const,
     registers: [registry],
   });
+  // The shoppers' Web Vitals (POST /api/telemetry, sampled), by area only, like the counters above; the
+  // per-version and per-route distributions are in the client_vitals table (GET /api/ops/vitals).
+  const webVitals = new Histogram({
+    name: 'shop_web_vitals_seconds',
+    help: "Web Vitals reported by shoppers' browsers (sampled): LCP, INP, FCP and TTFB in seconds, by metric and area.",
+    labelNames: ['metric', 'area'] as const,
+    buckets: [0.1, 0.2, 0.5, 0.8, 1, 1.8, 2.5, 3, 4, 6, 10],
+    registers: [registry],
+  });
+  const webVitalsCls = new Histogram({
+    name: 'shop_web_vitals_cls',
+    help: "Cumulative Layout Shift reported by shoppers' browsers (sampled), by area.",
+    labelNames: ['area'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1],
+    registers: [registry],
+  });
   new Gauge({
     name: 'shop_outbox_backlog',
     help: 'Outbox jobs not done yet (pending) and given up (dead).',
@@ -190,6 +206,8 @@ export function createMetrics(
     outbox,
     clientErrors,
     clientPageViews,
+    webVitals,
+    webVitalsCls,
     serverRenders,
     cspViolations,
     integrityChecks,

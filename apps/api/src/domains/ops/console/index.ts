@@ -44,6 +44,7 @@ import type { IntegrityFindings } from '../../releases/integrity-findings.reposi
 import { integrityPolicyFrom } from '../../releases/integrity-watch.ts';
 import type { PagePolicyOptions } from '../../../web/page-policy.ts';
 import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.ts';
+import { vitalsRoutes, type VitalsReader } from './vitals.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -72,6 +73,8 @@ export type OpsOptions = {
   refunds?: () => Promise<PaymentRefund[]>;
   /** The pages' policy violations of the last days (GET /api/ops/csp-violations answers only with it). */
   cspViolations?: CspViolationsReader;
+  /** The shoppers' Web Vitals per area version (GET /api/ops/vitals answers only with it). */
+  vitals?: VitalsReader;
 };
 
 declare module 'fastify' {
@@ -317,6 +320,10 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     });
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations, authorize });
+  if (options.vitals) {
+    const parts = async () => (await status(storage)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
+    await app.register(vitalsRoutes, { read: options.vitals, parts, authorize });
+  }
   app.route({
     ...route('GET /api/ops/audit'),
     preHandler: operatorReads,

@@ -13,6 +13,8 @@ type Counts = { area: string; version: string; views: number; errors: number };
 export function aggregate(events: readonly Pick<TelemetryEvent, 'type' | 'area' | 'version'>[]): Counts[] {
   const byKey = new Map<string, Counts>();
   for (const event of events) {
+    // Vitals are kept as distributions (vitals.repository.ts), not counted here.
+    if (event.type !== 'view' && event.type !== 'error') continue;
     const key = `${event.area}\u0000${event.version}`;
     const counts = byKey.get(key) ?? { area: event.area, version: event.version, views: 0, errors: 0 };
     if (event.type === 'view') counts.views += 1;

@@ -1,10 +1,12 @@
 /**
  * Client telemetry: what the shoppers' browsers report, and what the operator reads back.
  *
- * - `POST /api/telemetry` (public): a batch of page views and client errors, as JSON or as the
- *   text/plain body `navigator.sendBeacon(url, string)` sends. Counted per server minute, area and
- *   version (client_metrics), errors logged at warn with personal data masked, both counted in the
- *   Prometheus metrics (no version label). Rate limited per client address; 204.
+ * - `POST /api/telemetry` (public): a batch of page views, client errors and Web Vitals, as JSON or
+ *   as the text/plain body `navigator.sendBeacon(url, string)` sends. Views and errors counted per
+ *   server minute, area and version (client_metrics), errors logged at warn with personal data
+ *   masked; vitals kept as distributions per server hour, area, version, route and metric
+ *   (client_vitals); all counted in the Prometheus metrics (no version label). Rate limited per
+ *   client address; 204.
  * - `POST /api/csp-report` (public): the pages' Content-Security-Policy violations (csp-report.ts).
  * - `GET /api/telemetry/summary?minutes=60` (operator token): views, errors and error rate per area
  *   and version over the last minutes.
@@ -12,7 +14,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TelemetryArea } from '@shop/shared-kernel/contract';
+import type { TelemetryArea, VitalMetric } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
@@ -24,10 +26,13 @@ import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
 import { scrubMessage } from './scrub.ts';
 import { registerCspReports } from './csp-report.ts';
+import { recordVitals } from './vitals.repository.ts';
 
 /** Reports per client address: a browser sends a batch every few seconds at most while a page is open. */
 
 const LOGGED_PER_REPORT = 10;
+/** Above these a vital is poor by the Core Web Vitals thresholds (web.dev's for FCP and TTFB). */
+const POOR: Record<VitalMetric, number> = { lcp: 4000, inp: 500, cls: 0.25, fcp: 3000, ttfb: 1800 };
 const TOO_MANY = 'Príliš veľa hlásení z prehliadača. Skúste to znova o minútu.';
 
 export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
@@ -49,11 +54,23 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
     config: { rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs } },
     handler: async (request, reply) => {
       const { events } = request.body;
-      await countEvents(deps.db, events, new Date());
+      const now = new Date();
+      await countEvents(deps.db, events, now);
+      await recordVitals(deps.db, events, now);
       let logged = 0;
+      let poorLogged = 0;
       for (const event of events) {
         if (event.type === 'view') {
           deps.metrics.clientPageViews.inc({ area: event.area });
+          continue;
+        }
+        if (event.type === 'vital') {
+          const { area, version, route, metric, value = 0, target } = event;
+          if (metric === 'cls') deps.metrics.webVitalsCls.observe({ area }, value);
+          else deps.metrics.webVitals.observe({ metric: metric ?? 'unknown', area }, value / 1000);
+          // A poor value is logged with its element (the table keeps no element), a few per request.
+          if (metric && value > POOR[metric] && poorLogged++ < LOGGED_PER_REPORT)
+            request.log.info({ clientVital: { area, version, route, metric, value, target } }, 'poor web vital');
           continue;
         }
         deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
