@@ -14,6 +14,7 @@ import { opsRoutes } from './domains/ops/console/index.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
+import { vitalsRepository } from './domains/ops/telemetry/vitals.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
@@ -137,7 +138,7 @@ async function main() {
   });
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
-  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy };
+  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: vitalsRepository(database.db) };
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.

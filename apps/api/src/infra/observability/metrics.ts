@@ -99,22 +99,6 @@ export function createMetrics(
     labelNames: ['area'] as const,
     registers: [registry],
   });
-  // The shoppers' Web Vitals (POST /api/telemetry, sampled), by area only, like the counters above; the
-  // per-version and per-route distributions are in the client_vitals table (GET /api/ops/vitals).
-  const webVitals = new Histogram({
-    name: 'shop_web_vitals_seconds',
-    help: "Web Vitals reported by shoppers' browsers (sampled): LCP, INP, FCP and TTFB in seconds, by metric and area.",
-    labelNames: ['metric', 'area'] as const,
-    buckets: [0.1, 0.2, 0.5, 0.8, 1, 1.8, 2.5, 3, 4, 6, 10],
-    registers: [registry],
-  });
-  const webVitalsCls = new Histogram({
-    name: 'shop_web_vitals_cls',
-    help: "Cumulative Layout Shift reported by shoppers' browsers (sampled), by area.",
-    labelNames: ['area'] as const,
-    buckets: [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1],
-    registers: [registry],
-  });
   new Gauge({
     name: 'shop_outbox_backlog',
     help: 'Outbox jobs not done yet (pending) and given up (dead).',
@@ -129,7 +113,8 @@ export function createMetrics(
   });
   if (backups) backupMetrics(registry, backups);
   if (refunds) refundMetrics(registry, refunds);
-  // Reported by the shoppers' browsers: distributions per area (p75 by histogram_quantile), no version label.
+  // Reported by the shoppers' browsers (POST /api/telemetry, sampled): distributions per area (p75 by
+  // histogram_quantile), no version label; per version and route they are in client_vitals (GET /api/ops/vitals).
   const webVitals = new Histogram({
     name: 'shop_web_vitals_seconds',
     help: "Field Web Vitals from shoppers' browsers in seconds, by metric (lcp, inp, fcp, ttfb) and area.",
@@ -211,8 +196,6 @@ export function createMetrics(
     serverRenders,
     cspViolations,
     integrityChecks,
-    webVitals,
-    webVitalsCls,
   };
 }
 
