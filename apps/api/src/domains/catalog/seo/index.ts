@@ -54,6 +54,12 @@ export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) =>
   // and a flood of requests gets a quick 429 instead of holding the database.
   let streaming = 0;
   const xml = (reply: FastifyReply, body: string | AsyncGenerator<string>) => {
+    if (typeof body !== 'string' && reply.request.method === 'HEAD') {
+      // The headers alone: the catalogue is not read. Given the stream, Fastify would drain it after
+      // answering, and its slot would stay taken past the answer (a request right after got a 429).
+      void body.return(undefined);
+      return reply.header('cache-control', CACHE).type(XML).send(Readable.from([]));
+    }
     if (typeof body !== 'string' && streaming >= MAX_CATALOGUE_STREAMS) {
       void body.return(undefined);
       reply.header('retry-after', '60').header('cache-control', 'no-store');
