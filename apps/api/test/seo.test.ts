@@ -182,6 +182,15 @@ describe('product feeds', () => {
   });
 });
 
+describe('/favicon.ico', () => {
+  it("is the shop's icon, so a document without one of its own (a PDF, an answer of the API) gets no 404", async () => {
+    const res = await api.get('/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.text).toContain('<svg');
+  });
+});
+
 describe('a flood of feed requests', () => {
   it('streams at most a few at once; the others get a quick 429 in the error shape, not cached, and a later try works', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => api.get('/feeds/google.xml')));
