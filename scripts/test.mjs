@@ -10,22 +10,29 @@ import { buildAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { testAlertRules } from './ensure-prometheus.mjs';
+import { failedPlaywrightTests, failedVitestTests } from './test-reports.mjs';
 
 const reports = join(root, '.data', 'test-reports');
 const counts = { passed: 0, failed: 0, skipped: 0 };
+
+/** The failing tests of the running stage (file › test), read from its JSON reports, repeated at the end. */
+let failedTests = [];
 
 function countVitest(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   counts.passed += report.numPassedTests;
   counts.failed += report.numFailedTests;
   counts.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  failedTests.push(...failedVitestTests(report, root));
 }
 
 function countPlaywright(file) {
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats } = report;
   counts.passed += stats.expected + stats.flaky;
   counts.failed += stats.unexpected;
   counts.skipped += stats.skipped;
+  failedTests.push(...failedPlaywrightTests(report));
 }
 
 /**
@@ -60,10 +67,12 @@ mkdirSync(reports, { recursive: true });
  */
 const failures = [];
 async function stage(title, action) {
+  failedTests = [];
   try {
     return { ok: true, value: await step(title, action) };
   } catch (error) {
-    failures.push(`${title}: ${error instanceof Error ? error.message : String(error)}`);
+    const tests = failedTests.map((test) => `\n      ${test}`).join('');
+    failures.push(`${title}: ${error instanceof Error ? error.message : String(error)}${tests}`);
     log(`${title}: FAILED`);
     return { ok: false };
   }

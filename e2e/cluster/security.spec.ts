@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { test as plainTest, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, undecidedTest } from '../tests/fixtures.ts';
 import { SHOP_PORT } from '../playwright.config.ts';
 import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../apps/api/src/infra/http/security-headers.ts';
@@ -138,30 +138,34 @@ undecidedTest('a shopper who accepted the cookies browses, fills and opens the b
   await shopperJourney(page);
 });
 
-// Without the fixtures' guard: the refused framing is the violation this test expects.
-plainTest('the basket framed by another site through nginx does not render', async ({ page }) => {
-  const other: Server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(
-      `<!doctype html><title>iný web</title><iframe id="shop" src="http://localhost:${SHOP_PORT}/checkout/cart" width="800" height="600"></iframe>`,
-    );
-  });
-  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-  try {
-    const blocked: string[] = [];
-    page.on('console', (message) => {
-      if (/frame-ancestors|X-Frame-Options/i.test(message.text())) blocked.push(message.text());
+test.describe('framed by another site', () => {
+  // The refused framing is the violation this test provokes.
+  test.use({ expectedCspViolations: [[/frame-ancestors/], { scope: 'test' }] });
+
+  test('the basket framed by another site through nginx does not render', async ({ page }) => {
+    const other: Server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><title>iný web</title><iframe id="shop" src="http://localhost:${SHOP_PORT}/checkout/cart" width="800" height="600"></iframe>`,
+      );
     });
-    await page.goto(`http://127.0.0.1:${(other.address() as { port: number }).port}`);
-    await expect.poll(() => blocked.length).toBeGreaterThan(0);
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    expect(
-      await frame
-        ?.locator('text=Košík')
-        .count()
-        .catch(() => 0),
-    ).toBe(0);
-  } finally {
-    await new Promise((resolve) => other.close(resolve));
-  }
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const blocked: string[] = [];
+      page.on('console', (message) => {
+        if (/frame-ancestors|X-Frame-Options/i.test(message.text())) blocked.push(message.text());
+      });
+      await page.goto(`http://127.0.0.1:${(other.address() as { port: number }).port}`);
+      await expect.poll(() => blocked.length).toBeGreaterThan(0);
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      expect(
+        await frame
+          ?.locator('text=Košík')
+          .count()
+          .catch(() => 0),
+      ).toBe(0);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { fillBasket, findVariants, moveOrder, outboxMails } from './checkout-helpers.ts';
 
 test.describe.configure({ timeout: 150_000 });
@@ -155,6 +155,7 @@ test('an expired session: the 401 signs the shopper out cleanly, keeps the baske
       JSON.stringify({ auth: 1, user: { id: 1, name: 'Ján Novák', email: 'zakaznik@example.sk' }, expiresAt: Date.now() + 3_600_000 }),
     ),
   );
+  expectPageErrors(page, failedLoad(401, '/api/'), 'the stale session cookie is refused with a 401: the sign-out this test checks');
   await page.goto('/account/orders?page=1');
   await expect(page).toHaveURL(/\/account\/login\?next=%2Faccount%2Forders%3Fpage%3D1$/);
   expect(await page.evaluate(() => localStorage.getItem('auth'))).toBeNull();

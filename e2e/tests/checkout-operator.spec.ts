@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { expect, test, undecidedTest as base } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test, undecidedTest as base } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants } from './checkout-helpers.ts';
 
 base('the operator tools /pdf and /generate show no consent notice', async ({ page }) => {
@@ -25,6 +25,7 @@ test('the operator previews the e-mail and marks a bank-transfer order paid, beh
   const thankYou = page.url();
 
   await page.goto(`/paid?order=${number}`);
+  expectPageErrors(page, failedLoad(401, `/api/operator/orders/${number}/paid`), 'a wrong operator token is refused on purpose');
   await page.getByLabel('Token operátora').fill('zly-token');
   await page.getByRole('button', { name: 'Označiť ako zaplatenú' }).click();
   await expect(page.getByRole('alert')).toHaveText('Chýba alebo nesedí token operátora.');

@@ -1,5 +1,5 @@
 import type { Request } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { countReactRenderers, type Registry } from './helpers.ts';
 import { ASSET_PORT } from '../playwright.config.ts';
 import { AREAS } from '../../packages/shared-kernel/src/contract/parts.ts';
@@ -49,6 +49,9 @@ test('every area loads from its own origin at the version the registry names, sh
 
 test('with the catalogue entry answering 404 the shell still starts, the basket works, and retry recovers', async ({ page }) => {
   await page.route(`${assetOrigin}/remotes/catalog/**/remoteEntry.js`, (route) => route.fulfill({ status: 404, body: 'Not found' }));
+  const why = 'the catalogue entry answers 404 on purpose, so the area cannot load';
+  expectPageErrors(page, failedLoad(404, '/remotes/catalog/'), why);
+  expectPageErrors(page, /AreaLoadError: Area catalog could not load/, why);
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' })).toBeVisible();
   await expect(page.getByTestId('basket-count')).toHaveText('0');
@@ -70,6 +73,7 @@ test('with the catalogue entry answering 404 the shell still starts, the basket 
 });
 
 test('an unknown path shows the not-found page and a stored redirect is followed', async ({ page }) => {
+  expectPageErrors(page, failedLoad(404, '/toto-neexistuje'), 'an unknown path is answered 404 on purpose');
   await page.goto('/toto-neexistuje');
   await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
   await expect(page.getByText('404', { exact: true })).toBeVisible();
@@ -81,6 +85,7 @@ test('an unknown path shows the not-found page and a stored redirect is followed
 });
 
 test('a missing product is the shell’s not-found page', async ({ page }) => {
+  expectPageErrors(page, failedLoad(404, '/p/neexistujuci-produkt'), 'a missing product is answered 404 on purpose');
   await page.goto('/p/neexistujuci-produkt');
   await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, undecidedTest as test } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, undecidedTest as test } from './fixtures.ts';
 
 type ConsentCommand = [string, string, Record<string, string | number>];
 
@@ -113,6 +113,8 @@ test('the privacy page shows the notice plain in the page, and generate and pdf 
 });
 
 test('the notice of the shell replaces the one painted with the first frame: one notice on the page', async ({ page }) => {
+  // A page of the server's own HTML with the first frame's notice and no area's data to wait for.
+  expectPageErrors(page, failedLoad(404, '/p/neexistujuci-produkt'), 'the not-found page is answered 404');
   await page.goto('/p/neexistujuci-produkt');
   await expect(shellNotice(page)).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Súbory cookies' })).toHaveCount(1);
@@ -128,6 +130,9 @@ test("a visitor who decided never gets the first frame's notice, even before the
   );
   // No script of the shop runs but the page's own inline ones.
   await page.route(/\.js(\?|$)/, (route) => route.abort());
+  const why = 'every script of the shop is aborted on purpose';
+  expectPageErrors(page, /net::ERR_FAILED \(http[^)]*\.js\)/, why);
+  expectPageErrors(page, /uncaught TypeError: Failed to fetch dynamically imported module/, why);
   await page.goto('/c/tehly');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByTestId('consent-first-frame')).toHaveCount(0);

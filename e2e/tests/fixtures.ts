@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { SHOP_PORT } from '../playwright.config.ts';
 
 /**
@@ -14,22 +14,140 @@ async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise
     .catch(() => undefined);
 }
 
+const CSP_MESSAGE = /Content Security Policy/i;
+
+/** One uncaught exception or console error a page of the test met. */
+type PageProblem = { page: Page; text: string };
+type Expectation = { page: Page; pattern: RegExp; reason: string };
+
+/**
+ * What every page of the running test reported: the fixture's context, pages a test opens in it,
+ * and contexts a test opens itself with `browser.newContext()`/`browser.newPage()`. One test runs
+ * at a time in a worker, so the collector of the running test is a module variable.
+ */
+class PageErrorGuard {
+  readonly problems: PageProblem[] = [];
+  readonly cspViolations: string[] = [];
+  readonly expectations: Expectation[] = [];
+  private readonly watched = new WeakSet<Page>();
+
+  watchContext(context: BrowserContext): void {
+    for (const page of context.pages()) this.watchPage(page);
+    context.on('page', (page) => this.watchPage(page));
+  }
+
+  watchPage(page: Page): void {
+    if (this.watched.has(page)) return;
+    this.watched.add(page);
+    page.on('pageerror', (error) => {
+      this.problems.push({ page, text: `${page.url()}: uncaught ${error.name}: ${error.message}` });
+    });
+    page.on('console', (message) => {
+      const text = message.text();
+      if (CSP_MESSAGE.test(text)) {
+        this.cspViolations.push(`${page.url()}: ${text}`);
+        return;
+      }
+      if (message.type() !== 'error') return;
+      // A failed request is logged without its address: the location names it.
+      const source = message.location().url;
+      this.problems.push({ page, text: `${page.url()}: console error: ${text}${source && !text.includes(source) ? ` (${source})` : ''}` });
+    });
+  }
+
+  unexpected(): string[] {
+    return this.problems
+      .filter((problem) => !this.expectations.some((expected) => expected.page === problem.page && expected.pattern.test(problem.text)))
+      .map((problem) => problem.text);
+  }
+}
+
+let running: PageErrorGuard | undefined;
+
+/**
+ * Declares a page error a test causes on purpose, next to where it causes it, with the reason:
+ * `expectPageErrors(page, /cart-page-.*\.js/, 'the integrity test tampers a chunk, so its load fails')`.
+ * Uncaught exceptions and console errors on `page` that match the pattern do not fail the test;
+ * every other one does. The reason is required: there is no blanket opt-out.
+ */
+export function expectPageErrors(page: Page, pattern: RegExp, reason: string): void {
+  if (!running) throw new Error('expectPageErrors is called inside a test that uses the fixtures');
+  if (reason.trim().length < 10) throw new Error('expectPageErrors needs the reason the error is expected');
+  running.expectations.push({ page, pattern, reason });
+}
+
+/**
+ * The browser's console error for a request of `address` (a path or a whole URL, matched as text)
+ * answered with `status`: `failedLoad(404, '/toto-neexistuje')`.
+ */
+export function failedLoad(status: number, address: string | RegExp): RegExp {
+  const escaped = typeof address === 'string' ? address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : address.source;
+  return new RegExp(`status of ${status} .*\\(https?://[^)]*${escaped}[^)]*\\)`);
+}
+
 /**
  * The policy violations a test provokes on purpose (an injected script the policy must block):
  * `test.use({ expectedCspViolations: [/Refused to execute inline event handler/] })` in that test's
  * describe block. Each must occur; any other violation still fails the test.
  */
 export type CspExpectations = { expectedCspViolations: RegExp[] };
+type Guard = { pageErrorGuard: PageErrorGuard };
+
+/** Makes the contexts and pages a test opens from the browser itself reported to the guard, for that test. */
+function watchBrowser(browser: Browser, guard: PageErrorGuard): () => void {
+  const newContext = browser.newContext;
+  const newPage = browser.newPage;
+  browser.newContext = async (...args) => {
+    const context = await newContext.apply(browser, args);
+    guard.watchContext(context);
+    return context;
+  };
+  browser.newPage = async (...args) => {
+    const page = await newPage.apply(browser, args);
+    guard.watchPage(page);
+    return page;
+  };
+  return () => {
+    browser.newContext = newContext;
+    browser.newPage = newPage;
+  };
+}
 
 /** A visitor who has not answered the cookie notice yet; every navigation waits until the page is interactive. */
-export const undecidedTest = base.extend<CspExpectations>({
+export const undecidedTest = base.extend<CspExpectations & Guard>({
   expectedCspViolations: [[], { option: true }],
-  page: async ({ page, javaScriptEnabled, expectedCspViolations }, use) => {
-    // Every script the shop runs is one its Content-Security-Policy admits: a violation fails the test.
-    const violations: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
-    });
+  // Every page of every test: an uncaught exception or a console error nobody declared fails the test,
+  // and so does a Content-Security-Policy violation (every script the shop runs is one its policy admits).
+  pageErrorGuard: [
+    async ({ browser, expectedCspViolations }, use) => {
+      const guard = new PageErrorGuard();
+      running = guard;
+      const unwatch = watchBrowser(browser, guard);
+      try {
+        await use(guard);
+      } finally {
+        unwatch();
+        running = undefined;
+      }
+      const expected = (violation: string) => expectedCspViolations.some((pattern) => pattern.test(violation));
+      expect(
+        guard.cspViolations.filter((violation) => !expected(violation)),
+        'Content-Security-Policy violations',
+      ).toEqual([]);
+      for (const pattern of expectedCspViolations)
+        expect(
+          guard.cspViolations.some((violation) => pattern.test(violation)),
+          `the expected violation ${pattern}`,
+        ).toBe(true);
+      expect(guard.unexpected(), 'page errors nobody expected (declare one the test causes with expectPageErrors)').toEqual([]);
+    },
+    { auto: true },
+  ],
+  context: async ({ context, pageErrorGuard }, use) => {
+    pageErrorGuard.watchContext(context);
+    await use(context);
+  },
+  page: async ({ page, javaScriptEnabled }, use) => {
     const goto = page.goto.bind(page);
     const reload = page.reload.bind(page);
     page.goto = async (url, options) => {
@@ -43,16 +161,6 @@ export const undecidedTest = base.extend<CspExpectations>({
       return response;
     };
     await use(page);
-    const expected = (violation: string) => expectedCspViolations.some((pattern) => pattern.test(violation));
-    expect(
-      violations.filter((violation) => !expected(violation)),
-      'Content-Security-Policy violations',
-    ).toEqual([]);
-    for (const pattern of expectedCspViolations)
-      expect(
-        violations.some((violation) => pattern.test(violation)),
-        `the expected violation ${pattern}`,
-      ).toBe(true);
   },
 });
 

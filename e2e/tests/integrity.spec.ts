@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './fixtures.ts';
+import { expect, expectPageErrors, test } from './fixtures.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { tamperedChunkScenario } from './tamper.ts';
 
@@ -35,6 +35,9 @@ test('a chunk changed on its way to the browser is not run: the area is containe
   page.on('console', (message) => {
     if (/integrity/i.test(message.text())) refused.push(message.text());
   });
+  const why = 'the chunk is changed on its way on purpose, so the browser refuses it and the area cannot load';
+  expectPageErrors(page, /Failed to find a valid digest in the 'integrity' attribute/, why);
+  expectPageErrors(page, /AreaLoadError: Area checkout could not load/, why);
   await page.goto('/checkout/cart');
   await expect(page.getByRole('heading', { name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
   expect(await page.evaluate(() => (window as { __tampered?: boolean }).__tampered)).toBeUndefined();

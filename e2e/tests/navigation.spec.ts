@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 
 const registryFile = join(E2E_DATA_DIR, 'origin', 'builds', 'latest.json');
@@ -83,6 +83,9 @@ test('a chunk failing after a deploy reloads once, never again within 10 s, then
     }
   });
   await page.route('**/remotes/checkout/**/remoteEntry.js', (route) => route.fulfill({ status: 404, body: '' }));
+  const why = "the checkout's entry answers 404 on purpose, so the area cannot load";
+  expectPageErrors(page, failedLoad(404, '/remotes/checkout/'), why);
+  expectPageErrors(page, /AreaLoadError: Area checkout could not load/, why);
   let loads = 0;
   page.on('load', () => (loads += 1));
 

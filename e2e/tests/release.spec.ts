@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 import type { Registry, ReleaseMove } from '../../packages/shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
@@ -111,6 +111,11 @@ async function expectWorkingBasket(page: Page, heading = 'Košík') {
 const brokenBasket = (page: Page) =>
   expect(page.getByRole('heading', { level: 1, name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
 
+/** Puts a shopper in a canary bucket before the shop's scripts run (a new page's about:blank has no storage to write). */
+const canaryBucketScript = (bucket: number) => {
+  if (location.protocol.startsWith('http')) localStorage.setItem('shop:canary-bucket', String(bucket));
+};
+
 async function shopperContext(newContext: () => Promise<BrowserContext>, bucket: number): Promise<BrowserContext> {
   const context = await newContext();
   const url = `http://localhost:${SHOP_PORT}`;
@@ -121,7 +126,7 @@ async function shopperContext(newContext: () => Promise<BrowserContext>, bucket:
       url,
     })),
   );
-  await context.addInitScript((value) => localStorage.setItem('shop:canary-bucket', String(value)), bucket);
+  await context.addInitScript(canaryBucketScript, bucket);
   return context;
 }
 
@@ -166,6 +171,7 @@ test('a rollback stays through a restart, and a second rollback without a versio
   const good = registry().areas.checkout!.version;
 
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild('throws'), '--reason', 'new basket heading']);
+  expectPageErrors(page, /basket page broken on purpose/, 'the released basket page throws on purpose');
   const bad = registry().areas.checkout!.version;
   await page.goto('/checkout/cart');
   await brokenBasket(page);
@@ -175,6 +181,8 @@ test('a rollback stays through a restart, and a second rollback without a versio
   await page.goto('/checkout/cart');
   await expectWorkingBasket(page);
 
+  // The open page's update stream and reports cannot reach the server while it restarts.
+  expectPageErrors(page, /net::ERR_CONNECTION_REFUSED/, 'the server restarts under the open page on purpose');
   await restartServer();
   expect(registry().areas.checkout!.version).toBe(good);
   expect(release(['status'])).toMatch(/checkout\s+\S+.*PINNED by e2e \(basket page throws\)/);
@@ -198,13 +206,14 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   const stableShopper = await (
     await shopperContext(() => browser.newContext({ locale: 'sk-SK', viewport: { width: 1280, height: 900 } }), 90)
   ).newPage();
-  await page.context().addInitScript(() => localStorage.setItem('shop:canary-bucket', '10'));
+  await page.context().addInitScript(canaryBucketScript, 10);
   await withBasket(page, request);
   await withBasket(stableShopper, request);
   const stable = registry().areas.checkout!.version;
 
   const started = Date.now();
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild('throws'), '--canary', '50']);
+  expectPageErrors(page, /basket page broken on purpose/, "the canary's basket page throws on purpose");
   const canary = registry().canaries!.checkout!.version;
   // While a canary runs, a page depends on the browser's side of it: no shared cache may keep it.
   expect((await request.get('/')).headers()['cache-control']).toBe('private, no-cache');
@@ -246,6 +255,7 @@ test('an area ships a new page by deploying itself alone: it appears on the next
 }) => {
   test.setTimeout(120_000);
   await withBasket(page, request);
+  expectPageErrors(page, failedLoad(404, '/darcekove-poukazky'), 'the page does not exist before the area ships it: a 404');
   await page.goto('/darcekove-poukazky');
   await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();
   await page.goto('/');
@@ -431,6 +441,7 @@ test('operators sign in on /ops with their own accounts: each rollback and unpin
   const second = createOperator('druhy-operator');
 
   // A wrong password is refused, and the refusal is announced.
+  expectPageErrors(page, failedLoad(401, '/api/ops/session'), 'a wrong password is refused on purpose');
   await page.goto('/ops');
   await page.getByLabel('Meno', { exact: true }).fill('spravca');
   await page.getByLabel('Heslo', { exact: true }).fill('toto-nie-je-heslo');

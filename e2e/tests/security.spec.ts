@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { test as plainTest, type APIRequestContext } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { findVariants, moveOrder, signIn } from './checkout-helpers.ts';
 import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 
@@ -30,22 +30,26 @@ test.afterAll(async () => {
   await new Promise((resolve) => other.close(resolve));
 });
 
-// Without the fixtures' guard: the refused framing is the violation this test expects.
-plainTest('the basket framed by another site does not render', async ({ page }) => {
-  const blocked: string[] = [];
-  page.on('console', (message) => {
-    if (/frame-ancestors|X-Frame-Options/i.test(message.text())) blocked.push(message.text());
+test.describe('framed by another site', () => {
+  // The refused framing is the violation this test provokes.
+  test.use({ expectedCspViolations: [[/frame-ancestors/], { scope: 'test' }] });
+
+  test('the basket framed by another site does not render', async ({ page }) => {
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/frame-ancestors|X-Frame-Options/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(otherOrigin);
+    await expect.poll(() => blocked.length).toBeGreaterThan(0);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    // The browser put its error page in the frame: nothing of the shop is there to click.
+    expect(
+      await frame
+        ?.locator('text=Košík')
+        .count()
+        .catch(() => 0),
+    ).toBe(0);
   });
-  await page.goto(otherOrigin);
-  await expect.poll(() => blocked.length).toBeGreaterThan(0);
-  const frame = page.frames().find((f) => f !== page.mainFrame());
-  // The browser put its error page in the frame: nothing of the shop is there to click.
-  expect(
-    await frame
-      ?.locator('text=Košík')
-      .count()
-      .catch(() => 0),
-  ).toBe(0);
 });
 
 test('every page answers with the policy and the security headers, also from the page cache', async ({ request }) => {
@@ -127,6 +131,7 @@ test.describe('a script stored in a blog post', () => {
     const before = await cspGroups(request);
 
     // As stored: the API sanitises the HTML it reads, so nothing of the payload is on the page.
+    expectPageErrors(page, failedLoad(404, '/blog/clanok/x'), "the payload's image (src=x) is kept without its handler and has no file");
     await page.goto(`/blog/clanok/${slug}`);
     await expect(page.getByText('Koniec článku.')).toBeVisible();
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -149,6 +154,10 @@ test.describe('a script stored in a blog post', () => {
         await route.fulfill({ status: response.status(), headers, body: html });
       },
     );
+    // Chromium treats a document the test fulfils as a public one: its requests to the loopback asset origin are refused.
+    const fulfilled = "the page is the test's own copy (route.fulfill), so Chromium refuses its loopback requests";
+    expectPageErrors(page, /loopback. address space|net::ERR_FAILED \(http:\/\/localhost:\d+\/remotes\/content\//, fulfilled);
+    expectPageErrors(page, /AreaLoadError: Area content could not load/, fulfilled);
     await page.goto(`/blog/clanok/${slug}?bez-sanitizacie`);
     // The browser parsed both (the fixture checks it refused each); hydration may then redraw the post.
     expect(served).toEqual([true]);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { get } from 'node:http';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -147,6 +147,7 @@ test.describe('without JavaScript', () => {
 
   test('an unknown product, category and path answer 404 with the not-found page', async ({ page }) => {
     for (const path of ['/p/tento-produkt-neexistuje', '/c/taka-kategoria-nie-je', '/toto-nie-je-stranka']) {
+      expectPageErrors(page, failedLoad(404, path), 'each address is unknown on purpose: its answer is a 404');
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ospravedlňujeme sa, táto stránka neexistuje');

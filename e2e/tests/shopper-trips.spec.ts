@@ -3,7 +3,7 @@
  * one "od" price on every listing, and a made-up thank-you link thanks nobody.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, test, undecidedTest as undecided } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test, undecidedTest as undecided } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants, fillContact, signIn } from './checkout-helpers.ts';
 import { cents } from './helpers.ts';
 // The shop's own price rule (spec section 9), not a copy of it.
@@ -183,6 +183,10 @@ for (const [device, viewport] of [
         };
         localStorage.setItem('cartData', JSON.stringify({ ...stored, value: [...stored.value, gone] }));
       });
+      // The shop learns that the line is no longer sold from its answers: the variant is not found, the price is refused.
+      const gone = 'the basket holds a variant the shop no longer sells, on purpose';
+      expectPageErrors(page, failedLoad(404, '/api/product/variant/detail'), gone);
+      expectPageErrors(page, failedLoad(409, '/api/checkout/quote'), gone);
       await page.goto('/checkout/cart');
       await expect(page.getByText(/Tehla zo starej ponuky \(.+\) sa už nepredáva a nedá sa objednať\./)).toBeVisible();
       await expect(page.getByRole('link', { name: 'Pokračovať k údajom' })).toHaveCount(0);
@@ -253,6 +257,8 @@ for (const [device, viewport] of [
     });
 
     test('a made-up thank-you link thanks nobody: it is the not-found page, with no retry', async ({ page }) => {
+      // A token of the right shape is looked up: the API does not know it.
+      expectPageErrors(page, failedLoad(404, '/api/orders/'), 'the order token is made up on purpose');
       for (const token of ['vymyslene', 'A'.repeat(32)]) {
         await page.goto(`/checkout/thankyou/${token}`);
         await expect(page.getByRole('heading', { level: 1, name: 'Ospravedlňujeme sa, táto stránka neexistuje' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { outboxMails, signIn } from './checkout-helpers.ts';
 
 test('a customer signs in with the seeded account, sees the profile, and signs out', async ({ page }) => {
@@ -6,6 +6,7 @@ test('a customer signs in with the seeded account, sees the profile, and signs o
   await expect(page).toHaveURL(/\/account\/login\?next=%2Faccount%2Fprofile$/);
 
   await page.getByLabel('E-mail').fill('zakaznik@example.sk');
+  expectPageErrors(page, failedLoad(401, '/api/account/login'), 'a wrong password is refused on purpose');
   await page.getByLabel('Heslo').fill('nesprávne');
   await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
   await expect(page.getByRole('alert')).toHaveText('Nesprávny e-mail alebo heslo.');

@@ -8,6 +8,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expectPageErrors, failedLoad } from './fixtures.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -94,6 +95,9 @@ export async function tamperedChunkScenario(options: {
   await expect.poll(async () => (await integrityReport(request)).lastCheckedRevision, { timeout: 30_000 }).toBe(revision);
   expect(await liveCheckout(request)).toBe(tampered);
   const file = tamperCartChunk(dataDir, tampered);
+  const why = 'a chunk of the released checkout is tampered on purpose: the origin refuses it, so the area cannot load';
+  expectPageErrors(page, failedLoad(404, `/remotes/checkout/${tampered}/`), why);
+  expectPageErrors(page, /AreaLoadError: Area checkout could not load/, why);
 
   try {
     // The shopper's basket. The origin refuses the changed chunk, and the browser runs none of it.

@@ -87,8 +87,10 @@ describe('the consent notice in the first frame', () => {
     expect(run('cookie_ga=true; my_cookie_required=true')).toBe(false);
   });
 
-  it('is absent on the document tools and on the privacy page', async () => {
+  it("is absent on the document tools, the operators' page and the privacy page", async () => {
     expect((await page('/generate?order=1')).body).not.toContain('consent-first-frame');
+    // The shell's own operators' page sets no tracking.
+    expect((await page('/ops')).body).not.toContain('consent-first-frame');
     expect((await page('/pdf')).body).not.toContain('consent-first-frame');
     // A route of the same area without the flag has the notice.
     expect((await page('/email')).body).toContain('consent-first-frame');

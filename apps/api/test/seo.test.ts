@@ -182,6 +182,15 @@ describe('product feeds', () => {
   });
 });
 
+describe('/favicon.ico', () => {
+  it("is the shop's icon, so a document without one of its own (a PDF, an answer of the API) gets no 404", async () => {
+    const res = await api.get('/favicon.ico');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.text).toContain('<svg');
+  });
+});
+
 describe('a flood of feed requests', () => {
   it('streams at most a few at once; the others get a quick 429 in the error shape, not cached, and a later try works', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => api.get('/feeds/google.xml')));
@@ -194,8 +203,10 @@ describe('a flood of feed requests', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
     expect((await api.get('/feeds/google.xml')).status).toBe(200);
-    // HEAD requests (crawlers checking) end their streams too: the slots are free again.
-    for (let i = 0; i < 4; i += 1) expect((await api.request('HEAD', '/sitemaps/products-1.xml')).status).toBe(200);
+    // HEAD requests (crawlers checking) read no catalogue and take no slot, even several at once.
+    const heads = await Promise.all(Array.from({ length: 6 }, () => api.request('HEAD', '/sitemaps/products-1.xml')));
+    expect(heads.map((res) => res.status)).toEqual(Array.from({ length: 6 }, () => 200));
+    expect(heads[0]!.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect((await api.get('/feeds/heureka.xml')).status).toBe(200);
   });
 });

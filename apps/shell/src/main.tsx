@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { initKernel, useBasketStore, bus } from '@shop/shared-kernel';
 import { readEmbeddedServerData, type ServerRender } from '@shop/shared-kernel/react';
+import { isNotFound } from '@shop/shared-kernel/rules';
 import { readConfig } from './config.ts';
 import { chooseReleases, fetchRegistry, type Registry } from './areas/registry.ts';
 import { areaVersion, registerAreas } from './areas/area-loader.ts';
@@ -69,13 +70,22 @@ async function boot() {
     </StrictMode>
   );
   const root = document.getElementById('root')!;
+  // A page that is not found throws its 404 to the boundary that shows the not-found page: that is
+  // the page's answer, not an error for the console. Anything else a boundary caught is logged as React does.
+  const onCaughtError = (error: unknown) => {
+    if (!isNotFound(error)) console.error(error);
+  };
   // Hydration as a transition: React yields to the browser every few milliseconds instead of
   // holding the main thread for the whole page, so a tap while it runs is answered (and replayed).
   if (served)
     startTransition(
-      () => void hydrateRoot(root, app, { onRecoverableError: (error) => reportError('hydration', 'shell', null, String(error)) }),
+      () =>
+        void hydrateRoot(root, app, {
+          onCaughtError,
+          onRecoverableError: (error) => reportError('hydration', 'shell', null, String(error)),
+        }),
     );
-  else createRoot(root).render(app);
+  else createRoot(root, { onCaughtError }).render(app);
 }
 
 void boot();

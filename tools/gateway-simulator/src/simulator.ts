@@ -34,9 +34,10 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (char) => ENTITIES[cha
 
 const euros = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
 
+/** A page of the gateway; its empty icon saves the browser a /favicon.ico the simulator does not have. */
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="sk"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1d2530}
+<link rel="icon" href="data:,"><title>${escape(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1d2530}
 .card{border:1px solid #ccd;border-radius:.5rem;padding:1rem 1.25rem}button{font:inherit;padding:.7rem 1.2rem;border-radius:.4rem;border:1px solid #888;margin:.3rem .3rem 0 0;cursor:pointer}
 .pay{background:#1b6e3a;color:#fff;border-color:#1b6e3a}</style></head><body>${body}</body></html>`;
 }

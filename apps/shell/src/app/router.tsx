@@ -1,6 +1,7 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { createRoutesFromChildren, Route, useLocation, useRoutes, type RouteObject } from 'react-router';
 import type { LayoutName } from '@shop/shared-kernel/contract';
+import { OPS_PATH } from '@shop/shared-kernel/rules';
 import { routeForPath, shopRoutes, type ShopRoute } from './route-table.ts';
 import { guarded } from './route-guards.tsx';
 import { AreaRoute } from '../areas/area-route.tsx';
@@ -9,6 +10,7 @@ import { DefaultLayout } from '../layouts/default-layout.tsx';
 import { CheckoutLayout } from '../layouts/checkout-layout.tsx';
 import { AccountLayout } from '../layouts/account-layout.tsx';
 import { ErrorLayout } from '../layouts/error-layout.tsx';
+import { OpsLayout } from '../layouts/ops-layout.tsx';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { ShellRoot } from './shell-root.tsx';
 import { createBranchMatcher } from './route-branch.ts';
@@ -86,9 +88,10 @@ function shopRouteTree(config: ShellConfig): RouteObject[] {
           </Route>
         );
       })}
-      <Route element={<DefaultLayout />}>
+      {/* The shell's own operators' page, in the operators' layout (no shop header, no cookie notice). */}
+      <Route element={<OpsLayout />}>
         <Route
-          path="/ops"
+          path={OPS_PATH}
           element={
             <ClientOnly fallback={<PageSkeleton />}>
               <Suspense fallback={<PageSkeleton />}>
@@ -97,6 +100,8 @@ function shopRouteTree(config: ShellConfig): RouteObject[] {
             </ClientOnly>
           }
         />
+      </Route>
+      <Route element={<DefaultLayout />}>
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Route>,

@@ -6,6 +6,7 @@ import type { ApiCalls, PaymentRefund, ReleaseMove, ReleasePart, ReleasePartStat
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 import { CspViolations } from './ops-csp.tsx';
 import { WebVitals } from './ops-vitals.tsx';
+import { useOpsSession } from '../layouts/ops-session.tsx';
 
 type OpsCall<A extends OpsReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
 
@@ -488,31 +489,20 @@ function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: (na
 export function OpsPage() {
   useMarkInteractive();
   usePageMeta({ title: 'Vydania' });
-  // undefined while the page asks who is signed in; null when nobody is.
-  const [operator, setOperator] = useState<string | null | undefined>(undefined);
-  const [notice, setNotice] = useState<string | null>(null);
+  // undefined while the page asks who is signed in; null when nobody is (the operators' layout asks).
+  const { operator, notice, signedIn, ended: sessionEnded } = useOpsSession();
   const [data, setData] = useState<ReleaseStatus | null>(null);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState<ReleasePart | null>(null);
 
-  useEffect(() => {
-    let current = true;
-    void call('GET /api/ops/session').then(
-      (answer) => current && setOperator(answer.data.name),
-      () => current && setOperator(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-
   /** The session ended (expired, signed out elsewhere, revoked by the owner): back to the sign-in form. */
-  const ended = useCallback(() => {
-    setOperator(null);
+  const ended = useCallback(() => sessionEnded(SESSION_ENDED), [sessionEnded]);
+  // Signed out (here, in the header, or the session ended): nothing of the last operator's view stays.
+  useEffect(() => {
+    if (operator) return;
     setData(null);
     setMessage(null);
-    setNotice(SESSION_ENDED);
-  }, []);
+  }, [operator]);
 
   const load = useCallback(async () => {
     if (!operator) return;
@@ -527,18 +517,6 @@ export function OpsPage() {
   useEffect(() => {
     void load();
   }, [load]);
-
-  const signOut = async () => {
-    try {
-      await call('DELETE /api/ops/session');
-    } catch {
-      // Signed out already (or the server is away): the form comes back either way.
-    }
-    setOperator(null);
-    setData(null);
-    setMessage(null);
-    setNotice('Boli ste odhlásení.');
-  };
 
   const act: Act = async (part, action, body, done) => {
     setBusy(part);
@@ -568,26 +546,12 @@ export function OpsPage() {
     );
   }
   if (operator === null) {
-    return (
-      <SignIn
-        notice={notice}
-        onSignedIn={(name) => {
-          setNotice(null);
-          setOperator(name);
-        }}
-      />
-    );
+    return <SignIn notice={notice} onSignedIn={signedIn} />;
   }
 
   return (
     <section className="ops">
       <h1>Vydania</h1>
-      <p className="ops__operator" data-testid="ops-operator">
-        Prihlásený operátor: <strong>{operator}</strong>{' '}
-        <button type="button" className="button" onClick={() => void signOut()}>
-          Odhlásiť sa
-        </button>
-      </p>
       {message && (
         <p role={message.kind === 'error' ? 'alert' : 'status'} className={`ops__message ops__message--${message.kind}`}>
           {message.text}

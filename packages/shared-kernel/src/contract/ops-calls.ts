@@ -47,7 +47,11 @@ export const opsCalls = defineCalls({
     body: body({ name: Type.String({ minLength: 1, maxLength: 40 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
     answer: Type.Object({ data: OperatorSession }),
   },
-  'GET /api/ops/session': { summary: 'Prihlásený operátor', answer: Type.Object({ data: OperatorSession }) },
+  // Asking who is signed in is no error: nobody is `data: null` (a 401 would be an error in the operator's console on every visit).
+  'GET /api/ops/session': {
+    summary: 'Prihlásený operátor (null, keď nikto)',
+    answer: Type.Object({ data: Type.Union([OperatorSession, Type.Null()]) }),
+  },
   'DELETE /api/ops/session': { summary: 'Odhlásenie operátora (ukončí prihlásenie)', answer: Type.Null(), status: 204 },
   'GET /api/ops/releases': {
     summary: 'Vydania v platnosti, históriu a zdravie verzií',

@@ -53,6 +53,30 @@ describe('createApiClient: requests', () => {
     expect(fake.calls[0]?.url).toBe('https://api.example.sk/api/menu');
   });
 
+  it('rejects, never resolves with undefined, when the body of an answer cannot be read', async () => {
+    // The body fails while it arrives: aborted by the caller, or the connection fails midway.
+    const unreadable = (reason: unknown) =>
+      (async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"data":'));
+              controller.error(reason);
+            },
+          }),
+          { status: 200, headers: { 'content-type': 'application/json' } },
+        )) as typeof fetch;
+    const aborted = new AbortController();
+    aborted.abort();
+    const abortError = new DOMException('The operation was aborted.', 'AbortError');
+    await expect(createApiClient({ fetch: unreadable(abortError) }).call('GET /api/menu', { signal: aborted.signal })).rejects.toBe(
+      abortError,
+    );
+    const failed = createApiClient({ fetch: unreadable(new TypeError('network error')) }).call('GET /api/menu');
+    await expect(failed).rejects.toBeInstanceOf(ApiError);
+    await expect(failed).rejects.toMatchObject({ status: 0 });
+  });
+
   it('returns undefined for an empty answer', async () => {
     fake.on('DELETE /api/ops/session', { status: 204 });
     const client = createApiClient({ fetch: fake });

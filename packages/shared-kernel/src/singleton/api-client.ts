@@ -181,7 +181,17 @@ export function createApiClient(options: ApiClientOptions = {}) {
     init: RequestOptions | undefined,
   ): Promise<T> {
     const { response, asShopper } = await send(method, path, query, body, init, 'application/json');
-    const text = await response.text().catch(() => '');
+    // An answer whose body cannot be read is no answer: an empty one here would resolve the call with
+    // `undefined`, and a caller reading its `data` would throw (an abort while the body arrives, a
+    // connection that fails midway). Aborted, it rejects as aborted; otherwise as a network failure.
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      if (init?.signal?.aborted || (cause instanceof DOMException && cause.name === 'AbortError')) throw cause;
+      if (!response.ok) throw refused(response, asShopper, undefined);
+      throw new ApiError(0, 'internal', NETWORK_ERROR_MESSAGE, { cause });
+    }
     let parsed: unknown = undefined;
     let parseFailed = false;
     if (text) {

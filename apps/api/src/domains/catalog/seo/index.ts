@@ -23,6 +23,9 @@ const CACHE = 'public, max-age=300';
 /** Streams over the whole catalogue (feeds, product sitemaps) at once; more are told to come back (429). */
 export const MAX_CATALOGUE_STREAMS = 2;
 const XML = 'application/xml; charset=utf-8';
+/** The shop's icon, the one the shell's pages name (apps/shell/index.html). */
+const FAVICON_SVG =
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='3' fill='#9a3412'/></svg>";
 
 export type SeoOptions = ApiDeps & {
   /** Addresses per sitemap file (the protocol allows 50,000; tests use fewer). */
@@ -54,6 +57,12 @@ export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) =>
   // and a flood of requests gets a quick 429 instead of holding the database.
   let streaming = 0;
   const xml = (reply: FastifyReply, body: string | AsyncGenerator<string>) => {
+    if (typeof body !== 'string' && reply.request.method === 'HEAD') {
+      // The headers alone: the catalogue is not read. Given the stream, Fastify would drain it after
+      // answering, and its slot would stay taken past the answer (a request right after got a 429).
+      void body.return(undefined);
+      return reply.header('cache-control', CACHE).type(XML).send(Readable.from([]));
+    }
     if (typeof body !== 'string' && streaming >= MAX_CATALOGUE_STREAMS) {
       void body.return(undefined);
       reply.header('retry-after', '60').header('cache-control', 'no-store');
@@ -66,6 +75,11 @@ export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) =>
     stream.once('close', () => (streaming -= 1));
     return reply.send(stream);
   };
+
+  // Browsers ask for it on a page without an icon of its own (an invoice PDF, an answer of the API opened in a tab).
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON_SVG),
+  );
 
   app.get('/robots.txt', async (_request, reply) =>
     reply.header('cache-control', CACHE).type('text/plain; charset=utf-8').send(robotsTxt(origin)),

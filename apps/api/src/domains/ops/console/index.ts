@@ -210,9 +210,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     handler: async (request, reply) => {
       const secret = sessionSecret(request);
       const session = secret ? await operators.session(secret) : null;
-      if (!session) return reply.code(401).send({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
       reply.header('cache-control', 'no-store');
-      return { data: session };
+      // Nobody signed in (or the session ended) is an answer, not an error: /ops shows its sign-in form.
+      return { data: session ?? null };
     },
   });
 
