@@ -33,6 +33,9 @@ const env = {
   // Every test page load comes from one address; a canary is judged after a few page views, checked every second.
   TELEMETRY_RATE_LIMIT: '100000',
   CANARY_MIN_VIEWS: '3',
+  // Speed is judged on a few field samples, and a healthy canary is promoted after 20 s (canary-speed.spec.ts).
+  CANARY_MIN_VITALS: '3',
+  CANARY_AUTO_PROMOTE_MS: '20000',
   CANARY_CHECK_MS: '1000',
   RELEASE_USER: 'e2e',
   // Warnings and failures only: a line per request would drown the test report.

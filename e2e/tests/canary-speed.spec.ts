@@ -3,13 +3,9 @@
  * main thread for 400 ms on each interaction is aborted by the watchdog on INP alone, no error
  * thrown, with the figures in the history; a canary without regression is promoted on its own.
  *
- * Both tests need what this branch does not have yet, so they are declared with `test.fixme`:
- * - the shell's field Web Vitals, sent in the telemetry batches, and the API's repository that reads
- *   them (`VitalsReader`, apps/api/src/domains/ops/telemetry), passed to the canary watch
- *   (`canaryInputs` in apps/api/src/server.ts);
- * - in e2e/serve.mjs, beside CANARY_MIN_VIEWS: `CANARY_MIN_VITALS: '3'` and
- *   `CANARY_AUTO_PROMOTE_MS: '20000'`.
- * Once both are merged, `test.fixme` becomes `test`.
+ * The shell sends field Web Vitals in its telemetry batches; the canary watch reads their p75 per
+ * version (apps/api/src/domains/ops/telemetry/vitals.repository.ts). e2e/serve.mjs sets
+ * CANARY_MIN_VITALS to 3 and CANARY_AUTO_PROMOTE_MS to 20 s.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -90,7 +86,10 @@ async function shopper(browser: Browser, request: APIRequestContext, bucket: num
       url,
     })),
   );
-  await context.addInitScript((value) => localStorage.setItem('shop:canary-bucket', String(value)), bucket);
+  // Only on the shop's pages: about:blank has no storage to write.
+  await context.addInitScript((value) => {
+    if (location.protocol.startsWith('http')) localStorage.setItem('shop:canary-bucket', String(value));
+  }, bucket);
   const page = await context.newPage();
   const [variant] = await findVariants(request, 1);
   await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 2 }]);
@@ -118,76 +117,70 @@ test.beforeEach(() => {
   release(['deploy', 'checkout', '--dist', stableCheckout, '--override-pin']);
 });
 
-test.fixme(
-  // Needs the field Web Vitals (engineer "vitals") wired to the canary watch, and CANARY_MIN_VITALS in e2e/serve.mjs.
-  'a canary that blocks the basket page for 400 ms on each interaction is aborted on INP alone, the figures in the history',
-  async ({ browser, request }) => {
-    test.setTimeout(180_000);
-    const canaryShopper = await shopper(browser, request, 10);
-    const stableShopper = await shopper(browser, request, 90);
-    const stable = registry().areas.checkout!.version;
-    const movesBefore = checkoutMoves().length;
+test('a canary that blocks the basket page for 400 ms on each interaction is aborted on INP alone, the figures in the history', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const canaryShopper = await shopper(browser, request, 10);
+  const stableShopper = await shopper(browser, request, 90);
+  const stable = registry().areas.checkout!.version;
+  const movesBefore = checkoutMoves().length;
 
-    const started = Date.now();
-    release(['deploy', 'checkout', '--dist', changedCheckoutBuild('slow'), '--canary', '50']);
-    const canary = registry().canaries!.checkout!.version;
-    await useBasket(stableShopper);
-    await useBasket(canaryShopper);
+  const started = Date.now();
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild('slow'), '--canary', '50']);
+  const canary = registry().canaries!.checkout!.version;
+  await useBasket(stableShopper);
+  await useBasket(canaryShopper);
 
-    await expect.poll(() => registry().canaries?.checkout ?? null, { timeout: 90_000, intervals: [500] }).toBeNull();
-    test.info().annotations.push({ type: 'canary aborted after', description: `${((Date.now() - started) / 1000).toFixed(1)} s` });
-    expect(registry().areas.checkout!.version).toBe(stable);
-    const moves = checkoutMoves().slice(movesBefore);
-    const abort = moves.at(-1)!;
-    expect(abort).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
-    // On INP alone: no error thrown, the error-rate rule did not fire.
-    expect(abort.reason).toMatch(
-      /^automatické zrušenie pre rýchlosť: INP p75 (\d+) ms proti (\d+) ms \(stabilná verzia\), \d+\/\d+ meraní; povolené/,
-    );
-    expect(abort.reason).not.toContain('client error rate');
-    const [, canaryInp, stableInp] = /INP p75 (\d+) ms proti (\d+) ms/.exec(abort.reason!)!;
-    expect(Number(canaryInp)).toBeGreaterThanOrEqual(BLOCK_MS);
-    expect(Number(canaryInp)).toBeGreaterThan(Number(stableInp) + 50);
-    expect(release(['history', 'checkout'])).toContain('automatické zrušenie pre rýchlosť');
+  await expect.poll(() => registry().canaries?.checkout ?? null, { timeout: 90_000, intervals: [500] }).toBeNull();
+  test.info().annotations.push({ type: 'canary aborted after', description: `${((Date.now() - started) / 1000).toFixed(1)} s` });
+  expect(registry().areas.checkout!.version).toBe(stable);
+  const moves = checkoutMoves().slice(movesBefore);
+  const abort = moves.at(-1)!;
+  expect(abort).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
+  // On INP alone: no error thrown, the error-rate rule did not fire.
+  expect(abort.reason).toMatch(
+    /^automatické zrušenie pre rýchlosť: INP p75 (\d+) ms proti (\d+) ms \(stabilná verzia\), \d+\/\d+ meraní; povolené/,
+  );
+  expect(abort.reason).not.toContain('client error rate');
+  const [, canaryInp, stableInp] = /INP p75 (\d+) ms proti (\d+) ms/.exec(abort.reason!)!;
+  expect(Number(canaryInp)).toBeGreaterThanOrEqual(BLOCK_MS);
+  expect(Number(canaryInp)).toBeGreaterThan(Number(stableInp) + 50);
+  expect(release(['history', 'checkout'])).toContain('automatické zrušenie pre rýchlosť');
 
-    // The canary shopper's next basket is the stable version again.
-    await canaryShopper.goto('/checkout/cart');
-    await expect(canaryShopper.getByTestId('basket-line')).toHaveCount(1);
-    await canaryShopper.context().close();
-    await stableShopper.context().close();
-  },
-);
+  // The canary shopper's next basket is the stable version again.
+  await canaryShopper.goto('/checkout/cart');
+  await expect(canaryShopper.getByTestId('basket-line')).toHaveCount(1);
+  await canaryShopper.context().close();
+  await stableShopper.context().close();
+});
 
-test.fixme(
-  // Needs the field Web Vitals (engineer "vitals") wired to the canary watch, and CANARY_MIN_VITALS and
-  // CANARY_AUTO_PROMOTE_MS in e2e/serve.mjs.
-  'a canary without regression is promoted by the watchdog after CANARY_AUTO_PROMOTE_MS',
-  async ({ browser, request }) => {
-    test.setTimeout(180_000);
-    const canaryShopper = await shopper(browser, request, 10);
-    const stableShopper = await shopper(browser, request, 90);
-    const stable = registry().areas.checkout!.version;
+test('a canary without regression is promoted by the watchdog after CANARY_AUTO_PROMOTE_MS', async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const canaryShopper = await shopper(browser, request, 10);
+  const stableShopper = await shopper(browser, request, 90);
+  const stable = registry().areas.checkout!.version;
 
-    release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'rovnako rýchly' }), '--canary', '50']);
-    const canary = registry().canaries!.checkout!.version;
-    await useBasket(stableShopper);
-    await useBasket(canaryShopper, 'Košík – rovnako rýchly');
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'rovnako rýchly' }), '--canary', '50']);
+  const canary = registry().canaries!.checkout!.version;
+  await useBasket(stableShopper);
+  await useBasket(canaryShopper, 'Košík – rovnako rýchly');
 
-    await expect.poll(() => registry().areas.checkout!.version, { timeout: 90_000, intervals: [500] }).toBe(canary);
-    expect(registry().canaries?.checkout).toBeUndefined();
-    const promote = checkoutMoves().at(-1)!;
-    expect(promote).toMatchObject({ action: 'promote', who: 'canary-watch', from: stable, to: canary });
-    expect(promote.reason).toMatch(/^automatické povýšenie po \d+ s bez regresie: chybovosť 0\.0 % z \d+ zobrazení/);
-    expect(promote.reason).toMatch(/INP p75 \d+ ms proti \d+ ms \(stabilná verzia\)/);
-    expect(promote.reason).toMatch(/LCP p75 \d+ ms proti \d+ ms \(stabilná verzia\)/);
+  await expect.poll(() => registry().areas.checkout!.version, { timeout: 90_000, intervals: [500] }).toBe(canary);
+  expect(registry().canaries?.checkout).toBeUndefined();
+  const promote = checkoutMoves().at(-1)!;
+  expect(promote).toMatchObject({ action: 'promote', who: 'canary-watch', from: stable, to: canary });
+  expect(promote.reason).toMatch(/^automatické povýšenie po \d+ s bez regresie: chybovosť 0\.0 % z \d+ zobrazení/);
+  expect(promote.reason).toMatch(/INP p75 \d+ ms proti \d+ ms \(stabilná verzia\)/);
+  expect(promote.reason).toMatch(/LCP p75 \d+ ms proti \d+ ms \(stabilná verzia\)/);
 
-    // Every shopper is on the promoted version now.
-    await stableShopper.goto('/checkout/cart');
-    await expect(stableShopper.getByRole('heading', { level: 1, name: 'Košík – rovnako rýchly' })).toBeVisible();
-    await canaryShopper.context().close();
-    await stableShopper.context().close();
-  },
-);
+  // Every shopper is on the promoted version now.
+  await stableShopper.goto('/checkout/cart');
+  await expect(stableShopper.getByRole('heading', { level: 1, name: 'Košík – rovnako rýchly' })).toBeVisible();
+  await canaryShopper.context().close();
+  await stableShopper.context().close();
+});
 
 test.afterAll(() => {
   // The checkout in force again as `npm start` published it, for the files after this one.

@@ -283,6 +283,11 @@ test('an area ships a new page by deploying itself alone: it appears on the next
   );
   expect(built.status, built.stderr).toBe(0);
   const before = registry();
+  // The shell loads its Web Vitals library once, a moment after the first load: a first fetch, not one
+  // a release causes, so the watch starts after it.
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/vitals-library-'))))
+    .toBe(true);
   const downloadedSince = await watchDownloads(page);
   release(['deploy', 'checkout', '--dist', dist, '--reason', 'gift cards page']);
   const after = registry();
