@@ -22,14 +22,25 @@ import './styles.css';
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
+/** Whether a failed dynamic import is the Web Vitals library's (vitals.ts loads it after the page). */
+function isVitalsLibraryFailure(event: Event): boolean {
+  const payload = (event as Event & { payload?: unknown }).payload;
+  return payload instanceof Error && payload.message.includes('/vitals-library-');
+}
+
 async function boot() {
   // When the shell began (index.html starts it after the first contentful paint).
   performance.mark('shop:boot');
   const config = readConfig();
   // Consent Mode v2: everything denied until the shopper decides.
   setConsentDefaults();
-  // A shell chunk that vanished after a deploy: one guarded reload.
-  window.addEventListener('vite:preloadError', () => void reloadOnce());
+  // A shell chunk that vanished after a deploy: one guarded reload. Not for the Web Vitals library:
+  // measuring is optional, and a page must not reload because it could not fetch it (a server
+  // restarting under an open page, a flaky connection).
+  window.addEventListener('vite:preloadError', (event) => {
+    if (isVitalsLibraryFailure(event)) return;
+    void reloadOnce();
+  });
   // The basket is read synchronously so the checkout guard sees it on a deep link.
   useBasketStore.getState().hydrate();
   // Page views and client errors reach the operator (sampled per page load, batched, no personal data).
