@@ -10,6 +10,7 @@ import type { ShellServer, ShellServerOptions } from '@shop/shared-kernel/contra
 import { registerAreas } from './areas/area-loader.ts';
 import { setServerModuleLoader } from './areas/module-source.server.ts';
 import { routeForPath, setRouteTable } from './app/route-table.ts';
+import { pageData } from './app/page-data.server.ts';
 import { ShopRoutes } from './app/router.tsx';
 import { ServerDataScope } from './app/server-data-scope.tsx';
 import type { ShellConfig } from './config.ts';
@@ -24,6 +25,7 @@ export function createShellServer(options: ShellServerOptions): ShellServer<Shel
   return {
     routeForPath,
     isPage: (pathname) => routeForPath(pathname) !== undefined || SHELL_PAGES.test(pathname),
+    pageData,
     page: ({ url, config, server }) => (
       <StrictMode>
         <StaticRouter location={url}>

@@ -30,4 +30,6 @@ export declare function serverBuildPlugin(options: {
   source?: string;
   replace?: Record<string, string>;
 }): Plugin;
+/** Where an area declares the data of its server-rendered routes. */
+export declare const ROUTE_DATA_FILE: string;
 export declare function areaServerEntry(area: string, exposes: Record<string, string>, root: string): string;

@@ -1,6 +1,6 @@
 // Build-time federation settings every part uses, so the shell and all areas
 // agree on what is a shared singleton and which kernel contract they carry.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const kernelPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -115,9 +115,17 @@ export function serverBuildPlugin({ viteBuild, react, entry, source, replace = {
   };
 }
 
-/** The generated server entry of an area: its exposed modules, loaded on demand by name. */
+/** Where an area declares the data of its server-rendered routes (the contract's AreaRouteData, exported as `routeData`). */
+export const ROUTE_DATA_FILE = 'src/route-data.ts';
+
+/**
+ * The generated server entry of an area: its exposed modules, loaded on demand by name, and its
+ * route data as module './routeData' (server only: the browser's pages ask for the same keys themselves).
+ */
 export function areaServerEntry(area, exposes, root) {
-  const lines = Object.entries(exposes).map(
+  const routeData = resolve(root, ROUTE_DATA_FILE);
+  const modules = { ...exposes, ...(existsSync(routeData) ? { './routeData': routeData } : {}) };
+  const lines = Object.entries(modules).map(
     ([name, file]) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(resolve(root, file))}),`,
   );
   return `export const area = ${JSON.stringify(area)};\nexport const modules = {\n${lines.join('\n')}\n};\n`;

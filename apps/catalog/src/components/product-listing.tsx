@@ -1,14 +1,13 @@
 import { useEffect, useId, useRef } from 'react';
-import { useLocation, useNavigate, useSearchParams, resource, PaginationNav } from '@shop/shared-kernel';
+import { useLocation, useNavigate, useSearchParams, PaginationNav } from '@shop/shared-kernel';
 import { dataOf, LoadFailed, useResource } from '@shop/shared-kernel/react';
 import { withoutPageQuery } from '@shop/shared-kernel/rules';
-import type { ListingQuery, ProductSort } from '@shop/shared-kernel/contract';
+import type { ProductSort } from '@shop/shared-kernel/contract';
+import { listingCalls, type ListingScope } from '../listing/listing-calls.ts';
 import { ProductGrid, ProductGridPlaceholder } from './product-card.tsx';
 import { FilterPanel } from '../listing/filter-panel.tsx';
-import { activeFilterCount, clearFilters, readFilters, readPage, readSort, setSort, sortLabels } from '../listing/listing-params.ts';
+import { activeFilterCount, clearFilters, setSort, sortLabels } from '../listing/listing-params.ts';
 import { productCountText } from '../listing/count-text.ts';
-
-type ListingScope = Pick<ListingQuery, 'category' | 'brand' | 'sale'>;
 
 /**
  * A listing's products and filters for the URL's page, sort and filters. A page calls it first
@@ -17,15 +16,12 @@ type ListingScope = Pick<ListingQuery, 'category' | 'brand' | 'sale'>;
  */
 export function useListingResources(filter: ListingScope) {
   const [params] = useSearchParams();
-  const page = readPage(params);
-  const sort = readSort(params);
-  const facetQuery: ListingQuery = { ...filter, ...readFilters(params) };
-  const query: ListingQuery = { ...facetQuery, page, sort };
+  const calls = listingCalls(filter, params);
   // What stays shown while the next key loads is this listing's, never another category's or brand's.
   const scope = JSON.stringify(filter);
-  const listing = useResource(resource('GET /api/products', { query }), { keep: scope });
-  const facets = useResource(resource('GET /api/products/facets', { query: facetQuery }), { keep: scope, select: dataOf });
-  return { listing, facets, page, sort };
+  const listing = useResource(calls.listing, { keep: scope });
+  const facets = useResource(calls.facets, { keep: scope, select: dataOf });
+  return { listing, facets, page: calls.page, sort: calls.sort };
 }
 
 export type ListingResources = ReturnType<typeof useListingResources>;

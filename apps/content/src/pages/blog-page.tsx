@@ -5,11 +5,7 @@ import { dataOf, LoadFailed, usePageMeta, useResource } from '@shop/shared-kerne
 import { PostCard } from '../components/post-card.tsx';
 import { TagList } from '../components/tag-list.tsx';
 import { useContentStyles } from '../use-content-styles.ts';
-
-function readPage(value: string | null): number {
-  const page = Number(value ?? '1');
-  return Number.isInteger(page) && page > 0 ? page : 1;
-}
+import { readPage } from './blog-page-query.ts';
 
 /** /blog and /blog/{tag}: posts newest first, 15 a page, with the topics and their counts. */
 export default function BlogPage() {

@@ -21,5 +21,8 @@ function once<T>(source: ResourceSource<T>): ResourceSource<T> {
 const menu = once(resource('GET /api/menu'));
 const site = once(resource('GET /api/site'));
 
+/** What every layout with the shop's header and footer shows: declared for the server's one render (page-data.server.ts). */
+export const layoutLoads = () => [menu, site];
+
 export const useMenu = (): MenuData | null => useResource(menu, { select: dataOf }).data ?? null;
 export const useSite = (): SiteData | null => useResource(site, { select: dataOf }).data ?? null;

@@ -17,9 +17,44 @@ export type ShellServer<Config = unknown> = {
   routeForPath(pathname: string): ShellRoute | undefined;
   /** Whether a path is a page at all (an area's route or the shell's own): otherwise the 404 page. */
   isPage(pathname: string): boolean;
+  /**
+   * Every load the page at this URL declares (its layout's and its route's, see `RouteData`), so the
+   * server loads them all before its one render. Null when the page's area declares nothing (a build
+   * from before route data): then the render discovers what the page asks for. Absent in older shells.
+   */
+  pageData?(url: string): Promise<DeclaredPageData | null>;
   /** The page's React tree for one request. */
   page(props: { url: string; config: Config; server: ServerRender }): ReactElement;
 };
+
+/** A load a page declares: the key `useResource` knows it by and how it is loaded (the API client's `resource(…)`). */
+export type DeclaredLoad = { key: string; load: (signal: AbortSignal) => Promise<unknown> };
+
+/** What the server loads before rendering a page. */
+export type DeclaredPageData = {
+  loads: DeclaredLoad[];
+  /** The page's title comes from its address alone: its head may leave while the data loads. */
+  headBeforeData: boolean;
+};
+
+/** What a route's data declaration gets: the path's params as the route matched them, and the URL's query. */
+export type RouteMatch = { params: Readonly<Record<string, string | undefined>>; search: URLSearchParams };
+
+/**
+ * The data of one server-rendered route: built from the same `resource(…)` calls the page gives
+ * `useResource`, so the keys are the ones the page asks for (a test renders every route with only
+ * this data and fails on any other key).
+ */
+export type RouteData = {
+  loads(match: RouteMatch): DeclaredLoad[];
+  headBeforeData?: boolean;
+};
+
+/**
+ * An area's route data by route name: `src/route-data.ts` of the area exports it as `routeData`,
+ * and the area's server build carries it (module `./routeData`). Every route with `serverRender` has one.
+ */
+export type AreaRouteData = Readonly<Record<string, RouteData>>;
 
 export type ShellServerOptions = {
   releases: Partial<Record<AreaName, AreaRelease>>;

@@ -2,22 +2,24 @@
  * Renders the first view of a public page on the server, with the shell and the area at the
  * versions this request uses (the registry in force, this browser's canary side, a preview).
  *
- * The page renders as it does in the browser: pages ask for their data through the kernel's
- * `useResource`; a render collects what they ask for, the data is loaded (in-process, through the
- * API itself) and the page renders again with it, until nothing new is asked for. The settled
- * data is embedded, so the browser hydrates the same markup without asking again.
+ * A page's data is declared by its route (the area's route data, the shell's layout data: see
+ * `ShellServer.pageData`), with the same calls and keys the pages give the kernel's `useResource`.
+ * The server loads all of it at once (in-process, through the API itself) and renders the page a
+ * single time; the data is embedded, so the browser hydrates the same markup without asking again.
+ * A page whose area declares nothing (a build from before route data) is rendered as before: a
+ * render collects what the page asks for, the data is loaded and the page renders again, until
+ * nothing new is asked for (route-data.test.ts refuses a current page that asks for more).
  *
  * Budgets keep a slow page from holding the response: data that is not there in time, and a
  * render that takes too long, are left to the browser (the area shows its skeleton and loads
  * as it does today). A not-found answer for the page's data makes the page the shell's 404 page.
  *
- * Streaming: as soon as a render gives the page its title while data is still on its way (a
- * listing's products and filters after the category; search results after the query), the page
- * is what it claims to be, so `onHead` gets the head (status 200, title, description, canonical,
- * structured data and styles known so far) to send at once; the browser starts on the styles
- * and scripts while the rest is loaded and rendered. A page whose title needs its data (a
- * product, a category, an article) commits nothing before that data: an unknown one still
- * answers 404.
+ * Streaming: a page whose title comes from its address (a search) sends its head (status 200,
+ * title, description, canonical, structured data and styles known so far) through `onHead` while
+ * its data loads; the browser starts on the styles and scripts meanwhile. A page whose title needs
+ * its data (a product, a category, an article) commits nothing before that data: an unknown one
+ * still answers 404. (Without declared data, the head leaves as soon as a render gives the page
+ * its title while data is still on its way.)
  */
 import { basename, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -166,24 +168,57 @@ export function createPageRenderer(options: {
     const givenUp = new Set<string>();
     const deadline = Date.now() + budget.dataMs;
     const loads = pageLoads(deadline);
+    let notFound = false;
+    const absorb = (settled: Map<string, SettledLoad>) => {
+      for (const [key, result] of settled) {
+        if (result.ok || result.status === 404) data.set(key, result);
+        if (!result.ok && result.status === 404) notFound = true;
+        // Any other failure stays unsettled: the browser loads it and shows its own message.
+        if (!result.ok && result.status !== 404) {
+          givenUp.add(key);
+          request.log.warn({ url: request.url, key, status: result.status }, 'server render could not load page data');
+        }
+      }
+    };
+    const render = async () => {
+      const pending = new Map<string, Load>();
+      const page: PageHead & { html: string } = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
+      const server: ServerRender = {
+        data,
+        notFound,
+        origin: request.origin,
+        collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, load)),
+        meta: (meta) => void (page.meta = meta),
+        jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
+        styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
+      };
+      page.html = await renderToHtml(shell.page({ url: request.url, config: request.config, server }), budget.renderMs, (error) =>
+        request.log.warn({ err: error, url: request.url }, 'server render left part of the page to the browser'),
+      );
+      return { page, pending };
+    };
     try {
-      let notFound = false;
       let sentHead: PageHead | null = null;
+      // The page's data as its route declares it, loaded all at once: then one render is the page.
+      const declared = shell.pageData
+        ? await shell.pageData(request.url).catch((error: unknown) => {
+            request.log.warn({ err: error, url: request.url }, "the page's route data failed: the render discovers its data");
+            return null;
+          })
+        : null;
+      if (declared) {
+        const settling = loads.settle(new Map(declared.loads.map((load) => [load.key, load.load])), null);
+        // A page titled by its address alone sends its head while its data loads (the browser starts on styles and scripts).
+        if (declared.headBeforeData && request.onHead && shell.isPage(pathname)) {
+          const { page } = await render();
+          if (page.meta.title) request.onHead((sentHead = { meta: page.meta, jsonLd: [...page.jsonLd], styles: [...page.styles] }));
+        }
+        absorb(await settling);
+      }
+      // Without declared data (an area build from before route data), or for what a page asks beyond it,
+      // each render collects what the page asks for, loads it and renders again.
       for (let round = 1; ; round += 1) {
-        const pending = new Map<string, Load>();
-        const page: PageHead & { html: string } = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
-        const server: ServerRender = {
-          data,
-          notFound,
-          origin: request.origin,
-          collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, load)),
-          meta: (meta) => void (page.meta = meta),
-          jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
-          styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
-        };
-        page.html = await renderToHtml(shell.page({ url: request.url, config: request.config, server }), budget.renderMs, (error) =>
-          request.log.warn({ err: error, url: request.url }, 'server render left part of the page to the browser'),
-        );
+        const { page, pending } = await render();
         const remaining = deadline - Date.now();
         if (pending.size === 0 || round >= MAX_RENDERS || remaining <= 0 || notFound) {
           if (pending.size > 0 && !notFound)
@@ -193,22 +228,14 @@ export function createPageRenderer(options: {
           if (missing && sentHead) request.log.warn({ url: request.url }, 'page data was not found after the head left with status 200');
           return { ...page, status: missing ? 404 : 200, area: missing || !route?.serverRender ? null : route.area, embedded, sentHead };
         }
+        if (declared) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'page asked for data its route does not declare');
         if (!sentHead && request.onHead && page.meta.title && shell.isPage(pathname)) {
           sentHead = { meta: page.meta, jsonLd: [...page.jsonLd], styles: [...page.styles] };
           request.onHead(sentHead);
         }
         // Until the head has left, a page whose title came while other data did not yet renders again to send
         // it (short of the last renders, which wait for all the data).
-        const settled = await loads.settle(pending, !sentHead && request.onHead && round < MAX_RENDERS - 1 ? HEAD_WAIT_MS : null);
-        for (const [key, result] of settled) {
-          if (result.ok || result.status === 404) data.set(key, result);
-          if (!result.ok && result.status === 404) notFound = true;
-          // Any other failure stays unsettled: the browser loads it and shows its own message.
-          if (!result.ok && result.status !== 404) {
-            givenUp.add(key);
-            request.log.warn({ url: request.url, key, status: result.status }, 'server render could not load page data');
-          }
-        }
+        absorb(await loads.settle(pending, !sentHead && request.onHead && round < MAX_RENDERS - 1 ? HEAD_WAIT_MS : null));
       }
     } finally {
       loads.close();

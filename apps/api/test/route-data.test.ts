@@ -1,0 +1,155 @@
+/**
+ * Every server-rendered route of every area declares all the data its page asks for: the page,
+ * rendered by the shell with only the data its route declares (loaded from a real API on the seed
+ * data), asks `useResource` for no other key. A page that still discovered data while rendering
+ * would cost the server a render per round of discovery, and it is refused here.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { renderToPipeableStream } from 'react-dom/server';
+// eslint-disable-next-line no-restricted-imports -- the pages' own API client, pointed at the test's API as the server points it at itself
+import { configureApi, KERNEL_VERSION } from '@shop/shared-kernel';
+import type { AreaName, AreaRelease, AreaRoute, ServerRender, SettledLoad } from '@shop/shared-kernel/contract';
+import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { routes as catalogRoutes, exposes as catalogExposes } from '../../catalog/vite.config.ts';
+import { routes as contentRoutes, exposes as contentExposes } from '../../content/vite.config.ts';
+import { routes as checkoutRoutes, exposes as checkoutExposes } from '../../checkout/vite.config.ts';
+import { routes as accountRoutes, exposes as accountExposes } from '../../account/vite.config.ts';
+
+// The shell as its server build has it: area modules from the server, not through the federation runtime.
+vi.mock('../../shell/src/areas/module-source.ts', () => import('../../shell/src/areas/module-source.server.ts'));
+const { createShellServer } = await import('../../shell/src/server-entry.tsx');
+
+const areas: Record<string, { routes: AreaRoute[]; exposes: Record<string, string> }> = {
+  catalog: { routes: catalogRoutes, exposes: catalogExposes },
+  content: { routes: contentRoutes, exposes: contentExposes },
+  checkout: { routes: checkoutRoutes, exposes: checkoutExposes },
+  account: { routes: accountRoutes, exposes: accountExposes },
+};
+
+let api: TestApi;
+/** Sample URLs of each server-rendered route, on the seed data (a new route needs its own here). */
+let samples: Record<string, string[]>;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  configureApi({ baseUrl: api.baseUrl });
+  const menu = (await api.get('/api/menu')).body.data;
+  const home = (await api.get('/api/home')).body.data;
+  const product = (await api.get('/api/products?category=' + menu.categories[0].cat_url)).body.data[0];
+  const posts = (await api.get('/api/blog')).body.data;
+  const tags = (await api.get('/api/blog/tags')).body.data;
+  const category = menu.categories[0].cat_url;
+  samples = {
+    home: ['/'],
+    category: [`/c/${category}`, `/c/${category}?page=2&sort=name&avail=in_stock`, '/c/neznama-kategoria'],
+    product: [`/p/${product.p_url}`, '/p/neznamy-produkt'],
+    brand: [`/b/${home.brands[0].b_url}`, `/b/${home.brands[0].b_url}?sort=price-asc`],
+    sale: ['/vypredaj', '/vypredaj?page=3'],
+    search: [`/search/${encodeURIComponent(product.p_name.split(' ')[0])}`, '/search/zzzxqy', '/search/a'],
+    'search-empty': ['/search'],
+    site: ['/s/obchodne-podmienky', '/s/neznama-stranka'],
+    contact: ['/s/kontakt'],
+    blog: ['/blog', '/blog?page=2'],
+    'blog-tag': [`/blog/${tags[0].slug}`],
+    'blog-post': [`/blog/clanok/${posts[0].slug}`],
+    'shipping-payment': ['/doprava-a-platba'],
+  };
+});
+afterAll(async () => {
+  configureApi({ baseUrl: '' });
+  await api?.close();
+});
+
+function shellServer() {
+  const releases = Object.fromEntries(
+    Object.entries(areas).map(([area, { routes, exposes }]) => [
+      area,
+      { version: '1.0.0', entry: `remotes/${area}/1.0.0/remoteEntry.js`, kernel: KERNEL_VERSION, exposes: Object.keys(exposes), routes },
+    ]),
+  ) as Partial<Record<AreaName, AreaRelease>>;
+  return createShellServer({
+    releases,
+    assetOrigin: 'http://assets.test',
+    // An area's server build: its exposed modules and its route data (src/route-data.ts).
+    loadModule: async (key) => {
+      const [area, name] = key.split('/') as [string, string];
+      const file = name === 'routeData' ? './src/route-data.ts' : areas[area]?.exposes[`./${name}`];
+      return file ? import(new URL(`../../${area}/${file}`, import.meta.url).href) : null;
+    },
+  });
+}
+
+/** The page's HTML once all of it is ready, as the server renders it. */
+function renderAll(element: React.ReactElement): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let html = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        html += chunk.toString();
+        done();
+      },
+      final(done) {
+        resolve(html);
+        done();
+      },
+    });
+    const stream = renderToPipeableStream(element, { onAllReady: () => stream.pipe(sink), onShellError: reject });
+  });
+}
+
+describe('route data', () => {
+  it('every server-rendered route of every area has sample pages here', () => {
+    const rendered = Object.values(areas).flatMap(({ routes }) => routes.filter((route) => route.serverRender).map((route) => route.name));
+    expect(rendered.filter((name) => !samples[name])).toEqual([]);
+  });
+
+  it('each page renders once with only the data its route declares, and asks for nothing else', async () => {
+    const shell = shellServer();
+    const config = {
+      assetOrigin: 'http://assets.test',
+      gtmId: null,
+      registryPollMs: 60_000,
+      registry: null,
+      telemetrySample: 0,
+      preview: null,
+    };
+    const undeclared: { url: string; keys: string[] }[] = [];
+    const statuses: Record<string, number> = {};
+    for (const url of Object.values(samples).flat()) {
+      const declared = await shell.pageData!(url);
+      expect(declared, url).not.toBeNull();
+      const data = new Map<string, SettledLoad>();
+      let notFound = false;
+      for (const { key, load } of declared!.loads) {
+        const settled: SettledLoad = await load(new AbortController().signal).then(
+          (answer) => ({ ok: true, data: answer }),
+          (error: { status?: number; message: string }) => ({ ok: false, status: error.status ?? 500, message: error.message }),
+        );
+        expect(settled.ok || settled.status === 404, `${url}: ${key}`).toBe(true);
+        if (!settled.ok) notFound = true;
+        data.set(key, settled);
+      }
+      const keys: string[] = [];
+      const server: ServerRender = {
+        data,
+        notFound,
+        origin: 'http://shop.test',
+        collect: (key) => void keys.push(key),
+        meta: () => {},
+        jsonLd: () => {},
+        styles: () => {},
+      };
+      const html = await renderAll(shell.page({ url, config, server }));
+      expect(html).toContain('site-header');
+      if (keys.length > 0) undeclared.push({ url, keys });
+      statuses[url] = notFound ? 404 : 200;
+    }
+    expect(undeclared).toEqual([]);
+    // An unknown product, category or page is the 404 page, known from the declared data alone.
+    expect(statuses['/p/neznamy-produkt']).toBe(404);
+    expect(statuses['/c/neznama-kategoria']).toBe(404);
+    expect(statuses['/s/neznama-stranka']).toBe(404);
+    expect(statuses['/']).toBe(200);
+  });
+});
