@@ -19,6 +19,7 @@ import { routes as accountRoutes, exposes as accountExposes } from '../../accoun
 // The shell as its server build has it: area modules from the server, not through the federation runtime.
 vi.mock('../../shell/src/areas/module-source.ts', () => import('../../shell/src/areas/module-source.server.ts'));
 const { createShellServer } = await import('../../shell/src/server-entry.tsx');
+const { forgetLayoutHtml, layoutParts } = await import('../../shell/src/components/layout-html.ts');
 
 const areas: Record<string, { routes: AreaRoute[]; exposes: Record<string, string> }> = {
   catalog: { routes: catalogRoutes, exposes: catalogExposes },
@@ -98,6 +99,46 @@ function renderAll(element: React.ReactElement): Promise<string> {
   });
 }
 
+const config = {
+  assetOrigin: 'http://assets.test',
+  gtmId: null,
+  registryPollMs: 60_000,
+  registry: null,
+  telemetrySample: 0,
+  preview: null,
+};
+
+/** The page's declared data, loaded as the server loads it. */
+async function declaredData(shell: ReturnType<typeof shellServer>, url: string) {
+  const declared = await shell.pageData!(url);
+  expect(declared, url).not.toBeNull();
+  const data = new Map<string, SettledLoad>();
+  let notFound = false;
+  for (const { key, load } of declared!.loads) {
+    const settled: SettledLoad = await load(new AbortController().signal).then(
+      (answer) => ({ ok: true, data: answer }),
+      (error: { status?: number; message: string }) => ({ ok: false, status: error.status ?? 500, message: error.message }),
+    );
+    expect(settled.ok || settled.status === 404, `${url}: ${key}`).toBe(true);
+    if (!settled.ok) notFound = true;
+    data.set(key, settled);
+  }
+  return { data, notFound };
+}
+
+/** What the server gives a render: the data, and `keys` collects what the page asks for beyond it. */
+function serverRender(data: Map<string, SettledLoad>, notFound: boolean, keys: string[] = []): ServerRender {
+  return {
+    data,
+    notFound,
+    origin: 'http://shop.test',
+    collect: (key) => void keys.push(key),
+    meta: () => {},
+    jsonLd: () => {},
+    styles: () => {},
+  };
+}
+
 describe('route data', () => {
   it('every server-rendered route of every area has sample pages here', () => {
     const rendered = Object.values(areas).flatMap(({ routes }) => routes.filter((route) => route.serverRender).map((route) => route.name));
@@ -117,30 +158,9 @@ describe('route data', () => {
     const undeclared: { url: string; keys: string[] }[] = [];
     const statuses: Record<string, number> = {};
     for (const url of Object.values(samples).flat()) {
-      const declared = await shell.pageData!(url);
-      expect(declared, url).not.toBeNull();
-      const data = new Map<string, SettledLoad>();
-      let notFound = false;
-      for (const { key, load } of declared!.loads) {
-        const settled: SettledLoad = await load(new AbortController().signal).then(
-          (answer) => ({ ok: true, data: answer }),
-          (error: { status?: number; message: string }) => ({ ok: false, status: error.status ?? 500, message: error.message }),
-        );
-        expect(settled.ok || settled.status === 404, `${url}: ${key}`).toBe(true);
-        if (!settled.ok) notFound = true;
-        data.set(key, settled);
-      }
+      const { data, notFound } = await declaredData(shell, url);
       const keys: string[] = [];
-      const server: ServerRender = {
-        data,
-        notFound,
-        origin: 'http://shop.test',
-        collect: (key) => void keys.push(key),
-        meta: () => {},
-        jsonLd: () => {},
-        styles: () => {},
-      };
-      const html = await renderAll(shell.page({ url, config, server }));
+      const html = await renderAll(shell.page({ url, config, server: serverRender(data, notFound, keys) }));
       expect(html).toContain('site-header');
       if (keys.length > 0) undeclared.push({ url, keys });
       statuses[url] = notFound ? 404 : 200;
@@ -151,5 +171,49 @@ describe('route data', () => {
     expect(statuses['/c/neznama-kategoria']).toBe(404);
     expect(statuses['/s/neznama-stranka']).toBe(404);
     expect(statuses['/']).toBe(200);
+  });
+});
+
+describe('the layout kept as HTML', () => {
+  it('a page with the menu and footer spliced in from HTML is the page rendered whole, byte for byte', async () => {
+    const shell = shellServer();
+    const menu = (await api.get('/api/menu')).body.data;
+    // The menu marks the page's own category (NavLink): each active link is its own HTML.
+    const urls = [
+      '/',
+      `/c/${menu.categories[0].cat_url}`,
+      `/c/${menu.categories[1].cat_url}?page=2`,
+      samples.product![0]!,
+      menu.links[0].url,
+      '/blog',
+    ];
+    for (const url of urls) {
+      const { data, notFound } = await declaredData(shell, url);
+      forgetLayoutHtml();
+      const whole = await renderAll(shell.page({ url, config, server: serverRender(data, notFound) }));
+      shell.prepare!({ url, server: serverRender(data, notFound) });
+      const spliced = await renderAll(shell.page({ url, config, server: serverRender(data, notFound) }));
+      expect(spliced, url).toBe(whole);
+    }
+  });
+
+  it('the menu and footer are kept once per their data, and a changed menu is rendered anew', async () => {
+    const shell = shellServer();
+    const url = samples.product![0]!;
+    const { data, notFound } = await declaredData(shell, url);
+    forgetLayoutHtml();
+    shell.prepare!({ url, server: serverRender(data, notFound) });
+    const menu = (data.get('GET /api/menu') as { data: { data: { categories: { cat_name: string }[] } } }).data.data;
+    // A changed menu (another name) is new HTML; the kept one is not shown for it.
+    const renamed = structuredClone(menu);
+    renamed.categories[0]!.cat_name = 'Premenovaná kategória';
+    const changed = new Map(data).set('GET /api/menu', { ok: true, data: { data: renamed } });
+    shell.prepare!({ url, server: serverRender(changed, notFound) });
+    const html = await renderAll(shell.page({ url, config, server: serverRender(changed, notFound) }));
+    const nav = /<nav class="main-menu"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
+    expect(nav).toContain('>Premenovaná kategória<');
+    expect(nav).not.toContain(`>${menu.categories[0]!.cat_name}<`);
+    // Kept: both menus, and the footer once.
+    expect(layoutParts()).toBe(3);
   });
 });

@@ -4,8 +4,10 @@
  * version and area versions), so the route table and the area loader below are that choice's.
  * Nothing here is per request but the element's props.
  */
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
+import type { MenuData, SiteData } from '@shop/shared-kernel/contract';
 import type { ShellServer, ShellServerOptions } from '@shop/shared-kernel/contract';
 import { registerAreas } from './areas/area-loader.ts';
 import { setServerModuleLoader } from './areas/module-source.server.ts';
@@ -13,7 +15,12 @@ import { routeForPath, setRouteTable } from './app/route-table.ts';
 import { pageData } from './app/page-data.server.ts';
 import { ShopRoutes } from './app/router.tsx';
 import { ServerDataScope } from './app/server-data-scope.tsx';
+import { AreaRouting } from './areas/area-routing.tsx';
 import type { ShellConfig } from './config.ts';
+import { layoutLoads } from './app/site-data.ts';
+import { MenuLinks } from './components/header.tsx';
+import { FooterDetails } from './components/footer.tsx';
+import { footerKey, layoutHtml, menuKey, rememberLayoutHtml } from './components/layout-html.ts';
 
 /** The shell's own pages beside the areas' routes (the operators' console). */
 const SHELL_PAGES = /^\/ops\/?$/;
@@ -26,6 +33,29 @@ export function createShellServer(options: ShellServerOptions): ShellServer<Shel
     routeForPath,
     isPage: (pathname) => routeForPath(pathname) !== undefined || SHELL_PAGES.test(pathname),
     pageData,
+    prepare: ({ url, server }) => {
+      const pathname = url.split('?')[0] ?? '/';
+      const [menuLoad, siteLoad] = layoutLoads().map((source) => server.data.get(source.key));
+      const keep = (key: string, part: ReactNode) => {
+        if (layoutHtml(key) === undefined)
+          rememberLayoutHtml(
+            key,
+            renderToString(
+              <StaticRouter location={pathname}>
+                <AreaRouting>{part}</AreaRouting>
+              </StaticRouter>,
+            ),
+          );
+      };
+      if (menuLoad?.ok) {
+        const menu = (menuLoad.data as { data: MenuData }).data;
+        keep(menuKey(menu, pathname), <MenuLinks menu={menu} />);
+      }
+      if (siteLoad?.ok) {
+        const site = (siteLoad.data as { data: SiteData }).data;
+        keep(footerKey(site), <FooterDetails site={site} />);
+      }
+    },
     page: ({ url, config, server }) => (
       <StrictMode>
         <StaticRouter location={url}>

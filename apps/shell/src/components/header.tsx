@@ -3,8 +3,10 @@ import { OpeningHours } from './opening-hours.tsx';
 import { BasketBadge } from './basket-badge.tsx';
 import { AccountLink } from './account-link.tsx';
 import { SearchBox } from './search-box.tsx';
+import { useLocation } from 'react-router';
 import { useMenu } from '../app/site-data.ts';
-import { shopPaths } from '@shop/shared-kernel/contract';
+import { shopPaths, type MenuData } from '@shop/shared-kernel/contract';
+import { cachedPart, menuKey } from './layout-html.ts';
 
 export function Logo() {
   return (
@@ -18,9 +20,29 @@ export function Logo() {
   );
 }
 
+/** The category menu's links (server-entry.tsx renders them once per menu and active link: layout-html.ts). */
+export function MenuLinks({ menu }: { menu: MenuData | null }) {
+  return (
+    <ul>
+      {menu?.categories.map((category) => (
+        <li key={category.cat_id}>
+          <NavLink to={shopPaths.category(category.cat_url)}>{category.cat_name}</NavLink>
+        </li>
+      ))}
+      {menu?.links.map((link) => (
+        <li key={link.url}>
+          <NavLink to={link.url}>{link.label}</NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Full header of the default and account layouts. */
 export function Header() {
   const menu = useMenu();
+  const { pathname } = useLocation();
+  const cached = menu && cachedPart(() => menuKey(menu, pathname));
   return (
     <header className="site-header" data-boundary="shell">
       <div className="site-header__top">
@@ -34,20 +56,13 @@ export function Header() {
           <BasketBadge />
         </nav>
       </div>
-      <nav className="main-menu" aria-label="Kategórie">
-        <ul>
-          {menu?.categories.map((category) => (
-            <li key={category.cat_id}>
-              <NavLink to={shopPaths.category(category.cat_url)}>{category.cat_name}</NavLink>
-            </li>
-          ))}
-          {menu?.links.map((link) => (
-            <li key={link.url}>
-              <NavLink to={link.url}>{link.label}</NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      {cached ? (
+        <nav className="main-menu" aria-label="Kategórie" {...cached} />
+      ) : (
+        <nav className="main-menu" aria-label="Kategórie">
+          <MenuLinks menu={menu} />
+        </nav>
+      )}
     </header>
   );
 }

@@ -23,6 +23,11 @@ export type ShellServer<Config = unknown> = {
    * from before route data): then the render discovers what the page asks for. Absent in older shells.
    */
   pageData?(url: string): Promise<DeclaredPageData | null>;
+  /**
+   * Called with the page's loaded data before its render: the shell renders what it keeps as HTML
+   * across requests (the layout's menu and footer, once per their data). Absent in older shells.
+   */
+  prepare?(props: { url: string; server: ServerRender }): void;
   /** The page's React tree for one request. */
   page(props: { url: string; config: Config; server: ServerRender }): ReactElement;
 };

@@ -181,6 +181,7 @@ export function createPageRenderer(options: {
       }
     };
     const render = async () => {
+      shell.prepare?.({ url: request.url, server: { data } });
       const pending = new Map<string, Load>();
       const page: PageHead & { html: string } = { html: '', meta: { title: null }, jsonLd: [], styles: [] };
       const server: ServerRender = {
