@@ -50,13 +50,21 @@ function activeAt(to: string, pathname: string): boolean {
   return current === path || (path !== '/' && current.startsWith(`${path}/`));
 }
 
+/** A request's data as text, once per data object (the key is asked for before the render and in it). */
+const texts = new WeakMap<object, string>();
+function textOf(data: object): string {
+  let text = texts.get(data);
+  if (text === undefined) texts.set(data, (text = JSON.stringify(data)));
+  return text;
+}
+
 export function menuKey(menu: MenuData, pathname: string): string {
   const active = menuPaths(menu).map((to) => (activeAt(to, pathname) ? '1' : '0'));
-  return `menu\u0000${active.join('')}\u0000${JSON.stringify(menu)}`;
+  return `menu\u0000${active.join('')}\u0000${textOf(menu)}`;
 }
 
 export function footerKey(site: SiteData): string {
-  return `footer\u0000${JSON.stringify(site)}`;
+  return `footer\u0000${textOf(site)}`;
 }
 
 /** Server only: the cached HTML of a part, or undefined (then the part renders as in the browser). */

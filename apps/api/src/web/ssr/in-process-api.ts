@@ -8,6 +8,37 @@ import { api, configureApi } from '@shop/shared-kernel';
 /** Points the server's copy of the kernel's client (the one the parts' server builds use) at this API. */
 export function serveApiInProcess(app: FastifyInstance): void {
   configureApi({ fetch: inProcessFetch(app) });
+  directGet = (path) => inProcessGet(app, path);
+}
+
+let directGet: ((path: string) => Promise<unknown>) | null = null;
+
+/**
+ * A page's GET load by its resource key ("GET /api/product/tehla": the key is the call's method and
+ * URL, see the kernel's keyOf), straight through the API in-process: the same routes, validation
+ * and caches as the kernel's client, without building a fetch Request and Response around each
+ * answer. Null for any other key, or before the API serves in-process: the load's own client then.
+ */
+export function directLoad(key: string): (() => Promise<unknown>) | null {
+  const get = directGet;
+  if (!get || !key.startsWith('GET /api/')) return null;
+  return () => get(key.slice(4));
+}
+
+/** The answer's JSON; an error status rejects with an error carrying it and the answer's Slovak message, as the kernel's client does. */
+async function inProcessGet(app: FastifyInstance, path: string): Promise<unknown> {
+  const answer = await app.inject({ method: 'GET', url: path, headers: { accept: 'application/json' } });
+  let body: unknown;
+  try {
+    body = answer.payload ? JSON.parse(answer.payload) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (answer.statusCode >= 200 && answer.statusCode < 300 && body !== undefined) return body;
+  const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
+  throw Object.assign(new Error(typeof message === 'string' ? message : `Požiadavka zlyhala (HTTP ${answer.statusCode}).`), {
+    status: answer.statusCode >= 400 ? answer.statusCode : 500,
+  });
 }
 
 /** The stored redirect of a path that is not (or no longer) a page, with the query or without. */

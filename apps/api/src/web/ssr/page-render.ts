@@ -32,6 +32,7 @@ import type { AreaName, AreaRelease, PartName, PublicRegistry, ReleaseIntegrity,
 import { folderOf, releasedFolder } from '../released-folder.ts';
 import { BundleCache, evaluateServerBundle } from './server-bundles.ts';
 import { pageLoads, type Load } from './page-loads.ts';
+import { directLoad } from './in-process-api.ts';
 
 /** Where a part's server build sits inside its released build (the kernel's build/federation.mjs). */
 const SERVER_ENTRY = 'server/entry.cjs';
@@ -188,7 +189,7 @@ export function createPageRenderer(options: {
         data,
         notFound,
         origin: request.origin,
-        collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, load)),
+        collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, directLoad(key) ?? load)),
         meta: (meta) => void (page.meta = meta),
         jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
         styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
@@ -208,7 +209,7 @@ export function createPageRenderer(options: {
           })
         : null;
       if (declared) {
-        const settling = loads.settle(new Map(declared.loads.map((load) => [load.key, load.load])), null);
+        const settling = loads.settle(new Map(declared.loads.map((load) => [load.key, directLoad(load.key) ?? load.load])), null);
         // A page titled by its address alone sends its head while its data loads (the browser starts on styles and scripts).
         if (declared.headBeforeData && request.onHead && shell.isPage(pathname)) {
           const { page } = await render();
@@ -247,15 +248,16 @@ export function createPageRenderer(options: {
 /** The element's HTML once everything it waits for is ready; what is not ready within `ms` renders in the browser. */
 function renderToHtml(element: ReactElement, ms: number, onError: (error: unknown) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    let html = '';
+    // The bytes as they come, decoded once at the end (React writes the page in many small chunks).
+    const chunks: Buffer[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        html += chunk.toString();
+        chunks.push(chunk);
         done();
       },
       final(done) {
         clearTimeout(timer);
-        resolve(html);
+        resolve(Buffer.concat(chunks).toString());
         done();
       },
     });
