@@ -343,17 +343,18 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       }
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
+      // The document is built once: the answer and the cache's copy are the same text when the head did not leave ahead.
+      const html = streamed ? null : documentStart({ template: index.html, head: page, publicUrl: options.publicUrl, config }) + rest;
       if (cacheKey)
         pageCache.set(cacheKey, {
           status: page.sentHead ? 200 : page.status,
           policy,
-          html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
+          html: html ?? serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
         });
-      if (streamed) {
-        (streamed as ReturnType<typeof compressingStream>).stream.end(rest);
+      if (html === null) {
+        (streamed as unknown as ReturnType<typeof compressingStream>).stream.end(rest);
         return reply;
       }
-      const html = documentStart({ template: index.html, head: page, publicUrl: options.publicUrl, config }) + rest;
       return reply.code(page.status).header('x-page-cache', 'miss').send(html);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
