@@ -60,7 +60,7 @@ async function boot() {
   void initKernel();
   // The boot runs in a few tasks, not one: the browser can answer a tap or paint between them.
   await nextTask();
-  await matchRoutesAhead(config, window.location.pathname, nextTask);
+  await matchRoutesAhead(window.location.pathname, nextTask);
   await nextTask();
   // A page the server rendered is hydrated with the data it embedded (same markup, no second
   // request); any other page renders here.

@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { Component, createContext, lazy, Suspense, useContext, type ReactNode } from 'react';
 import { createRoutesFromChildren, Route, useLocation, useRoutes, type RouteObject } from 'react-router';
 import type { LayoutName } from '@shop/shared-kernel/contract';
 import { OPS_PATH } from '@shop/shared-kernel/rules';
@@ -74,10 +74,30 @@ function MatchedRoutes({ tree }: { tree: RouteObject[] }) {
   return useRoutes(branchFor(tree, pathname, shopRoutes()));
 }
 
-/** The shop's route tree: the shell root, one layout per group of routes, area pages inside. */
-function shopRouteTree(config: ShellConfig): RouteObject[] {
+/** The page's shell configuration, for the shell root: the route tree itself does not depend on it. */
+const ShellConfigContext = createContext<ShellConfig | null>(null);
+
+function ConfiguredShellRoot() {
+  const config = useContext(ShellConfigContext);
+  if (!config) throw new Error('ShopRoutes provides the shell configuration');
+  return <ShellRoot config={config} />;
+}
+
+let builtTree: { table: readonly ShopRoute[]; tree: RouteObject[] } | null = null;
+
+/**
+ * The shop's route tree: the shell root, one layout per group of routes, area pages inside. Built
+ * once per route table (a server render built it anew on every page, a visible share of its time).
+ */
+function shopRouteTree(): RouteObject[] {
+  const table = shopRoutes();
+  if (builtTree?.table !== table) builtTree = { table, tree: buildRouteTree() };
+  return builtTree.tree;
+}
+
+function buildRouteTree(): RouteObject[] {
   return createRoutesFromChildren(
-    <Route element={<ShellRoot config={config} />}>
+    <Route element={<ConfiguredShellRoot />}>
       {(Object.keys(layouts) as LayoutName[]).map((layout) => {
         const Layout = layouts[layout];
         return (
@@ -114,20 +134,22 @@ function shopRouteTree(config: ShellConfig): RouteObject[] {
  * and ranks every route (slow on a phone's main thread, in code run for the first time);
  * inside the hydration they were one unit of work React cannot split, and made its task long.
  */
-export async function matchRoutesAhead(config: ShellConfig, pathname: string, nextTask: () => Promise<void>): Promise<void> {
+export async function matchRoutesAhead(pathname: string, nextTask: () => Promise<void>): Promise<void> {
   routeForPath(pathname);
   await nextTask();
-  branchFor(shopRouteTree(config), pathname, shopRoutes());
+  branchFor(shopRouteTree(), pathname, shopRoutes());
 }
 
 /** The page at the current path: the matched branch of the route tree, inside the shell's boundaries. */
 export function ShopRoutes({ config }: { config: ShellConfig }) {
   const { pathname } = useLocation();
   return (
-    <AreaRouting>
-      <ShellBoundary pathname={pathname}>
-        <MatchedRoutes tree={shopRouteTree(config)} />
-      </ShellBoundary>
-    </AreaRouting>
+    <ShellConfigContext.Provider value={config}>
+      <AreaRouting>
+        <ShellBoundary pathname={pathname}>
+          <MatchedRoutes tree={shopRouteTree()} />
+        </ShellBoundary>
+      </AreaRouting>
+    </ShellConfigContext.Provider>
   );
 }
