@@ -249,6 +249,14 @@ async function main() {
     met: load.closed.every((row) => row.errors === 0),
     group: 'api-load',
   });
+  const pagesOff = pageLoad.rows.find((row) => row.name === 'server-rendered pages, cache off')!;
+  budgets.push({
+    what: 'server-rendered pages on distinct URLs, cache off (50 connections)',
+    value: `${Math.round(pagesOff.requestsPerSecond)} pages/s, p99 ${pagesOff.p99} ms`,
+    limit: '≥ 400 pages/s, p99 ≤ 100 ms',
+    met: pagesOff.requestsPerSecond >= 400 && pagesOff.p99 <= 100,
+    group: 'pages',
+  });
   budgets.push({
     what: 'server-rendered page errors under load',
     value: String(pageLoad.rows.reduce((sum, row) => sum + row.errors, 0)),
