@@ -5,6 +5,7 @@
  * too), and the failure is reported; the browser's own integrity check stays for what is served
  * from elsewhere (a CDN, a bucket). Each file is hashed once per change of its size or time.
  */
+import { statSync, type Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ReleaseIntegrity, type PartName, COMPRESSED_COPIES, MANIFEST_FILE, SIGNATURE_FILE, sha384 } from '@shop/release';
@@ -24,7 +25,14 @@ export function releasedFileCheck(
 ): ReleasedFileCheck {
   const verdicts = new Map<string, boolean>();
   const judged = async (path: string, expected: string, decode: ((bytes: Buffer) => Buffer) | null): Promise<boolean | null> => {
-    const info = await stat(path).catch(() => null);
+    // Asked on every page (the shell's index.html and its copies): a local file's stat in the thread pool cost
+    // more than the stat itself, so it is asked directly (the version's folder is on local disk, see released-folder.ts).
+    let info: Stats | undefined;
+    try {
+      info = statSync(path, { throwIfNoEntry: false });
+    } catch {
+      info = undefined;
+    }
     if (!info?.isFile()) return null;
     const key = `${path}\u0000${info.mtimeMs}\u0000${info.size}`;
     let verdict = verdicts.get(key);
