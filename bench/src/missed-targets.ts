@@ -97,7 +97,7 @@ function pages(): string[] {
       '(of it some 32 KB of import map with integrity hashes and 17 KB of inline styles, the same on every page), garbage collection about 2 ms, ' +
       'the page data through the API in-process (Fastify inject, its hooks, log line and metrics per call; four or five calls a page) about 2 ms, ' +
       'their SQLite queries about 2 ms, reading the registry file and checking the shell index.html against its signed digest (three file stats) ' +
-      'on every page about 1.5 ms, and the page request itself (Fastify, the log line, the socket) the rest. 400 pages/s on one core leaves 2.5 ms a page; ' +
+      'on every page about 0.6 ms, and the page request itself (Fastify, the log line, the socket) the rest. 400 pages/s on one core leaves 2.5 ms a page; ' +
       'at 50 connections a p99 of 100 ms needs about 500 pages/s, since each connection waits for the pages ahead of it.',
     '- **Kept:** each route declares its data (`src/route-data.ts` of its area) and the page renders once; the menu and footer rendered once per their ' +
       "data and spliced in as HTML; the route tree built once per route table; page data loaded by key through the API's inject without a fetch " +
