@@ -8,7 +8,7 @@ import { ApiError, notFound } from '../../../infra/http/errors.ts';
 import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { RedirectRepository } from './redirect.repository.ts';
-import { redirectsChanged } from './redirect-lookup.ts';
+import { onRedirectsChanged, RedirectLookup, redirectsChanged } from './redirect-lookup.ts';
 
 /** A path asked about without its leading slash ("akcia") is the shop's path all the same. */
 const asPath = (path: string) => (path.startsWith('/') ? path : `/${path}`);
@@ -34,6 +34,10 @@ function invalid(message: string): ApiError {
 export const redirectRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const redirects = new RedirectRepository(deps.db);
+  // The one-path lookup answers from the table kept in memory, as the page host does.
+  const kept = new RedirectLookup(() => redirects.all());
+  const stopListening = onRedirectsChanged(() => kept.invalidate());
+  plugin.addHook('onClose', async () => stopListening());
 
   // The shell keeps the list and revalidates it now and then: unchanged, it is a 304 without a body.
   app.route({
@@ -51,7 +55,7 @@ export const redirectRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
   app.route({
     ...callRoute(contentCalls, 'GET /api/redirect'),
     handler: async (request) => {
-      const target = resolveRedirect(redirectTable(await redirects.all()), asPath(request.query.path));
+      const target = resolveRedirect(await kept.table(), asPath(request.query.path));
       return { data: target === null ? null : { to: target, external: isAbsoluteTarget(target) } };
     },
   });
