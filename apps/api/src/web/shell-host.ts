@@ -32,7 +32,7 @@ import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules'
 import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
 import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
 import { compressingStream, preferredEncoding } from '../infra/http/compression.ts';
-import { serveApiInProcess, storedRedirect } from './ssr/in-process-api.ts';
+import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
 import { PageCache } from './ssr/page-cache.ts';
 import { catalogueVersion } from '../infra/cache/catalogue-version.ts';
 import { releasedFolder } from './released-folder.ts';
@@ -245,6 +245,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       if (await sendShellFile(reply, file[1] ? 'assets' : '.', file[2] ?? '')) return reply;
       return reply.code(404).type('text/plain').send('Not found');
     }
+    // An old address the operator moved (a page of the shop or not) is answered before anything is rendered or reused.
+    const moved = await storedRedirect(request.url);
+    if (moved) return reply.header('cache-control', STORED_REDIRECT_CACHE_CONTROL).redirect(moved, 301);
     const registry = await readRegistry(storage);
     const dir = registry.shell ? await releasedFolder(storage, registry.shell.dir) : null;
     if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
@@ -337,10 +340,6 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
           streamed.flush();
         },
       });
-      if (page.status === 404 && !streamed) {
-        const moved = await storedRedirect(request.url);
-        if (moved) return reply.header('cache-control', 'public, max-age=300').redirect(moved, 301);
-      }
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
       if (cacheKey)
