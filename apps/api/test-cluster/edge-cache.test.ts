@@ -206,7 +206,8 @@ describe('nginx keeps public pages', () => {
     for (const cookie of ['', 'shop_canary=3', 'shop_canary=97', '', 'shop_canary=3']) {
       const answer = await page(path, cookie ? { cookie } : {});
       expect(answer.cacheControl).toBe('private, no-cache');
-      expect(answer.edge).toBe('MISS');
+      // From a server: nothing kept (MISS), or only the page from before the canary, expired.
+      expect(['MISS', 'EXPIRED']).toContain(answer.edge);
     }
     release(['abort', 'catalog', '--reason', 'edge cache test']);
     const stable = await currentRevision();
