@@ -6,7 +6,7 @@
  * (scripts/topology.mjs, what `npm run start:cluster` runs). Reported per row: the share nginx
  * answered from its cache (X-Edge-Cache HIT, STALE, UPDATING or REVALIDATED), pages/s, p50/p99,
  * and the CPU time (user + system) of the web servers and of nginx per page view.
- * Rows: the edge starting empty, then the same load again right after it (a warm edge).
+ * Rows: the edge starting empty, then (after a warm-up of the same load, not counted) a warm edge.
  * The load generator runs on core 1; the servers, nginx and the databases are not pinned.
  *   cd bench && node --import tsx src/edge-load.ts      (BENCH_PRODUCTS, BENCH_LOAD_SECONDS)
  */
@@ -25,6 +25,8 @@ const FROM_EDGE = ['HIT', 'STALE', 'UPDATING', 'REVALIDATED'];
 /** How many page views the load cycles through (drawn once, the same every run). */
 const VIEWS = 400_000;
 const CONNECTIONS = 50;
+/** The warm row follows this many rows' time of the same load, not counted. */
+const WARM_UP_ROWS = 3;
 
 export type EdgeRow = {
   name: string;
@@ -186,10 +188,11 @@ export async function runEdgeLoad(options: { port?: number; products: number; se
           web: shop.web.reduce((sum, server) => sum + cpuSeconds(server.child.pid!), 0),
           nginx: nginxPids(shop.nginxDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0),
         });
-        const rows = [
-          load('edge empty at the start', shop.url, paths, options.seconds, cpu),
-          load('edge warm (right after the row above)', shop.url, paths, options.seconds, cpu),
-        ];
+        const cold = load('edge empty at the start', shop.url, paths, options.seconds, cpu);
+        // Then as a shop runs: the popular pages kept and refreshed, only the tail's first views reach a server.
+        const warmUp = WARM_UP_ROWS * options.seconds;
+        load(`warm-up (not counted), ${warmUp} s`, shop.url, paths, warmUp, cpu);
+        const rows = [cold, load(`edge warm (after ${warmUp + options.seconds} s of this load)`, shop.url, paths, options.seconds, cpu)];
         return { rows, distinct: distinct.length, topShare };
       } finally {
         await shop.stop();

@@ -123,10 +123,12 @@ const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string
   edge: {
     title: 'Pages answered by the edge',
     text: () => [
-      '- **What limits it: how often each URL is asked for within the invalidation bound.** nginx answers a page from its cache for s-maxage and, ' +
-        'while it fetches it anew, for stale-while-revalidate more (10 s together, docs/operations.md); a URL asked for less often than that goes to a ' +
-        "server each time, and under a Zipf popularity the long tail's share of the views is large. Raising the share means a longer bound (a price " +
-        'change seen later) or more views per second; the row with the edge empty at the start also counts every first view of each URL.',
+      "- **What limits it: how often each URL is asked for within the invalidation bound, and so the servers' render rate.** nginx answers a page " +
+        'from its cache for s-maxage and, while one request fetches it anew, for stale-while-revalidate more (10 s together, docs/operations.md); a URL ' +
+        "asked for less often than that goes to a server (X-Edge-Cache EXPIRED or MISS), and under a Zipf popularity the long tail's share of the views " +
+        "is large. Under the closed-loop load the share settles where the servers' render rate equals the views per second not fresh at the edge: " +
+        'faster renders (the first target of issue #43) raise the views per second and with them the share; so would a longer bound, a price change ' +
+        'then seen later.',
     ],
   },
 };
