@@ -8,7 +8,7 @@ import type { PageWeight } from './page-weights.ts';
 
 /** A budget's group: the targets one explanation covers. */
 export type TargetGroup =
-  'lighthouse' | 'javascript' | 'script-requests' | 'round-trips' | 'picture' | `api-${'sqlite' | 'postgres'}` | 'api-load';
+  'lighthouse' | 'javascript' | 'script-requests' | 'round-trips' | 'picture' | `api-${'sqlite' | 'postgres'}` | 'api-load' | 'edge';
 
 export type Budget = { what: string; value: string; limit: string; met: boolean; group: TargetGroup };
 
@@ -118,6 +118,17 @@ const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string
     title: 'The API under load',
     text: () => [
       '- Met in the full runs of stops 36 and 37 (2026-11-26); see the saturated and open-loop rows below for the call that fell.',
+    ],
+  },
+  edge: {
+    title: 'Pages answered by the edge',
+    text: () => [
+      "- **What limits it: how often each URL is asked for within the invalidation bound, and so the servers' render rate.** nginx answers a page " +
+        'from its cache for s-maxage and, while one request fetches it anew, for stale-while-revalidate more (10 s together, docs/operations.md); a URL ' +
+        "asked for less often than that goes to a server (X-Edge-Cache EXPIRED or MISS), and under a Zipf popularity the long tail's share of the views " +
+        "is large. Under the closed-loop load the share settles where the servers' render rate equals the views per second not fresh at the edge: " +
+        'faster renders (the first target of issue #43) raise the views per second and with them the share; so would a longer bound, a price change ' +
+        'then seen later.',
     ],
   },
 };

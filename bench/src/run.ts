@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { OPEN_LOOP_RATES, runApiLoad, type ApiLoad } from './api-load.ts';
 import { runScaleLoad, scaleSection } from './scale-load.ts';
+import { edgeSection, runEdgeLoad } from './edge-load.ts';
 import { runCatalogueOneAtATime } from './catalogue-one-at-a-time.ts';
 import { missedTargetsSection, type Budget } from './missed-targets.ts';
 import { runLighthouse, type LighthouseResult } from './lighthouse.ts';
@@ -131,6 +132,8 @@ async function main() {
   const pageLoad: PageLoad = await runPageLoad({ port: 4650, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
   log('at scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis');
   const scale = await runScaleLoad({ port: 4660, products: PRODUCTS, seconds: LOAD_SECONDS });
+  log('pages through nginx in the cluster, Zipf popularity');
+  const edge = await runEdgeLoad({ port: 4670, products: PRODUCTS, seconds: LOAD_SECONDS });
   log('catalogue queries one by one (api/bench/catalogue-bench.ts), on SQLite and on PostgreSQL');
   const catalogue = await runCatalogueOneAtATime(PRODUCTS);
 
@@ -257,6 +260,16 @@ async function main() {
     group: 'api-load',
   });
 
+  // Issue #43: anonymous page views through the cluster's nginx, the edge warm.
+  const warmEdge = edge.rows.at(-1)!;
+  budgets.push({
+    what: 'page views answered by the edge (nginx, Zipf popularity, warm)',
+    value: `${(warmEdge.edgeShare * 100).toFixed(1)} % (web servers ${warmEdge.webCpuMsPerView.toFixed(2)} CPU ms per view)`,
+    limit: '≥ 90 %',
+    met: warmEdge.edgeShare >= 0.9,
+    group: 'edge',
+  });
+
   const lines = [
     '# Benchmark results',
     '',
@@ -366,6 +379,7 @@ async function main() {
     ),
     '',
     ...scaleSection(scale, PRODUCTS, LOAD_SECONDS),
+    ...edgeSection(edge, PRODUCTS, LOAD_SECONDS),
     '## Catalogue queries, one at a time (api/bench/catalogue-bench.ts)',
     '',
     ...catalogue.flatMap((run) => [run.table, '']),

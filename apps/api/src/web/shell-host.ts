@@ -77,12 +77,13 @@ export const PAGE_CACHE_MS = 5000;
 
 /**
  * Cache-Control of a page every visitor gets alike: a shared cache (CDN, the nginx edge) may keep it
- * as long as the server's page cache; a browser asks again each time (so a release or a catalogue
- * change shows on the next request after that limit).
+ * as long as the server's page cache, then answer it stale as long again while it fetches it anew
+ * in the background; a browser asks again each time. So a release or a catalogue change shows
+ * through a shared cache within twice the page cache's time (docs/operations.md).
  */
 export function sharedHtmlCacheControl(pageCacheMs: number): string {
   const seconds = Math.floor(pageCacheMs / 1000);
-  return seconds > 0 ? `public, max-age=0, s-maxage=${seconds}` : 'no-cache';
+  return seconds > 0 ? `public, max-age=0, s-maxage=${seconds}, stale-while-revalidate=${seconds}` : 'no-cache';
 }
 
 const SAFE_ASSET = /^[\w.-]+$/;
