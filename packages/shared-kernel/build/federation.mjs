@@ -15,6 +15,13 @@ export const KERNEL_BUILD_VERSION = kernelPackage.version;
  * The kernel is shared by its bare name only (no trailing slash, which would share
  * every subpath): '@shop/shared-kernel/rules' and '/react' are ordinary modules
  * each part bundles and tree-shakes.
+ *
+ * Only what more than one part imports is shared; every share costs each part a generated
+ * wrapper (a script request and its share-cache code) at every page load. zustand and mitt are
+ * imported by the kernel's singleton alone, so they live in its chunk and are single through it.
+ * react-dom is the shell's alone: it renders every area's page in its one root, and an area's
+ * page that imported react-dom would get a second, unconnected copy, so an area build refuses
+ * it (areaMetaPlugin). react/jsx-runtime is shared with react by the federation plugin itself.
  */
 export function sharedSingletons({ provider = false } = {}) {
   // The provider (the shell) checks no range: its own copies are the versions in force, and
@@ -24,11 +31,6 @@ export function sharedSingletons({ provider = false } = {}) {
   const singleton = (requiredVersion) => ({ singleton: true, requiredVersion: provider ? false : requiredVersion });
   return {
     react: singleton('^19.3.1'),
-    'react/': singleton('^19.3.1'),
-    'react-dom': singleton('^19.3.1'),
-    'react-dom/': singleton('^19.3.1'),
-    zustand: singleton('^5.1.0'),
-    mitt: singleton('^3.0.1'),
     '@shop/shared-kernel': singleton(`^${KERNEL_BUILD_VERSION}`),
   };
 }
@@ -165,6 +167,32 @@ function preloadOf(bundle, exposes) {
   return preload;
 }
 
+/** Packages the shell alone may bundle (see sharedSingletons): an area's copy would be a second, unconnected one. */
+const SHELL_ONLY_PACKAGES = ['react-dom'];
+
+/** The shell-only packages an exposed module of the area would load (its chunks and what they import, dynamic imports too). */
+function shellOnlyImports(bundle, exposes) {
+  const seen = new Set();
+  const visit = (fileName) => {
+    const chunk = bundle[fileName];
+    if (seen.has(fileName) || chunk?.type !== 'chunk') return;
+    seen.add(fileName);
+    for (const imported of [...chunk.imports, ...chunk.dynamicImports]) visit(imported);
+  };
+  for (const chunk of Object.values(bundle)) {
+    const exposed = Object.values(exposes).some((source) => chunk.facadeModuleId?.endsWith(String(source).replace(/^\.\//, '/')));
+    if (chunk.type === 'chunk' && exposed) visit(chunk.fileName);
+  }
+  const found = new Set();
+  for (const fileName of seen) {
+    for (const id of bundle[fileName].moduleIds) {
+      const name = SHELL_ONLY_PACKAGES.find((pkg) => id.includes(`/node_modules/${pkg}/`));
+      if (name) found.add(name);
+    }
+  }
+  return [...found];
+}
+
 /**
  * Emits `area.json` next to the remote entry: the facts a deploy checks
  * (area name, kernel contract, exposed modules, the pages the area ships)
@@ -180,6 +208,9 @@ export function areaMetaPlugin({ area, exposes, routes }) {
       for (const route of routes) {
         if (!(route.module in exposes)) this.error(`${area}: route ${route.name} needs ${route.module}, which the area does not expose`);
       }
+      const shellOnly = shellOnlyImports(bundle, exposes);
+      if (shellOnly.length > 0)
+        this.error(`${area}: its pages import ${shellOnly.join(', ')}, which only the shell may bundle (one copy per page)`);
       this.emitFile({
         type: 'asset',
         fileName: 'area.json',
