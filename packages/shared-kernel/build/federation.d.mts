@@ -19,6 +19,8 @@ export declare function areaViteConfig(options: {
   viteBuild: (config: InlineConfig) => Promise<unknown>;
   /** The area's folder (default: the working directory, as Vite runs). */
   root?: string;
+  /** Code only some pages use, kept out of the chunk every page loads (`<area>-<name>`); matched against module paths. */
+  chunkGroups?: { name: string; test: RegExp }[];
 }): UserConfig;
 export declare const SERVER_SHARED: string[];
 export declare const SERVER_BUILD_DIR: string;

@@ -231,11 +231,30 @@ export function areaMetaPlugin({ area, exposes, routes }) {
   };
 }
 
+/** The area's and the kernel's bundled code (not the kernel's singleton, the area's fallback copy never loaded while the shell provides it). */
+const isPartCode = (id) =>
+  !id.includes('\0') && !id.includes('/node_modules/') && !id.includes('__mf') && !id.includes('/shared-kernel/src/singleton/');
+
+/**
+ * The area's own code that more than one of its pages uses, in one chunk (`<area>-common`), unless
+ * the area names a group for it (code only some pages use, e.g. the catalogue's listing): split by
+ * which pages share it, it made several chunks of about a kilobyte, each a script request.
+ */
+function areaCodeChunks(area, chunkGroups = []) {
+  // The common chunk is taken first, with what its modules import (which the bundler keeps with
+  // them), so a group's chunk holds only what the pages that use it need beyond the common code.
+  const grouped = (id) => chunkGroups.some((group) => group.test.test(id));
+  return [
+    { name: `${area}-common`, priority: 1, minShareCount: 2, test: (id) => isPartCode(id) && !grouped(id) },
+    ...chunkGroups.map((group) => ({ name: `${area}-${group.name}`, priority: 0, test: (id) => isPartCode(id) && group.test.test(id) })),
+  ];
+}
+
 /**
  * The whole Vite config of an area. Plugin factories are passed in so the
  * kernel does not depend on build tools; every area builds the same way.
  */
-export function areaViteConfig({ area, exposes, routes, devPort, react, federation, viteBuild, root = process.cwd() }) {
+export function areaViteConfig({ area, exposes, routes, devPort, react, federation, viteBuild, root = process.cwd(), chunkGroups = [] }) {
   return {
     // Relative base: the build is published under any versioned path
     // (remotes/<area>/<version>/) and its chunks resolve against the entry's URL.
@@ -256,7 +275,17 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
       // The same pages for the shop's server (first view of public pages, rendered at the version in force).
       serverBuildPlugin({ viteBuild, react, source: areaServerEntry(area, exposes, root) }),
     ],
-    build: { target: 'esnext', emptyOutDir: true },
+    build: {
+      target: 'esnext',
+      emptyOutDir: true,
+      // The federation plugin emits remoteEntry.js itself. The standalone harness (index.html,
+      // src/dev-main.tsx) is for `vite dev` only: built, it imported every page statically and so
+      // split each page into a facade and a body chunk, a script request more per page.
+      rolldownOptions: {
+        input: {},
+        output: { codeSplitting: { groups: areaCodeChunks(area, chunkGroups) } },
+      },
+    },
     // Component tests (vitest) run in jsdom against the area's own sources.
     test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
     // `vite dev` in an area renders its pages standalone (src/dev-main.tsx)
