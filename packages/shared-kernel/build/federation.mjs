@@ -1,7 +1,8 @@
 // Build-time federation settings every part uses, so the shell and all areas
 // agree on what is a shared singleton and which kernel contract they carry.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 
 const kernelPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -21,7 +22,7 @@ export const KERNEL_BUILD_VERSION = kernelPackage.version;
  * imported by the kernel's singleton alone, so they live in its chunk and are single through it.
  * react-dom is the shell's alone: it renders every area's page in its one root, and an area's
  * page that imported react-dom would get a second, unconnected copy, so an area build refuses
- * it (areaMetaPlugin). react/jsx-runtime is shared with react by the federation plugin itself.
+ * it (areaMetaPlugin). The JSX runtime is bundled by each part (federationTrims).
  */
 export function sharedSingletons({ provider = false } = {}) {
   // The provider (the shell) checks no range: its own copies are the versions in force, and
@@ -125,6 +126,55 @@ export function areaServerEntry(area, exposes, root) {
   return `export const area = ${JSON.stringify(area)};\nexport const modules = {\n${lines.join('\n')}\n};\n`;
 }
 
+/**
+ * The name a part's browser build compiles JSX against (`react({ jsxImportSource })`): the
+ * federation plugin shares the JSX runtime named in the config as a subpath of the shared react,
+ * and this name is no such subpath. federationTrims resolves it to React's own JSX runtime.
+ */
+export const BROWSER_JSX_SOURCE = '@shop/react-jsx';
+
+/**
+ * What the browser build of every part leaves out of the federation's share, placed before the
+ * federation plugin:
+ * - the JSX runtime (BROWSER_JSX_SOURCE): React 19's production JSX runtime only builds element
+ *   objects and imports nothing from React, so a copy per part is correct, and smaller than the
+ *   share wrapper and fallback each part loaded for it;
+ * - the federation runtime's whole package.json, which its plugin that hands the shell's runtime
+ *   to the areas imports for its version alone.
+ */
+export function federationTrims({ root = process.cwd() } = {}) {
+  // The production build itself, not the package's entry: the federation plugin takes an import
+  // that resolves to a shared package's entry for the share, whatever its name.
+  const jsxRuntime = resolve(
+    dirname(createRequire(resolve(root, 'package.json')).resolve('react/jsx-runtime')),
+    'cjs/react-jsx-runtime.production.js',
+  );
+  const RUNTIME_PACKAGE = '@module-federation/runtime/package.json';
+  const RUNTIME_VERSION = '\0shop-federation-runtime-version';
+  let runtimeVersion = '';
+  let isServerBuild = false;
+  return {
+    name: 'shop-federation-trims',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      isServerBuild = Boolean(config.build.ssr);
+    },
+    async resolveId(id, importer) {
+      if (isServerBuild) return null;
+      if (id === `${BROWSER_JSX_SOURCE}/jsx-runtime`) return jsxRuntime;
+      if (id !== RUNTIME_PACKAGE) return null;
+      const resolved = await this.resolve(id, importer, { skipSelf: true });
+      if (!resolved) return null;
+      runtimeVersion = JSON.parse(readFileSync(resolved.id, 'utf8')).version;
+      return RUNTIME_VERSION;
+    },
+    load(id) {
+      return id === RUNTIME_VERSION ? `export default { version: ${JSON.stringify(runtimeVersion)} };` : null;
+    },
+  };
+}
+
 /** Options common to the shell and the areas. */
 export const federationDefaults = {
   dts: false,
@@ -133,6 +183,10 @@ export const federationDefaults = {
   // Areas are registered by their remoteEntry.js (registry), never by a manifest: the runtime's
   // snapshot plugins (manifest snapshots, asset preloading from them) are left out of the bundle.
   disableSnapshot: true,
+  // Said outright (the shell loads areas and provides the shared singletons): the runtime's
+  // stand-ins for a build without remotes or without sharing are then left out of its bundle.
+  disableRemote: false,
+  disableShared: false,
 };
 
 /**
@@ -260,7 +314,8 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
     // (remotes/<area>/<version>/) and its chunks resolve against the entry's URL.
     base: './',
     plugins: [
-      react(),
+      react({ jsxImportSource: BROWSER_JSX_SOURCE }),
+      federationTrims({ root }),
       federation({
         ...federationDefaults,
         name: area,
