@@ -152,16 +152,19 @@ export function federationTrims({ root = process.cwd() } = {}) {
   const RUNTIME_PACKAGE = '@module-federation/runtime/package.json';
   const RUNTIME_VERSION = '\0shop-federation-runtime-version';
   let runtimeVersion = '';
-  let isServerBuild = false;
+  let isBrowserBuild = false;
   return {
     name: 'shop-federation-trims',
-    apply: 'build',
     enforce: 'pre',
     configResolved(config) {
-      isServerBuild = Boolean(config.build.ssr);
+      isBrowserBuild = config.command === 'build' && !config.build.ssr;
     },
     async resolveId(id, importer) {
-      if (isServerBuild) return null;
+      // Dev server and component tests: React's own JSX runtimes, as without this plugin.
+      if (!isBrowserBuild && id.startsWith(`${BROWSER_JSX_SOURCE}/`)) {
+        return this.resolve(`react/${id.slice(BROWSER_JSX_SOURCE.length + 1)}`, importer, { skipSelf: true });
+      }
+      if (!isBrowserBuild) return null;
       if (id === `${BROWSER_JSX_SOURCE}/jsx-runtime`) return jsxRuntime;
       if (id !== RUNTIME_PACKAGE) return null;
       const resolved = await this.resolve(id, importer, { skipSelf: true });
