@@ -203,7 +203,15 @@ export default defineConfig({
     }),
   ],
   // Every browser that runs the shop's esnext build supports module preloading: no polyfill.
-  build: { target: 'esnext', modulePreload: { polyfill: false } },
+  build: {
+    target: 'esnext',
+    modulePreload: { polyfill: false },
+    // The kernel's singleton (the shell provides it to every area) in one chunk with the kernel
+    // modules the shell's own code also imports: they made a chunk of their own, a script
+    // request more on every page. The shell's entry then loads the singleton's chunk directly;
+    // the federation's share of the kernel resolves to the same module, so it stays one instance.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'singleton', test: /\/shared-kernel\/src\/singleton\// }] } } },
+  },
   test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
   server: {
     port: 5100,
