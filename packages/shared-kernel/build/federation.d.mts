@@ -5,7 +5,7 @@ export declare function sharedSingletons(options?: {
 }): Record<string, { singleton: true; requiredVersion: string | false }>;
 /** The JSX import source of browser builds (resolved by federationTrims to React's JSX runtime). */
 export declare const BROWSER_JSX_SOURCE: string;
-/** Leaves react/jsx-runtime and the runtime's package.json out of the federation's share (browser builds). */
+/** Browser builds: resolves BROWSER_JSX_SOURCE to React's production JSX runtime (outside the federation's share) and the runtime's package.json to its version alone. */
 export declare function federationTrims(options?: { root?: string }): Plugin;
 export declare const federationDefaults: {
   dts: false;
