@@ -169,29 +169,30 @@ async function main() {
       budgets.push({ what: `CLS, ${page}`, value: result.cls.toFixed(3), limit: '≤ 0.02', met: result.cls <= 0.02, group: 'lighthouse' });
     }
   }
-  // Issue #19's targets for the price of composition, on every measured page.
+  // Issue #43's targets for the price of composition (first-load JS and script requests), on every measured page;
+  // issue #19's for the serial round trips.
   for (const page of weights.composed) {
     const mono = weights.monolith.find((row) => row.name === page.name)!;
     budgets.push({
       what: `first-load JS, ${page.name}`,
       value: `${kb(page.firstJsKb)} KB`,
-      limit: '≤ 120 KB',
-      met: page.firstJsKb <= 120,
+      limit: '≤ 130 KB',
+      met: page.firstJsKb <= 130,
       group: 'javascript',
     });
     const ratio = page.firstJsKb / mono.firstJsKb;
     budgets.push({
       what: `composed / monolith JS, ${page.name}`,
       value: ratio.toFixed(2),
-      limit: '≤ 1.25',
-      met: ratio <= 1.25,
+      limit: '≤ 1.30',
+      met: ratio <= 1.3,
       group: 'javascript',
     });
     budgets.push({
       what: `script requests, ${page.name} (monolith ${mono.firstScripts})`,
       value: String(page.firstScripts),
-      limit: `≤ ${mono.firstScripts + 6}`,
-      met: page.firstScripts <= mono.firstScripts + 6,
+      limit: `≤ ${mono.firstScripts + 12}`,
+      met: page.firstScripts <= mono.firstScripts + 12,
       group: 'script-requests',
     });
     const extra = page.roundTrips - mono.roundTrips;
