@@ -84,6 +84,10 @@ export function edgeErrorServer() {
       lines.push(
         `location = /_shop_error/${kind}/${refusal.status} {`,
         '  internal;',
+        // nginx checks a location's body limit again on this internal redirect, with the request's
+        // original length: a large body refused upstream (or after a failed upstream) would get
+        // nginx's built-in 413 page instead of this answer.
+        '  client_max_body_size 0;',
         `  default_type "${type}; charset=utf-8";`,
         '  add_header X-Request-Id $request_id always;',
         ...Object.entries(EDGE_SECURITY_HEADERS).map(([name, value]) => `  add_header ${name} "${value}" always;`),

@@ -56,9 +56,20 @@ const indent = (text) =>
 
 /**
  * nginx in front: the shop's port balances over the web servers and keeps the briefly cacheable
- * public pages (never for a request with a preview or canary cookie, or with credentials), and the
- * areas' port keeps their immutable files. API answers are not kept at the edge: each server's own
- * cache drops an answer the moment a change is broadcast, an edge copy would outlive it.
+ * public pages, and the areas' port keeps their immutable files. API answers are not kept at the
+ * edge: each server's own cache drops an answer the moment a change is broadcast, an edge copy
+ * would outlive it.
+ *
+ * Pages: the key is scheme, host and address only (the page is the same for every visitor: the
+ * consent notice's first frame is decided in the browser). How long is the server's to say
+ * (`s-maxage`, then `stale-while-revalidate` while one request refreshes it in the background), so
+ * a release, a rollback or a price change is seen through nginx within their sum after the servers
+ * see it (docs/operations.md). An answer marked private (a canary running, a preview) or carrying
+ * Set-Cookie is never kept. No `updating` in proxy_cache_use_stale: it would serve a stale page
+ * past the server's stale-while-revalidate, for as long as nobody asked (unbounded). No cache lock
+ * either: nginx's waiters poll every 500 ms and are not woken when the answer turns out not to be
+ * kept, so every page during a canary would queue behind the one before; a refresh is one
+ * background request per page anyway.
  */
 export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
   // An idle upstream connection is dropped by nginx before a server closes it (its idle socket
@@ -85,12 +96,20 @@ map $request_uri $edge_skip_long {
   default 0;
   "~^.{2048}" 1;
 }
-# Pages are the same for everyone except under a preview or canary cookie. The shopper's session
-# cookie (Path=/api) never reaches a page, and /api/ is never kept here (no proxy_cache there); it
-# is listed so that a request carrying it is passed on and never stored even so.
+# A preview is one browser's (its answers are private too; the cookie also keeps it from being
+# answered the public page). The shopper's session cookie (Path=/api) never reaches a page, and /api/
+# is never kept here; it is listed so that a request carrying it is passed on and nothing kept from
+# it even so. The canary bucket cookie is not here: every browser that ran the shell has it, and the
+# servers answer private while a canary runs, the only time it matters.
 map $http_cookie $edge_skip_cookie {
   default 0;
-  "~*(^|;\\s*)(shop_preview|shop_canary|shop_session)=" 1;
+  "~*(^|;\\s*)(shop_preview|shop_session)=" 1;
+}
+# The shopper's own pages (basket, checkout, account) and the operators' console are never kept,
+# whatever they answer.
+map $uri $edge_skip_path {
+  default 0;
+  "~^/(checkout|account|ops|preview|consent)(/|$)" 1;
 }
 ${edgeErrorMaps()}
 # Only what went wrong is logged, with nginx's request id (the one its own error answers show).
@@ -128,10 +147,10 @@ ${indent(edgeBodyLimits('proxy_pass http://shop_web;'))}
     proxy_cache pages;
     proxy_cache_methods GET HEAD;
     proxy_cache_key $scheme$host$request_uri;
-    proxy_cache_lock on;
-    proxy_cache_use_stale updating error timeout;
-    proxy_cache_bypass $edge_skip_cookie $http_authorization;
-    proxy_no_cache $edge_skip_cookie $http_authorization;
+    proxy_cache_background_update on;
+    proxy_cache_use_stale error timeout;
+    proxy_cache_bypass $edge_skip_cookie $edge_skip_path $http_authorization;
+    proxy_no_cache $edge_skip_cookie $edge_skip_path $http_authorization;
     add_header X-Edge-Cache $upstream_cache_status always;
   }
   location @uncached {

@@ -40,5 +40,8 @@ export default defineConfig(
     federation,
     viteBuild: build,
     root: fileURLToPath(new URL('.', import.meta.url)),
+    // The listing (filters, pages, counts) only the category, brand, sale and search pages use:
+    // kept apart from the code every page loads, so the home and product pages do not fetch it.
+    chunkGroups: [{ name: 'listing', test: /\/apps\/catalog\/src\/(listing\/|components\/product-listing)|\/rules\/pagination\.ts$/ }],
   }),
 );

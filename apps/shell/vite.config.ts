@@ -3,7 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { federation } from '@module-federation/vite';
-import { federationDefaults, KERNEL_BUILD_VERSION, serverBuildPlugin, sharedSingletons } from '@shop/shared-kernel/federation';
+import {
+  BROWSER_JSX_SOURCE,
+  federationDefaults,
+  federationTrims,
+  KERNEL_BUILD_VERSION,
+  serverBuildPlugin,
+  sharedSingletons,
+} from '@shop/shared-kernel/federation';
 // By path, at build time only: Vite's config loader bundles relative files but leaves workspace packages
 // (TypeScript sources) to Node, which cannot load them. The kernel's '/rules' exports the same constant.
 // eslint-disable-next-line no-restricted-imports
@@ -172,7 +179,8 @@ function rewriteIndexHtml(name: string, rewrite: (html: string, bundle: Rollup.O
 // runtime from the release registry, so it names no remote here.
 export default defineConfig({
   plugins: [
-    react(),
+    react({ jsxImportSource: BROWSER_JSX_SOURCE }),
+    federationTrims({ root: fileURLToPath(new URL('.', import.meta.url)) }),
     federation({
       ...federationDefaults,
       name: 'shell',
@@ -194,7 +202,16 @@ export default defineConfig({
       replace: { 'src/areas/module-source.ts': 'src/areas/module-source.server.ts' },
     }),
   ],
-  build: { target: 'esnext' },
+  // Every browser that runs the shop's esnext build supports module preloading: no polyfill.
+  build: {
+    target: 'esnext',
+    modulePreload: { polyfill: false },
+    // The kernel's singleton (the shell provides it to every area) in one chunk with the kernel
+    // modules the shell's own code also imports: they made a chunk of their own, a script
+    // request more on every page. The shell's entry then loads the singleton's chunk directly;
+    // the federation's share of the kernel resolves to the same module, so it stays one instance.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'singleton', test: /\/shared-kernel\/src\/singleton\// }] } } },
+  },
   test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
   server: {
     port: 5100,

@@ -2,7 +2,8 @@
  * One autocannon run, in its own process (pinned to its own core by the
  * caller), printing the result as JSON. Each request can get a fresh body,
  * e.g. a new idempotency key per order, and extra headers (a sign-in token).
- * Counts the answers a cache gave (the API's X-Cache: HIT, the page cache's X-Page-Cache: hit).
+ * Counts the answers a cache gave (the API's X-Cache: HIT, the page cache's X-Page-Cache: hit), and
+ * nginx's answers by its X-Edge-Cache status (HIT, STALE, MISS, …).
  * Every request asks for a compressed answer, as a browser does (the caller's headers may override).
  *   echo '<json options>' | tsx src/load-worker.ts
  */
@@ -28,6 +29,8 @@ let next = 0;
 let sent = 0;
 let ordersSent = 0;
 let cacheHits = 0;
+/** Answers by nginx's cache status; none without nginx in front. */
+const edge: Record<string, number> = {};
 /** Answers with an error status, by status. */
 const failures: Record<number, number> = {};
 
@@ -60,6 +63,9 @@ const result = await autocannon({
         if (status >= 400) failures[status] = (failures[status] ?? 0) + 1;
         // The API's response cache, or the server's page cache for a rendered page.
         if (headers?.['x-cache'] === 'HIT' || headers?.['x-page-cache'] === 'hit') cacheHits += 1;
+        // Raw header names: nginx's as written in its configuration.
+        const edgeStatus = headers?.['X-Edge-Cache'] ?? headers?.['x-edge-cache'];
+        if (typeof edgeStatus === 'string') edge[edgeStatus] = (edge[edgeStatus] ?? 0) + 1;
       },
     },
   ],
@@ -73,5 +79,6 @@ process.stdout.write(
     total: result.requests.total,
     cacheHits,
     failures,
+    edge,
   }),
 );

@@ -8,7 +8,15 @@ import type { PageWeight } from './page-weights.ts';
 
 /** A budget's group: the targets one explanation covers. */
 export type TargetGroup =
-  'lighthouse' | 'javascript' | 'script-requests' | 'round-trips' | 'picture' | `api-${'sqlite' | 'postgres'}` | 'api-load' | 'pages';
+  | 'lighthouse'
+  | 'javascript'
+  | 'script-requests'
+  | 'round-trips'
+  | 'picture'
+  | `api-${'sqlite' | 'postgres'}`
+  | 'api-load'
+  | 'edge'
+  | 'pages';
 
 export type Budget = { what: string; value: string; limit: string; met: boolean; group: TargetGroup };
 
@@ -25,18 +33,22 @@ function javascript({ weights }: Facts): string[] {
   const own = pages.map(({ page }) => page.firstJsKb - page.firstFederationKb);
   return [
     `- **What limits it: the federation's own code.** Of the composed first load, ${range(pages.map(({ page }) => page.firstFederationKb))} KB a page is the ` +
-      "module federation's runtime and the code @module-federation/vite generates (bench/src/federation-code.ts: the runtime core, about 16 KB, the " +
-      "shell's and the area's remote entries, about 7 and 6 KB, the area's share bridge, about 4 KB, the shared-import maps and the host's init). " +
+      "module federation's runtime and the code @module-federation/vite generates (bench/src/federation-code.ts: the runtime core, about 16.6 KB, which " +
+      "the plugin that hands it to the areas publishes whole; the shell's and the area's remote entries, about 7 KB each, most of it the share-cache " +
+      "and provider-selection code the plugin writes into every entry whatever the options; the area's share bridge, about 3 KB; the shared-import maps, " +
+      "the host's init, its pending shares and its bootstrap, about 1.2 KB each). " +
       `Without it a page loads ${range(own)} KB, ${range(
         pages.map(({ mono }, index) => own[index]! / mono.firstJsKb),
         2,
       )} times the monolith's ` +
-      `(${range(pages.map(({ mono }) => mono.firstJsKb))} KB). The rest of the difference is the shared libraries' wrappers and each part's own copy of the kernel's rules.`,
+      `(${range(pages.map(({ mono }) => mono.firstJsKb))} KB). The rest of the difference is the headers of the extra requests, React's share wrapper and each part's own copy of the kernel's rules.`,
     "- **Kept:** one federation runtime on the page (the areas use the shell's: `experiments.externalRuntime` / `provideExternalRuntime`); the runtime's " +
-      "snapshot plugins left out (`disableSnapshot`); seven shared singletons, React Router not among them; the kernel's rules and React helpers bundled and " +
-      'tree-shaken per part instead of shared; scripts pre-compressed with brotli, HTML and JSON compressed.',
-    '- **Left:** `disableRemote` and `disableShared` do not apply (the shell loads areas and provides the singletons). A runtime of our own through the ' +
-      "plugin's `implementation` option would replace the maintained runtime with the shop's own federation code; not tried.",
+      'snapshot plugins and its stand-ins for builds without remotes or sharing left out (`disableSnapshot`, `disableRemote: false`, `disableShared: false`); ' +
+      "only React and the kernel shared (zustand and mitt inside the kernel, react-dom the shell's alone, the JSX runtime bundled per part: each share " +
+      "cost every part a wrapper chunk); the runtime's package.json not bundled for its version; the kernel's rules and React helpers bundled and " +
+      'tree-shaken per part; scripts pre-compressed with brotli.',
+    '- **Left:** trimming the generated entries and the runtime core needs changes to @module-federation/vite or its runtime (patches), and a runtime ' +
+      "of our own through the plugin's `implementation` option would replace the maintained runtime with the shop's own federation code; neither tried.",
   ];
 }
 
@@ -49,12 +61,11 @@ function scriptRequests({ weights }: Facts): string[] {
       `${range(
         weights.composed.map((page) => page.firstScripts),
         0,
-      )} scripts are the federation's runtime and generated code, and each shared library ` +
-      "loads through a wrapper chunk of its own. @module-federation/vite 1.23 places a user's `codeSplitting.groups` below its own, so that the shared " +
-      "modules' init wrappers stay apart.",
-    "- **Tried and left:** chunk groups of our own for what the plugin leaves open (an area's common modules, the shell's entry with its kernel and router " +
-      'chunks): about 6 requests a page fewer, and unused code on other pages. The requests run in parallel: every chunk of the first render is preloaded ' +
-      "(a test holds it), so the serial round trips stay within the monolith's plus one (met).",
+      )} scripts are the federation's runtime and generated code; @module-federation/vite 1.23 keeps its own chunks (share wrappers, the ` +
+      "module-preload helper) above a user's `codeSplitting.groups`, and the bundler's runtime helpers in a chunk of their own.",
+    "- **Kept:** an area's code that several pages use in one chunk (`<area>-common`, the catalogue's listing apart), its standalone harness not " +
+      'built, and no wrapper chunks for packages no other part imports. The requests run in parallel: every chunk of the first render is preloaded ' +
+      "(a test holds it), so the serial round trips stay within the monolith's plus one.",
   ];
 }
 
@@ -137,6 +148,17 @@ const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string
     title: 'The API under load',
     text: () => [
       '- Met in the full runs of stops 36 and 37 (2026-11-26); see the saturated and open-loop rows below for the call that fell.',
+    ],
+  },
+  edge: {
+    title: 'Pages answered by the edge',
+    text: () => [
+      "- **What limits it: how often each URL is asked for within the invalidation bound, and so the servers' render rate.** nginx answers a page " +
+        'from its cache for s-maxage and, while one request fetches it anew, for stale-while-revalidate more (10 s together, docs/operations.md); a URL ' +
+        "asked for less often than that goes to a server (X-Edge-Cache EXPIRED or MISS), and under a Zipf popularity the long tail's share of the views " +
+        "is large. Under the closed-loop load the share settles where the servers' render rate equals the views per second not fresh at the edge: " +
+        'faster renders (the first target of issue #43) raise the views per second and with them the share; so would a longer bound, a price change ' +
+        'then seen later.',
     ],
   },
 };

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { OPEN_LOOP_RATES, runApiLoad, type ApiLoad } from './api-load.ts';
 import { runScaleLoad, scaleSection } from './scale-load.ts';
+import { edgeSection, runEdgeLoad } from './edge-load.ts';
 import { runCatalogueOneAtATime } from './catalogue-one-at-a-time.ts';
 import { missedTargetsSection, type Budget } from './missed-targets.ts';
 import { runLighthouse, type LighthouseResult } from './lighthouse.ts';
@@ -131,6 +132,8 @@ async function main() {
   const pageLoad: PageLoad = await runPageLoad({ port: 4650, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
   log('at scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis');
   const scale = await runScaleLoad({ port: 4660, products: PRODUCTS, seconds: LOAD_SECONDS });
+  log('pages through nginx in the cluster, Zipf popularity');
+  const edge = await runEdgeLoad({ port: 4670, products: PRODUCTS, seconds: LOAD_SECONDS });
   log('catalogue queries one by one (api/bench/catalogue-bench.ts), on SQLite and on PostgreSQL');
   const catalogue = await runCatalogueOneAtATime(PRODUCTS);
 
@@ -166,29 +169,30 @@ async function main() {
       budgets.push({ what: `CLS, ${page}`, value: result.cls.toFixed(3), limit: '≤ 0.02', met: result.cls <= 0.02, group: 'lighthouse' });
     }
   }
-  // Issue #19's targets for the price of composition, on every measured page.
+  // Issue #43's targets for the price of composition (first-load JS and script requests), on every measured page;
+  // issue #19's for the serial round trips.
   for (const page of weights.composed) {
     const mono = weights.monolith.find((row) => row.name === page.name)!;
     budgets.push({
       what: `first-load JS, ${page.name}`,
       value: `${kb(page.firstJsKb)} KB`,
-      limit: '≤ 120 KB',
-      met: page.firstJsKb <= 120,
+      limit: '≤ 130 KB',
+      met: page.firstJsKb <= 130,
       group: 'javascript',
     });
     const ratio = page.firstJsKb / mono.firstJsKb;
     budgets.push({
       what: `composed / monolith JS, ${page.name}`,
       value: ratio.toFixed(2),
-      limit: '≤ 1.25',
-      met: ratio <= 1.25,
+      limit: '≤ 1.30',
+      met: ratio <= 1.3,
       group: 'javascript',
     });
     budgets.push({
       what: `script requests, ${page.name} (monolith ${mono.firstScripts})`,
       value: String(page.firstScripts),
-      limit: `≤ ${mono.firstScripts + 6}`,
-      met: page.firstScripts <= mono.firstScripts + 6,
+      limit: `≤ ${mono.firstScripts + 12}`,
+      met: page.firstScripts <= mono.firstScripts + 12,
       group: 'script-requests',
     });
     const extra = page.roundTrips - mono.roundTrips;
@@ -263,6 +267,16 @@ async function main() {
     limit: '0',
     met: pageLoad.rows.every((row) => row.errors === 0),
     group: 'api-load',
+  });
+
+  // Issue #43: anonymous page views through the cluster's nginx, the edge warm.
+  const warmEdge = edge.rows.at(-1)!;
+  budgets.push({
+    what: 'page views answered by the edge (nginx, Zipf popularity, warm)',
+    value: `${(warmEdge.edgeShare * 100).toFixed(1)} % (web servers ${warmEdge.webCpuMsPerView.toFixed(2)} CPU ms per view)`,
+    limit: '≥ 90 %',
+    met: warmEdge.edgeShare >= 0.9,
+    group: 'edge',
   });
 
   const lines = [
@@ -374,6 +388,7 @@ async function main() {
     ),
     '',
     ...scaleSection(scale, PRODUCTS, LOAD_SECONDS),
+    ...edgeSection(edge, PRODUCTS, LOAD_SECONDS),
     '## Catalogue queries, one at a time (api/bench/catalogue-bench.ts)',
     '',
     ...catalogue.flatMap((run) => [run.table, '']),

@@ -140,6 +140,43 @@ test("a visitor who decided never gets the first frame's notice, even before the
   expect(await page.evaluate(() => getComputedStyle(document.body).paddingBottom)).toBe('0px');
 });
 
+test('a visitor who decided sees no notice in any frame and no layout shift, the page kept for everyone', async ({ page, baseURL }) => {
+  await page.context().addCookies(
+    ['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => {
+      const [name, value] = pair.split('=') as [string, string];
+      return { name, value, url: baseURL! };
+    }),
+  );
+  // From the document's start: whether a notice is in the page at any frame (a frame's callbacks run
+  // before it is painted), and every layout shift.
+  await page.addInitScript(() => {
+    const seen = { framesWithNotice: 0, frames: 0, shift: 0 };
+    (window as unknown as { consentFrames: typeof seen }).consentFrames = seen;
+    const frame = () => {
+      seen.frames += 1;
+      if (document.querySelector('[data-testid="consent-first-frame"], [data-testid="consent"]')) seen.framesWithNotice += 1;
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) seen.shift += (entry as unknown as { value: number }).value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  const answer = await page.goto('/c/tehly');
+  // The same HTML as for anyone (a shared cache may keep it): the first frame's notice is in it.
+  expect(answer!.headers()['cache-control']).toMatch(/^public, .*s-maxage=\d+/);
+  expect(await answer!.text()).toContain('data-testid="consent-first-frame"');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The shell has hydrated the page and would have shown its notice by now.
+  await expect(page.locator('html[data-interactive]')).toBeAttached();
+  const seen = await page.evaluate(
+    () => (window as unknown as { consentFrames: { framesWithNotice: number; frames: number; shift: number } }).consentFrames,
+  );
+  expect(seen.frames).toBeGreaterThan(0);
+  expect(seen.framesWithNotice).toBe(0);
+  expect(seen.shift).toBe(0);
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

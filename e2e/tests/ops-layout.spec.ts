@@ -41,8 +41,13 @@ for (const viewport of [
     await expect(header.getByTestId('ops-operator')).toContainText(operator().name);
     await expect(page.getByRole('heading', { level: 1, name: 'Vydania' })).toBeVisible();
     await expectNoShopLayout(page);
-    // Nothing of the header spills over the page's width.
+    // Nothing of the header, and nothing of the releases' table with its actions, spills over the page's width.
     expect(await header.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const rollBack = page.getByRole('button', { name: /^(Vrátiť späť|Pripnúť) Katalóg/ }).first();
+    await expect(rollBack).toBeVisible();
+    const box = (await rollBack.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
 
     await header.getByRole('button', { name: 'Odhlásiť sa' }).click();
     await expect(page.getByLabel('Meno', { exact: true })).toBeVisible();

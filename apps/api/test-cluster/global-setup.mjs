@@ -83,5 +83,6 @@ export default async function setup(project) {
     operatorToken: cluster.operatorToken,
     releaseEnv: cluster.releaseEnv,
   });
+  project.provide('clusterRedisUrl', cluster.redisUrl);
   return cluster.stop;
 }

@@ -70,7 +70,7 @@ describe('the consent notice in the first frame', () => {
     const first = await page('/c/tehly');
     const decided = await page('/c/tehly', 'cookie_required=true; cookie_ga=true; cookie_ads=false; shop_session=abc');
     expect(decided.body).toBe(first.body);
-    expect(first.headers['cache-control']).toBe('public, max-age=0, s-maxage=5');
+    expect(first.headers['cache-control']).toBe('public, max-age=0, s-maxage=5, stale-while-revalidate=5');
     expect(first.headers.vary ?? '').not.toMatch(/cookie/i);
     // The script right after the notice, run on the cookies of a visitor who decided and of one who did not.
     const script = /<\/section><script>(.*?)<\/script>/.exec(first.body)?.[1];

@@ -3,7 +3,17 @@ export declare const KERNEL_BUILD_VERSION: string;
 export declare function sharedSingletons(options?: {
   provider?: boolean;
 }): Record<string, { singleton: true; requiredVersion: string | false }>;
-export declare const federationDefaults: { dts: false; shareStrategy: 'loaded-first' };
+/** The JSX import source of browser builds (resolved by federationTrims to React's JSX runtime). */
+export declare const BROWSER_JSX_SOURCE: string;
+/** Browser builds: resolves BROWSER_JSX_SOURCE to React's production JSX runtime (outside the federation's share) and the runtime's package.json to its version alone. */
+export declare function federationTrims(options?: { root?: string }): Plugin;
+export declare const federationDefaults: {
+  dts: false;
+  shareStrategy: 'loaded-first';
+  disableSnapshot: true;
+  disableRemote: false;
+  disableShared: false;
+};
 /** A page an area ships (the shell's route table is built from these at boot). */
 export type { AreaRoute } from '../src/contract/release-types.ts';
 import type { AreaRoute } from '../src/contract/release-types.ts';
@@ -13,12 +23,14 @@ export declare function areaViteConfig(options: {
   exposes: Record<string, string>;
   routes: AreaRoute[];
   devPort: number;
-  react: (...args: never[]) => unknown;
+  react: (options?: { jsxImportSource?: string }) => unknown;
   federation: (options: never) => unknown;
   /** Vite's `build`, for the area's server build after its browser build. */
   viteBuild: (config: InlineConfig) => Promise<unknown>;
   /** The area's folder (default: the working directory, as Vite runs). */
   root?: string;
+  /** Code only some pages use, kept out of the chunk every page loads (`<area>-<name>`); matched against module paths. */
+  chunkGroups?: { name: string; test: RegExp }[];
 }): UserConfig;
 export declare const SERVER_SHARED: string[];
 export declare const SERVER_BUILD_DIR: string;

@@ -1,7 +1,8 @@
 // Build-time federation settings every part uses, so the shell and all areas
 // agree on what is a shared singleton and which kernel contract they carry.
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 
 const kernelPackage = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -15,6 +16,13 @@ export const KERNEL_BUILD_VERSION = kernelPackage.version;
  * The kernel is shared by its bare name only (no trailing slash, which would share
  * every subpath): '@shop/shared-kernel/rules' and '/react' are ordinary modules
  * each part bundles and tree-shakes.
+ *
+ * Only what more than one part imports is shared; every share costs each part a generated
+ * wrapper (a script request and its share-cache code) at every page load. zustand and mitt are
+ * imported by the kernel's singleton alone, so they live in its chunk and are single through it.
+ * react-dom is the shell's alone: it renders every area's page in its one root, and an area's
+ * page that imported react-dom would get a second, unconnected copy, so an area build refuses
+ * it (areaMetaPlugin). The JSX runtime is bundled by each part (federationTrims).
  */
 export function sharedSingletons({ provider = false } = {}) {
   // The provider (the shell) checks no range: its own copies are the versions in force, and
@@ -24,11 +32,6 @@ export function sharedSingletons({ provider = false } = {}) {
   const singleton = (requiredVersion) => ({ singleton: true, requiredVersion: provider ? false : requiredVersion });
   return {
     react: singleton('^19.3.1'),
-    'react/': singleton('^19.3.1'),
-    'react-dom': singleton('^19.3.1'),
-    'react-dom/': singleton('^19.3.1'),
-    zustand: singleton('^5.1.0'),
-    mitt: singleton('^3.0.1'),
     '@shop/shared-kernel': singleton(`^${KERNEL_BUILD_VERSION}`),
   };
 }
@@ -131,6 +134,58 @@ export function areaServerEntry(area, exposes, root) {
   return `export const area = ${JSON.stringify(area)};\nexport const modules = {\n${lines.join('\n')}\n};\n`;
 }
 
+/**
+ * The name a part's browser build compiles JSX against (`react({ jsxImportSource })`): the
+ * federation plugin shares the JSX runtime named in the config as a subpath of the shared react,
+ * and this name is no such subpath. federationTrims resolves it to React's own JSX runtime.
+ */
+export const BROWSER_JSX_SOURCE = '@shop/react-jsx';
+
+/**
+ * What the browser build of every part leaves out of the federation's share, placed before the
+ * federation plugin:
+ * - the JSX runtime (BROWSER_JSX_SOURCE): React 19's production JSX runtime only builds element
+ *   objects and imports nothing from React, so a copy per part is correct, and smaller than the
+ *   share wrapper and fallback each part loaded for it;
+ * - the federation runtime's whole package.json, which its plugin that hands the shell's runtime
+ *   to the areas imports for its version alone.
+ */
+export function federationTrims({ root = process.cwd() } = {}) {
+  // The production build itself, not the package's entry: the federation plugin takes an import
+  // that resolves to a shared package's entry for the share, whatever its name.
+  const jsxRuntime = resolve(
+    dirname(createRequire(resolve(root, 'package.json')).resolve('react/jsx-runtime')),
+    'cjs/react-jsx-runtime.production.js',
+  );
+  const RUNTIME_PACKAGE = '@module-federation/runtime/package.json';
+  const RUNTIME_VERSION = '\0shop-federation-runtime-version';
+  let runtimeVersion = '';
+  let isBrowserBuild = false;
+  return {
+    name: 'shop-federation-trims',
+    enforce: 'pre',
+    configResolved(config) {
+      isBrowserBuild = config.command === 'build' && !config.build.ssr;
+    },
+    async resolveId(id, importer) {
+      // Dev server and component tests: React's own JSX runtimes, as without this plugin.
+      if (!isBrowserBuild && id.startsWith(`${BROWSER_JSX_SOURCE}/`)) {
+        return this.resolve(`react/${id.slice(BROWSER_JSX_SOURCE.length + 1)}`, importer, { skipSelf: true });
+      }
+      if (!isBrowserBuild) return null;
+      if (id === `${BROWSER_JSX_SOURCE}/jsx-runtime`) return jsxRuntime;
+      if (id !== RUNTIME_PACKAGE) return null;
+      const resolved = await this.resolve(id, importer, { skipSelf: true });
+      if (!resolved) return null;
+      runtimeVersion = JSON.parse(readFileSync(resolved.id, 'utf8')).version;
+      return RUNTIME_VERSION;
+    },
+    load(id) {
+      return id === RUNTIME_VERSION ? `export default { version: ${JSON.stringify(runtimeVersion)} };` : null;
+    },
+  };
+}
+
 /** Options common to the shell and the areas. */
 export const federationDefaults = {
   dts: false,
@@ -139,6 +194,10 @@ export const federationDefaults = {
   // Areas are registered by their remoteEntry.js (registry), never by a manifest: the runtime's
   // snapshot plugins (manifest snapshots, asset preloading from them) are left out of the bundle.
   disableSnapshot: true,
+  // Said outright (the shell loads areas and provides the shared singletons): the runtime's
+  // stand-ins for a build without remotes or without sharing are then left out of its bundle.
+  disableRemote: false,
+  disableShared: false,
 };
 
 /**
@@ -173,6 +232,32 @@ function preloadOf(bundle, exposes) {
   return preload;
 }
 
+/** Packages the shell alone may bundle (see sharedSingletons): an area's copy would be a second, unconnected one. */
+const SHELL_ONLY_PACKAGES = ['react-dom'];
+
+/** The shell-only packages an exposed module of the area would load (its chunks and what they import, dynamic imports too). */
+function shellOnlyImports(bundle, exposes) {
+  const seen = new Set();
+  const visit = (fileName) => {
+    const chunk = bundle[fileName];
+    if (seen.has(fileName) || chunk?.type !== 'chunk') return;
+    seen.add(fileName);
+    for (const imported of [...chunk.imports, ...chunk.dynamicImports]) visit(imported);
+  };
+  for (const chunk of Object.values(bundle)) {
+    const exposed = Object.values(exposes).some((source) => chunk.facadeModuleId?.endsWith(String(source).replace(/^\.\//, '/')));
+    if (chunk.type === 'chunk' && exposed) visit(chunk.fileName);
+  }
+  const found = new Set();
+  for (const fileName of seen) {
+    for (const id of bundle[fileName].moduleIds) {
+      const name = SHELL_ONLY_PACKAGES.find((pkg) => id.includes(`/node_modules/${pkg}/`));
+      if (name) found.add(name);
+    }
+  }
+  return [...found];
+}
+
 /**
  * Emits `area.json` next to the remote entry: the facts a deploy checks
  * (area name, kernel contract, exposed modules, the pages the area ships)
@@ -188,6 +273,9 @@ export function areaMetaPlugin({ area, exposes, routes }) {
       for (const route of routes) {
         if (!(route.module in exposes)) this.error(`${area}: route ${route.name} needs ${route.module}, which the area does not expose`);
       }
+      const shellOnly = shellOnlyImports(bundle, exposes);
+      if (shellOnly.length > 0)
+        this.error(`${area}: its pages import ${shellOnly.join(', ')}, which only the shell may bundle (one copy per page)`);
       this.emitFile({
         type: 'asset',
         fileName: 'area.json',
@@ -208,17 +296,37 @@ export function areaMetaPlugin({ area, exposes, routes }) {
   };
 }
 
+/** The area's and the kernel's bundled code (not the kernel's singleton, the area's fallback copy never loaded while the shell provides it). */
+const isPartCode = (id) =>
+  !id.includes('\0') && !id.includes('/node_modules/') && !id.includes('__mf') && !id.includes('/shared-kernel/src/singleton/');
+
+/**
+ * The area's own code that more than one of its pages uses, in one chunk (`<area>-common`), unless
+ * the area names a group for it (code only some pages use, e.g. the catalogue's listing): split by
+ * which pages share it, it made several chunks of about a kilobyte, each a script request.
+ */
+function areaCodeChunks(area, chunkGroups = []) {
+  // The common chunk is taken first, with what its modules import (which the bundler keeps with
+  // them), so a group's chunk holds only what the pages that use it need beyond the common code.
+  const grouped = (id) => chunkGroups.some((group) => group.test.test(id));
+  return [
+    { name: `${area}-common`, priority: 1, minShareCount: 2, test: (id) => isPartCode(id) && !grouped(id) },
+    ...chunkGroups.map((group) => ({ name: `${area}-${group.name}`, priority: 0, test: (id) => isPartCode(id) && group.test.test(id) })),
+  ];
+}
+
 /**
  * The whole Vite config of an area. Plugin factories are passed in so the
  * kernel does not depend on build tools; every area builds the same way.
  */
-export function areaViteConfig({ area, exposes, routes, devPort, react, federation, viteBuild, root = process.cwd() }) {
+export function areaViteConfig({ area, exposes, routes, devPort, react, federation, viteBuild, root = process.cwd(), chunkGroups = [] }) {
   return {
     // Relative base: the build is published under any versioned path
     // (remotes/<area>/<version>/) and its chunks resolve against the entry's URL.
     base: './',
     plugins: [
-      react(),
+      react({ jsxImportSource: BROWSER_JSX_SOURCE }),
+      federationTrims({ root }),
       federation({
         ...federationDefaults,
         name: area,
@@ -233,7 +341,17 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
       // The same pages for the shop's server (first view of public pages, rendered at the version in force).
       serverBuildPlugin({ viteBuild, react, source: areaServerEntry(area, exposes, root) }),
     ],
-    build: { target: 'esnext', emptyOutDir: true },
+    build: {
+      target: 'esnext',
+      emptyOutDir: true,
+      // The federation plugin emits remoteEntry.js itself. The standalone harness (index.html,
+      // src/dev-main.tsx) is for `vite dev` only: built, it imported every page statically and so
+      // split each page into a facade and a body chunk, a script request more per page.
+      rolldownOptions: {
+        input: {},
+        output: { codeSplitting: { groups: areaCodeChunks(area, chunkGroups) } },
+      },
+    },
     // Component tests (vitest) run in jsdom against the area's own sources.
     test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
     // `vite dev` in an area renders its pages standalone (src/dev-main.tsx)

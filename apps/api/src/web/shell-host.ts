@@ -32,7 +32,7 @@ import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules'
 import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
 import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
 import { compressingStream, preferredEncoding } from '../infra/http/compression.ts';
-import { serveApiInProcess, storedRedirect } from './ssr/in-process-api.ts';
+import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
 import { PageCache } from './ssr/page-cache.ts';
 import { catalogueVersion } from '../infra/cache/catalogue-version.ts';
 import { releasedFolder } from './released-folder.ts';
@@ -77,12 +77,13 @@ export const PAGE_CACHE_MS = 5000;
 
 /**
  * Cache-Control of a page every visitor gets alike: a shared cache (CDN, the nginx edge) may keep it
- * as long as the server's page cache; a browser asks again each time (so a release or a catalogue
- * change shows on the next request after that limit).
+ * as long as the server's page cache, then answer it stale as long again while it fetches it anew
+ * in the background; a browser asks again each time. So a release or a catalogue change shows
+ * through a shared cache within twice the page cache's time (docs/operations.md).
  */
 export function sharedHtmlCacheControl(pageCacheMs: number): string {
   const seconds = Math.floor(pageCacheMs / 1000);
-  return seconds > 0 ? `public, max-age=0, s-maxage=${seconds}` : 'no-cache';
+  return seconds > 0 ? `public, max-age=0, s-maxage=${seconds}, stale-while-revalidate=${seconds}` : 'no-cache';
 }
 
 const SAFE_ASSET = /^[\w.-]+$/;
@@ -245,6 +246,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       if (await sendShellFile(reply, file[1] ? 'assets' : '.', file[2] ?? '')) return reply;
       return reply.code(404).type('text/plain').send('Not found');
     }
+    // An old address the operator moved (a page of the shop or not) is answered before anything is rendered or reused.
+    const moved = await storedRedirect(request.url);
+    if (moved) return reply.header('cache-control', STORED_REDIRECT_CACHE_CONTROL).redirect(moved, 301);
     const registry = await readRegistry(storage);
     const dir = registry.shell ? await releasedFolder(storage, registry.shell.dir) : null;
     if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
@@ -337,10 +341,6 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
           streamed.flush();
         },
       });
-      if (page.status === 404 && !streamed) {
-        const moved = await storedRedirect(request.url);
-        if (moved) return reply.header('cache-control', 'public, max-age=300').redirect(moved, 301);
-      }
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
       // The document is built once: the answer and the cache's copy are the same text when the head did not leave ahead.

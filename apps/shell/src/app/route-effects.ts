@@ -1,11 +1,13 @@
 /**
- * Effects of every route change: focus, scrolling, device state. Stored redirects apply to paths
- * that are not a page (spec: on a not-found error), as on the server: the not-found page looks
- * them up, so a page that exists costs no request for them.
+ * Effects of every route change: stored redirects, focus, scrolling, device state. Every route
+ * change checks the stored redirects (spec section 2) against the list the shell keeps
+ * (redirects.ts), so a navigation costs no request for them.
  */
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 import { useDeviceStore } from '@shop/shared-kernel';
+
+export { useStoredRedirects } from './redirects.ts';
 
 /** After a navigation, focus moves to the new page's main heading (once it has rendered). */
 export function useFocusOnNavigation(): void {

@@ -8,7 +8,7 @@ import { BasketToast } from '../components/basket-toast.tsx';
 import { applyConsent } from './analytics.ts';
 import { routeForPath, type ShopRoute } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
-import { useDeviceRefresh, useFocusOnNavigation, useScrollReset } from './route-effects.ts';
+import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useStoredRedirects } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
 
 /** The shell's operators' page as the consent sees it: a route without consent. */
@@ -26,6 +26,7 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   // so does the shell's own operators' page.
   const route = isOperatorPage(pathname) ? OPERATOR_PAGE : routeForPath(pathname);
 
+  useStoredRedirects();
   useFocusOnNavigation();
   useScrollReset();
   useDeviceRefresh();

@@ -1,43 +1,25 @@
-import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
-import { call, Link } from '@shop/shared-kernel';
+import { useEffect } from 'react';
+import { Link } from '@shop/shared-kernel';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { SearchBox } from '../components/search-box.tsx';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
+import { loadRedirects, useRedirectsChecked } from '../app/redirects.ts';
 
 export const NOT_FOUND_TITLE = 'Ospravedlňujeme sa, táto stránka neexistuje';
 
-function isExternal(url: string): boolean {
-  return /^https?:\/\//i.test(url) && new URL(url).origin !== window.location.origin;
-}
-
 /**
- * The 404 page. Before showing itself it looks the path up in the stored
- * redirect list by old URL and sends the visitor to the new URL on a match.
+ * The 404 page (spec: on a not-found error the stored redirects are searched by old URL). The shell
+ * checks every route change against the list it keeps (app/redirects.ts) and follows a match; this
+ * page asks for the list at once if it has not arrived yet, and is busy until it has been checked.
  */
 export function NotFoundPage() {
-  const { pathname, search } = useLocation();
-  const navigate = useNavigate();
-  const [checked, setChecked] = useState(false);
+  const checked = useRedirectsChecked();
   usePageMeta({ title: NOT_FOUND_TITLE, description: 'Požadovaná stránka neexistuje.' });
   useMarkInteractive();
 
   useEffect(() => {
-    let live = true;
-    setChecked(false);
-    call('GET /api/redirect/list')
-      .then(({ data }) => {
-        const hit = data.find((entry) => entry.old_url === pathname + search || entry.old_url === pathname);
-        if (!live || !hit) return;
-        if (isExternal(hit.new_url)) window.location.assign(hit.new_url);
-        else void navigate(hit.new_url, { replace: true });
-      })
-      .catch(() => undefined)
-      .finally(() => live && setChecked(true));
-    return () => {
-      live = false;
-    };
-  }, [pathname, search, navigate]);
+    if (!checked) void loadRedirects();
+  }, [checked]);
 
   return (
     <section className="not-found" aria-busy={!checked}>

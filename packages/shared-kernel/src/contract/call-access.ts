@@ -22,6 +22,7 @@ const publicCalls: ReadonlySet<CallName | DownloadName> = new Set<CallName>([
   'GET /api/search',
   'GET /api/search/suggest',
   'GET /api/pickup-points',
+  'GET /api/redirect/list',
 ]);
 
 /** The operator's session cookie is sent only to /api/ops. */

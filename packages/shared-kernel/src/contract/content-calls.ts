@@ -3,6 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { defineCalls, Ok, Paged, type CallTypes } from './common.ts';
 import { BlogPost, BlogPostSummary, BlogTag, MenuData, RedirectEntry, SiteData, StaticPage } from './content-types.ts';
 
+/** An old address or a redirect's target (the rules: redirect-rules.ts). */
+const RedirectUrl = Type.String({ minLength: 1, maxLength: 2000 });
+
 /** A blog post's or topic's slug. */
 const BlogSlug = Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9-]+$' });
 
@@ -16,6 +19,17 @@ export const contentCalls = defineCalls({
     summary: 'Kam vedie stará adresa (null: nikam)',
     query: Type.Object({ path: Type.String({ minLength: 1, maxLength: 2000 }) }),
     answer: Type.Object({ data: Type.Union([Type.Object({ to: Type.String(), external: Type.Boolean() }), Type.Null()]) }),
+  },
+  // The operator's redirects (X-Operator-Token): an old address of the shop and where it moved.
+  'PUT /api/operator/redirects': {
+    summary: 'Uloží presmerovanie starej adresy (operátor)',
+    body: Type.Object({ old_url: RedirectUrl, new_url: RedirectUrl }, { additionalProperties: false }),
+    answer: Type.Object({ data: RedirectEntry }),
+  },
+  'DELETE /api/operator/redirects': {
+    summary: 'Zruší presmerovanie starej adresy (operátor)',
+    query: Type.Object({ old_url: RedirectUrl }, { additionalProperties: false }),
+    answer: Ok,
   },
   'GET /api/blog': {
     summary: 'Stránka článkov blogu, všetkých alebo jednej témy',

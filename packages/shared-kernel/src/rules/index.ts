@@ -26,5 +26,6 @@ export * from './commerce-item.ts';
 export * from './release-rules.ts';
 export * from './boot-preload.ts';
 export * from './image-rules.ts';
+export * from './redirect-rules.ts';
 export { isNotFound } from '../singleton/errors.ts';
 export { keyOf } from './call-key.ts';

@@ -4,10 +4,20 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { api, configureApi } from '@shop/shared-kernel';
+import { resolveRedirect } from '@shop/shared-kernel/rules';
+import { onRedirectsChanged, REDIRECTS_MAX_AGE_MS, RedirectLookup } from '../../domains/catalog/redirect/redirect-lookup.ts';
 
 /** Points the server's copy of the kernel's client (the one the parts' server builds use) at this API. */
 export function serveApiInProcess(app: FastifyInstance): void {
   configureApi({ fetch: inProcessFetch(app) });
+  stopListening();
+  // The list through the API's own route (the one the browser's shell keeps too), kept in memory.
+  const lookup = new RedirectLookup(async () => (await api.call('GET /api/redirect/list')).data);
+  redirects = lookup;
+  stopListening = onRedirectsChanged(() => lookup.invalidate());
+  app.addHook('onClose', async () => {
+    if (redirects === lookup) stopListening();
+  });
   directGet = (path) => inProcessGet(app, path);
 }
 
@@ -41,15 +51,23 @@ async function inProcessGet(app: FastifyInstance, path: string): Promise<unknown
   });
 }
 
-/** The stored redirect of a path that is not (or no longer) a page, with the query or without. */
+let redirects: RedirectLookup | null = null;
+let stopListening: () => void = () => undefined;
+
+/**
+ * A 301 to a stored redirect may be kept by a browser for five minutes, by a shared cache (CDN, the
+ * nginx edge) only as long as a server keeps its list, so an operator's change reaches everyone who
+ * has not followed the old one yet within that bound.
+ */
+export const STORED_REDIRECT_CACHE_CONTROL = `public, max-age=300, s-maxage=${REDIRECTS_MAX_AGE_MS / 1000}`;
+
+/**
+ * Where a direct load of `url` is sent by a stored redirect (any path: a page of the shop or not);
+ * null when it did not move. The list is kept in memory, so a page costs a map lookup.
+ */
 export async function storedRedirect(url: string): Promise<string | null> {
-  const pathname = url.split('?')[0] ?? '/';
-  for (const candidate of url === pathname ? [url] : [url, pathname]) {
-    const found = await api.call('GET /api/redirect', { query: { path: candidate } }).catch(() => null);
-    const target = found?.data?.to;
-    if (target && target !== candidate) return target;
-  }
-  return null;
+  if (!redirects) return null;
+  return resolveRedirect(await redirects.table(), url);
 }
 
 function inProcessFetch(app: FastifyInstance): typeof fetch {

@@ -8,14 +8,27 @@ export class RedirectRepository {
     return this.db.selectFrom('redirects').select(['old_url', 'new_url']).orderBy('old_url').execute();
   }
 
-  /** Where a normalised path (with or without its trailing slash) leads; null when it did not move. */
-  async targetOf(path: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('redirects')
-      .select('new_url')
-      .where('old_url', 'in', [path, `${path}/`])
-      .orderBy('old_url')
+  /**
+   * Stores where an old URL (a normalised path) leads now, a new one or a changed target; the same
+   * path stored earlier with its trailing slash is replaced, so one path has one target.
+   */
+  async put(oldUrl: string, newUrl: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('redirects').where('old_url', '=', `${oldUrl}/`).execute();
+      await trx
+        .insertInto('redirects')
+        .values({ old_url: oldUrl, new_url: newUrl })
+        .onConflict((conflict) => conflict.column('old_url').doUpdateSet({ new_url: newUrl }))
+        .execute();
+    });
+  }
+
+  /** Removes the redirect of an old URL (stored with or without its trailing slash); whether there was one. */
+  async remove(oldUrl: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('redirects')
+      .where('old_url', 'in', [oldUrl, `${oldUrl}/`])
       .executeTakeFirst();
-    return row?.new_url ?? null;
+    return Number(result.numDeletedRows) > 0;
   }
 }

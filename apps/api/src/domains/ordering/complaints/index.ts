@@ -64,6 +64,13 @@ export const complaintRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
   /** multipart/form-data: no JSON body schema; the form is read and checked by readForm and the service. */
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/complaints'),
+    // Anything but a form is refused before a body parser sees it. The edge lets a form's 32 MB
+    // through here; a JSON body past the API's limit would make Fastify answer 413 and close the
+    // connection while nginx is still sending it, which nginx counts as the server failing.
+    onRequest: async (request) => {
+      if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? ''))
+        throw new ApiError(415, 'bad_request', COMPLAINT_MESSAGES.multipart);
+    },
     handler: async (request, reply) => {
       const user = await requireUser(request, deps);
       const form = await readForm(request);

@@ -1,0 +1,240 @@
+/**
+ * Pages through nginx in the cluster (issue #43): the page mix of bench/src/page-load.ts (its
+ * distinct URLs), asked for by anonymous visitors with a Zipf popularity (s = 1: the k-th most
+ * popular URL asked for 1/k as often as the first, popularity unrelated to the kind of page), at
+ * 50 connections, against two web servers and a worker behind nginx on PostgreSQL and Redis
+ * (scripts/topology.mjs, what `npm run start:cluster` runs). Reported per row: the share nginx
+ * answered from its cache (X-Edge-Cache HIT, STALE, UPDATING or REVALIDATED), pages/s, p50/p99,
+ * and the CPU time (user + system) of the web servers and of nginx per page view.
+ * Rows: the edge starting empty, then (after a warm-up of the same load, not counted) a warm edge.
+ * The load generator runs on core 1; the servers, nginx and the databases are not pinned.
+ *   cd bench && node --import tsx src/edge-load.ts      (BENCH_PRODUCTS, BENCH_LOAD_SECONDS)
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
+import { ensureRedis } from '../../scripts/ensure-redis.mjs';
+import { startTopology } from '../../scripts/topology.mjs';
+import { pageMix } from './page-load.ts';
+import { benchDataDir, publishOrigin, repo } from './shop-server.ts';
+import { random } from './url-sets.ts';
+
+/** nginx's cache statuses of an answer it gave from its cache (stale ones while it fetches the page anew). */
+const FROM_EDGE = ['HIT', 'STALE', 'UPDATING', 'REVALIDATED'];
+/** How many page views the load cycles through (drawn once, the same every run). */
+const VIEWS = 400_000;
+const CONNECTIONS = 50;
+/** The warm row follows this many rows' time of the same load, not counted. */
+const WARM_UP_ROWS = 3;
+
+export type EdgeRow = {
+  name: string;
+  pagesPerSecond: number;
+  p50: number;
+  p99: number;
+  total: number;
+  errors: number;
+  failures: Record<string, number>;
+  /** Answers by X-Edge-Cache status. */
+  edge: Record<string, number>;
+  edgeShare: number;
+  /** CPU milliseconds per page view: both web servers together, and nginx. */
+  webCpuMsPerView: number;
+  nginxCpuMsPerView: number;
+};
+
+export type EdgeLoad = { rows: EdgeRow[]; distinct: number; topShare: number };
+
+/** CPU seconds (user + system) a process has used; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** nginx's processes (master and workers) whose command line names its directory. */
+function nginxPids(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'nginx';
+      } catch {
+        return false;
+      }
+    })
+    .filter((pid) => {
+      // Workers carry no arguments of their own: their parent (the master) names the directory.
+      const named = (p: number) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir);
+      try {
+        return named(pid) || named(Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
+      } catch {
+        return false;
+      }
+    });
+}
+
+/**
+ * `views` page views over `urls` with a Zipf popularity of exponent `s`: the URLs shuffled (so
+ * popularity is not the mix's order), then each view drawn by the inverse of the cumulative weights.
+ */
+export function zipfViews(urls: string[], views: number, s = 1, seed = 43): { paths: string[]; topShare: number } {
+  const next = random(seed);
+  const ranked = [...urls];
+  for (let i = ranked.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(next() * (i + 1));
+    [ranked[i], ranked[j]] = [ranked[j]!, ranked[i]!];
+  }
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (let k = 1; k <= ranked.length; k += 1) cumulative.push((sum += 1 / k ** s));
+  const paths: string[] = [];
+  for (let i = 0; i < views; i += 1) {
+    const target = next() * sum;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle]! < target) low = middle + 1;
+      else high = middle;
+    }
+    paths.push(ranked[low]!);
+  }
+  return { paths, topShare: cumulative[Math.min(99, cumulative.length - 1)]! / sum };
+}
+
+function load(name: string, base: string, paths: string[], seconds: number, cpu: () => { web: number; nginx: number }): EdgeRow {
+  const before = cpu();
+  const run = spawnSync('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'src/load-worker.ts'], {
+    cwd: join(repo, 'bench'),
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    // Anonymous visitors' browsers: compressed HTML, no cookies.
+    input: JSON.stringify({
+      url: base,
+      paths,
+      connections: CONNECTIONS,
+      seconds,
+      headers: { 'accept-encoding': 'br, gzip', accept: 'text/html' },
+    }),
+  });
+  if (run.status !== 0) throw new Error(`edge load ${name} failed: ${run.stderr}`);
+  const after = cpu();
+  const measured = JSON.parse(run.stdout) as {
+    requestsPerSecond: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    total: number;
+    failures: Record<string, number>;
+    edge: Record<string, number>;
+  };
+  const views = Math.max(1, measured.total);
+  const fromEdge = FROM_EDGE.reduce((sum, status) => sum + (measured.edge[status] ?? 0), 0);
+  const row: EdgeRow = {
+    name,
+    pagesPerSecond: measured.requestsPerSecond,
+    p50: measured.p50,
+    p99: measured.p99,
+    total: measured.total,
+    errors: measured.errors,
+    failures: measured.failures,
+    edge: measured.edge,
+    edgeShare: fromEdge / views,
+    webCpuMsPerView: ((after.web - before.web) * 1000) / views,
+    nginxCpuMsPerView: ((after.nginx - before.nginx) * 1000) / views,
+  };
+  process.stderr.write(
+    `[edge] ${name}: ${Math.round(row.pagesPerSecond)} pages/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors, ` +
+      `${(row.edgeShare * 100).toFixed(1)} % from the edge ${JSON.stringify(row.edge)}, CPU ms per view: web servers ${row.webCpuMsPerView.toFixed(2)}, nginx ${row.nginxCpuMsPerView.toFixed(2)}\n`,
+  );
+  return row;
+}
+
+export async function runEdgeLoad(options: { port?: number; products: number; seconds: number }): Promise<EdgeLoad> {
+  const pgData = benchDataDir(`api-pg-${options.products}`);
+  const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
+  try {
+    // The catalogue of the at-scale rows (generated once, kept with the database).
+    const grown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/grow-catalogue.ts', pgData, String(options.products)], {
+      cwd: join(repo, 'apps', 'api'),
+      stdio: 'inherit',
+      env: { ...process.env, DATABASE_URL: postgres.url },
+    });
+    if (grown.status !== 0) throw new Error('could not generate the catalogue in PostgreSQL');
+    const redis = await ensureRedis();
+    try {
+      publishOrigin(pgData);
+      const shop = await startTopology({
+        dataDir: pgData,
+        databaseUrl: postgres.url,
+        redisUrl: redis.url,
+        servers: 2,
+        workers: 1,
+        ...(options.port ? { port: options.port } : {}),
+        output: () => {},
+      });
+      try {
+        const mix = await pageMix(shop.url);
+        const distinct = [...new Set(mix.paths)];
+        const { paths, topShare } = zipfViews(distinct, VIEWS);
+        // A web server's pid changes when its standby takes over: read at each measurement.
+        const cpu = () => ({
+          web: shop.web.reduce((sum, server) => sum + cpuSeconds(server.child.pid!), 0),
+          nginx: nginxPids(shop.nginxDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+        });
+        const cold = load('edge empty at the start', shop.url, paths, options.seconds, cpu);
+        // Then as a shop runs: the popular pages kept and refreshed, only the tail's first views reach a server.
+        const warmUp = WARM_UP_ROWS * options.seconds;
+        load(`warm-up (not counted), ${warmUp} s`, shop.url, paths, warmUp, cpu);
+        const rows = [cold, load(`edge warm (after ${warmUp + options.seconds} s of this load)`, shop.url, paths, options.seconds, cpu)];
+        return { rows, distinct: distinct.length, topShare };
+      } finally {
+        await shop.stop();
+      }
+    } finally {
+      await redis.stop();
+    }
+  } finally {
+    await postgres.stop();
+  }
+}
+
+const statuses = (edge: Record<string, number>) =>
+  Object.entries(edge)
+    .sort(([, a], [, b]) => b - a)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
+
+/** The section of bench/results.md. */
+export function edgeSection(result: EdgeLoad, products: number, seconds: number): string[] {
+  return [
+    `## Pages through nginx in the cluster, Zipf popularity (${products.toLocaleString('en')} products)`,
+    '',
+    `Anonymous page views (no cookies, compressed HTML) over the ${result.distinct.toLocaleString('en')} distinct URLs of the server-rendered page mix, ` +
+      `with a Zipf popularity (s = 1; the 100 most popular URLs get ${(result.topShare * 100).toFixed(0)} % of the views), ${CONNECTIONS} connections, ` +
+      `${seconds} s per row, against two web servers and a worker behind nginx on PostgreSQL and Redis. nginx keeps a page for its s-maxage and answers it ` +
+      'stale for its stale-while-revalidate while it fetches it anew (docs/operations.md). "From the edge": X-Edge-Cache HIT, STALE, UPDATING or REVALIDATED. ' +
+      'CPU: milliseconds of CPU time (user + system) per page view, both web servers together, and nginx; the load generator on core 1 (bench/src/edge-load.ts).',
+    '',
+    '| edge | pages/s | p50 ms | p99 ms | errors | from the edge | X-Edge-Cache | web servers CPU ms per view | nginx CPU ms per view |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|',
+    ...result.rows.map(
+      (row) =>
+        `| ${row.name} | ${Math.round(row.pagesPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.edgeShare * 100).toFixed(1)} % | ${statuses(row.edge)} | ${row.webCpuMsPerView.toFixed(2)} | ${row.nginxCpuMsPerView.toFixed(2)} |`,
+    ),
+    '',
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const products = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+  const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+  const result = await runEdgeLoad({ products, seconds });
+  process.stdout.write(`${edgeSection(result, products, seconds).join('\n')}\n`);
+}
