@@ -41,9 +41,6 @@ export function BasketSummary({ canContinue }: { canContinue: boolean }) {
           {formatPrice(total)}
         </dd>
       </dl>
-      <p className="chk-message">
-        Doručenie (kuriér, výdajné miesto, paleta) sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo.
-      </p>
       <CouponForm />
       {canContinue ? (
         <Link to={shopPaths.checkoutContact()} className="button button--primary chk-continue">
