@@ -32,7 +32,7 @@ export default function CartPage() {
   return (
     <section className="chk-cart">
       <CheckoutSteps current={0} />
-      <h1>{empty ? 'Košík je prázdny' : 'Košík'}</h1>
+      {empty ? <h1>Košík je prázdny</h1> : <h1>Košík</h1>}
       <p className="chk-cart__note">
         Doručenie (kuriér, výdajné miesto, paleta) sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo.
       </p>
