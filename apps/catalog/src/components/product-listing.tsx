@@ -8,6 +8,9 @@ import { FilterPanel } from '../listing/filter-panel.tsx';
 import { activeFilterCount, clearFilters, readFilters, readPage, readSort, setSort, sortLabels } from '../listing/listing-params.ts';
 import { productCountText } from '../listing/count-text.ts';
 
+/** A listing's cards in its first row on a phone (two columns): the page's largest paint is one of their pictures. */
+const LISTING_FIRST_ROW = 2;
+
 type ListingScope = Pick<ListingQuery, 'category' | 'brand' | 'sale'>;
 
 /**
@@ -131,7 +134,11 @@ export function ProductListing({
           className={listing.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'}
           aria-busy={listing.status === 'loading'}
         >
-          {data ? <ProductGrid products={data.data} label={label} /> : listing.status === 'loading' && <ProductGridPlaceholder />}
+          {data ? (
+            <ProductGrid products={data.data} label={label} firstRow={LISTING_FIRST_ROW} />
+          ) : (
+            listing.status === 'loading' && <ProductGridPlaceholder />
+          )}
         </div>
         {data && <PaginationNav page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
       </div>
