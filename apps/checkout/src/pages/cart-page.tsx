@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Link, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
 import { basketChanges } from '@shop/shared-kernel/rules';
 import { useHydrated, usePageMeta } from '@shop/shared-kernel/react';
@@ -16,9 +16,14 @@ import { useCheckoutStyles } from '../use-checkout-styles.ts';
 export default function CartPage() {
   useCheckoutStyles();
   usePageMeta({ title: 'Košík', description: 'Váš nákupný košík.' });
-  // False in the server's HTML and during hydration (the lines are not known there); true at once
-  // when the shopper comes to the basket from another page.
-  const known = useHydrated();
+  // Not known in the server's HTML and while the page hydrates; right after, as a transition (React
+  // renders the lines in slices, yielding to the browser, not in one long task). Known at once when
+  // the shopper comes to the basket from another page.
+  const hydrated = useHydrated();
+  const [known, setKnown] = useState(hydrated);
+  useEffect(() => {
+    if (!known) startTransition(() => setKnown(true));
+  }, [known]);
   const lines = useBasketStore((state) => state.lines);
   // Compare against fresh variant data each time the basket is shown.
   useEffect(() => {
