@@ -20,7 +20,8 @@ export const exposes = {
 // The pages this area ships: the shell builds its route table from the areas in force, so a
 // deploy of this area alone adds, changes or removes them (checked against the other areas' routes).
 export const routes: AreaRoute[] = [
-  { name: 'checkout-cart', path: paths.cart, module: './CartPage', layout: 'checkout' },
+  // Server-rendered as a frame the same for every shopper; the basket's lines fill it in the browser.
+  { name: 'checkout-cart', path: paths.cart, module: './CartPage', layout: 'checkout', serverRender: true },
   { name: 'checkout-contact', path: paths.checkoutContact, module: './ContactPage', layout: 'checkout', requiresBasket: true },
   { name: 'checkout-order', path: paths.checkoutOrder, module: './OrderPage', layout: 'checkout', requiresBasket: true },
   { name: 'checkout-thankyou', path: paths.thankYou, module: './ThankYouPage', layout: 'checkout' },

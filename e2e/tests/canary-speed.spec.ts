@@ -72,6 +72,14 @@ function changedCheckoutBuild(change: 'slow' | { label: string }): string {
       : source.replace('children:`Košík`}', `children:\`Košík – ${change.label}\`}`);
   expect(changed).not.toBe(source);
   writeFileSync(join(assets, page), changed);
+  if (change !== 'slow') {
+    // The basket's frame is server-rendered: the same heading in the server build, as a real build has it.
+    const server = join(dist, 'server', 'entry.cjs');
+    const serverSource = readFileSync(server, 'utf8');
+    const serverChanged = serverSource.replace('children: "Košík" }', `children: \`Košík – ${change.label}\` }`);
+    expect(serverChanged).not.toBe(serverSource);
+    writeFileSync(server, serverChanged);
+  }
   return dist;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { APIRequestContext, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { fillBasket, findVariants } from './checkout-helpers.ts';
 
 const PAGES = ['/', '/c/hruba-stavba', 'product', '/checkout/cart', '/blog'];
 
@@ -43,6 +44,19 @@ test("a product page's HTML announces its main image with high priority and carr
   expect(preload!.index, 'the image preload is in the head').toBeLessThan(html.indexOf('</head>'));
   const data = /<script type="application\/json" id="shop-server-data">(.*?)<\/script>/s.exec(html)?.[1];
   expect(JSON.parse(data!).data).toHaveProperty([`GET /api/product/${encodeURIComponent(path.slice(3))}`]);
+});
+
+test("a category page's HTML asks for its first row's pictures at once, with high priority, and the others lazily", async ({ request }) => {
+  const html = await (await request.get('/c/hruba-stavba')).text();
+  const cards = [...html.matchAll(/<img class="cat-card__image"[^>]*>/g)].map((match) => match[0]);
+  expect(cards.length).toBeGreaterThan(2);
+  for (const first of cards.slice(0, 2)) {
+    expect(first).toContain('fetchPriority="high"');
+    expect(first).not.toContain('loading="lazy"');
+    expect(first).toMatch(/width="320" height="240"/);
+    expect(first).toMatch(/srcSet="[^"]*\?w=320 320w/);
+  }
+  for (const later of cards.slice(2)) expect(later).toContain('loading="lazy"');
 });
 
 test("a phone fetches the product's main picture once, at a width its screen needs", async ({ page, request }) => {
@@ -96,4 +110,26 @@ test("a page's HTML paints on its own: styles inline, and the scripts asked for 
     expect(/import\(entry\)/.test(loader), `${path}: the shell's entry started after the first contentful paint`).toBe(true);
     expect(announcedScripts(html).length, `${path}: the scripts the loader asks for`).toBeGreaterThan(10);
   }
+});
+
+test("the basket's lines arrive below its server-rendered frame: nothing on the page moves", async ({ page, request }) => {
+  const variants = await findVariants(request, 2);
+  await fillBasket(
+    page,
+    request,
+    variants.map((variant) => ({ v_id: variant.v_id, amount: 1 })),
+  );
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { shopShifts: number[] }).shopShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as PerformanceEntry[] & { value: number }[]) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // A phone: the summary under the lines, its amounts in a narrow column.
+  await page.setViewportSize({ width: 412, height: 823 });
+  await page.goto('/checkout/cart');
+  await expect(page.getByTestId('basket-line')).toHaveCount(2);
+  await expect(page.getByTestId('shipping-estimate')).not.toHaveText('—');
+  expect(await page.evaluate(() => (window as unknown as { shopShifts: number[] }).shopShifts)).toEqual([]);
 });

@@ -69,6 +69,12 @@ function changedCheckoutBuild(change: { label: string } | 'throws'): string {
   const changed = source.replace('children:`Košík`}', `children:${heading}}`);
   expect(changed).not.toBe(source);
   writeFileSync(join(assets, page), changed);
+  // The basket's frame is server-rendered: the same change in the server build, as a real build has it.
+  const server = join(dist, 'server', 'entry.cjs');
+  const serverSource = readFileSync(server, 'utf8');
+  const serverChanged = serverSource.replace('children: "Košík" }', `children: ${heading} }`);
+  expect(serverChanged).not.toBe(serverSource);
+  writeFileSync(server, serverChanged);
   return dist;
 }
 

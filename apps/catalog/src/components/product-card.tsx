@@ -4,11 +4,22 @@ import { pictureAttributes, salePercent, variantCountText, commerceItem } from '
 import { shopPaths, type ProductSummary } from '@shop/shared-kernel/contract';
 import { Price, SaleBadge } from './price.tsx';
 
-export function ProductCard({ product }: { product: ProductSummary }) {
+/**
+ * `first`: a card of the listing's first row, seen as the page opens: its picture is fetched at once, ahead
+ * of the scripts, and drawn in the frame that shows the page (decoded with it, not in a frame after).
+ */
+export function ProductCard({ product, first = false }: { product: ProductSummary; first?: boolean }) {
   return (
     <article className="cat-card" data-testid="product-card">
       <Link to={shopPaths.product(product.p_url)} className="cat-card__link">
-        <img className="cat-card__image" {...pictureAttributes(product.p_image, 'card')} alt="" width={320} height={240} loading="lazy" />
+        <img
+          className="cat-card__image"
+          {...pictureAttributes(product.p_image, 'card')}
+          alt=""
+          width={320}
+          height={240}
+          {...(first ? { fetchPriority: 'high' as const, decoding: 'sync' as const } : { loading: 'lazy' as const })}
+        />
         <div className="cat-card__body">
           <h3 className="cat-card__name">{product.p_name}</h3>
           {product.brand && <span className="cat-card__brand">{product.brand.b_name}</span>}
@@ -21,16 +32,20 @@ export function ProductCard({ product }: { product: ProductSummary }) {
   );
 }
 
-export function ProductGrid({ products, label }: { products: ProductSummary[]; label: string }) {
+/**
+ * `firstRow`: how many cards open the page (a listing's first row on a phone); 0 for a grid further down
+ * the page, whose pictures load as they come near the screen.
+ */
+export function ProductGrid({ products, label, firstRow = 0 }: { products: ProductSummary[]; label: string; firstRow?: number }) {
   // The rest of the page (analytics) learns which products the shopper was shown.
   useEffect(() => {
     if (products.length > 0) bus.emit('item:listed', { list: label, items: products.map((product) => commerceItem(product.variant)) });
   }, [products, label]);
   return (
     <ul className="cat-grid" aria-label={label}>
-      {products.map((product) => (
+      {products.map((product, index) => (
         <li key={product.p_id}>
-          <ProductCard product={product} />
+          <ProductCard product={product} first={index < firstRow} />
         </li>
       ))}
     </ul>

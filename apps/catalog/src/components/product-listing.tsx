@@ -9,6 +9,9 @@ import { FilterPanel } from '../listing/filter-panel.tsx';
 import { activeFilterCount, clearFilters, setSort, sortLabels } from '../listing/listing-params.ts';
 import { productCountText } from '../listing/count-text.ts';
 
+/** A listing's cards in its first row on a phone (two columns): the page's largest paint is one of their pictures. */
+const LISTING_FIRST_ROW = 2;
+
 /**
  * A listing's products and filters for the URL's page, sort and filters. A page calls it first
  * thing, before anything it waits for, so both are asked for with the page's own data (on the
@@ -127,7 +130,11 @@ export function ProductListing({
           className={listing.stale ? 'cat-results__grid cat-results__grid--stale' : 'cat-results__grid'}
           aria-busy={listing.status === 'loading'}
         >
-          {data ? <ProductGrid products={data.data} label={label} /> : listing.status === 'loading' && <ProductGridPlaceholder />}
+          {data ? (
+            <ProductGrid products={data.data} label={label} firstRow={LISTING_FIRST_ROW} />
+          ) : (
+            listing.status === 'loading' && <ProductGridPlaceholder />
+          )}
         </div>
         {data && <PaginationNav page={Math.min(page, data.meta.pageCount)} total={data.meta.total} />}
       </div>

@@ -35,15 +35,15 @@ export function BasketSummary({ canContinue }: { canContinue: boolean }) {
           <Row key={line.rate} label={`z toho DPH ${line.rate} %`} value={formatPrice(line.vat)} />
         ))}
         <dt>Doručenie (odhad)</dt>
-        <dd data-testid="shipping-estimate">{cheapest ? (cheapest.price === 0 ? 'zadarmo' : `od ${formatPrice(cheapest.price)}`) : '—'}</dd>
+        <dd data-testid="shipping-estimate">
+          {/* The estimate comes after the amounts: a text of its own in place of the dash, not the dash's text moved (a shift). */}
+          {cheapest ? <span>{cheapest.price === 0 ? 'zadarmo' : `od ${formatPrice(cheapest.price)}`}</span> : '—'}
+        </dd>
         <dt className="chk-summary__total">Spolu s DPH</dt>
         <dd className="chk-summary__total" data-testid="basket-total">
           {formatPrice(total)}
         </dd>
       </dl>
-      <p className="chk-message">
-        Doručenie (kuriér, výdajné miesto, paleta) sa pripočíta podľa výberu v ďalšom kroku; osobný odber na predajni v Žiline je zadarmo.
-      </p>
       <CouponForm />
       {canContinue ? (
         <Link to={shopPaths.checkoutContact()} className="button button--primary chk-continue">

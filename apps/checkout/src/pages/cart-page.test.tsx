@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { hydrateRoot } from 'react-dom/client';
 import { StandaloneRouting } from '@shop/shared-kernel/standalone';
-import { configureApi, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
+import { configureApi, RoutingProvider, useBasketStore, useCheckoutStore } from '@shop/shared-kernel';
 import type { BasketLine, VariantData } from '@shop/shared-kernel/contract';
 import CartPage from './cart-page.tsx';
 
@@ -86,5 +88,56 @@ describe('CartPage', () => {
     expect(screen.queryByRole('link', { name: 'Pokračovať k údajom' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Odstrániť z košíka' }));
     expect(useBasketStore.getState().lines).toEqual([]);
+  });
+});
+
+/** The page at its address, as the shell provides routing on the server and while hydrating (no history). */
+const atCart = { location: { pathname: '/checkout/cart', search: '', hash: '' }, params: {}, navigate: () => undefined };
+function AtCart() {
+  return (
+    <RoutingProvider value={atCart}>
+      <CartPage />
+    </RoutingProvider>
+  );
+}
+
+describe('CartPage from the server', () => {
+  // The server cannot read this browser's storage: its HTML is the page's frame, the same for every shopper.
+  it("renders the frame without the basket's state, and hydrating it shows the stored lines", async () => {
+    fresh = variant(1000);
+    const html = renderToString(<AtCart />);
+    expect(html).toContain('<h1>Košík</h1>');
+    expect(html).toContain('Doručenie (kuriér, výdajné miesto, paleta)');
+    expect(html).toContain('aria-label="Načítava sa…"');
+    expect(html).not.toContain('Tehla plná');
+    expect(html).not.toContain('Košík je prázdny');
+
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    const mismatches: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(container, <AtCart />, { onRecoverableError: (error) => mismatches.push(error) });
+    });
+    expect(mismatches).toEqual([]);
+    const page = within(container);
+    expect(page.getByRole('list', { name: 'Položky v košíku' })).toBeTruthy();
+    expect(page.getByText('Tehla plná')).toBeTruthy();
+    expect(page.queryByRole('status', { name: 'Načítava sa…' })).toBeNull();
+    container.remove();
+  });
+
+  it('hydrating the frame with an empty basket says so', async () => {
+    useBasketStore.getState().clear();
+    const html = renderToString(<AtCart />);
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    await act(async () => {
+      hydrateRoot(container, <AtCart />);
+    });
+    expect(within(container).getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeTruthy();
+    expect(within(container).getByRole('link', { name: 'Pokračovať v nákupe' })).toBeTruthy();
+    container.remove();
   });
 });
