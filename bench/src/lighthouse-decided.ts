@@ -116,34 +116,59 @@ async function measureOnce(url: string, setup: ((port: number) => Promise<void>)
   }
 }
 
+export type DecidedResult = Sample & { name: string; runs: number[] };
+
+/**
+ * The decided-shopper cases on a running shop: the basket (empty and with lines) and a category,
+ * cold cache, cookies decided; with `firstVisits`, a first visit of each beside them.
+ */
+export async function runDecidedLighthouse(base: string, runs: number, firstVisits = false): Promise<DecidedResult[]> {
+  const home = (await (await fetch(`${base}/api/home`)).json()) as { data: { categories: { cat_url: string }[] } };
+  const category = home.data.categories[0]!.cat_url;
+  const basket = await storedBasket(base, category);
+  const decided = (withBasket: boolean) => (port: number) => decide(port, base, withBasket ? basket : null);
+  const cases: { name: string; path: string; setup: ((port: number) => Promise<void>) | null }[] = [
+    { name: 'basket, empty, decided', path: '/checkout/cart', setup: decided(false) },
+    { name: 'basket, lines, decided', path: '/checkout/cart', setup: decided(true) },
+    { name: 'category, decided', path: `/c/${category}`, setup: decided(false) },
+    ...(firstVisits
+      ? [
+          { name: 'basket, first visit', path: '/checkout/cart', setup: null },
+          { name: 'category, first visit', path: `/c/${category}`, setup: null },
+        ]
+      : []),
+  ];
+  const only = process.env.BENCH_DECIDED_ONLY;
+  const results: DecidedResult[] = [];
+  for (const { name, path, setup } of cases) {
+    if (only && !name.includes(only)) continue;
+    // The first run is not counted: it warms the server (pictures drawn, code compiled).
+    await measure(`${base}${path}`, setup);
+    const samples: Sample[] = [];
+    for (let run = 0; run < runs; run += 1) samples.push(await measure(`${base}${path}`, setup));
+    results.push({
+      name,
+      score: median(samples.map((s) => s.score)),
+      fcpMs: median(samples.map((s) => s.fcpMs)),
+      lcpMs: median(samples.map((s) => s.lcpMs)),
+      tbtMs: median(samples.map((s) => s.tbtMs)),
+      cls: median(samples.map((s) => s.cls)),
+      lcpElement: [...new Set(samples.map((s) => s.lcpElement))].join(' / '),
+      runs: samples.map((s) => s.lcpMs),
+    });
+  }
+  return results;
+}
+
 async function main() {
   const shop = await startShop({ port: PORT, name: `decided-${PORT}` });
   try {
-    const home = (await (await fetch(`${shop.base}/api/home`)).json()) as { data: { categories: { cat_url: string }[] } };
-    const category = home.data.categories[0]!.cat_url;
-    const basket = await storedBasket(shop.base, category);
-    const decided = (withBasket: boolean) => (port: number) => decide(port, shop.base, withBasket ? basket : null);
-    const cases: { name: string; path: string; setup: ((port: number) => Promise<void>) | null }[] = [
-      { name: 'basket, empty, decided', path: '/checkout/cart', setup: decided(false) },
-      { name: 'basket, lines, decided', path: '/checkout/cart', setup: decided(true) },
-      { name: 'category, decided', path: `/c/${category}`, setup: decided(false) },
-      { name: 'basket, first visit', path: '/checkout/cart', setup: null },
-      { name: 'category, first visit', path: `/c/${category}`, setup: null },
-    ];
-    const only = process.env.BENCH_DECIDED_ONLY;
     console.log('| page | score | FCP ms | LCP ms (runs) | TBT ms | CLS | LCP element |');
     console.log('|---|---:|---:|---:|---:|---:|---|');
-    for (const { name, path, setup } of cases) {
-      if (only && !name.includes(only)) continue;
-      // The first run is not counted: it warms the server (pictures drawn, code compiled).
-      await measure(`${shop.base}${path}`, setup);
-      const samples: Sample[] = [];
-      for (let run = 0; run < RUNS; run += 1) samples.push(await measure(`${shop.base}${path}`, setup));
-      const elements = [...new Set(samples.map((s) => s.lcpElement))].join(' / ');
+    for (const r of await runDecidedLighthouse(shop.base, RUNS, true)) {
       console.log(
-        `| ${name} | ${median(samples.map((s) => s.score))} | ${median(samples.map((s) => s.fcpMs)).toFixed(0)} | ` +
-          `${median(samples.map((s) => s.lcpMs)).toFixed(0)} (${samples.map((s) => s.lcpMs.toFixed(0)).join(', ')}) | ` +
-          `${median(samples.map((s) => s.tbtMs)).toFixed(0)} | ${median(samples.map((s) => s.cls)).toFixed(3)} | \`${elements}\` |`,
+        `| ${r.name} | ${r.score} | ${r.fcpMs.toFixed(0)} | ${r.lcpMs.toFixed(0)} (${r.runs.map((ms) => ms.toFixed(0)).join(', ')}) | ` +
+          `${r.tbtMs.toFixed(0)} | ${r.cls.toFixed(3)} | \`${r.lcpElement}\` |`,
       );
     }
   } finally {
@@ -151,4 +176,5 @@ async function main() {
   }
 }
 
-await main();
+// Run alone (`node --import tsx src/lighthouse-decided.ts`), or imported by run.ts.
+if (import.meta.url === `file://${process.argv[1]}`) await main();

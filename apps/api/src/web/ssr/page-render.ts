@@ -150,8 +150,8 @@ export function createPageRenderer(options: {
     });
     const pathname = request.url.split('?')[0] ?? '/';
     const route = shell.routeForPath(pathname);
-    // A page its area renders on the server needs the area's server build; any other page (basket,
-    // checkout, account, /ops) is rendered as the layout around a skeleton, the page following in the browser.
+    // A page its area renders on the server needs the area's server build; any other page (checkout steps,
+    // account, /ops) is rendered as the layout around a skeleton, the page following in the browser.
     if (route?.serverRender) {
       // Which version of a canaried area this browser runs is known only from its bucket.
       if (request.bucket === null && request.registry.canaries?.[route.area as AreaName]) {
