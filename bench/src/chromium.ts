@@ -10,3 +10,15 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** The consent cookies of a shopper who decided (technical cookies only), as the shell sets them. */
+export function decidedCookies(url: string) {
+  const { hostname } = new URL(url);
+  return (['cookie_required', 'cookie_ga', 'cookie_ads'] as const).map((name) => ({
+    name,
+    value: name === 'cookie_required' ? 'true' : 'false',
+    domain: hostname,
+    path: '/',
+    sameSite: 'Lax' as const,
+  }));
+}

@@ -11,12 +11,13 @@
  *   cd bench && node --import tsx src/edge-load.ts      (BENCH_PRODUCTS, BENCH_LOAD_SECONDS)
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
 import { ensureRedis } from '../../scripts/ensure-redis.mjs';
 import { startTopology } from '../../scripts/topology.mjs';
 import { pageMix } from './page-load.ts';
+import { cpuSeconds, parentOf, processesNamed } from './processes.ts';
 import { benchDataDir, publishOrigin, repo } from './shop-server.ts';
 import { random } from './url-sets.ts';
 
@@ -46,37 +47,17 @@ export type EdgeRow = {
 
 export type EdgeLoad = { rows: EdgeRow[]; distinct: number; topShare: number };
 
-/** CPU seconds (user + system) a process has used; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /** nginx's processes (master and workers) whose command line names its directory. */
 function nginxPids(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'nginx';
-      } catch {
-        return false;
-      }
-    })
-    .filter((pid) => {
-      // Workers carry no arguments of their own: their parent (the master) names the directory.
-      const named = (p: number) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir);
-      try {
-        return named(pid) || named(Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
-      } catch {
-        return false;
-      }
-    });
+  // Workers carry no arguments of their own: their parent (the master) names the directory.
+  const named = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+    } catch {
+      return false;
+    }
+  };
+  return processesNamed('nginx').filter((pid) => named(pid) || named(parentOf(pid)));
 }
 
 /**

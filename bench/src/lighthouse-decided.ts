@@ -14,7 +14,7 @@ import { chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
+import { CHROMIUM, CHROMIUM_FLAGS, decidedCookies } from './chromium.ts';
 import { median, startShop } from './shop-server.ts';
 
 const RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
@@ -50,16 +50,7 @@ async function decide(port: number, base: string, basket: string | null): Promis
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const context = browser.contexts()[0]!;
-    const { hostname } = new URL(base);
-    await context.addCookies(
-      (['cookie_required', 'cookie_ga', 'cookie_ads'] as const).map((name) => ({
-        name,
-        value: name === 'cookie_required' ? 'true' : 'false',
-        domain: hostname,
-        path: '/',
-        sameSite: 'Lax' as const,
-      })),
-    );
+    await context.addCookies(decidedCookies(base));
     if (basket) {
       // A JSON answer of the origin: gives localStorage its origin without caching any of the page's files.
       const page = await context.newPage();

@@ -13,7 +13,7 @@ import { chromium } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
+import { CHROMIUM, CHROMIUM_FLAGS, decidedCookies } from './chromium.ts';
 import { median } from './shop-server.ts';
 
 export type LighthouseResult = {
@@ -79,16 +79,7 @@ async function visitBefore(port: number, url: string): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const context = browser.contexts()[0]!;
-    const { hostname } = new URL(url);
-    await context.addCookies(
-      (['cookie_required', 'cookie_ga', 'cookie_ads'] as const).map((name) => ({
-        name,
-        value: name === 'cookie_required' ? 'true' : 'false',
-        domain: hostname,
-        path: '/',
-        sameSite: 'Lax' as const,
-      })),
-    );
+    await context.addCookies(decidedCookies(url));
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForTimeout(1500);

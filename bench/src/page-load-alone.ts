@@ -6,11 +6,11 @@
  * interrupted (Ctrl-C), to look at pages by hand.
  *   BENCH_PRODUCTS=100000 BENCH_LOAD_SECONDS=10 PORT=4650 [CPU_PROF_OUT=/abs/file.cpuprofile] [HOLD=1] node --import tsx src/page-load-alone.ts
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startShop } from './shop-server.ts';
 import { grownCatalogue, runScenarios } from './api-load.ts';
 import { pageMix } from './page-load.ts';
+import { cpuSeconds } from './processes.ts';
 
 const products = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -44,13 +44,8 @@ async function measure() {
   const headers = { 'accept-encoding': 'br, gzip', accept: 'text/html' };
   const options = { connections: 50, seconds };
   runScenarios(shop, [{ name: 'warm-up', paths: [...mix.paths].reverse(), headers }], options);
-  // The server's CPU time (user + system, in clock ticks of 10 ms) over the measured row: CPU per page under shared load.
-  const cpu = () =>
-    readFileSync(`/proc/${shop.pid}/stat`, 'utf8')
-      .split(') ')[1]!
-      .split(' ')
-      .slice(11, 13)
-      .reduce((sum, n) => sum + Number(n) * 10, 0);
+  // The server's CPU time (user + system) over the measured row: CPU per page under shared load.
+  const cpu = () => cpuSeconds(shop.pid) * 1000;
   if (profile) process.kill(shop.pid, 'SIGUSR2');
   const before = cpu();
   const [row] = runScenarios(shop, [{ name: 'pages, cache off', paths: mix.paths, headers }], options);

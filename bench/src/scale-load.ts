@@ -13,7 +13,6 @@
  * proportional set (Pss) summed over PostgreSQL's processes (they share their buffers).
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
 import { ensureRedis } from '../../scripts/ensure-redis.mjs';
@@ -21,6 +20,7 @@ import { startTopology } from '../../scripts/topology.mjs';
 import { apiUrlSets } from './api-mix.ts';
 import { grownCatalogue } from './api-load.ts';
 import { benchDataDir, publishOrigin, repo, startShop } from './shop-server.ts';
+import { cpuOf, cpuSeconds, processesNamed, procStatusMb, pssMb } from './processes.ts';
 
 const LOOPBACK = '127.0.0.1,::1,::ffff:127.0.0.1';
 /** One request in 20 places an order. */
@@ -45,54 +45,6 @@ export type ScaleRow = {
 };
 
 type Target = { name: string; base: string; memory: () => Record<string, number>; cpu: () => Record<string, number> };
-
-/** CPU seconds (user + system) a process has used; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after "pid (comm) ".
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-
-function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** The processes whose command name is `comm` (postgres, redis-server, nginx). */
-function processesNamed(comm: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
-      } catch {
-        return false;
-      }
-    });
-}
-
-/** Proportional resident memory (shared pages divided among their users), summed, in MB. */
-function pssMb(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // Gone meanwhile (a PostgreSQL backend that ended).
-    }
-  }
-  return kb / 1024;
-}
 
 /** In-stock variants with 100 pieces or more and at most 2 kg (up to 400), from listing pages: what the load's orders buy. */
 async function orderableVariants(base: string, listing: string[]): Promise<number[]> {
