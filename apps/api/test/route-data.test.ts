@@ -55,6 +55,7 @@ beforeAll(async () => {
     'blog-tag': [`/blog/${tags[0].slug}`],
     'blog-post': [`/blog/clanok/${posts[0].slug}`],
     'shipping-payment': ['/doprava-a-platba'],
+    'checkout-cart': ['/checkout/cart'],
   };
 });
 afterAll(async () => {
