@@ -148,14 +148,6 @@ describe('route data', () => {
 
   it('each page renders once with only the data its route declares, and asks for nothing else', async () => {
     const shell = shellServer();
-    const config = {
-      assetOrigin: 'http://assets.test',
-      gtmId: null,
-      registryPollMs: 60_000,
-      registry: null,
-      telemetrySample: 0,
-      preview: null,
-    };
     const undeclared: { url: string; keys: string[] }[] = [];
     const statuses: Record<string, number> = {};
     for (const url of Object.values(samples).flat()) {
