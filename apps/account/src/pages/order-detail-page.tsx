@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
 import { Link, useParams, call, resource, useBasketStore, usePaymentRetry, useInvoiceDownload } from '@shop/shared-kernel';
-import { formatDate, formatPrice, ORDER_STATE_LABELS, formatZip, countSk } from '@shop/shared-kernel/rules';
+import { formatDate, formatFee, formatPrice, ORDER_STATE_LABELS, formatZip, countSk } from '@shop/shared-kernel/rules';
 import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { shopPaths, type AccountOrderDetail } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
@@ -282,9 +282,9 @@ function OrderDetailContent({ token }: { token: string }) {
           </>
         )}
         <dt>Doprava: {order.shipping.name}</dt>
-        <dd>{order.shipping.price === 0 ? 'zadarmo' : formatPrice(order.shipping.price)}</dd>
+        <dd>{formatFee(order.shipping.price)}</dd>
         <dt>Platba: {order.payment.name}</dt>
-        <dd>{order.payment.price === 0 ? 'zadarmo' : formatPrice(order.payment.price)}</dd>
+        <dd>{formatFee(order.payment.price)}</dd>
         {order.vat.map((v) => (
           <Fragment key={v.rate}>
             <dt>z toho DPH {v.rate} %</dt>
