@@ -40,6 +40,18 @@ export function directLoad(key: string): (() => Promise<unknown>) | null {
 
 const IN_PROCESS_GET = { accept: 'application/json', [IN_PROCESS_HEADER]: IN_PROCESS_SECRET };
 
+/** The JSON text each in-process answer came as, by the value parsed from it (see answerText). */
+const answerTexts = new WeakMap<object, string>();
+
+/**
+ * The JSON text a page's data came as from the API, when it came in-process: the page embeds it
+ * as it is for the browser's hydration (the same answer the browser would have got) instead of
+ * stringifying the parsed value again. Undefined for any other value.
+ */
+export function answerText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? answerTexts.get(value) : undefined;
+}
+
 /** The answer's JSON; an error status rejects with an error carrying it and the answer's Slovak message, as the kernel's client does. */
 async function inProcessGet(app: FastifyInstance, path: string): Promise<unknown> {
   const answer = await app.inject({ method: 'GET', url: path, headers: IN_PROCESS_GET });
@@ -49,7 +61,10 @@ async function inProcessGet(app: FastifyInstance, path: string): Promise<unknown
   } catch {
     body = undefined;
   }
-  if (answer.statusCode >= 200 && answer.statusCode < 300 && body !== undefined) return body;
+  if (answer.statusCode >= 200 && answer.statusCode < 300 && body !== undefined) {
+    if (typeof body === 'object' && body !== null) answerTexts.set(body, answer.payload);
+    return body;
+  }
   const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
   throw Object.assign(new Error(typeof message === 'string' ? message : `Požiadavka zlyhala (HTTP ${answer.statusCode}).`), {
     status: answer.statusCode >= 400 ? answer.statusCode : 500,
