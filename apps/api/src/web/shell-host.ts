@@ -358,17 +358,18 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
       // The document is built once: the answer and the cache's copy are the same text when the head did not leave ahead.
       const html = streamed ? null : documentStart({ template: index.html, head: page, publicUrl: options.publicUrl, config }) + rest;
-      const kept: CachedPage = {
-        status: page.sentHead ? 200 : page.status,
-        policy,
-        html: html ?? serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
-        encoded: {},
-      };
-      if (cacheKey) pageCache.set(cacheKey, kept);
       if (html === null) {
+        if (cacheKey)
+          pageCache.set(cacheKey, {
+            status: page.sentHead ? 200 : page.status,
+            policy,
+            html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
+          });
         (streamed as unknown as ReturnType<typeof compressingStream>).stream.end(rest);
         return reply;
       }
+      const kept: CachedPage = { status: page.status, policy, html, encoded: {} };
+      if (cacheKey) pageCache.set(cacheKey, kept);
       return sendPage(request, reply.code(page.status).header('x-page-cache', 'miss'), kept);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
