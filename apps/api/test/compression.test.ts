@@ -4,13 +4,14 @@
  * for small answers and for HEAD; never the server-sent event stream. Real HTTP through node:http
  * (fetch would ask for gzip and decode on its own), against a real database.
  */
+import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressingStream, preferredEncoding } from '../src/infra/http/compression.ts';
+import { compressedPage, compressingStream, preferredEncoding } from '../src/infra/http/compression.ts';
 import { localDirectoryStorage } from '@shop/release';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
@@ -150,5 +151,26 @@ describe('the encoding of a page the server streams itself', () => {
       expect(head.toString(), String(encoding)).toBe('<head>'.padEnd(4000, 'x'));
       stream.end();
     }
+  });
+});
+
+describe('a rendered page compressed in one piece', () => {
+  // A page's size and mix: markup, text with diacritics, and digests that do not compress.
+  const page = Array.from(
+    { length: 600 },
+    (_, index) => `<li data-i="${index}">Tehla Porotherm ${index} – skladom, ${randomBytes(24).toString('base64')}</li>`,
+  ).join('');
+
+  it('decodes to exactly the page in either encoding, smaller than the page', () => {
+    const br = compressedPage(page, 'br');
+    const gzip = compressedPage(Buffer.from(page), 'gzip');
+    expect(br && brotliDecompressSync(br).toString()).toBe(page);
+    expect(gzip && gunzipSync(gzip).toString()).toBe(page);
+    expect(br!.length).toBeLessThan(Buffer.byteLength(page) / 2);
+  });
+
+  it('leaves it as it is when the browser takes no encoding, or when it is too small to gain', () => {
+    expect(compressedPage(page, null)).toBeNull();
+    expect(compressedPage('<p>Ahoj</p>', 'br')).toBeNull();
   });
 });

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
+import { IN_PROCESS_HEADER } from '../src/infra/observability/observability.ts';
+import { directLoad, serveApiInProcess } from '../src/web/ssr/in-process-api.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 
 const OPERATOR = 'operator-token-for-observability-tests';
@@ -16,6 +18,8 @@ beforeAll(async () => {
   api = await startTestApi({
     logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
     checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
+    // As the shop's server does: its pages' data from this API in-process.
+    configure: (app) => serveApiInProcess(app),
     readiness: [
       {
         name: 'registry',
@@ -106,5 +110,28 @@ describe('metrics', () => {
     expect(text).toMatch(/^shop_outbox_backlog\{status="dead"\} 0$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(text).toContain('# TYPE shop_orders_placed_total counter');
+  });
+});
+
+describe("a page's data loaded in-process", () => {
+  const requestsTo = async (route: string) => {
+    const text = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${OPERATOR}` } })).text;
+    const escaped = route.replace(/\//g, '\\/');
+    return Number(
+      new RegExp(`^shop_http_requests_total\\{method="GET",route="${escaped}",status="200"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,
+    );
+  };
+
+  it("is a part of the page's request: no log line and no request count of its own; a client cannot pass for it", async () => {
+    const load = directLoad('GET /api/blog/tags');
+    expect(load).not.toBeNull();
+    expect((await load!()) as { data: unknown[] }).toMatchObject({ data: expect.any(Array) });
+    expect(lines.filter((line) => line.url === '/api/blog/tags')).toHaveLength(0);
+    expect(await requestsTo('/api/blog/tags')).toBe(0);
+
+    const claimed = await api.request('GET', '/api/blog/tags', { headers: { [IN_PROCESS_HEADER]: 'a-guess' } });
+    expect(claimed.status).toBe(200);
+    expect(logOf(claimed.headers.get('x-request-id'))).toHaveLength(1);
+    expect(await requestsTo('/api/blog/tags')).toBe(1);
   });
 });

@@ -31,9 +31,9 @@ import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
 import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
 import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
-import { compressingStream, preferredEncoding } from '../infra/http/compression.ts';
+import { compressedPage, compressingStream, preferredEncoding } from '../infra/http/compression.ts';
 import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
-import { PageCache } from './ssr/page-cache.ts';
+import { PageCache, type CachedPage } from './ssr/page-cache.ts';
 import { catalogueVersion } from '../infra/cache/catalogue-version.ts';
 import { releasedFolder } from './released-folder.ts';
 
@@ -236,6 +236,15 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     return false;
   }
 
+  /** A rendered page compressed here in one piece (the compression plugin leaves an encoded answer alone), each encoding once per kept page. */
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, page: CachedPage) => {
+    reply.header('vary', 'accept-encoding');
+    const encoding = request.method === 'HEAD' ? null : preferredEncoding(request.headers['accept-encoding']);
+    const body = encoding ? ((page.encoded ??= {})[encoding] ??= compressedPage(page.html, encoding) ?? undefined) : undefined;
+    if (!encoding || !body) return reply.send(page.html);
+    return reply.header('content-encoding', encoding).send(body);
+  };
+
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     // The API's and the pictures' paths answer in the error shape, never with the shop's page.
     if (/^\/(api|media)(\/|\?|$)/.test(request.url)) return notFoundHandler(request, reply);
@@ -317,7 +326,11 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     if (cached) {
       app.metrics?.serverRenders.inc({ outcome: 'cached' });
       // The policy the page was kept with: it admits exactly that page's import map.
-      return reply.code(cached.status).header('content-security-policy', cached.policy).header('x-page-cache', 'hit').send(cached.html);
+      return sendPage(
+        request,
+        reply.code(cached.status).header('content-security-policy', cached.policy).header('x-page-cache', 'hit'),
+        cached,
+      );
     }
     const config = script + preload;
     // Set once the head has left ahead of the page: the rest is written into it.
@@ -345,17 +358,19 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
       // The document is built once: the answer and the cache's copy are the same text when the head did not leave ahead.
       const html = streamed ? null : documentStart({ template: index.html, head: page, publicUrl: options.publicUrl, config }) + rest;
-      if (cacheKey)
-        pageCache.set(cacheKey, {
-          status: page.sentHead ? 200 : page.status,
-          policy,
-          html: html ?? serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
-        });
       if (html === null) {
+        if (cacheKey)
+          pageCache.set(cacheKey, {
+            status: page.sentHead ? 200 : page.status,
+            policy,
+            html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
+          });
         (streamed as unknown as ReturnType<typeof compressingStream>).stream.end(rest);
         return reply;
       }
-      return reply.code(page.status).header('x-page-cache', 'miss').send(html);
+      const kept: CachedPage = { status: page.status, policy, html, encoded: {} };
+      if (cacheKey) pageCache.set(cacheKey, kept);
+      return sendPage(request, reply.code(page.status).header('x-page-cache', 'miss'), kept);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
       if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');

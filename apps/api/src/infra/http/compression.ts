@@ -7,9 +7,10 @@
  *   welcome); none without Accept-Encoding or with `identity`.
  * - Brotli at quality 3 for the API's answers: about half the CPU of quality 5 and less than gzip
  *   for nearly the same bytes, and at a high answer rate compression is a visible share of the
- *   server's time (figures: bench/results.md). Pages the server renders (compressingStream) keep
- *   quality 5: fewer, larger answers, each byte on a shopper's slow line before the first paint.
- *   Quality 11 would cost far more than it saves.
+ *   server's time (figures: bench/results.md). Pages the server renders (compressedPage, and
+ *   compressingStream for a page whose head leaves first) keep quality 5: fewer, larger answers,
+ *   each byte on a shopper's slow line before the first paint, and once a page is compressed in
+ *   one call quality 5 costs little more than 3. Quality 11 would cost far more than it saves.
  * - From 1 KB up: below that the headers and the framing outweigh the saving.
  * - Only compressible types (text, JSON, XML, JavaScript, SVG); never images, PDFs or uploads,
  *   which are compressed already.
@@ -25,7 +26,9 @@
  *   on the event loop and keep an exact Content-Length; bigger ones and streams go through a
  *   compression stream (chunked, the work off the event loop). The plugin's own bound on two cores
  *   is 8 KB, which sent a listing page through the stream: its hops to zlib's thread pool and back
- *   cost more than compressing the whole answer in one call, which is cheap at this size.
+ *   cost more than compressing the whole answer in one call, which is cheap at this size. A
+ *   server-rendered page (60 to 100 KB) is compressed in one call too (compressedPage): through the
+ *   stream it cost several times the compression itself.
  *
  * Request bodies are not decompressed: no client of the shop sends compressed bodies, and an
  * upload's size limit then counts the bytes as sent.
@@ -62,8 +65,11 @@ export const COMPRESSION: FastifyCompressOptions = {
   brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 3 } },
 };
 
-/** Brotli for the pages the server renders and streams (see above). */
-const PAGE_BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
+/**
+ * Brotli for the pages the server renders (see above). A window of 256 KB holds a whole page (some
+ * 60 to 100 KB): the default 4 MB one makes each compressor allocate for a page it never gets.
+ */
+const PAGE_BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 18 } };
 
 /**
  * The encoding for an answer the server streams itself (a page whose head leaves ahead of the
@@ -89,4 +95,19 @@ export function compressingStream(encoding: 'br' | 'gzip' | null): { stream: Tra
   if (encoding === null) return { stream: new PassThrough(), flush: () => {} };
   const stream = encoding === 'br' ? createBrotliCompress(PAGE_BROTLI) : createGzip();
   return { stream, flush: () => stream.flush() };
+}
+
+/**
+ * A whole rendered page compressed in one call on the event loop, told its size (see
+ * zlibSizingBrotli): a page is some 60 to 100 KB, where a compression stream's chunking and its hops
+ * to zlib's thread pool and back cost more than the compression itself. Null: sent as it is.
+ */
+export function compressedPage(html: string | Buffer, encoding: 'br' | 'gzip' | null): Buffer | null {
+  if (encoding === null) return null;
+  const bytes = typeof html === 'string' ? Buffer.from(html) : html;
+  if (bytes.byteLength < (COMPRESSION.threshold ?? 0)) return null;
+  if (encoding === 'gzip') return zlib.gzipSync(bytes);
+  return zlib.brotliCompressSync(bytes, {
+    params: { ...PAGE_BROTLI.params, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+  });
 }

@@ -38,6 +38,14 @@ export function loggingOptions(
   };
 }
 
+/**
+ * A page's data the server loads from its own API in-process (web/ssr/in-process-api.ts) carries
+ * this header with a secret of this process (no client can send it): a part of the page's request,
+ * not a request of its own, so it has no log line and no request metrics unless it fails.
+ */
+export const IN_PROCESS_HEADER = 'x-shop-in-process';
+export const IN_PROCESS_SECRET = randomUUID();
+
 /** Request id header, one log line per request, and the request metrics. */
 export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onRequest', async (request, reply) => {
@@ -45,6 +53,7 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   });
   app.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
+    if (status < 500 && request.headers[IN_PROCESS_HEADER] === IN_PROCESS_SECRET) return;
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     metrics.requests.inc({ method: request.method, route, status: String(status) });

@@ -1,11 +1,14 @@
 /**
  * The kernel's API client on the server: a page's data comes from this API in-process (Fastify's
  * inject), through the same routes, validation and caches as a browser's request, without a socket.
+ * Such a load is a part of the page's request, not a request of its own: it has no log line and no
+ * request metrics unless it fails (infra/observability's IN_PROCESS_HEADER).
  */
 import type { FastifyInstance } from 'fastify';
 import { api, configureApi } from '@shop/shared-kernel';
 import { resolveRedirect } from '@shop/shared-kernel/rules';
 import { onRedirectsChanged, REDIRECTS_MAX_AGE_MS, RedirectLookup } from '../../domains/catalog/redirect/redirect-lookup.ts';
+import { IN_PROCESS_HEADER, IN_PROCESS_SECRET } from '../../infra/observability/observability.ts';
 
 /** Points the server's copy of the kernel's client (the one the parts' server builds use) at this API. */
 export function serveApiInProcess(app: FastifyInstance): void {
@@ -35,16 +38,33 @@ export function directLoad(key: string): (() => Promise<unknown>) | null {
   return () => get(key.slice(4));
 }
 
+const IN_PROCESS_GET = { accept: 'application/json', [IN_PROCESS_HEADER]: IN_PROCESS_SECRET };
+
+/** The JSON text each in-process answer came as, by the value parsed from it (see answerText). */
+const answerTexts = new WeakMap<object, string>();
+
+/**
+ * The JSON text a page's data came as from the API, when it came in-process: the page embeds it
+ * as it is for the browser's hydration (the same answer the browser would have got) instead of
+ * stringifying the parsed value again. Undefined for any other value.
+ */
+export function answerText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? answerTexts.get(value) : undefined;
+}
+
 /** The answer's JSON; an error status rejects with an error carrying it and the answer's Slovak message, as the kernel's client does. */
 async function inProcessGet(app: FastifyInstance, path: string): Promise<unknown> {
-  const answer = await app.inject({ method: 'GET', url: path, headers: { accept: 'application/json' } });
+  const answer = await app.inject({ method: 'GET', url: path, headers: IN_PROCESS_GET });
   let body: unknown;
   try {
     body = answer.payload ? JSON.parse(answer.payload) : undefined;
   } catch {
     body = undefined;
   }
-  if (answer.statusCode >= 200 && answer.statusCode < 300 && body !== undefined) return body;
+  if (answer.statusCode >= 200 && answer.statusCode < 300 && body !== undefined) {
+    if (typeof body === 'object' && body !== null) answerTexts.set(body, answer.payload);
+    return body;
+  }
   const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
   throw Object.assign(new Error(typeof message === 'string' ? message : `Požiadavka zlyhala (HTTP ${answer.statusCode}).`), {
     status: answer.statusCode >= 400 ? answer.statusCode : 500,
@@ -75,6 +95,7 @@ function inProcessFetch(app: FastifyInstance): typeof fetch {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname + input.search : input.url;
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
+    headers[IN_PROCESS_HEADER] = IN_PROCESS_SECRET;
     const answer = await app.inject({
       method: (init?.method ?? 'GET') as 'GET',
       url,

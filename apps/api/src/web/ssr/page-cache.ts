@@ -6,8 +6,11 @@
  * the same key, a release or a catalogue change misses at once, and anything else shows within
  * `ttlMs`. Entries are bounded in number; the oldest go first.
  */
-/** `policy`: the Content-Security-Policy the page was rendered with (its import map's hash is in it). */
-export type CachedPage = { status: number; html: string; policy: string };
+/**
+ * `policy`: the Content-Security-Policy the page was rendered with (its import map's hash is in it);
+ * `encoded`: the page compressed in each encoding asked for so far, kept with it.
+ */
+export type CachedPage = { status: number; html: string; policy: string; encoded?: Partial<Record<'br' | 'gzip', Buffer>> };
 
 export class PageCache {
   private readonly entries = new Map<string, CachedPage & { until: number }>();

@@ -4,14 +4,32 @@
  * styles in the head, the rendered page in #root, and the data the browser hydrates with; in two
  * parts (documentStart, documentRest) when the head leaves ahead of the page.
  */
-import { documentTitle, SERVER_DATA_ID } from '@shop/shared-kernel/react';
+import { documentTitle, SERVER_DATA_ID, type EmbeddedServerData } from '@shop/shared-kernel/react';
 import { pictureAttributes } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../../infra/pure/html.ts';
 import type { PageHead, RenderedPage } from './page-render.ts';
+import { answerText } from './in-process-api.ts';
 
 /** JSON inside a <script>: nothing in it can close the element or start a comment. */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The data the browser hydrates with, as scriptJson would write it: each answer that came from the
+ * API in-process as the JSON text it came as (stringifying the parsed page data again cost as much
+ * as parsing it), anything else stringified.
+ */
+export function embeddedJson(embedded: EmbeddedServerData): string {
+  const loads = Object.entries(embedded.data).map(([key, settled]) => {
+    const text = settled.ok ? answerText(settled.data) : undefined;
+    return `${JSON.stringify(key)}:${text === undefined ? JSON.stringify(settled) : `{"ok":true,"data":${text}}`}`;
+  });
+  const json = `{"path":${JSON.stringify(embedded.path)},"data":{${loads.join(',')}},"notFound":${embedded.notFound === true}}`;
+  return json
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
@@ -101,7 +119,7 @@ export function documentRest(options: { template: string; page: RenderedPage; af
         styles: page.styles.filter((style) => !sent.styles.some((early) => early.area === style.area)),
       }).join('')
     : '';
-  const data = `<script type="application/json" id="${SERVER_DATA_ID}">${scriptJson(page.embedded)}</script>`;
+  const data = `<script type="application/json" id="${SERVER_DATA_ID}">${embeddedJson(page.embedded)}</script>`;
   return `${late}<div id="root">${page.html}</div>${options.afterRoot}${data}${template.slice(template.indexOf(ROOT) + ROOT.length)}`;
 }
 
