@@ -54,6 +54,13 @@ describe('the validator of a public page', () => {
     const other = new PageValidators({ changes, now: () => MONDAY_MORNING });
     expect(other.forPage('/p/tehla', SHELL).confirmed(tag)).toBeNull();
     expect(check(tag, '/p/tvarnica')).toBeNull();
+    // A render that warned (data left to the browser, a part that failed) is not the whole page.
+    const partial = validators.forPage('/c/tehly', SHELL);
+    const warnings: string[] = [];
+    partial.watch({ warn: (_object, message) => warnings.push(message), error: () => undefined }).warn({}, 'left data to the browser');
+    partial.rendered(PRODUCT_PAGE);
+    expect(warnings).toEqual(['left data to the browser']);
+    expect(check(partial.tag, '/c/tehly')).toBeNull();
     expect(check('*')).toBeNull();
     expect(check('')).toBeNull();
     expect(check(`${tag}, ${'x'.repeat(2000)}`)).toBeNull();

@@ -44,6 +44,8 @@ export type PageValidatorOptions = {
 };
 
 /** A page this process rendered whole: its tag, what it was made of, and the products it showed (null: unknown, any change counts). */
+type RenderLog = { warn(object: object, message: string): void; error(object: object, message: string): void };
+
 type Kept = { tag: string; base: string; point: number; renderedAt: number; products: readonly number[] | null };
 
 /** The validator of one page request, made before the page is rendered or taken from the page cache. */
@@ -52,8 +54,13 @@ export type PageValidator = {
   readonly tag: string;
   /** The tag `If-None-Match` names that still holds for this page: answer 304 with it. Null: render. */
   confirmed(ifNoneMatch: string | string[] | undefined): string | null;
-  /** The page was rendered whole with `data` (its embedded data): its tag may be confirmed from now on. */
+  /** The page was rendered with `data` (its embedded data): its tag may be confirmed from now on, unless the render warned. */
   rendered(data: unknown): void;
+  /**
+   * The render's log, watched: a page whose render warned (data left to the browser, past its
+   * budget, a part that failed) is not whole, and its tag is never confirmed.
+   */
+  watch(log: RenderLog): RenderLog;
   /** The tag of the page the server's page cache holds for this request, when known (else none is sent). */
   keptTag(): string | null;
 };
@@ -88,10 +95,23 @@ export class PageValidators {
     const base = hash.digest('base64url').slice(0, 22);
     const point = this.changes.point();
     const tag = `W/"${base}.${point.toString(36)}.${Math.floor(now / 1000).toString(36)}"`;
+    let whole = true;
     return {
       tag,
       confirmed: (ifNoneMatch) => this.confirm(url, base, ifNoneMatch),
-      rendered: (data) => this.keep(url, { tag, base, point, renderedAt: now, products: productsOf(data) }),
+      rendered: (data) => {
+        if (whole) this.keep(url, { tag, base, point, renderedAt: now, products: productsOf(data) });
+      },
+      watch: (log) => ({
+        warn: (object, message) => {
+          whole = false;
+          log.warn(object, message);
+        },
+        error: (object, message) => {
+          whole = false;
+          log.error(object, message);
+        },
+      }),
       keptTag: () => {
         const kept = this.pages.get(url);
         return kept && kept.base === base && this.holds(kept, now) ? kept.tag : null;

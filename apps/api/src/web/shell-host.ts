@@ -344,7 +344,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         bucket,
         config: shownConfig,
         origin: options.publicUrl,
-        log: request.log,
+        log: validator ? validator.watch(request.log) : request.log,
         onHead: (head) => {
           const encoding = preferredEncoding(request.headers['accept-encoding']);
           streamed = compressingStream(encoding);
