@@ -61,6 +61,13 @@ describe('the validator of a public page', () => {
     partial.rendered(PRODUCT_PAGE);
     expect(warnings).toEqual(['left data to the browser']);
     expect(check(partial.tag, '/c/tehly')).toBeNull();
+    // Nor is the whole render's tag before it: the page cache now holds the partial page.
+    const whole = render('/c/tehly');
+    const again = validators.forPage('/c/tehly', SHELL);
+    again.watch({ warn: () => undefined, error: () => undefined }).error({}, 'a part failed');
+    again.rendered(PRODUCT_PAGE);
+    expect(check(whole, '/c/tehly')).toBeNull();
+    expect(validators.forPage('/c/tehly', SHELL).keptTag()).toBeNull();
     expect(check('*')).toBeNull();
     expect(check('')).toBeNull();
     expect(check(`${tag}, ${'x'.repeat(2000)}`)).toBeNull();

@@ -101,6 +101,8 @@ export class PageValidators {
       confirmed: (ifNoneMatch) => this.confirm(url, base, ifNoneMatch),
       rendered: (data) => {
         if (whole) this.keep(url, { tag, base, point, renderedAt: now, products: productsOf(data) });
+        // The page cache now holds this render: an older tag must not be confirmed (or given) for it.
+        else this.pages.delete(url);
       },
       watch: (log) => ({
         warn: (object, message) => {
