@@ -69,14 +69,18 @@ const indent = (text) =>
  * past the server's stale-while-revalidate, for as long as nobody asked (unbounded). No cache lock
  * either: nginx's waiters poll every 500 ms and are not woken when the answer turns out not to be
  * kept, so every page during a canary would queue behind the one before; a refresh is one
- * background request per page anyway.
+ * background request per page anyway. An expired page is asked for with its ETag
+ * (`proxy_cache_revalidate`): the server confirms it with a 304 without rendering when nothing it
+ * shows changed, so the tail of pages asked for less often than the window still costs no render;
+ * each address goes to one server (`hash`), the one that can confirm its tag. `inactive` is twice
+ * the tags' lifetime (apps/api/src/web/page-validator.ts): a copy idle longer could not be confirmed.
  */
 export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
   // An idle upstream connection is dropped by nginx before a server closes it (its idle socket
   // timeout, connectionTimeout in api/src/app.ts, is 30 s): a request nginx sent on a connection
   // the server was closing would fail, and one that changes something is not sent again.
-  const upstream = (name, key) =>
-    `upstream ${name} {\n${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 20s;\n}`;
+  const upstream = (name, key, balance = '') =>
+    `upstream ${name} {\n${balance}${web.map((w) => `  server 127.0.0.1:${w[key]} max_fails=3 fail_timeout=5s;`).join('\n')}\n  keepalive 32;\n  keepalive_timeout 20s;\n}`;
   const proxied = [
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
@@ -89,8 +93,12 @@ export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
     .join('\n');
   return `
 ${upstream('shop_web', 'port')}
+# Pages: each address always to the same server, which alone can confirm the ETag it gave (its
+# catalogue counters are its own, see apps/api/src/web/page-validator.ts); a server that is down
+# passes its addresses on, and the other renders them anew.
+${upstream('shop_pages', 'port', '  hash $request_uri consistent;\n')}
 ${upstream('shop_areas', 'assetPort')}
-proxy_cache_path ${dir}/cache-pages levels=1:2 keys_zone=pages:10m max_size=256m inactive=10m use_temp_path=off;
+proxy_cache_path ${dir}/cache-pages levels=1:2 keys_zone=pages:10m max_size=1g inactive=10m use_temp_path=off;
 proxy_cache_path ${dir}/cache-areas levels=1:2 keys_zone=areas:10m max_size=512m inactive=7d use_temp_path=off;
 map $request_uri $edge_skip_long {
   default 0;
@@ -143,11 +151,13 @@ ${indent(edgeBodyLimits('proxy_pass http://shop_web;'))}
     if ($edge_skip_long) {
       return 418;
     }
-    proxy_pass http://shop_web;
+    proxy_pass http://shop_pages;
     proxy_cache pages;
     proxy_cache_methods GET HEAD;
     proxy_cache_key $scheme$host$request_uri;
     proxy_cache_background_update on;
+    # An expired page is asked for with its ETag: a 304 (no render) keeps the copy for another s-maxage.
+    proxy_cache_revalidate on;
     proxy_cache_use_stale error timeout;
     proxy_cache_bypass $edge_skip_cookie $edge_skip_path $http_authorization;
     proxy_no_cache $edge_skip_cookie $edge_skip_path $http_authorization;

@@ -4,11 +4,13 @@
  * popular URL asked for 1/k as often as the first, popularity unrelated to the kind of page), at
  * 50 connections, against two web servers and a worker behind nginx on PostgreSQL and Redis
  * (scripts/topology.mjs, what `npm run start:cluster` runs). Reported per row: the share nginx
- * answered from its cache (X-Edge-Cache HIT, STALE, UPDATING or REVALIDATED), pages/s, p50/p99,
- * and the CPU time (user + system) of the web servers and of nginx per page view.
+ * answered from its cache (X-Edge-Cache HIT, STALE, UPDATING or REVALIDATED), the shares by cache
+ * status (HIT; STALE or UPDATING; REVALIDATED: the body from nginx after a 304 from a server, which
+ * still cost that server a check; MISS or EXPIRED: a render), pages/s, p50/p99, and the CPU time
+ * (user + system) of the web servers and of nginx per page view.
  * Rows: the edge starting empty, then (after a warm-up of the same load, not counted) a warm edge.
  * The load generator runs on core 1; the servers, nginx and the databases are not pinned.
- *   cd bench && node --import tsx src/edge-load.ts      (BENCH_PRODUCTS, BENCH_LOAD_SECONDS)
+ *   cd bench && node --import tsx src/edge-load.ts      (BENCH_PRODUCTS, BENCH_LOAD_SECONDS, BENCH_EDGE_WARM_UP_SECONDS)
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,6 +25,9 @@ import { random } from './url-sets.ts';
 
 /** nginx's cache statuses of an answer it gave from its cache (stale ones while it fetches the page anew). */
 const FROM_EDGE = ['HIT', 'STALE', 'UPDATING', 'REVALIDATED'];
+/** The shares reported, by X-Edge-Cache status: what reached a server and what it cost there. */
+const GROUPS = { HIT: ['HIT'], 'STALE/UPDATING': ['STALE', 'UPDATING'], REVALIDATED: ['REVALIDATED'], 'MISS/EXPIRED': ['MISS', 'EXPIRED'] };
+export type EdgeGroup = keyof typeof GROUPS;
 /** How many page views the load cycles through (drawn once, the same every run). */
 const VIEWS = 400_000;
 const CONNECTIONS = 50;
@@ -40,6 +45,8 @@ export type EdgeRow = {
   /** Answers by X-Edge-Cache status. */
   edge: Record<string, number>;
   edgeShare: number;
+  /** Shares of the views by X-Edge-Cache group (the rest: BYPASS or no status). */
+  groups: Record<EdgeGroup, number>;
   /** CPU milliseconds per page view: both web servers together, and nginx. */
   webCpuMsPerView: number;
   nginxCpuMsPerView: number;
@@ -117,6 +124,12 @@ function load(name: string, base: string, paths: string[], seconds: number, cpu:
   };
   const views = Math.max(1, measured.total);
   const fromEdge = FROM_EDGE.reduce((sum, status) => sum + (measured.edge[status] ?? 0), 0);
+  const groups = Object.fromEntries(
+    Object.entries(GROUPS).map(([group, statuses]) => [
+      group,
+      statuses.reduce((sum, status) => sum + (measured.edge[status] ?? 0), 0) / views,
+    ]),
+  ) as Record<EdgeGroup, number>;
   const row: EdgeRow = {
     name,
     pagesPerSecond: measured.requestsPerSecond,
@@ -127,17 +140,28 @@ function load(name: string, base: string, paths: string[], seconds: number, cpu:
     failures: measured.failures,
     edge: measured.edge,
     edgeShare: fromEdge / views,
+    groups,
     webCpuMsPerView: ((after.web - before.web) * 1000) / views,
     nginxCpuMsPerView: ((after.nginx - before.nginx) * 1000) / views,
   };
   process.stderr.write(
     `[edge] ${name}: ${Math.round(row.pagesPerSecond)} pages/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.errors} errors, ` +
-      `${(row.edgeShare * 100).toFixed(1)} % from the edge ${JSON.stringify(row.edge)}, CPU ms per view: web servers ${row.webCpuMsPerView.toFixed(2)}, nginx ${row.nginxCpuMsPerView.toFixed(2)}\n`,
+      `${(row.edgeShare * 100).toFixed(1)} % from the edge (${shares(row)}), CPU ms per view: web servers ${row.webCpuMsPerView.toFixed(2)}, nginx ${row.nginxCpuMsPerView.toFixed(2)}\n`,
   );
   return row;
 }
 
-export async function runEdgeLoad(options: { port?: number; products: number; seconds: number }): Promise<EdgeLoad> {
+/**
+ * `warmUpSeconds` (default three rows' time): the load before the warm row. A page's ETag is
+ * confirmed for minutes (apps/api/src/web/page-validator.ts), so the tail's share settles only after
+ * a warm-up longer than that; the default shows the edge a minute into the load.
+ */
+export async function runEdgeLoad(options: {
+  port?: number;
+  products: number;
+  seconds: number;
+  warmUpSeconds?: number;
+}): Promise<EdgeLoad> {
   const pgData = benchDataDir(`api-pg-${options.products}`);
   const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
   try {
@@ -169,11 +193,20 @@ export async function runEdgeLoad(options: { port?: number; products: number; se
           web: shop.web.reduce((sum, server) => sum + cpuSeconds(server.child.pid!), 0),
           nginx: nginxPids(shop.nginxDir).reduce((sum, pid) => sum + cpuSeconds(pid), 0),
         });
-        const cold = load('edge empty at the start', shop.url, paths, options.seconds, cpu);
+        // Each row goes on with the views where the one before stopped: replaying the same first views
+        // would ask the warm edge only for pages it has already seen, and flatter it.
+        let viewed = 0;
+        const row = (name: string, seconds: number) => {
+          const from = viewed % paths.length;
+          const measured = load(name, shop.url, [...paths.slice(from), ...paths.slice(0, from)], seconds, cpu);
+          viewed += measured.total;
+          return measured;
+        };
+        const cold = row('edge empty at the start', options.seconds);
         // Then as a shop runs: the popular pages kept and refreshed, only the tail's first views reach a server.
-        const warmUp = WARM_UP_ROWS * options.seconds;
-        load(`warm-up (not counted), ${warmUp} s`, shop.url, paths, warmUp, cpu);
-        const rows = [cold, load(`edge warm (after ${warmUp + options.seconds} s of this load)`, shop.url, paths, options.seconds, cpu)];
+        const warmUp = options.warmUpSeconds ?? WARM_UP_ROWS * options.seconds;
+        row(`warm-up (not counted), ${warmUp} s`, warmUp);
+        const rows = [cold, row(`edge warm (after ${warmUp + options.seconds} s of this load)`, options.seconds)];
         return { rows, distinct: distinct.length, topShare };
       } finally {
         await shop.stop();
@@ -185,6 +218,12 @@ export async function runEdgeLoad(options: { port?: number; products: number; se
     await postgres.stop();
   }
 }
+
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+const shares = (row: EdgeRow) =>
+  Object.entries(row.groups)
+    .map(([group, share]) => `${group} ${percent(share)}`)
+    .join(', ');
 
 const statuses = (edge: Record<string, number>) =>
   Object.entries(edge)
@@ -200,14 +239,17 @@ export function edgeSection(result: EdgeLoad, products: number, seconds: number)
     `Anonymous page views (no cookies, compressed HTML) over the ${result.distinct.toLocaleString('en')} distinct URLs of the server-rendered page mix, ` +
       `with a Zipf popularity (s = 1; the 100 most popular URLs get ${(result.topShare * 100).toFixed(0)} % of the views), ${CONNECTIONS} connections, ` +
       `${seconds} s per row, against two web servers and a worker behind nginx on PostgreSQL and Redis. nginx keeps a page for its s-maxage and answers it ` +
-      'stale for its stale-while-revalidate while it fetches it anew (docs/operations.md). "From the edge": X-Edge-Cache HIT, STALE, UPDATING or REVALIDATED. ' +
+      'stale for its stale-while-revalidate while it fetches it anew, an expired one asked for with its ETag (docs/operations.md). ' +
+      '"From the edge": X-Edge-Cache HIT, STALE, UPDATING or REVALIDATED; REVALIDATED is the body from nginx after a 304 from a server ' +
+      "(a check there, no render), MISS or EXPIRED a render (or the server's page cache). " +
       'CPU: milliseconds of CPU time (user + system) per page view, both web servers together, and nginx; the load generator on core 1 (bench/src/edge-load.ts).',
     '',
-    '| edge | pages/s | p50 ms | p99 ms | errors | from the edge | X-Edge-Cache | web servers CPU ms per view | nginx CPU ms per view |',
-    '|---|---:|---:|---:|---:|---:|---|---:|---:|',
+    '| edge | pages/s | p50 ms | p99 ms | errors | from the edge | HIT | STALE/UPDATING | REVALIDATED | MISS/EXPIRED | X-Edge-Cache | web servers CPU ms per view | nginx CPU ms per view |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
     ...result.rows.map(
       (row) =>
-        `| ${row.name} | ${Math.round(row.pagesPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.edgeShare * 100).toFixed(1)} % | ${statuses(row.edge)} | ${row.webCpuMsPerView.toFixed(2)} | ${row.nginxCpuMsPerView.toFixed(2)} |`,
+        `| ${row.name} | ${Math.round(row.pagesPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${percent(row.edgeShare)} | ` +
+        `${percent(row.groups.HIT)} | ${percent(row.groups['STALE/UPDATING'])} | ${percent(row.groups.REVALIDATED)} | ${percent(row.groups['MISS/EXPIRED'])} | ${statuses(row.edge)} | ${row.webCpuMsPerView.toFixed(2)} | ${row.nginxCpuMsPerView.toFixed(2)} |`,
     ),
     '',
   ];
@@ -216,6 +258,7 @@ export function edgeSection(result: EdgeLoad, products: number, seconds: number)
 if (import.meta.url === `file://${process.argv[1]}`) {
   const products = Number(process.env.BENCH_PRODUCTS ?? 100_000);
   const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-  const result = await runEdgeLoad({ products, seconds });
+  const warmUpSeconds = process.env.BENCH_EDGE_WARM_UP_SECONDS ? Number(process.env.BENCH_EDGE_WARM_UP_SECONDS) : undefined;
+  const result = await runEdgeLoad({ products, seconds, ...(warmUpSeconds ? { warmUpSeconds } : {}) });
   process.stdout.write(`${edgeSection(result, products, seconds).join('\n')}\n`);
 }

@@ -35,16 +35,30 @@ afterAll(async () => {
   await db?.end();
 });
 
-type Page = { status: number; edge: string | null; cacheControl: string | null; setCookie: string[]; html: string };
+type Page = { status: number; edge: string | null; cacheControl: string | null; etag: string | null; setCookie: string[]; html: string };
 async function page(path: string, headers: Record<string, string> = {}): Promise<Page> {
   const res = await fetch(`${cluster.url}${path}`, { headers, redirect: 'manual' });
   return {
     status: res.status,
     edge: res.headers.get('x-edge-cache'),
     cacheControl: res.headers.get('cache-control'),
+    etag: res.headers.get('etag'),
     setCookie: res.headers.getSetCookie(),
     html: await res.text(),
   };
+}
+
+/** The web servers' page answers by outcome (rendered, cached, revalidated, …), both servers together. */
+async function serverAnswers(): Promise<Record<string, number>> {
+  const outcomes: Record<string, number> = {};
+  for (const server of cluster.web) {
+    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
+    expect(res.status).toBe(200);
+    for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
+      outcomes[match[1]!] = (outcomes[match[1]!] ?? 0) + Number(match[2]);
+    }
+  }
+  return outcomes;
 }
 
 /** The registry revision a page was rendered with (its embedded configuration). */
@@ -111,6 +125,26 @@ describe('nginx keeps public pages', () => {
     expect(second.edge).toBe('HIT');
     expect(second.html).toBe(first.html);
     expect(await pagesAnsweredByServers()).toBe(before);
+  });
+
+  it('an expired page is revalidated: the server confirms its ETag without a render, nginx keeps its body', async () => {
+    const path = `/?edge-revalidate=${Date.now()}`;
+    const first = await page(path);
+    expect(first.edge).toBe('MISS');
+    expect(first.etag).toMatch(/^W\/"/);
+    const before = await serverAnswers();
+    // Past s-maxage nginx answers its copy stale and asks the server again with the ETag, in the background …
+    const stale = await pollUntil(path, (p) => p.edge === 'STALE' || p.edge === 'UPDATING', 3 * PAGE_CACHE_MS);
+    expect(['STALE', 'UPDATING']).toContain(stale.last.edge);
+    // … and the 304 makes its copy fresh again: the same body and tag, without a render.
+    const fresh = await pollUntil(path, (p) => p.edge === 'HIT', 3 * PAGE_CACHE_MS);
+    expect(fresh.last.edge).toBe('HIT');
+    expect(fresh.last.html).toBe(first.html);
+    expect(fresh.last.etag).toBe(first.etag);
+    const after = await serverAnswers();
+    expect((after.revalidated ?? 0) - (before.revalidated ?? 0)).toBeGreaterThanOrEqual(1);
+    expect(after.rendered ?? 0).toBe(before.rendered ?? 0);
+    expect(after.cached ?? 0).toBe(before.cached ?? 0);
   });
 
   it('a price change is seen through nginx within the bound', async () => {

@@ -35,6 +35,7 @@ import { compressedPage, compressingStream, preferredEncoding } from '../infra/h
 import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
 import { PageCache, type CachedPage } from './ssr/page-cache.ts';
 import { catalogueVersion } from '../infra/cache/catalogue-version.ts';
+import { PageValidators } from './page-validator.ts';
 import { releasedFolder } from './released-folder.ts';
 
 export type ShellHostOptions = {
@@ -126,6 +127,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     integrity: options.integrity,
   });
   const pageCache = new PageCache(options.pageCacheMs ?? PAGE_CACHE_MS);
+  const validators = new PageValidators();
   // An object store's versions are downloaded under its cache: the folder is made here, not by a release.
   if (!storage.local) await mkdir(shellsDir, { recursive: true });
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
@@ -322,9 +324,19 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const cacheKey = previewed
       ? null
       : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogueVersion()].join('\u0000');
+    // A kept copy (nginx's, a CDN's, a browser's) whose page has not changed is confirmed without a render.
+    const validator =
+      shared && options.serverRender !== false ? validators.forPage(request.url, [dir, policy, script, preload, firstFrame]) : null;
+    const confirmed = validator?.confirmed(request.headers['if-none-match']);
+    if (confirmed) {
+      app.metrics?.serverRenders.inc({ outcome: 'revalidated' });
+      return reply.code(304).header('etag', confirmed).header('vary', 'accept-encoding').send();
+    }
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
     if (cached) {
       app.metrics?.serverRenders.inc({ outcome: 'cached' });
+      const keptTag = validator?.keptTag();
+      if (keptTag) reply.header('etag', keptTag);
       // The policy the page was kept with: it admits exactly that page's import map.
       return sendPage(
         request,
@@ -333,6 +345,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       );
     }
     const config = script + preload;
+    if (validator) reply.header('etag', validator.tag);
     // Set once the head has left ahead of the page: the rest is written into it.
     let streamed: ReturnType<typeof compressingStream> | null = null;
     try {
@@ -344,7 +357,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         bucket,
         config: shownConfig,
         origin: options.publicUrl,
-        log: request.log,
+        log: validator ? validator.watch(request.log) : request.log,
         onHead: (head) => {
           const encoding = preferredEncoding(request.headers['accept-encoding']);
           streamed = compressingStream(encoding);
@@ -355,6 +368,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         },
       });
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
+      validator?.rendered(page.embedded);
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
       // The document is built once: the answer and the cache's copy are the same text when the head did not leave ahead.
       const html = streamed ? null : documentStart({ template: index.html, head: page, publicUrl: options.publicUrl, config }) + rest;

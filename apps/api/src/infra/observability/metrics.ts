@@ -131,7 +131,7 @@ export function createMetrics(
   });
   const serverRenders = new Counter({
     name: 'shop_server_renders_total',
-    help: 'Pages the server rendered (rendered, not_found) or left to the browser (browser: not a server-rendered page; fallback: the render failed).',
+    help: 'Pages the server rendered (rendered, not_found), served from its page cache (cached), confirmed to a cache by their ETag without a render (revalidated, 304) or left to the browser (browser: not a server-rendered page; fallback: the render failed).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
