@@ -153,12 +153,12 @@ const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string
   edge: {
     title: 'Pages answered by the edge',
     text: () => [
-      "- **What limits it: how often each URL is asked for within the invalidation bound, and so the servers' render rate.** nginx answers a page " +
-        'from its cache for s-maxage and, while one request fetches it anew, for stale-while-revalidate more (10 s together, docs/operations.md); a URL ' +
-        "asked for less often than that goes to a server (X-Edge-Cache EXPIRED or MISS), and under a Zipf popularity the long tail's share of the views " +
-        "is large. Under the closed-loop load the share settles where the servers' render rate equals the views per second not fresh at the edge: " +
-        'faster renders (the first target of issue #43) raise the views per second and with them the share; so would a longer bound, a price change ' +
-        'then seen later.',
+      "- **What limits it: the tail's first views and how often each URL is asked for within a validator's lifetime.** nginx answers a page " +
+        'from its cache for s-maxage and, while one request fetches it anew, for stale-while-revalidate more (10 s together, docs/operations.md); ' +
+        "after that it asks the server with the page's ETag, and the server confirms it with a 304 without rendering while nothing the page shows " +
+        "has changed (REVALIDATED, counted as answered by the edge: its body comes from nginx) for at most a validator's lifetime " +
+        '(apps/api/src/web/page-validator.ts). A URL never asked before, or not within that lifetime, is rendered (MISS, EXPIRED); under a Zipf ' +
+        "popularity the long tail's share of the views is large, so the share rises with the views per second and the length of the warm-up.",
     ],
   },
 };

@@ -3,7 +3,7 @@
  * same code, serves both as in production, measures (Lighthouse, bytes and
  * round trips, the API under load on 100,000 products) and writes
  * bench/results.md with every budget marked met or missed. Medians throughout.
- * Settings: BENCH_LH_RUNS (5), BENCH_PRODUCTS (100000), BENCH_LOAD_SECONDS (10).
+ * Settings: BENCH_LH_RUNS (5), BENCH_PRODUCTS (100000), BENCH_LOAD_SECONDS (10), BENCH_EDGE_WARM_UP_SECONDS (360).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ import { repo, startShop } from './shop-server.ts';
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 5);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+/** The edge row's warm-up: longer than a page validator's lifetime, so the edge is as a running shop's. */
+const EDGE_WARM_UP_SECONDS = Number(process.env.BENCH_EDGE_WARM_UP_SECONDS ?? 360);
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 function step(title: string, command: string, args: string[], cwd = repo) {
@@ -136,7 +138,8 @@ async function main() {
   log('at scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis');
   const scale = await runScaleLoad({ port: 4660, products: PRODUCTS, seconds: LOAD_SECONDS });
   log('pages through nginx in the cluster, Zipf popularity');
-  const edge = await runEdgeLoad({ port: 4670, products: PRODUCTS, seconds: LOAD_SECONDS });
+  // A shop's edge runs for days: the warm row follows EDGE_WARM_UP_SECONDS of the same load.
+  const edge = await runEdgeLoad({ port: 4670, products: PRODUCTS, seconds: LOAD_SECONDS, warmUpSeconds: EDGE_WARM_UP_SECONDS });
   log('catalogue queries one by one (api/bench/catalogue-bench.ts), on SQLite and on PostgreSQL');
   const catalogue = await runCatalogueOneAtATime(PRODUCTS);
 
@@ -270,7 +273,9 @@ async function main() {
   const warmEdge = edge.rows.at(-1)!;
   budgets.push({
     what: 'page views answered by the edge (nginx, Zipf popularity, warm)',
-    value: `${(warmEdge.edgeShare * 100).toFixed(1)} % (web servers ${warmEdge.webCpuMsPerView.toFixed(2)} CPU ms per view)`,
+    value:
+      `${(warmEdge.edgeShare * 100).toFixed(1)} % (${((warmEdge.groups.HIT + warmEdge.groups['STALE/UPDATING']) * 100).toFixed(1)} % without a server, ` +
+      `${(warmEdge.groups.REVALIDATED * 100).toFixed(1)} % revalidated by a 304; web servers ${warmEdge.webCpuMsPerView.toFixed(2)} CPU ms per view)`,
     limit: '≥ 90 %',
     met: warmEdge.edgeShare >= 0.9,
     group: 'edge',
