@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Link, bus } from '@shop/shared-kernel';
+import { useFirstViewPicture } from '@shop/shared-kernel/react';
 import { pictureAttributes, salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
 import { shopPaths, type ProductSummary } from '@shop/shared-kernel/contract';
 import { Price, SaleBadge } from './price.tsx';
@@ -37,6 +38,9 @@ export function ProductCard({ product, first = false }: { product: ProductSummar
  * the page, whose pictures load as they come near the screen.
  */
 export function ProductGrid({ products, label, firstRow = 0 }: { products: ProductSummary[]; label: string; firstRow?: number }) {
+  // The first card's picture is the page's largest paint: the server's head asks for it, exactly as the card does.
+  const lead = firstRow > 0 ? products[0] : undefined;
+  useFirstViewPicture(lead ? pictureAttributes(lead.p_image, 'card') : null);
   // The rest of the page (analytics) learns which products the shopper was shown.
   useEffect(() => {
     if (products.length > 0) bus.emit('item:listed', { list: label, items: products.map((product) => commerceItem(product.variant)) });
