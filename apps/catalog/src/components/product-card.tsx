@@ -1,14 +1,25 @@
 import { useEffect } from 'react';
 import { Link, bus } from '@shop/shared-kernel';
+import { useFirstViewPicture } from '@shop/shared-kernel/react';
 import { pictureAttributes, salePercent, variantCountText, commerceItem } from '@shop/shared-kernel/rules';
 import { shopPaths, type ProductSummary } from '@shop/shared-kernel/contract';
 import { Price, SaleBadge } from './price.tsx';
 
 /**
- * `first`: a card of the listing's first row, seen as the page opens: its picture is fetched at once, ahead
- * of the scripts, and drawn in the frame that shows the page (decoded with it, not in a frame after).
+ * How a card's picture loads: `lead`, the page's largest paint (the listing's first card), is fetched
+ * first, ahead of everything but the HTML; `first`, the rest of the first row, at once but at the
+ * browser's own priority, so it does not share the line with the lead's bytes; both are drawn in the
+ * frame that shows the page (decoded with it, not in a frame after). `lazy`: as it comes near the screen.
  */
-export function ProductCard({ product, first = false }: { product: ProductSummary; first?: boolean }) {
+export type CardPicture = 'lead' | 'first' | 'lazy';
+
+const PICTURE_LOADING = {
+  lead: { fetchPriority: 'high', decoding: 'sync' },
+  first: { fetchPriority: 'low', decoding: 'sync' },
+  lazy: { loading: 'lazy' },
+} as const;
+
+export function ProductCard({ product, picture = 'lazy' }: { product: ProductSummary; picture?: CardPicture }) {
   return (
     <article className="cat-card" data-testid="product-card">
       <Link to={shopPaths.product(product.p_url)} className="cat-card__link">
@@ -18,7 +29,7 @@ export function ProductCard({ product, first = false }: { product: ProductSummar
           alt=""
           width={320}
           height={240}
-          {...(first ? { fetchPriority: 'high' as const, decoding: 'sync' as const } : { loading: 'lazy' as const })}
+          {...PICTURE_LOADING[picture]}
         />
         <div className="cat-card__body">
           <h3 className="cat-card__name">{product.p_name}</h3>
@@ -37,6 +48,9 @@ export function ProductCard({ product, first = false }: { product: ProductSummar
  * the page, whose pictures load as they come near the screen.
  */
 export function ProductGrid({ products, label, firstRow = 0 }: { products: ProductSummary[]; label: string; firstRow?: number }) {
+  // The first card's picture is the page's largest paint: the server's head asks for it, exactly as the card does.
+  const lead = firstRow > 0 ? products[0] : undefined;
+  useFirstViewPicture(lead ? pictureAttributes(lead.p_image, 'card') : null);
   // The rest of the page (analytics) learns which products the shopper was shown.
   useEffect(() => {
     if (products.length > 0) bus.emit('item:listed', { list: label, items: products.map((product) => commerceItem(product.variant)) });
@@ -45,7 +59,7 @@ export function ProductGrid({ products, label, firstRow = 0 }: { products: Produ
     <ul className="cat-grid" aria-label={label}>
       {products.map((product, index) => (
         <li key={product.p_id}>
-          <ProductCard product={product} first={index < firstRow} />
+          <ProductCard product={product} picture={index >= firstRow ? 'lazy' : index === 0 ? 'lead' : 'first'} />
         </li>
       ))}
     </ul>

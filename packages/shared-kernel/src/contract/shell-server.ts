@@ -86,6 +86,12 @@ export type PageMetaInput = {
   image?: string | null;
 };
 
+/**
+ * A picture as its `<img>` asks for it (`src`, and `srcSet`/`sizes` when it has a choice of widths): a
+ * preload that repeats these lets the browser pick the same file for both, so it is fetched once.
+ */
+export type PagePicture = { src: string; srcSet?: string; sizes?: string };
+
 export type ServerRender = {
   /** Loads settled before this render, by resource key. */
   readonly data: ReadonlyMap<string, SettledLoad>;
@@ -93,6 +99,11 @@ export type ServerRender = {
   readonly collect?: (key: string, load: (signal: AbortSignal) => Promise<unknown>) => void;
   /** Server only: the page's title, description, canonical path and main picture. */
   readonly meta?: (meta: PageMetaInput) => void;
+  /**
+   * Server only: the picture the page's first view waits for (its largest paint), declared by the
+   * component that shows it; the head asks for it ahead of everything else. The first declared wins.
+   */
+  readonly picture?: (picture: PagePicture) => void;
   /** Server only: a JSON-LD block of the page. */
   readonly jsonLd?: (id: string, json: string) => void;
   /** Server only: an area's stylesheet the page needs. */

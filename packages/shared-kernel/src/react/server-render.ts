@@ -10,7 +10,7 @@
 import { createContext, type Context } from 'react';
 import type { ServerRender, SettledLoad } from '../contract/shell-server.ts';
 
-export type { PageMetaInput, ServerRender, SettledLoad } from '../contract/shell-server.ts';
+export type { PageMetaInput, PagePicture, ServerRender, SettledLoad } from '../contract/shell-server.ts';
 
 const KEY = Symbol.for('@shop/shared-kernel/server-render');
 const holder = globalThis as { [KEY]?: Context<ServerRender | null> };

@@ -5,8 +5,8 @@
  * parts (documentStart, documentRest) when the head leaves ahead of the page.
  */
 import { documentTitle, SERVER_DATA_ID, type EmbeddedServerData } from '@shop/shared-kernel/react';
-import { pictureAttributes } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../../infra/pure/html.ts';
+import { picturePreloadLink } from '../picture-preload.ts';
 import type { PageHead, RenderedPage } from './page-render.ts';
 import { answerText } from './in-process-api.ts';
 
@@ -96,13 +96,8 @@ export function documentStart(options: { template: string; head: PageHead; publi
       `<meta name="description" content="${escapeHtml(options.head.meta.description)}" />`,
     );
   }
-  // The main picture is asked for before the scripts, which would otherwise queue ahead of it.
-  const image = options.head.meta.image;
-  // It names the same widths and layout as the gallery's <img>, so the browser fetches one picture for both.
-  const picture = image ? pictureAttributes(image, 'main') : null;
-  const preload = picture
-    ? `<link rel="preload" as="image" href="${escapeHtml(picture.src)}"${picture.srcSet ? ` imagesrcset="${escapeHtml(picture.srcSet)}" imagesizes="${escapeHtml(picture.sizes)}"` : ''} fetchpriority="high">`
-    : '';
+  // The first view's picture is asked for before the scripts, which would otherwise queue ahead of it.
+  const preload = picturePreloadLink(options.head);
   return html.replace('<!--shop-config-->', preload + options.config + head.tags);
 }
 

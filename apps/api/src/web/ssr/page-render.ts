@@ -25,7 +25,7 @@ import { basename, join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import type { EmbeddedServerData, PageMetaInput, ServerRender, SettledLoad } from '@shop/shared-kernel/react';
+import type { EmbeddedServerData, PageMetaInput, PagePicture, ServerRender, SettledLoad } from '@shop/shared-kernel/react';
 import { chooseReleases } from '@shop/shared-kernel/rules';
 import type { ShellServer, ShellServerModule } from '@shop/shared-kernel/contract';
 import type { AreaName, AreaRelease, PartName, PublicRegistry, ReleaseIntegrity, ReleaseStorage } from '@shop/release';
@@ -58,6 +58,8 @@ type AreaServerModule = { modules: Record<string, () => Promise<unknown>> };
 /** What the document's head carries: known once the page has its title. */
 export type PageHead = {
   meta: PageMetaInput;
+  /** The picture the first view waits for, as its component declared it (see picture-preload.ts). */
+  picture?: PagePicture | null;
   jsonLd: { id: string; json: string }[];
   styles: { area: string; css: string }[];
 };
@@ -191,6 +193,7 @@ export function createPageRenderer(options: {
         origin: request.origin,
         collect: (key, load) => void (data.has(key) || givenUp.has(key) || pending.set(key, directLoad(key) ?? load)),
         meta: (meta) => void (page.meta = meta),
+        picture: (picture) => void (page.picture ??= picture),
         jsonLd: (id, json) => void (page.jsonLd.some((block) => block.id === id) || page.jsonLd.push({ id, json })),
         styles: (area, css) => void (page.styles.some((style) => style.area === area) || page.styles.push({ area, css })),
       };
@@ -213,7 +216,8 @@ export function createPageRenderer(options: {
         // A page titled by its address alone sends its head while its data loads (the browser starts on styles and scripts).
         if (declared.headBeforeData && request.onHead && shell.isPage(pathname)) {
           const { page } = await render();
-          if (page.meta.title) request.onHead((sentHead = { meta: page.meta, jsonLd: [...page.jsonLd], styles: [...page.styles] }));
+          if (page.meta.title)
+            request.onHead((sentHead = { meta: page.meta, picture: page.picture, jsonLd: [...page.jsonLd], styles: [...page.styles] }));
         }
         absorb(await settling);
       }
@@ -232,7 +236,7 @@ export function createPageRenderer(options: {
         }
         if (declared) request.log.warn({ url: request.url, keys: [...pending.keys()] }, 'page asked for data its route does not declare');
         if (!sentHead && request.onHead && page.meta.title && shell.isPage(pathname)) {
-          sentHead = { meta: page.meta, jsonLd: [...page.jsonLd], styles: [...page.styles] };
+          sentHead = { meta: page.meta, picture: page.picture, jsonLd: [...page.jsonLd], styles: [...page.styles] };
           request.onHead(sentHead);
         }
         // Until the head has left, a page whose title came while other data did not yet renders again to send
