@@ -4,28 +4,16 @@
  * layout as the `<img>`, so the browser picks one file for both. Pages without such a picture get
  * no image preload. Rendered by the shell from source, on the seed data, as route-data.test.ts does.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderToPipeableStream } from 'react-dom/server';
 // eslint-disable-next-line no-restricted-imports -- the pages' own API client, pointed at the test's API as the server points it at itself
-import { configureApi, KERNEL_VERSION } from '@shop/shared-kernel';
-import type { AreaName, AreaRelease, AreaRoute, PagePicture, SettledLoad } from '@shop/shared-kernel/contract';
+import { configureApi } from '@shop/shared-kernel';
+import type { PagePicture, SettledLoad } from '@shop/shared-kernel/contract';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { picturePreloadLink } from '../src/web/picture-preload.ts';
-import { routes as catalogRoutes, exposes as catalogExposes } from '../../catalog/vite.config.ts';
-import { routes as contentRoutes, exposes as contentExposes } from '../../content/vite.config.ts';
-import { routes as checkoutRoutes, exposes as checkoutExposes } from '../../checkout/vite.config.ts';
-import { routes as accountRoutes, exposes as accountExposes } from '../../account/vite.config.ts';
+import { pageConfig, renderAll, shellFromSource } from './helpers/shell-from-source.ts';
 
+// The shell as its server build has it: area modules from the server, not through the federation runtime.
 vi.mock('../../shell/src/areas/module-source.ts', () => import('../../shell/src/areas/module-source.server.ts'));
-const { createShellServer } = await import('../../shell/src/server-entry.tsx');
-
-const areas: Record<string, { routes: AreaRoute[]; exposes: Record<string, string> }> = {
-  catalog: { routes: catalogRoutes, exposes: catalogExposes },
-  content: { routes: contentRoutes, exposes: contentExposes },
-  checkout: { routes: checkoutRoutes, exposes: checkoutExposes },
-  account: { routes: accountRoutes, exposes: accountExposes },
-};
 
 let api: TestApi;
 beforeAll(async () => {
@@ -37,33 +25,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-const shell = () =>
-  createShellServer({
-    releases: Object.fromEntries(
-      Object.entries(areas).map(([area, { routes, exposes }]) => [
-        area,
-        { version: '1.0.0', entry: `remotes/${area}/1.0.0/remoteEntry.js`, kernel: KERNEL_VERSION, exposes: Object.keys(exposes), routes },
-      ]),
-    ) as Partial<Record<AreaName, AreaRelease>>,
-    assetOrigin: 'http://assets.test',
-    loadModule: async (key) => {
-      const [area, name] = key.split('/') as [string, string];
-      const file = name === 'routeData' ? './src/route-data.ts' : areas[area]?.exposes[`./${name}`];
-      return file ? import(new URL(`../../${area}/${file}`, import.meta.url).href) : null;
-    },
-  });
-
-const config = {
-  assetOrigin: 'http://assets.test',
-  gtmId: null,
-  registryPollMs: 60_000,
-  registry: null,
-  telemetrySample: 0,
-  preview: null,
-};
-
 /** The page rendered as the server renders it: its HTML and what it declared for the head. */
-async function render(server: ReturnType<typeof shell>, url: string) {
+async function render(server: ReturnType<typeof shellFromSource>, url: string) {
   const data = new Map<string, SettledLoad>();
   for (const { key, load } of (await server.pageData!(url))!.loads) {
     data.set(key, { ok: true, data: await load(new AbortController().signal) });
@@ -72,7 +35,7 @@ async function render(server: ReturnType<typeof shell>, url: string) {
   let image: string | null = null;
   const element = server.page({
     url,
-    config,
+    config: pageConfig,
     server: {
       data,
       origin: 'http://shop.test',
@@ -82,14 +45,7 @@ async function render(server: ReturnType<typeof shell>, url: string) {
       styles: () => {},
     },
   });
-  const html = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    const sink = new Writable({
-      write: (chunk: Buffer, _encoding, done) => void ((text += chunk.toString()), done()),
-      final: (done) => void (resolve(text), done()),
-    });
-    const stream = renderToPipeableStream(element, { onAllReady: () => stream.pipe(sink), onShellError: reject });
-  });
+  const html = await renderAll(element);
   return { html, declared, preload: picturePreloadLink({ meta: { title: null, image }, picture: declared[0] ?? null }) };
 }
 
@@ -104,7 +60,7 @@ const preloadOf = (picture: PagePicture) =>
 
 describe("the first view's picture", () => {
   it("a category page preloads exactly its first card's picture", async () => {
-    const server = shell();
+    const server = shellFromSource();
     const category = (await api.get('/api/menu')).body.data.categories[0].cat_url as string;
     for (const url of [`/c/${category}`, `/c/${category}?page=2&sort=name`, '/vypredaj']) {
       const { html, declared, preload } = await render(server, url);
@@ -117,7 +73,7 @@ describe("the first view's picture", () => {
   });
 
   it("a product page preloads its gallery's main picture", async () => {
-    const server = shell();
+    const server = shellFromSource();
     const category = (await api.get('/api/menu')).body.data.categories[0].cat_url as string;
     const product = (await api.get(`/api/products?category=${category}`)).body.data[0].p_url as string;
     const { html, declared, preload } = await render(server, `/p/${product}`);
@@ -128,7 +84,7 @@ describe("the first view's picture", () => {
   });
 
   it('pages without such a picture preload none', async () => {
-    const server = shell();
+    const server = shellFromSource();
     for (const url of ['/', '/blog', '/s/obchodne-podmienky', '/checkout/cart']) {
       const { declared, preload } = await render(server, url);
       expect(declared, url).toEqual([]);

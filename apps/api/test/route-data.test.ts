@@ -4,29 +4,16 @@
  * data), asks `useResource` for no other key. A page that still discovered data while rendering
  * would cost the server a render per round of discovery, and it is refused here.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderToPipeableStream } from 'react-dom/server';
 // eslint-disable-next-line no-restricted-imports -- the pages' own API client, pointed at the test's API as the server points it at itself
-import { configureApi, KERNEL_VERSION } from '@shop/shared-kernel';
-import type { AreaName, AreaRelease, AreaRoute, ServerRender, SettledLoad } from '@shop/shared-kernel/contract';
+import { configureApi } from '@shop/shared-kernel';
+import type { ServerRender, SettledLoad } from '@shop/shared-kernel/contract';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { routes as catalogRoutes, exposes as catalogExposes } from '../../catalog/vite.config.ts';
-import { routes as contentRoutes, exposes as contentExposes } from '../../content/vite.config.ts';
-import { routes as checkoutRoutes, exposes as checkoutExposes } from '../../checkout/vite.config.ts';
-import { routes as accountRoutes, exposes as accountExposes } from '../../account/vite.config.ts';
+import { areaSources, pageConfig, renderAll, shellFromSource } from './helpers/shell-from-source.ts';
 
 // The shell as its server build has it: area modules from the server, not through the federation runtime.
 vi.mock('../../shell/src/areas/module-source.ts', () => import('../../shell/src/areas/module-source.server.ts'));
-const { createShellServer } = await import('../../shell/src/server-entry.tsx');
 const { forgetLayoutHtml, layoutParts } = await import('../../shell/src/components/layout-html.ts');
-
-const areas: Record<string, { routes: AreaRoute[]; exposes: Record<string, string> }> = {
-  catalog: { routes: catalogRoutes, exposes: catalogExposes },
-  content: { routes: contentRoutes, exposes: contentExposes },
-  checkout: { routes: checkoutRoutes, exposes: checkoutExposes },
-  account: { routes: accountRoutes, exposes: accountExposes },
-};
 
 let api: TestApi;
 /** Sample URLs of each server-rendered route, on the seed data (a new route needs its own here). */
@@ -63,54 +50,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-function shellServer() {
-  const releases = Object.fromEntries(
-    Object.entries(areas).map(([area, { routes, exposes }]) => [
-      area,
-      { version: '1.0.0', entry: `remotes/${area}/1.0.0/remoteEntry.js`, kernel: KERNEL_VERSION, exposes: Object.keys(exposes), routes },
-    ]),
-  ) as Partial<Record<AreaName, AreaRelease>>;
-  return createShellServer({
-    releases,
-    assetOrigin: 'http://assets.test',
-    // An area's server build: its exposed modules and its route data (src/route-data.ts).
-    loadModule: async (key) => {
-      const [area, name] = key.split('/') as [string, string];
-      const file = name === 'routeData' ? './src/route-data.ts' : areas[area]?.exposes[`./${name}`];
-      return file ? import(new URL(`../../${area}/${file}`, import.meta.url).href) : null;
-    },
-  });
-}
-
-/** The page's HTML once all of it is ready, as the server renders it. */
-function renderAll(element: React.ReactElement): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let html = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        html += chunk.toString();
-        done();
-      },
-      final(done) {
-        resolve(html);
-        done();
-      },
-    });
-    const stream = renderToPipeableStream(element, { onAllReady: () => stream.pipe(sink), onShellError: reject });
-  });
-}
-
-const config = {
-  assetOrigin: 'http://assets.test',
-  gtmId: null,
-  registryPollMs: 60_000,
-  registry: null,
-  telemetrySample: 0,
-  preview: null,
-};
-
 /** The page's declared data, loaded as the server loads it. */
-async function declaredData(shell: ReturnType<typeof shellServer>, url: string) {
+async function declaredData(shell: ReturnType<typeof shellFromSource>, url: string) {
   const declared = await shell.pageData!(url);
   expect(declared, url).not.toBeNull();
   const data = new Map<string, SettledLoad>();
@@ -142,18 +83,20 @@ function serverRender(data: Map<string, SettledLoad>, notFound: boolean, keys: s
 
 describe('route data', () => {
   it('every server-rendered route of every area has sample pages here', () => {
-    const rendered = Object.values(areas).flatMap(({ routes }) => routes.filter((route) => route.serverRender).map((route) => route.name));
+    const rendered = Object.values(areaSources).flatMap(({ routes }) =>
+      routes.filter((route) => route.serverRender).map((route) => route.name),
+    );
     expect(rendered.filter((name) => !samples[name])).toEqual([]);
   });
 
   it('each page renders once with only the data its route declares, and asks for nothing else', async () => {
-    const shell = shellServer();
+    const shell = shellFromSource();
     const undeclared: { url: string; keys: string[] }[] = [];
     const statuses: Record<string, number> = {};
     for (const url of Object.values(samples).flat()) {
       const { data, notFound } = await declaredData(shell, url);
       const keys: string[] = [];
-      const html = await renderAll(shell.page({ url, config, server: serverRender(data, notFound, keys) }));
+      const html = await renderAll(shell.page({ url, config: pageConfig, server: serverRender(data, notFound, keys) }));
       expect(html).toContain('site-header');
       if (keys.length > 0) undeclared.push({ url, keys });
       statuses[url] = notFound ? 404 : 200;
@@ -169,7 +112,7 @@ describe('route data', () => {
 
 describe('the layout kept as HTML', () => {
   it('a page with the menu and footer spliced in from HTML is the page rendered whole, byte for byte', async () => {
-    const shell = shellServer();
+    const shell = shellFromSource();
     const menu = (await api.get('/api/menu')).body.data;
     // The menu marks the page's own category (NavLink): each active link is its own HTML.
     const urls = [
@@ -183,15 +126,15 @@ describe('the layout kept as HTML', () => {
     for (const url of urls) {
       const { data, notFound } = await declaredData(shell, url);
       forgetLayoutHtml();
-      const whole = await renderAll(shell.page({ url, config, server: serverRender(data, notFound) }));
+      const whole = await renderAll(shell.page({ url, config: pageConfig, server: serverRender(data, notFound) }));
       shell.prepare!({ url, server: serverRender(data, notFound) });
-      const spliced = await renderAll(shell.page({ url, config, server: serverRender(data, notFound) }));
+      const spliced = await renderAll(shell.page({ url, config: pageConfig, server: serverRender(data, notFound) }));
       expect(spliced, url).toBe(whole);
     }
   });
 
   it('the menu and footer are kept once per their data, and a changed menu is rendered anew', async () => {
-    const shell = shellServer();
+    const shell = shellFromSource();
     const url = samples.product![0]!;
     const { data, notFound } = await declaredData(shell, url);
     forgetLayoutHtml();
@@ -202,7 +145,7 @@ describe('the layout kept as HTML', () => {
     renamed.categories[0]!.cat_name = 'Premenovaná kategória';
     const changed = new Map(data).set('GET /api/menu', { ok: true, data: { data: renamed } });
     shell.prepare!({ url, server: serverRender(changed, notFound) });
-    const html = await renderAll(shell.page({ url, config, server: serverRender(changed, notFound) }));
+    const html = await renderAll(shell.page({ url, config: pageConfig, server: serverRender(changed, notFound) }));
     const nav = /<nav class="main-menu"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
     expect(nav).toContain('>Premenovaná kategória<');
     expect(nav).not.toContain(`>${menu.categories[0]!.cat_name}<`);
