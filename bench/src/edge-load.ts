@@ -19,6 +19,7 @@ import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
 import { ensureRedis } from '../../scripts/ensure-redis.mjs';
 import { startTopology } from '../../scripts/topology.mjs';
 import { pageMix } from './page-load.ts';
+import { growPostgresCatalogue } from './scale-load.ts';
 import { cpuSeconds, parentOf, processesNamed } from './processes.ts';
 import { benchDataDir, publishOrigin, repo } from './shop-server.ts';
 import { random } from './url-sets.ts';
@@ -165,13 +166,7 @@ export async function runEdgeLoad(options: {
   const pgData = benchDataDir(`api-pg-${options.products}`);
   const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
   try {
-    // The catalogue of the at-scale rows (generated once, kept with the database).
-    const grown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/grow-catalogue.ts', pgData, String(options.products)], {
-      cwd: join(repo, 'apps', 'api'),
-      stdio: 'inherit',
-      env: { ...process.env, DATABASE_URL: postgres.url },
-    });
-    if (grown.status !== 0) throw new Error('could not generate the catalogue in PostgreSQL');
+    growPostgresCatalogue(pgData, postgres.url, options.products);
     const redis = await ensureRedis();
     try {
       publishOrigin(pgData);

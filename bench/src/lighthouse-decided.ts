@@ -15,21 +15,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM, CHROMIUM_FLAGS, decidedCookies } from './chromium.ts';
+import { lcpElementOf } from './lighthouse.ts';
 import { median, startShop } from './shop-server.ts';
 
 const RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const PORT = Number(process.env.BENCH_DECIDED_PORT ?? 4555);
 
 type Sample = { score: number; lcpMs: number; fcpMs: number; tbtMs: number; cls: number; lcpElement: string };
-type NodeDetails = { items?: { items?: { node?: { nodeLabel?: string; selector?: string } }[] }[] };
-
-function lcpElementOf(details: unknown): string {
-  const node = (details as NodeDetails | undefined)?.items?.[0]?.items?.[0]?.node;
-  if (!node) return 'unknown';
-  const selector = (node.selector ?? '').split(' > ').at(-1) ?? '';
-  return `${selector}${node.nodeLabel ? ` ("${node.nodeLabel.slice(0, 40)}")` : ''}`;
-}
-
 /** The basket a shopper keeps after adding the first product of a category (read from a throw-away browser). */
 async function storedBasket(base: string, category: string): Promise<string> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((flag) => flag !== '--headless') });

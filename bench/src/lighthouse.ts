@@ -59,7 +59,7 @@ function mainThreadShareOf(trace: { traceEvents: TraceEvent[] } | undefined): nu
 type NodeDetails = { items?: { items?: { node?: { nodeLabel?: string; selector?: string } }[] }[] };
 
 /** "p: Používame cookies…" or "img.cat-gallery__image": what a reader of the results recognises. */
-function lcpElementOf(details: unknown): string {
+export function lcpElementOf(details: unknown): string {
   const node = (details as NodeDetails | undefined)?.items?.[0]?.items?.[0]?.node;
   if (!node) return 'unknown';
   const selector = (node.selector ?? '').split(' > ').at(-1) ?? '';

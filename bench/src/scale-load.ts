@@ -125,6 +125,16 @@ function load(target: Target, paths: string[], orders: ReturnType<typeof orderBo
   return row;
 }
 
+/** The catalogue of the at-scale rows in PostgreSQL: the same generator as SQLite's, run once and kept with the database. */
+export function growPostgresCatalogue(pgData: string, databaseUrl: string, products: number): void {
+  const grown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/grow-catalogue.ts', pgData, String(products)], {
+    cwd: join(repo, 'apps', 'api'),
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  if (grown.status !== 0) throw new Error('could not generate the catalogue in PostgreSQL');
+}
+
 /** Waits until the answers a previous run left in the caches have expired (their max-age), so each run starts empty. */
 const drainCaches = () => new Promise((resolve) => setTimeout(resolve, 11_000));
 
@@ -140,13 +150,7 @@ export async function runScaleLoad(options: {
   let distinct = 0;
   let orderVariants = 0;
   try {
-    // The same catalogue generator, into PostgreSQL (once; kept with the database).
-    const grown = spawnSync(process.execPath, ['--import', 'tsx', 'bench/grow-catalogue.ts', pgData, String(options.products)], {
-      cwd: join(repo, 'apps', 'api'),
-      stdio: 'inherit',
-      env: { ...process.env, DATABASE_URL: postgres.url },
-    });
-    if (grown.status !== 0) throw new Error('could not generate the catalogue in PostgreSQL');
+    growPostgresCatalogue(pgData, postgres.url, options.products);
 
     const allow = { CHECKOUT_RATE_LIMIT_ALLOWLIST: LOOPBACK };
     const single = async (name: string, shopName: string, env: Record<string, string>) => {
