@@ -3,7 +3,7 @@
 // imports an area's source; the API shares only the kernel's pure modules;
 // an API domain never imports another domain's routes, infrastructure no domain; no package
 // reaches into another through a relative path; no import cycles (between API folders:
-// scripts/folder-graph.mjs, run by apps/api/test/folder-graph.test.ts).
+// tools/scripts/folder-graph.mjs, run by server/test/folder-graph.test.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -13,17 +13,19 @@ import globals from 'globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /**
- * The deployable apps, read from apps/ (folder → package name), so no list here repeats the
- * contract's AREAS (packages/shared-kernel/src/contract/parts.test.ts checks the folders against it).
+ * The deployable apps, read from the root (`shell`, `mf-*`, `server`; folder = package name), so no
+ * list here repeats the contract's AREAS (shared-kernel/src/contract/parts.test.ts checks the
+ * folders against it).
  */
-const appsDir = new URL('./apps/', import.meta.url);
-const APPS = Object.fromEntries(
-  readdirSync(appsDir)
-    .filter((dir) => existsSync(new URL(`${dir}/package.json`, appsDir)))
-    .map((dir) => [dir, JSON.parse(readFileSync(new URL(`${dir}/package.json`, appsDir), 'utf8')).name.replace('@shop/', '')]),
+const rootDir = new URL('./', import.meta.url);
+const APPS = readdirSync(rootDir).filter(
+  (dir) =>
+    (dir === 'shell' || dir === 'server' || dir.startsWith('mf-')) &&
+    existsSync(new URL(`${dir}/package.json`, rootDir)) &&
+    JSON.parse(readFileSync(new URL(`${dir}/package.json`, rootDir), 'utf8')).name === `@shop/${dir}`,
 );
 /** The areas: every browser app (a Vite build) but the shell. */
-const AREAS = Object.keys(APPS).filter((dir) => dir !== 'shell' && existsSync(new URL(`${dir}/vite.config.ts`, appsDir)));
+const AREAS = APPS.filter((dir) => dir.startsWith('mf-') && existsSync(new URL(`${dir}/vite.config.ts`, rootDir)));
 
 const NO_RAW_FETCH =
   "Call the API through the kernel's client (@shop/shared-kernel): `call('GET /api/…', { params, query, body })` as the contract names the call (a new call is a new row of a contract table); it sends the session, signs out on a 401 and throws ApiError.";
@@ -35,19 +37,12 @@ const NO_RAW_FETCH =
 function foreignParts(own) {
   // The API alone uses the release tool's package; its tests start the gateway simulator (its
   // production code may not: the no-restricted-paths zone below).
-  const tools = own === 'api' ? [] : ['release', 'gateway-simulator'];
-  const names = [
-    ...Object.entries(APPS)
-      .filter(([dir]) => dir !== own)
-      .map(([, name]) => name),
-    'e2e',
-    'bench',
-    ...tools,
-  ];
+  const tools = own === 'server' ? [] : ['release', 'gateway-simulator'];
+  const names = [...APPS.filter((dir) => dir !== own), 'e2e', 'bench', ...tools];
   return names.flatMap((name) => [`@shop/${name}`, `@shop/${name}/**`]);
 }
 
-const boundary = (own, paths = [], files = [`apps/${own}/**/*.{ts,tsx}`], morePatterns = []) => ({
+const boundary = (own, paths = [], files = [`${own}/**/*.{ts,tsx}`], morePatterns = []) => ({
   files,
   rules: {
     'no-restricted-imports': [
@@ -79,7 +74,7 @@ const OTHER_DOMAINS_ROUTES = {
   message: "A domain must not import another domain's routes; move the shared rule to a module both may import",
 };
 
-/** In api/src/infra/: anything above infrastructure (scripts/folder-graph.mjs checks the same in npm test). */
+/** In api/src/infra/: anything above infrastructure (tools/scripts/folder-graph.mjs checks the same in npm test). */
 const ABOVE_INFRA = {
   regex: '^(?:\\.\\./)+(?:domains|web|backup)/|^(?:\\.\\./)+(?:app|server)\\.ts$',
   message: 'Infrastructure imports no domain and nothing built on it (domains → infra → db, api/src/README.md).',
@@ -97,27 +92,27 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.tsx', 'packages/shared-kernel/src/react/**/*.ts', 'apps/shell/src/**/*.ts'],
+    files: ['**/*.tsx', 'shared-kernel/src/react/**/*.ts', 'shell/src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     // Migrations are frozen in time and typed Kysely<any> on purpose.
-    files: ['apps/api/src/db/migrations/**', 'apps/api/src/db/dialect.ts'],
+    files: ['server/src/db/migrations/**', 'server/src/db/dialect.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   ...AREAS.map((area) => boundary(area)),
   boundary('shell'),
-  boundary('api', API_PATHS),
+  boundary('server', API_PATHS),
   // The same rule with one pattern more: a later block's options replace an earlier one's.
-  boundary('api', API_PATHS, ['apps/api/src/domains/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
-  boundary('api', API_PATHS, ['apps/api/src/infra/**/*.ts'], [ABOVE_INFRA]),
+  boundary('server', API_PATHS, ['server/src/domains/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
+  boundary('server', API_PATHS, ['server/src/infra/**/*.ts'], [ABOVE_INFRA]),
   // The server renderer gives the parts' server builds the server's one copy of the kernel (and configures its client).
-  boundary('api', [], ['apps/api/src/web/ssr/**/*.ts']),
+  boundary('server', [], ['server/src/web/ssr/**/*.ts']),
   {
     // Queries live in repositories only (api/src/README.md): domains and infrastructure read as rules, not SQL.
-    files: ['apps/api/src/domains/**/*.ts', 'apps/api/src/infra/**/*.ts', 'apps/api/src/web/**/*.ts'],
-    ignores: ['**/*.repository.ts', 'apps/api/src/domains/*/*/repository/**'],
+    files: ['server/src/domains/**/*.ts', 'server/src/infra/**/*.ts', 'server/src/web/**/*.ts'],
+    ignores: ['**/*.repository.ts', 'server/src/domains/*/*/repository/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -135,7 +130,7 @@ export default tseslint.config(
   },
   {
     // One way to call the API: the kernel's client (a 401 signs the shopper out, errors are ApiError).
-    files: ['apps/shell/src/**/*.{ts,tsx}', ...AREAS.map((area) => `apps/${area}/src/**/*.{ts,tsx}`)],
+    files: ['shell/src/**/*.{ts,tsx}', ...AREAS.map((area) => `${area}/src/**/*.{ts,tsx}`)],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-globals': ['error', { name: 'fetch', message: NO_RAW_FETCH }],
@@ -146,7 +141,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/shared-kernel/**/*.{ts,tsx}'],
+    files: ['shared-kernel/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -163,7 +158,9 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['apps/*', 'packages/*', 'tools/*', 'e2e', 'bench'].map((dir) => `${import.meta.dirname}/${dir}/tsconfig.json`),
+          project: [...APPS, 'shared-kernel', 'release', 'tools/gateway-simulator', 'e2e', 'tools/bench'].map(
+            (dir) => `${import.meta.dirname}/${dir}/tsconfig.json`,
+          ),
           noWarnOnMultipleProjects: true,
         }),
       ],
@@ -177,10 +174,14 @@ export default tseslint.config(
         {
           zones: [
             // An area team runs the release command without the shop's server.
-            { target: './packages/release', from: './apps', message: 'The release tool imports nothing of the API or the parts.' },
+            {
+              target: './release',
+              from: ['./server', './shell', ...AREAS.map((area) => `./${area}`)],
+              message: 'The release tool imports nothing of the API or the parts.',
+            },
             // The simulator is a dev tool: launchers and tests start it, the server never does.
             {
-              target: './apps/api/src',
+              target: './server/src',
               from: './tools',
               message: 'Production code never starts a dev tool; a launcher or a test starts it and passes its address.',
             },
@@ -191,7 +192,7 @@ export default tseslint.config(
   },
   {
     // A package's code reaches another package only by its name and exports (tests and tools may read sources).
-    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.{ts,tsx}', 'tools/*/src/**/*.{ts,tsx}'],
+    files: [...[...APPS, 'shared-kernel', 'release', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
     ignores: ['**/*.test.{ts,tsx}'],
     plugins: { 'import-x': importX },
     rules: { 'import-x/no-relative-packages': 'error' },

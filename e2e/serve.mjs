@@ -9,11 +9,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApiServer } from '../scripts/build.mjs';
-import { startGatewaySimulator } from '../scripts/gateway-simulator.mjs';
+import { buildApiServer } from '../tools/scripts/build.mjs';
+import { startGatewaySimulator } from '../tools/scripts/gateway-simulator.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const api = join(here, '..', 'apps', 'api');
+const api = join(here, '..', 'server');
 const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = process.env.E2E_DATA_DIR ?? join(here, `.data-${port}`);
 const env = {
@@ -68,7 +68,7 @@ writeFileSync(join(dataDir, 'serve.pid'), String(process.pid));
 process.on('SIGUSR2', () => {
   stopping = true;
   server.once('exit', () => {
-    // What `npm start` runs before serving (scripts/build.mjs publishAll).
+    // What `npm start` runs before serving (tools/scripts/build.mjs publishAll).
     release(['deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start']);
     stopping = false;
     start();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, undecidedTest } from '../tests/fixtures.ts';
 import { SHOP_PORT } from '../playwright.config.ts';
-import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../apps/api/src/infra/http/security-headers.ts';
-import { shellInlineScripts } from '../../apps/api/src/web/page-policy.ts';
+import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../server/src/infra/http/security-headers.ts';
+import { shellInlineScripts } from '../../server/src/web/page-policy.ts';
 import { clusterState, type ClusterState } from './cluster-state.ts';
 
 /**

@@ -1,13 +1,13 @@
 // Serves the built shop as it runs at scale for the end-to-end tests on the cluster: nginx on
 // E2E_PORT (the areas on the port after it) in front of two web servers and a worker, on a
 // throwaway PostgreSQL and Redis, the current builds released to a fresh origin in
-// E2E_CLUSTER_DATA_DIR (scripts/cluster-shop.mjs, as the multi-server tests start it). Writes
+// E2E_CLUSTER_DATA_DIR (tools/scripts/cluster-shop.mjs, as the multi-server tests start it). Writes
 // cluster.json there for the tests once everything answers; on SIGTERM or SIGINT (Playwright's
 // graceful shutdown) stops every process and removes its directories.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApiServer } from '../../scripts/build.mjs';
-import { startClusterShop } from '../../scripts/cluster-shop.mjs';
+import { buildApiServer } from '../../tools/scripts/build.mjs';
+import { startClusterShop } from '../../tools/scripts/cluster-shop.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = process.env.E2E_CLUSTER_DATA_DIR;

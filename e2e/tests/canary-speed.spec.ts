@@ -4,7 +4,7 @@
  * thrown, with the figures in the history; a canary without regression is promoted on its own.
  *
  * The shell sends field Web Vitals in its telemetry batches; the canary watch reads their p75 per
- * version (apps/api/src/domains/ops/telemetry/vitals.repository.ts). e2e/serve.mjs sets
+ * version (server/src/domains/ops/telemetry/vitals.repository.ts). e2e/serve.mjs sets
  * CANARY_MIN_VITALS to 3 and CANARY_AUTO_PROMOTE_MS to 20 s.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,12 +14,12 @@ import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
-import type { Registry, ReleaseMove } from '../../packages/shared-kernel/src/contract/index.ts';
+import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
 
 const repo = join(import.meta.dirname, '..', '..');
 const origin = join(E2E_DATA_DIR, 'origin');
-const stableCheckout = join(repo, 'apps', 'checkout', 'dist');
+const stableCheckout = join(repo, 'mf-checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as Registry;
 const checkoutMoves = () =>
   readFileSync(join(origin, 'builds', 'history.jsonl'), 'utf8')
@@ -45,7 +45,7 @@ const tempDir = (prefix: string) => {
 
 function release(args: string[]) {
   const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'apps', 'api'),
+    cwd: join(repo, 'server'),
     encoding: 'utf8',
     env: { ...process.env, RELEASE_USER: 'e2e' },
   });

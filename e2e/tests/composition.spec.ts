@@ -2,7 +2,7 @@ import type { Request } from '@playwright/test';
 import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { countReactRenderers, type Registry } from './helpers.ts';
 import { ASSET_PORT } from '../playwright.config.ts';
-import { AREAS } from '../../packages/shared-kernel/src/contract/parts.ts';
+import { AREAS } from '../../shared-kernel/src/contract/parts.ts';
 
 const assetOrigin = `http://localhost:${ASSET_PORT}`;
 

@@ -39,4 +39,4 @@ export async function countReactRenderers(page: Page) {
 }
 
 /** What /builds/latest.json answers (the kernel contract's public registry). */
-export type { PublicRegistry as Registry } from '../../packages/shared-kernel/src/contract/registry.ts';
+export type { PublicRegistry as Registry } from '../../shared-kernel/src/contract/registry.ts';

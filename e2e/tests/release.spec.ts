@@ -12,7 +12,7 @@ import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
-import type { Registry, ReleaseMove } from '../../packages/shared-kernel/src/contract/index.ts';
+import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
 
 type Move = ReleaseMove;
@@ -20,7 +20,7 @@ type OriginRegistry = Registry;
 
 const repo = join(import.meta.dirname, '..', '..');
 const origin = join(E2E_DATA_DIR, 'origin');
-const stableCheckout = join(repo, 'apps', 'checkout', 'dist');
+const stableCheckout = join(repo, 'mf-checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as OriginRegistry;
 const history = () =>
   readFileSync(join(origin, 'builds', 'history.jsonl'), 'utf8')
@@ -41,7 +41,7 @@ const tempDir = (prefix: string) => {
 
 function release(args: string[], expectedStatus = 0) {
   const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'apps', 'api'),
+    cwd: join(repo, 'server'),
     encoding: 'utf8',
     env: { ...process.env, RELEASE_USER: 'e2e' },
   });
@@ -86,7 +86,7 @@ const firstOperator = (): Operator => ({ name: 'spravca', password: readFileSync
 function createOperator(name: string): Operator {
   const password = `heslo-${name}-${Date.now()}`;
   const result = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'operator-create', name], {
-    cwd: join(repo, 'apps', 'api'),
+    cwd: join(repo, 'server'),
     encoding: 'utf8',
     env: { ...process.env, DATA_DIR: E2E_DATA_DIR, DATABASE_URL: '', OPERATOR_PASSWORD: password },
   });
@@ -272,7 +272,7 @@ test('an area ships a new page by deploying itself alone: it appears on the next
     'pnpm',
     [
       '--filter',
-      './apps/checkout',
+      './mf-checkout',
       'exec',
       'vite',
       'build',
@@ -368,7 +368,7 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   const run = (args: string[]) =>
     new Promise<{ code: number; output: string }>((resolve) => {
       const child = spawn(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-        cwd: join(repo, 'apps', 'api'),
+        cwd: join(repo, 'server'),
         env: { ...process.env, RELEASE_USER: 'e2e' },
       });
       let output = '';

@@ -95,7 +95,7 @@ const countOf = (groups: CspGroup[], directive: string) =>
 
 /** The e2e server's database (better-sqlite3 from the API's dependencies). */
 function shopDatabase() {
-  const require = createRequire(join(import.meta.dirname, '..', '..', 'apps', 'api', 'package.json'));
+  const require = createRequire(join(import.meta.dirname, '..', '..', 'server', 'package.json'));
   const Database = require('better-sqlite3') as new (file: string) => {
     prepare(sql: string): { run(...values: unknown[]): unknown; get(...values: unknown[]): unknown };
     pragma(text: string): unknown;

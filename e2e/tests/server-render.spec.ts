@@ -27,7 +27,7 @@ test.afterAll(() => {
 
 function release(args: string[]) {
   const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'apps', 'api'),
+    cwd: join(repo, 'server'),
     encoding: 'utf8',
     env: { ...process.env, RELEASE_USER: 'e2e' },
   });
@@ -39,7 +39,7 @@ function release(args: string[]) {
 function changedCatalogBuild(label: string): string {
   const dist = mkdtempSync(join(tmpdir(), 'catalog-next-'));
   made.push(dist);
-  cpSync(join(repo, 'apps', 'catalog', 'dist'), dist, { recursive: true });
+  cpSync(join(repo, 'mf-catalog', 'dist'), dist, { recursive: true });
   let changed = 0;
   for (const dir of [join(dist, 'assets'), join(dist, 'server')]) {
     for (const file of readdirSync(dir).filter((name) => /\.(c?js)$/.test(name))) {
@@ -240,7 +240,7 @@ test("a deploy of a changed catalogue shows on the server's next page and hydrat
     await page.waitForLoadState('networkidle');
     expect(problems).toEqual([]);
   } finally {
-    release(['deploy', 'catalog', '--dist', join(repo, 'apps', 'catalog', 'dist'), '--override-pin']);
+    release(['deploy', 'catalog', '--dist', join(repo, 'mf-catalog', 'dist'), '--override-pin']);
   }
 });
 

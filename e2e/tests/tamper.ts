@@ -16,13 +16,13 @@ const root = join(import.meta.dirname, '..', '..');
 export function releaseCheckout(dataDir: string, env: Record<string, string>, marker: string): string {
   const dist = mkdtempSync(join(tmpdir(), 'e2e-checkout-'));
   try {
-    cpSync(join(root, 'apps', 'checkout', 'dist'), dist, { recursive: true });
+    cpSync(join(root, 'mf-checkout', 'dist'), dist, { recursive: true });
     appendFileSync(join(dist, 'remoteEntry.js'), `\n/* ${marker} */\n`);
     const released = spawnSync(
       process.execPath,
       ['dist/release/cli.js', 'deploy', 'checkout', '--dist', dist, '--no-build', '--reason', marker],
       {
-        cwd: join(root, 'apps', 'api'),
+        cwd: join(root, 'server'),
         env: { ...process.env, ...env, DATA_DIR: dataDir, RELEASE_USER: 'e2e-integrity' },
         encoding: 'utf8',
       },

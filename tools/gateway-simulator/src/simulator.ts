@@ -2,7 +2,7 @@
  * A local card payment gateway for development and tests, on its own loopback port; never started
  * by the shop's server: `npm start`, the cluster, the end-to-end and benchmark launchers start it
  * (./start.ts) and give the server its address (GATEWAY_URL), tests start it in-process. It follows
- * the protocol in protocol.ts (the wire shapes of the API's apps/api/src/domains/ordering/payments/gateway-protocol.ts): signed payment creation, a payment page with pay and cancel
+ * the protocol in protocol.ts (the wire shapes of the API's server/src/domains/ordering/payments/gateway-protocol.ts): signed payment creation, a payment page with pay and cancel
  * buttons, a signed notification to the shop, then the shopper back to the shop's return URL;
  * the shop's signed cancel and refund. Payments live in memory.
  * For tests (not part of the protocol): `GET /api/payments/{paymentId}` answers where a payment

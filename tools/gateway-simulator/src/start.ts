@@ -1,6 +1,6 @@
 /**
  * Starts the simulator on its own (`pnpm --filter @shop/gateway-simulator start`, or
- * scripts/gateway-simulator.mjs for the launchers): GATEWAY_SECRET (required, the HMAC secret the
+ * tools/scripts/gateway-simulator.mjs for the launchers): GATEWAY_SECRET (required, the HMAC secret the
  * shop's server has too), GATEWAY_PORT (default: any free port), GATEWAY_HOST (default 127.0.0.1).
  * Prints `gateway simulator listening on <url>` once it takes payments; SIGTERM or SIGINT stop it.
  */

@@ -1,0 +1,166 @@
+/** Server settings from the environment, with defaults for `npm start`. */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { repoRoot } from './infra/paths.ts';
+
+export type ServerConfig = {
+  dataDir: string;
+  originDir: string;
+  host: string;
+  port: number;
+  assetPort: number;
+  /** Where the browser loads the areas from: ASSET_ORIGIN (a CDN), else this server's asset port on the shop's host. */
+  assetOrigin: string;
+  /**
+   * TRUST_PROXY: the proxies whose X-Forwarded-For/-Proto/-Host headers are believed (Fastify's
+   * trustProxy: addresses or CIDR ranges, comma-separated, e.g. `127.0.0.1`). Unset: none, and the
+   * client address is the socket's.
+   */
+  trustProxy: string | false;
+  databaseUrl: string | undefined;
+  /** REDIS_URL: Redis shared by several servers (rate limits, catalogue changes); unset: one server keeps them in the process. */
+  redisUrl: string | undefined;
+  /**
+   * ROLE: `all` (default: one server does everything), `web` (answers shoppers; leaves the background
+   * work to a worker) or `worker` (the outbox's jobs, the canary watch and backups; answers only its health,
+   * readiness and metrics on PORT). Several `web` servers and one or more workers run at scale.
+   */
+  role: ServerRole;
+  /**
+   * STANDBY=1 (set by the cluster's supervisor, with an IPC channel): start, get ready, then wait to be
+   * told to listen on PORT, so a server that died is replaced within milliseconds, not a whole start.
+   */
+  standby: boolean;
+  gtmId: string | null;
+  registryPollMs: number;
+  /** SERVER_RENDER=off: public pages render in the browser only (the benchmark's comparison); default on. */
+  serverRender: boolean;
+  /** SERVER_CACHE=off: no response cache for the catalogue and no page cache (the benchmark's comparison); default on. */
+  serverCache: boolean;
+  /** TELEMETRY_SAMPLE: share of page loads that report page views and client errors, 0..1 (default 1). */
+  telemetrySample: number;
+  /** TELEMETRY_RATE_LIMIT: client reports accepted per address and minute (default 120; shoppers behind one NAT share it). */
+  telemetryRateLimit: number;
+  /**
+   * CHECKOUT_RATE_LIMIT_ALLOWLIST: comma-separated client addresses exempt from the per-address
+   * order and quote limits. For the API load test on loopback (tools/bench/src/api-load.ts) only; empty
+   * by default, never set in production.
+   */
+  checkoutRateLimitAllowList: string[];
+};
+
+export type ServerRole = 'all' | 'web' | 'worker';
+
+function role(value: string | undefined): ServerRole {
+  const chosen = value?.trim() || 'all';
+  if (chosen !== 'all' && chosen !== 'web' && chosen !== 'worker') throw new Error(`Invalid ROLE: ${value} (all, web or worker)`);
+  return chosen;
+}
+
+/** The host name to print and to put in links: localhost for the loopback and wildcard addresses. */
+export function shownHost(host: string): string {
+  return host === '127.0.0.1' || host === '0.0.0.0' || host === '::' || host === '::1' ? 'localhost' : host;
+}
+
+function port(value: string | undefined, fallback: number): number {
+  const parsed = Number(value ?? fallback);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new Error(`Invalid port: ${value}`);
+  return parsed;
+}
+
+export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  const dataDir = resolve(env.DATA_DIR ?? join(repoRoot, '.data'));
+  const appPort = port(env.PORT, 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  const assetPort = port(env.ASSET_PORT, appPort + 1);
+  const trust = env.TRUST_PROXY?.trim();
+  return {
+    dataDir,
+    originDir: resolve(env.ORIGIN_DIR ?? join(dataDir, 'origin')),
+    host,
+    port: appPort,
+    assetPort,
+    // Never taken from the request's Host header: a forged Host must not decide where the page loads its code from.
+    assetOrigin: (env.ASSET_ORIGIN || `http://${shownHost(host)}:${assetPort}`).replace(/\/+$/, ''),
+    trustProxy: trust || false,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    role: role(env.ROLE),
+    standby: env.STANDBY === '1',
+    gtmId: env.GTM_ID || null,
+    registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
+    serverRender: env.SERVER_RENDER !== 'off',
+    serverCache: env.SERVER_CACHE !== 'off',
+    telemetrySample: Math.min(1, Math.max(0, Number(env.TELEMETRY_SAMPLE ?? 1) || 0)),
+    telemetryRateLimit: Math.max(1, Number(env.TELEMETRY_RATE_LIMIT ?? 120) || 120),
+    checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+  };
+}
+
+/** The files in the data directory that hold generated secrets (a backup copies them with the data they sign). */
+export const SECRET_FILES = {
+  jwt: 'jwt-secret',
+  operator: 'operator-token',
+  gateway: 'gateway-secret',
+  releaseKey: 'release-signing-key.pem',
+} as const;
+
+/** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
+async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {
+  if (value) return value;
+  const file = join(dataDir, fileName);
+  const existing = await readFile(file, 'utf8').catch(() => null);
+  if (existing?.trim()) return existing.trim();
+  const secret = randomBytes(32).toString('base64url');
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** The token signing secret: JWT_SECRET, or one generated once and kept in the data directory. */
+export function loadJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  return loadSecret(env.JWT_SECRET, dataDir, SECRET_FILES.jwt);
+}
+
+/** The operator token (ops page, operator tools): OPERATOR_TOKEN, or generated into <data>/operator-token. */
+export function loadOperatorToken(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  return loadSecret(env.OPERATOR_TOKEN, dataDir, SECRET_FILES.operator);
+}
+
+/** Settings of the checkout: card gateway, e-mail, public URL, bank account. */
+export type CheckoutConfig = {
+  /**
+   * The card gateway (GATEWAY_URL): the provider's, or the simulator a launcher started beside the
+   * server (tools/gateway-simulator; the server never starts it, and refuses to start without it).
+   */
+  gatewayUrl: string | null;
+  /** The shop's public origin for e-mail links and the gateway's return URL (PUBLIC_URL). */
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  outboxDir: string;
+  invoiceDir: string;
+  iban: string;
+};
+
+export function readCheckoutConfig(env: NodeJS.ProcessEnv, config: ServerConfig): CheckoutConfig {
+  const shown = shownHost(config.host);
+  return {
+    gatewayUrl: env.GATEWAY_URL || null,
+    publicUrl: (env.PUBLIC_URL || `http://${shown}:${config.port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Stavebniny Domov <obchod@example.sk>',
+    outboxDir: resolve(env.OUTBOX_DIR ?? join(config.dataDir, 'outbox')),
+    invoiceDir: join(config.dataDir, 'invoices'),
+    iban: env.SHOP_IBAN || 'SK9611000000002918599669',
+  };
+}
+
+/** The HMAC secret shared with the card gateway: GATEWAY_SECRET, or generated into <data>/gateway-secret. */
+export function loadGatewaySecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  return loadSecret(env.GATEWAY_SECRET, dataDir, SECRET_FILES.gateway);
+}

@@ -1,0 +1,252 @@
+/**
+ * nginx keeps the public pages (tools/scripts/topology.mjs): a page is the same for every anonymous
+ * visitor, so a second one is answered by nginx alone; a release and a price change are seen
+ * through nginx within the bound the servers' Cache-Control sets (s-maxage + stale-while-revalidate,
+ * docs/operations.md); an answer that is one visitor's own is never given to another.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PAGE_CACHE_MS } from '../src/web/shell-host.ts';
+import { CATALOGUE_CHANNEL } from '../src/infra/cache/shared-state.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The cluster's Redis, where catalogue changes are announced (global-setup.mjs). */
+    clusterRedisUrl: string;
+  }
+}
+
+const cluster = inject('cluster');
+const redisUrl = inject('clusterRedisUrl');
+/** A change is seen through nginx within s-maxage + stale-while-revalidate (each the page cache's time). */
+const BOUND_MS = 2 * PAGE_CACHE_MS;
+/** Beyond the bound: the servers learning of the change, and the one render that fetches the new page. */
+const SEEN_BY_SERVERS_MS = 5_000;
+
+let db: pg.Pool;
+beforeAll(() => {
+  db = new pg.Pool({ connectionString: cluster.databaseUrl, max: 2 });
+});
+afterAll(async () => {
+  await db?.end();
+});
+
+type Page = { status: number; edge: string | null; cacheControl: string | null; etag: string | null; setCookie: string[]; html: string };
+async function page(path: string, headers: Record<string, string> = {}): Promise<Page> {
+  const res = await fetch(`${cluster.url}${path}`, { headers, redirect: 'manual' });
+  return {
+    status: res.status,
+    edge: res.headers.get('x-edge-cache'),
+    cacheControl: res.headers.get('cache-control'),
+    etag: res.headers.get('etag'),
+    setCookie: res.headers.getSetCookie(),
+    html: await res.text(),
+  };
+}
+
+/** The web servers' page answers by outcome (rendered, cached, revalidated, …), both servers together. */
+async function serverAnswers(): Promise<Record<string, number>> {
+  const outcomes: Record<string, number> = {};
+  for (const server of cluster.web) {
+    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
+    expect(res.status).toBe(200);
+    for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
+      outcomes[match[1]!] = (outcomes[match[1]!] ?? 0) + Number(match[2]);
+    }
+  }
+  return outcomes;
+}
+
+/** The registry revision a page was rendered with (its embedded configuration). */
+const revisionOf = (html: string) => /"registry":\{"revision":"([^"]+)"/.exec(html)?.[1];
+/** The product's price the page shows to crawlers (its structured data). */
+const priceOf = (html: string) => /"price":"([\d.]+)"/.exec(html)?.[1];
+
+/** Asks for `path` until `seen(page)` holds or the deadline passes; answers the page and when it was first seen. */
+async function pollUntil(path: string, seen: (p: Page) => boolean, deadlineMs: number): Promise<{ last: Page; at: number }> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const last = await page(path);
+    if (seen(last) || Date.now() > deadline) return { last, at: Date.now() };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The page answers all web servers gave so far (rendered, from their page cache, or left to the browser). */
+async function pagesAnsweredByServers(): Promise<number> {
+  let total = 0;
+  for (const server of cluster.web) {
+    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
+    expect(res.status).toBe(200);
+    for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*\} (\d+)/gm)) total += Number(match[1]);
+  }
+  return total;
+}
+
+/** The release command against the cluster's origin, as a team runs it. */
+function release(args: string[]): string {
+  const run = spawnSync(process.execPath, ['dist/release/cli.js', ...args], {
+    cwd: join(import.meta.dirname, '..'),
+    env: { ...process.env, ...cluster.releaseEnv },
+    encoding: 'utf8',
+  });
+  expect(run.status, run.stderr + run.stdout).toBe(0);
+  return run.stdout + run.stderr;
+}
+
+/** A new build of the catalogue area (a copy of its dist with one byte changed), in the data directory. */
+function nextCatalogBuild(name: string): string {
+  const dir = join(cluster.dataDir, name);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(join(import.meta.dirname, '..', '..', 'mf-catalog', 'dist'), dir, { recursive: true });
+  appendFileSync(join(dir, 'remoteEntry.js'), `\n/* ${name} */\n`);
+  return dir;
+}
+
+async function currentRevision(): Promise<string> {
+  const res = await fetch(`${cluster.url}/builds/latest.json`);
+  return ((await res.json()) as { revision: string }).revision;
+}
+
+describe('nginx keeps public pages', () => {
+  it('a second anonymous visitor of a page is answered by nginx without reaching a web server', async () => {
+    const path = `/?edge-first=${Date.now()}`;
+    const first = await page(path);
+    expect(first.status).toBe(200);
+    expect(first.edge).toBe('MISS');
+    expect(first.cacheControl).toBe(`public, max-age=0, s-maxage=${PAGE_CACHE_MS / 1000}, stale-while-revalidate=${PAGE_CACHE_MS / 1000}`);
+    const before = await pagesAnsweredByServers();
+    // Another visitor: consent already decided and a canary bucket, as a returning shopper's browser sends.
+    const second = await page(path, { cookie: 'cookie_required=true; cookie_analytics=false; shop_canary=17' });
+    expect(second.edge).toBe('HIT');
+    expect(second.html).toBe(first.html);
+    expect(await pagesAnsweredByServers()).toBe(before);
+  });
+
+  it('an expired page is revalidated: the server confirms its ETag without a render, nginx keeps its body', async () => {
+    const path = `/?edge-revalidate=${Date.now()}`;
+    const first = await page(path);
+    expect(first.edge).toBe('MISS');
+    expect(first.etag).toMatch(/^W\/"/);
+    const before = await serverAnswers();
+    // Past s-maxage nginx answers its copy stale and asks the server again with the ETag, in the background …
+    const stale = await pollUntil(path, (p) => p.edge === 'STALE' || p.edge === 'UPDATING', 3 * PAGE_CACHE_MS);
+    expect(['STALE', 'UPDATING']).toContain(stale.last.edge);
+    // … and the 304 makes its copy fresh again: the same body and tag, without a render.
+    const fresh = await pollUntil(path, (p) => p.edge === 'HIT', 3 * PAGE_CACHE_MS);
+    expect(fresh.last.edge).toBe('HIT');
+    expect(fresh.last.html).toBe(first.html);
+    expect(fresh.last.etag).toBe(first.etag);
+    const after = await serverAnswers();
+    expect((after.revalidated ?? 0) - (before.revalidated ?? 0)).toBeGreaterThanOrEqual(1);
+    expect(after.rendered ?? 0).toBe(before.rendered ?? 0);
+    expect(after.cached ?? 0).toBe(before.cached ?? 0);
+  });
+
+  it('a price change is seen through nginx within the bound', async () => {
+    const { rows } = await db.query<{ p_url: string; v_id: number; v_sell_price: number }>(
+      `select p.p_url, v.v_id, v.v_sell_price from products p join variants v on v.v_id = p.p_tile_v_id
+       where p.p_variant_count = 1 and v.v_sale = 0 order by p.p_id limit 1`,
+    );
+    const product = rows[0]!;
+    const path = `/p/${product.p_url}`;
+    const old = await pollUntil(path, (p) => p.edge === 'HIT', 30_000);
+    expect(old.last.edge).toBe('HIT');
+    const oldPrice = priceOf(old.last.html);
+    expect(oldPrice).toBeDefined();
+
+    // The catalogue is written, and the change announced to every server as every writer of catalogue rows does.
+    await db.query('update variants set v_sell_price = v_sell_price + 10000 where v_id = $1', [product.v_id]);
+    const redis = new Redis(redisUrl);
+    try {
+      await redis.publish(CATALOGUE_CHANNEL, JSON.stringify({ from: 'edge-cache-test', change: { kind: 'all' } }));
+    } finally {
+      redis.disconnect();
+    }
+    const changed = Date.now();
+    const seen = await pollUntil(path, (p) => priceOf(p.html) !== oldPrice, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
+    expect(priceOf(seen.last.html)).not.toBe(oldPrice);
+    expect(seen.at - changed).toBeLessThanOrEqual(BOUND_MS + SEEN_BY_SERVERS_MS);
+    // From then on every visitor gets the new price: the old page is not kept anywhere.
+    for (let i = 0; i < 3; i++) expect(priceOf((await page(path)).html)).toBe(priceOf(seen.last.html));
+  });
+
+  it('a release is seen through nginx within the bound', async () => {
+    const path = `/c/${(await db.query<{ cat_url: string }>('select cat_url from categories order by cat_id limit 1')).rows[0]!.cat_url}`;
+    const old = await pollUntil(path, (p) => p.edge === 'HIT', 30_000);
+    expect(old.last.edge).toBe('HIT');
+    const before = revisionOf(old.last.html);
+    expect(before).toBe(await currentRevision());
+
+    release(['deploy', 'catalog', '--dist', nextCatalogBuild('catalog-edge-release'), '--no-build', '--reason', 'edge cache test']);
+    const released = Date.now();
+    const after = await currentRevision();
+    expect(after).not.toBe(before);
+    const seen = await pollUntil(path, (p) => revisionOf(p.html) === after, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
+    expect(revisionOf(seen.last.html)).toBe(after);
+    expect(seen.at - released).toBeLessThanOrEqual(BOUND_MS + SEEN_BY_SERVERS_MS);
+  });
+
+  it("an answer with a cookie or one visitor's own page is never given to another visitor", async () => {
+    const path = `/?edge-own=${Date.now()}`;
+    // Ending a preview sets a cookie: each visitor gets the answer from a server, with the cookie.
+    for (let i = 0; i < 2; i++) {
+      const ended = await page('/preview?end=1');
+      expect(ended.status).toBe(303);
+      expect(ended.setCookie.join()).toContain('shop_preview=;');
+      expect(ended.edge).not.toMatch(/HIT|STALE|UPDATING/);
+    }
+
+    // A preview: this browser's page shows the previewed version; nobody else's does, kept or not.
+    const output = release([
+      'deploy',
+      'catalog',
+      '--dist',
+      nextCatalogBuild('catalog-edge-preview'),
+      '--no-build',
+      '--preview',
+      '--reason',
+      'edge cache test',
+    ]);
+    const token = /\/preview\?token=([\w.-]+)/.exec(output)?.[1];
+    expect(token).toBeDefined();
+    const previewed = await page(path, { cookie: `shop_preview=${token}` });
+    expect(previewed.cacheControl).toBe('private, no-cache');
+    expect(previewed.html).toContain('"preview":{"area":"catalog"');
+    const other = await page(path);
+    expect(other.cacheControl).toMatch(/^public/);
+    expect(other.html).toContain('"preview":null');
+
+    // A canary: the servers answer privately (the page depends on the browser's bucket), so nginx
+    // keeps nothing until it ends, whatever the cookies.
+    release([
+      'deploy',
+      'catalog',
+      '--dist',
+      nextCatalogBuild('catalog-edge-canary'),
+      '--no-build',
+      '--canary',
+      '50',
+      '--reason',
+      'edge cache test',
+    ]);
+    const canary = await currentRevision();
+    const during = await pollUntil(path, (p) => revisionOf(p.html) === canary, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
+    expect(during.last.cacheControl).toBe('private, no-cache');
+    for (const cookie of ['', 'shop_canary=3', 'shop_canary=97', '', 'shop_canary=3']) {
+      const answer = await page(path, cookie ? { cookie } : {});
+      expect(answer.cacheControl).toBe('private, no-cache');
+      // From a server: nothing kept (MISS), or only the page from before the canary, expired.
+      expect(['MISS', 'EXPIRED']).toContain(answer.edge);
+    }
+    release(['abort', 'catalog', '--reason', 'edge cache test']);
+    const stable = await currentRevision();
+    const public_ = await pollUntil(path, (p) => p.edge === 'HIT' && revisionOf(p.html) === stable, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
+    expect(public_.last.edge).toBe('HIT');
+    expect(public_.last.cacheControl).toMatch(/^public/);
+  });
+});

@@ -1,0 +1,158 @@
+// `npm test`: installs what is missing (pnpm, dependencies, Debian's
+// chromium, PostgreSQL, Redis, nginx, prometheus) and runs every test: typecheck, lint, the alerting rules, unit,
+// API on SQLite and on PostgreSQL, several servers behind nginx on PostgreSQL and
+// Redis, then end-to-end in Chromium against the built shop, on one server and on the cluster.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { browserParts, ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
+import { buildAll } from './build.mjs';
+import { ensurePostgres } from './ensure-postgres.mjs';
+import { ensureChromium } from './ensure-chromium.mjs';
+import { testAlertRules } from './ensure-prometheus.mjs';
+import { failedPlaywrightTests, failedVitestTests } from './test-reports.mjs';
+
+const reports = join(root, '.data', 'test-reports');
+const counts = { passed: 0, failed: 0, skipped: 0 };
+
+/** The failing tests of the running stage (file › test), read from its JSON reports, repeated at the end. */
+let failedTests = [];
+
+function countVitest(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  counts.passed += report.numPassedTests;
+  counts.failed += report.numFailedTests;
+  counts.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  failedTests.push(...failedVitestTests(report, root));
+}
+
+function countPlaywright(file) {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats } = report;
+  counts.passed += stats.expected + stats.flaky;
+  counts.failed += stats.unexpected;
+  counts.skipped += stats.skipped;
+  failedTests.push(...failedPlaywrightTests(report));
+}
+
+/**
+ * Vitest runs one test file per core less one by default: one file at a time on two cores. The
+ * API's files mostly wait on sockets, databases and child processes, and the others' on jsdom
+ * starting, so one per core (at least two) takes clearly less time (figures: tools/bench/results.md).
+ * Every file
+ * has its own database, data directory and ports, so files never share state.
+ */
+const parallelFiles = ['--maxWorkers', String(Math.max(2, availableParallelism()))];
+
+async function vitest(filter, name, env = process.env, extra = parallelFiles) {
+  const output = join(reports, `${name}.json`);
+  try {
+    await pnpmRun(
+      ['--filter', filter, 'exec', 'vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
+      { env },
+    );
+  } finally {
+    if (existsSync(output)) countVitest(output);
+  }
+}
+
+const since = performance.now();
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+/**
+ * Every stage runs even when an earlier one failed (a red unit test must not hide a red end-to-end
+ * test); a stage whose prerequisite failed is reported as not run. The failures of all stages are
+ * repeated at the end.
+ */
+const failures = [];
+async function stage(title, action) {
+  failedTests = [];
+  try {
+    return { ok: true, value: await step(title, action) };
+  } catch (error) {
+    const tests = failedTests.map((test) => `\n      ${test}`).join('');
+    failures.push(`${title}: ${error instanceof Error ? error.message : String(error)}${tests}`);
+    log(`${title}: FAILED`);
+    return { ok: false };
+  }
+}
+const notRun = (title, because) => {
+  failures.push(`${title}: not run (${because})`);
+  log(`${title}: not run (${because})`);
+};
+
+const installed = await stage('Installing what is missing (pnpm, dependencies, Chromium)', async () => {
+  await ensureDependencies();
+  await ensureChromium();
+});
+if (installed.ok) {
+  await stage('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
+  await stage('Lint (eslint, with area boundary rules)', () =>
+    run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']),
+  );
+  await stage('Format (prettier --check)', () => run(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '--log-level=warn', '.']));
+  // Debian's prometheus package provides promtool; installed when absent (its service is not started).
+  await stage('Alerting rules (promtool check rules, promtool test rules: monitoring/prometheus)', () => testAlertRules());
+  await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
+  await stage('Unit tests: release tool (release)', () => vitest('@shop/release', 'release'));
+  await stage('Unit tests: card gateway simulator (tools/gateway-simulator)', () => vitest('@shop/gateway-simulator', 'gateway-simulator'));
+  for (const part of browserParts()) {
+    await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part.replace('/', '-')));
+  }
+  await stage('API tests on SQLite', () => vitest('@shop/server', 'api-sqlite', { ...process.env, DATABASE_URL: '' }));
+  const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
+  if (postgres.ok) {
+    try {
+      await stage('API tests on PostgreSQL', () =>
+        vitest('@shop/server', 'api-postgres', { ...process.env, DATABASE_URL: postgres.value.url }),
+      );
+    } finally {
+      await postgres.value.stop();
+    }
+  } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
+  const built = await stage('Building every part', () => buildAll());
+  // Separate processes from the built server, as `npm run start:cluster` runs them (api/test-cluster/global-setup.mjs
+  // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
+  for (const [origin, where] of [
+    ['local', 'the release origin on disk'],
+    ['s3', 'the release origin in a local S3 bucket'],
+  ]) {
+    const title = `Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, ${where}`;
+    if (!built.ok) notRun(title, 'the build failed');
+    else
+      await stage(title, () =>
+        vitest('@shop/server', `api-cluster-${origin}`, { ...process.env, CLUSTER_ORIGIN: origin }, [
+          '--config',
+          'test-cluster/vitest.config.ts',
+        ]),
+      );
+  }
+  if (!built.ok) {
+    notRun('End-to-end tests in Chromium', 'the build failed');
+    notRun('End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)', 'the build failed');
+  } else {
+    await stage('End-to-end tests in Chromium', async () => {
+      const output = join(reports, 'e2e.json');
+      try {
+        await pnpmRun(['--filter', '@shop/e2e', 'test'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
+      } finally {
+        if (existsSync(output)) countPlaywright(output);
+      }
+    });
+    // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
+    // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
+    await stage('End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)', async () => {
+      const output = join(reports, 'e2e-cluster.json');
+      try {
+        await pnpmRun(['--filter', '@shop/e2e', 'run', 'test:cluster'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
+      } finally {
+        if (existsSync(output)) countPlaywright(output);
+      }
+    });
+  }
+}
+log(`All tests finished in ${seconds(since)}`);
+if (failures.length > 0) process.stderr.write(`\nFailed stages:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
+process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+if (failures.length > 0 || counts.failed > 0 || counts.passed === 0) process.exit(1);
