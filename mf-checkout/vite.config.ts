@@ -28,7 +28,7 @@ export const routes: AreaRoute[] = [
   { name: 'payment-pending', path: paths.paymentPending, module: './PaymentPage', layout: 'checkout' },
   { name: 'payment-success', path: paths.paymentSuccess, module: './PaymentPage', layout: 'checkout' },
   { name: 'payment-cancelled', path: paths.paymentCancelled, module: './PaymentPage', layout: 'checkout' },
-  // The operator's document tools (the spec's utility routes); 'generate' and 'pdf' run without consent and analytics.
+  // The operator's document tools (the utility routes of requirements R2.2); 'generate' and 'pdf' run without consent and analytics.
   { name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true },
   { name: 'generate', path: '/generate', module: './OperatorPage', layout: 'checkout', noConsent: true },
   { name: 'email', path: '/email', module: './OperatorPage', layout: 'checkout' },

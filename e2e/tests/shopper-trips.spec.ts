@@ -6,7 +6,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectPageErrors, failedLoad, test, undecidedTest as undecided } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants, fillContact, signIn } from './checkout-helpers.ts';
 import { cents } from './helpers.ts';
-// The shop's own price rule (spec section 9), not a copy of it.
+// The shop's own price rule (requirements R9.4), not a copy of it.
 import { unitPriceWithVat } from '../../shared-kernel/src/rules/money.ts';
 
 type Detail = { data: { p_url: string; variants: { v_sellPrice: number; v_vat: number; v_sale: number; v_availability: string }[] } };

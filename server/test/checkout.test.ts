@@ -98,7 +98,7 @@ const orderCount = async () =>
   );
 
 describe('pricing (POST /api/checkout/quote)', () => {
-  it('prices lines by the spec (rounded unit price × amount) from the database, ignoring client prices', async () => {
+  it('prices lines by requirements R9.4 (rounded unit price × amount) from the database, ignoring client prices', async () => {
     const [a, b] = [light[0]!, light[1]!];
     const res = await quote({
       lines: [
@@ -146,7 +146,7 @@ describe('pricing (POST /api/checkout/quote)', () => {
     expect(card.payment.find((m) => m.code === 'cash')!.available).toBe(true);
   });
 
-  it('applies a coupon only for the token’s user, by the spec’s discount rule, never below 0', async () => {
+  it('applies a coupon only for the token’s user, by the discount rule of requirements R9.5, never below 0', async () => {
     const lines = [{ v_id: light[0]!.v_id, amount: 40 }];
     const total = unit(light[0]!) * 40;
     const guest = (await quote({ lines, couponCode: 'ZLAVA10' })).body.data;

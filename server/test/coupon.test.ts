@@ -38,7 +38,7 @@ const line = (variantData: VariantData, amount: number): BasketLine => ({
 const validate = (code: string, cart: BasketLine[], as = user, userId = as.userId) =>
   api.post<CouponValidation>('/api/coupon/validate', { code, cart, total: 0, userId }, as.token);
 
-/** Euros, the way the spec rounds: thousandths to cents. */
+/** Euros, the way requirements R9.4 rounds: thousandths to cents. */
 const euros = (thousandths: number) => Math.round(thousandths / 10) / 100;
 
 describe('POST /api/coupon/validate', () => {

@@ -4,7 +4,7 @@ import { usePageMeta } from '@shop/shared-kernel/react';
 import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
 /**
- * The operator's document tools of the spec's utility routes, behind the operator token
+ * The operator's document tools of the utility routes of requirements R2.2, behind the operator token
  * (kept in sessionStorage for the tab): /pdf renders the invoice, /generate stores it in the
  * data directory, /email previews the confirmation, /send sends it again, /paid marks a bank
  * transfer paid. Orders are picked by number.

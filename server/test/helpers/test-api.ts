@@ -178,7 +178,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   return api;
 }
 
-/** Spec section 9 before rounding (the API sorts by this; rounding keeps the order). */
+/** Requirements R9.4 before rounding (the API sorts by this; rounding keeps the order). */
 export function priceWithVat(v: { v_sellPrice: number; v_vat: number; v_sale: number }): number {
   return ((v.v_sellPrice * (100 + v.v_vat)) / 100) * (1 - v.v_sale / 100_000);
 }

@@ -1,6 +1,6 @@
 /**
  * Consent facts without React or a store, so the server can use them too:
- * the three cookies (spec section 3 and 4), how long they last, how to read
+ * the three cookies (requirements R3.8, R4.6), how long they last, how to read
  * them from a Cookie header, and the notice's wording.
  */
 import type { ConsentChoices } from '../contract/index.ts';

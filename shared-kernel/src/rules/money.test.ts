@@ -15,7 +15,7 @@ import {
 import { line, variant } from '../testing/fixtures.ts';
 
 describe('constants', () => {
-  it('hold the spec values', () => {
+  it('hold the required values', () => {
     expect(AMOUNT_SCALE).toBe(1000);
     expect(DEFAULT_VAT).toBe(23);
   });

@@ -1,5 +1,5 @@
 /**
- * Money rules (spec section 9). Every amount is an integer in thousandths
+ * Money rules (requirements R9.1, R9.3–R9.6). Every amount is an integer in thousandths
  * of a euro (12.50 € = 12500). Prices shown to the shopper include VAT and
  * are rounded to whole cents, so the displayed unit price is exactly the
  * number a line total multiplies.

@@ -8,7 +8,7 @@ const MONDAY = 'V pondelok otvorené od 08:00';
 const at = (iso: string) => new Date(iso);
 
 describe('constants', () => {
-  it('hold the spec values', () => {
+  it('hold the required values', () => {
     expect(SHOP_TIME_ZONE).toBe('Europe/Bratislava');
     expect(OPENING_HOURS).toEqual({ open: '08:00', close: '15:30' });
   });

@@ -1,5 +1,5 @@
 /**
- * The basket (spec section 3 and 4). Every change persists cartData and
+ * The basket (requirements R3.2, R4.2). Every change persists cartData and
  * emits basket:changed. Changing an amount or deleting a line re-validates
  * the coupon; so does adding a line (the total changed, so a percentage
  * discount would otherwise be stale). Clearing empties the basket, the

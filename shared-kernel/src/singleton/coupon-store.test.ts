@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 
 describe('messages', () => {
-  it('are the spec texts', () => {
+  it('are the required texts (requirements R8)', () => {
     expect(COUPON_MESSAGES.empty).toBe('Kód je prázdny');
     expect(COUPON_MESSAGES.failed).toBe('Chyba pri aplikovaní kupónu');
   });

@@ -30,7 +30,7 @@ function invalid(message: string): ApiError {
   return new ApiError(400, 'validation_failed', message);
 }
 
-/** Old URLs that moved: the full list (spec section 7), a lookup for one path, and the operator's changes. */
+/** Old URLs that moved: the full list (requirements R7.5), a lookup for one path, and the operator's changes. */
 export const redirectRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const redirects = new RedirectRepository(deps.db);

@@ -189,7 +189,7 @@ export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pri
       if (outcome.ok) {
         coupon = outcome.coupon;
         couponInfo = { code: outcome.coupon.code };
-        // The same path as the browser: euros of the validation answer → thousandths (spec section 9).
+        // The same path as the browser: euros of the validation answer → thousandths (requirements R9.5).
         discount = Math.min(itemsTotal, couponDiscountAmount(toEuros(couponDiscount(outcome.coupon, itemsTotal))));
       } else couponMessage = outcome.message;
     }

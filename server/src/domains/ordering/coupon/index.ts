@@ -10,7 +10,7 @@ import { activeCoupon, validateCoupon } from './coupon.service.ts';
 
 const NOT_YOURS = 'Kupóny môžete spravovať len vo svojom účte.';
 
-/** Coupons of spec section 7; always for the user of the Bearer token (another userId answers 403). */
+/** Coupons of requirements R7.2, R7.3; always for the user of the Bearer token (another userId answers 403). */
 export const couponRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const coupons = new CouponRepository(deps.db);

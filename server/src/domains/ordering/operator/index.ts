@@ -1,5 +1,5 @@
 /**
- * The operator's document tools behind the spec's utility routes (/pdf, /generate, /email,
+ * The operator's document tools behind the utility routes of requirements R2.2 (/pdf, /generate, /email,
  * /send, /paid), all with the X-Operator-Token header; orders are looked up by number.
  */
 import type { FastifyPluginAsync } from 'fastify';
