@@ -49,17 +49,7 @@ function OrderView({ order }: { order: OrderDetail }) {
       )}
       {order.canRetryPayment && order.paymentStatus !== 'pending' && <RetryPayment token={order.token} />}
       {order.canRetryPayment && order.paymentStatus === 'pending' && <RetryPayment token={order.token} label="Zaplatiť kartou" />}
-      <OrderLines
-        lines={order.lines}
-        itemsTotal={order.itemsTotal}
-        discount={order.discount}
-        couponCode={order.couponCode}
-        shipping={order.shipping}
-        payment={order.payment}
-        total={order.total}
-        amountDue={order.amountDue}
-        vat={order.vat}
-      />
+      <OrderLines lines={order.lines} totals={order} />
       <h2>Doručenie a fakturácia</h2>
       <p>
         {c.name}, {c.email}, {formatPhone(c.phone)}

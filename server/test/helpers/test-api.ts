@@ -84,6 +84,8 @@ export type StartTestApiOptions = {
   jwtSecret?: string;
   /** Whether the outbox takes its jobs by itself (default true); false: they wait for sideWorkDone(). */
   backgroundJobs?: boolean;
+  /** The database handle the API is given, from the test's (e.g. `db.withPlugin(…)` to watch the queries it runs). */
+  database?: (db: Db) => Db;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -105,7 +107,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const database = await createDatabase({ dataDir, databaseUrl });
   const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
   const app = buildApi({
-    db: database.db,
+    db: options.database?.(database.db) ?? database.db,
     dialect: database.dialect,
     jwtSecret,
     logger: options.logger ?? false,

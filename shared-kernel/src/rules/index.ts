@@ -15,6 +15,7 @@ export * from './plural.ts';
 export * from './random-string.ts';
 export * from '../singleton/version.ts';
 export * from './checkout-rules.ts';
+export * from './order-totals.ts';
 export * from './contact-message-rules.ts';
 export * from './account-rules.ts';
 export * from './consent-rules.ts';

@@ -96,6 +96,21 @@ export function couponDiscountAmount(discountEur: number): number {
   return cents * CENT;
 }
 
+/** Thousandths rounded to whole cents, half away from zero: 1005 → 1010, 1004 → 1000, −1005 → −1010. */
+export function roundToCents(amount: number): number {
+  return Math.sign(amount) * Math.round(Math.abs(amount) / CENT) * CENT + 0;
+}
+
+/**
+ * A coupon's discount on the goods (both in thousandths, requirements R9.5), kept in thousandths:
+ * rounded to whole cents, never negative and never more than the goods, so the price after it is
+ * never below 0.
+ */
+export function couponAmountOff(discount: number, goods: number): number {
+  if (!Number.isFinite(discount) || discount <= 0) return 0;
+  return Math.min(Math.max(0, goods), roundToCents(discount));
+}
+
 /** The total after the coupon discount; never below 0. */
 export function priceAfterCoupon(total: number, discountAmount: number): number {
   return Math.max(0, total - Math.max(0, discountAmount));

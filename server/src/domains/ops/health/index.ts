@@ -12,8 +12,6 @@ import { ApiError } from '../../../infra/http/errors.ts';
 import type { ApiDeps, ReadinessCheck } from '../../../infra/deps.ts';
 import { requireOperator } from '../../../infra/auth/operator-auth.ts';
 
-/** A dependency the shop needs to serve: answers when reachable, throws when not. */
-
 const CHECK_TIMEOUT_MS = 2000;
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {

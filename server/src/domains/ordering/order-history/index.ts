@@ -11,8 +11,7 @@ import { requireOperator } from '../../../infra/auth/operator-auth.ts';
 import { requireUser } from '../../../infra/auth/require-user.ts';
 import { OrderHistoryService } from './order-history.service.ts';
 
-/** `checkout`: the shop's IBAN (transfer instructions of an order) and the operator's token. */
-
+/** The routes; `deps.checkout` gives the shop's IBAN (an order's transfer instructions) and the operator's token. */
 export const orderHistoryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const orders = new OrderHistoryService(deps.db, deps.checkout.iban);
