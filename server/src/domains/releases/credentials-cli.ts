@@ -11,6 +11,7 @@ import { createCredential, listCredentials, releaseIdentities, revokeCredential 
 import { AREAS, isArea } from '@shop/release';
 import { createOperator, listOperators, revokeOperator, revokeSessions } from './operators.repository.ts';
 import { createTeamSigningKey, releaseKeys } from './release-keys.repository.ts';
+import { verifyAuditChain } from './audit-log.repository.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -46,6 +47,11 @@ const COMMANDS: Record<string, { usage: string; what: string; example: string }>
     usage: 'operator-list',
     what: 'every operator, whether it is revoked, and its open sessions',
     example: 'npm run credentials -- operator-list',
+  },
+  'audit-verify': {
+    usage: 'audit-verify',
+    what: "walks the release audit log's hash chain; names the first row changed, removed or slipped in (exit 1), else the rows checked",
+    example: 'npm run credentials -- audit-verify',
   },
   'sessions-revoke': {
     usage: 'sessions-revoke <name>',
@@ -140,6 +146,18 @@ async function main(args: string[]): Promise<number> {
         );
       }
       return 0;
+    }
+    if (command === 'audit-verify' && rest.length === 0) {
+      const verdict = await verifyAuditChain(database.db);
+      if (verdict.intact) {
+        print(`audit log intact: ${verdict.rows} row${verdict.rows === 1 ? '' : 's'} chained, last hash ${verdict.lastHash}`);
+        return 0;
+      }
+      const row = verdict.broken;
+      print(
+        `audit log BROKEN at row ${row.auditId} (${row.at}, ${row.actor}, ${row.action}): ${row.why}; the ${verdict.rows} row(s) before it are intact`,
+      );
+      return 1;
     }
     if (command === 'sessions-revoke' && rest.length === 1) {
       const ended = await revokeSessions(database.db, rest[0]!);
