@@ -275,7 +275,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const assetOrigin = options.assetOrigin;
     const shown: PublicRegistry = publicRegistry(registry);
     const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
-    const previewed = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
+    const granted = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
+    // A version marked never to be served again is previewed by no one either.
+    const previewed =
+      granted && !(await book.floors(granted.preview.area)).some((floor) => floor.version === granted.preview.version) ? granted : null;
     let served = previewed?.registry ?? shown;
     // The page's own scripts come from index.html: the shell's signed one, or no page at all.
     if (options.check && !(await options.check('shell', registry.shell!.version, dir, 'index.html'))) {

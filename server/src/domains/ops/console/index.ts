@@ -37,6 +37,7 @@ import {
   originBook,
   type RegistryBook,
   verifyMoveRequest,
+  assertNotFloored,
 } from '@shop/release';
 import type { ReleaseActor, ReleaseIdentities } from '../../releases/identities.repository.ts';
 import { OPERATOR_SESSION_MS, type OperatorAccounts } from '../../releases/operators.repository.ts';
@@ -498,6 +499,11 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       if (!isArea(part)) return unknownPart(reply, part);
       if (!(await storage.exists(`remotes/${part}/${request.body.version}`))) {
         return reply.code(404).send({ error: { code: 'not_found', message: `Verzia ${request.body.version} nie je na serveri.` } });
+      }
+      try {
+        assertNotFloored(await book.floors(part), part, request.body.version);
+      } catch (error) {
+        return refusal(reply, error);
       }
       return {
         data: {
