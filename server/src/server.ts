@@ -42,7 +42,7 @@ import { registryEvents } from './web/registry-events.ts';
 import { backupOverview, scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
 import { releaseKeys } from './domains/releases/release-keys.repository.ts';
 import { registryBook, setFloor, type TrustedRegistry } from './domains/releases/registry.repository.ts';
-import { watchMoveRequests } from './domains/releases/move-requests.ts';
+import { watchMoveRequests, type MoveRequestsWatch } from './domains/releases/move-requests.ts';
 import { existsSync } from 'node:fs';
 import { integrityFindings, type IntegrityFindings } from './domains/releases/integrity-findings.repository.ts';
 import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './domains/releases/integrity-watch.ts';
@@ -155,9 +155,9 @@ async function main() {
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
   const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: vitalsRepository(database.db), book };
-  // The release tool's signed move requests on the origin are applied here, and the origin's
-  // registry files kept as an export: a process running background work looks every second, a web
-  // server once at its start (a request queued before the shop started is applied at once).
+  // The release tool's signed move requests on the origin are applied, and the origin's registry
+  // files kept as an export, by the process running background work (every second; at its start a
+  // request queued before the shop started is applied at once). Every process exports its own moves.
   const moveRequests = watchMoveRequests({
     storage,
     book,
@@ -166,10 +166,8 @@ async function main() {
     identities,
     findings,
     log: app.log.child({ component: 'move-requests' }),
-    scheduled: config.role !== 'web' && !config.standby,
     onEvent: (kind) => app.metrics.releaseRequests.inc({ kind }),
   });
-  await moveRequests.pass();
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.
@@ -195,6 +193,7 @@ async function main() {
   };
   if (config.role === 'worker') {
     return startWorker(app, database, {
+      moveRequests,
       storage,
       canary: canaryInputs,
       port: config.port,
@@ -281,6 +280,7 @@ async function main() {
   // The files in force are re-hashed by the process that runs background work; a web server of a
   // cluster checks only when a browser reports a failed load (the worker keeps the schedule).
   if (!standby) watchIntegrity(config.role === 'all');
+  if (!standby && config.role === 'all') await moveRequests.start();
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
@@ -433,6 +433,7 @@ async function startWorker(
   app: FastifyInstance,
   database: CreatedDatabase,
   options: {
+    moveRequests: MoveRequestsWatch;
     storage: ReleaseStorage;
     canary: CanaryInputs;
     port: number;
@@ -450,12 +451,18 @@ async function startWorker(
   const canaries = watchCanaries(app, options.storage, options.canary);
   const backups = scheduleBackups(app.log, options.backups);
   const integrityWatch = options.watchIntegrity(true);
+  await options.moveRequests.start();
   await app.listen({ port: options.port, host: options.host });
   log(`worker: outbox jobs, canary watch and backups; health on http://${shownHost(options.host)}:${options.port}/api/health`);
   log(describeCanaryWatch(options.canary));
   log(backups.description);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
-  stopOnSignal(app, database, [canaries, backups, { close: async () => integrityWatch.stop() }]);
+  stopOnSignal(app, database, [
+    canaries,
+    backups,
+    { close: async () => integrityWatch.stop() },
+    { close: async () => options.moveRequests.stop() },
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -69,7 +69,10 @@ async function apply(options: MoveRequestsOptions, request: MoveRequest): Promis
   const { storage, book, integrity } = options;
   const registry = await book.read();
   const expected = (await book.exists()) ? registry.revision : null;
-  if (request.baseRevision !== expected) {
+  // A rollback, pin or canary decision was made looking at one revision: applied to that one only. A
+  // deploy asks for a signed build under every check of the state in force (pins, floors, canaries,
+  // `onlyNew`), so several queued before the server starts (npm start, the bench) apply in turn.
+  if (request.command.op !== 'deploy' && request.baseRevision !== expected) {
     throw new ReleaseRefused(
       'registry_moved',
       `The request was made against revision ${request.baseRevision ?? 'none'}, the registry is at ${registry.revision}. Nothing was changed; ask again.`,
@@ -145,10 +148,12 @@ export async function applySignedRequest(
 export type MoveRequestsWatch = {
   /** Applies every waiting request, then checks the export (what the timer does). */
   pass(): Promise<void>;
+  /** A pass now, then one every REQUEST_POLL_MS (the process that runs background work). */
+  start(): Promise<void>;
   stop(): void;
 };
 
-export function watchMoveRequests(options: MoveRequestsOptions & { scheduled: boolean }): MoveRequestsWatch {
+export function watchMoveRequests(options: MoveRequestsOptions & { scheduled?: boolean }): MoveRequestsWatch {
   const { storage, book, log } = options;
   /** A difference seen once: recorded when still there at the next look (not a write of another server caught midway). */
   let suspect: string | null = null;
@@ -277,7 +282,20 @@ export function watchMoveRequests(options: MoveRequestsOptions & { scheduled: bo
 
   // A move of this process is exported at once (open tabs and the release tool read it).
   book.onCommit(() => exportTruth().catch((error: unknown) => log.error({ err: error }, 'could not export the release registry')));
-  const timer = options.scheduled ? setInterval(() => void pass(), REQUEST_POLL_MS) : null;
-  timer?.unref();
-  return { pass, stop: () => timer && clearInterval(timer) };
+  let timer: NodeJS.Timeout | null = null;
+  const start = async () => {
+    if (timer) return;
+    timer = setInterval(() => void pass(), REQUEST_POLL_MS);
+    timer.unref();
+    await pass();
+  };
+  if (options.scheduled) void start();
+  return {
+    pass,
+    start,
+    stop: () => {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+  };
 }
