@@ -41,18 +41,5 @@ export interface ReleaseFloorTable {
   lift_reason: string | null;
 }
 
-/** A preview link: its id is in the link, so a link is listed, expires and can be revoked. */
-export interface ReleasePreviewTable {
-  preview_id: string;
-  part: string;
-  version: string;
-  created_by: string;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  revoked_by: string | null;
-}
-
 export type ReleaseMoveRow = Selectable<ReleaseMoveTable>;
 export type ReleaseFloorRow = Selectable<ReleaseFloorTable>;
-export type ReleasePreviewRow = Selectable<ReleasePreviewTable>;

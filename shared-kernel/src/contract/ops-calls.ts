@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
 import { PaymentRefund } from './checkout-types.ts';
-import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleasePreview, ReleaseStatus, ScriptInventory } from './release-types.ts';
+import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 import { CspViolationReport } from './csp-types.ts';
@@ -107,16 +107,6 @@ export const opsCalls = defineCalls({
     params: Part,
     body: body({ version: Version, floored: Type.Boolean(), reason: Type.Optional(Reason) }),
     answer: Type.Object({ data: Type.Object({ part: ReleasePart, version: Type.String(), floored: Type.Boolean() }) }),
-    error: ReleaseError,
-  },
-  'GET /api/ops/previews': {
-    summary: 'Odkazy na náhľad: platné, vypršané a zrušené',
-    answer: Type.Object({ data: Type.Array(ReleasePreview) }),
-  },
-  'POST /api/ops/previews/:id/revoke': {
-    summary: 'Zrušenie odkazu na náhľad',
-    params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' }) }),
-    answer: Type.Object({ data: ReleasePreview }),
     error: ReleaseError,
   },
   'POST /api/ops/releases/:part/preview': {

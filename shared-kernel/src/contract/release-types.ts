@@ -70,19 +70,6 @@ export const ReleasePin = Type.Object({ version: Type.String(), by: Type.String(
 export type ReleaseFloor = Static<typeof ReleaseFloor>;
 export const ReleaseFloor = Type.Object({ version: Type.String(), by: Type.String(), at: Type.String(), reason: NullableString });
 
-/** A preview link: listed, expiring, revocable. */
-export type ReleasePreview = Static<typeof ReleasePreview>;
-export const ReleasePreview = Type.Object({
-  id: Type.String(),
-  part: Type.String(),
-  version: Type.String(),
-  createdBy: Type.String(),
-  createdAt: Type.String(),
-  expiresAt: Type.String(),
-  revokedAt: NullableString,
-  revokedBy: NullableString,
-});
-
 export type ReleasePartStatus = Static<typeof ReleasePartStatus>;
 export const ReleasePartStatus = Type.Object({
   part: ReleasePart,

@@ -28,7 +28,6 @@ function rowHash(previous: string, row: AuditRow) {
  * - `release_registry`: the registry in force, one row, with a revision that only grows. The origin's
  *   `builds/latest.json` and `builds/history.jsonl` are only an export of it and of `release_moves`.
  * - `release_floors`: versions of a part marked never to be put in force again.
- * - `release_previews`: preview links, each an id kept here: listed, expiring, revocable.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
@@ -121,21 +120,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('lift_reason', 'text')
     .addPrimaryKeyConstraint('release_floors_pk', ['part', 'version'])
     .execute();
-  await db.schema
-    .createTable('release_previews')
-    .addColumn('preview_id', 'text', (c) => c.primaryKey())
-    .addColumn('part', 'text', (c) => c.notNull())
-    .addColumn('version', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
-    .addColumn('revoked_by', 'text')
-    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('release_previews').execute();
   await db.schema.dropTable('release_floors').execute();
   await db.schema.dropTable('release_moves').execute();
   await db.schema.dropTable('release_registry').execute();
