@@ -16,6 +16,8 @@ const COMMANDS = [
   'operator-list',
   'sessions-revoke',
   'audit-verify',
+  'shop-key-create',
+  'floor',
 ];
 
 function credentials(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
