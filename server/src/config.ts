@@ -101,13 +101,19 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   };
 }
 
-/** The files in the data directory that hold generated secrets (a backup copies them with the data they sign). */
+/**
+ * The files in the data directory that hold generated secrets (a backup copies them with the data they
+ * sign). The shop's private release key is not one: it lives with the owner's release tool, outside the
+ * data directory and its backups (release/src/shop-key.ts); servers hold only public keys.
+ */
 export const SECRET_FILES = {
   jwt: 'jwt-secret',
   operator: 'operator-token',
   gateway: 'gateway-secret',
-  releaseKey: 'release-signing-key.pem',
 } as const;
+
+/** A secret older backups hold that is never restored into a data directory: the private release key (its public half is in the database). */
+export const RETIRED_SECRET_FILES: readonly string[] = ['release-signing-key.pem'];
 
 /** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
 async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {

@@ -23,8 +23,8 @@ import { shellHost } from './web/shell-host.ts';
 import { releasedFileCheck } from './web/verified-files.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import {
-  readHistory,
-  readRegistry,
+  PRIVATE_KEY_VARIABLES,
+  RELEASE_KEY_FILE,
   REGISTRY_KEY,
   type ReleaseStorage,
   S3_CACHE_DIR,
@@ -34,14 +34,16 @@ import {
   type CanaryPolicy,
   type VersionHealth,
   type VitalsReader,
-  loadShopReleaseKey,
   releaseIntegrity,
   type ReleaseIntegrity,
 } from '@shop/release';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
 import { backupOverview, scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
-import { registerShopKey, releaseKeys } from './domains/releases/release-keys.repository.ts';
+import { releaseKeys } from './domains/releases/release-keys.repository.ts';
+import { registryBook, setFloor, type TrustedRegistry } from './domains/releases/registry.repository.ts';
+import { watchMoveRequests, type MoveRequestsWatch } from './domains/releases/move-requests.ts';
+import { existsSync } from 'node:fs';
 import { integrityFindings, type IntegrityFindings } from './domains/releases/integrity-findings.repository.ts';
 import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './domains/releases/integrity-watch.ts';
 
@@ -56,6 +58,14 @@ const NO_GATEWAY = [
 ].join('\n');
 
 async function main() {
+  // A web server or worker verifies with public keys only: it is never handed the private release key.
+  const handed = PRIVATE_KEY_VARIABLES.filter((name) => process.env[name]);
+  if (handed.length > 0) {
+    process.stderr.write(
+      `[server] ${handed.join(' and ')} set in the server's environment: a server holds no private release key (it verifies with the public keys in its database). Unset it; the release tool reads it, the server never does.\n`,
+    );
+    process.exit(1);
+  }
   const config = readServerConfig(process.env);
   const checkoutConfig = readCheckoutConfig(process.env, config);
   // Read before anything starts: a bad CANARY_* value refuses the start with its message.
@@ -77,10 +87,16 @@ async function main() {
   const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
   // Releases: the origin directory, or an S3 bucket (S3_BUCKET) cached under <origin>/.s3-cache.
   const storage = storageFromEnv(process.env, config.originDir);
-  // Signed releases: the keys the shop accepts live in its database; its own key is registered here.
+  // Signed releases: the public keys the shop accepts live in its database (the owner's command registers them).
   const keys = releaseKeys(database.db);
-  await registerShopKey(keys, await loadShopReleaseKey(process.env, config.dataDir));
+  if (existsSync(join(config.dataDir, RELEASE_KEY_FILE)))
+    log(
+      `WARNING: a private release key lies in ${join(config.dataDir, RELEASE_KEY_FILE)}, within this server's reach and its backups: move it out with \`npm run credentials -- shop-key-create\``,
+    );
   const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
+  // The registry in force: the database, its revision only growing; the origin's files are an export.
+  const book = registryBook(database.db);
+  const identities = releaseIdentities(database.db);
   const findings = integrityFindings(database.db);
   // Set once the watch runs (below); a browser's report of a failed load reaches it.
   let watch: IntegrityWatch | null = null;
@@ -105,7 +121,7 @@ async function main() {
         name: 'registry',
         label: 'Register verzií',
         check: async () => {
-          if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
+          if (!(await book.read()).shell) throw new Error('no shell in the release registry');
         },
       },
     ],
@@ -127,7 +143,7 @@ async function main() {
   const health = (since: Date) => clientHealth(database.db, since);
   // The canaries in /api/metrics, from the registry and its history: the same on every server.
   canaryMetrics(app.metrics.registry, async () => {
-    const [registry, history] = await Promise.all([readRegistry(storage), readHistory(storage)]);
+    const [registry, history] = await Promise.all([book.read(), book.history()]);
     return {
       areas: Object.keys(registry.areas),
       running: Object.entries(registry.canaries ?? {}).map(([area, canary]) => ({ area, share: canary?.share ?? 0 })),
@@ -138,7 +154,20 @@ async function main() {
   });
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
-  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: vitalsRepository(database.db) };
+  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: vitalsRepository(database.db), book };
+  // The release tool's signed move requests on the origin are applied, and the origin's registry
+  // files kept as an export, by the process running background work (every second; at its start a
+  // request queued before the shop started is applied at once). Every process exports its own moves.
+  const moveRequests = watchMoveRequests({
+    storage,
+    book,
+    keys,
+    integrity,
+    identities,
+    findings,
+    log: app.log.child({ component: 'move-requests' }),
+    onEvent: (kind) => app.metrics.releaseRequests.inc({ kind }),
+  });
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.
@@ -154,6 +183,7 @@ async function main() {
   const watchIntegrity = (scheduled: boolean) => {
     watch = integrityWatch(app, {
       storage,
+      book,
       integrity,
       findings,
       checkoutPageUrl: `${checkoutConfig.publicUrl}${shopPaths.cart()}`,
@@ -163,6 +193,7 @@ async function main() {
   };
   if (config.role === 'worker') {
     return startWorker(app, database, {
+      moveRequests,
       storage,
       canary: canaryInputs,
       port: config.port,
@@ -187,7 +218,9 @@ async function main() {
     health,
     backups: backupRecord,
     // The area teams' release credentials and the audit log of every release action; the operators' accounts.
-    identities: releaseIdentities(database.db),
+    identities,
+    book,
+    setFloor: (change) => setFloor(database.db, book, change),
     keys,
     integrity,
     findings,
@@ -205,9 +238,10 @@ async function main() {
       },
     },
   });
-  registryEvents(app, { storage });
+  registryEvents(app, { storage, book });
   await app.register(shellHost, {
     storage,
+    book,
     assetOrigin: config.assetOrigin,
     gtmId: config.gtmId,
     registryPollMs: config.registryPollMs,
@@ -246,6 +280,7 @@ async function main() {
   // The files in force are re-hashed by the process that runs background work; a web server of a
   // cluster checks only when a browser reports a failed load (the worker keeps the schedule).
   if (!standby) watchIntegrity(config.role === 'all');
+  if (!standby && config.role === 'all') await moveRequests.start();
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
@@ -279,7 +314,13 @@ async function main() {
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
 
-  stopOnSignal(app, database, [origin, canaries, backups, { close: async () => watch?.stop() }]);
+  stopOnSignal(app, database, [
+    origin,
+    canaries,
+    backups,
+    { close: async () => watch?.stop() },
+    { close: async () => moveRequests.stop() },
+  ]);
 }
 
 /** The integrity watch of this process, its checks counted in the metrics. */
@@ -287,6 +328,7 @@ function integrityWatch(
   app: FastifyInstance,
   options: {
     storage: ReleaseStorage;
+    book: TrustedRegistry;
     integrity: ReleaseIntegrity;
     findings: IntegrityFindings;
     checkoutPageUrl: string;
@@ -303,6 +345,7 @@ function integrityWatch(
     policy,
     log: app.log.child({ component: 'integrity-watch' }),
     onCheck: (outcome) => app.metrics.integrityChecks.inc({ outcome }),
+    onContained: (part) => app.metrics.releaseContained.inc({ part }),
   });
 }
 
@@ -347,6 +390,7 @@ type CanaryInputs = {
   vitals?: VitalsReader;
   integrity: ReleaseIntegrity;
   policy: Required<CanaryPolicy>;
+  book: TrustedRegistry;
 };
 
 /** Stops taking requests, lets the running ones and the outbox's running jobs finish, then ends the process. */
@@ -389,6 +433,7 @@ async function startWorker(
   app: FastifyInstance,
   database: CreatedDatabase,
   options: {
+    moveRequests: MoveRequestsWatch;
     storage: ReleaseStorage;
     canary: CanaryInputs;
     port: number;
@@ -406,12 +451,18 @@ async function startWorker(
   const canaries = watchCanaries(app, options.storage, options.canary);
   const backups = scheduleBackups(app.log, options.backups);
   const integrityWatch = options.watchIntegrity(true);
+  await options.moveRequests.start();
   await app.listen({ port: options.port, host: options.host });
   log(`worker: outbox jobs, canary watch and backups; health on http://${shownHost(options.host)}:${options.port}/api/health`);
   log(describeCanaryWatch(options.canary));
   log(backups.description);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
-  stopOnSignal(app, database, [canaries, backups, { close: async () => integrityWatch.stop() }]);
+  stopOnSignal(app, database, [
+    canaries,
+    backups,
+    { close: async () => integrityWatch.stop() },
+    { close: async () => options.moveRequests.stop() },
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -6,7 +6,19 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const COMMANDS = ['create', 'revoke', 'key-revoke', 'list', 'operator-create', 'operator-revoke', 'operator-list', 'sessions-revoke'];
+const COMMANDS = [
+  'create',
+  'revoke',
+  'key-revoke',
+  'list',
+  'operator-create',
+  'operator-revoke',
+  'operator-list',
+  'sessions-revoke',
+  'audit-verify',
+  'shop-key-create',
+  'floor',
+];
 
 function credentials(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -209,6 +209,15 @@ describe('an upload', () => {
     const replay = await upload(dir, signed);
     expect(replay.status).toBe(422);
     expect(((await replay.json()) as { error: { message: string } }).error.message).toContain('replayed upload');
+    // The same signature spelled otherwise: the last character's unused low bits changed (16 spellings, one signature).
+    const last = signed.signature.length - 3;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const respelled = `${signed.signature.slice(0, last)}${alphabet[alphabet.indexOf(signed.signature[last]!) ^ 0b1111]}==`;
+    expect(respelled).not.toBe(signed.signature);
+    expect(Buffer.from(respelled, 'base64')).toEqual(Buffer.from(signed.signature, 'base64'));
+    const respelledReplay = await upload(dir, { ...signed, signature: respelled });
+    expect(respelledReplay.status).toBe(422);
+    expect(((await respelledReplay.json()) as { error: { message: string } }).error.message).toContain('replayed upload');
     expect(registryBytes()).toBe(before);
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
     await fetch(`${base}/api/ops/releases/checkout/unpin`, {

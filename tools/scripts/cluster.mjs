@@ -129,12 +129,12 @@ async function main() {
   if (build) await buildAll();
   else log('--no-build: running what is built');
   mkdirSync(dataDir, { recursive: true });
-  // The same release as `npm start`, into the origin every server of the cluster reads.
-  await publishAll(originDir);
-
   const database = process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL, dir: null }
     : await starting('PostgreSQL', () => ensurePostgres({ dir: postgresDir }));
+  // The same release as `npm start`, into the origin every server of the cluster reads: the owner's
+  // key registered in the cluster's database, then a request the servers apply when they start.
+  await publishAll(originDir, { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database.url });
   const redis = process.env.REDIS_URL ? { url: process.env.REDIS_URL, dir: null } : await starting('Redis', () => ensureRedis());
   if (!process.env.DATABASE_URL && (servers + 1) * POOL_PER_PROCESS > MAX_CONNECTIONS - 10) {
     log(

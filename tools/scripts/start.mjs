@@ -8,6 +8,7 @@ import { ensureDependencies, log, root, seconds } from './lib.mjs';
 import { buildAll, publishAll } from './build.mjs';
 import { startGatewaySimulator } from './gateway-simulator.mjs';
 import { supervise } from './supervise.mjs';
+import { serverEnvironment } from './owner-key.mjs';
 
 const since = performance.now();
 await ensureDependencies();
@@ -25,6 +26,12 @@ const gateway = process.env.GATEWAY_URL
   ? null
   : await startGatewaySimulator({ dataDir, port: Number(process.env.GATEWAY_PORT ?? (port === 0 ? 0 : port + 2)) });
 if (gateway) process.env.GATEWAY_URL = gateway.url;
-const code = await supervise({ command: process.execPath, args: ['--enable-source-maps', 'dist/server.js'], cwd: apiDir });
+// The server never gets the owner's private key (nor where it lies): it verifies with public keys only.
+const code = await supervise({
+  command: process.execPath,
+  args: ['--enable-source-maps', 'dist/server.js'],
+  cwd: apiDir,
+  env: serverEnvironment(process.env),
+});
 await gateway?.stop();
 process.exit(code);

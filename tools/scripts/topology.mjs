@@ -8,6 +8,7 @@
 // Order: the first worker starts alone (it migrates and seeds an empty database and writes the
 // shared secrets into the data directory), then the other workers and the web servers, then nginx.
 // The release origin (<dataDir>/origin) must have been published before (release CLI).
+import { serverEnvironment } from './owner-key.mjs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
@@ -210,7 +211,7 @@ export async function startTopology({
   let gateway = null;
 
   const common = {
-    ...process.env,
+    ...serverEnvironment(process.env),
     NODE_ENV: 'production',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...env,

@@ -52,6 +52,7 @@ import type {
   ReleaseAuditTable,
   ReleaseCredentialTable,
 } from './release-identity.table.ts';
+import type { ReleaseFloorTable, ReleaseMoveTable, ReleaseRegistryTable } from './release-registry.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type { OrderItemTable, OrderTable, PaymentNotificationTable, PaymentTable, ShippingWeightBandTable } from './orders.table.ts';
@@ -112,6 +113,10 @@ export interface Database {
   release_signatures: ReleaseSignatureTable;
   release_integrity_findings: ReleaseIntegrityFindingTable;
   release_integrity_checks: ReleaseIntegrityCheckTable;
+  // the registry in force with its growing revision, its moves and its floors
+  release_registry: ReleaseRegistryTable;
+  release_moves: ReleaseMoveTable;
+  release_floors: ReleaseFloorTable;
   // operator accounts of /ops, their sessions and the failed sign-ins the rate limit counts
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;

@@ -11,9 +11,10 @@ import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../infra/http/error-handler.ts';
 import {
   isVersionName,
+  originBook,
   publicRegistry,
-  readRegistry,
   type PublicRegistry,
+  type RegistryBook,
   type ReleaseStorage,
   PREVIEW_COOKIE,
   PREVIEW_PATH,
@@ -44,6 +45,11 @@ export type ShellHostOptions = {
    * disk (an object store's are downloaded into its cache once, see `releasedFolder`).
    */
   storage: ReleaseStorage;
+  /**
+   * The registry in force: the server's database (domains/releases/registry.repository.ts), never
+   * the origin's export an origin writer could change. Default (tests of the page host alone): the origin's files.
+   */
+  book?: RegistryBook;
   /** Origin of the areas (the static origin or a CDN), from configuration. */
   assetOrigin: string;
   gtmId: string | null;
@@ -117,6 +123,8 @@ function canaryBucketOf(cookieHeader: string | undefined): number | null {
 
 export async function shellHost(app: FastifyInstance, options: ShellHostOptions) {
   const { storage } = options;
+  const book = options.book ?? originBook(storage);
+  const readRegistry = (_storage: ReleaseStorage) => book.read();
   const shellsDir = storage.localPath(SHELLS);
   // Pages rendered here ask the API for their data in-process, through the kernel's own client.
   serveApiInProcess(app);
@@ -169,8 +177,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   }
 
   // What browsers load: the versions in force, canaries and their shares; not who moved what or why.
+  // From the registry in force, never the origin's file (its export).
   app.get('/builds/latest.json', async (_request, reply) => {
-    if (!(await storage.exists('builds/latest.json'))) {
+    if (!(await book.exists())) {
       return reply.code(404).send({ error: { code: 'not_found', message: 'Obchod ešte nemá nasadenú žiadnu verziu.' } });
     }
     return reply.header('cache-control', 'no-cache').send(publicRegistry(await readRegistry(storage)));
@@ -266,7 +275,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const assetOrigin = options.assetOrigin;
     const shown: PublicRegistry = publicRegistry(registry);
     const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
-    const previewed = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
+    const granted = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
+    // A version marked never to be served again is previewed by no one either.
+    const previewed =
+      granted && !(await book.floors(granted.preview.area)).some((floor) => floor.version === granted.preview.version) ? granted : null;
     let served = previewed?.registry ?? shown;
     // The page's own scripts come from index.html: the shell's signed one, or no page at all.
     if (options.check && !(await options.check('shell', registry.shell!.version, dir, 'index.html'))) {

@@ -59,9 +59,19 @@ export const opsCalls = defineCalls({
     error: ReleaseError,
   },
   'POST /api/ops/releases/:part/rollback': {
-    summary: 'Návrat časti na skoršiu verziu (pripne ju)',
+    summary: 'Návrat časti na skoršiu verziu (pripne ju a verziu, z ktorej sa vracia, označí ako nepoužiteľnú)',
     params: Part,
-    body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
+    body: body({
+      version: Type.Optional(Version),
+      reason: Type.Optional(Reason),
+      /** A team's rollback signed with its key (release/src/move-request.ts); a team's credential alone may not roll back. */
+      signed: Type.Optional(
+        Type.Object(
+          { text: Type.String({ minLength: 1, maxLength: 16_384 }), signature: Type.String({ minLength: 1, maxLength: 200 }) },
+          { additionalProperties: false },
+        ),
+      ),
+    }),
     answer: MoveAnswer,
     error: ReleaseError,
   },
@@ -89,6 +99,14 @@ export const opsCalls = defineCalls({
     params: Part,
     body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
     answer: MoveAnswer,
+    error: ReleaseError,
+  },
+  /** Marks a version never to be served again, or lifts that mark (an operator's audited override). */
+  'POST /api/ops/releases/:part/floor': {
+    summary: 'Označenie verzie, ktorá sa už nikdy nesmie použiť (alebo zrušenie označenia)',
+    params: Part,
+    body: body({ version: Version, floored: Type.Boolean(), reason: Type.Optional(Reason) }),
+    answer: Type.Object({ data: Type.Object({ part: ReleasePart, version: Type.String(), floored: Type.Boolean() }) }),
     error: ReleaseError,
   },
   'POST /api/ops/releases/:part/preview': {

@@ -6,8 +6,8 @@
 import type { DbOrTrx } from '../../db/database.ts';
 import type { ReleaseIntegrityFindingRow } from '../../db/release-integrity.table.ts';
 
-export type FindingKind = 'file' | 'signature' | 'headers';
-export type FindingAction = 'fallback' | 'canary-aborted' | 'alert';
+export type FindingKind = 'file' | 'signature' | 'headers' | 'registry';
+export type FindingAction = 'fallback' | 'canary-aborted' | 'alert' | 'contained';
 export type Finding = {
   part: string;
   version: string;

@@ -20,9 +20,9 @@ import {
   ReleaseRefused,
   isArea,
   PARTS,
-  readHistory,
-  readRegistry,
+  originBook,
   versionOf,
+  type RegistryBook,
   type PartName,
   type Registry,
   MANIFEST_FILE,
@@ -86,6 +86,10 @@ export type IntegrityWatch = {
 
 export function startIntegrityWatch(options: {
   storage: ReleaseStorage;
+  /** The registry in force (the server's database); default: the origin's files (tests). */
+  book?: RegistryBook;
+  /** Told when a part is contained for want of a version in good standing (a metric; an operator must act). */
+  onContained?: (part: PartName, version: string) => void;
   integrity: ReleaseIntegrity;
   findings: IntegrityFindings;
   policy: IntegrityPolicy;
@@ -97,6 +101,8 @@ export function startIntegrityWatch(options: {
   onCheck?: (outcome: 'intact' | 'tampered' | 'failed') => void;
 }): IntegrityWatch {
   const { storage, integrity, findings, policy, log } = options;
+  const book = options.book ?? originBook(storage);
+  const readRegistry = (_storage: ReleaseStorage) => book.read();
   let running: Promise<void> | null = null;
   let again = false;
   let lastRevision: string | null = null;
@@ -105,7 +111,7 @@ export function startIntegrityWatch(options: {
 
   async function publishedVersions(): Promise<Map<string, string[]>> {
     const published = new Map<string, string[]>();
-    for (const entry of (await readHistory(storage)).reverse()) {
+    for (const entry of (await book.history()).reverse()) {
       if (entry.action !== 'publish') continue;
       const list = published.get(entry.part) ?? [];
       if (list.length < PREVIEWS_CHECKED && !list.includes(entry.to) && (await storage.exists(partPrefix(entry.part, entry.to))))
@@ -115,14 +121,26 @@ export function startIntegrityWatch(options: {
     return published;
   }
 
-  /** The part's last version in force before, whose files are intact; null when there is none. */
+  /**
+   * The part's last version that was in force and left it in good standing: replaced by a deploy or
+   * a promotion (never rolled back from, by an operator or by this watch), not floored, its files
+   * intact. Null when there is none: the part is contained and an operator decides. An attacker who
+   * can write the origin must not choose what comes back.
+   */
   async function lastGoodVersion(part: PartName, current: string): Promise<string | null> {
+    const moves = (await book.history()).filter((entry) => entry.part === part && ['deploy', 'rollback', 'promote'].includes(entry.action));
+    const rolledBackFrom = new Set(moves.filter((entry) => entry.action === 'rollback').map((entry) => entry.from));
+    const floored = new Set((await book.floors(part)).map((floor) => floor.version));
     const seen = new Set([current]);
-    for (const entry of (await readHistory(storage)).reverse()) {
-      if (entry.part !== part || seen.has(entry.to) || !['deploy', 'rollback', 'promote'].includes(entry.action)) continue;
-      seen.add(entry.to);
-      if (!(await storage.exists(partPrefix(part, entry.to)))) continue;
-      if ((await integrity.check(part, entry.to).catch(() => null))?.length === 0) return entry.to;
+    for (let index = moves.length - 1; index >= 0; index -= 1) {
+      const leaving = moves[index]!;
+      const candidate = leaving.from;
+      // `leaving` took `candidate` out of force: only a deploy or a promotion leaves it in good standing.
+      if (!candidate || seen.has(candidate)) continue;
+      seen.add(candidate);
+      if (leaving.action === 'rollback' || rolledBackFrom.has(candidate) || floored.has(candidate)) continue;
+      if (!(await storage.exists(partPrefix(part, candidate)))) continue;
+      if ((await integrity.check(part, candidate).catch(() => null))?.length === 0) return candidate;
     }
     return null;
   }
@@ -138,6 +156,7 @@ export function startIntegrityWatch(options: {
       if (target.role === 'canary' && isArea(target.part)) {
         await finishCanary({
           storage,
+          book,
           area: target.part,
           outcome: 'abort',
           provenance: { who: INTEGRITY_ACTOR, reason },
@@ -146,8 +165,29 @@ export function startIntegrityWatch(options: {
         return { action: 'canary-aborted', detail: `kanárske vydanie ${target.version} ukončené` };
       }
       const good = await lastGoodVersion(target.part, target.version);
-      if (!good) return { action: 'alert', detail: 'žiadna predchádzajúca verzia nie je neporušená: treba zásah operátora' };
-      await rollback({ storage, part: target.part, to: good, provenance: { who: INTEGRITY_ACTOR, reason }, integrity });
+      if (!good) {
+        // Contained: the browsers refuse the changed bytes (the import map) and the origin does not send
+        // them, so the shopper sees the area's "unavailable" message with its retry; an operator decides.
+        log.error(
+          { integrity: { part: target.part, version: target.version } },
+          'no earlier version in good standing to fall back to: the part is contained until an operator acts',
+        );
+        options.onContained?.(target.part, target.version);
+        return {
+          action: 'contained',
+          detail: 'žiadna skoršia verzia v dobrom stave (nevrátená, neoznačená, neporušená): časť je obmedzená, treba zásah operátora',
+        };
+      }
+      // The watch's own fallback does not mark the changed version: its signed build may be released again once the origin is clean.
+      await rollback({
+        storage,
+        book,
+        part: target.part,
+        to: good,
+        provenance: { who: INTEGRITY_ACTOR, reason },
+        integrity,
+        floorFrom: false,
+      });
       return { action: 'fallback', detail: `vrátené na ${good} a pripnuté` };
     } catch (error) {
       if (!(error instanceof ReleaseRefused)) throw error;

@@ -147,6 +147,18 @@ export function createMetrics(
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const releaseRequests = new Counter({
+    name: 'shop_release_registry_events_total',
+    help: "The registry's trust chain in this process: move requests applied or refused, and exports of the registry on the origin found written by someone else (export-forged).",
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const releaseContained = new Counter({
+    name: 'shop_release_contained_total',
+    help: 'Parts the integrity watch contained because no earlier version was in good standing to fall back to: an operator must act.',
+    labelNames: ['part'] as const,
+    registers: [registry],
+  });
   if (integrity) {
     // One read per scrape, shared by both (a scrape collects them at once).
     let pending: Promise<IntegrityRecord | null> | null = null;
@@ -196,6 +208,8 @@ export function createMetrics(
     serverRenders,
     cspViolations,
     integrityChecks,
+    releaseRequests,
+    releaseContained,
   };
 }
 

@@ -34,6 +34,10 @@ import {
   UPLOAD_BODY_LIMIT,
   unpackBuild,
   type ReleaseIntegrity,
+  originBook,
+  type RegistryBook,
+  verifyMoveRequest,
+  assertNotFloored,
 } from '@shop/release';
 import type { ReleaseActor, ReleaseIdentities } from '../../releases/identities.repository.ts';
 import { OPERATOR_SESSION_MS, type OperatorAccounts } from '../../releases/operators.repository.ts';
@@ -49,6 +53,10 @@ import { vitalsRoutes, type VitalsReader } from './vitals.ts';
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
   storage: ReleaseStorage;
+  /** The registry in force (the server's database, domains/releases/registry.repository.ts); default: the origin's files (tests). */
+  book?: RegistryBook;
+  /** Marks a version never to be served again, or lifts the mark (an operator's audited override); absent: the route answers 404. */
+  setFloor?: (change: { part: PartName; version: string; floored: boolean; by: string; reason: string | null }) => Promise<void>;
   /** Only the key of preview links here: it no longer opens /api/ops. */
   operatorToken: string;
   /** Base of preview links; its origin is the only one a signed-in operator's changes may come from, and https makes the cookie Secure. */
@@ -100,14 +108,16 @@ function refusal(reply: FastifyReply, error: unknown) {
   const status =
     error.code === 'unknown_version'
       ? 404
-      : error.code === 'broken_build' ||
-          error.code === 'bad_signature' ||
-          error.code === 'missing_module' ||
-          error.code === 'incompatible_kernel' ||
-          error.code === 'over_budget' ||
-          error.code === 'route_clash'
-        ? 422
-        : 409;
+      : error.code === 'signature_required'
+        ? 403
+        : error.code === 'broken_build' ||
+            error.code === 'bad_signature' ||
+            error.code === 'missing_module' ||
+            error.code === 'incompatible_kernel' ||
+            error.code === 'over_budget' ||
+            error.code === 'route_clash'
+          ? 422
+          : 409;
   return reply.code(status).send({ error: { code: 'conflict', message: error.message, refusal: error.code } });
 }
 
@@ -124,6 +134,7 @@ function sessionSecret(request: FastifyRequest): string | undefined {
 export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { storage, operatorToken, identities, operators } = options;
+  const book = options.book ?? originBook(storage);
   const publicOrigin = new URL(options.publicUrl).origin;
   const secureCookie = publicOrigin.startsWith('https:');
   const cookie = (value: string, maxAgeSeconds: number) =>
@@ -260,8 +271,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     handler: async () => {
       const since = new Date(Date.now() - 60 * 60_000);
       const [current, moves, health] = await Promise.all([
-        status(storage),
-        history(storage),
+        status(storage, book),
+        history(storage, undefined, book),
         options.health ? options.health(since) : Promise.resolve([]),
       ]);
       return { data: { ...current, history: moves.slice(-200), health } };
@@ -279,7 +290,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       preHandler: operatorReads,
       handler: async (_request, reply) => {
         reply.header('cache-control', 'no-store');
-        return { data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null }) };
+        return {
+          data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null, book }),
+        };
       },
     });
   }
@@ -321,7 +334,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations, authorize });
   if (options.vitals) {
-    const parts = async () => (await status(storage)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
+    const parts = async () => (await status(storage, book)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
     await app.register(vitalsRoutes, { read: options.vitals, parts, authorize });
   }
   app.route({
@@ -338,6 +351,63 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       })),
     }),
   });
+
+  /**
+   * A team's rollback carries a move request signed with the team's own key (not the shop's, not
+   * another team's), for this part and version, recent and never used before; otherwise refused.
+   */
+  async function requireTeamSignature(
+    team: string,
+    part: PartName,
+    version: string | null,
+    signed: { text: string; signature: string } | undefined,
+  ): Promise<void> {
+    if (!signed) {
+      throw new ReleaseRefused(
+        'signature_required',
+        "A team's rollback must be signed with the team's key (pnpm release rollback … --server, RELEASE_SIGNING_KEY). Nothing was changed.",
+      );
+    }
+    const own = (await options.keys?.trusted())?.filter((key) => key.owner === team) ?? [];
+    const request = verifyMoveRequest(signed, own);
+    const command = request.command;
+    if (command.op !== 'rollback' || command.part !== part || command.to !== version) {
+      throw new ReleaseRefused('bad_signature', 'The signed request is not this rollback (part or version differ). Nothing was changed.');
+    }
+    const fresh = await options.keys!.acceptSignature({
+      signature: signed.signature,
+      keyId: request.keyId,
+      part,
+      version: 'request:rollback',
+    });
+    if (!fresh)
+      throw new ReleaseRefused('bad_signature', 'This signed rollback was used before: a replay is refused. Nothing was changed.');
+  }
+
+  const { setFloor } = options;
+  if (setFloor) {
+    app.route({
+      ...route('POST /api/ops/releases/:part/floor'),
+      handler: async (request, reply) => {
+        const who = request.releaseActor!;
+        const { part } = request.params;
+        // Marking and lifting are the operator's: a team's credential is refused (and audited).
+        if (who.kind !== 'operator') {
+          await identities.audit({ actor: who.name, action: 'floor', part, allowed: false, detail: 'len operátor' });
+          return reply.code(403).send({ error: { code: 'forbidden', message: 'Verziu môže označiť alebo odznačiť len operátor.' } });
+        }
+        if (!isPart(part)) return unknownPart(reply, part);
+        try {
+          const { version, floored } = request.body;
+          await setFloor({ part, version, floored, by: who.name, reason: request.body.reason?.trim() || null });
+          request.log.warn({ release: { action: floored ? 'floor' : 'floor-lift', part, version } }, 'release floor changed from /ops');
+          return { data: { part, version, floored } };
+        } catch (error) {
+          return refusal(reply, error);
+        }
+      },
+    });
+  }
 
   /** History names who moved a part: the team's credential, or the signed-in operator. */
   const actor = (request: FastifyRequest, reason?: string): Provenance => ({
@@ -356,8 +426,12 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       const { part } = request.params;
       if (!isPart(part)) return unknownPart(reply, part);
       try {
+        const who = request.releaseActor!;
+        // A team's credential alone may not roll back: the rollback must be signed with the team's own key.
+        if (who.kind === 'team') await requireTeamSignature(who.name, part, request.body?.version ?? null, request.body?.signed);
         const result = await rollback({
           storage,
+          book,
           part,
           to: request.body?.version ?? null,
           provenance: actor(request, request.body?.reason),
@@ -379,7 +453,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         const { part } = request.params;
         if (!isPart(part)) return unknownPart(reply, part);
         try {
-          const pin = await setPin({ storage, part, pinned: action === 'pin', provenance: actor(request, request.body?.reason) });
+          const pin = await setPin({ storage, book, part, pinned: action === 'pin', provenance: actor(request, request.body?.reason) });
           return { data: { pinned: pin !== null } };
         } catch (error) {
           return refusal(reply, error);
@@ -398,6 +472,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         try {
           const result = await finishCanary({
             storage,
+            book,
             area: part,
             outcome,
             provenance: actor(request, request.body?.reason),
@@ -424,6 +499,11 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       if (!isArea(part)) return unknownPart(reply, part);
       if (!(await storage.exists(`remotes/${part}/${request.body.version}`))) {
         return reply.code(404).send({ error: { code: 'not_found', message: `Verzia ${request.body.version} nie je na serveri.` } });
+      }
+      try {
+        assertNotFloored(await book.floors(part), part, request.body.version);
+      } catch (error) {
+        return refusal(reply, error);
       }
       return {
         data: {
@@ -465,6 +545,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         });
         const result = await deploy({
           storage,
+          book,
           part: part as PartName,
           distDir: dir,
           packageVersion: body.packageVersion,
