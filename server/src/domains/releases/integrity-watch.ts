@@ -1,9 +1,13 @@
 /**
  * The integrity watch (PCI DSS 11.6.1): on a schedule and after every release it re-hashes every
  * file of every version in force, in a canary or published for preview, on the origin or in the
- * bucket, and compares them with the versions' signed manifests, and it checks the security
- * headers of the checkout's page; when a browser reports that an area failed to load, it re-hashes
- * that version's files.
+ * bucket (and, with a bucket, this server's copy of it on disk), and compares them with the
+ * versions' signed manifests; it reads back what browsers are sent for the versions in force (from
+ * ASSET_ORIGIN, the CDN, and the shop's address: cdn-check.ts), and it checks the security headers
+ * of the checkout's page; when a browser reports that an area failed to load, it checks that
+ * version. Every byte is read on every check: no file's time, size or ETag stands in for reading
+ * it. What it finds on this server's disk overrides the origin's remembered verdicts at once
+ * (`localFiles`): a changed file is refused from then on, a repaired one sent again.
  *
  * A difference is logged, recorded (shown on /ops, counted in /api/metrics) and, unless the
  * policy is to alert only, acted on at once: a part in force goes back to its last version whose
@@ -11,7 +15,8 @@
  * is aborted. The next page load then serves intact files.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { IntegrityFindings, FindingAction } from './integrity-findings.repository.ts';
+import type { IntegrityFindings, FindingAction, FindingKind } from './integrity-findings.repository.ts';
+import { checkServedCopies, type ServedOrigins } from './cdn-check.ts';
 import {
   type ReleaseIntegrity,
   partPrefix,
@@ -95,6 +100,10 @@ export function startIntegrityWatch(options: {
   /** False: no schedule, only checks asked for (a cluster's web server; its worker keeps the schedule). */
   scheduled?: boolean;
   onCheck?: (outcome: 'intact' | 'tampered' | 'failed') => void;
+  /** Where browsers load released files from, read back for the versions in force (none: not read back). */
+  served?: ServedOrigins;
+  /** This process's origin (web/verified-files.ts): told what the watch read on this disk. */
+  localFiles?: { watched(dir: string, tampered: readonly string[]): void };
 }): IntegrityWatch {
   const { storage, integrity, findings, policy, log } = options;
   let running: Promise<void> | null = null;
@@ -155,20 +164,42 @@ export function startIntegrityWatch(options: {
     }
   }
 
-  async function checkTarget(target: Target): Promise<boolean> {
+  /** What differs of a target's files: on the origin (or in the bucket), on this disk, and as browsers are sent them. */
+  async function differences(target: Target): Promise<{ kind: FindingKind; mismatch: FileMismatch }[]> {
     let mismatches: FileMismatch[];
-    let kind: 'file' | 'signature' = 'file';
     try {
       mismatches = await integrity.check(target.part, target.version);
     } catch (error) {
       if (!(error instanceof ReleaseRefused)) throw error;
-      kind = 'signature';
-      mismatches = [{ file: MANIFEST_FILE, expected: 'platný podpis', actual: error.message }];
+      return [{ kind: 'signature', mismatch: { file: MANIFEST_FILE, expected: 'platný podpis', actual: error.message } }];
     }
-    if (mismatches.length === 0) return true;
-    log.error({ integrity: { ...target, files: mismatches.slice(0, 20) } }, 'released files differ from their signed manifest');
-    const { action, detail } = await act(target, mismatches);
-    for (const mismatch of mismatches.slice(0, 50)) {
+    // The origin sends from this disk: what was read there is what it may send from now on.
+    const onThisDisk = mismatches.filter((mismatch) => (storage.local ? mismatch.where === undefined : mismatch.where === 'local-copy'));
+    options.localFiles?.watched(
+      storage.localPath(partPrefix(target.part, target.version)),
+      onThisDisk.map((mismatch) => mismatch.file),
+    );
+    const found = mismatches.map((mismatch) => ({ kind: (mismatch.where === 'local-copy' ? 'cache' : 'file') as FindingKind, mismatch }));
+    const manifest = await integrity.manifest(target.part, target.version).catch(() => null);
+    if (target.role === 'preview' || !options.served || !manifest) return found;
+    const served = await checkServedCopies({ part: target.part, version: target.version, manifest, origins: options.served });
+    if (served.unavailable.count > 0)
+      log.warn({ integrity: { ...target, unavailable: served.unavailable } }, 'released files were not served where browsers load them');
+    return [...found, ...served.mismatches.map((mismatch) => ({ kind: 'cdn' as FindingKind, mismatch }))];
+  }
+
+  async function checkTarget(target: Target): Promise<boolean> {
+    const found = await differences(target);
+    if (found.length === 0) return true;
+    log.error(
+      { integrity: { ...target, files: found.slice(0, 20).map(({ kind, mismatch }) => ({ kind, ...mismatch })) } },
+      'released files differ from their signed manifest',
+    );
+    const { action, detail } = await act(
+      target,
+      found.map(({ mismatch }) => mismatch),
+    );
+    for (const { kind, mismatch } of found.slice(0, 50)) {
       await findings.record({
         part: target.part,
         version: target.version,
