@@ -65,6 +65,8 @@ export default async function setup(project) {
       // Every test request comes from loopback: the order limits would stop the 100 concurrent orders.
       CHECKOUT_RATE_LIMIT_ALLOWLIST: '127.0.0.1',
       REGISTRY_POLL_MS: '60000',
+      // The workers' integrity checks come often enough for a test to wait for the next one.
+      INTEGRITY_CHECK_MS: '10000',
     },
     output: (line) => lines.push(line),
   });
@@ -84,5 +86,7 @@ export default async function setup(project) {
     releaseEnv: cluster.releaseEnv,
   });
   project.provide('clusterRedisUrl', cluster.redisUrl);
+  // Where browsers load the areas from (nginx's second port, the cluster's CDN), and nginx's directory (its caches).
+  project.provide('clusterEdge', { assetUrl: shop.assetUrl, nginxDir: shop.nginxDir });
   return cluster.stop;
 }

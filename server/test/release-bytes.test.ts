@@ -8,7 +8,7 @@
  * and PostgreSQL (DATABASE_URL).
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, createBrotliCompress } from 'node:zlib';
@@ -37,6 +37,7 @@ import { releasedFileCheck, type ReleasedFileCheck } from '../src/web/verified-f
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { nonCanonical, rawGet } from './helpers/path-spellings.ts';
 
 /** Opens /api/metrics. */
 const METRICS_TOKEN = 'metrics-token-for-bytes';
@@ -170,23 +171,6 @@ async function brotliBomb(megabytes: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-type RawAnswer = { status: number; body: string; headers: Record<string, string | string[] | undefined> };
-/** A request with the path exactly as written (fetch would resolve `..` and `.` before sending it). */
-function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(base);
-    const request = httpRequest({ host: target.hostname, port: target.port, path, method: 'GET', headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: response.headers }),
-      );
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
-
 describe.each(['local', 's3'] as const)('a released file on the %s origin', (name) => {
   it('changed in place with its size and modification time kept is refused at once and found by the next check; put back with its old time (cp -p), it is sent again', async () => {
     const origin = origins[name]!;
@@ -301,68 +285,6 @@ describe('a bucket object changed in place, its ETag, size and time kept', () =>
     }
   });
 });
-
-/** Every spelling of a released file's path but its one canonical form (and files no manifest lists). */
-function nonCanonical(version: string, shell: string): string[] {
-  const at = `/remotes/checkout/${version}`;
-  return [
-    `/remotes/checkout//${version}/remoteEntry.js`,
-    `/remotes//checkout/${version}/remoteEntry.js`,
-    `//remotes/checkout/${version}/remoteEntry.js`,
-    `${at}//remoteEntry.js`,
-    `/remotes/checkout/./${version}/remoteEntry.js`,
-    `/remotes/./checkout/${version}/remoteEntry.js`,
-    `/./remotes/checkout/${version}/remoteEntry.js`,
-    `${at}/./remoteEntry.js`,
-    `${at}/assets/../remoteEntry.js`,
-    `/remotes/checkout/x/../${version}/remoteEntry.js`,
-    `/remotes/checkout/%2e/${version}/remoteEntry.js`,
-    `${at}/%2e/remoteEntry.js`,
-    `${at}/%2E/remoteEntry.js`,
-    `${at}/assets/%2e%2e/remoteEntry.js`,
-    `${at}/assets/%2E%2E/remoteEntry.js`,
-    `${at}/remoteEntry%2ejs`,
-    `${at}%2fremoteEntry.js`,
-    `${at}%2FremoteEntry.js`,
-    `/remotes%2fcheckout%2f${version}%2fremoteEntry.js`,
-    `${at}/assets%2Fpage.js`,
-    `${at}/assets%2fpage.js`,
-    `/%72emotes/checkout/${version}/remoteEntry.js`,
-    `/remotes/%63heckout/${version}/remoteEntry.js`,
-    `${at}/%72emoteEntry.js`,
-    `${at}/remoteEntry.js%2e`,
-    `/Remotes/checkout/${version}/remoteEntry.js`,
-    `/REMOTES/checkout/${version}/remoteEntry.js`,
-    `/remotes/Checkout/${version}/remoteEntry.js`,
-    `/remotes/checkout/${version.toUpperCase()}/remoteEntry.js`,
-    `${at}/RemoteEntry.js`,
-    `${at}/remoteentry.js`,
-    `${at}/remoteEntry.JS`,
-    `${at}/ASSETS/page.js`,
-    `${at}/remoteEntry.js/`,
-    `${at}/`,
-    at,
-    '/remotes/',
-    `${at}\\remoteEntry.js`,
-    `/remotes\\checkout/${version}/remoteEntry.js`,
-    `${at}/%5cremoteEntry.js`,
-    `${at}/%5CremoteEntry.js`,
-    `${at}/remoteEntry.js%00`,
-    `${at}/remoteEntry.js%00.png`,
-    `${at}/%00/remoteEntry.js`,
-    `${at}/remoteEntry.js;.png`,
-    `${at}/remoteEntry.js%20`,
-    `${at}/${'a/'.repeat(7)}remoteEntry.js`,
-    `${at}/${'x'.repeat(800)}.js`,
-    `${at}/${'%2e%2e/'.repeat(120)}remoteEntry.js`,
-    // Files of the folder no manifest lists as a released file.
-    `${at}/release-manifest.json`,
-    `${at}/release-manifest.sig`,
-    `${at}/assets/constructor`,
-    `/shells/shell/${shell}/index.html`,
-    `/shells/shell/${shell}/routes.json`,
-  ];
-}
 
 async function expectAllRefused(base: string, paths: string[]) {
   for (const path of paths) {
