@@ -1,6 +1,6 @@
 /**
  * What shoppers are actually sent, read back by the integrity watch: every file of a version in
- * force fetched from where browsers load it (the areas from ASSET_ORIGIN, a CDN in production; the
+ * force that browsers load, fetched from where they load it (the areas from ASSET_ORIGIN, a CDN in production; the
  * shell's files from the shop's own address), as is and with `Accept-Encoding` br and gzip, and
  * compared with the signed manifest. A copy changed in a CDN's cache or on its way is found even
  * when the origin's own files are intact.
@@ -9,8 +9,8 @@
  * can take) and unpacked at most to the signed size, each request has a deadline, and a few run at
  * a time.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
   COMPRESSED_COPIES,
   LARGER_THAN_SIGNED,
@@ -54,25 +54,31 @@ export type CdnCheckResult = {
   unavailable: { count: number; first: string[] };
 };
 
+/** An area's files no browser loads: the server's build and the build's own data (Vite's and the federation's manifests, area.json). */
+const AREA_NOT_LOADED = /^(?:server\/|\.vite\/)|\.json$/;
+
 /** The URL browsers load `file` of the version from; null when browsers never load it. */
 function servedUrl(origins: ServedOrigins, part: PartName, version: string, file: string): string | null {
   if (part === 'shell') return origins.shopUrl && SHELL_SERVED.test(file) ? `${origins.shopUrl}/${file}` : null;
-  // The server's own build is never loaded by a browser.
-  if (!origins.assetOrigin || file.startsWith('server/')) return null;
+  if (!origins.assetOrigin || AREA_NOT_LOADED.test(file)) return null;
   return `${origins.assetOrigin}/remotes/${part}/${version}/${file}`;
 }
 
 type Answer = { status: number; encoding: string; body: Buffer; over: boolean };
+/** Connections kept open for one read-back (a few hundred requests to one or two hosts). */
+type Agents = { http: HttpAgent; https: HttpsAgent };
 
 /** GETs `url`, reading at most `maxBytes + 1` bytes of its body (`over`: there were more). */
-function fetchBounded(url: string, encoding: Encoding, maxBytes: number): Promise<Answer> {
-  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+function fetchBounded(url: string, encoding: Encoding, maxBytes: number, agents: Agents): Promise<Answer> {
+  const secure = url.startsWith('https:');
+  const send = secure ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const request = send(
       url,
       {
         headers: { 'accept-encoding': encoding, 'user-agent': 'shop-integrity-watch' },
         signal: AbortSignal.timeout(CDN_CHECK_LIMITS.timeoutMs),
+        agent: secure ? agents.https : agents.http,
       },
       (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
@@ -139,16 +145,23 @@ export async function checkServedCopies(options: {
   }
   const mismatches: FileMismatch[] = [];
   const unavailable: string[] = [];
-  await eachLimited(requests, CDN_CHECK_LIMITS.concurrency, async ({ file, url, signed, encoding }) => {
-    const bound = encoding === 'identity' ? signed.size : maxCopyBytes(signed.size);
-    const answer = await fetchBounded(url, encoding, bound).catch(() => null);
-    if (!answer || answer.status !== 200) {
-      unavailable.push(`${file} (${encoding}): ${answer ? answer.status : 'bez odpovede'}`);
-      return;
-    }
-    const actual = await differs(answer, signed);
-    if (actual !== null)
-      mismatches.push({ file: encoding === 'identity' ? file : `${file} (${encoding})`, expected: integrityOf(signed), actual });
-  });
+  const pool = { keepAlive: true, maxSockets: CDN_CHECK_LIMITS.concurrency };
+  const agents: Agents = { http: new HttpAgent(pool), https: new HttpsAgent(pool) };
+  try {
+    await eachLimited(requests, CDN_CHECK_LIMITS.concurrency, async ({ file, url, signed, encoding }) => {
+      const bound = encoding === 'identity' ? signed.size : maxCopyBytes(signed.size);
+      const answer = await fetchBounded(url, encoding, bound, agents).catch(() => null);
+      if (!answer || answer.status !== 200) {
+        unavailable.push(`${file} (${encoding}): ${answer ? answer.status : 'bez odpovede'}`);
+        return;
+      }
+      const actual = await differs(answer, signed);
+      if (actual !== null)
+        mismatches.push({ file: encoding === 'identity' ? file : `${file} (${encoding})`, expected: integrityOf(signed), actual });
+    });
+  } finally {
+    agents.http.destroy();
+    agents.https.destroy();
+  }
   return { mismatches, unavailable: { count: unavailable.length, first: unavailable.slice(0, 5) } };
 }

@@ -65,6 +65,8 @@ export function integrityPolicyFrom(env: NodeJS.ProcessEnv): IntegrityPolicy {
 }
 
 type Target = { part: PartName; version: string; role: 'live' | 'canary' | 'preview' };
+/** One difference found, and of what kind (the origin's file, this server's copy of it, what the CDN sends, the signature). */
+type Found = { kind: FindingKind; mismatch: FileMismatch };
 
 function targetsOf(registry: Registry, published: Map<string, string[]>): Target[] {
   const targets: Target[] = [];
@@ -107,6 +109,8 @@ export function startIntegrityWatch(options: {
 }): IntegrityWatch {
   const { storage, integrity, findings, policy, log } = options;
   let running: Promise<void> | null = null;
+  /** The read-back of what browsers are sent, while one runs. */
+  let reading: Promise<void> | null = null;
   let again = false;
   let lastRevision: string | null = null;
   let lastReport = 0;
@@ -164,8 +168,8 @@ export function startIntegrityWatch(options: {
     }
   }
 
-  /** What differs of a target's files: on the origin (or in the bucket), on this disk, and as browsers are sent them. */
-  async function differences(target: Target): Promise<{ kind: FindingKind; mismatch: FileMismatch }[]> {
+  /** What differs of a target's files on the origin (or in the bucket) and on this disk; every byte read. */
+  async function differences(target: Target): Promise<Found[]> {
     let mismatches: FileMismatch[];
     try {
       mismatches = await integrity.check(target.part, target.version);
@@ -179,18 +183,11 @@ export function startIntegrityWatch(options: {
       storage.localPath(partPrefix(target.part, target.version)),
       onThisDisk.map((mismatch) => mismatch.file),
     );
-    const found = mismatches.map((mismatch) => ({ kind: (mismatch.where === 'local-copy' ? 'cache' : 'file') as FindingKind, mismatch }));
-    const manifest = await integrity.manifest(target.part, target.version).catch(() => null);
-    if (target.role === 'preview' || !options.served || !manifest) return found;
-    const served = await checkServedCopies({ part: target.part, version: target.version, manifest, origins: options.served });
-    if (served.unavailable.count > 0)
-      log.warn({ integrity: { ...target, unavailable: served.unavailable } }, 'released files were not served where browsers load them');
-    return [...found, ...served.mismatches.map((mismatch) => ({ kind: 'cdn' as FindingKind, mismatch }))];
+    return mismatches.map((mismatch) => ({ kind: mismatch.where === 'local-copy' ? 'cache' : 'file', mismatch }));
   }
 
-  async function checkTarget(target: Target): Promise<boolean> {
-    const found = await differences(target);
-    if (found.length === 0) return true;
+  /** Logs, acts on and records what was found of a target. */
+  async function handle(target: Target, found: Found[]): Promise<void> {
     log.error(
       { integrity: { ...target, files: found.slice(0, 20).map(({ kind, mismatch }) => ({ kind, ...mismatch })) } },
       'released files differ from their signed manifest',
@@ -212,7 +209,51 @@ export function startIntegrityWatch(options: {
       });
     }
     log.warn({ integrity: { ...target, action, detail } }, 'integrity finding handled');
+  }
+
+  async function checkTarget(target: Target): Promise<boolean> {
+    const found = await differences(target);
+    if (found.length === 0) return true;
+    await handle(target, found);
     return false;
+  }
+
+  /**
+   * Reads back what browsers are sent of the versions in force (cdn-check.ts): its own pass, one at a
+   * time, begun after each check, so the hashing of a release and a browser's report never wait for
+   * a slow CDN. Asked for while one runs, it is not begun again: the next check begins the next one.
+   */
+  function readBack(targets: Target[]): Promise<void> {
+    const origins = options.served;
+    if (!origins || reading || stopped) return reading ?? Promise.resolve();
+    reading = (async () => {
+      for (const target of targets) {
+        if (stopped || target.role === 'preview') continue;
+        const manifest = await integrity.manifest(target.part, target.version).catch(() => null);
+        if (!manifest) continue;
+        const served = await checkServedCopies({ part: target.part, version: target.version, manifest, origins });
+        if (served.unavailable.count > 0)
+          log.warn(
+            { integrity: { ...target, unavailable: served.unavailable } },
+            'released files were not served where browsers load them',
+          );
+        if (served.mismatches.length === 0) continue;
+        // Acted on only while the version is still where it was read (a check may have moved it meanwhile).
+        const now = targetsOf(await readRegistry(storage), new Map());
+        const still = now.some(
+          (candidate) => candidate.part === target.part && candidate.version === target.version && candidate.role === target.role,
+        );
+        await handle(
+          still ? target : { ...target, role: 'preview' },
+          served.mismatches.map((mismatch) => ({ kind: 'cdn', mismatch })),
+        );
+      }
+    })()
+      .catch((error: unknown) => log.error({ err: error }, 'reading back the served files failed; tried again after the next check'))
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
   }
 
   async function checkHeaders(registry: Registry): Promise<boolean> {
@@ -243,13 +284,15 @@ export function startIntegrityWatch(options: {
     const registry = await readRegistry(storage);
     lastRevision = registry.revision;
     let intact = true;
-    for (const target of targetsOf(registry, await publishedVersions())) {
+    const targets = targetsOf(registry, await publishedVersions());
+    for (const target of targets) {
       if (stopped) return;
       if (!(await checkTarget(target))) intact = false;
     }
     if (!(await checkHeaders(await readRegistry(storage)))) intact = false;
     await findings.checked(intact ? 'intact' : 'tampered', registry.revision);
     options.onCheck?.(intact ? 'intact' : 'tampered');
+    void readBack(targets);
   }
 
   /** Only the version a browser reported, when it is one the shop serves: a report costs a fraction of a full check. */
@@ -258,7 +301,10 @@ export function startIntegrityWatch(options: {
     const target = targetsOf(registry, await publishedVersions()).find(
       (candidate) => candidate.part === reported.part && candidate.version === reported.version,
     );
-    if (target) await checkTarget(target);
+    if (!target) return;
+    await checkTarget(target);
+    // The browser may have been sent other bytes than the origin holds.
+    void readBack([target]);
   }
 
   /** One check at a time: asked for while one runs, a full check follows it. */
@@ -302,7 +348,12 @@ export function startIntegrityWatch(options: {
   }
 
   return {
-    checkNow: () => run().then(() => (running ? running : undefined)),
+    // The check, a check asked for meanwhile, and the read-back each begins.
+    checkNow: async () => {
+      await run();
+      if (running) await running;
+      if (reading) await reading;
+    },
     reported(part, version) {
       if (!version || Date.now() - lastReport < REPORT_DEBOUNCE_MS) return;
       lastReport = Date.now();
