@@ -65,8 +65,6 @@ export default async function setup(project) {
       // Every test request comes from loopback: the order limits would stop the 100 concurrent orders.
       CHECKOUT_RATE_LIMIT_ALLOWLIST: '127.0.0.1',
       REGISTRY_POLL_MS: '60000',
-      // The workers' integrity checks come often enough for a test to wait for the next one.
-      INTEGRITY_CHECK_MS: '10000',
     },
     output: (line) => lines.push(line),
   });
