@@ -5,6 +5,7 @@
  * see README, "Release flow").
  */
 import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
 import { cp, link, mkdir, open, readdir, readFile, rename, rm, stat, appendFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -146,18 +147,21 @@ export function localDirectoryStorage(root: string): ReleaseStorage {
   };
 }
 
-/** A local file's bytes (at most `maxBytes + 1` of them when given); null when absent. */
-export async function readLocalFile(path: string, maxBytes?: number): Promise<Buffer | null> {
-  const missing = (error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+/**
+ * A local file's bytes (at most `maxBytes + 1` of them when given); null when there is no regular
+ * file (absent, or a directory, a pipe or a device put in its place: opened without waiting for a
+ * writer, and never read).
+ */
+export async function readLocalFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER - 1): Promise<Buffer | null> {
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ENXIO') return null;
     throw error;
-  };
-  if (maxBytes === undefined) return readFile(path).catch(missing);
-  const file = await open(path, 'r').catch(missing);
+  });
   if (!file) return null;
   try {
-    const limit = maxBytes + 1;
-    const buffer = Buffer.alloc(Math.min(limit, Math.max(0, (await file.stat()).size) + 1));
+    const info = await file.stat();
+    if (!info.isFile()) return null;
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, info.size + 1));
     let length = 0;
     while (length < buffer.length) {
       const { bytesRead } = await file.read(buffer, length, buffer.length - length, length);

@@ -7,6 +7,7 @@
  * On the local directory and on S3 (s3rver, the server's copy of a version on its disk); SQLite
  * and PostgreSQL (DATABASE_URL).
  */
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -411,5 +412,18 @@ describe('a decompression bomb beside a small file', () => {
     await origin.watch.checkNow();
     expect((await get(origin, 'remoteEntry.js', 'br')).statusCode).toBe(200);
     expect((await readRegistry(origin.storage)).areas.checkout?.version).toBe(origin.checkout);
+  });
+  it('a pipe where a compressed copy belongs is refused, and neither the origin nor the watch waits on it', async () => {
+    const origin = origins.local!;
+    const pipe = servedFile(origin, 'remoteEntry.js.gz');
+    const made = spawnSync('mkfifo', [pipe]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    try {
+      expect((await get(origin, 'remoteEntry.js', 'gzip')).statusCode).toBe(404);
+      await origin.watch.checkNow();
+    } finally {
+      rmSync(pipe, { force: true });
+    }
+    expect((await get(origin, 'remoteEntry.js', 'gzip')).statusCode).toBe(200);
   });
 });

@@ -52,13 +52,18 @@ export type ReleasedFileCheck = {
 
 type Verdict = { key: string; intact: boolean };
 
-const statOf = (path: string): BigIntStats | null => {
+/** The entry at `path`: null when there is none. */
+const entryOf = (path: string): BigIntStats | null => {
   try {
-    const info = statSync(path, { bigint: true, throwIfNoEntry: false });
-    return info?.isFile() ? info : null;
+    return statSync(path, { bigint: true, throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
+};
+/** The regular file at `path`: null when there is none (or something else stands there). */
+const statOf = (path: string): BigIntStats | null => {
+  const info = entryOf(path);
+  return info?.isFile() ? info : null;
 };
 const keyOf = (info: BigIntStats) => `${info.dev}:${info.ino}:${info.ctimeNs}:${info.mtimeNs}:${info.size}`;
 const settled = (info: BigIntStats, readAt: number) => info.ctimeNs < BigInt(readAt - SETTLE_MS) * 1_000_000n;
@@ -78,8 +83,10 @@ export function releasedFileCheck(
   const judged = async (path: string, signed: FileDigest, unpack: Unpack): Promise<boolean | null> => {
     // Asked on every page (the shell's index.html and its copies): a local file's stat in the thread pool cost
     // more than the stat itself, so it is asked directly (the version's folder is on local disk, see released-folder.ts).
-    const info = statOf(path);
+    const info = entryOf(path);
     if (!info) return null;
+    // A directory, pipe or device where a file or its copy belongs is never sent (nor waited on).
+    if (!info.isFile()) return false;
     const key = keyOf(info);
     const kept = verdicts.get(path);
     if (kept?.key === key) return kept.intact;
@@ -122,7 +129,7 @@ export function releasedFileCheck(
     const digest = listed(manifest, file);
     if (!digest) {
       // Unsigned, or not a file of the release: never sent. A missing file is the caller's 404.
-      if (manifest && statOf(join(dir, file)) === null) return true;
+      if (manifest && entryOf(join(dir, file)) === null) return true;
       onMismatch(part, version, file);
       return false;
     }
