@@ -20,7 +20,7 @@ import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
 import { canaryMetrics } from './infra/observability/metrics.ts';
 import { shellHost } from './web/shell-host.ts';
-import { releasedFileCheck } from './web/verified-files.ts';
+import { releasedFileCheck, type ReleasedFileCheck } from './web/verified-files.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import {
   PRIVATE_KEY_VARIABLES,
@@ -46,6 +46,7 @@ import { watchMoveRequests, type MoveRequestsWatch } from './domains/releases/mo
 import { existsSync } from 'node:fs';
 import { integrityFindings, type IntegrityFindings } from './domains/releases/integrity-findings.repository.ts';
 import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './domains/releases/integrity-watch.ts';
+import type { ServedOrigins } from './domains/releases/cdn-check.ts';
 
 const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
@@ -180,6 +181,11 @@ async function main() {
     originDir: storage.local ? config.originDir : null,
     env: process.env,
   };
+  // A released file is sent only as signed; one that is not is reported to the watch at once.
+  const releasedFiles = releasedFileCheck(integrity, (part, version, file) => {
+    app.log.error({ integrity: { part, version, file } }, 'a released file differs from its signed manifest; not sent');
+    watch?.reported(part, version);
+  });
   const watchIntegrity = (scheduled: boolean) => {
     watch = integrityWatch(app, {
       storage,
@@ -188,6 +194,10 @@ async function main() {
       findings,
       checkoutPageUrl: `${checkoutConfig.publicUrl}${shopPaths.cart()}`,
       scheduled,
+      // What browsers are sent is read back: the areas from ASSET_ORIGIN, the shell's files from the shop's address.
+      served: { assetOrigin: config.assetOrigin, shopUrl: checkoutConfig.publicUrl },
+      // A worker sends no released file; a server that does learns at once what its watch read on its disk.
+      ...(config.role === 'worker' ? {} : { localFiles: releasedFiles }),
     });
     return watch;
   };
@@ -205,11 +215,6 @@ async function main() {
     });
   }
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
-  // A released file is sent only as signed; one that is not is reported to the watch at once.
-  const releasedFiles = releasedFileCheck(integrity, (part, version, file) => {
-    app.log.error({ integrity: { part, version, file } }, 'a released file differs from its signed manifest; not sent');
-    watch?.reported(part, version);
-  });
   await app.register(opsRoutes, {
     prefix: '/api',
     storage,
@@ -333,12 +338,14 @@ function integrityWatch(
     findings: IntegrityFindings;
     checkoutPageUrl: string;
     scheduled: boolean;
+    served: ServedOrigins;
+    localFiles?: ReleasedFileCheck;
   },
 ): IntegrityWatch {
   const policy = integrityPolicyFrom(process.env);
   if (options.scheduled)
     log(
-      `integrity: released files re-hashed every ${policy.intervalMs / 1000} s and after each release; on a difference: ${policy.action === 'fallback' ? 'back to the last intact version' : 'alert only'}`,
+      `integrity: released files re-hashed every ${policy.intervalMs / 1000} s and after each release, and read back from ${options.served.assetOrigin ?? 'nowhere'}; on a difference: ${policy.action === 'fallback' ? 'back to the last intact version' : 'alert only'}`,
     );
   return startIntegrityWatch({
     ...options,

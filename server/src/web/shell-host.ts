@@ -257,8 +257,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   };
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
-    // The API's and the pictures' paths answer in the error shape, never with the shop's page.
-    if (/^\/(api|media)(\/|\?|$)/.test(request.url)) return notFoundHandler(request, reply);
+    // The API's and the pictures' paths answer in the error shape, never with the shop's page; so do the
+    // release folders' (in any letter case): this server sends no file of them by those paths.
+    if (/^\/(api|media|remotes|shells)([/\\?]|$)/i.test(request.url)) return notFoundHandler(request, reply);
     // Hashed shell files: /assets/<file>, and the host's own entry at the build's root
     // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
     const file = /^\/(assets\/)?([\w.-]+\.(?:js|css|svg|woff2))$/.exec(request.url);

@@ -199,6 +199,8 @@ function Audit() {
 
 const FINDING_KINDS: Record<string, string> = {
   file: 'súbor sa líši',
+  cache: 'kópia na disku servera sa líši',
+  cdn: 'CDN posiela iné bajty',
   signature: 'neplatný podpis manifestu',
   headers: 'bezpečnostné hlavičky',
 };
