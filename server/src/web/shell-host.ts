@@ -414,7 +414,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       if (body.choice !== 'all' && body.choice !== 'none') {
         return reply.code(400).send({ error: { code: 'bad_request', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
       }
-      return reply.header('set-cookie', consentCookies(body.choice, request.protocol === 'https')).redirect(safeBackPath(body.back), 303);
+      return reply
+        .header('set-cookie', consentCookies(body.choice, request.protocol === 'https'))
+        .redirect(safeBackPath(body.back, options.publicUrl), 303);
     });
   });
   app.get('/', sendIndex);
