@@ -120,8 +120,9 @@ map $uri $edge_skip_path {
   "~^/(checkout|account|ops|preview|consent)(/|$)" 1;
 }
 ${edgeErrorMaps()}
-# Only what went wrong is logged, with nginx's request id (the one its own error answers show).
-log_format shop_errors escape=json '{"time":"$time_iso8601","requestId":"$request_id","status":$status,"method":"$request_method","uri":"$request_uri","upstream":"$upstream_addr","upstreamStatus":"$upstream_status"}';
+# Only what went wrong is logged, with nginx's request id (the one its own error answers show); the path
+# without its query, which may carry a reset, preview or order token (the servers' lines redact them).
+log_format shop_errors escape=json '{"time":"$time_iso8601","requestId":"$request_id","status":$status,"method":"$request_method","uri":"$uri","upstream":"$upstream_addr","upstreamStatus":"$upstream_status"}';
 map $status $shop_log_error {
   default 0;
   "~^[45]" 1;
