@@ -28,7 +28,7 @@ import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-inte
 import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
-import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
+import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
 import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
 import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
 import { compressedPage, compressingStream, preferredEncoding } from '../infra/http/compression.ts';
@@ -109,9 +109,9 @@ async function exists(path: string) {
   );
 }
 
-/** This browser's canary bucket, from the cookie its shell keeps; null before the shell first ran. */
-function canaryBucketOf(cookieHeader: string | undefined): number | null {
-  const kept = Number(readCookie(cookieHeader, CANARY_BUCKET_COOKIE) ?? NaN);
+/** This browser's canary bucket, from the cookie its shell keeps (`__Host-` over https); null before the shell first ran. */
+function canaryBucketOf(cookieHeader: string | undefined, https: boolean): number | null {
+  const kept = Number(readCookie(cookieHeader, shopCookieName(CANARY_BUCKET_COOKIE, https)) ?? NaN);
   return isCanaryBucket(kept) ? kept : null;
 }
 
@@ -294,7 +294,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy.
     const policy = pagePolicy({ ...policyOptions, inlineScripts });
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
-    const bucket = canaryBucketOf(request.headers.cookie);
+    const bucket = canaryBucketOf(request.headers.cookie, options.publicUrl.startsWith('https:'));
     const shownConfig = {
       assetOrigin,
       gtmId: options.gtmId,
