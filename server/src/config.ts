@@ -1,6 +1,6 @@
 /** Server settings from the environment, with defaults for `npm start`. */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './infra/paths.ts';
 
@@ -101,6 +101,18 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   };
 }
 
+/**
+ * The data directory (the database, secrets, invoices, e-mails, complaint photos) is the server
+ * user's alone: created 0700, or tightened to it when a launcher or the release tool made it first,
+ * and every file and folder this process creates from now on is 0600 / 0700 (umask 077), the
+ * database's own files included, whatever umask the process was started with.
+ */
+export async function prepareDataDir(dataDir: string): Promise<void> {
+  process.umask(0o077);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+}
+
 /** The files in the data directory that hold generated secrets (a backup copies them with the data they sign). */
 export const SECRET_FILES = {
   jwt: 'jwt-secret',
@@ -116,7 +128,7 @@ async function loadSecret(value: string | undefined, dataDir: string, fileName: 
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing?.trim()) return existing.trim();
   const secret = randomBytes(32).toString('base64url');
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, secret, { mode: 0o600 });
   return secret;
 }

@@ -9,7 +9,15 @@ import type { FastifyInstance } from 'fastify';
 import { shopPaths } from '@shop/shared-kernel/contract';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
 import { fileStoreFromEnv } from './file-store-from-env.ts';
-import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
+import {
+  loadGatewaySecret,
+  loadJwtSecret,
+  loadOperatorToken,
+  prepareDataDir,
+  readCheckoutConfig,
+  readServerConfig,
+  shownHost,
+} from './config.ts';
 import { opsRoutes } from './domains/ops/console/index.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
@@ -67,6 +75,7 @@ async function main() {
   }
   const standby = config.standby ? standbyChannel() : null;
   const started = performance.now();
+  await prepareDataDir(config.dataDir);
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`);
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
