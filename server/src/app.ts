@@ -47,6 +47,7 @@ import { contactRoutes } from './domains/content/contact/index.ts';
 import { loyaltyRoutes } from './domains/account/loyalty/index.ts';
 import { pickupPointRoutes } from './domains/ordering/pickup-points/index.ts';
 import { telemetryRoutes } from './domains/ops/telemetry/index.ts';
+import { CSP_ROWS_PER_DAY, rowsPerBucket } from './domains/ops/telemetry/csp-violations.repository.ts';
 
 export { createDatabase } from './db/create-database.ts';
 
@@ -180,6 +181,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       return { counts, lastCheck: last?.at ?? null };
     },
     () => new PaymentRepository(opts.db).pendingRefunds(),
+    async () => ({ rows: await rowsPerBucket(opts.db, new Date()), limit: CSP_ROWS_PER_DAY }),
   );
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
