@@ -224,8 +224,10 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   // While a canary runs, a page depends on the browser's side of it: no shared cache may keep it.
   expect((await request.get('/')).headers()['cache-control']).toBe('private, no-cache');
   // Bucket 10 < 50: the canary, which throws on the basket page; bucket 90: the stable version.
-  // Three page views are what the watchdog needs here (CANARY_MIN_VIEWS); each page hide sends its report.
+  // Three shoppers' visits are what the watchdog needs here (CANARY_MIN_VIEWS counts telemetry sessions,
+  // so each load is a visit of its own: the session cookie goes); each page hide sends its report.
   for (let load = 0; load < 3; load += 1) {
+    await page.context().clearCookies({ name: 'shop_telemetry' });
     await page.goto('/checkout/cart');
     await brokenBasket(page);
   }

@@ -43,6 +43,12 @@ export type ServerConfig = {
   /** TELEMETRY_RATE_LIMIT: client reports accepted per address and minute (default 120; shoppers behind one NAT share it). */
   telemetryRateLimit: number;
   /**
+   * TELEMETRY_SESSIONS_PER_ADDRESS: new telemetry sessions an address gets per 10 minutes (default 10;
+   * a browser gets one per visit, and the canary watch counts sessions, so this bounds how many
+   * shoppers one address can pass for).
+   */
+  telemetrySessionsPerAddress: number;
+  /**
    * CHECKOUT_RATE_LIMIT_ALLOWLIST: comma-separated client addresses exempt from the per-address
    * order and quote limits. For the API load test on loopback (tools/bench/src/api-load.ts) only; empty
    * by default, never set in production.
@@ -94,6 +100,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     serverCache: env.SERVER_CACHE !== 'off',
     telemetrySample: Math.min(1, Math.max(0, Number(env.TELEMETRY_SAMPLE ?? 1) || 0)),
     telemetryRateLimit: Math.max(1, Number(env.TELEMETRY_RATE_LIMIT ?? 120) || 120),
+    telemetrySessionsPerAddress: Math.max(1, Number(env.TELEMETRY_SESSIONS_PER_ADDRESS ?? 10) || 10),
     checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '')
       .split(',')
       .map((a) => a.trim())

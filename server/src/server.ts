@@ -22,10 +22,11 @@ import { opsRoutes } from './domains/ops/console/index.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
-import { vitalsRepository } from './domains/ops/telemetry/vitals.repository.ts';
+import { sessionVitals } from './domains/ops/telemetry/client-sessions.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
+import type { ReleasedVersions } from './infra/deps.ts';
 import { canaryMetrics } from './infra/observability/metrics.ts';
 import { shellHost } from './web/shell-host.ts';
 import { releasedFileCheck } from './web/verified-files.ts';
@@ -62,6 +63,32 @@ const NO_GATEWAY = [
   '  For development: `npm start` (and the cluster, end-to-end and benchmark launchers) start the gateway simulator',
   '  (tools/gateway-simulator) and set GATEWAY_URL; by hand: GATEWAY_SECRET=… GATEWAY_PORT=3002 pnpm --filter @shop/gateway-simulator start',
 ].join('\n');
+
+/** How long the registry's versions are reused for telemetry (ms): a release shows within it. */
+const RELEASED_VERSIONS_MS = 1000;
+
+/** The part versions in force or in a canary, from the release registry, read at most once a second. */
+function releasedVersionsOf(storage: ReleaseStorage): () => Promise<ReleasedVersions> {
+  let kept: { at: number; versions: Promise<ReleasedVersions> } | null = null;
+  return () => {
+    if (!kept || Date.now() - kept.at > RELEASED_VERSIONS_MS) {
+      const versions = readRegistry(storage).then((registry) => {
+        const map = new Map<string, Set<string>>();
+        const add = (part: string, version: string | undefined) => {
+          if (version) map.set(part, (map.get(part) ?? new Set()).add(version));
+        };
+        add('shell', registry.shell?.version);
+        for (const [area, release] of Object.entries(registry.areas)) add(area, release?.version);
+        for (const [area, canary] of Object.entries(registry.canaries ?? {})) add(area, canary?.version);
+        return map as ReleasedVersions;
+      });
+      // A failed read is not kept: the next report reads again.
+      versions.catch(() => (kept = null));
+      kept = { at: Date.now(), versions };
+    }
+    return kept.versions;
+  };
+}
 
 async function main() {
   const config = readServerConfig(process.env);
@@ -121,6 +148,9 @@ async function main() {
     onClientLoadFailure: (area, version) => watch?.reported(area, version),
     checkoutRateLimit: { ...DEFAULT_RATE_LIMITS.checkout, allowList: config.checkoutRateLimitAllowList },
     telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
+    telemetrySessionRateLimit: { max: config.telemetrySessionsPerAddress, timeWindowMs: 10 * 60_000 },
+    // Telemetry is kept only about what browsers may be running: the versions in force and in a canary.
+    releasedVersions: releasedVersionsOf(storage),
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
       invoiceDir: checkoutConfig.invoiceDir,
@@ -147,7 +177,8 @@ async function main() {
   });
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
-  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: vitalsRepository(database.db) };
+  // Speed is judged per telemetry session (each its worst value), as the error rate is.
+  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: sessionVitals(database.db) };
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.

@@ -103,6 +103,12 @@ export function createMetrics(
     labelNames: ['area'] as const,
     registers: [registry],
   });
+  const clientTelemetryDropped = new Counter({
+    name: 'shop_client_telemetry_dropped_total',
+    help: 'Telemetry not kept, by reason: cross_site (a request not from the shop’s own pages, refused), no_session (its address had its share of new sessions), unreleased (an event about a version neither in force nor in a canary).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'shop_outbox_backlog',
     help: 'Outbox jobs not done yet (pending) and given up (dead).',
@@ -203,6 +209,7 @@ export function createMetrics(
     outbox,
     clientErrors,
     clientPageViews,
+    clientTelemetryDropped,
     webVitals,
     webVitalsCls,
     serverRenders,
