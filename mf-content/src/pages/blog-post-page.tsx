@@ -57,7 +57,7 @@ export default function BlogPostPage() {
       </p>
       <p className="cnt-post__perex">{data.perex}</p>
       {/* Sanitised by the API; written through the shop's Trusted Types policy. */}
-      <div dangerouslySetInnerHTML={{ __html: trustedHtml(data.contentHtml) }} />
+      <div className="cnt-post__body" dangerouslySetInnerHTML={{ __html: trustedHtml(data.contentHtml) }} />
     </article>
   );
 }

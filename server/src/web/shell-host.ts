@@ -21,7 +21,7 @@ import {
 } from '@shop/release';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
-import { enforcedDuringTrial, REPORTING_ENDPOINTS } from '../infra/http/security-headers.ts';
+import { REPORTING_ENDPOINTS } from '../infra/http/security-headers.ts';
 import { CONFIG_ID, CONFIG_READER, shellInline, shellPagePolicyFor, type PagePolicyOptions, type ShellInline } from './page-policy.ts';
 import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
 import type { ReleasedFileCheck } from './verified-files.ts';
@@ -119,13 +119,9 @@ function canaryBucketOf(cookieHeader: string | undefined, https: boolean): numbe
  * render met only later are left out of the HTML (that policy does not admit them), and the
  * browser adds them itself when the page hydrates (a constructed stylesheet, injectAreaStyles).
  */
-/**
- * Sends a page's policy. Trusted Types and styles without 'unsafe-inline' are on trial: the full
- * policy is reported only (Content-Security-Policy-Report-Only), the one enforced meanwhile is it
- * without them.
- */
+/** Sends a page's policy, enforced. */
 function setPolicy(reply: FastifyReply, policy: string): FastifyReply {
-  return reply.header('content-security-policy', enforcedDuringTrial(policy)).header('content-security-policy-report-only', policy);
+  return reply.header('content-security-policy', policy);
 }
 
 function onlyAdmittedStyles(page: RenderedPage): RenderedPage {
@@ -354,7 +350,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     if (confirmed) {
       app.metrics?.serverRenders.inc({ outcome: 'revalidated' });
       // The kept copy keeps the policy it came with (it admits that copy's styles): a 304 names none.
-      reply.removeHeader('content-security-policy').removeHeader('content-security-policy-report-only');
+      reply.removeHeader('content-security-policy');
       return reply.code(304).header('etag', confirmed).header('vary', 'accept-encoding').send();
     }
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;

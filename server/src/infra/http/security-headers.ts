@@ -127,25 +127,5 @@ export function pagePolicy(options: PagePolicy): string {
   return directives.map(([name, sources]) => `${name} ${[...new Set(sources)].join(' ')}`).join('; ');
 }
 
-/**
- * While Trusted Types and hashed styles are on trial (the full policy is sent as
- * Content-Security-Policy-Report-Only): the policy enforced meanwhile, the full one without Trusted
- * Types and with styles inline as before ('unsafe-inline' is ignored when a hash is listed).
- */
-export function enforcedDuringTrial(policy: string): string {
-  return policy
-    .split('; ')
-    .filter((directive) => !directive.startsWith('require-trusted-types-for ') && !directive.startsWith('trusted-types '))
-    .map((directive) =>
-      directive.startsWith('style-src ')
-        ? `${directive
-            .split(' ')
-            .filter((source) => !source.startsWith("'sha256-"))
-            .join(' ')} 'unsafe-inline'`
-        : directive,
-    )
-    .join('; ');
-}
-
 /** The Reporting API's endpoint named in the policy's report-to. */
 export const REPORTING_ENDPOINTS = `csp="${CSP_REPORT_PATH}"`;
