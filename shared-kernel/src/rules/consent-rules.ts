@@ -86,7 +86,7 @@ export function analyticsEnabled(
 }
 
 /**
- * Where card data, addresses and accounts are typed, Tag Manager never runs: the basket and the
+ * Where card data, addresses and accounts are typed, Tag Manager never runs (requirements R4.6): the basket and the
  * checkout (`/checkout…`), the payment pages (`/payment…`), the account (`/account…`) and the
  * operators' page. The server leaves its host out of those pages' policy and the shell's loader
  * never adds it there; a page that has it loads these pages in full, without it.

@@ -34,7 +34,7 @@ export const couponRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =>
       return { data: { ok: true as const } };
     },
   });
-  // The spec's GET would let a link or an image on another site clear a shopper's coupon: it changes nothing.
+  // requirements R7.3's GET would let a link or an image on another site clear a shopper's coupon: it changes nothing.
   app.get('/coupon/deactive', async (_request, reply) => {
     reply.header('allow', 'POST');
     throw new ApiError(405, 'method_not_allowed', DEACTIVATE_BY_POST);
