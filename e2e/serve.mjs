@@ -33,6 +33,8 @@ const env = {
   INTEGRITY_CHECK_MS: '3600000',
   // Every test page load comes from one address; a canary is judged after a few page views, checked every second.
   TELEMETRY_RATE_LIMIT: '100000',
+  // Each browser context is a shopper with its own telemetry session, all from this one address.
+  TELEMETRY_SESSIONS_PER_ADDRESS: '100000',
   CANARY_MIN_VIEWS: '3',
   // Speed is judged on a few field samples, and a healthy canary is promoted after 20 s (canary-speed.spec.ts).
   CANARY_MIN_VITALS: '3',

@@ -37,6 +37,8 @@ test('the operator previews the e-mail and marks a bank-transfer order paid, beh
   await page.goto(`/email?order=${number}`);
   await page.getByRole('button', { name: 'Zobraziť e-mail' }).click();
   await expect(page.getByRole('status')).toContainText(`Potvrdenie objednávky č. ${number}`);
+  // The message's text, shown as text (no frame of its HTML under the page's policy).
+  await expect(page.getByTestId('mail-preview')).toContainText(number);
 
   await page.goto(thankYou);
   await expect(page.getByTestId('payment-status')).toHaveText('zaplatená');

@@ -254,10 +254,17 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   // While a canary runs, a page depends on the browser's side of it: no shared cache may keep it.
   expect((await request.get('/')).headers()['cache-control']).toBe('private, no-cache');
   // Bucket 10 < 50: the canary, which throws on the basket page; bucket 90: the stable version.
-  // Three page views are what the watchdog needs here (CANARY_MIN_VIEWS); each page hide sends its report.
+  // Three shoppers' visits are what the watchdog needs here: CANARY_MIN_VIEWS counts telemetry sessions,
+  // so each load is a visit of its own (the session cookie goes first), and the next one starts only once
+  // this page's view and error have been reported under its session (the batch leaves within 5 s).
   for (let load = 0; load < 3; load += 1) {
+    await page.context().clearCookies({ name: 'shop_telemetry' });
+    const reported = page.waitForResponse(
+      (response) => response.url().endsWith('/api/telemetry') && (response.request().postData() ?? '').includes('"type":"error"'),
+    );
     await page.goto('/checkout/cart');
     await brokenBasket(page);
+    expect((await reported).status()).toBe(204);
   }
   await page.goto('/');
   for (let load = 0; load < 2; load += 1) {

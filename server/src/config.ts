@@ -1,6 +1,6 @@
 /** Server settings from the environment, with defaults for `npm start`. */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { repoRoot } from './infra/paths.ts';
 
@@ -42,6 +42,12 @@ export type ServerConfig = {
   telemetrySample: number;
   /** TELEMETRY_RATE_LIMIT: client reports accepted per address and minute (default 120; shoppers behind one NAT share it). */
   telemetryRateLimit: number;
+  /**
+   * TELEMETRY_SESSIONS_PER_ADDRESS: new telemetry sessions an address gets per 10 minutes (default 10;
+   * a browser gets one per visit, and the canary watch counts sessions, so this bounds how many
+   * shoppers one address can pass for).
+   */
+  telemetrySessionsPerAddress: number;
   /**
    * CHECKOUT_RATE_LIMIT_ALLOWLIST: comma-separated client addresses exempt from the per-address
    * order and quote limits. For the API load test on loopback (tools/bench/src/api-load.ts) only; empty
@@ -94,11 +100,24 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     serverCache: env.SERVER_CACHE !== 'off',
     telemetrySample: Math.min(1, Math.max(0, Number(env.TELEMETRY_SAMPLE ?? 1) || 0)),
     telemetryRateLimit: Math.max(1, Number(env.TELEMETRY_RATE_LIMIT ?? 120) || 120),
+    telemetrySessionsPerAddress: Math.max(1, Number(env.TELEMETRY_SESSIONS_PER_ADDRESS ?? 10) || 10),
     checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '')
       .split(',')
       .map((a) => a.trim())
       .filter(Boolean),
   };
+}
+
+/**
+ * The data directory (the database, secrets, invoices, e-mails, complaint photos) is the server
+ * user's alone: created 0700, or tightened to it when a launcher or the release tool made it first,
+ * and every file and folder this process creates from now on is 0600 / 0700 (umask 077), the
+ * database's own files included, whatever umask the process was started with.
+ */
+export async function prepareDataDir(dataDir: string): Promise<void> {
+  process.umask(0o077);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
 }
 
 /**
@@ -122,7 +141,7 @@ async function loadSecret(value: string | undefined, dataDir: string, fileName: 
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing?.trim()) return existing.trim();
   const secret = randomBytes(32).toString('base64url');
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, secret, { mode: 0o600 });
   return secret;
 }

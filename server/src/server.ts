@@ -9,15 +9,24 @@ import type { FastifyInstance } from 'fastify';
 import { shopPaths } from '@shop/shared-kernel/contract';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
 import { fileStoreFromEnv } from './file-store-from-env.ts';
-import { loadGatewaySecret, loadJwtSecret, loadOperatorToken, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
+import {
+  loadGatewaySecret,
+  loadJwtSecret,
+  loadOperatorToken,
+  prepareDataDir,
+  readCheckoutConfig,
+  readServerConfig,
+  shownHost,
+} from './config.ts';
 import { opsRoutes } from './domains/ops/console/index.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
-import { vitalsRepository } from './domains/ops/telemetry/vitals.repository.ts';
+import { sessionVitals } from './domains/ops/telemetry/client-sessions.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
+import type { ReleasedVersions } from './infra/deps.ts';
 import { canaryMetrics } from './infra/observability/metrics.ts';
 import { shellHost } from './web/shell-host.ts';
 import { releasedFileCheck, type ReleasedFileCheck } from './web/verified-files.ts';
@@ -58,6 +67,32 @@ const NO_GATEWAY = [
   '  (tools/gateway-simulator) and set GATEWAY_URL; by hand: GATEWAY_SECRET=… GATEWAY_PORT=3002 pnpm --filter @shop/gateway-simulator start',
 ].join('\n');
 
+/** How long the registry's versions are reused for telemetry (ms): a release shows within it. */
+const RELEASED_VERSIONS_MS = 1000;
+
+/** The part versions in force or in a canary, from the release registry, read at most once a second. */
+function releasedVersionsOf(book: TrustedRegistry): () => Promise<ReleasedVersions> {
+  let kept: { at: number; versions: Promise<ReleasedVersions> } | null = null;
+  return () => {
+    if (!kept || Date.now() - kept.at > RELEASED_VERSIONS_MS) {
+      const versions = book.read().then((registry) => {
+        const map = new Map<string, Set<string>>();
+        const add = (part: string, version: string | undefined) => {
+          if (version) map.set(part, (map.get(part) ?? new Set()).add(version));
+        };
+        add('shell', registry.shell?.version);
+        for (const [area, release] of Object.entries(registry.areas)) add(area, release?.version);
+        for (const [area, canary] of Object.entries(registry.canaries ?? {})) add(area, canary?.version);
+        return map as ReleasedVersions;
+      });
+      // A failed read is not kept: the next report reads again.
+      versions.catch(() => (kept = null));
+      kept = { at: Date.now(), versions };
+    }
+    return kept.versions;
+  };
+}
+
 async function main() {
   // A web server or worker verifies with public keys only: it is never handed the private release key.
   const handed = PRIVATE_KEY_VARIABLES.filter((name) => process.env[name]);
@@ -78,6 +113,7 @@ async function main() {
   }
   const standby = config.standby ? standbyChannel() : null;
   const started = performance.now();
+  await prepareDataDir(config.dataDir);
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`);
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
@@ -129,6 +165,9 @@ async function main() {
     onClientLoadFailure: (area, version) => watch?.reported(area, version),
     checkoutRateLimit: { ...DEFAULT_RATE_LIMITS.checkout, allowList: config.checkoutRateLimitAllowList },
     telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
+    telemetrySessionRateLimit: { max: config.telemetrySessionsPerAddress, timeWindowMs: 10 * 60_000 },
+    // Telemetry is kept only about what browsers may be running: the versions in force and in a canary.
+    releasedVersions: releasedVersionsOf(book),
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
       invoiceDir: checkoutConfig.invoiceDir,
@@ -155,7 +194,8 @@ async function main() {
   });
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
-  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: vitalsRepository(database.db), book };
+  // Speed is judged per telemetry session (each its worst value), as the error rate is.
+  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: sessionVitals(database.db), book };
   // The release tool's signed move requests on the origin are applied, and the origin's registry
   // files kept as an export, by the process running background work (every second; at its start a
   // request queued before the shop started is applied at once). Every process exports its own moves.

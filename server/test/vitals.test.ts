@@ -59,6 +59,10 @@ beforeAll(async () => {
   api = await startTestApi({
     checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
     telemetryRateLimit: { max: 10_000, timeWindowMs: 60_000 },
+    // These tests are about the vitals: every version counts as released, every report as a new visit
+    // (who may report about what, and what a session weighs: telemetry-trust.test.ts).
+    telemetrySessionRateLimit: { max: 100_000, timeWindowMs: 60_000 },
+    releasedVersions: async () => ({ get: () => ({ has: () => true }) }) as unknown as ReadonlyMap<string, ReadonlySet<string>>,
     configure: (app) => {
       void app.register(opsRoutes, {
         prefix: '/api',
@@ -78,7 +82,11 @@ afterAll(async () => {
 });
 
 const send = (events: unknown[], type = 'text/plain;charset=UTF-8') =>
-  fetch(`${api.baseUrl}/api/telemetry`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify({ events }) });
+  fetch(`${api.baseUrl}/api/telemetry`, {
+    method: 'POST',
+    headers: { 'content-type': type, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' },
+    body: JSON.stringify({ events }),
+  });
 const vital = (fields: Record<string, unknown> = {}) => ({
   type: 'vital',
   area: 'catalog',

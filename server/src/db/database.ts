@@ -35,7 +35,7 @@ import type {
   SettingTable,
 } from './content.table.ts';
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
-import type { ClientMetricTable } from './telemetry.table.ts';
+import type { ClientMetricTable, ClientSessionTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
 import type { CspViolationTable } from './csp-violation.table.ts';
 import type { ClientVitalTable } from './client-vitals.table.ts';
@@ -102,6 +102,8 @@ export interface Database {
   email_changes: EmailChangeTable;
   // client telemetry: page views and errors per minute, area and version
   client_metrics: ClientMetricTable;
+  // what the canary watch judges: per telemetry session and part version, each session once
+  client_sessions: ClientSessionTable;
   pickup_points: PickupPointTable;
   // the last backup taken and the last that failed
   backup_status: BackupStatusTable;

@@ -23,14 +23,13 @@ import {
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
 import { REPORTING_ENDPOINTS } from '../infra/http/security-headers.ts';
-import { CONFIG_ID, CONFIG_READER, shellInlineScripts, type PagePolicyOptions } from './page-policy.ts';
-import { pagePolicy } from '../infra/http/security-headers.ts';
+import { CONFIG_ID, CONFIG_READER, shellInline, shellPagePolicyFor, type PagePolicyOptions, type ShellInline } from './page-policy.ts';
 import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
 import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
-import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
-import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
+import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
+import { createPageRenderer, NotServerRendered, type RenderBudget, type RenderedPage } from './ssr/page-render.ts';
 import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
 import { compressedPage, compressingStream, preferredEncoding } from '../infra/http/compression.ts';
 import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
@@ -115,10 +114,26 @@ async function exists(path: string) {
   );
 }
 
-/** This browser's canary bucket, from the cookie its shell keeps; null before the shell first ran. */
-function canaryBucketOf(cookieHeader: string | undefined): number | null {
-  const kept = Number(readCookie(cookieHeader, CANARY_BUCKET_COOKIE) ?? NaN);
+/** This browser's canary bucket, from the cookie its shell keeps (`__Host-` over https); null before the shell first ran. */
+function canaryBucketOf(cookieHeader: string | undefined, https: boolean): number | null {
+  const kept = Number(readCookie(cookieHeader, shopCookieName(CANARY_BUCKET_COOKIE, https)) ?? NaN);
   return isCanaryBucket(kept) ? kept : null;
+}
+
+/**
+ * A page whose head left ahead of it (streamed) has the policy the head was sent with: styles the
+ * render met only later are left out of the HTML (that policy does not admit them), and the
+ * browser adds them itself when the page hydrates (a constructed stylesheet, injectAreaStyles).
+ */
+/** Sends a page's policy, enforced. */
+function setPolicy(reply: FastifyReply, policy: string): FastifyReply {
+  return reply.header('content-security-policy', policy);
+}
+
+function onlyAdmittedStyles(page: RenderedPage): RenderedPage {
+  const sent = page.sentHead;
+  if (!sent) return page;
+  return { ...page, styles: page.styles.filter((style) => sent.styles.some((early) => early.area === style.area)) };
 }
 
 export async function shellHost(app: FastifyInstance, options: ShellHostOptions) {
@@ -141,7 +156,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
-  let indexCache: { dir: string; html: string; inlineScripts: string[] } | null = null;
+  let indexCache: { dir: string; html: string; inline: ShellInline } | null = null;
   const policyOptions: PagePolicyOptions = {
     assetOrigin: options.assetOrigin,
     tagManager: options.gtmId !== null,
@@ -167,11 +182,11 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     }
     return listed.versions;
   }
-  /** The shell's page of a version, and the inline scripts its pages run: its own, the config reader's and the consent notice's. */
+  /** The shell's page of a version, and the inline scripts and styles its pages have: its own, the config reader's and the consent notice's. */
   async function shellIndex(dir: string) {
     if (indexCache?.dir !== dir) {
       const html = await readFile(join(dir, 'index.html'), 'utf8');
-      indexCache = { dir, html, inlineScripts: shellInlineScripts(html) };
+      indexCache = { dir, html, inline: shellInline(html) };
     }
     return indexCache;
   }
@@ -288,13 +303,13 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const index = await shellIndex(dir);
     // Only signed versions are served, each script with its integrity (the import map), admitted by its hash.
     let importMap = '';
-    let inlineScripts = index.inlineScripts;
+    let importMapHash: string | null = null;
     if (scripts) {
       try {
         const page = await scripts.forPage(registry.shell!.version, served);
         served = page.registry;
         importMap = page.importMap;
-        inlineScripts = [...inlineScripts, page.importMapHash];
+        importMapHash = page.importMapHash;
       } catch (error) {
         if (!(error instanceof ShellNotTrusted)) throw error;
         request.log.error(
@@ -304,10 +319,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_TRUSTED);
       }
     }
-    // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy.
-    const policy = pagePolicy({ ...policyOptions, inlineScripts });
+
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
-    const bucket = canaryBucketOf(request.headers.cookie);
+    const bucket = canaryBucketOf(request.headers.cookie, options.publicUrl.startsWith('https:'));
     const shownConfig = {
       assetOrigin,
       gtmId: options.gtmId,
@@ -319,6 +333,11 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const pathname = request.url.split('?')[0] ?? '/';
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
+    // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy: the
+    // page's own (import map, Tag Manager where it may run) and the area styles a server render puts in its head.
+    const policyWith = (areaStyles: readonly { css: string }[]) =>
+      shellPagePolicyFor(index.inline, policyOptions, { pathname, noConsent: route?.noConsent, importMapHash, areaStyles });
+    const policy = policyWith([]);
     const preload = await areaPreloadLinks({ storage, registry: served, routes, pathname, assetOrigin });
     const script = `${importMap}<script type="application/json" id="${CONFIG_ID}">${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>${CONFIG_READER}`;
     const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
@@ -330,7 +349,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     reply
       .header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache')
       .type('text/html; charset=utf-8');
-    reply.header('content-security-policy', policy);
+    setPolicy(reply, policy);
     if (policyOptions.reportTo) reply.header('reporting-endpoints', REPORTING_ENDPOINTS);
 
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
@@ -343,6 +362,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const confirmed = validator?.confirmed(request.headers['if-none-match']);
     if (confirmed) {
       app.metrics?.serverRenders.inc({ outcome: 'revalidated' });
+      // The kept copy keeps the policy it came with (it admits that copy's styles): a 304 names none.
+      reply.removeHeader('content-security-policy');
       return reply.code(304).header('etag', confirmed).header('vary', 'accept-encoding').send();
     }
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
@@ -351,19 +372,16 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       const keptTag = validator?.keptTag();
       if (keptTag) reply.header('etag', keptTag);
       // The policy the page was kept with: it admits exactly that page's import map.
-      return sendPage(
-        request,
-        reply.code(cached.status).header('content-security-policy', cached.policy).header('x-page-cache', 'hit'),
-        cached,
-      );
+      return sendPage(request, setPolicy(reply.code(cached.status), cached.policy).header('x-page-cache', 'hit'), cached);
     }
     const config = script + preload;
     if (validator) reply.header('etag', validator.tag);
-    // Set once the head has left ahead of the page: the rest is written into it.
+    // Set once the head has left ahead of the page: the rest is written into it, under the head's policy.
     let streamed: ReturnType<typeof compressingStream> | null = null;
+    let headPolicy = policy;
     try {
       if (options.serverRender === false) throw new NotServerRendered('server rendering is off (SERVER_RENDER=off)');
-      const page = await renderPage({
+      const rendered = await renderPage({
         url: request.url,
         registry: served,
         shellDir: dir,
@@ -375,11 +393,14 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
           const encoding = preferredEncoding(request.headers['accept-encoding']);
           streamed = compressingStream(encoding);
           if (encoding) reply.header('content-encoding', encoding);
+          headPolicy = policyWith(head.styles);
+          setPolicy(reply, headPolicy);
           reply.header('vary', 'accept-encoding').code(200).header('x-page-cache', 'miss').send(streamed.stream);
           streamed.stream.write(documentStart({ template: index.html, head, publicUrl: options.publicUrl, config }));
           streamed.flush();
         },
       });
+      const page = onlyAdmittedStyles(rendered);
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       validator?.rendered(page.embedded);
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
@@ -389,15 +410,16 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         if (cacheKey)
           pageCache.set(cacheKey, {
             status: page.sentHead ? 200 : page.status,
-            policy,
+            policy: headPolicy,
             html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
           });
         (streamed as unknown as ReturnType<typeof compressingStream>).stream.end(rest);
         return reply;
       }
-      const kept: CachedPage = { status: page.status, policy, html, encoded: {} };
+      const renderedPolicy = policyWith(page.styles);
+      const kept: CachedPage = { status: page.status, policy: renderedPolicy, html, encoded: {} };
       if (cacheKey) pageCache.set(cacheKey, kept);
-      return sendPage(request, reply.code(page.status).header('x-page-cache', 'miss'), kept);
+      return sendPage(request, setPolicy(reply.code(page.status).header('x-page-cache', 'miss'), renderedPolicy), kept);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
       if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
@@ -427,7 +449,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       if (body.choice !== 'all' && body.choice !== 'none') {
         return reply.code(400).send({ error: { code: 'bad_request', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
       }
-      return reply.header('set-cookie', consentCookies(body.choice, request.protocol === 'https')).redirect(safeBackPath(body.back), 303);
+      return reply
+        .header('set-cookie', consentCookies(body.choice, request.protocol === 'https'))
+        .redirect(safeBackPath(body.back, options.publicUrl), 303);
     });
   });
   app.get('/', sendIndex);

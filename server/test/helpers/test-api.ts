@@ -86,6 +86,12 @@ export type StartTestApiOptions = {
   backgroundJobs?: boolean;
   /** The database handle the API is given, from the test's (e.g. `db.withPlugin(…)` to watch the queries it runs). */
   database?: (db: Db) => Db;
+  /** Proxies whose X-Forwarded-For is believed (default none): a test then speaks for many client addresses. */
+  trustProxy?: string;
+  /** The part versions telemetry is kept for (default: none, as the API's). */
+  releasedVersions?: () => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+  /** New telemetry sessions per address (default: the API's). */
+  telemetrySessionRateLimit?: RateLimitWindow;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -124,6 +130,9 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
     ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
     ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    ...(options.releasedVersions ? { releasedVersions: options.releasedVersions } : {}),
+    ...(options.telemetrySessionRateLimit ? { telemetrySessionRateLimit: options.telemetrySessionRateLimit } : {}),
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {

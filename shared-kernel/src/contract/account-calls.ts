@@ -168,7 +168,9 @@ export const accountCalls = defineCalls({
     }),
     answer: CouponValidation,
   },
-  'GET /api/coupon/deactive': {
+  // requirements R7.3's path, but a change of state is never a GET (a link from another site would clear a
+  // shopper's coupon): GET answers 405 and changes nothing.
+  'POST /api/coupon/deactive': {
     summary: 'Zruší aktívny kupón používateľa',
     query: Type.Object({ userId: Type.Optional(RecordId) }),
     answer: Ok,

@@ -84,3 +84,22 @@ export function analyticsEnabled(
   if (route?.noConsent === true) return false;
   return choices?.cookie_ga === true;
 }
+
+/**
+ * Where card data, addresses and accounts are typed, Tag Manager never runs (requirements R4.6): the basket and the
+ * checkout (`/checkout…`), the payment pages (`/payment…`), the account (`/account…`) and the
+ * operators' page. The server leaves its host out of those pages' policy and the shell's loader
+ * never adds it there; a page that has it loads these pages in full, without it.
+ */
+const NO_TAG_MANAGER = /^\/(checkout|payment|account|ops)(\/|$)/i;
+
+export function tagManagerMayRun(pathname: string): boolean {
+  // As the browser resolves it: `//`, `/./`, a backslash or an escaped letter must not slip past the rule.
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(`/${pathname.replace(/^[/\\]+/, '')}`, 'http://shop.invalid').pathname);
+  } catch {
+    return false;
+  }
+  return !NO_TAG_MANAGER.test(path.replace(/\/{2,}/g, '/'));
+}

@@ -19,6 +19,7 @@ export * from './order-totals.ts';
 export * from './contact-message-rules.ts';
 export * from './account-rules.ts';
 export * from './consent-rules.ts';
+export * from './page-policy-rules.ts';
 export * from './telemetry-rules.ts';
 export * from './search-rules.ts';
 export * from './basket-rules.ts';

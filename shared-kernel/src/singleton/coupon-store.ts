@@ -44,7 +44,7 @@ export type CouponStore = {
   apply: (code: string) => Promise<CouponStatus>;
   /** Re-applies the current code against the current basket; an invalid answer clears the coupon. */
   revalidate: () => Promise<void>;
-  /** Clears the coupon and deactivates it on the server (GET /api/coupon/deactive). */
+  /** Clears the coupon and deactivates it on the server (POST /api/coupon/deactive). */
   remove: () => Promise<void>;
   /** Clears the coupon locally, no call. */
   clear: () => void;
@@ -144,7 +144,7 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
       const userId = currentUserId();
       clear();
       if (userId === null) return;
-      await api.call('GET /api/coupon/deactive', { query: { userId } }).catch(() => undefined);
+      await api.call('POST /api/coupon/deactive', { query: { userId } }).catch(() => undefined);
     },
 
     reapplyActive: async () => {

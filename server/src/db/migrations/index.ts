@@ -36,6 +36,7 @@ import * as cspViolations from './2026-11-27T11-30-00Z_csp-violations.ts';
 import * as releaseIntegrityChecks from './2026-11-27T12-00-00Z_release-integrity-checks.ts';
 import * as clientVitals from './2026-11-27T13-00-00Z_client-vitals.ts';
 import * as releaseTrustChain from './2026-11-28T09-00-00Z_release-trust-chain.ts';
+import * as clientSessions from './2026-11-28T09-10-00Z_client-sessions.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T12-00-00Z_release-integrity-checks': releaseIntegrityChecks,
   '2026-11-27T13-00-00Z_client-vitals': clientVitals,
   '2026-11-28T09-00-00Z_release-trust-chain': releaseTrustChain,
+  '2026-11-28T09-10-00Z_client-sessions': clientSessions,
 };

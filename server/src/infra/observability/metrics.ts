@@ -21,6 +21,9 @@ export type IntegrityRecord = { counts: { part: string; kind: string; count: num
 /** Refunds waiting for the gateway (domains/ordering/order-core/payment.repository.ts reads them from the database). */
 export type RefundsRecord = { pending: number; oldestPendingSince: string | null };
 
+/** Rows of the day's CSP violation store per bucket and the limit (domains/ops/telemetry/csp-violations.repository.ts). */
+export type CspRowsRecord = { rows: Record<string, number>; limit: number };
+
 /** The canaries from the release registry and its history (server.ts reads them from the release storage). */
 export type CanaryRecord = {
   /** Every area in the registry: each gets its abort counts at zero, so that a first abort is an increase. */
@@ -39,6 +42,7 @@ export function createMetrics(
   backups?: () => Promise<BackupRecord>,
   integrity?: () => Promise<IntegrityRecord>,
   refunds?: () => Promise<RefundsRecord>,
+  cspRows?: () => Promise<CspRowsRecord>,
 ) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -99,6 +103,12 @@ export function createMetrics(
     labelNames: ['area'] as const,
     registers: [registry],
   });
+  const clientTelemetryDropped = new Counter({
+    name: 'shop_client_telemetry_dropped_total',
+    help: 'Telemetry not kept, by reason: cross_site (a request not from the shop’s own pages, refused), no_session (its address had its share of new sessions), unreleased (an event about a version neither in force nor in a canary).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'shop_outbox_backlog',
     help: 'Outbox jobs not done yet (pending) and given up (dead).',
@@ -135,12 +145,20 @@ export function createMetrics(
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  // Every violation reported is counted here, before any bound of what the database keeps.
   const cspViolations = new Counter({
     name: 'shop_csp_violations_total',
-    help: 'Content-Security-Policy violations browsers reported, by directive, page type (home, category, product, cart, checkout, account, content, other) and part (shell, an area, inline, external, other)',
-    labelNames: ['directive', 'page', 'part'] as const,
+    help: 'Content-Security-Policy violations browsers reported, by directive, page type (home, category, product, cart, checkout, account, content, other), part (shell, an area, inline, external, other) and source (shop, inline, eval, data, blob, trusted-types, tag-manager, external, other)',
+    labelNames: ['directive', 'page', 'part', 'source'] as const,
     registers: [registry],
   });
+  const cspViolationsUnstored = new Counter({
+    name: 'shop_csp_violations_unstored_total',
+    help: "Violations stored only in their bucket's other row because the reporting client had added its day's share of distinct rows, by bucket (checkout, rest) and reason (client_budget)",
+    labelNames: ['bucket', 'reason'] as const,
+    registers: [registry],
+  });
+  if (cspRows) cspRowMetrics(registry, cspRows);
   const integrityChecks = new Counter({
     name: 'shop_release_integrity_checks_total',
     help: 'Checks of the released files against their signed manifests by this process (intact, tampered: a difference found, failed: the check could not run).',
@@ -203,14 +221,44 @@ export function createMetrics(
     outbox,
     clientErrors,
     clientPageViews,
+    clientTelemetryDropped,
     webVitals,
     webVitalsCls,
     serverRenders,
     cspViolations,
+    cspViolationsUnstored,
     integrityChecks,
     releaseRequests,
     releaseContained,
   };
+}
+
+/**
+ * The rows the day's CSP violation store keeps per bucket and how many it may: a full bucket counts
+ * new hosts only in its other row (ShopCspViolationStoreFull).
+ */
+function cspRowMetrics(registry: Registry, read: () => Promise<CspRowsRecord>): void {
+  const rows = oncePerScrape(read);
+  new Gauge({
+    name: 'shop_csp_violation_rows',
+    help: "Rows the day's store of CSP violations keeps, by bucket (checkout: the basket, checkout and payment pages; rest)",
+    labelNames: ['bucket'] as const,
+    registers: [registry],
+    async collect() {
+      const record = await rows();
+      for (const [bucket, count] of Object.entries(record?.rows ?? {})) this.set({ bucket }, count);
+    },
+  });
+  new Gauge({
+    name: 'shop_csp_violation_rows_limit',
+    help: "Rows a day's store of CSP violations keeps at most per bucket; past it new keys are counted in the bucket's other row",
+    labelNames: ['bucket'] as const,
+    registers: [registry],
+    async collect() {
+      const record = await rows();
+      for (const bucket of Object.keys(record?.rows ?? {})) this.set({ bucket }, record!.limit);
+    },
+  });
 }
 
 /** A read shared by every metric of one scrape (a scrape collects them all at once). */
