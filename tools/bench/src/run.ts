@@ -90,11 +90,11 @@ async function main() {
     'building the monolith (same code, no federation)',
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'monolith/vite.config.ts'],
-    join(repo, 'bench'),
+    join(repo, 'tools', 'bench'),
   );
 
   const composed = await startShop({ port: 4610, name: 'composed' });
-  const monolith = await startShop({ port: 4620, name: 'monolith', shellDist: join(repo, 'bench', 'monolith', 'dist') });
+  const monolith = await startShop({ port: 4620, name: 'monolith', shellDist: join(repo, 'tools', 'bench', 'monolith', 'dist') });
   // The same composed build with every page rendered in the browser: what server rendering changes.
   const clientOnly = await startShop({ port: 4640, name: 'client-rendered', env: { SERVER_RENDER: 'off' } });
   let weights: { composed: PageWeight[]; monolith: PageWeight[] };
@@ -399,7 +399,7 @@ async function main() {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-const resultsFile = join(repo, 'bench', 'results.md');
+const resultsFile = join(repo, 'tools', 'bench', 'results.md');
 const NOTEBOOK = '## Notebook: figures behind the design (kept by hand)';
 
 /** The hand-kept notebook at the end of results.md survives a new run (figures live only there). */

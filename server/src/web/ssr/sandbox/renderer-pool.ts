@@ -75,6 +75,10 @@ const STDERR_KEPT = 4096;
 /** A renderer that dies this soon after its start counts as a failed start (backoff). */
 const EARLY_DEATH_MS = 2000;
 
+/** Every pool not closed yet in this process (tests check that none outlives its server). */
+const pools = new Set<RendererPool>();
+export const livePools = (): RendererPool[] => [...pools];
+
 export class RendererPool {
   private readonly renderers = new Set<Renderer>();
   private readonly queue: Work[] = [];
@@ -86,7 +90,9 @@ export class RendererPool {
   /** When a renderer was first ready: waiting for the pool's own start is not waiting for a busy renderer. */
   private readySince: number | null = null;
 
-  constructor(private readonly options: RendererPoolOptions) {}
+  constructor(private readonly options: RendererPoolOptions) {
+    pools.add(this);
+  }
 
   /** Starts the renderers now (a warm start) instead of with the first page. */
   async start(): Promise<void> {
@@ -116,6 +122,7 @@ export class RendererPool {
   /** Stops every renderer and refuses new work; resolves when all have exited. */
   async close(): Promise<void> {
     this.closed = true;
+    pools.delete(this);
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.failQueue(new RenderersUnavailable('the server is stopping'));
     await Promise.all([...this.renderers].map((renderer) => this.stop(renderer, 'the server is stopping')));
