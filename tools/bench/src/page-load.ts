@@ -81,7 +81,15 @@ export const RENDER_MODES = [
   { name: 'sandbox, 2 renderers', env: { RENDERERS: '2' } },
 ] as const;
 
-export type RenderModeRow = { name: string; pagesPerSecond: number; p50: number; p99: number; errors: number; cpuMsPerPage: number; runs: number[] };
+export type RenderModeRow = {
+  name: string;
+  pagesPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpuMsPerPage: number;
+  runs: number[];
+};
 
 /**
  * Server-rendered pages, cache off, 50 connections, distinct URLs: today's in-process render
@@ -90,7 +98,13 @@ export type RenderModeRow = { name: string; pagesPerSecond: number; p50: number;
  * the modes alternate, `rounds` runs each, and each row is the medians of its runs. CPU per page:
  * the server and its renderers (user + system, /proc), over the measured run.
  */
-export async function runRenderComparison(options: { port: number; products: number; connections: number; seconds: number; rounds: number }) {
+export async function runRenderComparison(options: {
+  port: number;
+  products: number;
+  connections: number;
+  seconds: number;
+  rounds: number;
+}) {
   const { name } = grownCatalogue(options.products);
   const runs = new Map<string, { rps: number; p50: number; p99: number; errors: number; cpu: number }[]>();
   let mix: Awaited<ReturnType<typeof pageMix>> | null = null;
@@ -105,7 +119,13 @@ export async function runRenderComparison(options: { port: number; products: num
         const [row] = runScenarios(shop, [{ name: `pages, cache off, ${mode.name}`, paths: mix.paths, headers }], options);
         const cpuMs = (cpuWithChildren(shop.pid) - before) * 1000;
         const list = runs.get(mode.name) ?? [];
-        list.push({ rps: row!.requestsPerSecond, p50: row!.p50, p99: row!.p99, errors: row!.errors, cpu: row!.total > 0 ? cpuMs / row!.total : 0 });
+        list.push({
+          rps: row!.requestsPerSecond,
+          p50: row!.p50,
+          p99: row!.p99,
+          errors: row!.errors,
+          cpu: row!.total > 0 ? cpuMs / row!.total : 0,
+        });
         runs.set(mode.name, list);
       } finally {
         await shop.stop();
