@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * (every request comes from loopback), so it runs after the files that sign in; killing servers
  * comes before it, so that the fuzz also checks the restarted ones.
  */
-const ORDER = ['edge-limits', 'two-servers', 'edge-cache', 'races', 'supervision', 'fuzz'];
+const ORDER = ['edge-limits', 'two-servers', 'edge-cache', 'races', 'supervision', 'render-sandbox', 'fuzz'];
 const rank = (file: TestSpecification) => {
   const index = ORDER.findIndex((name) => file.moduleId.endsWith(`/${name}.test.ts`));
   return index < 0 ? ORDER.length : index;

@@ -28,13 +28,11 @@ export type HostileTargets = {
   variable: string;
 };
 
-/** The area's server build: CommonJS, its imports the shared packages only, as the kernel's build writes it. */
-export function hostileServerEntry(targets: HostileTargets): string {
-  return `'use strict';
-const React = require('react');
+/** The hostile pages' code (ProbePage, LoopPage, AllocPage), for a CommonJS server build whose `require` is the renderer's. */
+function hostilePages(targets: HostileTargets): string {
+  return `const React = require('react');
 const kernel = require('@shop/shared-kernel');
 const targets = ${JSON.stringify(targets)};
-
 /** 'blocked: <why>' when the attempt threw or found nothing; what it got otherwise. */
 function attempt(run) {
   try {
@@ -104,12 +102,35 @@ function AllocPage() {
   const kept = [];
   for (let i = 0; ; i += 1) kept.push(new Array(100000).fill(i));
 }
+`;
+}
+
+/** The area's server build: CommonJS, its imports the shared packages only, as the kernel's build writes it. */
+export function hostileServerEntry(targets: HostileTargets): string {
+  return `'use strict';
+${hostilePages(targets)}
 exports.area = 'content';
 exports.modules = {
   './ProbePage': () => Promise.resolve({ default: ProbePage }),
   './LoopPage': () => Promise.resolve({ default: LoopPage }),
   './AllocPage': () => Promise.resolve({ default: AllocPage }),
 };
+`;
+}
+
+/**
+ * Code appended to a real area's server build (its CommonJS `exports.modules`): the exposed modules
+ * named in `pages` become the hostile pages, the rest stay.
+ */
+export function hostileOverride(targets: HostileTargets, pages: Record<string, 'ProbePage' | 'LoopPage' | 'AllocPage'>): string {
+  return `
+;(() => {
+${hostilePages(targets)}
+  const hostile = { ProbePage, LoopPage, AllocPage };
+  const chosen = ${JSON.stringify(pages)};
+  exports.modules = Object.fromEntries(Object.entries(exports.modules).map(([name, load]) =>
+    [name, chosen[name] ? () => Promise.resolve({ default: hostile[chosen[name]] }) : load]));
+})();
 `;
 }
 

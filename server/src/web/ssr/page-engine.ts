@@ -34,12 +34,15 @@ export type RenderInput = {
   origin: string;
   /** The data as the page embeds it (page-html.ts's embeddedJson), made once for the render and the page. */
   dataJson: () => string;
-  /** How long the render may take (ms). */
+  /** How long the render may take (ms): what is left of the page's time in the sandbox. */
   renderMs: number;
+  /** Told how long the render took once a renderer had it (waiting for one is not the page's time). */
+  spent?: (ms: number) => void;
 };
 
 export type PageEngine = {
-  plan(context: PageContext, url: string): Promise<Planned>;
+  /** `timeoutMs`: the page's time in the sandbox (the render budget); plan and renders together spend it. */
+  plan(context: PageContext, url: string, timeoutMs: number, spent?: (ms: number) => void): Promise<Planned>;
   render(context: PageContext, input: RenderInput): Promise<{ head: RenderedHead; html: string }>;
   /** Starts what renders (a warm start). */
   start(): Promise<void>;

@@ -272,7 +272,14 @@ export function createPageRenderer(options: {
       throw new NotServerRendered(`${guess} has a canary and this browser's side is not known yet`);
     }
     let context = await contextFor(request, releases, guess);
-    const plan = async (): Promise<Planned> => engine.plan(context, request.url).catch((error: unknown) => failed(context, error, request));
+    // The page's time in the sandbox, plan and renders together (data loading is not in it).
+    let sandboxMs = budget.renderMs;
+    const spent = (ms: number) => void (sandboxMs -= ms);
+    const timed = async <T>(work: (ms: number) => Promise<T>): Promise<T> => {
+      if (sandboxMs <= 0) throw new RenderFailed(null);
+      return work(sandboxMs).catch((error: unknown) => failed(context, error, request));
+    };
+    const plan = (): Promise<Planned> => timed((ms) => engine.plan(context, request.url, ms, spent));
     let planned = await plan();
     const area = planned.route?.serverRender ? (planned.route.area as AreaName) : null;
     if (area !== guess) {
@@ -318,8 +325,8 @@ export function createPageRenderer(options: {
       const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
       let json: string | undefined;
       const dataJson = () => (json ??= embeddedJson(embedded));
-      const { head, html } = await engine
-        .render(context, {
+      const { head, html } = await timed((ms) =>
+        engine.render(context, {
           url: request.url,
           config: request.config,
           data,
@@ -327,9 +334,10 @@ export function createPageRenderer(options: {
           givenUp,
           origin: request.origin,
           dataJson,
-          renderMs: budget.renderMs,
-        })
-        .catch((error: unknown) => failed(context, error, request));
+          renderMs: ms,
+          spent,
+        }),
+      );
       for (const error of head.errors) request.log.warn({ url: request.url, error }, 'server render left part of the page to the browser');
       if (head.waited) request.log.warn({ url: request.url }, 'server render left what never settled to the browser');
       if (head.logs.length > 0) request.log.warn({ url: request.url, logs: head.logs }, 'server render: the parts wrote to the console');

@@ -8,7 +8,7 @@ import { NotServerRendered, type PageContext, type PageEngine, type PartBuild, t
 import { RendererPool, SandboxFailure, type RendererPoolOptions } from './sandbox/renderer-pool.ts';
 import type { ContextSpec, RendererAsk, RendererReply } from './sandbox/protocol.ts';
 
-export type SandboxEngineOptions = Omit<RendererPoolOptions, 'callMs' | 'watchdogMs'> & {
+export type SandboxEngineOptions = Omit<RendererPoolOptions, 'callMs' | 'watchdogMs' | 'watchdogSlackMs'> & {
   /** The part's checked code (verifiedServerBuild with its signed digest). */
   code: (part: PartBuild) => Promise<string>;
   /** The most one render may take (the render budget, ms): a call past it is stopped. */
@@ -16,12 +16,29 @@ export type SandboxEngineOptions = Omit<RendererPoolOptions, 'callMs' | 'watchdo
 };
 
 /** Room the watchdog leaves beyond a call's own limit (a renderer stops a call itself; one that cannot is killed). */
-const WATCHDOG_SLACK_MS = 500;
+const WATCHDOG_SLACK_MS = 250;
 
 type Exchange = (header: RendererAsk, body?: string) => Promise<{ header: RendererReply; body: string }>;
 
+/** The work, telling `spent` how long it ran on its renderer. */
+function timing<T>(spent: ((ms: number) => void) | undefined, work: (exchange: Exchange) => Promise<T>) {
+  return async (exchange: Exchange): Promise<T> => {
+    const started = Date.now();
+    try {
+      return await work(exchange);
+    } finally {
+      spent?.(Date.now() - started);
+    }
+  };
+}
+
 export function sandboxEngine(options: SandboxEngineOptions): PageEngine & { pool: RendererPool } {
-  const pool = new RendererPool({ ...options, callMs: options.renderMs, watchdogMs: options.renderMs + WATCHDOG_SLACK_MS });
+  const pool = new RendererPool({
+    ...options,
+    callMs: options.renderMs,
+    watchdogMs: options.renderMs + WATCHDOG_SLACK_MS,
+    watchdogSlackMs: WATCHDOG_SLACK_MS,
+  });
   /** Each context's options as JSON, made once per choice. */
   const specs = new Map<string, ContextSpec>();
   const specOf = (context: PageContext): ContextSpec => {
@@ -66,24 +83,36 @@ export function sandboxEngine(options: SandboxEngineOptions): PageEngine & { poo
     pool,
     start: () => pool.start(),
     close: () => pool.close(),
-    plan: (context, url) =>
-      pool.run(async (exchange) => {
-        const { header } = await ask(exchange, context, { type: 'plan', context: specOf(context), url });
-        return (header as { planned: Planned }).planned;
-      }),
+    plan: (context, url, timeoutMs, spent) =>
+      pool.run(
+        timing(spent, async (exchange) => {
+          const { header } = await ask(exchange, context, { type: 'plan', context: specOf(context), url, timeoutMs });
+          return (header as { planned: Planned }).planned;
+        }),
+      ),
     render: (context, input) => {
       // Made before the renderer is taken: the JSON is the page's own, used again in its HTML.
       const data = input.dataJson();
       const config = JSON.stringify(input.config);
-      return pool.run(async (exchange) => {
-        const { header, body } = await ask(
-          exchange,
-          context,
-          { type: 'render', context: specOf(context), url: input.url, config, givenUp: [...input.givenUp], origin: input.origin },
-          data,
-        );
-        return { head: (header as { head: RenderedHead }).head, html: body };
-      });
+      return pool.run(
+        timing(input.spent, async (exchange) => {
+          const { header, body } = await ask(
+            exchange,
+            context,
+            {
+              type: 'render',
+              context: specOf(context),
+              url: input.url,
+              config,
+              givenUp: [...input.givenUp],
+              origin: input.origin,
+              timeoutMs: input.renderMs,
+            },
+            data,
+          );
+          return { head: (header as { head: RenderedHead }).head, html: body };
+        }),
+      );
     },
   };
 }

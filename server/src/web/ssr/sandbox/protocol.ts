@@ -20,9 +20,10 @@ export type ContextSpec = {
 export type RendererRequest =
   /** A part's server build, its bytes as signed (body): compiled once and kept by the renderer. */
   | { id: number; type: 'part'; part: string }
-  | { id: number; type: 'plan'; context: ContextSpec; url: string }
+  /** `timeoutMs`: what is left of the page's time in the sandbox; every call into the isolate for it stops then. */
+  | { id: number; type: 'plan'; context: ContextSpec; url: string; timeoutMs: number }
   /** body: the page's data as the page embeds it (EmbeddedServerData's JSON). */
-  | { id: number; type: 'render'; context: ContextSpec; url: string; config: string; givenUp: string[]; origin: string };
+  | { id: number; type: 'render'; context: ContextSpec; url: string; config: string; givenUp: string[]; origin: string; timeoutMs: number };
 
 export type Planned = {
   route: { area: string; serverRender: boolean; name: string } | null;

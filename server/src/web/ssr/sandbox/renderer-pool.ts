@@ -43,6 +43,8 @@ export type RendererPoolOptions = {
   callMs: number;
   /** The most the server waits for one answer (ms) before it kills the renderer. */
   watchdogMs: number;
+  /** For a request with its own time: how much longer than that time the server waits before it kills the renderer. */
+  watchdogSlackMs: number;
   /** The most a piece of work may wait for a renderer (ms). */
   queueMs: number;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
@@ -269,11 +271,10 @@ export class RendererPool {
   private exchange(renderer: Renderer, header: RendererAsk, body = ''): Promise<{ header: RendererReply; body: string }> {
     if (renderer.gone) return Promise.reject(new SandboxFailure('crash', 'the renderer ended'));
     const id = this.nextId++;
+    // A request with its own time (the page's time left) is watched for that time and the slack beyond.
+    const watchdogMs = 'timeoutMs' in header ? header.timeoutMs + this.options.watchdogSlackMs : this.options.watchdogMs;
     return new Promise<{ header: RendererReply; body: string }>((resolve, reject) => {
-      const timer = setTimeout(
-        () => this.replace(renderer, new SandboxFailure('hang', `no answer within ${this.options.watchdogMs} ms`)),
-        this.options.watchdogMs,
-      );
+      const timer = setTimeout(() => this.replace(renderer, new SandboxFailure('hang', `no answer within ${watchdogMs} ms`)), watchdogMs);
       renderer.waiting = { id, resolve, reject, timer };
       writeFrame(renderer.child.stdin, { ...header, id }, body);
     }).then((frame) => {

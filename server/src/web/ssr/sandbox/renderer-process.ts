@@ -21,7 +21,7 @@ const [ivmEntry, runtimeFile, memoryArg, timeoutArg] = process.argv.slice(2);
 const ivm = createRequire(ivmEntry!)(ivmEntry!) as typeof IsolatedVm;
 const memoryLimit = Number(memoryArg);
 /** The most one call into the isolate may take (a part's evaluation, a plan, a render). */
-const timeout = Number(timeoutArg);
+const callLimit = Number(timeoutArg);
 /** Contexts kept (choices × areas); parts' compiled builds kept. */
 const MAX_CONTEXTS = 16;
 const MAX_PARTS = 40;
@@ -59,7 +59,7 @@ function dropContext(key: string) {
   kept.context.release();
 }
 
-function contextFor(spec: ContextSpec): Context {
+function contextFor(spec: ContextSpec, timeout: number): Context {
   const kept = contexts.get(spec.key);
   if (kept) {
     contexts.delete(spec.key);
@@ -128,7 +128,9 @@ function handle(request: RendererRequest, body: string) {
       send({ id: request.id, ok: true, part: request.part });
       return;
     }
-    const { calls } = contextFor(request.context);
+    // The page's time left in the sandbox: every call for it (a new context's too) stops at its end.
+    const timeout = Math.max(1, Math.min(request.timeoutMs, callLimit));
+    const { calls } = contextFor(request.context, timeout);
     if (request.type === 'plan') {
       calls.plan.applySync(undefined, [request.url], { timeout });
       const planned = calls.collect.applySync(undefined, [], { timeout, result: { copy: true } }) as string;
