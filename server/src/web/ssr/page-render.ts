@@ -340,7 +340,8 @@ export function createPageRenderer(options: {
       );
       for (const error of head.errors) request.log.warn({ url: request.url, error }, 'server render left part of the page to the browser');
       if (head.waited) request.log.warn({ url: request.url }, 'server render left what never settled to the browser');
-      if (head.logs.length > 0) request.log.warn({ url: request.url, logs: head.logs }, 'server render: the parts wrote to the console');
+      // What the parts wrote to the console is theirs to read in the server's log; it does not make the page less whole.
+      if (head.logs.length > 0) log.warn({ url: request.url, logs: head.logs }, 'server render: the parts wrote to the console');
       const page: PageHead & { html: string } = { html, meta: head.meta, picture: head.picture, jsonLd: head.jsonLd, styles: head.styles };
       return { page, pending: head.pending, embedded, dataJson };
     };
