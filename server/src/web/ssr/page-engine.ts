@@ -36,7 +36,7 @@ export type RenderInput = {
   dataJson: () => string;
   /** How long the render may take (ms): what is left of the page's time in the sandbox. */
   renderMs: number;
-  /** Told how long the render took once a renderer had it (waiting for one is not the page's time). */
+  /** Told how long the parts' code ran for the render (waiting for a renderer, and the renderer's own work, are not the page's time). */
   spent?: (ms: number) => void;
 };
 

@@ -63,10 +63,14 @@ export const QUARANTINE_MS = 60_000;
 export type RenderBudget = {
   /** How long the page's data may take, all rounds together (ms). */
   dataMs: number;
-  /** How long one render may take (ms): the sandbox stops it, and the page is left to the browser. */
+  /**
+   * How long a page may run in the sandbox, its plan and renders together (ms): the renderer stops it
+   * there, and the page is left to the browser. A page renders in a few milliseconds of CPU; this
+   * bounds a build that loops or allocates, so its page still answers within 2 s with its data.
+   */
   renderMs: number;
 };
-export const DEFAULT_RENDER_BUDGET: RenderBudget = { dataMs: 1500, renderMs: 1000 };
+export const DEFAULT_RENDER_BUDGET: RenderBudget = { dataMs: 1500, renderMs: 500 };
 
 /** What renders the parts' server builds (RENDERERS, RENDERER_MEMORY_MB in config.ts). */
 export type RendererSettings = {
@@ -272,11 +276,14 @@ export function createPageRenderer(options: {
       throw new NotServerRendered(`${guess} has a canary and this browser's side is not known yet`);
     }
     let context = await contextFor(request, releases, guess);
-    // The page's time in the sandbox, plan and renders together (data loading is not in it).
+    // The page's time in the sandbox: how long the parts' code may run for it, plan and renders together.
     let sandboxMs = budget.renderMs;
     const spent = (ms: number) => void (sandboxMs -= ms);
     const timed = async <T>(work: (ms: number) => Promise<T>): Promise<T> => {
-      if (sandboxMs <= 0) throw new RenderFailed(null);
+      if (sandboxMs <= 0) {
+        request.log.warn({ url: request.url }, 'the page used its time in the sandbox before its last render: the browser renders it');
+        throw new RenderFailed(null);
+      }
       return work(sandboxMs).catch((error: unknown) => failed(context, error, request));
     };
     const plan = (): Promise<Planned> => timed((ms) => engine.plan(context, request.url, ms, spent));

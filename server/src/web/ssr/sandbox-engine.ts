@@ -20,16 +20,14 @@ const WATCHDOG_SLACK_MS = 250;
 
 type Exchange = (header: RendererAsk, body?: string) => Promise<{ header: RendererReply; body: string }>;
 
-/** The work, telling `spent` how long it ran on its renderer. */
+/** The work, telling `spent` how long the parts' code ran for it (the renderer counts it; its own work is not the page's time). */
 function timing<T>(spent: ((ms: number) => void) | undefined, work: (exchange: Exchange) => Promise<T>) {
-  return async (exchange: Exchange): Promise<T> => {
-    const started = Date.now();
-    try {
-      return await work(exchange);
-    } finally {
-      spent?.(Date.now() - started);
-    }
-  };
+  return async (exchange: Exchange): Promise<T> =>
+    work(async (header, body) => {
+      const answer = await exchange(header, body);
+      if ('spentMs' in answer.header) spent?.(answer.header.spentMs);
+      return answer;
+    });
 }
 
 export function sandboxEngine(options: SandboxEngineOptions): PageEngine & { pool: RendererPool } {

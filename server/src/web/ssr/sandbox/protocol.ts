@@ -51,9 +51,17 @@ export type FailureReason = 'error' | 'timeout' | 'memory';
 
 export type RendererReply =
   | { id: number; type: 'ready' }
-  | { id: number; ok: true; planned: Planned }
+  /**
+   * The renderer makes a new context for the request (the runtime, the server's own code, runs
+   * first: not the page's time), then starts on the parts' code: the server's watchdog waits
+   * longer between the two.
+   */
+  | { id: number; type: 'preparing' }
+  | { id: number; type: 'started' }
+  /** `spentMs`: how long the parts' own code ran for it (the page's time; the runtime's own work is not). */
+  | { id: number; ok: true; planned: Planned; spentMs: number }
   /** body: the page's HTML. */
-  | { id: number; ok: true; head: RenderedHead }
+  | { id: number; ok: true; head: RenderedHead; spentMs: number }
   | { id: number; ok: true; part: string }
   /** The renderer does not hold these parts (any more): send them, then ask again. */
   | { id: number; ok: false; need: string[] }

@@ -68,12 +68,16 @@ type Renderer = {
     resolve: (frame: { header: RendererReply; body: string }) => void;
     reject: (error: unknown) => void;
     timer: NodeJS.Timeout;
+    /** The watchdog's time for the request's own work. */
+    watchdogMs: number;
   } | null;
   gone: boolean;
 };
 
 /** Standard error kept per renderer for the log of its end. */
 const STDERR_KEPT = 4096;
+/** How long a renderer may take to make a new context's runtime (its own code, before the parts'). */
+const PREPARING_MS = 15_000;
 /** A renderer that dies this soon after its start counts as a failed start (backoff). */
 const EARLY_DEATH_MS = 2000;
 
@@ -175,6 +179,12 @@ export class RendererPool {
         const waiting = renderer.waiting;
         if (!waiting || waiting.id !== frame.header.id) return;
         clearTimeout(waiting.timer);
+        // A new context's runtime runs first (the server's code): the watchdog waits for it, then times the parts' work.
+        if ('type' in frame.header && (frame.header.type === 'preparing' || frame.header.type === 'started')) {
+          const ms = frame.header.type === 'preparing' ? PREPARING_MS : waiting.watchdogMs;
+          waiting.timer = this.watchdog(renderer, ms);
+          return;
+        }
         renderer.waiting = null;
         waiting.resolve(frame);
       },
@@ -268,14 +278,23 @@ export class RendererPool {
     }
   }
 
+  private watchdog(renderer: Renderer, ms: number): NodeJS.Timeout {
+    return setTimeout(() => this.replace(renderer, new SandboxFailure('hang', `no answer within ${ms} ms`)), ms);
+  }
+
   private exchange(renderer: Renderer, header: RendererAsk, body = ''): Promise<{ header: RendererReply; body: string }> {
     if (renderer.gone) return Promise.reject(new SandboxFailure('crash', 'the renderer ended'));
     const id = this.nextId++;
-    // A request with its own time (the page's time left) is watched for that time and the slack beyond.
-    const watchdogMs = 'timeoutMs' in header ? header.timeoutMs + this.options.watchdogSlackMs : this.options.watchdogMs;
+    // A request with its own time (the page's time left) is watched for that time and the slack beyond;
+    // compiling a part's code (the renderer's own work) gets as long as making a context's runtime.
+    const watchdogMs =
+      'timeoutMs' in header
+        ? header.timeoutMs + this.options.watchdogSlackMs
+        : header.type === 'part'
+          ? PREPARING_MS
+          : this.options.watchdogMs;
     return new Promise<{ header: RendererReply; body: string }>((resolve, reject) => {
-      const timer = setTimeout(() => this.replace(renderer, new SandboxFailure('hang', `no answer within ${watchdogMs} ms`)), watchdogMs);
-      renderer.waiting = { id, resolve, reject, timer };
+      renderer.waiting = { id, resolve, reject, timer: this.watchdog(renderer, watchdogMs), watchdogMs };
       writeFrame(renderer.child.stdin, { ...header, id }, body);
     }).then((frame) => {
       const reply = frame.header;

@@ -25,6 +25,8 @@ const callLimit = Number(timeoutArg);
 /** Contexts kept (choices × areas); parts' compiled builds kept. */
 const MAX_CONTEXTS = 16;
 const MAX_PARTS = 40;
+/** The runtime's own evaluation in a new context: the server's code, bounded apart from the page's time. */
+const RUNTIME_MS = 10_000;
 
 const isolate = new ivm.Isolate({
   memoryLimit,
@@ -47,6 +49,16 @@ class NeedParts extends Error {
 
 /** The part whose evaluation is running, for a failure's attribution. */
 let evaluating: string | null = null;
+/** How long the parts' own code ran for the current request (ms): the page's time. */
+let partMs = 0;
+function inParts<T>(call: () => T): T {
+  const started = performance.now();
+  try {
+    return call();
+  } finally {
+    partMs += performance.now() - started;
+  }
+}
 
 function send(header: RendererReply, body?: string) {
   writeFrame(process.stdout, header, body);
@@ -59,7 +71,7 @@ function dropContext(key: string) {
   kept.context.release();
 }
 
-function contextFor(spec: ContextSpec, timeout: number): Context {
+function contextFor(id: number, spec: ContextSpec, timeout: number): Context {
   const kept = contexts.get(spec.key);
   if (kept) {
     contexts.delete(spec.key);
@@ -68,9 +80,10 @@ function contextFor(spec: ContextSpec, timeout: number): Context {
   }
   const missing = [spec.shell, ...(spec.area ? [spec.area] : [])].filter((part) => !scripts.has(part));
   if (missing.length > 0) throw new NeedParts(missing);
+  send({ id, type: 'preparing' });
   const context = isolate.createContextSync();
   try {
-    runtime.runSync(context, { timeout });
+    runtime.runSync(context, { timeout: RUNTIME_MS });
     const sandbox = context.global.getSync('__sandbox', { reference: true }) as IsolatedVm.Reference<Record<string, unknown>>;
     const get = (name: keyof Calls) => sandbox.getSync(name, { reference: true }) as Calls[typeof name];
     const calls: Calls = {
@@ -80,13 +93,14 @@ function contextFor(spec: ContextSpec, timeout: number): Context {
       render: get('render'),
       collect: get('collect'),
     };
+    send({ id, type: 'started' });
     for (const part of [spec.shell, ...(spec.area ? [spec.area] : [])]) {
       evaluating = part;
-      scripts.get(part)!.runSync(context, { timeout });
+      inParts(() => scripts.get(part)!.runSync(context, { timeout }));
       evaluating = null;
     }
     evaluating = spec.shell;
-    calls.createShell.applySync(undefined, [spec.shell, spec.area, spec.areaName, spec.options], { timeout });
+    inParts(() => calls.createShell.applySync(undefined, [spec.shell, spec.area, spec.areaName, spec.options], { timeout }));
     evaluating = null;
     const made = { context, calls };
     contexts.set(spec.key, made);
@@ -128,18 +142,23 @@ function handle(request: RendererRequest, body: string) {
       send({ id: request.id, ok: true, part: request.part });
       return;
     }
-    // The page's time left in the sandbox: every call for it (a new context's too) stops at its end.
-    const timeout = Math.max(1, Math.min(request.timeoutMs, callLimit));
-    const { calls } = contextFor(request.context, timeout);
+    // The page's time left in the sandbox: every call into the parts' code for it stops at its end.
+    const timeout = Math.max(1, Math.floor(Math.min(request.timeoutMs, callLimit)));
+    partMs = 0;
+    const { calls } = contextFor(request.id, request.context, timeout);
     if (request.type === 'plan') {
-      calls.plan.applySync(undefined, [request.url], { timeout });
-      const planned = calls.collect.applySync(undefined, [], { timeout, result: { copy: true } }) as string;
-      send({ id: request.id, ok: true, planned: JSON.parse(planned) });
+      const planned = inParts(() => {
+        calls.plan.applySync(undefined, [request.url], { timeout });
+        return calls.collect.applySync(undefined, [], { timeout, result: { copy: true } }) as string;
+      });
+      send({ id: request.id, ok: true, planned: JSON.parse(planned), spentMs: partMs });
       return;
     }
-    calls.render.applySync(undefined, [request.url, request.config, body, JSON.stringify(request.givenUp), request.origin], { timeout });
-    const [head, html] = calls.collect.applySync(undefined, [], { timeout, result: { copy: true } }) as [string, string];
-    send({ id: request.id, ok: true, head: JSON.parse(head) }, html);
+    const [head, html] = inParts(() => {
+      calls.render.applySync(undefined, [request.url, request.config, body, JSON.stringify(request.givenUp), request.origin], { timeout });
+      return calls.collect.applySync(undefined, [], { timeout, result: { copy: true } }) as [string, string];
+    });
+    send({ id: request.id, ok: true, head: JSON.parse(head), spentMs: partMs }, html);
   } catch (error) {
     if (error instanceof NeedParts) {
       send({ id: request.id, ok: false, need: error.parts });
