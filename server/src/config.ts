@@ -2,7 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { repoRoot } from './infra/paths.ts';
+import type { RendererSettings } from './web/ssr/page-render.ts';
 
 export type ServerConfig = {
   dataDir: string;
@@ -38,6 +40,13 @@ export type ServerConfig = {
   serverRender: boolean;
   /** SERVER_CACHE=off: no response cache for the catalogue and no page cache (the benchmark's comparison); default on. */
   serverCache: boolean;
+  /**
+   * The server-render sandbox: RENDERERS processes (default one per core), each an isolate of at most
+   * RENDERER_MEMORY_MB (default 128), started with the server (RENDERERS_START=warm, the default) or
+   * with the first page (lazy). RENDER_IN_PROCESS_FOR_BENCH=1 runs the parts' server builds in this
+   * process instead, for the benchmark's comparison only: `npm start` and `npm run start:cluster` refuse it.
+   */
+  renderers: RendererSettings;
   /** TELEMETRY_SAMPLE: share of page loads that report page views and client errors, 0..1 (default 1). */
   telemetrySample: number;
   /** TELEMETRY_RATE_LIMIT: client reports accepted per address and minute (default 120; shoppers behind one NAT share it). */
@@ -62,6 +71,21 @@ function role(value: string | undefined): ServerRole {
   const chosen = value?.trim() || 'all';
   if (chosen !== 'all' && chosen !== 'web' && chosen !== 'worker') throw new Error(`Invalid ROLE: ${value} (all, web or worker)`);
   return chosen;
+}
+
+function renderers(env: NodeJS.ProcessEnv): RendererSettings {
+  const count = Number(env.RENDERERS || availableParallelism());
+  if (!Number.isInteger(count) || count < 1 || count > 64)
+    throw new Error(`Invalid RENDERERS: ${env.RENDERERS} (1 to 64 renderer processes)`);
+  const memoryMb = Number(env.RENDERER_MEMORY_MB || 128);
+  if (!Number.isInteger(memoryMb) || memoryMb < 32 || memoryMb > 4096)
+    throw new Error(`Invalid RENDERER_MEMORY_MB: ${env.RENDERER_MEMORY_MB} (32 to 4096)`);
+  const start = env.RENDERERS_START || 'warm';
+  if (start !== 'warm' && start !== 'lazy') throw new Error(`Invalid RENDERERS_START: ${env.RENDERERS_START} (warm or lazy)`);
+  const inProcess = env.RENDER_IN_PROCESS_FOR_BENCH;
+  if (inProcess !== undefined && inProcess !== '' && inProcess !== '1')
+    throw new Error(`Invalid RENDER_IN_PROCESS_FOR_BENCH: ${inProcess} (1, for the benchmark only)`);
+  return { count, memoryMb, warm: start === 'warm', inProcessForBench: inProcess === '1' };
 }
 
 /** The host name to print and to put in links: localhost for the loopback and wildcard addresses. */
@@ -98,6 +122,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
     serverRender: env.SERVER_RENDER !== 'off',
     serverCache: env.SERVER_CACHE !== 'off',
+    renderers: renderers(env),
     telemetrySample: Math.min(1, Math.max(0, Number(env.TELEMETRY_SAMPLE ?? 1) || 0)),
     telemetryRateLimit: Math.max(1, Number(env.TELEMETRY_RATE_LIMIT ?? 120) || 120),
     telemetrySessionsPerAddress: Math.max(1, Number(env.TELEMETRY_SESSIONS_PER_ADDRESS ?? 10) || 10),

@@ -3,6 +3,7 @@
  * the areas' static origin on a second port. Creates, migrates and seeds the
  * database on the first start.
  */
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +24,8 @@ import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
 import { sessionVitals } from './domains/ops/telemetry/client-sessions.repository.ts';
+import { renderFailuresReader } from './domains/ops/console/render-failures.ts';
+import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
@@ -110,6 +113,11 @@ async function main() {
   if (!gatewayUrl) {
     process.stderr.write(`${NO_GATEWAY}\n`);
     process.exit(1);
+  }
+  if (config.renderers.inProcessForBench) {
+    process.stderr.write(
+      "RENDER_IN_PROCESS_FOR_BENCH=1: the parts' server builds run in this process, without the sandbox (the benchmark's comparison only).\n",
+    );
   }
   const standby = config.standby ? standbyChannel() : null;
   const started = performance.now();
@@ -273,6 +281,7 @@ async function main() {
     operators: operatorAccounts(database.db),
     cspViolations: cspViolationsReader(database.db),
     vitals: vitalsReader(database.db),
+    renderFailures: renderFailuresReader(database.db),
     inventory: {
       tagManagerId: config.gtmId,
       policy: {
@@ -294,6 +303,19 @@ async function main() {
     operatorToken,
     publicUrl: checkoutConfig.publicUrl,
     serverRender: config.serverRender,
+    renderers: config.renderers,
+    // Every server's failures in one table, so /ops lists them all (the log line has them too).
+    onRenderFailure: (failure) =>
+      void recordRenderFailure(database.db, {
+        at: new Date(),
+        part: failure.part,
+        version: failure.version,
+        reason: failure.reason,
+        path: failure.url.split('?')[0] ?? '/',
+        requestId: failure.requestId,
+        server: `${hostname()}:${process.pid}`,
+        message: failure.message,
+      }).catch((error: unknown) => app.log.error({ err: error }, 'could not record a failed server render')),
     ...(config.serverCache ? {} : { pageCacheMs: 0 }),
     gatewayOrigin,
     integrity,

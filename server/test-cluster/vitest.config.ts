@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * metrics with the operator token, which the fuzz's wrong tokens lock out); killing servers comes
  * before it, so that the fuzz also checks the restarted ones.
  */
-const ORDER = ['edge-limits', 'two-servers', 'edge-cache', 'races', 'integrity-bytes', 'supervision', 'fuzz'];
+const ORDER = ['edge-limits', 'two-servers', 'edge-cache', 'races', 'integrity-bytes', 'supervision', 'render-sandbox', 'fuzz'];
 const rank = (file: TestSpecification) => {
   const index = ORDER.findIndex((name) => file.moduleId.endsWith(`/${name}.test.ts`));
   return index < 0 ? ORDER.length : index;

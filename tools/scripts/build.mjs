@@ -44,12 +44,22 @@ function keepStamp(name, stamp) {
 }
 
 /** What the API's build (server/build.mjs) reads; its tests and benchmarks are not part of it. */
-const API_INPUTS = ['server/src', 'server/package.json', 'server/tsconfig.json', 'server/build.mjs', 'release/src', 'release/package.json'];
+const API_INPUTS = [
+  'server/src',
+  'server/package.json',
+  'server/tsconfig.json',
+  'server/build.mjs',
+  'server/build-sandbox.mjs',
+  'release/src',
+  'release/package.json',
+];
 const API_OUTPUTS = [
   'server/dist/server.js',
   'server/dist/release/cli.js',
   'server/dist/backup/cli.js',
   'server/dist/release/credentials-cli.js',
+  'server/dist/sandbox/renderer.cjs',
+  'server/dist/sandbox/runtime.js',
 ];
 
 /**

@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join, relative } from 'node:path';
-import { ensureDependencies, log, root, seconds } from './lib.mjs';
+import { ensureDependencies, log, refuseBenchOnlySettings, root, seconds } from './lib.mjs';
 import { buildAll, publishAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureRedis } from './ensure-redis.mjs';
@@ -120,6 +120,7 @@ function table(rows) {
 }
 
 async function main() {
+  refuseBenchOnlySettings();
   const since = performance.now();
   const { port, servers, build, prometheus: withPrometheus } = settings();
   await assertFree(port);

@@ -4,12 +4,13 @@
 // under a supervisor that restarts the server when it dies, with the card gateway
 // simulator beside it (GATEWAY_URL; unless GATEWAY_URL names a gateway already).
 import { join, resolve } from 'node:path';
-import { ensureDependencies, log, root, seconds } from './lib.mjs';
+import { ensureDependencies, log, refuseBenchOnlySettings, root, seconds } from './lib.mjs';
 import { buildAll, publishAll } from './build.mjs';
 import { startGatewaySimulator } from './gateway-simulator.mjs';
 import { supervise } from './supervise.mjs';
 import { serverEnvironment } from './owner-key.mjs';
 
+refuseBenchOnlySettings();
 const since = performance.now();
 await ensureDependencies();
 await buildAll();

@@ -39,6 +39,7 @@ import type { ClientMetricTable, ClientSessionTable } from './telemetry.table.ts
 import type { BackupStatusTable } from './backup.table.ts';
 import type { CspViolationTable } from './csp-violation.table.ts';
 import type { ClientVitalTable } from './client-vitals.table.ts';
+import type { RenderFailureTable } from './render-failure.table.ts';
 import type {
   ReleaseIntegrityCheckTable,
   ReleaseIntegrityFindingTable,
@@ -127,6 +128,8 @@ export interface Database {
   csp_violations: CspViolationTable;
   // the shoppers' Web Vitals: counts per hour, part, version, route, metric and value bucket
   client_vitals: ClientVitalTable;
+  // server renders that failed in the sandbox, the newest kept
+  render_failures: RenderFailureTable;
 }
 
 export type Db = Kysely<Database>;

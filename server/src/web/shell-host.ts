@@ -29,7 +29,15 @@ import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
-import { createPageRenderer, NotServerRendered, type RenderBudget, type RenderedPage } from './ssr/page-render.ts';
+import {
+  createPageRenderer,
+  NotServerRendered,
+  RenderFailed,
+  type RenderBudget,
+  type RenderedPage,
+  type RendererSettings,
+  type RenderFailure,
+} from './ssr/page-render.ts';
 import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
 import { compressedPage, compressingStream, preferredEncoding } from '../infra/http/compression.ts';
 import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
@@ -61,6 +69,10 @@ export type ShellHostOptions = {
   publicUrl: string;
   /** Budgets of a server render (default: DEFAULT_RENDER_BUDGET). */
   renderBudget?: RenderBudget;
+  /** The sandbox's renderer processes (default: one, started with the first page). */
+  renderers?: RendererSettings;
+  /** Told of each render that failed in the sandbox (the metric, the failures /ops lists); it is logged here. */
+  onRenderFailure?: (failure: RenderFailure) => void;
   /** How long a rendered page is served again to the next visitors with the same key (ms; 0: never). */
   pageCacheMs?: number;
   /** False: public pages render in the browser only (default true). */
@@ -143,12 +155,27 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   const shellsDir = storage.localPath(SHELLS);
   // Pages rendered here ask the API for their data in-process, through the kernel's own client.
   serveApiInProcess(app);
-  const renderPage = createPageRenderer({
+  const pageRenderer = createPageRenderer({
     storage,
     assetOrigin: options.assetOrigin,
     budget: options.renderBudget,
     integrity: options.integrity,
+    renderers: options.renderers,
+    log: app.log,
+    onFailure: (failure, log) => {
+      log.error(
+        { render: { part: failure.part, version: failure.version, reason: failure.reason, url: failure.url, message: failure.message } },
+        `server render failed in the sandbox (${failure.reason}): ${failure.part} ${failure.version}; the browser renders the page`,
+      );
+      app.metrics?.renderFailure(failure.part, failure.version, failure.reason);
+      options.onRenderFailure?.(failure);
+    },
   });
+  // No renderer outlives the server (tests close theirs; a stopped server's renderers end with it).
+  app.addHook('onClose', async () => pageRenderer.close());
+  if (options.serverRender !== false && options.renderers?.warm) {
+    void pageRenderer.start().catch((error: unknown) => app.log.error({ err: error }, 'server-render sandbox: renderers did not start'));
+  }
   const pageCache = new PageCache(options.pageCacheMs ?? PAGE_CACHE_MS);
   const validators = new PageValidators();
   // An object store's versions are downloaded under its cache: the folder is made here, not by a release.
@@ -381,13 +408,14 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     let headPolicy = policy;
     try {
       if (options.serverRender === false) throw new NotServerRendered('server rendering is off (SERVER_RENDER=off)');
-      const rendered = await renderPage({
+      const rendered = await pageRenderer.render({
         url: request.url,
         registry: served,
         shellDir: dir,
         bucket,
         config: shownConfig,
         origin: options.publicUrl,
+        requestId: request.id,
         log: validator ? validator.watch(request.log) : request.log,
         onHead: (head) => {
           const encoding = preferredEncoding(request.headers['accept-encoding']);
@@ -422,10 +450,12 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       return sendPage(request, setPolicy(reply.code(page.status).header('x-page-cache', 'miss'), renderedPolicy), kept);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
-      if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
+      // A failure in the sandbox was logged with its part and version where it was recorded.
+      if (!expected && !(error instanceof RenderFailed))
+        request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
       app.metrics?.serverRenders.inc({ outcome: expected ? 'browser' : 'fallback' });
-      // A page the server meant to render but could not is not worth keeping in a shared cache.
-      if (!expected && !streamed) reply.header('cache-control', 'private, no-cache');
+      // A page the server meant to render but could not is not worth keeping in a shared cache, nor confirmed by its tag.
+      if (!expected && !streamed) reply.header('cache-control', 'private, no-cache').removeHeader('etag');
       if (streamed) {
         // The head has left: the page follows as the browser renders it.
         (streamed as ReturnType<typeof compressingStream>).stream.end(documentRestInBrowser(index.html, firstFrame));

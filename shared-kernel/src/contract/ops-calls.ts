@@ -6,6 +6,7 @@ import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptI
 import { TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 import { CspViolationReport } from './csp-types.ts';
+import { RenderFailureReport } from './render-failure-types.ts';
 
 const Part = Type.Object({ part: Type.String({ maxLength: 20 }) });
 const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
@@ -163,6 +164,10 @@ export const opsCalls = defineCalls({
   'GET /api/ops/csp-violations': {
     summary: 'Porušenia Content-Security-Policy za posledných 7 dní podľa stránky, časti a direktívy',
     answer: Type.Object({ data: CspViolationReport }),
+  },
+  'GET /api/ops/render-failures': {
+    summary: 'Stránky, ktorých vykreslenie na serveri v izolovanom prostredí zlyhalo: časť, verzia, dôvod (najnovšie)',
+    answer: Type.Object({ data: RenderFailureReport }),
   },
   'GET /api/ops/vitals': {
     summary: 'Web Vitals u zákazníkov: 75. percentil LCP, INP, CLS, FCP a TTFB podľa časti a verzie za posledné hodiny',

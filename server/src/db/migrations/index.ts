@@ -37,6 +37,7 @@ import * as releaseIntegrityChecks from './2026-11-27T12-00-00Z_release-integrit
 import * as clientVitals from './2026-11-27T13-00-00Z_client-vitals.ts';
 import * as releaseTrustChain from './2026-11-28T09-00-00Z_release-trust-chain.ts';
 import * as clientSessions from './2026-11-28T09-10-00Z_client-sessions.ts';
+import * as renderFailures from './2026-11-28T09-20-00Z_render-failures.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T13-00-00Z_client-vitals': clientVitals,
   '2026-11-28T09-00-00Z_release-trust-chain': releaseTrustChain,
   '2026-11-28T09-10-00Z_client-sessions': clientSessions,
+  '2026-11-28T09-20-00Z_render-failures': renderFailures,
 };

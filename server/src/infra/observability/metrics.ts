@@ -37,6 +37,9 @@ export const WEB_VITALS_SECONDS_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.8
 /** Cumulative Layout Shift (unitless): 0.1 good, 0.25 poor. */
 export const WEB_VITALS_CLS_BUCKETS = [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1];
 
+/** Versions of one part the render-failure metric keeps series for (bounded labels: releases never stop coming). */
+export const RENDER_FAILURE_VERSIONS = 10;
+
 export function createMetrics(
   backlog: () => Promise<{ pending: number; dead: number }>,
   backups?: () => Promise<BackupRecord>,
@@ -145,6 +148,23 @@ export function createMetrics(
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const renderFailureCounter = new Counter({
+    name: 'shop_server_render_failures_total',
+    help: 'Server renders that failed in the sandbox, by part, version and reason (error: the part threw; timeout, memory: past its limit; hang: its renderer did not answer; crash: it ended). The page was rendered in the browser.',
+    labelNames: ['part', 'version', 'reason'] as const,
+    registers: [registry],
+  });
+  /** Versions counted per part, oldest first: only the newest RENDER_FAILURE_VERSIONS keep their series. */
+  const failingVersions = new Map<string, string[]>();
+  const renderFailure = (part: string, version: string, reason: string) => {
+    const versions = failingVersions.get(part) ?? [];
+    if (!versions.includes(version)) {
+      versions.push(version);
+      while (versions.length > RENDER_FAILURE_VERSIONS) renderFailureCounter.remove({ part, version: versions.shift()! });
+      failingVersions.set(part, versions);
+    }
+    renderFailureCounter.inc({ part, version, reason });
+  };
   // Every violation reported is counted here, before any bound of what the database keeps.
   const cspViolations = new Counter({
     name: 'shop_csp_violations_total',
@@ -225,6 +245,7 @@ export function createMetrics(
     webVitals,
     webVitalsCls,
     serverRenders,
+    renderFailure,
     cspViolations,
     cspViolationsUnstored,
     integrityChecks,

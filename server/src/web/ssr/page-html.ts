@@ -115,7 +115,7 @@ export function documentRest(options: { template: string; page: RenderedPage; af
         styles: page.styles.filter((style) => !sent.styles.some((early) => early.area === style.area)),
       }).join('')
     : '';
-  const data = `<script type="application/json" id="${SERVER_DATA_ID}">${embeddedJson(page.embedded)}</script>`;
+  const data = `<script type="application/json" id="${SERVER_DATA_ID}">${page.embeddedJson ?? embeddedJson(page.embedded)}</script>`;
   return `${late}<div id="root">${page.html}</div>${options.afterRoot}${data}${template.slice(template.indexOf(ROOT) + ROOT.length)}`;
 }
 

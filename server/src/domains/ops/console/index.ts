@@ -49,6 +49,7 @@ import { integrityPolicyFrom } from '../../releases/integrity-watch.ts';
 import type { PagePolicyOptions } from '../../../web/page-policy.ts';
 import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.ts';
 import { vitalsRoutes, type VitalsReader } from './vitals.ts';
+import { renderFailureRoutes, type RenderFailuresReader } from './render-failures.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -83,6 +84,8 @@ export type OpsOptions = {
   cspViolations?: CspViolationsReader;
   /** The shoppers' Web Vitals per area version (GET /api/ops/vitals answers only with it). */
   vitals?: VitalsReader;
+  /** Server renders that failed in the sandbox (GET /api/ops/render-failures answers only with it). */
+  renderFailures?: RenderFailuresReader;
 };
 
 declare module 'fastify' {
@@ -333,6 +336,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     });
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations, authorize });
+  if (options.renderFailures) await app.register(renderFailureRoutes, { read: options.renderFailures, authorize });
   if (options.vitals) {
     const parts = async () => (await status(storage, book)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
     await app.register(vitalsRoutes, { read: options.vitals, parts, authorize });
