@@ -12,14 +12,13 @@ import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
+import { origin, release, repo } from './release-cli.ts';
 import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
 
 type Move = ReleaseMove;
 type OriginRegistry = Registry;
 
-const repo = join(import.meta.dirname, '..', '..');
-const origin = join(E2E_DATA_DIR, 'origin');
 const stableCheckout = join(repo, 'mf-checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as OriginRegistry;
 const history = () =>
@@ -38,16 +37,6 @@ const tempDir = (prefix: string) => {
   made.push(dir);
   return dir;
 };
-
-function release(args: string[], expectedStatus = 0) {
-  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'server'),
-    encoding: 'utf8',
-    env: { ...process.env, RELEASE_USER: 'e2e' },
-  });
-  expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(expectedStatus);
-  return `${result.stdout}${result.stderr}`;
-}
 
 /** The owner's audited override: a version rolled back from (marked never to be served again) may be released again. */
 function liftFloor(version: string) {

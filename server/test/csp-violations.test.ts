@@ -11,7 +11,7 @@ import { createCredential, releaseIdentities } from '../src/domains/releases/ide
 import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { cspViolationsReader } from '../src/domains/ops/console/csp-violations.ts';
-import { pageType, partOf } from '../src/domains/ops/telemetry/csp-report.ts';
+import { partOf } from '../src/domains/ops/telemetry/csp-report.ts';
 import { countViolations, dayOf } from '../src/domains/ops/telemetry/csp-violations.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
@@ -61,27 +61,6 @@ const metric = async () => {
   const text = await (await fetch(`${api.baseUrl}/api/metrics`, { headers: { 'x-operator-token': OPERATOR } })).text();
   return Object.fromEntries([...text.matchAll(/^shop_csp_violations_total\{([^}]*)\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
 };
-
-describe('the page type of a violation', () => {
-  it.each([
-    ['/', 'home'],
-    ['/c/tehly', 'category'],
-    ['/b/wienerberger', 'category'],
-    ['/vypredaj', 'category'],
-    ['/search/tehla', 'category'],
-    ['/p/tehla-plna', 'product'],
-    ['/checkout/cart', 'cart'],
-    ['/checkout/contact', 'checkout'],
-    ['/checkout/thankyou/abc', 'checkout'],
-    ['/account/profile', 'account'],
-    ['/s/kontakt', 'content'],
-    ['/blog/clanok/ako-murovat', 'content'],
-    ['/ops', 'other'],
-    ['/cesta/ktora/neexistuje', 'other'],
-  ])('%s is %s', (path, type) => {
-    expect(pageType(path)).toBe(type);
-  });
-});
 
 describe('the part of a violation', () => {
   const on = (blocked: string, source = '') => partOf({ blocked, source, document: `${SHOP}/p/tehla` });

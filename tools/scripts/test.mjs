@@ -116,7 +116,7 @@ if (installed.ok) {
   // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
   for (const [origin, where] of [
     ['local', 'the release origin on disk'],
-    ['s3', 'the release origin in a local S3 bucket'],
+    ['s3', 'the release origin in a local S3 bucket (the files about releases: ORIGIN_DEPENDENT)'],
   ]) {
     const title = `Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, ${where}`;
     if (!built.ok) notRun(title, 'the build failed');

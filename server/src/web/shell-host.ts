@@ -29,6 +29,7 @@ import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
+import { pageTypeOf } from '@shop/shared-kernel/contract';
 import {
   createPageRenderer,
   NotServerRendered,
@@ -358,6 +359,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
     };
     const pathname = request.url.split('?')[0] ?? '/';
+    const counted = (outcome: string) => app.metrics?.serverRenders.inc({ outcome, page: pageTypeOf(pathname) });
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
     // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy: the
@@ -388,14 +390,14 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       shared && options.serverRender !== false ? validators.forPage(request.url, [dir, policy, script, preload, firstFrame]) : null;
     const confirmed = validator?.confirmed(request.headers['if-none-match']);
     if (confirmed) {
-      app.metrics?.serverRenders.inc({ outcome: 'revalidated' });
+      counted('revalidated');
       // The kept copy keeps the policy it came with (it admits that copy's styles): a 304 names none.
       reply.removeHeader('content-security-policy');
       return reply.code(304).header('etag', confirmed).header('vary', 'accept-encoding').send();
     }
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
     if (cached) {
-      app.metrics?.serverRenders.inc({ outcome: 'cached' });
+      counted('cached');
       const keptTag = validator?.keptTag();
       if (keptTag) reply.header('etag', keptTag);
       // The policy the page was kept with: it admits exactly that page's import map.
@@ -429,7 +431,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         },
       });
       const page = onlyAdmittedStyles(rendered);
-      app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
+      counted(page.status === 404 ? 'not_found' : 'rendered');
       validator?.rendered(page.embedded);
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
       // The document is built once: the answer and the cache's copy are the same text when the head did not leave ahead.
@@ -453,7 +455,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       // A failure in the sandbox was logged with its part and version where it was recorded.
       if (!expected && !(error instanceof RenderFailed))
         request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
-      app.metrics?.serverRenders.inc({ outcome: expected ? 'browser' : 'fallback' });
+      counted(expected ? 'browser' : 'fallback');
       // A page the server meant to render but could not is not worth keeping in a shared cache, nor confirmed by its tag.
       if (!expected && !streamed) reply.header('cache-control', 'private, no-cache').removeHeader('etag');
       if (streamed) {
