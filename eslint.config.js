@@ -35,9 +35,9 @@ const NO_RAW_FETCH =
  * are refused for every app and package by import-x/no-relative-packages below).
  */
 function foreignParts(own) {
-  // The API alone uses the release tool's package; its tests start the gateway simulator (its
-  // production code may not: the no-restricted-paths zone below).
-  const tools = own === 'server' ? [] : ['release', 'gateway-simulator'];
+  // The API alone uses the release tool's package and the S3 client's; its tests start the gateway
+  // simulator (its production code may not: the no-restricted-paths zone below).
+  const tools = own === 'server' ? [] : ['release', 's3', 'gateway-simulator'];
   const names = [...APPS.filter((dir) => dir !== own), 'e2e', 'bench', ...tools];
   return names.flatMap((name) => [`@shop/${name}`, `@shop/${name}/**`]);
 }
@@ -158,7 +158,7 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: [...APPS, 'shared-kernel', 'release', 'tools/gateway-simulator', 'e2e', 'tools/bench'].map(
+          project: [...APPS, 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator', 'e2e', 'tools/bench'].map(
             (dir) => `${import.meta.dirname}/${dir}/tsconfig.json`,
           ),
           noWarnOnMultipleProjects: true,
@@ -179,10 +179,18 @@ export default tseslint.config(
               from: ['./server', './shell', ...AREAS.map((area) => `./${area}`)],
               message: 'The release tool imports nothing of the API or the parts.',
             },
-            // The simulator is a dev tool: launchers and tests start it, the server never does.
+            // The S3 client is a library: it knows nothing of releases, files, backups or the parts.
+            {
+              target: './tools/s3',
+              from: ['./server', './release', './shell', './shared-kernel', ...AREAS.map((area) => `./${area}`)],
+              message: 'The S3 client (@shop/s3) imports nothing of the shop; its users import it.',
+            },
+            // The simulator is a dev tool: launchers and tests start it, the server never does. The S3
+            // client (tools/s3) is a library the server and the release tool share.
             {
               target: './server/src',
               from: './tools',
+              except: ['./s3'],
               message: 'Production code never starts a dev tool; a launcher or a test starts it and passes its address.',
             },
           ],
@@ -192,7 +200,7 @@ export default tseslint.config(
   },
   {
     // A package's code reaches another package only by its name and exports (tests and tools may read sources).
-    files: [...[...APPS, 'shared-kernel', 'release', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
+    files: [...[...APPS, 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
     ignores: ['**/*.test.{ts,tsx}'],
     plugins: { 'import-x': importX },
     rules: { 'import-x/no-relative-packages': 'error' },

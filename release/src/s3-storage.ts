@@ -45,15 +45,24 @@ import { dirname, join, relative, sep } from 'node:path';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
-  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsCommand,
   PutObjectCommand,
-  S3Client,
   type PutObjectCommandInput,
+  type S3Client,
 } from '@aws-sdk/client-s3';
-import { listS3 } from './s3-list.ts';
+import {
+  deleteS3Keys,
+  eachLimited,
+  isBadRequest,
+  isConditionalConflict,
+  isInvalidRange,
+  isMissing,
+  isPreconditionFailed,
+  isUnsupported,
+  listS3,
+} from '@shop/s3';
 import type { ReleaseStorage } from './storage.ts';
 
 /** Which conditional requests the server honours (rather than ignores). */
@@ -160,35 +169,7 @@ export function assertKey(key: string): void {
   if (problem) throw new Error(`Release storage key ${JSON.stringify(String(key).slice(0, 100))} ${problem}.`);
 }
 
-type ErrorLike = { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
-const statusOf = (error: unknown) => (error as ErrorLike | null)?.$metadata?.httpStatusCode;
-const nameOf = (error: unknown) => (error as ErrorLike | null)?.name ?? (error as ErrorLike | null)?.Code;
-/** The key is not there (a wrong bucket is an error, not an absent key). */
-const isMissing = (error: unknown) =>
-  nameOf(error) === 'NoSuchKey' || nameOf(error) === 'NotFound' || (statusOf(error) === 404 && nameOf(error) !== 'NoSuchBucket');
-const isPreconditionFailed = (error: unknown) => nameOf(error) === 'PreconditionFailed' || statusOf(error) === 412;
-/** AWS answers 409 to a conditional write racing another one on the same key: try again. */
-const isConditionalConflict = (error: unknown) => nameOf(error) === 'ConditionalRequestConflict' || statusOf(error) === 409;
-/** A server that rejects a conditional header outright rather than ignoring it. */
-const isUnsupported = (error: unknown) => nameOf(error) === 'NotImplemented' || statusOf(error) === 501;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs `work` over `items` with at most `limit` at a time; the first failure is thrown once the running ones settle. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const failures: unknown[] = [];
-  const worker = async () => {
-    while (next < items.length && failures.length === 0) {
-      const item = items[next++]!;
-      await work(item).catch((error: unknown) => {
-        failures.push(error);
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (failures.length > 0) throw failures[0];
-}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -196,31 +177,6 @@ async function filesUnder(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .sort();
-}
-
-/**
- * A client for `s3Storage`. An `endpoint` means an S3-compatible server (path-style
- * addressing, and checksums only where the API requires them: s3rver stores the
- * SDK's default aws-chunked framing of a streamed upload as the object's bytes).
- * Without credentials the SDK's default chain is used (AWS_ACCESS_KEY_ID, …).
- */
-export function createS3Client(options: {
-  region: string;
-  endpoint?: string;
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-}): S3Client {
-  return new S3Client({
-    region: options.region,
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-    ...(options.endpoint
-      ? {
-          endpoint: options.endpoint,
-          forcePathStyle: true,
-          requestChecksumCalculation: 'WHEN_REQUIRED',
-          responseChecksumValidation: 'WHEN_REQUIRED',
-        }
-      : {}),
-  });
 }
 
 export function s3Storage(options: S3StorageOptions): S3Storage {
@@ -253,8 +209,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     } catch (error) {
       if (isMissing(error)) return null;
       // A range of an empty object is not satisfiable: it is there, with no bytes.
-      if (maxBytes !== undefined && (nameOf(error) === 'InvalidRange' || statusOf(error) === 416))
-        return { body: new Uint8Array(), etag: undefined };
+      if (maxBytes !== undefined && isInvalidRange(error)) return { body: new Uint8Array(), etag: undefined };
       throw error;
     }
   }
@@ -287,21 +242,8 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
    */
   const listing = (bucketPrefix: string, delimiter?: string) => listS3(client, bucket, bucketPrefix, delimiter);
 
-  /** Deletes bucket keys, at most 1000 a request (the API's limit). */
-  async function deleteKeys(keys: string[]): Promise<void> {
-    const batches: string[][] = [];
-    for (let start = 0; start < keys.length; start += 1000) batches.push(keys.slice(start, start + 1000));
-    await eachLimited(batches, Math.min(concurrency, 4), async (batch) => {
-      const answer = await client.send(
-        new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-      );
-      const failed = answer.Errors ?? [];
-      if (failed.length > 0)
-        throw new Error(
-          `S3 could not delete ${failed.length} key(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
-        );
-    });
-  }
+  /** Deletes bucket keys, at most 1000 a request (the API's limit), a few requests at once. */
+  const deleteKeys = (keys: string[]) => deleteS3Keys(client, bucket, keys, Math.min(concurrency, 4));
 
   /**
    * Learns which conditional requests the server honours, on a scratch key: a second
@@ -316,7 +258,7 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
         () => false,
         (error: unknown) => {
           if (isPreconditionFailed(error)) return true;
-          if (isUnsupported(error) || statusOf(error) === 400) return false;
+          if (isUnsupported(error) || isBadRequest(error)) return false;
           throw error;
         },
       );

@@ -52,6 +52,8 @@ const API_INPUTS = [
   'server/build-sandbox.mjs',
   'release/src',
   'release/package.json',
+  'tools/s3/src',
+  'tools/s3/package.json',
 ];
 const API_OUTPUTS = [
   'server/dist/server.js',

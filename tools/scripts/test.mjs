@@ -112,6 +112,7 @@ if (installed.ok) {
   await stage('Unit tests: card gateway simulator (tools/gateway-simulator)', (failedTests) =>
     vitest('@shop/gateway-simulator', 'gateway-simulator', { failedTests }),
   );
+  await stage('Unit tests: S3 client (tools/s3)', (failedTests) => vitest('@shop/s3', 's3', { failedTests }));
   for (const part of browserParts()) {
     await stage(`Unit tests: ${part}`, (failedTests) => vitest(`./${part}`, part.replace('/', '-'), { failedTests }));
   }
