@@ -21,6 +21,8 @@ export * from './release-paths.ts';
 export * from './releases.ts';
 export * from './rollback-target.ts';
 export * from './route-specs.ts';
+export { assertKey, contentHeaders } from './s3-keys.ts';
+export type { ConditionalSupport } from './s3-conditional-writes.ts';
 export * from './s3-storage.ts';
 export * from './shop-key.ts';
 export * from './shop-places.ts';
