@@ -198,3 +198,17 @@ export function commandHelp(name: CommandName): string {
   ];
   return `${lines.join('\n')}\n`;
 }
+
+/** `--help` (or `help [command]`) answers on stdout and exits 0; no command or an unknown one gets the overview on stderr and exits 1. */
+export function helpAsked(argv: string[]): { text: string; ok: boolean } | null {
+  const [command, ...rest] = argv;
+  const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+  if (command === undefined) return { text: overview(), ok: false };
+  if (command === 'help' || wantsHelp([command])) {
+    const about = command === 'help' ? rest[0] : undefined;
+    if (about === undefined) return { text: overview(), ok: true };
+    return isCommand(about) ? { text: commandHelp(about), ok: true } : { text: `Unknown command ${about}\n\n${overview()}`, ok: false };
+  }
+  if (!isCommand(command)) return { text: `Unknown command ${command}\n\n${overview()}`, ok: false };
+  return wantsHelp(rest) ? { text: commandHelp(command), ok: true } : null;
+}

@@ -12,6 +12,9 @@ export function createS3Client(options: {
   endpoint?: string;
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }): S3Client {
+  // The shop runs on Node 20 by decision (docs/decisions/0009-node-20.md): the SDK's notice that its
+  // releases from 2027 need Node 22 would otherwise be printed by every command that opens the bucket.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return new S3Client({
     region: options.region,
     ...(options.credentials ? { credentials: options.credentials } : {}),
