@@ -62,8 +62,8 @@ const DEPLOY_OPTIONS: Option[] = [
   },
   {
     flag: '--server URL',
-    what: "upload to a running shop instead of writing the origin (CI: RELEASE_TOKEN, the area team's credential, and RELEASE_SIGNING_KEY, its key)",
-    example: 'RELEASE_TOKEN=… RELEASE_SIGNING_KEY=… pnpm release deploy checkout --server https://shop.example.sk',
+    what: "upload to a running shop's operator origin (its OPS_URL) instead of writing the origin (CI: RELEASE_TOKEN, the area team's credential, and RELEASE_SIGNING_KEY, its key)",
+    example: 'RELEASE_TOKEN=… RELEASE_SIGNING_KEY=… pnpm release deploy checkout --server https://ops.shop.example.sk',
   },
 ];
 
@@ -138,7 +138,7 @@ function optionLines(options: Option[]): string[] {
 const ENVIRONMENT = [
   "Environment: DATA_DIR (the shop's data directory), ORIGIN_DIR, S3_BUCKET with S3_ENDPOINT, S3_REGION, S3_PREFIX",
   "(releases in a bucket, as the server reads them), RELEASE_SIGNING_KEY (else the shop's key in DATA_DIR),",
-  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name), OPERATOR_TOKEN (for a preview link).",
+  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name), PREVIEW_SECRET (for a preview link; else the shop's <DATA_DIR>/preview-secret).",
   'A refusal says why and exits 2; nothing was changed. Any other error exits 1.',
 ];
 

@@ -26,7 +26,7 @@ import {
 import { AREAS, isArea, isPart, PARTS, partFolder, REGISTRY_KEY, type PartName, type Provenance } from './registry.ts';
 import { storageFromEnv } from './storage-from-env.ts';
 import type { ReleaseStorage } from './storage.ts';
-import { previewLink } from './preview.ts';
+import { PREVIEW_SECRET_FILE, previewLink } from './preview.ts';
 import { uploadRelease } from './upload-client.ts';
 import { loadShopReleaseKey } from './shop-key.ts';
 import { shopDataDir, shopOriginDir, shopPublicUrl, workspaceRoot } from './shop-places.ts';
@@ -209,14 +209,14 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
       );
     }
     if (mode.kind === 'publish') {
-      const token =
-        process.env.OPERATOR_TOKEN ??
-        (await readFile(join(shopDataDir(process.env, root), 'operator-token'), 'utf8').catch(() => '')).trim();
+      const secret =
+        process.env.PREVIEW_SECRET ??
+        (await readFile(join(shopDataDir(process.env, root), PREVIEW_SECRET_FILE), 'utf8').catch(() => '')).trim();
       const result = results[0]!;
       print(
-        token && result.part !== 'shell'
-          ? `published, in force for nobody; preview link (this browser only, 24 h): ${previewLink(shopPublicUrl(process.env), token, { area: result.part, version: result.version })}`
-          : 'published, in force for nobody; get a preview link on /ops',
+        secret && result.part !== 'shell'
+          ? `published, in force for nobody; preview link (this browser only, 24 h): ${previewLink(shopPublicUrl(process.env), secret, { area: result.part, version: result.version })}`
+          : 'published, in force for nobody; get a preview link in the operator console',
       );
     }
   } finally {

@@ -6,7 +6,20 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const COMMANDS = ['create', 'revoke', 'key-revoke', 'list', 'operator-create', 'operator-revoke', 'operator-list', 'sessions-revoke'];
+const COMMANDS = [
+  'create',
+  'revoke',
+  'key-revoke',
+  'list',
+  'operator-create',
+  'operator-revoke',
+  'operator-list',
+  'sessions-revoke',
+  'operator-totp-reset',
+  'metrics-create',
+  'metrics-revoke',
+  'metrics-list',
+];
 
 function credentials(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -14,7 +27,7 @@ function credentials(args: string[]): Promise<{ code: number; stdout: string; st
     const env = { ...process.env, DATA_DIR: join(import.meta.dirname, 'no-such-data-dir'), DATABASE_URL: '' };
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/domains/releases/credentials-cli.ts', ...args],
+      ['--import', 'tsx', 'src/domains/operators/credentials-cli.ts', ...args],
       { cwd: join(import.meta.dirname, '..'), env },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

@@ -35,6 +35,7 @@ import * as releaseSigning from './2026-11-27T11-00-00Z_release-signing.ts';
 import * as cspViolations from './2026-11-27T11-30-00Z_csp-violations.ts';
 import * as releaseIntegrityChecks from './2026-11-27T12-00-00Z_release-integrity-checks.ts';
 import * as clientVitals from './2026-11-27T13-00-00Z_client-vitals.ts';
+import * as operatorSecondFactor from './2026-11-28T09-00-00Z_operator-second-factor.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T11-30-00Z_csp-violations': cspViolations,
   '2026-11-27T12-00-00Z_release-integrity-checks': releaseIntegrityChecks,
   '2026-11-27T13-00-00Z_client-vitals': clientVitals,
+  '2026-11-28T09-00-00Z_operator-second-factor': operatorSecondFactor,
 };
