@@ -111,8 +111,8 @@ export type StartTestApiOptions = {
   backgroundJobs?: boolean;
   /** Proxies whose X-Forwarded-* are believed, on both origins (default none; `true`: any, so a test can name client addresses). */
   trustProxy?: boolean;
-  /** The operator console's release views (default: an empty origin in the data directory, a random preview secret). */
-  operatorConsole?: Partial<OperatorApiOptions['console']>;
+  /** The operator console's release views (default: an empty origin in the data directory, a random preview secret); a function gets the database. */
+  operatorConsole?: Partial<OperatorApiOptions['console']> | ((context: { db: Db; dataDir: string }) => Partial<OperatorApiOptions['console']>);
   /** The operator origin's other settings (its clock, re-authentication window, console files). */
   operatorOrigin?: Partial<Omit<OperatorApiOptions, 'console' | 'operators'>> & { accounts?: OperatorAccountsOptions };
 };
@@ -179,7 +179,9 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       storage: localDirectoryStorage(join(dataDir, 'ops-origin')),
       previewSecret: randomBytes(32).toString('base64url'),
       publicUrl: 'http://localhost:3000',
-      ...options.operatorConsole,
+      ...(typeof options.operatorConsole === 'function'
+        ? options.operatorConsole({ db: database.db, dataDir })
+        : options.operatorConsole),
     },
   });
   const opsRoutes: TestApi['opsRoutes'] = [];
