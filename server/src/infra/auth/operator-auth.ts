@@ -175,8 +175,8 @@ const plugin: FastifyPluginAsync<OperatorAuthOptions> = async (app: FastifyInsta
     const access = config.access;
     const given = bearerToken(request);
     const cookie = options.operatorOrigin === null || given ? undefined : operatorCookieSecret(request);
-    // Signing in or out, and every change the cookie makes: JSON from this origin only.
-    if (options.operatorOrigin !== null && !given && (cookie !== undefined || access !== undefined))
+    // Every change the cookie makes, and signing in: JSON from this origin only.
+    if (options.operatorOrigin !== null && !given && (cookie !== undefined || access === 'none'))
       assertOperatorOrigin(request, options.operatorOrigin);
     if (access === undefined) return;
     if (given) request.actor = await options.bearer(given);
