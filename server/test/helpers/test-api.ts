@@ -109,6 +109,8 @@ export type StartTestApiOptions = {
   jwtSecret?: string;
   /** Whether the outbox takes its jobs by itself (default true); false: they wait for sideWorkDone(). */
   backgroundJobs?: boolean;
+  /** The retired operator token's migration path on /api/metrics (BuildApiOptions.legacyMetricsToken). */
+  legacyMetricsToken?: string;
   /** Proxies whose X-Forwarded-* are believed, on both origins (default none; `true`: any, so a test can name client addresses). */
   trustProxy?: boolean;
   /** The operator console's release views (default: an empty origin in the data directory, a random preview secret); a function gets the database. */
@@ -154,6 +156,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
     ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
     ...(options.trustProxy ? { trustProxy: '127.0.0.1' } : {}),
+    ...(options.legacyMetricsToken ? { legacyMetricsToken: options.legacyMetricsToken } : {}),
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {
