@@ -20,8 +20,9 @@ export type ServerConfig = {
   opsPort: number;
   /**
    * OPS_URL: the operator origin's public address (the only Origin a change made with the operator's
-   * cookie may come from); default this server's operator port on the shop's host. https, or a
-   * loopback address (browsers keep the `__Host-` cookie only when Secure).
+   * cookie may come from); default this server's operator port on the shop's host. When given, https
+   * or a loopback address (browsers keep the `__Host-` cookie only when Secure); the server warns when
+   * the default is neither.
    */
   opsUrl: string;
   /**
@@ -97,7 +98,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     // Never taken from the request's Host header: a forged Host must not decide where the page loads its code from.
     assetOrigin: (env.ASSET_ORIGIN || `http://${shownHost(host)}:${assetPort}`).replace(/\/+$/, ''),
     opsPort,
-    opsUrl: operatorUrl(env.OPS_URL || `http://${shownHost(host)}:${opsPort}`),
+    opsUrl: env.OPS_URL ? operatorUrl(env.OPS_URL) : `http://${shownHost(host)}:${opsPort}`,
     trustProxy: trust || false,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -13,6 +13,7 @@ import { fileStoreFromEnv } from './file-store-from-env.ts';
 import { legacyMetricsToken, loadGatewaySecret, loadJwtSecret, loadPreviewSecret, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
 import { buildOperatorApi } from './operator-app.ts';
 import { operatorLinks } from './web/operator-links.ts';
+import { operatorCookieSecure } from './infra/auth/operator-auth.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
@@ -266,6 +267,8 @@ async function main() {
     log(
       `first operator account ${FIRST_OPERATOR.name} created; its password is in ${firstOperator} (read it, sign in at ${config.opsUrl}/ops, set up the second factor, then delete the file)`,
     );
+  if (!operatorCookieSecure(config.opsUrl))
+    log(`warning: the operator origin ${config.opsUrl} is neither https nor a loopback address; browsers will not keep its sign-in: set OPS_URL`);
   if (legacyToken)
     log('METRICS_OPERATOR_TOKEN=on: /api/metrics also takes the retired operator token; give Prometheus a metrics credential and turn it off');
   if (config.checkoutRateLimitAllowList.length > 0) {

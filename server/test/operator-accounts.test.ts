@@ -372,6 +372,7 @@ describe('a change made with the cookie', () => {
     expect(operatorCookieSecure('http://localhost:3003')).toBe(true);
     expect(operatorCookieSecure('http://127.0.0.1:3003')).toBe(true);
     expect(() => readServerConfig({ OPS_URL: 'http://ops.shop.example' })).toThrow(/OPS_URL/);
+    expect(() => readServerConfig({ OPS_URL: 'not an address' })).toThrow(/OPS_URL/);
     expect(readServerConfig({ PORT: '3200' })).toMatchObject({ opsPort: 3203, opsUrl: 'http://localhost:3203' });
     expect(readServerConfig({ OPS_URL: 'https://ops.shop.example/', OPS_PORT: '9000' })).toMatchObject({
       opsPort: 9000,
