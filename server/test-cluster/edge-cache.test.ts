@@ -52,7 +52,7 @@ async function page(path: string, headers: Record<string, string> = {}): Promise
 async function serverAnswers(): Promise<Record<string, number>> {
   const outcomes: Record<string, number> = {};
   for (const server of cluster.web) {
-    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
+    const res = await fetch(`${server}/api/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } });
     expect(res.status).toBe(200);
     for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
       outcomes[match[1]!] = (outcomes[match[1]!] ?? 0) + Number(match[2]);
@@ -80,7 +80,7 @@ async function pollUntil(path: string, seen: (p: Page) => boolean, deadlineMs: n
 async function pagesAnsweredByServers(): Promise<number> {
   let total = 0;
   for (const server of cluster.web) {
-    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
+    const res = await fetch(`${server}/api/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } });
     expect(res.status).toBe(200);
     for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*\} (\d+)/gm)) total += Number(match[1]);
   }

@@ -15,6 +15,8 @@ import { startTestApi, type TestApi } from './helpers/test-api.ts';
 const monitoring = join(import.meta.dirname, '..', '..', 'monitoring');
 const rulesText = readFileSync(join(monitoring, 'prometheus', 'alerts.yml'), 'utf8');
 const rulesTestText = readFileSync(join(monitoring, 'prometheus', 'alerts.test.yml'), 'utf8');
+const scrapeText = readFileSync(join(monitoring, 'prometheus', 'scrape.yml'), 'utf8');
+const ensurePrometheus = readFileSync(join(import.meta.dirname, '..', '..', 'tools', 'scripts', 'ensure-prometheus.mjs'), 'utf8');
 const dashboard = JSON.parse(readFileSync(join(monitoring, 'grafana', 'shop.json'), 'utf8')) as {
   panels: { title: string; targets?: { expr: string }[] }[];
 };
@@ -273,5 +275,23 @@ describe('the metrics read at scrape', () => {
     const age = Number(/^shop_refunds_pending_oldest_age_seconds (\S+)$/m.exec(text)?.[1]);
     expect(age).toBeGreaterThanOrEqual(2 * 86_400);
     expect(age).toBeLessThan(2 * 86_400 + 60);
+  });
+});
+
+describe('how Prometheus scrapes', () => {
+  it('reads /api/metrics of every server and worker with the metrics credential as its bearer token, never an operator token', async () => {
+    const jobs = [...scrapeText.matchAll(/- job_name: (\S+)\n((?: {4}.*\n?)*)/g)].map(([, name, body]) => ({ name, body: body ?? '' }));
+    expect(jobs.map((job) => job.name)).toEqual(['shop-web', 'shop-worker']);
+    for (const job of jobs) {
+      expect(job.body).toContain('metrics_path: /api/metrics');
+      expect(job.body).toMatch(/authorization:\n\s+type: Bearer\n\s+credentials_file: \S*metrics-credential/);
+    }
+    expect(scrapeText).toContain('npm run credentials -- metrics-create');
+    expect(scrapeText + ensurePrometheus).not.toMatch(/operator[-_ ]token/i);
+    expect(ensurePrometheus).toMatch(/credentials_file: \$\{JSON\.stringify\(tokenFile\)\}/);
+    // What that credential opens: the metrics, and nothing of the operator origin (observability.test.ts checks every call).
+    const token = await api.metricsToken();
+    expect((await api.request('GET', '/api/metrics', { token })).status).toBe(200);
+    expect((await api.ops('GET', '/api/ops/audit', { token })).status).toBe(401);
   });
 });

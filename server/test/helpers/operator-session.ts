@@ -28,7 +28,7 @@ async function answer(response: Response, what: string): Promise<any> {
   return response.json();
 }
 
-/** Signs in with the password only (a session that may only set up the second factor) and sets it up; `at`: the clock the server reads. */
+/** Creates an operator and signs it in with a second factor (signInWithSecondFactor); `at`: the clock the server reads. */
 export async function signInOperator(
   db: Db,
   opsUrl: string,
@@ -37,6 +37,20 @@ export async function signInOperator(
   at: () => Date = () => new Date(),
 ): Promise<SignedInOperator> {
   const { password } = await createOperator(db, { name });
+  return signInWithSecondFactor(opsUrl, name, password, headers, at);
+}
+
+/**
+ * Signs an operator without a second factor in with its password (a session that may only set one
+ * up) and sets it up over HTTP, as the console does: after it, the session may do everything.
+ */
+export async function signInWithSecondFactor(
+  opsUrl: string,
+  name: string,
+  password: string,
+  headers: Record<string, string> = {},
+  at: () => Date = () => new Date(),
+): Promise<SignedInOperator> {
   const signIn = await opsPost(opsUrl, '/api/ops/session', { name, password }, headers);
   await answer(signIn, 'operator sign-in');
   const cookie = cookieOf(signIn);
