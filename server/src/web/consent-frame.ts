@@ -13,7 +13,6 @@ import {
   CONSENT_DECIDED_COOKIE,
   CONSENT_NOTICE as TEXT,
   consentCookieStrings,
-  isOperatorPage,
   isPrivacyPage,
 } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../infra/pure/html.ts';
@@ -40,12 +39,11 @@ const NO_SCRIPT =
 
 /**
  * Static markup after `#root`, or '' when the page has no floating notice (the privacy page has it
- * in the page flow; `noConsent`: a route its area declares without consent, such as the operator's tools;
- * the shell's operators' page /ops, which sets no tracking).
+ * in the page flow; `noConsent`: a route its area declares without consent).
  */
 export function consentFirstFrame(pathWithQuery: string, noConsent = false): string {
   const pathname = pathWithQuery.split('?')[0] ?? '/';
-  if (noConsent || isPrivacyPage(pathname) || isOperatorPage(pathname)) return '';
+  if (noConsent || isPrivacyPage(pathname)) return '';
   return (
     '<section class="consent consent--floating" role="dialog" aria-labelledby="consent-first-title" data-testid="consent-first-frame">' +
     `<h2 id="consent-first-title" class="consent__title">${TEXT.title}</h2>` +
