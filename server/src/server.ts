@@ -10,7 +10,15 @@ import type { FastifyInstance } from 'fastify';
 import { shopPaths } from '@shop/shared-kernel/contract';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
 import { fileStoreFromEnv } from './file-store-from-env.ts';
-import { legacyMetricsToken, loadGatewaySecret, loadJwtSecret, loadPreviewSecret, readCheckoutConfig, readServerConfig, shownHost } from './config.ts';
+import {
+  legacyMetricsToken,
+  loadGatewaySecret,
+  loadJwtSecret,
+  loadPreviewSecret,
+  readCheckoutConfig,
+  readServerConfig,
+  shownHost,
+} from './config.ts';
 import { buildOperatorApi } from './operator-app.ts';
 import { operatorLinks } from './web/operator-links.ts';
 import { operatorCookieSecure } from './infra/auth/operator-auth.ts';
@@ -268,9 +276,13 @@ async function main() {
       `first operator account ${FIRST_OPERATOR.name} created; its password is in ${firstOperator} (read it, sign in at ${config.opsUrl}/ops, set up the second factor, then delete the file)`,
     );
   if (!operatorCookieSecure(config.opsUrl))
-    log(`warning: the operator origin ${config.opsUrl} is neither https nor a loopback address; browsers will not keep its sign-in: set OPS_URL`);
+    log(
+      `warning: the operator origin ${config.opsUrl} is neither https nor a loopback address; browsers will not keep its sign-in: set OPS_URL`,
+    );
   if (legacyToken)
-    log('METRICS_OPERATOR_TOKEN=on: /api/metrics also takes the retired operator token; give Prometheus a metrics credential and turn it off');
+    log(
+      'METRICS_OPERATOR_TOKEN=on: /api/metrics also takes the retired operator token; give Prometheus a metrics credential and turn it off',
+    );
   if (config.checkoutRateLimitAllowList.length > 0) {
     log(
       `order and quote rate limits do not apply to ${config.checkoutRateLimitAllowList.join(', ')} (CHECKOUT_RATE_LIMIT_ALLOWLIST, for load tests only)`,

@@ -4,7 +4,6 @@
  * complaints with photos; ownership, expired and tampered tokens on every call.
  * Real HTTP against a real database (SQLite, or PostgreSQL with DATABASE_URL).
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';

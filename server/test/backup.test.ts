@@ -513,7 +513,9 @@ describe('the record of backups', () => {
       lastFailure: { error: expect.stringContaining('no space left on device'), bytes: null },
       intervalMs: 3_600_000,
     });
-    expect((await api.ops('GET', '/api/ops/backups')).body).toEqual({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
+    expect((await api.ops('GET', '/api/ops/backups')).body).toEqual({
+      error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' },
+    });
 
     const metrics = (await api.metrics()).text;
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);

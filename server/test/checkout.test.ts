@@ -482,7 +482,9 @@ describe('documents and the operator’s tools', () => {
     const cod = (await place(body())).body.data.order;
     expect((await api.asOperator('POST', `/api/operator/orders/${cod.number}/paid`)).status).toBe(409);
 
-    const log = (await releaseIdentities(api.db).recent(20)).filter((row) => row.actor === name).map((row) => `${row.action} ${row.detail}`);
+    const log = (await releaseIdentities(api.db).recent(20))
+      .filter((row) => row.actor === name)
+      .map((row) => `${row.action} ${row.detail}`);
     for (const action of ['email-preview', 'email-send', 'invoice-generate', 'invoice-read', 'order-paid'])
       expect(log, action).toContain(`${action} objednávka ${transfer.number}`);
   });

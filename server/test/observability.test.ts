@@ -132,7 +132,10 @@ describe('the metrics credential', () => {
       ['POST', '/api/ops/releases/checkout/pin'],
       ['PUT', '/api/operator/redirects'],
     ] as const) {
-      const answer = await api.ops(method, path, { token: secret, ...(method === 'GET' ? {} : { json: { old_url: '/a', new_url: '/b' } }) });
+      const answer = await api.ops(method, path, {
+        token: secret,
+        ...(method === 'GET' ? {} : { json: { old_url: '/a', new_url: '/b' } }),
+      });
       expect(answer.status, `${method} ${path}`).toBe(401);
     }
     // Nothing of the shopper's either: it is no session.
@@ -143,7 +146,9 @@ describe('the metrics credential', () => {
     const { cookie } = await api.operator();
     expect((await api.request('GET', '/api/metrics', { headers: { cookie } })).status).toBe(401);
     // Listed, stored only as a hash, and revoked at once.
-    expect(await listMachineCredentials(api.db)).toContainEqual(expect.objectContaining({ name: 'prometheus-scope', scope: 'metrics', revoked_at: null }));
+    expect(await listMachineCredentials(api.db)).toContainEqual(
+      expect.objectContaining({ name: 'prometheus-scope', scope: 'metrics', revoked_at: null }),
+    );
     expect(JSON.stringify(await api.db.selectFrom('machine_credentials').selectAll().execute())).not.toContain(secret.slice(8));
     expect(await revokeMachineCredential(api.db, 'prometheus-scope')).toBe(true);
     expect((await api.request('GET', '/api/metrics', { token: secret })).status).toBe(401);
@@ -157,7 +162,9 @@ describe('the metrics credential', () => {
     try {
       expect((await migrating.request('GET', '/api/metrics', { token: 'y'.repeat(32) })).status).toBe(200);
       expect((await migrating.ops('GET', '/api/ops/releases', { token: 'y'.repeat(32) })).status).toBe(401);
-      expect((await migrating.ops('GET', '/api/operator/orders/100000', { headers: { 'x-operator-token': 'y'.repeat(32) } })).status).toBe(401);
+      expect((await migrating.ops('GET', '/api/operator/orders/100000', { headers: { 'x-operator-token': 'y'.repeat(32) } })).status).toBe(
+        401,
+      );
     } finally {
       await migrating.close();
     }

@@ -298,7 +298,13 @@ describe('a session', () => {
     expect((await as(lost.cookie, 'GET', '/releases')).status).toBe(401);
     const reset = await signIn({ name: 'lost-phone', password: lost.password }, nextAddress());
     expect(reset.body.data).toMatchObject({ secondFactor: false });
-    expect(await api.db.selectFrom('operator_recovery_codes').select('code_id').where('operator_id', 'in', api.db.selectFrom('operators').select('operator_id').where('name', '=', 'lost-phone')).execute()).toEqual([]);
+    expect(
+      await api.db
+        .selectFrom('operator_recovery_codes')
+        .select('code_id')
+        .where('operator_id', 'in', api.db.selectFrom('operators').select('operator_id').where('name', '=', 'lost-phone'))
+        .execute(),
+    ).toEqual([]);
 
     expect(await listOperators(api.db)).toEqual(
       expect.arrayContaining([

@@ -10,7 +10,11 @@ import type { ApiCalls, CallName } from '@shop/shared-kernel/contract';
 type Query = Record<string, string | number | boolean | null | undefined>;
 
 /** The call's path with its `:params` filled in (URI-encoded), and its query of the defined values. */
-function urlOf(name: string, params: Record<string, string | number> | undefined, query: Query | undefined): { method: string; url: string } {
+function urlOf(
+  name: string,
+  params: Record<string, string | number> | undefined,
+  query: Query | undefined,
+): { method: string; url: string } {
   const [method = 'GET', pattern = ''] = name.split(' ');
   const path = pattern.replace(/:([A-Za-z_]+)/g, (_, param: string) => encodeURIComponent(String(params?.[param] ?? '')));
   const search = new URLSearchParams();

@@ -9,12 +9,7 @@
  * this browser's cookies say the visitor has decided. The price: a visitor
  * without JavaScript sees it on every page (at the page's end, see below).
  */
-import {
-  CONSENT_DECIDED_COOKIE,
-  CONSENT_NOTICE as TEXT,
-  consentCookieStrings,
-  isPrivacyPage,
-} from '@shop/shared-kernel/rules';
+import { CONSENT_DECIDED_COOKIE, CONSENT_NOTICE as TEXT, consentCookieStrings, isPrivacyPage } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../infra/pure/html.ts';
 
 /** The consent form's body: two cookies' choices, far below this (nginx in the cluster refuses at the same size). */

@@ -60,7 +60,10 @@ export function operatorConsole(app: FastifyInstance, options: { dir?: string } 
     return html;
   };
   const showConsole = async (reply: FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(await page());
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(await page());
   app.get('/', async (_request, reply) => reply.redirect('/ops', 302));
   app.get('/ops', async (_request, reply) => showConsole(reply));
   app.get('/ops/*', async (request, reply) => {

@@ -23,9 +23,11 @@ export function opsPost(opsUrl: string, path: string, body: unknown, headers: Re
 
 const cookieOf = (response: Response) => (response.headers.get('set-cookie') ?? '').split(';')[0]!;
 
-async function answer(response: Response, what: string): Promise<any> {
+type Answer = { data: { secret: string; recoveryCodes: string[] } };
+
+async function answer(response: Response, what: string): Promise<Answer> {
   if (response.status !== 200) throw new Error(`${what} answered ${response.status}: ${await response.text()}`);
-  return response.json();
+  return (await response.json()) as Answer;
 }
 
 /** Creates an operator and signs it in with a second factor (signInWithSecondFactor); `at`: the clock the server reads. */
@@ -55,10 +57,10 @@ export async function signInWithSecondFactor(
   await answer(signIn, 'operator sign-in');
   const cookie = cookieOf(signIn);
   const setup = await answer(await opsPost(opsUrl, '/api/ops/second-factor', {}, { cookie, ...headers }), 'second-factor set-up');
-  const secret = setup.data.secret as string;
+  const secret = setup.data.secret;
   const confirmed = await answer(
     await opsPost(opsUrl, '/api/ops/second-factor/confirm', { code: totpCode(secret, at()) }, { cookie, ...headers }),
     'second-factor confirmation',
   );
-  return { name, password, cookie, secret, recoveryCodes: confirmed.data.recoveryCodes as string[] };
+  return { name, password, cookie, secret, recoveryCodes: confirmed.data.recoveryCodes };
 }

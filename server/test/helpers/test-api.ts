@@ -114,7 +114,8 @@ export type StartTestApiOptions = {
   /** Proxies whose X-Forwarded-* are believed, on both origins (default none; `true`: any, so a test can name client addresses). */
   trustProxy?: boolean;
   /** The operator console's release views (default: an empty origin in the data directory, a random preview secret); a function gets the database. */
-  operatorConsole?: Partial<OperatorApiOptions['console']> | ((context: { db: Db; dataDir: string }) => Partial<OperatorApiOptions['console']>);
+  operatorConsole?:
+    Partial<OperatorApiOptions['console']> | ((context: { db: Db; dataDir: string }) => Partial<OperatorApiOptions['console']>);
   /** The operator origin's other settings (its clock, re-authentication window, console files). */
   operatorOrigin?: Partial<Omit<OperatorApiOptions, 'console' | 'operators'>> & { accounts?: OperatorAccountsOptions };
 };
@@ -182,14 +183,13 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       storage: localDirectoryStorage(join(dataDir, 'ops-origin')),
       previewSecret: randomBytes(32).toString('base64url'),
       publicUrl: 'http://localhost:3000',
-      ...(typeof options.operatorConsole === 'function'
-        ? options.operatorConsole({ db: database.db, dataDir })
-        : options.operatorConsole),
+      ...(typeof options.operatorConsole === 'function' ? options.operatorConsole({ db: database.db, dataDir }) : options.operatorConsole),
     },
   });
   const opsRoutes: TestApi['opsRoutes'] = [];
   operatorApp.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) opsRoutes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
+    for (const method of [route.method].flat())
+      opsRoutes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
   });
   await operatorApp.listen({ port: opsPort, host: '127.0.0.1' });
 
@@ -244,7 +244,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       const { cookie } = await api.operator();
       return ops(method, path, { cookie, ...(json !== undefined ? { json } : method === 'GET' ? {} : { json: {} }) });
     },
-    metricsToken: () => (metricsSecret ??= createMachineCredential(database.db, { name: `metrics-${randomBytes(3).toString('hex')}`, scope: 'metrics' })),
+    metricsToken: () =>
+      (metricsSecret ??= createMachineCredential(database.db, { name: `metrics-${randomBytes(3).toString('hex')}`, scope: 'metrics' })),
     async metrics() {
       return request('GET', '/api/metrics', { token: await api.metricsToken() });
     },

@@ -15,7 +15,6 @@ const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
 const Reason = Type.String({ maxLength: 500 });
 const body = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
-
 /** A part moved (or not: `changed` false) from `from` to `version`; `left` says why a part was not moved. */
 const Move = Type.Object({
   part: ReleasePart,
@@ -74,7 +73,11 @@ export const opsCalls = defineCalls({
     summary: 'Nastavenie druhého faktora (TOTP): nové tajomstvo a QR kód',
     body: body({}),
     answer: Type.Object({
-      data: Type.Object({ secret: Type.String(), uri: Type.String(), qr: Type.String({ description: 'obrázok QR kódu (data: URL, PNG)' }) }),
+      data: Type.Object({
+        secret: Type.String(),
+        uri: Type.String(),
+        qr: Type.String({ description: 'obrázok QR kódu (data: URL, PNG)' }),
+      }),
     }),
   },
   /** The first code confirms the secret; the ten recovery codes are answered once, never again. */

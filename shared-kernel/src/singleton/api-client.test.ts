@@ -381,32 +381,28 @@ describe('createApiClient: extra headers and the operator', () => {
     ['opsSignOut', (c: ReturnType<typeof createApiClient>) => c.call('DELETE /api/ops/session'), 'DELETE', '/api/ops/session', {}],
     [
       'operatorStoreInvoice',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' } }),
+      (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' } }),
       'POST',
       '/api/operator/orders/2026000001/invoice',
       {},
     ],
     [
       'operatorEmail',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' } }),
+      (c: ReturnType<typeof createApiClient>) => c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' } }),
       'GET',
       '/api/operator/orders/2026000001/email',
       undefined,
     ],
     [
       'operatorSendEmail',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' } }),
+      (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' } }),
       'POST',
       '/api/operator/orders/2026000001/email',
       {},
     ],
     [
       'operatorMarkPaid',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' } }),
+      (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' } }),
       'POST',
       '/api/operator/orders/2026000001/paid',
       {},

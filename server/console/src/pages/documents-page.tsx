@@ -77,7 +77,11 @@ export function DocumentsPage({ tool }: { tool: DocumentTool }) {
       <h1>Objednávky</h1>
       <nav className="ops__tabs" aria-label="Nástroje objednávok">
         {DOCUMENT_TOOLS.map((name) => (
-          <Link key={name} href={`/ops/doklady/${name}${number ? `?order=${encodeURIComponent(number.trim())}` : ''}`} current={name === tool}>
+          <Link
+            key={name}
+            href={`/ops/doklady/${name}${number ? `?order=${encodeURIComponent(number.trim())}` : ''}`}
+            current={name === tool}
+          >
             {TOOLS[name].title}
           </Link>
         ))}
@@ -111,4 +115,3 @@ export function DocumentsPage({ tool }: { tool: DocumentTool }) {
     </section>
   );
 }
-

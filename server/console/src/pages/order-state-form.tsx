@@ -77,7 +77,13 @@ export function OrderStateForm({ number }: { number: string }) {
       <h2>Stav reklamácie</h2>
       <form className="ops__form" onSubmit={(event) => void moveComplaint(event)}>
         <label htmlFor="complaint-id">Číslo reklamácie</label>
-        <input id="complaint-id" inputMode="numeric" maxLength={10} value={complaint} onChange={(event) => setComplaint(event.target.value)} />
+        <input
+          id="complaint-id"
+          inputMode="numeric"
+          maxLength={10}
+          value={complaint}
+          onChange={(event) => setComplaint(event.target.value)}
+        />
         <label htmlFor="complaint-state">Nový stav</label>
         <select id="complaint-state" value={complaintState} onChange={(event) => setComplaintState(event.target.value as ComplaintState)}>
           {Object.entries(COMPLAINT_STATES).map(([value, label]) => (

@@ -47,9 +47,23 @@ export function RedirectsPage() {
       <h1>Presmerovania</h1>
       <form className="ops__form" onSubmit={store}>
         <label htmlFor="redirect-old">Stará adresa (cesta obchodu)</label>
-        <input id="redirect-old" placeholder="/stara-stranka" maxLength={2000} value={oldUrl} onChange={(event) => setOldUrl(event.target.value)} required />
+        <input
+          id="redirect-old"
+          placeholder="/stara-stranka"
+          maxLength={2000}
+          value={oldUrl}
+          onChange={(event) => setOldUrl(event.target.value)}
+          required
+        />
         <label htmlFor="redirect-new">Nová adresa</label>
-        <input id="redirect-new" placeholder="/nova-stranka" maxLength={2000} value={newUrl} onChange={(event) => setNewUrl(event.target.value)} required />
+        <input
+          id="redirect-new"
+          placeholder="/nova-stranka"
+          maxLength={2000}
+          value={newUrl}
+          onChange={(event) => setNewUrl(event.target.value)}
+          required
+        />
         <button type="submit" className="button button--primary">
           Uložiť presmerovanie
         </button>

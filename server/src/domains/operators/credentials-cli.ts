@@ -143,7 +143,8 @@ async function main(args: string[]): Promise<number> {
     if (command === 'operator-create' && rest.length === 1) {
       const given = process.env.OPERATOR_PASSWORD || undefined;
       const created = await createOperator(database.db, { name: rest[0]!, ...(given ? { password: given } : {}) });
-      if (given) print(`operator ${created.name} created with the password in OPERATOR_PASSWORD; sign in on the operator console (OPS_URL)`);
+      if (given)
+        print(`operator ${created.name} created with the password in OPERATOR_PASSWORD; sign in on the operator console (OPS_URL)`);
       else {
         print(`operator ${created.name} created; its password (shown once, give it to the operator):`);
         print(created.password);

@@ -55,7 +55,13 @@ export const operatorSessionRoutes: FastifyPluginAsync<OperatorSessionOptions> =
       const bearer = bearerToken(request);
       const team = (bearer ? await identities.team(bearer) : null) ?? (await identities.team(password));
       if (team) {
-        await identities.audit({ actor: team.name, action: 'sign-in', part: null, allowed: false, detail: 'prístup tímu nie je účet operátora' });
+        await identities.audit({
+          actor: team.name,
+          action: 'sign-in',
+          part: null,
+          allowed: false,
+          detail: 'prístup tímu nie je účet operátora',
+        });
         throw forbidden('Prístup tímu nie je účet operátora: prihláste sa menom a heslom operátora.');
       }
       const result = await operators.signIn({ name, password, code, address: request.ip });
@@ -113,7 +119,11 @@ export const operatorSessionRoutes: FastifyPluginAsync<OperatorSessionOptions> =
       const session = operatorOf(request);
       const result = await operators.reauthenticate(session, request.body.code, request.ip);
       if (!result.ok) {
-        await request.audit({ action: 'reauth', allowed: false, detail: result.reason === 'limited' ? 'príliš veľa pokusov' : 'nesprávny kód' });
+        await request.audit({
+          action: 'reauth',
+          allowed: false,
+          detail: result.reason === 'limited' ? 'príliš veľa pokusov' : 'nesprávny kód',
+        });
         if (result.reason === 'limited') throw new ApiError(429, 'rate_limited', LIMITED);
         throw new ApiError(403, 'forbidden', 'Nesprávny kód z aplikácie.', 'reauth_required');
       }

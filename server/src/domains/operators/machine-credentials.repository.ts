@@ -38,7 +38,13 @@ export async function createMachineCredential(db: DbOrTrx, input: { name: string
     .insertInto('machine_credentials')
     .values({ name: input.name, scope: input.scope, secret_hash: hashOf(secret), created_at: new Date().toISOString() })
     .execute();
-  await releaseIdentities(db).audit({ actor: 'owner', action: 'machine-create', part: null, allowed: true, detail: `${input.name} (${input.scope})` });
+  await releaseIdentities(db).audit({
+    actor: 'owner',
+    action: 'machine-create',
+    part: null,
+    allowed: true,
+    detail: `${input.name} (${input.scope})`,
+  });
   return secret;
 }
 

@@ -117,13 +117,7 @@ export async function listOperators(db: Db) {
     .leftJoin('operator_sessions as s', (join) =>
       join.onRef('s.operator_id', '=', 'o.operator_id').on('s.revoked_at', 'is', null).on('s.expires_at', '>', now),
     )
-    .select([
-      'o.name',
-      'o.created_at',
-      'o.revoked_at',
-      'o.totp_confirmed_at',
-      (eb) => eb.fn.count<number>('s.session_id').as('sessions'),
-    ])
+    .select(['o.name', 'o.created_at', 'o.revoked_at', 'o.totp_confirmed_at', (eb) => eb.fn.count<number>('s.session_id').as('sessions')])
     .groupBy(['o.operator_id', 'o.name', 'o.created_at', 'o.revoked_at', 'o.totp_confirmed_at'])
     .orderBy('o.name')
     .execute();

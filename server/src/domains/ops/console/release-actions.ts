@@ -181,7 +181,8 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
       const dir = await mkdtemp(join(tmpdir(), `release-upload-${part}-`));
       try {
         await unpackBuild(body, dir).catch(refused);
-        if (!options.keys) refused(new ReleaseRefused('bad_signature', 'This server accepts no signed uploads (no release keys). Nothing was changed.'));
+        if (!options.keys)
+          refused(new ReleaseRefused('bad_signature', 'This server accepts no signed uploads (no release keys). Nothing was changed.'));
         await verifyUpload({
           keys: options.keys,
           actor,

@@ -159,7 +159,11 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
     handler: async (request) => {
       const { id } = request.params;
       if (!(await new PaymentRepository(deps.db).markRefundedByHand(id, new Date().toISOString())))
-        throw new ApiError(409, 'conflict', 'Túto platbu nemožno označiť ako vrátenú ručne: brána jej vrátenie neodmietla alebo už je vrátená.');
+        throw new ApiError(
+          409,
+          'conflict',
+          'Túto platbu nemožno označiť ako vrátenú ručne: brána jej vrátenie neodmietla alebo už je vrátená.',
+        );
       const [refund] = await refundsShown(deps.db, id);
       await audited(request, 'refund-by-hand', `platba ${id}, objednávka ${refund!.orderNumber}: ${request.body.note}`);
       return { data: refund! };
