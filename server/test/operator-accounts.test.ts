@@ -371,6 +371,13 @@ describe('a change made with the cookie', () => {
 
     const allowed = await unpin({ ...json, origin: api.opsUrl, 'sec-fetch-site': 'same-origin' });
     expect(allowed.status).toBe(200);
+    // A read with the cookie from another page is refused as well (a shop page cannot make the console read for it).
+    for (const site of ['same-site', 'cross-site']) {
+      const read = await fetch(`${api.opsUrl}/api/ops/audit`, { headers: { cookie, 'sec-fetch-site': site } });
+      expect(read.status, site).toBe(403);
+    }
+    for (const site of ['same-origin', 'none'])
+      expect((await fetch(`${api.opsUrl}/api/ops/audit`, { headers: { cookie, 'sec-fetch-site': site } })).status, site).toBe(200);
   });
 
   it('is Secure on https and on a loopback address; OPS_URL must be one of them', () => {

@@ -11,7 +11,8 @@
  * and a refusal of a known actor is written to the audit log. The CSRF rule of the operator origin
  * lives here too: a request that may change something, sent with the cookie (or signing in), must be
  * JSON and name the operator origin exactly in `Origin` (and `Sec-Fetch-Site: same-origin` when the
- * browser sends it).
+ * browser sends it); and no request of another page (`Sec-Fetch-Site` cross-site or same-site, a read
+ * too) is answered with the cookie, so a shop page cannot even make the console read for it.
  */
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -123,7 +124,13 @@ const CROSS_ORIGIN = 'Zmena z iného pôvodu alebo bez JSON bola odmietnutá. Ot
  * not same-origin).
  */
 export function assertOperatorOrigin(request: FastifyRequest, operatorOrigin: string): void {
-  if (SAFE_METHODS.has(request.method)) return;
+  if (SAFE_METHODS.has(request.method)) {
+    // A read with the cookie from another page (the shop's, a sibling subdomain's) is refused too:
+    // the browser would not let that page see the answer, but the console would have read for it.
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbidden(CROSS_ORIGIN);
+    return;
+  }
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const site = request.headers['sec-fetch-site'];
   if (type !== 'application/json' || request.headers.origin !== operatorOrigin || (site !== undefined && site !== 'same-origin'))
