@@ -2,25 +2,30 @@ import { expect, test, undecidedTest as base } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants } from './checkout-helpers.ts';
 import { createOperator, OPS_URL, signInFirstTime } from './operator.ts';
 
-base('the spec’s tools /pdf, /generate, /email, /send and /paid send the browser to the console on the operator origin', async ({
+base(
+  'the spec’s tools /pdf, /generate, /email, /send and /paid send the browser to the console on the operator origin',
+  async ({ page, request }) => {
+    for (const tool of ['pdf', 'generate', 'email', 'send', 'paid']) {
+      const answer = await request.get(`/${tool}?order=2026000123`, { maxRedirects: 0 });
+      expect(answer.status(), tool).toBe(302);
+      expect(answer.headers().location).toBe(`${OPS_URL}/ops/doklady/${tool}?order=2026000123`);
+      // Anything else of the query stays behind.
+      expect((await request.get(`/${tool}?order=x<script>`, { maxRedirects: 0 })).headers().location).toBe(
+        `${OPS_URL}/ops/doklady/${tool}`,
+      );
+    }
+    // Someone who is not signed in meets the console's sign-in there, and nothing of the shop (no consent notice, no analytics).
+    await page.goto('/pdf?order=2026000123');
+    expect(page.url()).toBe(`${OPS_URL}/ops/doklady/pdf?order=2026000123`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Prihlásenie operátora' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Prijať všetko' })).toHaveCount(0);
+  },
+);
+
+test('the operator previews the e-mail and marks a bank-transfer order paid in the console, each in the audit log', async ({
   page,
   request,
 }) => {
-  for (const tool of ['pdf', 'generate', 'email', 'send', 'paid']) {
-    const answer = await request.get(`/${tool}?order=2026000123`, { maxRedirects: 0 });
-    expect(answer.status(), tool).toBe(302);
-    expect(answer.headers().location).toBe(`${OPS_URL}/ops/doklady/${tool}?order=2026000123`);
-    // Anything else of the query stays behind.
-    expect((await request.get(`/${tool}?order=x<script>`, { maxRedirects: 0 })).headers().location).toBe(`${OPS_URL}/ops/doklady/${tool}`);
-  }
-  // Someone who is not signed in meets the console's sign-in there, and nothing of the shop (no consent notice, no analytics).
-  await page.goto('/pdf?order=2026000123');
-  expect(page.url()).toBe(`${OPS_URL}/ops/doklady/pdf?order=2026000123`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Prihlásenie operátora' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Prijať všetko' })).toHaveCount(0);
-});
-
-test('the operator previews the e-mail and marks a bank-transfer order paid in the console, each in the audit log', async ({ page, request }) => {
   test.setTimeout(90_000);
   const [v] = await findVariants(request, 1);
   await fillBasket(page, request, [{ v_id: v!.v_id, amount: 1 }]);

@@ -29,7 +29,11 @@ export function totpCode(secret: string, at = Date.now()): string {
 }
 
 /** An operator made with the owner's command, as the README says (`npm run credentials -- operator-create`). */
-export function createOperator(name = `op-${randomBytes(3).toString('hex')}`, dataDir = E2E_DATA_DIR, env: Record<string, string> = {}): Operator {
+export function createOperator(
+  name = `op-${randomBytes(3).toString('hex')}`,
+  dataDir = E2E_DATA_DIR,
+  env: Record<string, string> = {},
+): Operator {
   const password = `heslo-${name}-${Date.now()}`;
   const result = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'operator-create', name], {
     cwd: join(repo, 'server'),
@@ -45,7 +49,11 @@ export function createOperator(name = `op-${randomBytes(3).toString('hex')}`, da
  * (the key shown beside the QR code, a first code), leaving the recovery codes behind: the console's
  * first page is shown. Answers the secret for later codes.
  */
-export async function signInFirstTime(page: Page, operator: Operator, opsUrl = OPS_URL): Promise<{ secret: string; recoveryCodes: string[] }> {
+export async function signInFirstTime(
+  page: Page,
+  operator: Operator,
+  opsUrl = OPS_URL,
+): Promise<{ secret: string; recoveryCodes: string[] }> {
   await page.goto(`${opsUrl}/ops`);
   await page.getByLabel('Meno', { exact: true }).fill(operator.name);
   await page.getByLabel('Heslo', { exact: true }).fill(operator.password);

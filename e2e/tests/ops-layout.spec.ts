@@ -34,13 +34,21 @@ test('the console is on its own origin under its own policy, and the shop answer
   ]);
   expect(html).not.toMatch(/remoteEntry|importmap|shop-config|\/remotes\//);
   // The shop's origin: 404 in the error shape for the console and every operator call.
-  for (const path of ['/ops', '/ops/doklady/pdf', '/api/ops/session', '/api/ops/releases', '/api/operator/redirects', '/api/telemetry/summary']) {
+  for (const path of [
+    '/ops',
+    '/ops/doklady/pdf',
+    '/api/ops/session',
+    '/api/ops/releases',
+    '/api/operator/redirects',
+    '/api/telemetry/summary',
+  ]) {
     const answer = await request.get(path);
     expect(answer.status(), path).toBe(404);
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found');
   }
   // And the operator origin serves nothing of the shop.
-  for (const path of ['/c/izolacie', '/api/menu', '/builds/latest.json', '/checkout/cart']) expect((await request.get(`${OPS_URL}${path}`)).status(), path).toBe(404);
+  for (const path of ['/c/izolacie', '/api/menu', '/builds/latest.json', '/checkout/cart'])
+    expect((await request.get(`${OPS_URL}${path}`)).status(), path).toBe(404);
 });
 
 // A visitor who has not answered the cookie notice: the console sets no tracking, so it asks nothing.

@@ -38,7 +38,7 @@ export type OperatorApiOptions = ServerBase & {
 };
 
 /** Routes of this origin that need no `access`: the console's own files. */
-const FILES = /^\/(ops(\/\*)?)?$/;
+const FILES = /^\/(ops(\/\*)?|favicon\.ico)?$/;
 
 /** The operator origin's server, built beside the shop's `shop` (buildApi) and sharing its dependencies. */
 export function buildOperatorApi(shop: FastifyInstance, options: OperatorApiOptions): FastifyInstance {

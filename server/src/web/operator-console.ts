@@ -65,6 +65,8 @@ export function operatorConsole(app: FastifyInstance, options: { dir?: string } 
       .header('cache-control', 'no-store')
       .send(await page());
   app.get('/', async (_request, reply) => reply.redirect('/ops', 302));
+  // The console names no icon; a browser asks for one anyway (an answer of the API opened in a tab).
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   app.get('/ops', async (_request, reply) => showConsole(reply));
   app.get('/ops/*', async (request, reply) => {
     const rest = (request.params as { '*': string })['*'];

@@ -116,6 +116,7 @@ export function setOperatorCookie(reply: FastifyReply, operatorOrigin: string, v
 }
 
 const CROSS_ORIGIN = 'Zmena z iného pôvodu alebo bez JSON bola odmietnutá. Otvorte konzolu operátora na jej adrese a skúste to znova.';
+const CROSS_PAGE = 'Požiadavka z inej stránky bola odmietnutá. Otvorte konzolu operátora na jej adrese.';
 
 /**
  * The operator origin's CSRF rule: a change must be JSON (a form of another page cannot send it
@@ -128,7 +129,7 @@ export function assertOperatorOrigin(request: FastifyRequest, operatorOrigin: st
     // A read with the cookie from another page (the shop's, a sibling subdomain's) is refused too:
     // the browser would not let that page see the answer, but the console would have read for it.
     const site = request.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbidden(CROSS_ORIGIN);
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbidden(CROSS_PAGE);
     return;
   }
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
