@@ -11,6 +11,8 @@ export type ClusterState = {
   opsUrl: string;
   /** A metrics credential (Prometheus's bearer token). */
   metricsToken: string;
+  /** The cluster's PostgreSQL (the owner's commands run against it). */
+  databaseUrl: string;
   dataDir: string;
 };
 

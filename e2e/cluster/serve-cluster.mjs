@@ -58,6 +58,7 @@ writeFileSync(
     web: shop.web.map((s) => s.url),
     opsUrl: shop.opsUrl,
     metricsToken: cluster.metricsToken,
+    databaseUrl: cluster.databaseUrl,
   }),
 );
 process.stdout.write(`[e2e cluster] nginx on ${shop.url}, web servers ${shop.web.map((s) => s.url).join(', ')}\n`);

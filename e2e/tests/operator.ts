@@ -102,3 +102,21 @@ export async function operatorSession(opsUrl = OPS_URL, dataDir = E2E_DATA_DIR, 
 /** A GET on the operator origin with the operator's cookie. */
 export const opsGet = (path: string, operator: SignedIn, opsUrl = OPS_URL) =>
   fetch(`${opsUrl}${path}`, { headers: { cookie: operator.cookie } });
+
+/** A metrics credential made with the owner's command (`npm run credentials -- metrics-create`): Prometheus's bearer token. */
+export function metricsCredential(dataDir = E2E_DATA_DIR, env: Record<string, string> = {}): string {
+  const result = spawnSync(
+    process.execPath,
+    ['dist/release/credentials-cli.js', 'metrics-create', `e2e-metrics-${randomBytes(3).toString('hex')}`],
+    {
+      cwd: join(repo, 'server'),
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...env },
+    },
+  );
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout
+    .split('\n')
+    .find((line) => line.startsWith('shopmet_'))!
+    .trim();
+}
