@@ -23,7 +23,7 @@ export function loggingOptions(
         : {
             level: logger?.level ?? process.env.LOG_LEVEL ?? 'info',
             ...(logger?.stream ? { stream: logger.stream } : {}),
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-operator-token"]'],
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
           },
     // Short enough to read out to the shop's helpline, random enough to find one request in the logs:
     // 12 hex digits, the random ones before a v4 UUID's version digit. randomUUID draws from a kept
