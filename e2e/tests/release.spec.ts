@@ -425,6 +425,8 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
 test('operators sign in on the console with their own accounts and a second factor: each rollback and unpin is in the history under its name; signing out ends the session', async ({
   page,
 }) => {
+  // Three sign-ins, two of them setting up the second factor.
+  test.setTimeout(90_000);
   const start = registry().areas.checkout!.version;
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'operátori' })]);
   const next = registry().areas.checkout!.version;
