@@ -172,6 +172,20 @@ describe('signing in', () => {
     expect((await signIn({ name: 'replay', password: op.password, code }, from)).status).toBe(401);
   });
 
+  it('takes a code and a recovery code once even when sent at the same moment', async () => {
+    const op = await signInOperator(api.db, api.opsUrl, 'concurrent', { 'x-forwarded-for': nextAddress() }, now);
+    const code = nextCode(op.secret);
+    const withCode = await Promise.all(
+      Array.from({ length: 4 }, () => signIn({ name: 'concurrent', password: op.password, code }, nextAddress())),
+    );
+    expect(withCode.map((answer) => answer.status).sort()).toEqual([200, 401, 401, 401]);
+    const recovery = op.recoveryCodes[0]!;
+    const withRecovery = await Promise.all(
+      Array.from({ length: 4 }, () => signIn({ name: 'concurrent', password: op.password, code: recovery }, nextAddress())),
+    );
+    expect(withRecovery.map((answer) => answer.status).sort()).toEqual([200, 401, 401, 401]);
+  });
+
   it("refuses a team's release credential with 403, as the password or as the Bearer token, and audits it", async () => {
     const team = await createCredential(api.db, { name: 'ci-checkout-signin', area: 'checkout' });
     const asPassword = await signIn({ name: 'ci-checkout-signin', password: team }, nextAddress());

@@ -187,7 +187,7 @@ server {
 ${proxied}
 ${indent(edgeErrorServer())}
   location ~ ^/api/ops/releases/[^/]+/upload$ {
-    client_max_body_size ${EDGE_LIMITS.bodies[0].bytes};
+    client_max_body_size ${EDGE_LIMITS.bodies.find((body) => body.location.includes('/upload')).bytes};
     proxy_pass http://shop_ops;
   }
   location / {
