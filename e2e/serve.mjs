@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApiServer, buildConsole } from '../tools/scripts/build.mjs';
 import { startGatewaySimulator } from '../tools/scripts/gateway-simulator.mjs';
+import { serverEnvironment } from '../tools/scripts/owner-key.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const api = join(here, '..', 'server');
@@ -35,6 +36,8 @@ const env = {
   INTEGRITY_CHECK_MS: '3600000',
   // Every test page load comes from one address; a canary is judged after a few page views, checked every second.
   TELEMETRY_RATE_LIMIT: '100000',
+  // Each browser context is a shopper with its own telemetry session, all from this one address.
+  TELEMETRY_SESSIONS_PER_ADDRESS: '100000',
   CANARY_MIN_VIEWS: '3',
   // Speed is judged on a few field samples, and a healthy canary is promoted after 20 s (canary-speed.spec.ts).
   CANARY_MIN_VITALS: '3',
@@ -53,7 +56,10 @@ function release(args) {
 await buildApiServer({ quiet: true });
 await buildConsole({ quiet: true });
 rmSync(dataDir, { recursive: true, force: true });
-release(['deploy', 'all', '--no-build', '--init']);
+// As `npm start`: the owner's key (outside the data directory) registered, then a request the server applies at its start.
+const owner = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'shop-key-create'], { cwd: api, env, stdio: 'inherit' });
+if (owner.status !== 0) process.exit(owner.status ?? 1);
+release(['deploy', 'all', '--no-build', '--init', '--no-wait']);
 // The server never starts the simulator; it lives beside the server, across SIGUSR2 restarts too.
 const gateway = await startGatewaySimulator({ dataDir, port: port + 2, env });
 env.GATEWAY_URL = gateway.url;
@@ -61,7 +67,7 @@ env.GATEWAY_URL = gateway.url;
 let server = null;
 let stopping = false;
 function start() {
-  server = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], { cwd: api, env, stdio: 'inherit' });
+  server = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], { cwd: api, env: serverEnvironment(env), stdio: 'inherit' });
   server.on('exit', (code) => {
     if (!stopping) process.exit(code ?? 0);
   });
@@ -73,7 +79,7 @@ process.on('SIGUSR2', () => {
   stopping = true;
   server.once('exit', () => {
     // What `npm start` runs before serving (tools/scripts/build.mjs publishAll).
-    release(['deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start']);
+    release(['deploy', 'all', '--no-build', '--only-new', '--init', '--no-wait', '--reason', 'npm start']);
     stopping = false;
     start();
   });

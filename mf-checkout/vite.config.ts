@@ -27,9 +27,9 @@ export const routes: AreaRoute[] = [
   { name: 'payment-pending', path: paths.paymentPending, module: './PaymentPage', layout: 'checkout' },
   { name: 'payment-success', path: paths.paymentSuccess, module: './PaymentPage', layout: 'checkout' },
   { name: 'payment-cancelled', path: paths.paymentCancelled, module: './PaymentPage', layout: 'checkout' },
-  // The spec's utility routes of the operator's document tools (/pdf, /generate, /email, /send, /paid)
-  // are the operator console's, on the operator origin: the shop's server sends them there
-  // (server/src/web/operator-links.ts), so no area code runs where an operator acts.
+  // The utility routes of the operator's document tools (requirements R2.2: /pdf, /generate, /email,
+  // /send, /paid) are the operator console's, on the operator origin: the shop's server sends them
+  // there (server/src/web/operator-links.ts), so no area code runs where an operator acts.
 ];
 
 export default defineConfig(

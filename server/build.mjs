@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildSandbox } from './build-sandbox.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
@@ -79,6 +80,17 @@ for (const file of result.outputFiles) {
   const aside = `${file.path}.${process.pid}.tmp`;
   writeFileSync(aside, file.contents);
   renameSync(aside, file.path);
+}
+// The server-render sandbox's renderer and its isolate's runtime (build-sandbox.mjs), beside the server.
+const sandbox = await buildSandbox({ outdir: join(dist, 'sandbox'), write: false });
+for (const [name, text] of [
+  ['renderer.cjs', sandbox.renderer],
+  ['runtime.js', sandbox.runtime],
+]) {
+  const file = join(dist, 'sandbox', name);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.${process.pid}.tmp`, text);
+  renameSync(`${file}.${process.pid}.tmp`, file);
 }
 const sizes = result.outputFiles
   .filter((file) => file.path.endsWith('.js'))

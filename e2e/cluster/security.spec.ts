@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, undecidedTest } from '../tests/fixtures.ts';
 import { SHOP_PORT } from '../playwright.config.ts';
-import { inlineScriptHashes, pagePolicy, scriptHash, securityHeaders } from '../../server/src/infra/http/security-headers.ts';
-import { shellInlineScripts } from '../../server/src/web/page-policy.ts';
+import { inlineScriptHashes, inlineStyleHashes, scriptHash, securityHeaders } from '../../server/src/infra/http/security-headers.ts';
+import { shellInline, shellPagePolicyFor } from '../../server/src/web/page-policy.ts';
 import { clusterState, type ClusterState } from './cluster-state.ts';
 
 /**
@@ -19,22 +19,24 @@ test.beforeAll(() => {
 });
 
 /**
- * The policy a server computes for a page (as shell-host.ts does): the inline scripts of the shell
- * version in force (from its index.html on the origin) and the page's import map, admitted by hash.
+ * The policy a server computes for the page at `path` (as shell-host.ts does): the inline scripts and
+ * styles of the shell version in force (from its index.html on the origin), the page's import map and
+ * the area styles its server render put in it, admitted by hash; Tag Manager's file where it may run.
  */
-function computedPolicy(body: string): string {
+function computedPolicy(body: string, path: string): string {
   const registry = JSON.parse(readFileSync(join(cluster.dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as { shell: { dir: string } };
   const indexHtml = readFileSync(join(cluster.dataDir, 'origin', registry.shell.dir, 'index.html'), 'utf8');
   const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(body)?.[1];
   expect(importMap, 'the page names its scripts in an import map').toBeTruthy();
-  return pagePolicy({
-    assetOrigin: cluster.assetUrl,
-    tagManager: true,
-    gateway: new URL(cluster.gatewayUrl).origin,
+  const shell = shellInline(indexHtml);
+  // The area styles as the page carries them: their hashes are the policy's besides the shell's.
+  const areaStyles = inlineStyleHashes([...body.matchAll(/<style data-area="[^"]*">[\s\S]*?<\/style>/g)].map(([block]) => block).join(''));
+  return shellPagePolicyFor(
+    { scripts: shell.scripts, styles: [...shell.styles, ...areaStyles] },
     // The cluster is served over plain http: the policy reports through report-uri alone.
-    reportTo: false,
-    inlineScripts: [...shellInlineScripts(indexHtml), scriptHash(importMap!)],
-  });
+    { assetOrigin: cluster.assetUrl, tagManager: true, gateway: new URL(cluster.gatewayUrl).origin, reportTo: false },
+    { pathname: new URL(path, 'http://shop.invalid').pathname, importMapHash: scriptHash(importMap!) },
+  );
 }
 
 const scriptHashesOf = (policy: string) =>
@@ -53,15 +55,20 @@ test('every page type answers through nginx with the policy the servers compute 
   const product = await firstLink(request, category, '/p/');
   const post = await firstLink(request, '/blog', '/blog/clanok/');
   const expected = securityHeaders({ hsts: false });
-  const policies = new Set<string>();
+  const scriptSets = new Set<string>();
   for (const path of ['/', category, product, '/checkout/cart', '/account/profile', post]) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     const headers = response.headers();
-    const policy = computedPolicy(await response.text());
+    const policy = computedPolicy(await response.text(), path);
     expect(scriptHashesOf(policy).length).toBeGreaterThan(1);
     expect(headers['content-security-policy'], path).toBe(policy);
-    policies.add(policy);
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).toContain("require-trusted-types-for 'script'; trusted-types shop");
+    // Tag Manager's file only where it may run (GTM_ID is set in the cluster).
+    if (/^\/(checkout|account)/.test(path)) expect(policy, path).not.toContain('googletagmanager');
+    else expect(policy, path).toContain('https://www.googletagmanager.com/gtm.js');
+    scriptSets.add(scriptHashesOf(policy).join(' '));
     // Served over plain http: reports go by report-uri alone, no Reporting API endpoint.
     expect(headers['reporting-endpoints'], path).toBeUndefined();
     for (const [name, value] of Object.entries(expected)) expect(headers[name], `${name} on ${path}`).toBe(value);
@@ -71,8 +78,8 @@ test('every page type answers through nginx with the policy the servers compute 
       expect(direct.headers()['content-security-policy'], `${server}${path}`).toBe(policy);
     }
   }
-  // One release in force: every page type has the same policy.
-  expect(policies.size).toBe(1);
+  // One release in force: every page type admits the same scripts (its styles and Tag Manager differ by page).
+  expect(scriptSets.size).toBe(1);
 });
 
 test('a page kept by nginx and by the server page cache carries the same policy, whose hashes match its inline scripts', async ({
@@ -87,7 +94,7 @@ test('a page kept by nginx and by the server page cache carries the same policy,
     expect(response.status()).toBe(200);
     const headers = response.headers();
     const body = await response.text();
-    const policy = computedPolicy(body);
+    const policy = computedPolicy(body, path);
     answers.push({ edge: headers['x-edge-cache'], page: headers['x-page-cache'], policy: headers['content-security-policy'] });
     expect(headers['content-security-policy']).toBe(policy);
     // Every inline script the browser would run is admitted by its hash.
@@ -103,7 +110,7 @@ test('a page kept by nginx and by the server page cache carries the same policy,
   expect(direct.map((r) => r.headers()['x-page-cache'])).toEqual(['miss', 'hit']);
   for (const response of direct) {
     const body = await response.text();
-    expect(response.headers()['content-security-policy']).toBe(computedPolicy(body));
+    expect(response.headers()['content-security-policy']).toBe(computedPolicy(body, path));
     expect(response.headers()['content-security-policy']).toBe(answers[0]!.policy);
     for (const hash of inlineScriptHashes(body)) expect(scriptHashesOf(answers[0]!.policy!)).toContain(hash);
   }

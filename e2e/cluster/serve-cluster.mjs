@@ -36,8 +36,9 @@ cluster = await startClusterShop({
   opsPort: port + 3,
   env: {
     GTM_ID: 'GTM-E2ETEST',
-    // Every test page load comes from one address.
+    // Every test page load comes from one address (reports, and a telemetry session per browser context).
     TELEMETRY_RATE_LIMIT: '100000',
+    TELEMETRY_SESSIONS_PER_ADDRESS: '100000',
     REGISTRY_POLL_MS: '60000',
     // The integrity watch checks after each release and on a browser's report; its schedule (tested in
     // the API tests) would otherwise race a test's tampering.

@@ -32,6 +32,8 @@ const checkoutMoves = () =>
 const BLOCK_MS = 400;
 /** Page loads with interactions per shopper: above CANARY_MIN_VITALS (3 in e2e/serve.mjs) on each side. */
 const LOADS = 4;
+/** The telemetry session's cookie over http (server/src/domains/ops/telemetry/telemetry-session.ts). */
+const TELEMETRY_SESSION_COOKIE = 'shop_telemetry';
 
 const made: string[] = [];
 test.afterAll(() => {
@@ -111,6 +113,8 @@ async function shopper(browser: Browser, request: APIRequestContext, bucket: num
  */
 async function useBasket(page: Page, heading: string | RegExp = 'Košík') {
   for (let load = 0; load < LOADS; load += 1) {
+    // Each load a visit of its own: the watch counts telemetry sessions, one sample each.
+    await page.context().clearCookies({ name: TELEMETRY_SESSION_COOKIE });
     await page.goto('/checkout/cart');
     const title = page.getByRole('heading', { level: 1, name: heading });
     await expect(title).toBeVisible();

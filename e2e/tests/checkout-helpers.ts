@@ -15,7 +15,7 @@ export type Variant = {
   p_name: string;
 };
 
-/** In-stock variants with enough pieces and at most `maxWeight` grams, from the spec's variant call. */
+/** In-stock variants with enough pieces and at most `maxWeight` grams, from the variant call (requirements R7.4). */
 export async function findVariants(request: APIRequestContext, count: number, maxWeight = 2_000): Promise<Variant[]> {
   const found: Variant[] = [];
   for (let v_id = 1; v_id < 400 && found.length < count; v_id++) {

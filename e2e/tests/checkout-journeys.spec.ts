@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { cents } from './helpers.ts';
-import { fillBasket, fillContact, findVariants, outboxMails, signIn } from './checkout-helpers.ts';
+import { checkOut, fillBasket, fillContact, findVariants, outboxMails, signIn } from './checkout-helpers.ts';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -174,6 +174,29 @@ test('a basket without contact details on /checkout/order goes to the contact st
   } finally {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   }
+});
+
+test('the thank-you page shows the order the placing call answered, without asking for it; a reload asks', async ({ page, request }) => {
+  const [v] = await findVariants(request, 1);
+  await fillBasket(page, request, [{ v_id: v!.v_id, amount: 3 }]);
+  const reads: string[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'GET' && /^\/api\/orders\/[A-Za-z0-9]{32}$/.test(new URL(req.url()).pathname)) reads.push(req.url());
+  });
+  await checkOut(page, { email: unique('odovzdanie'), shipping: /Kuriér/, payment: /Bankovým prevodom/ });
+  await expect(page.getByRole('heading', { level: 1, name: 'Ďakujeme za objednávku' })).toBeVisible();
+  const number = (await page.getByTestId('order-number').textContent())!.trim();
+  expect(number).toMatch(/^\d{10}$/);
+  await expect(page.getByRole('img', { name: 'QR kód PAY by square' })).toBeVisible();
+  await expect(page.getByTestId('order-line')).toHaveCount(1);
+  expect(reads).toEqual([]);
+
+  // A reload (or a link from the e-mail) has no placing call to take it from: it asks the API once.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Ďakujeme za objednávku' })).toBeVisible();
+  await expect(page.getByTestId('order-number')).toHaveText(number);
+  await expect(page.getByRole('img', { name: 'QR kód PAY by square' })).toBeVisible();
+  expect(reads).toHaveLength(1);
 });
 
 test('a double click on the order button makes one order', async ({ page, request }) => {

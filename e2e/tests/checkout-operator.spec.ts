@@ -46,6 +46,7 @@ test('the operator previews the e-mail and marks a bank-transfer order paid in t
   await opsPage.getByRole('link', { name: 'Náhľad potvrdzujúceho e-mailu' }).click();
   await opsPage.getByRole('button', { name: 'Zobraziť e-mail' }).click();
   await expect(opsPage.getByRole('status')).toContainText(`Potvrdenie objednávky č. ${number}`);
+  // The message's text, shown as text (no frame of its HTML under the console's policy).
   await expect(opsPage.getByTestId('email-preview')).toContainText(number);
 
   await opsPage.getByRole('link', { name: 'Vydania' }).click();

@@ -14,7 +14,32 @@ async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise
     .catch(() => undefined);
 }
 
-const CSP_MESSAGE = /Content Security Policy/i;
+/**
+ * What the browser says of a policy violation: its console message for a blocked load or inline
+ * script, a Trusted Types refusal ("This document requires 'TrustedHTML' assignment", "[Report Only]"
+ * first when only reported), and the line VIOLATION_LISTENER writes for every violation event.
+ */
+const CSP_MESSAGE = /Content Security Policy|requires 'Trusted\w+' assignment|Trusted ?Types?/i;
+
+/**
+ * In every frame of every page from its first script on: each `securitypolicyviolation` event, the
+ * enforced and the report-only ones alike (Chromium logs nothing to the console for some of the
+ * latter), Trusted Types included, written as a console line the guard collects.
+ */
+function VIOLATION_LISTENER() {
+  document.addEventListener(
+    'securitypolicyviolation',
+    (event) => {
+      const blocked = event.blockedURI || 'inline';
+      const where = event.sourceFile ? ` at ${event.sourceFile}:${event.lineNumber}` : '';
+      console.warn(
+        `Content Security Policy violation (${event.disposition}): ${event.effectiveDirective} blocked ${blocked}${where}` +
+          (event.sample ? ` sample "${event.sample}"` : ''),
+      );
+    },
+    { capture: true },
+  );
+}
 
 /** One uncaught exception or console error a page of the test met. */
 type PageProblem = { page: Page; text: string };
@@ -30,13 +55,22 @@ class PageErrorGuard {
   readonly cspViolations: string[] = [];
   readonly expectations: Expectation[] = [];
   private readonly watched = new WeakSet<Page>();
+  private readonly listening = new WeakSet<BrowserContext>();
 
-  watchContext(context: BrowserContext): void {
-    for (const page of context.pages()) this.watchPage(page);
-    context.on('page', (page) => this.watchPage(page));
+  async watchContext(context: BrowserContext): Promise<void> {
+    await this.listen(context);
+    for (const page of context.pages()) await this.watchPage(page);
+    context.on('page', (page) => void this.watchPage(page));
   }
 
-  watchPage(page: Page): void {
+  /** Every page of the context reports each violation event, report-only ones too (VIOLATION_LISTENER), from its next document on. */
+  private async listen(context: BrowserContext): Promise<void> {
+    if (this.listening.has(context)) return;
+    this.listening.add(context);
+    await context.addInitScript(VIOLATION_LISTENER);
+  }
+
+  async watchPage(page: Page): Promise<void> {
     if (this.watched.has(page)) return;
     this.watched.add(page);
     page.on('pageerror', (error) => {
@@ -53,6 +87,7 @@ class PageErrorGuard {
       const source = message.location().url;
       this.problems.push({ page, text: `${page.url()}: console error: ${text}${source && !text.includes(source) ? ` (${source})` : ''}` });
     });
+    await this.listen(page.context());
   }
 
   unexpected(): string[] {
@@ -99,12 +134,12 @@ function watchBrowser(browser: Browser, guard: PageErrorGuard): () => void {
   const newPage = browser.newPage;
   browser.newContext = async (...args) => {
     const context = await newContext.apply(browser, args);
-    guard.watchContext(context);
+    await guard.watchContext(context);
     return context;
   };
   browser.newPage = async (...args) => {
     const page = await newPage.apply(browser, args);
-    guard.watchPage(page);
+    await guard.watchPage(page);
     return page;
   };
   return () => {
@@ -144,7 +179,7 @@ export const undecidedTest = base.extend<CspExpectations & Guard>({
     { auto: true },
   ],
   context: async ({ context, pageErrorGuard }, use) => {
-    pageErrorGuard.watchContext(context);
+    await pageErrorGuard.watchContext(context);
     await use(context);
   },
   page: async ({ page, javaScriptEnabled }, use) => {

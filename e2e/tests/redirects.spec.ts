@@ -1,5 +1,5 @@
 /**
- * Stored redirects as the spec asks (every route change checks them; an external target is a full
+ * Stored redirects as requirements R2.8 asks (every route change checks them; an external target is a full
  * page load) at no cost per navigation: the shell keeps the list and checks it in the browser, the
  * server answers a direct load of any old address with 301. The operator moves a page of the shop
  * with the operator's API on the operator origin, as the console does.

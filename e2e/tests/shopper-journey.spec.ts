@@ -42,11 +42,11 @@ test('home → category → product → basket: the header and the basket page a
   await expect(page.getByTestId('basket-count')).toHaveText('3');
 });
 
-test('the spec numeric cleaning applies to the quantity field', async ({ page }) => {
+test('the numeric cleaning of requirements R5.3 applies to the quantity field', async ({ page }) => {
   await page.goto('/vypredaj');
   await page.getByTestId('product-card').first().getByRole('link').click();
   const amount = page.getByLabel(/Množstvo/);
   await amount.fill('1 2,5');
-  // Cleaned by the spec's rule, shown with the decimal comma a Slovak shopper writes.
+  // Cleaned by requirements R5.3, shown with the decimal comma a Slovak shopper writes.
   await expect(amount).toHaveValue('12,5');
 });

@@ -6,7 +6,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectPageErrors, failedLoad, test, undecidedTest as undecided } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants, fillContact, signIn } from './checkout-helpers.ts';
 import { cents } from './helpers.ts';
-// The shop's own price rule (spec section 9), not a copy of it.
+// The shop's own price rule (requirements R9.4), not a copy of it.
 import { unitPriceWithVat } from '../../shared-kernel/src/rules/money.ts';
 
 type Detail = { data: { p_url: string; variants: { v_sellPrice: number; v_vat: number; v_sale: number; v_availability: string }[] } };
@@ -317,15 +317,26 @@ async function commerceEvents(page: Page) {
   );
 }
 
+/**
+ * A journey from the sale listing to a placed order. Answers the order's number and the e-commerce
+ * events of the shop's pages before the basket: the basket is a full page load when Tag Manager ran
+ * before it (it never runs on the basket, the checkout or the account), so what came before is in the
+ * earlier page's dataLayer.
+ */
 async function shopTo(page: Page, choice: 'Prijať všetko' | 'Odmietnuť všetko') {
   // No internet here: the tag manager answers with an empty script.
-  await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+  const tagManagerLoads: string[] = [];
+  await page.route('https://www.googletagmanager.com/**', (route) => {
+    tagManagerLoads.push(page.url());
+    return route.fulfill({ contentType: 'text/javascript', body: '' });
+  });
   await page.goto('/vypredaj');
   await page.getByRole('dialog', { name: 'Súbory cookies' }).and(page.getByTestId('consent')).getByRole('button', { name: choice }).click();
   await expect(page.getByTestId('product-card').first()).toBeVisible();
   await page.getByTestId('product-card').first().getByRole('link').click();
   await page.getByRole('button', { name: 'Pridať do košíka' }).click();
   await expect(page.getByTestId('basket-toast')).toContainText(/Pridané do košíka: .+ Košík spolu \d/);
+  const beforeBasket = await commerceEvents(page);
   await page.getByRole('link', { name: 'Zobraziť košík' }).click();
   await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
   await fillContact(page, `analytika-${Date.now()}@example.sk`);
@@ -335,45 +346,49 @@ async function shopTo(page: Page, choice: 'Prijať všetko' | 'Odmietnuť všetk
   await page.getByLabel(/Súhlasím s/).check();
   await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
   await expect(page).toHaveURL(/\/checkout\/thankyou\//);
-  return (await page.getByTestId('order-number').textContent())!.trim();
+  // Tag Manager was never asked for from the basket, the checkout or the thank-you page, and is not in this page.
+  expect(tagManagerLoads.filter((url) => /\/checkout\//.test(new URL(url).pathname))).toEqual([]);
+  await expect(page.locator('script[src*="googletagmanager"]')).toHaveCount(0);
+  return { number: (await page.getByTestId('order-number').textContent())!.trim(), beforeBasket, tagManagerLoads };
 }
 
 undecided.describe('the event bus carries what happened', () => {
   undecided.use({ viewport: { width: 390, height: 844 }, locale: 'sk-SK' });
 
-  undecided('with analytics consent a whole journey becomes GA4 e-commerce events, the purchase once', async ({ page }) => {
-    const number = await shopTo(page, 'Prijať všetko');
-    const events = await commerceEvents(page);
-    const names = events.map((entry) => entry.event);
-    for (const name of [
-      'view_item_list',
-      'view_item',
-      'add_to_cart',
-      'begin_checkout',
-      'add_shipping_info',
-      'add_payment_info',
-      'purchase',
-    ])
-      expect(names, name).toContain(name);
-    expect(names.indexOf('view_item')).toBeLessThan(names.indexOf('add_to_cart'));
-    expect(names.indexOf('begin_checkout')).toBeLessThan(names.indexOf('purchase'));
-    expect(names.filter((name) => name === 'purchase')).toHaveLength(1);
-    const purchase = events.find((entry) => entry.event === 'purchase')!.ecommerce as {
-      transaction_id: string;
-      value: number;
-      currency: string;
-      items: { item_id: string; quantity: number }[];
-    };
-    expect(purchase).toMatchObject({ transaction_id: number, currency: 'EUR' });
-    expect(purchase.value).toBeGreaterThan(0);
-    expect(purchase.items[0]).toMatchObject({ quantity: 1, item_id: expect.any(String) });
-    expect((events.find((entry) => entry.event === 'add_shipping_info')!.ecommerce as { shipping_tier: string }).shipping_tier).toBe(
-      'courier',
-    );
-  });
+  undecided(
+    'with analytics consent a whole journey becomes GA4 e-commerce events, the purchase once; Tag Manager stays off the checkout',
+    async ({ page }) => {
+      const { number, beforeBasket, tagManagerLoads } = await shopTo(page, 'Prijať všetko');
+      // Tag Manager ran on the shop's pages before the basket.
+      expect(tagManagerLoads.length).toBeGreaterThan(0);
+      const before = beforeBasket.map((entry) => entry.event);
+      for (const name of ['view_item_list', 'view_item', 'add_to_cart']) expect(before, name).toContain(name);
+      expect(before.indexOf('view_item')).toBeLessThan(before.indexOf('add_to_cart'));
+      // The checkout's events are in its own page load's dataLayer (no tag reads them there).
+      const events = await commerceEvents(page);
+      const names = events.map((entry) => entry.event);
+      for (const name of ['begin_checkout', 'add_shipping_info', 'add_payment_info', 'purchase']) expect(names, name).toContain(name);
+      expect(names.indexOf('begin_checkout')).toBeLessThan(names.indexOf('purchase'));
+      expect(names.filter((name) => name === 'purchase')).toHaveLength(1);
+      const purchase = events.find((entry) => entry.event === 'purchase')!.ecommerce as {
+        transaction_id: string;
+        value: number;
+        currency: string;
+        items: { item_id: string; quantity: number }[];
+      };
+      expect(purchase).toMatchObject({ transaction_id: number, currency: 'EUR' });
+      expect(purchase.value).toBeGreaterThan(0);
+      expect(purchase.items[0]).toMatchObject({ quantity: 1, item_id: expect.any(String) });
+      expect((events.find((entry) => entry.event === 'add_shipping_info')!.ecommerce as { shipping_tier: string }).shipping_tier).toBe(
+        'courier',
+      );
+    },
+  );
 
   undecided('after "Odmietnuť všetko" no e-commerce event reaches dataLayer', async ({ page }) => {
-    await shopTo(page, 'Odmietnuť všetko');
+    const { beforeBasket, tagManagerLoads } = await shopTo(page, 'Odmietnuť všetko');
+    expect(beforeBasket).toEqual([]);
     expect(await commerceEvents(page)).toEqual([]);
+    expect(tagManagerLoads).toEqual([]);
   });
 });

@@ -14,13 +14,22 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** Releases the built checkout again as a new version (one comment more in its entry) with the release command; its version. */
 export function releaseCheckout(dataDir: string, env: Record<string, string>, marker: string): string {
+  deployCheckout(dataDir, env, marker, []);
+  const registry = JSON.parse(readFileSync(join(dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as {
+    areas: { checkout: { version: string } };
+  };
+  return registry.areas.checkout.version;
+}
+
+/** The release command's deploy of the built checkout with one comment more in its entry (the marker, on its last line). */
+function deployCheckout(dataDir: string, env: Record<string, string>, marker: string, extra: string[]): void {
   const dist = mkdtempSync(join(tmpdir(), 'e2e-checkout-'));
   try {
     cpSync(join(root, 'mf-checkout', 'dist'), dist, { recursive: true });
     appendFileSync(join(dist, 'remoteEntry.js'), `\n/* ${marker} */\n`);
     const released = spawnSync(
       process.execPath,
-      ['dist/release/cli.js', 'deploy', 'checkout', '--dist', dist, '--no-build', '--reason', marker],
+      ['dist/release/cli.js', 'deploy', 'checkout', '--dist', dist, '--no-build', '--reason', marker, ...extra],
       {
         cwd: join(root, 'server'),
         env: { ...process.env, ...env, DATA_DIR: dataDir, RELEASE_USER: 'e2e-integrity' },
@@ -31,10 +40,16 @@ export function releaseCheckout(dataDir: string, env: Record<string, string>, ma
   } finally {
     rmSync(dist, { recursive: true, force: true });
   }
-  const registry = JSON.parse(readFileSync(join(dataDir, 'origin', 'builds', 'latest.json'), 'utf8')) as {
-    areas: { checkout: { version: string } };
-  };
-  return registry.areas.checkout.version;
+}
+
+/** Publishes the built checkout as a new version in force for nobody (a preview; no page's import map names it); its version. */
+export function publishCheckout(dataDir: string, env: Record<string, string>, marker: string): string {
+  deployCheckout(dataDir, env, marker, ['--preview']);
+  const history = readFileSync(join(dataDir, 'origin', 'builds', 'history.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { part: string; action: string; to: string });
+  return history.reverse().find((entry) => entry.part === 'checkout' && entry.action === 'publish')!.to;
 }
 
 /** Changes one byte in the middle of the basket page's own chunk of a released checkout version; the file changed. */

@@ -12,7 +12,8 @@
  */
 import { finishCanary } from './releases.ts';
 import { ReleaseRefused } from './refusal.ts';
-import { readRegistry, type AreaName, type CanaryRelease } from './registry.ts';
+import type { AreaName, CanaryRelease } from './registry.ts';
+import { originBook, type RegistryBook } from './registry-book.ts';
 import type { ReleaseIntegrity } from './integrity.ts';
 import type { ReleaseStorage } from './storage.ts';
 import {
@@ -165,6 +166,8 @@ export type CanaryWatch = {
 
 export function startCanaryWatch(options: {
   storage: ReleaseStorage;
+  /** The registry in force (the server's database); default: the origin's files. */
+  book?: RegistryBook;
   health: (since: Date) => Promise<VersionHealth[]>;
   policy: CanaryPolicy;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
@@ -178,6 +181,7 @@ export function startCanaryWatch(options: {
   now?: () => number;
 }): CanaryWatch {
   const { storage, health, policy, log, vitals } = options;
+  const book = options.book ?? originBook(storage);
   const speedPolicy = policy.speed ?? DEFAULT_CANARY_POLICY.speed;
   const autoPromoteMs = policy.autoPromoteMs ?? 0;
   const now = options.now ?? Date.now;
@@ -233,6 +237,7 @@ export function startCanaryWatch(options: {
     try {
       await finishCanary({
         storage,
+        book,
         area,
         outcome: decision.action,
         expectVersion: canary.version,
@@ -263,7 +268,7 @@ export function startCanaryWatch(options: {
     running = true;
     const aborted: string[] = [];
     try {
-      const registry = await readRegistry(storage);
+      const registry = await book.read();
       for (const [area, canary] of Object.entries(registry.canaries ?? {}) as [AreaName, CanaryRelease][]) {
         try {
           if (await checkOne(area, canary, registry.areas[area]?.version)) aborted.push(area);

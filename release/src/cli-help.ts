@@ -21,6 +21,11 @@ const GLOBAL: Option[] = [
     what: 'why, kept in the history with who released it and from which commit (at most 500 characters)',
     example: 'pnpm release rollback checkout --reason "košík nepočíta DPH"',
   },
+  {
+    flag: '--no-wait',
+    what: "on the origin: leave the signed move request for the shop's server and return at once (it is applied when a server starts or within seconds while one runs); without it the command waits RELEASE_APPLY_WAIT_MS for the outcome",
+    example: 'pnpm release deploy all --no-build --only-new --no-wait',
+  },
   { flag: '--help, -h', what: 'this help; after a command, the help of that command', example: 'pnpm release deploy --help' },
 ];
 
@@ -57,7 +62,7 @@ const DEPLOY_OPTIONS: Option[] = [
   },
   {
     flag: '--init',
-    what: "start a new origin (make its registry, and the shop's release key if there is none)",
+    what: "start a new origin (its first registry; the shop's key is made by `npm run credentials -- shop-key-create`)",
     example: 'pnpm release deploy all --no-build --init',
   },
   {
@@ -77,9 +82,17 @@ const COMMANDS = {
   },
   rollback: {
     usage: 'rollback <part> [VERSION]',
-    what: 'move the pointer back (to the version before, or to VERSION still on the origin) and pin it there; no build',
-    details: ['`pnpm release unpin <part>` lets deploys move it again.'],
-    options: [],
+    what: 'move the pointer back (to the version before, or to VERSION still on the origin) and pin it there; no build; the version left is marked never to be served again',
+    details: [
+      "`pnpm release unpin <part>` lets deploys move it again; lifting the mark is an operator's (or `npm run credentials -- floor <part> <version> --lift`).",
+    ],
+    options: [
+      {
+        flag: '--server URL',
+        what: "a team's rollback on a running shop's operator origin (its OPS_URL): RELEASE_TOKEN (its credential) and the rollback signed with RELEASE_SIGNING_KEY (its key)",
+        example: 'RELEASE_TOKEN=… RELEASE_SIGNING_KEY=… pnpm release rollback checkout --server https://ops.shop.example.sk',
+      },
+    ],
     examples: ['pnpm release rollback checkout --reason "…"', 'pnpm release rollback checkout 0.1.0-17eac8b42f'],
   },
   promote: {
@@ -138,7 +151,7 @@ function optionLines(options: Option[]): string[] {
 const ENVIRONMENT = [
   "Environment: DATA_DIR (the shop's data directory), ORIGIN_DIR, S3_BUCKET with S3_ENDPOINT, S3_REGION, S3_PREFIX",
   "(releases in a bucket, as the server reads them), RELEASE_SIGNING_KEY (else the shop's key in DATA_DIR),",
-  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name), PREVIEW_SECRET (for a preview link; else the shop's <DATA_DIR>/preview-secret).",
+  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name).",
   'A refusal says why and exits 2; nothing was changed. Any other error exits 1.',
 ];
 

@@ -9,28 +9,31 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { commandHelp, isCommand, overview } from './cli-help.ts';
 import { ReleaseRefused } from './refusal.ts';
+import { history, status, uploadVersion, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
+import { hashBuild } from './build-info.ts';
+import { withReleaseLock } from './lock.ts';
+import { signMoveRequest, submitMoveRequest, type MoveCommand, type MoveOutcome } from './move-request.ts';
 import {
-  deploySet,
-  finishCanary,
-  history,
-  rollback,
-  setPin,
-  status,
-  type DeployMode,
-  type MoveResult,
-  type PartInput,
-} from './releases.ts';
-import { AREAS, isArea, isPart, PARTS, partFolder, REGISTRY_KEY, type PartName, type Provenance } from './registry.ts';
+  AREAS,
+  isArea,
+  isPart,
+  PARTS,
+  partFolder,
+  readRegistry,
+  REGISTRY_KEY,
+  registryExists,
+  type PartName,
+  type Provenance,
+} from './registry.ts';
 import { storageFromEnv } from './storage-from-env.ts';
 import type { ReleaseStorage } from './storage.ts';
-import { PREVIEW_SECRET_FILE, previewLink } from './preview.ts';
-import { uploadRelease } from './upload-client.ts';
-import { loadShopReleaseKey } from './shop-key.ts';
-import { shopDataDir, shopOriginDir, shopPublicUrl, workspaceRoot } from './shop-places.ts';
-import type { SigningKey } from './signing.ts';
+import { uploadRelease, sendSignedRollback } from './upload-client.ts';
+import { assertOutsideShop, loadReleaseSigningKey, ownerKeyFile } from './shop-key.ts';
+import { shopDataDir, shopOriginDir, workspaceRoot } from './shop-places.ts';
+import { digestBuild, signManifest, type SigningKey } from './signing.ts';
 
 const root = workspaceRoot();
 const userDir = process.env.INIT_CWD ?? process.cwd();
@@ -45,6 +48,7 @@ type Options = {
   overridePin: boolean;
   onlyNew: boolean;
   init: boolean;
+  wait: boolean;
   reason: string | null;
   server: string | null;
   positional: string[];
@@ -60,6 +64,7 @@ function parse(args: string[]): Options {
     overridePin: false,
     onlyNew: false,
     init: false,
+    wait: true,
     reason: null,
     server: null,
     positional: [],
@@ -84,6 +89,7 @@ function parse(args: string[]): Options {
     else if (arg === '--override-pin') options.overridePin = true;
     else if (arg === '--only-new') options.onlyNew = true;
     else if (arg === '--init') options.init = true;
+    else if (arg === '--no-wait') options.wait = false;
     else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
     else options.positional.push(arg);
   }
@@ -139,14 +145,49 @@ async function partInput(part: PartName, distDir: string): Promise<PartInput> {
 }
 
 /**
- * RELEASE_SIGNING_KEY (a team's key, from `npm run credentials -- create`), or the shop's own release
- * key in its data directory: DATA_DIR, or with `--origin DIR` alone, DIR's parent (`npm start` keeps
- * the origin there). It is made only for a new origin (`--init`): a key made anywhere else would sign
- * a release no server accepts, and the part would disappear from the shop.
+ * RELEASE_SIGNING_KEY (a team's key, from `npm run credentials -- create`), or the owner's release key
+ * (RELEASE_SIGNING_KEY_FILE, else ~/.config/stavebniny/release-signing-key.pem), never one in the
+ * shop's data directory or origin; made only by the owner's `npm run credentials -- shop-key-create`.
  */
-function signingKey(options: { origin?: string; create: boolean }): Promise<SigningKey> {
-  const dataDir = process.env.DATA_DIR || !options.origin ? shopDataDir(process.env, root) : dirname(options.origin);
-  return loadShopReleaseKey(process.env, dataDir, { create: options.create });
+async function signingKey(origin?: string): Promise<SigningKey> {
+  if (!process.env.RELEASE_SIGNING_KEY?.trim())
+    assertOutsideShop(ownerKeyFile(process.env), { dataDir: shopDataDir(process.env, root), ...(origin ? { originDir: origin } : {}) });
+  return loadReleaseSigningKey(process.env);
+}
+
+/** How long the command waits for the shop's server to apply a request (RELEASE_APPLY_WAIT_MS, default 60 s). */
+const applyWaitMs = () => Math.max(0, Number(process.env.RELEASE_APPLY_WAIT_MS ?? 60_000) || 60_000);
+
+/**
+ * A move on the origin: signed and left in `builds/requests/` for the shop's server, which keeps the
+ * registry in force in its database, checks everything again and applies it (or refuses, with why).
+ * The origin's lock is held meanwhile, so two commands never ask against the same revision.
+ */
+async function requestMove(
+  storage: ReleaseStorage,
+  options: Options,
+  command: MoveCommand,
+  provenance: Provenance,
+  before?: () => Promise<void>,
+): Promise<MoveOutcome | null> {
+  const key = await signingKey(options.origin);
+  return withReleaseLock(storage, `request ${command.op}`, async () => {
+    await before?.();
+    // The export the server keeps of the registry in force: only the revision the request is made against.
+    const baseRevision = (await registryExists(storage)) ? (await readRegistry(storage)).revision : null;
+    const signed = signMoveRequest(key, { baseRevision, command, provenance });
+    const outcome = await submitMoveRequest(storage, signed, { waitMs: options.wait ? applyWaitMs() : 0 });
+    if (outcome === null) {
+      print(
+        options.wait
+          ? `no server of the shop applied the request within ${applyWaitMs() / 1000} s; it stays in ${storage.location('builds/requests')} and is applied when a server next reads the origin (its start, or within seconds while one runs)`
+          : `request queued in ${storage.location('builds/requests')}: the shop's server applies it when it starts (or within seconds while one runs)`,
+      );
+      return null;
+    }
+    if (!outcome.ok) throw new ReleaseRefused(outcome.code as never, outcome.message);
+    return outcome;
+  });
 }
 
 function requirePart(value: string | undefined): PartName {
@@ -187,35 +228,51 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
         overridePin: options.overridePin,
         provenance: who,
         // An upload is signed with the team's key; a shop key is never made on a CI machine.
-        signingKey: await signingKey({ create: false }),
+        signingKey: await signingKey(),
       });
       print(describe(answer.result));
       if (answer.previewUrl) print(`preview link (this browser only): ${answer.previewUrl}`);
       return;
     }
-    const results = await deploySet({
+    // A mistyped DATA_DIR must not start a new shop: the origin has the server's export unless --init.
+    if (!options.init && !(await registryExists(storage))) {
+      throw new ReleaseRefused(
+        'no_registry',
+        `There is no release registry on this origin (${storage.location(REGISTRY_KEY)}). Check DATA_DIR or --origin; to start a new origin, pass --init. Nothing was changed.`,
+      );
+    }
+    const key = await signingKey(options.origin);
+    const versions = await Promise.all(inputs.map(async (input) => `${input.packageVersion}-${await hashBuild(input.distDir)}`));
+    const outcome = await requestMove(
       storage,
-      parts: inputs,
-      provenance: who,
-      mode,
-      overridePin: options.overridePin,
-      onlyNew: options.onlyNew,
-      init: options.init,
-      signingKey: await signingKey({ origin: options.origin, create: options.init }),
-    });
-    for (const result of results) {
+      options,
+      {
+        op: 'deploy',
+        parts: inputs.map((input, index) => ({ part: input.part, version: versions[index]!, budgetBytes: input.budgetBytes ?? null })),
+        mode,
+        onlyNew: options.onlyNew,
+        overridePin: options.overridePin,
+        init: options.init,
+      },
+      who,
+      // The files first, each version with its signed manifest: the server checks them before it moves anything.
+      async () => {
+        for (const [index, input] of inputs.entries()) {
+          const signed = signManifest(key, { part: input.part, version: versions[index]!, files: await digestBuild(input.distDir) });
+          await uploadVersion(storage, input.part, versions[index]!, input.distDir, signed);
+        }
+      },
+    );
+    if (!outcome?.ok) return;
+    for (const result of outcome.results) {
       print(
         mode.kind === 'publish' ? `${result.part} ${result.version} published; ${result.from ?? 'none'} stays in force` : describe(result),
       );
     }
     if (mode.kind === 'publish') {
-      const secret =
-        process.env.PREVIEW_SECRET ??
-        (await readFile(join(shopDataDir(process.env, root), PREVIEW_SECRET_FILE), 'utf8').catch(() => '')).trim();
-      const result = results[0]!;
       print(
-        secret && result.part !== 'shell'
-          ? `published, in force for nobody; preview link (this browser only, 24 h): ${previewLink(shopPublicUrl(process.env), secret, { area: result.part, version: result.version })}`
+        outcome.previewUrl
+          ? `published, in force for nobody; preview link (this browser only): ${outcome.previewUrl}`
           : 'published, in force for nobody; get a preview link in the operator console',
       );
     }
@@ -255,22 +312,38 @@ async function main(argv: string[]) {
       return deployCommand(options, storage);
     case 'rollback': {
       const part = requirePart(options.positional[0]);
-      const result = await rollback({ storage, part, to: options.positional[1] ?? null, provenance: who() });
-      print(`${describe(result)}; pinned at ${result.version} (release unpin ${part} lets deploys move it again)`);
+      const rollbackCommand: MoveCommand = { op: 'rollback', part, to: options.positional[1] ?? null };
+      // A team's rollback on a running shop carries the team's signature (its credential alone may not roll back).
+      const outcome = options.server
+        ? await sendSignedRollback({
+            server: options.server,
+            token: process.env.RELEASE_TOKEN ?? '',
+            request: signMoveRequest(await signingKey(), { baseRevision: null, command: rollbackCommand, provenance: who() }),
+            part,
+            version: options.positional[1] ?? null,
+            reason: options.reason,
+          })
+        : await requestMove(storage, options, rollbackCommand, who());
+      if (!outcome?.ok) return;
+      const result = outcome.results[0]!;
+      print(
+        `${describe(result)}; pinned at ${result.version}; ${result.from ?? 'none'} is marked never to be served again (release unpin ${part} lets deploys move it again)`,
+      );
       return;
     }
     case 'promote':
     case 'abort': {
       const area = options.positional[0];
       if (!area || !isArea(area)) throw new Error(`Name an area: ${AREAS.join(', ')}`);
-      print(describe(await finishCanary({ storage, area, outcome: command, provenance: who() })));
+      const outcome = await requestMove(storage, options, { op: command, area }, who());
+      if (outcome?.ok) print(describe(outcome.results[0]!));
       return;
     }
     case 'pin':
     case 'unpin': {
       const part = requirePart(options.positional[0]);
-      const pin = await setPin({ storage, part, pinned: command === 'pin', provenance: who() });
-      print(pin ? `${part} pinned at ${pin.version}` : `${part} unpinned`);
+      const outcome = await requestMove(storage, options, { op: command, part }, who());
+      if (outcome?.ok) print(command === 'pin' ? `${part} pinned at ${outcome.results[0]!.version}` : `${part} unpinned`);
       return;
     }
     case 'status': {
@@ -279,7 +352,7 @@ async function main(argv: string[]) {
         print(
           `no release registry at ${storage.location(REGISTRY_KEY)} (check ${storage.local ? 'DATA_DIR or --origin' : 'S3_BUCKET and S3_PREFIX'})`,
         );
-      print(`registry revision ${current.revision}`);
+      print(`registry revision ${current.revision} (as the shop's server last exported it; /ops shows the registry in force)`);
       if (current.lock)
         print(
           `lock held by pid ${current.lock.pid} on ${current.lock.host} since ${current.lock.since}: ${current.lock.what}${current.lock.stale ? ` (stale: ${current.lock.staleBecause})` : ''}`,
@@ -289,6 +362,7 @@ async function main(argv: string[]) {
           part.pin ? `PINNED by ${part.pin.by}${part.pin.reason ? ` (${part.pin.reason})` : ''}` : '',
           part.canary ? `canary ${part.canary.version} at ${part.canary.share} %` : '',
           'version' in part.rollback ? `rollback → ${part.rollback.version}` : '',
+          part.floors.length ? `never again: ${part.floors.map((floor) => floor.version).join(', ')}` : '',
         ].filter(Boolean);
         print(
           `${part.part.padEnd(9)} ${(part.version ?? '—').padEnd(20)} ${part.since ?? ''} ${part.by ?? ''} (kept: ${part.versionsKept.length})${notes.length ? ` · ${notes.join(' · ')}` : ''}`,

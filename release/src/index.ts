@@ -14,6 +14,8 @@ export * from './lock.ts';
 export * from './preview.ts';
 export * from './refusal.ts';
 export * from './registry.ts';
+export * from './registry-book.ts';
+export * from './move-request.ts';
 export * from './release-paths.ts';
 export * from './releases.ts';
 export * from './rollback-target.ts';

@@ -4,22 +4,23 @@
  * it lists. Pages get their scripts' integrity from here, rollbacks and promotions refuse a version
  * whose files differ, and the integrity watch re-hashes what is in force.
  */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { partPrefix } from './release-paths.ts';
 import { ReleaseRefused } from './refusal.ts';
 import type { PartName } from './registry.ts';
 import {
-  compareDigests,
   COMPRESSED_COPIES,
+  integrityOf,
   MANIFEST_FILE,
   SIGNATURE_FILE,
   sha384,
   verifySignedManifest,
-  type FileDigest,
   type FileMismatch,
   type ReleaseManifest,
   type TrustedKey,
 } from './signing.ts';
-import type { ReleaseStorage } from './storage.ts';
+import { readLocalFile, type ReleaseStorage } from './storage.ts';
 
 /** How long a verified manifest is reused before its signature is checked again (a key may be revoked meanwhile). */
 const VERIFIED_TTL_MS = 60_000;
@@ -31,7 +32,11 @@ const LIMIT = 500;
 export type ReleaseIntegrity = {
   /** The version's verified manifest; refused ('bad_signature') when it is missing, altered or signed by a key the shop does not accept. */
   manifest(part: PartName, version: string): Promise<ReleaseManifest>;
-  /** Files of the version on the origin now whose bytes differ from its signed manifest (its precompressed copies too). */
+  /**
+   * Files of the version on the origin now whose bytes differ from its signed manifest (its
+   * precompressed copies too), every byte read again; on an object store also this server's copy of
+   * the version on its disk, when it has one (`where: 'local-copy'`).
+   */
   check(part: PartName, version: string): Promise<FileMismatch[]>;
   /** Refuses ('tampered') a version whose files differ from its signed manifest. */
   requireIntact(part: PartName, version: string): Promise<void>;
@@ -74,33 +79,14 @@ export function releaseIntegrity(options: { storage: ReleaseStorage; keys: () =>
     async check(part, version) {
       const manifest = await readVerified(part, version);
       const prefix = partPrefix(part, version);
-      const actual: Record<string, FileDigest> = {};
-      const mismatches: FileMismatch[] = [];
-      for (const [file, expected] of Object.entries(manifest.files)) {
-        const body = await storage.readBytes(`${prefix}/${file}`);
-        if (body) actual[file] = { sha384: sha384(body), size: body.length };
-        // A browser may be sent the brotli or gzip copy instead: each must unpack to the same bytes.
-        for (const [suffix, decode] of COMPRESSED_COPIES) {
-          const packed = await storage.readBytes(`${prefix}/${file}${suffix}`);
-          if (!packed) continue;
-          let unpacked: Buffer | null = null;
-          try {
-            unpacked = decode(packed);
-          } catch {
-            unpacked = null;
-          }
-          if (!unpacked || sha384(unpacked) !== expected.sha384) {
-            mismatches.push({
-              file: `${file}${suffix}`,
-              expected: `sha384-${expected.sha384}`,
-              actual: unpacked ? `sha384-${sha384(unpacked)}` : 'nečitateľný',
-            });
-          }
-        }
-      }
-      // Extra files are not looked for: nothing signed refers to them, so no page loads them.
-      const listed = compareDigests(manifest, actual).filter((mismatch) => mismatch.expected !== null);
-      return [...listed, ...mismatches];
+      // Every byte, on every check: nothing about a file (its time, size, ETag) stands in for reading it.
+      const found = await compareFiles(manifest, (file, maxBytes) => storage.readBytes(`${prefix}/${file}`, maxBytes));
+      if (storage.local) return found;
+      // An object store's version is sent from this server's copy on its disk: that copy must hold too.
+      const copy = storage.localPath(prefix);
+      if (!(await isDirectory(copy))) return found;
+      const onDisk = await compareFiles(manifest, (file, maxBytes) => readLocalFile(join(copy, file), maxBytes));
+      return [...found, ...onDisk.map((mismatch): FileMismatch => ({ ...mismatch, where: 'local-copy' }))];
     },
 
     async requireIntact(part, version) {
@@ -119,3 +105,53 @@ export function releaseIntegrity(options: { storage: ReleaseStorage; keys: () =>
   };
   return integrity;
 }
+
+const isDirectory = (path: string) =>
+  stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+
+/**
+ * The most bytes a compressed copy of a file of `size` bytes can take: brotli and gzip add a few
+ * bytes per block to what does not compress. A larger copy is refused unread.
+ */
+export const maxCopyBytes = (size: number): number => size + Math.ceil(size / 64) + 4096;
+
+/**
+ * The files of `manifest` (as `read` gives them, at most a bound's worth of bytes each) whose bytes
+ * differ from it, are missing, or whose compressed copy does not unpack to the signed bytes
+ * (unpacked at most to the signed size).
+ */
+export async function compareFiles(
+  manifest: ReleaseManifest,
+  read: (file: string, maxBytes: number) => Promise<Buffer | null>,
+): Promise<FileMismatch[]> {
+  const mismatches: FileMismatch[] = [];
+  const copies: FileMismatch[] = [];
+  // Extra files are not looked for: nothing signed refers to them, so no page loads them.
+  for (const [file, expected] of Object.entries(manifest.files)) {
+    const signed = integrityOf(expected);
+    // Longer than signed: its first bytes beyond the size are enough to tell.
+    const body = await read(file, expected.size);
+    if (!body) mismatches.push({ file, expected: signed, actual: null });
+    else if (body.length > expected.size) mismatches.push({ file, expected: signed, actual: LARGER_THAN_SIGNED });
+    else if (body.length !== expected.size || sha384(body) !== expected.sha384)
+      mismatches.push({ file, expected: signed, actual: integrityOf({ sha384: sha384(body), size: body.length }) });
+    // A browser may be sent the brotli or gzip copy instead: each must unpack to the same bytes.
+    for (const [suffix, unpack] of COMPRESSED_COPIES) {
+      const bound = maxCopyBytes(expected.size);
+      const packed = await read(`${file}${suffix}`, bound);
+      if (!packed) continue;
+      const unpacked = packed.length > bound ? null : await unpack(packed, expected.size).catch(() => null);
+      if (!unpacked || sha384(unpacked) !== expected.sha384)
+        copies.push({ file: `${file}${suffix}`, expected: signed, actual: unpacked ? `sha384-${sha384(unpacked)}` : UNREADABLE_COPY });
+    }
+  }
+  return [...mismatches, ...copies];
+}
+
+/** What a file longer than its signed size is recorded as (it is not read to its end). */
+export const LARGER_THAN_SIGNED = 'väčší než podpísaný súbor';
+/** What a compressed copy that does not unpack (or would unpack past the signed size) is recorded as. */
+export const UNREADABLE_COPY = 'nečitateľný alebo väčší než podpísaný súbor';

@@ -17,7 +17,13 @@ export type RefusalCode =
   /** A manifest missing, altered, signed by a key the shop does not accept, or replayed. */
   | 'bad_signature'
   /** Files on the origin differ from the version's signed manifest. */
-  | 'tampered';
+  | 'tampered'
+  /** The version is marked never to be served again. */
+  | 'floored'
+  /** The registry moved since the move was asked for (another move came first): ask again. */
+  | 'registry_moved'
+  /** A team's rollback without the team's signature. */
+  | 'signature_required';
 
 export class ReleaseRefused extends Error {
   constructor(

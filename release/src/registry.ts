@@ -4,7 +4,6 @@
  * pinned by a rollback; and `builds/history.jsonl`: every move, with who,
  * why and from which commit.
  */
-import { createHash } from 'node:crypto';
 import {
   REGISTRY_PATH,
   type AreaName,
@@ -80,14 +79,20 @@ export function versionOf(registry: Registry, part: PartName): string | null {
   return part === 'shell' ? (registry.shell?.version ?? null) : (registry.areas[part]?.version ?? null);
 }
 
-/** Writes the registry atomically with a new revision (what the shell compares: what shoppers load). */
+/** The revision after `revision`: a whole number that only grows (an older origin's hash counts as 0). */
+export function nextRevision(revision: string): string {
+  return String((/^\d{1,15}$/.test(revision) ? Number(revision) : 0) + 1);
+}
+
+/** The registry file's text as the origin keeps it (the server's export writes the same). */
+export const registryText = (registry: Registry): string => `${JSON.stringify(registry, null, 2)}\n`;
+/** The history file's text: one move a line. */
+export const historyText = (entries: readonly HistoryEntry[]): string => entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+
+/** Writes the registry atomically with the next revision (what the shell compares: what shoppers load). */
 export async function writeRegistry(storage: ReleaseStorage, registry: Registry): Promise<Registry> {
-  const next = { ...registry, updatedAt: new Date().toISOString() };
-  next.revision = createHash('sha256')
-    .update(JSON.stringify({ shell: next.shell, areas: next.areas, canaries: next.canaries ?? {} }))
-    .digest('hex')
-    .slice(0, 12);
-  await storage.writeTextAtomic(REGISTRY_KEY, `${JSON.stringify(next, null, 2)}\n`);
+  const next = { ...registry, revision: nextRevision(registry.revision), updatedAt: new Date().toISOString() };
+  await storage.writeTextAtomic(REGISTRY_KEY, registryText(next));
   return next;
 }
 

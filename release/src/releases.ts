@@ -11,17 +11,13 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { hashBuild, listFiles, readBuild, type PartBuild } from './build-info.ts';
 import { checkRelease, checkRoutes } from './checks.ts';
-import { readLock, withReleaseLock, type HeldLock } from './lock.ts';
+import { readLock, type HeldLock } from './lock.ts';
+import { originBook, type Floor, type FloorChange, type RegistryBook } from './registry-book.ts';
 import { ReleaseRefused } from './refusal.ts';
 import {
   AREAS,
-  appendHistory,
   historyEntry,
-  readHistory,
-  readRegistry,
-  registryExists,
   versionOf,
-  writeRegistry,
   type AreaName,
   type HistoryEntry,
   type PartName,
@@ -85,7 +81,8 @@ export type PartInput = {
   signed?: SignedManifest;
 };
 
-async function upload(
+/** Uploads a build to its immutable versioned folder with its signed manifest (nothing when the version is there already). */
+export async function uploadVersion(
   storage: ReleaseStorage,
   part: PartName,
   version: string,
@@ -126,6 +123,8 @@ export type DeployMode =
 
 export type DeploySetOptions = {
   storage: ReleaseStorage;
+  /** Where the registry in force is kept (default: the origin's files, untrusted by the shop's servers). */
+  book?: RegistryBook;
   parts: PartInput[];
   provenance: Provenance;
   keep?: number;
@@ -140,24 +139,45 @@ export type DeploySetOptions = {
   signingKey?: SigningKey | null;
 };
 
-async function requireRegistry(storage: ReleaseStorage, init: boolean | undefined): Promise<void> {
-  if (init || (await registryExists(storage))) return;
+async function requireRegistry(storage: ReleaseStorage, book: RegistryBook, init: boolean | undefined): Promise<void> {
+  if (init || (await book.exists())) return;
   throw new ReleaseRefused(
     'no_registry',
     `There is no release registry on this origin (${storage.location('builds/latest.json')}). Check DATA_DIR or --origin; to start a new origin, pass --init. Nothing was changed.`,
   );
 }
 
-type Prepared = PartInput & { build: PartBuild; version: string; manifest: SignedManifest | null };
+type Prepared = Omit<PartInput, 'distDir'> & {
+  /** The build to upload; null: the version is on the origin already (a request the server applies). */
+  distDir: string | null;
+  build: PartBuild;
+  version: string;
+  manifest: SignedManifest | null;
+};
+
+/** Refuses to put a floored version in force (or in a canary, a preview, a pin). */
+export function assertNotFloored(floors: readonly Floor[], part: PartName, version: string): void {
+  const floor = floors.find((candidate) => candidate.part === part && candidate.version === version);
+  if (!floor) return;
+  throw new ReleaseRefused(
+    'floored',
+    `${part} ${version} is marked never to be served again (by ${floor.by}, ${floor.at}${floor.reason ? `: ${floor.reason}` : ''}). Only an operator's audited override lifts that. Nothing was changed.`,
+  );
+}
 
 /** Why a part is not moved by this release; null: it moves. Throws when the release must be refused. */
 async function reasonToLeave(
   storage: ReleaseStorage,
   registry: Registry,
+  floors: readonly Floor[],
   item: Prepared,
   options: DeploySetOptions,
 ): Promise<string | null> {
   const current = versionOf(registry, item.part);
+  if (item.version !== current && floors.some((floor) => floor.part === item.part && floor.version === item.version)) {
+    if (options.onlyNew) return `${item.version} is marked never to be served again`;
+    assertNotFloored(floors, item.part, item.version);
+  }
   const pin = registry.pins?.[item.part];
   // A preview moves nothing, so a pin does not stop it.
   if (pin && !options.overridePin && options.mode?.kind !== 'publish') {
@@ -188,8 +208,6 @@ async function reasonToLeave(
  * write. Anything refused changes nothing.
  */
 export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]> {
-  const { storage, provenance } = options;
-  const mode = options.mode ?? { kind: 'live' };
   const prepared: Prepared[] = [];
   for (const input of options.parts) {
     const version = `${input.packageVersion}-${await hashBuild(input.distDir)}`;
@@ -200,18 +218,51 @@ export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]
         : null);
     prepared.push({ ...input, build: await readBuild(input.distDir, input.part), version, manifest });
   }
+  return applyDeploy(options, prepared);
+}
+
+/** Versions already on the origin (uploaded with their signed manifests by the release tool), as the server applies a request for them. */
+export type OriginPart = { part: PartName; version: string; budgetBytes?: number | null };
+
+/**
+ * Puts versions that are on the origin already in force (or in a canary, or publishes them), with
+ * the same checks as a deploy; each version's files must match its signed manifest first.
+ */
+export async function deployFromOrigin(
+  options: Omit<DeploySetOptions, 'parts' | 'signingKey'> & { parts: OriginPart[]; integrity?: ReleaseIntegrity | null },
+): Promise<MoveResult[]> {
+  const prepared: Prepared[] = [];
+  for (const item of options.parts) {
+    const build = await buildOnOrigin(options.storage, item.part, item.version, options.integrity);
+    prepared.push({
+      part: item.part,
+      version: item.version,
+      distDir: null,
+      packageVersion: '',
+      budgetBytes: item.budgetBytes ?? null,
+      build,
+      manifest: null,
+    });
+  }
+  return applyDeploy({ ...options, parts: [] }, prepared);
+}
+
+async function applyDeploy(options: DeploySetOptions, prepared: Prepared[]): Promise<MoveResult[]> {
+  const { storage, provenance } = options;
+  const book = options.book ?? originBook(storage);
+  const mode = options.mode ?? { kind: 'live' };
   if (mode.kind === 'canary' && (prepared.length !== 1 || prepared[0]!.part === 'shell')) {
     throw new ReleaseRefused('broken_build', 'A canary releases one area at a time (not the shell). Nothing was changed.');
   }
   const what = `${mode.kind === 'live' ? 'deploy' : mode.kind} ${prepared.map((item) => `${item.part} ${item.version}`).join(', ')}`;
-  return withReleaseLock(storage, what, async () => {
-    await requireRegistry(storage, options.init);
-    const registry = await readRegistry(storage);
+  return book.exclusive(what, async () => {
+    await requireRegistry(storage, book, options.init);
+    const [registry, floors] = await Promise.all([book.read(), book.floors()]);
     const results: MoveResult[] = [];
     const moving: Prepared[] = [];
     for (const item of prepared) {
       const from = versionOf(registry, item.part);
-      const left = await reasonToLeave(storage, registry, item, options);
+      const left = await reasonToLeave(storage, registry, floors, item, options);
       if (left) results.push({ part: item.part, version: item.version, from, changed: false, left });
       else moving.push(item);
     }
@@ -221,7 +272,7 @@ export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]
     for (const item of moving) everyone = pointTo(everyone, item.part, item.version, item.build);
     checkRoutes(everyone);
 
-    for (const item of moving) await upload(storage, item.part, item.version, item.distDir, item.manifest);
+    for (const item of moving) if (item.distDir) await uploadVersion(storage, item.part, item.version, item.distDir, item.manifest);
     const at = new Date().toISOString();
     let next: Registry = registry;
     const entries: HistoryEntry[] = [];
@@ -249,19 +300,15 @@ export async function deploySet(options: DeploySetOptions): Promise<MoveResult[]
       next = pointTo(next, item.part, item.version, item.build);
       entries.push(historyEntry({ at, part: item.part, action: 'deploy', from, to: item.version }, provenance));
     }
-    if (next !== registry) {
-      const written = await writeRegistry(storage, next);
-      for (const entry of entries) await appendHistory(storage, { ...entry, at: written.updatedAt });
-    } else {
-      for (const entry of entries) await appendHistory(storage, entry);
-    }
-    for (const item of moving) await prune(storage, item.part, options.keep);
+    if (next !== registry || entries.length > 0) await book.commit(registry, next, entries);
+    for (const item of moving) await prune(storage, item.part, options.keep, book);
     return results;
   });
 }
 
 export type DeployOptions = PartInput & {
   storage: ReleaseStorage;
+  book?: RegistryBook;
   provenance: Provenance;
   keep?: number;
   mode?: DeployMode;
@@ -272,8 +319,8 @@ export type DeployOptions = PartInput & {
 
 /** Checks a build, uploads it to its immutable path and moves the part's pointer to it (or starts its canary, or publishes it). */
 export async function deploy(options: DeployOptions): Promise<MoveResult> {
-  const { storage, provenance, keep, mode, overridePin, init, signingKey, ...part } = options;
-  const [result] = await deploySet({ storage, provenance, parts: [part], keep, mode, overridePin, init, signingKey });
+  const { storage, book, provenance, keep, mode, overridePin, init, signingKey, ...part } = options;
+  const [result] = await deploySet({ storage, book, provenance, parts: [part], keep, mode, overridePin, init, signingKey });
   return result!;
 }
 
@@ -302,12 +349,6 @@ function endCanary(next: Registry, area: AreaName, at: string, provenance: Prove
   return { ...next, canaries: withoutKey(next.canaries, area) };
 }
 
-async function commit(storage: ReleaseStorage, next: Registry, entries: HistoryEntry[]): Promise<Registry> {
-  const written = await writeRegistry(storage, next);
-  for (const entry of entries) await appendHistory(storage, { ...entry, at: written.updatedAt });
-  return written;
-}
-
 /**
  * Moves a part's pointer back, without building, and pins it there. Without a
  * version it goes to the last version in force before the current one was
@@ -316,17 +357,23 @@ async function commit(storage: ReleaseStorage, next: Registry, entries: HistoryE
  */
 export async function rollback(options: {
   storage: ReleaseStorage;
+  book?: RegistryBook;
   part: PartName;
   to?: string | null;
   provenance: Provenance;
   integrity?: ReleaseIntegrity | null;
+  /** Mark the version rolled back from never to be served again (default true; the integrity watch's fallback leaves it unmarked). */
+  floorFrom?: boolean;
 }): Promise<MoveResult> {
   const { storage, part, provenance } = options;
-  return withReleaseLock(storage, `rollback ${part}`, async () => {
-    await requireRegistry(storage, false);
-    const registry = await readRegistry(storage);
+  const book = options.book ?? originBook(storage);
+  return book.exclusive(`rollback ${part}`, async () => {
+    await requireRegistry(storage, book, false);
+    const [registry, floors] = await Promise.all([book.read(), book.floors(part)]);
     const current = versionOf(registry, part);
-    const target = options.to ?? rollbackTarget(await readHistory(storage), part, current).version;
+    const floored = new Set(floors.map((floor) => floor.version));
+    const target = options.to ?? rollbackTarget(await book.history(), part, current, floored).version;
+    assertNotFloored(floors, part, target);
     const build = await buildOnOrigin(storage, part, target, options.integrity);
     await checkRelease(storage, registry, [{ build }]);
     const at = new Date().toISOString();
@@ -337,7 +384,18 @@ export async function rollback(options: {
     const pin: Pin = { version: target, by: provenance.who, at, reason: provenance.reason ?? null };
     next = { ...next, pins: { ...next.pins, [part]: pin } };
     entries.push(historyEntry({ at, part, action: 'rollback', from: current, to: target }, provenance));
-    await commit(storage, next, entries);
+    const floorChanges: FloorChange[] =
+      options.floorFrom !== false && current && current !== target
+        ? [
+            {
+              part,
+              version: current,
+              by: provenance.who,
+              reason: `vrátené z tejto verzie${provenance.reason ? `: ${provenance.reason}` : ''}`,
+            },
+          ]
+        : [];
+    await book.commit(registry, next, entries, floorChanges);
     return { part, version: target, from: current, changed: current !== target };
   });
 }
@@ -345,27 +403,30 @@ export async function rollback(options: {
 /** Pins a part at the version in force (nothing moves it until unpinned), or unpins it. */
 export async function setPin(options: {
   storage: ReleaseStorage;
+  book?: RegistryBook;
   part: PartName;
   pinned: boolean;
   provenance: Provenance;
 }): Promise<Pin | null> {
   const { storage, part, pinned, provenance } = options;
-  return withReleaseLock(storage, `${pinned ? 'pin' : 'unpin'} ${part}`, async () => {
-    await requireRegistry(storage, false);
-    const registry = await readRegistry(storage);
+  const book = options.book ?? originBook(storage);
+  return book.exclusive(`${pinned ? 'pin' : 'unpin'} ${part}`, async () => {
+    await requireRegistry(storage, book, false);
+    const registry = await book.read();
     const current = versionOf(registry, part);
     const at = new Date().toISOString();
     if (pinned) {
       if (!current) throw new ReleaseRefused('unknown_version', `${part} has no version in force to pin. Nothing was changed.`);
       const pin: Pin = { version: current, by: provenance.who, at, reason: provenance.reason ?? null };
-      await commit(storage, { ...registry, pins: { ...registry.pins, [part]: pin } }, [
+      assertNotFloored(await book.floors(part), part, current);
+      await book.commit(registry, { ...registry, pins: { ...registry.pins, [part]: pin } }, [
         historyEntry({ at, part, action: 'pin', from: current, to: current }, provenance),
       ]);
       return pin;
     }
     const pin = registry.pins?.[part];
     if (!pin) throw new ReleaseRefused('not_pinned', `${part} is not pinned. Nothing was changed.`);
-    await commit(storage, { ...registry, pins: withoutKey(registry.pins, part) }, [
+    await book.commit(registry, { ...registry, pins: withoutKey(registry.pins, part) }, [
       historyEntry({ at, part, action: 'unpin', from: pin.version, to: current ?? pin.version }, provenance),
     ]);
     return null;
@@ -375,6 +436,7 @@ export async function setPin(options: {
 /** Finishes an area's canary: `promote` puts it in force for everyone, `abort` takes it away from everyone. */
 export async function finishCanary(options: {
   storage: ReleaseStorage;
+  book?: RegistryBook;
   area: AreaName;
   outcome: 'promote' | 'abort';
   provenance: Provenance;
@@ -382,9 +444,10 @@ export async function finishCanary(options: {
   integrity?: ReleaseIntegrity | null;
 }): Promise<MoveResult> {
   const { storage, area, outcome, provenance } = options;
-  return withReleaseLock(storage, `${outcome} ${area} canary`, async () => {
-    await requireRegistry(storage, false);
-    const registry = await readRegistry(storage);
+  const book = options.book ?? originBook(storage);
+  return book.exclusive(`${outcome} ${area} canary`, async () => {
+    await requireRegistry(storage, book, false);
+    const registry = await book.read();
     const canary = registry.canaries?.[area];
     if (!canary || (options.expectVersion && canary.version !== options.expectVersion)) {
       throw new ReleaseRefused(
@@ -396,9 +459,10 @@ export async function finishCanary(options: {
     const at = new Date().toISOString();
     if (outcome === 'abort') {
       const entries: HistoryEntry[] = [];
-      await commit(storage, endCanary(registry, area, at, provenance, entries), entries);
+      await book.commit(registry, endCanary(registry, area, at, provenance, entries), entries);
       return { part: area, version: from ?? canary.version, from: canary.version, changed: true };
     }
+    assertNotFloored(await book.floors(area), area, canary.version);
     const build = await buildOnOrigin(storage, area, canary.version, options.integrity);
     await checkRelease(storage, registry, [{ build }]);
     const next = pointTo(
@@ -408,7 +472,9 @@ export async function finishCanary(options: {
       build,
     );
     checkRoutes(next);
-    await commit(storage, next, [historyEntry({ at, part: area, action: 'promote', from, to: canary.version, share: 100 }, provenance)]);
+    await book.commit(registry, next, [
+      historyEntry({ at, part: area, action: 'promote', from, to: canary.version, share: 100 }, provenance),
+    ]);
     return { part: area, version: canary.version, from, changed: true };
   });
 }
@@ -423,25 +489,30 @@ export type PartStatus = {
   canary: { version: string; share: number; since: string; by: string } | null;
   /** Where a rollback without a version would go, or why it would be refused. */
   rollback: RollbackTarget | { refused: string };
+  /** Versions marked never to be served again. */
+  floors: Floor[];
 };
 
 export async function status(
   storage: ReleaseStorage,
+  book: RegistryBook = originBook(storage),
 ): Promise<{ revision: string; registry: boolean; lock: HeldLock | null; parts: PartStatus[] }> {
-  const [registry, entries, exists, lock] = await Promise.all([
-    readRegistry(storage),
-    readHistory(storage),
-    registryExists(storage),
+  const [registry, entries, exists, lock, floors] = await Promise.all([
+    book.read(),
+    book.history(),
+    book.exists(),
     readLock(storage),
+    book.floors(),
   ]);
   const parts: PartStatus[] = [];
   for (const part of ['shell', ...AREAS] as PartName[]) {
     const version = versionOf(registry, part);
     const last = [...entries].reverse().find((entry) => entry.part === part && entry.to === version && entry.action !== 'publish') ?? null;
     const canary = part === 'shell' ? undefined : registry.canaries?.[part];
+    const partFloors = floors.filter((floor) => floor.part === part);
     let target: PartStatus['rollback'];
     try {
-      target = rollbackTarget(entries, part, version);
+      target = rollbackTarget(entries, part, version, new Set(partFloors.map((floor) => floor.version)));
     } catch (error) {
       if (!(error instanceof ReleaseRefused)) throw error;
       target = { refused: error.message };
@@ -455,13 +526,14 @@ export async function status(
       pin: registry.pins?.[part] ?? null,
       canary: canary ? { version: canary.version, share: canary.share, since: canary.since, by: canary.by } : null,
       rollback: target,
+      floors: partFloors,
     });
   }
   return { revision: registry.revision, registry: exists, lock, parts };
 }
 
-export async function history(storage: ReleaseStorage, part?: PartName): Promise<HistoryEntry[]> {
-  const entries = await readHistory(storage);
+export async function history(storage: ReleaseStorage, part?: PartName, book: RegistryBook = originBook(storage)): Promise<HistoryEntry[]> {
+  const entries = await book.history();
   return part ? entries.filter((entry) => entry.part === part) : entries;
 }
 
@@ -470,9 +542,14 @@ export async function history(storage: ReleaseStorage, part?: PartName): Promise
  * published), never the one in force, its canary, its pin or its rollback target.
  * Runs under the lock.
  */
-export async function prune(storage: ReleaseStorage, part: PartName, keep = Number(process.env.RELEASE_KEEP ?? 5)): Promise<string[]> {
-  const registry = await readRegistry(storage);
-  const entries = await readHistory(storage);
+export async function prune(
+  storage: ReleaseStorage,
+  part: PartName,
+  keep = Number(process.env.RELEASE_KEEP ?? 5),
+  book: RegistryBook = originBook(storage),
+): Promise<string[]> {
+  const registry = await book.read();
+  const entries = await book.history();
   const current = versionOf(registry, part);
   const protectedVersions = new Set<string>(
     [current, registry.pins?.[part]?.version, part === 'shell' ? undefined : registry.canaries?.[part]?.version].filter(

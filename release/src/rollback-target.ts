@@ -1,7 +1,7 @@
 /**
  * Where a rollback goes when no version is named: back, never forth. The
  * target is the last version in force before the current one was first
- * deployed, skipping versions that were rolled back from (they failed once).
+ * deployed, skipping versions that were rolled back from (they failed once) and floored ones.
  * A version in force because of a rollback has no default target: going on
  * from there needs a named version.
  */
@@ -19,7 +19,12 @@ export type RollbackTarget = {
   by: string | null;
 };
 
-export function rollbackTarget(history: HistoryEntry[], part: PartName, current: string | null): RollbackTarget {
+export function rollbackTarget(
+  history: HistoryEntry[],
+  part: PartName,
+  current: string | null,
+  floored: ReadonlySet<string> = new Set(),
+): RollbackTarget {
   const moves = history.filter((entry) => entry.part === part && POINTER_MOVES.has(entry.action));
   const arrival = moves.findLastIndex((entry) => entry.to === current);
   if (arrival >= 0 && moves[arrival]!.action === 'rollback') {
@@ -32,7 +37,7 @@ export function rollbackTarget(history: HistoryEntry[], part: PartName, current:
   const firstArrival = moves.findIndex((entry) => entry.to === current);
   for (let index = firstArrival; index >= 0; index -= 1) {
     const candidate = moves[index]!.from;
-    if (!candidate || candidate === current || rolledBackFrom.has(candidate)) continue;
+    if (!candidate || candidate === current || rolledBackFrom.has(candidate) || floored.has(candidate)) continue;
     const brought = moves.slice(0, index).findLast((entry) => entry.to === candidate);
     return { version: candidate, lastInForceUntil: moves[index]!.at, by: brought?.who ?? null };
   }

@@ -242,12 +242,19 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
     return answer.ETag;
   }
 
-  async function get(key: string): Promise<{ body: Uint8Array; etag: string | undefined } | null> {
+  /** An object's bytes (with `maxBytes`, at most its first `maxBytes + 1`), or null when it is not there. */
+  async function get(key: string, maxBytes?: number): Promise<{ body: Uint8Array; etag: string | undefined } | null> {
     try {
-      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      return { body: answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array(), etag: answer.ETag };
+      const range = maxBytes === undefined ? {} : { Range: `bytes=0-${maxBytes}` };
+      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...range }));
+      const body = answer.Body ? await answer.Body.transformToByteArray() : new Uint8Array();
+      // A server that ignores the range still answers no more than was asked for.
+      return { body: maxBytes === undefined ? body : body.subarray(0, maxBytes + 1), etag: answer.ETag };
     } catch (error) {
       if (isMissing(error)) return null;
+      // A range of an empty object is not satisfiable: it is there, with no bytes.
+      if (maxBytes !== undefined && (nameOf(error) === 'InvalidRange' || statusOf(error) === 416))
+        return { body: new Uint8Array(), etag: undefined };
       throw error;
     }
   }
@@ -457,9 +464,9 @@ export function s3Storage(options: S3StorageOptions): S3Storage {
       return found ? Buffer.from(found.body).toString('utf8') : null;
     },
 
-    async readBytes(key) {
+    async readBytes(key, maxBytes) {
       assertKey(key);
-      const found = await get(full(key));
+      const found = await get(full(key), maxBytes);
       return found ? Buffer.from(found.body) : null;
     },
 

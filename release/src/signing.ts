@@ -9,11 +9,12 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompress, gunzip, type InputType, type ZlibOptions } from 'node:zlib';
+import { promisify } from 'node:util';
 import { listFiles } from './build-info.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { isPart, isVersionName, type PartName } from './registry.ts';
-import { isSafeBuildPath, UPLOAD_LIMITS } from './upload-bundle.ts';
+import { isSafeBuildPath, refuseOwnCompressedCopiesIn, UPLOAD_LIMITS } from './upload-bundle.ts';
 
 export const MANIFEST_FILE = 'release-manifest.json';
 export const SIGNATURE_FILE = 'release-manifest.sig';
@@ -73,8 +74,12 @@ export const publicKeyPemOf = (key: SigningKey): string =>
 
 const isManifestFile = (path: string) => path === MANIFEST_FILE || path === SIGNATURE_FILE;
 
-/** Every file of a build directory (not the precompressed siblings the release adds, not a manifest), digested. */
+/**
+ * Every file of a build directory (not a manifest), digested. A build that brings compressed copies
+ * of its own is refused: the release makes them (releases.ts), so none is ever signed or uploaded.
+ */
 export async function digestBuild(dir: string): Promise<Record<string, FileDigest>> {
+  await refuseOwnCompressedCopiesIn(dir);
   const files: Record<string, FileDigest> = {};
   for (const path of await listFiles(dir)) {
     const name = relative(dir, path).split(sep).join('/');
@@ -162,7 +167,13 @@ export function verifySignedManifest(
   return manifest;
 }
 
-export type FileMismatch = { file: string; expected: string | null; actual: string | null };
+export type FileMismatch = {
+  file: string;
+  expected: string | null;
+  actual: string | null;
+  /** Where the bytes were read: the origin (a directory or the bucket; unset), or a server's copy of a bucket's version on its disk. */
+  where?: 'local-copy';
+};
 
 /** Files whose bytes differ from the manifest, that it lists but are missing, or that it does not list. */
 export function compareDigests(manifest: ReleaseManifest, actual: Record<string, FileDigest>): FileMismatch[] {
@@ -179,10 +190,18 @@ export function compareDigests(manifest: ReleaseManifest, actual: Record<string,
   return mismatches;
 }
 
-/** The compressed copies a release keeps beside a file (sent instead of it): each must unpack to the file's bytes. */
-export const COMPRESSED_COPIES: readonly [suffix: string, unpack: (bytes: Buffer) => Buffer][] = [
-  ['.br', brotliDecompressSync],
-  ['.gz', gunzipSync],
+type Unpack = (bytes: InputType, options: ZlibOptions) => Promise<Buffer>;
+const unbrotli = promisify(brotliDecompress) as Unpack;
+const ungzip = promisify(gunzip) as Unpack;
+
+/**
+ * The compressed copies a release keeps beside a file (sent instead of it): each must unpack to the
+ * file's bytes. Unpacked never past `maxBytes` (the signed file's size): a copy that would grow
+ * beyond it (a decompression bomb) is refused when it reaches the bound, not after.
+ */
+export const COMPRESSED_COPIES: readonly [suffix: string, unpack: (bytes: Buffer, maxBytes: number) => Promise<Buffer>][] = [
+  ['.br', (bytes, maxBytes) => unbrotli(bytes, { maxOutputLength: Math.max(1, maxBytes) })],
+  ['.gz', (bytes, maxBytes) => ungzip(bytes, { maxOutputLength: Math.max(1, maxBytes) })],
 ];
 
 /** The files a browser runs as modules: JavaScript, not the server's build. */

@@ -5,7 +5,8 @@
  * see README, "Release flow").
  */
 import { randomUUID } from 'node:crypto';
-import { cp, link, mkdir, readdir, readFile, rename, rm, stat, appendFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { cp, link, mkdir, open, readdir, readFile, rename, rm, stat, appendFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 export type ReleaseStorage = {
@@ -17,8 +18,11 @@ export type ReleaseStorage = {
   /** Whether a file or folder exists at a key (a path relative to the origin root). */
   exists(key: string): Promise<boolean>;
   readText(key: string): Promise<string | null>;
-  /** A file's bytes as the origin holds them now (never a cached copy); null when absent. */
-  readBytes(key: string): Promise<Buffer | null>;
+  /**
+   * A file's bytes as the origin holds them now (never a cached copy); null when absent. With
+   * `maxBytes`, at most `maxBytes + 1` of them: a longer answer says the file is larger than that.
+   */
+  readBytes(key: string, maxBytes?: number): Promise<Buffer | null>;
   /**
    * A cheap marker of a file's current version, to notice a change without reading it: the same
    * while nothing writes the file, different once its content changed (the local directory:
@@ -80,11 +84,8 @@ export function localDirectoryStorage(root: string): ReleaseStorage {
         throw error;
       });
     },
-    async readBytes(key) {
-      return readFile(path(key)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-        throw error;
-      });
+    async readBytes(key, maxBytes) {
+      return readLocalFile(path(key), maxBytes);
     },
     async writeTextAtomic(key, content) {
       const target = path(key);
@@ -144,4 +145,31 @@ export function localDirectoryStorage(root: string): ReleaseStorage {
       );
     },
   };
+}
+
+/**
+ * A local file's bytes (at most `maxBytes + 1` of them when given); null when there is no regular
+ * file (absent, or a directory, a pipe or a device put in its place: opened without waiting for a
+ * writer, and never read).
+ */
+export async function readLocalFile(path: string, maxBytes = Number.MAX_SAFE_INTEGER - 1): Promise<Buffer | null> {
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ENXIO') return null;
+    throw error;
+  });
+  if (!file) return null;
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) return null;
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, info.size + 1));
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await file.close();
+  }
 }

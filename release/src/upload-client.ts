@@ -10,6 +10,7 @@ import type { Provenance } from './registry.ts';
 import { packBuild } from './upload-bundle.ts';
 import { hashBuild } from './build-info.ts';
 import { digestBuild, signManifest, type SigningKey } from './signing.ts';
+import type { MoveOutcome, SignedMoveRequest } from './move-request.ts';
 
 export async function uploadRelease(options: {
   server: string;
@@ -54,4 +55,36 @@ export async function uploadRelease(options: {
   const message = body?.error?.message ?? `the shop answered ${response.status}`;
   if (body?.error?.refusal) throw new ReleaseRefused(body.error.refusal, message);
   throw new Error(`upload refused: ${message}`);
+}
+
+/**
+ * A team's rollback on a running shop: its credential (RELEASE_TOKEN) and the rollback signed with
+ * its key (RELEASE_SIGNING_KEY); the shop refuses a team's rollback without that signature.
+ */
+export async function sendSignedRollback(options: {
+  server: string;
+  token: string;
+  request: SignedMoveRequest;
+  part: string;
+  version: string | null;
+  reason: string | null;
+}): Promise<MoveOutcome> {
+  if (!options.token) throw new Error("Set RELEASE_TOKEN (the area team's release credential) to roll back on a running shop");
+  const response = await fetch(new URL(`/api/ops/releases/${options.part}/rollback`, options.server), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      ...(options.version ? { version: options.version } : {}),
+      ...(options.reason ? { reason: options.reason } : {}),
+      signed: options.request,
+    }),
+  });
+  const body = (await response.json().catch(() => null)) as {
+    data?: MoveResult;
+    error?: { code: string; message: string; refusal?: RefusalCode };
+  } | null;
+  if (response.ok && body?.data) return { ok: true, revision: '', results: [body.data] };
+  const message = body?.error?.message ?? `the shop answered ${response.status}`;
+  if (body?.error?.refusal) throw new ReleaseRefused(body.error.refusal, message);
+  throw new Error(`rollback refused: ${message}`);
 }

@@ -55,6 +55,7 @@ describe('release --help', () => {
           '--server',
           '--origin',
           '--reason',
+          '--no-wait',
           '--help,',
         ]),
       );

@@ -27,7 +27,7 @@ import { orderHistoryRoutes } from './domains/ordering/order-history/index.ts';
 import { catalogRoutes } from './domains/catalog/products/index.ts';
 import { contentRoutes } from './domains/content/site/index.ts';
 import { couponRoutes } from './domains/ordering/coupon/index.ts';
-import type { ApiDeps, ReadinessCheck } from './infra/deps.ts';
+import type { ApiDeps, ReadinessCheck, ReleasedVersions } from './infra/deps.ts';
 import { createSharedState } from './infra/cache/shared-state.ts';
 import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from './infra/cache/rate-limit.ts';
 import { mediaRoutes } from './domains/catalog/media/index.ts';
@@ -51,6 +51,8 @@ import { operatorAuth } from './infra/auth/operator-auth.ts';
 import { OPERATOR_REAUTH_MS } from './domains/operators/operator-accounts.repository.ts';
 import { machineCredential } from './domains/operators/machine-credentials.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
+import { CSP_ROWS_PER_DAY, rowsPerBucket } from './domains/ops/telemetry/csp-violations.repository.ts';
+import { telemetrySessionKey } from './domains/ops/telemetry/telemetry-session.ts';
 
 export { createDatabase } from './db/create-database.ts';
 
@@ -101,6 +103,13 @@ export type BuildApiOptions = {
   checkoutRateLimit?: CheckoutRateLimit;
   /** Client telemetry reports per address (default 120 a minute; domains/ops/telemetry). */
   telemetryRateLimit?: RateLimitWindow;
+  /** New telemetry sessions per address (default 10 in 10 minutes). */
+  telemetrySessionRateLimit?: RateLimitWindow;
+  /**
+   * The part versions in force or in a canary (server.ts reads them from the release registry):
+   * telemetry about any other version is dropped. Default: none, so nothing is kept.
+   */
+  releasedVersions?: () => Promise<ReleasedVersions>;
   /**
    * Complaint photos and invoice copies (infra/storage/file-store.ts; the server's: fileStoreFromEnv). Default:
    * the local directories, complaint photos in `uploadDir` and invoice copies in the checkout's `invoiceDir`.
@@ -205,6 +214,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       return { counts, lastCheck: last?.at ?? null };
     },
     () => new PaymentRepository(opts.db).pendingRefunds(),
+    async () => ({ rows: await rowsPerBucket(opts.db, new Date()), limit: CSP_ROWS_PER_DAY }),
   );
   app.decorate('outbox', outbox);
   app.decorate('metrics', metrics);
@@ -238,6 +248,11 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       checkout: opts.checkoutRateLimit ?? DEFAULT_RATE_LIMITS.checkout,
       contact: opts.contactRateLimit ?? DEFAULT_RATE_LIMITS.contact,
       telemetry: opts.telemetryRateLimit ?? DEFAULT_RATE_LIMITS.telemetry,
+      telemetrySessions: opts.telemetrySessionRateLimit ?? DEFAULT_RATE_LIMITS.telemetrySessions,
+    },
+    telemetry: {
+      releasedVersions: opts.releasedVersions ?? (async () => new Map()),
+      sessionKey: telemetrySessionKey(opts.jwtSecret),
     },
     readiness: opts.readiness ?? [],
     onClientLoadFailure: opts.onClientLoadFailure ?? (() => undefined),

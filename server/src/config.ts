@@ -1,8 +1,10 @@
 /** Server settings from the environment, with defaults for `npm start`. */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { repoRoot } from './infra/paths.ts';
+import type { RendererSettings } from './web/ssr/page-render.ts';
 
 export type ServerConfig = {
   dataDir: string;
@@ -51,10 +53,23 @@ export type ServerConfig = {
   serverRender: boolean;
   /** SERVER_CACHE=off: no response cache for the catalogue and no page cache (the benchmark's comparison); default on. */
   serverCache: boolean;
+  /**
+   * The server-render sandbox: RENDERERS processes (default one per core), each an isolate of at most
+   * RENDERER_MEMORY_MB (default 128), started with the server (RENDERERS_START=warm, the default) or
+   * with the first page (lazy). RENDER_IN_PROCESS_FOR_BENCH=1 runs the parts' server builds in this
+   * process instead, for the benchmark's comparison only: `npm start` and `npm run start:cluster` refuse it.
+   */
+  renderers: RendererSettings;
   /** TELEMETRY_SAMPLE: share of page loads that report page views and client errors, 0..1 (default 1). */
   telemetrySample: number;
   /** TELEMETRY_RATE_LIMIT: client reports accepted per address and minute (default 120; shoppers behind one NAT share it). */
   telemetryRateLimit: number;
+  /**
+   * TELEMETRY_SESSIONS_PER_ADDRESS: new telemetry sessions an address gets per 10 minutes (default 10;
+   * a browser gets one per visit, and the canary watch counts sessions, so this bounds how many
+   * shoppers one address can pass for).
+   */
+  telemetrySessionsPerAddress: number;
   /**
    * CHECKOUT_RATE_LIMIT_ALLOWLIST: comma-separated client addresses exempt from the per-address
    * order and quote limits. For the API load test on loopback (tools/bench/src/api-load.ts) only; empty
@@ -69,6 +84,21 @@ function role(value: string | undefined): ServerRole {
   const chosen = value?.trim() || 'all';
   if (chosen !== 'all' && chosen !== 'web' && chosen !== 'worker') throw new Error(`Invalid ROLE: ${value} (all, web or worker)`);
   return chosen;
+}
+
+function renderers(env: NodeJS.ProcessEnv): RendererSettings {
+  const count = Number(env.RENDERERS || availableParallelism());
+  if (!Number.isInteger(count) || count < 1 || count > 64)
+    throw new Error(`Invalid RENDERERS: ${env.RENDERERS} (1 to 64 renderer processes)`);
+  const memoryMb = Number(env.RENDERER_MEMORY_MB || 128);
+  if (!Number.isInteger(memoryMb) || memoryMb < 32 || memoryMb > 4096)
+    throw new Error(`Invalid RENDERER_MEMORY_MB: ${env.RENDERER_MEMORY_MB} (32 to 4096)`);
+  const start = env.RENDERERS_START || 'warm';
+  if (start !== 'warm' && start !== 'lazy') throw new Error(`Invalid RENDERERS_START: ${env.RENDERERS_START} (warm or lazy)`);
+  const inProcess = env.RENDER_IN_PROCESS_FOR_BENCH;
+  if (inProcess !== undefined && inProcess !== '' && inProcess !== '1')
+    throw new Error(`Invalid RENDER_IN_PROCESS_FOR_BENCH: ${inProcess} (1, for the benchmark only)`);
+  return { count, memoryMb, warm: start === 'warm', inProcessForBench: inProcess === '1' };
 }
 
 /** The host name to print and to put in links: localhost for the loopback and wildcard addresses. */
@@ -108,8 +138,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     registryPollMs: Number(env.REGISTRY_POLL_MS ?? 60_000),
     serverRender: env.SERVER_RENDER !== 'off',
     serverCache: env.SERVER_CACHE !== 'off',
+    renderers: renderers(env),
     telemetrySample: Math.min(1, Math.max(0, Number(env.TELEMETRY_SAMPLE ?? 1) || 0)),
     telemetryRateLimit: Math.max(1, Number(env.TELEMETRY_RATE_LIMIT ?? 120) || 120),
+    telemetrySessionsPerAddress: Math.max(1, Number(env.TELEMETRY_SESSIONS_PER_ADDRESS ?? 10) || 10),
     checkoutRateLimitAllowList: (env.CHECKOUT_RATE_LIMIT_ALLOWLIST ?? '')
       .split(',')
       .map((a) => a.trim())
@@ -131,13 +163,31 @@ function operatorUrl(value: string): string {
   return url.origin;
 }
 
-/** The files in the data directory that hold generated secrets (a backup copies them with the data they sign). */
+/**
+ * The data directory (the database, secrets, invoices, e-mails, complaint photos) is the server
+ * user's alone: created 0700, or tightened to it when a launcher or the release tool made it first,
+ * and every file and folder this process creates from now on is 0600 / 0700 (umask 077), the
+ * database's own files included, whatever umask the process was started with.
+ */
+export async function prepareDataDir(dataDir: string): Promise<void> {
+  process.umask(0o077);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+}
+
+/**
+ * The files in the data directory that hold generated secrets (a backup copies them with the data they
+ * sign). The shop's private release key is not one: it lives with the owner's release tool, outside the
+ * data directory and its backups (release/src/shop-key.ts); servers hold only public keys.
+ */
 export const SECRET_FILES = {
   jwt: 'jwt-secret',
   preview: 'preview-secret',
   gateway: 'gateway-secret',
-  releaseKey: 'release-signing-key.pem',
 } as const;
+
+/** A secret older backups hold that is never restored into a data directory: the private release key (its public half is in the database). */
+export const RETIRED_SECRET_FILES: readonly string[] = ['release-signing-key.pem'];
 
 /** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
 async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {
@@ -146,7 +196,7 @@ async function loadSecret(value: string | undefined, dataDir: string, fileName: 
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing?.trim()) return existing.trim();
   const secret = randomBytes(32).toString('base64url');
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, secret, { mode: 0o600 });
   return secret;
 }

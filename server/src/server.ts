@@ -4,6 +4,7 @@
  * operator's calls on a third (the operator origin). Creates, migrates and
  * seeds the database on the first start.
  */
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +16,7 @@ import {
   loadGatewaySecret,
   loadJwtSecret,
   loadPreviewSecret,
+  prepareDataDir,
   readCheckoutConfig,
   readServerConfig,
   shownHost,
@@ -25,16 +27,20 @@ import { operatorCookieSecure } from './infra/auth/operator-auth.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
-import { vitalsRepository } from './domains/ops/telemetry/vitals.repository.ts';
+import { sessionVitals } from './domains/ops/telemetry/client-sessions.repository.ts';
+import { renderFailuresReader } from './domains/ops/console/render-failures.ts';
+import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
+import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR } from './domains/operators/operator-admin.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
+import type { ReleasedVersions } from './infra/deps.ts';
 import { canaryMetrics } from './infra/observability/metrics.ts';
 import { shellHost } from './web/shell-host.ts';
-import { releasedFileCheck } from './web/verified-files.ts';
+import { releasedFileCheck, type ReleasedFileCheck } from './web/verified-files.ts';
 import { buildStaticOrigin } from './web/static-origin.ts';
 import {
-  readHistory,
-  readRegistry,
+  PRIVATE_KEY_VARIABLES,
+  RELEASE_KEY_FILE,
   REGISTRY_KEY,
   type ReleaseStorage,
   S3_CACHE_DIR,
@@ -44,16 +50,19 @@ import {
   type CanaryPolicy,
   type VersionHealth,
   type VitalsReader,
-  loadShopReleaseKey,
   releaseIntegrity,
   type ReleaseIntegrity,
 } from '@shop/release';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
 import { backupOverview, scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
-import { registerShopKey, releaseKeys } from './domains/releases/release-keys.repository.ts';
+import { releaseKeys } from './domains/releases/release-keys.repository.ts';
+import { registryBook, setFloor, type TrustedRegistry } from './domains/releases/registry.repository.ts';
+import { watchMoveRequests, type MoveRequestsWatch } from './domains/releases/move-requests.ts';
+import { existsSync } from 'node:fs';
 import { integrityFindings, type IntegrityFindings } from './domains/releases/integrity-findings.repository.ts';
 import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './domains/releases/integrity-watch.ts';
+import type { ServedOrigins } from './domains/releases/cdn-check.ts';
 
 const log = (message: string) => process.stdout.write(`[server] ${message}\n`);
 
@@ -65,7 +74,41 @@ const NO_GATEWAY = [
   '  (tools/gateway-simulator) and set GATEWAY_URL; by hand: GATEWAY_SECRET=… GATEWAY_PORT=3002 pnpm --filter @shop/gateway-simulator start',
 ].join('\n');
 
+/** How long the registry's versions are reused for telemetry (ms): a release shows within it. */
+const RELEASED_VERSIONS_MS = 1000;
+
+/** The part versions in force or in a canary, from the release registry, read at most once a second. */
+function releasedVersionsOf(book: TrustedRegistry): () => Promise<ReleasedVersions> {
+  let kept: { at: number; versions: Promise<ReleasedVersions> } | null = null;
+  return () => {
+    if (!kept || Date.now() - kept.at > RELEASED_VERSIONS_MS) {
+      const versions = book.read().then((registry) => {
+        const map = new Map<string, Set<string>>();
+        const add = (part: string, version: string | undefined) => {
+          if (version) map.set(part, (map.get(part) ?? new Set()).add(version));
+        };
+        add('shell', registry.shell?.version);
+        for (const [area, release] of Object.entries(registry.areas)) add(area, release?.version);
+        for (const [area, canary] of Object.entries(registry.canaries ?? {})) add(area, canary?.version);
+        return map as ReleasedVersions;
+      });
+      // A failed read is not kept: the next report reads again.
+      versions.catch(() => (kept = null));
+      kept = { at: Date.now(), versions };
+    }
+    return kept.versions;
+  };
+}
+
 async function main() {
+  // A web server or worker verifies with public keys only: it is never handed the private release key.
+  const handed = PRIVATE_KEY_VARIABLES.filter((name) => process.env[name]);
+  if (handed.length > 0) {
+    process.stderr.write(
+      `[server] ${handed.join(' and ')} set in the server's environment: a server holds no private release key (it verifies with the public keys in its database). Unset it; the release tool reads it, the server never does.\n`,
+    );
+    process.exit(1);
+  }
   const config = readServerConfig(process.env);
   const checkoutConfig = readCheckoutConfig(process.env, config);
   // Read before anything starts: a bad CANARY_* value refuses the start with its message.
@@ -75,8 +118,14 @@ async function main() {
     process.stderr.write(`${NO_GATEWAY}\n`);
     process.exit(1);
   }
+  if (config.renderers.inProcessForBench) {
+    process.stderr.write(
+      "RENDER_IN_PROCESS_FOR_BENCH=1: the parts' server builds run in this process, without the sandbox (the benchmark's comparison only).\n",
+    );
+  }
   const standby = config.standby ? standbyChannel() : null;
   const started = performance.now();
+  await prepareDataDir(config.dataDir);
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`);
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
@@ -88,10 +137,16 @@ async function main() {
   const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
   // Releases: the origin directory, or an S3 bucket (S3_BUCKET) cached under <origin>/.s3-cache.
   const storage = storageFromEnv(process.env, config.originDir);
-  // Signed releases: the keys the shop accepts live in its database; its own key is registered here.
+  // Signed releases: the public keys the shop accepts live in its database (the owner's command registers them).
   const keys = releaseKeys(database.db);
-  await registerShopKey(keys, await loadShopReleaseKey(process.env, config.dataDir));
+  if (existsSync(join(config.dataDir, RELEASE_KEY_FILE)))
+    log(
+      `WARNING: a private release key lies in ${join(config.dataDir, RELEASE_KEY_FILE)}, within this server's reach and its backups: move it out with \`npm run credentials -- shop-key-create\``,
+    );
   const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
+  // The registry in force: the database, its revision only growing; the origin's files are an export.
+  const book = registryBook(database.db);
+  const identities = releaseIdentities(database.db);
   const findings = integrityFindings(database.db);
   // Set once the watch runs (below); a browser's report of a failed load reaches it.
   let watch: IntegrityWatch | null = null;
@@ -116,7 +171,7 @@ async function main() {
         name: 'registry',
         label: 'Register verzií',
         check: async () => {
-          if (!(await readRegistry(storage)).shell) throw new Error('no shell in the release registry');
+          if (!(await book.read()).shell) throw new Error('no shell in the release registry');
         },
       },
     ],
@@ -124,6 +179,9 @@ async function main() {
     checkoutRateLimit: { ...DEFAULT_RATE_LIMITS.checkout, allowList: config.checkoutRateLimitAllowList },
     legacyMetricsToken: legacyToken,
     telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
+    telemetrySessionRateLimit: { max: config.telemetrySessionsPerAddress, timeWindowMs: 10 * 60_000 },
+    // Telemetry is kept only about what browsers may be running: the versions in force and in a canary.
+    releasedVersions: releasedVersionsOf(book),
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
       invoiceDir: checkoutConfig.invoiceDir,
@@ -138,7 +196,7 @@ async function main() {
   const health = (since: Date) => clientHealth(database.db, since);
   // The canaries in /api/metrics, from the registry and its history: the same on every server.
   canaryMetrics(app.metrics.registry, async () => {
-    const [registry, history] = await Promise.all([readRegistry(storage), readHistory(storage)]);
+    const [registry, history] = await Promise.all([book.read(), book.history()]);
     return {
       areas: Object.keys(registry.areas),
       running: Object.entries(registry.canaries ?? {}).map(([area, canary]) => ({ area, share: canary?.share ?? 0 })),
@@ -149,7 +207,21 @@ async function main() {
   });
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
-  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: vitalsRepository(database.db) };
+  // Speed is judged per telemetry session (each its worst value), as the error rate is.
+  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: sessionVitals(database.db), book };
+  // The release tool's signed move requests on the origin are applied, and the origin's registry
+  // files kept as an export, by the process running background work (every second; at its start a
+  // request queued before the shop started is applied at once). Every process exports its own moves.
+  const moveRequests = watchMoveRequests({
+    storage,
+    book,
+    keys,
+    integrity,
+    identities,
+    findings,
+    log: app.log.child({ component: 'move-requests' }),
+    onEvent: (kind) => app.metrics.releaseRequests.inc({ kind }),
+  });
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
   // What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk.
@@ -162,18 +234,29 @@ async function main() {
     originDir: storage.local ? config.originDir : null,
     env: process.env,
   };
+  // A released file is sent only as signed; one that is not is reported to the watch at once.
+  const releasedFiles = releasedFileCheck(integrity, (part, version, file) => {
+    app.log.error({ integrity: { part, version, file } }, 'a released file differs from its signed manifest; not sent');
+    watch?.reported(part, version);
+  });
   const watchIntegrity = (scheduled: boolean) => {
     watch = integrityWatch(app, {
       storage,
+      book,
       integrity,
       findings,
       checkoutPageUrl: `${checkoutConfig.publicUrl}${shopPaths.cart()}`,
       scheduled,
+      // What browsers are sent is read back: the areas from ASSET_ORIGIN, the shell's files from the shop's address.
+      served: { assetOrigin: config.assetOrigin, shopUrl: checkoutConfig.publicUrl },
+      // A worker sends no released file; a server that does learns at once what its watch read on its disk.
+      ...(config.role === 'worker' ? {} : { localFiles: releasedFiles }),
     });
     return watch;
   };
   if (config.role === 'worker') {
     return startWorker(app, database, {
+      moveRequests,
       storage,
       canary: canaryInputs,
       port: config.port,
@@ -185,11 +268,6 @@ async function main() {
     });
   }
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
-  // A released file is sent only as signed; one that is not is reported to the watch at once.
-  const releasedFiles = releasedFileCheck(integrity, (part, version, file) => {
-    app.log.error({ integrity: { part, version, file } }, 'a released file differs from its signed manifest; not sent');
-    watch?.reported(part, version);
-  });
   // The operator origin: the console and every operator call, on a port (and an origin) of their own.
   const operatorApp = buildOperatorApi(app, {
     operatorUrl: config.opsUrl,
@@ -200,12 +278,15 @@ async function main() {
       publicUrl: checkoutConfig.publicUrl,
       health,
       backups: backupRecord,
+      book,
+      setFloor: (change) => setFloor(database.db, book, change),
       keys,
       integrity,
       findings,
       refunds: () => refundsShown(database.db),
       cspViolations: cspViolationsReader(database.db),
       vitals: vitalsReader(database.db),
+      renderFailures: renderFailuresReader(database.db),
       inventory: {
         tagManagerId: config.gtmId,
         policy: {
@@ -218,9 +299,10 @@ async function main() {
     },
   });
   operatorLinks(app, { opsUrl: config.opsUrl });
-  registryEvents(app, { storage });
+  registryEvents(app, { storage, book });
   await app.register(shellHost, {
     storage,
+    book,
     assetOrigin: config.assetOrigin,
     gtmId: config.gtmId,
     registryPollMs: config.registryPollMs,
@@ -228,6 +310,19 @@ async function main() {
     previewSecret,
     publicUrl: checkoutConfig.publicUrl,
     serverRender: config.serverRender,
+    renderers: config.renderers,
+    // Every server's failures in one table, so /ops lists them all (the log line has them too).
+    onRenderFailure: (failure) =>
+      void recordRenderFailure(database.db, {
+        at: new Date(),
+        part: failure.part,
+        version: failure.version,
+        reason: failure.reason,
+        path: failure.url.split('?')[0] ?? '/',
+        requestId: failure.requestId,
+        server: `${hostname()}:${process.pid}`,
+        message: failure.message,
+      }).catch((error: unknown) => app.log.error({ err: error }, 'could not record a failed server render')),
     ...(config.serverCache ? {} : { pageCacheMs: 0 }),
     gatewayOrigin,
     integrity,
@@ -259,6 +354,7 @@ async function main() {
   // The files in force are re-hashed by the process that runs background work; a web server of a
   // cluster checks only when a browser reports a failed load (the worker keeps the schedule).
   if (!standby) watchIntegrity(config.role === 'all');
+  if (!standby && config.role === 'all') await moveRequests.start();
 
   await origin.listen({ port: config.assetPort, host: config.host });
   await operatorApp.listen({ port: config.opsPort, host: config.host });
@@ -303,7 +399,14 @@ async function main() {
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n  Konzola operátora: ${config.opsUrl}/ops\n\n`);
 
-  stopOnSignal(app, database, [origin, operatorApp, canaries, backups, { close: async () => watch?.stop() }]);
+  stopOnSignal(app, database, [
+    origin,
+    operatorApp,
+    canaries,
+    backups,
+    { close: async () => watch?.stop() },
+    { close: async () => moveRequests.stop() },
+  ]);
 }
 
 /** The integrity watch of this process, its checks counted in the metrics. */
@@ -311,22 +414,26 @@ function integrityWatch(
   app: FastifyInstance,
   options: {
     storage: ReleaseStorage;
+    book: TrustedRegistry;
     integrity: ReleaseIntegrity;
     findings: IntegrityFindings;
     checkoutPageUrl: string;
     scheduled: boolean;
+    served: ServedOrigins;
+    localFiles?: ReleasedFileCheck;
   },
 ): IntegrityWatch {
   const policy = integrityPolicyFrom(process.env);
   if (options.scheduled)
     log(
-      `integrity: released files re-hashed every ${policy.intervalMs / 1000} s and after each release; on a difference: ${policy.action === 'fallback' ? 'back to the last intact version' : 'alert only'}`,
+      `integrity: released files re-hashed every ${policy.intervalMs / 1000} s and after each release, and read back from ${options.served.assetOrigin ?? 'nowhere'}; on a difference: ${policy.action === 'fallback' ? 'back to the last intact version' : 'alert only'}`,
     );
   return startIntegrityWatch({
     ...options,
     policy,
     log: app.log.child({ component: 'integrity-watch' }),
     onCheck: (outcome) => app.metrics.integrityChecks.inc({ outcome }),
+    onContained: (part) => app.metrics.releaseContained.inc({ part }),
   });
 }
 
@@ -371,6 +478,7 @@ type CanaryInputs = {
   vitals?: VitalsReader;
   integrity: ReleaseIntegrity;
   policy: Required<CanaryPolicy>;
+  book: TrustedRegistry;
 };
 
 /** Stops taking requests, lets the running ones and the outbox's running jobs finish, then ends the process. */
@@ -413,6 +521,7 @@ async function startWorker(
   app: FastifyInstance,
   database: CreatedDatabase,
   options: {
+    moveRequests: MoveRequestsWatch;
     storage: ReleaseStorage;
     canary: CanaryInputs;
     port: number;
@@ -430,12 +539,18 @@ async function startWorker(
   const canaries = watchCanaries(app, options.storage, options.canary);
   const backups = scheduleBackups(app.log, options.backups);
   const integrityWatch = options.watchIntegrity(true);
+  await options.moveRequests.start();
   await app.listen({ port: options.port, host: options.host });
   log(`worker: outbox jobs, canary watch and backups; health on http://${shownHost(options.host)}:${options.port}/api/health`);
   log(describeCanaryWatch(options.canary));
   log(backups.description);
   log(`ready in ${((performance.now() - options.started) / 1000).toFixed(1)} s`);
-  stopOnSignal(app, database, [canaries, backups, { close: async () => integrityWatch.stop() }]);
+  stopOnSignal(app, database, [
+    canaries,
+    backups,
+    { close: async () => integrityWatch.stop() },
+    { close: async () => options.moveRequests.stop() },
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -98,5 +98,7 @@ export default async function setup(project) {
     releaseEnv: cluster.releaseEnv,
   });
   project.provide('clusterRedisUrl', cluster.redisUrl);
+  // Where browsers load the areas from (nginx's second port, the cluster's CDN), and nginx's directory (its caches).
+  project.provide('clusterEdge', { assetUrl: shop.assetUrl, nginxDir: shop.nginxDir });
   return cluster.stop;
 }

@@ -148,7 +148,7 @@ describe('categories and listings', () => {
   });
 
   it('sorts by price with VAT, both ways, across pages', async () => {
-    // By the price the tile shows: with VAT after sale, rounded to whole cents (spec section 9).
+    // By the price the tile shows: with VAT after sale, rounded to whole cents (requirements R9.4).
     const asc = await allPages('category=izolacie&sort=price-asc');
     const prices = asc.map((p) => unitPriceWithVat(p.variant));
     expect(prices).toEqual([...prices].sort((a, b) => a - b));

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckoutContact, CheckoutQuote, OrderDetail, PlaceOrderBody, PlacedOrder } from '@shop/shared-kernel/contract';
-import { couponDiscountAmount, priceAfterCoupon, randomString, roundTo005, unitPriceWithVat } from '@shop/shared-kernel/rules';
+import { couponAmountOff, priceAfterCoupon, randomString, roundTo005, unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
 import { sign, SIGNATURE_HEADER } from '../src/domains/ordering/payments/gateway-protocol.ts';
 import { DEFAULT_IBAN } from '../src/infra/checkout-options.ts';
@@ -97,7 +97,7 @@ const orderCount = async () =>
   );
 
 describe('pricing (POST /api/checkout/quote)', () => {
-  it('prices lines by the spec (rounded unit price × amount) from the database, ignoring client prices', async () => {
+  it('prices lines by requirements R9.4 (rounded unit price × amount) from the database, ignoring client prices', async () => {
     const [a, b] = [light[0]!, light[1]!];
     const res = await quote({
       lines: [
@@ -145,7 +145,7 @@ describe('pricing (POST /api/checkout/quote)', () => {
     expect(card.payment.find((m) => m.code === 'cash')!.available).toBe(true);
   });
 
-  it('applies a coupon only for the token’s user, by the spec’s discount rule, never below 0', async () => {
+  it('applies a coupon only for the token’s user, by the discount rule of requirements R9.5, never below 0', async () => {
     const lines = [{ v_id: light[0]!.v_id, amount: 40 }];
     const total = unit(light[0]!) * 40;
     const guest = (await quote({ lines, couponCode: 'ZLAVA10' })).body.data;
@@ -155,7 +155,7 @@ describe('pricing (POST /api/checkout/quote)', () => {
     const signed = (await quote({ lines, couponCode: 'zlava10' }, user.token)).body.data;
     if (total >= 50_000) {
       expect(signed.coupon).toEqual({ code: 'ZLAVA10' });
-      expect(signed.discount).toBe(couponDiscountAmount(Math.round(Math.round((total * 10_000) / 100_000) / 10) / 100));
+      expect(signed.discount).toBe(couponAmountOff(Math.round((total * 10_000) / 100_000), total));
     }
     // 5 € off a basket cheaper than 5 €: the price is 0, never negative
     const cheap = await api.db
@@ -173,6 +173,44 @@ describe('pricing (POST /api/checkout/quote)', () => {
     // expired and used-up coupons are refused with the coupon rules' message
     expect((await quote({ lines, couponCode: 'LETO2024' }, user.token)).body.data.couponMessage).toBe('Kupón neexistuje alebo už neplatí');
     expect((await quote({ lines, couponCode: 'VITAJ15' }, user.token)).body.data.couponMessage).toBe('Tento kupón ste už použili');
+  });
+
+  it('keeps a coupon’s discount in thousandths: rounded to whole cents at .5 cents, never above the goods (requirements R9.5)', async () => {
+    const coupon = (code: string, kind: 'percent' | 'amount', value: number) =>
+      api.db
+        .insertInto('coupons')
+        .values({
+          code,
+          kind,
+          value,
+          min_total: 0,
+          valid_from: '2025-01-01T00:00:00.000Z',
+          valid_to: '2099-12-31T23:59:59.999Z',
+          max_uses: null,
+        })
+        .execute();
+    await coupon('CENT1005', 'amount', 1_005);
+    await coupon('CENT1004', 'amount', 1_004);
+    await coupon('POLOVICA', 'percent', 50_000);
+    await coupon('VSETKO', 'amount', 10_000_000);
+    const v = light[0]!;
+    const goods = unit(v) * 3;
+    const priced = async (couponCode: string, lines = [{ v_id: v.v_id, amount: 3 }]) =>
+      (await quote({ lines, couponCode, shippingCode: 'courier', paymentCode: 'cod' }, user.token)).body.data;
+    // 1.005 € off is 1.01 €; 1.004 € is 1.00 €.
+    expect((await priced('CENT1005')).discount).toBe(1_010);
+    expect((await priced('CENT1004')).discount).toBe(1_000);
+    // Half of an odd number of cents ends in half a cent: rounded up, to whole cents.
+    const odd = light.find((l) => (unit(l) / 10) % 2 === 1)!;
+    expect(odd, 'a light variant priced at an odd number of cents').toBeDefined();
+    expect((await priced('POLOVICA', [{ v_id: odd.v_id, amount: 1 }])).discount).toBe(unit(odd) / 2 + 5);
+    // More off than the goods: the goods are free, shipping and payment are still paid, nothing is below 0.
+    const all = await priced('VSETKO');
+    expect(all.itemsTotal).toBe(goods);
+    expect(all.discount).toBe(goods);
+    expect(all.total).toBe(all.shippingPrice + all.paymentPrice);
+    expect(all.vat.every((line) => line.total >= 0 && line.base >= 0 && line.vat >= 0)).toBe(true);
+    await api.db.deleteFrom('coupons').where('code', 'in', ['CENT1005', 'CENT1004', 'POLOVICA', 'VSETKO']).execute();
   });
 
   it('refuses unknown variants and bad amounts', async () => {

@@ -129,6 +129,41 @@ describe('POST /consent', () => {
     expect(choicesOf(response.headers['set-cookie'])).toEqual({ cookie_required: true, cookie_ga: false, cookie_ads: false });
   });
 
+  it("the way back is resolved against the shop's address: every spelling of another site lands on a shop page", async () => {
+    // Raw form bodies: `%09` is a tab once the form is decoded, `%5C` a backslash.
+    const tricks = [
+      'back=/%09/example.org',
+      'back=%2F%2509%2Fexample.org',
+      'back=//example.org',
+      'back=https://example.org',
+      'back=https%3A%2F%2Fexample.org%2Fx',
+      'back=/%5Cexample.org',
+      'back=/%5C%09/example.org',
+      'back=/%0A/example.org',
+      'back=%5C%5Cexample.org',
+      'back=/.//example.org',
+      'back=/./%2F/example.org',
+      'back=http:example.org',
+      'back=javascript:alert(1)',
+      'back=%20//example.org',
+      `back=/${'a'.repeat(3000)}`,
+    ];
+    for (const body of tricks) {
+      const response = await post(`choice=none&${body}`);
+      expect(response.statusCode, body).toBe(303);
+      const location = response.headers.location as string;
+      // What a browser does with the Location: resolve it against the page that answered.
+      expect(new URL(location, 'https://shop.example/consent').origin, `${body} → ${location}`).toBe('https://shop.example');
+      expect(location, body).toMatch(/^\/(?!\/)[^\\\s]*$/);
+    }
+  });
+
+  it('a way back on the shop is kept with its query, as the URL parser spells it', async () => {
+    expect((await post('choice=none&back=%2Fc%2Ftehly%3Fpage%3D2')).headers.location).toBe('/c/tehly?page=2');
+    expect((await post('choice=none&back=https%3A%2F%2Fshop.example%2Fblog%3Fpage%3D3')).headers.location).toBe('/blog?page=3');
+    expect((await post('choice=none&back=%2Fhladat%3Fq%3D%C5%BElab')).headers.location).toBe('/hladat?q=%C5%BElab');
+  });
+
   it('refuses anything else with the API error shape and sets nothing', async () => {
     const response = await post('choice=maybe');
     expect(response.statusCode).toBe(400);

@@ -38,7 +38,7 @@ const line = (variantData: VariantData, amount: number): BasketLine => ({
 const validate = (code: string, cart: BasketLine[], as = user, userId = as.userId) =>
   api.post<CouponValidation>('/api/coupon/validate', { code, cart, total: 0, userId }, as.token);
 
-/** Euros, the way the spec rounds: thousandths to cents. */
+/** Euros, the way requirements R9.4 rounds: thousandths to cents. */
 const euros = (thousandths: number) => Math.round(thousandths / 10) / 100;
 
 describe('POST /api/coupon/validate', () => {
@@ -134,7 +134,7 @@ describe('active coupon', () => {
     // someone else's coupon state is separate
     expect((await api.get(`/api/coupon/active?user_id=${other.userId}`, other.token)).body).toEqual({ coupon: null });
 
-    const off = await api.get(`/api/coupon/deactive?userId=${user.userId}`, user.token);
+    const off = await api.request('POST', `/api/coupon/deactive?userId=${user.userId}`, { token: user.token });
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ data: { ok: true } });
     expect((await api.get(`/api/coupon/active?user_id=${user.userId}`, user.token)).body).toEqual({ coupon: null });
@@ -156,12 +156,36 @@ describe('active coupon', () => {
   });
 
   it('only for the token user', async () => {
-    for (const path of [`/api/coupon/active?user_id=${other.userId}`, `/api/coupon/deactive?userId=${other.userId}`]) {
-      const res = await api.get(path, user.token);
+    for (const [method, path] of [
+      ['GET', `/api/coupon/active?user_id=${other.userId}`],
+      ['POST', `/api/coupon/deactive?userId=${other.userId}`],
+    ] as const) {
+      const res = await api.request(method, path, { token: user.token });
       expect(res.status).toBe(403);
       expectErrorShape(res.body, 'forbidden');
-      const anonymous = await api.get(path);
+      const anonymous = await api.request(method, path);
       expect(anonymous.status).toBe(401);
     }
+  });
+
+  it('GET /api/coupon/deactive changes nothing: 405 in the error shape, the coupon stays active', async () => {
+    await validate('ZLAVA10', [line(expensive, 2)]);
+    for (const path of [`/api/coupon/deactive?userId=${user.userId}`, '/api/coupon/deactive']) {
+      const res = await api.request('GET', path, { token: user.token });
+      expect(res.status).toBe(405);
+      expectErrorShape(res.body, 'method_not_allowed');
+      expect(res.body.error.message).toMatch(/POST/);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+    expect((await api.get(`/api/coupon/active?user_id=${user.userId}`, user.token)).body).toEqual({ coupon: { code: 'ZLAVA10' } });
+  });
+
+  it('a cookie-authenticated deactivation from another site is refused (CSRF rule)', async () => {
+    await validate('ZLAVA10', [line(expensive, 2)]);
+    const res = await api.request('POST', '/api/coupon/deactive', {
+      headers: { cookie: `shop_session=${user.token}`, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+    });
+    expect(res.status).toBe(403);
+    expect((await api.get(`/api/coupon/active?user_id=${user.userId}`, user.token)).body).toEqual({ coupon: { code: 'ZLAVA10' } });
   });
 });

@@ -19,6 +19,9 @@ const COMMANDS = [
   'metrics-create',
   'metrics-revoke',
   'metrics-list',
+  'audit-verify',
+  'shop-key-create',
+  'floor',
 ];
 
 function credentials(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -124,8 +124,8 @@ describe('Content-Security-Policy violations on /ops', () => {
     expect(find(all, { page: 'content', part: 'inline', directive: 'script-src-attr', blockedOrigin: 'inline' })[0]?.count).toBe(2);
     const after = await metric();
     const key = (labels: string) => (after[labels] ?? 0) - (before[labels] ?? 0);
-    expect(key('directive="script-src-elem",page="cart",part="external"')).toBe(1);
-    expect(key('directive="script-src-attr",page="content",part="inline"')).toBe(2);
+    expect(key('directive="script-src-elem",page="cart",part="external",source="external"')).toBe(1);
+    expect(key('directive="script-src-attr",page="content",part="inline",source="inline"')).toBe(2);
   });
 
   it('lose no count when reports arrive at once', async () => {

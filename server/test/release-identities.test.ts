@@ -17,6 +17,7 @@ import {
   signManifest,
   type SigningKey,
   hashBuild,
+  signMoveRequest,
 } from '@shop/release';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { signInOperator, type SignedInOperator } from './helpers/operator-session.ts';
@@ -111,7 +112,14 @@ describe("an area team's release credential", () => {
     });
     expect((await audit())[0]).toMatchObject({ actor: 'ci-checkout', action: 'upload', part: 'checkout', allowed: true });
     // Rolls it back, and pins it.
-    expect((await call('/releases/checkout/rollback', checkoutTeam, { reason: 'broken basket' })).status).toBe(200);
+    // Its credential alone may not roll back: the rollback carries the team's signature.
+    expect((await call('/releases/checkout/rollback', checkoutTeam, { reason: 'broken basket' })).status).toBe(403);
+    const signed = signMoveRequest(checkoutKey, {
+      baseRevision: null,
+      command: { op: 'rollback', part: 'checkout', to: null },
+      provenance: { who: 'ci-checkout' },
+    });
+    expect((await call('/releases/checkout/rollback', checkoutTeam, { reason: 'broken basket', signed })).status).toBe(200);
     expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'checkout', action: 'rollback', who: 'ci-checkout' });
     expect((await call('/releases/checkout/unpin', checkoutTeam)).status).toBe(200);
   });

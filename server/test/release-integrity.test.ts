@@ -206,6 +206,15 @@ describe('an upload', () => {
     const replay = await upload(dir, signed);
     expect(replay.status).toBe(422);
     expect(((await replay.json()) as { error: { message: string } }).error.message).toContain('replayed upload');
+    // The same signature spelled otherwise: the last character's unused low bits changed (16 spellings, one signature).
+    const last = signed.signature.length - 3;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const respelled = `${signed.signature.slice(0, last)}${alphabet[alphabet.indexOf(signed.signature[last]!) ^ 0b1111]}==`;
+    expect(respelled).not.toBe(signed.signature);
+    expect(Buffer.from(respelled, 'base64')).toEqual(Buffer.from(signed.signature, 'base64'));
+    const respelledReplay = await upload(dir, { ...signed, signature: respelled });
+    expect(respelledReplay.status).toBe(422);
+    expect(((await respelledReplay.json()) as { error: { message: string } }).error.message).toContain('replayed upload');
     expect(registryBytes()).toBe(before);
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
     await fetch(`${opsBase}/api/ops/releases/checkout/unpin`, {
@@ -213,6 +222,43 @@ describe('an upload', () => {
       headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
       body: '{}',
     });
+  });
+});
+
+describe('a build that brings its own compressed copies', () => {
+  it('is refused as an upload (422, in Slovak) and as a release from the command; nothing moves', async () => {
+    const dir = fakeAreaBuild('checkout', { marker: 'own-copies', routes: [cartRoute] });
+    const signed = await signBuild(dir);
+    const { files } = await packBuild(dir);
+    const before = registryBytes();
+    // A brotli bomb beside the small entry: the release makes its copies itself, so an upload never carries one.
+    for (const name of ['remoteEntry.js.br', 'assets/page.js.gz']) {
+      const response = await fetch(`${base}/api/ops/releases/checkout/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          packageVersion: '1.0.0',
+          budgetBytes: null,
+          who: 'pipeline',
+          files: { ...files, [name]: brotliCompressSync(Buffer.alloc(1 << 20)).toString('base64') },
+          mode: 'live',
+          manifest: signed,
+        }),
+      });
+      expect(response.status, name).toBe(422);
+      const body = (await response.json()) as { error: { code: string; message: string; refusal: string } };
+      expect(body.error.refusal, name).toBe('broken_build');
+      expect(body.error.message, name).toContain(`Zostava obsahuje vlastné komprimované kópie súborov (${name})`);
+      expect(body.error.message, name).toContain('vytvára pri vydaní obchod sám');
+    }
+    expect(registryBytes()).toBe(before);
+    // The same build from the command: its copies would otherwise reach the origin unsigned.
+    writeFileSync(join(dir, 'remoteEntry.js.br'), brotliCompressSync(Buffer.alloc(1 << 20)));
+    await expect(packBuild(dir)).rejects.toMatchObject({ code: 'broken_build' });
+    await expect(
+      deploy({ storage, part: 'checkout', distDir: dir, packageVersion: '1.0.0', provenance: { who: 'ci' }, signingKey: shopKey }),
+    ).rejects.toMatchObject({ code: 'broken_build', message: expect.stringContaining('remoteEntry.js.br') });
+    expect(registryBytes()).toBe(before);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RELEASE_KEY_FILE, shopDataDir, shopOriginDir, shopPublicUrl, workspaceRoot } from '@shop/release';
-import { readCheckoutConfig, readServerConfig, SECRET_FILES } from '../src/config.ts';
+import { readCheckoutConfig, readServerConfig, RETIRED_SECRET_FILES, SECRET_FILES } from '../src/config.ts';
 import { repoRoot } from '../src/infra/paths.ts';
 
 const ENVIRONMENTS: NodeJS.ProcessEnv[] = [
@@ -32,7 +32,8 @@ describe('the release command finds the shop as the server does', () => {
     expect(shopPublicUrl(env)).toBe(readCheckoutConfig(env, server).publicUrl);
   });
 
-  it("the same file for the shop's release key (a backup copies it)", () => {
-    expect(RELEASE_KEY_FILE).toBe(SECRET_FILES.releaseKey);
+  it("keeps the shop's private release key out of the secrets a backup copies (and never restores an older backup's)", () => {
+    expect(Object.values(SECRET_FILES)).not.toContain(RELEASE_KEY_FILE);
+    expect(RETIRED_SECRET_FILES).toContain(RELEASE_KEY_FILE);
   });
 });

@@ -9,11 +9,11 @@
  * from a directory).
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, brotliCompressSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
@@ -63,6 +63,9 @@ let shell = '';
 let api: TestApi;
 let operatorCookie = '';
 
+/** A shell chunk's bytes. */
+const shellChunk = (marker: string) => `export const shell = ${JSON.stringify(marker)};${'/* padding */'.repeat(24)}`;
+
 /** A shell build with a server build (server/entry.cjs) that renders the cart page from the checkout area's server build. */
 function shellBuild(marker: string): string {
   const dir = fakeShellBuild();
@@ -71,9 +74,8 @@ function shellBuild(marker: string): string {
     '<!doctype html><html><head><title>shop</title><!--shop-config--></head><body><div id="root"></div></body></html>',
   );
   mkdirSync(join(dir, 'assets'));
-  const chunk = `export const shell = ${JSON.stringify(marker)};`;
-  writeFileSync(join(dir, 'assets', `shell-${marker}.js`), chunk);
-  writeFileSync(join(dir, 'assets', `shell-${marker}.js.br`), brotliCompressSync(chunk));
+  // Long enough for the release to keep a brotli copy of it (a build brings none of its own).
+  writeFileSync(join(dir, 'assets', `shell-${marker}.js`), shellChunk(marker));
   mkdirSync(join(dir, 'server'));
   writeFileSync(
     join(dir, 'server', 'entry.cjs'),
@@ -93,11 +95,10 @@ exports.createShellServer = ({ loadModule }) => {
   return dir;
 }
 
-/** The checkout area with a server build of its cart page and a precompressed sibling of its page chunk. */
+/** The checkout area with a server build of its cart page (and, made by the release, a brotli copy of its page chunk). */
 function checkoutBuild(marker: string): string {
-  const dir = fakeAreaBuild('checkout', { marker, routes: [cartRoute] });
-  // The brotli copy of the page chunk: the signed bytes, compressed (a copy that is not is never sent).
-  writeFileSync(join(dir, 'assets', 'page.js.br'), brotliCompressSync(readFileSync(join(dir, 'assets', 'page.js'))));
+  // The page chunk long enough for the release to keep a brotli copy of it.
+  const dir = fakeAreaBuild('checkout', { marker, routes: [cartRoute], pageBytes: 60 });
   mkdirSync(join(dir, 'server'));
   writeFileSync(
     join(dir, 'server', 'entry.cjs'),
@@ -201,12 +202,12 @@ describe('the shell host on S3', () => {
     const first = await fetch(`${base}/assets/shell-one.js`);
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe(IMMUTABLE);
-    expect(await first.text()).toBe('export const shell = "one";');
+    expect(await first.text()).toBe(shellChunk('one'));
 
     const next = (await deploy({ storage, part: 'shell', distDir: shellBuild('two'), packageVersion: '1.0.0', provenance, signingKey }))
       .version;
     expect((await fetch(`${base}/assets/shell-two.js`)).status).toBe(200);
-    expect(await (await fetch(`${base}/assets/shell-one.js`)).text()).toBe('export const shell = "one";');
+    expect(await (await fetch(`${base}/assets/shell-one.js`)).text()).toBe(shellChunk('one'));
     expect((await fetch(`${base}/assets/shell-none.js`)).status).toBe(404);
     expect(existsSync(cached('shells', 'shell', next, 'index.html'))).toBe(true);
     expect(await (await fetch(`${base}/`)).text()).toContain('home of shell two');
@@ -249,9 +250,9 @@ describe("the shell's files", () => {
       expect(answer.headers.vary).toMatch(/accept-encoding/i);
     }
     expect(compressed.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(compressed.bytes).toString()).toBe('export const shell = "one";');
+    expect(brotliDecompressSync(compressed.bytes).toString()).toBe(shellChunk('one'));
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe('export const shell = "one";');
+    expect(plain.body).toBe(shellChunk('one'));
   });
 });
 
@@ -337,7 +338,15 @@ describe('the static origin on S3', () => {
         mode: { kind: 'publish' },
       })
     ).version;
-    const files = ['remoteEntry.js', 'area.json', 'mf-manifest.json', 'assets/page.js', 'assets/page.js.br', 'server/entry.cjs'];
+    const files = [
+      'remoteEntry.js',
+      'area.json',
+      'mf-manifest.json',
+      'assets/page.js',
+      'assets/page.js.br',
+      'assets/page.js.gz',
+      'server/entry.cjs',
+    ];
     s3.requests.splice(0);
     const answers = await Promise.all([...files, ...files].map((file) => fetch(`${assetBase}/remotes/checkout/${next}/${file}`)));
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));

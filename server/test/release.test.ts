@@ -22,7 +22,6 @@ import {
   REGISTRY_KEY,
   HISTORY_KEY,
   publicRegistry,
-  generateSigningKey,
   localDirectoryStorage,
   type ReleaseStorage,
   LOCK_KEY,
@@ -37,7 +36,7 @@ import {
 } from '@shop/release';
 import { previewedRegistry } from '../src/web/preview-host.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
-import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
+import { startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 
 let s3: S3TestServer;
 beforeAll(async () => {
@@ -279,62 +278,6 @@ describe.each(backends)('releases on $name', (backend) => {
 
     // The CLI releases where the server's environment says: the directory --origin names, or with
     // S3_BUCKET the bucket (--origin then holds only its cache).
-    it('in two CLI processes are serialised by the lock and leave a consistent registry and history', async () => {
-      const origin = backend.local ? storage.localPath('') : mkdtempSync(join(tmpdir(), 'origin-cache-'));
-      if (!backend.local) origins.push(origin);
-      const bucketEnv = backend.local
-        ? {}
-        : {
-            S3_BUCKET: s3.bucket,
-            S3_ENDPOINT: s3.endpoint,
-            // This storage's own prefix: s3://<bucket>/<prefix>/builds
-            S3_PREFIX: storage.location('builds').slice(`s3://${s3.bucket}/`.length, -'/builds'.length),
-            AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-            AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-          };
-      const start = await inForce();
-      const builds = [fakeAreaBuild('checkout', { marker: 'left' }), fakeAreaBuild('checkout', { marker: 'right' })];
-      const run = (dist: string) =>
-        new Promise<number>((resolve) => {
-          const child = spawn(
-            process.execPath,
-            ['--import', 'tsx', '../release/src/cli.ts', 'deploy', 'checkout', '--dist', dist, '--origin', origin],
-            {
-              cwd: join(import.meta.dirname, '..'),
-              stdio: 'ignore',
-              // A team's key: the command signs every build it releases.
-              env: {
-                ...process.env,
-                S3_BUCKET: '',
-                RELEASE_USER: 'team',
-                RELEASE_SIGNING_KEY: generateSigningKey().privateKeyPem,
-                ...bucketEnv,
-              },
-            },
-          );
-          child.on('exit', (code) => resolve(code ?? 1));
-        });
-      expect(await Promise.all(builds.map(run))).toEqual([0, 0]);
-
-      const registry = await readRegistry(storage);
-      const moves = (await readHistory(storage)).filter((entry) => entry.part === 'checkout');
-      expect(moves).toHaveLength(3);
-      const [, first, second] = moves;
-      expect(first!.from).toBe(start);
-      expect(second!.from).toBe(first!.to);
-      expect(first!.who).toBe('team');
-      expect(first!.commit).toMatch(/^[0-9a-f]{12}$/);
-      expect(typeof first!.dirty).toBe('boolean');
-      expect(registry.areas.checkout!.version).toBe(second!.to);
-      expect(new Set([first!.to, second!.to]).size).toBe(2);
-      expect(await storage.exists(LOCK_KEY)).toBe(false);
-      for (const version of [first!.to, second!.to]) {
-        expect(await storage.exists(`remotes/checkout/${version}/remoteEntry.js`)).toBe(true);
-        expect(await storage.exists(`remotes/checkout/${version}/release-manifest.sig`)).toBe(true);
-      }
-      // On S3 nothing is released into the directory: it holds at most the cache.
-      if (!backend.local) expect(existsSync(join(origin, 'builds'))).toBe(false);
-    });
   });
 
   describe('rollback', () => {
@@ -576,20 +519,36 @@ describe.each(backends)('releases on $name', (backend) => {
 });
 
 describe('the release command without a signing key', () => {
-  it('refuses (and makes no key) unless the origin is new: a key made elsewhere would sign a release no server accepts', async () => {
+  it("refuses and makes no key, even for a new origin: only the owner's command makes the shop's key (and registers it)", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'release-no-key-'));
+    const config = mkdtempSync(join(tmpdir(), 'release-no-key-owner-'));
     try {
       const dist = fakeAreaBuild('checkout', { marker: 'no-key' });
-      const result = spawnSync(process.execPath, ['--import', 'tsx', '../release/src/cli.ts', 'deploy', 'checkout', '--dist', dist], {
-        cwd: join(import.meta.dirname, '..'),
-        encoding: 'utf8',
-        env: { ...process.env, S3_BUCKET: '', DATA_DIR: dataDir, RELEASE_SIGNING_KEY: '', RELEASE_USER: 'team' },
-      });
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '../release/src/cli.ts', 'deploy', 'checkout', '--dist', dist, '--init', '--no-wait'],
+        {
+          cwd: join(import.meta.dirname, '..'),
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            S3_BUCKET: '',
+            DATA_DIR: dataDir,
+            XDG_CONFIG_HOME: config,
+            RELEASE_SIGNING_KEY: '',
+            RELEASE_SIGNING_KEY_FILE: '',
+            RELEASE_USER: 'team',
+          },
+        },
+      );
       expect(result.status).not.toBe(0);
-      expect(result.stderr).toContain('RELEASE_SIGNING_KEY');
+      expect(result.stderr).toContain('npm run credentials -- shop-key-create');
       expect(existsSync(join(dataDir, 'release-signing-key.pem'))).toBe(false);
+      expect(existsSync(join(config, 'stavebniny'))).toBe(false);
+      expect(existsSync(join(dataDir, 'origin', 'builds', 'requests'))).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(config, { recursive: true, force: true });
     }
   });
 });

@@ -88,8 +88,8 @@ describe('Content-Security-Policy reports', () => {
     });
     expect(modern.status).toBe(204);
     const counts = await metric();
-    expect(counts['directive="script-src-elem",page="cart",part="external"']).toBe(1);
-    expect(counts['directive="script-src-elem",page="product",part="inline"']).toBe(1);
+    expect(counts['directive="script-src-elem",page="cart",part="external",source="external"']).toBe(1);
+    expect(counts['directive="script-src-elem",page="product",part="inline",source="inline"']).toBe(1);
   });
 
   it('refuse a body past the limit and anything but JSON, in the error shape', async () => {

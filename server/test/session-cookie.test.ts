@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
+import { sessionCookie, shopperCookie } from '../src/infra/auth/auth.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from './helpers/test-api.ts';
 
 const PUBLIC_URL = 'https://obchod.example.sk';
@@ -19,7 +20,7 @@ afterAll(async () => {
 });
 
 function sessionCookieOf(res: HttpResult): string | undefined {
-  return res.headers.getSetCookie().find((line) => line.startsWith('shop_session='));
+  return res.headers.getSetCookie().find((line) => line.startsWith('__Host-shop_session='));
 }
 
 /** Signs in as a browser does and answers the cookie header to send back and the Set-Cookie line. */
@@ -30,19 +31,21 @@ async function browserSignIn(email = 'zakaznik@example.sk', password = 'Heslo123
   });
   expect(res.status).toBe(200);
   const setCookie = sessionCookieOf(res);
-  const value = /^shop_session=([^;]+)/.exec(setCookie ?? '')?.[1];
+  const value = /^__Host-shop_session=([^;]+)/.exec(setCookie ?? '')?.[1];
   if (!value) throw new Error(`no session cookie in ${JSON.stringify(res.headers.getSetCookie())}`);
-  return { res, setCookie: setCookie!, cookie: `cookie_required=true; shop_session=${value}`, token: value };
+  return { res, setCookie: setCookie!, cookie: `cookie_required=true; __Host-shop_session=${value}`, token: value };
 }
 
 const sameOrigin = { origin: SHOP_ORIGIN, 'sec-fetch-site': 'same-origin' };
 const ADDRESS = { kind: 'billing', name: 'Ján Novák', street: 'Hlavná 1', city: 'Nitra', zip: '949 01', isDefault: false };
 
 describe('sign-in sets the session cookie', () => {
-  it('HttpOnly, SameSite=Lax, Path=/api, Secure for an https shop, as long as the token lives', async () => {
+  it('__Host-, HttpOnly, SameSite=Lax, Path=/, Secure for an https shop, as long as the token lives', async () => {
     const { res, setCookie, token } = await browserSignIn();
     const attributes = setCookie.split(';').map((part) => part.trim().toLowerCase());
-    expect(attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/api', 'secure', `max-age=${7 * 24 * 3600}`]));
+    expect(attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/', 'secure', `max-age=${7 * 24 * 3600}`]));
+    // The prefix's rules: no Domain, so the browser keeps it for this host alone.
+    expect(attributes.some((part) => part.startsWith('domain='))).toBe(false);
     // The same token as the body's, which API clients keep sending as Bearer.
     expect(token).toBe(res.body.data.token);
     const expiresAt = Date.parse(res.body.data.expiresAt);
@@ -127,13 +130,13 @@ describe('sign-out and the end of a session', () => {
     const out = await api.request('POST', '/api/account/logout', { json: {}, headers: { cookie, ...sameOrigin } });
     expect(out.status).toBe(200);
     const cleared = sessionCookieOf(out);
-    expect(cleared).toMatch(/^shop_session=;/);
+    expect(cleared).toMatch(/^__Host-shop_session=;/);
     expect(cleared?.toLowerCase()).toContain('max-age=0');
-    expect(cleared?.toLowerCase()).toContain('path=/api');
+    expect(cleared?.toLowerCase()).toContain('path=/;');
     // The same cookie, kept by a copy, no longer signs in; the 401 clears it too.
     const after = await api.request('GET', '/api/account/me', { headers: { cookie } });
     expect(after.status).toBe(401);
-    expect(sessionCookieOf(after)).toMatch(/^shop_session=;/);
+    expect(sessionCookieOf(after)).toMatch(/^__Host-shop_session=;/);
   });
 
   it('another site cannot sign the shopper out', async () => {
@@ -153,16 +156,45 @@ describe('sign-out and the end of a session', () => {
       headers: { cookie, ...sameOrigin },
     });
     expect(changed.status).toBe(200);
-    const fresh = /^shop_session=([^;]+)/.exec(sessionCookieOf(changed) ?? '')?.[1];
+    const fresh = /^__Host-shop_session=([^;]+)/.exec(sessionCookieOf(changed) ?? '')?.[1];
     expect(fresh).toBe(changed.body.data.token);
     expect((await api.request('GET', '/api/account/me', { headers: { cookie } })).status).toBe(401);
-    expect((await api.request('GET', '/api/account/me', { headers: { cookie: `shop_session=${fresh}` } })).status).toBe(200);
+    expect((await api.request('GET', '/api/account/me', { headers: { cookie: `__Host-shop_session=${fresh}` } })).status).toBe(200);
   });
 
   it('a forged cookie is refused with 401 and cleared', async () => {
-    const res = await api.request('GET', '/api/account/me', { headers: { cookie: 'shop_session=not.a.token' } });
+    const res = await api.request('GET', '/api/account/me', { headers: { cookie: '__Host-shop_session=not.a.token' } });
     expect(res.status).toBe(401);
     expectErrorShape(res.body, 'unauthorized');
-    expect(sessionCookieOf(res)).toMatch(/^shop_session=;/);
+    expect(sessionCookieOf(res)).toMatch(/^__Host-shop_session=;/);
+  });
+});
+
+describe("the cookie follows the shop's address", () => {
+  it('on an https shop a plain-named session cookie (one another host of the domain could set) is not read', async () => {
+    const { token } = await browserSignIn();
+    const tossed = await api.request('GET', '/api/account/me', { headers: { cookie: `shop_session=${token}` } });
+    expect(tossed.status).toBe(401);
+    expect((await api.request('GET', '/api/account/me', { headers: { cookie: `__Host-shop_session=${token}` } })).status).toBe(200);
+  });
+
+  it('https: __Host- on /, Secure; plain http: the plain name on /api, Secure whenever NODE_ENV is production', () => {
+    expect(sessionCookie('https://obchod.example.sk')).toEqual({ name: '__Host-shop_session', path: '/', secure: true });
+    expect(shopperCookie('shop_session', 'https://obchod.example.sk', '/api', false)).toEqual({
+      name: '__Host-shop_session',
+      path: '/',
+      secure: true,
+    });
+    // `npm start`: production on http://localhost, where Chromium keeps a Secure cookie.
+    expect(shopperCookie('shop_session', 'http://localhost:3000', '/api', true)).toEqual({
+      name: 'shop_session',
+      path: '/api',
+      secure: true,
+    });
+    expect(shopperCookie('shop_session', 'http://localhost:3000', '/api', false)).toEqual({
+      name: 'shop_session',
+      path: '/api',
+      secure: false,
+    });
   });
 });

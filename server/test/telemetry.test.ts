@@ -1,17 +1,24 @@
 /**
  * Client telemetry: the shoppers' browsers report page views and errors (POST /api/telemetry, as
  * navigator.sendBeacon sends them), counted per server minute, area and version; errors logged with
- * personal data masked; the operator reads rates per version (GET /api/telemetry/summary), and
- * the server's own code reads the same numbers (clientHealth).
+ * personal data masked; the operator reads, per version, the sessions that showed it and met an
+ * error (GET /api/telemetry/summary), and the server's own code reads the same numbers
+ * (clientHealth). Here every version counts as released and each report comes from the shop's page;
+ * who may report, about which versions, and what one session can weigh: telemetry-trust.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { clientHealth } from '../src/domains/ops/telemetry/client-health.ts';
-import { countEvents, minuteOf } from '../src/domains/ops/telemetry/client-metrics.repository.ts';
+import { countEvents, countsSince, minuteOf } from '../src/domains/ops/telemetry/client-metrics.repository.ts';
 import { scrubMessage } from '../src/domains/ops/telemetry/scrub.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from './helpers/test-api.ts';
 
 const BEACON_TYPE = 'text/plain;charset=UTF-8';
+/** The shop's page, as the browser names it (the default checkout options' PUBLIC_URL). */
+const FROM_SHOP = { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' };
+/** Every version counts as in force: these tests are about counting. */
+const everyVersion = async () => ({ get: () => ({ has: () => true }) }) as unknown as ReadonlyMap<string, ReadonlySet<string>>;
+const MANY_SESSIONS = { max: 100_000, timeWindowMs: 60_000 };
 const lines: Record<string, unknown>[] = [];
 let api: TestApi;
 let limited: TestApi;
@@ -20,17 +27,25 @@ beforeAll(async () => {
   api = await startTestApi({
     logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
     telemetryRateLimit: { max: 1000, timeWindowMs: 60_000 },
+    telemetrySessionRateLimit: MANY_SESSIONS,
+    releasedVersions: everyVersion,
   });
-  limited = await startTestApi({ telemetryRateLimit: { max: 3, timeWindowMs: 60_000 } });
+  limited = await startTestApi({
+    telemetryRateLimit: { max: 3, timeWindowMs: 60_000 },
+    telemetrySessionRateLimit: MANY_SESSIONS,
+    releasedVersions: everyVersion,
+  });
 });
 afterAll(async () => {
   await api?.close();
   await limited?.close();
 });
 
-/** What navigator.sendBeacon(url, JSON.stringify(batch)) sends. */
+/** What navigator.sendBeacon(url, JSON.stringify(batch)) sends from a page of the shop (a new visit: no session cookie yet). */
 const beacon = (target: TestApi, batch: unknown): Promise<HttpResult> =>
-  target.request('POST', '/api/telemetry', { raw: JSON.stringify(batch), contentType: BEACON_TYPE });
+  target.request('POST', '/api/telemetry', { raw: JSON.stringify(batch), contentType: BEACON_TYPE, headers: FROM_SHOP });
+/** The same as fetch() from the shop's page sends it. */
+const postJson = (batch: unknown): Promise<HttpResult> => api.request('POST', '/api/telemetry', { json: batch, headers: FROM_SHOP });
 
 const view = (area: string, version: string, route = 'home'): TelemetryEvent => ({ type: 'view', area, version, route }) as TelemetryEvent;
 const error = (area: string, version: string, message = 'TypeError: x is undefined', kind = 'uncaught'): TelemetryEvent =>
@@ -84,7 +99,7 @@ describe('POST /api/telemetry: counting', () => {
   it('views and errors add up across requests, JSON bodies too; client clocks play no part', async () => {
     // A client's own clock is no part of an event (an extra field is dropped, not believed).
     const clientClock = { ...view('content', '2.1.0'), at: '2020-01-01T00:00:00.000Z', minute: '2020-01-01T00:00:00.000Z' };
-    await api.post('/api/telemetry', { events: [clientClock, view('content', '2.1.0'), error('content', '2.1.0')] });
+    await postJson({ events: [clientClock, view('content', '2.1.0'), error('content', '2.1.0')] });
     const res = await beacon(api, {
       events: [view('content', '2.1.0'), error('content', '2.1.0', 'jiná chyba', 'rejection'), view('shell', '2.1.0', 'not-found')],
     });
@@ -106,7 +121,7 @@ describe('POST /api/telemetry: counting', () => {
       { minute: '2025-01-15T08:41:00.000Z', area: 'account', version: 'fixed-clock', views: 4, errors: 2 },
       { minute: '2025-01-15T08:42:00.000Z', area: 'account', version: 'fixed-clock', views: 2, errors: 1 },
     ]);
-    const health = async (since: string) => (await clientHealth(api.db, new Date(since))).filter((h) => h.version === 'fixed-clock');
+    const health = async (since: string) => (await countsSince(api.db, new Date(since))).filter((h) => h.version === 'fixed-clock');
     // Inclusive by minute: any moment of 19:42 counts the whole minute 19:42.
     expect(await health('2025-01-15T08:42:59.000Z')).toEqual([{ area: 'account', version: 'fixed-clock', views: 2, errors: 1 }]);
     expect(await health('2025-01-15T08:41:30.000Z')).toEqual([{ area: 'account', version: 'fixed-clock', views: 6, errors: 3 }]);
@@ -145,7 +160,7 @@ describe('POST /api/telemetry: refusals', () => {
     ];
     for (const body of bad) {
       await refused(await beacon(api, body));
-      await refused(await api.post('/api/telemetry', body));
+      await refused(await postJson(body));
     }
     const unknownArea = await beacon(api, { events: [{ ...good, area: 'admin' }] });
     expectErrorShape(unknownArea.body, 'validation_failed');
@@ -168,15 +183,31 @@ describe('POST /api/telemetry: refusals', () => {
     expect(big.body.error.message).toBe('Požiadavka je príliš veľká.');
     // 50 errors with the longest messages are over the limit too (the browser sends 20 at most).
     await refused(await beacon(api, { events: times(50, () => error('catalog', 'oversized', 'z'.repeat(300))) }), 413, 'bad_request');
-    await refused(await api.request('POST', '/api/telemetry', { raw: 'events=1', contentType: BEACON_TYPE }), 400, 'bad_request');
-    await refused(await api.request('POST', '/api/telemetry', { raw: '', contentType: BEACON_TYPE }), 400, 'bad_request');
     await refused(
-      await api.request('POST', '/api/telemetry', { raw: '{"events":[{"__proto__":{"x":1}}]}', contentType: BEACON_TYPE }),
+      await api.request('POST', '/api/telemetry', { raw: 'events=1', contentType: BEACON_TYPE, headers: FROM_SHOP }),
       400,
       'bad_request',
     );
     await refused(
-      await api.request('POST', '/api/telemetry', { raw: 'events=1', contentType: 'application/x-www-form-urlencoded' }),
+      await api.request('POST', '/api/telemetry', { raw: '', contentType: BEACON_TYPE, headers: FROM_SHOP }),
+      400,
+      'bad_request',
+    );
+    await refused(
+      await api.request('POST', '/api/telemetry', {
+        raw: '{"events":[{"__proto__":{"x":1}}]}',
+        contentType: BEACON_TYPE,
+        headers: FROM_SHOP,
+      }),
+      400,
+      'bad_request',
+    );
+    await refused(
+      await api.request('POST', '/api/telemetry', {
+        raw: 'events=1',
+        contentType: 'application/x-www-form-urlencoded',
+        headers: FROM_SHOP,
+      }),
       415,
       'bad_request',
     );
@@ -269,10 +300,13 @@ describe('GET /api/telemetry/summary (operator)', () => {
     expect((await api.get('/api/telemetry/summary')).status).toBe(404);
   });
 
-  it('answers views, errors and error rates per area and version, by area then views', async () => {
-    await beacon(api, { events: [...times(7, () => view('catalog', 'rate-a')), ...times(3, () => error('catalog', 'rate-a'))] });
-    await beacon(api, { events: [...times(9, () => view('catalog', 'rate-b')), error('catalog', 'rate-b')] });
-    await beacon(api, { events: [error('shell', 'rate-c'), error('shell', 'rate-c')] });
+  it('answers per area and version the sessions that showed it, those with an error, and their ratio, by area then views', async () => {
+    // Each beacon here is a new visit (no cookie kept): a session of its own.
+    for (let i = 0; i < 7; i += 1)
+      await beacon(api, { events: [view('catalog', 'rate-a'), ...(i < 3 ? [error('catalog', 'rate-a')] : [])] });
+    for (let i = 0; i < 9; i += 1)
+      await beacon(api, { events: [view('catalog', 'rate-b'), view('catalog', 'rate-b'), ...(i < 1 ? [error('catalog', 'rate-b')] : [])] });
+    for (let i = 0; i < 2; i += 1) await beacon(api, { events: [error('shell', 'rate-c'), error('shell', 'rate-c')] });
     const started = Date.now();
     const res = await summary();
     expect(res.status).toBe(200);

@@ -52,6 +52,10 @@ beforeAll(async () => {
   ).version;
   api = await startTestApi({
     telemetryRateLimit: { max: 10_000, timeWindowMs: 60_000 },
+    // These tests are about the vitals: every version counts as released, every report as a new visit
+    // (who may report about what, and what a session weighs: telemetry-trust.test.ts).
+    telemetrySessionRateLimit: { max: 100_000, timeWindowMs: 60_000 },
+    releasedVersions: async () => ({ get: () => ({ has: () => true }) }) as unknown as ReadonlyMap<string, ReadonlySet<string>>,
     operatorConsole: ({ db }) => ({ storage, publicUrl: 'https://shop.example', vitals: vitalsReader(db) }),
   });
   operatorCookie = (await api.operator()).cookie;
@@ -61,7 +65,11 @@ afterAll(async () => {
 });
 
 const send = (events: unknown[], type = 'text/plain;charset=UTF-8') =>
-  fetch(`${api.baseUrl}/api/telemetry`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify({ events }) });
+  fetch(`${api.baseUrl}/api/telemetry`, {
+    method: 'POST',
+    headers: { 'content-type': type, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' },
+    body: JSON.stringify({ events }),
+  });
 const vital = (fields: Record<string, unknown> = {}) => ({
   type: 'vital',
   area: 'catalog',

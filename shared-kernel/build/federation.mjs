@@ -27,8 +27,9 @@ export const KERNEL_BUILD_VERSION = kernelPackage.version;
 export function sharedSingletons({ provider = false } = {}) {
   // The provider (the shell) checks no range: its own copies are the versions in force, and
   // the federation runtime's check of each (a semver parse per shared module at every page
-  // load) took 30-40 ms of a phone's main thread in the shell's first long task. An area's
-  // ranges stay, and the release refuses an area whose kernel contract the shell does not meet.
+  // load) ran in the shell's first long task on a phone's main thread (figures:
+  // tools/bench/results.md). An area's ranges stay, and the release refuses an area whose
+  // kernel contract the shell does not meet.
   const singleton = (requiredVersion) => ({ singleton: true, requiredVersion: provider ? false : requiredVersion });
   return {
     react: singleton('^19.3.1'),

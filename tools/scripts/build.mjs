@@ -45,12 +45,22 @@ function keepStamp(name, stamp) {
 }
 
 /** What the API's build (server/build.mjs) reads; its tests and benchmarks are not part of it. */
-const API_INPUTS = ['server/src', 'server/package.json', 'server/tsconfig.json', 'server/build.mjs', 'release/src', 'release/package.json'];
+const API_INPUTS = [
+  'server/src',
+  'server/package.json',
+  'server/tsconfig.json',
+  'server/build.mjs',
+  'server/build-sandbox.mjs',
+  'release/src',
+  'release/package.json',
+];
 const API_OUTPUTS = [
   'server/dist/server.js',
   'server/dist/release/cli.js',
   'server/dist/backup/cli.js',
   'server/dist/release/credentials-cli.js',
+  'server/dist/sandbox/renderer.cjs',
+  'server/dist/sandbox/runtime.js',
 ];
 
 /**
@@ -110,11 +120,19 @@ export async function buildAll({ force = false } = {}) {
  * no rollback pinned. A part rolled back (pinned) or a build released before
  * (e.g. the one rolled back from) is left where it is, with the reason printed.
  */
-export async function publishAll(originDir) {
-  const args = ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--only-new', '--init', '--reason', 'npm start'];
+/**
+ * `npm start`'s release step, as the owner's tool: the owner's release key (made once, outside the
+ * data directory, its public half registered in the shop's database), then a signed request to
+ * release what is new, which the shop's server applies when it starts (it keeps the registry).
+ */
+export async function publishAll(originDir, env = process.env) {
+  await step("The owner's release key (credentials shop-key-create)", () =>
+    run(process.execPath, ['dist/release/credentials-cli.js', 'shop-key-create'], { cwd: join(root, 'server'), env }),
+  );
+  const args = ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--only-new', '--init', '--no-wait', '--reason', 'npm start'];
   if (originDir) args.push('--origin', originDir);
   await step('Releasing new builds to the static origin (release deploy all --only-new)', () =>
-    run(process.execPath, args, { cwd: join(root, 'server') }),
+    run(process.execPath, args, { cwd: join(root, 'server'), env }),
   );
 }
 

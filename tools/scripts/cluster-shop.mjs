@@ -36,14 +36,17 @@ export async function startClusterShop({ dataDir, servers = 2, workers = 1, port
     cleanups.push(() => redis.stop());
     const prepared = (await prepare?.(cleanups)) ?? {};
     const releaseEnv = { DATA_DIR: dataDir, RELEASE_USER: 'cluster-test', ...prepared.releaseEnv };
+    // The owner's key, registered in the cluster's database; then the release, a request the servers apply at their start.
     // Not execFileSync: a server started by `prepare` (the S3 one) answers from this process's event loop.
-    await execFileAsync(process.execPath, ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--init'], {
-      cwd: apiDir,
-      env: { ...process.env, ...releaseEnv },
-      maxBuffer: 16 * 1024 * 1024,
-    }).catch((error) => {
-      throw new Error(`release failed: ${error.stderr ?? error.message}`);
+    const owner = { cwd: apiDir, env: { ...process.env, ...releaseEnv, DATABASE_URL: postgres.url }, maxBuffer: 16 * 1024 * 1024 };
+    await execFileAsync(process.execPath, ['dist/release/credentials-cli.js', 'shop-key-create'], owner).catch((error) => {
+      throw new Error(`the owner's release key failed: ${error.stderr ?? error.message}`);
     });
+    await execFileAsync(process.execPath, ['dist/release/cli.js', 'deploy', 'all', '--no-build', '--init', '--no-wait'], owner).catch(
+      (error) => {
+        throw new Error(`release failed: ${error.stderr ?? error.message}`);
+      },
+    );
     const shop = await startTopology({
       dataDir,
       databaseUrl: postgres.url,

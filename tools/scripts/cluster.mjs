@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join, relative } from 'node:path';
-import { ensureDependencies, log, root, seconds } from './lib.mjs';
+import { ensureDependencies, log, refuseBenchOnlySettings, root, seconds } from './lib.mjs';
 import { buildAll, publishAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureRedis } from './ensure-redis.mjs';
@@ -127,6 +127,7 @@ function table(rows) {
 }
 
 async function main() {
+  refuseBenchOnlySettings();
   const since = performance.now();
   const { port, opsPort, servers, build, prometheus: withPrometheus } = settings();
   await assertFree(port);
@@ -137,12 +138,12 @@ async function main() {
   if (build) await buildAll();
   else log('--no-build: running what is built');
   mkdirSync(dataDir, { recursive: true });
-  // The same release as `npm start`, into the origin every server of the cluster reads.
-  await publishAll(originDir);
-
   const database = process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL, dir: null }
     : await starting('PostgreSQL', () => ensurePostgres({ dir: postgresDir }));
+  // The same release as `npm start`, into the origin every server of the cluster reads: the owner's
+  // key registered in the cluster's database, then a request the servers apply when they start.
+  await publishAll(originDir, { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database.url });
   const redis = process.env.REDIS_URL ? { url: process.env.REDIS_URL, dir: null } : await starting('Redis', () => ensureRedis());
   if (!process.env.DATABASE_URL && (servers + 1) * POOL_PER_PROCESS > MAX_CONNECTIONS - 10) {
     log(

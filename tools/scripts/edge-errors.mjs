@@ -60,12 +60,14 @@ const html = ({ message }) =>
 
 /**
  * The `http { }` map that chooses JSON or a page by the path, as the servers do: JSON for /api,
- * /media and /builds and for a request whose path nginx could not read, the page elsewhere.
+ * /media and /builds, for the release folders' /remotes and /shells (in any letter case) and for a
+ * request whose path nginx could not read, the page elsewhere.
  */
 export function edgeErrorMaps() {
   return `map $request_uri $shop_error_kind {
   default json;
   "~^/(api|media|builds)(/|\\?|$)" json;
+  "~*^/(remotes|shells)([/\\\\?]|$)" json;
   "~^/" html;
 }`;
 }

@@ -11,11 +11,27 @@ export const PNPM_VERSION = '12.21.0';
 export const log = (message) => process.stdout.write(`\x1b[1m▸ ${message}\x1b[0m\n`);
 export const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-/** Environment for installs: node-gyp builds native modules against the local Node headers. */
+/**
+ * Environment for installs: node-gyp builds native modules (better-sqlite3, isolated-vm) against the
+ * local Node headers, and never tries to download a prebuilt binary first (prebuild-install).
+ */
 export function installEnv() {
-  const env = { ...process.env };
+  const env = { ...process.env, npm_config_build_from_source: 'true' };
   if (!env.npm_config_nodedir && existsSync('/usr/include/node/node.h')) env.npm_config_nodedir = '/usr';
   return env;
+}
+
+/**
+ * RENDER_IN_PROCESS_FOR_BENCH runs the areas' server builds inside the server process, without the
+ * sandbox: the benchmark's comparison only (tools/bench). The normal starts refuse it.
+ */
+export function refuseBenchOnlySettings() {
+  if (process.env.RENDER_IN_PROCESS_FOR_BENCH) {
+    process.stderr.write(
+      "RENDER_IN_PROCESS_FOR_BENCH is for the benchmark only: it runs the areas' server builds inside the server, without the sandbox. Unset it.\n",
+    );
+    process.exit(1);
+  }
 }
 
 /** Runs a command with inherited output; rejects on a non-zero exit. */
@@ -94,7 +110,7 @@ export async function ensureDependencies() {
   // Written after a successful install; newer than every manifest means nothing to do.
   const marker = join(root, 'node_modules', '.shop-installed');
   if (existsSync(marker) && statSync(marker).mtimeMs >= newestInput()) return;
-  await step('Installing dependencies (pnpm install; better-sqlite3 compiles from source)', () =>
+  await step('Installing dependencies (pnpm install; better-sqlite3 and isolated-vm compile from source)', () =>
     run('pnpm', ['install', '--frozen-lockfile'], { env: installEnv() }),
   );
   writeFileSync(marker, new Date().toISOString());

@@ -6,11 +6,13 @@
 // The server prints the shop's address and the operator console's (its own origin,
 // OPS_PORT, default PORT+3).
 import { join, resolve } from 'node:path';
-import { ensureDependencies, log, root, seconds } from './lib.mjs';
+import { ensureDependencies, log, refuseBenchOnlySettings, root, seconds } from './lib.mjs';
 import { buildAll, publishAll } from './build.mjs';
 import { startGatewaySimulator } from './gateway-simulator.mjs';
 import { supervise } from './supervise.mjs';
+import { serverEnvironment } from './owner-key.mjs';
 
+refuseBenchOnlySettings();
 const since = performance.now();
 await ensureDependencies();
 await buildAll();
@@ -27,6 +29,12 @@ const gateway = process.env.GATEWAY_URL
   ? null
   : await startGatewaySimulator({ dataDir, port: Number(process.env.GATEWAY_PORT ?? (port === 0 ? 0 : port + 2)) });
 if (gateway) process.env.GATEWAY_URL = gateway.url;
-const code = await supervise({ command: process.execPath, args: ['--enable-source-maps', 'dist/server.js'], cwd: apiDir });
+// The server never gets the owner's private key (nor where it lies): it verifies with public keys only.
+const code = await supervise({
+  command: process.execPath,
+  args: ['--enable-source-maps', 'dist/server.js'],
+  cwd: apiDir,
+  env: serverEnvironment(process.env),
+});
 await gateway?.stop();
 process.exit(code);

@@ -8,6 +8,7 @@
 // Order: the first worker starts alone (it migrates and seeds an empty database and writes the
 // shared secrets into the data directory), then the other workers and the web servers, then nginx.
 // The release origin (<dataDir>/origin) must have been published before (release CLI).
+import { serverEnvironment } from './owner-key.mjs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
@@ -106,13 +107,13 @@ map $request_uri $edge_skip_long {
   "~^.{2048}" 1;
 }
 # A preview is one browser's (its answers are private too; the cookie also keeps it from being
-# answered the public page). The shopper's session cookie (Path=/api) never reaches a page, and /api/
-# is never kept here; it is listed so that a request carrying it is passed on and nothing kept from
-# it even so. The canary bucket cookie is not here: every browser that ran the shell has it, and the
+# answered the public page). The shopper's session cookie never reaches a page over http (Path=/api;
+# over https it is __Host-shop_session on Path=/), and /api/ is never kept here; it is listed so that
+# a request carrying it is passed on and nothing kept from it even so. The canary bucket cookie is not here: every browser that ran the shell has it, and the
 # servers answer private while a canary runs, the only time it matters.
 map $http_cookie $edge_skip_cookie {
   default 0;
-  "~*(^|;\\s*)(shop_preview|shop_session)=" 1;
+  "~*(^|;\\s*)(__Host-)?(shop_preview|shop_session)=" 1;
 }
 # The shopper's own pages (basket, checkout, account) and the operators' console are never kept,
 # whatever they answer.
@@ -121,8 +122,9 @@ map $uri $edge_skip_path {
   "~^/(checkout|account|ops|preview|consent)(/|$)" 1;
 }
 ${edgeErrorMaps()}
-# Only what went wrong is logged, with nginx's request id (the one its own error answers show).
-log_format shop_errors escape=json '{"time":"$time_iso8601","requestId":"$request_id","status":$status,"method":"$request_method","uri":"$request_uri","upstream":"$upstream_addr","upstreamStatus":"$upstream_status"}';
+# Only what went wrong is logged, with nginx's request id (the one its own error answers show); the path
+# without its query, which may carry a reset, preview or order token (the servers' lines redact them).
+log_format shop_errors escape=json '{"time":"$time_iso8601","requestId":"$request_id","status":$status,"method":"$request_method","uri":"$uri","upstream":"$upstream_addr","upstreamStatus":"$upstream_status"}';
 map $status $shop_log_error {
   default 0;
   "~^[45]" 1;
@@ -228,7 +230,7 @@ export async function startTopology({
   let gateway = null;
 
   const common = {
-    ...process.env,
+    ...serverEnvironment(process.env),
     NODE_ENV: 'production',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...env,

@@ -24,7 +24,7 @@ export default function LoginPage() {
       const { data } = await call('POST /api/account/login', { body: { email: email.trim(), password } });
       // The API has set the HttpOnly session cookie; the page keeps only who is signed in, until when.
       login({ user: data.user, expiresAt: data.expiresAt });
-      // The shopper's active coupon comes back into the basket (spec section 4, as at startup).
+      // The shopper's active coupon comes back into the basket (requirements R4.4, as at startup).
       void useCouponStore.getState().reapplyActive();
       void navigate(safeNext(params.get('next')), { replace: true });
     },

@@ -108,4 +108,29 @@ describe('OrderDetailPage', () => {
     expect((await screen.findByRole('status')).textContent).toContain('Odstúpenie od zmluvy sme prijali');
     expect(screen.getByText('Odstúpené')).toBeTruthy();
   });
+
+  it('lays out the totals as the checkout does, the rounded amount due of a cash order included', async () => {
+    const cash = { ...order, discount: 1_000, couponCode: 'MINUS1', total: 14_920, amountDue: 14_900 };
+    fetchMock.mockImplementation(async () => json({ data: cash }));
+    const router = createStandaloneRouter([{ path: '/account/orders/:ordertoken', element: <OrderDetailPage /> }], {
+      initialEntry: `/account/orders/${orderToken}`,
+    });
+    await act(async () => {
+      render(<StandaloneRoutes router={router} />);
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Objednávka č. 2026000001' });
+    const totals = [...document.querySelectorAll('.acc-totals dt')].map((dt) =>
+      `${dt.textContent} = ${dt.nextElementSibling!.textContent}`.replace(/\u00a0/g, ' '),
+    );
+    expect(totals).toEqual([
+      'Tovar spolu = 10 €',
+      'Zľava (kupón MINUS1) = −1 €',
+      'Doprava: Kuriér = 4,90 €',
+      'Platba: Na dobierku = 1 €',
+      'z toho DPH 23 % = 2,97 €',
+      'Spolu s DPH = 14,92 €',
+      'Na úhradu v hotovosti (zaokrúhlené na 0,05 €) = 14,90 €',
+    ]);
+    expect(screen.getByTestId('order-total').textContent).toBe('14,92\u00a0€');
+  });
 });

@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
 import { Link, useParams, call, resource, useBasketStore, usePaymentRetry, useInvoiceDownload } from '@shop/shared-kernel';
-import { formatDate, formatFee, formatPrice, ORDER_STATE_LABELS, formatZip, countSk } from '@shop/shared-kernel/rules';
+import { formatDate, formatPrice, ORDER_STATE_LABELS, formatZip, countSk, totalsRows } from '@shop/shared-kernel/rules';
 import { dataOf, usePageMeta, useResource } from '@shop/shared-kernel/react';
 import { shopPaths, type AccountOrderDetail } from '@shop/shared-kernel/contract';
 import { errorMessage } from '../components/field.tsx';
@@ -273,28 +273,17 @@ function OrderDetailContent({ token }: { token: string }) {
         </tbody>
       </table>
       <dl className="acc-totals">
-        <dt>Tovar spolu</dt>
-        <dd>{formatPrice(order.itemsTotal)}</dd>
-        {order.discount > 0 && (
-          <>
-            <dt>Zľava{order.couponCode ? ` (kupón ${order.couponCode})` : ''}</dt>
-            <dd>−{formatPrice(order.discount)}</dd>
-          </>
-        )}
-        <dt>Doprava: {order.shipping.name}</dt>
-        <dd>{formatFee(order.shipping.price)}</dd>
-        <dt>Platba: {order.payment.name}</dt>
-        <dd>{formatFee(order.payment.price)}</dd>
-        {order.vat.map((v) => (
-          <Fragment key={v.rate}>
-            <dt>z toho DPH {v.rate} %</dt>
-            <dd>{formatPrice(v.vat)}</dd>
-          </Fragment>
-        ))}
-        <dt className="acc-total">Spolu s DPH</dt>
-        <dd className="acc-total" data-testid="order-total">
-          {formatPrice(order.total)}
-        </dd>
+        {totalsRows(order).map((row, i) => {
+          const total = row.kind === 'total' ? 'acc-total' : undefined;
+          return (
+            <Fragment key={i}>
+              <dt className={total}>{row.label}</dt>
+              <dd className={total} data-testid={row.kind === 'total' ? 'order-total' : undefined}>
+                {row.shown}
+              </dd>
+            </Fragment>
+          );
+        })}
       </dl>
 
       <section aria-labelledby="acc-history">

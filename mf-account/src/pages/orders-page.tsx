@@ -16,7 +16,7 @@ function OrderList() {
   if (list.status === 'error') return <p role="alert">Objednávky sa nepodarilo načítať.</p>;
   if (!list.data) return <div aria-busy="true" className="page-skeleton" />;
   const { data, meta } = list.data;
-  // A page above the page count resets to the first page (spec section 2).
+  // A page above the page count resets to the first page (requirements R2.9).
   if (page > meta.pageCount && meta.total > 0) return <Navigate to={`${pathname}${withoutPageQuery(search)}`} replace />;
   if (meta.total === 0) {
     return (

@@ -5,7 +5,7 @@ import { useAfterHydration } from '@shop/shared-kernel/react';
 import { shopPaths, type ProductAccessory, type VariantData } from '@shop/shared-kernel/contract';
 
 /**
- * Quantity with the spec's numeric cleaning, and the add-to-basket button. Required accessories
+ * Quantity with the numeric cleaning of requirements R5.3, and the add-to-basket button. Required accessories
  * and components go into the basket with the product (isRequired / isComponent lines), in the
  * amount per piece times the quantity.
  */

@@ -1,7 +1,7 @@
 import { formatNumber } from '@shop/shared-kernel/rules';
 
 /**
- * An attribute value held in thousandths, in the spec's display style (whole numbers without
+ * An attribute value held in thousandths, in the display style of requirements R9.2 (whole numbers without
  * decimals, else two decimals, decimal comma) unless that would lose a digit: λ 0.035 stays
  * "0,035", not "0,04". Written out like the kernel's formatNumber (no Intl formatter in the boot).
  */

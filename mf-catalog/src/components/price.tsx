@@ -2,7 +2,7 @@ import { formatPrice, salePercent, unitPriceBeforeSale, unitPriceWithVat } from 
 import type { VariantData } from '@shop/shared-kernel/contract';
 
 /**
- * Price with VAT by the spec's formula. A discounted price shows the price before the sale and,
+ * Price with VAT by requirements R9.4. A discounted price shows the price before the sale and,
  * as Slovak law asks, the lowest price of the 30 days before the discount.
  */
 export function Price({

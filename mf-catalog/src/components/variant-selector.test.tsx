@@ -25,7 +25,7 @@ describe('VariantSelector', () => {
   });
 });
 
-describe('VariantSelector count word (spec section 9)', () => {
+describe('VariantSelector count word (requirements R9.10)', () => {
   it.each([
     [1, 'Vyberte variant (1 variant)'],
     [2, 'Vyberte variant (2 varianty)'],
@@ -53,7 +53,7 @@ describe('VariantSelector count word (spec section 9)', () => {
 });
 
 describe('Price', () => {
-  it('shows the price with VAT by the spec formula, and the price before the sale', () => {
+  it('shows the price with VAT by requirements R9.4, and the price before the sale', () => {
     // 10.000 € + 23 % VAT = 12.30 €, minus 15 % = 10.455 → 10,46 €
     render(<Price variant={variant({ v_sale: 15000 })} />);
     expect(screen.getByTestId('price').textContent).toBe('10,46\u00a0€');

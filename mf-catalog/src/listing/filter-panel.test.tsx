@@ -40,7 +40,7 @@ describe('FilterPanel', () => {
     expect((onChange.mock.calls[1]![0] as URLSearchParams).get('f14')).toBe('sadra, kartón');
   });
 
-  it('applies a numeric range with its unit, cleaning the typed numbers like the spec says', () => {
+  it('applies a numeric range with its unit, cleaning the typed numbers as requirements R5.3 says', () => {
     const onChange = vi.fn();
     render(<FilterPanel facets={facets} params={new URLSearchParams()} onChange={onChange} />);
     expect(screen.getByText('Hrúbka (mm)')).toBeTruthy();

@@ -46,7 +46,7 @@ function CheckboxGroup({
   );
 }
 
-/** A "from – to" range in the given unit; applied on submit, with the spec's numeric cleaning. */
+/** A "from – to" range in the given unit; applied on submit, with the numeric cleaning of requirements R5.3. */
 export function RangeFilter({
   legend,
   name,

@@ -65,11 +65,11 @@ describe('BasketLineItem', () => {
     expect(useBasketStore.getState().lines[0]?.amount).toBe(2);
   });
 
-  it('cleans a typed amount by the spec and commits it on Enter', () => {
+  it('cleans a typed amount by requirements R5.3 and commits it on Enter', () => {
     render(<Current />);
     const input = screen.getByLabelText('Množstvo Tehla plná') as HTMLInputElement;
     fireEvent.change(input, { target: { value: '1 2,5' } });
-    // Cleaned by the spec, shown with the decimal comma the shopper typed.
+    // Cleaned by requirements R5.3, shown with the decimal comma the shopper typed.
     expect(input.value).toBe('12,5');
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(useBasketStore.getState().lines[0]?.amount).toBe(12);

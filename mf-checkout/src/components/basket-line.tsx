@@ -12,7 +12,7 @@ import {
 import { shopPaths, type BasketLine } from '@shop/shared-kernel/contract';
 
 /**
- * One basket line: amount with the spec's numeric cleaning, plus/minus, remove. A line whose
+ * One basket line: amount with the numeric cleaning of requirements R5.3, plus/minus, remove. A line whose
  * variant changed price or became unavailable since it was added is flagged, never changed
  * silently: the shopper acknowledges the new price or removes the line.
  */

@@ -1,48 +1,47 @@
+import { Fragment } from 'react';
 import { Link, useBasketStore, useCouponStore } from '@shop/shared-kernel';
-import { basketTotal, formatPrice, lineTotal, priceAfterCoupon, vatBreakdown } from '@shop/shared-kernel/rules';
+import { formatPrice, lineTotal, orderTotals, totalsRows, type TotalsRowKind } from '@shop/shared-kernel/rules';
 import { CouponForm } from './coupon-form.tsx';
 import { useQuote } from './use-quote.ts';
 import { shopPaths } from '@shop/shared-kernel/contract';
 
-/** Subtotal, coupon, VAT per rate, a shipping estimate and the total, by the kernel's rules. */
+/** Before the order, the basket's own words for the goods and the coupon. */
+const BASKET_LABELS: Partial<Record<TotalsRowKind, string>> = { items: 'Medzisúčet', discount: 'Zľava z kupónu' };
+const TEST_IDS: Partial<Record<TotalsRowKind, string>> = { items: 'subtotal', discount: 'discount', total: 'basket-total' };
+
+/** Subtotal, coupon, VAT per rate, a shipping estimate and the total, in the kernel's layout of an order's totals. */
 export function BasketSummary({ canContinue }: { canContinue: boolean }) {
   const lines = useBasketStore((state) => state.lines);
-  const discount = useCouponStore((state) => state.discount);
-  const subtotal = basketTotal(lines);
-  const total = priceAfterCoupon(subtotal, discount);
+  const coupon = useCouponStore((state) => state.discount);
   const { quote } = useQuote(lines, {});
   const deliveries = quote?.shipping.filter((m) => m.available && m.code !== 'pickup') ?? [];
   const cheapest = deliveries.reduce<(typeof deliveries)[number] | null>(
     (best, m) => (best === null || m.price < best.price ? m : best),
     null,
   );
-  const vat = vatBreakdown(
-    lines.map((line) => ({ gross: lineTotal(line), rate: line.variantData.v_vat })),
-    discount,
+  const totals = orderTotals({
+    lines: lines.map((line) => ({ lineTotal: lineTotal(line), vat: line.variantData.v_vat })),
+    discount: coupon,
+  });
+  const rows = totalsRows({ ...totals, couponCode: null, shipping: null, payment: null });
+  const row = (r: (typeof rows)[number]) => (
+    <Fragment key={`${r.kind}-${r.label}`}>
+      <dt className={r.kind === 'total' ? 'chk-summary__total' : undefined}>{BASKET_LABELS[r.kind] ?? r.label}</dt>
+      <dd className={r.kind === 'total' ? 'chk-summary__total' : undefined} data-testid={TEST_IDS[r.kind]}>
+        {r.shown}
+      </dd>
+    </Fragment>
   );
   return (
     <aside className="chk-summary" aria-label="Súhrn košíka">
       <dl>
-        <dt>Medzisúčet</dt>
-        <dd data-testid="subtotal">{formatPrice(subtotal)}</dd>
-        {discount > 0 && (
-          <>
-            <dt>Zľava z kupónu</dt>
-            <dd data-testid="discount">−{formatPrice(Math.min(discount, subtotal))}</dd>
-          </>
-        )}
-        {vat.map((line) => (
-          <Row key={line.rate} label={`z toho DPH ${line.rate} %`} value={formatPrice(line.vat)} />
-        ))}
+        {rows.filter((r) => r.kind !== 'total').map(row)}
         <dt>Doručenie (odhad)</dt>
         <dd data-testid="shipping-estimate">
           {/* The estimate comes after the amounts: a text of its own in place of the dash, not the dash's text moved (a shift). */}
           {cheapest ? <span>{cheapest.price === 0 ? 'zadarmo' : `od ${formatPrice(cheapest.price)}`}</span> : '—'}
         </dd>
-        <dt className="chk-summary__total">Spolu s DPH</dt>
-        <dd className="chk-summary__total" data-testid="basket-total">
-          {formatPrice(total)}
-        </dd>
+        {rows.filter((r) => r.kind === 'total').map(row)}
       </dl>
       <CouponForm />
       {canContinue ? (
@@ -53,14 +52,5 @@ export function BasketSummary({ canContinue }: { canContinue: boolean }) {
         <p className="chk-message chk-message--error">Pred pokračovaním vyriešte označené položky.</p>
       )}
     </aside>
-  );
-}
-
-function Row({ label, value }: { label: string; value: string }) {
-  return (
-    <>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </>
   );
 }

@@ -3,7 +3,7 @@ import { Link, useAuthStore, useCouponStore } from '@shop/shared-kernel';
 import { isAuthenticated } from '@shop/shared-kernel/rules';
 import { shopPaths } from '@shop/shared-kernel/contract';
 
-/** Coupons apply only for a signed-in shopper (spec section 6). */
+/** Coupons apply only for a signed-in shopper (requirements R6.2). */
 export function CouponForm() {
   const signedIn = useAuthStore((state) => isAuthenticated(state.auth));
   const { status, coupon, message, apply, remove } = useCouponStore();

@@ -113,8 +113,8 @@ export default function OrderPage() {
           quantity: line.amount,
         })),
       });
-      // Only now, after the order exists, is the basket emptied.
-      useCheckoutStore.getState().finish();
+      // Only now, after the order exists, is the basket emptied; the thank-you page shows the order as answered here.
+      useCheckoutStore.getState().finish(data.order);
       useBasketStore.getState().clear();
       if (data.redirectUrl) window.location.assign(data.redirectUrl);
       else navigate(shopPaths.thankYou(data.order.token), { replace: true });
@@ -194,19 +194,7 @@ export default function OrderPage() {
         </div>
         <aside className="chk-summary" aria-label="Súhrn objednávky">
           <h2>Súhrn objednávky</h2>
-          {quote && (
-            <OrderLines
-              lines={quote.lines}
-              itemsTotal={quote.itemsTotal}
-              discount={quote.discount}
-              couponCode={quote.coupon?.code ?? null}
-              shipping={shipping}
-              payment={payment}
-              total={quote.total}
-              amountDue={quote.amountDue}
-              vat={quote.vat}
-            />
-          )}
+          {quote && <OrderLines lines={quote.lines} totals={{ ...quote, couponCode: quote.coupon?.code ?? null, shipping, payment }} />}
           <label className="chk-check">
             <input
               type="checkbox"

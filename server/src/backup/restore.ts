@@ -8,7 +8,7 @@
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SECRET_FILES } from '../config.ts';
+import { RETIRED_SECRET_FILES, SECRET_FILES } from '../config.ts';
 import { sqliteFileOf } from '../db/create-database.ts';
 import { migrations } from '../db/migrations/index.ts';
 import { assertFileKey, type FileStore } from '../infra/storage/file-store.ts';
@@ -98,7 +98,8 @@ async function verify(reader: BackupReader): Promise<void> {
     }
   }
   for (const path of under(reader.manifest, BACKUP_PATHS.secrets)) {
-    if (!SECRETS.includes(path.slice(BACKUP_PATHS.secrets.length))) bad.push(`${path} (not a secret the shop keeps)`);
+    const name = path.slice(BACKUP_PATHS.secrets.length);
+    if (!SECRETS.includes(name) && !RETIRED_SECRET_FILES.includes(name)) bad.push(`${path} (not a secret the shop keeps)`);
   }
   if (bad.length > 0) {
     throw new RestoreRefused(
@@ -191,7 +192,10 @@ export async function restoreBackup(reader: BackupReader, target: RestoreTarget)
     const key = path.slice(BACKUP_PATHS.files.length);
     await target.files.put(key, await readFile(await reader.localFile(path)), contentTypeOf(key));
   }
-  const secrets = under(manifest, BACKUP_PATHS.secrets).map((path) => path.slice(BACKUP_PATHS.secrets.length));
+  // An older backup's private release key stays out of the data directory: a server never holds it.
+  const secrets = under(manifest, BACKUP_PATHS.secrets)
+    .map((path) => path.slice(BACKUP_PATHS.secrets.length))
+    .filter((secret) => !RETIRED_SECRET_FILES.includes(secret));
   await mkdir(target.dataDir, { recursive: true });
   for (const secret of secrets) {
     const file = join(target.dataDir, secret);

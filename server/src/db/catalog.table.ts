@@ -1,6 +1,5 @@
+/** The catalogue's tables. Money columns are integers in thousandths of a euro; timestamps are ISO 8601 UTC text. */
 import type { Generated, Insertable, Selectable } from 'kysely';
-
-/** Money columns are integers in thousandths of a euro; timestamps are ISO 8601 UTC text. */
 
 export interface CategoryTable {
   cat_id: Generated<number>;

@@ -101,8 +101,8 @@ function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDataba
 /**
  * A statement that answers rows reads them as arrays (better-sqlite3's raw mode) and makes them
  * objects here, each with one object literal of its columns: better-sqlite3 builds a row object
- * property by property, which cost about twice as much, a sizeable share of a catalogue
- * request's time in SQLite. Same objects: the columns' names
+ * property by property, which costs more, and row objects are a sizeable share of a catalogue
+ * request's work in SQLite (figures: tools/bench/results.md). Same objects: the columns' names
  * as keys, in their order, a later column of the same name winning.
  */
 function withRowObjects(statement: SqliteDatabase.Statement): Statement {
@@ -128,13 +128,13 @@ function withRowObjects(statement: SqliteDatabase.Statement): Statement {
 /**
  * better-sqlite3 runs queries synchronously and Kysely hands its one connection from query to
  * query with promises, so under load all requests in flight run to their end in one unbroken chain
- * of microtasks: meanwhile the event loop accepts no connection and reads no request (measured:
- * one new connection accepted per such chain, clients waiting seconds to be let in; a request's
- * queries issued together held the loop for their sum). So queries run in time slices: a query
- * that would start more than SLICE_MS after the
- * last yield first yields to the event loop, so I/O is served between queries and the loop is held
- * at most for one slice plus the longest single query, while a short chain of quick queries pays
- * for no extra turn of the loop (a yield before every query made every request slower).
+ * of microtasks: meanwhile the event loop accepts no connection and reads no request, so new
+ * clients wait to be let in, and a request's queries issued together hold the loop for their sum.
+ * So queries run in time slices: a query that would start more than SLICE_MS after the last yield
+ * first yields to the event loop, so I/O is served between queries and the loop is held at most
+ * for one slice plus the longest single query, while a short chain of quick queries pays for no
+ * extra turn of the loop (a yield before every query made every request slower). Figures:
+ * tools/bench/results.md.
  */
 const SLICE_MS = 8;
 let sliceStarted = 0;

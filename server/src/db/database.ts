@@ -35,10 +35,11 @@ import type {
   SettingTable,
 } from './content.table.ts';
 import type { EmailChangeTable, OutboxTable } from './outbox.table.ts';
-import type { ClientMetricTable } from './telemetry.table.ts';
+import type { ClientMetricTable, ClientSessionTable } from './telemetry.table.ts';
 import type { BackupStatusTable } from './backup.table.ts';
 import type { CspViolationTable } from './csp-violation.table.ts';
 import type { ClientVitalTable } from './client-vitals.table.ts';
+import type { RenderFailureTable } from './render-failure.table.ts';
 import type {
   ReleaseIntegrityCheckTable,
   ReleaseIntegrityFindingTable,
@@ -53,6 +54,7 @@ import type {
   OperatorSignInFailureTable,
   OperatorTable,
 } from './operator.table.ts';
+import type { ReleaseFloorTable, ReleaseMoveTable, ReleaseRegistryTable } from './release-registry.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
 import type { OrderItemTable, OrderTable, PaymentNotificationTable, PaymentTable, ShippingWeightBandTable } from './orders.table.ts';
@@ -102,6 +104,8 @@ export interface Database {
   email_changes: EmailChangeTable;
   // client telemetry: page views and errors per minute, area and version
   client_metrics: ClientMetricTable;
+  // what the canary watch judges: per telemetry session and part version, each session once
+  client_sessions: ClientSessionTable;
   pickup_points: PickupPointTable;
   // the last backup taken and the last that failed
   backup_status: BackupStatusTable;
@@ -113,6 +117,10 @@ export interface Database {
   release_signatures: ReleaseSignatureTable;
   release_integrity_findings: ReleaseIntegrityFindingTable;
   release_integrity_checks: ReleaseIntegrityCheckTable;
+  // the registry in force with its growing revision, its moves and its floors
+  release_registry: ReleaseRegistryTable;
+  release_moves: ReleaseMoveTable;
+  release_floors: ReleaseFloorTable;
   // operator accounts of the console, their sessions, recovery codes and the failed sign-ins the lockout counts
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
@@ -124,6 +132,8 @@ export interface Database {
   csp_violations: CspViolationTable;
   // the shoppers' Web Vitals: counts per hour, part, version, route, metric and value bucket
   client_vitals: ClientVitalTable;
+  // server renders that failed in the sandbox, the newest kept
+  render_failures: RenderFailureTable;
 }
 
 export type Db = Kysely<Database>;

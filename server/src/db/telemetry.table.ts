@@ -17,3 +17,24 @@ export interface ClientMetricTable {
 }
 
 export type ClientMetricRow = Selectable<ClientMetricTable>;
+
+/**
+ * Per telemetry session (a random id the server issued to one browser for a short while) and part
+ * version: what the canary watch counts, each session once.
+ */
+export interface ClientSessionTable {
+  session: string;
+  /** shell | catalog | checkout | account | content. */
+  part: string;
+  version: string;
+  /** ISO UTC. */
+  first_seen: string;
+  last_seen: string;
+  /** 1: the session showed a page of this version. */
+  viewed: Generated<number>;
+  /** 1: the session met an error in this version. */
+  errored: Generated<number>;
+  /** The session's worst LCP and INP in this version (ms), null: none reported. */
+  lcp: number | null;
+  inp: number | null;
+}

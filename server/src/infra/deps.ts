@@ -6,6 +6,9 @@ import type { Metrics } from './observability/metrics.ts';
 import type { RateLimits } from './cache/rate-limit.ts';
 import type { SharedState } from './cache/shared-state.ts';
 
+/** The versions of each part (shell, areas) a browser may be running: in force or in a canary. */
+export type ReleasedVersions = ReadonlyMap<string, ReadonlySet<string>>;
+
 /** Something /api/ready checks besides the database (e.g. the release registry). */
 export type ReadinessCheck = { name: string; label: string; check: () => Promise<unknown> };
 
@@ -33,4 +36,9 @@ export type ApiDeps = {
   files: FileStore;
   /** A browser reported that an area's version failed to load (the integrity watch checks its files). */
   onClientLoadFailure: (area: string, version: string | null) => void;
+  /**
+   * Client telemetry: the part versions reports are kept for (others are dropped and counted), and
+   * the key telemetry sessions are signed with (domains/ops/telemetry/telemetry-session.ts).
+   */
+  telemetry: { releasedVersions: () => Promise<ReleasedVersions>; sessionKey: Buffer };
 };

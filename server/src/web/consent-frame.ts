@@ -60,7 +60,25 @@ export function consentCookies(choice: 'all' | 'none', secure: boolean): string[
   return consentCookieStrings({ cookie_required: true, cookie_ga: granted, cookie_ads: granted }, { secure });
 }
 
-/** Where to go back after the form: a same-origin path only. */
-export function safeBackPath(back: unknown): string {
-  return typeof back === 'string' && back.startsWith('/') && !back.startsWith('//') && !back.includes('\\') ? back : '/';
+/** The longest way back the form may carry (the page's path and query; a longer one goes home). */
+const BACK_LIMIT = 2000;
+
+/**
+ * Where to go back after the form: `back` resolved as a browser would against the shop's public
+ * address (`publicUrl`, never the request's Host), and only when it stays on that origin; else the
+ * home page. The answer is the resolved path and query, never the text as sent: a tab, a newline
+ * or a backslash (`/\t/example.org`, `/\\example.org`) is read as the URL parser reads it, and a path
+ * the parser leaves starting with `//` is cut to one slash, so no Location is another host's.
+ */
+export function safeBackPath(back: unknown, publicUrl: string): string {
+  if (typeof back !== 'string' || back.length === 0 || back.length > BACK_LIMIT) return '/';
+  const shop = new URL(publicUrl);
+  let target: URL;
+  try {
+    target = new URL(back, shop);
+  } catch {
+    return '/';
+  }
+  if (target.origin !== shop.origin) return '/';
+  return `/${target.pathname.replace(/^\/+/, '')}${target.search}`;
 }

@@ -1,20 +1,27 @@
 /**
  * Open tabs learn of a registry change within a second: `GET /builds/events`
  * is a server-sent event stream that sends the registry's revision whenever
- * it changes (one watcher per server, a look at the registry's stamp every
- * half second however many tabs listen: a stat of the file on the local
- * directory, a HEAD request on an object store). The shell makes the next
+ * it changes (one watcher per server, a look at the revision in force every
+ * half second however many tabs listen: the database's, never the origin's
+ * file an origin writer could change). The shell makes the next
  * navigation a full page load when the revision differs from the one it
  * booted with.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { readRegistry, REGISTRY_KEY, type ReleaseStorage } from '@shop/release';
+import { originBook, type RegistryBook, type ReleaseStorage } from '@shop/release';
 
-export type RegistryEventsOptions = { storage: ReleaseStorage; pollMs?: number; heartbeatMs?: number; maxClients?: number };
+export type RegistryEventsOptions = {
+  storage: ReleaseStorage;
+  /** The registry in force (the server's database); default: the origin's files (tests). */
+  book?: RegistryBook;
+  pollMs?: number;
+  heartbeatMs?: number;
+  maxClients?: number;
+};
 
 export function registryEvents(app: FastifyInstance, options: RegistryEventsOptions): void {
-  const { storage } = options;
+  const book = options.book ?? originBook(options.storage);
   const pollMs = options.pollMs ?? 500;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxClients = options.maxClients ?? 5_000;
@@ -29,11 +36,8 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
 
   async function poll() {
     // A failure to look (the object store unreachable) is logged and changes nothing: tabs keep their revision.
-    const found = await storage.stamp(REGISTRY_KEY);
-    const next = found ?? 'none';
-    if (next === stamp) return;
-    const current = found ? (await readRegistry(storage)).revision : null;
-    stamp = next;
+    const current = (await book.exists()) ? (await book.read()).revision : null;
+    stamp = current ?? 'none';
     if (current === revision) return;
     revision = current;
     for (const client of clients) send(client, revisionEvent());

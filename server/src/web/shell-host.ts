@@ -11,9 +11,10 @@ import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../infra/http/error-handler.ts';
 import {
   isVersionName,
+  originBook,
   publicRegistry,
-  readRegistry,
   type PublicRegistry,
+  type RegistryBook,
   type ReleaseStorage,
   PREVIEW_COOKIE,
   PREVIEW_PATH,
@@ -22,14 +23,21 @@ import {
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewedRegistry } from './preview-host.ts';
 import { REPORTING_ENDPOINTS } from '../infra/http/security-headers.ts';
-import { CONFIG_ID, CONFIG_READER, shellInlineScripts, type PagePolicyOptions } from './page-policy.ts';
-import { pagePolicy } from '../infra/http/security-headers.ts';
+import { CONFIG_ID, CONFIG_READER, shellInline, shellPagePolicyFor, type PagePolicyOptions, type ShellInline } from './page-policy.ts';
 import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
 import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
-import { CANARY_BUCKET_COOKIE, isCanaryBucket } from '@shop/shared-kernel/rules';
-import { createPageRenderer, NotServerRendered, type RenderBudget } from './ssr/page-render.ts';
+import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
+import {
+  createPageRenderer,
+  NotServerRendered,
+  RenderFailed,
+  type RenderBudget,
+  type RenderedPage,
+  type RendererSettings,
+  type RenderFailure,
+} from './ssr/page-render.ts';
 import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml } from './ssr/page-html.ts';
 import { compressedPage, compressingStream, preferredEncoding } from '../infra/http/compression.ts';
 import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
@@ -44,6 +52,11 @@ export type ShellHostOptions = {
    * disk (an object store's are downloaded into its cache once, see `releasedFolder`).
    */
   storage: ReleaseStorage;
+  /**
+   * The registry in force: the server's database (domains/releases/registry.repository.ts), never
+   * the origin's export an origin writer could change. Default (tests of the page host alone): the origin's files.
+   */
+  book?: RegistryBook;
   /** Origin of the areas (the static origin or a CDN), from configuration. */
   assetOrigin: string;
   gtmId: string | null;
@@ -56,6 +69,10 @@ export type ShellHostOptions = {
   publicUrl: string;
   /** Budgets of a server render (default: DEFAULT_RENDER_BUDGET). */
   renderBudget?: RenderBudget;
+  /** The sandbox's renderer processes (default: one, started with the first page). */
+  renderers?: RendererSettings;
+  /** Told of each render that failed in the sandbox (the metric, the failures /ops lists); it is logged here. */
+  onRenderFailure?: (failure: RenderFailure) => void;
   /** How long a rendered page is served again to the next visitors with the same key (ms; 0: never). */
   pageCacheMs?: number;
   /** False: public pages render in the browser only (default true). */
@@ -109,23 +126,56 @@ async function exists(path: string) {
   );
 }
 
-/** This browser's canary bucket, from the cookie its shell keeps; null before the shell first ran. */
-function canaryBucketOf(cookieHeader: string | undefined): number | null {
-  const kept = Number(readCookie(cookieHeader, CANARY_BUCKET_COOKIE) ?? NaN);
+/** This browser's canary bucket, from the cookie its shell keeps (`__Host-` over https); null before the shell first ran. */
+function canaryBucketOf(cookieHeader: string | undefined, https: boolean): number | null {
+  const kept = Number(readCookie(cookieHeader, shopCookieName(CANARY_BUCKET_COOKIE, https)) ?? NaN);
   return isCanaryBucket(kept) ? kept : null;
+}
+
+/**
+ * A page whose head left ahead of it (streamed) has the policy the head was sent with: styles the
+ * render met only later are left out of the HTML (that policy does not admit them), and the
+ * browser adds them itself when the page hydrates (a constructed stylesheet, injectAreaStyles).
+ */
+/** Sends a page's policy, enforced. */
+function setPolicy(reply: FastifyReply, policy: string): FastifyReply {
+  return reply.header('content-security-policy', policy);
+}
+
+function onlyAdmittedStyles(page: RenderedPage): RenderedPage {
+  const sent = page.sentHead;
+  if (!sent) return page;
+  return { ...page, styles: page.styles.filter((style) => sent.styles.some((early) => early.area === style.area)) };
 }
 
 export async function shellHost(app: FastifyInstance, options: ShellHostOptions) {
   const { storage } = options;
+  const book = options.book ?? originBook(storage);
+  const readRegistry = (_storage: ReleaseStorage) => book.read();
   const shellsDir = storage.localPath(SHELLS);
   // Pages rendered here ask the API for their data in-process, through the kernel's own client.
   serveApiInProcess(app);
-  const renderPage = createPageRenderer({
+  const pageRenderer = createPageRenderer({
     storage,
     assetOrigin: options.assetOrigin,
     budget: options.renderBudget,
     integrity: options.integrity,
+    renderers: options.renderers,
+    log: app.log,
+    onFailure: (failure, log) => {
+      log.error(
+        { render: { part: failure.part, version: failure.version, reason: failure.reason, url: failure.url, message: failure.message } },
+        `server render failed in the sandbox (${failure.reason}): ${failure.part} ${failure.version}; the browser renders the page`,
+      );
+      app.metrics?.renderFailure(failure.part, failure.version, failure.reason);
+      options.onRenderFailure?.(failure);
+    },
   });
+  // No renderer outlives the server (tests close theirs; a stopped server's renderers end with it).
+  app.addHook('onClose', async () => pageRenderer.close());
+  if (options.serverRender !== false && options.renderers?.warm) {
+    void pageRenderer.start().catch((error: unknown) => app.log.error({ err: error }, 'server-render sandbox: renderers did not start'));
+  }
   const pageCache = new PageCache(options.pageCacheMs ?? PAGE_CACHE_MS);
   const validators = new PageValidators();
   // An object store's versions are downloaded under its cache: the folder is made here, not by a release.
@@ -133,7 +183,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   await app.register(fastifyStatic, { root: shellsDir, serve: false, preCompressed: true, cacheControl: false });
   app.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
 
-  let indexCache: { dir: string; html: string; inlineScripts: string[] } | null = null;
+  let indexCache: { dir: string; html: string; inline: ShellInline } | null = null;
   const policyOptions: PagePolicyOptions = {
     assetOrigin: options.assetOrigin,
     tagManager: options.gtmId !== null,
@@ -159,18 +209,19 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     }
     return listed.versions;
   }
-  /** The shell's page of a version, and the inline scripts its pages run: its own, the config reader's and the consent notice's. */
+  /** The shell's page of a version, and the inline scripts and styles its pages have: its own, the config reader's and the consent notice's. */
   async function shellIndex(dir: string) {
     if (indexCache?.dir !== dir) {
       const html = await readFile(join(dir, 'index.html'), 'utf8');
-      indexCache = { dir, html, inlineScripts: shellInlineScripts(html) };
+      indexCache = { dir, html, inline: shellInline(html) };
     }
     return indexCache;
   }
 
   // What browsers load: the versions in force, canaries and their shares; not who moved what or why.
+  // From the registry in force, never the origin's file (its export).
   app.get('/builds/latest.json', async (_request, reply) => {
-    if (!(await storage.exists('builds/latest.json'))) {
+    if (!(await book.exists())) {
       return reply.code(404).send({ error: { code: 'not_found', message: 'Obchod ešte nemá nasadenú žiadnu verziu.' } });
     }
     return reply.header('cache-control', 'no-cache').send(publicRegistry(await readRegistry(storage)));
@@ -248,9 +299,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   };
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
-    // The API's and the pictures' paths answer in the error shape, never with the shop's page; so does
-    // the operator console's, which lives on the operator origin only (operator-app.ts).
-    if (/^\/(api|media|ops)(\/|\?|$)/.test(request.url)) return notFoundHandler(request, reply);
+    // The API's and the pictures' paths answer in the error shape, never with the shop's page; so do the
+    // release folders' (in any letter case): this server sends no file of them by those paths; and so
+    // does the operator console's, which lives on the operator origin only (operator-app.ts).
+    if (/^\/(api|media|remotes|shells|ops)([/\\?]|$)/i.test(request.url)) return notFoundHandler(request, reply);
     // Hashed shell files: /assets/<file>, and the host's own entry at the build's root
     // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
     const file = /^\/(assets\/)?([\w.-]+\.(?:js|css|svg|woff2))$/.exec(request.url);
@@ -267,7 +319,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const assetOrigin = options.assetOrigin;
     const shown: PublicRegistry = publicRegistry(registry);
     const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
-    const previewed = previewToken ? await previewedRegistry(storage, options.previewSecret, previewToken, shown) : null;
+    const granted = previewToken ? await previewedRegistry(storage, options.previewSecret, previewToken, shown) : null;
+    // A version marked never to be served again is previewed by no one either.
+    const previewed =
+      granted && !(await book.floors(granted.preview.area)).some((floor) => floor.version === granted.preview.version) ? granted : null;
     let served = previewed?.registry ?? shown;
     // The page's own scripts come from index.html: the shell's signed one, or no page at all.
     if (options.check && !(await options.check('shell', registry.shell!.version, dir, 'index.html'))) {
@@ -276,13 +331,13 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const index = await shellIndex(dir);
     // Only signed versions are served, each script with its integrity (the import map), admitted by its hash.
     let importMap = '';
-    let inlineScripts = index.inlineScripts;
+    let importMapHash: string | null = null;
     if (scripts) {
       try {
         const page = await scripts.forPage(registry.shell!.version, served);
         served = page.registry;
         importMap = page.importMap;
-        inlineScripts = [...inlineScripts, page.importMapHash];
+        importMapHash = page.importMapHash;
       } catch (error) {
         if (!(error instanceof ShellNotTrusted)) throw error;
         request.log.error(
@@ -292,10 +347,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_TRUSTED);
       }
     }
-    // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy.
-    const policy = pagePolicy({ ...policyOptions, inlineScripts });
+
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
-    const bucket = canaryBucketOf(request.headers.cookie);
+    const bucket = canaryBucketOf(request.headers.cookie, options.publicUrl.startsWith('https:'));
     const shownConfig = {
       assetOrigin,
       gtmId: options.gtmId,
@@ -307,6 +361,11 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const pathname = request.url.split('?')[0] ?? '/';
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
+    // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy: the
+    // page's own (import map, Tag Manager where it may run) and the area styles a server render puts in its head.
+    const policyWith = (areaStyles: readonly { css: string }[]) =>
+      shellPagePolicyFor(index.inline, policyOptions, { pathname, noConsent: route?.noConsent, importMapHash, areaStyles });
+    const policy = policyWith([]);
     const preload = await areaPreloadLinks({ storage, registry: served, routes, pathname, assetOrigin });
     const script = `${importMap}<script type="application/json" id="${CONFIG_ID}">${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>${CONFIG_READER}`;
     const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
@@ -318,7 +377,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     reply
       .header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache')
       .type('text/html; charset=utf-8');
-    reply.header('content-security-policy', policy);
+    setPolicy(reply, policy);
     if (policyOptions.reportTo) reply.header('reporting-endpoints', REPORTING_ENDPOINTS);
 
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
@@ -331,6 +390,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const confirmed = validator?.confirmed(request.headers['if-none-match']);
     if (confirmed) {
       app.metrics?.serverRenders.inc({ outcome: 'revalidated' });
+      // The kept copy keeps the policy it came with (it admits that copy's styles): a 304 names none.
+      reply.removeHeader('content-security-policy');
       return reply.code(304).header('etag', confirmed).header('vary', 'accept-encoding').send();
     }
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
@@ -339,35 +400,36 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       const keptTag = validator?.keptTag();
       if (keptTag) reply.header('etag', keptTag);
       // The policy the page was kept with: it admits exactly that page's import map.
-      return sendPage(
-        request,
-        reply.code(cached.status).header('content-security-policy', cached.policy).header('x-page-cache', 'hit'),
-        cached,
-      );
+      return sendPage(request, setPolicy(reply.code(cached.status), cached.policy).header('x-page-cache', 'hit'), cached);
     }
     const config = script + preload;
     if (validator) reply.header('etag', validator.tag);
-    // Set once the head has left ahead of the page: the rest is written into it.
+    // Set once the head has left ahead of the page: the rest is written into it, under the head's policy.
     let streamed: ReturnType<typeof compressingStream> | null = null;
+    let headPolicy = policy;
     try {
       if (options.serverRender === false) throw new NotServerRendered('server rendering is off (SERVER_RENDER=off)');
-      const page = await renderPage({
+      const rendered = await pageRenderer.render({
         url: request.url,
         registry: served,
         shellDir: dir,
         bucket,
         config: shownConfig,
         origin: options.publicUrl,
+        requestId: request.id,
         log: validator ? validator.watch(request.log) : request.log,
         onHead: (head) => {
           const encoding = preferredEncoding(request.headers['accept-encoding']);
           streamed = compressingStream(encoding);
           if (encoding) reply.header('content-encoding', encoding);
+          headPolicy = policyWith(head.styles);
+          setPolicy(reply, headPolicy);
           reply.header('vary', 'accept-encoding').code(200).header('x-page-cache', 'miss').send(streamed.stream);
           streamed.stream.write(documentStart({ template: index.html, head, publicUrl: options.publicUrl, config }));
           streamed.flush();
         },
       });
+      const page = onlyAdmittedStyles(rendered);
       app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
       validator?.rendered(page.embedded);
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
@@ -377,21 +439,24 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         if (cacheKey)
           pageCache.set(cacheKey, {
             status: page.sentHead ? 200 : page.status,
-            policy,
+            policy: headPolicy,
             html: serverRenderedHtml({ template: index.html, page, publicUrl: options.publicUrl, config, afterRoot: firstFrame }),
           });
         (streamed as unknown as ReturnType<typeof compressingStream>).stream.end(rest);
         return reply;
       }
-      const kept: CachedPage = { status: page.status, policy, html, encoded: {} };
+      const renderedPolicy = policyWith(page.styles);
+      const kept: CachedPage = { status: page.status, policy: renderedPolicy, html, encoded: {} };
       if (cacheKey) pageCache.set(cacheKey, kept);
-      return sendPage(request, reply.code(page.status).header('x-page-cache', 'miss'), kept);
+      return sendPage(request, setPolicy(reply.code(page.status).header('x-page-cache', 'miss'), renderedPolicy), kept);
     } catch (error) {
       const expected = error instanceof NotServerRendered;
-      if (!expected) request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
+      // A failure in the sandbox was logged with its part and version where it was recorded.
+      if (!expected && !(error instanceof RenderFailed))
+        request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
       app.metrics?.serverRenders.inc({ outcome: expected ? 'browser' : 'fallback' });
-      // A page the server meant to render but could not is not worth keeping in a shared cache.
-      if (!expected && !streamed) reply.header('cache-control', 'private, no-cache');
+      // A page the server meant to render but could not is not worth keeping in a shared cache, nor confirmed by its tag.
+      if (!expected && !streamed) reply.header('cache-control', 'private, no-cache').removeHeader('etag');
       if (streamed) {
         // The head has left: the page follows as the browser renders it.
         (streamed as ReturnType<typeof compressingStream>).stream.end(documentRestInBrowser(index.html, firstFrame));
@@ -415,7 +480,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       if (body.choice !== 'all' && body.choice !== 'none') {
         return reply.code(400).send({ error: { code: 'bad_request', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
       }
-      return reply.header('set-cookie', consentCookies(body.choice, request.protocol === 'https')).redirect(safeBackPath(body.back), 303);
+      return reply
+        .header('set-cookie', consentCookies(body.choice, request.protocol === 'https'))
+        .redirect(safeBackPath(body.back, options.publicUrl), 303);
     });
   });
   app.get('/', sendIndex);

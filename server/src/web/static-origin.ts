@@ -9,6 +9,10 @@
  * folder into the storage's cache (requests at the same time wait for that one
  * download; a version folder never changes, so it is kept), and every file is
  * then sent from there, with the same headers.
+ *
+ * Only released files leave it: the canonical path of a file a version's valid signed manifest
+ * lists (or of its compressed copy), while its bytes are the signed ones (verified-files.ts). Any
+ * other path, spelling or method is a 404 in the shop's error shape, looked up nowhere.
  */
 import { mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
@@ -18,6 +22,9 @@ import { isArea, isVersionName, type AreaName, type ReleaseStorage, isSafeBuildP
 import type { ReleasedFileCheck } from './verified-files.ts';
 import { releasedFolder } from './released-folder.ts';
 import { addSecurityHeaders } from '../infra/http/security-headers.ts';
+import { errorHandler, notFoundHandler } from '../infra/http/error-handler.ts';
+import { frameworkErrorOptions } from '../infra/http/framework-errors.ts';
+import { notFound } from '../infra/http/errors.ts';
 
 /** Cache-Control of content-hashed files (shell and areas). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -32,35 +39,32 @@ export function dropValidatorsOfImmutable(reply: FastifyReply): void {
   reply.removeHeader('last-modified');
 }
 
-/** The longest URL path the object store's files are looked up for (area, version and a build's file path). */
+/** The longest URL path of a released file (area, version and a build's file path). */
 const MAX_PATH = 700;
+/**
+ * A released file's URL path exactly as the shop writes it: `/remotes/<area>/<version>/<file>`, every
+ * character one a release's names are made of. No escape (`%2e`, `%2f`, `%00`…), no `\`, no empty,
+ * `.` or `..` step: there is one spelling of each file, and only that one is ever sent.
+ */
+const CANONICAL = /^\/remotes\/([a-z]+)\/([0-9A-Za-z.+-]{1,64})\/((?:[\w.-]+\/){0,6}[\w.-]+)$/;
 
 /**
- * The area, version and file a `/remotes/…` URL names, or null when it names none a release
- * could have made (checked before anything is looked up): a known area, a version name, a file
- * path as uploads accept them (no `.` or `..` step, no encoded slash).
+ * The area, version and file a `/remotes/…` URL names in its one canonical spelling (the query is
+ * not part of it), or null: checked before anything is looked up. A known area, a version name, a
+ * file path as uploads accept them.
  */
 export function releasedFileOf(url: string): { area: string; version: string; file: string } | null {
-  const path = url.split(/[?#]/, 1)[0] ?? '';
-  if (path.length > MAX_PATH || !path.startsWith('/remotes/')) return null;
-  let segments: string[];
-  try {
-    segments = path
-      .slice('/remotes/'.length)
-      .split('/')
-      .map((segment) => decodeURIComponent(segment));
-  } catch {
-    return null;
-  }
-  const [area, version, ...rest] = segments;
-  if (!area || !version || rest.length === 0 || !isArea(area) || !isVersionName(version)) return null;
-  if (rest.some((segment) => segment.includes('/'))) return null;
-  const file = rest.join('/');
-  return isSafeBuildPath(file) ? { area, version, file } : null;
+  const path = url.split('?', 1)[0] ?? '';
+  if (path.length > MAX_PATH) return null;
+  const [, area, version, file] = CANONICAL.exec(path) ?? [];
+  if (!area || !version || !file || !isArea(area) || !isVersionName(version) || !isSafeBuildPath(file)) return null;
+  return { area, version, file };
 }
 
+/** The answer for anything that is not a released file's canonical path (or not a file of a signed manifest). */
+export const NOT_RELEASED = 'Súbor nie je súčasťou žiadneho vydania obchodu.';
 /** The answer for a released file whose bytes are not the ones signed (or of a version without a valid signature). */
-export const NOT_AS_RELEASED = { error: { code: 'not_found', message: 'Súbor sa nezhoduje s podpísaným vydaním.' } } as const;
+export const NOT_AS_RELEASED = 'Súbor sa nezhoduje s podpísaným vydaním.';
 
 export async function buildStaticOrigin(options: { storage: ReleaseStorage; logger: FastifyBaseLogger; check: ReleasedFileCheck | null }) {
   const { storage } = options;
@@ -68,6 +72,7 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
   const root = storage.localPath('remotes');
   // Its failures go to the shop's log (one line per 5xx); ordinary file answers are not logged.
   const origin = Fastify({
+    ...frameworkErrorOptions,
     loggerInstance: options.logger.child({ server: 'static-origin' }),
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -77,22 +82,31 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
   // The areas' files are the shop's scripts: the same headers as every answer of the shop (the CDN's TLS sets HSTS).
   addSecurityHeaders(origin, { hsts: false });
   // A missing file answers 404 with CORS too, so the browser reports the 404 and not a CORS error.
+  // A refusal is never kept by a CDN: the file may be put right, or be released, a moment later.
   origin.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+    if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
   });
+  // Every refusal in the shop's error shape: nothing of this origin answers in the framework's words.
+  origin.setErrorHandler(errorHandler);
+  origin.setNotFoundHandler(notFoundHandler);
   const { check } = options;
-  if (check) {
-    // Before any file is sent: only the bytes the version's signed manifest lists leave this origin.
-    origin.addHook('onRequest', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const named = releasedFileOf(request.raw.url ?? '');
-      if (!named) return;
+  // Before anything is looked up or sent: this origin sends released files, by their one spelling,
+  // and only the bytes the version's signed manifest lists. Whatever else is asked for is a 404 here
+  // (the static server would otherwise resolve `//`, `./` or an escape to a file and send it).
+  origin.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS') return;
+    const named = releasedFileOf(request.raw.url ?? '');
+    if (!named) throw notFound(NOT_RELEASED);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    if (check) {
+      const area = named.area as AreaName;
+      if (!(await check.released(area, named.version, named.file))) throw notFound(NOT_RELEASED);
       const key = `remotes/${named.area}/${named.version}`;
       const dir = storage.local ? storage.localPath(key) : await releasedFolder(storage, key);
-      if (await check(named.area as AreaName, named.version, dir, named.file)) return;
-      return reply.code(404).header('cache-control', 'no-store').send(NOT_AS_RELEASED);
-    });
-  }
+      if (!(await check(area, named.version, dir, named.file))) throw notFound(NOT_AS_RELEASED);
+    }
+  });
   const files = {
     root,
     preCompressed: true,

@@ -67,6 +67,8 @@ export type S3TestServer = {
   requests: string[];
   /** Writes objects straight into the server's store (many at once, fast), by bucket key. */
   seed(keys: string[], body?: string): Promise<void>;
+  /** The file on the server's disk that holds an object's bytes, by bucket key (to change them behind its back, its metadata kept). */
+  objectFile(key: string): string;
   /** A storage under a prefix of its own, empty. */
   storage(options?: Partial<Pick<S3StorageOptions, 'conditionalWrites' | 'concurrency'>>): S3Storage;
   stop(): Promise<void>;
@@ -180,6 +182,9 @@ export async function startS3Server(options: { conditionalWrites?: boolean } = {
       await Promise.all(
         keys.map((key) => server.store.putObject(new S3Object(bucket, key, Buffer.from(body), { 'content-type': 'text/plain' }))),
       );
+    },
+    objectFile(key) {
+      return server.store.getResourcePath(bucket, key, 'object');
     },
     storage(extra = {}) {
       const cacheDir = mkdtempSync(join(tmpdir(), 's3-cache-'));

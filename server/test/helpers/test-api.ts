@@ -111,13 +111,22 @@ export type StartTestApiOptions = {
   backgroundJobs?: boolean;
   /** The retired operator token's migration path on /api/metrics (BuildApiOptions.legacyMetricsToken). */
   legacyMetricsToken?: string;
-  /** Proxies whose X-Forwarded-* are believed, on both origins (default none; `true`: any, so a test can name client addresses). */
-  trustProxy?: boolean;
+  /**
+   * Proxies whose X-Forwarded-* are believed, on both origins (default none): a test then speaks for
+   * many client addresses (`true`: 127.0.0.1).
+   */
+  trustProxy?: boolean | string;
   /** The operator console's release views (default: an empty origin in the data directory, a random preview secret); a function gets the database. */
   operatorConsole?:
     Partial<OperatorApiOptions['console']> | ((context: { db: Db; dataDir: string }) => Partial<OperatorApiOptions['console']>);
   /** The operator origin's other settings (its clock, re-authentication window, console files). */
   operatorOrigin?: Partial<Omit<OperatorApiOptions, 'console' | 'operators'>> & { accounts?: OperatorAccountsOptions };
+  /** The database handle the API is given, from the test's (e.g. `db.withPlugin(…)` to watch the queries it runs). */
+  database?: (db: Db) => Db;
+  /** The part versions telemetry is kept for (default: none, as the API's). */
+  releasedVersions?: () => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+  /** New telemetry sessions per address (default: the API's). */
+  telemetrySessionRateLimit?: RateLimitWindow;
 };
 
 const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
@@ -138,8 +147,9 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
 
   const database = await createDatabase({ dataDir, databaseUrl });
   const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
+  const trustProxy = options.trustProxy === true ? '127.0.0.1' : options.trustProxy || undefined;
   const app = buildApi({
-    db: database.db,
+    db: options.database?.(database.db) ?? database.db,
     dialect: database.dialect,
     jwtSecret,
     logger: options.logger ?? false,
@@ -156,8 +166,10 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
     ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
     ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
-    ...(options.trustProxy ? { trustProxy: '127.0.0.1' } : {}),
+    ...(trustProxy ? { trustProxy } : {}),
     ...(options.legacyMetricsToken ? { legacyMetricsToken: options.legacyMetricsToken } : {}),
+    ...(options.releasedVersions ? { releasedVersions: options.releasedVersions } : {}),
+    ...(options.telemetrySessionRateLimit ? { telemetrySessionRateLimit: options.telemetrySessionRateLimit } : {}),
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {
@@ -175,7 +187,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const { accounts, ...operatorOrigin } = options.operatorOrigin ?? {};
   const operatorApp = buildOperatorApi(app, {
     logger: options.logger ?? false,
-    ...(options.trustProxy ? { trustProxy: '127.0.0.1' } : {}),
+    ...(trustProxy ? { trustProxy } : {}),
     operatorUrl: opsUrl,
     operators: operatorAccounts(database.db, accounts),
     ...operatorOrigin,
@@ -268,7 +280,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   return api;
 }
 
-/** Spec section 9 before rounding (the API sorts by this; rounding keeps the order). */
+/** Requirements R9.4 before rounding (the API sorts by this; rounding keeps the order). */
 export function priceWithVat(v: { v_sellPrice: number; v_vat: number; v_sale: number }): number {
   return ((v.v_sellPrice * (100 + v.v_vat)) / 100) * (1 - v.v_sale / 100_000);
 }

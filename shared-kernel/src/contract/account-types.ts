@@ -28,14 +28,14 @@ export const User = Type.Object({
   name: Type.String(),
 });
 
-/** Answer of POST /api/coupon/validate (spec section 7). */
+/** Answer of POST /api/coupon/validate (requirements R7.2). */
 export type CouponValidation = Static<typeof CouponValidation>;
 export const CouponValidation = Type.Object({
   valid: Type.Boolean(),
   /** Why the coupon was refused, or that it was applied (Slovak). */
   message: Type.String(),
   coupon: Type.Union([Coupon, Type.Null()]),
-  /** Discount in euros; the kernel turns it into thousandths (spec section 9). */
+  /** Discount in euros; the kernel turns it into thousandths (requirements R9.5). */
   discount: Type.Number({ description: 'Zľava v eurách' }),
 });
 

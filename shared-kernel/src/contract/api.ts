@@ -1,6 +1,6 @@
 /**
  * The HTTP contract between the browser parts and the API, by call ("METHOD /path": params,
- * query, body, answer). Paths of spec section 7 keep their exact shape; the rest is ours.
+ * query, body, answer). Paths of requirements R7 keep their exact shape; the rest is ours.
  * Every error answer is ApiErrorBody with a 4xx/5xx status.
  */
 import type { AccountCalls } from './account-calls.ts';

@@ -25,7 +25,7 @@ const SearchText = Type.String({ minLength: 1, maxLength: SEARCH_LIMITS.textLeng
 const searchQueryOptions = { additionalProperties: false, maxProperties: SEARCH_LIMITS.parameters };
 
 export const catalogCalls = defineCalls({
-  // spec section 7
+  // requirements R7.4
   'POST /api/product/variant/detail': {
     summary: 'Údaje variantu produktu (pre košík)',
     body: Type.Object({ v_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),

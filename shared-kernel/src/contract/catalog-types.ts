@@ -1,7 +1,7 @@
 /**
  * Catalogue shapes: products, variants, categories, brands, listings with their filters and
  * facets, the 30-day lowest price, accessories, search. Money is always an integer in thousandths
- * of a euro (spec section 9).
+ * of a euro (requirements R9.1).
  *
  * A listing's filter query is the same in the page URL and in the API call, so a filtered page
  * can be shared: several values of one filter are joined with '|'.
@@ -16,7 +16,7 @@ const Id = Type.Integer();
 export type Availability = Static<typeof Availability>;
 export const Availability = Type.Union([Type.Literal('in_stock'), Type.Literal('to_order'), Type.Literal('unavailable')]);
 
-/** Variant data as the basket and the price rules need it (spec section 3). */
+/** Variant data as the basket and the price rules need it (requirements R3.3). */
 export type VariantData = Static<typeof VariantData>;
 export const VariantData = Type.Object({
   v_id: Id,
@@ -45,7 +45,7 @@ export const VariantData = Type.Object({
   p_image: Type.String(),
 });
 
-/** One line of the basket (spec section 3). */
+/** One line of the basket (requirements R3.3). */
 export type BasketLine = Static<typeof BasketLine>;
 export const BasketLine = Type.Object({
   v_id: Id,

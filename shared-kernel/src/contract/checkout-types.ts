@@ -1,6 +1,6 @@
 /**
  * Checkout shapes: contact, shipping and payment methods, the quote, orders, payments, pickup
- * points. Money is always an integer in thousandths of a euro (spec section 9).
+ * points. Money is always an integer in thousandths of a euro (requirements R9.1).
  */
 import { Type, type Static } from '@sinclair/typebox';
 
@@ -81,7 +81,7 @@ export const OrderLine = Type.Object({
   v_name: Type.String(),
   v_unit: Type.String(),
   amount: Type.Number(),
-  /** Unit price with VAT, whole cents (spec section 9). */
+  /** Unit price with VAT, whole cents (requirements R9.1). */
   unitPrice: Type.Number({ description: 'Jednotková cena s DPH, zaokrúhlená na centy' }),
   vat: Type.Number(),
   /** unitPrice × amount. */

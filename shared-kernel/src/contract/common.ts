@@ -16,6 +16,7 @@ export const ApiErrorCode = Type.Union([
   Type.Literal('unauthorized'),
   Type.Literal('forbidden'),
   Type.Literal('not_found'),
+  Type.Literal('method_not_allowed'),
   Type.Literal('conflict'),
   Type.Literal('rate_limited'),
   Type.Literal('internal'),

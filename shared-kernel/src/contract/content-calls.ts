@@ -10,7 +10,7 @@ const RedirectUrl = Type.String({ minLength: 1, maxLength: 2000 });
 const BlogSlug = Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9-]+$' });
 
 export const contentCalls = defineCalls({
-  // spec section 7
+  // requirements R7.5
   'GET /api/menu': { summary: 'Hlavné menu: strom kategórií a odkazy', answer: Type.Object({ data: MenuData }) },
   'GET /api/site': { summary: 'Údaje obchodu (kontakt, firma, odkazy v pätičke)', answer: Type.Object({ data: SiteData }) },
   'GET /api/redirect/list': { summary: 'Všetky presmerovania starých adries', answer: Type.Object({ data: Type.Array(RedirectEntry) }) },

@@ -37,7 +37,7 @@ export const BlogPost = Type.Composite([
   }),
 ]);
 
-/** Consent choices (spec section 3). */
+/** Consent choices (requirements R3.8). */
 export type ConsentChoices = Static<typeof ConsentChoices>;
 export const ConsentChoices = Type.Object({ cookie_required: Type.Boolean(), cookie_ga: Type.Boolean(), cookie_ads: Type.Boolean() });
 

@@ -7,6 +7,7 @@ export type * from './release-types.ts';
 export type * from './telemetry-types.ts';
 export type * from './backup-types.ts';
 export type * from './csp-types.ts';
+export type * from './render-failure-types.ts';
 export type * from './api.ts';
 export type { CheckoutLineInput, QuoteBody, PlaceOrderBody } from './checkout-calls.ts';
 export type * from './registry.ts';

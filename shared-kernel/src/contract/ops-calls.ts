@@ -9,6 +9,7 @@ import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptI
 import { TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 import { CspViolationReport } from './csp-types.ts';
+import { RenderFailureReport } from './render-failure-types.ts';
 
 const Part = Type.Object({ part: Type.String({ maxLength: 20 }) });
 const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
@@ -97,9 +98,19 @@ export const opsCalls = defineCalls({
     answer: Type.Object({ data: ReleaseStatus }),
   },
   'POST /api/ops/releases/:part/rollback': {
-    summary: 'Návrat časti na skoršiu verziu (pripne ju)',
+    summary: 'Návrat časti na skoršiu verziu (pripne ju a verziu, z ktorej sa vracia, označí ako nepoužiteľnú)',
     params: Part,
-    body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
+    body: body({
+      version: Type.Optional(Version),
+      reason: Type.Optional(Reason),
+      /** A team's rollback signed with its key (release/src/move-request.ts); a team's credential alone may not roll back. */
+      signed: Type.Optional(
+        Type.Object(
+          { text: Type.String({ minLength: 1, maxLength: 16_384 }), signature: Type.String({ minLength: 1, maxLength: 200 }) },
+          { additionalProperties: false },
+        ),
+      ),
+    }),
     answer: MoveAnswer,
   },
   'POST /api/ops/releases/:part/pin': {
@@ -123,6 +134,13 @@ export const opsCalls = defineCalls({
     params: Part,
     body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
     answer: MoveAnswer,
+  },
+  /** Marks a version never to be served again, or lifts that mark (an operator's audited override). */
+  'POST /api/ops/releases/:part/floor': {
+    summary: 'Označenie verzie, ktorá sa už nikdy nesmie použiť (alebo zrušenie označenia)',
+    params: Part,
+    body: body({ version: Version, floored: Type.Boolean(), reason: Type.Optional(Reason) }),
+    answer: Type.Object({ data: Type.Object({ part: ReleasePart, version: Type.String(), floored: Type.Boolean() }) }),
   },
   'POST /api/ops/releases/:part/preview': {
     summary: 'Podpísaný odkaz na náhľad verzie',
@@ -176,6 +194,10 @@ export const opsCalls = defineCalls({
   'GET /api/ops/csp-violations': {
     summary: 'Porušenia Content-Security-Policy za posledných 7 dní podľa stránky, časti a direktívy',
     answer: Type.Object({ data: CspViolationReport }),
+  },
+  'GET /api/ops/render-failures': {
+    summary: 'Stránky, ktorých vykreslenie na serveri v izolovanom prostredí zlyhalo: časť, verzia, dôvod (najnovšie)',
+    answer: Type.Object({ data: RenderFailureReport }),
   },
   'GET /api/ops/vitals': {
     summary: 'Web Vitals u zákazníkov: 75. percentil LCP, INP, CLS, FCP a TTFB podľa časti a verzie za posledné hodiny',

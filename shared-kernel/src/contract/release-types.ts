@@ -66,6 +66,10 @@ export const ReleaseMove = Type.Object({
 export type ReleasePin = Static<typeof ReleasePin>;
 export const ReleasePin = Type.Object({ version: Type.String(), by: Type.String(), at: Type.String(), reason: NullableString });
 
+/** A version marked never to be put in force again (by a rollback from it, an operator or the owner). */
+export type ReleaseFloor = Static<typeof ReleaseFloor>;
+export const ReleaseFloor = Type.Object({ version: Type.String(), by: Type.String(), at: Type.String(), reason: NullableString });
+
 export type ReleasePartStatus = Static<typeof ReleasePartStatus>;
 export const ReleasePartStatus = Type.Object({
   part: ReleasePart,
@@ -81,6 +85,8 @@ export const ReleasePartStatus = Type.Object({
     Type.Object({ version: Type.String(), lastInForceUntil: Type.String(), by: NullableString }),
     Type.Object({ refused: Type.String() }),
   ]),
+  /** Versions marked never to be served again. */
+  floors: Type.Optional(Type.Array(ReleaseFloor)),
 });
 
 /** Page views and client errors of one version of an area in the last hour. */

@@ -11,6 +11,7 @@ export * from './account-types.ts';
 export * from './release-types.ts';
 export * from './telemetry-types.ts';
 export * from './csp-types.ts';
+export * from './render-failure-types.ts';
 export { KERNEL_VERSION } from '../singleton/version.ts';
 export { contentCalls } from './content-calls.ts';
 export { catalogCalls } from './catalog-calls.ts';

@@ -74,7 +74,6 @@ export type ShellServerModule<Config = unknown> = {
   createShellServer(options: ShellServerOptions): ShellServer<Config>;
 };
 
-/** What a page render gives the pages (the kernel's React helpers carry it in a context). */
 /** A settled load: its data, or the status of the error it ended with. */
 export type SettledLoad = { ok: true; data: unknown } | { ok: false; status: number; message: string };
 
@@ -92,6 +91,7 @@ export type PageMetaInput = {
  */
 export type PagePicture = { src: string; srcSet?: string; sizes?: string };
 
+/** What a page render gives the pages (the kernel's React helpers carry it in a context). */
 export type ServerRender = {
   /** Loads settled before this render, by resource key. */
   readonly data: ReadonlyMap<string, SettledLoad>;

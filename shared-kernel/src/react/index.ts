@@ -19,6 +19,7 @@ export { useFirstViewPicture } from './use-first-view-picture.ts';
 export { TextField } from './text-field.tsx';
 export type { TextFieldProps } from './text-field.tsx';
 export { injectAreaStyles } from './area-styles.ts';
+export { TRUSTED_TYPES_POLICY, tagManagerScriptUrl, trustedHtml, trustedJsonScript, trustedScriptUrl } from './trusted-types.ts';
 export { useAreaStyles } from './use-area-styles.ts';
 export { usePublicOrigin } from './use-public-origin.ts';
 export { useHydrated } from './use-hydrated.ts';

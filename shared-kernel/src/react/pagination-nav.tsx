@@ -14,7 +14,7 @@ function useHeadLink(rel: 'prev' | 'next', href: string | null) {
 }
 
 /**
- * Page links of a listing (spec section 2): the current page ± 2, the
+ * Page links of a listing (requirements R2.9): the current page ± 2, the
  * neighbouring pages as rel prev/next, also in the document head.
  */
 export function PaginationNav({ page, total, pageSize }: { page: number; total: number; pageSize?: number }) {

@@ -1,5 +1,5 @@
 /**
- * The signed-in state as data (spec section 3): an empty object when signed
+ * The signed-in state as data (requirements R3.1): an empty object when signed
  * out, { auth: 1, user, expiresAt } after login. The token itself (a JWT whose
  * payload carries user_id) is never here: the browser holds it only as the
  * API's HttpOnly session cookie, out of reach of any script on the page; this
@@ -31,7 +31,7 @@ export function signedInState(value: unknown, now = Date.now()): SignedIn | null
 }
 
 /**
- * Authenticated means the auth object is non-empty (spec section 3).
+ * Authenticated means the auth object is non-empty (requirements R3.1).
  * Takes the store state (usable as a selector: useAuthStore(isAuthenticated))
  * or the auth object itself.
  */

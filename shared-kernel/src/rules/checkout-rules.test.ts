@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyContact, normalizeSlovakPhone, normalizeZip, validateContact, vatBreakdown } from './checkout-rules.ts';
+import { emptyContact, normalizeSlovakPhone, normalizeZip, validateContact } from './checkout-rules.ts';
 import type { CheckoutContact } from '../contract/index.ts';
 
 const valid: CheckoutContact = {
@@ -53,20 +53,5 @@ describe('checkout rules', () => {
     ]);
     expect(errors['billing.zip']).toBe('PSČ má 5 číslic, napr. 010 01.');
     expect(validateContact({ ...valid, company: { name: 'Firma s.r.o.', ico: '12345678', dic: '2020123456', icDph: '' } })).toEqual({});
-  });
-
-  it('splits VAT per rate from prices with VAT, the discount in proportion', () => {
-    expect(vatBreakdown([{ gross: 12_300, rate: 23 }])).toEqual([{ rate: 23, base: 10_000, vat: 2_300, total: 12_300 }]);
-    const lines = vatBreakdown(
-      [
-        { gross: 12_300, rate: 23 },
-        { gross: 11_900, rate: 19 },
-      ],
-      2_420,
-    );
-    expect(lines.reduce((s, l) => s + l.total, 0)).toBe(12_300 + 11_900 - 2_420);
-    for (const l of lines) expect(l.base + l.vat).toBe(l.total);
-    // A discount above the total leaves zero, never below.
-    expect(vatBreakdown([{ gross: 1_000, rate: 23 }], 5_000)).toEqual([]);
   });
 });

@@ -1,10 +1,8 @@
 /**
- * Checkout rules shared by the browser and the API: the contact
- * step's field validation with a Slovak message per field, and the VAT
- * breakdown of prices that include VAT. Pure, React-free.
+ * Checkout rules shared by the browser and the API: the contact step's field validation with a
+ * Slovak message per field. Pure, React-free. (An order's totals and VAT: order-totals.ts.)
  */
-import type { CheckoutContact, CompanyData, PostalAddress, VatLine } from '../contract/index.ts';
-import { DEFAULT_VAT } from './money.ts';
+import type { CheckoutContact, CompanyData, PostalAddress } from '../contract/index.ts';
 
 export const CONTACT_MESSAGES = {
   email: 'Zadajte platný e-mail, napr. jan.novak@example.sk.',
@@ -119,39 +117,4 @@ export function emptyContact(): CheckoutContact {
     company: null,
     delivery: null,
   };
-}
-
-/**
- * VAT per rate of prices that include VAT (thousandths): the gross amounts of
- * one rate are summed, the VAT is gross × rate / (100 + rate) rounded to whole
- * cents, the base is the rest. A discount (thousandths, with VAT) is spread
- * over the rates in proportion to their gross amounts; the highest rate takes
- * the rounding remainder. Rates are listed from the highest.
- */
-export function vatBreakdown(entries: readonly { gross: number; rate?: number | null }[], discount = 0): VatLine[] {
-  const byRate = new Map<number, number>();
-  for (const entry of entries) {
-    const rate = entry.rate ?? DEFAULT_VAT;
-    byRate.set(rate, (byRate.get(rate) ?? 0) + entry.gross);
-  }
-  const rates = [...byRate.keys()].sort((a, b) => b - a);
-  const totalGross = rates.reduce((sum, rate) => sum + byRate.get(rate)!, 0);
-  const cut = Math.max(0, Math.min(discount, totalGross));
-  let remaining = cut;
-  const lines: VatLine[] = [];
-  rates.forEach((rate, i) => {
-    const gross = byRate.get(rate)!;
-    let share = 0;
-    if (cut > 0 && totalGross > 0) {
-      share = i === 0 ? 0 : Math.round((cut * gross) / totalGross / 10) * 10;
-      if (i !== 0) remaining -= share;
-    }
-    lines.push({ rate, base: 0, vat: 0, total: gross - share });
-  });
-  if (lines[0] && cut > 0) lines[0].total -= remaining;
-  for (const line of lines) {
-    line.vat = Math.round((line.total * line.rate) / (100 + line.rate) / 10) * 10;
-    line.base = line.total - line.vat;
-  }
-  return lines.filter((line) => line.total !== 0 || entries.length === 0);
 }

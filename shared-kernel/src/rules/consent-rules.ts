@@ -1,6 +1,6 @@
 /**
  * Consent facts without React or a store, so the server can use them too:
- * the three cookies (spec section 3 and 4), how long they last, how to read
+ * the three cookies (requirements R3.8, R4.6), how long they last, how to read
  * them from a Cookie header, and the notice's wording.
  */
 import type { ConsentChoices } from '../contract/index.ts';
@@ -72,4 +72,23 @@ export function analyticsEnabled(
 ): boolean {
   if (route?.noConsent === true) return false;
   return choices?.cookie_ga === true;
+}
+
+/**
+ * Where card data, addresses and accounts are typed, Tag Manager never runs (requirements R4.6): the basket and the
+ * checkout (`/checkout…`), the payment pages (`/payment…`), the account (`/account…`) and the
+ * operators' page. The server leaves its host out of those pages' policy and the shell's loader
+ * never adds it there; a page that has it loads these pages in full, without it.
+ */
+const NO_TAG_MANAGER = /^\/(checkout|payment|account|ops)(\/|$)/i;
+
+export function tagManagerMayRun(pathname: string): boolean {
+  // As the browser resolves it: `//`, `/./`, a backslash or an escaped letter must not slip past the rule.
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(`/${pathname.replace(/^[/\\]+/, '')}`, 'http://shop.invalid').pathname);
+  } catch {
+    return false;
+  }
+  return !NO_TAG_MANAGER.test(path.replace(/\/{2,}/g, '/'));
 }

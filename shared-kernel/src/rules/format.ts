@@ -1,5 +1,5 @@
 /**
- * Display formatting for Slovak (sk-SK), spec section 9: two decimals, whole
+ * Display formatting for Slovak (sk-SK), requirements R9.2: two decimals, whole
  * numbers without decimals, comma as decimal separator, thousands grouped
  * with a non-breaking space, euro sign after a non-breaking space,
  * percentages as integers, dates dd.mm.yyyy in UTC.
@@ -51,7 +51,7 @@ export function formatPercent(percent: number): string {
 }
 
 /**
- * dd.mm.yyyy of the UTC calendar day (spec section 9: dates dd.mm.yyyy in UTC); an invalid date
+ * dd.mm.yyyy of the UTC calendar day (requirements R9.2: dates dd.mm.yyyy in UTC); an invalid date
  * gives "". The one date rule for everything a shopper sees: pages, e-mails and the invoice PDF
  * (the API imports it from '@shop/shared-kernel/rules').
  */

@@ -4,10 +4,12 @@ import {
   DEFAULT_VAT,
   basePrice,
   basketTotal,
+  couponAmountOff,
   couponDiscountAmount,
   lineTotal,
   priceAfterCoupon,
   roundTo005,
+  roundToCents,
   salePercent,
   unitPriceBeforeSale,
   unitPriceWithVat,
@@ -15,7 +17,7 @@ import {
 import { line, variant } from '../testing/fixtures.ts';
 
 describe('constants', () => {
-  it('hold the spec values', () => {
+  it('hold the required values', () => {
     expect(AMOUNT_SCALE).toBe(1000);
     expect(DEFAULT_VAT).toBe(23);
   });
@@ -115,6 +117,39 @@ describe('couponDiscountAmount', () => {
     expect(couponDiscountAmount(-3)).toBe(0);
     expect(couponDiscountAmount(Number.NaN)).toBe(0);
     expect(couponDiscountAmount(Number.POSITIVE_INFINITY)).toBe(0);
+  });
+});
+
+describe('roundToCents', () => {
+  it('rounds thousandths to whole cents, half away from zero', () => {
+    expect(roundToCents(1_005)).toBe(1_010);
+    expect(roundToCents(1_004)).toBe(1_000);
+    expect(roundToCents(1_015)).toBe(1_020);
+    expect(roundToCents(5)).toBe(10);
+    expect(roundToCents(4)).toBe(0);
+    expect(roundToCents(-1_005)).toBe(-1_010);
+    expect(Object.is(roundToCents(-4), 0)).toBe(true);
+  });
+});
+
+describe('couponAmountOff', () => {
+  it('keeps the discount in thousandths, rounded to whole cents (requirements R9.5)', () => {
+    expect(couponAmountOff(5_000, 20_000)).toBe(5_000);
+    expect(couponAmountOff(1_005, 20_000)).toBe(1_010);
+    expect(couponAmountOff(1_004, 20_000)).toBe(1_000);
+    expect(couponAmountOff(4, 20_000)).toBe(0);
+    expect(couponAmountOff(5, 20_000)).toBe(10);
+  });
+  it('never takes more than the goods, so the price after it is never below 0', () => {
+    expect(couponAmountOff(5_000, 2_990)).toBe(2_990);
+    expect(priceAfterCoupon(2_990, couponAmountOff(5_000, 2_990))).toBe(0);
+    expect(couponAmountOff(2_995, 2_990)).toBe(2_990);
+    expect(couponAmountOff(1_000, 0)).toBe(0);
+  });
+  it('is never negative and tolerates garbage', () => {
+    expect(couponAmountOff(-3_000, 20_000)).toBe(0);
+    expect(couponAmountOff(Number.NaN, 20_000)).toBe(0);
+    expect(couponAmountOff(Number.POSITIVE_INFINITY, 20_000)).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Money rules (spec section 9). Every amount is an integer in thousandths
+ * Money rules (requirements R9.1, R9.3–R9.6). Every amount is an integer in thousandths
  * of a euro (12.50 € = 12500). Prices shown to the shopper include VAT and
  * are rounded to whole cents, so the displayed unit price is exactly the
  * number a line total multiplies.
@@ -94,6 +94,21 @@ export function couponDiscountAmount(discountEur: number): number {
   // toFixed strips binary noise such as 1.005 * 100 = 100.49999999999999.
   const cents = Math.round(Number((discountEur * 100).toFixed(6)));
   return cents * CENT;
+}
+
+/** Thousandths rounded to whole cents, half away from zero: 1005 → 1010, 1004 → 1000, −1005 → −1010. */
+export function roundToCents(amount: number): number {
+  return Math.sign(amount) * Math.round(Math.abs(amount) / CENT) * CENT + 0;
+}
+
+/**
+ * A coupon's discount on the goods (both in thousandths, requirements R9.5), kept in thousandths:
+ * rounded to whole cents, never negative and never more than the goods, so the price after it is
+ * never below 0.
+ */
+export function couponAmountOff(discount: number, goods: number): number {
+  if (!Number.isFinite(discount) || discount <= 0) return 0;
+  return Math.min(Math.max(0, goods), roundToCents(discount));
 }
 
 /** The total after the coupon discount; never below 0. */

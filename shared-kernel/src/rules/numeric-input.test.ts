@@ -46,7 +46,7 @@ describe('parseAmountInput', () => {
 });
 
 describe('numericInputText', () => {
-  it('keeps the decimal comma a Slovak shopper types, cleaned as the spec says', () => {
+  it('keeps the decimal comma a Slovak shopper types, cleaned as requirements R5.3 says', () => {
     expect(numericInputText('2,5')).toBe('2,5');
     expect(numericInputText('2.5')).toBe('2,5');
     expect(numericInputText(' 1 2,3.4ks')).toBe('12,34');

@@ -1,5 +1,5 @@
 /**
- * Numeric text input cleaning (spec section 5): remove whitespace, turn
+ * Numeric text input cleaning (requirements R5.3): remove whitespace, turn
  * commas into dots, drop every character other than digits and dots, and
  * merge the dots after the first one away ("1.2.3" → "1.23").
  */
@@ -14,7 +14,7 @@ export function cleanNumericInput(text: string): string {
 }
 
 /**
- * What a numeric field shows while the shopper types: the spec's cleaning, with the decimal
+ * What a numeric field shows while the shopper types: the cleaning of requirements R5.3, with the decimal
  * separator a Slovak shopper writes ("2,5" stays "2,5", never "2.5").
  */
 export function numericInputText(text: string): string {

@@ -1,5 +1,5 @@
 /**
- * Opening hours text of the header (spec section 9), always evaluated in
+ * Opening hours text of the header (requirements R9.9), always evaluated in
  * the shop's time zone (Europe/Bratislava) whatever the machine's zone is.
  *
  * Literal spec rule: "after 15:30" means local time >= 15:30 (the shop is

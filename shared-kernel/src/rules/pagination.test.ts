@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PAGE_SIZE, PAGINATION_WINDOW, pageCount, pageHref, paginate, withoutPageQuery } from './pagination.ts';
 
 describe('constants', () => {
-  it('hold the spec values', () => {
+  it('hold the required values', () => {
     expect(PAGE_SIZE).toBe(15);
     expect(PAGINATION_WINDOW).toBe(2);
   });

@@ -1,5 +1,5 @@
 /**
- * Listing pagination (spec section 2 and 9): page size 15, page links show
+ * Listing pagination (requirements R2.9): page size 15, page links show
  * the current page ± 2, the neighbouring pages get rel prev/next, and a page
  * above the page count resets to 1 with the page query removed.
  */

@@ -7,6 +7,14 @@
 /** The cookie that carries this browser's canary bucket to the server (identifies no one). */
 export const CANARY_BUCKET_COOKIE = 'shop_canary';
 
+/**
+ * A cookie's name as the shop writes it: `__Host-` over https (the browser then refuses one of that
+ * name from any other host, and requires Secure and Path=/), the plain name over http (`npm start`).
+ */
+export function shopCookieName(name: string, https: boolean): string {
+  return https ? `__Host-${name}` : name;
+}
+
 export function isCanaryBucket(value: number): boolean {
   return Number.isInteger(value) && value >= 0 && value < 100;
 }

@@ -1,4 +1,4 @@
-/** Slovak plural of "variant" (spec section 9), by the kernel's plural rule. */
+/** Slovak plural of "variant" (requirements R9.10), by the kernel's plural rule. */
 import { pluralSk } from './plural.ts';
 
 export type VariantWord = 'variant' | 'varianty' | 'variantov';

@@ -175,11 +175,11 @@ describe('createApiClient: typed calls', () => {
     ],
     [
       'deactivateCoupon',
-      (c: ReturnType<typeof client>) => c.call('GET /api/coupon/deactive', { query: { userId: 7 } }),
-      'GET',
+      (c: ReturnType<typeof client>) => c.call('POST /api/coupon/deactive', { query: { userId: 7 } }),
+      'POST',
       '/api/coupon/deactive',
       { userId: '7' },
-      undefined,
+      {},
     ],
     [
       'activeCoupon',

@@ -83,6 +83,7 @@ const ERROR_CODES: readonly ApiErrorCode[] = [
   'unauthorized',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'conflict',
   'rate_limited',
   'internal',
@@ -101,6 +102,8 @@ function codeForStatus(status: number): ApiErrorCode {
       return 'forbidden';
     case 404:
       return 'not_found';
+    case 405:
+      return 'method_not_allowed';
     case 409:
       return 'conflict';
     case 422:

@@ -1,5 +1,5 @@
 /**
- * The signed-in state (spec sections 3 and 4): an empty object when signed
+ * The signed-in state (requirements R3.1, R4.1): an empty object when signed
  * out, { auth: 1, user, expiresAt } after login. The session's token is never
  * here: the API keeps it in an HttpOnly cookie the page cannot read (one
  * injected script would otherwise take the account). What is here is what the

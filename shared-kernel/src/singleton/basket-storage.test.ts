@@ -6,7 +6,7 @@ import { line } from '../testing/fixtures.ts';
 const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
 
 describe('constants', () => {
-  it('hold the spec values', () => {
+  it('hold the required values', () => {
     expect(BASKET_STORAGE_KEY).toBe('cartData');
     expect(BASKET_TTL_MS).toBe(2_592_000_000);
   });

@@ -1,5 +1,5 @@
 /**
- * The basket in browser storage (spec section 3, 5 and 9): key cartData,
+ * The basket in browser storage (requirements R3.9, R5.2, R9.7): key cartData,
  * shape { value: BasketLine[], expires: epoch ms }, kept for 30 days.
  */
 import type { BasketLine } from '../contract/index.ts';

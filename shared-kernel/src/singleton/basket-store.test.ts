@@ -37,15 +37,15 @@ describe('basketCount', () => {
 });
 
 describe('add', () => {
-  it('adds a line, persists cartData and emits basket:changed', () => {
+  it('adds a line, persists cartData and emits basket:edited', () => {
     const events = vi.fn();
-    bus.on('basket:changed', events);
+    bus.on('basket:edited', events);
     useBasketStore.getState().add(line(1, 2));
     expect(useBasketStore.getState().lines).toEqual([line(1, 2)]);
     expect(stored().value).toEqual([line(1, 2)]);
     expect(stored().expires).toBeGreaterThan(Date.now() + BASKET_TTL_MS - 60_000);
     expect(events).toHaveBeenCalledWith({ lines: [line(1, 2)] });
-    bus.off('basket:changed', events);
+    bus.off('basket:edited', events);
   });
 
   it('adds the amount to an existing line with the same v_id', () => {
@@ -150,12 +150,8 @@ describe('clear', () => {
 describe('hydrate', () => {
   it('reads the stored basket', () => {
     localStorage.setItem('cartData', JSON.stringify({ value: [line(3, 4)], expires: Date.now() + 60_000 }));
-    const events = vi.fn();
-    bus.on('basket:changed', events);
     useBasketStore.getState().hydrate();
     expect(useBasketStore.getState().lines).toEqual([line(3, 4)]);
-    expect(events).toHaveBeenCalledWith({ lines: [line(3, 4)] });
-    bus.off('basket:changed', events);
   });
 
   it('ignores an expired basket', () => {
@@ -208,5 +204,29 @@ describe('refreshLines', () => {
     });
     await useBasketStore.getState().refreshLines();
     expect(useBasketStore.getState().lines[0]).toMatchObject({ amount: 9, variantData: { v_sellPrice: 3000 } });
+  });
+});
+
+describe('events', () => {
+  it('emits only events someone listens to: what was added, removed, edited or cleared, never a bare change', () => {
+    localStorage.setItem('cartData', JSON.stringify({ value: [line(3, 4)], expires: Date.now() + 60_000 }));
+    const names: string[] = [];
+    const record = (name: string) => names.push(name);
+    bus.on('*', record);
+    const store = useBasketStore.getState();
+    store.hydrate();
+    store.add(line(1, 2));
+    store.updateAmount(1, 3);
+    store.remove(3);
+    store.clear();
+    bus.off('*', record);
+    expect(names.filter((name) => name.startsWith('basket:'))).toEqual([
+      'basket:added',
+      'basket:edited',
+      'basket:edited',
+      'basket:removed',
+      'basket:edited',
+      'basket:cleared',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The basket (spec section 3 and 4). Every change persists cartData and
- * emits basket:changed. Changing an amount or deleting a line re-validates
+ * The basket (requirements R3.2, R4.2). Every change persists cartData and
+ * emits what happened (basket:added, :removed, :edited, :cleared); the shell's
+ * header reads the store itself. Changing an amount or deleting a line re-validates
  * the coupon; so does adding a line (the total changed, so a percentage
  * discount would otherwise be stale). Clearing empties the basket, the
  * price and the coupon. The coupon store does both, on basket:edited and
@@ -49,7 +50,6 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
     set({ lines });
     const storage = getLocalStorage();
     if (storage) writeStoredBasket(storage, lines);
-    bus.emit('basket:changed', { lines });
   };
 
   return {
@@ -96,7 +96,6 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
     hydrate: () => {
       const lines = readInitialLines();
       set({ lines });
-      bus.emit('basket:changed', { lines });
     },
 
     refreshLines: async () => {

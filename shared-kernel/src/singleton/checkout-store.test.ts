@@ -4,6 +4,7 @@ import { useBasketStore } from './basket-store.ts';
 import { basketChanges, CHECKOUT_DRAFT_KEY } from '../rules/basket-rules.ts';
 import { useCheckoutStore } from './checkout-store.ts';
 import type { BasketLine, VariantData } from '../contract/index.ts';
+import { orderDetail } from '../testing/fixtures.ts';
 
 const variant = (v_id: number, v_sellPrice: number, v_availability: VariantData['v_availability'] = 'in_stock'): VariantData => ({
   v_id,
@@ -63,8 +64,19 @@ describe('checkout store', () => {
     const key = useCheckoutStore.getState().idempotencyKey;
     useCheckoutStore.getState().newAttempt();
     expect(useCheckoutStore.getState().idempotencyKey).not.toBe(key);
-    useCheckoutStore.getState().finish();
+    useCheckoutStore.getState().finish(orderDetail());
     expect(useCheckoutStore.getState().note).toBe('');
     expect(useCheckoutStore.getState().shippingCode).toBeNull();
+  });
+
+  it('keeps the placed order for the thank-you page in memory only, until it is shown', () => {
+    const placed = orderDetail();
+    useCheckoutStore.getState().finish(placed);
+    expect(useCheckoutStore.getState().placedOrder).toBe(placed);
+    // Never stored: a reload (a new store) has no placed order and asks the API.
+    expect(JSON.stringify({ ...sessionStorage })).not.toContain(placed.token);
+    expect(JSON.stringify({ ...localStorage })).not.toContain(placed.token);
+    useCheckoutStore.getState().forgetPlacedOrder();
+    expect(useCheckoutStore.getState().placedOrder).toBeNull();
   });
 });

@@ -6,14 +6,16 @@
  * shopper put it in the basket ("seen"), kept in localStorage with the basket,
  * so the basket page can flag a line whose variant changed price or became
  * unavailable since — the startup refresh updates variantData, the seen
- * values stay until the shopper acknowledges the change.
+ * values stay until the shopper acknowledges the change. And the order just
+ * placed, as the placing call answered it, for the thank-you page (in memory
+ * only: a reload or a link asks the API).
  */
 import { create } from 'zustand';
 import { BASKET_SEEN_KEY, CHECKOUT_DRAFT_KEY, seenLine, type SeenLine } from '../rules/basket-rules.ts';
 import { useBasketStore } from './basket-store.ts';
 import { getLocalStorage } from './browser-storage.ts';
 import { emptyContact } from '../rules/checkout-rules.ts';
-import type { BasketLine, CheckoutContact } from '../contract/index.ts';
+import type { BasketLine, CheckoutContact, OrderDetail } from '../contract/index.ts';
 import { randomString } from '../rules/random-string.ts';
 
 export type CheckoutDraft = {
@@ -34,12 +36,16 @@ export type CheckoutDraft = {
 
 export type CheckoutStore = CheckoutDraft & {
   seen: Record<string, SeenLine>;
+  /** The order this tab has just placed, as the placing call answered it; null once shown or when none. */
+  placedOrder: OrderDetail | null;
   update: (partial: Partial<Omit<CheckoutDraft, 'idempotencyKey'>>) => void;
   setContact: (contact: CheckoutContact) => void;
   /** A new idempotency key: the next placing is a new attempt. */
   newAttempt: () => void;
-  /** After a placed order: an empty draft (the contact stays for the next order). */
-  finish: () => void;
+  /** After a placed order: an empty draft (the contact stays for the next order), and the order kept for the thank-you page. */
+  finish: (placed: OrderDetail) => void;
+  /** The thank-you page has shown the placed order: a later visit asks the API for it. */
+  forgetPlacedOrder: () => void;
   /** The shopper accepted a line's current price and availability. */
   acknowledge: (v_id: number) => void;
 };
@@ -125,6 +131,7 @@ export const useCheckoutStore = create<CheckoutStore>()((set, get) => {
   return {
     ...readDraft(),
     seen: readSeen(),
+    placedOrder: null,
     update: (partial) => {
       set(partial);
       persistDraft();
@@ -137,10 +144,16 @@ export const useCheckoutStore = create<CheckoutStore>()((set, get) => {
       set({ idempotencyKey: randomString(32) });
       persistDraft();
     },
-    finish: () => {
-      set({ ...freshDraft(get().contact), companyPurchase: get().companyPurchase, differentDelivery: get().differentDelivery });
+    finish: (placed) => {
+      set({
+        ...freshDraft(get().contact),
+        companyPurchase: get().companyPurchase,
+        differentDelivery: get().differentDelivery,
+        placedOrder: placed,
+      });
       persistDraft();
     },
+    forgetPlacedOrder: () => set({ placedOrder: null }),
     acknowledge: (v_id) => {
       const line = useBasketStore.getState().lines.find((l) => l.v_id === v_id);
       if (!line) return;

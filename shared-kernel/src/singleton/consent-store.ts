@@ -1,5 +1,5 @@
 /**
- * Cookie consent (spec section 3 and 4). Choices live in three cookies,
+ * Cookie consent (requirements R3.8, R4.6). Choices live in three cookies,
  * cookie_required / cookie_ga / cookie_ads = "true" | "false", for one year,
  * path=/, SameSite=Lax. The notice shows until cookie_required is set.
  * Technical cookies cannot be switched off, so cookie_required is always

@@ -27,7 +27,7 @@ beforeEach(() => {
 });
 
 describe('messages', () => {
-  it('are the spec texts', () => {
+  it('are the required texts (requirements R8)', () => {
     expect(COUPON_MESSAGES.empty).toBe('Kód je prázdny');
     expect(COUPON_MESSAGES.failed).toBe('Chyba pri aplikovaní kupónu');
   });
@@ -188,10 +188,10 @@ describe('remove and clear', () => {
   it('remove clears and deactivates for the user', async () => {
     signIn(7);
     useCouponStore.setState({ status: 'valid', coupon: { code: 'JAR10' }, discount: 2500 });
-    fake.on('GET /api/coupon/deactive', { body: { data: { ok: true } } });
+    fake.on('POST /api/coupon/deactive', { body: { data: { ok: true } } });
     await coupon().remove();
     expect(coupon()).toMatchObject({ status: 'none', coupon: null, discount: 0, message: null });
-    const calls = fake.callsTo('GET /api/coupon/deactive');
+    const calls = fake.callsTo('POST /api/coupon/deactive');
     expect(calls).toHaveLength(1);
     expect(calls[0]?.query).toEqual({ userId: '7' });
   });
@@ -199,7 +199,7 @@ describe('remove and clear', () => {
   it('remove ignores a failed deactivation', async () => {
     signIn(7);
     useCouponStore.setState({ status: 'valid', coupon: { code: 'JAR10' }, discount: 2500 });
-    fake.on('GET /api/coupon/deactive', new TypeError('fetch failed'));
+    fake.on('POST /api/coupon/deactive', new TypeError('fetch failed'));
     await expect(coupon().remove()).resolves.toBeUndefined();
     expect(coupon().coupon).toBeNull();
   });

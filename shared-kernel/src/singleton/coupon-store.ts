@@ -1,9 +1,9 @@
 /**
- * The discount coupon (spec section 4, 5, 7 and 8):
+ * The discount coupon (requirements R4.3, R5.1, R7.2, R8.2):
  * none → applying → valid | invalid. Coupons apply only for a signed-in
  * user (the call needs the user id).
  *
- * Decisions where the spec is silent:
+ * Decisions where the requirements are silent:
  *  - An empty code or a signed-out shopper only sets the message; the status
  *    and any applied coupon stay as they were, and no call is made.
  *  - A failed call sets status 'invalid', clears the coupon and shows
@@ -44,7 +44,7 @@ export type CouponStore = {
   apply: (code: string) => Promise<CouponStatus>;
   /** Re-applies the current code against the current basket; an invalid answer clears the coupon. */
   revalidate: () => Promise<void>;
-  /** Clears the coupon and deactivates it on the server (GET /api/coupon/deactive). */
+  /** Clears the coupon and deactivates it on the server (POST /api/coupon/deactive). */
   remove: () => Promise<void>;
   /** Clears the coupon locally, no call. */
   clear: () => void;
@@ -144,7 +144,7 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
       const userId = currentUserId();
       clear();
       if (userId === null) return;
-      await api.call('GET /api/coupon/deactive', { query: { userId } }).catch(() => undefined);
+      await api.call('POST /api/coupon/deactive', { query: { userId } }).catch(() => undefined);
     },
 
     reapplyActive: async () => {
@@ -159,7 +159,7 @@ export const useCouponStore = create<CouponStore>()((set, get) => {
         if (code) await apply(code);
         else clear();
       } catch {
-        // spec section 8: startup failures are silently ignored
+        // requirements R8.4: startup failures are silently ignored
       }
     },
   };

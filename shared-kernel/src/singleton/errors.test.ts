@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, NotFoundError, isNotFound } from './errors.ts';
 
 describe('NotFoundError', () => {
-  it('carries status 404 and the spec message', () => {
+  it('carries status 404 and the required message (requirements R8.3)', () => {
     const e = new NotFoundError('/p/stary-produkt');
     expect(e).toBeInstanceOf(Error);
     expect(e.status).toBe(404);

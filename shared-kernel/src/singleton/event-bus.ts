@@ -4,7 +4,6 @@
  *
  *  event              payload                                   emitted by / when
  *  ─────────────────  ────────────────────────────────────────  ───────────────────────────────────────
- *  basket:changed     { lines }                                 basket store, after every change and hydrate
  *  basket:edited      { lines }                                 basket store, last, after a line was added, changed or removed
  *  basket:cleared     { lines: [] }                             basket store, last, after the basket was emptied
  *  auth:changed       { authenticated, userId }                 auth store, on login, logout, local sign-out
@@ -37,7 +36,6 @@ export type CouponStatus = 'none' | 'applying' | 'valid' | 'invalid';
 export type CommerceItem = { id: string; name: string; variant: string; price: number; quantity: number };
 
 export type ShopEvents = {
-  'basket:changed': { lines: BasketLine[] };
   'basket:edited': { lines: BasketLine[] };
   'basket:cleared': { lines: BasketLine[] };
   'auth:changed': { authenticated: boolean; userId: number | null };

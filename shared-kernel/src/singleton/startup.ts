@@ -1,5 +1,5 @@
 /**
- * Kernel startup (spec section 4 and 8): hydrate the basket from storage,
+ * Kernel startup (requirements R4.4, R4.5, R8.4): hydrate the basket from storage,
  * refresh every line's variant data, and for a signed-in user fetch and
  * re-apply the active coupon. Every failure is silently ignored. Calling
  * initKernel again returns the same promise.
@@ -15,7 +15,7 @@ async function ignoreFailure(step: () => void | Promise<void>): Promise<void> {
   try {
     await step();
   } catch {
-    // spec section 8: failed startup loads are silently ignored
+    // requirements R8.4: failed startup loads are silently ignored
   }
 }
 

@@ -1,5 +1,5 @@
 /** Test fixtures shared by the kernel's unit tests. */
-import type { BasketLine, VariantData } from '../contract/index.ts';
+import type { BasketLine, OrderDetail, VariantData } from '../contract/index.ts';
 import type { SignedIn } from '../rules/auth-token.ts';
 
 export function variant(overrides: Partial<VariantData> = {}): VariantData {
@@ -31,6 +31,51 @@ export function line(v_id: number, amount: number, overrides: Partial<VariantDat
     variantData: variant({ v_id, ...overrides }),
     isComponent: false,
     isRequired: false,
+  };
+}
+
+/** A placed order as the API answers it: two sacks of cement by courier, cash on delivery. */
+export function orderDetail(overrides: Partial<OrderDetail> = {}): OrderDetail {
+  return {
+    number: '2026000042',
+    token: 'T'.repeat(32),
+    createdAt: '2026-06-01T08:00:00.000Z',
+    status: 'new',
+    paymentStatus: 'on_delivery',
+    pickupPoint: null,
+    shipping: { code: 'courier', name: 'Kuriér', price: 4_900 },
+    payment: { code: 'cod', name: 'Na dobierku', price: 1_000 },
+    contact: {
+      email: 'jana@example.sk',
+      phone: '+421905123456',
+      name: 'Jana Nová',
+      billing: { street: 'Dlhá 1', city: 'Nitra', zip: '94901' },
+      company: null,
+      delivery: null,
+    },
+    note: '',
+    lines: [
+      {
+        v_id: 1,
+        v_code: 'CEM-25',
+        p_name: 'Cement CEM II 32,5 R',
+        v_name: '25 kg',
+        v_unit: 'vrece',
+        amount: 2,
+        unitPrice: 12_300,
+        vat: 23,
+        lineTotal: 24_600,
+      },
+    ],
+    itemsTotal: 24_600,
+    couponCode: null,
+    discount: 0,
+    total: 30_500,
+    amountDue: 30_500,
+    vat: [{ rate: 23, base: 24_800, vat: 5_700, total: 30_500 }],
+    transfer: null,
+    canRetryPayment: false,
+    ...overrides,
   };
 }
 

@@ -37,7 +37,7 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Fetches the list (revalidated by the browser's cache with its ETag); a failure is ignored (spec section 8). */
+/** Fetches the list (revalidated by the browser's cache with its ETag); a failure is ignored (requirements R8.4). */
 export function loadRedirects(): Promise<void> {
   if (inFlight) return inFlight;
   if (state.status === 'idle' || state.status === 'failed') update({ ...state, status: 'loading' });

@@ -1,5 +1,5 @@
 /**
- * At most one automatic full reload in 10 seconds (spec section 9), so a
+ * At most one automatic full reload in 10 seconds (requirements R9.13), so a
  * broken deploy cannot put a shopper's tab into a reload loop.
  */
 export const RELOAD_GUARD_MS = 10_000;

@@ -1,6 +1,6 @@
 /**
  * Effects of every route change: stored redirects, focus, scrolling, device state. Every route
- * change checks the stored redirects (spec section 2) against the list the shell keeps
+ * change checks the stored redirects (requirements R2.8) against the list the shell keeps
  * (redirects.ts), so a navigation costs no request for them.
  */
 import { useEffect, useRef } from 'react';
@@ -56,7 +56,7 @@ export function useScrollReset(): void {
   }, [location, type]);
 }
 
-/** Device state is refreshed after a resize, debounced by 50 ms (spec section 9). */
+/** Device state is refreshed after a resize, debounced by 50 ms (requirements R9.12). */
 export const RESIZE_DEBOUNCE_MS = 50;
 
 export function useDeviceRefresh(): void {

@@ -5,7 +5,7 @@ import { isPrivacyPage } from '@shop/shared-kernel/rules';
 import { useAfterHydration } from '@shop/shared-kernel/react';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { BasketToast } from '../components/basket-toast.tsx';
-import { applyConsent } from './analytics.ts';
+import { applyConsent, leaveTagManagerBehind } from './analytics.ts';
 import { routeForPath, type ShopRoute } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
 import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useStoredRedirects } from './route-effects.ts';
@@ -22,6 +22,8 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   // The route table entry decides: a route its area declares without consent has no notice and no analytics.
   const route = routeForPath(pathname);
 
+  // Before the page is painted: a page load with Tag Manager does not show the checkout or the account.
+  useLayoutEffect(() => void leaveTagManagerBehind(pathname), [pathname]);
   useStoredRedirects();
   useFocusOnNavigation();
   useScrollReset();
@@ -52,6 +54,7 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
 function Consent({ route, gtmId, plain }: { route: Pick<ShopRoute, 'noConsent'> | undefined; gtmId: string | null; plain: boolean }) {
   const consentOff = route?.noConsent === true;
   const { choices, noticeVisible, settingsOpen } = useConsentStore();
+  // Runs when the route changes (a route is one table entry): applyConsent reads the page's path itself.
   useEffect(() => applyConsent(choices, route, gtmId), [choices, route, gtmId]);
 
   // The notice depends on this browser's cookies, so it is never in the server's HTML: the static

@@ -1,6 +1,6 @@
 /**
  * Menu and site data: loaded once per page load; a failure is ignored
- * (spec section 8) and the page works without them. A server-rendered page
+ * (requirements R8.4) and the page works without them. A server-rendered page
  * has them in its HTML, and the browser hydrates with the same data.
  */
 import { resource } from '@shop/shared-kernel';

@@ -16,7 +16,7 @@
  *
  * No React: the shell's boot installs it; the router and the area loader report through it.
  */
-import { MAX_CLIENT_MESSAGE_LENGTH, scrubClientMessage } from '@shop/shared-kernel/rules';
+import { scrubClientMessage } from '@shop/shared-kernel/rules';
 import { isPart, type ClientErrorKind, type TelemetryArea, type TelemetryEvent } from '@shop/shared-kernel/contract';
 
 export type TelemetryOptions = {
@@ -38,7 +38,6 @@ export type TelemetryOptions = {
 
 const VERSION = /^[0-9A-Za-z.+-]{1,64}$/;
 const ROUTE = /^[a-z0-9-]{1,40}$/;
-export const MAX_MESSAGE_LENGTH = MAX_CLIENT_MESSAGE_LENGTH;
 /** The same scrubbing the server applies again (kernel rule). */
 export const scrubMessage = scrubClientMessage;
 

@@ -1,6 +1,6 @@
 /**
  * Route preloading: hovering or focusing a link loads the target route's
- * area module ahead of the click, at most 4 at once (spec section 9).
+ * area module ahead of the click, at most 4 at once (requirements R9.13).
  */
 import { loadAreaModule } from './area-loader.ts';
 import { useAuthStore } from '@shop/shared-kernel';

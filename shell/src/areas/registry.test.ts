@@ -58,4 +58,9 @@ describe('the canary bucket', () => {
     expect(canaryBucket(storage, () => 0.9, 'shop_canary=12')).toBe(63);
     expect(document.cookie).toContain('shop_canary=63');
   });
+
+  it('over https the cookie is __Host-shop_canary: a plain one (another host of the domain could set it) is not read', () => {
+    expect(canaryBucket(null, () => 0.9, 'shop_canary=12', true)).toBe(90);
+    expect(canaryBucket(null, () => 0.9, 'shop_canary=12; __Host-shop_canary=34', true)).toBe(34);
+  });
 });

@@ -76,7 +76,7 @@ function useReservedSpace(notice: RefObject<HTMLElement | null> | null) {
 }
 
 /**
- * The cookie notice (spec section 4). Floating at the bottom of the screen,
+ * The cookie notice (requirements R4.6). Floating at the bottom of the screen,
  * or plain and in the page flow on the privacy page.
  */
 export function ConsentNotice({ plain }: { plain: boolean }) {

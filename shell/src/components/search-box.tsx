@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type CSSProperties, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '@shop/shared-kernel';
 import { useAfterHydration } from '@shop/shared-kernel/react';
@@ -27,36 +27,6 @@ function toOptions(suggestions: SearchSuggestions): Option[] {
     })),
   ];
 }
-
-// Inline, so the header's stylesheet stays as it is; the list floats and shifts nothing.
-const wrapStyle: CSSProperties = { position: 'relative', flex: 1, minWidth: 0, display: 'flex' };
-const listStyle: CSSProperties = {
-  position: 'absolute',
-  top: '100%',
-  left: 0,
-  right: 0,
-  zIndex: 30,
-  margin: '0.25rem 0 0',
-  padding: '0.25rem 0',
-  listStyle: 'none',
-  background: '#fff',
-  color: '#1c1917',
-  border: '1px solid #d6d3d1',
-  borderRadius: 6,
-  boxShadow: '0 8px 24px rgba(0,0,0,0.15)',
-  maxHeight: '24rem',
-  overflowY: 'auto',
-};
-const optionStyle = (active: boolean): CSSProperties => ({
-  display: 'flex',
-  justifyContent: 'space-between',
-  gap: '0.75rem',
-  padding: '0.55rem 0.75rem',
-  minHeight: 44,
-  alignItems: 'center',
-  cursor: 'pointer',
-  background: active ? '#f5f5f4' : undefined,
-});
 
 /** Submits to /search/{search}; while typing, suggests categories and products (debounced). */
 export function SearchBox({ id = 'header-search' }: { id?: string }) {
@@ -132,7 +102,8 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
       <label htmlFor={id} className="visually-hidden">
         Hľadať v obchode
       </label>
-      <div style={wrapStyle}>
+      {/* Classes, not style attributes: the server renders this header, and the policy admits no inline style. */}
+      <div className="search-box__field">
         <input
           id={id}
           type="search"
@@ -145,7 +116,6 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
           // The API answers at most this many characters of search text (the kernel's search rule).
           maxLength={SEARCH_TEXT_MAX}
           value={query}
-          style={{ flex: 1, minWidth: 0 }}
           onChange={(event) => {
             typed.current = true;
             setQuery(event.target.value);
@@ -158,14 +128,14 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
           // In a server-rendered page, typing waits for the script: React would not see earlier input.
           disabled={!hydrated}
         />
-        <ul id={listId} role="listbox" aria-label="Návrhy vyhľadávania" style={expanded ? listStyle : { display: 'none' }}>
+        <ul id={listId} role="listbox" aria-label="Návrhy vyhľadávania" className="search-box__list" hidden={!expanded}>
           {options.map((option, index) => (
             <li
               key={option.key}
               id={`${listId}-${index}`}
               role="option"
               aria-selected={index === active}
-              style={optionStyle(index === active)}
+              className="search-box__option"
               // Before the input's blur closes the list.
               onMouseDown={(event) => {
                 event.preventDefault();
@@ -173,7 +143,7 @@ export function SearchBox({ id = 'header-search' }: { id?: string }) {
               }}
             >
               <span>{option.label}</span>
-              <span style={{ color: '#57534e', whiteSpace: 'nowrap' }}>{option.detail}</span>
+              <span className="search-box__detail">{option.detail}</span>
             </li>
           ))}
         </ul>

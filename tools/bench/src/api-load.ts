@@ -73,7 +73,7 @@ export function runScenarios(shop: Shop, scenarios: Scenario[], options: { conne
       ['-c', '1', process.execPath, ...tsx, 'src/load-worker.ts'],
       // Options on stdin: a list of tens of thousands of URLs is longer than one argument may be.
       {
-        cwd: join(repo, 'bench'),
+        cwd: join(repo, 'tools', 'bench'),
         encoding: 'utf8',
         maxBuffer: 16 * 1024 * 1024,
         input: JSON.stringify({ url: shop.base, connections: options.connections, seconds: options.seconds, ...scenario }),
@@ -114,7 +114,7 @@ export function runOpenLoop(
 ): OpenLoopResult[] {
   return options.rates.map((rate) => {
     const run = spawnSync('taskset', ['-c', '1', process.execPath, ...tsx, 'src/open-loop-worker.ts'], {
-      cwd: join(repo, 'bench'),
+      cwd: join(repo, 'tools', 'bench'),
       encoding: 'utf8',
       maxBuffer: 16 * 1024 * 1024,
       input: JSON.stringify({ url: shop.base, paths, rate, seconds: options.seconds, headers: options.headers }),

@@ -100,7 +100,7 @@ export function zipfViews(urls: string[], views: number, s = 1, seed = 43): { pa
 function load(name: string, base: string, paths: string[], seconds: number, cpu: () => { web: number; nginx: number }): EdgeRow {
   const before = cpu();
   const run = spawnSync('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'src/load-worker.ts'], {
-    cwd: join(repo, 'bench'),
+    cwd: join(repo, 'tools', 'bench'),
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
     // Anonymous visitors' browsers: compressed HTML, no cookies.

@@ -27,6 +27,9 @@ const shop = await startShop({
   env: {
     ROLE: 'web',
     SERVER_CACHE: 'off',
+    // RENDER_MODE=in-process: the benchmark's in-process render; RENDERERS=n: the sandbox's renderers.
+    ...(process.env.RENDER_MODE === 'in-process' ? { RENDER_IN_PROCESS_FOR_BENCH: '1' } : {}),
+    ...(process.env.RENDERERS ? { RENDERERS: process.env.RENDERERS } : {}),
     ...(profile ? { NODE_OPTIONS: `--import ${join(import.meta.dirname, 'cpu-profile-preload.mjs')}`, PROF_OUT: profile } : {}),
   },
 });

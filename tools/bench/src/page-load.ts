@@ -8,8 +8,9 @@
  * Measured with the server's caches on (the 5 s page cache and the API's
  * response cache) and off (SERVER_CACHE=off), at the same connections.
  */
-import { startShop } from './shop-server.ts';
+import { median, startShop } from './shop-server.ts';
 import { grownCatalogue, runScenarios, type LoadResult } from './api-load.ts';
+import { cpuWithChildren } from './processes.ts';
 import { listingQuery, picker, random, sitemapPaths, SORTS } from './url-sets.ts';
 
 const MIX_SIZE = 40_000;
@@ -71,4 +72,96 @@ export async function runPageLoad(options: { port: number; products: number; con
     }
   }
   return { rows, distinct: new Set(mix!.paths).size, products: mix!.products, categories: mix!.categories, words: mix!.words };
+}
+
+/** The render comparison's ways of rendering: the server's environment for each. */
+export const RENDER_MODES = [
+  { name: 'in-process (benchmark only)', env: { RENDER_IN_PROCESS_FOR_BENCH: '1' } },
+  { name: 'sandbox, 1 renderer', env: { RENDERERS: '1' } },
+  { name: 'sandbox, 2 renderers', env: { RENDERERS: '2' } },
+] as const;
+
+export type RenderModeRow = {
+  name: string;
+  pagesPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpuMsPerPage: number;
+  runs: number[];
+};
+
+/**
+ * Server-rendered pages, cache off, 50 connections, distinct URLs: today's in-process render
+ * (RENDER_IN_PROCESS_FOR_BENCH, refused by `npm start`) against the sandbox with 1 and 2 renderer
+ * processes. The server and its renderers may use both cores (the load generator runs on core 1);
+ * the modes alternate, `rounds` runs each, and each row is the medians of its runs. CPU per page:
+ * the server and its renderers (user + system, /proc), over the measured run.
+ */
+export async function runRenderComparison(options: {
+  port: number;
+  products: number;
+  connections: number;
+  seconds: number;
+  rounds: number;
+}) {
+  const { name } = grownCatalogue(options.products);
+  const runs = new Map<string, { rps: number; p50: number; p99: number; errors: number; cpu: number }[]>();
+  let mix: Awaited<ReturnType<typeof pageMix>> | null = null;
+  const headers = { 'accept-encoding': 'br, gzip', accept: 'text/html' };
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const mode of RENDER_MODES) {
+      const shop = await startShop({ port: options.port, name, keepData: true, env: { ROLE: 'web', SERVER_CACHE: 'off', ...mode.env } });
+      try {
+        mix ??= await pageMix(shop.base);
+        runScenarios(shop, [{ name: `warm-up (not counted), ${mode.name}`, paths: [...mix.paths].reverse(), headers }], options);
+        const before = cpuWithChildren(shop.pid);
+        const [row] = runScenarios(shop, [{ name: `pages, cache off, ${mode.name}`, paths: mix.paths, headers }], options);
+        const cpuMs = (cpuWithChildren(shop.pid) - before) * 1000;
+        const list = runs.get(mode.name) ?? [];
+        list.push({
+          rps: row!.requestsPerSecond,
+          p50: row!.p50,
+          p99: row!.p99,
+          errors: row!.errors,
+          cpu: row!.total > 0 ? cpuMs / row!.total : 0,
+        });
+        runs.set(mode.name, list);
+      } finally {
+        await shop.stop();
+      }
+    }
+  }
+  return RENDER_MODES.map((mode): RenderModeRow => {
+    const list = runs.get(mode.name) ?? [];
+    return {
+      name: mode.name,
+      pagesPerSecond: median(list.map((run) => run.rps)),
+      p50: median(list.map((run) => run.p50)),
+      p99: median(list.map((run) => run.p99)),
+      errors: list.reduce((sum, run) => sum + run.errors, 0),
+      cpuMsPerPage: median(list.map((run) => run.cpu)),
+      runs: list.map((run) => Math.round(run.rps)),
+    };
+  });
+}
+
+/** The comparison's table for results.md. */
+export function renderComparisonSection(rows: RenderModeRow[], products: number, seconds: number, rounds: number): string[] {
+  return [
+    `## Server rendering: in-process against the sandbox (${products.toLocaleString('en')} products, cache off, 50 connections, ${seconds} s each)`,
+    '',
+    "The page mix above (distinct URLs), SERVER_CACHE=off. In-process: the parts' server builds evaluated in the server's own process, as before the sandbox " +
+      '(RENDER_IN_PROCESS_FOR_BENCH=1, for this row only: `npm start` refuses it). Sandbox: RENDERERS renderer processes, each an isolate (server/src/web/ssr/sandbox/). ' +
+      `The server and its renderers on both cores, the load generator on core 1; the modes alternate, ${rounds} runs each, medians. ` +
+      'CPU per page: the server and its renderers together (user + system).',
+    '',
+    '| rendering | pages/s | p50 ms | p99 ms | errors | CPU ms per page | pages/s of each run |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${Math.round(row.pagesPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.cpuMsPerPage.toFixed(2)} | ${row.runs.join(', ')} |`,
+    ),
+    '',
+  ];
 }

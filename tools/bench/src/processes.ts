@@ -14,6 +14,24 @@ export function cpuSeconds(pid: number): number {
 
 export const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
+/**
+ * CPU seconds of a process and its children: its own, its children's that ended (cutime, cstime),
+ * and its children's still running (the server's renderer processes).
+ */
+export function cpuWithChildren(pid: number): number {
+  let total = 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (/^\d+$/.test(entry) && parentOf(Number(entry)) === pid) total += cpuSeconds(Number(entry));
+  }
+  return total;
+}
+
 export function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -17,13 +17,15 @@ import { runCatalogueOneAtATime } from './catalogue-one-at-a-time.ts';
 import { missedTargetsSection, type Budget } from './missed-targets.ts';
 import { runLighthouse, type LighthouseResult } from './lighthouse.ts';
 import { runDecidedLighthouse, type DecidedResult } from './lighthouse-decided.ts';
-import { runPageLoad, type PageLoad } from './page-load.ts';
+import { renderComparisonSection, runPageLoad, runRenderComparison, type PageLoad } from './page-load.ts';
 import { measurePageWeights, type PageCase, type PageWeight } from './page-weights.ts';
 import { repo, startShop } from './shop-server.ts';
 
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 5);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+/** Alternating runs of each way of server rendering (in-process, sandbox with 1 and 2 renderers). */
+const RENDER_ROUNDS = Number(process.env.BENCH_RENDER_ROUNDS ?? 3);
 /** The edge row's warm-up: longer than a page validator's lifetime, so the edge is as a running shop's. */
 const EDGE_WARM_UP_SECONDS = Number(process.env.BENCH_EDGE_WARM_UP_SECONDS ?? 360);
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -90,11 +92,11 @@ async function main() {
     'building the monolith (same code, no federation)',
     process.execPath,
     ['node_modules/vite/bin/vite.js', 'build', '--config', 'monolith/vite.config.ts'],
-    join(repo, 'bench'),
+    join(repo, 'tools', 'bench'),
   );
 
   const composed = await startShop({ port: 4610, name: 'composed' });
-  const monolith = await startShop({ port: 4620, name: 'monolith', shellDist: join(repo, 'bench', 'monolith', 'dist') });
+  const monolith = await startShop({ port: 4620, name: 'monolith', shellDist: join(repo, 'tools', 'bench', 'monolith', 'dist') });
   // The same composed build with every page rendered in the browser: what server rendering changes.
   const clientOnly = await startShop({ port: 4640, name: 'client-rendered', env: { SERVER_RENDER: 'off' } });
   let weights: { composed: PageWeight[]; monolith: PageWeight[] };
@@ -135,6 +137,14 @@ async function main() {
   const load: ApiLoad = await runApiLoad({ port: 4630, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
   log(`server-rendered pages under load on ${PRODUCTS} products, distinct URLs, caches on and off`);
   const pageLoad: PageLoad = await runPageLoad({ port: 4650, products: PRODUCTS, connections: 50, seconds: LOAD_SECONDS });
+  log('server rendering in-process against the sandbox with 1 and 2 renderers, cache off (3 alternating runs each)');
+  const renderModes = await runRenderComparison({
+    port: 4680,
+    products: PRODUCTS,
+    connections: 50,
+    seconds: LOAD_SECONDS,
+    rounds: RENDER_ROUNDS,
+  });
   log('at scale: one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL + Redis');
   const scale = await runScaleLoad({ port: 4660, products: PRODUCTS, seconds: LOAD_SECONDS });
   log('pages through nginx in the cluster, Zipf popularity');
@@ -259,6 +269,16 @@ async function main() {
     value: `${Math.round(pagesOff.requestsPerSecond)} pages/s, p99 ${pagesOff.p99} ms`,
     limit: '≥ 400 pages/s, p99 ≤ 100 ms',
     met: pagesOff.requestsPerSecond >= 400 && pagesOff.p99 <= 100,
+    group: 'pages',
+  });
+  // Issue #49: the sandbox must not be slower than rendering in the server's process, on this machine's cores.
+  const inProcessRow = renderModes.find((row) => row.name.startsWith('in-process'))!;
+  const sandboxRow = renderModes.find((row) => row.name === 'sandbox, 2 renderers')!;
+  budgets.push({
+    what: 'server-rendered pages in the sandbox (2 renderers) against in-process, cache off (50 connections)',
+    value: `${Math.round(sandboxRow.pagesPerSecond)} against ${Math.round(inProcessRow.pagesPerSecond)} pages/s`,
+    limit: '≥ in-process',
+    met: sandboxRow.pagesPerSecond >= inProcessRow.pagesPerSecond,
     group: 'pages',
   });
   budgets.push({
@@ -389,6 +409,7 @@ async function main() {
         `| ${row.name} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${row.errors} | ${(row.cacheHitRatio * 100).toFixed(1)} % | ${Math.round(row.rssMb)} |`,
     ),
     '',
+    ...renderComparisonSection(renderModes, PRODUCTS, LOAD_SECONDS, RENDER_ROUNDS),
     ...scaleSection(scale, PRODUCTS, LOAD_SECONDS),
     ...edgeSection(edge, PRODUCTS, LOAD_SECONDS),
     '## Catalogue queries, one at a time (tools/bench/catalogue/catalogue-bench.ts)',
@@ -399,7 +420,7 @@ async function main() {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-const resultsFile = join(repo, 'bench', 'results.md');
+const resultsFile = join(repo, 'tools', 'bench', 'results.md');
 const NOTEBOOK = '## Notebook: figures behind the design (kept by hand)';
 
 /** The hand-kept notebook at the end of results.md survives a new run (figures live only there). */

@@ -87,7 +87,7 @@ function orderBodies(variants: number[]) {
 function load(target: Target, paths: string[], orders: ReturnType<typeof orderBodies>, connections: number, seconds: number): ScaleRow {
   const cpuBefore = target.cpu();
   const run = spawnSync('taskset', ['-c', '1', process.execPath, '--import', 'tsx', 'src/load-worker.ts'], {
-    cwd: join(repo, 'bench'),
+    cwd: join(repo, 'tools', 'bench'),
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
     input: JSON.stringify({ url: target.base, paths, connections, seconds, orderEvery: ORDER_EVERY, orders }),

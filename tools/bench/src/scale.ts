@@ -20,5 +20,5 @@ const lines = [
   ...scaleSection(result, PRODUCTS, SECONDS),
   ...edgeSection(edge, PRODUCTS, SECONDS),
 ];
-writeFileSync(join(repo, 'bench', 'scale-results.md'), lines.join('\n'));
+writeFileSync(join(repo, 'tools', 'bench', 'scale-results.md'), lines.join('\n'));
 process.stdout.write(`${lines.join('\n')}\n`);

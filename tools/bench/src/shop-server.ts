@@ -21,10 +21,15 @@ function release(args: string[], env: NodeJS.ProcessEnv) {
 
 export const benchDataDir = (name: string) => join(repo, '.data', 'bench', name);
 
-/** Releases the built areas and shell into `<dataDir>/origin` (the first release starts its registry). */
+/**
+ * Releases the built areas and shell into `<dataDir>/origin` as `npm start` does: the owner's key
+ * registered in the shop's database, then signed requests the server applies when it starts.
+ */
 export function publishOrigin(dataDir: string, shellDist?: string, env: NodeJS.ProcessEnv = process.env) {
-  const origin = ['--origin', join(dataDir, 'origin')];
-  for (const area of AREAS) release(['deploy', area, '--no-build', '--init', ...origin], env);
+  const owner = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'shop-key-create'], { cwd: api, env, encoding: 'utf8' });
+  if (owner.status !== 0) throw new Error(`credentials shop-key-create failed: ${owner.stderr}`);
+  const origin = ['--origin', join(dataDir, 'origin'), '--init', '--no-wait'];
+  for (const area of AREAS) release(['deploy', area, '--no-build', ...origin], env);
   release(['deploy', 'shell', ...(shellDist ? ['--dist', shellDist] : ['--no-build']), ...origin], env);
 }
 

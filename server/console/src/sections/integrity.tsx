@@ -4,13 +4,17 @@ import { useLoad } from '../use-load.ts';
 
 const FINDING_KINDS: Record<string, string> = {
   file: 'súbor sa líši',
+  cache: 'kópia na disku servera sa líši',
+  cdn: 'CDN posiela iné bajty',
   signature: 'neplatný podpis manifestu',
   headers: 'bezpečnostné hlavičky',
+  registry: 'export registra na pôvode zapísal niekto iný',
 };
 const FINDING_ACTIONS: Record<string, string> = {
   fallback: 'vrátené na poslednú neporušenú verziu',
   'canary-aborted': 'kanárik ukončený',
   alert: 'len upozornenie',
+  contained: 'zadržané: žiadna neporušená verzia, rozhoduje operátor',
 };
 
 /**

@@ -22,7 +22,7 @@ function generatedId(db: Kysely<any>) {
     pg ? col.primaryKey().generatedByDefaultAsIdentity() : col.primaryKey().autoIncrement();
 }
 
-/** Unit price with VAT after sale, rounded half up to whole cents, in thousandths (spec section 9). */
+/** Unit price with VAT after sale, rounded half up to whole cents, in thousandths (requirements R9.4). */
 const GROSS = (v: string) =>
   `((cast(${v}.v_sell_price as bigint) * (100 + ${v}.v_vat) * (100000 - ${v}.v_sale) + 50000000) / 100000000) * 10`;
 /** The same price unrounded, for ordering like the API's tiles do. */

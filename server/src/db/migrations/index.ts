@@ -35,7 +35,10 @@ import * as releaseSigning from './2026-11-27T11-00-00Z_release-signing.ts';
 import * as cspViolations from './2026-11-27T11-30-00Z_csp-violations.ts';
 import * as releaseIntegrityChecks from './2026-11-27T12-00-00Z_release-integrity-checks.ts';
 import * as clientVitals from './2026-11-27T13-00-00Z_client-vitals.ts';
-import * as operatorSecondFactor from './2026-11-28T09-00-00Z_operator-second-factor.ts';
+import * as releaseTrustChain from './2026-11-28T09-00-00Z_release-trust-chain.ts';
+import * as clientSessions from './2026-11-28T09-10-00Z_client-sessions.ts';
+import * as renderFailures from './2026-11-28T09-20-00Z_render-failures.ts';
+import * as operatorSecondFactor from './2026-11-28T09-30-00Z_operator-second-factor.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -78,5 +81,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T11-30-00Z_csp-violations': cspViolations,
   '2026-11-27T12-00-00Z_release-integrity-checks': releaseIntegrityChecks,
   '2026-11-27T13-00-00Z_client-vitals': clientVitals,
-  '2026-11-28T09-00-00Z_operator-second-factor': operatorSecondFactor,
+  '2026-11-28T09-00-00Z_release-trust-chain': releaseTrustChain,
+  '2026-11-28T09-10-00Z_client-sessions': clientSessions,
+  '2026-11-28T09-20-00Z_render-failures': renderFailures,
+  '2026-11-28T09-30-00Z_operator-second-factor': operatorSecondFactor,
 };

@@ -9,10 +9,12 @@
 import { readServerConfig } from '../../config.ts';
 import { createDatabase } from '../../db/create-database.ts';
 import { createCredential, listCredentials, releaseIdentities, revokeCredential } from '../releases/identities.repository.ts';
-import { AREAS, isArea } from '@shop/release';
+import { AREAS, ensureOwnerKey, isArea, isPart, isVersionName } from '@shop/release';
 import { createOperator, listOperators, resetSecondFactor, revokeOperator, revokeSessions } from './operator-admin.repository.ts';
 import { createMachineCredential, listMachineCredentials, revokeMachineCredential } from './machine-credentials.repository.ts';
-import { createTeamSigningKey, releaseKeys } from '../releases/release-keys.repository.ts';
+import { createTeamSigningKey, registerShopKey, releaseKeys } from '../releases/release-keys.repository.ts';
+import { verifyAuditChain } from '../releases/audit-log.repository.ts';
+import { registryBook, setFloor } from '../releases/registry.repository.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -48,6 +50,21 @@ const COMMANDS: Record<string, { usage: string; what: string; example: string }>
     usage: 'operator-list',
     what: 'every operator, whether it is revoked, and its open sessions',
     example: 'npm run credentials -- operator-list',
+  },
+  'shop-key-create': {
+    usage: 'shop-key-create',
+    what: "the shop's own release key for the owner's release tool: made once outside the data directory (RELEASE_SIGNING_KEY_FILE, else ~/.config/stavebniny/release-signing-key.pem; one an older shop kept in DATA_DIR is moved there), its public half registered in the database; servers never read it",
+    example: 'npm run credentials -- shop-key-create',
+  },
+  floor: {
+    usage: 'floor <part> <version> [--lift] [--reason TEXT]',
+    what: 'marks a version never to be put in force again (no rollback, pin, preview, canary or fallback can); --lift takes the mark away',
+    example: 'npm run credentials -- floor checkout 1.4.0-3fa2b9c1de --reason "únik údajov"',
+  },
+  'audit-verify': {
+    usage: 'audit-verify',
+    what: "walks the release audit log's hash chain; names the first row changed, removed or slipped in (exit 1), else the rows checked",
+    example: 'npm run credentials -- audit-verify',
   },
   'sessions-revoke': {
     usage: 'sessions-revoke <name>',
@@ -189,6 +206,48 @@ async function main(args: string[]): Promise<number> {
       for (const row of await listMachineCredentials(database.db))
         print(`${row.name}\t${row.scope}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}`);
       return 0;
+    }
+    if (command === 'shop-key-create' && rest.length === 0) {
+      const owner = await ensureOwnerKey(process.env, { dataDir: config.dataDir, originDir: config.originDir });
+      const keys = releaseKeys(database.db);
+      const known = (await keys.trusted()).some((key) => key.keyId === owner.key.keyId);
+      await registerShopKey(keys, owner.key);
+      if (!known)
+        await releaseIdentities(database.db).audit({
+          actor: 'owner',
+          action: 'shop-key-register',
+          part: null,
+          allowed: true,
+          detail: owner.key.keyId,
+        });
+      if (owner.movedFrom) print(`moved the shop's release key out of the data directory: ${owner.movedFrom} → ${owner.file}`);
+      print(
+        `${owner.made ? 'made' : 'using'} the shop's release key ${owner.key.keyId} at ${owner.file} (mode 600; keep it off the servers and out of their backups)${known ? '' : '; its public half is now trusted by this shop'}`,
+      );
+      return 0;
+    }
+    if (command === 'floor' && rest.length >= 2) {
+      const [part, version, ...flags] = rest as [string, string, ...string[]];
+      if (!isPart(part) || !isVersionName(version))
+        throw new Error('name a part (shell, catalog, checkout, account, content) and a version');
+      const reasonAt = flags.indexOf('--reason');
+      const reason = reasonAt >= 0 ? (flags[reasonAt + 1] ?? '').slice(0, 500) : null;
+      const floored = !flags.includes('--lift');
+      await setFloor(database.db, registryBook(database.db), { part, version, floored, by: 'owner', reason });
+      print(floored ? `${part} ${version} is marked never to be served again` : `${part} ${version} may be put in force again`);
+      return 0;
+    }
+    if (command === 'audit-verify' && rest.length === 0) {
+      const verdict = await verifyAuditChain(database.db);
+      if (verdict.intact) {
+        print(`audit log intact: ${verdict.rows} row${verdict.rows === 1 ? '' : 's'} chained, last hash ${verdict.lastHash}`);
+        return 0;
+      }
+      const row = verdict.broken;
+      print(
+        `audit log BROKEN at row ${row.auditId} (${row.at}, ${row.actor}, ${row.action}): ${row.why}; the ${verdict.rows} row(s) before it are intact`,
+      );
+      return 1;
     }
     if (command === 'sessions-revoke' && rest.length === 1) {
       const ended = await revokeSessions(database.db, rest[0]!);

@@ -4,16 +4,17 @@
  * promote or abort a canary, roll back, pin. Credentials are created and revoked by the shop's
  * owner (`npm run credentials`), their secrets shown once and stored only as SHA-256 hashes
  * (32 random bytes: a fast hash is enough, nothing to guess). Every release action, allowed or
- * refused, is added to an append-only audit log, shown on /ops.
+ * refused, is added to the append-only, hash-chained audit log (audit-log.repository.ts), shown on /ops.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { ReleaseAuditRow } from '../../db/release-identity.table.ts';
+import { appendAudit, recentAudit, type AuditEntry } from './audit-log.repository.ts';
 
 /** Who presented a credential: the operator (every part) or a team (one area). */
 export type ReleaseActor = { kind: 'operator'; name: string } | { kind: 'team'; name: string; area: string };
 
-export type AuditEntry = { actor: string; action: string; part: string | null; allowed: boolean; detail?: string | null };
+export type { AuditEntry };
 
 const PREFIX = 'shoprel_';
 const hashOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -38,22 +39,8 @@ export function releaseIdentities(db: DbOrTrx): ReleaseIdentities {
         .executeTakeFirst();
       return row ? { kind: 'team', name: row.name, area: row.area } : null;
     },
-    async audit(entry) {
-      await db
-        .insertInto('release_audit')
-        .values({
-          at: new Date().toISOString(),
-          actor: entry.actor,
-          action: entry.action,
-          part: entry.part,
-          allowed: entry.allowed ? 1 : 0,
-          detail: entry.detail?.slice(0, 500) ?? null,
-        })
-        .execute();
-    },
-    recent(limit) {
-      return db.selectFrom('release_audit').selectAll().orderBy('audit_id', 'desc').limit(limit).execute();
-    },
+    audit: (entry) => appendAudit(db, entry),
+    recent: (limit) => recentAudit(db, limit),
   };
 }
 

@@ -6,8 +6,13 @@
 import type { DbOrTrx } from '../../db/database.ts';
 import type { ReleaseIntegrityFindingRow } from '../../db/release-integrity.table.ts';
 
-export type FindingKind = 'file' | 'signature' | 'headers';
-export type FindingAction = 'fallback' | 'canary-aborted' | 'alert';
+/**
+ * `file`: on the origin (or in the bucket); `cache`: this server's copy of a bucket's version on its
+ * disk; `cdn`: as sent from where browsers load it; `signature`: the manifest's; `headers`: the checkout
+ * page's; `registry`: an origin export of the registry someone else wrote.
+ */
+export type FindingKind = 'file' | 'cache' | 'cdn' | 'signature' | 'headers' | 'registry';
+export type FindingAction = 'fallback' | 'canary-aborted' | 'alert' | 'contained';
 export type Finding = {
   part: string;
   version: string;

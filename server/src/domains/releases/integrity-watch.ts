@@ -1,9 +1,13 @@
 /**
  * The integrity watch (PCI DSS 11.6.1): on a schedule and after every release it re-hashes every
  * file of every version in force, in a canary or published for preview, on the origin or in the
- * bucket, and compares them with the versions' signed manifests, and it checks the security
- * headers of the checkout's page; when a browser reports that an area failed to load, it re-hashes
- * that version's files.
+ * bucket (and, with a bucket, this server's copy of it on disk), and compares them with the
+ * versions' signed manifests; it reads back what browsers are sent for the versions in force (from
+ * ASSET_ORIGIN, the CDN, and the shop's address: cdn-check.ts), and it checks the security headers
+ * of the checkout's page; when a browser reports that an area failed to load, it checks that
+ * version. Every byte is read on every check: no file's time, size or ETag stands in for reading
+ * it. What it finds on this server's disk overrides the origin's remembered verdicts at once
+ * (`localFiles`): a changed file is refused from then on, a repaired one sent again.
  *
  * A difference is logged, recorded (shown on /ops, counted in /api/metrics) and, unless the
  * policy is to alert only, acted on at once: a part in force goes back to its last version whose
@@ -11,7 +15,8 @@
  * is aborted. The next page load then serves intact files.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { IntegrityFindings, FindingAction } from './integrity-findings.repository.ts';
+import type { IntegrityFindings, FindingAction, FindingKind } from './integrity-findings.repository.ts';
+import { checkServedCopies, type ServedOrigins } from './cdn-check.ts';
 import {
   type ReleaseIntegrity,
   partPrefix,
@@ -20,9 +25,9 @@ import {
   ReleaseRefused,
   isArea,
   PARTS,
-  readHistory,
-  readRegistry,
+  originBook,
   versionOf,
+  type RegistryBook,
   type PartName,
   type Registry,
   MANIFEST_FILE,
@@ -60,6 +65,8 @@ export function integrityPolicyFrom(env: NodeJS.ProcessEnv): IntegrityPolicy {
 }
 
 type Target = { part: PartName; version: string; role: 'live' | 'canary' | 'preview' };
+/** One difference found, and of what kind (the origin's file, this server's copy of it, what the CDN sends, the signature). */
+type Found = { kind: FindingKind; mismatch: FileMismatch };
 
 function targetsOf(registry: Registry, published: Map<string, string[]>): Target[] {
   const targets: Target[] = [];
@@ -86,6 +93,10 @@ export type IntegrityWatch = {
 
 export function startIntegrityWatch(options: {
   storage: ReleaseStorage;
+  /** The registry in force (the server's database); default: the origin's files (tests). */
+  book?: RegistryBook;
+  /** Told when a part is contained for want of a version in good standing (a metric; an operator must act). */
+  onContained?: (part: PartName, version: string) => void;
   integrity: ReleaseIntegrity;
   findings: IntegrityFindings;
   policy: IntegrityPolicy;
@@ -95,9 +106,17 @@ export function startIntegrityWatch(options: {
   /** False: no schedule, only checks asked for (a cluster's web server; its worker keeps the schedule). */
   scheduled?: boolean;
   onCheck?: (outcome: 'intact' | 'tampered' | 'failed') => void;
+  /** Where browsers load released files from, read back for the versions in force (none: not read back). */
+  served?: ServedOrigins;
+  /** This process's origin (web/verified-files.ts): told what the watch read on this disk. */
+  localFiles?: { watched(dir: string, tampered: readonly string[]): void };
 }): IntegrityWatch {
   const { storage, integrity, findings, policy, log } = options;
+  const book = options.book ?? originBook(storage);
+  const readRegistry = (_storage: ReleaseStorage) => book.read();
   let running: Promise<void> | null = null;
+  /** The read-back of what browsers are sent, while one runs. */
+  let reading: Promise<void> | null = null;
   let again = false;
   let lastRevision: string | null = null;
   let lastReport = 0;
@@ -105,7 +124,7 @@ export function startIntegrityWatch(options: {
 
   async function publishedVersions(): Promise<Map<string, string[]>> {
     const published = new Map<string, string[]>();
-    for (const entry of (await readHistory(storage)).reverse()) {
+    for (const entry of (await book.history()).reverse()) {
       if (entry.action !== 'publish') continue;
       const list = published.get(entry.part) ?? [];
       if (list.length < PREVIEWS_CHECKED && !list.includes(entry.to) && (await storage.exists(partPrefix(entry.part, entry.to))))
@@ -115,14 +134,26 @@ export function startIntegrityWatch(options: {
     return published;
   }
 
-  /** The part's last version in force before, whose files are intact; null when there is none. */
+  /**
+   * The part's last version that was in force and left it in good standing: replaced by a deploy or
+   * a promotion (never rolled back from, by an operator or by this watch), not floored, its files
+   * intact. Null when there is none: the part is contained and an operator decides. An attacker who
+   * can write the origin must not choose what comes back.
+   */
   async function lastGoodVersion(part: PartName, current: string): Promise<string | null> {
+    const moves = (await book.history()).filter((entry) => entry.part === part && ['deploy', 'rollback', 'promote'].includes(entry.action));
+    const rolledBackFrom = new Set(moves.filter((entry) => entry.action === 'rollback').map((entry) => entry.from));
+    const floored = new Set((await book.floors(part)).map((floor) => floor.version));
     const seen = new Set([current]);
-    for (const entry of (await readHistory(storage)).reverse()) {
-      if (entry.part !== part || seen.has(entry.to) || !['deploy', 'rollback', 'promote'].includes(entry.action)) continue;
-      seen.add(entry.to);
-      if (!(await storage.exists(partPrefix(part, entry.to)))) continue;
-      if ((await integrity.check(part, entry.to).catch(() => null))?.length === 0) return entry.to;
+    for (let index = moves.length - 1; index >= 0; index -= 1) {
+      const leaving = moves[index]!;
+      const candidate = leaving.from;
+      // `leaving` took `candidate` out of force: only a deploy or a promotion leaves it in good standing.
+      if (!candidate || seen.has(candidate)) continue;
+      seen.add(candidate);
+      if (leaving.action === 'rollback' || rolledBackFrom.has(candidate) || floored.has(candidate)) continue;
+      if (!(await storage.exists(partPrefix(part, candidate)))) continue;
+      if ((await integrity.check(part, candidate).catch(() => null))?.length === 0) return candidate;
     }
     return null;
   }
@@ -138,6 +169,7 @@ export function startIntegrityWatch(options: {
       if (target.role === 'canary' && isArea(target.part)) {
         await finishCanary({
           storage,
+          book,
           area: target.part,
           outcome: 'abort',
           provenance: { who: INTEGRITY_ACTOR, reason },
@@ -146,8 +178,29 @@ export function startIntegrityWatch(options: {
         return { action: 'canary-aborted', detail: `kanárske vydanie ${target.version} ukončené` };
       }
       const good = await lastGoodVersion(target.part, target.version);
-      if (!good) return { action: 'alert', detail: 'žiadna predchádzajúca verzia nie je neporušená: treba zásah operátora' };
-      await rollback({ storage, part: target.part, to: good, provenance: { who: INTEGRITY_ACTOR, reason }, integrity });
+      if (!good) {
+        // Contained: the browsers refuse the changed bytes (the import map) and the origin does not send
+        // them, so the shopper sees the area's "unavailable" message with its retry; an operator decides.
+        log.error(
+          { integrity: { part: target.part, version: target.version } },
+          'no earlier version in good standing to fall back to: the part is contained until an operator acts',
+        );
+        options.onContained?.(target.part, target.version);
+        return {
+          action: 'contained',
+          detail: 'žiadna skoršia verzia v dobrom stave (nevrátená, neoznačená, neporušená): časť je obmedzená, treba zásah operátora',
+        };
+      }
+      // The watch's own fallback does not mark the changed version: its signed build may be released again once the origin is clean.
+      await rollback({
+        storage,
+        book,
+        part: target.part,
+        to: good,
+        provenance: { who: INTEGRITY_ACTOR, reason },
+        integrity,
+        floorFrom: false,
+      });
       return { action: 'fallback', detail: `vrátené na ${good} a pripnuté` };
     } catch (error) {
       if (!(error instanceof ReleaseRefused)) throw error;
@@ -155,20 +208,35 @@ export function startIntegrityWatch(options: {
     }
   }
 
-  async function checkTarget(target: Target): Promise<boolean> {
+  /** What differs of a target's files on the origin (or in the bucket) and on this disk; every byte read. */
+  async function differences(target: Target): Promise<Found[]> {
     let mismatches: FileMismatch[];
-    let kind: 'file' | 'signature' = 'file';
     try {
       mismatches = await integrity.check(target.part, target.version);
     } catch (error) {
       if (!(error instanceof ReleaseRefused)) throw error;
-      kind = 'signature';
-      mismatches = [{ file: MANIFEST_FILE, expected: 'platný podpis', actual: error.message }];
+      return [{ kind: 'signature', mismatch: { file: MANIFEST_FILE, expected: 'platný podpis', actual: error.message } }];
     }
-    if (mismatches.length === 0) return true;
-    log.error({ integrity: { ...target, files: mismatches.slice(0, 20) } }, 'released files differ from their signed manifest');
-    const { action, detail } = await act(target, mismatches);
-    for (const mismatch of mismatches.slice(0, 50)) {
+    // The origin sends from this disk: what was read there is what it may send from now on.
+    const onThisDisk = mismatches.filter((mismatch) => (storage.local ? mismatch.where === undefined : mismatch.where === 'local-copy'));
+    options.localFiles?.watched(
+      storage.localPath(partPrefix(target.part, target.version)),
+      onThisDisk.map((mismatch) => mismatch.file),
+    );
+    return mismatches.map((mismatch) => ({ kind: mismatch.where === 'local-copy' ? 'cache' : 'file', mismatch }));
+  }
+
+  /** Logs, acts on and records what was found of a target. */
+  async function handle(target: Target, found: Found[]): Promise<void> {
+    log.error(
+      { integrity: { ...target, files: found.slice(0, 20).map(({ kind, mismatch }) => ({ kind, ...mismatch })) } },
+      'released files differ from their signed manifest',
+    );
+    const { action, detail } = await act(
+      target,
+      found.map(({ mismatch }) => mismatch),
+    );
+    for (const { kind, mismatch } of found.slice(0, 50)) {
       await findings.record({
         part: target.part,
         version: target.version,
@@ -181,7 +249,51 @@ export function startIntegrityWatch(options: {
       });
     }
     log.warn({ integrity: { ...target, action, detail } }, 'integrity finding handled');
+  }
+
+  async function checkTarget(target: Target): Promise<boolean> {
+    const found = await differences(target);
+    if (found.length === 0) return true;
+    await handle(target, found);
     return false;
+  }
+
+  /**
+   * Reads back what browsers are sent of the versions in force (cdn-check.ts): its own pass, one at a
+   * time, begun after each check, so the hashing of a release and a browser's report never wait for
+   * a slow CDN. Asked for while one runs, it is not begun again: the next check begins the next one.
+   */
+  function readBack(targets: Target[]): Promise<void> {
+    const origins = options.served;
+    if (!origins || reading || stopped) return reading ?? Promise.resolve();
+    reading = (async () => {
+      for (const target of targets) {
+        if (stopped || target.role === 'preview') continue;
+        const manifest = await integrity.manifest(target.part, target.version).catch(() => null);
+        if (!manifest) continue;
+        const served = await checkServedCopies({ part: target.part, version: target.version, manifest, origins });
+        if (served.unavailable.count > 0)
+          log.warn(
+            { integrity: { ...target, unavailable: served.unavailable } },
+            'released files were not served where browsers load them',
+          );
+        if (served.mismatches.length === 0) continue;
+        // Acted on only while the version is still where it was read (a check may have moved it meanwhile).
+        const now = targetsOf(await readRegistry(storage), new Map());
+        const still = now.some(
+          (candidate) => candidate.part === target.part && candidate.version === target.version && candidate.role === target.role,
+        );
+        await handle(
+          still ? target : { ...target, role: 'preview' },
+          served.mismatches.map((mismatch) => ({ kind: 'cdn', mismatch })),
+        );
+      }
+    })()
+      .catch((error: unknown) => log.error({ err: error }, 'reading back the served files failed; tried again after the next check'))
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
   }
 
   async function checkHeaders(registry: Registry): Promise<boolean> {
@@ -212,13 +324,15 @@ export function startIntegrityWatch(options: {
     const registry = await readRegistry(storage);
     lastRevision = registry.revision;
     let intact = true;
-    for (const target of targetsOf(registry, await publishedVersions())) {
+    const targets = targetsOf(registry, await publishedVersions());
+    for (const target of targets) {
       if (stopped) return;
       if (!(await checkTarget(target))) intact = false;
     }
     if (!(await checkHeaders(await readRegistry(storage)))) intact = false;
     await findings.checked(intact ? 'intact' : 'tampered', registry.revision);
     options.onCheck?.(intact ? 'intact' : 'tampered');
+    void readBack(targets);
   }
 
   /** Only the version a browser reported, when it is one the shop serves: a report costs a fraction of a full check. */
@@ -227,7 +341,10 @@ export function startIntegrityWatch(options: {
     const target = targetsOf(registry, await publishedVersions()).find(
       (candidate) => candidate.part === reported.part && candidate.version === reported.version,
     );
-    if (target) await checkTarget(target);
+    if (!target) return;
+    await checkTarget(target);
+    // The browser may have been sent other bytes than the origin holds.
+    void readBack([target]);
   }
 
   /** One check at a time: asked for while one runs, a full check follows it. */
@@ -271,7 +388,12 @@ export function startIntegrityWatch(options: {
   }
 
   return {
-    checkNow: () => run().then(() => (running ? running : undefined)),
+    // The check, a check asked for meanwhile, and the read-back each begins.
+    checkNow: async () => {
+      await run();
+      if (running) await running;
+      if (reading) await reading;
+    },
     reported(part, version) {
       if (!version || Date.now() - lastReport < REPORT_DEBOUNCE_MS) return;
       lastReport = Date.now();

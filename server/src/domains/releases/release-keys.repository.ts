@@ -18,7 +18,7 @@ export type ReleaseKeys = {
   register(key: { keyId: string; owner: string; area: string | null; publicKey: string }): Promise<void>;
   /** Distrusts every key of an owner: its signatures, old and new, stop counting. */
   revokeOwner(owner: string): Promise<number>;
-  /** Records an uploaded manifest's signature; false when it was accepted before (a replay). */
+  /** Records an uploaded manifest's (or a move request's) signature by its decoded bytes; false when it was accepted before (a replay). */
   acceptSignature(entry: { signature: string; keyId: string; part: string; version: string }): Promise<boolean>;
 };
 
@@ -66,7 +66,8 @@ export function releaseKeys(db: DbOrTrx): ReleaseKeys {
       return Number(result.numUpdatedRows);
     },
     async acceptSignature(entry) {
-      const signatureHash = createHash('sha256').update(entry.signature.trim()).digest('hex');
+      // The signature's bytes, not its text: base64's unused bits spell one signature 16 ways.
+      const signatureHash = createHash('sha256').update(signatureBytes(entry.signature)).digest('hex');
       const result = await db
         .insertInto('release_signatures')
         .values({
@@ -82,6 +83,9 @@ export function releaseKeys(db: DbOrTrx): ReleaseKeys {
     },
   };
 }
+
+/** A base64 signature's bytes (every spelling of one signature gives the same bytes). */
+export const signatureBytes = (signature: string): Buffer => Buffer.from(signature.trim(), 'base64');
 
 /** Registers the shop's own release key (every server does at start; the first one adds it). */
 export async function registerShopKey(keys: ReleaseKeys, key: SigningKey): Promise<void> {

@@ -12,7 +12,8 @@ import { releasedFolder } from '../../web/released-folder.ts';
 import {
   history,
   AREAS,
-  readRegistry,
+  originBook,
+  type RegistryBook,
   type HistoryEntry,
   type PartName,
   type ReleaseIntegrity,
@@ -77,9 +78,16 @@ type Signed = { signedBy: string | null; signedAt: string | null; files: Invento
 
 export async function scriptInventory(
   storage: ReleaseStorage,
-  options: { tagManagerId: string | null; policy: PagePolicyOptions; integrity?: ReleaseIntegrity | null; keys?: ReleaseKeys | null },
+  options: {
+    tagManagerId: string | null;
+    policy: PagePolicyOptions;
+    integrity?: ReleaseIntegrity | null;
+    keys?: ReleaseKeys | null;
+    book?: RegistryBook;
+  },
 ): Promise<ScriptInventory> {
-  const [registry, moves] = await Promise.all([readRegistry(storage), history(storage)]);
+  const book = options.book ?? originBook(storage);
+  const [registry, moves] = await Promise.all([book.read(), history(storage, undefined, book)]);
   const owners = new Map((await (options.keys?.trusted() ?? Promise.resolve([]))).map((key) => [key.keyId, key.owner]));
   /** The version's scripts as its signed manifest lists them (what browsers check); unsigned: as the origin holds them now. */
   const signed = async (part: PartName, version: string, key: string): Promise<Signed> => {

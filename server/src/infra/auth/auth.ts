@@ -59,7 +59,7 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /**
  * The browser's session: the same token in an HttpOnly cookie, so no script on the page can read
- * it. Path=/api: pages never carry it, so they stay the same for everyone (and cacheable).
+ * it. Its name and scope follow the shop's public address (sessionCookie).
  */
 export const SESSION_COOKIE = 'shop_session';
 /** A JWT is far shorter; a longer cookie is not ours and is ignored. */
@@ -67,17 +67,44 @@ const MAX_COOKIE_TOKEN = 4096;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const CROSS_SITE = 'Požiadavka z inej stránky bola odmietnutá. Obnovte stránku obchodu a skúste to znova.';
 
-/** The session cookie's token as sent, or null. */
-export function sessionCookieToken(request: FastifyRequest): string | null {
+/**
+ * How a shopper's cookie is written, the session's and the shop's others alike:
+ * - over https (PUBLIC_URL): `__Host-<name>`, Secure, Path=/, no Domain. The prefix makes the
+ *   browser refuse a cookie of that name set by any other host (a sibling subdomain cannot plant a
+ *   session, "cookie tossing"), and it requires Path=/: pages then carry the session too, and read
+ *   nothing of it (they are the same for everyone);
+ * - over plain http (`npm start` on localhost): the plain name (the prefix needs https), Path as the
+ *   caller asks, and Secure whenever NODE_ENV is production: Chromium and Firefox keep a Secure
+ *   cookie from http://localhost, so the local shop still signs in, and a production server never
+ *   depends on configuration for it.
+ */
+export function shopperCookie(
+  name: string,
+  publicUrl: string,
+  httpPath = '/',
+  production = process.env.NODE_ENV === 'production',
+): { name: string; path: string; secure: boolean } {
+  const https = new URL(publicUrl).protocol === 'https:';
+  if (https) return { name: `__Host-${name}`, path: '/', secure: true };
+  return { name, path: httpPath, secure: production };
+}
+
+/** The session cookie: over http on /api only (pages never carry it), over https `__Host-` on / (shopperCookie). */
+export const sessionCookie = (publicUrl: string) => shopperCookie(SESSION_COOKIE, publicUrl, '/api');
+
+/** The session cookie's token as sent under the name this shop's address gives it (sessionCookie), or null. */
+export function sessionCookieToken(request: FastifyRequest, publicUrl: string): string | null {
   const header = request.headers.cookie;
   if (!header || !header.includes(`${SESSION_COOKIE}=`)) return null;
-  const value = parseCookies(header)[SESSION_COOKIE];
+  const value = parseCookies(header)[sessionCookie(publicUrl).name];
   return value && value.length <= MAX_COOKIE_TOKEN ? value : null;
 }
 
-/** Whether the request carries the session cookie (caches treat it as credentials). */
+const ANY_SESSION_COOKIE = new RegExp(`(?:^|;)\\s*(?:__Host-)?${SESSION_COOKIE}=[^;\\s]`);
+
+/** Whether the request carries a session cookie under either name (caches treat it as credentials, whichever it is). */
 export function hasSessionCookie(request: FastifyRequest): boolean {
-  return sessionCookieToken(request) !== null;
+  return ANY_SESSION_COOKIE.test(request.headers.cookie ?? '');
 }
 
 /**
@@ -108,23 +135,24 @@ export function assertSameOrigin(request: FastifyRequest, publicUrl: string): vo
 export function requestToken(request: FastifyRequest, publicUrl: string): string | null {
   const bearer = bearerToken(request);
   if (bearer) return bearer;
-  const cookie = sessionCookieToken(request);
+  const cookie = sessionCookieToken(request, publicUrl);
   if (cookie) assertSameOrigin(request, publicUrl);
   return cookie;
 }
 
-/** Secure only when the shop is served over https (a plain-http local shop would never get it back). */
 function cookieOptions(publicUrl: string) {
-  return { httpOnly: true, sameSite: 'lax', path: '/api', secure: new URL(publicUrl).protocol === 'https:' } as const;
+  const { path, secure } = sessionCookie(publicUrl);
+  return { httpOnly: true, sameSite: 'lax', path, secure } as const;
 }
 
 /** Sets the session cookie to a token just issued; it lives as long as the token. */
 export function setSessionCookie(reply: FastifyReply, token: string, publicUrl: string): void {
-  reply.header('set-cookie', serializeCookie(SESSION_COOKIE, token, { ...cookieOptions(publicUrl), maxAge: TOKEN_TTL_SECONDS }));
+  const { name } = sessionCookie(publicUrl);
+  reply.header('set-cookie', serializeCookie(name, token, { ...cookieOptions(publicUrl), maxAge: TOKEN_TTL_SECONDS }));
 }
 
 export function clearSessionCookie(reply: FastifyReply, publicUrl: string): void {
-  reply.header('set-cookie', serializeCookie(SESSION_COOKIE, '', { ...cookieOptions(publicUrl), maxAge: 0 }));
+  reply.header('set-cookie', serializeCookie(sessionCookie(publicUrl).name, '', { ...cookieOptions(publicUrl), maxAge: 0 }));
 }
 
 const rejectedSessions = new WeakSet<FastifyRequest>();

@@ -19,6 +19,11 @@ export type RateLimits = {
   contact: RateLimitWindow;
   /** Client telemetry reports per address: a browser sends a batch every few seconds at most while a page is open. */
   telemetry: RateLimitWindow;
+  /**
+   * New telemetry sessions per address: a browser gets one per visit; a sender that drops its cookie
+   * to count as many shoppers gets no more than this (a shared address, an office, may lose some).
+   */
+  telemetrySessions: RateLimitWindow;
 };
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -26,4 +31,5 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   checkout: { orders: { max: 30, timeWindowMs: 10 * 60_000 }, quotes: { max: 120, timeWindowMs: 60_000 }, allowList: [] },
   contact: { max: 5, timeWindowMs: 10 * 60_000 },
   telemetry: { max: 120, timeWindowMs: 60_000 },
+  telemetrySessions: { max: 10, timeWindowMs: 10 * 60_000 },
 };

@@ -5,9 +5,9 @@
  *
  * - br or gzip, whichever the request's Accept-Encoding prefers (br when both are equally
  *   welcome); none without Accept-Encoding or with `identity`.
- * - Brotli at quality 3 for the API's answers: about half the CPU of quality 5 and less than gzip
- *   for nearly the same bytes, and at a high answer rate compression is a visible share of the
- *   server's time (figures: tools/bench/results.md). Pages the server renders (compressedPage, and
+ * - Brotli at quality 3 for the API's answers: less CPU than quality 5, and than gzip, for nearly
+ *   the same bytes, and at a high answer rate compression is a visible share of the server's time
+ *   (figures: tools/bench/results.md). Pages the server renders (compressedPage, and
  *   compressingStream for a page whose head leaves first) keep quality 5: fewer, larger answers,
  *   each byte on a shopper's slow line before the first paint, and once a page is compressed in
  *   one call quality 5 costs little more than 3. Quality 11 would cost far more than it saves.
@@ -28,7 +28,7 @@
  *   is 8 KB, which sent a listing page through the stream: its hops to zlib's thread pool and back
  *   cost more than compressing the whole answer in one call, which is cheap at this size. A
  *   server-rendered page (60 to 100 KB) is compressed in one call too (compressedPage): through the
- *   stream it cost several times the compression itself.
+ *   stream it cost more than the compression itself.
  *
  * Request bodies are not decompressed: no client of the shop sends compressed bodies, and an
  * upload's size limit then counts the bytes as sent.

@@ -21,6 +21,9 @@ export type IntegrityRecord = { counts: { part: string; kind: string; count: num
 /** Refunds waiting for the gateway (domains/ordering/order-core/payment.repository.ts reads them from the database). */
 export type RefundsRecord = { pending: number; oldestPendingSince: string | null };
 
+/** Rows of the day's CSP violation store per bucket and the limit (domains/ops/telemetry/csp-violations.repository.ts). */
+export type CspRowsRecord = { rows: Record<string, number>; limit: number };
+
 /** The canaries from the release registry and its history (server.ts reads them from the release storage). */
 export type CanaryRecord = {
   /** Every area in the registry: each gets its abort counts at zero, so that a first abort is an increase. */
@@ -34,11 +37,15 @@ export const WEB_VITALS_SECONDS_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.8
 /** Cumulative Layout Shift (unitless): 0.1 good, 0.25 poor. */
 export const WEB_VITALS_CLS_BUCKETS = [0.01, 0.05, 0.1, 0.15, 0.25, 0.5, 1];
 
+/** Versions of one part the render-failure metric keeps series for (bounded labels: releases never stop coming). */
+export const RENDER_FAILURE_VERSIONS = 10;
+
 export function createMetrics(
   backlog: () => Promise<{ pending: number; dead: number }>,
   backups?: () => Promise<BackupRecord>,
   integrity?: () => Promise<IntegrityRecord>,
   refunds?: () => Promise<RefundsRecord>,
+  cspRows?: () => Promise<CspRowsRecord>,
 ) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -99,6 +106,12 @@ export function createMetrics(
     labelNames: ['area'] as const,
     registers: [registry],
   });
+  const clientTelemetryDropped = new Counter({
+    name: 'shop_client_telemetry_dropped_total',
+    help: 'Telemetry not kept, by reason: cross_site (a request not from the shop’s own pages, refused), no_session (its address had its share of new sessions), unreleased (an event about a version neither in force nor in a canary).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'shop_outbox_backlog',
     help: 'Outbox jobs not done yet (pending) and given up (dead).',
@@ -135,16 +148,53 @@ export function createMetrics(
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const cspViolations = new Counter({
-    name: 'shop_csp_violations_total',
-    help: 'Content-Security-Policy violations browsers reported, by directive, page type (home, category, product, cart, checkout, account, content, other) and part (shell, an area, inline, external, other)',
-    labelNames: ['directive', 'page', 'part'] as const,
+  const renderFailureCounter = new Counter({
+    name: 'shop_server_render_failures_total',
+    help: 'Server renders that failed in the sandbox, by part, version and reason (error: the part threw; timeout, memory: past its limit; hang: its renderer did not answer; crash: it ended). The page was rendered in the browser.',
+    labelNames: ['part', 'version', 'reason'] as const,
     registers: [registry],
   });
+  /** Versions counted per part, oldest first: only the newest RENDER_FAILURE_VERSIONS keep their series. */
+  const failingVersions = new Map<string, string[]>();
+  const renderFailure = (part: string, version: string, reason: string) => {
+    const versions = failingVersions.get(part) ?? [];
+    if (!versions.includes(version)) {
+      versions.push(version);
+      while (versions.length > RENDER_FAILURE_VERSIONS) renderFailureCounter.remove({ part, version: versions.shift()! });
+      failingVersions.set(part, versions);
+    }
+    renderFailureCounter.inc({ part, version, reason });
+  };
+  // Every violation reported is counted here, before any bound of what the database keeps.
+  const cspViolations = new Counter({
+    name: 'shop_csp_violations_total',
+    help: 'Content-Security-Policy violations browsers reported, by directive, page type (home, category, product, cart, checkout, account, content, other), part (shell, an area, inline, external, other) and source (shop, inline, eval, data, blob, trusted-types, tag-manager, external, other)',
+    labelNames: ['directive', 'page', 'part', 'source'] as const,
+    registers: [registry],
+  });
+  const cspViolationsUnstored = new Counter({
+    name: 'shop_csp_violations_unstored_total',
+    help: "Violations stored only in their bucket's other row because the reporting client had added its day's share of distinct rows, by bucket (checkout, rest) and reason (client_budget)",
+    labelNames: ['bucket', 'reason'] as const,
+    registers: [registry],
+  });
+  if (cspRows) cspRowMetrics(registry, cspRows);
   const integrityChecks = new Counter({
     name: 'shop_release_integrity_checks_total',
     help: 'Checks of the released files against their signed manifests by this process (intact, tampered: a difference found, failed: the check could not run).',
     labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const releaseRequests = new Counter({
+    name: 'shop_release_registry_events_total',
+    help: "The registry's trust chain in this process: move requests applied or refused, and exports of the registry on the origin found written by someone else (export-forged).",
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const releaseContained = new Counter({
+    name: 'shop_release_contained_total',
+    help: 'Parts the integrity watch contained because no earlier version was in good standing to fall back to: an operator must act.',
+    labelNames: ['part'] as const,
     registers: [registry],
   });
   if (integrity) {
@@ -191,12 +241,45 @@ export function createMetrics(
     outbox,
     clientErrors,
     clientPageViews,
+    clientTelemetryDropped,
     webVitals,
     webVitalsCls,
     serverRenders,
+    renderFailure,
     cspViolations,
+    cspViolationsUnstored,
     integrityChecks,
+    releaseRequests,
+    releaseContained,
   };
+}
+
+/**
+ * The rows the day's CSP violation store keeps per bucket and how many it may: a full bucket counts
+ * new hosts only in its other row (ShopCspViolationStoreFull).
+ */
+function cspRowMetrics(registry: Registry, read: () => Promise<CspRowsRecord>): void {
+  const rows = oncePerScrape(read);
+  new Gauge({
+    name: 'shop_csp_violation_rows',
+    help: "Rows the day's store of CSP violations keeps, by bucket (checkout: the basket, checkout and payment pages; rest)",
+    labelNames: ['bucket'] as const,
+    registers: [registry],
+    async collect() {
+      const record = await rows();
+      for (const [bucket, count] of Object.entries(record?.rows ?? {})) this.set({ bucket }, count);
+    },
+  });
+  new Gauge({
+    name: 'shop_csp_violation_rows_limit',
+    help: "Rows a day's store of CSP violations keeps at most per bucket; past it new keys are counted in the bucket's other row",
+    labelNames: ['bucket'] as const,
+    registers: [registry],
+    async collect() {
+      const record = await rows();
+      for (const bucket of Object.keys(record?.rows ?? {})) this.set({ bucket }, record!.limit);
+    },
+  });
 }
 
 /** A read shared by every metric of one scrape (a scrape collects them all at once). */

@@ -7,6 +7,7 @@
 import { documentTitle, SERVER_DATA_ID, type EmbeddedServerData } from '@shop/shared-kernel/react';
 import { escapeHtml } from '../../infra/pure/html.ts';
 import { picturePreloadLink } from '../picture-preload.ts';
+import { areaStyleText } from '../page-policy.ts';
 import type { PageHead, RenderedPage } from './page-render.ts';
 import { answerText } from './in-process-api.ts';
 
@@ -43,8 +44,8 @@ function dataAndStyleTags(page: Pick<PageHead, 'jsonLd' | 'styles'>): string[] {
       `<script type="application/ld+json" data-json-ld="${escapeHtml(block.id)}" data-server>${block.json.replace(/</g, '\\u003c')}</script>`,
     );
   }
-  for (const style of page.styles)
-    tags.push(`<style data-area="${escapeHtml(style.area)}">${style.css.replace(/<\/style/gi, '<\\/style')}</style>`);
+  // The page's policy admits each by the hash of this text (page-policy.ts).
+  for (const style of page.styles) tags.push(`<style data-area="${escapeHtml(style.area)}">${areaStyleText(style.css)}</style>`);
   return tags;
 }
 
@@ -114,7 +115,7 @@ export function documentRest(options: { template: string; page: RenderedPage; af
         styles: page.styles.filter((style) => !sent.styles.some((early) => early.area === style.area)),
       }).join('')
     : '';
-  const data = `<script type="application/json" id="${SERVER_DATA_ID}">${embeddedJson(page.embedded)}</script>`;
+  const data = `<script type="application/json" id="${SERVER_DATA_ID}">${page.embeddedJson ?? embeddedJson(page.embedded)}</script>`;
   return `${late}<div id="root">${page.html}</div>${options.afterRoot}${data}${template.slice(template.indexOf(ROOT) + ROOT.length)}`;
 }
 

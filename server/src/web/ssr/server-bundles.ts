@@ -1,11 +1,14 @@
 /**
- * Loads the server builds the parts release beside their browser builds (`server/entry.cjs`,
- * see the kernel's build/federation.mjs). Each is one CommonJS file whose only imports are the
- * packages the shop shares (React, the kernel, zustand, mitt): they get the server's own single
- * copies, so the shell, every area and this server render on one React and one kernel.
+ * The server builds the parts release beside their browser builds (`server/entry.cjs`, see the
+ * kernel's build/federation.mjs). Each is one CommonJS file whose only imports are the packages
+ * the shop shares (React, the kernel, zustand, mitt): they get the renderer's single copies, so
+ * the shell, the area and the renderer render on one React and one kernel.
  *
- * A bundle is read from the origin by its versioned path, so a deploy, rollback, pin or canary
- * takes effect on the next render without a restart: a new version is a new file.
+ * A build is read from the origin by its versioned path, so a deploy, rollback, pin or canary
+ * takes effect on the next render without a restart: a new version is a new file. Its bytes are
+ * checked against its signed manifest before they go anywhere (`verifiedServerBuild`): to the
+ * sandbox's renderers (sandbox/), or, for the benchmark's comparison only, evaluated in this
+ * process (`evaluateServerBundle`, in-process-engine.ts: `vm` is no security boundary).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -37,16 +40,18 @@ function sharedRequire(file: string) {
   };
 }
 
-/**
- * Evaluates one server build: a fresh module instance each call (the caller decides what to keep).
- * `expectedSha384`: the digest its signed manifest lists; the server runs no other bytes.
- */
-export async function evaluateServerBundle<T>(file: string, expectedSha384?: string): Promise<T> {
+/** A server build's code, read and checked: `expectedSha384` is the digest its signed manifest lists; no other bytes are run. */
+export async function verifiedServerBuild(file: string, expectedSha384?: string): Promise<string> {
   const bytes = await readFile(file);
   if (expectedSha384 !== undefined && createHash('sha384').update(bytes).digest('base64') !== expectedSha384) {
     throw new Error(`${file} differs from its signed release manifest: not run`);
   }
-  const code = bytes.toString('utf8');
+  return bytes.toString('utf8');
+}
+
+/** Evaluates one server build in this process (the benchmark's in-process comparison only): a fresh module instance each call. */
+export async function evaluateServerBundle<T>(file: string, expectedSha384?: string): Promise<T> {
+  const code = await verifiedServerBuild(file, expectedSha384);
   const run = compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
   const module = { exports: {} as Record<string, unknown> };
   run(module.exports, sharedRequire(file), module, file, file.replace(/\/[^/]*$/, ''));

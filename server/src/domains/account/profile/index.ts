@@ -52,7 +52,7 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
   app.route({
     ...callRoute(accountCalls, 'POST /api/account/logout'),
     handler: async (request, reply) => {
-      const cookie = sessionCookieToken(request);
+      const cookie = sessionCookieToken(request, publicUrl);
       if (cookie) assertSameOrigin(request, publicUrl);
       await service.signOut([request.body.authHash, bearerToken(request), cookie].filter((t): t is string => Boolean(t)));
       if (cookie) clearSessionCookie(reply, publicUrl);
@@ -131,7 +131,7 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
     handler: async (request, reply) => {
       const user = await requireUser(request, deps);
       await service.deleteAccount(user.id, request.body.password);
-      if (sessionCookieToken(request)) clearSessionCookie(reply, publicUrl);
+      if (sessionCookieToken(request, publicUrl)) clearSessionCookie(reply, publicUrl);
       return { data: { ok: true as const } };
     },
   });

@@ -21,7 +21,7 @@ function matchesTag(header: string | undefined, tag: string): boolean {
   return header.split(',').some((given) => given.trim().replace(/^W\//, '') === tag || given.trim() === '*');
 }
 
-/** Old URLs that moved: the full list (spec section 7) and a lookup for one path (the operator's changes: operator.ts). */
+/** Old URLs that moved: the full list (requirements R7.5) and a lookup for one path (the operator's changes: operator.ts). */
 export const redirectRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const redirects = new RedirectRepository(deps.db);

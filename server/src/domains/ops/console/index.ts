@@ -2,15 +2,15 @@
  * The operator console's calls on the operator origin, for a signed-in operator who passed the
  * second factor (operatorAuth, infra/auth/operator-auth.ts): the releases in force with their pins,
  * canaries, rollback targets, lock and client health; the backups' record, the refunds, the
- * integrity watch's findings, the script inventory, the pages' policy violations, the Web Vitals and
- * the audit log. The release moves (release-actions.ts) are an operator's or an area team's.
+ * integrity watch's findings, the script inventory, the pages' policy violations, the Web Vitals, the
+ * server renders that failed in the sandbox and the audit log. The release moves (release-actions.ts) are an operator's or an area team's.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { BackupOverview, PaymentRefund, ReleaseVersionHealth } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
-import { history, status, type ReleaseStorage, type ReleaseIntegrity } from '@shop/release';
+import { history, originBook, status, type PartName, type RegistryBook, type ReleaseStorage, type ReleaseIntegrity } from '@shop/release';
 import type { ReleaseIdentities } from '../../releases/identities.repository.ts';
 import { scriptInventory } from '../../releases/script-inventory.ts';
 import type { ReleaseKeys } from '../../releases/release-keys.repository.ts';
@@ -19,11 +19,16 @@ import { integrityPolicyFrom } from '../../releases/integrity-watch.ts';
 import type { PagePolicyOptions } from '../../../web/page-policy.ts';
 import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.ts';
 import { vitalsRoutes, type VitalsReader } from './vitals.ts';
+import { renderFailureRoutes, type RenderFailuresReader } from './render-failures.ts';
 import { releaseActionRoutes } from './release-actions.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
   storage: ReleaseStorage;
+  /** The registry in force (the server's database, domains/releases/registry.repository.ts); default: the origin's files (tests). */
+  book?: RegistryBook;
+  /** Marks a version never to be served again, or lifts the mark (an operator's audited override); absent: the route answers 404. */
+  setFloor?: (change: { part: PartName; version: string; floored: boolean; by: string; reason: string | null }) => Promise<void>;
   /** The key preview links are signed with (the server's preview secret, never the operator's). */
   previewSecret: string;
   /** Base of preview links (the shop's public address). */
@@ -48,6 +53,8 @@ export type OpsOptions = {
   cspViolations?: CspViolationsReader;
   /** The shoppers' Web Vitals per area version (GET /api/ops/vitals answers only with it). */
   vitals?: VitalsReader;
+  /** Server renders that failed in the sandbox (GET /api/ops/render-failures answers only with it). */
+  renderFailures?: RenderFailuresReader;
 };
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
@@ -60,6 +67,7 @@ const OPERATOR = { access: 'operator' } as const;
 export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { storage, identities } = options;
+  const book = options.book ?? originBook(storage);
 
   app.route({
     ...route('GET /api/ops/releases'),
@@ -67,8 +75,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     handler: async () => {
       const since = new Date(Date.now() - 60 * 60_000);
       const [current, moves, health] = await Promise.all([
-        status(storage),
-        history(storage),
+        status(storage, book),
+        history(storage, undefined, book),
         options.health ? options.health(since) : Promise.resolve([]),
       ]);
       return { data: { ...current, history: moves.slice(-200), health } };
@@ -84,7 +92,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       config: OPERATOR,
       handler: async (_request, reply) => {
         reply.header('cache-control', 'no-store');
-        return { data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null }) };
+        return {
+          data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null, book }),
+        };
       },
     });
   }
@@ -123,8 +133,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     });
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations });
+  if (options.renderFailures) await app.register(renderFailureRoutes, { read: options.renderFailures });
   if (options.vitals) {
-    const parts = async () => (await status(storage)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
+    const parts = async () => (await status(storage, book)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
     await app.register(vitalsRoutes, { read: options.vitals, parts });
   }
   app.route({
@@ -144,6 +155,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
 
   await app.register(releaseActionRoutes, {
     storage,
+    book,
+    ...(options.setFloor ? { setFloor: options.setFloor } : {}),
     publicUrl: options.publicUrl,
     previewSecret: options.previewSecret,
     ...(options.keys ? { keys: options.keys } : {}),

@@ -1,7 +1,8 @@
 /**
  * The release moves of the operator console and of CI: rollback, pin, unpin, promote, abort, preview
- * links and uploads, running the same release code as `pnpm release`. An operator (with a fresh code:
- * operatorAuth's `release` access) may move every part, an area team's credential only its own area.
+ * links, uploads and floors, running the same release code as `pnpm release`. An operator (with a
+ * fresh code: operatorAuth's `release` access) may move every part, an area team's credential only its
+ * own area, and a team's rollback only signed with the team's own key; floors are the operator's alone.
  * Every move, allowed or refused, is in the audit log; a refusal of the release code is an ApiError
  * with the refusal's code (`error.refusal`), which the release command reads.
  */
@@ -28,6 +29,9 @@ import {
   UPLOAD_BODY_LIMIT,
   unpackBuild,
   type ReleaseIntegrity,
+  type RegistryBook,
+  verifyMoveRequest,
+  assertNotFloored,
 } from '@shop/release';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError, forbidden, notFound } from '../../../infra/http/errors.ts';
@@ -37,6 +41,10 @@ import { verifyUpload } from '../../releases/signed-upload.ts';
 
 export type ReleaseActionOptions = {
   storage: ReleaseStorage;
+  /** The registry in force (the database's, or the origin's files in tests). */
+  book: RegistryBook;
+  /** Marks a version never to be served again, or lifts the mark; absent: the floor route answers 404. */
+  setFloor?: (change: { part: PartName; version: string; floored: boolean; by: string; reason: string | null }) => Promise<void>;
   /** Base of preview links (the shop's public address). */
   publicUrl: string;
   /** The key preview links are signed with (the server's own preview secret). */
@@ -53,7 +61,8 @@ const INVALID_BUILD = new Set(['broken_build', 'bad_signature', 'missing_module'
 /** The release code's refusal as the one error shape, with its code for the release command. */
 function refused(error: unknown): never {
   if (!(error instanceof ReleaseRefused)) throw error;
-  const status = error.code === 'unknown_version' ? 404 : INVALID_BUILD.has(error.code) ? 422 : 409;
+  const status =
+    error.code === 'unknown_version' ? 404 : error.code === 'signature_required' ? 403 : INVALID_BUILD.has(error.code) ? 422 : 409;
   throw new ApiError(status, 'conflict', error.message, error.code);
 }
 
@@ -81,7 +90,40 @@ const provenance = (request: FastifyRequest, reason?: string): Provenance => ({
 
 export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { storage } = options;
+  const { storage, book } = options;
+
+  /**
+   * A team's rollback carries a move request signed with the team's own key (not the shop's, not
+   * another team's), for this part and version, recent and never used before; otherwise refused.
+   */
+  async function requireTeamSignature(
+    team: string,
+    part: PartName,
+    version: string | null,
+    signed: { text: string; signature: string } | undefined,
+  ): Promise<void> {
+    if (!signed) {
+      throw new ReleaseRefused(
+        'signature_required',
+        "A team's rollback must be signed with the team's key (pnpm release rollback … --server, RELEASE_SIGNING_KEY). Nothing was changed.",
+      );
+    }
+    const own = (await options.keys?.trusted())?.filter((key) => key.owner === team) ?? [];
+    const request = verifyMoveRequest(signed, own);
+    const command = request.command;
+    if (command.op !== 'rollback' || command.part !== part || command.to !== version) {
+      throw new ReleaseRefused('bad_signature', 'The signed request is not this rollback (part or version differ). Nothing was changed.');
+    }
+    const fresh = await options.keys!.acceptSignature({
+      signature: signed.signature,
+      keyId: request.keyId,
+      part,
+      version: 'request:rollback',
+    });
+    if (!fresh)
+      throw new ReleaseRefused('bad_signature', 'This signed rollback was used before: a replay is refused. Nothing was changed.');
+  }
+
   /** Each release route names its action; refused ones stop here. */
   const releaseAction = (action: string) => async (request: FastifyRequest<{ Params: { part: string } }>) =>
     authorize(request, action, request.params.part);
@@ -94,8 +136,13 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
     handler: async (request) => {
       const { part } = request.params;
       if (!isPart(part)) throw unknownPart(part);
+      const actor = releaseActor(request);
+      // A team's credential alone may not roll back: the rollback must be signed with the team's own key.
+      if (actor.kind === 'team')
+        await requireTeamSignature(actor.name, part, request.body?.version ?? null, request.body?.signed).catch(refused);
       const result = await rollback({
         storage,
+        book,
         part,
         to: request.body?.version ?? null,
         provenance: provenance(request, request.body?.reason),
@@ -114,9 +161,13 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
       handler: async (request) => {
         const { part } = request.params;
         if (!isPart(part)) throw unknownPart(part);
-        const pin = await setPin({ storage, part, pinned: action === 'pin', provenance: provenance(request, request.body?.reason) }).catch(
-          refused,
-        );
+        const pin = await setPin({
+          storage,
+          book,
+          part,
+          pinned: action === 'pin',
+          provenance: provenance(request, request.body?.reason),
+        }).catch(refused);
         return { data: { pinned: pin !== null } };
       },
     });
@@ -132,6 +183,7 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
         if (!isArea(part)) throw unknownPart(part);
         const result = await finishCanary({
           storage,
+          book,
           area: part,
           outcome,
           provenance: provenance(request, request.body?.reason),
@@ -156,6 +208,13 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
       if (!isArea(part)) throw unknownPart(part);
       if (!(await storage.exists(`remotes/${part}/${request.body.version}`)))
         throw notFound(`Verzia ${request.body.version} nie je na serveri.`);
+      // A version marked never to be served again is previewed by no one either.
+      const floors = await book.floors(part);
+      try {
+        assertNotFloored(floors, part, request.body.version);
+      } catch (error) {
+        refused(error);
+      }
       return {
         data: {
           url: previewLink(options.publicUrl, options.previewSecret, { area: part, version: request.body.version }),
@@ -196,6 +255,7 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
         });
         const result = await deploy({
           storage,
+          book,
           part: part as PartName,
           distDir: dir,
           packageVersion: body.packageVersion,
@@ -222,4 +282,32 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
       }
     },
   });
+
+  const { setFloor } = options;
+  if (setFloor) {
+    app.route({
+      ...route('POST /api/ops/releases/:part/floor'),
+      config: config('floor'),
+      preHandler: async (request) => {
+        // Marking and lifting are the operator's: a team's credential is refused (and audited; an
+        // operator's mark or lift is audited by setFloor, in the same transaction as the change).
+        if (releaseActor(request).kind === 'operator') return;
+        await request.audit({ action: 'floor', part: request.params.part.slice(0, 20), allowed: false, detail: 'len operátor' });
+        throw forbidden('Verziu môže označiť alebo odznačiť len operátor.');
+      },
+      handler: async (request) => {
+        const { part } = request.params;
+        if (!isPart(part)) throw unknownPart(part);
+        const { version, floored } = request.body;
+        await setFloor({ part, version, floored, by: releaseActor(request).name, reason: request.body.reason?.trim() || null }).catch(
+          refused,
+        );
+        request.log.warn(
+          { release: { action: floored ? 'floor' : 'floor-lift', part, version } },
+          'release floor changed from the operator console',
+        );
+        return { data: { part, version, floored } };
+      },
+    });
+  }
 };

@@ -12,8 +12,6 @@ import { databaseAnswers } from './health.repository.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
 import type { ApiDeps, ReadinessCheck } from '../../../infra/deps.ts';
 
-/** A dependency the shop needs to serve: answers when reachable, throws when not. */
-
 const CHECK_TIMEOUT_MS = 2000;
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {

@@ -13,7 +13,8 @@ import { CSP_REPORT_PATH } from '../../../infra/http/security-headers.ts';
 import { isArea, shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
 import type { CspPageType, CspPart } from '@shop/shared-kernel/schemas';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
-import { countViolations, type CspViolationKey } from './csp-violations.repository.ts';
+import { bucketOf, countViolations, overflowKey, type CspViolationKey } from './csp-violations.repository.ts';
+import { CspClientBudget, clientOf } from './csp-client-budget.ts';
 
 /** The same room as a telemetry batch: a report is a few hundred bytes. */
 export const CSP_REPORT_BODY_LIMIT = TELEMETRY_BODY_LIMIT;
@@ -72,6 +73,9 @@ const DIRECTIVES = new Set([
   'worker-src',
   'manifest-src',
   'default-src',
+  // Trusted Types: a string given to an HTML or script sink, or a policy the page may not create.
+  'require-trusted-types-for',
+  'trusted-types',
 ]);
 
 const url = (value: string): URL | null => {
@@ -88,6 +92,8 @@ const KIND_BY_FIRST_SEGMENT = new Map<string, CspPageType>([
   ...[paths.category, paths.brand, paths.search, paths.sale].map((pattern) => [firstSegment(pattern), 'category'] as const),
   [firstSegment(paths.product), 'product'],
   [firstSegment(paths.checkoutContact), 'checkout'],
+  // The payment pages are the checkout's too (its bucket of stored violations, csp-violations.repository.ts).
+  [firstSegment(paths.paymentPending), 'checkout'],
   [firstSegment(paths.signIn), 'account'],
   [firstSegment(paths.page), 'content'],
   [firstSegment(paths.blog), 'content'],
@@ -130,6 +136,22 @@ export function partOf(violation: Pick<Violation, 'blocked' | 'document' | 'sour
   return { part: causedBy && causedBy !== 'other' && source!.href !== page?.href ? causedBy : 'inline', blockedOrigin };
 }
 
+/** What was blocked, for the metric (a closed set): the shop's own files, a kind of inline content, Tag Manager, another origin. */
+export const CSP_SOURCES = ['shop', 'inline', 'eval', 'data', 'blob', 'trusted-types', 'tag-manager', 'external', 'other'] as const;
+export type CspSource = (typeof CSP_SOURCES)[number];
+const TAG_MANAGER_ORIGINS = new Set(['https://www.googletagmanager.com', 'https://www.google-analytics.com']);
+
+export function sourceOf(key: CspViolationKey): CspSource {
+  const origin = key.blockedOrigin;
+  if (key.part === 'shell' || isArea(key.part)) return 'shop';
+  if (origin === 'inline' || origin === 'eval' || origin === 'data' || origin === 'blob') return origin;
+  if (origin === 'wasm-eval') return 'eval';
+  if (origin.startsWith('trusted-types')) return 'trusted-types';
+  if (TAG_MANAGER_ORIGINS.has(origin) || /^https:\/\/[\w-]+\.(analytics\.google|google-analytics)\.com$/.test(origin)) return 'tag-manager';
+  if (key.part === 'other' && /^https?:/.test(origin)) return 'shop';
+  return key.part === 'external' ? 'external' : 'other';
+}
+
 /** What a violation is counted under: every value from a closed set but the blocked origin (≤ 120 characters). */
 export function violationKey(violation: Violation): CspViolationKey {
   const document = url(violation.document);
@@ -141,15 +163,24 @@ export function registerCspReports(app: FastifyInstance, deps: ApiDeps, rateLimi
   for (const type of ['application/csp-report', 'application/reports+json']) {
     app.addContentTypeParser(type, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   }
+  const budget = new CspClientBudget();
   // Registered under the API's /api prefix.
   app.post(CSP_REPORT_PATH.replace(/^\/api/, ''), { bodyLimit: CSP_REPORT_BODY_LIMIT, config: { rateLimit } }, async (request, reply) => {
     const violations = violationsOf(request.body);
-    const keys = violations.map(violationKey);
-    await countViolations(deps.db, keys, new Date());
-    keys.forEach(({ page, part, directive }, index) => {
-      deps.metrics.cspViolations.inc({ directive, page, part });
+    const now = new Date();
+    const client = clientOf(request.ip);
+    // Counted first, every one of them: no cap of the table and no client's budget hides one from the metrics.
+    const keys = violations.map((violation, index) => {
+      const key = violationKey(violation);
+      const { page, part, directive } = key;
+      const bucket = bucketOf(page);
+      deps.metrics.cspViolations.inc({ directive, page, part, source: sourceOf(key) });
       if (index < LOGGED_PER_REPORT) request.log.warn({ cspViolation: violations[index] }, 'content security policy violation');
+      if (budget.admit(client, bucket, JSON.stringify(key), now)) return key;
+      deps.metrics.cspViolationsUnstored.inc({ bucket, reason: 'client_budget' });
+      return overflowKey(key);
     });
+    await countViolations(deps.db, keys, now);
     return reply.code(204).send(null);
   });
 }

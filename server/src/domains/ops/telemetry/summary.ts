@@ -1,7 +1,8 @@
 /**
  * `GET /api/telemetry/summary?minutes=60`, on the operator origin for a signed-in operator
- * (operatorAuth's `operator` access): views, errors and error rate per area and version over the last
- * minutes, as the browsers reported them (index.ts).
+ * (operatorAuth's `operator` access): per area and version, the telemetry sessions that showed it
+ * (`views`), those that met an error in it (`errors`) and their ratio over the last minutes, as the
+ * browsers reported them (index.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -158,4 +158,3 @@ export function vitalsRepository(db: Db) {
     p75For: (part: string, version: string, metric: VitalMetric, sinceMs: number) => p75For(db, part, version, metric, sinceMs),
   };
 }
-export type VitalsRepository = ReturnType<typeof vitalsRepository>;

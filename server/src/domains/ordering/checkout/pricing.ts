@@ -5,12 +5,11 @@
 import type { CheckoutLineInput } from '@shop/shared-kernel/contract';
 import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';
 import type { CheckoutMethod, CheckoutQuote, Coupon, OrderLine } from '@shop/shared-kernel/contract';
-import { couponDiscountAmount, priceAfterCoupon, roundTo005, unitPriceWithVat, vatBreakdown } from '@shop/shared-kernel/rules';
+import { couponAmountOff, orderTotals, priceAfterCoupon, unitPriceWithVat } from '@shop/shared-kernel/rules';
 import type { CouponRow } from '../../../db/coupon.table.ts';
 import type { DbOrTrx } from '../../../db/database.ts';
 import { CheckoutRepository } from './checkout.repository.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
-import { toEuros } from '../../../infra/pure/format.ts';
 import { CouponRepository } from '../coupon/coupon.repository.ts';
 import { check as checkCoupon, couponDiscount } from '../coupon/coupon.service.ts';
 
@@ -60,13 +59,12 @@ export const PRICING_MESSAGES = {
   empty: 'Košík je prázdny.',
 };
 
+const basketTooLarge = (message: string) => new ApiError(422, 'validation_failed', `${message} Pre väčší odber nás, prosím, kontaktujte.`);
+
 /**
  * What one basket may hold, checked after repeated lines of a variant are merged (so repeating a
  * line cannot get past the per-line limit): pieces of one item, pieces in all, distinct items.
  */
-
-const basketTooLarge = (message: string) => new ApiError(422, 'validation_failed', `${message} Pre väčší odber nás, prosím, kontaktujte.`);
-
 function checkBasketLimits(lines: CheckoutLineInput[]): void {
   if (lines.length > BASKET_LIMITS.lines)
     throw basketTooLarge(`V jednej objednávke môže byť najviac ${BASKET_LIMITS.lines} rôznych položiek.`);
@@ -189,8 +187,8 @@ export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pri
       if (outcome.ok) {
         coupon = outcome.coupon;
         couponInfo = { code: outcome.coupon.code };
-        // The same path as the browser: euros of the validation answer → thousandths (spec section 9).
-        discount = Math.min(itemsTotal, couponDiscountAmount(toEuros(couponDiscount(outcome.coupon, itemsTotal))));
+        // Thousandths throughout, rounded to whole cents, never more than the goods (requirements R9.5).
+        discount = couponAmountOff(couponDiscount(outcome.coupon, itemsTotal), itemsTotal);
       } else couponMessage = outcome.message;
     }
   }
@@ -201,19 +199,7 @@ export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pri
   const paymentList = await paymentMethods(db, shipping?.code ?? input.shippingCode ?? null);
   const payment = paymentList.find((m) => m.code === input.paymentCode && m.available) ?? null;
 
-  const shippingPrice = shipping?.price ?? 0;
-  const paymentPrice = payment?.price ?? 0;
-  const total = itemsAfterDiscount + shippingPrice + paymentPrice;
-  const amountDue = payment && CASH_PAYMENTS.has(payment.code) ? roundTo005(total) : total;
-  const itemsVat = vatBreakdown(
-    lines.map((l) => ({ gross: l.lineTotal, rate: l.vat })),
-    discount,
-  );
-  const vat = vatBreakdown([
-    ...itemsVat.map((l) => ({ gross: l.total, rate: l.rate })),
-    ...(shipping ? [{ gross: shippingPrice, rate: shipping.vat }] : []),
-    ...(payment ? [{ gross: paymentPrice, rate: payment.vat }] : []),
-  ]);
+  const { total, amountDue, vat } = orderTotals({ lines, discount, shipping, payment, cash: !!payment && CASH_PAYMENTS.has(payment.code) });
 
   const strip = ({ vat: _vat, ...method }: CheckoutMethod & { vat: number }): CheckoutMethod => method;
   return {
@@ -226,8 +212,8 @@ export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pri
       couponMessage,
       shipping: shippingList.map(strip),
       payment: paymentList.map(strip),
-      shippingPrice,
-      paymentPrice,
+      shippingPrice: shipping?.price ?? 0,
+      paymentPrice: payment?.price ?? 0,
       total,
       amountDue,
       vat,

@@ -25,7 +25,7 @@ const invalid = (message: string): CouponValidation => ({ valid: false, message,
 /**
  * Validates a coupon for a user against the basket re-priced from the database (client prices
  * and totals are ignored). A valid coupon becomes the user's active one. Any refused code clears
- * the active coupon, as the basket's coupon store does on the client (spec section 4), so both
+ * the active coupon, as the basket's coupon store does on the client (requirements R4.4), so both
  * sides agree after a reload.
  */
 export async function validateCoupon(

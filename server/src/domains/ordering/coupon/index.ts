@@ -3,14 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { accountCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
-import { forbidden } from '../../../infra/http/errors.ts';
+import { ApiError, forbidden } from '../../../infra/http/errors.ts';
 import { requireUser } from '../../../infra/auth/require-user.ts';
 import { CouponRepository } from './coupon.repository.ts';
 import { activeCoupon, validateCoupon } from './coupon.service.ts';
 
 const NOT_YOURS = 'Kupóny môžete spravovať len vo svojom účte.';
+const DEACTIVATE_BY_POST = 'Kupón sa ruší len požiadavkou POST; táto požiadavka nič nezmenila.';
 
-/** Coupons of spec section 7; always for the user of the Bearer token (another userId answers 403). */
+/** Coupons of requirements R7.2, R7.3; always for the user of the Bearer token (another userId answers 403). */
 export const couponRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const coupons = new CouponRepository(deps.db);
@@ -25,13 +26,18 @@ export const couponRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =>
   });
 
   app.route({
-    ...callRoute(accountCalls, 'GET /api/coupon/deactive'),
+    ...callRoute(accountCalls, 'POST /api/coupon/deactive'),
     handler: async (request) => {
       const user = await requireUser(request, deps);
       if (request.query.userId !== undefined && request.query.userId !== user.id) throw forbidden(NOT_YOURS);
       await coupons.clearActive(user.id);
       return { data: { ok: true as const } };
     },
+  });
+  // requirements R7.3's GET would let a link or an image on another site clear a shopper's coupon: it changes nothing.
+  app.get('/coupon/deactive', async (_request, reply) => {
+    reply.header('allow', 'POST');
+    throw new ApiError(405, 'method_not_allowed', DEACTIVATE_BY_POST);
   });
 
   app.route({

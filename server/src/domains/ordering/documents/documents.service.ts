@@ -5,7 +5,7 @@ import type { OrderRow } from '../../../db/orders.table.ts';
 import type { JobHandler } from '../../../infra/outbox/outbox.ts';
 import type { CheckoutOptions } from '../../../infra/checkout-options.ts';
 import { ContentRepository } from '../../content/site/content.repository.ts';
-import { orderDetail } from '../order-core/order-detail.ts';
+import { orderFacts } from '../order-core/order-detail.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { jobMessageId } from '../../../infra/outbox/mail-outbox.ts';
 import type { Mailer, MailMessage } from '../../../infra/outbox/mailer.ts';
@@ -29,17 +29,13 @@ export class DocumentsService {
     private readonly settings: Pick<CheckoutOptions, 'iban' | 'publicUrl' | 'mailFrom'>,
   ) {}
 
+  /** The confirmation e-mail; a transfer's PAY by square code drawn once, as the PNG the e-mail carries. */
   async confirmationMessage(order: OrderRow): Promise<MailMessage> {
-    const [detail, site] = await Promise.all([orderDetail(this.db, order, this.settings.iban), siteData(this.db)]);
-    const message = orderConfirmationEmail(detail, site, this.settings.publicUrl);
-    if (detail.transfer) {
-      const png = await payBySquarePng({
-        iban: detail.transfer.iban,
-        beneficiary: detail.transfer.beneficiary,
-        variableSymbol: detail.transfer.variableSymbol,
-        amount: detail.transfer.amount,
-        note: `Objednavka ${detail.number}`,
-      });
+    const site = await siteData(this.db);
+    const facts = await orderFacts(this.db, order, this.settings.iban, { site });
+    const message = orderConfirmationEmail(facts, site, this.settings.publicUrl);
+    if (facts.transfer) {
+      const png = await payBySquarePng(facts.transfer);
       message.attachments = [{ filename: 'pay-by-square.png', content: png, contentType: 'image/png', cid: 'paybysquare' }];
     }
     return message;
@@ -57,7 +53,7 @@ export class DocumentsService {
   }
 
   async invoicePdf(order: OrderRow): Promise<Buffer> {
-    const [detail, site] = await Promise.all([orderDetail(this.db, order, this.settings.iban), siteData(this.db)]);
-    return renderInvoicePdf(detail, site, this.settings.iban);
+    const site = await siteData(this.db);
+    return renderInvoicePdf(await orderFacts(this.db, order, this.settings.iban, { site }), site, this.settings.iban);
   }
 }

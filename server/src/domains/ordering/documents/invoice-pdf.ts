@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { OrderDetail, SiteData } from '@shop/shared-kernel/contract';
-import { formatDate, formatIban, formatPrice, formatZip } from '@shop/shared-kernel/rules';
+import { formatDate, formatIban, formatPrice, formatZip, totalsRows, type TotalsRowKind } from '@shop/shared-kernel/rules';
 
 const require = createRequire(import.meta.url);
 const FONT_DIR = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -16,7 +16,7 @@ const BOLD = join(FONT_DIR, 'DejaVuSans-Bold.ttf');
 
 const DUE_DAYS = 14;
 
-export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: string): Promise<Buffer> {
+export function renderInvoicePdf(order: Omit<OrderDetail, 'transfer'>, site: SiteData, iban: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `Faktúra ${order.number}`, Author: site.name } });
     const chunks: Buffer[] = [];
@@ -89,27 +89,25 @@ export function renderInvoicePdf(order: OrderDetail, site: SiteData, iban: strin
         formatPrice(l.lineTotal),
       ]);
     }
-    if (order.discount > 0) row([`Zľava – kupón ${order.couponCode ?? ''}`, '', '', '', `−${formatPrice(order.discount)}`]);
-    row([`Doprava: ${order.shipping.name}`, '1', formatPrice(order.shipping.price), '', formatPrice(order.shipping.price)]);
-    row([`Platba: ${order.payment.name}`, '1', formatPrice(order.payment.price), '', formatPrice(order.payment.price)]);
+    // The order's totals as every part lays them out, in the invoice's table: the discount, shipping
+    // and payment as lines, the VAT per rate as the recapitulation, then the total and what is due.
+    const totals = totalsRows(order);
+    const rowsOf = (kind: TotalsRowKind) => totals.filter((t) => t.kind === kind);
+    for (const t of rowsOf('discount')) row([t.label, '', '', '', t.shown]);
+    for (const t of [...rowsOf('shipping'), ...rowsOf('payment')]) row([t.label, '1', formatPrice(t.amount), '', formatPrice(t.amount)]);
     doc.moveDown();
 
     row(['Rekapitulácia DPH', 'Sadzba', 'Základ', '', 'DPH'], true);
-    for (const v of order.vat) row(['', `${v.rate} %`, formatPrice(v.base), '', formatPrice(v.vat)]);
+    for (const { vat: v } of rowsOf('vat')) row(['', `${v!.rate} %`, formatPrice(v!.base), '', formatPrice(v!.vat)]);
     doc.moveDown();
-    doc
-      .font('bold')
-      .fontSize(12)
-      .text(`Celkom s DPH: ${formatPrice(order.total)}`, 40, doc.y, { align: 'right' });
-    if (order.amountDue !== order.total) {
+    const [total] = rowsOf('total');
+    doc.font('bold').fontSize(12).text(`Celkom s DPH: ${total!.shown}`, 40, doc.y, { align: 'right' });
+    for (const due of rowsOf('amountDue')) {
       doc
         .font('regular')
         .fontSize(9)
-        .text(`Zaokrúhlenie: ${formatPrice(order.amountDue - order.total)}`, { align: 'right' });
-      doc
-        .font('bold')
-        .fontSize(12)
-        .text(`K úhrade: ${formatPrice(order.amountDue)}`, { align: 'right' });
+        .text(`Zaokrúhlenie: ${formatPrice(due.amount - total!.amount)}`, { align: 'right' });
+      doc.font('bold').fontSize(12).text(`K úhrade: ${due.shown}`, { align: 'right' });
     }
     doc.font('regular').fontSize(9).moveDown();
     doc.text(

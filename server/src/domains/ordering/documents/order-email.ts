@@ -1,7 +1,8 @@
 /** The order confirmation e-mail (Slovak), as text and HTML. */
-import { shopPaths, type OrderDetail, type SiteData } from '@shop/shared-kernel/contract';
-import { formatFee, formatIban, formatPhone, formatPrice, formatZip } from '@shop/shared-kernel/rules';
+import { shopPaths, type SiteData } from '@shop/shared-kernel/contract';
+import { formatIban, formatPhone, formatPrice, formatZip, totalsRows } from '@shop/shared-kernel/rules';
 import type { MailMessage } from '../../../infra/outbox/mailer.ts';
+import type { OrderFacts } from '../order-core/order-detail.ts';
 import { escapeHtml as escape } from '../../../infra/pure/html.ts';
 
 const PAYMENT_TEXT: Record<string, string> = {
@@ -11,7 +12,7 @@ const PAYMENT_TEXT: Record<string, string> = {
   cash: 'Sumu zaplatíte pri osobnom odbere na predajni.',
 };
 
-export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publicUrl: string | null): MailMessage {
+export function orderConfirmationEmail(order: OrderFacts, site: SiteData, publicUrl: string | null): MailMessage {
   const subject = `Potvrdenie objednávky č. ${order.number} – ${site.name}`;
   const link = publicUrl ? `${publicUrl}${shopPaths.thankYou(order.token)}` : null;
   const rows = order.lines.map((l) => ({
@@ -19,14 +20,10 @@ export function orderConfirmationEmail(order: OrderDetail, site: SiteData, publi
     amount: `${l.amount} ${l.v_unit}`,
     total: formatPrice(l.lineTotal),
   }));
-  const sums: [string, string][] = [
-    ['Tovar spolu', formatPrice(order.itemsTotal)],
-    ...(order.discount > 0 ? [[`Zľava (kupón ${order.couponCode ?? ''})`, `−${formatPrice(order.discount)}`] as [string, string]] : []),
-    [`Doprava: ${order.shipping.name}`, formatFee(order.shipping.price)],
-    [`Platba: ${order.payment.name}`, formatFee(order.payment.price)],
-    ['Spolu s DPH', formatPrice(order.total)],
-    ...(order.amountDue !== order.total ? [['Na úhradu (zaokrúhlené na 0,05 €)', formatPrice(order.amountDue)] as [string, string]] : []),
-  ];
+  // The order's totals as every part lays them out; the e-mail leaves the VAT per rate to the invoice.
+  const sums = totalsRows(order)
+    .filter((row) => row.kind !== 'vat')
+    .map((row): [string, string] => [row.label, row.shown]);
   const transfer = order.transfer
     ? [
         `IBAN: ${formatIban(order.transfer.iban)}`,

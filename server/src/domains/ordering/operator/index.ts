@@ -1,9 +1,10 @@
 /**
- * The operator's order tools, on the operator origin only, for a signed-in operator who passed the
- * second factor (operatorAuth's `operator` access): an order by number, its invoice (shown, or a copy
- * kept), the confirmation e-mail (previewed, or sent again), a bank transfer marked paid, an order's
- * or a complaint's state, the refunds and a refused refund made by hand. Every call is in the audit
- * log with the operator's name: they read personal data or change what a shopper is told.
+ * The operator's order tools (behind the utility routes of requirements R2.2: /pdf, /generate, /email,
+ * /send, /paid), on the operator origin only, for a signed-in operator who passed the second factor
+ * (operatorAuth's `operator` access): an order by number, its invoice (shown, or a copy kept), the
+ * confirmation e-mail (previewed, or sent again), a bank transfer marked paid, an order's or a
+ * complaint's state, the refunds and a refused refund made by hand. Every call is in the audit log
+ * with the operator's name: they read personal data or change what a shopper is told.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -1,15 +1,36 @@
-import type { CheckoutContact, OrderDetail, OrderPaymentStatus, PickupPoint } from '@shop/shared-kernel/contract';
-import { vatBreakdown } from '@shop/shared-kernel/rules';
+import type { CheckoutContact, OrderDetail, OrderLine, OrderPaymentStatus, PickupPoint, SiteData } from '@shop/shared-kernel/contract';
+import { orderTotals } from '@shop/shared-kernel/rules';
 import type { DbOrTrx } from '../../../db/database.ts';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import { ContentRepository } from '../../content/site/content.repository.ts';
 import { OrderRepository } from './order.repository.ts';
-import { transferInstructions } from './pay-by-square.ts';
+import { transferInstructions, type TransferInput } from './pay-by-square.ts';
 
-/** The order as the shopper sees it (thank-you, payment pages, e-mail, invoice). */
-export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): Promise<OrderDetail> {
-  const items = await new OrderRepository(db).items(order.order_id);
-  const lines = items.map((i) => ({
+/** The beneficiary of a transfer when the site's settings name no company. */
+const DEFAULT_BENEFICIARY = 'Stavebniny Domov s.r.o.';
+
+/**
+ * What an order's detail is read from besides its row, when the caller holds it already: the
+ * lines it has just stored, the site's settings it has just read. Whatever is missing is read.
+ */
+export type HeldParts = { lines?: OrderLine[]; site?: SiteData | null };
+
+/** The order as its documents need it: the detail with the transfer's payment order, not yet drawn as a QR code. */
+export type OrderFacts = Omit<OrderDetail, 'transfer'> & { transfer: TransferInput | null };
+
+/** An order the shop cancelled or the shopper withdrew from is not paid for again. */
+export function canRetryPayment(order: Pick<OrderRow, 'payment_code' | 'payment_status' | 'status'>): boolean {
+  return (
+    order.payment_code === 'card' &&
+    ['pending', 'cancelled', 'failed'].includes(order.payment_status) &&
+    order.status !== 'cancelled' &&
+    order.status !== 'withdrawn'
+  );
+}
+
+async function linesOf(db: DbOrTrx, orderId: number): Promise<OrderLine[]> {
+  const items = await new OrderRepository(db).items(orderId);
+  return items.map((i) => ({
     v_id: i.v_id,
     v_code: i.v_code,
     p_name: i.p_name,
@@ -20,25 +41,27 @@ export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): P
     vat: i.vat,
     lineTotal: i.line_total,
   }));
-  const itemsVat = vatBreakdown(
-    lines.map((l) => ({ gross: l.lineTotal, rate: l.vat })),
-    order.discount,
-  );
-  const vat = vatBreakdown([
-    ...itemsVat.map((l) => ({ gross: l.total, rate: l.rate })),
-    { gross: order.shipping_price, rate: order.shipping_vat },
-    { gross: order.payment_price, rate: order.payment_vat },
-  ]);
-  let transfer = null;
+}
+
+/** The order's facts (orderDetail without drawing the PAY by square code): the e-mail and the invoice draw what they need. */
+export async function orderFacts(db: DbOrTrx, order: OrderRow, iban: string, held: HeldParts = {}): Promise<OrderFacts> {
+  const lines = held.lines ?? (await linesOf(db, order.order_id));
+  const { vat } = orderTotals({
+    lines,
+    discount: order.discount,
+    shipping: { price: order.shipping_price, vat: order.shipping_vat },
+    payment: { price: order.payment_price, vat: order.payment_vat },
+  });
+  let transfer: TransferInput | null = null;
   if (order.payment_code === 'transfer' && order.payment_status !== 'paid') {
-    const site = await new ContentRepository(db).site();
-    transfer = await transferInstructions({
+    const site = held.site !== undefined ? held.site : await new ContentRepository(db).site();
+    transfer = {
       iban,
-      beneficiary: site?.company.name ?? 'Stavebniny Domov s.r.o.',
+      beneficiary: site?.company.name ?? DEFAULT_BENEFICIARY,
       variableSymbol: order.order_number,
       amount: order.amount_due,
       note: `Objednavka ${order.order_number}`,
-    });
+    };
   }
   return {
     number: order.order_number,
@@ -59,11 +82,12 @@ export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string): P
     amountDue: order.amount_due,
     vat,
     transfer,
-    // An order the shop cancelled or the shopper withdrew from is not paid for again.
-    canRetryPayment:
-      order.payment_code === 'card' &&
-      ['pending', 'cancelled', 'failed'].includes(order.payment_status) &&
-      order.status !== 'cancelled' &&
-      order.status !== 'withdrawn',
+    canRetryPayment: canRetryPayment(order),
   };
+}
+
+/** The order as the shopper sees it (thank-you, payment and account pages), the transfer's QR code drawn as SVG. */
+export async function orderDetail(db: DbOrTrx, order: OrderRow, iban: string, held: HeldParts = {}): Promise<OrderDetail> {
+  const facts = await orderFacts(db, order, iban, held);
+  return { ...facts, transfer: facts.transfer ? await transferInstructions(facts.transfer) : null };
 }

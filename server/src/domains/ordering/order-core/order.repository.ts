@@ -51,8 +51,14 @@ export class OrderRepository {
     return inserted.order_id;
   }
 
-  async setNumber(orderId: number, orderNumber: string): Promise<void> {
-    await this.db.updateTable('orders').set({ order_number: orderNumber }).where('order_id', '=', orderId).execute();
+  /** Gives a stored order its number; answers the order's row as stored now. */
+  setNumber(orderId: number, orderNumber: string): Promise<OrderRow> {
+    return this.db
+      .updateTable('orders')
+      .set({ order_number: orderNumber })
+      .where('order_id', '=', orderId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async addItems(orderId: number, items: NewOrderItem[]): Promise<void> {

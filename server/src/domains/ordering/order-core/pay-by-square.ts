@@ -13,9 +13,9 @@ export type TransferInput = {
 };
 
 /**
- * The last few payloads and QR codes made: one order's answer, its confirmation e-mail and reloads
- * of its thank-you page encode the same payment (the payload is LZMA-compressed, the QR code is
- * computed: milliseconds each). Both are pure functions of their input.
+ * The last few payloads and QR codes made: an order's answer and later views of it (a reload of the
+ * thank-you page, the account's order) encode the same payment, and both the LZMA-compressed payload
+ * and the QR code are pure functions of their input.
  */
 const RECENT = 256;
 const recentPayloads = new Map<string, string>();
@@ -51,8 +51,8 @@ function encodePayload(input: TransferInput): string {
 
 /**
  * pngjs options: the Paeth filter on every row instead of trying all five per row (the default):
- * about half the time, and as small a file for a QR code, whose rows repeat. filterType is pngjs's
- * option, passed through by qrcode but missing from its type.
+ * less work, and as small a file for a QR code, whose rows repeat. filterType is pngjs's option,
+ * passed through by qrcode but missing from its type.
  */
 const PNG_OPTIONS = { deflateLevel: 9, filterType: 4 };
 
@@ -67,6 +67,7 @@ export function payBySquarePng(input: TransferInput): Promise<Buffer> {
   });
 }
 
+/** The transfer instructions an order's answer carries, the QR code as SVG. */
 export async function transferInstructions(input: TransferInput): Promise<TransferInstructions> {
   const payload = payBySquarePayload(input);
   const qrSvg =

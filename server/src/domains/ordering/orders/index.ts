@@ -31,14 +31,15 @@ function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
  * the order (as with an e-mailed link). The invoice PDF of a signed-in shopper's order needs that
  * shopper's Bearer token; a guest's order is served by its order token.
  * The confirmation e-mail of a new order is queued in the order's own transaction (outbox) and
- * sent by the outbox worker right after the answer.
+ * sent by the outbox worker right after the answer. The answer carries the whole order, so the
+ * thank-you page shows it without asking for it again.
  */
 export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   await registerCheckoutRateLimit(plugin, deps.limits.checkout.allowList, deps.shared, 'orders');
   const card = cardProvider(deps.checkout.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
-  const orders = new OrderService(deps.db, deps.checkout.iban);
+  const orders = new OrderService(deps.db);
   const documents = new DocumentsService(deps.db, deps.checkout);
 
   const startPayment = async (order: OrderRow): Promise<string | null> => {
@@ -56,7 +57,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     config: { rateLimit: limitPerAddress(deps.limits.checkout.orders, RATE_LIMIT_MESSAGES.orders) },
     handler: async (request, reply) => {
       const userId = await optionalUser(request, deps);
-      const { order, created } = await orders.place(request.body, userId, (code) => provider(code).initialStatus);
+      const { order, created, lines } = await orders.place(request.body, userId, (code) => provider(code).initialStatus);
       let redirectUrl: string | null = null;
       if (created) {
         app.metrics.orders.inc({ payment: order.payment_code });
@@ -69,9 +70,9 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
       } else {
         redirectUrl = await orders.pendingRedirect(order);
       }
-      const fresh = (await orderByToken(deps.db, order.order_token))!;
       reply.status(created ? 201 : 200);
-      return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
+      // The order as placed: starting a payment adds the gateway's page, not a change to the order.
+      return { data: { order: await orderDetail(deps.db, order, deps.checkout.iban, { lines }), redirectUrl } };
     },
   });
 

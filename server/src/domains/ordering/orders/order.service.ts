@@ -6,7 +6,7 @@
  * sees it are in order-core/, below payments and documents, which use them too.
  */
 import { createHash } from 'node:crypto';
-import type { CheckoutContact, OrderPaymentStatus, PlaceOrderBody } from '@shop/shared-kernel/contract';
+import type { CheckoutContact, OrderLine, OrderPaymentStatus, PlaceOrderBody } from '@shop/shared-kernel/contract';
 import { normalizeContact, randomString, validateContact } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../../db/database.ts';
 import type { OrderRow } from '../../../db/orders.table.ts';
@@ -19,7 +19,7 @@ import { redeemCoupon } from '../coupon/coupon.service.ts';
 import { priceBasket, type PricedVariant } from '../checkout/pricing.ts';
 import { cancelOpenPayments } from '../order-core/open-payments.ts';
 import { lockOrder, ORDER_NOT_FOUND, orderByKey } from '../order-core/order-access.ts';
-import { orderDetail } from '../order-core/order-detail.ts';
+import { canRetryPayment } from '../order-core/order-detail.ts';
 import { pickupPointByCode } from '../pickup-points/pickup-points.repository.ts';
 
 /** The shipping method that delivers to a pickup point the shopper chooses. */
@@ -67,7 +67,8 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
-export type PlaceResult = { order: OrderRow; created: boolean };
+/** The order placed (or replayed); a new one with the lines it stored, so its answer need not read them back. */
+export type PlaceResult = { order: OrderRow; created: boolean; lines?: OrderLine[] };
 
 function replay(existing: OrderRow, hash: string): PlaceResult {
   if (existing.request_hash !== hash) throw new ApiError(409, 'conflict', ORDER_MESSAGES.keyReused);
@@ -92,18 +93,13 @@ async function reserveStock(orders: OrderRepository, lines: { v_id: number; amou
 }
 
 /** Whether the order, read under its row lock, still waits for a card payment. */
-async function payableByCard(trx: DbOrTrx, orderId: number, iban: string): Promise<boolean> {
-  const locked = (await new OrderRepository(trx).byId(orderId))!;
-  return (await orderDetail(trx, locked, iban)).canRetryPayment;
+async function payableByCard(trx: DbOrTrx, orderId: number): Promise<boolean> {
+  return canRetryPayment((await new OrderRepository(trx).byId(orderId))!);
 }
 
 /** Placing orders and paying them again; constructed once by the orders plugin. */
 export class OrderService {
-  /** `iban`: the shop's account, for the transfer instructions of an order's detail. */
-  constructor(
-    private readonly db: Db,
-    private readonly iban: string,
-  ) {}
+  constructor(private readonly db: Db) {}
 
   /**
    * Validates, prices and stores an order. `initialStatus` is the payment provider's status of a
@@ -129,7 +125,7 @@ export class OrderService {
 
     try {
       // The order takes pieces off the stock of its products: the cached answers showing them start over once it has ended.
-      const order = await inCatalogueTransaction(db, async (trx, change) => {
+      const placed = await inCatalogueTransaction(db, async (trx, change) => {
         // Pricing only reads: an order refused before it names its products changed none.
         change.products([]);
         const priced = await priceBasket(trx, {
@@ -190,7 +186,7 @@ export class OrderService {
           paid_at: q.amountDue === 0 ? now : null,
         });
         const orderNumber = `${now.slice(0, 4)}${String(orderId).padStart(6, '0')}`;
-        await orders.setNumber(orderId, orderNumber);
+        const stored = await orders.setNumber(orderId, orderNumber);
 
         // After the idempotency key (a twin replays the order, not a refused coupon) and before the
         // stock, so every order takes its locks in one order: key, coupon, stock.
@@ -215,9 +211,9 @@ export class OrderService {
         );
         // The confirmation is part of the order: committed with it, or not at all.
         await queueConfirmation(trx, orderId);
-        return (await orders.byId(orderId))!;
+        return { order: stored, lines: q.lines };
       });
-      return { order, created: true };
+      return { ...placed, created: true };
     } catch (error) {
       if (isUniqueViolation(error)) {
         const twin = await orderByKey(db, body.idempotencyKey);
@@ -240,12 +236,12 @@ export class OrderService {
    * no longer waits for a card payment.
    */
   async payAgain(order: OrderRow, startPayment: (order: OrderRow) => Promise<unknown>): Promise<string | null> {
-    const { db, iban } = this;
+    const { db } = this;
     // At most one payment page of an order takes money: the older ones stop before a new one
     // opens (in our database now, at the gateway through the outbox).
     await db.transaction().execute(async (trx) => {
       await lockOrder(trx, order.order_id);
-      if (!(await payableByCard(trx, order.order_id, iban))) throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
+      if (!(await payableByCard(trx, order.order_id))) throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
       await cancelOpenPayments(trx, order.order_id);
     });
     await startPayment(order);
@@ -254,7 +250,7 @@ export class OrderService {
     // the order no longer waits for a payment.
     return db.transaction().execute(async (trx) => {
       await lockOrder(trx, order.order_id);
-      if (!(await payableByCard(trx, order.order_id, iban))) {
+      if (!(await payableByCard(trx, order.order_id))) {
         await cancelOpenPayments(trx, order.order_id);
         throw new ApiError(409, 'conflict', ORDER_MESSAGES.cannotPayAgain);
       }

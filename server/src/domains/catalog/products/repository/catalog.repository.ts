@@ -119,8 +119,8 @@ const tilesByIds = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) =>
 
 /**
  * The price history of the discounted tile variants of products `ids`: read beside their tiles
- * (the tiles' variants are the products' p_tile_v_id), not after them, which on PostgreSQL took
- * a round trip of its own for every page of tiles.
+ * (the tiles' variants are the products' p_tile_v_id), not after them, so on PostgreSQL a page of
+ * tiles takes no round trip of its own for it.
  */
 const tileVariantHistory = reusableIdsQuery((db: DbOrTrx, ids: readonly number[]) =>
   db
@@ -155,7 +155,7 @@ export async function listingPageInSql(
   page: { limit: number; offset: number },
   knownTotal?: Promise<number>,
 ): Promise<{ ids: number[]; total: number }> {
-  // The total and the page at once (on PostgreSQL, two connections: one round trip instead of two).
+  // The total and the page at once (on PostgreSQL on two connections, in one round trip).
   const [total, rows] = await Promise.all([
     knownTotal ??
       applyProductFilter(db.selectFrom('products as p'), filter)
@@ -258,9 +258,9 @@ export class CatalogRepository {
    * A category's facets, the sale's or a brand page's or not (alone or with a brand filter), from the counts kept per
    * category and brand (facet-counts.ts); with other filters counted in memory (listing-index.ts),
    * the sale's too. A listing without a category (all products, a brand page, the sale) is every
-   * category's together, as every product sits in one: counted in SQL, its facets were far too slow
-   * on a large catalogue (test/helpers/facets-in-sql.ts still counts them so, as the reference
-   * the tests hold these equal to).
+   * category's together, as every product sits in one: counting its facets in SQL does not scale to
+   * a large catalogue (figures: tools/bench/results.md; test/helpers/facets-in-sql.ts still counts
+   * them so, as the reference the tests hold these equal to).
    */
   async facets(filter: ProductFilter): Promise<ListingFacets> {
     const categoryIds = filter.categoryIds ?? (await this.categoryTree()).all().map((category) => category.cat_id);
@@ -290,7 +290,7 @@ export class CatalogRepository {
    * category_listing; the whole catalogue's, the whole sale's and a brand page's in indexed, bounded
    * queries with their totals from the kept counts (listingPageInSql); any listing narrowed by
    * filters from memory (listing-index.ts), over every category when it has none (in SQL, the
-   * sale narrowed by availability was far too slow a page on a large catalogue).
+   * sale narrowed by availability does not scale to a large catalogue; figures: tools/bench/results.md).
    */
   async listProducts(
     filter: ProductFilter,
@@ -325,7 +325,7 @@ export class CatalogRepository {
   ): Promise<{ items: ProductSummary[]; total: number }> {
     let q = this.db.selectFrom('category_listing').select('p_id').where('anc_cat_id', '=', catId);
     for (const [column, direction] of LISTING_ORDER[sort]) q = q.orderBy(column, direction);
-    // The total and the page at once (on PostgreSQL, two connections: one round trip instead of two).
+    // The total and the page at once (on PostgreSQL on two connections, in one round trip).
     const [total, rows] = await Promise.all([categoryProductCount(this.db, subtreeIds), q.limit(page.limit).offset(page.offset).execute()]);
     if (page.offset >= total) return { items: [], total };
     return { items: await this.summaries(rows.map((r) => r.p_id)), total };
@@ -376,8 +376,8 @@ export class CatalogRepository {
    * attributes, accessories and related products (`relatedCount` popular products of its category,
    * then of its parent's whole subtree), and the 30-day lowest prices of its discounted variants;
    * undefined when there is no such product. Every read is keyed by the URL, so all run at once:
-   * on PostgreSQL one round trip deep instead of three; a second only for the price history of
-   * discounted variants, and for the parent's products when the category has too few.
+   * on PostgreSQL in one round trip; a second only for the price history of discounted variants,
+   * and for the parent's products when the category has too few.
    */
   async productPage(url: string, relatedCount = 4) {
     const [rows, attributeRows, accessoryRows, inCategory] = await Promise.all([

@@ -1,0 +1,120 @@
+/**
+ * The client_sessions table: per telemetry session and part version, whether the session showed a
+ * page of it, met an error in it, and its worst LCP and INP. What the canary watch judges is read
+ * from here (client-health.ts, sessionVitals): a session counts once, whatever it sends.
+ */
+import type { TelemetryEvent } from '@shop/shared-kernel/contract';
+import type { Db } from '../../../db/database.ts';
+
+/** How long a session's rows are kept (a canary is judged over hours, not weeks). */
+export const SESSION_ROWS_KEPT_MS = 7 * 24 * 60 * 60_000;
+/** The most sessions a version's p75 is read over (the latest). */
+const VITALS_READ = 20_000;
+
+type SessionRow = { part: string; version: string; viewed: number; errored: number; lcp: number | null; inp: number | null };
+
+/** A batch folded per part version: seen, erred, and the worst LCP and INP (whole ms). */
+export function sessionRows(events: readonly TelemetryEvent[]): SessionRow[] {
+  const rows = new Map<string, SessionRow>();
+  for (const event of events) {
+    const id = `${event.area}\u0000${event.version}`;
+    const row = rows.get(id) ?? { part: event.area, version: event.version, viewed: 0, errored: 0, lcp: null, inp: null };
+    if (event.type === 'view') row.viewed = 1;
+    else if (event.type === 'error') row.errored = 1;
+    else if ((event.metric === 'lcp' || event.metric === 'inp') && event.value !== undefined) {
+      const value = Math.round(event.value);
+      row[event.metric] = Math.max(row[event.metric] ?? value, value);
+    }
+    rows.set(id, row);
+  }
+  // In a fixed order, so that concurrent batches of one session take the rows' locks in the same order.
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/** Adds a batch to its session's rows: one upsert per part version, flags and worst values only ever raised. */
+export async function recordSession(db: Db, session: string, events: readonly TelemetryEvent[], at: Date): Promise<void> {
+  const rows = sessionRows(events);
+  if (rows.length === 0) return;
+  const seen = at.toISOString();
+  await db
+    .insertInto('client_sessions')
+    .values(rows.map((row) => ({ session, ...row, first_seen: seen, last_seen: seen })))
+    .onConflict((oc) =>
+      oc.columns(['session', 'part', 'version']).doUpdateSet((eb) => {
+        // The larger of the kept and the new value, written the same on both engines (no max/greatest).
+        const raised = (column: 'viewed' | 'errored') =>
+          eb
+            .case()
+            .when(eb.ref(`excluded.${column}`), '>', eb.ref(`client_sessions.${column}`))
+            .then(eb.ref(`excluded.${column}`))
+            .else(eb.ref(`client_sessions.${column}`))
+            .end();
+        const worst = (column: 'lcp' | 'inp') =>
+          eb
+            .case()
+            .when(eb.ref(`excluded.${column}`), 'is', null)
+            .then(eb.ref(`client_sessions.${column}`))
+            .when(eb.ref(`client_sessions.${column}`), 'is', null)
+            .then(eb.ref(`excluded.${column}`))
+            .when(eb.ref(`excluded.${column}`), '>', eb.ref(`client_sessions.${column}`))
+            .then(eb.ref(`excluded.${column}`))
+            .else(eb.ref(`client_sessions.${column}`))
+            .end();
+        return {
+          last_seen: eb.ref('excluded.last_seen'),
+          viewed: raised('viewed'),
+          errored: raised('errored'),
+          lcp: worst('lcp'),
+          inp: worst('inp'),
+        };
+      }),
+    )
+    .execute();
+}
+
+/** Per part version, the sessions that showed it and those that met an error in it, among the sessions seen since `since`. */
+export async function sessionCountsSince(db: Db, since: Date) {
+  const rows = await db
+    .selectFrom('client_sessions')
+    .select(['part', 'version'])
+    .select((eb) => [eb.fn.sum<number | string>('viewed').as('views'), eb.fn.sum<number | string>('errored').as('errors')])
+    .where('last_seen', '>=', since.toISOString())
+    .groupBy(['part', 'version'])
+    .execute();
+  // PostgreSQL's sum of integers is a bigint, which the driver hands over as text.
+  return rows.map((row) => ({ area: row.part, version: row.version, views: Number(row.views), errors: Number(row.errors) }));
+}
+
+/** The 75th percentile of the sessions' worst values (nearest rank), and how many sessions reported one. */
+export function p75OfSessions(values: readonly number[]): { p75: number | null; samples: number } {
+  if (values.length === 0) return { p75: null, samples: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p75: sorted[Math.ceil(0.75 * sorted.length) - 1]!, samples: sorted.length };
+}
+
+/** What the canary watch reads of speed (release's VitalsReader): one value per session, its worst. */
+export function sessionVitals(db: Db) {
+  return {
+    async p75(part: string, version: string, metric: 'lcp' | 'inp', since: Date) {
+      const rows = await db
+        .selectFrom('client_sessions')
+        .select(metric)
+        .where('part', '=', part)
+        .where('version', '=', version)
+        .where('last_seen', '>=', since.toISOString())
+        .where(metric, 'is not', null)
+        .orderBy('last_seen', 'desc')
+        .limit(VITALS_READ)
+        .execute();
+      return p75OfSessions(rows.map((row) => Number(row[metric])));
+    },
+  };
+}
+
+/** Forgets sessions not seen for SESSION_ROWS_KEPT_MS. */
+export async function pruneSessions(db: Db, now: Date): Promise<void> {
+  await db
+    .deleteFrom('client_sessions')
+    .where('last_seen', '<', new Date(now.getTime() - SESSION_ROWS_KEPT_MS).toISOString())
+    .execute();
+}
