@@ -14,6 +14,7 @@ import { Inventory } from '../sections/inventory.tsx';
 import { PartRow } from '../sections/part-row.tsx';
 import type { Act, ReleaseAction, ReleaseCall } from '../sections/release-actions.ts';
 import { Refunds } from '../sections/refunds.tsx';
+import { RenderFailures } from '../sections/render-failures.tsx';
 import { WebVitals } from '../sections/vitals.tsx';
 
 /** The console's first page: versions in force, pins, canaries, health, history; rollback and the rest with the same code as `pnpm release`. */
@@ -85,6 +86,7 @@ export function ReleasesPage() {
       <WebVitals />
       <Refunds />
       <Integrity />
+      <RenderFailures />
       <Backups />
       <Audit />
       <Inventory />

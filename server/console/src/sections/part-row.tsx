@@ -17,7 +17,7 @@ function Health({ data, part, version }: { data: ReleaseStatus; part: string; ve
   );
 }
 
-/** One part: its version, pin, canary, last-hour health, and the moves an operator can make. */
+/** One part: its version, pin, canary, last-hour health, the versions never to be served again, and the moves an operator can make. */
 export function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: ReleasePartStatus; busy: boolean; act: Act }) {
   const label = PART_LABELS[part.part] ?? part.part;
   const defaultTarget = 'version' in part.rollback ? part.rollback.version : '';
@@ -39,6 +39,16 @@ export function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: 
       return `${label}: ${move.from ?? '—'} → ${move.version} (pripnuté)`;
     });
   };
+
+  const floor = () => {
+    if (!target) return;
+    if (!window.confirm(`Označiť ${label} ${target} ako verziu, ktorá sa už nikdy nesmie použiť (ani návratom, náhľadom či kanárikom)?`))
+      return;
+    void act(part.part, 'floor', { version: target, floored: true, ...(reason ? { reason } : {}) }, (result) => {
+      return `${label} ${result.data.version}: označená ako nepoužiteľná`;
+    });
+  };
+  const floors = part.floors ?? [];
 
   return (
     <tr data-part={part.part}>
@@ -87,6 +97,35 @@ export function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: 
               Zrušiť
             </button>
           </p>
+        )}
+        {floors.length > 0 && (
+          <div className="ops__floors" data-testid={`floors-${part.part}`}>
+            Nepoužiteľné verzie:
+            <ul>
+              {floors.map((item) => (
+                <li key={item.version}>
+                  <code>{item.version}</code> ({item.by}, {time(item.at)}
+                  {item.reason ? `: ${item.reason}` : ''}){' '}
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={busy}
+                    onClick={() => {
+                      if (!window.confirm(`Zrušiť označenie ${label} ${item.version}? Verziu bude opäť možné nasadiť.`)) return;
+                      void act(
+                        part.part,
+                        'floor',
+                        { version: item.version, floored: false },
+                        () => `${label} ${item.version}: označenie zrušené`,
+                      );
+                    }}
+                  >
+                    Zrušiť označenie<span className="visually-hidden"> {item.version}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
       </td>
       <td>
@@ -137,6 +176,11 @@ export function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: 
             }
           >
             Odkaz na náhľad<span className="visually-hidden"> {label}</span>
+          </button>
+        )}
+        {choices.length > 0 && (
+          <button type="button" className="button" disabled={busy || !target} onClick={floor}>
+            Označiť ako nepoužiteľnú<span className="visually-hidden"> {label}</span>
           </button>
         )}
         {!part.pin && part.version && (

@@ -1,7 +1,7 @@
 /** The moves of the console on a released part, each a call of the contract. */
 import type { ApiCalls, ReleasePart } from '@shop/shared-kernel/contract';
 
-export type ReleaseAction = 'rollback' | 'pin' | 'unpin' | 'promote' | 'abort' | 'preview';
+export type ReleaseAction = 'rollback' | 'pin' | 'unpin' | 'promote' | 'abort' | 'preview' | 'floor';
 export type ReleaseCall<A extends ReleaseAction> = ApiCalls[`POST /api/ops/releases/:part/${A}`];
 
 /** Runs one move of a part; `done` words the success. */
