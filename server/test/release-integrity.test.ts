@@ -233,7 +233,7 @@ describe('a build that brings its own compressed copies', () => {
     const before = registryBytes();
     // A brotli bomb beside the small entry: the release makes its copies itself, so an upload never carries one.
     for (const name of ['remoteEntry.js.br', 'assets/page.js.gz']) {
-      const response = await fetch(`${base}/api/ops/releases/checkout/upload`, {
+      const response = await fetch(`${opsBase}/api/ops/releases/checkout/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
         body: JSON.stringify({
