@@ -68,6 +68,13 @@ const API_PATHS = [
   },
 ];
 
+const CONSOLE_PATHS = [
+  {
+    name: '@shop/shared-kernel',
+    message: "The operator console loads no shop code: only the kernel's pure /rules and the /contract types (its own client: src/api.ts).",
+  },
+];
+
 /** In api/src/domains/<domain>/<folder>/: another folder's routes module (`../<other>/index.ts`, `../../<domain>/<other>/index.ts`). */
 const OTHER_DOMAINS_ROUTES = {
   regex: '^\\.\\./(?:[\\w.-]+/)*index(?:\\.ts)?$',
@@ -92,7 +99,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.tsx', 'shared-kernel/src/react/**/*.ts', 'shell/src/**/*.ts'],
+    files: ['**/*.tsx', 'shared-kernel/src/react/**/*.ts', 'shell/src/**/*.ts', 'server/console/src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
@@ -104,6 +111,19 @@ export default tseslint.config(
   ...AREAS.map((area) => boundary(area)),
   boundary('shell'),
   boundary('server', API_PATHS),
+  // The operator console (a browser app the server serves on the operator origin): the kernel's pure
+  // rules and contract types only, nothing of the server, the shell or an area.
+  boundary(
+    'server',
+    CONSOLE_PATHS,
+    ['server/console/**/*.{ts,tsx}'],
+    [
+      {
+        group: ['**/server/src/**', '../src/**', '../../src/**'],
+        message: 'The console runs in the browser: it talks to the server only through the API.',
+      },
+    ],
+  ),
   // The same rule with one pattern more: a later block's options replace an earlier one's.
   boundary('server', API_PATHS, ['server/src/domains/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
   boundary('server', API_PATHS, ['server/src/infra/**/*.ts'], [ABOVE_INFRA]),
@@ -158,7 +178,7 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: [...APPS, 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator', 'e2e', 'tools/bench'].map(
+          project: [...APPS, 'server/console', 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator', 'e2e', 'tools/bench'].map(
             (dir) => `${import.meta.dirname}/${dir}/tsconfig.json`,
           ),
           noWarnOnMultipleProjects: true,
@@ -200,7 +220,7 @@ export default tseslint.config(
   },
   {
     // A package's code reaches another package only by its name and exports (tests and tools may read sources).
-    files: [...[...APPS, 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
+    files: [...[...APPS, 'server/console', 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
     ignores: ['**/*.test.{ts,tsx}'],
     plugins: { 'import-x': importX },
     rules: { 'import-x/no-relative-packages': 'error' },

@@ -272,8 +272,8 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
     if (mode.kind === 'publish') {
       print(
         outcome.previewUrl
-          ? `published, in force for nobody; preview link (this browser only, listed on /ops, revocable): ${outcome.previewUrl}`
-          : 'published, in force for nobody; get a preview link on /ops',
+          ? `published, in force for nobody; preview link (this browser only): ${outcome.previewUrl}`
+          : 'published, in force for nobody; get a preview link in the operator console',
       );
     }
   } finally {

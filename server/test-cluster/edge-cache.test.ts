@@ -55,7 +55,7 @@ async function page(path: string, headers: Record<string, string> = {}): Promise
 async function serverAnswers(): Promise<Record<string, number>> {
   const outcomes: Record<string, number> = {};
   for (const server of cluster.web) {
-    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
+    const res = await fetch(`${server}/api/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } });
     expect(res.status).toBe(200);
     for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*outcome="(\w+)"[^}]*page="home"[^}]*\} (\d+)/gm)) {
       outcomes[match[1]!] = (outcomes[match[1]!] ?? 0) + Number(match[2]);

@@ -64,8 +64,8 @@ export type ShellHostOptions = {
   registryPollMs: number;
   /** Share of page loads that report page views and client errors (0..1). */
   telemetrySample: number;
-  /** Signs and checks preview links. */
-  operatorToken: string;
+  /** The secret preview links are signed with (the server's own, never an operator's). */
+  previewSecret: string;
   /** The shop's public origin (configuration, never the request's Host): canonical and Open Graph URLs. */
   publicUrl: string;
   /** Budgets of a server render (default: DEFAULT_RENDER_BUDGET). */
@@ -243,7 +243,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       }
       const granted = await previewedRegistry(
         storage,
-        options.operatorToken,
+        options.previewSecret,
         request.query.token,
         publicRegistry(await readRegistry(storage)),
       );
@@ -251,7 +251,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         return reply
           .code(403)
           .type('text/plain; charset=utf-8')
-          .send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový na stránke /ops.');
+          .send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový v konzole operátora.');
       }
       const maxAge = Math.max(1, Math.floor((granted.preview.expires - Date.now()) / 1000));
       request.log.warn({ preview: { area: granted.preview.area, version: granted.preview.version } }, 'preview started in a browser');
@@ -301,8 +301,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     // The API's and the pictures' paths answer in the error shape, never with the shop's page; so do the
-    // release folders' (in any letter case): this server sends no file of them by those paths.
-    if (/^\/(api|media|remotes|shells)([/\\?]|$)/i.test(request.url)) return notFoundHandler(request, reply);
+    // release folders' (in any letter case): this server sends no file of them by those paths; and so
+    // does the operator console's, which lives on the operator origin only (operator-app.ts).
+    if (/^\/(api|media|remotes|shells|ops)([/\\?]|$)/i.test(request.url)) return notFoundHandler(request, reply);
     // Hashed shell files: /assets/<file>, and the host's own entry at the build's root
     // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
     const file = /^\/(assets\/)?([\w.-]+\.(?:js|css|svg|woff2))$/.exec(request.url);
@@ -319,7 +320,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const assetOrigin = options.assetOrigin;
     const shown: PublicRegistry = publicRegistry(registry);
     const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
-    const granted = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
+    const granted = previewToken ? await previewedRegistry(storage, options.previewSecret, previewToken, shown) : null;
     // A version marked never to be served again is previewed by no one either.
     const previewed =
       granted && !(await book.floors(granted.preview.area)).some((floor) => floor.version === granted.preview.version) ? granted : null;
