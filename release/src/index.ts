@@ -23,6 +23,7 @@ export * from './route-specs.ts';
 export * from './s3-list.ts';
 export * from './s3-storage.ts';
 export * from './shop-key.ts';
+export * from './shared-versions.ts';
 export * from './shop-places.ts';
 export * from './signing.ts';
 export * from './storage-from-env.ts';

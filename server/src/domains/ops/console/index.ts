@@ -117,6 +117,7 @@ function refusal(reply: FastifyReply, error: unknown) {
             error.code === 'bad_signature' ||
             error.code === 'missing_module' ||
             error.code === 'incompatible_kernel' ||
+            error.code === 'incompatible_react' ||
             error.code === 'over_budget' ||
             error.code === 'route_clash'
           ? 422
