@@ -216,6 +216,8 @@ export default defineConfig({
   build: {
     target: 'esnext',
     modulePreload: { polyfill: false },
+    // Released beside the files for the shop's server to map client errors; no sourceMappingURL reaches browsers.
+    sourcemap: 'hidden',
     // The kernel's singleton (the shell provides it to every area) in one chunk with the kernel
     // modules the shell's own code also imports: they made a chunk of their own, a script
     // request more on every page. The shell's entry then loads the singleton's chunk directly;

@@ -356,6 +356,9 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
     build: {
       target: 'esnext',
       emptyOutDir: true,
+      // Source maps beside each file, with no sourceMappingURL comment: they are released (listed in the
+      // signed manifest) and read by the shop's server to map a client error's stack, never sent to browsers.
+      sourcemap: 'hidden',
       // The federation plugin emits remoteEntry.js itself. The standalone harness (index.html,
       // src/dev-main.tsx) is for `vite dev` only: built, it imported every page statically and so
       // split each page into a facade and a body chunk, a script request more per page.
