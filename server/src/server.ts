@@ -25,6 +25,8 @@ import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
 import { sessionVitals } from './domains/ops/telemetry/client-sessions.repository.ts';
 import { renderFailuresReader } from './domains/ops/console/render-failures.ts';
+import { clientErrorsReader } from './domains/ops/console/client-errors.ts';
+import { createStackMapper } from './domains/ops/telemetry/stack-mapper.ts';
 import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
@@ -176,6 +178,17 @@ async function main() {
     telemetrySessionRateLimit: { max: config.telemetrySessionsPerAddress, timeWindowMs: 10 * 60_000 },
     // Telemetry is kept only about what browsers may be running: the versions in force and in a canary.
     releasedVersions: releasedVersionsOf(book),
+    // Client errors' stacks mapped with the source maps released beside the files, as signed.
+    stackMapper: createStackMapper({
+      storage,
+      integrity,
+      onFrame: (outcome) => app.metrics.clientStackFrames.inc({ outcome }),
+      onMapRefused: (ref, outcome) =>
+        app.log.error(
+          { integrity: { ...ref, file: `${ref.file}.map` }, outcome },
+          'a released source map differs from its signed manifest or cannot be read; not used',
+        ),
+    }),
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
       invoiceDir: checkoutConfig.invoiceDir,
@@ -282,6 +295,7 @@ async function main() {
     cspViolations: cspViolationsReader(database.db),
     vitals: vitalsReader(database.db),
     renderFailures: renderFailuresReader(database.db),
+    clientErrors: clientErrorsReader(database.db),
     inventory: {
       tagManagerId: config.gtmId,
       policy: {

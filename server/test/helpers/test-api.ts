@@ -12,7 +12,7 @@ import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/infra/ch
 import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from '../../src/infra/cache/rate-limit.ts';
 import type { ResponseCacheOptions } from '../../src/infra/cache/response-cache.ts';
 import type { LoggerOption } from '../../src/infra/observability/observability.ts';
-import type { ReadinessCheck } from '../../src/infra/deps.ts';
+import type { ReadinessCheck, StackMapper } from '../../src/infra/deps.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -90,6 +90,8 @@ export type StartTestApiOptions = {
   trustProxy?: string;
   /** The part versions telemetry is kept for (default: none, as the API's). */
   releasedVersions?: () => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+  /** Maps client errors' stacks (domains/ops/telemetry/stack-mapper.ts); default none. */
+  stackMapper?: StackMapper;
   /** New telemetry sessions per address (default: the API's). */
   telemetrySessionRateLimit?: RateLimitWindow;
 };
@@ -132,6 +134,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.releasedVersions ? { releasedVersions: options.releasedVersions } : {}),
+    ...(options.stackMapper ? { stackMapper: options.stackMapper } : {}),
     ...(options.telemetrySessionRateLimit ? { telemetrySessionRateLimit: options.telemetrySessionRateLimit } : {}),
   });
   const routes: TestApi['routes'] = [];

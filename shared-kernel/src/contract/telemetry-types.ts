@@ -151,3 +151,45 @@ export const VitalsReport = Type.Object({
   /** By area; the stable version first, then the canary, then the others by samples. */
   rows: Type.Array(VitalsRow),
 });
+
+/** A frame of a client error's stack as the shop's server mapped it with the version's source map. */
+export type MappedStackFrame = Static<typeof MappedStackFrame>;
+export const MappedStackFrame = Type.Object({
+  /** The original function (the enclosing declaration in the original source), else the name the browser gave; null: none. */
+  fn: Type.Union([Type.String(), Type.Null()]),
+  /** The original source file (e.g. `src/pages/cart-page.tsx`), or the reported address's path when not mapped. */
+  file: Type.String(),
+  /** 1-based line and column in `file`. */
+  line: Type.Integer(),
+  column: Type.Integer(),
+  /** Mapped with the version's signed source map; false: as the browser reported it. */
+  mapped: Type.Boolean(),
+});
+
+/** Client errors of one area version, route and top frame (the innermost frame of the part's own code). */
+export type ClientErrorGroup = Static<typeof ClientErrorGroup>;
+export const ClientErrorGroup = Type.Object({
+  area: TelemetryArea,
+  version: Type.String(),
+  /** The route's name; '' when the error came outside a route. */
+  route: Type.String(),
+  /** The group's top frame as one line: `function (file:line:column)`. */
+  topFrame: Type.String(),
+  /** The last report's kind, message (scrubbed) and mapped stack. */
+  kind: Type.String(),
+  message: Type.String(),
+  stack: Type.Array(MappedStackFrame),
+  /** Reports in the group (each browser reports a message once per page load). */
+  count: Type.Integer(),
+  /** The first and the last report (ISO, UTC). */
+  firstAt: Type.String(),
+  lastAt: Type.String(),
+});
+
+export type ClientErrorReport = Static<typeof ClientErrorReport>;
+export const ClientErrorReport = Type.Object({
+  /** Groups last reported at or after this (ISO, UTC). */
+  since: Type.String(),
+  /** Most reports first. */
+  groups: Type.Array(ClientErrorGroup),
+});

@@ -100,6 +100,12 @@ export function createMetrics(
     labelNames: ['area', 'kind'] as const,
     registers: [registry],
   });
+  const clientStackFrames = new Counter({
+    name: 'shop_client_stack_frames_total',
+    help: "Frames of client errors' stacks, by outcome: mapped (with the version's signed source map), not_released (no released file of a version in force or in a canary), no_map, mismatch (the map differs from its signed manifest), unreadable, no_position.",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   const clientPageViews = new Counter({
     name: 'shop_client_page_views_total',
     help: "Page views reported by shoppers' browsers (sampled), by area.",
@@ -242,6 +248,7 @@ export function createMetrics(
     clientErrors,
     clientPageViews,
     clientTelemetryDropped,
+    clientStackFrames,
     webVitals,
     webVitalsCls,
     serverRenders,

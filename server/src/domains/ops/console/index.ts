@@ -50,6 +50,7 @@ import type { PagePolicyOptions } from '../../../web/page-policy.ts';
 import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.ts';
 import { vitalsRoutes, type VitalsReader } from './vitals.ts';
 import { renderFailureRoutes, type RenderFailuresReader } from './render-failures.ts';
+import { clientErrorRoutes, type ClientErrorsReader } from './client-errors.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -86,6 +87,8 @@ export type OpsOptions = {
   vitals?: VitalsReader;
   /** Server renders that failed in the sandbox (GET /api/ops/render-failures answers only with it). */
   renderFailures?: RenderFailuresReader;
+  /** Client errors grouped by area, version, route and mapped top frame (GET /api/ops/client-errors answers only with it). */
+  clientErrors?: ClientErrorsReader;
 };
 
 declare module 'fastify' {
@@ -338,6 +341,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations, authorize });
   if (options.renderFailures) await app.register(renderFailureRoutes, { read: options.renderFailures, authorize });
+  if (options.clientErrors) await app.register(clientErrorRoutes, { read: options.clientErrors, authorize });
   if (options.vitals) {
     const parts = async () => (await status(storage, book)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
     await app.register(vitalsRoutes, { read: options.vitals, parts, authorize });
