@@ -27,6 +27,7 @@ import { sessionVitals } from './domains/ops/telemetry/client-sessions.repositor
 import { renderFailuresReader } from './domains/ops/console/render-failures.ts';
 import { clientErrorsReader } from './domains/ops/console/client-errors.ts';
 import { createStackMapper } from './domains/ops/telemetry/stack-mapper.ts';
+import { topClientError } from './domains/ops/telemetry/client-errors.repository.ts';
 import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
@@ -50,6 +51,7 @@ import {
   type VitalsReader,
   releaseIntegrity,
   type ReleaseIntegrity,
+  type AreaName,
 } from '@shop/release';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
@@ -216,7 +218,15 @@ async function main() {
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
   // Speed is judged per telemetry session (each its worst value), as the error rate is.
-  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: sessionVitals(database.db), book };
+  // An abort for errors names the canary's most reported error group (its stack mapped with the canary's source maps).
+  const canaryInputs: CanaryInputs = {
+    health,
+    integrity,
+    policy: canaryPolicy,
+    vitals: sessionVitals(database.db),
+    book,
+    topError: (area, version, since) => topClientError(database.db, area, version, since),
+  };
   // The release tool's signed move requests on the origin are applied, and the origin's registry
   // files kept as an export, by the process running background work (every second; at its start a
   // request queued before the shop started is applied at once). Every process exports its own moves.
@@ -474,6 +484,8 @@ type CanaryInputs = {
   integrity: ReleaseIntegrity;
   policy: Required<CanaryPolicy>;
   book: TrustedRegistry;
+  /** The canary's most reported client error group, named in an abort for errors. */
+  topError: (area: AreaName, version: string, since: Date) => Promise<string | null>;
 };
 
 /** Stops taking requests, lets the running ones and the outbox's running jobs finish, then ends the process. */

@@ -29,6 +29,7 @@ import type { MappedStackFrame } from '@shop/shared-kernel/contract';
 import { createStackMapper, type FrameOutcome } from '../src/domains/ops/telemetry/stack-mapper.ts';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { clientErrorsReader } from '../src/domains/ops/console/client-errors.ts';
+import { topClientError } from '../src/domains/ops/telemetry/client-errors.repository.ts';
 import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
 import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
@@ -264,6 +265,11 @@ describe('a client error’s stack', () => {
     });
     expect(data.groups[0]!.topFrame).toMatch(/^priceOfLine \(src\/basket-rules\.ts:3:\d+\)$/);
     expect(data.groups[0]!.stack[0]).toMatchObject({ fn: 'priceOfLine', file: 'src/basket-rules.ts', line: 3, mapped: true });
+    // What a canary's abort for errors names.
+    expect(await topClientError(api.db, 'checkout', version, new Date(Date.now() - 60_000))).toMatch(
+      /^"RangeError: Množstvo musí byť kladné, nie 0" at priceOfLine \(src\/basket-rules\.ts:3:\d+\) on checkout-cart, 2 reports$/,
+    );
+    expect(await topClientError(api.db, 'checkout', '1.0.0-other', new Date(0))).toBeNull();
     const other = await fetch(`${opsBase}/api/ops/client-errors?hours=1&area=catalog`, { headers: { cookie: operatorCookie } });
     expect(((await other.json()) as { data: { groups: unknown[] } }).data.groups).toEqual([]);
     const bad = await fetch(`${opsBase}/api/ops/client-errors?hours=0`, { headers: { cookie: operatorCookie } });

@@ -107,3 +107,11 @@ function parseStack(text: string): MappedStackFrame[] {
     return [];
   }
 }
+
+/** The most reported error group of an area version since a time, as one line (a canary's abort names it); null: none. */
+export async function topClientError(db: Db, area: string, version: string, since: Date): Promise<string | null> {
+  const [group] = await clientErrorGroups(db, { since, area, version, limit: 1 });
+  if (!group) return null;
+  const where = group.topFrame ? ` at ${group.topFrame}` : '';
+  return `"${group.message}"${where}${group.route ? ` on ${group.route}` : ''}, ${group.count} reports`;
+}
