@@ -26,7 +26,7 @@ import {
 } from '@shop/release';
 import { clientStackFrames } from '@shop/shared-kernel/rules';
 import type { MappedStackFrame } from '@shop/shared-kernel/contract';
-import { createStackMapper, type FrameOutcome } from '../src/domains/ops/telemetry/stack-mapper.ts';
+import { createStackMapper, enclosingFunction, type FrameOutcome } from '../src/domains/ops/telemetry/stack-mapper.ts';
 import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { clientErrorsReader } from '../src/domains/ops/console/client-errors.ts';
 import { topClientError } from '../src/domains/ops/telemetry/client-errors.repository.ts';
@@ -366,5 +366,32 @@ describe('no source map is sent to a browser', () => {
       await expectNotFound(`${shopBase}/${map}?v=1`);
       await expectNotFound(`${shopBase}/shells/shell/${shellVersion}/${map}`);
     }
+  });
+});
+
+describe('the function a mapped line is in', () => {
+  const source = [
+    'export default function CartPage() {', // 1
+    '  const onClear = () => {', // 2
+    '    clear();', // 3
+    '  };', // 4
+    '  const total = (lines) => lines.length;', // 5
+    '  if (empty) {', // 6
+    '    return null;', // 7
+    '  }', // 8
+    '  return <h1>Košík</h1>;', // 9
+    '}', // 10
+    'const price = async (line) => {', // 11
+    '  throw new Error("x");', // 12
+    '};', // 13
+  ].join('\n');
+
+  it('is the declaration whose block is still open there, not one declared and closed above', () => {
+    expect(enclosingFunction(source, 9)).toBe('CartPage');
+    expect(enclosingFunction(source, 7)).toBe('CartPage');
+    expect(enclosingFunction(source, 3)).toBe('onClear');
+    expect(enclosingFunction(source, 12)).toBe('price');
+    expect(enclosingFunction(source, 5)).toBe('total');
+    expect(enclosingFunction(null, 3)).toBeNull();
   });
 });

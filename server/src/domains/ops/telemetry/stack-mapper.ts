@@ -83,14 +83,30 @@ const DECLARATION =
   /(?:\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)|\b([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*(?::\s*[^=]+)?=>)|^\s*(?:(?:public|private|protected|static|async|get|set)\s+)*([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*(?::\s*[^{]+)?\{)/;
 const NOT_A_FUNCTION = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'with']);
 
-/** The nearest declaration of a function at or above `line` (1-based) of `content`; null when none is near. */
+/**
+ * The function around `line` (1-based) of `content`: a declaration on the line itself, else the
+ * nearest one above whose block is still open at the line (a function declared and closed above, or
+ * an arrow without a block, does not enclose it; an open `if` or loop block is looked past). Braces
+ * in strings or comments can mislead it: a name to start from, not a parse. Null when none is near.
+ */
 export function enclosingFunction(content: string | null, line: number): string | null {
   if (!content) return null;
   const lines = content.split('\n');
-  for (let index = Math.min(line, lines.length) - 1; index >= Math.max(0, line - STACK_MAP_LIMITS.declarationLines); index -= 1) {
-    const match = DECLARATION.exec(lines[index] ?? '');
-    const name = match?.[1] ?? match?.[2] ?? match?.[3];
-    if (name && !NOT_A_FUNCTION.has(name)) return name;
+  const from = Math.min(line, lines.length) - 1;
+  let open = 0;
+  for (let index = from; index >= Math.max(0, line - STACK_MAP_LIMITS.declarationLines); index -= 1) {
+    const text = lines[index] ?? '';
+    // The mapped line's own braces do not count: the position may be before them.
+    if (index < from) open += (text.match(/\{/g)?.length ?? 0) - (text.match(/\}/g)?.length ?? 0);
+    const match = DECLARATION.exec(text);
+    const found = match?.[1] ?? match?.[2] ?? match?.[3];
+    const name = found && !NOT_A_FUNCTION.has(found) ? found : null;
+    if (index === from && name) return name;
+    if (open > 0) {
+      // A block still open at the line starts here: the function's, or one inside it (an `if`, a loop) to look past.
+      if (name) return name;
+      open = 0;
+    }
   }
   return null;
 }
