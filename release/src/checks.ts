@@ -42,7 +42,8 @@ async function reactOfVersion(storage: ReleaseStorage, area: AreaName, version: 
   return facts ? recordedVersion(facts.react, area) : null;
 }
 
-function checkAreaFitsShell(build: AreaBuild, shell: ShellBuild, inForce = false): void {
+/** `running`: the area is not new but runs already (in force, or as a canary) and the shell is new. */
+function checkAreaFitsShell(build: AreaBuild, shell: ShellBuild, running?: 'in force' | 'in a canary'): void {
   if (!isContractCompatible(shell.kernel, build.kernel)) {
     throw new ReleaseRefused(
       'incompatible_kernel',
@@ -53,8 +54,8 @@ function checkAreaFitsShell(build: AreaBuild, shell: ShellBuild, inForce = false
   if (build.react && shell.react && !isReactCompatible(shell.react, build.react)) {
     throw new ReleaseRefused(
       'incompatible_react',
-      inForce
-        ? `This shell provides React ${shell.react}; ${build.area} in force was built with React ${build.react} and would break under it (one React is shared: same major, the shell's minor at least the area's). Nothing was changed.`
+      running
+        ? `This shell provides React ${shell.react}; ${build.area} ${running} was built with React ${build.react} and would break under it (one React is shared: same major, the shell's minor at least the area's). Nothing was changed.`
         : `${build.area} was built with React ${build.react}; the shell in force provides React ${shell.react} (one React is shared: same major, the shell's minor at least the area's). Nothing was changed.`,
     );
   }
@@ -89,15 +90,30 @@ export async function checkRelease(storage: ReleaseStorage, registry: Registry, 
     }
   }
   if (!newShell) return;
+  // Every area version shoppers may run under the new shell: in force, and a running canary.
   for (const area of AREAS) {
-    const release = registry.areas[area];
-    if (!release || newAreas.has(area)) continue;
-    const react = await reactOfVersion(storage, area, release.version);
-    checkAreaFitsShell(
-      { kind: 'area', area, kernel: release.kernel, react, exposes: release.exposes, routes: release.routes ?? [], entry: '', jsBytes: 0 },
-      newShell,
-      true,
-    );
+    const running = [
+      [registry.areas[area], 'in force'],
+      [registry.canaries?.[area], 'in a canary'],
+    ] as const;
+    for (const [release, how] of running) {
+      if (!release || newAreas.has(area)) continue;
+      const react = await reactOfVersion(storage, area, release.version);
+      checkAreaFitsShell(
+        {
+          kind: 'area',
+          area,
+          kernel: release.kernel,
+          react,
+          exposes: release.exposes,
+          routes: release.routes ?? [],
+          entry: '',
+          jsBytes: 0,
+        },
+        newShell,
+        how,
+      );
+    }
   }
 }
 

@@ -119,6 +119,15 @@ describe('React checked at release', () => {
     expect((await deployShell('19.4.0')).changed).toBe(true);
   });
 
+  it('refuses a shell under which a running canary would break', async () => {
+    await deployShell('19.3.1', { init: true });
+    await deployCheckout('19.0.0');
+    await deployCheckout('19.3.1', { mode: { kind: 'canary', share: 10 } });
+    const error = await refusal(deployShell('19.2.0'));
+    expect(error.code).toBe('incompatible_react');
+    expect(error.message).toContain('checkout in a canary was built with React 19.3.1');
+  });
+
   it('takes a React upgrade of the shell and an area released together', async () => {
     await deployShell('18.3.1', { init: true });
     await deployCheckout('18.3.1');
