@@ -43,7 +43,7 @@ import { scrubStackFrame } from '@shop/shared-kernel/rules';
 import type { ClientStackFrame, TelemetryEvent } from '@shop/shared-kernel/contract';
 import type { ReleasedVersions } from '../../../infra/deps.ts';
 import { pruneClientErrors, recordClientError } from './client-errors.repository.ts';
-import { topFrameOf } from './stack-mapper.ts';
+import { topFrameOf, unmappedFrame } from './stack-mapper.ts';
 
 const LOGGED_PER_REPORT = 10;
 /** Above these a vital is poor by the Core Web Vitals thresholds (web.dev's for FCP and TTFB). */
@@ -89,9 +89,7 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
   /** Maps the error's stack (scrubbed again: a report may come from anywhere) and counts it into its group; answers its top frame. */
   async function groupError(event: TelemetryEvent, released: ReleasedVersions, at: Date): Promise<string> {
     const frames = (event.stack ?? []).map(scrubStackFrame).filter((frame): frame is ClientStackFrame => frame !== null);
-    const stack = deps.telemetry.stacks
-      ? await deps.telemetry.stacks.map(event, frames, released)
-      : frames.map((frame) => ({ fn: frame.fn ?? null, file: frame.url, line: frame.line, column: frame.column, mapped: false }));
+    const stack = deps.telemetry.stacks ? await deps.telemetry.stacks.map(event, frames, released) : frames.map(unmappedFrame);
     const topFrame = topFrameOf(stack);
     await recordClientError(deps.db, {
       area: event.area,

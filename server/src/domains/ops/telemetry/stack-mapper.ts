@@ -20,7 +20,7 @@ import {
   type ReleaseIntegrity,
   type ReleaseStorage,
 } from '@shop/release';
-import type { MappedStackFrame } from '@shop/shared-kernel/contract';
+import type { ClientStackFrame, MappedStackFrame } from '@shop/shared-kernel/contract';
 import type { ReleasedVersions, StackMapper } from '../../../infra/deps.ts';
 
 export const STACK_MAP_LIMITS = {
@@ -186,13 +186,7 @@ export function createStackMapper(options: {
     async map(report, frames, released) {
       const mapped: MappedStackFrame[] = [];
       for (const frame of frames) {
-        const unmapped: MappedStackFrame = {
-          fn: frame.fn ?? null,
-          file: pathOf(frame.url),
-          line: frame.line,
-          column: frame.column,
-          mapped: false,
-        };
+        const unmapped = unmappedFrame(frame);
         const ref = releasedFileOf(frame.url, report, released);
         if (!ref) {
           options.onFrame?.('not_released');
@@ -222,13 +216,15 @@ export function createStackMapper(options: {
   };
 }
 
-/** A reported address's path (its origin left out; the shop's own files name no host worth keeping). */
-function pathOf(url: string): string {
+/** A frame as reported, its address's path only (the shop's own files name no host worth keeping). */
+export function unmappedFrame(frame: ClientStackFrame): MappedStackFrame {
+  let file: string;
   try {
-    return new URL(url, 'https://shop.invalid').pathname.slice(0, 300);
+    file = new URL(frame.url, 'https://shop.invalid').pathname.slice(0, 300);
   } catch {
-    return url.slice(0, 300);
+    file = frame.url.slice(0, 300);
   }
+  return { fn: frame.fn ?? null, file, line: frame.line, column: frame.column, mapped: false };
 }
 
 /** The frame a group is named after: the innermost of the part's own code (not a package's), else the innermost. */
