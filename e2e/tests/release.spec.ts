@@ -282,6 +282,10 @@ test('a canary that throws is aborted on its own within a minute, and every shop
     .at(-1)!;
   expect(abort).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
   expect(abort.reason).toMatch(/automatic abort: client error rate 100\.0 % over \d+ page views/);
+  // It names the canary's most reported error, its stack mapped with the canary's own source maps.
+  expect(abort.reason).toMatch(
+    /; most reported: "Error: basket page broken on purpose" at CartPage \(src\/pages\/cart-page\.tsx:\d+:\d+\) on checkout-cart, \d+ reports$/,
+  );
   expect(release(['history', 'checkout'])).toContain('automatic abort');
 
   // The next page load of every shopper is the stable version, basket intact.

@@ -333,6 +333,8 @@ export const CANARY_ABORT_REASONS = ['error-rate', 'inp', 'lcp', 'operator'] as 
 export function canaryAbortReason(abort: { who: string; reason: string | null }): (typeof CANARY_ABORT_REASONS)[number] {
   if (abort.who !== 'canary-watch') return 'operator';
   const reason = abort.reason ?? '';
+  // An abort for errors names its top error group, whose message may say anything (INP or LCP too).
+  if (reason.startsWith('automatic abort: client error rate')) return 'error-rate';
   if (/\bINP\b/i.test(reason)) return 'inp';
   if (/\bLCP\b/i.test(reason)) return 'lcp';
   return 'error-rate';
