@@ -265,6 +265,24 @@ describe('a client error’s stack', () => {
     });
     expect(data.groups[0]!.topFrame).toMatch(/^priceOfLine \(src\/basket-rules\.ts:3:\d+\)$/);
     expect(data.groups[0]!.stack[0]).toMatchObject({ fn: 'priceOfLine', file: 'src/basket-rules.ts', line: 3, mapped: true });
+    // Errors without a stack (a failed load) are grouped by their message instead.
+    for (const message of ['./CartPage: AreaLoadError', './ContactPage: AreaLoadError']) {
+      const failed = { type: 'error', area: 'checkout', version, route: 'checkout-cart', kind: 'load-failed', message };
+      expect((await api.request('POST', '/api/telemetry', { json: { events: [failed] }, headers })).status).toBe(204);
+    }
+    const all = await fetch(`${opsBase}/api/ops/client-errors?hours=1&area=checkout`, { headers: { cookie: operatorCookie } });
+    const { data: grouped } = (await all.json()) as { data: { groups: { topFrame: string; message: string; count: number }[] } };
+    // Most reports first; the two failed loads (one report each) in either order.
+    expect(grouped.groups[0]).toMatchObject({ message: 'RangeError: Množstvo musí byť kladné, nie 0', count: 2 });
+    expect(
+      grouped.groups
+        .slice(1)
+        .map((group) => [group.message, group.topFrame, group.count])
+        .sort(),
+    ).toEqual([
+      ['./CartPage: AreaLoadError', '', 1],
+      ['./ContactPage: AreaLoadError', '', 1],
+    ]);
     // What a canary's abort for errors names.
     expect(await topClientError(api.db, 'checkout', version, new Date(Date.now() - 60_000))).toMatch(
       /^"RangeError: Množstvo musí byť kladné, nie 0" at priceOfLine \(src\/basket-rules\.ts:3:\d+\) on checkout-cart, 2 reports$/,

@@ -27,9 +27,12 @@ export type ClientErrorRecord = {
   at: Date;
 };
 
-/** The group's key: area, version, route and top frame. */
+/** The group's key: area, version, route and top frame; an error without a stack (a failed load) by its kind and message instead. */
 const groupKey = (record: ClientErrorRecord) =>
-  createHash('sha256').update([record.area, record.version, record.route, record.topFrame].join('\0')).digest('hex').slice(0, 32);
+  createHash('sha256')
+    .update([record.area, record.version, record.route, record.topFrame || `\0${record.kind}\0${record.message}`].join('\0'))
+    .digest('hex')
+    .slice(0, 32);
 
 /** Counts one report into its group (created on its first report). */
 export async function recordClientError(db: Db, record: ClientErrorRecord): Promise<void> {
