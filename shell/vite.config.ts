@@ -8,6 +8,7 @@ import {
   federationDefaults,
   federationTrims,
   KERNEL_BUILD_VERSION,
+  resolvedReactVersion,
   serverBuildPlugin,
   sharedSingletons,
 } from '@shop/shared-kernel/federation';
@@ -19,7 +20,7 @@ import { BOOT_PRELOAD_ID } from '../shared-kernel/src/rules/boot-preload.ts';
 import { LAYOUTS } from '../shared-kernel/src/contract/parts.ts';
 
 /**
- * Emits routes.json: the kernel this shell provides and the layouts it has.
+ * Emits routes.json: the kernel and the React this shell provides and the layouts it has.
  * The areas own their routes (each area's area.json); a release checks them
  * against this shell's kernel and layouts.
  */
@@ -31,7 +32,16 @@ function shellFacts(): Plugin {
       this.emitFile({
         type: 'asset',
         fileName: 'routes.json',
-        source: JSON.stringify({ kernel: KERNEL_BUILD_VERSION, requires: {}, layouts: LAYOUTS }, null, 2),
+        source: JSON.stringify(
+          {
+            kernel: KERNEL_BUILD_VERSION,
+            react: resolvedReactVersion(fileURLToPath(new URL('.', import.meta.url))),
+            requires: {},
+            layouts: LAYOUTS,
+          },
+          null,
+          2,
+        ),
       });
     },
   };
@@ -206,6 +216,8 @@ export default defineConfig({
   build: {
     target: 'esnext',
     modulePreload: { polyfill: false },
+    // Released beside the files for the shop's server to map client errors; no sourceMappingURL reaches browsers.
+    sourcemap: 'hidden',
     // The kernel's singleton (the shell provides it to every area) in one chunk with the kernel
     // modules the shell's own code also imports: they made a chunk of their own, a script
     // request more on every page. The shell's entry then loads the singleton's chunk directly;

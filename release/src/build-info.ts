@@ -14,6 +14,8 @@ export type AreaBuild = {
   kind: 'area';
   area: AreaName;
   kernel: string;
+  /** The React version the build was made with (area.json "react"); null: built before builds recorded it. */
+  react: string | null;
   /** Exposed modules, './Name'. */
   exposes: string[];
   /** The pages the area ships (area.json "routes"). */
@@ -26,6 +28,8 @@ export type AreaBuild = {
 export type ShellBuild = {
   kind: 'shell';
   kernel: string;
+  /** The React version the shell provides to every area (routes.json "react"); null: built before builds recorded it. */
+  react: string | null;
   /** Modules the shell itself needs from each area (areas own their routes; usually none). */
   requires: Partial<Record<AreaName, string[]>>;
 };
@@ -55,10 +59,19 @@ async function isFile(path: string) {
   );
 }
 
+/** A version a build records (e.g. its React): absent is null (an older build); anything but a short version text is a broken build. */
+export function recordedVersion(value: unknown, part: PartName): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !/^[0-9A-Za-z.+-]{1,40}$/.test(value)) {
+    throw new ReleaseRefused('broken_build', `The ${part} build records a React version that is not a version.`);
+  }
+  return value;
+}
+
 export const normalizeModule = (name: string) => (name.startsWith('./') ? name : `./${name}`);
 
 async function readAreaBuild(dir: string, part: AreaName): Promise<AreaBuild> {
-  const meta = await readJson<{ area?: string; kernel?: string; exposes?: string[]; entry?: string; routes?: unknown }>(
+  const meta = await readJson<{ area?: string; kernel?: string; react?: unknown; exposes?: string[]; entry?: string; routes?: unknown }>(
     join(dir, 'area.json'),
     part,
   );
@@ -83,16 +96,25 @@ async function readAreaBuild(dir: string, part: AreaName): Promise<AreaBuild> {
     jsBytes += brotliCompressSync(body).length;
   }
   const exposes = manifest.exposes.map((expose) => normalizeModule(expose.name!));
-  return { kind: 'area', area: part, kernel: meta.kernel, exposes, routes: parseRouteSpecs(part, meta.routes, exposes), entry, jsBytes };
+  return {
+    kind: 'area',
+    area: part,
+    kernel: meta.kernel,
+    react: recordedVersion(meta.react, part),
+    exposes,
+    routes: parseRouteSpecs(part, meta.routes, exposes),
+    entry,
+    jsBytes,
+  };
 }
 
 async function readShellBuild(dir: string): Promise<ShellBuild> {
   if (!(await isFile(join(dir, 'index.html')))) throw new ReleaseRefused('broken_build', 'The shell build has no index.html.');
-  const routes = await readJson<{ kernel?: string; requires?: ShellBuild['requires'] }>(join(dir, 'routes.json'), 'shell');
+  const routes = await readJson<{ kernel?: string; react?: unknown; requires?: ShellBuild['requires'] }>(join(dir, 'routes.json'), 'shell');
   if (!routes.kernel || typeof routes.requires !== 'object' || routes.requires === null) {
     throw new ReleaseRefused('broken_build', 'The shell build’s routes.json names no kernel or no route requirements.');
   }
-  return { kind: 'shell', kernel: routes.kernel, requires: routes.requires };
+  return { kind: 'shell', kernel: routes.kernel, react: recordedVersion(routes.react, 'shell'), requires: routes.requires };
 }
 
 export function readBuild(dir: string, part: PartName): Promise<PartBuild> {

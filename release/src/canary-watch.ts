@@ -2,7 +2,8 @@
  * The canary watchdog: every few seconds it compares each running canary with the stable version
  * over the same minutes (since the canary started):
  * - its client error rate (errors per page view): with enough page views and a rate above the
- *   stable one by more than the margin, the canary is aborted;
+ *   stable one by more than the margin, the canary is aborted, the reason naming its most reported
+ *   error (message and top frame of the stack mapped with the canary's source maps) when known;
  * - its shoppers' field p75 INP and LCP (canary-speed.ts), when a VitalsReader is given: a metric
  *   worse than the stable one by the margin and the floor, over enough samples each side, aborts it;
  * - with CANARY_AUTO_PROMOTE_MS set, a canary that has run that long with enough page views, enough
@@ -175,6 +176,11 @@ export function startCanaryWatch(options: {
   vitals?: VitalsReader | null;
   /** Checks a promoted canary's files against their signed manifest, as an operator's promotion does. */
   integrity?: ReleaseIntegrity | null;
+  /**
+   * The canary's most reported client error since it started (message and top frame of its mapped
+   * stack, one line), named in an abort for errors; absent or null: the abort names the figures only.
+   */
+  topError?: (area: AreaName, version: string, since: Date) => Promise<string | null>;
   /** Told of every abort and promotion (metrics). */
   onOutcome?: (outcome: CanaryOutcome) => void;
   /** The clock (tests): milliseconds since the epoch. */
@@ -207,7 +213,11 @@ export function startCanaryWatch(options: {
     const stableHealth = of(stableVersion);
     const canaryHealth = of(canary.version);
     const errors = canaryVerdict(stableHealth, canaryHealth, policy);
-    if (errors) return { action: 'abort' as const, cause: 'errors' as const, reason: errors };
+    if (errors) {
+      // The group a team starts from; the abort stands without it.
+      const top = await options.topError?.(area, canary.version, since).catch(() => null);
+      return { action: 'abort' as const, cause: 'errors' as const, reason: top ? `${errors}; most reported: ${top}` : errors };
+    }
 
     let speed: SpeedVerdict | null = null;
     if (vitals) {

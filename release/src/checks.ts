@@ -1,28 +1,62 @@
 /**
  * The checks a release must pass before its pointer moves: it fits the
- * shell in force (kernel contract, every module the route table needs),
+ * shell in force (kernel contract, React, every module the route table needs),
  * or, for a shell, every area in force fits it; and an area keeps its budget.
  */
 import { isContractCompatible } from '@shop/shared-kernel/rules';
 import { ReleaseRefused } from './refusal.ts';
 import { AREAS, type AreaName, type Registry } from './registry.ts';
+import { partPrefix } from './release-paths.ts';
 import { checkRouteClashes } from './route-specs.ts';
-import type { AreaBuild, PartBuild, ShellBuild } from './build-info.ts';
+import { isReactCompatible } from './shared-versions.ts';
+import { recordedVersion, type AreaBuild, type PartBuild, type ShellBuild } from './build-info.ts';
 import type { ReleaseStorage } from './storage.ts';
+
+/** A build's facts file on the origin (routes.json, area.json), or null when it has none or it is not JSON. */
+async function readFacts(storage: ReleaseStorage, key: string): Promise<Record<string, unknown> | null> {
+  const text = await storage.readText(key);
+  if (text === null) return null;
+  try {
+    const facts = JSON.parse(text) as unknown;
+    return typeof facts === 'object' && facts !== null ? (facts as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 
 async function shellInForce(storage: ReleaseStorage, registry: Registry): Promise<ShellBuild | null> {
   if (!registry.shell) return null;
-  const text = await storage.readText(`${registry.shell.dir}/routes.json`);
-  if (text === null) return { kind: 'shell', kernel: registry.shell.kernel, requires: {} };
-  const routes = JSON.parse(text) as { kernel: string; requires: ShellBuild['requires'] };
-  return { kind: 'shell', kernel: routes.kernel, requires: routes.requires };
+  const routes = await readFacts(storage, `${registry.shell.dir}/routes.json`);
+  if (routes === null) return { kind: 'shell', kernel: registry.shell.kernel, react: null, requires: {} };
+  return {
+    kind: 'shell',
+    kernel: String(routes.kernel),
+    react: recordedVersion(routes.react, 'shell'),
+    requires: (routes.requires ?? {}) as ShellBuild['requires'],
+  };
 }
 
-function checkAreaFitsShell(build: AreaBuild, shell: ShellBuild): void {
+/** The React an area version on the origin was built with (its area.json); null: not recorded. */
+async function reactOfVersion(storage: ReleaseStorage, area: AreaName, version: string): Promise<string | null> {
+  const facts = await readFacts(storage, `${partPrefix(area, version)}/area.json`);
+  return facts ? recordedVersion(facts.react, area) : null;
+}
+
+/** `running`: the area is not new but runs already (in force, or as a canary) and the shell is new. */
+function checkAreaFitsShell(build: AreaBuild, shell: ShellBuild, running?: 'in force' | 'in a canary'): void {
   if (!isContractCompatible(shell.kernel, build.kernel)) {
     throw new ReleaseRefused(
       'incompatible_kernel',
       `${build.area} was built against kernel ${build.kernel}; the shell in force provides ${shell.kernel}. Nothing was changed.`,
+    );
+  }
+  // A part built before builds recorded their React cannot be checked; every build since records it.
+  if (build.react && shell.react && !isReactCompatible(shell.react, build.react)) {
+    throw new ReleaseRefused(
+      'incompatible_react',
+      running
+        ? `This shell provides React ${shell.react}; ${build.area} ${running} was built with React ${build.react} and would break under it (one React is shared: same major, the shell's minor at least the area's). Nothing was changed.`
+        : `${build.area} was built with React ${build.react}; the shell in force provides React ${shell.react} (one React is shared: same major, the shell's minor at least the area's). Nothing was changed.`,
     );
   }
   const missing = (shell.requires[build.area] ?? []).filter((module) => !build.exposes.includes(module));
@@ -56,13 +90,30 @@ export async function checkRelease(storage: ReleaseStorage, registry: Registry, 
     }
   }
   if (!newShell) return;
+  // Every area version shoppers may run under the new shell: in force, and a running canary.
   for (const area of AREAS) {
-    const release = registry.areas[area];
-    if (!release || newAreas.has(area)) continue;
-    checkAreaFitsShell(
-      { kind: 'area', area, kernel: release.kernel, exposes: release.exposes, routes: release.routes ?? [], entry: '', jsBytes: 0 },
-      newShell,
-    );
+    const running = [
+      [registry.areas[area], 'in force'],
+      [registry.canaries?.[area], 'in a canary'],
+    ] as const;
+    for (const [release, how] of running) {
+      if (!release || newAreas.has(area)) continue;
+      const react = await reactOfVersion(storage, area, release.version);
+      checkAreaFitsShell(
+        {
+          kind: 'area',
+          area,
+          kernel: release.kernel,
+          react,
+          exposes: release.exposes,
+          routes: release.routes ?? [],
+          entry: '',
+          jsBytes: 0,
+        },
+        newShell,
+        how,
+      );
+    }
   }
 }
 

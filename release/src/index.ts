@@ -25,6 +25,7 @@ export { assertKey, contentHeaders } from './s3-keys.ts';
 export type { ConditionalSupport } from './s3-conditional-writes.ts';
 export * from './s3-storage.ts';
 export * from './shop-key.ts';
+export * from './shared-versions.ts';
 export * from './shop-places.ts';
 export * from './signing.ts';
 export * from './storage-from-env.ts';

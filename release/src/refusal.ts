@@ -3,6 +3,8 @@ export type RefusalCode =
   | 'broken_build'
   | 'missing_module'
   | 'incompatible_kernel'
+  /** The area's React and the shell's cannot share one React (release/src/shared-versions.ts). */
+  | 'incompatible_react'
   | 'over_budget'
   | 'route_clash'
   | 'lock_held'

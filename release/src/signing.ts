@@ -204,5 +204,12 @@ export const COMPRESSED_COPIES: readonly [suffix: string, unpack: (bytes: Buffer
   ['.gz', (bytes, maxBytes) => ungzip(bytes, { maxOutputLength: Math.max(1, maxBytes) })],
 ];
 
+/**
+ * A build's source maps (`<file>.map`, written with no sourceMappingURL in the file): listed in the
+ * signed manifest and kept beside the release for the shop's server to map client errors, never
+ * sent to a browser by the shop's origin or the asset origin.
+ */
+export const isSourceMap = (file: string): boolean => /\.map$/i.test(file);
+
 /** The files a browser runs as modules: JavaScript, not the server's build. */
 export const isBrowserScript = (file: string): boolean => /\.m?js$/.test(file) && !file.startsWith('server/');

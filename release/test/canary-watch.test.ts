@@ -83,7 +83,13 @@ const policy: CanaryPolicy = {
   autoPromoteMs: 30 * 60_000,
 };
 
-function watchWith(options: { health: () => VersionHealth[]; vitals?: VitalsReader; now: () => number; policy?: CanaryPolicy }) {
+function watchWith(options: {
+  health: () => VersionHealth[];
+  vitals?: VitalsReader;
+  now: () => number;
+  policy?: CanaryPolicy;
+  topError?: (area: AreaName, version: string, since: Date) => Promise<string | null>;
+}) {
   const warnings: { object: object; message: string }[] = [];
   const errors: object[] = [];
   const outcomes: CanaryOutcome[] = [];
@@ -95,6 +101,7 @@ function watchWith(options: { health: () => VersionHealth[]; vitals?: VitalsRead
     now: options.now,
     log: { warn: (object, message) => warnings.push({ object, message }), error: (object) => errors.push(object) },
     onOutcome: (outcome) => outcomes.push(outcome),
+    topError: options.topError,
   });
   return { watch, warnings, errors, outcomes };
 }
@@ -162,6 +169,27 @@ describe('the canary watch', () => {
     watch.stop();
     expect(outcomes[0]).toMatchObject({ action: 'abort', cause: 'errors' });
     expect((await readHistory(storage)).at(-1)!.reason).toContain('automatic abort: client error rate 100.0 %');
+  });
+
+  it('names the canary’s most reported error group in an abort for errors', async () => {
+    const asked: { area: string; version: string; since: number }[] = [];
+    const { watch } = watchWith({
+      health: () => [
+        { area: 'checkout', version: stable, views: 500, errors: 0 },
+        { area: 'checkout', version: canary, views: 20, errors: 20 },
+      ],
+      now: () => since + 1000,
+      topError: async (area, version, from) => {
+        asked.push({ area, version, since: from.getTime() });
+        return '"RangeError: Množstvo musí byť kladné" at priceOfLine (src/basket-rules.ts:3:15), 20 reports';
+      },
+    });
+    expect(await watch.check()).toEqual(['checkout']);
+    watch.stop();
+    expect(asked).toEqual([{ area: 'checkout', version: canary, since }]);
+    expect((await readHistory(storage)).at(-1)!.reason).toMatch(
+      /^automatic abort: client error rate 100\.0 % .*; most reported: "RangeError: Množstvo musí byť kladné" at priceOfLine \(src\/basket-rules\.ts:3:15\), 20 reports$/,
+    );
   });
 
   it('promotes a canary without regression once it has run the configured time, and not before', async () => {

@@ -27,7 +27,7 @@ import { orderHistoryRoutes } from './domains/ordering/order-history/index.ts';
 import { catalogRoutes } from './domains/catalog/products/index.ts';
 import { contentRoutes } from './domains/content/site/index.ts';
 import { couponRoutes } from './domains/ordering/coupon/index.ts';
-import type { ApiDeps, ReadinessCheck, ReleasedVersions } from './infra/deps.ts';
+import type { ApiDeps, ReadinessCheck, ReleasedVersions, StackMapper } from './infra/deps.ts';
 import { createSharedState } from './infra/cache/shared-state.ts';
 import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from './infra/cache/rate-limit.ts';
 import { mediaRoutes } from './domains/catalog/media/index.ts';
@@ -110,6 +110,8 @@ export type BuildApiOptions = {
    * telemetry about any other version is dropped. Default: none, so nothing is kept.
    */
   releasedVersions?: () => Promise<ReleasedVersions>;
+  /** Maps client errors' stacks with the released source maps (server.ts: the origin's, verified); default none: kept as reported. */
+  stackMapper?: StackMapper;
   /**
    * Complaint photos and invoice copies (infra/storage/file-store.ts; the server's: fileStoreFromEnv). Default:
    * the local directories, complaint photos in `uploadDir` and invoice copies in the checkout's `invoiceDir`.
@@ -253,6 +255,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     telemetry: {
       releasedVersions: opts.releasedVersions ?? (async () => new Map()),
       sessionKey: telemetrySessionKey(opts.jwtSecret),
+      stacks: opts.stackMapper ?? null,
     },
     readiness: opts.readiness ?? [],
     onClientLoadFailure: opts.onClientLoadFailure ?? (() => undefined),

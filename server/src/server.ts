@@ -29,6 +29,9 @@ import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
 import { sessionVitals } from './domains/ops/telemetry/client-sessions.repository.ts';
 import { renderFailuresReader } from './domains/ops/console/render-failures.ts';
+import { clientErrorsReader } from './domains/ops/console/client-errors.ts';
+import { createStackMapper } from './domains/ops/telemetry/stack-mapper.ts';
+import { topClientError } from './domains/ops/telemetry/client-errors.repository.ts';
 import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR } from './domains/operators/operator-admin.repository.ts';
@@ -53,6 +56,7 @@ import {
   releaseIntegrity,
   type ReleaseIntegrity,
   previewLink,
+  type AreaName,
 } from '@shop/release';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
@@ -183,6 +187,17 @@ async function main() {
     telemetrySessionRateLimit: { max: config.telemetrySessionsPerAddress, timeWindowMs: 10 * 60_000 },
     // Telemetry is kept only about what browsers may be running: the versions in force and in a canary.
     releasedVersions: releasedVersionsOf(book),
+    // Client errors' stacks mapped with the source maps released beside the files, as signed.
+    stackMapper: createStackMapper({
+      storage,
+      integrity,
+      onFrame: (outcome) => app.metrics.clientStackFrames.inc({ outcome }),
+      onMapRefused: (ref, outcome) =>
+        app.log.error(
+          { integrity: { ...ref, file: `${ref.file}.map` }, outcome },
+          'a released source map differs from its signed manifest or cannot be read; not used',
+        ),
+    }),
     checkout: {
       outboxDir: checkoutConfig.outboxDir,
       invoiceDir: checkoutConfig.invoiceDir,
@@ -209,7 +224,15 @@ async function main() {
   // What the canary watch judges a canary on: the client error rate, the field Web Vitals (when a
   // reader is given; without one speed is not judged), and the signed files of a version it promotes.
   // Speed is judged per telemetry session (each its worst value), as the error rate is.
-  const canaryInputs: CanaryInputs = { health, integrity, policy: canaryPolicy, vitals: sessionVitals(database.db), book };
+  // An abort for errors names the canary's most reported error group (its stack mapped with the canary's source maps).
+  const canaryInputs: CanaryInputs = {
+    health,
+    integrity,
+    policy: canaryPolicy,
+    vitals: sessionVitals(database.db),
+    book,
+    topError: (area, version, since) => topClientError(database.db, area, version, since),
+  };
   // The release tool's signed move requests on the origin are applied, and the origin's registry
   // files kept as an export, by the process running background work (every second; at its start a
   // request queued before the shop started is applied at once). Every process exports its own moves.
@@ -291,6 +314,7 @@ async function main() {
       cspViolations: cspViolationsReader(database.db),
       vitals: vitalsReader(database.db),
       renderFailures: renderFailuresReader(database.db),
+      clientErrors: clientErrorsReader(database.db),
       inventory: {
         tagManagerId: config.gtmId,
         policy: {
@@ -483,6 +507,8 @@ type CanaryInputs = {
   integrity: ReleaseIntegrity;
   policy: Required<CanaryPolicy>;
   book: TrustedRegistry;
+  /** The canary's most reported client error group, named in an abort for errors. */
+  topError: (area: AreaName, version: string, since: Date) => Promise<string | null>;
 };
 
 /** Stops taking requests, lets the running ones and the outbox's running jobs finish, then ends the process. */

@@ -204,6 +204,13 @@ describe('the metrics read at scrape', () => {
     expect(res.text).toContain('shop_canary_aborts_total{area="catalog",reason="operator"} 1');
     expect(res.text).toContain('shop_canary_aborts_total{area="catalog",reason="lcp"} 0');
     expect(canaryAbortReason({ who: 'canary-watch', reason: 'automatic abort: client error rate 9.0 %' })).toBe('error-rate');
+    expect(
+      canaryAbortReason({
+        who: 'canary-watch',
+        reason:
+          'automatic abort: client error rate 9.0 %; most reported: "TypeError: lcp is null" at reportLCP (src/vitals.ts:3:1), 4 reports',
+      }),
+    ).toBe('error-rate');
     expect(canaryAbortReason({ who: 'canary-watch', reason: 'automatic abort: p75 LCP 4.1 s' })).toBe('lcp');
     expect(canaryAbortReason({ who: 'canary-watch', reason: null })).toBe('error-rate');
   });

@@ -1,5 +1,7 @@
 import type { InlineConfig, Plugin, UserConfig } from 'vite';
 export declare const KERNEL_BUILD_VERSION: string;
+/** The version of the react package a build in `root` resolves (recorded in area.json / routes.json). */
+export declare function resolvedReactVersion(root?: string): string;
 export declare function sharedSingletons(options?: {
   provider?: boolean;
 }): Record<string, { singleton: true; requiredVersion: string | false }>;
@@ -17,7 +19,12 @@ export declare const federationDefaults: {
 /** A page an area ships (the shell's route table is built from these at boot). */
 export type { AreaRoute } from '../src/contract/release-types.ts';
 import type { AreaRoute } from '../src/contract/release-types.ts';
-export declare function areaMetaPlugin(options: { area: string; exposes: Record<string, string>; routes: AreaRoute[] }): Plugin;
+export declare function areaMetaPlugin(options: {
+  area: string;
+  exposes: Record<string, string>;
+  routes: AreaRoute[];
+  root?: string;
+}): Plugin;
 export declare function areaViteConfig(options: {
   area: string;
   exposes: Record<string, string>;

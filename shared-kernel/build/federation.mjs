@@ -10,6 +10,16 @@ const kernelPackage = JSON.parse(readFileSync(new URL('../package.json', import.
 export const KERNEL_BUILD_VERSION = kernelPackage.version;
 
 /**
+ * The React version a part is built with: the react package its build resolves from `root`, not a
+ * range from its package.json. Recorded in area.json / routes.json, so a release can refuse an area
+ * the shell in force cannot serve with its one shared React (release/src/shared-versions.ts).
+ */
+export function resolvedReactVersion(root = process.cwd()) {
+  const file = createRequire(resolve(root, 'package.json')).resolve('react/package.json');
+  return JSON.parse(readFileSync(file, 'utf8')).version;
+}
+
+/**
  * Shared singletons: exactly one instance of each across the shell and every area.
  * The shell (host) loads first and provides them; an area's own copies are
  * fallbacks that are never fetched while the shell provides a compatible version.
@@ -266,7 +276,7 @@ function shellOnlyImports(bundle, exposes) {
  * routes of the areas in force, so an area adds, changes or removes its
  * pages by deploying itself.
  */
-export function areaMetaPlugin({ area, exposes, routes }) {
+export function areaMetaPlugin({ area, exposes, routes, root = process.cwd() }) {
   return {
     name: 'shop-area-meta',
     apply: 'build',
@@ -284,6 +294,7 @@ export function areaMetaPlugin({ area, exposes, routes }) {
           {
             area,
             kernel: KERNEL_BUILD_VERSION,
+            react: resolvedReactVersion(root),
             exposes: Object.keys(exposes),
             entry: 'remoteEntry.js',
             routes,
@@ -338,13 +349,16 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
         // One federation runtime on the page: the shell's (it sets provideExternalRuntime).
         experiments: { externalRuntime: true },
       }),
-      areaMetaPlugin({ area, exposes, routes }),
+      areaMetaPlugin({ area, exposes, routes, root }),
       // The same pages for the shop's server (first view of public pages, rendered at the version in force).
       serverBuildPlugin({ viteBuild, react, source: areaServerEntry(area, exposes, root) }),
     ],
     build: {
       target: 'esnext',
       emptyOutDir: true,
+      // Source maps beside each file, with no sourceMappingURL comment: they are released (listed in the
+      // signed manifest) and read by the shop's server to map a client error's stack, never sent to browsers.
+      sourcemap: 'hidden',
       // The federation plugin emits remoteEntry.js itself. The standalone harness (index.html,
       // src/dev-main.tsx) is for `vite dev` only: built, it imported every page statically and so
       // split each page into a facade and a body chunk, a script request more per page.

@@ -40,6 +40,7 @@ import type { BackupStatusTable } from './backup.table.ts';
 import type { CspViolationTable } from './csp-violation.table.ts';
 import type { ClientVitalTable } from './client-vitals.table.ts';
 import type { RenderFailureTable } from './render-failure.table.ts';
+import type { ClientErrorGroupTable } from './client-error-group.table.ts';
 import type {
   ReleaseIntegrityCheckTable,
   ReleaseIntegrityFindingTable,
@@ -134,6 +135,8 @@ export interface Database {
   client_vitals: ClientVitalTable;
   // server renders that failed in the sandbox, the newest kept
   render_failures: RenderFailureTable;
+  // client errors grouped by area, version, route and mapped top frame
+  client_error_groups: ClientErrorGroupTable;
 }
 
 export type Db = Kysely<Database>;

@@ -5,9 +5,19 @@ import type { FileStore } from './storage/file-store.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { RateLimits } from './cache/rate-limit.ts';
 import type { SharedState } from './cache/shared-state.ts';
+import type { ClientStackFrame, MappedStackFrame } from '@shop/shared-kernel/contract';
 
 /** The versions of each part (shell, areas) a browser may be running: in force or in a canary. */
 export type ReleasedVersions = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** Maps a client error's frames with the version's released source maps (domains/ops/telemetry/stack-mapper.ts). */
+export type StackMapper = {
+  map(
+    report: { area: string; version: string },
+    frames: readonly ClientStackFrame[],
+    released: ReleasedVersions,
+  ): Promise<MappedStackFrame[]>;
+};
 
 /** Something /api/ready checks besides the database (e.g. the release registry). */
 export type ReadinessCheck = { name: string; label: string; check: () => Promise<unknown> };
@@ -40,5 +50,10 @@ export type ApiDeps = {
    * Client telemetry: the part versions reports are kept for (others are dropped and counted), and
    * the key telemetry sessions are signed with (domains/ops/telemetry/telemetry-session.ts).
    */
-  telemetry: { releasedVersions: () => Promise<ReleasedVersions>; sessionKey: Buffer };
+  telemetry: {
+    releasedVersions: () => Promise<ReleasedVersions>;
+    sessionKey: Buffer;
+    /** Maps client errors' stacks with the released source maps (domains/ops/telemetry/stack-mapper.ts); null: kept as reported. */
+    stacks: StackMapper | null;
+  };
 };

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../infra/http/error-handler.ts';
 import {
+  isSourceMap,
   isVersionName,
   originBook,
   publicRegistry,
@@ -304,6 +305,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // release folders' (in any letter case): this server sends no file of them by those paths; and so
     // does the operator console's, which lives on the operator origin only (operator-app.ts).
     if (/^\/(api|media|remotes|shells|ops)([/\\?]|$)/i.test(request.url)) return notFoundHandler(request, reply);
+    // A source map is the shop server's alone (it maps client errors' stacks): never sent, by any path.
+    if (isSourceMap(request.url.split(/[?#]/, 1)[0] ?? '')) return notFoundHandler(request, reply);
     // Hashed shell files: /assets/<file>, and the host's own entry at the build's root
     // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
     const file = /^\/(assets\/)?([\w.-]+\.(?:js|css|svg|woff2))$/.exec(request.url);

@@ -11,14 +11,15 @@
  * then sent from there, with the same headers.
  *
  * Only released files leave it: the canonical path of a file a version's valid signed manifest
- * lists (or of its compressed copy), while its bytes are the signed ones (verified-files.ts). Any
- * other path, spelling or method is a 404 in the shop's error shape, looked up nowhere.
+ * lists (or of its compressed copy), while its bytes are the signed ones (verified-files.ts), but
+ * never a source map (`*.map`, read by the shop's server alone). Any other path, spelling or method
+ * is a 404 in the shop's error shape, looked up nowhere.
  */
 import { mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { isArea, isVersionName, type AreaName, type ReleaseStorage, isSafeBuildPath } from '@shop/release';
+import { isArea, isVersionName, type AreaName, type ReleaseStorage, isSafeBuildPath, isSourceMap } from '@shop/release';
 import type { ReleasedFileCheck } from './verified-files.ts';
 import { releasedFolder } from './released-folder.ts';
 import { addSecurityHeaders } from '../infra/http/security-headers.ts';
@@ -97,7 +98,8 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
   origin.addHook('onRequest', async (request) => {
     if (request.method === 'OPTIONS') return;
     const named = releasedFileOf(request.raw.url ?? '');
-    if (!named) throw notFound(NOT_RELEASED);
+    // A source map is released for the shop's server alone (client errors' stacks): no browser gets one.
+    if (!named || isSourceMap(named.file)) throw notFound(NOT_RELEASED);
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     if (check) {
       const area = named.area as AreaName;

@@ -12,7 +12,7 @@ import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/infra/ch
 import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from '../../src/infra/cache/rate-limit.ts';
 import type { ResponseCacheOptions } from '../../src/infra/cache/response-cache.ts';
 import type { LoggerOption } from '../../src/infra/observability/observability.ts';
-import type { ReadinessCheck } from '../../src/infra/deps.ts';
+import type { ReadinessCheck, StackMapper } from '../../src/infra/deps.ts';
 import { buildOperatorApi, type OperatorApiOptions } from '../../src/operator-app.ts';
 import { operatorAccounts, type OperatorAccountsOptions } from '../../src/domains/operators/operator-accounts.repository.ts';
 import { createMachineCredential } from '../../src/domains/operators/machine-credentials.repository.ts';
@@ -125,6 +125,8 @@ export type StartTestApiOptions = {
   database?: (db: Db) => Db;
   /** The part versions telemetry is kept for (default: none, as the API's). */
   releasedVersions?: () => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+  /** Maps client errors' stacks (domains/ops/telemetry/stack-mapper.ts); default none. */
+  stackMapper?: StackMapper;
   /** New telemetry sessions per address (default: the API's). */
   telemetrySessionRateLimit?: RateLimitWindow;
 };
@@ -169,6 +171,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(trustProxy ? { trustProxy } : {}),
     ...(options.legacyMetricsToken ? { legacyMetricsToken: options.legacyMetricsToken } : {}),
     ...(options.releasedVersions ? { releasedVersions: options.releasedVersions } : {}),
+    ...(options.stackMapper ? { stackMapper: options.stackMapper } : {}),
     ...(options.telemetrySessionRateLimit ? { telemetrySessionRateLimit: options.telemetrySessionRateLimit } : {}),
   });
   const routes: TestApi['routes'] = [];

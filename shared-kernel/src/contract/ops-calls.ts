@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { defineCalls, type CallTypes } from './common.ts';
 import { PaymentRefund } from './checkout-types.ts';
 import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
-import { TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
+import { ClientErrorReport, TelemetryArea, TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 import { CspViolationReport } from './csp-types.ts';
 import { RenderFailureReport } from './render-failure-types.ts';
@@ -204,6 +204,19 @@ export const opsCalls = defineCalls({
     /** The last `hours` hours, the current one included. */
     query: Type.Object({ hours: Type.Integer({ minimum: 1, maximum: 720, default: 24 }) }, { additionalProperties: false }),
     answer: Type.Object({ data: VitalsReport }),
+  },
+  'GET /api/ops/client-errors': {
+    summary: 'Chyby u zákazníkov podľa časti, verzie, stránky a miesta v pôvodnom kóde (mapované zdrojovými mapami vydania)',
+    /** Groups reported in the last `hours` hours, of one area and version when asked. */
+    query: Type.Object(
+      {
+        hours: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
+        area: Type.Optional(TelemetryArea),
+        version: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' })),
+      },
+      { additionalProperties: false },
+    ),
+    answer: Type.Object({ data: ClientErrorReport }),
   },
   /** Public; JSON or text/plain as navigator.sendBeacon sends it; 204 No Content. */
   'POST /api/telemetry': {

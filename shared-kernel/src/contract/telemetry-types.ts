@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CLIENT_MESSAGE_LENGTH, MAX_VITAL_CLS, MAX_VITAL_MS, MAX_VITAL_TARGET_LENGTH } from '../rules/telemetry-rules.ts';
+import { MAX_FRAME_FUNCTION_LENGTH, MAX_FRAME_POSITION, MAX_FRAME_URL_LENGTH, MAX_STACK_FRAMES } from '../rules/client-stack.ts';
 import { ReleasePart } from './release-types.ts';
 
 /** Events per request (the route's body limit is 16 KB). */
@@ -35,6 +36,18 @@ export const VitalMetric = Type.Union([
 ]);
 const ViewOrError = { properties: { type: { enum: ['view', 'error'] } } };
 
+/** One frame of a client error's stack as the browser reported it (minified), scrubbed (rules/client-stack.ts). */
+export type ClientStackFrame = Static<typeof ClientStackFrame>;
+export const ClientStackFrame = Type.Object(
+  {
+    fn: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_FRAME_FUNCTION_LENGTH })),
+    url: Type.String({ minLength: 1, maxLength: MAX_FRAME_URL_LENGTH }),
+    line: Type.Integer({ minimum: 0, maximum: MAX_FRAME_POSITION }),
+    column: Type.Integer({ minimum: 0, maximum: MAX_FRAME_POSITION }),
+  },
+  { additionalProperties: false },
+);
+
 export type TelemetryEvent = Static<typeof TelemetryEvent>;
 export const TelemetryEvent = Type.Object(
   {
@@ -48,6 +61,8 @@ export const TelemetryEvent = Type.Object(
     kind: Type.Optional(ClientErrorKind),
     /** Errors only; scrubbed of query strings, e-mail addresses and long numbers. */
     message: Type.Optional(Type.String({ maxLength: MAX_CLIENT_MESSAGE_LENGTH })),
+    /** Errors only: the stack's frames, innermost first, scrubbed; the server maps them with the version's source maps. */
+    stack: Type.Optional(Type.Array(ClientStackFrame, { maxItems: MAX_STACK_FRAMES })),
     /** Vitals only: which one. */
     metric: Type.Optional(VitalMetric),
     /** Vitals only: ms (lcp, inp, fcp, ttfb) or the layout shift score (cls). */
@@ -60,8 +75,11 @@ export const TelemetryEvent = Type.Object(
   {
     additionalProperties: false,
     allOf: [
-      // A page view has no kind and no message (those describe errors).
-      { if: { properties: { type: { const: 'view' } } }, then: { not: { anyOf: [{ required: ['kind'] }, { required: ['message'] }] } } },
+      // A page view has no kind, message or stack (those describe errors).
+      {
+        if: { properties: { type: { const: 'view' } } },
+        then: { not: { anyOf: [{ required: ['kind'] }, { required: ['message'] }, { required: ['stack'] }] } },
+      },
       // A view or an error carries nothing of a vital.
       {
         if: ViewOrError,
@@ -72,7 +90,7 @@ export const TelemetryEvent = Type.Object(
         if: { properties: { type: { const: 'vital' } } },
         then: {
           required: ['metric', 'value'],
-          not: { anyOf: [{ required: ['kind'] }, { required: ['message'] }] },
+          not: { anyOf: [{ required: ['kind'] }, { required: ['message'] }, { required: ['stack'] }] },
           if: { properties: { metric: { const: 'cls' } } },
           then: { properties: { value: { type: 'number', maximum: MAX_VITAL_CLS } } },
         },
@@ -132,4 +150,46 @@ export const VitalsReport = Type.Object({
   hours: Type.Integer(),
   /** By area; the stable version first, then the canary, then the others by samples. */
   rows: Type.Array(VitalsRow),
+});
+
+/** A frame of a client error's stack as the shop's server mapped it with the version's source map. */
+export type MappedStackFrame = Static<typeof MappedStackFrame>;
+export const MappedStackFrame = Type.Object({
+  /** The original function (the enclosing declaration in the original source), else the name the browser gave; null: none. */
+  fn: Type.Union([Type.String(), Type.Null()]),
+  /** The original source file (e.g. `src/pages/cart-page.tsx`), or the reported address's path when not mapped. */
+  file: Type.String(),
+  /** 1-based line and column in `file`. */
+  line: Type.Integer(),
+  column: Type.Integer(),
+  /** Mapped with the version's signed source map; false: as the browser reported it. */
+  mapped: Type.Boolean(),
+});
+
+/** Client errors of one area version, route and top frame (the innermost frame of the part's own code). */
+export type ClientErrorGroup = Static<typeof ClientErrorGroup>;
+export const ClientErrorGroup = Type.Object({
+  area: TelemetryArea,
+  version: Type.String(),
+  /** The route's name; '' when the error came outside a route. */
+  route: Type.String(),
+  /** The group's top frame as one line: `function (file:line:column)`. */
+  topFrame: Type.String(),
+  /** The last report's kind, message (scrubbed) and mapped stack. */
+  kind: Type.String(),
+  message: Type.String(),
+  stack: Type.Array(MappedStackFrame),
+  /** Reports in the group (each browser reports a message once per page load). */
+  count: Type.Integer(),
+  /** The first and the last report (ISO, UTC). */
+  firstAt: Type.String(),
+  lastAt: Type.String(),
+});
+
+export type ClientErrorReport = Static<typeof ClientErrorReport>;
+export const ClientErrorReport = Type.Object({
+  /** Groups last reported at or after this (ISO, UTC). */
+  since: Type.String(),
+  /** Most reports first. */
+  groups: Type.Array(ClientErrorGroup),
 });

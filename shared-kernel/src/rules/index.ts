@@ -21,6 +21,7 @@ export * from './account-rules.ts';
 export * from './consent-rules.ts';
 export * from './page-policy-rules.ts';
 export * from './telemetry-rules.ts';
+export * from './client-stack.ts';
 export * from './search-rules.ts';
 export * from './basket-rules.ts';
 export * from './auth-token.ts';

@@ -106,16 +106,21 @@ describe('what is reported', () => {
     expect(events()).toEqual([{ type: 'view', area: 'catalog', version: '1.0.0+build.7' }]);
   });
 
-  it('reports uncaught errors and unhandled rejections against the area rendering now, with its route', () => {
+  it('reports uncaught errors and unhandled rejections against the area rendering now, with its route and stack', () => {
+    const CART_FILE = 'https://cdn.example/remotes/checkout/2.3.1/assets/cart-page-Xy12.js';
     install({ flushMs: 10 });
     // Nothing rendered yet: nothing to attribute it to.
     window.dispatchEvent(new ErrorEvent('error', { message: 'too early' }));
     setCurrentArea('checkout', '2.3.1', 'checkout');
-    window.dispatchEvent(
-      new ErrorEvent('error', { message: 'Uncaught TypeError: basket is null', error: new TypeError('basket is null') }),
-    );
+    // The stack goes along as its frames, the released file's address kept for the server's source maps.
+    const thrown = Object.assign(new TypeError('basket is null'), {
+      stack: `TypeError: basket is null for jan@example.sk\n    at Ab (${CART_FILE}?v=1:1:23456)\n    at ${CART_FILE}:1:40`,
+    });
+    window.dispatchEvent(new ErrorEvent('error', { message: 'Uncaught TypeError: basket is null', error: thrown }));
     window.dispatchEvent(new ErrorEvent('error', { message: 'from an extension', filename: 'chrome-extension://abc/content.js' }));
-    window.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason: new Error('quote failed') }));
+    window.dispatchEvent(
+      Object.assign(new Event('unhandledrejection'), { reason: Object.assign(new Error('quote failed'), { stack: '' }) }),
+    );
     window.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason: 'plain reason' }));
     reportError('boundary', 'catalog', '1.0.0', 'render failed');
     setCurrentArea('account', null, 'account');
@@ -129,6 +134,10 @@ describe('what is reported', () => {
         route: 'checkout',
         kind: 'uncaught',
         message: 'Uncaught TypeError: basket is null',
+        stack: [
+          { fn: 'Ab', url: CART_FILE, line: 1, column: 23456 },
+          { url: CART_FILE, line: 1, column: 40 },
+        ],
       },
       { type: 'error', area: 'checkout', version: '2.3.1', route: 'checkout', kind: 'rejection', message: 'Error: quote failed' },
       { type: 'error', area: 'checkout', version: '2.3.1', route: 'checkout', kind: 'rejection', message: 'plain reason' },

@@ -10,13 +10,14 @@
  *   so the error rate of the sample is the real one.
  * - At most `maxEventsPerPage` events per page load; an error message is reported once per page load.
  * - Messages are scrubbed before they leave the browser: no query strings, e-mail addresses and long
- *   numbers masked, 300 characters at most.
+ *   numbers masked, 300 characters at most. An error's stack goes with it as its frames (at most 16,
+ *   the same scrubbing; a released file's address kept for the server to map with its source map).
  * - Events the API would refuse are never sent (unknown area, no released version, a bad name):
  *   one bad event would cost the whole batch.
  *
  * No React: the shell's boot installs it; the router and the area loader report through it.
  */
-import { scrubClientMessage } from '@shop/shared-kernel/rules';
+import { clientStackFrames, scrubClientMessage } from '@shop/shared-kernel/rules';
 import { isPart, type ClientErrorKind, type TelemetryArea, type TelemetryEvent } from '@shop/shared-kernel/contract';
 
 export type TelemetryOptions = {
@@ -143,8 +144,17 @@ export function reportPageView(area: string, version: string | null, route: stri
   if (common) enqueue({ type: 'view', ...common });
 }
 
-/** An error in `area`; the same message is reported once per page load. */
-export function reportError(kind: ClientErrorKind, area: string, version: string | null, message: string): void {
+/** The stack text of what was thrown, when it is an error (anything else has none). */
+export function stackOf(thrown: unknown): string | undefined {
+  try {
+    return thrown instanceof Error && typeof thrown.stack === 'string' ? thrown.stack : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An error in `area`, with the stack of what was thrown when there is one; the same message is reported once per page load. */
+export function reportError(kind: ClientErrorKind, area: string, version: string | null, message: string, stack?: string): void {
   if (!state) return;
   const common = base(area, version, state.current?.area === area ? state.current.route : '');
   if (!common) return;
@@ -152,7 +162,8 @@ export function reportError(kind: ClientErrorKind, area: string, version: string
   const key = `${common.area}\u0000${common.version}\u0000${kind}\u0000${scrubbed}`;
   if (state.seenErrors.has(key)) return;
   state.seenErrors.add(key);
-  enqueue({ type: 'error', ...common, kind, message: scrubbed });
+  const frames = clientStackFrames(stack);
+  enqueue({ type: 'error', ...common, kind, message: scrubbed, ...(frames.length > 0 ? { stack: frames } : {}) });
 }
 
 /** The area rendering now: uncaught errors and unhandled rejections are attributed to it. */
@@ -199,13 +210,14 @@ function onError(event: Event): void {
   if (typeof error.filename === 'string' && EXTENSION.test(error.filename)) return;
   const message = error.message || describe(error.error);
   const { area, version } = state.current;
-  reportError('uncaught', area, version, message);
+  reportError('uncaught', area, version, message, stackOf(error.error));
 }
 
 function onRejection(event: Event): void {
   if (!state?.current) return;
   const { area, version } = state.current;
-  reportError('rejection', area, version, describe((event as PromiseRejectionEvent).reason));
+  const { reason } = event as PromiseRejectionEvent;
+  reportError('rejection', area, version, describe(reason), stackOf(reason));
 }
 
 function onVisibility(): void {

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { isNotFound } from '@shop/shared-kernel/rules';
 import { ServerRenderContext } from '@shop/shared-kernel/react';
 import { AreaLoadError, areaVersion, forgetFailedLoad, loadAreaModule } from './area-loader.ts';
-import { reportError, reportPageView, setCurrentArea } from '../app/telemetry.ts';
+import { reportError, reportPageView, setCurrentArea, stackOf } from '../app/telemetry.ts';
 import { checkForNewBuild } from '../app/new-build.ts';
 import { reloadOnce } from '../app/reload-guard.ts';
 import type { ShopRoute } from '../app/route-table.ts';
@@ -42,7 +42,13 @@ class AreaBoundary extends Component<BoundaryProps, BoundaryState> {
     // A page that throws reaches the operator, attributed to the version that rendered it (load failures are reported where they happen).
     if (!isNotFound(error) && !(error instanceof AreaLoadError)) {
       const { area } = this.props.route;
-      reportError('boundary', area, areaVersion(area), error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      reportError(
+        'boundary',
+        area,
+        areaVersion(area),
+        error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        stackOf(error),
+      );
     }
   }
 

@@ -54,8 +54,8 @@ export type CdnCheckResult = {
   unavailable: { count: number; first: string[] };
 };
 
-/** An area's files no browser loads: the server's build and the build's own data (Vite's and the federation's manifests, area.json). */
-const AREA_NOT_LOADED = /^(?:server\/|\.vite\/)|\.json$/;
+/** An area's files no browser loads: the server's build, the build's own data (Vite's and the federation's manifests, area.json) and its source maps (never served). */
+const AREA_NOT_LOADED = /^(?:server\/|\.vite\/)|\.json$|\.map$/i;
 
 /** The URL browsers load `file` of the version from; null when browsers never load it. */
 function servedUrl(origins: ServedOrigins, part: PartName, version: string, file: string): string | null {

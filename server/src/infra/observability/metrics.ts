@@ -100,6 +100,12 @@ export function createMetrics(
     labelNames: ['area', 'kind'] as const,
     registers: [registry],
   });
+  const clientStackFrames = new Counter({
+    name: 'shop_client_stack_frames_total',
+    help: "Frames of client errors' stacks, by outcome: mapped (with the version's signed source map), not_released (no released file of a version in force or in a canary), no_map, mismatch (the map differs from its signed manifest), unreadable, no_position.",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   const clientPageViews = new Counter({
     name: 'shop_client_page_views_total',
     help: "Page views reported by shoppers' browsers (sampled), by area.",
@@ -242,6 +248,7 @@ export function createMetrics(
     clientErrors,
     clientPageViews,
     clientTelemetryDropped,
+    clientStackFrames,
     webVitals,
     webVitalsCls,
     serverRenders,
@@ -326,6 +333,8 @@ export const CANARY_ABORT_REASONS = ['error-rate', 'inp', 'lcp', 'operator'] as 
 export function canaryAbortReason(abort: { who: string; reason: string | null }): (typeof CANARY_ABORT_REASONS)[number] {
   if (abort.who !== 'canary-watch') return 'operator';
   const reason = abort.reason ?? '';
+  // An abort for errors names its top error group, whose message may say anything (INP or LCP too).
+  if (reason.startsWith('automatic abort: client error rate')) return 'error-rate';
   if (/\bINP\b/i.test(reason)) return 'inp';
   if (/\bLCP\b/i.test(reason)) return 'lcp';
   return 'error-rate';

@@ -21,6 +21,7 @@ import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.t
 import { vitalsRoutes, type VitalsReader } from './vitals.ts';
 import { renderFailureRoutes, type RenderFailuresReader } from './render-failures.ts';
 import { releaseActionRoutes } from './release-actions.ts';
+import { clientErrorRoutes, type ClientErrorsReader } from './client-errors.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -55,6 +56,8 @@ export type OpsOptions = {
   vitals?: VitalsReader;
   /** Server renders that failed in the sandbox (GET /api/ops/render-failures answers only with it). */
   renderFailures?: RenderFailuresReader;
+  /** Client errors grouped by area, version, route and mapped top frame (GET /api/ops/client-errors answers only with it). */
+  clientErrors?: ClientErrorsReader;
 };
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
@@ -134,6 +137,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
   }
   if (options.cspViolations) await app.register(cspViolationRoutes, { read: options.cspViolations });
   if (options.renderFailures) await app.register(renderFailureRoutes, { read: options.renderFailures });
+  if (options.clientErrors) await app.register(clientErrorRoutes, { read: options.clientErrors });
   if (options.vitals) {
     const parts = async () => (await status(storage, book)).parts.map(({ part, version, canary }) => ({ part, version, canary }));
     await app.register(vitalsRoutes, { read: options.vitals, parts });

@@ -14,6 +14,9 @@
  *   (client_vitals); all counted in the Prometheus metrics (no version label). Rate limited per
  *   client address; 204.
  * - `POST /api/csp-report` (public): the pages' Content-Security-Policy violations (csp-report.ts).
+ *   An error's stack (its frames, scrubbed again here) is mapped with the version's source maps
+ *   (stack-mapper.ts) and counted into its group (client-errors.repository.ts), the first
+ *   LOGGED_PER_REPORT errors of a batch; `GET /api/ops/client-errors` lists the groups.
  * The operator's summary of it (`GET /api/telemetry/summary`: per area and version, the sessions that
  * showed it, those that met an error in it and their ratio) is on the operator origin (summary.ts).
  */
@@ -34,6 +37,11 @@ import { clientOf } from './csp-client-budget.ts';
 import { recordVitals } from './vitals.repository.ts';
 import { pruneSessions, recordSession } from './client-sessions.repository.ts';
 import { newSession, requestSession, setSessionCookie } from './telemetry-session.ts';
+import { scrubStackFrame } from '@shop/shared-kernel/rules';
+import type { ClientStackFrame, TelemetryEvent } from '@shop/shared-kernel/contract';
+import type { ReleasedVersions } from '../../../infra/deps.ts';
+import { pruneClientErrors, recordClientError } from './client-errors.repository.ts';
+import { topFrameOf, unmappedFrame } from './stack-mapper.ts';
 
 const LOGGED_PER_REPORT = 10;
 /** Above these a vital is poor by the Core Web Vitals thresholds (web.dev's for FCP and TTFB). */
@@ -76,6 +84,24 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   let batches = 0;
 
+  /** Maps the error's stack (scrubbed again: a report may come from anywhere) and counts it into its group; answers its top frame. */
+  async function groupError(event: TelemetryEvent, released: ReleasedVersions, at: Date): Promise<string> {
+    const frames = (event.stack ?? []).map(scrubStackFrame).filter((frame): frame is ClientStackFrame => frame !== null);
+    const stack = deps.telemetry.stacks ? await deps.telemetry.stacks.map(event, frames, released) : frames.map(unmappedFrame);
+    const topFrame = topFrameOf(stack);
+    await recordClientError(deps.db, {
+      area: event.area,
+      version: event.version,
+      route: event.route ?? '',
+      kind: event.kind ?? 'unknown',
+      message: scrubMessage(event.message ?? ''),
+      stack,
+      topFrame,
+      at,
+    });
+    return topFrame;
+  }
+
   app.route({
     ...callRoute(opsCalls, 'POST /api/telemetry'),
     bodyLimit: TELEMETRY_BODY_LIMIT,
@@ -109,6 +135,9 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
       await recordVitals(deps.db, events, now);
       if (++batches % PRUNE_EVERY === 0) {
         pruneSessions(deps.db, now).catch((error: unknown) => request.log.error({ err: error }, 'telemetry sessions could not be pruned'));
+        pruneClientErrors(deps.db, now).catch((error: unknown) =>
+          request.log.error({ err: error }, 'client error groups could not be pruned'),
+        );
       }
       let logged = 0;
       let poorLogged = 0;
@@ -132,8 +161,12 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
         // A log line per error, at most LOGGED_PER_REPORT per request: a flood is counted, not logged line by line.
         if (logged++ >= LOGGED_PER_REPORT) continue;
         const { area, version, route, kind } = event;
+        const topFrame = await groupError(event, released, now).catch((error: unknown) => {
+          request.log.error({ err: error, clientError: { area, version } }, 'client error could not be grouped');
+          return null;
+        });
         request.log.warn(
-          { clientError: { area, version, route, kind, message: scrubMessage(event.message ?? '') } },
+          { clientError: { area, version, route, kind, message: scrubMessage(event.message ?? ''), topFrame } },
           'client error report',
         );
       }
