@@ -28,6 +28,15 @@ function isVitalsLibraryFailure(event: Event): boolean {
   return payload instanceof Error && payload.message.includes('/vitals-library-');
 }
 
+/**
+ * Whether a failed dynamic import is an area's chunk (its build's preload helper raises the same
+ * event): the area loader tries it again and contains it (area-loader.ts); a reload would undo that.
+ */
+function isAreaChunkFailure(event: Event): boolean {
+  const payload = (event as Event & { payload?: unknown }).payload;
+  return payload instanceof Error && payload.message.includes('/remotes/');
+}
+
 async function boot() {
   // When the shell began (index.html starts it after the first contentful paint).
   performance.mark('shop:boot');
@@ -38,7 +47,7 @@ async function boot() {
   // measuring is optional, and a page must not reload because it could not fetch it (a server
   // restarting under an open page, a flaky connection).
   window.addEventListener('vite:preloadError', (event) => {
-    if (isVitalsLibraryFailure(event)) return;
+    if (isVitalsLibraryFailure(event) || isAreaChunkFailure(event)) return;
     void reloadOnce();
   });
   // The basket is read synchronously so the checkout guard sees it on a deep link.
