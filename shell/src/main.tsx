@@ -17,7 +17,7 @@ import { ServerDataScope } from './app/server-data-scope.tsx';
 import { setBootRevision } from './app/new-build.ts';
 import { setConsentDefaults } from './app/analytics.ts';
 import { reloadOnce } from './app/reload-guard.ts';
-import { installLinkPreloading } from './areas/preload.ts';
+import { installLinkPreloading, startPageArea } from './areas/preload.ts';
 import './styles.css';
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
@@ -69,6 +69,8 @@ async function boot() {
   void initKernel();
   // The boot runs in a few tasks, not one: the browser can answer a tap or paint between them.
   await nextTask();
+  // The page's own area loads alongside the rest of the boot, ready when hydration reaches it.
+  startPageArea(window.location.pathname);
   await matchRoutesAhead(window.location.pathname, nextTask);
   await nextTask();
   // A page the server rendered is hydrated with the data it embedded (same markup, no second
@@ -95,6 +97,7 @@ async function boot() {
   const onCaughtError = (error: unknown) => {
     if (!isNotFound(error)) console.error(error);
   };
+  performance.mark('shop:render');
   // Hydration as a transition: React yields to the browser every few milliseconds instead of
   // holding the main thread for the whole page, so a tap while it runs is answered (and replayed).
   if (served)

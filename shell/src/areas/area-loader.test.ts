@@ -16,7 +16,7 @@ const chunk = `http://cdn.test/remotes/checkout/${version}/assets/cart-page-x.js
 const signed = new TextEncoder().encode('export default 1;');
 const Page = () => null;
 
-async function digestOf(bytes: Uint8Array): Promise<string> {
+async function digestOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
   return `sha384-${btoa(String.fromCharCode(...digest))}`;
 }

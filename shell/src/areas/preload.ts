@@ -26,10 +26,27 @@ function pump(): void {
   }
 }
 
-export function preloadPath(pathname: string): void {
+/** The route of a path whose page may render for this shopper (a guest is sent to sign in from some: their code would be loaded for nothing). */
+function routeToLoad(pathname: string) {
   const route = routeForPath(pathname);
-  // A guest is sent to sign in from those pages: their code would be loaded for nothing.
-  if (!route || (route.requiresSignIn && !isAuthenticated(useAuthStore.getState().auth))) return;
+  return !route || (route.requiresSignIn && !isAuthenticated(useAuthStore.getState().auth)) ? null : route;
+}
+
+/**
+ * Starts loading the page's own area module with the page: at boot, while the shell's own tasks
+ * run, not when hydration first renders the page (its files were preloaded with the shell's).
+ */
+export function startPageArea(pathname: string): void {
+  const route = routeToLoad(pathname);
+  if (!route) return;
+  requested.add(`${route.area}/${route.module}`);
+  // A failure is contained and reported where the page renders it (area-route.tsx).
+  loadAreaModule(route.area, route.module).catch(() => undefined);
+}
+
+export function preloadPath(pathname: string): void {
+  const route = routeToLoad(pathname);
+  if (!route) return;
   const key = `${route.area}/${route.module}`;
   if (requested.has(key)) return;
   requested.add(key);
