@@ -16,6 +16,7 @@ import { isContractCompatible } from '@shop/shared-kernel/rules';
 import { whyLoadFailed, type FailureKind } from './load-failure.ts';
 import { reportError } from '../app/telemetry.ts';
 import type { AreaName, AreaRelease } from './registry.ts';
+import type { AreaRouteData } from '@shop/shared-kernel/contract';
 
 export type AreaPageModule = { default: ComponentType };
 
@@ -41,7 +42,7 @@ export const RETRY_DELAYS_MS = [250, 500, 1500] as const;
 /** Attempts from one origin before the other is tried. */
 const ATTEMPTS_PER_ORIGIN = 2;
 
-type Released = { version: string; compatible: boolean; entry: string; from: AreaOrigin };
+type Released = { version: string; compatible: boolean; entry: string; from: AreaOrigin; exposes: readonly string[] };
 
 const released = new Map<AreaName, Released>();
 const modules = new Map<string, Promise<AreaPageModule>>();
@@ -70,7 +71,7 @@ export function registerAreas(
   for (const [name, release] of Object.entries(releases) as [AreaName, AreaRelease | undefined][]) {
     if (!release) continue;
     const compatible = isContractCompatible(KERNEL_VERSION, release.kernel);
-    const area: Released = { version: release.version, compatible, entry: release.entry, from: 'asset' };
+    const area: Released = { version: release.version, compatible, entry: release.entry, from: 'asset', exposes: release.exposes ?? [] };
     released.set(name, area);
     if (!compatible) continue;
     remotes.push({ name, entry: entryUrl(area) });
@@ -151,6 +152,29 @@ export function loadAreaModule(area: AreaName, module: string): Promise<AreaPage
     bus.emit('area:load-failed', { area, module, error: String(error) });
   });
   return loading;
+}
+
+const routeData = new Map<AreaName, Promise<AreaRouteData | null>>();
+
+/**
+ * An area's route data (its `src/route-data.ts`, exposed as './routeData' by builds that have it):
+ * what each of its server-rendered routes loads, for warming a page's data ahead of a click. Null
+ * for a version without it; loaded once, tried once (warming is never worth a retry).
+ */
+export function loadRouteData(area: AreaName): Promise<AreaRouteData | null> {
+  let table = routeData.get(area);
+  if (!table) {
+    const release = released.get(area);
+    table =
+      release?.compatible && release.exposes.includes('./routeData')
+        ? importAreaModule<{ routeData?: AreaRouteData }>(`${area}/routeData`).then(
+            (module) => module?.routeData ?? null,
+            () => null,
+          )
+        : Promise.resolve(null);
+    routeData.set(area, table);
+  }
+  return table;
 }
 
 /** Drops a failed load so the next render tries the area again. */
