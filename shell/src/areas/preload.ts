@@ -19,6 +19,8 @@ export const PRELOAD_CONCURRENCY = 4;
 export const INTENT_BUDGET = 8;
 /** Targets warmed per page view because their links came into view. */
 export const VIEW_BUDGET = 4;
+/** How long a link stays in view before it counts as seen. */
+export const VIEW_DWELL_MS = 1000;
 /**
  * The bench's switch for its "before" column (`localStorage['shop:prefetch'] = 'off'`): it can only
  * turn prefetching off, never load anything.
@@ -125,8 +127,8 @@ const whenIdle = (work: () => void) =>
   typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(work, { timeout: 2000 }) : window.setTimeout(work, 200);
 
 /**
- * Prefetches on hover, keyboard focus and touch of same-origin links anywhere in the page, and, when
- * the browser is idle, for links that came into view.
+ * Prefetches on hover, keyboard focus and touch of same-origin links anywhere in the page, and, once
+ * the first page is interactive and the browser is idle, for the page's links that came into view.
  */
 export function installLinkPreloading(root: Document = document): () => void {
   const onIntent = (event: Event) => {
@@ -151,24 +153,24 @@ function watchLinksInView(root: Document): () => void {
   const seen = new WeakSet<Element>();
   const visible = new Set<HTMLAnchorElement>();
   let pending = false;
+  // Links still in view after a moment (a link scrolled past is no intent), once the browser is idle.
   const flush = () => {
     pending = false;
-    for (const link of visible) preloadPath(link.pathname, link.search.slice(1), 'view');
+    for (const link of visible) {
+      preloadPath(link.pathname, link.search.slice(1), 'view');
+      inView.unobserve(link);
+    }
     visible.clear();
   };
   const inView = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       const link = entry.target as HTMLAnchorElement;
-      if (!entry.isIntersecting) {
-        visible.delete(link);
-        continue;
-      }
-      visible.add(link);
-      inView.unobserve(link);
+      if (entry.isIntersecting) visible.add(link);
+      else visible.delete(link);
     }
     if (visible.size > 0 && !pending) {
       pending = true;
-      whenIdle(flush);
+      window.setTimeout(() => whenIdle(flush), VIEW_DWELL_MS);
     }
   });
   let scanning = false;
@@ -186,9 +188,21 @@ function watchLinksInView(root: Document): () => void {
     scanning = true;
     whenIdle(scan);
   });
-  added.observe(root.body ?? root.documentElement, { childList: true, subtree: true });
-  whenIdle(scan);
+  const start = () => {
+    added.observe(root.body ?? root.documentElement, { childList: true, subtree: true });
+    whenIdle(scan);
+  };
+  // Not before the first page is interactive (`<html data-interactive>`): nothing competes with its own loading.
+  const html = root.documentElement;
+  const interactive = new MutationObserver(() => {
+    if (html.dataset.interactive === undefined) return;
+    interactive.disconnect();
+    start();
+  });
+  if (html.dataset.interactive !== undefined) start();
+  else interactive.observe(html, { attributes: true, attributeFilter: ['data-interactive'] });
   return () => {
+    interactive.disconnect();
     added.disconnect();
     inView.disconnect();
   };
