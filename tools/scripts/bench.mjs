@@ -14,11 +14,11 @@ import { buildAll } from './build.mjs';
 await ensureDependencies();
 await buildAll();
 if (process.argv[2] === 'scale') {
-  await run(process.execPath, ['--import', 'tsx', 'src/scale.ts'], { cwd: join(root, 'bench') });
+  await run(process.execPath, ['--import', 'tsx', 'src/scale.ts'], { cwd: join(root, 'tools', 'bench') });
 } else if (process.argv[2] === 'waits') {
   await ensureChromium();
-  await run(process.execPath, ['--import', 'tsx', 'src/shopper-waits-only.ts'], { cwd: join(root, 'bench') });
+  await run(process.execPath, ['--import', 'tsx', 'src/shopper-waits-only.ts'], { cwd: join(root, 'tools', 'bench') });
 } else {
   await ensureChromium();
-  await run(process.execPath, ['--import', 'tsx', 'src/run.ts'], { cwd: join(root, 'bench') });
+  await run(process.execPath, ['--import', 'tsx', 'src/run.ts'], { cwd: join(root, 'tools', 'bench') });
 }

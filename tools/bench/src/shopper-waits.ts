@@ -39,6 +39,8 @@ async function throttle(page: Page, cpu: boolean): Promise<void> {
 async function shopper(browser: Browser, base: string, lines: Line[], prefetch: 'off' | 'on'): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'sk-SK' });
   await context.addCookies(decidedCookies(base));
+  // tsx compiles this file keeping function names (`__name(…)`), also inside the functions sent to the page.
+  await context.addInitScript({ content: 'window.__name = (f) => f;' });
   await context.addInitScript(
     ({ origin, value, prefetch }) => {
       if (location.origin !== origin) return;
