@@ -21,7 +21,8 @@ async function storedBasket(context: BrowserContext, lines: unknown[]) {
       if (location.origin === origin && !localStorage.getItem('cartData'))
         localStorage.setItem('cartData', JSON.stringify({ value, expires: Date.now() + 86_400_000 }));
       // When the frame was painted, and when the lines and the continue button were there to use.
-      const seen = ((window as unknown as { __waits: Partial<Waits> }).__waits = {});
+      const seen: Partial<Waits> = {};
+      (window as unknown as { __waits: Partial<Waits> }).__waits = seen;
       new PerformanceObserver((list) => {
         for (const entry of list.getEntriesByName('first-contentful-paint')) seen.paint ??= entry.startTime;
       }).observe({ type: 'paint', buffered: true });
