@@ -35,9 +35,9 @@ const NO_RAW_FETCH =
  * are refused for every app and package by import-x/no-relative-packages below).
  */
 function foreignParts(own) {
-  // The API alone uses the release tool's package; its tests start the gateway simulator (its
-  // production code may not: the no-restricted-paths zone below).
-  const tools = own === 'server' ? [] : ['release', 'gateway-simulator'];
+  // The API alone uses the release tool's package and the S3 client's; its tests start the gateway
+  // simulator (its production code may not: the no-restricted-paths zone below).
+  const tools = own === 'server' ? [] : ['release', 's3', 'gateway-simulator'];
   const names = [...APPS.filter((dir) => dir !== own), 'e2e', 'bench', ...tools];
   return names.flatMap((name) => [`@shop/${name}`, `@shop/${name}/**`]);
 }
@@ -68,6 +68,13 @@ const API_PATHS = [
   },
 ];
 
+const CONSOLE_PATHS = [
+  {
+    name: '@shop/shared-kernel',
+    message: "The operator console loads no shop code: only the kernel's pure /rules and the /contract types (its own client: src/api.ts).",
+  },
+];
+
 /** In api/src/domains/<domain>/<folder>/: another folder's routes module (`../<other>/index.ts`, `../../<domain>/<other>/index.ts`). */
 const OTHER_DOMAINS_ROUTES = {
   regex: '^\\.\\./(?:[\\w.-]+/)*index(?:\\.ts)?$',
@@ -92,7 +99,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.tsx', 'shared-kernel/src/react/**/*.ts', 'shell/src/**/*.ts'],
+    files: ['**/*.tsx', 'shared-kernel/src/react/**/*.ts', 'shell/src/**/*.ts', 'server/console/src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
@@ -104,6 +111,19 @@ export default tseslint.config(
   ...AREAS.map((area) => boundary(area)),
   boundary('shell'),
   boundary('server', API_PATHS),
+  // The operator console (a browser app the server serves on the operator origin): the kernel's pure
+  // rules and contract types only, nothing of the server, the shell or an area.
+  boundary(
+    'server',
+    CONSOLE_PATHS,
+    ['server/console/**/*.{ts,tsx}'],
+    [
+      {
+        group: ['**/server/src/**', '../src/**', '../../src/**'],
+        message: 'The console runs in the browser: it talks to the server only through the API.',
+      },
+    ],
+  ),
   // The same rule with one pattern more: a later block's options replace an earlier one's.
   boundary('server', API_PATHS, ['server/src/domains/**/*.ts'], [OTHER_DOMAINS_ROUTES]),
   boundary('server', API_PATHS, ['server/src/infra/**/*.ts'], [ABOVE_INFRA]),
@@ -158,7 +178,7 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: [...APPS, 'shared-kernel', 'release', 'tools/gateway-simulator', 'e2e', 'tools/bench'].map(
+          project: [...APPS, 'server/console', 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator', 'e2e', 'tools/bench'].map(
             (dir) => `${import.meta.dirname}/${dir}/tsconfig.json`,
           ),
           noWarnOnMultipleProjects: true,
@@ -179,10 +199,18 @@ export default tseslint.config(
               from: ['./server', './shell', ...AREAS.map((area) => `./${area}`)],
               message: 'The release tool imports nothing of the API or the parts.',
             },
-            // The simulator is a dev tool: launchers and tests start it, the server never does.
+            // The S3 client is a library: it knows nothing of releases, files, backups or the parts.
+            {
+              target: './tools/s3',
+              from: ['./server', './release', './shell', './shared-kernel', ...AREAS.map((area) => `./${area}`)],
+              message: 'The S3 client (@shop/s3) imports nothing of the shop; its users import it.',
+            },
+            // The simulator is a dev tool: launchers and tests start it, the server never does. The S3
+            // client (tools/s3) is a library the server and the release tool share.
             {
               target: './server/src',
               from: './tools',
+              except: ['./s3'],
               message: 'Production code never starts a dev tool; a launcher or a test starts it and passes its address.',
             },
           ],
@@ -192,7 +220,7 @@ export default tseslint.config(
   },
   {
     // A package's code reaches another package only by its name and exports (tests and tools may read sources).
-    files: [...[...APPS, 'shared-kernel', 'release', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
+    files: [...[...APPS, 'server/console', 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
     ignores: ['**/*.test.{ts,tsx}'],
     plugins: { 'import-x': importX },
     rules: { 'import-x/no-relative-packages': 'error' },

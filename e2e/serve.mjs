@@ -1,6 +1,7 @@
 // Serves the built shop for the end-to-end tests exactly as `npm start`
 // does, on a fresh data directory: areas on their own origin (another port),
-// the card gateway simulator beside it (the port after that), the server and
+// the card gateway simulator beside it (the port after that), the operator
+// console on its own origin (the port after that), the server and
 // the release command compiled (api/dist/, rebuilt here first when the API's
 // sources changed since the last build).
 // SIGUSR2 restarts it as `npm start` would: release what is new (pinned parts
@@ -9,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApiServer } from '../tools/scripts/build.mjs';
+import { buildApiServer, buildConsole } from '../tools/scripts/build.mjs';
 import { startGatewaySimulator } from '../tools/scripts/gateway-simulator.mjs';
 import { serverEnvironment } from '../tools/scripts/owner-key.mjs';
 
@@ -24,6 +25,8 @@ const env = {
   DATA_DIR: dataDir,
   PORT: String(port),
   ASSET_PORT: String(port + 1),
+  // The operator origin: the console and every operator call (its own port; the shop's answers 404 for them).
+  OPS_PORT: String(port + 3),
   DATABASE_URL: '',
   GTM_ID: 'GTM-E2ETEST',
   // The server tells open tabs of a release at once (/builds/events); the poll is only the fallback.
@@ -51,6 +54,7 @@ function release(args) {
 }
 
 await buildApiServer({ quiet: true });
+await buildConsole({ quiet: true });
 rmSync(dataDir, { recursive: true, force: true });
 // As `npm start`: the owner's key (outside the data directory) registered, then a request the server applies at its start.
 const owner = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'shop-key-create'], { cwd: api, env, stdio: 'inherit' });

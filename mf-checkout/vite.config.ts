@@ -14,7 +14,6 @@ export const exposes = {
   './OrderPage': './src/pages/order-page.tsx',
   './ThankYouPage': './src/pages/thank-you-page.tsx',
   './PaymentPage': './src/pages/payment-page.tsx',
-  './OperatorPage': './src/pages/operator-page.tsx',
 };
 
 // The pages this area ships: the shell builds its route table from the areas in force, so a
@@ -28,12 +27,9 @@ export const routes: AreaRoute[] = [
   { name: 'payment-pending', path: paths.paymentPending, module: './PaymentPage', layout: 'checkout' },
   { name: 'payment-success', path: paths.paymentSuccess, module: './PaymentPage', layout: 'checkout' },
   { name: 'payment-cancelled', path: paths.paymentCancelled, module: './PaymentPage', layout: 'checkout' },
-  // The operator's document tools (the utility routes of requirements R2.2); 'generate' and 'pdf' run without consent and analytics.
-  { name: 'pdf', path: '/pdf', module: './OperatorPage', layout: 'checkout', noConsent: true },
-  { name: 'generate', path: '/generate', module: './OperatorPage', layout: 'checkout', noConsent: true },
-  { name: 'email', path: '/email', module: './OperatorPage', layout: 'checkout' },
-  { name: 'send', path: '/send', module: './OperatorPage', layout: 'checkout' },
-  { name: 'paid', path: '/paid', module: './OperatorPage', layout: 'checkout' },
+  // The utility routes of the operator's document tools (requirements R2.2: /pdf, /generate, /email,
+  // /send, /paid) are the operator console's, on the operator origin: the shop's server sends them
+  // there (server/src/web/operator-links.ts), so no area code runs where an operator acts.
 ];
 
 export default defineConfig(

@@ -21,7 +21,7 @@ export const ENTRIES = [
   { in: 'src/server.ts', out: 'server' },
   { in: '../release/src/cli.ts', out: 'release/cli' },
   { in: 'src/backup/cli.ts', out: 'backup/cli' },
-  { in: 'src/domains/releases/credentials-cli.ts', out: 'release/credentials-cli' },
+  { in: 'src/domains/operators/credentials-cli.ts', out: 'release/credentials-cli' },
 ];
 
 const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));

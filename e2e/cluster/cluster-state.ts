@@ -2,7 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLUSTER_DATA_DIR } from '../playwright.cluster.config.ts';
 
-export type ClusterState = { url: string; assetUrl: string; gatewayUrl: string; web: string[]; operatorToken: string; dataDir: string };
+export type ClusterState = {
+  url: string;
+  assetUrl: string;
+  gatewayUrl: string;
+  web: string[];
+  /** nginx's operator origin. */
+  opsUrl: string;
+  /** A metrics credential (Prometheus's bearer token). */
+  metricsToken: string;
+  /** The cluster's PostgreSQL (the owner's commands run against it). */
+  databaseUrl: string;
+  dataDir: string;
+};
 
 /**
  * What serve-cluster.mjs wrote once everything answered. Playwright starts the tests as soon as

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from '../tests/fixtures.ts';
+import { operatorSession } from '../tests/operator.ts';
 import { tamperedChunkScenario } from '../tests/tamper.ts';
 import { clusterState } from './cluster-state.ts';
 
 // Through nginx to two web servers; the worker keeps the schedule, a web server hears the browser's report.
-test('one byte changed in a released checkout chunk: refused, contained, shown on /ops, fallen back; the next load works', async ({
+test('one byte changed in a released checkout chunk: refused, contained, shown in the console, fallen back; the next load works', async ({
   page,
   request,
 }) => {
@@ -17,7 +16,9 @@ test('one byte changed in a released checkout chunk: refused, contained, shown o
     request,
     dataDir: cluster.dataDir,
     releaseEnv: {},
-    operator: { name: 'spravca', password: readFileSync(join(cluster.dataDir, 'operator-password'), 'utf8').trim() },
-    metricsToken: cluster.operatorToken,
+    // An operator of the cluster's database, signed in through nginx's operator origin.
+    operator: await operatorSession(cluster.opsUrl, cluster.dataDir, { DATABASE_URL: cluster.databaseUrl }),
+    opsUrl: cluster.opsUrl,
+    metricsToken: cluster.metricsToken,
   });
 });

@@ -56,7 +56,7 @@ test('every page type answers through nginx with the policy the servers compute 
   const post = await firstLink(request, '/blog', '/blog/clanok/');
   const expected = securityHeaders({ hsts: false });
   const scriptSets = new Set<string>();
-  for (const path of ['/', category, product, '/checkout/cart', '/account/profile', post, '/ops']) {
+  for (const path of ['/', category, product, '/checkout/cart', '/account/profile', post]) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     const headers = response.headers();
@@ -66,7 +66,7 @@ test('every page type answers through nginx with the policy the servers compute 
     expect(policy).not.toContain('unsafe-inline');
     expect(policy).toContain("require-trusted-types-for 'script'; trusted-types shop");
     // Tag Manager's file only where it may run (GTM_ID is set in the cluster).
-    if (/^\/(checkout|account|ops)/.test(path)) expect(policy, path).not.toContain('googletagmanager');
+    if (/^\/(checkout|account)/.test(path)) expect(policy, path).not.toContain('googletagmanager');
     else expect(policy, path).toContain('https://www.googletagmanager.com/gtm.js');
     scriptSets.add(scriptHashesOf(policy).join(' '));
     // Served over plain http: reports go by report-uri alone, no Reporting API endpoint.
@@ -175,4 +175,19 @@ test.describe('framed by another site', () => {
       await new Promise((resolve) => other.close(resolve));
     }
   });
+});
+
+test('the operator console answers on its own origin through nginx under its own policy; the shop answers 404 for it', async ({
+  request,
+}) => {
+  const consolePage = await request.get(`${cluster.opsUrl}/ops`);
+  expect(consolePage.status()).toBe(200);
+  expect(consolePage.headers()['content-security-policy']).toContain("script-src 'self';");
+  expect(consolePage.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  for (const path of ['/ops', '/api/ops/releases', '/api/operator/redirects']) {
+    expect((await request.get(path)).status(), `${path} through the shop's nginx`).toBe(404);
+    for (const server of cluster.web) expect((await request.get(`${server}${path}`)).status(), `${server}${path}`).toBe(404);
+  }
+  expect((await request.get(`${cluster.opsUrl}/api/ops/releases`)).status()).toBe(401);
+  expect((await request.get(`${cluster.opsUrl}/c/izolacie`)).status()).toBe(404);
 });

@@ -1,12 +1,12 @@
 // Serves the built shop as it runs at scale for the end-to-end tests on the cluster: nginx on
-// E2E_PORT (the areas on the port after it) in front of two web servers and a worker, on a
+// E2E_PORT (the areas on the port after it, the operator origin on E2E_PORT+3) in front of two web servers and a worker, on a
 // throwaway PostgreSQL and Redis, the current builds released to a fresh origin in
 // E2E_CLUSTER_DATA_DIR (tools/scripts/cluster-shop.mjs, as the multi-server tests start it). Writes
 // cluster.json there for the tests once everything answers; on SIGTERM or SIGINT (Playwright's
 // graceful shutdown) stops every process and removes its directories.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildApiServer } from '../../tools/scripts/build.mjs';
+import { buildApiServer, buildConsole } from '../../tools/scripts/build.mjs';
 import { startClusterShop } from '../../tools/scripts/cluster-shop.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 4310);
@@ -26,12 +26,14 @@ const stop = () => {
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop());
 
 await buildApiServer({ quiet: true });
+await buildConsole({ quiet: true });
 rmSync(dataDir, { recursive: true, force: true });
 cluster = await startClusterShop({
   dataDir,
   servers: 2,
   workers: 1,
   port,
+  opsPort: port + 3,
   env: {
     GTM_ID: 'GTM-E2ETEST',
     // Every test page load comes from one address (reports, and a telemetry session per browser context).
@@ -55,7 +57,9 @@ writeFileSync(
     assetUrl: shop.assetUrl,
     gatewayUrl: shop.gatewayUrl,
     web: shop.web.map((s) => s.url),
-    operatorToken: cluster.operatorToken,
+    opsUrl: shop.opsUrl,
+    metricsToken: cluster.metricsToken,
+    databaseUrl: cluster.databaseUrl,
   }),
 );
 process.stdout.write(`[e2e cluster] nginx on ${shop.url}, web servers ${shop.web.map((s) => s.url).join(', ')}\n`);

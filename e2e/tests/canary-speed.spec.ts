@@ -8,17 +8,15 @@
  * CANARY_MIN_VITALS to 3 and CANARY_AUTO_PROMOTE_MS to 20 s.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
+import { SHOP_PORT } from '../playwright.config.ts';
+import { origin, release, repo } from './release-cli.ts';
 import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
 
-const repo = join(import.meta.dirname, '..', '..');
-const origin = join(E2E_DATA_DIR, 'origin');
 const stableCheckout = join(repo, 'mf-checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as Registry;
 const checkoutMoves = () =>
@@ -44,16 +42,6 @@ const tempDir = (prefix: string) => {
   made.push(dir);
   return dir;
 };
-
-function release(args: string[]) {
-  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'server'),
-    encoding: 'utf8',
-    env: { ...process.env, RELEASE_USER: 'e2e' },
-  });
-  expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-  return `${result.stdout}${result.stderr}`;
-}
 
 /**
  * A real checkout build with a change to its basket page's module: `slow` adds a listener that,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { operatorSession, opsPost, type SignedIn } from './operator.ts';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 
@@ -99,16 +100,20 @@ export function outboxMails(text: string): string[] {
   return files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((content) => content.includes(text));
 }
 
-/** The e2e server's operator token (generated into its data directory). */
-export function operatorToken(): string {
-  return readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim();
-}
+/** An operator signed in on the operator origin, kept for the test run (signed in again once its session ended). */
+let signedIn: Promise<SignedIn> | null = null;
 
-/** The operator moves an order to another state: received, paid, shipped, delivered, cancelled, withdrawn. */
-export async function moveOrder(request: APIRequestContext, orderNumber: string, state: string) {
-  const res = await request.post(`/api/operator/orders/${orderNumber}/state`, {
-    data: { state },
-    headers: { 'x-operator-token': operatorToken() },
-  });
-  if (!res.ok()) throw new Error(`moving order ${orderNumber} to ${state} failed: ${res.status()} ${await res.text()}`);
+/** The operator moves an order to another state (on the operator origin): paid, shipped, delivered, cancelled. */
+export async function moveOrder(_request: APIRequestContext, orderNumber: string, state: string) {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    signedIn ??= operatorSession();
+    const res = await opsPost(`/api/operator/orders/${orderNumber}/state`, { state }, { cookie: (await signedIn).cookie });
+    if (res.status === 401) {
+      signedIn = null;
+      continue;
+    }
+    if (!res.ok) throw new Error(`moving order ${orderNumber} to ${state} failed: ${res.status} ${await res.text()}`);
+    return;
+  }
+  throw new Error(`moving order ${orderNumber} to ${state}: the operator's session ended twice`);
 }

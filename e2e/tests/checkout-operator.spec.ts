@@ -1,21 +1,31 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { expect, expectPageErrors, failedLoad, test, undecidedTest as base } from './fixtures.ts';
+import { expect, test, undecidedTest as base } from './fixtures.ts';
 import { checkOut, fillBasket, findVariants } from './checkout-helpers.ts';
+import { createOperator, OPS_URL, signInFirstTime } from './operator.ts';
 
-base('the operator tools /pdf and /generate show no consent notice', async ({ page }) => {
-  await page.goto('/checkout/cart');
-  await expect(page.getByRole('button', { name: 'Prijať všetko' })).toBeVisible();
-  for (const path of ['/pdf', '/generate']) {
-    await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.getByLabel('Token operátora')).toBeVisible();
+base(
+  'the spec’s tools /pdf, /generate, /email, /send and /paid send the browser to the console on the operator origin',
+  async ({ page, request }) => {
+    for (const tool of ['pdf', 'generate', 'email', 'send', 'paid']) {
+      const answer = await request.get(`/${tool}?order=2026000123`, { maxRedirects: 0 });
+      expect(answer.status(), tool).toBe(302);
+      expect(answer.headers().location).toBe(`${OPS_URL}/ops/doklady/${tool}?order=2026000123`);
+      // Anything else of the query stays behind.
+      expect((await request.get(`/${tool}?order=x<script>`, { maxRedirects: 0 })).headers().location).toBe(
+        `${OPS_URL}/ops/doklady/${tool}`,
+      );
+    }
+    // Someone who is not signed in meets the console's sign-in there, and nothing of the shop (no consent notice, no analytics).
+    await page.goto('/pdf?order=2026000123');
+    expect(page.url()).toBe(`${OPS_URL}/ops/doklady/pdf?order=2026000123`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Prihlásenie operátora' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Prijať všetko' })).toHaveCount(0);
-  }
-});
+  },
+);
 
-test('the operator previews the e-mail and marks a bank-transfer order paid, behind the operator token', async ({ page, request }) => {
+test('the operator previews the e-mail and marks a bank-transfer order paid in the console, each in the audit log', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const [v] = await findVariants(request, 1);
   await fillBasket(page, request, [{ v_id: v!.v_id, amount: 1 }]);
@@ -24,21 +34,24 @@ test('the operator previews the e-mail and marks a bank-transfer order paid, beh
   const number = (await page.getByTestId('order-number').textContent())!.trim();
   const thankYou = page.url();
 
-  await page.goto(`/paid?order=${number}`);
-  expectPageErrors(page, failedLoad(401, `/api/operator/orders/${number}/paid`), 'a wrong operator token is refused on purpose');
-  await page.getByLabel('Token operátora').fill('zly-token');
-  await page.getByRole('button', { name: 'Označiť ako zaplatenú' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Chýba alebo nesedí token operátora.');
-  const token = readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim();
-  await page.getByLabel('Token operátora').fill(token);
-  await page.getByRole('button', { name: 'Označiť ako zaplatenú' }).click();
-  await expect(page.getByRole('status')).toHaveText('Objednávka je označená ako zaplatená.');
+  const operator = createOperator();
+  const opsPage = await page.context().newPage();
+  await signInFirstTime(opsPage, operator);
+  // The link the shop's /paid gives: the tool with the order filled in.
+  await opsPage.goto(`http://localhost:${new URL(thankYou).port}/paid?order=${number}`);
+  await expect(opsPage.getByLabel('Číslo objednávky')).toHaveValue(number);
+  await opsPage.getByRole('button', { name: 'Označiť ako zaplatenú' }).click();
+  await expect(opsPage.getByRole('status')).toHaveText('Objednávka je označená ako zaplatená.');
 
-  await page.goto(`/email?order=${number}`);
-  await page.getByRole('button', { name: 'Zobraziť e-mail' }).click();
-  await expect(page.getByRole('status')).toContainText(`Potvrdenie objednávky č. ${number}`);
-  // The message's text, shown as text (no frame of its HTML under the page's policy).
-  await expect(page.getByTestId('mail-preview')).toContainText(number);
+  await opsPage.getByRole('link', { name: 'Náhľad potvrdzujúceho e-mailu' }).click();
+  await opsPage.getByRole('button', { name: 'Zobraziť e-mail' }).click();
+  await expect(opsPage.getByRole('status')).toContainText(`Potvrdenie objednávky č. ${number}`);
+  // The message's text, shown as text (no frame of its HTML under the console's policy).
+  await expect(opsPage.getByTestId('email-preview')).toContainText(number);
+
+  await opsPage.getByRole('link', { name: 'Vydania' }).click();
+  await expect(opsPage.getByTestId('ops-audit')).toContainText(`${operator.name} · prevod označený ako zaplatený · objednávka ${number}`);
+  await expect(opsPage.getByTestId('ops-audit')).toContainText(`${operator.name} · náhľad potvrdenia · objednávka ${number}`);
 
   await page.goto(thankYou);
   await expect(page.getByTestId('payment-status')).toHaveText('zaplatená');

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, expectPageErrors, test } from './fixtures.ts';
+import { metricsCredential, operatorSession, OPS_URL } from './operator.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { tamperedChunkScenario } from './tamper.ts';
 
-test('one byte changed in a released checkout chunk: refused, contained, shown on /ops, fallen back; the next load works', async ({
+test('one byte changed in a released checkout chunk: refused, contained, shown in the console, fallen back; the next load works', async ({
   page,
   request,
 }) => {
@@ -15,8 +14,9 @@ test('one byte changed in a released checkout chunk: refused, contained, shown o
     request,
     dataDir: E2E_DATA_DIR,
     releaseEnv: {},
-    operator: { name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() },
-    metricsToken: readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim(),
+    operator: await operatorSession(),
+    opsUrl: OPS_URL,
+    metricsToken: metricsCredential(),
   });
 });
 

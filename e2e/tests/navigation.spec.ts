@@ -1,15 +1,5 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
-
-const registryFile = join(E2E_DATA_DIR, 'origin', 'builds', 'latest.json');
-
-/** Moves the registry pointer as a deploy does (new file, then rename). */
-function writeRegistry(content: string) {
-  writeFileSync(`${registryFile}.tmp`, content);
-  renameSync(`${registryFile}.tmp`, registryFile);
-}
+import { release } from './release-cli.ts';
 
 test('a stored redirect is answered by the server with 301; in the app, internal ones are followed in place and external ones with a full load', async ({
   page,
@@ -40,22 +30,30 @@ test('a stored redirect is answered by the server with 301; in the app, internal
 });
 
 test('after a new registry version the next navigation is a full page load', async ({ page }) => {
-  const original = readFileSync(registryFile, 'utf8');
-  try {
-    await page.goto('/');
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    // A client-side navigation keeps the document while the build is unchanged.
-    await page.evaluate(() => ((window as unknown as { __doc: string }).__doc = 'first'));
-    await page.getByRole('link', { name: /Košík:/ }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeVisible();
-    expect(await page.evaluate(() => (window as unknown as { __doc?: string }).__doc)).toBe('first');
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // A client-side navigation keeps the document while the build is unchanged.
+  await page.evaluate(() => ((window as unknown as { __doc: string }).__doc = 'first'));
+  await page.getByRole('link', { name: /Košík:/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __doc?: string }).__doc)).toBe('first');
 
-    const registry = JSON.parse(original) as { revision: string };
-    writeRegistry(JSON.stringify({ ...registry, revision: `${registry.revision}-next` }));
-    // The shell polls every second in the tests (REGISTRY_POLL_MS); focus triggers a check too.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    await page.waitForTimeout(1500);
-    // The navigation becomes a full page load: wait for the new document.
+  // A real registry move (pinning the content area moves the revision), as an operator's would.
+  const before = await page.evaluate(async () => ((await (await fetch('/builds/latest.json')).json()) as { revision: string }).revision);
+  release(['pin', 'content', '--reason', 'e2e navigation']);
+  try {
+    // The server tells open tabs within a second (/builds/events); focus makes the tab look too:
+    // once it has read the new revision, its next navigation is a full page load.
+    const seen = page.waitForResponse(
+      async (response) =>
+        response.url().endsWith('/builds/latest.json') && ((await response.json()) as { revision: string }).revision !== before,
+    );
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+        return Promise.race([seen.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 500))]);
+      })
+      .toBe(true);
     const reloaded = page.waitForEvent('load');
     await page.getByRole('link', { name: 'Pokračovať v nákupe' }).click();
     await reloaded;
@@ -63,7 +61,7 @@ test('after a new registry version the next navigation is a full page load', asy
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __doc?: string }).__doc)).toBeUndefined();
   } finally {
-    writeRegistry(original);
+    release(['unpin', 'content', '--reason', 'e2e navigation']);
   }
 });
 

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, undecidedTest as test } from './fixtures.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
-
-const operator = () => ({ name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() });
+import { createOperator, OPS_URL, signInFirstTime } from './operator.ts';
 
 /** Nothing of the shopper's layout: no search, no category menu, no basket, no footer, no cookie notice. */
 async function expectNoShopLayout(page: Page) {
@@ -16,29 +12,59 @@ async function expectNoShopLayout(page: Page) {
   await expect(page.getByTestId('consent')).toHaveCount(0);
 }
 
-// A visitor who has not answered the cookie notice: the operators' tool sets no tracking, so it asks nothing.
+test('the console is on its own origin under its own policy, and the shop answers 404 for it', async ({ request }) => {
+  const consolePage = await request.get(`${OPS_URL}/ops`);
+  expect(consolePage.status()).toBe(200);
+  const policy = consolePage.headers()['content-security-policy']!;
+  for (const directive of [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ])
+    expect(policy).toContain(directive);
+  expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|https?:\/\//);
+  const html = await consolePage.text();
+  // One script of this origin, nothing inline, nothing of the shell or an area.
+  expect([...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag)).toEqual([
+    expect.stringMatching(/^<script type="module" crossorigin src="\/ops\/assets\/index-[\w-]+\.js">$/),
+  ]);
+  expect(html).not.toMatch(/remoteEntry|importmap|shop-config|\/remotes\//);
+  // The shop's origin: 404 in the error shape for the console and every operator call.
+  for (const path of [
+    '/ops',
+    '/ops/doklady/pdf',
+    '/api/ops/session',
+    '/api/ops/releases',
+    '/api/operator/redirects',
+    '/api/telemetry/summary',
+  ]) {
+    const answer = await request.get(path);
+    expect(answer.status(), path).toBe(404);
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  }
+  // And the operator origin serves nothing of the shop.
+  for (const path of ['/c/izolacie', '/api/menu', '/builds/latest.json', '/checkout/cart'])
+    expect((await request.get(`${OPS_URL}${path}`)).status(), path).toBe(404);
+});
+
+// A visitor who has not answered the cookie notice: the console sets no tracking, so it asks nothing.
 for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 900 },
 ])
-  test(`/ops at ${viewport.width} px has the operators' own layout: the operator and sign-out in its header, nothing of the shop`, async ({
+  test(`the console at ${viewport.width} px has its own layout: the operator and sign-out in its header, nothing of the shop`, async ({
     page,
-    request,
   }) => {
     await page.setViewportSize(viewport);
-    // The server's frame is the operators' layout already: no shop header to flash before the shell runs.
-    const html = await (await request.get('/ops')).text();
-    expect(html).toContain('Prevádzka obchodu');
-    expect(html).not.toContain('role="search"');
-    expect(html).not.toContain('consent-first-frame');
-
-    await page.goto('/ops');
+    const operator = createOperator();
+    await signInFirstTime(page, operator);
     const header = page.getByRole('banner');
     await expect(header).toContainText('Prevádzka obchodu');
-    await page.getByLabel('Meno', { exact: true }).fill(operator().name);
-    await page.getByLabel('Heslo', { exact: true }).fill(operator().password);
-    await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
-    await expect(header.getByTestId('ops-operator')).toContainText(operator().name);
+    await expect(header.getByTestId('ops-operator')).toContainText(operator.name);
     await expect(page.getByRole('heading', { level: 1, name: 'Vydania' })).toBeVisible();
     await expectNoShopLayout(page);
     // Nothing of the header, and nothing of the releases' table with its actions, spills over the page's width.

@@ -2,25 +2,33 @@
  * Stored redirects as requirements R2.8 asks (every route change checks them; an external target is a full
  * page load) at no cost per navigation: the shell keeps the list and checks it in the browser, the
  * server answers a direct load of any old address with 301. The operator moves a page of the shop
- * with the operator's API, as an operator would.
+ * with the operator's API on the operator origin, as the console does.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
+import { SHOP_PORT } from '../playwright.config.ts';
+import { operatorSession, OPS_URL, type SignedIn } from './operator.ts';
 
 const MOVED = '/doprava-a-platba';
-const operatorHeaders = () => ({ 'x-operator-token': readFileSync(join(E2E_DATA_DIR, 'operator-token'), 'utf8').trim() });
+let operator: Promise<SignedIn> | null = null;
+/** A change of the signed-in operator on the operator origin, as the console sends it. */
+async function asOperator(method: 'PUT' | 'DELETE', path: string, body: unknown = {}) {
+  const { cookie } = await (operator ??= operatorSession());
+  return fetch(`${OPS_URL}${path}`, {
+    method,
+    headers: { cookie, 'content-type': 'application/json', origin: OPS_URL },
+    body: JSON.stringify(body),
+  });
+}
 
-async function storeRedirect(request: APIRequestContext, oldUrl: string, newUrl: string) {
-  const response = await request.put('/api/operator/redirects', { data: { old_url: oldUrl, new_url: newUrl }, headers: operatorHeaders() });
-  expect(response.status()).toBe(200);
+async function storeRedirect(_request: APIRequestContext, oldUrl: string, newUrl: string) {
+  const response = await asOperator('PUT', '/api/operator/redirects', { old_url: oldUrl, new_url: newUrl });
+  expect(response.status).toBe(200);
 }
 
 /** Every test leaves the page where it was, whatever happened in it (later tests read it). */
 test.afterEach(async ({ request }) => {
-  await request.delete(`/api/operator/redirects?old_url=${encodeURIComponent(MOVED)}`, { headers: operatorHeaders() });
+  await asOperator('DELETE', `/api/operator/redirects?old_url=${encodeURIComponent(MOVED)}`);
   expect((await request.get(MOVED, { maxRedirects: 0 })).status()).toBe(200);
 });
 

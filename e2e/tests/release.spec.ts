@@ -12,14 +12,14 @@ import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
+import { origin, release, repo } from './release-cli.ts';
 import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
+import { createOperator, OPERATOR_COOKIE, OPS_URL, signInFirstTime, type Operator } from './operator.ts';
 
 type Move = ReleaseMove;
 type OriginRegistry = Registry;
 
-const repo = join(import.meta.dirname, '..', '..');
-const origin = join(E2E_DATA_DIR, 'origin');
 const stableCheckout = join(repo, 'mf-checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as OriginRegistry;
 const history = () =>
@@ -38,16 +38,6 @@ const tempDir = (prefix: string) => {
   made.push(dir);
   return dir;
 };
-
-function release(args: string[], expectedStatus = 0) {
-  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'server'),
-    encoding: 'utf8',
-    env: { ...process.env, RELEASE_USER: 'e2e' },
-  });
-  expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(expectedStatus);
-  return `${result.stdout}${result.stderr}`;
-}
 
 /** The owner's audited override: a version rolled back from (marked never to be served again) may be released again. */
 function liftFloor(version: string) {
@@ -108,30 +98,8 @@ function changedCheckoutBuild(change: { label: string } | 'throws'): string {
   return dist;
 }
 
-type Operator = { name: string; password: string };
 /** The operator account `npm start` creates on a new shop, its password in the data directory. */
 const firstOperator = (): Operator => ({ name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() });
-
-/** Another operator, made with the owner's command as the README says (`npm run credentials -- operator-create`). */
-function createOperator(name: string): Operator {
-  const password = `heslo-${name}-${Date.now()}`;
-  const result = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'operator-create', name], {
-    cwd: join(repo, 'server'),
-    encoding: 'utf8',
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, DATABASE_URL: '', OPERATOR_PASSWORD: password },
-  });
-  expect(result.status, result.stderr).toBe(0);
-  return { name, password };
-}
-
-/** Signs in on /ops with the form, as an operator would. */
-async function signInToOps(page: Page, operator: Operator) {
-  await page.goto('/ops');
-  await page.getByLabel('Meno', { exact: true }).fill(operator.name);
-  await page.getByLabel('Heslo', { exact: true }).fill(operator.password);
-  await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
-  await expect(page.getByTestId('ops-operator')).toContainText(operator.name);
-}
 
 async function withBasket(page: Page, request: APIRequestContext) {
   const [variant] = await findVariants(request, 1);
@@ -393,7 +361,7 @@ test('an open tab without focus events shows a rolled-back version on its first 
   expect(latency).toBeLessThan(5000);
 });
 
-test('two concurrent deploys of one area both end consistently; a stale lock does not block a rollback from /ops', async ({
+test('two concurrent deploys of one area both end consistently; a stale lock does not block a rollback from the console', async ({
   page,
   request,
 }) => {
@@ -436,7 +404,8 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   );
 
   const inForce = registry().areas.checkout!.version;
-  await signInToOps(page, firstOperator());
+  const operator = createOperator('subeh');
+  await signInFirstTime(page, operator);
   await expect(page.getByTestId('ops-lock')).toContainText('deploy checkout (crashed)');
   await expect(page.getByTestId('ops-lock')).toContainText('zastaraný');
   const row = page.locator('tr[data-part="checkout"]');
@@ -466,7 +435,7 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   await expect(page.getByTestId('pin-checkout')).toContainText('súbeh nasadení');
   await expect(page.locator('.ops__history li').first()).toContainText('návrat');
   await expect(page.locator('.ops__history li').first()).toContainText('súbeh nasadení');
-  await expect(page.locator('.ops__history li').first()).toContainText('spravca');
+  await expect(page.locator('.ops__history li').first()).toContainText(operator.name);
   await page
     .getByTestId('pin-checkout')
     .getByRole('button', { name: /Odopnúť/ })
@@ -480,9 +449,11 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   await expect(page.getByTestId('basket-line')).toHaveCount(1);
 });
 
-test('operators sign in on /ops with their own accounts: each rollback and unpin is in the history under its name; signing out ends the session', async ({
+test('operators sign in on the console with their own accounts and a second factor: each rollback and unpin is in the history under its name; signing out ends the session', async ({
   page,
 }) => {
+  // Three sign-ins, two of them setting up the second factor.
+  test.setTimeout(90_000);
   const start = registry().areas.checkout!.version;
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'operátori' })]);
   const next = registry().areas.checkout!.version;
@@ -491,11 +462,11 @@ test('operators sign in on /ops with their own accounts: each rollback and unpin
 
   // A wrong password is refused, and the refusal is announced.
   expectPageErrors(page, failedLoad(401, '/api/ops/session'), 'a wrong password is refused on purpose');
-  await page.goto('/ops');
+  await page.goto(`${OPS_URL}/ops`);
   await page.getByLabel('Meno', { exact: true }).fill('spravca');
   await page.getByLabel('Heslo', { exact: true }).fill('toto-nie-je-heslo');
   await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Nesprávne meno alebo heslo.');
+  await expect(page.getByRole('alert')).toHaveText('Nesprávne meno, heslo alebo kód z aplikácie.');
   await expect(page.getByLabel('Heslo', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(
@@ -504,10 +475,11 @@ test('operators sign in on /ops with their own accounts: each rollback and unpin
       .map((violation) => violation.id),
   ).toEqual([]);
 
-  await signInToOps(page, firstOperator());
-  // The session is an HttpOnly cookie for /api/ops only: nothing of it is in the page's reach.
-  const session = (await page.context().cookies()).find((cookie) => cookie.name === 'shop_ops_session')!;
-  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/ops' });
+  // The first operator of a new shop, as README says: its password from the data directory, then the second factor.
+  const first = await signInFirstTime(page, firstOperator());
+  // The session is an HttpOnly `__Host-` cookie of the operator origin alone: nothing of it is in the page's reach.
+  const session = (await page.context().cookies(OPS_URL)).find((cookie) => cookie.name === OPERATOR_COOKIE)!;
+  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/', secure: true, domain: 'localhost' });
   const reachable = await page.evaluate(() =>
     JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }),
   );
@@ -523,12 +495,17 @@ test('operators sign in on /ops with their own accounts: each rollback and unpin
 
   await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
   await expect(page.getByLabel('Meno', { exact: true })).toBeVisible();
-  const afterSignOut = await fetch(`http://localhost:${SHOP_PORT}/api/ops/releases`, {
-    headers: { cookie: `shop_ops_session=${session.value}` },
-  });
+  const afterSignOut = await fetch(`${OPS_URL}/api/ops/releases`, { headers: { cookie: `${OPERATOR_COOKIE}=${session.value}` } });
   expect(afterSignOut.status).toBe(401);
+  // From now on spravca signs in with a code: here one of its recovery codes (each works once).
+  await page.getByLabel('Meno', { exact: true }).fill('spravca');
+  await page.getByLabel('Heslo', { exact: true }).fill(firstOperator().password);
+  await page.getByLabel('Kód z aplikácie').fill(first.recoveryCodes[0]!);
+  await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
+  await expect(page.getByTestId('ops-operator')).toContainText('spravca');
+  await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
 
-  await signInToOps(page, second);
+  await signInFirstTime(page, second);
   await page
     .getByTestId('pin-checkout')
     .getByRole('button', { name: /Odopnúť/ })

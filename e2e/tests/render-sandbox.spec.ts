@@ -7,25 +7,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { expect, test } from './fixtures.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
+import { origin, release, repo } from './release-cli.ts';
 
-const repo = join(import.meta.dirname, '..', '..');
-const origin = join(E2E_DATA_DIR, 'origin');
 const made: string[] = [];
 test.afterAll(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function release(args: string[]) {
-  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'server'),
-    encoding: 'utf8',
-    env: { ...process.env, RELEASE_USER: 'e2e' },
-  });
-  expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-}
 
 /** The content build whose server build's every page loops forever or allocates without bound (its browser build untouched). */
 function hostileContentBuild(kind: 'loop' | 'alloc'): string {
@@ -65,7 +53,10 @@ test('a content release whose server build loops or allocates forever: /blog ans
       await page.goto('/blog');
       await expect(page.getByRole('heading', { level: 1, name: 'Blog' })).toBeVisible();
       await expect(page.getByTestId('post-card')).toHaveCount(15);
-      await page.getByRole('navigation', { name: 'Témy blogu' }).getByRole('link', { name: /Návody/ }).click();
+      await page
+        .getByRole('navigation', { name: 'Témy blogu' })
+        .getByRole('link', { name: /Návody/ })
+        .click();
       await expect(page.getByRole('heading', { level: 1, name: 'Blog: Návody' })).toBeVisible();
     }
   } finally {

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
 import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
 import { findVariants, moveOrder, signIn } from './checkout-helpers.ts';
+import { createOperator, operatorSession, opsGet, signInFirstTime, type SignedIn } from './operator.ts';
 import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 
 /**
@@ -123,14 +122,11 @@ const PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2<
 const INLINE_HANDLER = /inline event handler|script-src-attr blocked inline/;
 const INLINE_SCRIPT = /inline script|script-src-elem blocked inline/;
 
-/** The operator account `npm start` creates on a new shop, its password in the data directory. */
-const operator = () => ({ name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() });
-
 type CspGroup = { page: string; part: string; directive: string; blockedOrigin: string; count: number };
-/** What /ops reads: the request context keeps the operator's session cookie once signed in. */
-async function cspGroups(request: APIRequestContext): Promise<CspGroup[]> {
-  const answer = await request.get('/api/ops/csp-violations');
-  expect(answer.status()).toBe(200);
+/** What the console reads, as a signed-in operator on the operator origin. */
+async function cspGroups(operator: SignedIn): Promise<CspGroup[]> {
+  const answer = await opsGet('/api/ops/csp-violations', operator);
+  expect(answer.status).toBe(200);
   return ((await answer.json()) as { data: { groups: CspGroup[] } }).data.groups;
 }
 const countOf = (groups: CspGroup[], directive: string) =>
@@ -155,9 +151,8 @@ test.describe('a script stored in a blog post', () => {
   // An array option is given as [value, options].
   test.use({ expectedCspViolations: [[INLINE_HANDLER, INLINE_SCRIPT], { scope: 'test' }] });
 
-  test('never runs: the sanitiser drops it, and without the sanitiser the policy blocks it and the report reaches /ops', async ({
+  test('never runs: the sanitiser drops it, and without the sanitiser the policy blocks it and the report reaches the console', async ({
     page,
-    request,
   }) => {
     const slug = `vlozeny-skript-${Date.now().toString(36)}`;
     const db = shopDatabase();
@@ -172,8 +167,8 @@ test.describe('a script stored in a blog post', () => {
     } finally {
       db.close();
     }
-    expect((await request.post('/api/ops/session', { data: operator() })).status()).toBe(200);
-    const before = await cspGroups(request);
+    const reader = await operatorSession();
+    const before = await cspGroups(reader);
 
     // As stored: the API sanitises the HTML it reads, so nothing of the payload is on the page.
     expectPageErrors(page, failedLoad(404, '/blog/clanok/x'), "the payload's image (src=x) is kept without its handler and has no file");
@@ -213,17 +208,14 @@ test.describe('a script stored in a blog post', () => {
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
     // Both blocks were reported: the handler (script-src-attr) and the script (script-src-elem).
-    const reported = async (directive: string) => countOf(await cspGroups(request), directive) - countOf(before, directive);
+    const reported = async (directive: string) => countOf(await cspGroups(reader), directive) - countOf(before, directive);
     await expect.poll(() => reported('script-src-attr'), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     await expect.poll(() => reported('script-src-elem'), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
-    // The operator sees them on /ops, under the content pages and inline code.
+    // The operator sees them in the console, under the content pages and inline code.
     await page.unrouteAll();
-    await page.goto('/ops');
-    await page.getByLabel('Meno', { exact: true }).fill(operator().name);
-    await page.getByLabel('Heslo', { exact: true }).fill(operator().password);
-    await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
+    await signInFirstTime(page, createOperator());
     await expect(page.getByRole('heading', { name: 'Porušenia bezpečnostnej politiky (CSP)' })).toBeVisible();
     await expect(page.getByTestId('ops-csp-summary')).toContainText('obsah a blog · vložený skript alebo štýl');
     await expect(page.getByTestId('ops-csp').getByRole('row').filter({ hasText: 'script-src-attr' }).first()).toContainText('obsah a blog');

@@ -7,14 +7,11 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { get } from 'node:http';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectPageErrors, failedLoad, test } from './fixtures.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
+import { origin, release, repo } from './release-cli.ts';
 
-const repo = join(import.meta.dirname, '..', '..');
-const origin = join(E2E_DATA_DIR, 'origin');
 const HOME_HEADING = 'Všetko pre vašu stavbu na jednom mieste';
 
 type Product = { p_url: string; p_name: string };
@@ -24,16 +21,6 @@ const made: string[] = [];
 test.afterAll(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function release(args: string[]) {
-  const result = spawnSync(process.execPath, ['dist/release/cli.js', ...args, '--origin', origin], {
-    cwd: join(repo, 'server'),
-    encoding: 'utf8',
-    env: { ...process.env, RELEASE_USER: 'e2e' },
-  });
-  expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-  return `${result.stdout}${result.stderr}`;
-}
 
 /** The catalogue build with the home page's heading changed, in its browser and its server build alike. */
 function changedCatalogBuild(label: string): string {

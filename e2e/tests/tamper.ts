@@ -73,10 +73,10 @@ export type IntegrityReport = {
   findings: { part: string; version: string; subject: string; kind: string; action: string }[];
 };
 
-/** /ops's integrity section as the signed-in operator (the request context holds its session). */
-export async function integrityReport(request: APIRequestContext): Promise<IntegrityReport> {
-  const response = await request.get('/api/ops/integrity');
-  expect(response.status()).toBe(200);
+/** The console's integrity section as the signed-in operator (on the operator origin, its cookie sent). */
+export async function integrityReport(operator: { cookie: string }, opsUrl: string): Promise<IntegrityReport> {
+  const response = await fetch(`${opsUrl}/api/ops/integrity`, { headers: { cookie: operator.cookie } });
+  expect(response.status).toBe(200);
   return ((await response.json()) as { data: IntegrityReport }).data;
 }
 
@@ -95,19 +95,19 @@ export async function tamperedChunkScenario(options: {
   request: APIRequestContext;
   dataDir: string;
   releaseEnv: Record<string, string>;
-  /** The operator's sign-in. */
-  operator: { name: string; password: string };
-  /** Opens /api/metrics. */
+  /** A signed-in operator's cookie on the operator origin, and that origin. */
+  operator: { cookie: string };
+  opsUrl: string;
+  /** A metrics credential: opens /api/metrics. */
   metricsToken: string;
 }): Promise<void> {
-  const { page, request, dataDir } = options;
-  expect((await request.post('/api/ops/session', { data: options.operator })).status()).toBe(200);
+  const { page, request, dataDir, operator, opsUrl } = options;
   const good = await liveCheckout(request);
   const tampered = releaseCheckout(dataDir, options.releaseEnv, `integrity ${Date.now()}`);
   expect(tampered).not.toBe(good);
   // The watch checks a release once it is in force; tampering after that check leaves the browser to find it.
   const revision = ((await (await request.get('/builds/latest.json')).json()) as { revision: string }).revision;
-  await expect.poll(async () => (await integrityReport(request)).lastCheckedRevision, { timeout: 30_000 }).toBe(revision);
+  await expect.poll(async () => (await integrityReport(operator, opsUrl)).lastCheckedRevision, { timeout: 30_000 }).toBe(revision);
   expect(await liveCheckout(request)).toBe(tampered);
   const file = tamperCartChunk(dataDir, tampered);
   const why = 'a chunk of the released checkout is tampered on purpose: the origin refuses it, so the area cannot load';
@@ -149,7 +149,7 @@ export async function tamperedChunkScenario(options: {
     await expect
       .poll(
         async () =>
-          (await integrityReport(request)).findings.some(
+          (await integrityReport(operator, opsUrl)).findings.some(
             (finding) =>
               finding.part === 'checkout' && finding.version === tampered && finding.subject === file && finding.action === 'fallback',
           ),
@@ -168,7 +168,11 @@ export async function tamperedChunkScenario(options: {
   } finally {
     // The fallback pinned the checkout: unpinned, as an operator would once the origin is repaired,
     // so that the tests after this one release as usual whatever happened here.
-    await request.post('/api/ops/releases/checkout/unpin', { data: { reason: 'e2e: origin checked' } });
+    await fetch(`${opsUrl}/api/ops/releases/checkout/unpin`, {
+      method: 'POST',
+      headers: { cookie: operator.cookie, 'content-type': 'application/json', origin: new URL(opsUrl).origin },
+      body: JSON.stringify({ reason: 'e2e: origin checked' }),
+    });
   }
   expect(await liveCheckout(request)).toBe(good);
 }

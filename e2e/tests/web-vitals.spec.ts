@@ -1,14 +1,12 @@
 /**
- * Field Web Vitals from a real browser to /ops: a shopper lands on a server-rendered category page,
+ * Field Web Vitals from a real browser to the operator console: a shopper lands on a server-rendered category page,
  * taps a product (the shop's own navigation), then leaves for another page; the shell's vitals go
  * in the telemetry batches, and the operator sees p75 LCP, INP and CLS of the catalog's version.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from './fixtures.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
+import { createOperator, signInFirstTime } from './operator.ts';
 
-test("a shopper's vitals reach /ops as p75 LCP, INP and CLS of the catalog's version", async ({ page }) => {
+test("a shopper's vitals reach the console as p75 LCP, INP and CLS of the catalog's version", async ({ page }) => {
   const library = page.waitForResponse((response) => /\/assets\/vitals-library-[^/]+\.js$/.test(response.url()));
   await page.goto('/c/hruba-stavba');
   // The library comes after the page's load (a few seconds later, or at the first tap).
@@ -19,12 +17,7 @@ test("a shopper's vitals reach /ops as p75 LCP, INP and CLS of the catalog's ver
   await page.getByRole('heading', { level: 1 }).first().click();
   // Leaving the page sends what the library measured (the page is hidden): one beacon as it unloads.
   await page.goto('/blog');
-  const operator = { name: 'spravca', password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim() };
-  await page.goto('/ops');
-  await page.getByLabel('Meno', { exact: true }).fill(operator.name);
-  await page.getByLabel('Heslo', { exact: true }).fill(operator.password);
-  await page.getByRole('button', { name: 'Prihlásiť sa' }).click();
-  await expect(page.getByTestId('ops-operator')).toContainText(operator.name);
+  await signInFirstTime(page, createOperator());
   await page.getByLabel('1 h').check();
   const catalog = page.locator('[data-testid="ops-vitals"] > li[data-area="catalog"][data-state="stable"]');
   await expect(catalog).toBeVisible();

@@ -67,8 +67,8 @@ const DEPLOY_OPTIONS: Option[] = [
   },
   {
     flag: '--server URL',
-    what: "upload to a running shop instead of writing the origin (CI: RELEASE_TOKEN, the area team's credential, and RELEASE_SIGNING_KEY, its key)",
-    example: 'RELEASE_TOKEN=… RELEASE_SIGNING_KEY=… pnpm release deploy checkout --server https://shop.example.sk',
+    what: "upload to a running shop's operator origin (its OPS_URL) instead of writing the origin (CI: RELEASE_TOKEN, the area team's credential, and RELEASE_SIGNING_KEY, its key)",
+    example: 'RELEASE_TOKEN=… RELEASE_SIGNING_KEY=… pnpm release deploy checkout --server https://ops.shop.example.sk',
   },
 ];
 
@@ -89,8 +89,8 @@ const COMMANDS = {
     options: [
       {
         flag: '--server URL',
-        what: "a team's rollback on a running shop: RELEASE_TOKEN (its credential) and the rollback signed with RELEASE_SIGNING_KEY (its key)",
-        example: 'RELEASE_TOKEN=… RELEASE_SIGNING_KEY=… pnpm release rollback checkout --server https://shop.example.sk',
+        what: "a team's rollback on a running shop's operator origin (its OPS_URL): RELEASE_TOKEN (its credential) and the rollback signed with RELEASE_SIGNING_KEY (its key)",
+        example: 'RELEASE_TOKEN=… RELEASE_SIGNING_KEY=… pnpm release rollback checkout --server https://ops.shop.example.sk',
       },
     ],
     examples: ['pnpm release rollback checkout --reason "…"', 'pnpm release rollback checkout 0.1.0-17eac8b42f'],
@@ -151,7 +151,7 @@ function optionLines(options: Option[]): string[] {
 const ENVIRONMENT = [
   "Environment: DATA_DIR (the shop's data directory), ORIGIN_DIR, S3_BUCKET with S3_ENDPOINT, S3_REGION, S3_PREFIX",
   "(releases in a bucket, as the server reads them), RELEASE_SIGNING_KEY (else the shop's key in DATA_DIR),",
-  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name), OPERATOR_TOKEN (for a preview link).",
+  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name).",
   'A refusal says why and exits 2; nothing was changed. Any other error exits 1.',
 ];
 
@@ -197,4 +197,18 @@ export function commandHelp(name: CommandName): string {
     '',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** `--help` (or `help [command]`) answers on stdout and exits 0; no command or an unknown one gets the overview on stderr and exits 1. */
+export function helpAsked(argv: string[]): { text: string; ok: boolean } | null {
+  const [command, ...rest] = argv;
+  const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+  if (command === undefined) return { text: overview(), ok: false };
+  if (command === 'help' || wantsHelp([command])) {
+    const about = command === 'help' ? rest[0] : undefined;
+    if (about === undefined) return { text: overview(), ok: true };
+    return isCommand(about) ? { text: commandHelp(about), ok: true } : { text: `Unknown command ${about}\n\n${overview()}`, ok: false };
+  }
+  if (!isCommand(command)) return { text: `Unknown command ${command}\n\n${overview()}`, ok: false };
+  return wantsHelp(rest) ? { text: commandHelp(command), ok: true } : null;
 }

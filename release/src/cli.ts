@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { commandHelp, isCommand, overview } from './cli-help.ts';
+import { helpAsked } from './cli-help.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { history, status, uploadVersion, type DeployMode, type MoveResult, type PartInput } from './releases.ts';
 import { hashBuild } from './build-info.ts';
@@ -272,27 +272,13 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
     if (mode.kind === 'publish') {
       print(
         outcome.previewUrl
-          ? `published, in force for nobody; preview link (this browser only, listed on /ops, revocable): ${outcome.previewUrl}`
-          : 'published, in force for nobody; get a preview link on /ops',
+          ? `published, in force for nobody; preview link (this browser only): ${outcome.previewUrl}`
+          : 'published, in force for nobody; get a preview link in the operator console',
       );
     }
   } finally {
     for (const dir of built) await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** `--help` (or `help [command]`) answers on stdout and exits 0; no command or an unknown one gets the overview on stderr and exits 1. */
-function helpAsked(argv: string[]): { text: string; ok: boolean } | null {
-  const [command, ...rest] = argv;
-  const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
-  if (command === undefined) return { text: overview(), ok: false };
-  if (command === 'help' || wantsHelp([command])) {
-    const about = command === 'help' ? rest[0] : undefined;
-    if (about === undefined) return { text: overview(), ok: true };
-    return isCommand(about) ? { text: commandHelp(about), ok: true } : { text: `Unknown command ${about}\n\n${overview()}`, ok: false };
-  }
-  if (!isCommand(command)) return { text: `Unknown command ${command}\n\n${overview()}`, ok: false };
-  return wantsHelp(rest) ? { text: commandHelp(command), ok: true } : null;
 }
 
 async function main(argv: string[]) {

@@ -4,6 +4,7 @@
  * bucket), the lock, canaries, previews and uploads. No database and no API here: what needs the
  * shop's database (credentials, operators, accepted keys, signed uploads, the integrity watch) is
  * in api/src/domains/releases/. The command itself is ./cli.ts (bundled to api/dist/release/cli.js).
+ * The S3 client, the S3_* settings and listing are @shop/s3's (tools/s3), shared with the server.
  */
 export * from './build-info.ts';
 export * from './canary-speed.ts';
@@ -20,7 +21,8 @@ export * from './release-paths.ts';
 export * from './releases.ts';
 export * from './rollback-target.ts';
 export * from './route-specs.ts';
-export * from './s3-list.ts';
+export { assertKey, contentHeaders } from './s3-keys.ts';
+export type { ConditionalSupport } from './s3-conditional-writes.ts';
 export * from './s3-storage.ts';
 export * from './shop-key.ts';
 export * from './shop-places.ts';

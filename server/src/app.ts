@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Fastify from 'fastify';
@@ -40,13 +41,16 @@ import { DocumentsService } from './domains/ordering/documents/documents.service
 import { CONFIRMATION_TOPIC } from './domains/ordering/order-core/order-jobs.ts';
 import { healthRoutes } from './domains/ops/health/index.ts';
 import { seoRoutes } from './domains/catalog/seo/index.ts';
-import { operatorRoutes } from './domains/ordering/operator/index.ts';
 import { orderRoutes } from './domains/ordering/orders/index.ts';
 import { paymentRoutes } from './domains/ordering/payments/index.ts';
 import { contactRoutes } from './domains/content/contact/index.ts';
 import { loyaltyRoutes } from './domains/account/loyalty/index.ts';
 import { pickupPointRoutes } from './domains/ordering/pickup-points/index.ts';
 import { telemetryRoutes } from './domains/ops/telemetry/index.ts';
+import { operatorAuth } from './infra/auth/operator-auth.ts';
+import { OPERATOR_REAUTH_MS } from './domains/operators/operator-accounts.repository.ts';
+import { machineCredential } from './domains/operators/machine-credentials.repository.ts';
+import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { CSP_ROWS_PER_DAY, rowsPerBucket } from './domains/ops/telemetry/csp-violations.repository.ts';
 import { telemetrySessionKey } from './domains/ops/telemetry/telemetry-session.ts';
 
@@ -130,6 +134,12 @@ export type BuildApiOptions = {
    * start or a restart pays for it. Default false (tests load categories as they ask for them).
    */
   warmCatalogue?: boolean;
+  /**
+   * The migration path off the retired shared operator token (METRICS_OPERATOR_TOKEN=on): while
+   * given, /api/metrics takes this token too, so a Prometheus not yet moved to its metrics credential
+   * keeps scraping. Nothing else reads it. Default none.
+   */
+  legacyMetricsToken?: string | null;
 };
 
 declare module 'fastify' {
@@ -137,15 +147,20 @@ declare module 'fastify' {
     /** Carries out the side effects queued with their cause (e-mails, refunds); `await app.outbox.drain()` runs what is due. */
     outbox: OutboxWorker;
     metrics: Metrics;
+    /** The one dependency object the domains got; the operator origin (operator-app.ts) gives its routes the same. */
+    deps: ApiDeps;
   }
 }
 
+/** What both origins' servers are built with: logging, client timeouts, proxies, body limit, framework errors. */
+export type ServerBase = Pick<BuildApiOptions, 'logger' | 'timeouts' | 'trustProxy'>;
+
 /**
- * The HTTP API: JSON calls under /api and generated product pictures under /media.
- * The caller adds anything else (static front-end) and listens; an unknown /api path answers
- * a JSON 404, other unknown paths are left to the caller.
+ * A Fastify server with what every answer of the shop needs, on either origin: compression, the
+ * validation without coercion, security headers, the Host and NUL refusals, the one error handler
+ * and the error-shaped not-found answer.
  */
-export function buildApi(opts: BuildApiOptions): FastifyInstance {
+export function baseServer(opts: ServerBase & { hsts: boolean }): FastifyInstance {
   const { headersTimeout, ...timeouts } = { ...SERVER_TIMEOUTS, ...opts.timeouts };
   const app = Fastify({
     ...loggingOptions(opts.logger),
@@ -160,15 +175,25 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   // First, so that every route registered after it (the shop's pages too) compresses its answers.
   app.register(fastifyCompress, COMPRESSION);
   app.setValidatorCompiler(validatorCompiler);
-  addSecurityHeaders(app, { hsts: (opts.checkout?.publicUrl ?? '').startsWith('https:') });
+  addSecurityHeaders(app, { hsts: opts.hsts });
   app.addHook('onRequest', requireHostHeader);
   app.addHook('preValidation', rejectNulCharacters);
-  registerOpenApi(app);
-  openApiRoute(app);
   app.setErrorHandler(errorHandler);
   // Unknown paths and methods outside /api (e.g. POST /media/…) answer in the same shape; the shop's
   // server adds its pages for every other GET.
   app.setNotFoundHandler(notFoundHandler);
+  return app;
+}
+
+/**
+ * The HTTP API: JSON calls under /api and generated product pictures under /media.
+ * The caller adds anything else (static front-end) and listens; an unknown /api path answers
+ * a JSON 404, other unknown paths are left to the caller.
+ */
+export function buildApi(opts: BuildApiOptions): FastifyInstance {
+  const app = baseServer({ ...opts, hsts: (opts.checkout?.publicUrl ?? '').startsWith('https:') });
+  registerOpenApi(app);
+  openApiRoute(app);
 
   const outbox = new OutboxWorker(
     opts.db,
@@ -241,6 +266,20 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
       }),
   };
   const responseCache = opts.responseCache === false ? null : new ResponseCache(opts.responseCache ?? DEFAULT_RESPONSE_CACHE);
+  app.decorate('deps', deps);
+  // The shop's origin reads no operator's cookie: its one credentialed operator route is /api/metrics,
+  // for a machine credential (operator routes answer on the operator origin only, operator-app.ts).
+  const legacy = opts.legacyMetricsToken ? Buffer.from(opts.legacyMetricsToken) : null;
+  app.register(operatorAuth, {
+    operatorOrigin: null,
+    bearer: async (token) => {
+      if (legacy && legacy.length === Buffer.byteLength(token) && timingSafeEqual(legacy, Buffer.from(token)))
+        return { kind: 'machine', name: 'operator-token (migration)', scope: 'metrics' };
+      return machineCredential(opts.db, token).then((machine) => (machine ? { kind: 'machine', ...machine } : null));
+    },
+    audit: (entry) => releaseIdentities(opts.db).audit(entry),
+    reauthMs: OPERATOR_REAUTH_MS,
+  });
 
   app.register(
     async (api) => {
@@ -261,7 +300,6 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
         checkoutRoutes,
         orderRoutes,
         paymentRoutes,
-        operatorRoutes,
         contactRoutes,
         loyaltyRoutes,
         pickupPointRoutes,

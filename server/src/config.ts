@@ -15,6 +15,19 @@ export type ServerConfig = {
   /** Where the browser loads the areas from: ASSET_ORIGIN (a CDN), else this server's asset port on the shop's host. */
   assetOrigin: string;
   /**
+   * OPS_PORT: the operator origin's port on this server (default PORT+3: PORT is the shop, PORT+1 the
+   * areas, PORT+2 the gateway simulator of `npm start`). The console and every operator call answer
+   * there only (operator-app.ts).
+   */
+  opsPort: number;
+  /**
+   * OPS_URL: the operator origin's public address (the only Origin a change made with the operator's
+   * cookie may come from); default this server's operator port on the shop's host. When given, https
+   * or a loopback address (browsers keep the `__Host-` cookie only when Secure); the server warns when
+   * the default is neither.
+   */
+  opsUrl: string;
+  /**
    * TRUST_PROXY: the proxies whose X-Forwarded-For/-Proto/-Host headers are believed (Fastify's
    * trustProxy: addresses or CIDR ranges, comma-separated, e.g. `127.0.0.1`). Unset: none, and the
    * client address is the socket's.
@@ -104,6 +117,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const appPort = port(env.PORT, 3000);
   const host = env.HOST ?? '127.0.0.1';
   const assetPort = port(env.ASSET_PORT, appPort + 1);
+  const opsPort = port(env.OPS_PORT, appPort === 0 ? 0 : appPort + 3);
   const trust = env.TRUST_PROXY?.trim();
   return {
     dataDir,
@@ -113,6 +127,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     assetPort,
     // Never taken from the request's Host header: a forged Host must not decide where the page loads its code from.
     assetOrigin: (env.ASSET_ORIGIN || `http://${shownHost(host)}:${assetPort}`).replace(/\/+$/, ''),
+    opsPort,
+    opsUrl: env.OPS_URL ? operatorUrl(env.OPS_URL) : `http://${shownHost(host)}:${opsPort}`,
     trustProxy: trust || false,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -131,6 +147,20 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
       .map((a) => a.trim())
       .filter(Boolean),
   };
+}
+
+/** The operator origin's address as configured: an origin (no path), https unless on a loopback address. */
+function operatorUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`Invalid OPS_URL: ${value} (the operator origin, e.g. https://ops.shop.example.sk)`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    throw new Error(`Invalid OPS_URL: ${value} (https, or http on a loopback address: the operator's cookie is Secure)`);
+  return url.origin;
 }
 
 /**
@@ -152,7 +182,7 @@ export async function prepareDataDir(dataDir: string): Promise<void> {
  */
 export const SECRET_FILES = {
   jwt: 'jwt-secret',
-  operator: 'operator-token',
+  preview: 'preview-secret',
   gateway: 'gateway-secret',
 } as const;
 
@@ -176,9 +206,21 @@ export function loadJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<
   return loadSecret(env.JWT_SECRET, dataDir, SECRET_FILES.jwt);
 }
 
-/** The operator token (ops page, operator tools): OPERATOR_TOKEN, or generated into <data>/operator-token. */
-export function loadOperatorToken(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
-  return loadSecret(env.OPERATOR_TOKEN, dataDir, SECRET_FILES.operator);
+/** The key preview links are signed with: PREVIEW_SECRET, or generated into <data>/preview-secret. */
+export function loadPreviewSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
+  return loadSecret(env.PREVIEW_SECRET, dataDir, SECRET_FILES.preview);
+}
+
+/**
+ * The migration path off the retired shared operator token, off by default: with
+ * METRICS_OPERATOR_TOKEN=on, /api/metrics also takes the old token (OPERATOR_TOKEN, else an
+ * existing <data>/operator-token; none is generated), so a Prometheus keeps scraping until its
+ * configuration carries a metrics credential. Nothing else reads the token. Null when off or absent.
+ */
+export async function legacyMetricsToken(env: NodeJS.ProcessEnv, dataDir: string): Promise<string | null> {
+  if (env.METRICS_OPERATOR_TOKEN !== 'on') return null;
+  const token = env.OPERATOR_TOKEN || (await readFile(join(dataDir, 'operator-token'), 'utf8').catch(() => '')).trim();
+  return token.length >= 16 ? token : null;
 }
 
 /** Settings of the checkout: card gateway, e-mail, public URL, bank account. */

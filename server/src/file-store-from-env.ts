@@ -7,7 +7,7 @@
  * `<dataDir>/invoices` (so existing photos are still found).
  */
 import { join } from 'node:path';
-import { s3ClientFor, s3SettingsFromEnv } from '@shop/release';
+import { s3ClientFor, s3SettingsFromEnv } from '@shop/s3';
 import { localDataFileStore, type FileStore } from './infra/storage/file-store.ts';
 import { s3FileStore } from './infra/storage/s3-file-store.ts';
 

@@ -1,25 +1,29 @@
 /**
  * The production server of `npm start`: the API and the shell on one origin,
- * the areas' static origin on a second port. Creates, migrates and seeds the
- * database on the first start.
+ * the areas' static origin on a second port, the operator console and the
+ * operator's calls on a third (the operator origin). Creates, migrates and
+ * seeds the database on the first start.
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { shopPaths } from '@shop/shared-kernel/contract';
+import { isArea, shopPaths } from '@shop/shared-kernel/contract';
 import { buildApi, createDatabase, type CreatedDatabase } from './app.ts';
 import { fileStoreFromEnv } from './file-store-from-env.ts';
 import {
+  legacyMetricsToken,
   loadGatewaySecret,
   loadJwtSecret,
-  loadOperatorToken,
+  loadPreviewSecret,
   prepareDataDir,
   readCheckoutConfig,
   readServerConfig,
   shownHost,
 } from './config.ts';
-import { opsRoutes } from './domains/ops/console/index.ts';
+import { buildOperatorApi } from './operator-app.ts';
+import { operatorLinks } from './web/operator-links.ts';
+import { operatorCookieSecure } from './infra/auth/operator-auth.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { cspViolationsReader } from './domains/ops/console/csp-violations.ts';
 import { vitalsReader } from './domains/ops/console/vitals.ts';
@@ -27,7 +31,7 @@ import { sessionVitals } from './domains/ops/telemetry/client-sessions.repositor
 import { renderFailuresReader } from './domains/ops/console/render-failures.ts';
 import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
-import { ensureFirstOperator, FIRST_OPERATOR, operatorAccounts } from './domains/releases/operators.repository.ts';
+import { ensureFirstOperator, FIRST_OPERATOR } from './domains/operators/operator-admin.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
 import type { ReleasedVersions } from './infra/deps.ts';
 import { canaryMetrics } from './infra/observability/metrics.ts';
@@ -48,6 +52,7 @@ import {
   type VitalsReader,
   releaseIntegrity,
   type ReleaseIntegrity,
+  previewLink,
 } from '@shop/release';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { registryEvents } from './web/registry-events.ts';
@@ -125,8 +130,9 @@ async function main() {
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`);
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
-  const operatorToken = await loadOperatorToken(process.env, config.dataDir);
-  // A new shop's first operator account, so that /ops can be signed in to at once.
+  const previewSecret = await loadPreviewSecret(process.env, config.dataDir);
+  const legacyToken = await legacyMetricsToken(process.env, config.dataDir);
+  // A new shop's first operator account, so that the console can be signed in to at once.
   const firstOperator = await ensureFirstOperator(database.db, config.dataDir);
   // Checkout: the card gateway at GATEWAY_URL (checked before anything starts).
   const gatewaySecret = await loadGatewaySecret(process.env, config.dataDir);
@@ -172,6 +178,7 @@ async function main() {
     ],
     onClientLoadFailure: (area, version) => watch?.reported(area, version),
     checkoutRateLimit: { ...DEFAULT_RATE_LIMITS.checkout, allowList: config.checkoutRateLimitAllowList },
+    legacyMetricsToken: legacyToken,
     telemetryRateLimit: { max: config.telemetryRateLimit, timeWindowMs: 60_000 },
     telemetrySessionRateLimit: { max: config.telemetrySessionsPerAddress, timeWindowMs: 10 * 60_000 },
     // Telemetry is kept only about what browsers may be running: the versions in force and in a canary.
@@ -181,7 +188,6 @@ async function main() {
       invoiceDir: checkoutConfig.invoiceDir,
       smtpUrl: checkoutConfig.smtpUrl,
       mailFrom: checkoutConfig.mailFrom,
-      operatorToken,
       gateway: { url: gatewayUrl, secret: gatewaySecret },
       publicUrl: checkoutConfig.publicUrl,
       notifyUrl: `http://${notifyHost}:${config.port}/api/payments/notify`,
@@ -216,6 +222,9 @@ async function main() {
     findings,
     log: app.log.child({ component: 'move-requests' }),
     onEvent: (kind) => app.metrics.releaseRequests.inc({ kind }),
+    // A version the release command published for nobody comes back with a link to preview it in one browser.
+    previewLink: async (part, version) =>
+      isArea(part) ? previewLink(checkoutConfig.publicUrl, previewSecret, { area: part, version }) : null,
   });
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
@@ -263,35 +272,37 @@ async function main() {
     });
   }
   const backupRecord = backupOverview(database.db, process.env, config.dataDir);
-  await app.register(opsRoutes, {
-    prefix: '/api',
-    storage,
-    operatorToken,
-    publicUrl: checkoutConfig.publicUrl,
-    health,
-    backups: backupRecord,
-    // The area teams' release credentials and the audit log of every release action; the operators' accounts.
-    identities,
-    book,
-    setFloor: (change) => setFloor(database.db, book, change),
-    keys,
-    integrity,
-    findings,
-    refunds: () => refundsShown(database.db),
-    operators: operatorAccounts(database.db),
-    cspViolations: cspViolationsReader(database.db),
-    vitals: vitalsReader(database.db),
-    renderFailures: renderFailuresReader(database.db),
-    inventory: {
-      tagManagerId: config.gtmId,
-      policy: {
-        assetOrigin: config.assetOrigin,
-        tagManager: config.gtmId !== null,
-        gateway: gatewayOrigin,
-        reportTo: checkoutConfig.publicUrl.startsWith('https:'),
+  // The operator origin: the console and every operator call, on a port (and an origin) of their own.
+  const operatorApp = buildOperatorApi(app, {
+    operatorUrl: config.opsUrl,
+    trustProxy: config.trustProxy,
+    console: {
+      storage,
+      previewSecret,
+      publicUrl: checkoutConfig.publicUrl,
+      health,
+      backups: backupRecord,
+      book,
+      setFloor: (change) => setFloor(database.db, book, change),
+      keys,
+      integrity,
+      findings,
+      refunds: () => refundsShown(database.db),
+      cspViolations: cspViolationsReader(database.db),
+      vitals: vitalsReader(database.db),
+      renderFailures: renderFailuresReader(database.db),
+      inventory: {
+        tagManagerId: config.gtmId,
+        policy: {
+          assetOrigin: config.assetOrigin,
+          tagManager: config.gtmId !== null,
+          gateway: gatewayOrigin,
+          reportTo: checkoutConfig.publicUrl.startsWith('https:'),
+        },
       },
     },
   });
+  operatorLinks(app, { opsUrl: config.opsUrl });
   registryEvents(app, { storage, book });
   // The areas' released files on the shop's own origin too: the shell's fallback when ASSET_ORIGIN fails.
   await releasedFilesOnShopOrigin(app, { storage, check: releasedFiles });
@@ -302,7 +313,7 @@ async function main() {
     gtmId: config.gtmId,
     registryPollMs: config.registryPollMs,
     telemetrySample: config.telemetrySample,
-    operatorToken,
+    previewSecret,
     publicUrl: checkoutConfig.publicUrl,
     serverRender: config.serverRender,
     renderers: config.renderers,
@@ -343,7 +354,7 @@ async function main() {
   // workers, a worker watches them (one watcher decides, not every server).
   const canaries = config.role === 'all' ? watchCanaries(app, storage, canaryInputs) : null;
   const origin = await buildStaticOrigin({ storage, logger: app.log, check: releasedFiles });
-  if (standby) await standby.standBy(app, origin);
+  if (standby) await standby.standBy(app, origin, operatorApp);
   // Backups, like the outbox's jobs, are taken by a process that runs background work (and not while standing by).
   const backups = config.role === 'all' ? scheduleBackups(app.log, backupSources) : null;
   // The files in force are re-hashed by the process that runs background work; a web server of a
@@ -352,16 +363,27 @@ async function main() {
   if (!standby && config.role === 'all') await moveRequests.start();
 
   await origin.listen({ port: config.assetPort, host: config.host });
+  await operatorApp.listen({ port: config.opsPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
   const shown = shownHost(config.host);
   log(`areas served from http://${shown}:${config.assetPort}/remotes/`);
   log(
     `release registry: ${storage.location(REGISTRY_KEY)}${storage.local ? '' : ` (version folders cached in ${join(config.originDir, S3_CACHE_DIR)})`}`,
   );
-  log(`operator page: http://${shown}:${config.port}/ops (operator accounts: npm run credentials -- operator-create <name>)`);
+  log(
+    `operator console: ${config.opsUrl}/ops (its own origin, port ${config.opsPort}; operator accounts: npm run credentials -- operator-create <name>)`,
+  );
   if (firstOperator)
     log(
-      `first operator account ${FIRST_OPERATOR.name} created; its password is in ${firstOperator} (read it, sign in on /ops, then delete the file)`,
+      `first operator account ${FIRST_OPERATOR.name} created; its password is in ${firstOperator} (read it, sign in at ${config.opsUrl}/ops, set up the second factor, then delete the file)`,
+    );
+  if (!operatorCookieSecure(config.opsUrl))
+    log(
+      `warning: the operator origin ${config.opsUrl} is neither https nor a loopback address; browsers will not keep its sign-in: set OPS_URL`,
+    );
+  if (legacyToken)
+    log(
+      'METRICS_OPERATOR_TOKEN=on: /api/metrics also takes the retired operator token; give Prometheus a metrics credential and turn it off',
     );
   if (config.checkoutRateLimitAllowList.length > 0) {
     log(
@@ -378,13 +400,14 @@ async function main() {
   if (backups) log(backups.description);
   if (config.role === 'all') log(describeCanaryWatch(canaryInputs));
   log(
-    `health: /api/health, readiness: /api/ready, metrics: /api/metrics (operator token); logs: JSON lines on stdout (LOG_LEVEL, default info)`,
+    `health: /api/health, readiness: /api/ready, metrics: /api/metrics (a metrics credential: npm run credentials -- metrics-create <name>); logs: JSON lines on stdout (LOG_LEVEL, default info)`,
   );
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n\n`);
+  process.stdout.write(`\n  Obchod beží na: http://${shown}:${config.port}/\n  Konzola operátora: ${config.opsUrl}/ops\n\n`);
 
   stopOnSignal(app, database, [
     origin,
+    operatorApp,
     canaries,
     backups,
     { close: async () => watch?.stop() },
@@ -441,8 +464,8 @@ function standbyChannel() {
     if (!told) process.exit(0);
   });
   return {
-    async standBy(app: FastifyInstance, origin: FastifyInstance | null) {
-      await Promise.all([app.ready(), origin?.ready()]);
+    async standBy(app: FastifyInstance, ...others: (FastifyInstance | null)[]) {
+      await Promise.all([app.ready(), ...others.map((other) => other?.ready())]);
       if (process.connected && !told) {
         process.send!('standing-by');
         log('standing by: ready to take over when told');
@@ -540,7 +563,7 @@ main().catch((error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code;
   process.stderr.write(
     code === 'EADDRINUSE'
-      ? `[server] port already in use: ${(error as Error).message}. Set PORT (and ASSET_PORT) to free ports.\n`
+      ? `[server] port already in use: ${(error as Error).message}. Set PORT (and ASSET_PORT, OPS_PORT) to free ports.\n`
       : `[server] failed to start: ${(error as Error).stack ?? String(error)}\n`,
   );
   process.exit(1);

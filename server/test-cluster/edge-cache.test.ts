@@ -48,13 +48,16 @@ async function page(path: string, headers: Record<string, string> = {}): Promise
   };
 }
 
-/** The web servers' page answers by outcome (rendered, cached, revalidated, …), both servers together. */
+/**
+ * The web servers' answers for home pages by outcome (rendered, cached, revalidated, …), both servers
+ * together: only the page kind a test asks for, as the integrity watch's header check renders the basket.
+ */
 async function serverAnswers(): Promise<Record<string, number>> {
   const outcomes: Record<string, number> = {};
   for (const server of cluster.web) {
-    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
+    const res = await fetch(`${server}/api/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } });
     expect(res.status).toBe(200);
-    for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*outcome="(\w+)"[^}]*\} (\d+)/gm)) {
+    for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*outcome="(\w+)"[^}]*page="home"[^}]*\} (\d+)/gm)) {
       outcomes[match[1]!] = (outcomes[match[1]!] ?? 0) + Number(match[2]);
     }
   }
@@ -76,15 +79,9 @@ async function pollUntil(path: string, seen: (p: Page) => boolean, deadlineMs: n
   }
 }
 
-/** The page answers all web servers gave so far (rendered, from their page cache, or left to the browser). */
+/** The home page answers all web servers gave so far (rendered, from their page cache, or left to the browser). */
 async function pagesAnsweredByServers(): Promise<number> {
-  let total = 0;
-  for (const server of cluster.web) {
-    const res = await fetch(`${server}/api/metrics`, { headers: { 'x-operator-token': cluster.operatorToken } });
-    expect(res.status).toBe(200);
-    for (const match of (await res.text()).matchAll(/^shop_server_renders_total\{[^}]*\} (\d+)/gm)) total += Number(match[1]);
-  }
-  return total;
+  return Object.values(await serverAnswers()).reduce((sum, count) => sum + count, 0);
 }
 
 /** The release command against the cluster's origin, as a team runs it. */

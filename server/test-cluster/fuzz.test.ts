@@ -52,7 +52,7 @@ describe('the fuzz through nginx', () => {
     { timeout: 300_000 },
     async () => {
       expect(routes.length).toBeGreaterThan(50);
-      const run = await fuzz({ url: cluster.url, token, logoutToken, operatorToken: cluster.operatorToken }, routes, {
+      const run = await fuzz({ url: cluster.url, token, logoutToken }, routes, {
         seed: SEED,
         requests: REQUESTS,
         complaintForms: 100,

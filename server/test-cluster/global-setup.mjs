@@ -7,8 +7,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { spawnSync } from 'node:child_process';
 import { startClusterShop } from '../../tools/scripts/cluster-shop.mjs';
 import { S3RVER_CREDENTIALS, startS3Server } from '../test/helpers/s3-server.ts';
+import { signInWithSecondFactor } from '../test/helpers/operator-session.ts';
 
 /** An SMTP server on loopback that writes each message it accepts to its own file. */
 async function smtpSink(dir) {
@@ -69,6 +71,15 @@ export default async function setup(project) {
     output: (line) => lines.push(line),
   });
   const { shop } = cluster;
+  // An operator with a second factor, signed in on the operator origin through nginx (the races move orders with it).
+  const operator = { name: 'klaster-dispecer', password: 'heslo-dispečera-klastra' };
+  const created = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'operator-create', operator.name], {
+    cwd: join(import.meta.dirname, '..'),
+    env: { ...process.env, ...cluster.releaseEnv, DATABASE_URL: cluster.databaseUrl, OPERATOR_PASSWORD: operator.password },
+    encoding: 'utf8',
+  });
+  if (created.status !== 0) throw new Error(`operator-create failed: ${created.stderr}`);
+  const session = await signInWithSecondFactor(shop.opsUrl, operator.name, operator.password, { 'x-forwarded-for': '203.0.113.250' });
   if (process.env.CLUSTER_TEST_LOG) {
     // nginx's own log goes with its directory on stop: read it just before.
     cluster.cleanups.push(() => process.stdout.write(lines.join('') + readFileSync(join(shop.nginxDir, 'error.log'), 'utf8')));
@@ -77,10 +88,13 @@ export default async function setup(project) {
     url: shop.url,
     web: shop.web.map((s) => s.url),
     workers: shop.workers.map((s) => s.url),
+    opsUrl: shop.opsUrl,
+    webOps: shop.web.map((s) => s.opsUrl),
+    operator: { ...operator, cookie: session.cookie, secret: session.secret },
     databaseUrl: cluster.databaseUrl,
     dataDir,
     mailDir: join(dataDir, 'smtp-received'),
-    operatorToken: cluster.operatorToken,
+    metricsToken: cluster.metricsToken,
     releaseEnv: cluster.releaseEnv,
   });
   project.provide('clusterRedisUrl', cluster.redisUrl);

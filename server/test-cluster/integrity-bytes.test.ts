@@ -93,7 +93,7 @@ async function nextCheck(): Promise<void> {
 }
 async function counted(kind: string): Promise<number> {
   const metrics = await (
-    await fetch(`${cluster.url}/api/metrics`, { headers: { authorization: `Bearer ${cluster.operatorToken}` } })
+    await fetch(`${cluster.url}/api/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } })
   ).text();
   return Number(
     new RegExp(`^shop_release_integrity_findings_total\\{part="checkout",kind="${kind}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0,

@@ -15,7 +15,7 @@ beforeAll(() => {
   const rows = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => (await db.query<T>(text, values)).rows;
   target = {
     url: cluster.url,
-    operatorToken: cluster.operatorToken,
+    operator: { url: cluster.opsUrl, cookie: cluster.operator.cookie },
     variants: async () =>
       (
         await rows<{ v_id: number }>(

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ProductDetail } from '@shop/shared-kernel/contract';
 import { courierOrder } from '../test/helpers/checkout-contact.ts';
+import { signInWithSecondFactor } from '../test/helpers/operator-session.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,10 +17,16 @@ declare module 'vitest' {
       url: string;
       web: string[];
       workers: string[];
+      /** nginx's operator origin, and each web server's own operator port. */
+      opsUrl: string;
+      webOps: string[];
+      /** An operator with a second factor, signed in through nginx's operator origin. */
+      operator: { name: string; password: string; cookie: string; secret: string };
       databaseUrl: string;
       dataDir: string;
       mailDir: string;
-      operatorToken: string;
+      /** A metrics credential (Prometheus's bearer token). */
+      metricsToken: string;
       releaseEnv: Record<string, string>;
     };
   }
@@ -272,39 +279,46 @@ describe('operator accounts on two servers', () => {
     expect(run.status, run.stderr + run.stdout).toBe(0);
     return run.stdout;
   };
+  const [opsA, opsB] = cluster.webOps as [string, string];
   // Each sign-in from an address of its own (nginx's X-Forwarded-For is trusted from loopback), so other tests' failures do not count here.
   let address = 0;
-  const signIn = (base: string, name: string, password: string) =>
-    call<{ data: { name: string } }>(base, '/api/ops/session', {
+  const signIn = (base: string, name: string, password: string, from = `198.51.100.${++address}`) =>
+    call<{ data: { name: string; secondFactor: boolean } }>(base, '/api/ops/session', {
       body: { name, password },
-      headers: { 'x-forwarded-for': `198.51.100.${++address}` },
+      headers: { 'x-forwarded-for': from, origin: cluster.opsUrl },
     });
-  const cookieOf = (answer: Answer<unknown>) => answer.headers.get('set-cookie')!.split(';')[0]!;
 
-  it('the servers starting at once made one first operator, whose password is in the data directory', async () => {
+  it('the servers starting at once made one first operator, whose password opens a session that can only set up the second factor', async () => {
     const { rows } = await db.query<{ name: string }>('select name from operators order by operator_id');
     expect(rows.filter((row) => row.name === 'spravca')).toHaveLength(1);
     const password = readFileSync(join(cluster.dataDir, 'operator-password'), 'utf8').trim();
-    for (const server of [webA, webB]) expect((await signIn(server, 'spravca', password)).status).toBe(200);
+    for (const server of [opsA, opsB]) {
+      const answer = await signIn(server, 'spravca', password);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.secondFactor).toBe(false);
+    }
   });
 
   it('a session opened on one server works on the other, and ends on both the moment the owner revokes the operator', async () => {
     const password = 'heslo-klastrového-operátora';
     credentials(['operator-create', 'klaster'], { OPERATOR_PASSWORD: password });
-    const signedIn = await signIn(webA, 'klaster', password);
-    expect(signedIn.status).toBe(200);
-    const cookie = cookieOf(signedIn);
-    for (const server of [webA, webB, cluster.url])
+    const { cookie } = await signInWithSecondFactor(opsA, 'klaster', password, { 'x-forwarded-for': `198.51.100.${++address}` });
+    for (const server of [opsA, opsB, cluster.opsUrl])
       expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(200);
-    credentials(['operator-revoke', 'klaster']);
+    // The shop's origin knows nothing of it, on either server or through nginx.
     for (const server of [webA, webB, cluster.url])
+      expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(404);
+    credentials(['operator-revoke', 'klaster']);
+    for (const server of [opsA, opsB, cluster.opsUrl])
       expect((await call(server, '/api/ops/releases', { headers: { cookie } })).status).toBe(401);
   });
 
-  it('failed sign-ins on either server count together', async () => {
+  it('failed sign-ins from one address on either server count together, and leave the operator signing in from another', async () => {
     const password = 'heslo-hádaného-operátora';
     credentials(['operator-create', 'hadany'], { OPERATOR_PASSWORD: password });
-    for (let i = 0; i < 5; i++) expect((await signIn(i % 2 === 0 ? webA : webB, 'hadany', `zle-${i}`)).status).toBe(401);
-    for (const server of [webA, webB]) expect((await signIn(server, 'hadany', password)).status).toBe(429);
+    const attacker = '198.51.100.250';
+    for (let i = 0; i < 5; i++) expect((await signIn(i % 2 === 0 ? opsA : opsB, 'hadany', `zle-${i}`, attacker)).status).toBe(401);
+    for (const server of [opsA, opsB]) expect((await signIn(server, 'hadany', password, attacker)).status).toBe(429);
+    expect((await signIn(opsB, 'hadany', password)).status).toBe(200);
   });
 });

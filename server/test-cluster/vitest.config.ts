@@ -20,6 +20,14 @@ class InOrder extends BaseSequencer {
 }
 
 /**
+ * The files whose subject is where released files live: releases reaching the servers and nginx,
+ * tampered files, the render sandbox loading a release. The second pass of `npm test`, with the
+ * origin in an S3 bucket (CLUSTER_ORIGIN=s3), runs these; the rest (races, limits, supervision,
+ * fuzz) do not touch the origin and ran on the first pass.
+ */
+export const ORIGIN_DEPENDENT = ['two-servers', 'edge-cache', 'integrity-bytes', 'render-sandbox'];
+
+/**
  * The multi-server tests: real processes (two web servers, two workers) behind nginx on PostgreSQL
  * and Redis, started once by global-setup.mjs from the built server (api/dist), as `npm run
  * start:cluster` runs them. `npm test` runs them after the build.
@@ -27,7 +35,7 @@ class InOrder extends BaseSequencer {
 export default defineConfig({
   test: {
     root: import.meta.dirname,
-    include: ['**/*.test.ts'],
+    include: process.env.CLUSTER_ORIGIN === 's3' ? ORIGIN_DEPENDENT.map((name) => `${name}.test.ts`) : ['**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     fileParallelism: false,

@@ -4,7 +4,6 @@
  * complaints with photos; ownership, expired and tampered tokens on every call.
  * Real HTTP against a real database (SQLite, or PostgreSQL with DATABASE_URL).
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -20,10 +19,10 @@ import type {
 } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { DEFAULT_IBAN } from '../src/infra/checkout-options.ts';
+import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';
 
-const OPERATOR = randomBytes(16).toString('hex');
 let api: TestApi;
 let variants: number[];
 
@@ -58,12 +57,11 @@ async function placeOrder(token: string, overrides: Partial<PlaceOrderBody> = {}
   return res.body.data.order;
 }
 
-const move = (number: string, state: string, operator = OPERATOR) =>
-  fetch(`${api.baseUrl}/api/operator/orders/${number}/state`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-token': operator },
-    body: JSON.stringify({ state }),
-  });
+/** The operator moves an order (a signed-in operator on the operator origin; `token`: a Bearer token instead). */
+const move = async (number: string, state: string, token?: string) =>
+  token
+    ? api.ops('POST', `/api/operator/orders/${number}/state`, { json: { state }, token })
+    : api.asOperator('POST', `/api/operator/orders/${number}/state`, { state });
 
 async function delivered(token: string, overrides: Partial<PlaceOrderBody> = {}) {
   const order = await placeOrder(token, overrides);
@@ -94,7 +92,6 @@ beforeAll(async () => {
       invoiceDir: join(dataDir, 'invoices'),
       smtpUrl: null,
       mailFrom: 'Stavebniny Domov <obchod@example.sk>',
-      operatorToken: OPERATOR,
       gateway: { url: null, secret: 'unused-secret' },
       publicUrl: 'http://shop.test',
       notifyUrl: null,
@@ -399,10 +396,7 @@ describe('orders', () => {
     expect((await move(order.number, 'delivered')).status).toBe(409);
     expect((await move(order.number, 'shipped', 'zly-token')).status).toBe(401);
     // The existing /paid tool moves the state too.
-    const paid = await fetch(`${api.baseUrl}/api/operator/orders/${order.number}/paid`, {
-      method: 'POST',
-      headers: { 'x-operator-token': OPERATOR },
-    });
+    const paid = await api.asOperator('POST', `/api/operator/orders/${order.number}/paid`);
     expect(paid.status).toBe(200);
     expect((await read()).state).toBe('paid');
     expect((await move(order.number, 'shipped')).status).toBe(200);
@@ -572,12 +566,15 @@ describe('complaints', () => {
     expect((await api.get(photoUrl, other.token)).status).toBe(404);
     expect((await api.get(photoUrl)).status).toBe(401);
 
-    const moved = await fetch(`${api.baseUrl}/api/operator/complaints/${complaint.id}/state`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-operator-token': OPERATOR },
-      body: JSON.stringify({ state: 'accepted', resolution: 'Vymeníme tovar.' }),
+    const moved = await api.asOperator('POST', `/api/operator/complaints/${complaint.id}/state`, {
+      state: 'accepted',
+      resolution: 'Vymeníme tovar.',
     });
     expect(moved.status).toBe(200);
+    const { name } = await api.operator();
+    expect((await releaseIdentities(api.db).recent(5)).map((row) => `${row.actor} ${row.action} ${row.detail}`)).toContain(
+      `${name} complaint-state reklamácia ${complaint.id} → accepted`,
+    );
     expect((await api.get<{ data: Complaint[] }>('/api/account/complaints', token)).body.data[0]).toMatchObject({
       state: 'accepted',
       resolution: 'Vymeníme tovar.',

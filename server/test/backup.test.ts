@@ -26,25 +26,24 @@ import type { Db, DialectName } from '../src/db/database.ts';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { localDataFileStore, type FileStore } from '../src/infra/storage/file-store.ts';
 import { s3FileStore } from '../src/infra/storage/s3-file-store.ts';
-import { listS3, localDirectoryStorage } from '@shop/release';
-import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
+import { listS3 } from '@shop/s3';
 import { courierOrder, testContact } from './helpers/checkout-contact.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 import { startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { throwawayPostgres } from './helpers/throwaway-database.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 
-const OPERATOR = randomBytes(16).toString('hex');
 const JWT_SECRET = randomBytes(32).toString('base64url');
 const EMAIL = `zaloha-${randomBytes(4).toString('hex')}@example.sk`;
 const PASSWORD = 'Záloha-Heslo-42!';
 const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(3000)]);
 /** The data directory's generated secrets, as the server writes them (config.ts). */
-const SECRETS = { 'jwt-secret': JWT_SECRET, 'operator-token': OPERATOR, 'gateway-secret': randomBytes(32).toString('base64url') };
+const SECRETS = {
+  'jwt-secret': JWT_SECRET,
+  'preview-secret': randomBytes(32).toString('base64url'),
+  'gateway-secret': randomBytes(32).toString('base64url'),
+};
 /** The shop's tables a restore must bring back row for row (besides the queued jobs). */
 const TABLES = [
   'users',
@@ -73,20 +72,13 @@ let variantIds: number[];
 async function startShop(options: Parameters<typeof startTestApi>[0] = {}): Promise<TestApi> {
   const started = await startTestApi({
     jwtSecret: JWT_SECRET,
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR, publicUrl: 'http://shop.test' }),
+    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), publicUrl: 'http://shop.test' }),
     backgroundJobs: false,
-    configure: (app, { db, dataDir }) => {
-      // The operator's /ops calls, with the backups' record as the shop's server registers them.
-      void app.register(opsRoutes, {
-        prefix: '/api',
-        storage: localDirectoryStorage(tempDir('backup-ops-origin-')),
-        operatorToken: OPERATOR,
-        publicUrl: 'http://shop.test',
-        backups: () => backupOverview(db, { BACKUP_INTERVAL_MS: '3600000' }, dataDir)(),
-        identities: releaseIdentities(db),
-        operators: operatorAccounts(db),
-      });
-    },
+    // The operator's console with the backups' record, as the shop's server builds it.
+    operatorConsole: ({ db, dataDir }) => ({
+      publicUrl: 'http://shop.test',
+      backups: () => backupOverview(db, { BACKUP_INTERVAL_MS: '3600000' }, dataDir)(),
+    }),
     ...options,
   });
   opened.push(started);
@@ -98,12 +90,8 @@ async function closeShop(shop: TestApi): Promise<void> {
   await shop.close();
 }
 
-const operator = (path: string, body: unknown = {}) =>
-  fetch(`${api.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-token': OPERATOR },
-    body: JSON.stringify(body),
-  });
+/** An operator's call on the operator origin (a signed-in operator with a second factor). */
+const operator = (path: string, body: unknown = {}) => api.asOperator('POST', path, body);
 
 async function placeOrder(vId: number, amount = 1): Promise<PlacedOrder['order']> {
   const res = await api.post<{ data: PlacedOrder }>(
@@ -244,7 +232,7 @@ beforeAll(async () => {
 
   const invoice = await operator(`/api/operator/orders/${delivered.number}/invoice`);
   expect(invoice.status).toBe(200);
-  invoiceFile = ((await invoice.json()) as { data: { file: string } }).data.file;
+  invoiceFile = (invoice.body as { data: { file: string } }).data.file;
 });
 
 afterAll(async () => {
@@ -280,7 +268,7 @@ describe('a backup restored into an empty data directory and database', () => {
         `files/complaints/${readdirSync(join(api.dataDir, 'complaints'))[0]}`,
         `files/invoices/${invoiceFile}`,
         'secrets/jwt-secret',
-        'secrets/operator-token',
+        'secrets/preview-secret',
         'secrets/gateway-secret',
         'origin/builds/latest.json',
         'origin/remotes/catalog/1.0.0-abc/remoteEntry.js',
@@ -518,17 +506,18 @@ describe('the record of backups', () => {
       log: quiet,
     });
 
-    const { cookie } = await signInOperator(api.db, api.baseUrl);
-    const ops = await api.request<{ data: BackupOverview }>('GET', '/api/ops/backups', { headers: { cookie } });
+    const ops = await api.asOperator<{ data: BackupOverview }>('GET', '/api/ops/backups');
     expect(ops.status).toBe(200);
     expect(ops.body.data).toMatchObject({
       lastSuccess: { name: taken.result.name, bytes: taken.result.bytes, error: null },
       lastFailure: { error: expect.stringContaining('no space left on device'), bytes: null },
       intervalMs: 3_600_000,
     });
-    expect((await api.get('/api/ops/backups')).body).toEqual({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
+    expect((await api.ops('GET', '/api/ops/backups')).body).toEqual({
+      error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' },
+    });
 
-    const metrics = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${OPERATOR}` } })).text;
+    const metrics = (await api.metrics()).text;
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
     expect(value('shop_backup_last_success_timestamp_seconds')).toBe(Date.parse(taken.result.finishedAt) / 1000);
     expect(value('shop_backup_last_size_bytes')).toBe(taken.result.bytes);

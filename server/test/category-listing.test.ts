@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository, listingPageInSql } from '../src/domains/catalog/products/repository/catalog.repository.ts';
 import { CategoryTree } from '../src/domains/catalog/products/repository/category-tree.ts';
+import { comparedOn } from './helpers/engine-sample.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { PRODUCT_SORTS } from '../src/domains/catalog/products/repository/listing-order.ts';
 
@@ -50,11 +51,12 @@ async function keptRows(): Promise<string[]> {
  * A page past the first of every category in every sort: kept against ranked over the products in
  * SQL; and the whole catalogue's total (summed from the categories' kept counts) against its count.
  */
-async function expectListingsEqual(label: string) {
+async function expectListingsEqual(label: string, round = 0) {
   expect(await keptRows(), `${label}: the kept rows`).toEqual(await expectedRows());
   const current = await tree();
   const catalog = new CatalogRepository(api.db);
-  for (const { cat_id } of current.all()) {
+  for (const [n, { cat_id }] of current.all().entries()) {
+    if (!comparedOn(api, n, round)) continue;
     const categoryIds = current.subtreeIds(cat_id);
     for (const sort of PRODUCT_SORTS) {
       const page = { limit: 6, offset: 2 };
@@ -241,9 +243,9 @@ describe('category listing kept per category', () => {
         },
       ],
     ];
-    for (const [label, change] of changes) {
+    for (const [round, [label, change]] of changes.entries()) {
       await change();
-      await expectListingsEqual(label);
+      await expectListingsEqual(label, round);
     }
   });
 });

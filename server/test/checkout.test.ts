@@ -13,10 +13,10 @@ import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simu
 import { sign, SIGNATURE_HEADER } from '../src/domains/ordering/payments/gateway-protocol.ts';
 import { DEFAULT_IBAN } from '../src/infra/checkout-options.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
+import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
 import { testContact } from './helpers/checkout-contact.ts';
 
 const SECRET = randomBytes(16).toString('hex');
-const OPERATOR = randomBytes(16).toString('hex');
 let gateway: GatewaySimulator;
 let api: TestApi;
 let user: { token: string; userId: number };
@@ -34,7 +34,6 @@ beforeAll(async () => {
       invoiceDir: join(dataDir, 'invoices'),
       smtpUrl: null,
       mailFrom: 'Stavebniny Domov <obchod@example.sk>',
-      operatorToken: OPERATOR,
       gateway: { url: gateway.url, secret: SECRET },
       publicUrl: 'http://shop.test',
       notifyUrl: null,
@@ -488,12 +487,19 @@ describe('documents and the operator’s tools', () => {
     expect((await api.get(`/api/orders/${own.token}/invoice`, user.token)).status).toBe(200);
   });
 
-  it('operator routes need the operator token; /paid marks a bank transfer paid', async () => {
+  it('operator routes need a signed-in operator on the operator origin, each call audited; /paid marks a bank transfer paid', async () => {
     const transfer = (await place(body({ paymentCode: 'transfer' }))).body.data.order;
-    const op = (method: string, path: string, token = OPERATOR) =>
-      fetch(`${api.baseUrl}/api/operator/orders/${transfer.number}${path}`, { method, headers: { 'x-operator-token': token } });
-    expect((await op('GET', '', 'zly-token')).status).toBe(401);
-    expect((await fetch(`${api.baseUrl}/api/operator/orders/${transfer.number}`)).status).toBe(401);
+    const { cookie, name } = await api.operator();
+    const op = (method: string, path: string) =>
+      fetch(`${api.opsUrl}/api/operator/orders/${transfer.number}${path}`, {
+        method,
+        headers: { cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json', origin: api.opsUrl }) },
+        ...(method === 'GET' ? {} : { body: '{}' }),
+      });
+    expect((await api.ops('GET', `/api/operator/orders/${transfer.number}`, { token: 'zly-token' })).status).toBe(401);
+    expect((await api.ops('GET', `/api/operator/orders/${transfer.number}`)).status).toBe(401);
+    // The shop's origin answers none of them, whoever asks.
+    expect((await fetch(`${api.baseUrl}/api/operator/orders/${transfer.number}`, { headers: { cookie } })).status).toBe(404);
     const preview = (await (await op('GET', '/email')).json()) as { data: { subject: string; html: string } };
     expect(preview.data.subject).toContain(transfer.number);
     expect(preview.data.html).toContain('Variabilný symbol');
@@ -512,10 +518,12 @@ describe('documents and the operator’s tools', () => {
     expect(paid.data.transfer).toBeNull();
 
     const cod = (await place(body())).body.data.order;
-    const refused = await fetch(`${api.baseUrl}/api/operator/orders/${cod.number}/paid`, {
-      method: 'POST',
-      headers: { 'x-operator-token': OPERATOR },
-    });
-    expect(refused.status).toBe(409);
+    expect((await api.asOperator('POST', `/api/operator/orders/${cod.number}/paid`)).status).toBe(409);
+
+    const log = (await releaseIdentities(api.db).recent(20))
+      .filter((row) => row.actor === name)
+      .map((row) => `${row.action} ${row.detail}`);
+    for (const action of ['email-preview', 'email-send', 'invoice-generate', 'invoice-read', 'order-paid'])
+      expect(log, action).toContain(`${action} objednávka ${transfer.number}`);
   });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    operatorToken: 'operator-token-for-tests',
+    previewSecret: 'preview-secret-for-tests',
     publicUrl: 'https://shop.example',
     integrity: null,
   });

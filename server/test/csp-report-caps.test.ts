@@ -11,14 +11,13 @@ import { CSP_KEYS_PER_CLIENT, clientOf } from '../src/domains/ops/telemetry/csp-
 import { countViolations, dayOf, rowsPerBucket } from '../src/domains/ops/telemetry/csp-violations.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const OPERATOR = 'csp-caps-operator';
 const SHOP = 'https://shop.example';
 const SKIMMER = 'https://cdn-skimmer.example';
 let api: TestApi;
 
 beforeAll(async () => {
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR, publicUrl: SHOP }),
+    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), publicUrl: SHOP }),
     telemetryRateLimit: { max: 10_000, timeWindowMs: 60_000 },
     // The test speaks for many browsers: each request names its client in X-Forwarded-For.
     trustProxy: '127.0.0.1',
@@ -44,7 +43,7 @@ const post = (client: string, page: string, hosts: string[]) =>
     body: reportBody(page, hosts),
   });
 const today = () => api.db.selectFrom('csp_violations').selectAll().where('day', '=', dayOf(new Date())).execute();
-const metrics = async () => (await fetch(`${api.baseUrl}/api/metrics`, { headers: { 'x-operator-token': OPERATOR } })).text();
+const metrics = async () => (await api.metrics()).text;
 const sample = (text: string, name: string, labels: string) =>
   Number(new RegExp(`^${name}\\{${labels.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 

@@ -5,44 +5,24 @@
  * PostgreSQL with DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
-import { localDirectoryStorage } from '@shop/release';
-import { createCredential, releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
+import { createCredential } from '../src/domains/releases/identities.repository.ts';
 import { cspViolationsReader } from '../src/domains/ops/console/csp-violations.ts';
-import { pageType, partOf } from '../src/domains/ops/telemetry/csp-report.ts';
+import { partOf } from '../src/domains/ops/telemetry/csp-report.ts';
 import { countViolations, dayOf } from '../src/domains/ops/telemetry/csp-violations.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { tempDir } from './helpers/temp-dirs.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 
-const OPERATOR = 'csp-violations-operator';
-/** The signed-in operator's Cookie header (/ops's session). */
+/** The signed-in operator's Cookie header (the console's session). */
 let operatorCookie = '';
-const lazily = <T extends object>(make: () => T): T => new Proxy({} as T, { get: (_target, name) => make()[name as keyof T] });
 const SHOP = 'https://shop.example';
 const ASSETS = 'https://cdn.shop.example';
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
     telemetryRateLimit: { max: 10_000, timeWindowMs: 60_000 },
-    configure: (app) => {
-      // The operator's /ops calls as the shop's server registers them.
-      void app.register(opsRoutes, {
-        prefix: '/api',
-        storage: localDirectoryStorage(tempDir('csp-ops-origin-')),
-        operatorToken: OPERATOR,
-        publicUrl: SHOP,
-        // The database exists once startTestApi answers: read it at the call.
-        identities: lazily(() => releaseIdentities(api.db)),
-        operators: lazily(() => operatorAccounts(api.db)),
-        cspViolations: (now) => cspViolationsReader(api.db)(now),
-      });
-    },
+    // The operator's console calls as the shop's server builds them, on the operator origin.
+    operatorConsole: ({ db }) => ({ publicUrl: SHOP, cspViolations: cspViolationsReader(db) }),
   });
-  operatorCookie = (await signInOperator(api.db, api.baseUrl)).cookie;
+  operatorCookie = (await api.operator()).cookie;
 });
 afterAll(async () => {
   await api?.close();
@@ -54,34 +34,13 @@ const report = (body: unknown, type = 'application/csp-report') =>
   fetch(`${api.baseUrl}/api/csp-report`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body) });
 const legacy = (fields: Record<string, string>) => report({ 'csp-report': fields });
 const shown = async (team?: string) =>
-  fetch(`${api.baseUrl}/api/ops/csp-violations`, { headers: team ? { authorization: `Bearer ${team}` } : { cookie: operatorCookie } });
+  fetch(`${api.opsUrl}/api/ops/csp-violations`, { headers: team ? { authorization: `Bearer ${team}` } : { cookie: operatorCookie } });
 const groups = async () => ((await (await shown()).json()) as { data: { since: string; groups: Group[] } }).data.groups;
 const find = (all: Group[], key: Partial<Group>) => all.filter((g) => Object.entries(key).every(([k, v]) => g[k as keyof Group] === v));
 const metric = async () => {
-  const text = await (await fetch(`${api.baseUrl}/api/metrics`, { headers: { 'x-operator-token': OPERATOR } })).text();
+  const { text } = await api.metrics();
   return Object.fromEntries([...text.matchAll(/^shop_csp_violations_total\{([^}]*)\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
 };
-
-describe('the page type of a violation', () => {
-  it.each([
-    ['/', 'home'],
-    ['/c/tehly', 'category'],
-    ['/b/wienerberger', 'category'],
-    ['/vypredaj', 'category'],
-    ['/search/tehla', 'category'],
-    ['/p/tehla-plna', 'product'],
-    ['/checkout/cart', 'cart'],
-    ['/checkout/contact', 'checkout'],
-    ['/checkout/thankyou/abc', 'checkout'],
-    ['/account/profile', 'account'],
-    ['/s/kontakt', 'content'],
-    ['/blog/clanok/ako-murovat', 'content'],
-    ['/ops', 'other'],
-    ['/cesta/ktora/neexistuje', 'other'],
-  ])('%s is %s', (path, type) => {
-    expect(pageType(path)).toBe(type);
-  });
-});
 
 describe('the part of a violation', () => {
   const on = (blocked: string, source = '') => partOf({ blocked, source, document: `${SHOP}/p/tehla` });
@@ -205,7 +164,7 @@ describe('Content-Security-Policy violations on /ops', () => {
   });
 
   it('are for the operator only', async () => {
-    const anonymous = await fetch(`${api.baseUrl}/api/ops/csp-violations`);
+    const anonymous = await fetch(`${api.opsUrl}/api/ops/csp-violations`);
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     const team = await createCredential(api.db, { name: 'catalog-team-csp', area: 'catalog' });

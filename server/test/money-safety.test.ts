@@ -13,11 +13,11 @@ import { sign, SIGNATURE_HEADER } from '../src/domains/ordering/payments/gateway
 import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { BASKET_LIMITS } from '@shop/shared-kernel/schemas';
+import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 import { testContact } from './helpers/checkout-contact.ts';
 
 const SECRET = randomBytes(16).toString('hex');
-const OPERATOR = randomBytes(16).toString('hex');
 let gateway: GatewaySimulator;
 let api: TestApi;
 let variants: number[];
@@ -27,7 +27,6 @@ beforeAll(async () => {
   api = await startTestApi({
     checkout: (dataDir) => ({
       ...defaultCheckoutOptions(dataDir),
-      operatorToken: OPERATOR,
       gateway: { url: gateway.url, secret: SECRET },
       publicUrl: 'http://shop.test',
     }),
@@ -95,13 +94,9 @@ const paidNotice = (p: { gateway_ref: string; order_number: string; amount: numb
 const orderOf = async (token: string) => (await api.get(`/api/orders/${token}`)).body.data as { paymentStatus: string };
 
 const payPage = (redirectUrl: string | null) => fetch(`${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
-const operatorGet = (path: string) => api.request('GET', path, { headers: { 'x-operator-token': OPERATOR } });
-const moveOrder = (number: string, state: string) =>
-  fetch(`${api.baseUrl}/api/operator/orders/${number}/state`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-token': OPERATOR },
-    body: JSON.stringify({ state }),
-  });
+/** The operator's calls: a signed-in operator on the operator origin. */
+const operatorGet = (path: string) => api.asOperator('GET', path);
+const moveOrder = (number: string, state: string) => api.asOperator('POST', `/api/operator/orders/${number}/state`, { state });
 
 describe('one order is paid at most once', () => {
   it('paying again cancels the older payment page at the gateway', async () => {
@@ -174,8 +169,9 @@ describe('one order is paid at most once', () => {
       reason: expect.stringMatching(/^Duplicitná platba/),
     });
     expect(entry).toMatchObject({ paidAt: expect.any(String), refundedAt: expect.any(String) });
-    expect((await api.get('/api/operator/payments/refunds')).status).toBe(401);
-    const metrics = await operatorGet('/api/metrics');
+    expect((await api.ops('GET', '/api/operator/payments/refunds')).status).toBe(401);
+    expect((await api.get('/api/operator/payments/refunds')).status).toBe(404);
+    const metrics = await api.metrics();
     expect(metrics.text).toMatch(/shop_payment_notifications_total\{outcome="refund"\} [1-9]/);
   });
 
@@ -195,7 +191,24 @@ describe('one order is paid at most once', () => {
     expect((await orderOf(order.token)).paymentStatus).toBe('paid');
     // The gateway never took these hand-made payments: it refuses the refund, and the operator sees it failed.
     await api.sideWorkDone();
-    expect((await payments(order.token)).find((p) => p.refund_status !== null)?.refund_status).toBe('failed');
+    const refused = (await payments(order.token)).find((p) => p.refund_status !== null)!;
+    expect(refused.refund_status).toBe('failed');
+    // Refunded by hand at the gateway, the operator records it: once, and in the audit log under its name.
+    const byHand = `/api/operator/payments/${refused.payment_id}/refunded`;
+    // Two operators' clicks at the same moment: one records it, the other is told it is done already.
+    const both = await Promise.all([
+      api.asOperator('POST', byHand, { note: 'vrátené ručne v portáli brány' }),
+      api.asOperator('POST', byHand, { note: 'vrátené ručne v portáli brány' }),
+    ]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const recorded = both.find((answer) => answer.status === 200)!;
+    expect(recorded.body.data).toMatchObject({ paymentId: refused.payment_id, status: 'refunded', refundedAt: expect.any(String) });
+    expect((await api.asOperator('POST', byHand, { note: 'znova' })).status).toBe(409);
+    const { name } = await api.operator();
+    const log = (await releaseIdentities(api.db).recent(10)).map((row) => `${row.actor} ${row.action} ${row.detail}`);
+    expect(log.filter((line) => line.includes('refund-by-hand'))).toEqual([
+      `${name} refund-by-hand platba ${refused.payment_id}, objednávka ${order.number}: vrátené ručne v portáli brány`,
+    ]);
   });
 
   it('a payment that arrives for an order cancelled meanwhile is refunded', async () => {

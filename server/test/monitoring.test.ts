@@ -8,15 +8,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { canaryAbortReason, canaryMetrics } from '../src/infra/observability/metrics.ts';
 import { PaymentRepository } from '../src/domains/ordering/order-core/payment.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const OPERATOR = 'operator-token-for-monitoring-tests';
 const monitoring = join(import.meta.dirname, '..', '..', 'monitoring');
 const rulesText = readFileSync(join(monitoring, 'prometheus', 'alerts.yml'), 'utf8');
 const rulesTestText = readFileSync(join(monitoring, 'prometheus', 'alerts.test.yml'), 'utf8');
+const scrapeText = readFileSync(join(monitoring, 'prometheus', 'scrape.yml'), 'utf8');
+const ensurePrometheus = readFileSync(join(import.meta.dirname, '..', '..', 'tools', 'scripts', 'ensure-prometheus.mjs'), 'utf8');
 const dashboard = JSON.parse(readFileSync(join(monitoring, 'grafana', 'shop.json'), 'utf8')) as {
   panels: { title: string; targets?: { expr: string }[] }[];
 };
@@ -101,7 +101,6 @@ let exported: Set<string>;
 
 beforeAll(async () => {
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
     // As server.ts does, from the release registry and its history.
     configure: (app) =>
       canaryMetrics(app.metrics.registry, async () => ({
@@ -113,7 +112,7 @@ beforeAll(async () => {
         ],
       })),
   });
-  const res = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
+  const res = await api.metrics();
   expect(res.status).toBe(200);
   exported = exportedNames(res.text);
 });
@@ -199,7 +198,7 @@ describe('the promtool tests', () => {
 
 describe('the metrics read at scrape', () => {
   it('the canaries: the running share, and aborts by area and reason, zero for every area before the first', async () => {
-    const res = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
+    const res = await api.metrics();
     expect(res.text).toContain('shop_canary_share_percent{area="checkout"} 10');
     expect(res.text).toContain('shop_canary_aborts_total{area="checkout",reason="inp"} 1');
     expect(res.text).toContain('shop_canary_aborts_total{area="catalog",reason="operator"} 1');
@@ -211,7 +210,7 @@ describe('the metrics read at scrape', () => {
 
   it('pending refunds: how many and the oldest one’s age; none pending reads 0', async () => {
     expect(await new PaymentRepository(api.db).pendingRefunds()).toEqual({ pending: 0, oldestPendingSince: null });
-    const res = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
+    const res = await api.metrics();
     expect(res.text).toMatch(/^shop_refunds_pending 0$/m);
     expect(res.text).toMatch(/^shop_refunds_pending_oldest_age_seconds 0$/m);
 
@@ -271,10 +270,28 @@ describe('the metrics read at scrape', () => {
       .execute();
     expect(await new PaymentRepository(api.db).pendingRefunds()).toEqual({ pending: 2, oldestPendingSince: twoDaysAgo });
 
-    const text = (await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } })).text;
+    const text = (await api.metrics()).text;
     expect(text).toMatch(/^shop_refunds_pending 2$/m);
     const age = Number(/^shop_refunds_pending_oldest_age_seconds (\S+)$/m.exec(text)?.[1]);
     expect(age).toBeGreaterThanOrEqual(2 * 86_400);
     expect(age).toBeLessThan(2 * 86_400 + 60);
+  });
+});
+
+describe('how Prometheus scrapes', () => {
+  it('reads /api/metrics of every server and worker with the metrics credential as its bearer token, never an operator token', async () => {
+    const jobs = [...scrapeText.matchAll(/- job_name: (\S+)\n((?: {4}.*\n?)*)/g)].map(([, name, body]) => ({ name, body: body ?? '' }));
+    expect(jobs.map((job) => job.name)).toEqual(['shop-web', 'shop-worker']);
+    for (const job of jobs) {
+      expect(job.body).toContain('metrics_path: /api/metrics');
+      expect(job.body).toMatch(/authorization:\n\s+type: Bearer\n\s+credentials_file: \S*metrics-credential/);
+    }
+    expect(scrapeText).toContain('npm run credentials -- metrics-create');
+    expect(scrapeText + ensurePrometheus).not.toMatch(/operator[-_ ]token/i);
+    expect(ensurePrometheus).toMatch(/credentials_file: \$\{JSON\.stringify\(tokenFile\)\}/);
+    // What that credential opens: the metrics, and nothing of the operator origin (observability.test.ts checks every call).
+    const token = await api.metricsToken();
+    expect((await api.request('GET', '/api/metrics', { token })).status).toBe(200);
+    expect((await api.ops('GET', '/api/ops/audit', { token })).status).toBe(401);
   });
 });

@@ -1,16 +1,21 @@
 /**
  * What an operator sees: one JSON log line per request with a request id that the answer also
  * carries, failures logged with their cause and shown to the shopper with that id, liveness,
- * readiness, and Prometheus metrics behind the operator's token.
+ * readiness, and Prometheus metrics behind a metrics-only machine credential.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { IN_PROCESS_HEADER } from '../src/infra/observability/observability.ts';
 import { directLoad, serveApiInProcess } from '../src/web/ssr/in-process-api.ts';
+import { createCredential } from '../src/domains/releases/identities.repository.ts';
+import {
+  createMachineCredential,
+  listMachineCredentials,
+  revokeMachineCredential,
+} from '../src/domains/operators/machine-credentials.repository.ts';
+import { legacyMetricsToken } from '../src/config.ts';
 import { redactUrl } from '../src/infra/observability/redact-url.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const OPERATOR = 'operator-token-for-observability-tests';
 const lines: Record<string, unknown>[] = [];
 let api: TestApi;
 let registryReachable = true;
@@ -18,7 +23,6 @@ let registryReachable = true;
 beforeAll(async () => {
   api = await startTestApi({
     logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
     // As the shop's server does: its pages' data from this API in-process; and a page that logs its address as a route may.
     configure: (app) => {
       serveApiInProcess(app);
@@ -99,12 +103,12 @@ describe('health and readiness', () => {
 });
 
 describe('metrics', () => {
-  it('need the operator token (header or bearer) and count requests by route and status, orders, the outbox and the cache', async () => {
+  it('need a metrics credential and count requests by route and status, orders, the outbox and the cache', async () => {
     expect((await api.get('/api/metrics')).status).toBe(401);
-    expect((await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': 'wrong' } })).status).toBe(401);
+    expect((await api.request('GET', '/api/metrics', { token: 'wrong' })).status).toBe(401);
     await api.get('/api/home');
     await api.get('/api/home');
-    const res = await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${OPERATOR}` } });
+    const res = await api.metrics();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.text;
@@ -120,9 +124,63 @@ describe('metrics', () => {
   });
 });
 
+describe('the metrics credential', () => {
+  it('reads /api/metrics and nothing else; a team credential, a revoked one or an operator cookie does not read metrics', async () => {
+    const secret = await createMachineCredential(api.db, { name: 'prometheus-scope', scope: 'metrics' });
+    expect(secret).toMatch(/^shopmet_/);
+    expect((await api.request('GET', '/api/metrics', { token: secret })).status).toBe(200);
+    // Nothing of the operator origin: its reads, its order tools, its release moves, its summary.
+    for (const [method, path] of [
+      ['GET', '/api/ops/releases'],
+      ['GET', '/api/ops/audit'],
+      ['GET', '/api/operator/payments/refunds'],
+      ['GET', '/api/operator/redirects'],
+      ['GET', '/api/telemetry/summary'],
+      ['POST', '/api/ops/releases/checkout/pin'],
+      ['PUT', '/api/operator/redirects'],
+    ] as const) {
+      const answer = await api.ops(method, path, {
+        token: secret,
+        ...(method === 'GET' ? {} : { json: { old_url: '/a', new_url: '/b' } }),
+      });
+      expect(answer.status, `${method} ${path}`).toBe(401);
+    }
+    // Nothing of the shopper's either: it is no session.
+    expect((await api.request('GET', '/api/account/profile', { token: secret })).status).toBe(401);
+    // A team's release credential is no metrics credential; an operator's cookie is not read on the shop's origin.
+    const team = await createCredential(api.db, { name: 'ci-metrics-try', area: 'catalog' });
+    expect((await api.request('GET', '/api/metrics', { token: team })).status).toBe(401);
+    const { cookie } = await api.operator();
+    expect((await api.request('GET', '/api/metrics', { headers: { cookie } })).status).toBe(401);
+    // Listed, stored only as a hash, and revoked at once.
+    expect(await listMachineCredentials(api.db)).toContainEqual(
+      expect.objectContaining({ name: 'prometheus-scope', scope: 'metrics', revoked_at: null }),
+    );
+    expect(JSON.stringify(await api.db.selectFrom('machine_credentials').selectAll().execute())).not.toContain(secret.slice(8));
+    expect(await revokeMachineCredential(api.db, 'prometheus-scope')).toBe(true);
+    expect((await api.request('GET', '/api/metrics', { token: secret })).status).toBe(401);
+  });
+
+  it('replaces the operator token, which opens /api/metrics only on the migration path, off by default', async () => {
+    expect(await legacyMetricsToken({ OPERATOR_TOKEN: 'x'.repeat(32) }, api.dataDir)).toBeNull();
+    expect(await legacyMetricsToken({ METRICS_OPERATOR_TOKEN: 'on', OPERATOR_TOKEN: 'x'.repeat(32) }, api.dataDir)).toBe('x'.repeat(32));
+    expect((await api.request('GET', '/api/metrics', { token: 'x'.repeat(32) })).status).toBe(401);
+    const migrating = await startTestApi({ legacyMetricsToken: 'y'.repeat(32) });
+    try {
+      expect((await migrating.request('GET', '/api/metrics', { token: 'y'.repeat(32) })).status).toBe(200);
+      expect((await migrating.ops('GET', '/api/ops/releases', { token: 'y'.repeat(32) })).status).toBe(401);
+      expect((await migrating.ops('GET', '/api/operator/orders/100000', { headers: { 'x-operator-token': 'y'.repeat(32) } })).status).toBe(
+        401,
+      );
+    } finally {
+      await migrating.close();
+    }
+  });
+});
+
 describe("a page's data loaded in-process", () => {
   const requestsTo = async (route: string) => {
-    const text = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${OPERATOR}` } })).text;
+    const text = (await api.metrics()).text;
     const escaped = route.replace(/\//g, '\\/');
     return Number(
       new RegExp(`^shop_http_requests_total\\{method="GET",route="${escaped}",status="200"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,

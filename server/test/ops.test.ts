@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
-import { errorHandler } from '../src/infra/http/error-handler.ts';
 import {
   deploy,
   readHistory,
@@ -18,11 +14,9 @@ import {
   signManifest,
   hashBuild,
 } from '@shop/release';
-import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { tempDir } from './helpers/temp-dirs.ts';
 import { registerShopKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 
 /** The shop's release key: CI uploads below are signed with it. */
@@ -30,20 +24,14 @@ const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
 const signed = async (dir: string) =>
   signManifest(shopKey, { part: 'checkout', version: `1.0.0-${await hashBuild(dir)}`, files: await digestBuild(dir) });
 
-const operatorToken = 'operator-secret-token';
 /** The signed-in operator's Cookie header. */
 let token = '';
 let operatorName = '';
 let api: TestApi;
-const origin = mkdtempSync(join(tmpdir(), 'ops-origin-'));
+const origin = tempDir('ops-origin-');
 const storage = localDirectoryStorage(origin);
-const app = Fastify();
-// As in the shop's server: every error answers in the one error shape (the routes' error schemas expect it).
-app.setErrorHandler(errorHandler);
-let base = '';
 
 beforeAll(async () => {
-  api = await startTestApi();
   for (const marker of ['one', 'two']) {
     await deploy({
       storage,
@@ -55,36 +43,35 @@ beforeAll(async () => {
     });
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'team' } });
-  const keys = releaseKeys(api.db);
-  await registerShopKey(keys, shopKey);
   const health = async () => [{ area: 'checkout', version: (await readRegistry(storage)).areas.checkout!.version, views: 12, errors: 3 }];
-  await app.register(opsRoutes, {
-    prefix: '/api',
-    storage,
-    operatorToken,
-    publicUrl: 'https://shop.example',
-    health,
-    identities: releaseIdentities(api.db),
-    operators: operatorAccounts(api.db),
-    keys,
-    inventory: {
-      tagManagerId: 'GTM-OPSTEST',
-      policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example', reportTo: true },
-    },
+  api = await startTestApi({
+    operatorConsole: ({ db }) => ({
+      storage,
+      publicUrl: 'https://shop.example',
+      health,
+      keys: releaseKeys(db),
+      inventory: {
+        tagManagerId: 'GTM-OPSTEST',
+        policy: { assetOrigin: 'https://cdn.example', tagManager: true, gateway: 'https://pay.example', reportTo: true },
+      },
+    }),
   });
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
-  ({ cookie: token, name: operatorName } = await signInOperator(api.db, base));
+  await registerShopKey(releaseKeys(api.db), shopKey);
+  ({ cookie: token, name: operatorName } = await api.operator());
 });
 afterAll(async () => {
-  await app.close();
   await api?.close();
-  rmSync(origin, { recursive: true, force: true });
 });
 
-const call = (path: string, init: RequestInit & { token?: string } = {}) =>
-  fetch(`${base}/api/ops${path}`, {
-    ...init,
-    headers: { ...(init.token ? { cookie: init.token } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+/** A call of the console on the operator origin (JSON from its own origin, as the console sends it). */
+const call = (path: string, init: { method?: string; body?: string; token?: string } = {}) =>
+  fetch(`${api.opsUrl}/api/ops${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      ...(init.token ? { cookie: init.token } : {}),
+      ...(init.body ? { 'content-type': 'application/json', origin: api.opsUrl } : {}),
+    },
+    ...(init.body ? { body: init.body } : {}),
   });
 
 describe('operator calls', () => {
@@ -94,8 +81,8 @@ describe('operator calls', () => {
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } });
     }
-    // The shared operator token no longer opens /api/ops.
-    const byToken = await fetch(`${base}/api/ops/releases`, { headers: { authorization: `Bearer ${operatorToken}` } });
+    // Nothing but a team's credential opens /api/ops with a Bearer token.
+    const byToken = await fetch(`${api.opsUrl}/api/ops/releases`, { headers: { authorization: 'Bearer operator-secret-token' } });
     expect(byToken.status).toBe(401);
     expect(((await byToken.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
   });

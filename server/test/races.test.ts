@@ -3,22 +3,19 @@
  * this run's engine: SQLite, or PostgreSQL under read committed when DATABASE_URL is set. The
  * multi-server tests run the same rules through nginx.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { RACE_RULES, type RaceTarget } from './helpers/race-rules.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const OPERATOR = randomBytes(16).toString('hex');
 let api: TestApi;
 let target: RaceTarget;
 
 beforeAll(async () => {
-  api = await startTestApi({ checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }) });
+  api = await startTestApi();
   let taken = 0;
   target = {
     url: api.baseUrl,
-    operatorToken: OPERATOR,
+    operator: { url: api.opsUrl, cookie: (await api.operator()).cookie },
     variants: async () =>
       (
         await api.db

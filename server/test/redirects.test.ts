@@ -13,12 +13,11 @@ import { emptyRegistry, localDirectoryStorage, REGISTRY_KEY } from '@shop/releas
 import type { RedirectEntry } from '@shop/shared-kernel/contract';
 import { shellHost } from '../src/web/shell-host.ts';
 import { RedirectLookup, redirectsChanged } from '../src/domains/catalog/redirect/redirect-lookup.ts';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
+import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
 
 const originDir = mkdtempSync(join(tmpdir(), 'redirects-'));
 let api: TestApi;
-const operatorToken = 'operator-token-for-redirect-tests';
 
 /** A released shell (rendered in the browser: it has no server build) and an area whose pages include /doprava-a-platba. */
 function fakeRelease() {
@@ -46,7 +45,6 @@ function fakeRelease() {
 beforeAll(async () => {
   fakeRelease();
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken }),
     configure: (app) => {
       void app.register(shellHost, {
         storage: localDirectoryStorage(originDir),
@@ -54,7 +52,7 @@ beforeAll(async () => {
         gtmId: null,
         registryPollMs: 60_000,
         telemetrySample: 1,
-        operatorToken,
+        previewSecret: 'preview-secret-for-redirect-tests',
         publicUrl: 'https://shop.example',
         integrity: null,
       });
@@ -67,8 +65,8 @@ afterAll(async () => {
 });
 
 const load = (path: string) => fetch(`${api.baseUrl}${path}`, { redirect: 'manual' });
-const operator = (method: 'PUT' | 'DELETE', path: string, json?: unknown, token = operatorToken) =>
-  api.request(method, path, { ...(json === undefined ? {} : { json }), headers: { 'x-operator-token': token } });
+/** A change of a signed-in operator, on the operator origin. */
+const operator = (method: 'PUT' | 'DELETE', path: string, json?: unknown) => api.asOperator(method, path, json);
 const store = (old_url: string, new_url: string) => operator('PUT', '/api/operator/redirects', { old_url, new_url });
 const remove = (oldUrl: string) => operator('DELETE', `/api/operator/redirects?old_url=${encodeURIComponent(oldUrl)}`);
 
@@ -119,12 +117,50 @@ describe('a direct load of an old address', () => {
 });
 
 describe('the operator’s redirects', () => {
-  it('are changed only with the operator’s token', async () => {
-    const refused = await operator('PUT', '/api/operator/redirects', { old_url: '/a', new_url: '/b' }, 'wrong-token');
+  it('are changed only by a signed-in operator on the operator origin, and each change names the operator in the audit log', async () => {
+    const refused = await api.ops('PUT', '/api/operator/redirects', { json: { old_url: '/a', new_url: '/b' }, token: 'wrong-token' });
     expect(refused.status).toBe(401);
     expectErrorShape(refused.body, 'unauthorized');
-    expect((await api.request('DELETE', '/api/operator/redirects?old_url=/akcia')).status).toBe(401);
+    expect((await api.ops('DELETE', '/api/operator/redirects?old_url=/akcia')).status).toBe(401);
+    // The shop's origin has no operator calls at all.
+    const { cookie } = await api.operator();
+    const onShop = await api.request('PUT', '/api/operator/redirects', { json: { old_url: '/a', new_url: '/b' }, headers: { cookie } });
+    expect(onShop.status).toBe(404);
+    expectErrorShape(onShop.body, 'not_found');
     expect((await load('/akcia')).status).toBe(301);
+
+    expect((await store('/zaznam', '/vypredaj')).status).toBe(200);
+    expect((await remove('/zaznam')).status).toBe(200);
+    const { name } = await api.operator();
+    const log = (await releaseIdentities(api.db).recent(10)).map((row) => `${row.actor} ${row.action} ${row.detail}`);
+    expect(log).toEqual(expect.arrayContaining([`${name} redirect-put /zaznam → /vypredaj`, `${name} redirect-delete /zaznam`]));
+    const listed = await api.asOperator<{ data: RedirectEntry[] }>('GET', '/api/operator/redirects');
+    expect(listed.body.data).toContainEqual({ old_url: '/akcia', new_url: '/vypredaj' });
+  });
+
+  it('keep the checkout, the payment and the account inside the shop: refused in Slovak when stored, never followed when found', async () => {
+    for (const [old_url, new_url] of [
+      ['/checkout/cart', 'https://pay-example.org/kosik'],
+      ['/checkout', 'https://pay-example.org/'],
+      ['/account/login', 'http://evil.example/prihlasenie'],
+      ['/payment/success', 'https://evil.example/'],
+    ]) {
+      const refused = await store(old_url!, new_url!);
+      expect(refused.status, old_url).toBe(422);
+      expect(refused.body.error).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('/checkout…') });
+    }
+    // Inside the shop they may move; down a chain they still may not leave it.
+    expect((await store('/checkout/stary-kosik', '/checkout/cart')).status).toBe(200);
+    expect((await store('/account/stare', '/medzikrok')).status).toBe(200);
+    expect((await store('/medzikrok', 'https://evil.example/')).status).toBe(422);
+    // A row written past the API (before the rule, or by hand) is never followed out of the shop.
+    await api.db.insertInto('redirects').values({ old_url: '/checkout/contact', new_url: 'https://pay-example.org/kontakt' }).execute();
+    redirectsChanged();
+    expect((await load('/checkout/contact')).status).not.toBe(301);
+    expect((await api.get('/api/redirect?path=/checkout/contact')).body).toEqual({ data: null });
+    await api.db.deleteFrom('redirects').where('old_url', '=', '/checkout/contact').execute();
+    await remove('/checkout/stary-kosik');
+    await remove('/account/stare');
   });
 
   it('refuse targets that are not a path of the shop or an http(s) address, old addresses the shop serves, and loops', async () => {

@@ -40,7 +40,7 @@ function run(script: string[]): Promise<{ code: number; stdout: string; stderr: 
     );
   });
 }
-const auditVerify = () => run(['src/domains/releases/credentials-cli.ts', 'audit-verify']);
+const auditVerify = () => run(['src/domains/operators/credentials-cli.ts', 'audit-verify']);
 
 /** A statement the database must refuse: its error message. */
 async function refused(statement: Promise<unknown>): Promise<string> {

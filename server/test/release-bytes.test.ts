@@ -26,7 +26,6 @@ import {
   releaseIntegrity,
   type ReleaseStorage,
 } from '@shop/release';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { integrityFindings } from '../src/domains/releases/integrity-findings.repository.ts';
 import { startIntegrityWatch, type IntegrityWatch } from '../src/domains/releases/integrity-watch.ts';
@@ -40,8 +39,6 @@ import { startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { nonCanonical, rawGet } from './helpers/path-spellings.ts';
 
-/** Opens /api/metrics. */
-const METRICS_TOKEN = 'metrics-token-for-bytes';
 const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
 const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 /** The origin's own kept verdicts wait this long after a file's last change (verified-files.ts), and a little more. */
@@ -97,7 +94,7 @@ function watchOf(storage: ReleaseStorage, check: ReleasedFileCheck, served?: Ser
 }
 
 beforeAll(async () => {
-  api = await startTestApi({ checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: METRICS_TOKEN }) });
+  api = await startTestApi();
   await registerShopKey(releaseKeys(api.db), shopKey);
   s3 = await startS3Server();
   origins.local = await prepare(localDirectoryStorage(join(scratch, 'origin')));
@@ -124,7 +121,7 @@ const get = (origin: Origin, file: string, encoding = 'identity') =>
   origin.server.inject({ url: `/remotes/checkout/${origin.checkout}/${file}`, headers: { 'accept-encoding': encoding } });
 const findings = () => integrityFindings(api.db).recent(100);
 async function counted(kind: string): Promise<number> {
-  const metrics = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+  const metrics = (await api.metrics()).text;
   return Number(
     new RegExp(`^shop_release_integrity_findings_total\\{part="checkout",kind="${kind}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0,
   );
@@ -309,7 +306,7 @@ describe("the shop's own server", () => {
       gtmId: null,
       registryPollMs: 60_000,
       telemetrySample: 1,
-      operatorToken: 'operator-token-for-bytes',
+      previewSecret: 'preview-secret-for-bytes',
       publicUrl: 'https://shop.example',
       integrity: releaseIntegrity({ storage: origin.storage, keys: trustedKeys }),
       pageCacheMs: 0,
@@ -346,7 +343,7 @@ describe("the shop's own origin as the areas' fallback", () => {
       gtmId: null,
       registryPollMs: 60_000,
       telemetrySample: 1,
-      operatorToken: 'operator-token-for-bytes',
+      previewSecret: 'preview-secret-for-bytes',
       publicUrl: 'https://shop.example',
       integrity: releaseIntegrity({ storage: origin.storage, keys: trustedKeys }),
       pageCacheMs: 0,

@@ -3,14 +3,10 @@
  * pins and rolls back its own area only; everything else is refused with 403 and, allowed or not,
  * every release action is in the append-only audit log. A signed-in operator does all, under its name.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorHandler } from '../src/infra/http/error-handler.ts';
-import { createCredential, releaseIdentities, revokeCredential } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
+import { createCredential, revokeCredential } from '../src/domains/releases/identities.repository.ts';
 import {
   deploy,
   readHistory,
@@ -23,18 +19,15 @@ import {
   hashBuild,
   signMoveRequest,
 } from '@shop/release';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { signInOperator, type SignedInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { tempDir } from './helpers/temp-dirs.ts';
 import { createTeamSigningKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 
-const operatorToken = 'operator-secret-token-for-identities';
 let operator: SignedInOperator;
-const origin = mkdtempSync(join(tmpdir(), 'release-identities-'));
+const origin = tempDir('release-identities-');
 const storage = localDirectoryStorage(origin);
-const app = Fastify();
-app.setErrorHandler(errorHandler);
 let api: TestApi;
 let base = '';
 let checkoutTeam = '';
@@ -42,7 +35,10 @@ let checkoutTeam = '';
 let checkoutKey: SigningKey;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({
+    operatorConsole: ({ db }) => ({ storage, publicUrl: 'https://shop.example', keys: releaseKeys(db) }),
+  });
+  base = api.opsUrl;
   for (const area of ['checkout', 'account']) {
     for (const marker of ['one', 'two']) {
       await deploy({
@@ -60,24 +56,12 @@ beforeAll(async () => {
     }
   }
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance: { who: 'seed' } });
-  await app.register(opsRoutes, {
-    prefix: '/api',
-    storage,
-    operatorToken,
-    publicUrl: 'https://shop.example',
-    identities: releaseIdentities(api.db),
-    operators: operatorAccounts(api.db),
-    keys: releaseKeys(api.db),
-  });
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
   operator = await signInOperator(api.db, base, 'dispecer');
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
   checkoutKey = readSigningKey((await createTeamSigningKey(releaseKeys(api.db), 'ci-checkout', 'checkout')).privateKeyPem);
 });
 afterAll(async () => {
-  await app.close();
   await api?.close();
-  rmSync(origin, { recursive: true, force: true });
 });
 
 /** A team's credential as the Bearer token, or a signed-in operator's cookie. */
@@ -85,7 +69,7 @@ const call = (path: string, who: string | SignedInOperator, body: unknown = {}) 
   fetch(`${base}/api/ops${path}`, {
     method: 'POST',
     headers: {
-      ...(typeof who === 'string' ? { authorization: `Bearer ${who}` } : { cookie: who.cookie }),
+      ...(typeof who === 'string' ? { authorization: `Bearer ${who}` } : { cookie: who.cookie, origin: base }),
       'content-type': 'application/json',
     },
     body: JSON.stringify(body),
@@ -178,8 +162,8 @@ describe('a signed-in operator', () => {
     expect((await readHistory(storage)).at(-1)).toMatchObject({ part: 'account', action: 'unpin', who: 'dispecer' });
   });
 
-  it('is not the shared operator token, which no longer opens /api/ops', async () => {
-    const refused = await call('/releases/account/pin', operatorToken);
+  it('is no shared token: an unknown Bearer token opens nothing of /api/ops', async () => {
+    const refused = await call('/releases/account/pin', 'operator-secret-token-for-identities');
     expect(refused.status).toBe(401);
     expect((await audit())[0]).not.toMatchObject({ action: 'pin', allowed: true });
   });

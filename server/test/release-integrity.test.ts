@@ -15,10 +15,8 @@ import { brotliCompressSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { scriptHash } from '../src/infra/http/security-headers.ts';
-import { createCredential, releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
+import { createCredential } from '../src/domains/releases/identities.repository.ts';
 import { integrityFindings } from '../src/domains/releases/integrity-findings.repository.ts';
 import { startIntegrityWatch, type IntegrityPolicy } from '../src/domains/releases/integrity-watch.ts';
 import {
@@ -39,17 +37,13 @@ import {
   packBuild,
 } from '@shop/release';
 import { createTeamSigningKey, registerShopKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { buildStaticOrigin } from '../src/web/static-origin.ts';
 import { releasedFileCheck } from '../src/web/verified-files.ts';
 import { evaluateServerBundle } from '../src/web/ssr/server-bundles.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 
-/** Opens /api/metrics (the operator token of the shop's other operator tools). */
-const METRICS_TOKEN = 'metrics-token-for-integrity';
 const origin = mkdtempSync(join(tmpdir(), 'release-integrity-'));
 const storage = localDirectoryStorage(origin);
 const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
@@ -57,6 +51,8 @@ const app = Fastify();
 app.setErrorHandler(errorHandler);
 let api: TestApi;
 let base = '';
+/** The operator origin: the console's calls and the CI uploads. */
+let opsBase = '';
 let checkoutTeam = '';
 let checkoutKey = readSigningKey(generateSigningKey().privateKeyPem);
 let accountKey = readSigningKey(generateSigningKey().privateKeyPem);
@@ -64,7 +60,19 @@ const refusedVersions: string[] = [];
 const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 
 beforeAll(async () => {
-  api = await startTestApi({ checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: METRICS_TOKEN }) });
+  api = await startTestApi({
+    operatorConsole: ({ db }) => {
+      const keys = releaseKeys(db);
+      return {
+        storage,
+        publicUrl: 'https://shop.example',
+        keys,
+        integrity: releaseIntegrity({ storage, keys: () => keys.trusted() }),
+        findings: integrityFindings(db),
+      };
+    },
+  });
+  opsBase = api.opsUrl;
   const keys = releaseKeys(api.db);
   await registerShopKey(keys, shopKey);
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
@@ -90,24 +98,13 @@ beforeAll(async () => {
     provenance: { who: 'seed' },
     signingKey: shopKey,
   });
-  await app.register(opsRoutes, {
-    prefix: '/api',
-    storage,
-    operatorToken: 'operator-token-for-integrity',
-    publicUrl: 'https://shop.example',
-    identities: releaseIdentities(api.db),
-    operators: operatorAccounts(api.db),
-    keys,
-    integrity,
-    findings: integrityFindings(api.db),
-  });
   await app.register(shellHost, {
     storage,
     assetOrigin: 'https://cdn.example',
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    operatorToken: 'operator-token-for-integrity',
+    previewSecret: 'preview-secret-for-integrity',
     publicUrl: 'https://shop.example',
     integrity,
     pageCacheMs: 0,
@@ -129,7 +126,7 @@ const versionDir = (part: string, version: string) => join(origin, part === 'she
 /** A CI upload of a checkout build: its files and the manifest signed as given. */
 async function upload(dir: string, manifest: SignedManifest, token = checkoutTeam, area = 'checkout') {
   const { files } = await packBuild(dir);
-  return fetch(`${base}/api/ops/releases/${area}/upload`, {
+  return fetch(`${opsBase}/api/ops/releases/${area}/upload`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ packageVersion: '1.0.0', budgetBytes: null, who: 'pipeline', files, mode: 'live', manifest }),
@@ -165,7 +162,7 @@ describe('an upload', () => {
     const version = await liveCheckout();
     expect(readFileSync(join(versionDir('checkout', version), 'release-manifest.json'), 'utf8')).toContain('"assets/page.js"');
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+    await fetch(`${opsBase}/api/ops/releases/checkout/unpin`, {
       method: 'POST',
       headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
       body: '{}',
@@ -220,7 +217,7 @@ describe('an upload', () => {
     expect(((await respelledReplay.json()) as { error: { message: string } }).error.message).toContain('replayed upload');
     expect(registryBytes()).toBe(before);
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+    await fetch(`${opsBase}/api/ops/releases/checkout/unpin`, {
       method: 'POST',
       headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
       body: '{}',
@@ -236,7 +233,7 @@ describe('a build that brings its own compressed copies', () => {
     const before = registryBytes();
     // A brotli bomb beside the small entry: the release makes its copies itself, so an upload never carries one.
     for (const name of ['remoteEntry.js.br', 'assets/page.js.gz']) {
-      const response = await fetch(`${base}/api/ops/releases/checkout/upload`, {
+      const response = await fetch(`${opsBase}/api/ops/releases/checkout/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -279,7 +276,7 @@ describe('a signed upload sent several times at once', () => {
       .execute();
     expect(accepted).toHaveLength(1);
     await rollback({ storage, part: 'checkout', provenance: { who: 'test' } });
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+    await fetch(`${opsBase}/api/ops/releases/checkout/unpin`, {
       method: 'POST',
       headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
       body: '{}',
@@ -389,7 +386,7 @@ async function servePage() {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    operatorToken: 'operator-token-for-integrity',
+    previewSecret: 'preview-secret-for-integrity',
     publicUrl: 'https://shop.example',
     integrity,
     pageCacheMs: 0,
@@ -464,7 +461,7 @@ describe('the integrity watch', () => {
       ]),
     );
     // Counted in the metrics, from the database (every server reports the same), with the time of the check.
-    const metrics = (await api.request('GET', '/api/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+    const metrics = (await api.metrics()).text;
     expect(Number(/shop_release_integrity_findings_total\{part="checkout",kind="file"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(
       1,
     );
@@ -484,7 +481,7 @@ describe('the integrity watch', () => {
   });
 
   it('finds a changed compressed copy; with the alert-only policy it records the difference and moves nothing', async () => {
-    await fetch(`${base}/api/ops/releases/checkout/unpin`, {
+    await fetch(`${opsBase}/api/ops/releases/checkout/unpin`, {
       method: 'POST',
       headers: { authorization: `Bearer ${checkoutTeam}`, 'content-type': 'application/json' },
       body: '{}',
@@ -525,8 +522,8 @@ describe('the integrity watch', () => {
   });
 
   it('are shown on /ops to a signed-in operator (file, version, what was done), never to an area team', async () => {
-    const operator = await signInOperator(api.db, base);
-    const shown = await fetch(`${base}/api/ops/integrity`, { headers: { cookie: operator.cookie } });
+    const operator = await api.operator();
+    const shown = await fetch(`${opsBase}/api/ops/integrity`, { headers: { cookie: operator.cookie } });
     expect(shown.status).toBe(200);
     const { data } = (await shown.json()) as {
       data: { findings: { part: string; subject: string; action: string; expected: string | null }[] };
@@ -541,7 +538,7 @@ describe('the integrity watch', () => {
         }),
       ]),
     );
-    expect((await fetch(`${base}/api/ops/integrity`, { headers: { authorization: `Bearer ${checkoutTeam}` } })).status).toBe(403);
+    expect((await fetch(`${opsBase}/api/ops/integrity`, { headers: { authorization: `Bearer ${checkoutTeam}` } })).status).toBe(403);
   });
 });
 

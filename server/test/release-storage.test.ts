@@ -287,17 +287,8 @@ describe('storage from the environment', () => {
     expect(storage.localPath('remotes/checkout/1.0.0-aaaa')).toBe(join('/srv/origin', S3_CACHE_DIR, 'remotes/checkout/1.0.0-aaaa'));
   });
 
-  it('refuses a bad bucket, prefix, region or endpoint', () => {
-    for (const S3_BUCKET of ['Shop', 'ab', 'a'.repeat(64), 'shop..releases', '-shop', 'shop_releases', '192.168.1.1', 'shop/x']) {
-      expect(() => storageFromEnv({ S3_BUCKET }, '/srv/origin'), S3_BUCKET).toThrow(/S3_BUCKET/);
-    }
-    for (const S3_PREFIX of ['/abs', '../up', 'a/../b', 'a//b', 'a b', 'x'.repeat(201), 'ä']) {
-      expect(() => storageFromEnv({ S3_BUCKET: 'shop', S3_PREFIX }, '/srv/origin'), S3_PREFIX).toThrow(/S3_PREFIX/);
-    }
-    expect(() => storageFromEnv({ S3_BUCKET: 'shop', S3_REGION: 'EU Central' }, '/srv/origin')).toThrow(/S3_REGION/);
-    for (const S3_ENDPOINT of ['localhost:9000', 'ftp://host', 'http://user:secret@host']) {
-      expect(() => storageFromEnv({ S3_BUCKET: 'shop', S3_ENDPOINT }, '/srv/origin'), S3_ENDPOINT).toThrow(/S3_ENDPOINT/);
-    }
+  it('refuses bad S3 settings before any request (the rules: tools/s3/test/settings.test.ts)', () => {
+    expect(() => storageFromEnv({ S3_BUCKET: 'Shop' }, '/srv/origin')).toThrow(/S3_BUCKET/);
   });
 
   it('reaches an S3-compatible endpoint with credentials from the default chain', async () => {

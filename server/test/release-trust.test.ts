@@ -38,17 +38,14 @@ import {
 } from '@shop/release';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { createCredential, releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
 import { integrityFindings } from '../src/domains/releases/integrity-findings.repository.ts';
 import { startIntegrityWatch } from '../src/domains/releases/integrity-watch.ts';
 import { createTeamSigningKey, registerShopKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 import { registryBook, setFloor, type TrustedRegistry } from '../src/domains/releases/registry.repository.ts';
 import { watchMoveRequests, type MoveRequestsWatch } from '../src/domains/releases/move-requests.ts';
 import { verifyAuditChain } from '../src/domains/releases/audit-log.repository.ts';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 
@@ -88,11 +85,13 @@ const exported = () =>
     revision: string;
     areas: { checkout: { version: string } };
   };
+/** A release call on the operator origin: as the signed-in operator (its code fresh), or a team's credential. */
 const ops = (path: string, body: unknown, auth: { cookie?: string; bearer?: string } = { cookie: operator }) =>
-  fetch(`${base}/api/ops${path}`, {
+  fetch(`${api.opsUrl}/api/ops${path}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
+      origin: api.opsUrl,
       ...(auth.cookie ? { cookie: auth.cookie } : {}),
       ...(auth.bearer ? { authorization: `Bearer ${auth.bearer}` } : {}),
     },
@@ -116,12 +115,26 @@ async function requestMove(command: MoveCommand, key: SigningKey = shopKey, base
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
+  // The operator origin's release calls on this origin and this registry, as server.ts builds them.
+  api = await startTestApi({
+    operatorConsole: ({ db }) => {
+      book = registryBook(db);
+      const keys = releaseKeys(db);
+      return {
+        storage,
+        book,
+        setFloor: (change) => setFloor(db, book, change),
+        publicUrl: 'https://shop.example',
+        keys,
+        integrity: releaseIntegrity({ storage, keys: () => keys.trusted() }),
+        findings: integrityFindings(db),
+      };
+    },
+  });
   const keys = releaseKeys(api.db);
   await registerShopKey(keys, shopKey);
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout', area: 'checkout' });
   checkoutKey = readSigningKey((await createTeamSigningKey(keys, 'ci-checkout', 'checkout')).privateKeyPem);
-  book = registryBook(api.db);
   const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
   const identities = releaseIdentities(api.db);
   const findings = integrityFindings(api.db);
@@ -136,19 +149,6 @@ beforeAll(async () => {
     provenance: { who: 'test' },
     signingKey: shopKey,
   });
-  await app.register(opsRoutes, {
-    prefix: '/api',
-    storage,
-    book,
-    setFloor: (change) => setFloor(api.db, book, change),
-    operatorToken: 'operator-token-for-trust',
-    publicUrl: 'https://shop.example',
-    identities,
-    operators: operatorAccounts(api.db),
-    keys,
-    integrity,
-    findings,
-  });
   await app.register(shellHost, {
     storage,
     book,
@@ -156,14 +156,14 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    operatorToken: 'operator-token-for-trust',
+    previewSecret: 'preview-secret-for-trust',
     publicUrl: 'https://shop.example',
     integrity,
     pageCacheMs: 0,
     serverRender: false,
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
-  ({ cookie: operator } = await signInOperator(api.db, base));
+  ({ cookie: operator } = await api.operator());
   // Every test starts from a clean part: the rollbacks below pin it.
 });
 afterAll(async () => {
@@ -444,7 +444,7 @@ describe('the watches’ moves', () => {
 describe("the owner's release key", () => {
   const credentials = (args: string[], env: NodeJS.ProcessEnv) =>
     new Promise<{ code: number; output: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/domains/releases/credentials-cli.ts', ...args], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/domains/operators/credentials-cli.ts', ...args], {
         cwd: join(import.meta.dirname, '..'),
         env: {
           ...process.env,

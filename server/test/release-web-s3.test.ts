@@ -17,7 +17,6 @@ import { brotliDecompressSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import {
   deploy,
   readRegistry,
@@ -41,12 +40,9 @@ import { buildStaticOrigin, IMMUTABLE, releasedFileOf } from '../src/web/static-
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
-import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const operatorToken = 'operator-token-for-s3-web-tests';
+const previewSecret = 'preview-secret-for-s3-web-tests';
 const provenance = { who: 'team', reason: 'internal reason' };
 const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 
@@ -138,15 +134,8 @@ beforeAll(async () => {
 
   // As server.ts puts the server together, on that one storage.
   app.setErrorHandler(errorHandler);
-  api = await startTestApi();
-  await app.register(opsRoutes, {
-    prefix: '/api',
-    storage,
-    operatorToken,
-    publicUrl: 'https://shop.example',
-    identities: releaseIdentities(api.db),
-    operators: operatorAccounts(api.db),
-  });
+  // The operator origin beside it, on the same storage.
+  api = await startTestApi({ operatorConsole: { storage, previewSecret, publicUrl: 'https://shop.example' } });
   registryEvents(app, { storage });
   await app.register(shellHost, {
     storage,
@@ -154,7 +143,7 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    operatorToken,
+    previewSecret,
     publicUrl: 'https://shop.example',
     integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }),
   });
@@ -172,7 +161,7 @@ beforeAll(async () => {
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   assetBase = await assets.listen({ port: 0, host: '127.0.0.1' });
   localAssetBase = await localAssets.listen({ port: 0, host: '127.0.0.1' });
-  operatorCookie = (await signInOperator(api.db, base)).cookie;
+  operatorCookie = (await api.operator()).cookie;
 });
 afterAll(async () => {
   await Promise.allSettled([app.close(), assets?.close(), localAssets?.close()]);
@@ -382,12 +371,14 @@ describe('the static origin on S3', () => {
 
 describe('registry events and operator calls on S3', () => {
   it('show the releases in force on /api/ops/releases', async () => {
-    const response = await fetch(`${base}/api/ops/releases`, { headers: { cookie: operatorCookie } });
+    const response = await fetch(`${api.opsUrl}/api/ops/releases`, { headers: { cookie: operatorCookie } });
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as { data: { registry: boolean; parts: { part: string; version: string | null }[] } };
     expect(data.registry).toBe(true);
     expect(data.parts.find((part) => part.part === 'checkout')?.version).toBe((await readRegistry(storage)).areas.checkout!.version);
-    expect((await fetch(`${base}/api/ops/releases`)).status).toBe(401);
+    expect((await fetch(`${api.opsUrl}/api/ops/releases`)).status).toBe(401);
+    // The shop's origin has none of it.
+    expect((await fetch(`${base}/api/ops/releases`, { headers: { cookie: operatorCookie } })).status).toBe(404);
   });
 
   it('tell an open tab of a deploy and of a rollback from /ops within a few seconds (the registry watched every 500 ms)', async () => {
@@ -406,9 +397,9 @@ describe('registry events and operator calls on S3', () => {
       expect(await (await fetch(`${base}/checkout/cart`)).text()).toContain('Košík v2 zo servera');
       expect(moved).not.toBe(checkout);
 
-      const rolledBack = await fetch(`${base}/api/ops/releases/checkout/rollback`, {
+      const rolledBack = await fetch(`${api.opsUrl}/api/ops/releases/checkout/rollback`, {
         method: 'POST',
-        headers: { cookie: operatorCookie, 'content-type': 'application/json' },
+        headers: { cookie: operatorCookie, 'content-type': 'application/json', origin: api.opsUrl },
         body: JSON.stringify({ reason: 'test' }),
       });
       expect(rolledBack.status).toBe(200);

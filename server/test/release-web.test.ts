@@ -28,7 +28,7 @@ import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { inlineScriptHashes } from '../src/infra/http/security-headers.ts';
 
-const operatorToken = 'operator-token-for-web-tests';
+const previewSecret = 'preview-secret-for-web-tests';
 const origin = mkdtempSync(join(tmpdir(), 'release-web-'));
 const storage = localDirectoryStorage(origin);
 const provenance = { who: 'team', reason: 'internal reason' };
@@ -78,7 +78,7 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    operatorToken,
+    previewSecret,
     publicUrl: 'https://shop.example',
     integrity,
   });
@@ -141,7 +141,7 @@ describe("a page's Content-Security-Policy", () => {
 
 describe('preview links', () => {
   it('make this browser load the previewed version and its pages, with the revision in force, until it ends the preview', async () => {
-    const token = signPreview(operatorToken, { area: 'checkout', version: previewed });
+    const token = signPreview(previewSecret, { area: 'checkout', version: previewed });
     const opened = await fetch(`${base}/preview?token=${token}`, { redirect: 'manual' });
     expect(opened.status).toBe(303);
     const cookie = opened.headers.get('set-cookie')!;
@@ -166,7 +166,7 @@ describe('preview links', () => {
   });
 
   it('refuse a forged or tampered link, and ignore a forged cookie', async () => {
-    const forged = signPreview('not-the-operator-token', { area: 'checkout', version: previewed });
+    const forged = signPreview('not-the-preview-secret', { area: 'checkout', version: previewed });
     const response = await fetch(`${base}/preview?token=${forged}`, { redirect: 'manual' });
     expect(response.status).toBe(403);
     expect(await response.text()).toContain('Odkaz na náhľad je neplatný');

@@ -14,20 +14,13 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploy, generateSigningKey, localDirectoryStorage, readSigningKey, releaseIntegrity } from '@shop/release';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
 import { renderFailuresReader } from '../src/domains/ops/console/render-failures.ts';
 import { recordRenderFailure } from '../src/domains/ops/telemetry/render-failures.repository.ts';
-import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 import { hostileAreaBuild, smallShellBuild, type HostileTargets } from './helpers/hostile-builds.ts';
 
-const OPERATOR = 'render-sandbox-operator';
-const lazily = <T extends object>(make: () => T): T => new Proxy({} as T, { get: (_target, name) => make()[name as keyof T] });
 const origin = tempDir('render-sandbox-origin-');
 const storage = localDirectoryStorage(origin);
 const key = generateSigningKey();
@@ -64,7 +57,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const listenerPort = (listener.address() as { port: number }).port;
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
+    // The operator origin lists the failures the shop's renders record.
+    operatorConsole: ({ db }) => ({ storage, publicUrl: 'https://shop.example', renderFailures: renderFailuresReader(db) }),
     configure: (app, { db, dataDir }) => {
       targets = {
         secretFile: join(dataDir, existsSync(join(dataDir, 'shop.sqlite')) ? 'shop.sqlite' : 'jwt-secret'),
@@ -72,15 +66,6 @@ beforeAll(async () => {
         ports: [listenerPort, ...servicePorts()],
         variable: 'JWT_SECRET',
       };
-      void app.register(opsRoutes, {
-        prefix: '/api',
-        storage,
-        operatorToken: OPERATOR,
-        publicUrl: 'https://shop.example',
-        identities: lazily(() => releaseIdentities(db)),
-        operators: lazily(() => operatorAccounts(db)),
-        renderFailures: renderFailuresReader(db),
-      });
       void app.register(async (scope) => {
         await shellHost(scope, {
           storage,
@@ -88,7 +73,7 @@ beforeAll(async () => {
           gtmId: null,
           registryPollMs: 60_000,
           telemetrySample: 0,
-          operatorToken: OPERATOR,
+          previewSecret: 'preview-secret-for-the-sandbox-test',
           publicUrl: 'https://shop.example',
           integrity,
           pageCacheMs: 5000,
@@ -168,14 +153,13 @@ describe('a hostile server build in the sandbox', () => {
     expect(connections).toBe(0);
   });
 
-  /** The failures /ops lists for a page's path. */
+  /** The failures the operator console lists for a page's path. */
   const listed = async (path: string) => {
-    const answer = await fetch(`${api.baseUrl}/api/ops/render-failures`, { headers: { cookie: operatorCookie } });
-    expect(answer.status).toBe(200);
-    const body = (await answer.json()) as {
+    const answer = await api.asOperator<{
       data: { failures: { part: string; version: string; reason: string; path: string; requestId: string }[] };
-    };
-    return body.data.failures.filter((row) => row.path === path);
+    }>('GET', '/api/ops/render-failures');
+    expect(answer.status).toBe(200);
+    return answer.body.data.failures.filter((row) => row.path === path);
   };
 
   /** The page answered as the browser renders it: 200 within 2 s, the same policy, kept by no cache. */
@@ -206,7 +190,7 @@ describe('a hostile server build in the sandbox', () => {
       expect(failure).toMatchObject({ part: 'content', version: areaVersion });
       expect(failure!.reason).toMatch(reasons);
       expect(failure!.requestId).not.toBe('');
-      const metrics = await (await fetch(`${api.baseUrl}/api/metrics`, { headers: { 'x-operator-token': OPERATOR } })).text();
+      const metrics = (await api.metrics()).text;
       expect(metrics).toMatch(
         new RegExp(
           `shop_server_render_failures_total\\{part="content",version="${areaVersion.replace(/[.+]/g, '\\$&')}",reason="[a-z]+"\\} [1-9]`,
@@ -242,11 +226,6 @@ describe('a hostile server build in the sandbox', () => {
     closed = true;
     for (const pid of pids) expect(alive(pid), `renderer ${pid}`).toBe(false);
   });
-});
-
-let operatorCookie = '';
-beforeAll(async () => {
-  operatorCookie = (await signInOperator(api.db, api.baseUrl)).cookie;
 });
 
 function alive(pid: number): boolean {

@@ -5,14 +5,12 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { securityHeaders } from '../src/infra/http/security-headers.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const OPERATOR = 'security-headers-operator';
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi({ checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }) });
+  api = await startTestApi();
 });
 afterAll(async () => {
   await api?.close();
@@ -59,7 +57,7 @@ describe('security headers', () => {
 
 describe('Content-Security-Policy reports', () => {
   const metric = async () => {
-    const text = await (await fetch(`${api.baseUrl}/api/metrics`, { headers: { 'x-operator-token': OPERATOR } })).text();
+    const text = (await api.metrics()).text;
     return Object.fromEntries([...text.matchAll(/^shop_csp_violations_total\{([^}]*)\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
   };
 

@@ -27,7 +27,6 @@ import { TELEMETRY_SESSION_COOKIE } from '../src/domains/ops/telemetry/telemetry
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 
-const OPERATOR = 'telemetry-trust-operator';
 const SHOP = 'https://obchod.example.sk';
 const STABLE = '1.0.0-stable';
 const CANARY = '1.1.0-canary';
@@ -59,7 +58,7 @@ beforeAll(async () => {
   };
   writeFileSync(storage.localPath(REGISTRY_KEY), JSON.stringify(registry));
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR, publicUrl: SHOP }),
+    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), publicUrl: SHOP }),
     // The per-address report limit is not what refuses a forgery here.
     telemetryRateLimit: { max: 1_000_000, timeWindowMs: 60_000 },
     telemetrySessionRateLimit: { max: SESSIONS_PER_ADDRESS, timeWindowMs: 10 * 60_000 },
@@ -191,7 +190,7 @@ describe('forged telemetry cannot steer a canary', () => {
       expect(res.body.error.message).toBe('Hlásenia o fungovaní obchodu prijímame len zo stránok obchodu.');
     }
     expect(await judged()).toEqual(before);
-    const metrics = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
+    const metrics = await api.metrics();
     expect(Number(/^shop_client_telemetry_dropped_total\{reason="cross_site"\} (\d+)/m.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(
       1007,
     );
@@ -216,7 +215,7 @@ describe('forged telemetry cannot steer a canary', () => {
     expect(answers.every((res) => res.status === 204)).toBe(true);
     expect(answers.filter((res) => sessionCookieOf(res))).toHaveLength(SESSIONS_PER_ADDRESS);
     expect((await judged()).canary.views - before.canary.views).toBe(SESSIONS_PER_ADDRESS);
-    const metrics = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
+    const metrics = await api.metrics();
     expect(Number(/^shop_client_telemetry_dropped_total\{reason="no_session"\} (\d+)/m.exec(metrics.text)?.[1])).toBe(
       (1000 - SESSIONS_PER_ADDRESS) * 2,
     );
@@ -252,7 +251,7 @@ describe('forged telemetry cannot steer a canary', () => {
     expect(kept).toEqual([]);
     const counted = await api.db.selectFrom('client_metrics').select('version').where('version', 'like', '%-forged').execute();
     expect(counted).toEqual([]);
-    const metrics = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
+    const metrics = await api.metrics();
     expect(Number(/^shop_client_telemetry_dropped_total\{reason="unreleased"\} (\d+)/m.exec(metrics.text)?.[1])).toBe(2000);
   });
 

@@ -8,13 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { clientHealth } from '../src/domains/ops/telemetry/client-health.ts';
 import { countEvents, countsSince, minuteOf } from '../src/domains/ops/telemetry/client-metrics.repository.ts';
 import { scrubMessage } from '../src/domains/ops/telemetry/scrub.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from './helpers/test-api.ts';
 
-const OPERATOR = 'operator-token-for-telemetry-tests';
 const BEACON_TYPE = 'text/plain;charset=UTF-8';
 /** The shop's page, as the browser names it (the default checkout options' PUBLIC_URL). */
 const FROM_SHOP = { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' };
@@ -28,7 +26,6 @@ let limited: TestApi;
 beforeAll(async () => {
   api = await startTestApi({
     logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
     telemetryRateLimit: { max: 1000, timeWindowMs: 60_000 },
     telemetrySessionRateLimit: MANY_SESSIONS,
     releasedVersions: everyVersion,
@@ -69,8 +66,9 @@ async function counted(version: string) {
   return { rows, sum };
 }
 
-const summary = (query = '', headers: Record<string, string> = { authorization: `Bearer ${OPERATOR}` }) =>
-  api.request('GET', `/api/telemetry/summary${query}`, { headers });
+/** The operator's summary on the operator origin: as the signed-in operator unless `headers` are given. */
+const summary = async (query = '', headers?: Record<string, string>) =>
+  api.ops('GET', `/api/telemetry/summary${query}`, { headers: headers ?? { cookie: (await api.operator()).cookie } });
 
 describe('POST /api/telemetry: counting', () => {
   it('a beacon (text/plain) batch is counted per area, version and server minute, and answered 204', async () => {
@@ -280,7 +278,7 @@ describe('error reports in the log and the metrics', () => {
     await beacon(api, {
       events: [view('account', 'metrics-1'), view('account', 'metrics-1'), error('account', 'metrics-1', 'm', 'rejection')],
     });
-    const res = await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } });
+    const res = await api.metrics();
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/^shop_client_errors_total\{area="account",kind="rejection"\} [1-9]/m);
     expect(res.text).toMatch(/^shop_client_page_views_total\{area="account"\} [2-9]/m);
@@ -297,7 +295,7 @@ describe('a load that recovered', () => {
     const { sum } = await counted('recovered-1');
     expect(sum('checkout', 'views')).toBe(1);
     expect(sum('checkout', 'errors')).toBe(0);
-    const metrics = (await api.request('GET', '/api/metrics', { headers: { 'x-operator-token': OPERATOR } })).text;
+    const metrics = (await api.metrics()).text;
     expect(metrics).toMatch(/^shop_client_loads_recovered_total\{area="checkout",from="shop"\} [1-9]/m);
     expect(metrics).not.toMatch(/^shop_client_errors_total\{area="checkout",kind="recovered"\}/m);
     expect(lines.some((line) => line.msg === 'client error report' && JSON.stringify(line).includes('recovered-1'))).toBe(false);
@@ -305,17 +303,20 @@ describe('a load that recovered', () => {
 });
 
 describe('GET /api/telemetry/summary (operator)', () => {
-  it('needs the operator token', async () => {
+  it('needs a signed-in operator on the operator origin', async () => {
     const without = await summary('', {});
     expect(without.status).toBe(401);
     expectErrorShape(without.body, 'unauthorized');
-    expect(without.body.error.message).toBe('Chýba alebo nesedí token operátora.');
+    expect(without.body.error.message).toBe('Prihláste sa ako operátor.');
     expect((await summary('', { authorization: 'Bearer wrong-token' })).status).toBe(401);
     // Checked before the query: a stranger learns nothing, not even what the query may hold.
     expect((await summary('?minutes=0', {})).status).toBe(401);
+    // The metrics credential opens nothing here, and the shop's origin has no summary.
+    expect((await summary('', { authorization: `Bearer ${await api.metricsToken()}` })).status).toBe(401);
+    expect((await api.get('/api/telemetry/summary')).status).toBe(404);
   });
 
-  it('answers per area and version the sessions that showed it, those with an error, and their ratio, by area then views, with either header', async () => {
+  it('answers per area and version the sessions that showed it, those with an error, and their ratio, by area then views', async () => {
     // Each beacon here is a new visit (no cookie kept): a session of its own.
     for (let i = 0; i < 7; i += 1)
       await beacon(api, { events: [view('catalog', 'rate-a'), ...(i < 3 ? [error('catalog', 'rate-a')] : [])] });
@@ -344,9 +345,9 @@ describe('GET /api/telemetry/summary (operator)', () => {
     expect([...order].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))).toEqual(order);
     // The rows of an older minute (the fixed-clock test) are outside the last hour.
     expect(rows.some((r) => r.version === 'fixed-clock')).toBe(false);
-    const byHeader = await summary('?minutes=1440', { 'x-operator-token': OPERATOR });
-    expect(byHeader.status).toBe(200);
-    expect(Date.parse(byHeader.body.data.since)).toBeLessThanOrEqual(Date.now() - 1439 * 60_000);
+    const day = await summary('?minutes=1440');
+    expect(day.status).toBe(200);
+    expect(Date.parse(day.body.data.since)).toBeLessThanOrEqual(Date.now() - 1439 * 60_000);
   });
 
   it('the window is 1 to 1440 minutes', async () => {

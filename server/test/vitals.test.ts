@@ -6,11 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
-import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { deploy, localDirectoryStorage } from '@shop/release';
-import { createCredential, releaseIdentities } from '../src/domains/releases/identities.repository.ts';
-import { operatorAccounts } from '../src/domains/releases/operators.repository.ts';
-import { opsRoutes } from '../src/domains/ops/console/index.ts';
+import { createCredential } from '../src/domains/releases/identities.repository.ts';
 import { vitalsReader } from '../src/domains/ops/console/vitals.ts';
 import {
   bucketBounds,
@@ -25,12 +22,9 @@ import {
 } from '../src/domains/ops/telemetry/vitals.repository.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
-import { signInOperator } from './helpers/operator-session.ts';
 import { fakeAreaBuild } from './helpers/fake-builds.ts';
 
-const OPERATOR = 'vitals-operator';
 let operatorCookie = '';
-const lazily = <T extends object>(make: () => T): T => new Proxy({} as T, { get: (_target, name) => make()[name as keyof T] });
 const storage = localDirectoryStorage(tempDir('vitals-ops-origin-'));
 let stable = '';
 let canary = '';
@@ -57,25 +51,14 @@ beforeAll(async () => {
     })
   ).version;
   api = await startTestApi({
-    checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), operatorToken: OPERATOR }),
     telemetryRateLimit: { max: 10_000, timeWindowMs: 60_000 },
     // These tests are about the vitals: every version counts as released, every report as a new visit
     // (who may report about what, and what a session weighs: telemetry-trust.test.ts).
     telemetrySessionRateLimit: { max: 100_000, timeWindowMs: 60_000 },
     releasedVersions: async () => ({ get: () => ({ has: () => true }) }) as unknown as ReadonlyMap<string, ReadonlySet<string>>,
-    configure: (app) => {
-      void app.register(opsRoutes, {
-        prefix: '/api',
-        storage,
-        operatorToken: OPERATOR,
-        publicUrl: 'https://shop.example',
-        identities: lazily(() => releaseIdentities(api.db)),
-        operators: lazily(() => operatorAccounts(api.db)),
-        vitals: (range) => vitalsReader(api.db)(range),
-      });
-    },
+    operatorConsole: ({ db }) => ({ storage, publicUrl: 'https://shop.example', vitals: vitalsReader(db) }),
   });
-  operatorCookie = (await signInOperator(api.db, api.baseUrl)).cookie;
+  operatorCookie = (await api.operator()).cookie;
 });
 afterAll(async () => {
   await api?.close();
@@ -104,7 +87,7 @@ type Report = {
   rows: { area: string; version: string; state: string; metrics: { metric: string; p75: number | null; samples: number }[] }[];
 };
 const ops = (query = '', headers: Record<string, string> = { cookie: operatorCookie }) =>
-  fetch(`${api.baseUrl}/api/ops/vitals${query}`, { headers });
+  fetch(`${api.opsUrl}/api/ops/vitals${query}`, { headers });
 const report = async (query = '') => ((await (await ops(query)).json()) as { data: Report }).data;
 
 describe('buckets and p75', () => {
@@ -174,7 +157,7 @@ describe('POST /api/telemetry with vitals', () => {
 
   it('exports histograms by metric and area, no version', async () => {
     await send([vital({ version: 'prom-1', value: 2400 }), vital({ version: 'prom-1', metric: 'cls', value: 0.12 })]);
-    const text = await (await fetch(`${api.baseUrl}/api/metrics`, { headers: { 'x-operator-token': OPERATOR } })).text();
+    const { text } = await api.metrics();
     expect(text).toMatch(/^shop_web_vitals_seconds_bucket\{le="2.5",metric="lcp",area="catalog"\} [1-9]/m);
     expect(text).toMatch(/^shop_web_vitals_cls_bucket\{le="0.15",area="catalog"\} [1-9]/m);
     expect(text).not.toMatch(/shop_web_vitals[^\n]*version=/);

@@ -22,16 +22,13 @@ import { MenuLinks } from './components/header.tsx';
 import { FooterDetails } from './components/footer.tsx';
 import { footerKey, layoutHtml, menuKey, rememberLayoutHtml } from './components/layout-html.ts';
 
-/** The shell's own pages beside the areas' routes (the operators' console). */
-const SHELL_PAGES = /^\/ops\/?$/;
-
 export function createShellServer(options: ShellServerOptions): ShellServer<ShellConfig> {
   setServerModuleLoader(options.loadModule);
   registerAreas(options.releases, options.assetOrigin);
   setRouteTable(options.releases);
   return {
     routeForPath,
-    isPage: (pathname) => routeForPath(pathname) !== undefined || SHELL_PAGES.test(pathname),
+    isPage: (pathname) => routeForPath(pathname) !== undefined,
     pageData,
     prepare: ({ url, server }) => {
       const pathname = url.split('?')[0] ?? '/';

@@ -1,7 +1,8 @@
-// `npm run build`: builds the API server (to JavaScript, server/dist/) and the
-// shell and every area that changed since the last build (each on its own,
-// as its team would), then publishes the shell and areas to the local static
-// origin and moves their pointers in builds/latest.json.
+// `npm run build`: builds the API server (to JavaScript, server/dist/), the
+// operator console (server/console/dist/, served by the server on the operator
+// origin) and the shell and every area that changed since the last build (each
+// on its own, as its team would), then publishes the shell and areas to the
+// local static origin and moves their pointers in builds/latest.json.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +53,8 @@ const API_INPUTS = [
   'server/build-sandbox.mjs',
   'release/src',
   'release/package.json',
+  'tools/s3/src',
+  'tools/s3/package.json',
 ];
 const API_OUTPUTS = [
   'server/dist/server.js',
@@ -79,8 +82,29 @@ export async function buildApiServer({ force = false, quiet = false } = {}) {
   keepStamp('api', stamp);
 }
 
+/** What the operator console's build reads: its own folder and the kernel (inputStamp adds it). */
+const CONSOLE_INPUTS = ['server/console'];
+
+/**
+ * The operator console (server/console → server/console/dist), which the server serves on the
+ * operator origin: rebuilt when its sources, the kernel or the lockfile changed.
+ */
+export async function buildConsole({ force = false, quiet = false } = {}) {
+  const stamp = inputStamp(CONSOLE_INPUTS);
+  const built = existsSync(join(root, 'server', 'console', 'dist', 'index.html'));
+  if (!force && built && readStamps().console === stamp) {
+    if (!quiet) log('operator console: up to date, not rebuilt');
+    return;
+  }
+  await step('Building the operator console (server/console → server/console/dist)', () =>
+    pnpmRun(['--filter', './server/console', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
+  keepStamp('console', stamp);
+}
+
 export async function buildAll({ force = false } = {}) {
   await buildApiServer({ force });
+  await buildConsole({ force });
   for (const part of browserParts()) {
     const stamp = inputStamp([part]);
     const built = existsSync(join(root, part, 'dist', part === 'shell' ? 'index.html' : 'remoteEntry.js'));

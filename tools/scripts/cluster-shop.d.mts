@@ -7,7 +7,8 @@ export type ClusterShop = {
   databaseUrl: string;
   redisUrl: string;
   releaseEnv: Record<string, string>;
-  operatorToken: string;
+  /** A metrics credential (Prometheus's bearer token for /api/metrics). */
+  metricsToken: string;
   cleanups: (() => unknown)[];
   stop(): Promise<void>;
 };
@@ -16,8 +17,10 @@ export function startClusterShop(options: {
   servers?: number;
   workers?: number;
   port?: number;
+  opsPort?: number;
   env?: Record<string, string>;
   prepare?: (cleanups: (() => unknown)[]) => Promise<{ releaseEnv?: Record<string, string>; env?: Record<string, string> } | void>;
   output?: (line: string) => void;
   readyTimeoutMs?: number;
 }): Promise<ClusterShop>;
+export function createMetricsCredential(env: Record<string, string>, name?: string): Promise<string>;

@@ -4,9 +4,9 @@
 // end-to-end tests on the cluster (e2e/cluster/serve-cluster.mjs) both start it from here.
 //
 //   const cluster = await startClusterShop({ dataDir, servers: 2, workers: 1 });
-//   cluster.shop.url, cluster.operatorToken, …; await cluster.stop();   // everything, dataDir too
+//   cluster.shop.url, cluster.shop.opsUrl, cluster.metricsToken, …; await cluster.stop();   // everything, dataDir too
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { root } from './lib.mjs';
@@ -23,7 +23,7 @@ const apiDir = join(root, 'server');
  * the release command (`releaseEnv`, also given to every process) and for the processes (`env`).
  * The release command must have been built (api/dist/release/cli.js, tools/scripts/build.mjs buildApiServer).
  */
-export async function startClusterShop({ dataDir, servers = 2, workers = 1, port, env = {}, prepare, output, readyTimeoutMs }) {
+export async function startClusterShop({ dataDir, servers = 2, workers = 1, port, opsPort, env = {}, prepare, output, readyTimeoutMs }) {
   mkdirSync(dataDir, { recursive: true });
   const cleanups = [() => rmSync(dataDir, { recursive: true, force: true })];
   const stop = async () => {
@@ -54,15 +54,29 @@ export async function startClusterShop({ dataDir, servers = 2, workers = 1, port
       servers,
       workers,
       ...(port ? { port } : {}),
+      ...(opsPort ? { opsPort } : {}),
       ...(readyTimeoutMs ? { readyTimeoutMs } : {}),
       env: { ...releaseEnv, ...prepared.env, ...env },
       ...(output ? { output } : {}),
     });
     cleanups.push(() => shop.stop());
-    const operatorToken = readFileSync(join(dataDir, 'operator-token'), 'utf8').trim();
-    return { shop, dataDir, databaseUrl: postgres.url, redisUrl: redis.url, releaseEnv, operatorToken, cleanups, stop };
+    const metricsToken = await createMetricsCredential({ ...releaseEnv, DATABASE_URL: postgres.url });
+    return { shop, dataDir, databaseUrl: postgres.url, redisUrl: redis.url, releaseEnv, metricsToken, cleanups, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** A metrics credential for the cluster's Prometheus and tests (`credentials metrics-create`): its secret, printed once. */
+export async function createMetricsCredential(env, name = `cluster-metrics-${Date.now().toString(36)}`) {
+  const { stdout } = await execFileAsync(process.execPath, ['dist/release/credentials-cli.js', 'metrics-create', name], {
+    cwd: apiDir,
+    env: { ...process.env, ...env },
+  }).catch((error) => {
+    throw new Error(`metrics-create failed: ${error.stderr ?? error.message}`);
+  });
+  const secret = stdout.split('\n').find((line) => line.startsWith('shopmet_'));
+  if (!secret) throw new Error(`metrics-create printed no secret: ${stdout}`);
+  return secret.trim();
 }

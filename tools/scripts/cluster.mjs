@@ -6,13 +6,14 @@
 // and prints one address and what runs where. Ctrl+C (or SIGTERM) stops everything it started, in
 // the reverse order, and leaves no temporary directory; the data directory stays.
 //
-//   npm run start:cluster                          PORT (default 3000): the shop; PORT+1: the areas
+//   npm run start:cluster                          PORT (default 3000): the shop; PORT+1: the areas; OPS_PORT (PORT+3): the operator origin
 //   PORT=3300 CLUSTER_SERVERS=2 node tools/scripts/cluster.mjs [--no-build]
 //
 // CLUSTER_SERVERS: web servers (default: os.availableParallelism()). --no-build: run what is built.
 // --prometheus (or CLUSTER_PROMETHEUS=1): Prometheus beside them on 127.0.0.1, scraping every web server
-// and worker with the shop's alerting rules (monitoring/prometheus/alerts.yml); stopped with the cluster.
-import { mkdirSync, readFileSync } from 'node:fs';
+// and worker with a metrics credential of its own (made at each start) and the shop's alerting rules
+// (monitoring/prometheus/alerts.yml); stopped with the cluster.
+import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { join, relative } from 'node:path';
@@ -22,6 +23,7 @@ import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureRedis } from './ensure-redis.mjs';
 import { startPrometheus } from './ensure-prometheus.mjs';
 import { startTopology } from './topology.mjs';
+import { createMetricsCredential } from './cluster-shop.mjs';
 
 const dataDir = join(root, '.data', 'cluster');
 const originDir = join(dataDir, 'origin');
@@ -36,8 +38,11 @@ function settings() {
   if (!Number.isInteger(port) || port < 1 || port > 65534) throw new Error(`Invalid PORT: ${process.env.PORT}`);
   const servers = process.env.CLUSTER_SERVERS ? Number(process.env.CLUSTER_SERVERS) : os.availableParallelism();
   if (!Number.isInteger(servers) || servers < 1) throw new Error(`Invalid CLUSTER_SERVERS: ${process.env.CLUSTER_SERVERS}`);
+  const opsPort = Number(process.env.OPS_PORT ?? port + 3);
+  if (!Number.isInteger(opsPort) || opsPort < 1 || opsPort > 65535) throw new Error(`Invalid OPS_PORT: ${process.env.OPS_PORT}`);
   return {
     port,
+    opsPort,
     servers,
     build: !process.argv.includes('--no-build'),
     prometheus: process.argv.includes('--prometheus') || process.env.CLUSTER_PROMETHEUS === '1',
@@ -51,7 +56,9 @@ function assertFree(port) {
     probe.once('error', (error) =>
       reject(
         new Error(
-          error.code === 'EADDRINUSE' ? `port ${port} is in use; choose another PORT (the shop takes PORT and PORT+1)` : error.message,
+          error.code === 'EADDRINUSE'
+            ? `port ${port} is in use; choose another PORT (the shop takes PORT and PORT+1) or OPS_PORT (default PORT+3)`
+            : error.message,
         ),
       ),
     );
@@ -122,9 +129,10 @@ function table(rows) {
 async function main() {
   refuseBenchOnlySettings();
   const since = performance.now();
-  const { port, servers, build, prometheus: withPrometheus } = settings();
+  const { port, opsPort, servers, build, prometheus: withPrometheus } = settings();
   await assertFree(port);
   await assertFree(port + 1);
+  await assertFree(opsPort);
 
   await ensureDependencies();
   if (build) await buildAll();
@@ -153,21 +161,22 @@ async function main() {
       servers,
       workers: 1,
       port,
+      opsPort,
       // Every server reads the releases from the one origin published above.
       env: { ORIGIN_DIR: originDir },
       onGiveUp: (server) => gaveUp(server, shop),
     }),
   );
   if (stopping) return;
-  // Every process's /api/metrics, with the operator token the servers generated (or OPERATOR_TOKEN).
+  // Every process's /api/metrics, with a metrics credential made for it (it can read the metrics and nothing else).
   const prometheus = withPrometheus
-    ? await starting('Prometheus', () =>
+    ? await starting('Prometheus', async () =>
         startPrometheus({
           targets: [
             ...shop.web.map((w) => ({ job: 'shop-web', address: `127.0.0.1:${w.port}` })),
             ...shop.workers.map((w) => ({ job: 'shop-worker', address: `127.0.0.1:${w.port}` })),
           ],
-          token: process.env.OPERATOR_TOKEN ?? readFileSync(join(dataDir, 'operator-token'), 'utf8').trim(),
+          token: await createMetricsCredential({ DATA_DIR: dataDir, DATABASE_URL: database.url }, `prometheus-${Date.now().toString(36)}`),
         }),
       )
     : null;
@@ -177,9 +186,10 @@ async function main() {
   const rows = [
     ['shop (nginx)', `${shop.url}/  → ${shop.web.map((w) => w.name).join(', ')}; X-Edge-Cache tells cache hits`],
     ['areas (nginx)', `${shop.assetUrl}/  → the web servers' area ports`],
+    ['operator console (nginx)', `${shop.opsUrl}/ops  → the web servers' operator ports (its own origin)`],
     ['readiness', `${shop.url}/api/ready  → every process, counted; a dead one is restarted within a second`],
     ['nginx dir', `${shop.nginxDir} (config, error log and both caches; removed on stop)`],
-    ...shop.web.map((w) => [w.name, `http://127.0.0.1:${w.port} (areas :${w.assetPort}), pid ${w.child.pid}`]),
+    ...shop.web.map((w) => [w.name, `http://127.0.0.1:${w.port} (areas :${w.assetPort}, operator :${w.opsPort}), pid ${w.child.pid}`]),
     ...shop.workers.map((w) => [w.name, `http://127.0.0.1:${w.port}/api/health (background jobs), pid ${w.child.pid}`]),
     ['card gateway', process.env.GATEWAY_URL ? shop.gatewayUrl : `${shop.gatewayUrl} (the simulator, tools/gateway-simulator)`],
     ['PostgreSQL', database.dir ? `${database.url} (data kept in ${shown(database.dir)})` : `${database.url} (DATABASE_URL)`],
@@ -190,7 +200,9 @@ async function main() {
     ['data dir', `${shown(dataDir)} (releases in ${shown(originDir)}, secrets, outbox)`],
   ];
   log(`Cluster ready in ${seconds(since)}`);
-  process.stdout.write(`\n  The shop: ${shop.url}/\n\n${table(rows)}\n\n  Ctrl+C stops everything.\n\n`);
+  process.stdout.write(
+    `\n  The shop: ${shop.url}/\n  The operator console: ${shop.opsUrl}/ops\n\n${table(rows)}\n\n  Ctrl+C stops everything.\n\n`,
+  );
 }
 
 main().catch((error) => {

@@ -5,7 +5,7 @@
  *
  *   import { testAlertRules, startPrometheus } from './ensure-prometheus.mjs';
  *   await testAlertRules();                       // promtool check rules + promtool test rules
- *   const { url, stop } = await startPrometheus({ targets: [{ job: 'shop-web', address: '127.0.0.1:3002' }], token });
+ *   const { url, stop } = await startPrometheus({ targets: [{ job: 'shop-web', address: '127.0.0.1:3000' }], token });
  *
  * Run directly, it runs the rules' tests: `node tools/scripts/ensure-prometheus.mjs`.
  *
@@ -104,7 +104,8 @@ async function waitUntilReady(url, child, timeoutMs = 30_000) {
 
 /**
  * Starts Prometheus on 127.0.0.1 scraping `targets` (host:port of each server, grouped by job) at
- * /api/metrics with the operator `token` (kept in its temp dir, mode 600), the shop's rules loaded;
+ * /api/metrics with a metrics credential `token` (`npm run credentials -- metrics-create`; kept in its
+ * temp dir, mode 600), the shop's rules loaded;
  * `stop()` ends it and removes its temp dir.
  */
 export async function startPrometheus({ targets, token, scrapeInterval = '15s' }) {
@@ -126,7 +127,7 @@ export async function startPrometheus({ targets, token, scrapeInterval = '15s' }
   };
   try {
     copyFileSync(RULES_FILE, path.join(dir, 'alerts.yml'));
-    const tokenFile = path.join(dir, 'operator-token');
+    const tokenFile = path.join(dir, 'metrics-token');
     writeFileSync(tokenFile, token, { mode: 0o600 });
     const jobs = new Map();
     for (const target of targets) jobs.set(target.job, [...(jobs.get(target.job) ?? []), target]);

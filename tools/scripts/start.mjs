@@ -3,6 +3,8 @@
 // then serve the whole shop (the database is created and seeded on first run)
 // under a supervisor that restarts the server when it dies, with the card gateway
 // simulator beside it (GATEWAY_URL; unless GATEWAY_URL names a gateway already).
+// The server prints the shop's address and the operator console's (its own origin,
+// OPS_PORT, default PORT+3).
 import { join, resolve } from 'node:path';
 import { ensureDependencies, log, refuseBenchOnlySettings, root, seconds } from './lib.mjs';
 import { buildAll, publishAll } from './build.mjs';

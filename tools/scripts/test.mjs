@@ -2,7 +2,7 @@
 // chromium, PostgreSQL, Redis, nginx, prometheus) and runs every test: typecheck, lint, the alerting rules, unit,
 // API on SQLite and on PostgreSQL, several servers behind nginx on PostgreSQL and
 // Redis, then end-to-end in Chromium against the built shop, on one server and on the cluster.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { browserParts, ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
@@ -13,12 +13,11 @@ import { testAlertRules } from './ensure-prometheus.mjs';
 import { failedPlaywrightTests, failedVitestTests } from './test-reports.mjs';
 
 const reports = join(root, '.data', 'test-reports');
+/** The cluster's end-to-end nginx port: not the single-server shop's (E2E_PORT, 4310), which runs beside it. */
+const CLUSTER_E2E_PORT = 4410;
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
-/** The failing tests of the running stage (file › test), read from its JSON reports, repeated at the end. */
-let failedTests = [];
-
-function countVitest(file) {
+function countVitest(file, failedTests) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   counts.passed += report.numPassedTests;
   counts.failed += report.numFailedTests;
@@ -26,7 +25,7 @@ function countVitest(file) {
   failedTests.push(...failedVitestTests(report, root));
 }
 
-function countPlaywright(file) {
+function countPlaywright(file, failedTests) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   const { stats } = report;
   counts.passed += stats.expected + stats.flaky;
@@ -44,15 +43,29 @@ function countPlaywright(file) {
  */
 const parallelFiles = ['--maxWorkers', String(Math.max(2, availableParallelism()))];
 
-async function vitest(filter, name, env = process.env, extra = parallelFiles) {
+/** Runs vitest in a package; its JSON report counts the tests and names the failing ones for `stage`. */
+async function vitest(filter, name, { env = process.env, extra = parallelFiles, failedTests, stdio }) {
   const output = join(reports, `${name}.json`);
   try {
     await pnpmRun(
       ['--filter', filter, 'exec', 'vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
-      { env },
+      { env, ...(stdio ? { stdio } : {}) },
     );
   } finally {
-    if (existsSync(output)) countVitest(output);
+    if (existsSync(output)) countVitest(output, failedTests);
+  }
+}
+
+/** Runs a Playwright suite of the e2e package (`script`: its package script). */
+async function playwright(script, name, { env = process.env, failedTests, stdio }) {
+  const output = join(reports, `${name}.json`);
+  try {
+    await pnpmRun(['--filter', '@shop/e2e', script === 'test' ? 'test' : 'run', ...(script === 'test' ? [] : [script])], {
+      env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: output },
+      ...(stdio ? { stdio } : {}),
+    });
+  } finally {
+    if (existsSync(output)) countPlaywright(output, failedTests);
   }
 }
 
@@ -67,9 +80,9 @@ mkdirSync(reports, { recursive: true });
  */
 const failures = [];
 async function stage(title, action) {
-  failedTests = [];
+  const failedTests = [];
   try {
-    return { ok: true, value: await step(title, action) };
+    return { ok: true, value: await step(title, () => action(failedTests)) };
   } catch (error) {
     const tests = failedTests.map((test) => `\n      ${test}`).join('');
     failures.push(`${title}: ${error instanceof Error ? error.message : String(error)}${tests}`);
@@ -94,62 +107,75 @@ if (installed.ok) {
   await stage('Format (prettier --check)', () => run(join(root, 'node_modules', '.bin', 'prettier'), ['--check', '--log-level=warn', '.']));
   // Debian's prometheus package provides promtool; installed when absent (its service is not started).
   await stage('Alerting rules (promtool check rules, promtool test rules: monitoring/prometheus)', () => testAlertRules());
-  await stage('Unit tests: shared-kernel', () => vitest('@shop/shared-kernel', 'kernel'));
-  await stage('Unit tests: release tool (release)', () => vitest('@shop/release', 'release'));
-  await stage('Unit tests: card gateway simulator (tools/gateway-simulator)', () => vitest('@shop/gateway-simulator', 'gateway-simulator'));
+  await stage('Unit tests: shared-kernel', (failedTests) => vitest('@shop/shared-kernel', 'kernel', { failedTests }));
+  await stage('Unit tests: release tool (release)', (failedTests) => vitest('@shop/release', 'release', { failedTests }));
+  await stage('Unit tests: card gateway simulator (tools/gateway-simulator)', (failedTests) =>
+    vitest('@shop/gateway-simulator', 'gateway-simulator', { failedTests }),
+  );
+  await stage('Unit tests: S3 client (tools/s3)', (failedTests) => vitest('@shop/s3', 's3', { failedTests }));
   for (const part of browserParts()) {
-    await stage(`Unit tests: ${part}`, () => vitest(`./${part}`, part.replace('/', '-')));
+    await stage(`Unit tests: ${part}`, (failedTests) => vitest(`./${part}`, part.replace('/', '-'), { failedTests }));
   }
-  await stage('API tests on SQLite', () => vitest('@shop/server', 'api-sqlite', { ...process.env, DATABASE_URL: '' }));
+  await stage('API tests on SQLite', (failedTests) =>
+    vitest('@shop/server', 'api-sqlite', { env: { ...process.env, DATABASE_URL: '' }, failedTests }),
+  );
   const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
   if (postgres.ok) {
     try {
-      await stage('API tests on PostgreSQL', () =>
-        vitest('@shop/server', 'api-postgres', { ...process.env, DATABASE_URL: postgres.value.url }),
+      await stage('API tests on PostgreSQL', (failedTests) =>
+        vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests }),
       );
     } finally {
       await postgres.value.stop();
     }
   } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
   const built = await stage('Building every part', () => buildAll());
-  // Separate processes from the built server, as `npm run start:cluster` runs them (api/test-cluster/global-setup.mjs
-  // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
-  for (const [origin, where] of [
-    ['local', 'the release origin on disk'],
-    ['s3', 'the release origin in a local S3 bucket'],
-  ]) {
-    const title = `Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, ${where}`;
-    if (!built.ok) notRun(title, 'the build failed');
-    else
-      await stage(title, () =>
-        vitest('@shop/server', `api-cluster-${origin}`, { ...process.env, CLUSTER_ORIGIN: origin }, [
-          '--config',
-          'test-cluster/vitest.config.ts',
-        ]),
-      );
-  }
+  const browserTitle = 'End-to-end tests in Chromium';
+  const clusterTitles = [
+    ['local', 'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin on disk'],
+    [
+      's3',
+      'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin in a local S3 bucket (the files about releases: ORIGIN_DEPENDENT)',
+    ],
+  ];
+  const clusterE2eTitle = 'End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)';
   if (!built.ok) {
-    notRun('End-to-end tests in Chromium', 'the build failed');
-    notRun('End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)', 'the build failed');
+    for (const title of [browserTitle, ...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
   } else {
-    await stage('End-to-end tests in Chromium', async () => {
-      const output = join(reports, 'e2e.json');
-      try {
-        await pnpmRun(['--filter', '@shop/e2e', 'test'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
-      } finally {
-        if (existsSync(output)) countPlaywright(output);
+    /**
+     * Two lanes side by side, each its own servers, ports and data: the end-to-end tests on one
+     * server, and the cluster's (its vitest files, then the end-to-end tests through nginx). Both
+     * spend most of their time waiting on browsers, timers and servers, so together they take little
+     * more than the longer one alone. The cluster lane's output goes to a file, printed after both
+     * end, so the two never interleave.
+     */
+    const laneLog = join(reports, 'cluster-lane.log');
+    const out = openSync(laneLog, 'w');
+    const quiet = { stdio: ['ignore', out, out] };
+    const browserLane = stage(browserTitle, (failedTests) => playwright('test', 'e2e', { failedTests }));
+    const clusterLane = (async () => {
+      // Separate processes from the built server, as `npm run start:cluster` runs them (server/test-cluster/global-setup.mjs
+      // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
+      for (const [origin, title] of clusterTitles) {
+        await stage(title, (failedTests) =>
+          vitest('@shop/server', `api-cluster-${origin}`, {
+            env: { ...process.env, CLUSTER_ORIGIN: origin },
+            extra: ['--config', 'test-cluster/vitest.config.ts'],
+            failedTests,
+            ...quiet,
+          }),
+        );
       }
-    });
-    // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
-    // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
-    await stage('End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)', async () => {
-      const output = join(reports, 'e2e-cluster.json');
-      try {
-        await pnpmRun(['--filter', '@shop/e2e', 'run', 'test:cluster'], { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output } });
-      } finally {
-        if (existsSync(output)) countPlaywright(output);
-      }
-    });
+      // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
+      // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
+      await stage(clusterE2eTitle, (failedTests) =>
+        playwright('test:cluster', 'e2e-cluster', { env: { ...process.env, E2E_PORT: String(CLUSTER_E2E_PORT) }, failedTests, ...quiet }),
+      );
+    })();
+    await Promise.all([browserLane, clusterLane]);
+    closeSync(out);
+    log(`The cluster lane's output (${laneLog}):`);
+    process.stdout.write(readFileSync(laneLog, 'utf8'));
   }
 }
 log(`All tests finished in ${seconds(since)}`);

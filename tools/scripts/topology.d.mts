@@ -1,11 +1,24 @@
 // Types for TypeScript callers (the benchmark) of topology.mjs.
 import type { ChildProcess } from 'node:child_process';
 
-export type TopologyProcess = { name: string; role: 'web' | 'worker'; child: ChildProcess; port: number; assetPort: number; url: string };
+export type TopologyProcess = {
+  name: string;
+  role: 'web' | 'worker';
+  child: ChildProcess;
+  port: number;
+  assetPort: number;
+  /** The server's operator origin port (a web server's; a worker has none listening). */
+  opsPort: number;
+  url: string;
+  opsUrl: string;
+};
 export type Topology = {
   url: string;
   assetUrl: string;
+  /** nginx's operator origin (OPS_URL of every server). */
+  opsUrl: string;
   port: number;
+  opsPort: number;
   gatewayUrl: string;
   nginxDir: string;
   web: TopologyProcess[];
@@ -21,6 +34,7 @@ export function startTopology(options: {
   servers?: number;
   workers?: number;
   port?: number;
+  opsPort?: number;
   env?: Record<string, string>;
   output?: (line: string) => void;
   readyTimeoutMs?: number;

@@ -3,7 +3,7 @@
 // both start it from here, so what is tested is what runs).
 //
 //   const shop = await startTopology({ dataDir, databaseUrl, redisUrl, servers: 2, workers: 1 });
-//   shop.url, shop.assetUrl, shop.web[i].url, shop.workers[i].url; await shop.stop();
+//   shop.url, shop.assetUrl, shop.opsUrl, shop.web[i].url, shop.web[i].opsUrl, shop.workers[i].url; await shop.stop();
 //
 // Order: the first worker starts alone (it migrates and seeds an empty database and writes the
 // shared secrets into the data directory), then the other workers and the web servers, then nginx.
@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './lib.mjs';
 import { ensureNginx } from './ensure-nginx.mjs';
-import { edgeBodyLimits, edgeErrorMaps, edgeErrorServer } from './edge-errors.mjs';
+import { EDGE_LIMITS, edgeBodyLimits, edgeErrorMaps, edgeErrorServer } from './edge-errors.mjs';
 import { freePort, sleep } from './system.mjs';
 import { superviseProcess } from './supervise.mjs';
 import { startClusterStatus } from './cluster-status.mjs';
@@ -76,7 +76,7 @@ const indent = (text) =>
  * each address goes to one server (`hash`), the one that can confirm its tag. `inactive` is twice
  * the tags' lifetime (server/src/web/page-validator.ts): a copy idle longer could not be confirmed.
  */
-export function nginxConfig({ dir, port, assetPort, web, statusPort }) {
+export function nginxConfig({ dir, port, assetPort, opsPort, web, statusPort }) {
   // An idle upstream connection is dropped by nginx before a server closes it (its idle socket
   // timeout, connectionTimeout in api/src/app.ts, is 30 s): a request nginx sent on a connection
   // the server was closing would fail, and one that changes something is not sent again.
@@ -99,6 +99,7 @@ ${upstream('shop_web', 'port')}
 # passes its addresses on, and the other renders them anew.
 ${upstream('shop_pages', 'port', '  hash $request_uri consistent;\n')}
 ${upstream('shop_areas', 'assetPort')}
+${upstream('shop_ops', 'opsPort')}
 proxy_cache_path ${dir}/cache-pages levels=1:2 keys_zone=pages:10m max_size=1g inactive=10m use_temp_path=off;
 proxy_cache_path ${dir}/cache-areas levels=1:2 keys_zone=areas:10m max_size=512m inactive=7d use_temp_path=off;
 map $request_uri $edge_skip_long {
@@ -181,6 +182,20 @@ ${indent(edgeErrorServer())}
     add_header X-Edge-Cache $upstream_cache_status always;
   }
 }
+# The operator origin (OPS_URL): the operator console and every operator call, on the web servers'
+# operator ports; nothing of it is kept, and no shop path answers here (the servers' 404).
+server {
+  listen 127.0.0.1:${opsPort};
+${proxied}
+${indent(edgeErrorServer())}
+  location ~ ^/api/ops/releases/[^/]+/upload$ {
+    client_max_body_size ${EDGE_LIMITS.bodies.find((body) => body.location.includes('/upload')).bytes};
+    proxy_pass http://shop_ops;
+  }
+  location / {
+    proxy_pass http://shop_ops;
+  }
+}
 `;
 }
 
@@ -197,15 +212,18 @@ export async function startTopology({
   servers = 2,
   workers = 1,
   port,
+  opsPort: givenOpsPort,
   env = {},
   output = (line) => process.stdout.write(line),
   onGiveUp = () => {},
   readyTimeoutMs = 300_000,
 }) {
-  // The shop's port and the areas' port beside it, both free.
+  // The shop's port and the areas' port beside it, both free; the operator origin's anywhere free.
   const shopPort = port ?? (await freePort({ count: 2 }));
   const assetPort = shopPort + 1;
+  const opsPort = givenOpsPort ?? (await freePort());
   const publicUrl = `http://localhost:${shopPort}`;
+  const opsUrl = `http://localhost:${opsPort}`;
   const children = [];
   let nginx = null;
   let status = null;
@@ -223,6 +241,7 @@ export async function startTopology({
     TRUST_PROXY: '127.0.0.1',
     PUBLIC_URL: publicUrl,
     ASSET_ORIGIN: `http://localhost:${assetPort}`,
+    OPS_URL: opsUrl,
   };
   let stopping = false;
   const spawnChild = (name, role, env, ports, standby) => {
@@ -234,6 +253,7 @@ export async function startTopology({
         ROLE: role,
         PORT: String(ports.port),
         ASSET_PORT: String(ports.assetPort),
+        OPS_PORT: String(ports.opsPort),
         ...(standby ? { STANDBY: '1' } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe', ...(standby ? ['ipc'] : [])],
@@ -248,8 +268,17 @@ export async function startTopology({
   // a standby beside it (STANDBY=1: started and ready, not listening, taking no job), which takes its
   // ports the moment it dies: nobody waits for a start. A new standby is then started for the next time.
   const spawnServer = async (name, role, extra) => {
-    const ports = { port: await freePort(), assetPort: await freePort() };
-    const started = { name, role, ...ports, url: `http://127.0.0.1:${ports.port}`, restarts: 0, gaveUp: false, standby: null };
+    const ports = { port: await freePort(), assetPort: await freePort(), opsPort: await freePort() };
+    const started = {
+      name,
+      role,
+      ...ports,
+      url: `http://127.0.0.1:${ports.port}`,
+      opsUrl: `http://127.0.0.1:${ports.opsPort}`,
+      restarts: 0,
+      gaveUp: false,
+      standby: null,
+    };
     const say = (message) => output(`[cluster] ${new Date().toISOString()} ${message}\n`);
     const prepareStandby = () => {
       if (stopping || started.gaveUp || started.standby) return;
@@ -338,14 +367,18 @@ export async function startTopology({
     await Promise.all(rest.map((s) => waitReady(`${s.url}/api/ready`, s.child, readyTimeoutMs)));
     const web = children.filter((c) => c.role === 'web');
     status = await startClusterStatus(children);
-    nginx = await ensureNginx({ config: ({ dir }) => nginxConfig({ dir, port: shopPort, assetPort, web, statusPort: status.port }) });
+    nginx = await ensureNginx({
+      config: ({ dir }) => nginxConfig({ dir, port: shopPort, assetPort, opsPort, web, statusPort: status.port }),
+    });
     await waitReady(`${publicUrl}/api/ready`, { exitCode: null }, 10_000);
     // The standbys start once the shop is up, so they do not slow its start.
     for (const server of children) server.prepareStandby();
     return {
       url: publicUrl,
       assetUrl: `http://localhost:${assetPort}`,
+      opsUrl,
       port: shopPort,
+      opsPort,
       gatewayUrl: others.GATEWAY_URL,
       nginxDir: nginx.dir,
       web,

@@ -14,7 +14,7 @@ import { readServerConfig } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { sqliteFileOf } from '../db/create-database.ts';
 import { fileStoreFromEnv } from '../file-store-from-env.ts';
-import { s3SettingsFromEnv } from '@shop/release';
+import { s3SettingsFromEnv } from '@shop/s3';
 import type { BackupDestination, BackupReader } from './destination.ts';
 import { openDirectoryBackup } from './directory-destination.ts';
 import { withBackupLock } from './lock.ts';

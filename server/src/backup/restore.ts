@@ -70,7 +70,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 const contentTypeOf = (key: string) => CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
 
-const SECRETS: string[] = Object.values(SECRET_FILES);
+/** The secrets the shop keeps, and the retired operator token a backup from before may hold (METRICS_OPERATOR_TOKEN's migration path reads it). */
+const SECRETS: string[] = [...Object.values(SECRET_FILES), 'operator-token'];
 const exists = (path: string) =>
   stat(path).then(
     () => true,

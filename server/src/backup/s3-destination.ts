@@ -11,17 +11,11 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { deleteS3Keys, listS3 } from '@shop/release';
+import { deleteS3Keys, isMissing, listS3 } from '@shop/s3';
 import type { BackupDestination, BackupReader, BackupWriter } from './destination.ts';
 import { assertBackupPath, isBackupName, MANIFEST_FILE, parseManifest, timeOfBackupName } from './manifest.ts';
 
 export type S3DestinationOptions = { client: S3Client; bucket: string; prefix: string };
-
-type ErrorLike = { name?: string; $metadata?: { httpStatusCode?: number } };
-const isMissing = (error: unknown) => {
-  const e = error as ErrorLike | null;
-  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || (e?.$metadata?.httpStatusCode === 404 && e?.name !== 'NoSuchBucket');
-};
 
 export function s3Destination(options: S3DestinationOptions): BackupDestination {
   const { client, bucket } = options;

@@ -5,7 +5,7 @@
  * (BACKUP_INTERVAL_MS, `0`: never by itself).
  */
 import { join, resolve } from 'node:path';
-import { s3ClientFor, s3SettingsFromEnv } from '@shop/release';
+import { s3ClientFor, s3SettingsFromEnv } from '@shop/s3';
 import type { BackupDestination } from './destination.ts';
 import { directoryDestination } from './directory-destination.ts';
 import { s3Destination } from './s3-destination.ts';

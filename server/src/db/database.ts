@@ -46,13 +46,14 @@ import type {
   ReleaseSignatureTable,
   ReleaseSigningKeyTable,
 } from './release-integrity.table.ts';
+import type { ReleaseAuditTable, ReleaseCredentialTable } from './release-identity.table.ts';
 import type {
+  MachineCredentialTable,
+  OperatorRecoveryCodeTable,
   OperatorSessionTable,
   OperatorSignInFailureTable,
   OperatorTable,
-  ReleaseAuditTable,
-  ReleaseCredentialTable,
-} from './release-identity.table.ts';
+} from './operator.table.ts';
 import type { ReleaseFloorTable, ReleaseMoveTable, ReleaseRegistryTable } from './release-registry.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
@@ -120,10 +121,13 @@ export interface Database {
   release_registry: ReleaseRegistryTable;
   release_moves: ReleaseMoveTable;
   release_floors: ReleaseFloorTable;
-  // operator accounts of /ops, their sessions and the failed sign-ins the rate limit counts
+  // operator accounts of the console, their sessions, recovery codes and the failed sign-ins the lockout counts
   operators: OperatorTable;
   operator_sessions: OperatorSessionTable;
   operator_sign_in_failures: OperatorSignInFailureTable;
+  operator_recovery_codes: OperatorRecoveryCodeTable;
+  // machines' credentials (Prometheus's metrics credential)
+  machine_credentials: MachineCredentialTable;
   // the pages' Content-Security-Policy violations per day, page type, part and directive
   csp_violations: CspViolationTable;
   // the shoppers' Web Vitals: counts per hour, part, version, route, metric and value bucket

@@ -29,30 +29,3 @@ export interface ReleaseAuditTable {
 }
 
 export type ReleaseAuditRow = Selectable<ReleaseAuditTable>;
-
-/** An operator of /ops: a scrypt hash of the password (its salt inside, infra/pure/password.ts); revocable. */
-export interface OperatorTable {
-  operator_id: Generated<number>;
-  name: string;
-  password_hash: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-/** An operator's sign-in: only a SHA-256 of the cookie's secret is kept; an absolute expiry. */
-export interface OperatorSessionTable {
-  session_id: Generated<number>;
-  secret_hash: string;
-  operator_id: number;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-}
-
-/** A failed (or running) sign-in, counted per name and per client address within the window. */
-export interface OperatorSignInFailureTable {
-  failure_id: Generated<number>;
-  name: string;
-  address: string;
-  at: string;
-}

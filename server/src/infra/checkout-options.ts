@@ -1,14 +1,12 @@
-/** What the checkout domains need beyond ApiDeps: documents, payments and the operator's token. */
+/** What the checkout domains need beyond ApiDeps: documents and payments. */
 export type CheckoutOptions = {
   /** Where .eml files go when no SMTP server is configured. */
   outboxDir: string;
-  /** Where /generate writes invoice PDFs. */
+  /** Where the operator's invoice copies go when no file store is given. */
   invoiceDir: string;
   /** SMTP connection URL (smtp://user:pass@host:port); null: write to the outbox. */
   smtpUrl: string | null;
   mailFrom: string;
-  /** Token of the operator's utility routes (/pdf, /generate, /email, /send, /paid). */
-  operatorToken: string;
   gateway: {
     /** Base URL of the card payment gateway; null: card payments are unavailable. */
     url: string | null;
@@ -33,7 +31,6 @@ export function defaultCheckoutOptions(tmpDir: string): CheckoutOptions {
     invoiceDir: `${tmpDir}/invoices`,
     smtpUrl: null,
     mailFrom: 'Stavebniny Domov <obchod@example.sk>',
-    operatorToken: '',
     gateway: { url: null, secret: 'unused-gateway-secret' },
     publicUrl: 'http://localhost:3000',
     notifyUrl: null,

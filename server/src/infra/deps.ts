@@ -21,7 +21,7 @@ export type ApiDeps = {
   dialect: DialectName;
   /** Sign-in tokens (HS256). */
   tokens: TokenService;
-  /** The shop's settings: card gateway, e-mail, public URL, bank account, operator token, data folders. */
+  /** The shop's settings: card gateway, e-mail, public URL, bank account, data folders. */
   checkout: CheckoutOptions;
   /** Prometheus counters (also `app.metrics`). */
   metrics: Metrics;

@@ -9,13 +9,7 @@
  * this browser's cookies say the visitor has decided. The price: a visitor
  * without JavaScript sees it on every page (at the page's end, see below).
  */
-import {
-  CONSENT_DECIDED_COOKIE,
-  CONSENT_NOTICE as TEXT,
-  consentCookieStrings,
-  isOperatorPage,
-  isPrivacyPage,
-} from '@shop/shared-kernel/rules';
+import { CONSENT_DECIDED_COOKIE, CONSENT_NOTICE as TEXT, consentCookieStrings, isPrivacyPage } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../infra/pure/html.ts';
 
 /** The consent form's body: two cookies' choices, far below this (nginx in the cluster refuses at the same size). */
@@ -40,12 +34,11 @@ const NO_SCRIPT =
 
 /**
  * Static markup after `#root`, or '' when the page has no floating notice (the privacy page has it
- * in the page flow; `noConsent`: a route its area declares without consent, such as the operator's tools;
- * the shell's operators' page /ops, which sets no tracking).
+ * in the page flow; `noConsent`: a route its area declares without consent).
  */
 export function consentFirstFrame(pathWithQuery: string, noConsent = false): string {
   const pathname = pathWithQuery.split('?')[0] ?? '/';
-  if (noConsent || isPrivacyPage(pathname) || isOperatorPage(pathname)) return '';
+  if (noConsent || isPrivacyPage(pathname)) return '';
   return (
     '<section class="consent consent--floating" role="dialog" aria-labelledby="consent-first-title" data-testid="consent-first-frame">' +
     `<h2 id="consent-first-title" class="consent__title">${TEXT.title}</h2>` +

@@ -40,11 +40,11 @@ function releaseOf(storage: ReleaseStorage, preview: Preview): Promise<Release |
 
 export async function previewedRegistry(
   storage: ReleaseStorage,
-  operatorToken: string,
+  previewSecret: string,
   token: string,
   registry: PublicRegistry,
 ): Promise<{ preview: Preview; registry: PublicRegistry } | null> {
-  const preview = verifyPreview(operatorToken, token);
+  const preview = verifyPreview(previewSecret, token);
   if (!preview) return null;
   // Pruned since the link was made: the preview ends quietly.
   if (!(await storage.exists(partPrefix(preview.area, preview.version)))) return null;

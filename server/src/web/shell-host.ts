@@ -29,6 +29,7 @@ import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
+import { pageTypeOf } from '@shop/shared-kernel/contract';
 import {
   createPageRenderer,
   NotServerRendered,
@@ -63,8 +64,8 @@ export type ShellHostOptions = {
   registryPollMs: number;
   /** Share of page loads that report page views and client errors (0..1). */
   telemetrySample: number;
-  /** Signs and checks preview links. */
-  operatorToken: string;
+  /** The secret preview links are signed with (the server's own, never an operator's). */
+  previewSecret: string;
   /** The shop's public origin (configuration, never the request's Host): canonical and Open Graph URLs. */
   publicUrl: string;
   /** Budgets of a server render (default: DEFAULT_RENDER_BUDGET). */
@@ -247,7 +248,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       }
       const granted = await previewedRegistry(
         storage,
-        options.operatorToken,
+        options.previewSecret,
         request.query.token,
         publicRegistry(await readRegistry(storage)),
       );
@@ -255,7 +256,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         return reply
           .code(403)
           .type('text/plain; charset=utf-8')
-          .send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový na stránke /ops.');
+          .send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový v konzole operátora.');
       }
       const maxAge = Math.max(1, Math.floor((granted.preview.expires - Date.now()) / 1000));
       request.log.warn({ preview: { area: granted.preview.area, version: granted.preview.version } }, 'preview started in a browser');
@@ -305,8 +306,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     // The API's and the pictures' paths answer in the error shape, never with the shop's page; so do the
-    // release folders' (in any letter case): this server sends no file of them by those paths.
-    if (/^\/(api|media|remotes|shells)([/\\?]|$)/i.test(request.url)) return notFoundHandler(request, reply);
+    // release folders' (in any letter case): this server sends no file of them by those paths; and so
+    // does the operator console's, which lives on the operator origin only (operator-app.ts).
+    if (/^\/(api|media|remotes|shells|ops)([/\\?]|$)/i.test(request.url)) return notFoundHandler(request, reply);
     // Hashed shell files: /assets/<file>, and the host's own entry at the build's root
     // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
     const file = /^\/(assets\/)?([\w.-]+\.(?:js|css|svg|woff2))$/.exec(request.url);
@@ -323,7 +325,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const assetOrigin = options.assetOrigin;
     const shown: PublicRegistry = publicRegistry(registry);
     const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
-    const granted = previewToken ? await previewedRegistry(storage, options.operatorToken, previewToken, shown) : null;
+    const granted = previewToken ? await previewedRegistry(storage, options.previewSecret, previewToken, shown) : null;
     // A version marked never to be served again is previewed by no one either.
     const previewed =
       granted && !(await book.floors(granted.preview.area)).some((floor) => floor.version === granted.preview.version) ? granted : null;
@@ -363,6 +365,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
     };
     const pathname = request.url.split('?')[0] ?? '/';
+    const counted = (outcome: string) => app.metrics?.serverRenders.inc({ outcome, page: pageTypeOf(pathname) });
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
     // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy: the
@@ -393,14 +396,14 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       shared && options.serverRender !== false ? validators.forPage(request.url, [dir, policy, script, preload, firstFrame]) : null;
     const confirmed = validator?.confirmed(request.headers['if-none-match']);
     if (confirmed) {
-      app.metrics?.serverRenders.inc({ outcome: 'revalidated' });
+      counted('revalidated');
       // The kept copy keeps the policy it came with (it admits that copy's styles): a 304 names none.
       reply.removeHeader('content-security-policy');
       return reply.code(304).header('etag', confirmed).header('vary', 'accept-encoding').send();
     }
     const cached = cacheKey && options.serverRender !== false ? pageCache.get(cacheKey) : null;
     if (cached) {
-      app.metrics?.serverRenders.inc({ outcome: 'cached' });
+      counted('cached');
       const keptTag = validator?.keptTag();
       if (keptTag) reply.header('etag', keptTag);
       // The policy the page was kept with: it admits exactly that page's import map.
@@ -434,7 +437,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         },
       });
       const page = onlyAdmittedStyles(rendered);
-      app.metrics?.serverRenders.inc({ outcome: page.status === 404 ? 'not_found' : 'rendered' });
+      counted(page.status === 404 ? 'not_found' : 'rendered');
       validator?.rendered(page.embedded);
       const rest = documentRest({ template: index.html, page, afterRoot: firstFrame });
       // The document is built once: the answer and the cache's copy are the same text when the head did not leave ahead.
@@ -458,7 +461,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       // A failure in the sandbox was logged with its part and version where it was recorded.
       if (!expected && !(error instanceof RenderFailed))
         request.log.error({ err: error, url: request.url }, 'server render failed; the browser renders the page');
-      app.metrics?.serverRenders.inc({ outcome: expected ? 'browser' : 'fallback' });
+      counted(expected ? 'browser' : 'fallback');
       // A page the server meant to render but could not is not worth keeping in a shared cache, nor confirmed by its tag.
       if (!expected && !streamed) reply.header('cache-control', 'private, no-cache').removeHeader('etag');
       if (streamed) {

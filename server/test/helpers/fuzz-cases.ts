@@ -13,7 +13,11 @@ import { createRng, type Rng } from '../../src/db/seed/prng.ts';
 /** A route as the API registers it (method, URL pattern, and its schemas where it has them). */
 export type Route = { method: string; url: string; schema?: { querystring?: unknown; body?: unknown } };
 /** Where the fuzz is sent, and the credentials that let it past sign-in. */
-export type FuzzTarget = { url: string; token: string; logoutToken: string; operatorToken: string };
+/**
+ * Where the requests go, the shopper's tokens, and on the operator origin a signed-in operator's
+ * Cookie header (sent with half the requests, with the origin's own Origin or another).
+ */
+export type FuzzTarget = { url: string; token: string; logoutToken: string; operatorCookie?: string };
 /** A request for node:http, or `raw` bytes written to a socket as they are (malformed HTTP). */
 export type Case = { method: string; path: string; headers: Record<string, string>; body?: Buffer | string; raw?: string };
 export type Answer = { status: number; type: string; text: string };
@@ -237,7 +241,10 @@ function makeCase(rng: Rng, route: Route, target: FuzzTarget): Case {
   const valid = route.url === '/api/account/logout' ? target.logoutToken : target.token;
   if (rng.chance(0.5))
     headers.authorization = `Bearer ${rng.chance(0.6) ? valid : rng.pick(['x', 'a.b.c', 'Bearer', '%', `${valid}x`, valid.split('.').slice(0, 2).join('.')])}`;
-  if (rng.chance(0.1)) headers['x-operator-token'] = rng.pick(['wrong', target.operatorToken, '']);
+  if (target.operatorCookie && rng.chance(0.5)) {
+    headers.cookie = rng.chance(0.8) ? target.operatorCookie : rng.pick(['__Host-shop_ops=wrong', '__Host-shop_ops=', 'x']);
+    headers.origin = rng.chance(0.8) ? new URL(target.url).origin : rng.pick(['https://evil.example', 'null']);
+  }
   if (rng.chance(0.05)) headers['accept-encoding'] = rng.pick(['gzip', 'br', 'identity;q=0', '*;q=0', 'x'.repeat(500)]);
   const c: Case = { method, path: mangle(rng, route), headers };
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'TRACE') return c;

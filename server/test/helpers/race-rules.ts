@@ -16,7 +16,8 @@ import { courierOrder } from './checkout-contact.ts';
 export type RaceTarget = {
   /** Where every request goes (one API, or nginx in front of the cluster). */
   url: string;
-  operatorToken: string;
+  /** The operator origin and a signed-in operator's Cookie header there (the operator's order moves). */
+  operator: { url: string; cookie: string };
   /** Variants sold to order (no stock to run out), light enough for the courier. */
   variants: () => Promise<number[]>;
   /** A variant in stock that no other test orders. */
@@ -40,8 +41,8 @@ async function call(
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.operator) headers['x-operator-token'] = target.operatorToken;
-  const res = await fetch(`${target.url}${path}`, {
+  if (init.operator) Object.assign(headers, { cookie: target.operator.cookie, origin: new URL(target.operator.url).origin });
+  const res = await fetch(`${init.operator ? target.operator.url : target.url}${path}`, {
     method,
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),

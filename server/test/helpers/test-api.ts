@@ -4,7 +4,7 @@ import { throwawayPostgres } from './throwaway-database.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
@@ -13,6 +13,11 @@ import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type R
 import type { ResponseCacheOptions } from '../../src/infra/cache/response-cache.ts';
 import type { LoggerOption } from '../../src/infra/observability/observability.ts';
 import type { ReadinessCheck } from '../../src/infra/deps.ts';
+import { buildOperatorApi, type OperatorApiOptions } from '../../src/operator-app.ts';
+import { operatorAccounts, type OperatorAccountsOptions } from '../../src/domains/operators/operator-accounts.repository.ts';
+import { createMachineCredential } from '../../src/domains/operators/machine-credentials.repository.ts';
+import { localDirectoryStorage } from '@shop/release';
+import { signInOperator, type SignedInOperator } from './operator-session.ts';
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -28,6 +33,26 @@ export type TestApi = {
   jwtSecret: string;
   /** Every route the API registered (method and URL pattern, and its schema when it has one). */
   routes: { method: string; url: string; schema?: FastifySchema }[];
+  /** The shop's server (buildApi). */
+  app: FastifyInstance;
+  /** The operator origin's address (its own server, operator-app.ts, listening beside the shop's). */
+  opsUrl: string;
+  /** Every route of the operator origin. */
+  opsRoutes: { method: string; url: string; schema?: FastifySchema }[];
+  /** A request to the operator origin; a change is sent as the console sends it (JSON, its Origin) unless `headers` say otherwise. */
+  ops<T = any>(
+    method: string,
+    path: string,
+    options?: { json?: unknown; cookie?: string; headers?: Record<string, string>; token?: string },
+  ): Promise<HttpResult<T>>;
+  /** A signed-in operator with a second factor (created once per API and kept; its code counts as fresh for 5 minutes). */
+  operator(): Promise<SignedInOperator>;
+  /** A request to the operator origin as `operator()`. */
+  asOperator<T = any>(method: string, path: string, json?: unknown): Promise<HttpResult<T>>;
+  /** A metrics credential (created once per API): Prometheus's bearer token for /api/metrics. */
+  metricsToken(): Promise<string>;
+  /** GET /api/metrics with the metrics credential. */
+  metrics(): Promise<HttpResult<string>>;
   request<T = any>(
     method: string,
     path: string,
@@ -84,10 +109,20 @@ export type StartTestApiOptions = {
   jwtSecret?: string;
   /** Whether the outbox takes its jobs by itself (default true); false: they wait for sideWorkDone(). */
   backgroundJobs?: boolean;
+  /** The retired operator token's migration path on /api/metrics (BuildApiOptions.legacyMetricsToken). */
+  legacyMetricsToken?: string;
+  /**
+   * Proxies whose X-Forwarded-* are believed, on both origins (default none): a test then speaks for
+   * many client addresses (`true`: 127.0.0.1).
+   */
+  trustProxy?: boolean | string;
+  /** The operator console's release views (default: an empty origin in the data directory, a random preview secret); a function gets the database. */
+  operatorConsole?:
+    Partial<OperatorApiOptions['console']> | ((context: { db: Db; dataDir: string }) => Partial<OperatorApiOptions['console']>);
+  /** The operator origin's other settings (its clock, re-authentication window, console files). */
+  operatorOrigin?: Partial<Omit<OperatorApiOptions, 'console' | 'operators'>> & { accounts?: OperatorAccountsOptions };
   /** The database handle the API is given, from the test's (e.g. `db.withPlugin(…)` to watch the queries it runs). */
   database?: (db: Db) => Db;
-  /** Proxies whose X-Forwarded-For is believed (default none): a test then speaks for many client addresses. */
-  trustProxy?: string;
   /** The part versions telemetry is kept for (default: none, as the API's). */
   releasedVersions?: () => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
   /** New telemetry sessions per address (default: the API's). */
@@ -112,6 +147,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
 
   const database = await createDatabase({ dataDir, databaseUrl });
   const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
+  const trustProxy = options.trustProxy === true ? '127.0.0.1' : options.trustProxy || undefined;
   const app = buildApi({
     db: options.database?.(database.db) ?? database.db,
     dialect: database.dialect,
@@ -130,7 +166,8 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
     ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
     ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
-    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    ...(trustProxy ? { trustProxy } : {}),
+    ...(options.legacyMetricsToken ? { legacyMetricsToken: options.legacyMetricsToken } : {}),
     ...(options.releasedVersions ? { releasedVersions: options.releasedVersions } : {}),
     ...(options.telemetrySessionRateLimit ? { telemetrySessionRateLimit: options.telemetrySessionRateLimit } : {}),
   });
@@ -143,7 +180,32 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const request: TestApi['request'] = async (method, path, options = {}) => {
+  // The operator origin beside it, as server.ts builds it: its address is known only once it listens,
+  // so it is told its origin (OPS_URL) up front on a port chosen here.
+  const opsPort = await freePort();
+  const opsUrl = `http://127.0.0.1:${opsPort}`;
+  const { accounts, ...operatorOrigin } = options.operatorOrigin ?? {};
+  const operatorApp = buildOperatorApi(app, {
+    logger: options.logger ?? false,
+    ...(trustProxy ? { trustProxy } : {}),
+    operatorUrl: opsUrl,
+    operators: operatorAccounts(database.db, accounts),
+    ...operatorOrigin,
+    console: {
+      storage: localDirectoryStorage(join(dataDir, 'ops-origin')),
+      previewSecret: randomBytes(32).toString('base64url'),
+      publicUrl: 'http://localhost:3000',
+      ...(typeof options.operatorConsole === 'function' ? options.operatorConsole({ db: database.db, dataDir }) : options.operatorConsole),
+    },
+  });
+  const opsRoutes: TestApi['opsRoutes'] = [];
+  operatorApp.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      opsRoutes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
+  });
+  await operatorApp.listen({ port: opsPort, host: '127.0.0.1' });
+
+  const send = async (base: string, method: string, path: string, options: Parameters<TestApi['request']>[2] = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     let body: string | undefined;
     if (options.json !== undefined) {
@@ -154,12 +216,26 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       body = options.raw;
     }
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const response = await fetch(`${base}${path}`, { method, headers, body });
     const text = await response.text();
     let parsed: any = text;
     if (response.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, body: parsed, text };
   };
+
+  const request: TestApi['request'] = (method, path, options) => send(baseUrl, method, path, options);
+  const ops: TestApi['ops'] = (method, path, options = {}) =>
+    send(opsUrl, method, path, {
+      ...(options.json !== undefined ? { json: options.json } : {}),
+      ...(options.token ? { token: options.token } : {}),
+      headers: {
+        ...(method === 'GET' || method === 'HEAD' ? {} : { origin: opsUrl }),
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...options.headers,
+      },
+    });
+  let signedIn: Promise<SignedInOperator> | null = null;
+  let metricsSecret: Promise<string> | null = null;
 
   const api: TestApi = {
     baseUrl,
@@ -171,6 +247,20 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     seedMs: database.seedMs,
     jwtSecret,
     routes,
+    app,
+    opsUrl,
+    opsRoutes,
+    ops,
+    operator: () => (signedIn ??= signInOperator(database.db, opsUrl)),
+    async asOperator(method, path, json) {
+      const { cookie } = await api.operator();
+      return ops(method, path, { cookie, ...(json !== undefined ? { json } : method === 'GET' ? {} : { json: {} }) });
+    },
+    metricsToken: () =>
+      (metricsSecret ??= createMachineCredential(database.db, { name: `metrics-${randomBytes(3).toString('hex')}`, scope: 'metrics' })),
+    async metrics() {
+      return request('GET', '/api/metrics', { token: await api.metricsToken() });
+    },
     request,
     get: (path, token) => request('GET', path, { token }),
     post: (path, json, token) => request('POST', path, { json, token }),
@@ -181,6 +271,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     },
     sideWorkDone: () => app.outbox.drain(),
     async close() {
+      await operatorApp.close();
       await app.close();
       await database.close();
       await cleanup();
@@ -199,4 +290,16 @@ export function expectErrorShape(body: unknown, code: string): void {
   if (!error || error.code !== code || typeof error.message !== 'string' || error.message.length === 0) {
     throw new Error(`expected an error body with code ${code}, got ${JSON.stringify(body)}`);
   }
+}
+
+/** A free port on 127.0.0.1 (the operator origin's, which must be known before its server is built). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * Sign-in and the shopper's account: sign-up, sign-in and sign-out, password reset, profile,
  * addresses, order history with withdrawal, complaints, coupons and loyalty points; and the
- * operator's calls that move orders and complaints between states (X-Operator-Token).
+ * operator's calls that move orders and complaints between states (the operator origin's session).
  * Calls that need a signed-in shopper take the token of POST /api/account/login: as a Bearer token
  * (API clients) or, in the browser, as the HttpOnly session cookie the sign-in sets (`shop_session`,
  * Path=/api); an unsafe call authenticated by the cookie must come from the shop's own origin (403).
@@ -135,7 +135,7 @@ export const accountCalls = defineCalls({
     answer: Type.Object({ data: Complaint }),
   },
 
-  // operator (X-Operator-Token)
+  // operator (the operator origin only, a signed-in operator's session)
   'POST /api/operator/orders/:number/state': {
     summary: 'Obsluha presunie objednávku do iného stavu',
     params: Type.Object({ number: OrderNumber }),

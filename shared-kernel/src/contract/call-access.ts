@@ -3,7 +3,8 @@
  * page may import it):
  *   'public'  the answer is the same for everyone: sent without the session cookie, so shared
  *             caches may answer it;
- *   'ops'     /ops, the operator's own session cookie (Path=/api/ops), never from a cache;
+ *   'ops'     the operator console's calls: on the operator origin only (its own client, server/console);
+ *             never with the shopper's session, never from a cache;
  *   'session' the shopper's session cookie, if any.
  */
 import type { CallName, DownloadName } from './api.ts';
@@ -25,7 +26,7 @@ const publicCalls: ReadonlySet<CallName | DownloadName> = new Set<CallName>([
   'GET /api/redirect/list',
 ]);
 
-/** The operator's session cookie is sent only to /api/ops. */
+/** The operator console's calls (the operator origin's). */
 const OPS_CALL = /^[A-Z]+ \/api\/ops\//;
 
 export function accessOf(name: CallName | DownloadName): CallAccess {

@@ -100,9 +100,17 @@ export const checkoutCalls = defineCalls({
     summary: 'Platby na vrátenie (operátor)',
     answer: Type.Object({ data: Type.Array(PaymentRefund) }),
   },
+  /** A refund the gateway refused, made by hand at the gateway: the operator records it (audited with the note). */
+  'POST /api/operator/payments/:id/refunded': {
+    summary: 'Zaznamená ručne vrátenú platbu, ktorú brána odmietla (operátor)',
+    params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+    body: Type.Object({ note: Type.String({ minLength: 3, maxLength: 500 }) }, { additionalProperties: false }),
+    answer: Type.Object({ data: PaymentRefund }),
+  },
 
-  // The operator's document tools behind the utility routes /pdf, /generate, /email, /send, /paid
-  // (X-Operator-Token). The invoice itself (GET …/invoice) is a PDF, outside the JSON contract.
+  // The operator's document tools (the console's counterparts of the utility routes /pdf, /generate,
+  // /email, /send, /paid), on the operator origin only. The invoice itself (GET …/invoice) is a PDF,
+  // outside the JSON contract.
   'GET /api/operator/orders/:number': {
     summary: 'Objednávka podľa čísla (operátor)',
     params: OrderNumber,

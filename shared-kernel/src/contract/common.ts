@@ -22,10 +22,13 @@ export const ApiErrorCode = Type.Union([
   Type.Literal('internal'),
 ]);
 
-/** Every 4xx and 5xx answer; the message is Slovak, for the shopper. */
+/**
+ * Every 4xx and 5xx answer; the message is Slovak, for the shopper. `refusal` names a refusal a
+ * program acts on (a release refused, or the operator's console asked for a fresh code).
+ */
 export type ApiErrorBody = Static<typeof ApiErrorBody>;
 export const ApiErrorBody = Type.Object({
-  error: Type.Object({ code: ApiErrorCode, message: Type.String() }),
+  error: Type.Object({ code: ApiErrorCode, message: Type.String(), refusal: Type.Optional(Type.String({ maxLength: 40 })) }),
 });
 
 export type PageMeta = Static<typeof PageMeta>;

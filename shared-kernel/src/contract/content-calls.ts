@@ -20,7 +20,11 @@ export const contentCalls = defineCalls({
     query: Type.Object({ path: Type.String({ minLength: 1, maxLength: 2000 }) }),
     answer: Type.Object({ data: Type.Union([Type.Object({ to: Type.String(), external: Type.Boolean() }), Type.Null()]) }),
   },
-  // The operator's redirects (X-Operator-Token): an old address of the shop and where it moved.
+  // The operator's redirects (the operator origin's session): an old address of the shop and where it moved.
+  'GET /api/operator/redirects': {
+    summary: 'Všetky presmerovania starých adries (operátor)',
+    answer: Type.Object({ data: Type.Array(RedirectEntry) }),
+  },
   'PUT /api/operator/redirects': {
     summary: 'Uloží presmerovanie starej adresy (operátor)',
     body: Type.Object({ old_url: RedirectUrl, new_url: RedirectUrl }, { additionalProperties: false }),

@@ -4,10 +4,11 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { AREAS } from './parts.ts';
+import { PAGE_TYPES, type PageType } from './shop-paths.ts';
 
-/** The shop's route kinds a violation's page is counted under (a closed set: also a metric label). */
-export const CSP_PAGE_TYPES = ['home', 'category', 'product', 'cart', 'checkout', 'account', 'content', 'other'] as const;
-export type CspPageType = (typeof CSP_PAGE_TYPES)[number];
+/** The shop's page kinds a violation's page is counted under (a closed set: also a metric label). */
+export const CSP_PAGE_TYPES = PAGE_TYPES;
+export type CspPageType = PageType;
 
 /**
  * Which part's file was blocked or caused it: an area or the shell by the file's path, `inline` for

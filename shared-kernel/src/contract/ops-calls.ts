@@ -1,6 +1,9 @@
-/** The operator's releases and backups (an operator's session cookie or a team's Bearer credential) and the client telemetry. */
+/**
+ * The operator's console (the operator origin only: an operator's session cookie, or a team's Bearer
+ * credential for its own area's releases) and the client telemetry.
+ */
 import { Type } from '@sinclair/typebox';
-import { ApiErrorCode, defineCalls, type CallTypes } from './common.ts';
+import { defineCalls, type CallTypes } from './common.ts';
 import { PaymentRefund } from './checkout-types.ts';
 import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
 import { TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
@@ -13,11 +16,6 @@ const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
 const Reason = Type.String({ maxLength: 500 });
 const body = <P extends Parameters<typeof Type.Object>[0]>(properties: P) => Type.Object(properties, { additionalProperties: false });
 
-/** A release refused (pinned, broken build, route clash, …): the error shape with the refusal's code, which the CLI reads. */
-const ReleaseError = Type.Object({
-  error: Type.Object({ code: ApiErrorCode, message: Type.String(), refusal: Type.Optional(Type.String()) }),
-});
-
 /** A part moved (or not: `changed` false) from `from` to `version`; `left` says why a part was not moved. */
 const Move = Type.Object({
   part: ReleasePart,
@@ -27,8 +25,18 @@ const Move = Type.Object({
   left: Type.Optional(Type.String()),
 });
 const MoveAnswer = Type.Object({ data: Move });
-/** Who is signed in on /ops, and until when (an absolute expiry). */
-const OperatorSession = Type.Object({ name: Type.String(), expiresAt: Type.String() });
+/**
+ * Who is signed in on /ops: until when at most (`expiresAt`, absolute) and unless idle (`idleUntil`,
+ * moved on by every call); `secondFactor` false: the operator may only set up the second factor.
+ */
+const OperatorSession = Type.Object({
+  name: Type.String(),
+  expiresAt: Type.String(),
+  idleUntil: Type.String(),
+  secondFactor: Type.Boolean(),
+});
+/** A code from the authenticator app (6 digits) or one of the recovery codes (`xxxxx-xxxxx`). */
+const SecondFactorCode = Type.String({ minLength: 6, maxLength: 20, pattern: '^[0-9A-Za-z -]+$' });
 const PinAnswer = Type.Object({ data: Type.Object({ pinned: Type.Boolean() }) });
 
 export const opsCalls = defineCalls({
@@ -42,11 +50,42 @@ export const opsCalls = defineCalls({
       data: Type.Object({ status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.Literal('ok')) }),
     }),
   },
-  /** Sign-in of an operator account: sets the HttpOnly session cookie (Path=/api/ops). */
+  /**
+   * Sign-in of an operator account: name, password and, once it is set up, the second factor's code;
+   * sets the operator origin's HttpOnly session cookie (`__Host-`, Path=/, SameSite=Strict).
+   */
   'POST /api/ops/session': {
-    summary: 'Prihlásenie operátora menom a heslom',
-    body: body({ name: Type.String({ minLength: 1, maxLength: 40 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
+    summary: 'Prihlásenie operátora menom, heslom a kódom druhého faktora',
+    body: body({
+      name: Type.String({ minLength: 1, maxLength: 40 }),
+      password: Type.String({ minLength: 1, maxLength: 200 }),
+      code: Type.Optional(SecondFactorCode),
+    }),
     answer: Type.Object({ data: OperatorSession }),
+  },
+  /** A fresh code for what needs one (release actions): the session's re-authentication. */
+  'POST /api/ops/session/reauth': {
+    summary: 'Opätovné overenie kódom druhého faktora pred citlivou akciou',
+    body: body({ code: SecondFactorCode }),
+    answer: Type.Object({ data: OperatorSession }),
+  },
+  /** Starts (or restarts) setting up the authenticator app: a new secret, until a first code confirms it. */
+  'POST /api/ops/second-factor': {
+    summary: 'Nastavenie druhého faktora (TOTP): nové tajomstvo a QR kód',
+    body: body({}),
+    answer: Type.Object({
+      data: Type.Object({
+        secret: Type.String(),
+        uri: Type.String(),
+        qr: Type.String({ description: 'obrázok QR kódu (data: URL, PNG)' }),
+      }),
+    }),
+  },
+  /** The first code confirms the secret; the ten recovery codes are answered once, never again. */
+  'POST /api/ops/second-factor/confirm': {
+    summary: 'Potvrdenie druhého faktora prvým kódom; jednorazové záložné kódy',
+    body: body({ code: Type.String({ pattern: '^[0-9]{6}$' }) }),
+    answer: Type.Object({ data: Type.Object({ recoveryCodes: Type.Array(Type.String()), session: OperatorSession }) }),
   },
   // Asking who is signed in is no error: nobody is `data: null` (a 401 would be an error in the operator's console on every visit).
   'GET /api/ops/session': {
@@ -57,7 +96,6 @@ export const opsCalls = defineCalls({
   'GET /api/ops/releases': {
     summary: 'Vydania v platnosti, históriu a zdravie verzií',
     answer: Type.Object({ data: ReleaseStatus }),
-    error: ReleaseError,
   },
   'POST /api/ops/releases/:part/rollback': {
     summary: 'Návrat časti na skoršiu verziu (pripne ju a verziu, z ktorej sa vracia, označí ako nepoužiteľnú)',
@@ -74,33 +112,28 @@ export const opsCalls = defineCalls({
       ),
     }),
     answer: MoveAnswer,
-    error: ReleaseError,
   },
   'POST /api/ops/releases/:part/pin': {
     params: Part,
     body: body({ reason: Type.Optional(Reason) }),
     answer: PinAnswer,
-    error: ReleaseError,
   },
   'POST /api/ops/releases/:part/unpin': {
     params: Part,
     body: body({ reason: Type.Optional(Reason) }),
     answer: PinAnswer,
-    error: ReleaseError,
   },
   'POST /api/ops/releases/:part/promote': {
     summary: 'Kanárska verzia pre všetkých',
     params: Part,
     body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
     answer: MoveAnswer,
-    error: ReleaseError,
   },
   'POST /api/ops/releases/:part/abort': {
     summary: 'Zrušenie kanárskej verzie',
     params: Part,
     body: body({ version: Type.Optional(Version), reason: Type.Optional(Reason) }),
     answer: MoveAnswer,
-    error: ReleaseError,
   },
   /** Marks a version never to be served again, or lifts that mark (an operator's audited override). */
   'POST /api/ops/releases/:part/floor': {
@@ -108,14 +141,12 @@ export const opsCalls = defineCalls({
     params: Part,
     body: body({ version: Version, floored: Type.Boolean(), reason: Type.Optional(Reason) }),
     answer: Type.Object({ data: Type.Object({ part: ReleasePart, version: Type.String(), floored: Type.Boolean() }) }),
-    error: ReleaseError,
   },
   'POST /api/ops/releases/:part/preview': {
     summary: 'Podpísaný odkaz na náhľad verzie',
     params: Part,
     body: body({ version: Version }),
     answer: Type.Object({ data: Type.Object({ url: Type.String(), expires: Type.String() }) }),
-    error: ReleaseError,
   },
   /** A CI release without file access to the origin: the build's files in the body, the same checks as a deploy. */
   'POST /api/ops/releases/:part/upload': {
@@ -139,7 +170,6 @@ export const opsCalls = defineCalls({
       ),
     }),
     answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
-    error: ReleaseError,
   },
   'GET /api/ops/inventory': {
     summary: 'Inventár skriptov: každý skript, ktorý môže bežať na stránke obchodu, s odtlačkom SHA-384',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchPath } from '../standalone/standalone-router.tsx';
-import { shopPaths, shopRoutePatterns, type ShopPage } from './shop-paths.ts';
+import { pageTypeOf, shopPaths, shopRoutePatterns, type ShopPage } from './shop-paths.ts';
 
 /** Each page, a path its builder writes, and the parameters its pattern reads back. */
 const built: [ShopPage, string, Record<string, string>][] = [
@@ -63,5 +63,26 @@ describe('shopPaths', () => {
     expect(shopPaths.passwordReset('a+b')).toBe('/account/password-reset?token=a%2Bb');
     expect(shopPaths.profile('x')).toBe('/account/profile?emailToken=x');
     expect(shopPaths.complaints({ orderToken: 'tok', itemId: 7 })).toBe('/account/complaints?order=tok&item=7');
+  });
+});
+
+describe('the page kind of a path', () => {
+  it.each([
+    ['/', 'home'],
+    ['/c/tehly', 'category'],
+    ['/b/wienerberger', 'category'],
+    ['/vypredaj', 'category'],
+    ['/search/tehla', 'category'],
+    ['/p/tehla-plna', 'product'],
+    ['/checkout/cart', 'cart'],
+    ['/checkout/contact', 'checkout'],
+    ['/checkout/thankyou/abc', 'checkout'],
+    ['/account/profile', 'account'],
+    ['/s/kontakt', 'content'],
+    ['/blog/clanok/ako-murovat', 'content'],
+    ['/ops', 'other'],
+    ['/cesta/ktora/neexistuje', 'other'],
+  ])('%s is %s', (path, type) => {
+    expect(pageTypeOf(path)).toBe(type);
   });
 });

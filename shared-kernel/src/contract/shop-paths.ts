@@ -91,3 +91,28 @@ export const shopPaths = {
   blogPost: (slug: string) => `/blog/clanok/${segment(slug)}`,
   shippingPayment: () => p.shippingPayment,
 } satisfies Partial<Record<ShopPage | 'payment', (...args: never[]) => string>>;
+
+/** The kinds of shop page, for what is counted per page (renders, policy violations). */
+export const PAGE_TYPES = ['home', 'category', 'product', 'cart', 'checkout', 'account', 'content', 'other'] as const;
+export type PageType = (typeof PAGE_TYPES)[number];
+
+const firstSegment = (pattern: string) => pattern.split('/')[1]!;
+/** The page kind by a path's first segment, from the pages' patterns. */
+const KIND_BY_FIRST_SEGMENT = new Map<string, PageType>([
+  ...[p.category, p.brand, p.search, p.sale].map((pattern) => [firstSegment(pattern), 'category'] as const),
+  [firstSegment(p.product), 'product'],
+  [firstSegment(p.checkoutContact), 'checkout'],
+  // The payment pages are the checkout's too.
+  [firstSegment(p.paymentPending), 'checkout'],
+  [firstSegment(p.signIn), 'account'],
+  [firstSegment(p.page), 'content'],
+  [firstSegment(p.blog), 'content'],
+]);
+
+/** The shop's page kind of a path (the shell's routes, shell/src/app/route-table.ts). */
+export function pageTypeOf(path: string): PageType {
+  if (path === '/' || path === '') return 'home';
+  const [, first = '', second = ''] = path.split('/');
+  if (`/${first}/${second}` === p.cart) return 'cart';
+  return KIND_BY_FIRST_SEGMENT.get(first) ?? 'other';
+}

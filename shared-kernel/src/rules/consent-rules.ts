@@ -61,17 +61,6 @@ export function isPrivacyPage(pathname: string): boolean {
   return (pathname.replace(/\/+$/, '') || '/') === CONSENT_NOTICE.privacyPath;
 }
 
-/** The shell's own operators' page (release console and the rest of the operators' tools). */
-export const OPS_PATH = '/ops';
-
-/**
- * The operators' page is a tool, not the shop: it sets no tracking, so it has no cookie notice and
- * no analytics (the shell's layout and the server's first frame both ask here).
- */
-export function isOperatorPage(pathname: string): boolean {
-  return (pathname.replace(/\/+$/, '') || '/') === OPS_PATH;
-}
-
 /**
  * Analytics runs only with the analytics consent and never on a route its area declares
  * without consent (`noConsent` in the route table: the operator's generate and pdf, spec

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redirectKey, redirectTable, resolveRedirect, safeRedirectTarget } from './redirect-rules.ts';
+import { leavesShop, redirectKey, redirectTable, resolveRedirect, safeRedirectTarget } from './redirect-rules.ts';
 
 describe('stored redirects', () => {
   it('match a path without its query, fragment, trailing slashes or percent-encoding', () => {
@@ -48,5 +48,29 @@ describe('stored redirects', () => {
     expect(resolveRedirect(table, '/self')).toBeNull();
     expect(resolveRedirect(table, '/open')).toBeNull();
     expect(resolveRedirect(table, '/with')).toBeNull();
+  });
+
+  it('never take a checkout, payment or account address out of the shop, directly or down a chain', () => {
+    const table = redirectTable([
+      { old_url: '/checkout/cart', new_url: 'https://pay-example.org/kosik' },
+      { old_url: '/account/login', new_url: '/stara-prihlasovacia' },
+      { old_url: '/stara-prihlasovacia', new_url: 'https://evil.example/login' },
+      { old_url: '/checkout/stary-kosik', new_url: '/checkout/cart' },
+      { old_url: '/payment/old', new_url: '/akcia' },
+    ]);
+    // Stored before the rule, such rows are never followed out of the shop.
+    expect(resolveRedirect(table, '/checkout/cart')).toBeNull();
+    expect(resolveRedirect(table, '/account/login')).toBeNull();
+    expect(resolveRedirect(table, '/stara-prihlasovacia')).toBe('https://evil.example/login');
+    expect(resolveRedirect(table, '/checkout/stary-kosik')).toBe('/checkout/cart');
+    expect(resolveRedirect(table, '/payment/old')).toBe('/akcia');
+
+    const clean = redirectTable([{ old_url: '/account/stare', new_url: '/presunute' }]);
+    expect(leavesShop(clean, '/checkout/cart', 'https://pay-example.org/kosik')).toBe(true);
+    expect(leavesShop(clean, '/account', 'https://pay-example.org/')).toBe(true);
+    expect(leavesShop(clean, '/checkout/cart', '/checkout/novy-kosik')).toBe(false);
+    // The new row would lead an account address, down the chain, to another site.
+    expect(leavesShop(clean, '/presunute', 'https://evil.example/')).toBe(true);
+    expect(leavesShop(clean, '/akcia', 'https://www.example.sk/akcia')).toBe(false);
   });
 });

@@ -6,7 +6,10 @@
  *   match, and percent-encoding does not either ("/akcia/", "/akcia?x=1" and "/akcia" are one);
  * - a target is a path of the shop ("/c/tehly") or an absolute http(s) URL an operator set
  *   (anything else, e.g. "//host", "javascript:", is never followed: no open redirect);
- * - a chain (A → B → C) is followed to its end at once; a loop is not followed at all.
+ * - a chain (A → B → C) is followed to its end at once; a loop is not followed at all;
+ * - an address of the checkout, the payment or the account (`/checkout…`, `/payment…`, `/account…`)
+ *   never leads out of the shop: such a redirect is refused when stored and never followed, so no
+ *   stored row can send a shopper's basket or sign-in to another site.
  */
 
 export type RedirectPair = { old_url: string; new_url: string };
@@ -38,6 +41,9 @@ export function redirectKey(path: string): string | null {
   const key = decoded(bare).replace(/\/+$/, '');
   return key === '' ? '/' : key;
 }
+
+/** Addresses whose redirects stay inside the shop: the checkout, the payment pages and the account. */
+const KEPT_INSIDE = /^\/(checkout|payment|account)/i;
 
 /** Whether a (safe) target leaves the shop's paths: a full page load in the browser. */
 export function isAbsoluteTarget(target: string): boolean {
@@ -82,6 +88,7 @@ export function redirectTable(entries: readonly RedirectPair[]): RedirectTable {
     const key = redirectKey(old_url);
     const target = safeRedirectTarget(new_url);
     if (key === null || target === null || table.has(key)) continue;
+    if (isAbsoluteTarget(target) && KEPT_INSIDE.test(key)) continue;
     table.set(key, target);
   }
   return table;
@@ -89,11 +96,36 @@ export function redirectTable(entries: readonly RedirectPair[]): RedirectTable {
 
 /**
  * Where a visitor asking for `path` is sent: the end of its chain of redirects, or null when the path
- * did not move, leads back to itself, or is part of a loop.
+ * did not move, leads back to itself, is part of a loop, or is a checkout, payment or account address
+ * whose chain would leave the shop.
  */
 export function resolveRedirect(table: RedirectTable, path: string): string | null {
   const start = redirectKey(path);
   if (start === null || table.size === 0) return null;
+  const end = chainEnd(table, start);
+  return end !== null && isAbsoluteTarget(end) && KEPT_INSIDE.test(start) ? null : end;
+}
+
+/**
+ * Whether storing a redirect of `oldUrl` to `newUrl` would take a checkout, payment or account
+ * address out of the shop, directly or down a chain of the table (the server refuses it).
+ */
+export function leavesShop(table: RedirectTable, oldUrl: string, newUrl: string): boolean {
+  const key = redirectKey(oldUrl);
+  const target = safeRedirectTarget(newUrl);
+  if (key === null || target === null) return false;
+  const next = new Map(table);
+  next.set(key, target);
+  for (const start of next.keys()) {
+    if (!KEPT_INSIDE.test(start)) continue;
+    const end = chainEnd(next, start);
+    if (end !== null && isAbsoluteTarget(end)) return true;
+  }
+  return false;
+}
+
+/** The end of a path's chain (its key given): null when it did not move or loops. */
+function chainEnd(table: RedirectTable, start: string): string | null {
   const seen = new Set<string>([start]);
   let target: string | null = null;
   let key = start;

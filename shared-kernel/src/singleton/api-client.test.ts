@@ -346,29 +346,6 @@ describe('createApiClient: extra headers and the operator', () => {
     expect(fake.calls[0]?.credentials).toBe('same-origin');
   });
 
-  it('sends the operator token instead of the shopper token, never from the cache, and a 401 does not sign the shopper out', async () => {
-    fake.on('GET /api/operator/payments/refunds', {
-      status: 401,
-      body: { error: { code: 'unauthorized', message: 'Chýba alebo nesedí token operátora.' } },
-    });
-    const onUnauthorized = vi.fn();
-    const seen: RequestInit[] = [];
-    const recording = ((input: RequestInfo | URL, init?: RequestInit) => {
-      seen.push(init ?? {});
-      return fake(input, init);
-    }) as typeof fetch;
-    const client = createApiClient({ fetch: recording, isSignedIn: () => true, onUnauthorized });
-    await expect(client.call('GET /api/operator/payments/refunds', { operatorToken: 'op-token' })).rejects.toMatchObject({
-      status: 401,
-      message: 'Chýba alebo nesedí token operátora.',
-    });
-    expect(fake.calls[0]?.headers).toMatchObject({ 'X-Operator-Token': 'op-token' });
-    expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
-    expect(fake.calls[0]?.credentials).toBe('omit');
-    expect(seen[0]?.cache).toBe('no-store');
-    expect(onUnauthorized).not.toHaveBeenCalled();
-  });
-
   it("/ops: only the operator's session cookie goes (same origin), never the shopper's token, and a 401 there does not sign the shopper out", async () => {
     fake.on('GET /api/ops/releases', { status: 401, body: { error: { code: 'unauthorized', message: 'Prihláste sa ako operátor.' } } });
     const onUnauthorized = vi.fn();
@@ -404,32 +381,28 @@ describe('createApiClient: extra headers and the operator', () => {
     ['opsSignOut', (c: ReturnType<typeof createApiClient>) => c.call('DELETE /api/ops/session'), 'DELETE', '/api/ops/session', {}],
     [
       'operatorStoreInvoice',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }),
+      (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/invoice', { params: { number: '2026000001' } }),
       'POST',
       '/api/operator/orders/2026000001/invoice',
       {},
     ],
     [
       'operatorEmail',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }),
+      (c: ReturnType<typeof createApiClient>) => c.call('GET /api/operator/orders/:number/email', { params: { number: '2026000001' } }),
       'GET',
       '/api/operator/orders/2026000001/email',
       undefined,
     ],
     [
       'operatorSendEmail',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' }, operatorToken: 't' }),
+      (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/email', { params: { number: '2026000001' } }),
       'POST',
       '/api/operator/orders/2026000001/email',
       {},
     ],
     [
       'operatorMarkPaid',
-      (c: ReturnType<typeof createApiClient>) =>
-        c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' }, operatorToken: 't' }),
+      (c: ReturnType<typeof createApiClient>) => c.call('POST /api/operator/orders/:number/paid', { params: { number: '2026000001' } }),
       'POST',
       '/api/operator/orders/2026000001/paid',
       {},
@@ -437,7 +410,7 @@ describe('createApiClient: extra headers and the operator', () => {
     [
       'operatorInvoice',
       (c: ReturnType<typeof createApiClient>) =>
-        c.download('GET /api/operator/orders/:number/invoice', { params: { number: '2026000001' }, operatorToken: 't' }),
+        c.download('GET /api/operator/orders/:number/invoice', { params: { number: '2026000001' } }),
       'GET',
       '/api/operator/orders/2026000001/invoice',
       undefined,

@@ -16,9 +16,8 @@
  *
  * Every call of the shell and the areas to the API goes through here (ESLint forbids a raw fetch
  * there), so a 401 to a signed-in shopper's request always signs out. Binary answers (PDF,
- * photos) come from `download`; the operator's document calls carry the operator's token in their
- * own header instead of the shopper's (CallOptions.operatorToken), and /ops's calls only the
- * operator's session cookie (same origin, HttpOnly: the page never sees it).
+ * photos) come from `download`. The operator's calls answer only on the operator origin, to the
+ * operator console's own client (server/console); a page of the shop never reaches them.
  */
 import type { ApiCalls, ApiErrorCode, CallName, DownloadCalls, DownloadName } from '../contract/index.ts';
 import { accessOf } from '../contract/call-access.ts';
@@ -46,11 +45,6 @@ export type CallOptions = {
    * cookie is not sent (and a 401 does not sign the shopper out).
    */
   headers?: Record<string, string>;
-  /**
-   * The operator's order tools: their token as X-Operator-Token, without the shopper's session
-   * (so a 401 does not sign the shopper out), never from a cache.
-   */
-  operatorToken?: string;
 };
 
 type Def<K extends CallName> = ApiCalls[K];
@@ -210,12 +204,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return parsed as T;
   }
 
-  /** What a call sends as: the contract's access, or the operator's token of the order tools. */
+  /** What a call sends as: the contract's access. */
   function sendOptions(name: CallName | DownloadName, options: CallOptions): RequestOptions {
-    const { signal, cache, headers, operatorToken } = options;
+    const { signal, cache, headers } = options;
     const init: RequestOptions = { signal, cache, headers };
-    if (operatorToken !== undefined)
-      return { ...init, anonymous: true, headers: { ...headers, 'X-Operator-Token': operatorToken }, cache: 'no-store' };
     switch (accessOf(name)) {
       case 'public':
         return { ...init, anonymous: true };

@@ -1,7 +1,7 @@
 /**
  * The shop's route table, built at boot from the routes the areas in force
  * ship (each area's build declares its pages; the registry carries them). The
- * shell owns only its own pages (/ops, not found) and the layouts.
+ * shell owns only its own pages (not found) and the layouts.
  */
 import { matchRoutes } from 'react-router';
 import { isLayout, type ShellRoute } from '@shop/shared-kernel/contract';

@@ -1,7 +1,6 @@
-import { Component, createContext, lazy, Suspense, useContext, type ReactNode } from 'react';
+import { Component, createContext, useContext, type ReactNode } from 'react';
 import { createRoutesFromChildren, Route, useLocation, useRoutes, type RouteObject } from 'react-router';
 import type { LayoutName } from '@shop/shared-kernel/contract';
-import { OPS_PATH } from '@shop/shared-kernel/rules';
 import { routeForPath, shopRoutes, type ShopRoute } from './route-table.ts';
 import { guarded } from './route-guards.tsx';
 import { AreaRoute } from '../areas/area-route.tsx';
@@ -10,16 +9,12 @@ import { DefaultLayout } from '../layouts/default-layout.tsx';
 import { CheckoutLayout } from '../layouts/checkout-layout.tsx';
 import { AccountLayout } from '../layouts/account-layout.tsx';
 import { ErrorLayout } from '../layouts/error-layout.tsx';
-import { OpsLayout } from '../layouts/ops-layout.tsx';
 import { NotFoundPage } from '../pages/not-found-page.tsx';
 import { ShellRoot } from './shell-root.tsx';
 import { createBranchMatcher } from './route-branch.ts';
 import { PageSkeleton } from '../components/page-skeleton.tsx';
 import { ClientOnly } from './client-only.tsx';
 import type { ShellConfig } from '../config.ts';
-
-/** The operators' release console: few visitors need it, so it loads on its own. */
-const OpsPage = lazy(() => import('../pages/ops-page.tsx').then((module) => ({ default: module.OpsPage })));
 
 const layouts: Record<LayoutName, (props: { children?: ReactNode }) => React.JSX.Element> = {
   default: DefaultLayout,
@@ -108,19 +103,6 @@ function buildRouteTree(): RouteObject[] {
           </Route>
         );
       })}
-      {/* The shell's own operators' page, in the operators' layout (no shop header, no cookie notice). */}
-      <Route element={<OpsLayout />}>
-        <Route
-          path={OPS_PATH}
-          element={
-            <ClientOnly fallback={<PageSkeleton />}>
-              <Suspense fallback={<PageSkeleton />}>
-                <OpsPage />
-              </Suspense>
-            </ClientOnly>
-          }
-        />
-      </Route>
       <Route element={<DefaultLayout />}>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useConsentStore } from '@shop/shared-kernel';
-import { isOperatorPage, isPrivacyPage } from '@shop/shared-kernel/rules';
+import { isPrivacyPage } from '@shop/shared-kernel/rules';
 import { useAfterHydration } from '@shop/shared-kernel/react';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { BasketToast } from '../components/basket-toast.tsx';
@@ -11,9 +11,6 @@ import { useNewBuildDetection } from './new-build.ts';
 import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useStoredRedirects } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
 
-/** The shell's operators' page as the consent sees it: a route without consent. */
-const OPERATOR_PAGE = { noConsent: true } as const;
-
 /**
  * The root of every layout: consent, analytics and the effects of route changes. It holds no state
  * of this browser itself: what changes when the page has hydrated (the consent notice, the
@@ -22,9 +19,8 @@ const OPERATOR_PAGE = { noConsent: true } as const;
  */
 export function ShellRoot({ config }: { config: ShellConfig }) {
   const { pathname } = useLocation();
-  // The route table entry decides: a route its area declares without consent (the operator's tools) has no notice and no analytics;
-  // so does the shell's own operators' page.
-  const route = isOperatorPage(pathname) ? OPERATOR_PAGE : routeForPath(pathname);
+  // The route table entry decides: a route its area declares without consent has no notice and no analytics.
+  const route = routeForPath(pathname);
 
   // Before the page is painted: a page load with Tag Manager does not show the checkout or the account.
   useLayoutEffect(() => void leaveTagManagerBehind(pathname), [pathname]);

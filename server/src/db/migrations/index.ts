@@ -38,6 +38,7 @@ import * as clientVitals from './2026-11-27T13-00-00Z_client-vitals.ts';
 import * as releaseTrustChain from './2026-11-28T09-00-00Z_release-trust-chain.ts';
 import * as clientSessions from './2026-11-28T09-10-00Z_client-sessions.ts';
 import * as renderFailures from './2026-11-28T09-20-00Z_render-failures.ts';
+import * as operatorSecondFactor from './2026-11-28T09-30-00Z_operator-second-factor.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T09-00-00Z_release-trust-chain': releaseTrustChain,
   '2026-11-28T09-10-00Z_client-sessions': clientSessions,
   '2026-11-28T09-20-00Z_render-failures': renderFailures,
+  '2026-11-28T09-30-00Z_operator-second-factor': operatorSecondFactor,
 };

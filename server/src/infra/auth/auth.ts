@@ -108,8 +108,9 @@ export function hasSessionCookie(request: FastifyRequest): boolean {
 }
 
 /**
- * The CSRF rule, the one place it lives (the shopper's and the operator's cookies): a request that a
- * cookie authenticates and that may change something must come from the shop's own pages. The
+ * The shopper's CSRF rule, the one place it lives: a request that the session cookie authenticates
+ * and that may change something must come from the shop's own pages. (The operator's cookie lives
+ * on the operator origin under a stricter rule of its own: operator-auth.ts.) The
  * browser sets Sec-Fetch-Site and Origin itself (a page cannot forge them). Sec-Fetch-Site, which
  * every current browser sends, is the browser's own judgement, whatever address the shop was
  * opened at (localhost or 127.0.0.1); without it (an older browser), Origin must be the configured

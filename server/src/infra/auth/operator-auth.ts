@@ -1,92 +1,222 @@
 /**
- * The operator's token: the one check every operator route of the API makes (the operator's
- * tools, /metrics, the telemetry summary, order and complaint moves). /ops signs operators in
- * with a name and a password instead (domains/ops/console).
+ * Who acts on an operator route: the one plugin every operator route of the shop uses. It decorates
+ * the request with `actor`:
+ * - an operator, by the operator origin's session cookie (`__Host-shop_ops`: HttpOnly, Path=/,
+ *   SameSite=Strict, Secure; set and read only on the operator origin);
+ * - an area team, by its release credential as a Bearer token (the release routes of its own area);
+ * - a machine, by a machine credential as a Bearer token (Prometheus: /api/metrics only).
+ *
+ * A route says what it needs in its config (`config: { access }`); a route without one is left alone.
+ * Refusals are ApiErrors (401 nobody, 403 not allowed, with `refusal` where the console acts on it),
+ * and a refusal of a known actor is written to the audit log. The CSRF rule of the operator origin
+ * lives here too: a request that may change something, sent with the cookie (or signing in), must be
+ * JSON and name the operator origin exactly in `Origin` (and `Sec-Fetch-Site: same-origin` when the
+ * browser sends it); and no request of another page (`Sec-Fetch-Site` cross-site or same-site, a read
+ * too) is answered with the cookie, so a shop page cannot even make the console read for it.
  */
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.ts';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, forbidden, unauthorized } from '../http/errors.ts';
 import { bearerToken } from './auth.ts';
 
-const OPERATOR_HEADER = 'x-operator-token';
+/** An operator's session, as the operator accounts resolve a cookie (domains/operators). */
+export type OperatorActor = {
+  kind: 'operator';
+  name: string;
+  sessionId: number;
+  operatorId: number;
+  expiresAt: string;
+  idleUntil: string;
+  /** False: the session may only set up the second factor. */
+  secondFactor: boolean;
+  /** The last code typed in this session (null: none yet). */
+  reauthAt: string | null;
+};
+export type TeamActor = { kind: 'team'; name: string; area: string };
+export type MachineActor = { kind: 'machine'; name: string; scope: 'metrics' };
+export type Actor = OperatorActor | TeamActor | MachineActor;
 
-/** Wrong operator tokens allowed per client address in a window; beyond it every try is refused (429) until it ends. */
-export const OPERATOR_FAILURE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
-/** Addresses remembered at most (the oldest window is dropped first), so the table cannot grow without bound. */
-const MAX_TRACKED = 10_000;
+/**
+ * What a route needs:
+ * - `none`: the actor is resolved when there is one, nothing is refused (sign-in, who-am-I, sign-out);
+ * - `setup`: any signed-in operator, one without a second factor included (setting it up);
+ * - `operator`: an operator who passed the second factor;
+ * - `release`: such an operator with a fresh code for a change (GET needs none), or an area team
+ *   (the route checks the part);
+ * - `metrics`: a machine credential of the metrics scope.
+ */
+export type Access = 'none' | 'setup' | 'operator' | 'release' | 'metrics';
 
-const failures = new Map<string, { count: number; since: number }>();
+export type AuditEntry = { actor: string; action: string; part: string | null; allowed: boolean; detail?: string | null };
 
-function failureKey(request: FastifyRequest, expected: string) {
-  // Keyed by the token too: every API instance (tests run several in one process) counts on its own.
-  return `${expected.length}:${expected.slice(0, 8)}|${request.ip}`;
-}
-
-function blocked(key: string, now: number): boolean {
-  const entry = failures.get(key);
-  if (!entry) return false;
-  if (now - entry.since > OPERATOR_FAILURE_LIMIT.windowMs) {
-    failures.delete(key);
-    return false;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who acts (operatorAuth); null when nobody is known. */
+    actor: Actor | null;
+    /** Writes an action of this request's actor to the audit log. */
+    audit(entry: { action: string; part?: string | null; allowed?: boolean; detail?: string | null }): Promise<void>;
   }
-  return entry.count >= OPERATOR_FAILURE_LIMIT.max;
+  interface FastifyContextConfig {
+    /** What the route needs of who acts (operatorAuth); a route without it is not an operator route. */
+    access?: Access;
+    /** The action named in the audit log when the route refuses a known actor (default `read` for GET, else the route's path). */
+    action?: string;
+  }
 }
 
-function recordFailure(key: string, now: number) {
-  const entry = failures.get(key);
-  if (entry && now - entry.since <= OPERATOR_FAILURE_LIMIT.windowMs) entry.count += 1;
-  else failures.set(key, { count: 1, since: now });
-  if (failures.size > MAX_TRACKED) failures.delete(failures.keys().next().value!);
-}
+/** The operator's session cookie: the `__Host-` prefix keeps it to this origin exactly (no Domain, Path=/, Secure). */
+export const OPERATOR_COOKIE = '__Host-shop_ops';
+/** A header past any browser's size is not read. */
+const MAX_COOKIE_HEADER = 8192;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-const same = (given: string, expected: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+export type OperatorAuthOptions = {
+  /**
+   * The operator origin (OPS_URL's origin): the only `Origin` a change made with the cookie may come
+   * from. Null on the shop's origin: the cookie is never read there and only Bearer credentials count.
+   */
+  operatorOrigin: string | null;
+  /** The operator a session cookie's secret opens (and its idle end moved on), or null. */
+  session?: (secret: string) => Promise<Omit<OperatorActor, 'kind'> | null>;
+  /** The team or machine a Bearer credential belongs to, or null. */
+  bearer: (token: string) => Promise<TeamActor | MachineActor | null>;
+  /** The audit log (domains/releases/identities.repository.ts `audit`). */
+  audit: (entry: AuditEntry) => Promise<void>;
+  /** How long a code typed counts for a release action (OPERATOR_REAUTH_MS). */
+  reauthMs: number;
+  now?: () => Date;
 };
 
-/**
- * Checks a token the request presents as the operator's. Wrong tokens are counted per client
- * address; past the limit the address is refused with 429 for the rest of the window, right
- * token or not, so the token cannot be guessed by trying.
- */
-function checkOperatorToken(request: FastifyRequest, given: string | undefined, expected: string): boolean {
-  if (!expected || !given) return false;
-  const key = failureKey(request, expected);
-  const now = Date.now();
-  if (blocked(key, now)) {
-    throw new ApiError(429, 'rate_limited', 'Príliš veľa nesprávnych pokusov o token operátora. Skúste to znova o 15 minút.');
-  }
-  if (same(given, expected)) return true;
-  recordFailure(key, now);
-  return false;
+/** The operator's cookie is Secure on https, and on a loopback address, which browsers treat as secure too. */
+export function operatorCookieSecure(operatorOrigin: string): boolean {
+  const url = new URL(operatorOrigin);
+  return url.protocol === 'https:' || LOOPBACK.has(url.hostname);
 }
+
+/** The cookie's secret as sent, if any. */
+export function operatorCookieSecret(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (!header || header.length > MAX_COOKIE_HEADER || !header.includes(OPERATOR_COOKIE)) return undefined;
+  return parseCookies(header)[OPERATOR_COOKIE] || undefined;
+}
+
+/** Sets (maxAgeSeconds > 0) or clears the operator's session cookie. */
+export function setOperatorCookie(reply: FastifyReply, operatorOrigin: string, value: string, maxAgeSeconds: number): void {
+  reply.header(
+    'set-cookie',
+    serializeCookie(OPERATOR_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      secure: operatorCookieSecure(operatorOrigin),
+      maxAge: maxAgeSeconds,
+    }),
+  );
+}
+
+const CROSS_ORIGIN = 'Zmena z iného pôvodu alebo bez JSON bola odmietnutá. Otvorte konzolu operátora na jej adrese a skúste to znova.';
+const CROSS_PAGE = 'Požiadavka z inej stránky bola odmietnutá. Otvorte konzolu operátora na jej adrese.';
 
 /**
- * The operator's token as the request presents it: X-Operator-Token, or (`bearer`) a bearer
- * token, as Prometheus and the operator's scripts send it. A route a shopper uses too reads the
- * header only: there a bearer token is the shopper's session, never a wrong operator token.
+ * The operator origin's CSRF rule: a change must be JSON (a form of another page cannot send it
+ * without a preflight) and name this origin exactly in `Origin`, which the browser sets itself; a
+ * browser that sends `Sec-Fetch-Site` must call it `same-origin` (a sibling subdomain is same-site,
+ * not same-origin).
  */
-function presentedToken(request: FastifyRequest, bearer: boolean): string | undefined {
-  const header = request.headers[OPERATOR_HEADER];
-  if (typeof header === 'string') return header;
-  return bearer ? (bearerToken(request) ?? undefined) : undefined;
-}
-
-/** On a route a shopper uses too: true when the request carries the operator's token (X-Operator-Token). */
-export function isOperator(request: FastifyRequest, operatorToken: string): boolean {
-  return checkOperatorToken(request, presentedToken(request, false), operatorToken);
-}
-
-/** On a route for the operator alone: 401 unless the request carries the operator's token (header or bearer; 429 after too many wrong ones). */
-export function requireOperator(request: FastifyRequest, operatorToken: string): void {
-  if (!checkOperatorToken(request, presentedToken(request, true), operatorToken)) {
-    throw new ApiError(401, 'unauthorized', 'Chýba alebo nesedí token operátora.');
+export function assertOperatorOrigin(request: FastifyRequest, operatorOrigin: string): void {
+  if (SAFE_METHODS.has(request.method)) {
+    // A read with the cookie from another page (the shop's, a sibling subdomain's) is refused too:
+    // the browser would not let that page see the answer, but the console would have read for it.
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbidden(CROSS_PAGE);
+    return;
   }
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const site = request.headers['sec-fetch-site'];
+  if (type !== 'application/json' || request.headers.origin !== operatorOrigin || (site !== undefined && site !== 'same-origin'))
+    throw forbidden(CROSS_ORIGIN);
 }
 
-/** `requireOperator` as a route's or a plugin's hook (onRequest, preValidation). */
-export const operatorOnly =
-  (operatorToken: string) =>
-  async (request: FastifyRequest): Promise<void> =>
-    requireOperator(request, operatorToken);
+const actorPart = (request: FastifyRequest) => (request.params as { part?: unknown } | undefined)?.part;
+
+/** Why an actor is refused on a route, or null when it may go on (a team's part is the route's to check). */
+function refusalOf(access: Access, actor: Actor, request: FastifyRequest, reauthMs: number, now: Date): ApiError | null {
+  if (access === 'none') return null;
+  if (access === 'metrics')
+    return actor.kind === 'machine' && actor.scope === 'metrics' ? null : forbidden('Tento prístup nesmie čítať metriky.');
+  if (actor.kind === 'machine') return forbidden('Prístup stroja smie len to, na čo bol vydaný (metriky).');
+  if (actor.kind === 'team') {
+    if (access === 'release') return null;
+    return forbidden(`Tento prístup nesmie otvoriť stránku operátora: patrí tímu oblasti ${actor.area}.`);
+  }
+  if (access === 'setup') return null;
+  if (!actor.secondFactor)
+    return new ApiError(
+      403,
+      'forbidden',
+      'Najprv si nastavte druhý faktor overenia (aplikáciu s jednorazovými kódmi); dovtedy nemôžete nič iné.',
+      'second_factor_required',
+    );
+  if (access === 'release' && !SAFE_METHODS.has(request.method)) {
+    const fresh = actor.reauthAt !== null && now.getTime() - Date.parse(actor.reauthAt) <= reauthMs;
+    if (!fresh) return new ApiError(403, 'forbidden', 'Potvrďte túto akciu kódom z aplikácie (platí 5 minút).', 'reauth_required');
+  }
+  return null;
+}
+
+/**
+ * The plugin. On the operator origin it reads the cookie and applies the CSRF rule; on the shop's
+ * origin (`operatorOrigin` null) only Bearer credentials of routes that ask for them. It does not
+ * encapsulate: the hooks apply to the instance it is registered on.
+ */
+const plugin: FastifyPluginAsync<OperatorAuthOptions> = async (app: FastifyInstance, options) => {
+  const now = () => options.now?.() ?? new Date();
+  app.decorateRequest('actor', null);
+  app.decorateRequest('audit', async function () {
+    throw new Error('operatorAuth: audit() outside an operator route');
+  });
+
+  app.addHook('onRequest', async (request) => {
+    request.actor = null;
+    const config = request.routeOptions.config;
+    const access = config.access;
+    const given = bearerToken(request);
+    const cookie = options.operatorOrigin === null || given ? undefined : operatorCookieSecret(request);
+    // Every change the cookie makes, and signing in: JSON from this origin only.
+    if (options.operatorOrigin !== null && !given && (cookie !== undefined || access === 'none'))
+      assertOperatorOrigin(request, options.operatorOrigin);
+    if (access === undefined) return;
+    if (given) request.actor = await options.bearer(given);
+    else if (cookie && options.session) {
+      const session = await options.session(cookie);
+      request.actor = session ? { kind: 'operator', ...session } : null;
+    }
+    const actor = request.actor;
+    request.audit = async (entry) => {
+      if (!actor) throw new Error('operatorAuth: audit() without an actor');
+      await options.audit({ actor: actor.name, part: null, allowed: true, ...entry });
+    };
+    if (access === 'none') return;
+    if (!actor) {
+      if (given) throw unauthorized('Neplatný prístup. Operátor sa prihlasuje v konzole operátora menom, heslom a kódom.');
+      throw unauthorized('Prihláste sa ako operátor.');
+    }
+    const refused = refusalOf(access, actor, request, options.reauthMs, now());
+    if (!refused) return;
+    // A machine or a team trying what it may not is worth knowing; an operator asked for a code is not.
+    if (actor.kind !== 'operator') {
+      const part = actorPart(request);
+      await options.audit({
+        actor: actor.name,
+        action: config.action ?? (request.method === 'GET' ? 'read' : (request.routeOptions.url ?? request.url)),
+        part: typeof part === 'string' ? part.slice(0, 20) : null,
+        allowed: false,
+      });
+    }
+    throw refused;
+  });
+};
+// Not encapsulated, as fastify-plugin would mark it: its hooks and decorations are the instance's.
+(plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+export const operatorAuth = plugin;

@@ -3,7 +3,9 @@ import type { ApiErrorBody, ApiErrorCode } from '@shop/shared-kernel/contract';
 import { ApiError } from './errors.ts';
 
 /** The API's one error shape; every refusal, the framework's own included, is built here. */
-export const errorBody = (code: ApiErrorCode, message: string): ApiErrorBody => ({ error: { code, message } });
+export const errorBody = (code: ApiErrorCode, message: string, refusal?: string): ApiErrorBody => ({
+  error: refusal === undefined ? { code, message } : { code, message, refusal },
+});
 
 /** What a server-side failure tells the shopper (with the request id appended). */
 const INTERNAL_MESSAGE = 'Nastala chyba na strane servera. Skúste to, prosím, o chvíľu znova.';
@@ -64,7 +66,7 @@ export function errorHandler(error: FastifyError | ApiError, request: FastifyReq
       request.log.error({ err: error }, 'request failed');
       return reply.status(error.statusCode).send(errorBody(error.code, withRequestId(error.message, request)));
     }
-    return reply.status(error.statusCode).send(errorBody(error.code, error.message));
+    return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.refusal));
   }
   if (error.validation) {
     return reply.status(400).send(errorBody('validation_failed', describeValidation(error)));

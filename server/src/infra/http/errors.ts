@@ -4,12 +4,15 @@ import type { ApiErrorCode } from '@shop/shared-kernel/contract';
 export class ApiError extends Error {
   readonly statusCode: number;
   readonly code: ApiErrorCode;
+  /** A refusal a program acts on (`error.refusal`): a release refused, a fresh code the console must ask for. */
+  readonly refusal: string | undefined;
 
-  constructor(statusCode: number, code: ApiErrorCode, message: string) {
+  constructor(statusCode: number, code: ApiErrorCode, message: string, refusal?: string) {
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;
     this.code = code;
+    this.refusal = refusal;
   }
 }
 

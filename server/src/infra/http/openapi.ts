@@ -27,7 +27,7 @@ export function registerOpenApi(app: FastifyInstance): void {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          operator: { type: 'apiKey', in: 'header', name: 'x-operator-token' },
+          metrics: { type: 'http', scheme: 'bearer', description: 'Prístup stroja na metriky (npm run credentials -- metrics-create)' },
         },
       },
     },

@@ -151,8 +151,8 @@ export function createMetrics(
   });
   const serverRenders = new Counter({
     name: 'shop_server_renders_total',
-    help: 'Pages the server rendered (rendered, not_found), served from its page cache (cached), confirmed to a cache by their ETag without a render (revalidated, 304) or left to the browser (browser: not a server-rendered page; fallback: the render failed).',
-    labelNames: ['outcome'] as const,
+    help: 'Pages the server rendered (rendered, not_found), served from its page cache (cached), confirmed to a cache by their ETag without a render (revalidated, 304) or left to the browser (browser: not a server-rendered page; fallback: the render failed), by page kind (home, category, product, cart, checkout, account, content, other).',
+    labelNames: ['outcome', 'page'] as const,
     registers: [registry],
   });
   const renderFailureCounter = new Counter({

@@ -24,7 +24,7 @@ export function loggingOptions(
         : {
             level: logger?.level ?? process.env.LOG_LEVEL ?? 'info',
             ...(logger?.stream ? { stream: logger.stream } : {}),
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-operator-token"]'],
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
             // Every `url` a line names loses the secrets an address may carry (reset, preview and order tokens).
             serializers: { url: redactUrl },
           },

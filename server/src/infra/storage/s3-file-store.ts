@@ -1,12 +1,12 @@
 /**
  * The file store on an S3-compatible bucket, for servers on several machines: a key is the object
  * `<prefix>/<key>`. A PutObject replaces an object at once (a reader sees the old or the new one),
- * so no staging is needed. The client comes from `createS3Client` (@shop/release's s3-storage.ts), as the
- * release storage's does.
+ * so no staging is needed. The client comes from @shop/s3 (tools/s3), as the release
+ * storage's does.
  */
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { assertFileKey, assertFilePrefix, type FileStore } from './file-store.ts';
-import { listS3 } from '@shop/release';
+import { isMissing, listS3 } from '@shop/s3';
 
 export type S3FileStoreOptions = {
   client: S3Client;
@@ -14,15 +14,6 @@ export type S3FileStoreOptions = {
   /** Key prefix inside the bucket, e.g. `shop/files` (no leading or trailing slash); none by default. */
   prefix?: string;
 };
-
-type ErrorLike = { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
-
-/** The key is not there (a missing bucket is an error, not a missing key). */
-function isMissing(error: unknown): boolean {
-  const e = error as ErrorLike | null;
-  const name = e?.name ?? e?.Code;
-  return name === 'NoSuchKey' || name === 'NotFound' || (e?.$metadata?.httpStatusCode === 404 && name !== 'NoSuchBucket');
-}
 
 export function s3FileStore(options: S3FileStoreOptions): FileStore {
   const { client, bucket } = options;

@@ -1,9 +1,9 @@
 /**
  * `GET /api/ops/csp-violations`: the pages' Content-Security-Policy violations of the last 7 days,
  * summed per page type, part, directive and blocked origin (domains/ops/telemetry/csp-report.ts counts
- * them). Registered inside the ops routes, behind their token; for the operator alone, like /ops.
+ * them). For a signed-in operator alone (operatorAuth's `operator` access).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CspViolationReport } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
@@ -18,17 +18,11 @@ export const cspViolationsReader =
   (now) =>
     violationsSince(db, now);
 
-export const cspViolationRoutes: FastifyPluginAsync<{
-  read: CspViolationsReader;
-  /** The ops routes' check of who may read (answers 403 itself when not). */
-  authorize: (request: FastifyRequest, reply: FastifyReply, action: string, part: string | null) => Promise<boolean>;
-}> = async (plugin, { read, authorize }) => {
+export const cspViolationRoutes: FastifyPluginAsync<{ read: CspViolationsReader }> = async (plugin, { read }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   app.route({
     ...callRoute(opsCalls, 'GET /api/ops/csp-violations'),
-    preHandler: async (request, reply) => {
-      await authorize(request, reply, 'read', null);
-    },
+    config: { access: 'operator' },
     handler: async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return { data: await read(new Date()) };

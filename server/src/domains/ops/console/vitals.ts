@@ -3,7 +3,7 @@
  * (the current one included): p75 and samples of LCP, INP, CLS, FCP and TTFB, each version marked
  * stable or canary from the registry. Registered inside the ops routes, for a signed-in operator.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TelemetryArea, VitalMetric, VitalsReport, VitalsRow } from '@shop/shared-kernel/contract';
 import { VITAL_NAMES } from '@shop/shared-kernel/rules';
@@ -71,15 +71,11 @@ export const vitalsRoutes: FastifyPluginAsync<{
   read: VitalsReader;
   /** The stable and canary version of each part now. */
   parts: () => Promise<PartVersions>;
-  /** The ops routes' check of who may read (answers 403 itself when not). */
-  authorize: (request: FastifyRequest, reply: FastifyReply, action: string, part: string | null) => Promise<boolean>;
-}> = async (plugin, { read, parts, authorize }) => {
+}> = async (plugin, { read, parts }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   app.route({
     ...callRoute(opsCalls, 'GET /api/ops/vitals'),
-    preHandler: async (request, reply) => {
-      await authorize(request, reply, 'read', null);
-    },
+    config: { access: 'operator' },
     handler: async (request, reply) => {
       const { hours } = request.query;
       const until = new Date();

@@ -1,7 +1,8 @@
 /**
  * Operating the API: liveness (/api/health: the process answers), readiness (/api/ready: the
  * database and the other dependencies answer) and metrics (/api/metrics, Prometheus text format,
- * for the operator's token: `X-Operator-Token` or `Authorization: Bearer`).
+ * for a machine credential of the metrics scope as `Authorization: Bearer`: operatorAuth's
+ * `metrics` access; `npm run credentials -- metrics-create <name>`).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,7 +11,6 @@ import { callRoute } from '../../../infra/http/contract-route.ts';
 import { databaseAnswers } from './health.repository.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
 import type { ApiDeps, ReadinessCheck } from '../../../infra/deps.ts';
-import { requireOperator } from '../../../infra/auth/operator-auth.ts';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -57,8 +57,7 @@ export const healthRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =>
     },
   });
 
-  app.get('/metrics', async (request, reply) => {
-    requireOperator(request, deps.checkout.operatorToken);
+  app.get('/metrics', { config: { access: 'metrics' } }, async (_request, reply) => {
     const body = await deps.metrics.registry.metrics();
     return reply.header('cache-control', 'no-store').type(deps.metrics.registry.contentType).send(body);
   });

@@ -10,8 +10,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { CSP_REPORT_PATH } from '../../../infra/http/security-headers.ts';
-import { isArea, shopRoutePatterns as paths } from '@shop/shared-kernel/contract';
-import type { CspPageType, CspPart } from '@shop/shared-kernel/schemas';
+import { isArea, pageTypeOf } from '@shop/shared-kernel/contract';
+import type { CspPart } from '@shop/shared-kernel/schemas';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
 import { bucketOf, countViolations, overflowKey, type CspViolationKey } from './csp-violations.repository.ts';
 import { CspClientBudget, clientOf } from './csp-client-budget.ts';
@@ -86,27 +86,6 @@ const url = (value: string): URL | null => {
   }
 };
 
-const firstSegment = (pattern: string) => pattern.split('/')[1]!;
-/** The route kind by a path's first segment, from the pages' patterns (the kernel contract's). */
-const KIND_BY_FIRST_SEGMENT = new Map<string, CspPageType>([
-  ...[paths.category, paths.brand, paths.search, paths.sale].map((pattern) => [firstSegment(pattern), 'category'] as const),
-  [firstSegment(paths.product), 'product'],
-  [firstSegment(paths.checkoutContact), 'checkout'],
-  // The payment pages are the checkout's too (its bucket of stored violations, csp-violations.repository.ts).
-  [firstSegment(paths.paymentPending), 'checkout'],
-  [firstSegment(paths.signIn), 'account'],
-  [firstSegment(paths.page), 'content'],
-  [firstSegment(paths.blog), 'content'],
-]);
-
-/** The shop's route kind of a page's path (the shell's routes, shell/src/app/route-table.ts). */
-export function pageType(path: string): CspPageType {
-  if (path === '/' || path === '') return 'home';
-  const [, first = '', second = ''] = path.split('/');
-  if (`/${first}/${second}` === paths.cart) return 'cart';
-  return KIND_BY_FIRST_SEGMENT.get(first) ?? 'other';
-}
-
 /** What the browsers report instead of an address for what is not a file. */
 const NOT_A_FILE = new Set(['inline', 'eval', 'wasm-eval', 'data', 'blob', 'trusted-types-policy', 'trusted-types-sink']);
 
@@ -155,7 +134,7 @@ export function sourceOf(key: CspViolationKey): CspSource {
 /** What a violation is counted under: every value from a closed set but the blocked origin (≤ 120 characters). */
 export function violationKey(violation: Violation): CspViolationKey {
   const document = url(violation.document);
-  const page = document ? pageType(document.pathname) : 'other';
+  const page = document ? pageTypeOf(document.pathname) : 'other';
   return { page, directive: DIRECTIVES.has(violation.directive) ? violation.directive : 'other', ...partOf(violation) };
 }
 

@@ -14,22 +14,20 @@
  *   (client_vitals); all counted in the Prometheus metrics (no version label). Rate limited per
  *   client address; 204.
  * - `POST /api/csp-report` (public): the pages' Content-Security-Policy violations (csp-report.ts).
- * - `GET /api/telemetry/summary?minutes=60` (operator token): per area and version, the sessions
- *   that showed it (`views`), those that met an error in it (`errors`) and their ratio, over the last minutes.
+ * The operator's summary of it (`GET /api/telemetry/summary`: per area and version, the sessions that
+ * showed it, those that met an error in it and their ratio) is on the operator origin (summary.ts).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TelemetryArea, TelemetryEvent, VitalMetric } from '@shop/shared-kernel/contract';
+import type { TelemetryEvent, VitalMetric } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError, forbidden } from '../../../infra/http/errors.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { rateLimitStore } from '../../../infra/cache/shared-state.ts';
-import { clientHealth } from './client-health.ts';
-import { countEvents, minuteOf } from './client-metrics.repository.ts';
+import { countEvents } from './client-metrics.repository.ts';
 import { TELEMETRY_BODY_LIMIT } from './event-schema.ts';
-import { operatorOnly } from '../../../infra/auth/operator-auth.ts';
 import { scrubMessage } from './scrub.ts';
 import { registerCspReports } from './csp-report.ts';
 import { clientOf } from './csp-client-budget.ts';
@@ -166,29 +164,6 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
   });
 
   registerCspReports(app, deps, { max: limit.max, timeWindow: limit.timeWindowMs });
-
-  app.route({
-    ...callRoute(opsCalls, 'GET /api/telemetry/summary'),
-    // The token before the query: without it, nothing about the request is answered.
-    preValidation: operatorOnly(deps.checkout.operatorToken),
-    handler: async (request, reply) => {
-      const since = new Date(minuteOf(new Date(Date.now() - (request.query.minutes - 1) * 60_000)));
-      const rows = await clientHealth(deps.db, since);
-      reply.header('cache-control', 'no-store');
-      return {
-        data: {
-          since: since.toISOString(),
-          rows: rows.map((row) => ({
-            area: row.area as TelemetryArea,
-            version: row.version,
-            views: row.views,
-            errors: row.errors,
-            errorRate: Math.round((row.errors / Math.max(row.views, 1)) * 10_000) / 10_000,
-          })),
-        },
-      };
-    },
-  });
 };
 
 const isRecovered = (event: TelemetryEvent): boolean => event.type === 'error' && event.kind === 'recovered';

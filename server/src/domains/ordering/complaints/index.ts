@@ -1,7 +1,7 @@
 /**
  * Complaints: the signed-in shopper's list, a new complaint as multipart/form-data (orderToken,
  * itemId, reason, description, photos: up to 5 files, 5 MB each), a photo of one's own complaint,
- * and the operator's change of a complaint's state (X-Operator-Token).
+ * (the operator's change of a complaint's state is an operator route: ordering/operator).
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,7 +12,6 @@ import { COMPLAINT_PHOTO_MAX_BYTES, COMPLAINT_PHOTO_MAX_COUNT, imageTypeOf } fro
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
-import { requireOperator } from '../../../infra/auth/operator-auth.ts';
 import { requireUser } from '../../../infra/auth/require-user.ts';
 import { COMPLAINT_MESSAGES, ComplaintService, type ComplaintForm } from './complaint.service.ts';
 
@@ -93,12 +92,4 @@ export const complaintRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
         .send(photo.data);
     },
   );
-
-  app.route({
-    ...callRoute(accountCalls, 'POST /api/operator/complaints/:id/state'),
-    handler: async (request) => {
-      requireOperator(request, deps.checkout.operatorToken);
-      return { data: await complaints.setState(request.params.id, request.body.state, request.body.resolution ?? '') };
-    },
-  });
 };

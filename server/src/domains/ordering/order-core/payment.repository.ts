@@ -98,13 +98,24 @@ export class PaymentRepository {
     await this.db.updateTable('payments').set({ refund_status: 'refunded', refunded_at: at }).where('payment_id', '=', paymentId).execute();
   }
 
+  /** A refund the gateway refused, made by hand at the gateway; false unless it was one (refused, not yet recorded). */
+  async markRefundedByHand(paymentId: number, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('payments')
+      .set({ refund_status: 'refunded', refunded_at: at })
+      .where('payment_id', '=', paymentId)
+      .where('refund_status', '=', 'failed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async markRefundFailed(paymentId: number): Promise<void> {
     await this.db.updateTable('payments').set({ refund_status: 'failed' }).where('payment_id', '=', paymentId).execute();
   }
 
-  /** The latest refunds (pending, done, failed) with their orders, newest first. */
-  refunds(limit: number) {
-    return this.db
+  /** The latest refunds (pending, done, failed) with their orders, newest first (of one payment only, when given). */
+  refunds(limit: number, paymentId?: number) {
+    let query = this.db
       .selectFrom('payments as p')
       .innerJoin('orders as o', 'o.order_id', 'p.order_id')
       .select([
@@ -117,10 +128,9 @@ export class PaymentRepository {
         'p.updated_at',
         'p.refunded_at',
       ])
-      .where('p.refund_status', 'is not', null)
-      .orderBy('p.payment_id', 'desc')
-      .limit(limit)
-      .execute();
+      .where('p.refund_status', 'is not', null);
+    if (paymentId !== undefined) query = query.where('p.payment_id', '=', paymentId);
+    return query.orderBy('p.payment_id', 'desc').limit(limit).execute();
   }
 
   /** Refunds still pending: how many, and when the oldest was queued (its payment's last change; null when none). */

@@ -1,16 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { checkoutCalls } from '@shop/shared-kernel/schemas';
-import { callRoute } from '../../../infra/http/contract-route.ts';
 import { SIGNATURE_HEADER } from './gateway-protocol.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
-import { requireOperator } from '../../../infra/auth/operator-auth.ts';
 import { handleNotification, REFUND_TOPIC, type NotificationOutcome } from './notifications.ts';
 import { CANCEL_TOPIC } from '../order-core/open-payments.ts';
 import { gatewayAction } from './providers.ts';
 import { PaymentRepository } from '../order-core/payment.repository.ts';
-import { refundsShown } from './refunds-shown.ts';
 
 type Refusal = Extract<NotificationOutcome, { status: 400 | 401 | 404 }>['result'];
 const REFUSALS: Record<Refusal, () => ApiError> = {
@@ -26,8 +21,8 @@ const CANCEL_REASON = 'Platba nahradená novším pokusom alebo objednávka už 
  * POST /api/payments/notify: the card gateway's signed notification (raw body for the HMAC),
  * counted by outcome (applied, duplicate, ignored, refund, rejected).
  * The outbox jobs that talk back to the gateway: cancelling payment pages the shop no longer
- * wants, refunding a payment the shop must not keep. GET /api/operator/payments/refunds: those
- * refunds, for the operator.
+ * wants, refunding a payment the shop must not keep (the operator sees them on the operator
+ * origin: ordering/operator).
  */
 export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
   const { db } = deps;
@@ -77,13 +72,5 @@ export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
     }
     // Anything else is retried with back-off; after the last attempt the outbox logs and counts it.
     throw new Error(`gateway answered ${status} to a refund`);
-  });
-
-  app.withTypeProvider<TypeBoxTypeProvider>().route({
-    ...callRoute(checkoutCalls, 'GET /api/operator/payments/refunds'),
-    handler: async (request) => {
-      requireOperator(request, deps.checkout.operatorToken);
-      return { data: await refundsShown(db) };
-    },
   });
 };

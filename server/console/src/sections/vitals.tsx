@@ -1,15 +1,8 @@
 import { useState } from 'react';
-import { resource } from '@shop/shared-kernel';
-import { dataOf, useResource } from '@shop/shared-kernel/react';
 import type { VitalP75, VitalsRow } from '@shop/shared-kernel/contract';
-
-const PARTS: Record<string, string> = {
-  shell: 'Shell (rámec)',
-  catalog: 'Katalóg',
-  checkout: 'Košík a objednávka',
-  account: 'Zákaznícky účet',
-  content: 'Obsah',
-};
+import { call } from '../api.ts';
+import { PART_LABELS as PARTS } from '../format.ts';
+import { useLoad } from '../use-load.ts';
 
 /** The ranges the operator chooses from, in hours. */
 const RANGES = [
@@ -69,7 +62,7 @@ const STATES: Record<VitalsRow['state'], string> = { stable: 'stabilná', canary
  */
 export function WebVitals() {
   const [hours, setHours] = useState<number>(24);
-  const report = useResource(resource('GET /api/ops/vitals', { query: { hours } }), { select: dataOf }).data;
+  const report = useLoad(async () => (await call('GET /api/ops/vitals', { query: { hours } })).data, [hours]).data;
   return (
     <>
       <h2>Rýchlosť u zákazníkov (Web Vitals)</h2>

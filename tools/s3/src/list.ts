@@ -1,9 +1,13 @@
 /**
- * Listing and deleting many keys of an S3-compatible bucket, for the release storage, the file store and the backups.
- * ListObjects (version 1, paged by Marker) rather than V2, as the release storage does: every
- * S3-compatible server has it, and s3rver's V2 continuation tokens fail under Node's OpenSSL 3.
+ * Listing and deleting many keys of a bucket. ListObjects (version 1, paged by Marker) rather than
+ * V2: every S3-compatible server has it, and s3rver's V2 continuation tokens are DES-encrypted,
+ * which Node's OpenSSL 3 refuses (any truncated V2 listing fails there with InternalError).
  */
 import { DeleteObjectsCommand, ListObjectsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { eachLimited } from './each-limited.ts';
+
+/** The most keys one DeleteObjects request may name (the API's limit). */
+const DELETE_BATCH = 1000;
 
 /** Every object under `prefix` (all pages, sorted by key); with a delimiter, also the "folders" directly under it. */
 export async function listS3(
@@ -45,10 +49,14 @@ export async function listS3(
   return { objects, keys: objects.map((o) => o.key), folders: folders.sort() };
 }
 
-/** Deletes bucket keys, at most a thousand a request (the API's limit); a missing key is no error. */
-export async function deleteS3Keys(client: S3Client, bucket: string, keys: string[]): Promise<void> {
-  for (let start = 0; start < keys.length; start += 1000) {
-    const batch = keys.slice(start, start + 1000);
+/**
+ * Deletes bucket keys, at most a thousand a request, `concurrency` requests at once (default one);
+ * a missing key is no error.
+ */
+export async function deleteS3Keys(client: S3Client, bucket: string, keys: readonly string[], concurrency = 1): Promise<void> {
+  const batches: string[][] = [];
+  for (let start = 0; start < keys.length; start += DELETE_BATCH) batches.push(keys.slice(start, start + DELETE_BATCH));
+  await eachLimited(batches, concurrency, async (batch) => {
     const answer = await client.send(
       new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
     );
@@ -57,5 +65,5 @@ export async function deleteS3Keys(client: S3Client, bucket: string, keys: strin
       throw new Error(
         `S3 could not delete ${failed.length} key(s), e.g. ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
       );
-  }
+  });
 }

@@ -1,20 +1,20 @@
 /**
- * The owner's command for the area teams' release credentials and the operator accounts of /ops
- * (`npm run credentials -- …` at the repository root), against the shop's database (DATA_DIR or
- * DATABASE_URL, as the server reads them); `npm run credentials -- --help` lists every command.
+ * The owner's command for the area teams' release credentials, the operator accounts of the operator
+ * console and the machines' credentials (`npm run credentials -- …` at the repository root), against
+ * the shop's database (DATA_DIR or DATABASE_URL, as the server reads them); `npm run credentials --
+ * --help` lists every command.
  * A team's CI then releases with `RELEASE_TOKEN=<secret> RELEASE_SIGNING_KEY=<key> pnpm release deploy <area> --server <shop>`;
  * each use, allowed or refused, is in the audit log on /ops, and so is each command here (as `owner`).
  */
 import { readServerConfig } from '../../config.ts';
 import { createDatabase } from '../../db/create-database.ts';
-import { createCredential, listCredentials, releaseIdentities, revokeCredential } from './identities.repository.ts';
-import { AREAS, isArea } from '@shop/release';
-import { createOperator, listOperators, revokeOperator, revokeSessions } from './operators.repository.ts';
-import { createTeamSigningKey, releaseKeys } from './release-keys.repository.ts';
-import { verifyAuditChain } from './audit-log.repository.ts';
-import { ensureOwnerKey, isPart, isVersionName } from '@shop/release';
-import { registerShopKey } from './release-keys.repository.ts';
-import { registryBook, setFloor } from './registry.repository.ts';
+import { createCredential, listCredentials, releaseIdentities, revokeCredential } from '../releases/identities.repository.ts';
+import { AREAS, ensureOwnerKey, isArea, isPart, isVersionName } from '@shop/release';
+import { createOperator, listOperators, resetSecondFactor, revokeOperator, revokeSessions } from './operator-admin.repository.ts';
+import { createMachineCredential, listMachineCredentials, revokeMachineCredential } from './machine-credentials.repository.ts';
+import { createTeamSigningKey, registerShopKey, releaseKeys } from '../releases/release-keys.repository.ts';
+import { verifyAuditChain } from '../releases/audit-log.repository.ts';
+import { registryBook, setFloor } from '../releases/registry.repository.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -38,7 +38,7 @@ const COMMANDS: Record<string, { usage: string; what: string; example: string }>
   list: { usage: 'list', what: 'every credential, its area and whether it is revoked', example: 'npm run credentials -- list' },
   'operator-create': {
     usage: 'operator-create <name>',
-    what: 'an operator account for /ops; its password is OPERATOR_PASSWORD when set, else a generated one printed once',
+    what: 'an operator account of the operator console; its password is OPERATOR_PASSWORD when set, else a generated one printed once; the operator sets up the second factor at the first sign-in',
     example: 'OPERATOR_PASSWORD=… npm run credentials -- operator-create jana',
   },
   'operator-revoke': {
@@ -70,6 +70,26 @@ const COMMANDS: Record<string, { usage: string; what: string; example: string }>
     usage: 'sessions-revoke <name>',
     what: "ends the operator's open sessions (it may sign in again)",
     example: 'npm run credentials -- sessions-revoke jana',
+  },
+  'operator-totp-reset': {
+    usage: 'operator-totp-reset <name>',
+    what: 'for an operator who lost the device: removes the second factor and the recovery codes and ends the sessions; the next sign-in sets up a new one',
+    example: 'npm run credentials -- operator-totp-reset jana',
+  },
+  'metrics-create': {
+    usage: 'metrics-create <name>',
+    what: "a machine credential that may only read /api/metrics (Prometheus's bearer token); printed once, never stored",
+    example: 'npm run credentials -- metrics-create prometheus',
+  },
+  'metrics-revoke': {
+    usage: 'metrics-revoke <name>',
+    what: 'the metrics credential stops working at once, on every server',
+    example: 'npm run credentials -- metrics-revoke prometheus',
+  },
+  'metrics-list': {
+    usage: 'metrics-list',
+    what: 'every machine credential, its scope and whether it is revoked',
+    example: 'npm run credentials -- metrics-list',
   },
 };
 
@@ -140,11 +160,13 @@ async function main(args: string[]): Promise<number> {
     if (command === 'operator-create' && rest.length === 1) {
       const given = process.env.OPERATOR_PASSWORD || undefined;
       const created = await createOperator(database.db, { name: rest[0]!, ...(given ? { password: given } : {}) });
-      if (given) print(`operator ${created.name} created with the password in OPERATOR_PASSWORD; sign in on /ops`);
+      if (given)
+        print(`operator ${created.name} created with the password in OPERATOR_PASSWORD; sign in on the operator console (OPS_URL)`);
       else {
         print(`operator ${created.name} created; its password (shown once, give it to the operator):`);
         print(created.password);
       }
+      print('at the first sign-in the operator sets up the second factor (an authenticator app) and keeps the recovery codes');
       return 0;
     }
     if (command === 'operator-revoke' && rest.length === 1) {
@@ -155,9 +177,34 @@ async function main(args: string[]): Promise<number> {
     if (command === 'operator-list' && rest.length === 0) {
       for (const row of await listOperators(database.db)) {
         print(
-          `${row.name}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}\t${row.sessions} open session${row.sessions === 1 ? '' : 's'}`,
+          `${row.name}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}\t${row.totp_confirmed_at ? 'second factor set up' : 'no second factor yet'}\t${row.sessions} open session${row.sessions === 1 ? '' : 's'}`,
         );
       }
+      return 0;
+    }
+    if (command === 'operator-totp-reset' && rest.length === 1) {
+      const reset = await resetSecondFactor(database.db, rest[0]!);
+      print(
+        reset
+          ? `the second factor of ${rest[0]} is removed and its sessions ended; at the next sign-in it sets up a new one`
+          : `no active operator named ${rest[0]}`,
+      );
+      return reset ? 0 : 1;
+    }
+    if (command === 'metrics-create' && rest.length === 1) {
+      const secret = await createMachineCredential(database.db, { name: rest[0]!, scope: 'metrics' });
+      print(`metrics credential ${rest[0]} may only read /api/metrics; its secret (shown once, Prometheus's bearer token):`);
+      print(secret);
+      return 0;
+    }
+    if (command === 'metrics-revoke' && rest.length === 1) {
+      const revoked = await revokeMachineCredential(database.db, rest[0]!);
+      print(revoked ? `revoked ${rest[0]}` : `no active machine credential named ${rest[0]}`);
+      return revoked ? 0 : 1;
+    }
+    if (command === 'metrics-list' && rest.length === 0) {
+      for (const row of await listMachineCredentials(database.db))
+        print(`${row.name}\t${row.scope}\tcreated ${row.created_at}${row.revoked_at ? `\trevoked ${row.revoked_at}` : ''}`);
       return 0;
     }
     if (command === 'shop-key-create' && rest.length === 0) {

@@ -1,7 +1,7 @@
-import { resource } from '@shop/shared-kernel';
-import { dataOf, useResource } from '@shop/shared-kernel/react';
 import { formatDate } from '@shop/shared-kernel/rules';
 import type { CspViolationGroup } from '@shop/shared-kernel/contract';
+import { call } from '../api.ts';
+import { useLoad } from '../use-load.ts';
 
 const PAGES: Record<string, string> = {
   home: 'úvodná stránka',
@@ -44,7 +44,7 @@ function perPageAndPart(groups: CspViolationGroup[]): { page: string; part: stri
  * does not admit).
  */
 export function CspViolations() {
-  const report = useResource(resource('GET /api/ops/csp-violations'), { select: dataOf }).data;
+  const report = useLoad(async () => (await call('GET /api/ops/csp-violations')).data, []).data;
   if (!report) return null;
   const total = report.groups.reduce((sum, group) => sum + group.count, 0);
   return (
