@@ -40,7 +40,7 @@ import type { ReleasedVersions } from './infra/deps.ts';
 import { canaryMetrics } from './infra/observability/metrics.ts';
 import { shellHost } from './web/shell-host.ts';
 import { releasedFileCheck, type ReleasedFileCheck } from './web/verified-files.ts';
-import { buildStaticOrigin } from './web/static-origin.ts';
+import { buildStaticOrigin, releasedFilesOnShopOrigin } from './web/static-origin.ts';
 import {
   PRIVATE_KEY_VARIABLES,
   RELEASE_KEY_FILE,
@@ -328,6 +328,8 @@ async function main() {
   });
   operatorLinks(app, { opsUrl: config.opsUrl });
   registryEvents(app, { storage, book });
+  // The areas' released files on the shop's own origin too: the shell's fallback when ASSET_ORIGIN fails.
+  await releasedFilesOnShopOrigin(app, { storage, check: releasedFiles });
   await app.register(shellHost, {
     storage,
     book,

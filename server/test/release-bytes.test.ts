@@ -32,7 +32,7 @@ import { startIntegrityWatch, type IntegrityWatch } from '../src/domains/release
 import type { ServedOrigins } from '../src/domains/releases/cdn-check.ts';
 import { registerShopKey, releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 import { shellHost } from '../src/web/shell-host.ts';
-import { buildStaticOrigin } from '../src/web/static-origin.ts';
+import { buildStaticOrigin, releasedFilesOnShopOrigin } from '../src/web/static-origin.ts';
 import { releasedFileCheck, type ReleasedFileCheck } from '../src/web/verified-files.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startS3Server, type S3TestServer } from './helpers/s3-server.ts';
@@ -324,6 +324,53 @@ describe("the shop's own server", () => {
         const answer = await rawGet(base, path);
         expect(answer.status, path).toBe(404);
         expect((JSON.parse(answer.body) as { error: { code: string } }).error.code, path).toBe('not_found');
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("the shop's own origin as the areas' fallback", () => {
+  it('sends a released file by its canonical path only, with the signed bytes, and refuses a changed one and every other spelling', async () => {
+    const origin = origins.local!;
+    const app = Fastify();
+    app.setErrorHandler(errorHandler);
+    await releasedFilesOnShopOrigin(app, { storage: origin.storage, check: origin.check });
+    await app.register(shellHost, {
+      storage: origin.storage,
+      assetOrigin: 'https://cdn.example',
+      gtmId: null,
+      registryPollMs: 60_000,
+      telemetrySample: 1,
+      previewSecret: 'preview-secret-for-bytes',
+      publicUrl: 'https://shop.example',
+      integrity: releaseIntegrity({ storage: origin.storage, keys: trustedKeys }),
+      pageCacheMs: 0,
+      serverRender: false,
+      check: origin.check,
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const canonical = `/remotes/checkout/${origin.checkout}/remoteEntry.js`;
+      const sent = await rawGet(base, canonical);
+      expect(sent.status).toBe(200);
+      expect(sent.body).toBe(readFileSync(servedFile(origin, 'remoteEntry.js'), 'utf8'));
+      for (const path of nonCanonical(origin.checkout, origin.shell).filter((path) => /^\/(remotes|shells)(\/|\\|$)/i.test(path))) {
+        const answer = await rawGet(base, path);
+        expect(answer.status, path).toBe(404);
+        expect((JSON.parse(answer.body) as { error: { code: string } }).error.code, path).toBe('not_found');
+      }
+      // The same bytes the asset origin would refuse: changed in place, the shop's origin refuses them too.
+      const file = servedFile(origin, 'remoteEntry.js');
+      const kept = readFileSync(file);
+      try {
+        writeFileSync(file, `${kept.toString('utf8')}\n;globalThis.changed = true;`);
+        const refused = await rawGet(base, canonical);
+        expect(refused.status).toBe(404);
+        expect((JSON.parse(refused.body) as { error: { message: string } }).error.message).toBe('Súbor sa nezhoduje s podpísaným vydaním.');
+      } finally {
+        writeFileSync(file, kept);
       }
     } finally {
       await app.close();

@@ -286,6 +286,22 @@ describe('error reports in the log and the metrics', () => {
   });
 });
 
+describe('a load that recovered', () => {
+  it('is counted in its own metric, never as an error of its version', async () => {
+    const res = await beacon(api, {
+      events: [view('checkout', 'recovered-1'), error('checkout', 'recovered-1', './CartPage: loaded from shop on attempt 3', 'recovered')],
+    });
+    expect(res.status).toBe(204);
+    const { sum } = await counted('recovered-1');
+    expect(sum('checkout', 'views')).toBe(1);
+    expect(sum('checkout', 'errors')).toBe(0);
+    const metrics = (await api.metrics()).text;
+    expect(metrics).toMatch(/^shop_client_loads_recovered_total\{area="checkout",from="shop"\} [1-9]/m);
+    expect(metrics).not.toMatch(/^shop_client_errors_total\{area="checkout",kind="recovered"\}/m);
+    expect(lines.some((line) => line.msg === 'client error report' && JSON.stringify(line).includes('recovered-1'))).toBe(false);
+  });
+});
+
 describe('GET /api/telemetry/summary (operator)', () => {
   it('needs a signed-in operator on the operator origin', async () => {
     const without = await summary('', {});

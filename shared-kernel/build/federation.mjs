@@ -133,6 +133,15 @@ export function serverBuildPlugin({ viteBuild, react, entry, source, replace = {
 export const ROUTE_DATA_FILE = 'src/route-data.ts';
 
 /**
+ * What an area's browser build exposes: its pages, and its route data (module './routeData') when
+ * it has one, which the shell loads to warm a page's data when a shopper shows intent to open it.
+ */
+export function browserExposes(exposes, root) {
+  const routeData = resolve(root, ROUTE_DATA_FILE);
+  return existsSync(routeData) ? { ...exposes, './routeData': `./${ROUTE_DATA_FILE}` } : exposes;
+}
+
+/**
  * The generated server entry of an area: its exposed modules, loaded on demand by name, and its
  * route data as module './routeData' (server only: the browser's pages ask for the same keys themselves).
  */
@@ -344,7 +353,7 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
         name: area,
         filename: 'remoteEntry.js',
         manifest: true,
-        exposes,
+        exposes: browserExposes(exposes, root),
         shared: sharedSingletons(),
         // One federation runtime on the page: the shell's (it sets provideExternalRuntime).
         experiments: { externalRuntime: true },

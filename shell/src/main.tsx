@@ -17,7 +17,7 @@ import { ServerDataScope } from './app/server-data-scope.tsx';
 import { setBootRevision } from './app/new-build.ts';
 import { setConsentDefaults } from './app/analytics.ts';
 import { reloadOnce } from './app/reload-guard.ts';
-import { installLinkPreloading } from './areas/preload.ts';
+import { installLinkPreloading, startPageArea } from './areas/preload.ts';
 import './styles.css';
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
@@ -26,6 +26,15 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 function isVitalsLibraryFailure(event: Event): boolean {
   const payload = (event as Event & { payload?: unknown }).payload;
   return payload instanceof Error && payload.message.includes('/vitals-library-');
+}
+
+/**
+ * Whether a failed dynamic import is an area's chunk (its build's preload helper raises the same
+ * event): the area loader tries it again and contains it (area-loader.ts); a reload would undo that.
+ */
+function isAreaChunkFailure(event: Event): boolean {
+  const payload = (event as Event & { payload?: unknown }).payload;
+  return payload instanceof Error && payload.message.includes('/remotes/');
 }
 
 async function boot() {
@@ -38,7 +47,7 @@ async function boot() {
   // measuring is optional, and a page must not reload because it could not fetch it (a server
   // restarting under an open page, a flaky connection).
   window.addEventListener('vite:preloadError', (event) => {
-    if (isVitalsLibraryFailure(event)) return;
+    if (isVitalsLibraryFailure(event) || isAreaChunkFailure(event)) return;
     void reloadOnce();
   });
   // The basket is read synchronously so the checkout guard sees it on a deep link.
@@ -60,6 +69,8 @@ async function boot() {
   void initKernel();
   // The boot runs in a few tasks, not one: the browser can answer a tap or paint between them.
   await nextTask();
+  // The page's own area loads alongside the rest of the boot, ready when hydration reaches it.
+  startPageArea(window.location.pathname);
   await matchRoutesAhead(window.location.pathname, nextTask);
   await nextTask();
   // A page the server rendered is hydrated with the data it embedded (same markup, no second
@@ -86,6 +97,7 @@ async function boot() {
   const onCaughtError = (error: unknown) => {
     if (!isNotFound(error)) console.error(error);
   };
+  performance.mark('shop:render');
   // Hydration as a transition: React yields to the browser every few milliseconds instead of
   // holding the main thread for the whole page, so a tap while it runs is answered (and replayed).
   if (served)

@@ -5,6 +5,7 @@
 // benchmark is `node --import tsx tools/bench/catalogue/catalogue-bench.ts`.
 // `npm run bench:scale` (`bench.mjs scale`) runs only the at-scale rows (tools/bench/src/scale.ts:
 // one server on SQLite, one on PostgreSQL, two behind nginx on PostgreSQL and Redis).
+// `npm run bench -- waits` runs only "What the shopper waits for" (tools/bench/src/shopper-waits.ts).
 import { join } from 'node:path';
 import { ensureDependencies, root, run } from './lib.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -13,8 +14,11 @@ import { buildAll } from './build.mjs';
 await ensureDependencies();
 await buildAll();
 if (process.argv[2] === 'scale') {
-  await run(process.execPath, ['--import', 'tsx', 'src/scale.ts'], { cwd: join(root, 'bench') });
+  await run(process.execPath, ['--import', 'tsx', 'src/scale.ts'], { cwd: join(root, 'tools', 'bench') });
+} else if (process.argv[2] === 'waits') {
+  await ensureChromium();
+  await run(process.execPath, ['--import', 'tsx', 'src/shopper-waits-only.ts'], { cwd: join(root, 'tools', 'bench') });
 } else {
   await ensureChromium();
-  await run(process.execPath, ['--import', 'tsx', 'src/run.ts'], { cwd: join(root, 'bench') });
+  await run(process.execPath, ['--import', 'tsx', 'src/run.ts'], { cwd: join(root, 'tools', 'bench') });
 }

@@ -40,8 +40,15 @@ export class ShellNotTrusted extends Error {}
 /** Import maps remembered (by the versions they name); they change only with a release. */
 const LIMIT = 50;
 
-export function pageScripts(options: { integrity: ReleaseIntegrity; assetOrigin: string; onRefused?: (refused: RefusedVersion) => void }) {
+export function pageScripts(options: {
+  integrity: ReleaseIntegrity;
+  assetOrigin: string;
+  /** The shop's own origin (PUBLIC_URL's), which serves the same released files when the asset origin fails. */
+  shopOrigin?: string;
+  onRefused?: (refused: RefusedVersion) => void;
+}) {
   const { integrity } = options;
+  const fallback = options.shopOrigin !== undefined && new URL(options.shopOrigin).origin !== new URL(options.assetOrigin).origin;
   const built = new Map<string, { at: number; scripts: Promise<PageScripts> }>();
 
   async function areaManifest(area: AreaName, release: AreaRelease): Promise<ReleaseManifest> {
@@ -72,7 +79,10 @@ export function pageScripts(options: { integrity: ReleaseIntegrity; assetOrigin:
     }
     const keep = async (area: AreaName, release: AreaRelease) => {
       try {
-        add(`${options.assetOrigin}/${partPrefix(area, release.version)}/`, await areaManifest(area, release));
+        const manifest = await areaManifest(area, release);
+        add(`${options.assetOrigin}/${partPrefix(area, release.version)}/`, manifest);
+        // The shell's fallback loads the same files from the shop's own origin: named with the same digests.
+        if (fallback) add(`/${partPrefix(area, release.version)}/`, manifest);
         return true;
       } catch (error) {
         if (!(error instanceof ReleaseRefused)) throw error;

@@ -193,7 +193,12 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     reportTo: options.publicUrl.startsWith('https:'),
   };
   const scripts = options.integrity
-    ? pageScripts({ integrity: options.integrity, assetOrigin: options.assetOrigin, onRefused: options.onRefusedVersion })
+    ? pageScripts({
+        integrity: options.integrity,
+        assetOrigin: options.assetOrigin,
+        shopOrigin: options.publicUrl,
+        onRefused: options.onRefusedVersion,
+      })
     : null;
   /** The shell's versions on the origin, for the files of tabs opened before the version in force. */
   let listed: { at: number; versions: Promise<string[]> } | null = null;

@@ -17,7 +17,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { relative } from 'node:path';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { isArea, isVersionName, type AreaName, type ReleaseStorage, isSafeBuildPath, isSourceMap } from '@shop/release';
 import type { ReleasedFileCheck } from './verified-files.ts';
@@ -67,10 +67,10 @@ export const NOT_RELEASED = 'Súbor nie je súčasťou žiadneho vydania obchodu
 /** The answer for a released file whose bytes are not the ones signed (or of a version without a valid signature). */
 export const NOT_AS_RELEASED = 'Súbor sa nezhoduje s podpísaným vydaním.';
 
-export async function buildStaticOrigin(options: { storage: ReleaseStorage; logger: FastifyBaseLogger; check: ReleasedFileCheck | null }) {
-  const { storage } = options;
-  /** `<origin>/remotes`, or its copy in an object store's cache. */
-  const root = storage.localPath('remotes');
+type ReleasedFilesOptions = { storage: ReleaseStorage; check: ReleasedFileCheck | null };
+
+/** The areas' static origin on its own port (ASSET_PORT), where a CDN (ASSET_ORIGIN) takes them from. */
+export async function buildStaticOrigin(options: ReleasedFilesOptions & { logger: FastifyBaseLogger }) {
   // Its failures go to the shop's log (one line per 5xx); ordinary file answers are not logged.
   const origin = Fastify({
     ...frameworkErrorOptions,
@@ -82,15 +82,42 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
   });
   // The areas' files are the shop's scripts: the same headers as every answer of the shop (the CDN's TLS sets HSTS).
   addSecurityHeaders(origin, { hsts: false });
+  // Every refusal in the shop's error shape: nothing of this origin answers in the framework's words.
+  origin.setErrorHandler(errorHandler);
+  origin.setNotFoundHandler(notFoundHandler);
+  await releasedFiles(origin, options);
+  origin.options('/*', async (_request, reply) =>
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send(),
+  );
+  return origin;
+}
+
+/**
+ * The same released files on the shop's own origin, under the same canonical paths: where the
+ * shell falls back when the asset origin (a CDN) cannot be reached. The same checks and bytes; the
+ * page's import map names these paths with the same digests, so the browser checks them as well.
+ * Registered in a context of its own (its hooks, error handler and file server stay there).
+ */
+export async function releasedFilesOnShopOrigin(app: FastifyInstance, options: ReleasedFilesOptions): Promise<void> {
+  // Refusals in the shop's error shape by the shop's own handlers; the shop's pages ask with no preflight.
+  await app.register(async (scope) => releasedFiles(scope, options));
+}
+
+async function releasedFiles(origin: FastifyInstance, options: ReleasedFilesOptions) {
+  const { storage } = options;
+  /** `<origin>/remotes`, or its copy in an object store's cache. */
+  const root = storage.localPath('remotes');
   // A missing file answers 404 with CORS too, so the browser reports the 404 and not a CORS error.
   // A refusal is never kept by a CDN: the file may be put right, or be released, a moment later.
   origin.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
     if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
   });
-  // Every refusal in the shop's error shape: nothing of this origin answers in the framework's words.
-  origin.setErrorHandler(errorHandler);
-  origin.setNotFoundHandler(notFoundHandler);
   const { check } = options;
   // Before anything is looked up or sent: this origin sends released files, by their one spelling,
   // and only the bytes the version's signed manifest lists. Whatever else is asked for is a 404 here
@@ -138,13 +165,4 @@ export async function buildStaticOrigin(options: { storage: ReleaseStorage; logg
     });
   }
   origin.addHook('onSend', async (_request, reply) => dropValidatorsOfImmutable(reply));
-  origin.options('/*', async (_request, reply) =>
-    reply
-      .header('access-control-allow-origin', '*')
-      .header('access-control-allow-methods', 'GET, HEAD, OPTIONS')
-      .header('access-control-max-age', '86400')
-      .code(204)
-      .send(),
-  );
-  return origin;
 }

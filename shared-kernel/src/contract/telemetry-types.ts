@@ -15,7 +15,11 @@ export const MAX_TELEMETRY_EVENTS = 50;
 export type TelemetryArea = Static<typeof TelemetryArea>;
 export const TelemetryArea = ReleasePart;
 
-/** How a client error happened: an area's code failed to load, an error boundary caught a render error, an uncaught error, an unhandled rejection. */
+/**
+ * How a client error happened: an area's code failed to load, an error boundary caught a render error, an uncaught error, an unhandled
+ * rejection, a hydration mismatch. `recovered` is no error: an area's code loaded after a failed attempt (a retry, or the shop's own
+ * origin in place of the asset origin); it is counted apart and never as a failure.
+ */
 export type ClientErrorKind = Static<typeof ClientErrorKind>;
 export const ClientErrorKind = Type.Union([
   Type.Literal('load-failed'),
@@ -23,6 +27,7 @@ export const ClientErrorKind = Type.Union([
   Type.Literal('uncaught'),
   Type.Literal('rejection'),
   Type.Literal('hydration'),
+  Type.Literal('recovered'),
 ]);
 
 /** The Web Vitals a browser reports (Google's web-vitals library): times in ms, CLS unitless. */

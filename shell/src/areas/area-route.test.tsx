@@ -39,6 +39,7 @@ afterEach(() => {
   cleanup();
   forgetFailedLoad('catalog', './HomePage');
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('AreaRoute', () => {
@@ -49,6 +50,11 @@ describe('AreaRoute', () => {
   });
 
   it('shows a Slovak message when the area fails, tries once per render, and recovers on retry', async () => {
+    // The entry is not there (404): not a failure another attempt mends (area-loader.test.ts has those).
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('Not found', { status: 404 })),
+    );
     runtime.loadRemote.mockRejectedValueOnce(new Error('RUNTIME-008 Failed to load script resources'));
     await renderRoute();
     expect(await screen.findByRole('heading', { name: 'Katalóg produktov sa nepodarilo načítať' })).toBeTruthy();

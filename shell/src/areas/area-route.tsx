@@ -12,6 +12,7 @@ import { AreaUnavailable } from './area-unavailable.tsx';
 import { AreaRouting } from './area-routing.tsx';
 import { PageSkeleton } from '../components/page-skeleton.tsx';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
+import { newPageView } from './preload.ts';
 
 function AreaPage({ route }: { route: ShopRoute }) {
   const { default: Page } = use(loadAreaModule(route.area, route.module));
@@ -77,6 +78,7 @@ export function AreaRoute({ route }: { route: ShopRoute }) {
   // The server found the page's data missing (404): its not-found page, the same on hydration.
   const notFound = useContext(ServerRenderContext)?.notFound === true;
   useEffect(() => {
+    newPageView();
     const version = areaVersion(route.area);
     setCurrentArea(route.area, version, route.name);
     reportPageView(route.area, version, route.name);

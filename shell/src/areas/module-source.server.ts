@@ -17,6 +17,10 @@ export function registerAreaEntries(_areas: AreaEntry[]): void {
   // The server knows the areas from the registry it renders with.
 }
 
+export function moveAreaEntry(_area: AreaEntry): void {
+  // A server build is handed in, never fetched: there is no other address to load it from.
+}
+
 /** `key` is '<area>/<ExposedName>'. */
 export function importAreaModule<T>(key: string): Promise<T | null> {
   if (!loader) return Promise.resolve(null);

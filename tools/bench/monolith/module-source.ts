@@ -10,6 +10,8 @@ export type AreaEntry = { name: string; entry: string };
 
 export function registerAreaEntries(_areas: AreaEntry[]): void {}
 
+export function moveAreaEntry(_area: AreaEntry): void {}
+
 export function importAreaModule<T>(key: string): Promise<T | null> {
   const load = (areaModules as Record<string, () => Promise<T>>)[key];
   return load ? load() : Promise.resolve(null);

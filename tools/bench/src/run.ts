@@ -20,6 +20,7 @@ import { runDecidedLighthouse, type DecidedResult } from './lighthouse-decided.t
 import { renderComparisonSection, runPageLoad, runRenderComparison, type PageLoad } from './page-load.ts';
 import { measurePageWeights, type PageCase, type PageWeight } from './page-weights.ts';
 import { repo, startShop } from './shop-server.ts';
+import { measureShopperWaits, shopperWaitsInputs, shopperWaitsSection, type ShopperWaits } from './shopper-waits.ts';
 
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 5);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
@@ -108,6 +109,7 @@ async function main() {
     clientOnlyReturning: LighthouseResult[];
     decided: DecidedResult[];
   };
+  let shopperWaits: ShopperWaits;
   try {
     const home = (await (await fetch(`${composed.base}/api/home`)).json()) as {
       data: { categories: { cat_url: string }[]; newest: { p_url: string }[] };
@@ -128,6 +130,9 @@ async function main() {
       clientOnlyReturning: await runLighthouse(clientOnly.base, pages, LH_RUNS, 'returning'),
       decided: await runDecidedLighthouse(composed.base, LH_RUNS),
     };
+    log('what the shopper waits for: route changes with and without prefetch, usable basket and product');
+    const inputs = await shopperWaitsInputs(composed.base);
+    shopperWaits = await measureShopperWaits(composed.base, inputs.paths, inputs.line);
   } finally {
     await composed.stop();
     await monolith.stop();
@@ -348,6 +353,7 @@ async function main() {
       }),
     ),
     '',
+    ...shopperWaitsSection(shopperWaits),
     '## JavaScript over the wire (compressed) and requests',
     '',
     "Unthrottled, a 390 × 844 window, cookies decided. First picture: from the HTML's arrival (its response headers) to the request of the page's first product picture. " +

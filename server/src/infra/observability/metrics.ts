@@ -106,6 +106,13 @@ export function createMetrics(
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  // Loads that succeeded only after a failed attempt (a retry, or the shop's own origin for a failing asset origin): not errors.
+  const clientLoadsRecovered = new Counter({
+    name: 'shop_client_loads_recovered_total',
+    help: "Area loads in shoppers' browsers that succeeded after a failed attempt (retried, or from the shop's own origin), by area and where it came from (asset, shop).",
+    labelNames: ['area', 'from'] as const,
+    registers: [registry],
+  });
   const clientPageViews = new Counter({
     name: 'shop_client_page_views_total',
     help: "Page views reported by shoppers' browsers (sampled), by area.",
@@ -246,6 +253,7 @@ export function createMetrics(
     payments,
     outbox,
     clientErrors,
+    clientLoadsRecovered,
     clientPageViews,
     clientTelemetryDropped,
     clientStackFrames,

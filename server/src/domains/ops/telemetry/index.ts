@@ -23,7 +23,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { VitalMetric } from '@shop/shared-kernel/contract';
+import type { ClientStackFrame, TelemetryEvent, VitalMetric } from '@shop/shared-kernel/contract';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError, forbidden } from '../../../infra/http/errors.ts';
@@ -38,7 +38,6 @@ import { recordVitals } from './vitals.repository.ts';
 import { pruneSessions, recordSession } from './client-sessions.repository.ts';
 import { newSession, requestSession, setSessionCookie } from './telemetry-session.ts';
 import { scrubStackFrame } from '@shop/shared-kernel/rules';
-import type { ClientStackFrame, TelemetryEvent } from '@shop/shared-kernel/contract';
 import type { ReleasedVersions } from '../../../infra/deps.ts';
 import { pruneClientErrors, recordClientError } from './client-errors.repository.ts';
 import { topFrameOf, unmappedFrame } from './stack-mapper.ts';
@@ -130,9 +129,11 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
         setSessionCookie(reply, fresh.value, publicUrl);
         session = fresh.id;
       }
-      await recordSession(deps.db, session, events, now);
-      await countEvents(deps.db, events, now);
-      await recordVitals(deps.db, events, now);
+      // A load that recovered is no error: it is counted in its metric only, never against the version.
+      const stored = events.filter((event) => !isRecovered(event));
+      await recordSession(deps.db, session, stored, now);
+      await countEvents(deps.db, stored, now);
+      await recordVitals(deps.db, stored, now);
       if (++batches % PRUNE_EVERY === 0) {
         pruneSessions(deps.db, now).catch((error: unknown) => request.log.error({ err: error }, 'telemetry sessions could not be pruned'));
         pruneClientErrors(deps.db, now).catch((error: unknown) =>
@@ -153,6 +154,24 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
           // A poor value is logged with its element (the table keeps no element), a few per request.
           if (metric && value > POOR[metric] && poorLogged++ < LOGGED_PER_REPORT)
             request.log.info({ clientVital: { area, version, route, metric, value, target } }, 'poor web vital');
+          continue;
+        }
+        if (isRecovered(event)) {
+          deps.metrics.clientLoadsRecovered.inc({ area: event.area, from: recoveredFrom(event.message) });
+          // What failed first may be the asset origin's copy: its version's files are read back as for a failed load.
+          deps.onClientLoadFailure(event.area, event.version ?? null);
+          if (logged++ < LOGGED_PER_REPORT)
+            request.log.info(
+              {
+                clientRecovered: {
+                  area: event.area,
+                  version: event.version,
+                  route: event.route,
+                  message: scrubMessage(event.message ?? ''),
+                },
+              },
+              'client load recovered',
+            );
           continue;
         }
         deps.metrics.clientErrors.inc({ area: event.area, kind: event.kind ?? 'unknown' });
@@ -178,3 +197,7 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
 
   registerCspReports(app, deps, { max: limit.max, timeWindow: limit.timeWindowMs });
 };
+
+const isRecovered = (event: TelemetryEvent): boolean => event.type === 'error' && event.kind === 'recovered';
+/** Where a recovered load came from, as the shell words it (`… from shop …`): a label of two values only. */
+const recoveredFrom = (message: string | undefined): 'shop' | 'asset' => (/\bfrom shop\b/.test(message ?? '') ? 'shop' : 'asset');
