@@ -3,7 +3,7 @@ import { checkOut, fillBasket, findVariants } from './checkout-helpers.ts';
 import { createOperator, OPS_URL, signInFirstTime } from './operator.ts';
 
 base(
-  'the spec’s tools /pdf, /generate, /email, /send and /paid send the browser to the console on the operator origin',
+  'the utility tools /pdf, /generate, /email, /send and /paid (requirements R2.2) send the browser to the console on the operator origin',
   async ({ page, request }) => {
     for (const tool of ['pdf', 'generate', 'email', 'send', 'paid']) {
       const answer = await request.get(`/${tool}?order=2026000123`, { maxRedirects: 0 });

@@ -447,6 +447,25 @@ test('two concurrent deploys of one area both end consistently; a stale lock doe
   await expect(page.getByTestId('pin-checkout')).toHaveCount(0);
   expect(registry().pins?.checkout).toBeUndefined();
 
+  // The version rolled back from is marked never to be served again: the console lists the mark, and the
+  // operator lifts it and sets it again (each with a confirmation, each in the audit log).
+  const floors = row.getByTestId('floors-checkout');
+  await expect(floors).toContainText(inForce);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await floors.getByRole('button', { name: `Zrušiť označenie ${inForce}` }).click();
+  await expect(page.getByRole('status')).toContainText(`${inForce}: označenie zrušené`);
+  await expect(row.getByRole('button', { name: `Zrušiť označenie ${inForce}` })).toHaveCount(0);
+  await picker.selectOption(inForce);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: /Označiť ako nepoužiteľnú/ }).click();
+  await expect(page.getByRole('status')).toContainText(`${inForce}: označená ako nepoužiteľná`);
+  await expect(floors).toContainText(inForce);
+  await page.reload();
+  await expect(page.getByTestId('ops-audit')).toContainText(
+    `${operator.name} · zrušené označenie nepoužiteľnej verzie · checkout · ${inForce}`,
+  );
+  await expect(page.getByTestId('ops-audit')).toContainText(`${operator.name} · verzia označená ako nepoužiteľná · checkout · ${inForce}`);
+
   // Whichever version was picked, the shopper's basket is there.
   await page.goto('/checkout/cart');
   await expect(page.getByRole('heading', { level: 1, name: /^Košík/ })).toBeVisible();

@@ -2,13 +2,15 @@
  * A hostile content release in a real browser: its server build loops forever (then, in a second
  * release, allocates without bound) on every page it renders. The sandbox stops it, so /blog still
  * answers 200 within 2 s, as the page the browser renders (no server HTML, not kept by a cache), and
- * the blog works in Chromium from the release's own browser build. The release is then undone.
+ * the blog works in Chromium from the release's own browser build; the operator console names the
+ * part and version whose render failed. The release is then undone.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures.ts';
 import { origin, release, repo } from './release-cli.ts';
+import { createOperator, signInFirstTime } from './operator.ts';
 
 const made: string[] = [];
 test.afterAll(() => {
@@ -36,9 +38,11 @@ test('a content release whose server build loops or allocates forever: /blog ans
   request,
 }) => {
   const stable = JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')).areas.content.version as string;
+  const hostile: string[] = [];
   try {
     for (const kind of ['loop', 'alloc'] as const) {
       release(['deploy', 'content', '--dist', hostileContentBuild(kind), '--reason', `render sandbox test: ${kind}`]);
+      hostile.push(JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')).areas.content.version as string);
       const started = Date.now();
       const response = await request.get('/blog', { headers: { accept: 'text/html' } });
       expect(Date.now() - started, kind).toBeLessThan(2000);
@@ -59,6 +63,14 @@ test('a content release whose server build loops or allocates forever: /blog ans
         .click();
       await expect(page.getByRole('heading', { level: 1, name: 'Blog: Návody' })).toBeVisible();
     }
+
+    // The operator console names the part and each version whose server render failed, on /blog.
+    const consoleTab = await page.context().newPage();
+    await signInFirstTime(consoleTab, createOperator());
+    const failures = consoleTab.getByTestId('ops-render-failures');
+    for (const version of hostile) await expect(failures.locator('li', { hasText: version }).first()).toContainText('Obsah');
+    await expect(failures).toContainText('/blog');
+    await consoleTab.close();
   } finally {
     release(['rollback', 'content', stable, '--reason', 'render sandbox test']);
     release(['deploy', 'content', '--dist', join(repo, 'mf-content', 'dist'), '--override-pin']);

@@ -3,9 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The files' order: the fuzz spends the sign-in and contact limits of the one client address
- * (every request comes from loopback), so it runs after the files that sign in (and that read the
- * metrics with the operator token, which the fuzz's wrong tokens lock out); killing servers comes
- * before it, so that the fuzz also checks the restarted ones.
+ * (every request comes from loopback), so it runs after the files that sign in; killing servers
+ * comes before it, so that the fuzz also checks the restarted ones.
  */
 const ORDER = ['edge-limits', 'two-servers', 'edge-cache', 'races', 'integrity-bytes', 'supervision', 'render-sandbox', 'fuzz'];
 const rank = (file: TestSpecification) => {

@@ -1,7 +1,7 @@
 /**
  * Stored redirects as a visitor and the operator meet them: a direct load of any old address (a page
  * of the shop or not) is answered 301 before the page is rendered; the operator stores and removes
- * redirects behind the operator's token, with targets that cannot send a visitor to an attacker's
+ * redirects on the operator origin as a named operator, with targets that cannot send a visitor to an attacker's
  * host or round a loop; the browser's shell revalidates the list it keeps (ETag). On SQLite, or on
  * PostgreSQL with DATABASE_URL.
  */

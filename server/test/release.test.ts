@@ -439,7 +439,7 @@ describe.each(backends)('releases on $name', (backend) => {
   });
 
   describe('preview', () => {
-    it('publishes a version in force for nobody, and signs links only the operator token can make', async () => {
+    it('publishes a version in force for nobody, and signs links only the preview secret can make', async () => {
       const stable = (await inForce())!;
       const published = await deployArea('checkout', { marker: 'preview' }, { mode: { kind: 'publish' } });
       expect(await inForce()).toBe(stable);

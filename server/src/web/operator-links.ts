@@ -1,6 +1,6 @@
 /**
- * The spec's utility routes of the operator's document tools on the shop's origin (/pdf, /generate,
- * /email, /send, /paid): each sends the browser to the same tool in the operator console, on the
+ * The utility routes of the operator's document tools on the shop's origin (requirements R2.2: /pdf,
+ * /generate, /email, /send, /paid): each sends the browser to the same tool in the operator console, on the
  * operator origin, with the order number it was given. Nothing is shown or done here: an operator
  * signs in there, anyone else meets the console's sign-in.
  */

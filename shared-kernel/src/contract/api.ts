@@ -23,7 +23,7 @@ export type DownloadCalls = {
   'GET /api/orders/:token/invoice': { params: { token: string } };
   /** A complaint's photo, served only to its owner. */
   'GET /api/account/complaints/:id/photos/:photoId': { params: { id: number; photoId: number } };
-  /** An order's invoice for the operator (X-Operator-Token). */
+  /** An order's invoice for a signed-in operator, on the operator origin. */
   'GET /api/operator/orders/:number/invoice': { params: { number: string } };
 };
 export type DownloadName = keyof DownloadCalls;

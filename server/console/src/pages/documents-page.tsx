@@ -7,9 +7,10 @@ import { useTitle } from '../use-title.ts';
 import { OrderStateForm } from './order-state-form.tsx';
 
 /**
- * The operator's document tools (the spec's /pdf, /generate, /email, /send, /paid, which on the shop
- * send the operator here): the invoice shown or a copy kept, the confirmation previewed or sent
- * again, a bank transfer marked paid; and an order's or a complaint's state. Orders by number.
+ * The operator's document tools (the utility routes of requirements R2.2: /pdf, /generate, /email,
+ * /send, /paid, which on the shop send the operator here): the invoice shown or a copy kept, the
+ * confirmation previewed or sent again, a bank transfer marked paid; and an order's or a complaint's
+ * state. Orders by number.
  */
 const TOOLS: Record<DocumentTool, { title: string; action: string }> = {
   pdf: { title: 'Faktúra (PDF)', action: 'Zobraziť faktúru' },

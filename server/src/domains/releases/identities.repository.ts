@@ -1,10 +1,10 @@
 /**
- * Who may release what. The operator (the shop's operator token, `/ops`) may act on every part;
+ * Who may release what. A signed-in operator (the operator console) may act on every part;
  * an area team's release credential only on its own area: deploy (upload), canary, preview,
  * promote or abort a canary, roll back, pin. Credentials are created and revoked by the shop's
  * owner (`npm run credentials`), their secrets shown once and stored only as SHA-256 hashes
  * (32 random bytes: a fast hash is enough, nothing to guess). Every release action, allowed or
- * refused, is added to the append-only, hash-chained audit log (audit-log.repository.ts), shown on /ops.
+ * refused, is added to the append-only, hash-chained audit log (audit-log.repository.ts), shown in the console.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { DbOrTrx } from '../../db/database.ts';
