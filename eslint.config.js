@@ -220,7 +220,11 @@ export default tseslint.config(
   },
   {
     // A package's code reaches another package only by its name and exports (tests and tools may read sources).
-    files: [...[...APPS, 'server/console', 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator'].map((dir) => `${dir}/src/**/*.{ts,tsx}`)],
+    files: [
+      ...[...APPS, 'server/console', 'shared-kernel', 'release', 'tools/s3', 'tools/gateway-simulator'].map(
+        (dir) => `${dir}/src/**/*.{ts,tsx}`,
+      ),
+    ],
     ignores: ['**/*.test.{ts,tsx}'],
     plugins: { 'import-x': importX },
     rules: { 'import-x/no-relative-packages': 'error' },

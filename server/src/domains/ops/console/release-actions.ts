@@ -56,7 +56,15 @@ export type ReleaseActionOptions = {
 };
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
-const INVALID_BUILD = new Set(['broken_build', 'bad_signature', 'missing_module', 'incompatible_kernel', 'incompatible_react', 'over_budget', 'route_clash']);
+const INVALID_BUILD = new Set([
+  'broken_build',
+  'bad_signature',
+  'missing_module',
+  'incompatible_kernel',
+  'incompatible_react',
+  'over_budget',
+  'route_clash',
+]);
 
 /** The release code's refusal as the one error shape, with its code for the release command. */
 function refused(error: unknown): never {
