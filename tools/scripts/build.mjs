@@ -29,6 +29,7 @@ function inputStamp(own) {
   }
   hashTree(hash, join(root, 'shared-kernel', 'src'));
   hashTree(hash, join(root, 'shared-kernel', 'build'));
+  hashTree(hash, join(root, 'shared-kernel', 'styles'));
   for (const file of ['pnpm-lock.yaml', 'tsconfig.base.json', 'shared-kernel/package.json']) {
     hash.update(readFileSync(join(root, file)));
   }
