@@ -15,7 +15,7 @@ import { ASSET_PORT, E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 import { origin, release, repo } from './release-cli.ts';
 import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
-import { createOperator, OPERATOR_COOKIE, OPS_URL, signInFirstTime, type Operator } from './operator.ts';
+import { createOperator, OPERATOR_COOKIE, OPS_URL, opsGet, operatorSession, signInFirstTime, type Operator } from './operator.ts';
 
 type Move = ReleaseMove;
 type OriginRegistry = Registry;
@@ -568,7 +568,8 @@ test('a thrown error in a released area shows on /api/ops with its original file
   // The browser sends the minified frames, by the released file's address.
   expect(sent.events.find((event) => event.type === 'error')!.stack?.[0]?.url).toContain(`/remotes/checkout/${broken}/assets/`);
 
-  expect((await request.post('/api/ops/session', { data: firstOperator() })).status()).toBe(200);
+  // An operator of its own, signed in on the operator origin with a second factor.
+  const operator = await operatorSession();
   type Group = {
     route: string;
     topFrame: string;
@@ -576,8 +577,11 @@ test('a thrown error in a released area shows on /api/ops with its original file
     stack: { fn: string | null; file: string; line: number; mapped: boolean }[];
   };
   const groups = async () =>
-    ((await (await request.get(`/api/ops/client-errors?hours=1&area=checkout&version=${broken}`)).json()) as { data: { groups: Group[] } })
-      .data.groups;
+    (
+      (await (await opsGet(`/api/ops/client-errors?hours=1&area=checkout&version=${broken}`, operator)).json()) as {
+        data: { groups: Group[] };
+      }
+    ).data.groups;
   await expect.poll(async () => (await groups()).length, { timeout: 10_000 }).toBeGreaterThan(0);
   const group = (await groups()).find((candidate) => candidate.message.includes('basket page broken on purpose'))!;
   // The basket page's heading in the checkout's source, in the function that renders it. The broken build
