@@ -14,6 +14,13 @@ const basketLink = (page: Page) => page.getByRole('link', { name: /Košík:/ });
 const emptyBasket = (page: Page) => page.getByRole('heading', { level: 1, name: 'Košík je prázdny' });
 const checkoutFailed = (page: Page) => page.getByRole('alert').filter({ hasText: 'Košík a objednávka sa nepodarilo načítať' });
 
+// These tests count the loads a click makes; a link in view prefetched meanwhile would add its own
+// attempts (a failed prefetch is forgotten and the click tries again), so prefetch is off here, with
+// the switch the bench uses for its "before" column.
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('shop:prefetch', 'off'));
+});
+
 async function stopAssetOrigin(page: Page) {
   await page.route(`${assetOrigin}/**`, (route) => route.abort('connectionrefused'));
 }

@@ -139,6 +139,11 @@ export function loadAreaModule(area: AreaName, module: string): Promise<AreaPage
       : loadWithRetries(area, module, release);
   // When a page's module was first asked for (the bench and the tests read it).
   globalThis.performance?.mark?.(`shop:area-load:${key}`);
+  return keep(key, area, module, loading);
+}
+
+/** Keeps a load as the area module's: a failure stays failed (until `forgetFailedLoad`), is logged and reported. */
+function keep(key: string, area: AreaName, module: string, loading: Promise<AreaPageModule>): Promise<AreaPageModule> {
   modules.set(key, loading);
   // Marked as React's use() reads a settled promise: a page whose module is already here renders
   // (and hydrates) at once, without suspending first.
@@ -152,6 +157,30 @@ export function loadAreaModule(area: AreaName, module: string): Promise<AreaPage
     bus.emit('area:load-failed', { area, module, error: String(error) });
   });
   return loading;
+}
+
+/**
+ * Loads an area's page module ahead of a click (prefetch): kept once it has loaded; a network
+ * failure is forgotten without a word (no console error, no report, nothing kept as failed), so
+ * the click itself loads it again, with its retries, and reports only if it fails then.
+ */
+export function prefetchAreaModule(area: AreaName, module: string): Promise<void> {
+  const key = moduleKey(area, module);
+  const release = released.get(area);
+  if (modules.has(key) || !release?.compatible) return Promise.resolve();
+  const loading = loadWithRetries(area, module, release);
+  return loading.then(
+    (value) => {
+      if (modules.has(key)) return;
+      const loaded = Promise.resolve(value);
+      modules.set(key, Object.assign(loaded, { status: 'fulfilled', value }));
+    },
+    (error: unknown) => {
+      // Changed bytes are no passing trouble: contained and reported as a page's own load would be.
+      if (error instanceof AreaLoadError && error.failure === 'tampered' && !modules.has(key))
+        keep(key, area, module, loading).catch(() => undefined);
+    },
+  );
 }
 
 const routeData = new Map<AreaName, Promise<AreaRouteData | null>>();

@@ -9,7 +9,7 @@
  * modules load through the federation runtime, checked against the import map like any other.
  */
 import { matchPath } from 'react-router';
-import { loadAreaModule, loadRouteData } from './area-loader.ts';
+import { loadAreaModule, loadRouteData, prefetchAreaModule } from './area-loader.ts';
 import { useAuthStore } from '@shop/shared-kernel';
 import { isAuthenticated } from '@shop/shared-kernel/rules';
 import { routeForPath, type ShopRoute } from '../app/route-table.ts';
@@ -107,7 +107,7 @@ export function preloadPath(pathname: string, search = '', kind: keyof typeof sp
   spent[kind] += 1;
   requested.add(key);
   warmed.add(target);
-  queue.push(() => Promise.all([loadAreaModule(route.area, route.module), needsData ? warmRouteData(route, pathname, search) : null]));
+  queue.push(() => Promise.all([prefetchAreaModule(route.area, route.module), needsData ? warmRouteData(route, pathname, search) : null]));
   pump();
 }
 
