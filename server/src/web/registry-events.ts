@@ -27,7 +27,6 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
   const maxClients = options.maxClients ?? 5_000;
   const clients = new Set<ServerResponse>();
   let revision: string | null = null;
-  let stamp = '';
 
   const send = (client: ServerResponse, text: string) => {
     if (!client.writableEnded) client.write(text);
@@ -37,7 +36,6 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
   async function poll() {
     // A failure to look (the object store unreachable) is logged and changes nothing: tabs keep their revision.
     const current = (await book.exists()) ? (await book.read()).revision : null;
-    stamp = current ?? 'none';
     if (current === revision) return;
     revision = current;
     for (const client of clients) send(client, revisionEvent());
@@ -67,8 +65,10 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
         .header('retry-after', '30')
         .send({ error: { code: 'unavailable', message: 'Server je vyťažený, skúste to o chvíľu.' } });
     }
+    // A fresh look before the first event: the watcher's last one may be up to a poll behind a move,
+    // and a tab that booted with the new revision would take the older one for a new build.
+    polling = polling.then(poll).catch((error: unknown) => app.log.error({ err: error }, 'registry watch failed'));
     await polling;
-    if (revision === null && stamp === '') await poll();
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
