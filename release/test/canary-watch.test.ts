@@ -3,48 +3,13 @@
  * slower on INP alone is aborted with no error at all, a healthy one is promoted once it has run
  * CANARY_AUTO_PROMOTE_MS, and nothing moves while the samples are too few.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CANARY_POLICY, startCanaryWatch, type CanaryOutcome, type CanaryPolicy, type VersionHealth } from '../src/canary-watch.ts';
 import type { VitalFigures, VitalMetric, VitalsReader } from '../src/canary-speed.ts';
 import { deploy } from '../src/releases.ts';
 import { readHistory, readRegistry, type AreaName } from '../src/registry.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/storage.ts';
-
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A small but complete checkout build (as Vite and the federation plugin lay one out); `marker` makes its version differ. */
-function checkoutBuild(marker: string): string {
-  const dir = tempDir('build-checkout-');
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'remoteEntry.js'), 'export const area = "checkout";');
-  writeFileSync(join(dir, 'assets', 'page.js'), `export default ${JSON.stringify(marker)};`);
-  const routes = [{ name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'default' }];
-  writeFileSync(
-    join(dir, 'area.json'),
-    JSON.stringify({ area: 'checkout', kernel: '1.0.0', exposes: ['./CartPage'], entry: 'remoteEntry.js', routes }),
-  );
-  writeFileSync(
-    join(dir, 'mf-manifest.json'),
-    JSON.stringify({
-      name: 'checkout',
-      metaData: { remoteEntry: { name: 'remoteEntry.js' } },
-      exposes: [{ name: 'CartPage', assets: { js: { sync: ['assets/page.js'], async: [] } } }],
-      shared: [],
-    }),
-  );
-  return dir;
-}
+import { checkoutBuild, tempDir } from './helpers/fake-builds.ts';
 
 const provenance = { who: 'test' };
 let storage: ReleaseStorage;

@@ -3,48 +3,18 @@
  * with its one shared React is refused, and so is a shell that would break an area in force; the
  * message names both versions and nothing changes. Real deploys on a local origin.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ReleaseRefused } from '../src/refusal.ts';
 import { deploy, deploySet } from '../src/releases.ts';
 import { HISTORY_KEY, readRegistry, REGISTRY_KEY } from '../src/registry.ts';
 import { isReactCompatible } from '../src/shared-versions.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/storage.ts';
+import { checkoutBuild as builtCheckout, tempDir } from './helpers/fake-builds.ts';
 
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A small but complete checkout build, as Vite and the federation plugin lay one out, recording the React it was built with. */
-function checkoutBuild(react: string | undefined, marker = react ?? 'none'): string {
-  const dir = tempDir('build-checkout-');
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'remoteEntry.js'), 'export const area = "checkout";');
-  writeFileSync(join(dir, 'assets', 'page.js'), `export default ${JSON.stringify(marker)};`);
-  const routes = [{ name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'default' }];
-  writeFileSync(
-    join(dir, 'area.json'),
-    JSON.stringify({ area: 'checkout', kernel: '1.0.0', react, exposes: ['./CartPage'], entry: 'remoteEntry.js', routes }),
-  );
-  writeFileSync(
-    join(dir, 'mf-manifest.json'),
-    JSON.stringify({
-      name: 'checkout',
-      metaData: { remoteEntry: { name: 'remoteEntry.js' } },
-      exposes: [{ name: 'CartPage', assets: { js: { sync: ['assets/page.js'], async: [] } } }],
-      shared: [],
-    }),
-  );
-  return dir;
-}
+/** A checkout build recording the React it was built with. */
+const checkoutBuild = (react: string | undefined, marker = react ?? 'none') => builtCheckout(marker, react);
 
 function shellBuild(react: string | undefined): string {
   const dir = tempDir('build-shell-');
