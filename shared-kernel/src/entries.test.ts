@@ -90,7 +90,7 @@ describe('what Module Federation shares', () => {
     expect(Object.values(provided).every((share) => share.singleton && share.requiredVersion === false)).toBe(true);
   });
 
-  it('the package exports the singleton, the bundled entries, the contract types and the test helpers', () => {
+  it('the package exports the singleton, the bundled entries, the contract types, the test helpers and the base stylesheet', () => {
     expect(Object.keys(pkg.exports)).toEqual([
       '.',
       './rules',
@@ -100,13 +100,15 @@ describe('what Module Federation shares', () => {
       './standalone',
       './testing',
       './federation',
+      './styles/base.css',
     ]);
   });
 
   it('each entry is the index of the folder of its name', () => {
     const folders: Record<string, string> = { '.': 'singleton', './schemas': 'contract' };
     for (const [entry, file] of Object.entries(pkg.exports)) {
-      if (entry === './federation') continue;
+      // The build script and the stylesheet are files, not code folders.
+      if (entry === './federation' || entry.endsWith('.css')) continue;
       const folder = folders[entry] ?? entry.slice(2);
       expect(file.startsWith(`./src/${folder}/`), `${entry} → ${file}`).toBe(true);
     }
