@@ -44,13 +44,28 @@ export const ENGINE_NEUTRAL = [
   'timeouts',
 ].map((name) => `test/${name}.test.ts`);
 
+/**
+ * Test files that replace a module with vi.mock (the shell's module source): they run each in a
+ * fresh module graph. Every other file shares its worker's modules (isolate: false), so the server's
+ * few hundred modules are loaded once per worker, not once per file.
+ */
+const OWN_MODULES = ['first-view-picture', 'route-data'].map((name) => `test/${name}.test.ts`);
+
+const excluded = process.env.DATABASE_URL ? [...DATABASE_FREE, ...ENGINE_NEUTRAL] : [];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: process.env.DATABASE_URL ? [...DATABASE_FREE, ...ENGINE_NEUTRAL] : [],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 120_000,
+    setupFiles: ['test/helpers/per-file.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared-modules', include: ['test/**/*.test.ts'], exclude: [...excluded, ...OWN_MODULES], isolate: false },
+      },
+      { extends: true, test: { name: 'own-modules', include: OWN_MODULES, exclude: excluded, isolate: true } },
+    ],
   },
 });

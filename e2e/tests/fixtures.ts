@@ -2,16 +2,18 @@ import { test as base, expect, type Browser, type BrowserContext, type Page } fr
 import { SHOP_PORT } from '../playwright.config.ts';
 
 /**
- * After a full page load, waits until the page is interactive (`<html data-interactive>`, set
- * once the shell has hydrated the server's HTML or rendered the page): a click before that is a
- * plain link's full page load, not the shop's navigation. Pages without JavaScript never set it.
+ * After a full page load of a shop page, waits until it is interactive (`<html data-interactive>`,
+ * set once the shell has hydrated the server's HTML or rendered the page): a click before that is
+ * a plain link's full page load, not the shop's navigation. Hydration on a loaded machine can take
+ * seconds, so the wait is long; other origins (the operator console, a test's own pages) and pages
+ * without JavaScript never set it and are not waited for.
  */
 async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise<void> {
-  if (!javaScriptEnabled) return;
+  if (!javaScriptEnabled || new URL(page.url()).port !== String(SHOP_PORT)) return;
   await page
     .locator('html[data-interactive]')
-    .waitFor({ state: 'attached', timeout: 5_000 })
-    .catch(() => undefined);
+    .waitFor({ state: 'attached', timeout: 20_000 })
+    .catch(() => console.log(`[fixtures] ${page.url()} was not interactive after 20 s`));
 }
 
 /**

@@ -21,9 +21,9 @@ import { freePort } from '../../tools/scripts/topology.mjs';
 
 const apiDir = join(import.meta.dirname, '..');
 const supervisorScript = join(apiDir, '..', 'tools', 'scripts', 'supervise.mjs');
-const ORDERS = 120;
+const ORDERS = 60;
 const CONCURRENCY = 10;
-const KILL_AFTER = 40;
+const KILL_AFTER = 20;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

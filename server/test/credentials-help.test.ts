@@ -1,10 +1,12 @@
 /**
  * `npm run credentials -- --help` (and `<command> --help`) explains every command with an example
- * and exits 0 without opening the database; an unknown command gets the help on stderr.
+ * and exits 0 without opening the database; an unknown command gets the help on stderr. The command
+ * itself runs twice (its help and an unknown command); each command's help is checked in-process.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { helpAsked } from '../src/domains/operators/credentials-help.ts';
 
 const COMMANDS = [
   'create',
@@ -45,11 +47,19 @@ describe('credentials --help', () => {
       expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b.*\\n +e\\.g\\. .*npm run credentials -- ${command}\\b`, 'm'));
   });
 
-  it.each(COMMANDS)('explains `%s --help` and exits 0', { timeout: 60_000 }, async (command) => {
-    const run = await credentials([command, '--help']);
-    expect(run.code, command).toBe(0);
-    expect(run.stdout).toContain(`Usage: npm run credentials -- ${command}`);
-    expect(run.stdout).toContain('e.g. ');
+  it.each(COMMANDS)('explains `%s --help` and exits 0', (command) => {
+    for (const args of [
+      [command, '--help'],
+      [command, '-h'],
+      ['help', command],
+    ]) {
+      const asked = helpAsked(args);
+      expect(asked?.code, args.join(' ')).toBe(0);
+      expect(asked?.text).toContain(`Usage: npm run credentials -- ${command}`);
+      expect(asked?.text).toContain('e.g. ');
+    }
+    // Without --help the command runs.
+    expect(helpAsked([command, 'x'])).toBeNull();
   });
 
   it('prints the help on stderr for an unknown command', { timeout: 60_000 }, async () => {

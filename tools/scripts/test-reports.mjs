@@ -1,7 +1,21 @@
 // The failing tests named in the JSON reports `npm test` writes (.data/test-reports), so the
-// summary at the end of a run names each failed stage's tests, not only that the stage failed.
+// summary at the end of a run names each failed stage's tests and why, not only that the stage
+// failed: CI keeps only the end of the output, and a failure that happens only there must be
+// readable from it.
 
 const firstLine = (text) => String(text ?? 'failed').split('\n')[0];
+// eslint-disable-next-line no-control-regex
+const plain = (text) => String(text ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+
+/** The first lines of a failure's message (its assertion and where it failed), indented under the test. */
+function why(message, lines = 6) {
+  const kept = plain(message)
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, lines);
+  return kept.length === 0 ? '' : `\n${kept.map((line) => `          ${line.slice(0, 200)}`).join('\n')}`;
+}
 
 /** `file › describe › test` of each failed test in a Vitest JSON report; a file that failed outside its tests by its message. */
 export function failedVitestTests(report, root = '') {
@@ -9,7 +23,10 @@ export function failedVitestTests(report, root = '') {
   const failures = [];
   for (const result of report.testResults ?? []) {
     const failed = (result.assertionResults ?? []).filter((test) => test.status === 'failed');
-    for (const test of failed) failures.push(`${relative(result.name)} › ${[...(test.ancestorTitles ?? []), test.title].join(' › ')}`);
+    for (const test of failed)
+      failures.push(
+        `${relative(result.name)} › ${[...(test.ancestorTitles ?? []), test.title].join(' › ')}${why(test.failureMessages?.[0])}`,
+      );
     // A file that failed outside its tests (an import, a hook) has no failed test to name.
     if (result.status === 'failed' && failed.length === 0) failures.push(`${relative(result.name)}: ${firstLine(result.message)}`);
   }
@@ -28,8 +45,11 @@ export function failedPlaywrightTests(report) {
   const failures = [];
   for (const suite of report.suites ?? [])
     for (const { spec, titles } of playwrightSpecs(suite, []))
-      if ((spec.tests ?? []).some((test) => test.status === 'unexpected'))
-        failures.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`);
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error;
+        failures.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}${why(error?.stack ?? error?.message, 10)}`);
+      }
   for (const error of report.errors ?? []) failures.push(`run: ${firstLine(error.message)}`);
   return failures;
 }
