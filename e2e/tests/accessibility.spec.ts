@@ -10,6 +10,8 @@ async function seriousViolations(page: Page) {
 }
 
 test('home, a category, a product and the basket have no serious or critical axe violation', async ({ page }) => {
+  // Four pages and four whole-page analyses: seconds each on a busy machine.
+  test.setTimeout(60_000);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 2, name: 'Kategórie' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);

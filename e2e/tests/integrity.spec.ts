@@ -39,7 +39,8 @@ test('a chunk changed on its way to the browser is not run: the area is containe
   expectPageErrors(page, /Failed to find a valid digest in the 'integrity' attribute/, why);
   expectPageErrors(page, /AreaLoadError: Area checkout could not load/, why);
   await page.goto('/checkout/cart');
-  await expect(page.getByRole('heading', { name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
+  // The shell asks the origin why the load failed before it gives up (a network failure is tried again).
+  await expect(page.getByRole('heading', { name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible({ timeout: 15_000 });
   expect(await page.evaluate(() => (window as { __tampered?: boolean }).__tampered)).toBeUndefined();
   expect(refused.join('\n')).toMatch(/cart-page-[^ ]+\.js/);
 });
