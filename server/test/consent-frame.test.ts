@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConsentCookies } from '@shop/shared-kernel/rules';
 import { shellHost } from '../src/web/shell-host.ts';
@@ -10,6 +11,8 @@ import { emptyRegistry, REGISTRY_KEY, localDirectoryStorage } from '@shop/releas
 const originDir = mkdtempSync(join(tmpdir(), 'consent-frame-'));
 const shellDir = join(originDir, 'shells', 'shell', '1.0.0-a');
 const app = Fastify();
+// The real server's one error handler: a refusal here is thrown, as everywhere.
+app.setErrorHandler(errorHandler);
 
 beforeAll(async () => {
   mkdirSync(shellDir, { recursive: true });

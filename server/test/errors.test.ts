@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
@@ -193,5 +195,18 @@ describe("the framework's own refusals", () => {
     const huge = await api.request('POST', '/api/checkout/quote', { raw: '{"lines":[{"v_id":1,"amount":1e400}]}' });
     expect(huge.status).toBe(400);
     expectErrorShape(huge.body, 'validation_failed');
+  });
+});
+
+describe('the one place error answers are made', () => {
+  // Every refusal is thrown (an ApiError) and shaped by the one error handler, which logs and counts
+  // it; a reply built by hand would skip both and could drift from the shape.
+  const MADE_HERE = new Set(['infra/http/error-handler.ts', 'infra/http/framework-errors.ts', 'infra/http/errors.ts']);
+  it('no source file outside the error handler writes an error body itself', () => {
+    const src = join(import.meta.dirname, '..', 'src');
+    const handBuilt = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && !MADE_HERE.has(file.split(sep).join('/')))
+      .filter((file) => /\{\s*error:\s*\{\s*code:/.test(readFileSync(join(src, file), 'utf8')));
+    expect(handBuilt).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deploy,
@@ -39,6 +40,8 @@ const integrity = releaseIntegrity({
   keys: async () => [{ keyId: key.keyId, owner: 'shop', area: null, publicKey: key.publicKeyPem }],
 });
 const app = Fastify();
+// The real server's one error handler: a refusal here is thrown, as everywhere.
+app.setErrorHandler(errorHandler);
 let base = '';
 let stable = '';
 let previewed = '';
@@ -199,5 +202,16 @@ describe('registry events', () => {
     await rollback({ storage, part: 'checkout', provenance });
     expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
     events.close();
+  });
+  it('a server with as many listeners as it takes refuses the next in the error shape, saying when to come back', async () => {
+    const busy = Fastify({ logger: false });
+    busy.setErrorHandler(errorHandler);
+    registryEvents(busy, { storage, maxClients: 0 });
+    const response = await busy.inject({ method: 'GET', url: '/builds/events' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('30');
+    expect(response.json().error.code).toBe('internal');
+    expect(response.json().error.message).toMatch(/^Server je vyťažený, skúste to o chvíľu\./);
+    await busy.close();
   });
 });

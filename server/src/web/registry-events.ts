@@ -10,6 +10,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { originBook, type RegistryBook, type ReleaseStorage } from '@shop/release';
+import { ApiError } from '../infra/http/errors.ts';
 
 export type RegistryEventsOptions = {
   storage: ReleaseStorage;
@@ -60,10 +61,8 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
 
   app.get('/builds/events', async (request, reply) => {
     if (clients.size >= maxClients) {
-      return reply
-        .code(503)
-        .header('retry-after', '30')
-        .send({ error: { code: 'unavailable', message: 'Server je vyťažený, skúste to o chvíľu.' } });
+      reply.header('retry-after', '30');
+      throw new ApiError(503, 'internal', 'Server je vyťažený, skúste to o chvíľu.');
     }
     // A fresh look before the first event: the watcher's last one may be up to a poll behind a move,
     // and a tab that booted with the new revision would take the older one for a new build.

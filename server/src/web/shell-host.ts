@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../infra/http/error-handler.ts';
+import { ApiError, notFound } from '../infra/http/errors.ts';
 import {
   isSourceMap,
   isVersionName,
@@ -229,7 +230,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
   // From the registry in force, never the origin's file (its export).
   app.get('/builds/latest.json', async (_request, reply) => {
     if (!(await book.exists())) {
-      return reply.code(404).send({ error: { code: 'not_found', message: 'Obchod ešte nemá nasadenú žiadnu verziu.' } });
+      throw notFound('Obchod ešte nemá nasadenú žiadnu verziu.');
     }
     return reply.header('cache-control', 'no-cache').send(publicRegistry(await readRegistry(storage)));
   });
@@ -488,7 +489,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     form.post('/consent', async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (body.choice !== 'all' && body.choice !== 'none') {
-        return reply.code(400).send({ error: { code: 'bad_request', message: 'Vyberte, či cookies prijímate alebo odmietate.' } });
+        throw new ApiError(400, 'bad_request', 'Vyberte, či cookies prijímate alebo odmietate.');
       }
       return reply
         .header('set-cookie', consentCookies(body.choice, request.protocol === 'https'))
