@@ -548,7 +548,7 @@ const manifestFiles = (prefix: string) =>
     (JSON.parse(readFileSync(join(origin, prefix, 'release-manifest.json'), 'utf8')) as { files: Record<string, unknown> }).files,
   );
 
-test('a thrown error in a released area shows on /api/ops with its original file, line and function; no source map is ever served', async ({
+test('a thrown error in a released area shows on /api/ops and in the console with its original file, line and function; no source map is ever served', async ({
   page,
   request,
 }) => {
@@ -595,6 +595,17 @@ test('a thrown error in a released area shows on /api/ops with its original file
   expect([heading + 1, heading + 2]).toContain(group.stack[0]!.line);
   expect(group.topFrame).toMatch(/^CartPage \(src\/pages\/cart-page\.tsx:\d+:\d+\)$/);
   expect(group.route).toBe('checkout-cart');
+
+  // The console shows the group where a team looks: part, version, the place in its code and the message.
+  const session = operator.cookie.slice(operator.cookie.indexOf('=') + 1);
+  await page
+    .context()
+    .addCookies([{ name: OPERATOR_COOKIE, value: session, url: OPS_URL, secure: true, httpOnly: true, sameSite: 'Strict' }]);
+  await page.goto(`${OPS_URL}/ops`);
+  const shown = page.getByTestId('ops-client-errors').getByRole('listitem').filter({ hasText: broken });
+  await expect(shown).toContainText(group.topFrame);
+  await expect(shown).toContainText('basket page broken on purpose');
+  await expect(shown).toContainText('stránka checkout-cart');
 
   // Every map the manifests of the parts in force list: 404 in the error shape on both origins.
   const inForce = registry();

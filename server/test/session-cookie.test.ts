@@ -4,6 +4,7 @@
  * cleared by sign-out, and never kept by a cache.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_COOKIE_HEADER, readCookie } from '../src/infra/http/cookies.ts';
 import { defaultCheckoutOptions } from '../src/infra/checkout-options.ts';
 import { sessionCookie, shopperCookie } from '../src/infra/auth/auth.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from './helpers/test-api.ts';
@@ -196,5 +197,16 @@ describe("the cookie follows the shop's address", () => {
       path: '/api',
       secure: false,
     });
+  });
+});
+
+describe('reading a cookie (the one parser every cookie goes through)', () => {
+  it('finds the cookie by its exact name, decoded; an empty, absent or oversized one is not there', () => {
+    expect(readCookie('a=1; shop_preview=x.y-z; b=2', 'shop_preview')).toBe('x.y-z');
+    expect(readCookie('xshop_preview=1; shop_preview=2', 'shop_preview')).toBe('2');
+    expect(readCookie('shop_preview=a%20b', 'shop_preview')).toBe('a b');
+    expect(readCookie('shop_preview=', 'shop_preview')).toBeUndefined();
+    expect(readCookie(undefined, 'shop_preview')).toBeUndefined();
+    expect(readCookie(`pad=${'x'.repeat(MAX_COOKIE_HEADER)}; shop_preview=1`, 'shop_preview')).toBeUndefined();
   });
 });

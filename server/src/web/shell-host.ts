@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../infra/http/error-handler.ts';
 import { ApiError, notFound } from '../infra/http/errors.ts';
+import { readCookie } from '../infra/http/cookies.ts';
 import {
   isSourceMap,
   isVersionName,
@@ -113,14 +114,6 @@ const NOT_TRUSTED = 'Obchod je dočasne nedostupný: overujeme jeho verziu. Skú
 const SHELLS = 'shells/shell';
 /** How long an object store's list of the shell's versions is reused (ms); the directory's is read every time. */
 const SHELL_LIST_MS = 10_000;
-
-function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
-}
 
 async function exists(path: string) {
   return stat(path).then(

@@ -15,6 +15,7 @@ import { PartRow } from '../sections/part-row.tsx';
 import type { Act, ReleaseAction, ReleaseCall } from '../sections/release-actions.ts';
 import { Refunds } from '../sections/refunds.tsx';
 import { RenderFailures } from '../sections/render-failures.tsx';
+import { ClientErrors } from '../sections/client-errors.tsx';
 import { WebVitals } from '../sections/vitals.tsx';
 
 /** The console's first page: versions in force, pins, canaries, health, history; rollback and the rest with the same code as `pnpm release`. */
@@ -87,6 +88,7 @@ export function ReleasesPage() {
       <Refunds />
       <Integrity />
       <RenderFailures />
+      <ClientErrors />
       <Backups />
       <Audit />
       <Inventory />

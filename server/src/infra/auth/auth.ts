@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { serialize as serializeCookie } from 'cookie';
+import { readCookie } from '../http/cookies.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden } from '../http/errors.ts';
 
@@ -94,9 +95,7 @@ export const sessionCookie = (publicUrl: string) => shopperCookie(SESSION_COOKIE
 
 /** The session cookie's token as sent under the name this shop's address gives it (sessionCookie), or null. */
 export function sessionCookieToken(request: FastifyRequest, publicUrl: string): string | null {
-  const header = request.headers.cookie;
-  if (!header || !header.includes(`${SESSION_COOKIE}=`)) return null;
-  const value = parseCookies(header)[sessionCookie(publicUrl).name];
+  const value = readCookie(request.headers.cookie, sessionCookie(publicUrl).name);
   return value && value.length <= MAX_COOKIE_TOKEN ? value : null;
 }
 

@@ -14,7 +14,8 @@
  * browser sends it); and no request of another page (`Sec-Fetch-Site` cross-site or same-site, a read
  * too) is answered with the cookie, so a shop page cannot even make the console read for it.
  */
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { serialize as serializeCookie } from 'cookie';
+import { readCookie } from '../http/cookies.ts';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, forbidden, unauthorized } from '../http/errors.ts';
 import { bearerToken } from './auth.ts';
@@ -66,8 +67,6 @@ declare module 'fastify' {
 
 /** The operator's session cookie: the `__Host-` prefix keeps it to this origin exactly (no Domain, Path=/, Secure). */
 export const OPERATOR_COOKIE = '__Host-shop_ops';
-/** A header past any browser's size is not read. */
-const MAX_COOKIE_HEADER = 8192;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -96,9 +95,7 @@ export function operatorCookieSecure(operatorOrigin: string): boolean {
 
 /** The cookie's secret as sent, if any. */
 export function operatorCookieSecret(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (!header || header.length > MAX_COOKIE_HEADER || !header.includes(OPERATOR_COOKIE)) return undefined;
-  return parseCookies(header)[OPERATOR_COOKIE] || undefined;
+  return readCookie(request.headers.cookie, OPERATOR_COOKIE);
 }
 
 /** Sets (maxAgeSeconds > 0) or clears the operator's session cookie. */

@@ -11,7 +11,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { serialize as serializeCookie } from 'cookie';
+import { readCookie } from '../../../infra/http/cookies.ts';
 import { shopperCookie } from '../../../infra/auth/auth.ts';
 
 export const TELEMETRY_SESSION_COOKIE = 'shop_telemetry';
@@ -51,9 +52,7 @@ const cookieOf = (publicUrl: string) => shopperCookie(TELEMETRY_SESSION_COOKIE, 
 
 /** The session of this request's cookie, or null. */
 export function requestSession(request: FastifyRequest, key: Buffer, publicUrl: string): string | null {
-  const header = request.headers.cookie;
-  if (!header?.includes(`${TELEMETRY_SESSION_COOKIE}=`)) return null;
-  return verifiedSession(key, parseCookies(header)[cookieOf(publicUrl).name]);
+  return verifiedSession(key, readCookie(request.headers.cookie, cookieOf(publicUrl).name));
 }
 
 /** Gives the browser its session's cookie. */
