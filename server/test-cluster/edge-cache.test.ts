@@ -113,6 +113,19 @@ async function currentRevision(): Promise<string> {
   return ((await res.json()) as { revision: string }).revision;
 }
 
+/**
+ * The revision once the servers answer with one other than `before`: the release command returns
+ * when a worker has applied its move, and each web server reads the registry in force anew within
+ * moments (a busy machine's moments included); `before` itself when nothing changes within 20 s.
+ */
+async function revisionAfter(before: string): Promise<string> {
+  let revision = await currentRevision();
+  for (const until = Date.now() + 20_000; revision === before && Date.now() < until; revision = await currentRevision()) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return revision;
+}
+
 describe('nginx keeps public pages', () => {
   it('a second anonymous visitor of a page is answered by nginx without reaching a web server', async () => {
     const path = `/?edge-first=${Date.now()}`;
@@ -184,8 +197,9 @@ describe('nginx keeps public pages', () => {
     expect(before).toBe(await currentRevision());
 
     release(['deploy', 'catalog', '--dist', nextCatalogBuild('catalog-edge-release'), '--no-build', '--reason', 'edge cache test']);
+    // The bound counts from the moment the servers answer with the move in force.
+    const after = await revisionAfter(before!);
     const released = Date.now();
-    const after = await currentRevision();
     expect(after).not.toBe(before);
     const seen = await pollUntil(path, (p) => revisionOf(p.html) === after, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
     expect(revisionOf(seen.last.html)).toBe(after);
@@ -224,6 +238,7 @@ describe('nginx keeps public pages', () => {
 
     // A canary: the servers answer privately (the page depends on the browser's bucket), so nginx
     // keeps nothing until it ends, whatever the cookies.
+    const beforeCanary = await currentRevision();
     release([
       'deploy',
       'catalog',
@@ -235,7 +250,7 @@ describe('nginx keeps public pages', () => {
       '--reason',
       'edge cache test',
     ]);
-    const canary = await currentRevision();
+    const canary = await revisionAfter(beforeCanary);
     const during = await pollUntil(path, (p) => revisionOf(p.html) === canary, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
     expect(during.last.cacheControl).toBe('private, no-cache');
     for (const cookie of ['', 'shop_canary=3', 'shop_canary=97', '', 'shop_canary=3']) {
@@ -245,7 +260,7 @@ describe('nginx keeps public pages', () => {
       expect(['MISS', 'EXPIRED']).toContain(answer.edge);
     }
     release(['abort', 'catalog', '--reason', 'edge cache test']);
-    const stable = await currentRevision();
+    const stable = await revisionAfter(canary);
     const public_ = await pollUntil(path, (p) => p.edge === 'HIT' && revisionOf(p.html) === stable, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
     expect(public_.last.edge).toBe('HIT');
     expect(public_.last.cacheControl).toMatch(/^public/);
