@@ -215,3 +215,26 @@ describe('registry events', () => {
     await busy.close();
   });
 });
+
+describe('the revision a page names', () => {
+  it('is the one in force, also after a move that changes no version the page loads (a preview)', async () => {
+    const first = await served();
+    expect(first.registry.revision).toBe((await readRegistry(storage)).revision);
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: fakeAreaBuild('checkout', { marker: 'one-more-preview', routes: [cartRoute] }),
+      packageVersion: '1.0.0',
+      provenance,
+      mode: { kind: 'publish' },
+      signingKey,
+    });
+    const inForce = (await readRegistry(storage)).revision;
+    expect(inForce).not.toBe(first.registry.revision);
+    // Within the import map's reuse: the same versions, the revision in force (else an open tab's
+    // registry events would name a revision the page did not, and its next click would load fully).
+    const next = await served();
+    expect(next.registry.areas.checkout.version).toBe(first.registry.areas.checkout.version);
+    expect(next.registry.revision).toBe(inForce);
+  });
+});

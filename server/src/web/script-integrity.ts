@@ -122,13 +122,18 @@ export function pageScripts(options: {
       const now = Date.now();
       const known = built.get(versions);
       // Rebuilt at most every few seconds: a signature that stopped verifying (a revoked key) shows soon.
-      if (known && now - known.at < 10_000) return known.scripts;
-      const scripts = build(shellVersion, served);
-      built.delete(versions);
-      built.set(versions, { at: now, scripts });
-      scripts.catch(() => built.delete(versions));
-      while (built.size > LIMIT) built.delete(built.keys().next().value as string);
-      return scripts;
+      let scripts = known && now - known.at < 10_000 ? known.scripts : null;
+      if (!scripts) {
+        scripts = build(shellVersion, served);
+        built.delete(versions);
+        built.set(versions, { at: now, scripts });
+        scripts.catch(() => built.delete(versions));
+        while (built.size > LIMIT) built.delete(built.keys().next().value as string);
+      }
+      // Remembered by versions, served with the revision in force: a move that changes no version a
+      // page loads (a preview, a pin) still changes the revision, and a page with the one before it
+      // would take the registry events' next revision for a new build (a full page load on the next click).
+      return scripts.then((page) => ({ ...page, registry: { ...page.registry, revision: served.revision } }));
     },
   };
 }
