@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   deploy,
   finishCanary,
@@ -237,6 +237,49 @@ describe('the registry in force is the database’s, the origin’s files only i
     expect(refusedRequests.length).toBeGreaterThanOrEqual(4);
     expect(refusedRequests.at(-1)!.detail).toContain('replay');
     await setPin({ storage, book, part: 'checkout', pinned: false, provenance: { who: 'test' } });
+  });
+
+  it('a request two processes read at once is applied once, and the waiting command is told it was', async () => {
+    // Another process that runs background work (a second worker, or a server starting): its own
+    // cache of the registry, the same database and origin.
+    const other = watchMoveRequests({
+      storage,
+      book: registryBook(api.db),
+      keys: releaseKeys(api.db),
+      integrity: null,
+      identities: releaseIdentities(api.db),
+      findings: null,
+      log,
+      scheduled: false,
+    });
+    const pinsBefore = (await book.history()).filter((move) => move.action === 'pin').length;
+    // Every outcome written, in order: the waiting command reads the first one it finds.
+    const answers: MoveOutcome[] = [];
+    const write = storage.writeTextAtomic.bind(storage);
+    const watched = vi.spyOn(storage, 'writeTextAtomic').mockImplementation(async (key, text) => {
+      if (key.endsWith('.outcome.json')) answers.push(JSON.parse(text) as MoveOutcome);
+      return write(key, text);
+    });
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const signed = signMoveRequest(shopKey, {
+          // As the command asks: the revision in force (this process's reused read may be the other's move behind).
+          baseRevision: await book.revisionNow(),
+          command: { op: round % 2 === 0 ? 'pin' : 'unpin', part: 'checkout' },
+          provenance: { who: 'owner-tool' },
+        });
+        const { signedAt, nonce } = JSON.parse(signed.text) as { signedAt: string; nonce: string };
+        await submitMoveRequest(storage, signed, { waitMs: 0 });
+        await Promise.all([requests.pass(), other.pass()]);
+        const outcome = JSON.parse((await storage.readText(outcomeKey(`${Date.parse(signedAt)}-${nonce}.json`)))!) as MoveOutcome;
+        expect(outcome, `round ${round}: ${JSON.stringify(outcome)}`).toMatchObject({ ok: true });
+      }
+      expect((await book.history()).filter((move) => move.action === 'pin')).toHaveLength(pinsBefore + 3);
+      expect(answers.filter((answer) => !answer.ok)).toEqual([]);
+    } finally {
+      watched.mockRestore();
+      if ((await book.read()).pins?.checkout) await setPin({ storage, book, part: 'checkout', pinned: false, provenance: { who: 'test' } });
+    }
   });
 
   it('two release commands on the origin at once both land, one after the other, in one consistent history', async () => {

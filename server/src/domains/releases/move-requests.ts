@@ -67,15 +67,15 @@ export type MoveRequestsOptions = {
 /** Applies one verified request to the registry in force. */
 async function apply(options: MoveRequestsOptions, request: MoveRequest): Promise<MoveOutcome> {
   const { storage, book, integrity } = options;
-  const registry = await book.read();
-  const expected = (await book.exists()) ? registry.revision : null;
+  // The revision in force now, not this process's reused copy: another process may have moved it a moment ago.
+  const expected = (await book.exists()) ? await book.revisionNow() : null;
   // A rollback, pin or canary decision was made looking at one revision: applied to that one only. A
   // deploy asks for a signed build under every check of the state in force (pins, floors, canaries,
   // `onlyNew`), so several queued before the server starts (npm start, the bench) apply in turn.
   if (request.command.op !== 'deploy' && request.baseRevision !== expected) {
     throw new ReleaseRefused(
       'registry_moved',
-      `The request was made against revision ${request.baseRevision ?? 'none'}, the registry is at ${registry.revision}. Nothing was changed; ask again.`,
+      `The request was made against revision ${request.baseRevision ?? 'none'}, the registry is at ${expected ?? 'none'}. Nothing was changed; ask again.`,
     );
   }
   const provenance = request.provenance;
@@ -104,7 +104,7 @@ async function apply(options: MoveRequestsOptions, request: MoveRequest): Promis
     }
     case 'pin':
     case 'unpin': {
-      const current = versionOf(registry, command.part);
+      const current = versionOf(await book.read(), command.part);
       const pin = await setPin({ storage, book, part: command.part, pinned: command.op === 'pin', provenance });
       const version = pin?.version ?? current ?? '';
       return { ok: true, revision: (await book.read()).revision, results: [{ part: command.part, version, from: current, changed: true }] };
@@ -125,6 +125,9 @@ async function apply(options: MoveRequestsOptions, request: MoveRequest): Promis
   }
 }
 
+/** A request whose signature was taken before: by another process applying the same file this moment, or a replay. */
+export class ReplayRefused extends ReleaseRefused {}
+
 /** Verifies and applies a signed request (from the origin, or posted with a team's credential); throws ReleaseRefused. */
 export async function applySignedRequest(
   options: MoveRequestsOptions,
@@ -140,7 +143,7 @@ export async function applySignedRequest(
       version: `request:${request.command.op}`,
     }))
   ) {
-    throw new ReleaseRefused('bad_signature', 'This signed move request was seen before: a replay is refused. Nothing was changed.');
+    throw new ReplayRefused('bad_signature', 'This signed move request was seen before: a replay is refused. Nothing was changed.');
   }
   return { request, outcome: await apply(options, request) };
 }
@@ -214,6 +217,10 @@ export function watchMoveRequests(options: MoveRequestsOptions & { scheduled?: b
         options.onEvent?.('request-refused');
         log.error({ release: { request: name, refused: code, message: error.message } }, 'release move request refused');
         await options.identities.audit({ actor, action: 'move-request', part: null, allowed: false, detail: `${name}: ${error.message}` });
+        // Two processes that run background work may both read a request before either removes it;
+        // the one whose claim of its signature won applies it and answers the waiting command. The
+        // other's refusal must not answer it too (it could come first and read as the outcome).
+        if (error instanceof ReplayRefused) continue;
       }
       await storage.writeTextAtomic(outcomeKey(name), JSON.stringify(outcome));
     }

@@ -134,7 +134,12 @@ export function registryBook(db: Db): TrustedRegistry {
     },
     exclusive(_what, action) {
       // One move of this process at a time; another server's is caught by the revision at commit.
-      const run = queue.then(action, action);
+      // A move decides on the state in force: the reused read may be another process's move behind.
+      const fresh = () => {
+        cached = null;
+        return action();
+      };
+      const run = queue.then(fresh, fresh);
       queue = run.catch(() => undefined);
       return run;
     },
