@@ -1,19 +1,28 @@
-import { test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Page, type Response } from '@playwright/test';
 import { SHOP_PORT } from '../playwright.config.ts';
 
 /**
  * After a full page load of a shop page, waits until it is interactive (`<html data-interactive>`,
  * set once the shell has hydrated the server's HTML or rendered the page): a click before that is
  * a plain link's full page load, not the shop's navigation. Hydration on a loaded machine can take
- * seconds, so the wait is long; other origins (the operator console, a test's own pages) and pages
- * without JavaScript never set it and are not waited for.
+ * seconds, so the wait is long while the shell is booting (its `shop:boot` mark); a page whose shell
+ * never started within 5 s (its scripts blocked on purpose), other origins (the operator console, a
+ * test's own pages), answers that are not HTML and pages without JavaScript are not waited for.
  */
-async function untilInteractive(page: Page, javaScriptEnabled: boolean): Promise<void> {
+async function untilInteractive(page: Page, javaScriptEnabled: boolean, response: Response | null): Promise<void> {
   if (!javaScriptEnabled || new URL(page.url()).port !== String(SHOP_PORT)) return;
-  await page
-    .locator('html[data-interactive]')
-    .waitFor({ state: 'attached', timeout: 20_000 })
-    .catch(() => console.log(`[fixtures] ${page.url()} was not interactive after 20 s`));
+  if (response && !(response.headers()['content-type'] ?? '').startsWith('text/html')) return;
+  const interactive = await page
+    .waitForFunction(
+      () =>
+        document.documentElement.hasAttribute('data-interactive') ||
+        (performance.now() > 5_000 && performance.getEntriesByName('shop:boot').length === 0),
+      null,
+      { timeout: 20_000, polling: 100 },
+    )
+    .then(() => page.evaluate(() => document.documentElement.hasAttribute('data-interactive')))
+    .catch(() => false);
+  if (!interactive) console.log(`[fixtures] ${page.url()} did not become interactive`);
 }
 
 /**
@@ -189,12 +198,12 @@ export const undecidedTest = base.extend<CspExpectations & Guard>({
     const reload = page.reload.bind(page);
     page.goto = async (url, options) => {
       const response = await goto(url, options);
-      await untilInteractive(page, javaScriptEnabled);
+      await untilInteractive(page, javaScriptEnabled, response);
       return response;
     };
     page.reload = async (options) => {
       const response = await reload(options);
-      await untilInteractive(page, javaScriptEnabled);
+      await untilInteractive(page, javaScriptEnabled, response);
       return response;
     };
     await use(page);

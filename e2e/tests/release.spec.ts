@@ -597,12 +597,10 @@ test('a thrown error in a released area shows on /api/ops and in the console wit
   expect(group.route).toBe('checkout-cart');
 
   // The console shows the group where a team looks: part, version, the place in its code and the message.
-  const session = operator.cookie.slice(operator.cookie.indexOf('=') + 1);
-  await page
-    .context()
-    .addCookies([{ name: OPERATOR_COOKIE, value: session, url: OPS_URL, secure: true, httpOnly: true, sameSite: 'Strict' }]);
-  await page.goto(`${OPS_URL}/ops`);
-  const shown = page.getByTestId('ops-client-errors').getByRole('listitem').filter({ hasText: broken });
+  const consoleTab = await page.context().newPage();
+  await signInFirstTime(consoleTab, createOperator());
+  await consoleTab.goto(`${OPS_URL}/ops`);
+  const shown = consoleTab.getByTestId('ops-client-errors').getByRole('listitem').filter({ hasText: broken });
   await expect(shown).toContainText(group.topFrame);
   await expect(shown).toContainText('basket page broken on purpose');
   await expect(shown).toContainText('stránka checkout-cart');
