@@ -158,7 +158,8 @@ export function startIntegrityWatch(options: {
     return null;
   }
 
-  async function act(target: Target, mismatches: FileMismatch[]): Promise<{ action: FindingAction; detail: string }> {
+  /** What was done about a target; null when another server's move came first and it recorded what it did. */
+  async function act(target: Target, mismatches: FileMismatch[]): Promise<{ action: FindingAction; detail: string } | null> {
     const files = mismatches
       .slice(0, 3)
       .map((mismatch) => mismatch.file)
@@ -204,6 +205,13 @@ export function startIntegrityWatch(options: {
       return { action: 'fallback', detail: `vrátené na ${good} a pripnuté` };
     } catch (error) {
       if (!(error instanceof ReleaseRefused)) throw error;
+      // Two servers check the same browser report: when the other's fallback came first, the changed
+      // version is no longer in force and that server recorded what it did; this refusal recorded over
+      // it would tell the operator nothing was done. (A move reads the state in force: the fresh look.)
+      if (error.code === 'registry_moved' && target.role === 'live') {
+        const inForce = await book.exclusive(`integrity check ${target.part}`, async () => versionOf(await book.read(), target.part));
+        if (inForce !== target.version) return null;
+      }
       return { action: 'alert', detail: `návrat odmietnutý: ${error.message}` };
     }
   }
@@ -232,10 +240,15 @@ export function startIntegrityWatch(options: {
       { integrity: { ...target, files: found.slice(0, 20).map(({ kind, mismatch }) => ({ kind, ...mismatch })) } },
       'released files differ from their signed manifest',
     );
-    const { action, detail } = await act(
+    const done = await act(
       target,
       found.map(({ mismatch }) => mismatch),
     );
+    if (!done) {
+      log.warn({ integrity: target }, 'integrity finding handled by another server first');
+      return;
+    }
+    const { action, detail } = done;
     for (const { kind, mismatch } of found.slice(0, 50)) {
       await findings.record({
         part: target.part,
