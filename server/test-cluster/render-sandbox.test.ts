@@ -51,9 +51,17 @@ beforeAll(async () => {
     join(dist, 'server', 'entry.cjs'),
     hostileOverride(targets, { './BlogPage': 'ProbePage', './StaticPage': 'LoopPage', './ContactPage': 'AllocPage' }),
   );
+  const contentInForce = async () =>
+    (JSON.parse(await (await fetch(`${cluster.url}/builds/latest.json`)).text()) as { areas: { content: { version: string } } }).areas
+      .content.version;
+  const before = await contentInForce();
   command('dist/release/cli.js', ['deploy', 'content', '--dist', dist, '--no-build', '--reason', 'render sandbox test']);
-  version = (JSON.parse(await (await fetch(`${cluster.url}/builds/latest.json`)).text()) as { areas: { content: { version: string } } })
-    .areas.content.version;
+  // A server's read of the registry may be a moment older than the move the command waited for.
+  version = before;
+  for (const until = Date.now() + 20_000; version === before && Date.now() < until; version = await contentInForce()) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(version).not.toBe(before);
   // An operator of its own, signed in with a second factor on the operator origin through nginx.
   const password = 'heslo-operátora-sandboxu';
   command('dist/release/credentials-cli.js', ['operator-create', 'sandbox'], { OPERATOR_PASSWORD: password });
