@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PAGE_CACHE_MS } from '../src/web/shell-host.ts';
+import { changedFrom } from './helpers/changed-from.ts';
 import { CATALOGUE_CHANNEL } from '../src/infra/cache/shared-state.ts';
 
 declare module 'vitest' {
@@ -113,19 +114,6 @@ async function currentRevision(): Promise<string> {
   return ((await res.json()) as { revision: string }).revision;
 }
 
-/**
- * The revision once the servers answer with one other than `before`: the release command returns
- * when a worker has applied its move, and each web server reads the registry in force anew within
- * moments (a busy machine's moments included); `before` itself when nothing changes within 20 s.
- */
-async function revisionAfter(before: string): Promise<string> {
-  let revision = await currentRevision();
-  for (const until = Date.now() + 20_000; revision === before && Date.now() < until; revision = await currentRevision()) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return revision;
-}
-
 describe('nginx keeps public pages', () => {
   it('a second anonymous visitor of a page is answered by nginx without reaching a web server', async () => {
     const path = `/?edge-first=${Date.now()}`;
@@ -198,7 +186,7 @@ describe('nginx keeps public pages', () => {
 
     release(['deploy', 'catalog', '--dist', nextCatalogBuild('catalog-edge-release'), '--no-build', '--reason', 'edge cache test']);
     // The bound counts from the moment the servers answer with the move in force.
-    const after = await revisionAfter(before!);
+    const after = await changedFrom(before!, currentRevision);
     const released = Date.now();
     expect(after).not.toBe(before);
     const seen = await pollUntil(path, (p) => revisionOf(p.html) === after, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
@@ -250,7 +238,7 @@ describe('nginx keeps public pages', () => {
       '--reason',
       'edge cache test',
     ]);
-    const canary = await revisionAfter(beforeCanary);
+    const canary = await changedFrom(beforeCanary, currentRevision);
     const during = await pollUntil(path, (p) => revisionOf(p.html) === canary, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
     expect(during.last.cacheControl).toBe('private, no-cache');
     for (const cookie of ['', 'shop_canary=3', 'shop_canary=97', '', 'shop_canary=3']) {
@@ -260,7 +248,7 @@ describe('nginx keeps public pages', () => {
       expect(['MISS', 'EXPIRED']).toContain(answer.edge);
     }
     release(['abort', 'catalog', '--reason', 'edge cache test']);
-    const stable = await revisionAfter(canary);
+    const stable = await changedFrom(canary, currentRevision);
     const public_ = await pollUntil(path, (p) => p.edge === 'HIT' && revisionOf(p.html) === stable, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
     expect(public_.last.edge).toBe('HIT');
     expect(public_.last.cacheControl).toMatch(/^public/);

@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hostileOverride, type HostileTargets } from '../test/helpers/hostile-builds.ts';
+import { changedFrom } from './helpers/changed-from.ts';
 import { signInWithSecondFactor } from '../test/helpers/operator-session.ts';
 
 const cluster = inject('cluster');
@@ -56,11 +57,7 @@ beforeAll(async () => {
       .content.version;
   const before = await contentInForce();
   command('dist/release/cli.js', ['deploy', 'content', '--dist', dist, '--no-build', '--reason', 'render sandbox test']);
-  // A server's read of the registry may be a moment older than the move the command waited for.
-  version = before;
-  for (const until = Date.now() + 20_000; version === before && Date.now() < until; version = await contentInForce()) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  version = await changedFrom(before, contentInForce);
   expect(version).not.toBe(before);
   // An operator of its own, signed in with a second factor on the operator origin through nginx.
   const password = 'heslo-operátora-sandboxu';
