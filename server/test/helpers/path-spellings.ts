@@ -25,7 +25,8 @@ export function rawGet(base: string, path: string, headers: Record<string, strin
 /** Every spelling of a released file's path but its one canonical form (and files no manifest lists). */
 export function nonCanonical(version: string, shell: string): string[] {
   const at = `/remotes/checkout/${version}`;
-  return [
+  const canonical = `${at}/remoteEntry.js`;
+  const spellings = [
     `/remotes/checkout//${version}/remoteEntry.js`,
     `/remotes//checkout/${version}/remoteEntry.js`,
     `//remotes/checkout/${version}/remoteEntry.js`,
@@ -82,4 +83,6 @@ export function nonCanonical(version: string, shell: string): string[] {
     `/shells/shell/${shell}/index.html`,
     `/shells/shell/${shell}/routes.json`,
   ];
+  // A version of digits only (its suffix is hex) is its own upper case: that spelling is the canonical one.
+  return spellings.filter((spelling) => spelling !== canonical);
 }
