@@ -631,3 +631,55 @@ test('a thrown error in a released area shows on /api/ops and in the console wit
   }
   expect(checked).toBeGreaterThan(10);
 });
+
+test('a preview link opens in the first browser only, is listed in the console and revoked there: that browser is back on the version in force', async ({
+  page,
+  request,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  await withBasket(page, request);
+  const said = release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'náhľad' }), '--preview', '--reason', 'e2e preview']);
+  const link = /preview link \(this browser only\): (\S+)/.exec(said)?.[1];
+  expect(link, said).toBeTruthy();
+  const version = history()
+    .reverse()
+    .find((move) => move.part === 'checkout' && move.action === 'publish')!.to;
+
+  // The shopper's browser that opens it first gets the previewed basket.
+  await page.goto(link!);
+  await page.goto('/checkout/cart');
+  await expectWorkingBasket(page, 'Košík – náhľad');
+
+  // The same link in another browser: refused with the way forward; that browser keeps the version in force.
+  const other = await browser.newContext();
+  try {
+    const elsewhere = await other.newPage();
+    expectPageErrors(elsewhere, failedLoad(403, '/preview'), 'a second browser opens a link the first one holds');
+    expect((await elsewhere.goto(link!))!.status()).toBe(403);
+    await expect(elsewhere.getByText('už otvoril iný prehliadač')).toBeVisible();
+    await elsewhere.goto(`http://localhost:${SHOP_PORT}/checkout/cart`);
+    await expect(elsewhere.getByRole('heading', { level: 1, name: 'Košík je prázdny' })).toBeVisible();
+  } finally {
+    await other.close();
+  }
+
+  // The operator finds it in the console (opened, by the release command's user) and revokes it.
+  const operators = await browser.newContext();
+  try {
+    const consoleTab = await operators.newPage();
+    await signInFirstTime(consoleTab, createOperator());
+    const listed = consoleTab.getByTestId('ops-previews').getByRole('listitem').filter({ hasText: version });
+    await expect(listed).toContainText('otvorený v prehliadači');
+    consoleTab.once('dialog', (dialog) => void dialog.accept());
+    await listed.getByRole('button', { name: /^Zrušiť náhľad/ }).click();
+    await expect(consoleTab.getByRole('status').filter({ hasText: 'je zrušený' })).toBeVisible();
+    await expect(listed).toHaveCount(0);
+  } finally {
+    await operators.close();
+  }
+
+  // That browser's next page is the version in force.
+  await page.reload();
+  await expectWorkingBasket(page);
+});

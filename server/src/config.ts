@@ -182,12 +182,15 @@ export async function prepareDataDir(dataDir: string): Promise<void> {
  */
 export const SECRET_FILES = {
   jwt: 'jwt-secret',
-  preview: 'preview-secret',
   gateway: 'gateway-secret',
 } as const;
 
-/** A secret older backups hold that is never restored into a data directory: the private release key (its public half is in the database). */
-export const RETIRED_SECRET_FILES: readonly string[] = ['release-signing-key.pem'];
+/**
+ * Secrets older backups hold that are never restored into a data directory: the private release key
+ * (its public half is in the database) and the key preview links were once signed with (a preview is
+ * now a row of the database, its token random).
+ */
+export const RETIRED_SECRET_FILES: readonly string[] = ['release-signing-key.pem', 'preview-secret'];
 
 /** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
 async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {
@@ -204,11 +207,6 @@ async function loadSecret(value: string | undefined, dataDir: string, fileName: 
 /** The token signing secret: JWT_SECRET, or one generated once and kept in the data directory. */
 export function loadJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
   return loadSecret(env.JWT_SECRET, dataDir, SECRET_FILES.jwt);
-}
-
-/** The key preview links are signed with: PREVIEW_SECRET, or generated into <data>/preview-secret. */
-export function loadPreviewSecret(env: NodeJS.ProcessEnv, dataDir: string): Promise<string> {
-  return loadSecret(env.PREVIEW_SECRET, dataDir, SECRET_FILES.preview);
 }
 
 /**

@@ -15,7 +15,6 @@ import {
   legacyMetricsToken,
   loadGatewaySecret,
   loadJwtSecret,
-  loadPreviewSecret,
   prepareDataDir,
   readCheckoutConfig,
   readServerConfig,
@@ -34,6 +33,7 @@ import { createStackMapper } from './domains/ops/telemetry/stack-mapper.ts';
 import { topClientError } from './domains/ops/telemetry/client-errors.repository.ts';
 import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
+import { releasePreviews } from './domains/releases/previews.repository.ts';
 import { ensureFirstOperator, FIRST_OPERATOR } from './domains/operators/operator-admin.repository.ts';
 import { DEFAULT_RATE_LIMITS } from './infra/cache/rate-limit.ts';
 import type { ReleasedVersions } from './infra/deps.ts';
@@ -134,7 +134,7 @@ async function main() {
   const database = await createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}${database.seeded ? `, created and seeded in ${(database.seedMs / 1000).toFixed(1)} s` : ', reused'}`);
   const jwtSecret = await loadJwtSecret(process.env, config.dataDir);
-  const previewSecret = await loadPreviewSecret(process.env, config.dataDir);
+  const previews = releasePreviews(database.db);
   const legacyToken = await legacyMetricsToken(process.env, config.dataDir);
   // A new shop's first operator account, so that the console can be signed in to at once.
   const firstOperator = await ensureFirstOperator(database.db, config.dataDir);
@@ -246,8 +246,14 @@ async function main() {
     log: app.log.child({ component: 'move-requests' }),
     onEvent: (kind) => app.metrics.releaseRequests.inc({ kind }),
     // A version the release command published for nobody comes back with a link to preview it in one browser.
-    previewLink: async (part, version) =>
-      isArea(part) ? previewLink(checkoutConfig.publicUrl, previewSecret, { area: part, version }) : null,
+    previewLink: async (part, version, by) =>
+      isArea(part)
+        ? previews.create({ area: part, version, by }).then(
+            (made) => previewLink(checkoutConfig.publicUrl, made.token),
+            // Too many open previews: the command says to get one in the console, where they are revoked.
+            () => null,
+          )
+        : null,
   });
   // The card gateway's origin: the one place besides the shop a page's form may go.
   const gatewayOrigin = new URL(gatewayUrl).origin;
@@ -301,7 +307,7 @@ async function main() {
     trustProxy: config.trustProxy,
     console: {
       storage,
-      previewSecret,
+      previews,
       publicUrl: checkoutConfig.publicUrl,
       health,
       backups: backupRecord,
@@ -337,7 +343,7 @@ async function main() {
     gtmId: config.gtmId,
     registryPollMs: config.registryPollMs,
     telemetrySample: config.telemetrySample,
-    previewSecret,
+    previews,
     publicUrl: checkoutConfig.publicUrl,
     serverRender: config.serverRender,
     renderers: config.renderers,

@@ -41,7 +41,6 @@ const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(
 /** The data directory's generated secrets, as the server writes them (config.ts). */
 const SECRETS = {
   'jwt-secret': JWT_SECRET,
-  'preview-secret': randomBytes(32).toString('base64url'),
   'gateway-secret': randomBytes(32).toString('base64url'),
 };
 /** The shop's tables a restore must bring back row for row (besides the queued jobs). */
@@ -268,7 +267,6 @@ describe('a backup restored into an empty data directory and database', () => {
         `files/complaints/${readdirSync(join(api.dataDir, 'complaints'))[0]}`,
         `files/invoices/${invoiceFile}`,
         'secrets/jwt-secret',
-        'secrets/preview-secret',
         'secrets/gateway-secret',
         'origin/builds/latest.json',
         'origin/remotes/catalog/1.0.0-abc/remoteEntry.js',

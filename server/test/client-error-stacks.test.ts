@@ -330,7 +330,6 @@ describe('no source map is sent to a browser', () => {
       registryPollMs: 60_000,
       telemetrySample: 1,
       publicUrl: 'https://shop.example',
-      previewSecret: 'preview-secret-for-stack-tests',
       integrity,
       check,
     });

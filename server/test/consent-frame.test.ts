@@ -45,7 +45,6 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    previewSecret: 'preview-secret-for-tests',
     publicUrl: 'https://shop.example',
     integrity: null,
   });

@@ -46,7 +46,6 @@ beforeAll(async () => {
     gtmId: 'GTM-PINNED1',
     registryPollMs: 60_000,
     telemetrySample: 1,
-    previewSecret: 'preview-secret-for-tests',
     publicUrl: 'https://shop.example',
     integrity: null,
     serverRender: false,

@@ -85,7 +85,6 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    previewSecret: 'preview-secret-for-tests',
     publicUrl: 'https://shop.example',
     integrity: null,
     // No page cache (each 200 here is a render), so Cache-Control is no-cache: kept, and asked again each time.

@@ -52,7 +52,6 @@ beforeAll(async () => {
         gtmId: null,
         registryPollMs: 60_000,
         telemetrySample: 1,
-        previewSecret: 'preview-secret-for-redirect-tests',
         publicUrl: 'https://shop.example',
         integrity: null,
       });

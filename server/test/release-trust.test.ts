@@ -156,7 +156,6 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    previewSecret: 'preview-secret-for-trust',
     publicUrl: 'https://shop.example',
     integrity,
     pageCacheMs: 0,

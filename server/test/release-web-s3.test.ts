@@ -42,7 +42,6 @@ import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-const previewSecret = 'preview-secret-for-s3-web-tests';
 const provenance = { who: 'team', reason: 'internal reason' };
 const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 
@@ -135,7 +134,7 @@ beforeAll(async () => {
   // As server.ts puts the server together, on that one storage.
   app.setErrorHandler(errorHandler);
   // The operator origin beside it, on the same storage.
-  api = await startTestApi({ operatorConsole: { storage, previewSecret, publicUrl: 'https://shop.example' } });
+  api = await startTestApi({ operatorConsole: { storage, publicUrl: 'https://shop.example' } });
   registryEvents(app, { storage });
   await app.register(shellHost, {
     storage,
@@ -143,7 +142,6 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    previewSecret,
     publicUrl: 'https://shop.example',
     integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }),
   });

@@ -1,7 +1,7 @@
 /**
  * What browsers see of releases: the public registry (no who or why), the
- * server-sent registry events open tabs listen to, and signed preview links
- * that make one browser load a version in force for nobody else.
+ * server-sent registry events open tabs listen to, and the page's policy.
+ * Preview links: release-previews.test.ts.
  *
  * On the local directory; the same server pieces on an S3 bucket (and the
  * static origin) are tested in release-web-s3.test.ts, the preview host's
@@ -13,23 +13,13 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  deploy,
-  rollback,
-  readRegistry,
-  localDirectoryStorage,
-  signPreview,
-  releaseIntegrity,
-  generateSigningKey,
-  readSigningKey,
-} from '@shop/release';
+import { deploy, rollback, readRegistry, localDirectoryStorage, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { inlineScriptHashes } from '../src/infra/http/security-headers.ts';
 
-const previewSecret = 'preview-secret-for-web-tests';
 const origin = mkdtempSync(join(tmpdir(), 'release-web-'));
 const storage = localDirectoryStorage(origin);
 const provenance = { who: 'team', reason: 'internal reason' };
@@ -43,37 +33,20 @@ const app = Fastify();
 // The real server's one error handler: a refusal here is thrown, as everywhere.
 app.setErrorHandler(errorHandler);
 let base = '';
-let stable = '';
-let previewed = '';
 
 const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
-const giftRoute = { name: 'gift-cards', path: '/darcekove-poukazky', module: './GiftPage', layout: 'default' };
 
 beforeAll(async () => {
-  stable = (
-    await deploy({
-      storage,
-      part: 'checkout',
-      distDir: fakeAreaBuild('checkout', { routes: [cartRoute] }),
-      packageVersion: '1.0.0',
-      provenance,
-      init: true,
-      signingKey,
-    })
-  ).version;
+  await deploy({
+    storage,
+    part: 'checkout',
+    distDir: fakeAreaBuild('checkout', { routes: [cartRoute] }),
+    packageVersion: '1.0.0',
+    provenance,
+    init: true,
+    signingKey,
+  });
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance, signingKey });
-  const preview = fakeAreaBuild('checkout', { marker: 'preview', exposes: ['./CartPage', './GiftPage'], routes: [cartRoute, giftRoute] });
-  previewed = (
-    await deploy({
-      storage,
-      part: 'checkout',
-      distDir: preview,
-      packageVersion: '1.0.0',
-      provenance,
-      mode: { kind: 'publish' },
-      signingKey,
-    })
-  ).version;
   registryEvents(app, { storage, pollMs: 50 });
   await shellHost(app, {
     storage,
@@ -81,7 +54,6 @@ beforeAll(async () => {
     gtmId: null,
     registryPollMs: 60_000,
     telemetrySample: 1,
-    previewSecret,
     publicUrl: 'https://shop.example',
     integrity,
   });
@@ -139,43 +111,6 @@ describe("a page's Content-Security-Policy", () => {
     expect(response.headers.get('reporting-endpoints')).toBe('csp="/api/csp-report"');
     // Configuration is data, never run.
     expect(html).toMatch(/<script type="application\/json" id="shop-config">\{/);
-  });
-});
-
-describe('preview links', () => {
-  it('make this browser load the previewed version and its pages, with the revision in force, until it ends the preview', async () => {
-    const token = signPreview(previewSecret, { area: 'checkout', version: previewed });
-    const opened = await fetch(`${base}/preview?token=${token}`, { redirect: 'manual' });
-    expect(opened.status).toBe(303);
-    const cookie = opened.headers.get('set-cookie')!;
-    expect(cookie).toMatch(/^shop_preview=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
-
-    const everyone = await served();
-    const mine = await served(cookie.split(';')[0]);
-    expect(everyone.registry.areas.checkout.version).toBe(stable);
-    expect(everyone.preview).toBeNull();
-    expect(mine.registry.areas.checkout.version).toBe(previewed);
-    expect(mine.registry.areas.checkout.routes.map((route) => route.path)).toContain('/darcekove-poukazky');
-    expect(mine.preview).toMatchObject({ area: 'checkout', version: previewed });
-    expect(mine.registry.revision).toBe(everyone.registry.revision);
-    // Everyone's page may be kept by a shared cache; the previewing browser's never.
-    expect((await fetch(`${base}/`)).headers.get('cache-control')).toMatch(/^public, /);
-    expect((await fetch(`${base}/`, { headers: { cookie: cookie.split(';')[0]! } })).headers.get('cache-control')).toBe(
-      'private, no-cache',
-    );
-
-    const ended = await fetch(`${base}/preview?end=1`, { redirect: 'manual' });
-    expect(ended.headers.get('set-cookie')).toContain('Max-Age=0');
-  });
-
-  it('refuse a forged or tampered link, and ignore a forged cookie', async () => {
-    const forged = signPreview('not-the-preview-secret', { area: 'checkout', version: previewed });
-    const response = await fetch(`${base}/preview?token=${forged}`, { redirect: 'manual' });
-    expect(response.status).toBe(403);
-    expect(await response.text()).toContain('Odkaz na náhľad je neplatný');
-    expect(response.headers.get('set-cookie')).toBeNull();
-    expect((await served(`shop_preview=${forged}`)).registry.areas.checkout.version).toBe(stable);
-    expect((await fetch(`${base}/preview?token=${'x'.repeat(401)}`)).status).toBe(400);
   });
 });
 

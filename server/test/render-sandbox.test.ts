@@ -73,7 +73,6 @@ beforeAll(async () => {
           gtmId: null,
           registryPollMs: 60_000,
           telemetrySample: 0,
-          previewSecret: 'preview-secret-for-the-sandbox-test',
           publicUrl: 'https://shop.example',
           integrity,
           pageCacheMs: 5000,

@@ -41,6 +41,7 @@ import type { CspViolationTable } from './csp-violation.table.ts';
 import type { ClientVitalTable } from './client-vitals.table.ts';
 import type { RenderFailureTable } from './render-failure.table.ts';
 import type { ClientErrorGroupTable } from './client-error-group.table.ts';
+import type { ReleasePreviewTable } from './release-preview.table.ts';
 import type {
   ReleaseIntegrityCheckTable,
   ReleaseIntegrityFindingTable,
@@ -137,6 +138,7 @@ export interface Database {
   render_failures: RenderFailureTable;
   // client errors grouped by area, version, route and mapped top frame
   client_error_groups: ClientErrorGroupTable;
+  release_previews: ReleasePreviewTable;
 }
 
 export type Db = Kysely<Database>;

@@ -19,12 +19,11 @@ import {
   type PublicRegistry,
   type RegistryBook,
   type ReleaseStorage,
-  PREVIEW_COOKIE,
   PREVIEW_PATH,
   type ReleaseIntegrity,
 } from '@shop/release';
 import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
-import { previewedRegistry } from './preview-host.ts';
+import { previewHost, type PreviewGrants } from './preview-host.ts';
 import { REPORTING_ENDPOINTS } from '../infra/http/security-headers.ts';
 import { CONFIG_ID, CONFIG_READER, shellInline, shellPagePolicyFor, type PagePolicyOptions, type ShellInline } from './page-policy.ts';
 import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
@@ -67,8 +66,8 @@ export type ShellHostOptions = {
   registryPollMs: number;
   /** Share of page loads that report page views and client errors (0..1). */
   telemetrySample: number;
-  /** The secret preview links are signed with (the server's own, never an operator's). */
-  previewSecret: string;
+  /** The preview links the server keeps (domains/releases/previews.repository.ts); absent: no link opens. */
+  previews?: PreviewGrants;
   /** The shop's public origin (configuration, never the request's Host): canonical and Open Graph URLs. */
   publicUrl: string;
   /** Budgets of a server render (default: DEFAULT_RENDER_BUDGET). */
@@ -228,38 +227,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     return reply.header('cache-control', 'no-cache').send(publicRegistry(await readRegistry(storage)));
   });
 
-  // A signed preview link: this browser (and only it) loads the previewed area until it ends the preview.
-  app.get<{ Querystring: { token?: string; end?: string } }>(
-    PREVIEW_PATH,
-    {
-      schema: {
-        querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 400 }, end: { type: 'string', maxLength: 5 } } },
-      },
-    },
-    async (request, reply) => {
-      const secure = request.protocol === 'https' ? '; Secure' : '';
-      if (request.query.end !== undefined || !request.query.token) {
-        return reply.header('set-cookie', `${PREVIEW_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`).redirect('/', 303);
-      }
-      const granted = await previewedRegistry(
-        storage,
-        options.previewSecret,
-        request.query.token,
-        publicRegistry(await readRegistry(storage)),
-      );
-      if (!granted) {
-        return reply
-          .code(403)
-          .type('text/plain; charset=utf-8')
-          .send('Odkaz na náhľad je neplatný alebo mu vypršala platnosť. Vyžiadajte si nový v konzole operátora.');
-      }
-      const maxAge = Math.max(1, Math.floor((granted.preview.expires - Date.now()) / 1000));
-      request.log.warn({ preview: { area: granted.preview.area, version: granted.preview.version } }, 'preview started in a browser');
-      return reply
-        .header('set-cookie', `${PREVIEW_COOKIE}=${request.query.token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`)
-        .redirect('/', 303);
-    },
-  );
+  // A preview link: the one browser that opens it loads the previewed area until it ends, expires or is revoked.
+  const previewing = previewHost(app, { storage, book, previews: options.previews ?? null, https: options.publicUrl.startsWith('https:') });
 
   /** Sends a hashed shell file from the version in force, or from an older one for open tabs; false: not there, or not as released. */
   async function sendShellFile(reply: FastifyReply, folder: string, file: string): Promise<boolean> {
@@ -321,11 +290,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     if (!dir) return reply.code(503).type('text/plain; charset=utf-8').send('Obchod sa práve nasadzuje. Skúste to o chvíľu.');
     const assetOrigin = options.assetOrigin;
     const shown: PublicRegistry = publicRegistry(registry);
-    const previewToken = readCookie(request.headers.cookie, PREVIEW_COOKIE);
-    const granted = previewToken ? await previewedRegistry(storage, options.previewSecret, previewToken, shown) : null;
-    // A version marked never to be served again is previewed by no one either.
-    const previewed =
-      granted && !(await book.floors(granted.preview.area)).some((floor) => floor.version === granted.preview.version) ? granted : null;
+    const previewed = await previewing.served(request, shown);
     let served = previewed?.registry ?? shown;
     // The page's own scripts come from index.html: the shell's signed one, or no page at all.
     if (options.check && !(await options.check('shell', registry.shell!.version, dir, 'index.html'))) {

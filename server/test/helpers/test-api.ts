@@ -13,6 +13,7 @@ import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type R
 import type { ResponseCacheOptions } from '../../src/infra/cache/response-cache.ts';
 import type { LoggerOption } from '../../src/infra/observability/observability.ts';
 import type { ReadinessCheck, StackMapper } from '../../src/infra/deps.ts';
+import { releasePreviews } from '../../src/domains/releases/previews.repository.ts';
 import { buildOperatorApi, type OperatorApiOptions } from '../../src/operator-app.ts';
 import { operatorAccounts, type OperatorAccountsOptions } from '../../src/domains/operators/operator-accounts.repository.ts';
 import { createMachineCredential } from '../../src/domains/operators/machine-credentials.repository.ts';
@@ -196,7 +197,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
     ...operatorOrigin,
     console: {
       storage: localDirectoryStorage(join(dataDir, 'ops-origin')),
-      previewSecret: randomBytes(32).toString('base64url'),
+      previews: releasePreviews(database.db),
       publicUrl: 'http://localhost:3000',
       ...(typeof options.operatorConsole === 'function' ? options.operatorConsole({ db: database.db, dataDir }) : options.operatorConsole),
     },

@@ -37,6 +37,17 @@ const OperatorSession = Type.Object({
 });
 /** A code from the authenticator app (6 digits) or one of the recovery codes (`xxxxx-xxxxx`). */
 const SecondFactorCode = Type.String({ minLength: 6, maxLength: 20, pattern: '^[0-9A-Za-z -]+$' });
+/** A preview link that lasts (its token is shown once, when it is made). */
+const PreviewListing = Type.Object({
+  id: Type.String(),
+  area: Type.String(),
+  version: Type.String(),
+  createdBy: Type.String(),
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+  /** When the one browser that holds it opened it; null: not opened yet. */
+  openedAt: Type.Union([Type.String(), Type.Null()]),
+});
 const PinAnswer = Type.Object({ data: Type.Object({ pinned: Type.Boolean() }) });
 
 export const opsCalls = defineCalls({
@@ -142,11 +153,22 @@ export const opsCalls = defineCalls({
     body: body({ version: Version, floored: Type.Boolean(), reason: Type.Optional(Reason) }),
     answer: Type.Object({ data: Type.Object({ part: ReleasePart, version: Type.String(), floored: Type.Boolean() }) }),
   },
+  /** A link the first browser that opens it holds alone, 24 h at most, until ended or revoked. */
   'POST /api/ops/releases/:part/preview': {
-    summary: 'Podpísaný odkaz na náhľad verzie',
+    summary: 'Odkaz na náhľad verzie pre jeden prehliadač',
     params: Part,
     body: body({ version: Version }),
-    answer: Type.Object({ data: Type.Object({ url: Type.String(), expires: Type.String() }) }),
+    answer: Type.Object({ data: Type.Object({ id: Type.String(), url: Type.String(), expires: Type.String() }) }),
+  },
+  'GET /api/ops/releases/previews': {
+    summary: 'Platné náhľady: časť, verzia, kto ho vydal, či ho už otvoril prehliadač a dokedy platí',
+    answer: Type.Object({ data: Type.Array(PreviewListing) }),
+  },
+  'POST /api/ops/releases/previews/:id/revoke': {
+    summary: 'Zrušenie jedného náhľadu (jeho prehliadač dostane od ďalšej stránky verziu v prevádzke)',
+    params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{16}$' }) }),
+    body: body({ reason: Type.Optional(Reason) }),
+    answer: Type.Object({ data: Type.Object({ id: Type.String(), area: Type.String(), version: Type.String() }) }),
   },
   /** A CI release without file access to the origin: the build's files in the body, the same checks as a deploy. */
   'POST /api/ops/releases/:part/upload': {

@@ -138,7 +138,8 @@ export const ScriptInventory = Type.Object({
     Type.Object({
       part: Type.String(),
       version: Type.String(),
-      state: Type.Union([Type.Literal('stable'), Type.Literal('canary')]),
+      /** `preview`: loaded only by the one browser that opened a preview link that lasts. */
+      state: Type.Union([Type.Literal('stable'), Type.Literal('canary'), Type.Literal('preview')]),
       /** Route names the part renders; `*`: every page (the shell). */
       pages: Type.Array(Type.String()),
       releasedBy: NullableString,

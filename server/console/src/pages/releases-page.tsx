@@ -12,6 +12,7 @@ import { History } from '../sections/history.tsx';
 import { Integrity } from '../sections/integrity.tsx';
 import { Inventory } from '../sections/inventory.tsx';
 import { PartRow } from '../sections/part-row.tsx';
+import { Previews } from '../sections/previews.tsx';
 import type { Act, ReleaseAction, ReleaseCall } from '../sections/release-actions.ts';
 import { Refunds } from '../sections/refunds.tsx';
 import { RenderFailures } from '../sections/render-failures.tsx';
@@ -24,6 +25,8 @@ export function ReleasesPage() {
   const { data, error, reload } = useLoad(async () => (await call('GET /api/ops/releases')).data, []);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState<ReleasePart | null>(null);
+  // Counts the moves made here: the previews' list is read again after each (a move may make a link).
+  const [moves, setMoves] = useState(0);
   useTitle('Vydania');
 
   const act: Act = async (part, action, body, done) => {
@@ -37,6 +40,7 @@ export function ReleasesPage() {
       const result = await withFreshCode(() => move(`POST /api/ops/releases/:part/${action}`, { params: { part }, body }));
       setMessage({ kind: 'ok', text: done(result as never) });
       reload();
+      setMoves((count) => count + 1);
     } catch (failure) {
       if (sessionEnded(failure)) ended();
       else setMessage({ kind: 'error', text: messageOf(failure) });
@@ -84,6 +88,7 @@ export function ReleasesPage() {
           <History moves={data.history} />
         </>
       )}
+      <Previews changed={moves} />
       <WebVitals />
       <Refunds />
       <Integrity />

@@ -11,6 +11,8 @@ const AUDIT_ACTIONS: Record<string, string> = {
   promote: 'povýšenie kanárika',
   abort: 'zrušenie kanárika',
   preview: 'odkaz na náhľad',
+  'preview-link': 'vydaný odkaz na náhľad',
+  'preview-revoke': 'zrušený náhľad',
   deploy: 'nasadenie',
   publish: 'zverejnenie bez nasadenia',
   canary: 'kanárske vydanie',

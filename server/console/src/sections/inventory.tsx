@@ -18,7 +18,7 @@ export function Inventory() {
             <details>
               <summary>
                 {part.part} <code>{part.version}</code>
-                {part.state === 'canary' ? ' (kanárik)' : ''} ·{' '}
+                {part.state === 'canary' ? ' (kanárik)' : part.state === 'preview' ? ' (náhľad v jednom prehliadači)' : ''} ·{' '}
                 {part.pages.includes('*') ? 'všetky stránky' : `stránky: ${part.pages.join(', ')}`} · {part.files.length} súborov,{' '}
                 {size(part.files.reduce((sum, f) => sum + f.bytes, 0))} · vydal {part.releasedBy ?? 'neznámy'}
                 {part.releasedAt ? ` ${time(part.releasedAt)}` : ''} ·{' '}

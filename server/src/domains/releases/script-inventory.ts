@@ -1,6 +1,7 @@
 /**
  * The inventory of every script a shop page can run (PCI DSS 6.4.3), generated from the release
- * registry, never written by hand: for each part in force (and each canary), every JavaScript file of
+ * registry, never written by hand: for each part in force (and each canary, and each version a preview
+ * link that lasts loads in its one browser), every JavaScript file of
  * its released version with its SHA-384 and size, who released that version and when, and the pages
  * (routes) it renders; beside them the third-party scripts the policy admits and why.
  */
@@ -12,6 +13,8 @@ import { releasedFolder } from '../../web/released-folder.ts';
 import {
   history,
   AREAS,
+  readBuild,
+  type AreaName,
   originBook,
   type RegistryBook,
   type HistoryEntry,
@@ -27,7 +30,7 @@ export type InventoryFile = { file: string; sha384: string; bytes: number };
 export type InventoryPart = {
   part: PartName;
   version: string;
-  state: 'stable' | 'canary';
+  state: 'stable' | 'canary' | 'preview';
   /** The pages it renders (route names); the shell runs on every page. */
   pages: string[];
   releasedBy: string | null;
@@ -84,6 +87,8 @@ export async function scriptInventory(
     integrity?: ReleaseIntegrity | null;
     keys?: ReleaseKeys | null;
     book?: RegistryBook;
+    /** The versions preview links that last load (each in one browser). */
+    previewed?: () => Promise<{ area: string; version: string }[]>;
   },
 ): Promise<ScriptInventory> {
   const book = options.book ?? originBook(storage);
@@ -131,6 +136,27 @@ export async function scriptInventory(
         })),
       );
     }
+  }
+  const listed = new Set(
+    AREAS.flatMap((area) => [registry.areas[area]?.version, registry.canaries?.[area]?.version].map((v) => `${area}/${v}`)),
+  );
+  for (const { area, version } of await (options.previewed?.() ?? Promise.resolve([]))) {
+    const name = area as AreaName;
+    if (!AREAS.includes(name) || listed.has(`${area}/${version}`)) continue;
+    listed.add(`${area}/${version}`);
+    const key = `remotes/${area}/${version}`;
+    parts.push(
+      Promise.all([signed(name, version, key), releasedFolder(storage, key).then((dir) => readBuild(dir, name))]).then(
+        ([files, build]) => ({
+          part: name,
+          version,
+          state: 'preview' as const,
+          pages: build.kind === 'area' ? build.routes.map((r) => r.name) : [],
+          ...releasedBy(moves, name, version),
+          ...files,
+        }),
+      ),
+    );
   }
   const thirdParty: ThirdPartyScript[] = options.tagManagerId
     ? [

@@ -204,6 +204,12 @@ export function createMetrics(
     labelNames: ['kind'] as const,
     registers: [registry],
   });
+  const previews = new Counter({
+    name: 'shop_release_previews_total',
+    help: 'Preview links opened in a browser, opened again by it, refused (invalid: unknown, expired or revoked; opened-elsewhere: another browser holds it; floored) and ended by their browser.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   const releaseContained = new Counter({
     name: 'shop_release_contained_total',
     help: 'Parts the integrity watch contained because no earlier version was in good standing to fall back to: an operator must act.',
@@ -266,6 +272,7 @@ export function createMetrics(
     integrityChecks,
     releaseRequests,
     releaseContained,
+    previews,
   };
 }
 

@@ -22,6 +22,7 @@ import { vitalsRoutes, type VitalsReader } from './vitals.ts';
 import { renderFailureRoutes, type RenderFailuresReader } from './render-failures.ts';
 import { releaseActionRoutes } from './release-actions.ts';
 import { clientErrorRoutes, type ClientErrorsReader } from './client-errors.ts';
+import type { ReleasePreviews } from '../../releases/previews.repository.ts';
 
 export type OpsOptions = {
   /** Where releases live (the server's one storage: the origin directory or an object store). */
@@ -30,8 +31,8 @@ export type OpsOptions = {
   book?: RegistryBook;
   /** Marks a version never to be served again, or lifts the mark (an operator's audited override); absent: the route answers 404. */
   setFloor?: (change: { part: PartName; version: string; floored: boolean; by: string; reason: string | null }) => Promise<void>;
-  /** The key preview links are signed with (the server's preview secret, never the operator's). */
-  previewSecret: string;
+  /** The preview links the server keeps. */
+  previews: ReleasePreviews;
   /** Base of preview links (the shop's public address). */
   publicUrl: string;
   /** Page views and client errors per area and version since a time (the last hour is shown). */
@@ -96,7 +97,13 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
       handler: async (_request, reply) => {
         reply.header('cache-control', 'no-store');
         return {
-          data: await scriptInventory(storage, { ...inventory, integrity: options.integrity ?? null, keys: options.keys ?? null, book }),
+          data: await scriptInventory(storage, {
+            ...inventory,
+            integrity: options.integrity ?? null,
+            keys: options.keys ?? null,
+            book,
+            previewed: () => options.previews.lasting(),
+          }),
         };
       },
     });
@@ -162,7 +169,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     book,
     ...(options.setFloor ? { setFloor: options.setFloor } : {}),
     publicUrl: options.publicUrl,
-    previewSecret: options.previewSecret,
+    previews: options.previews,
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.integrity ? { integrity: options.integrity } : {}),
   });

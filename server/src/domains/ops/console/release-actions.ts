@@ -21,10 +21,10 @@ import {
   ReleaseRefused,
   isArea,
   isPart,
+  type AreaName,
   type PartName,
   type Provenance,
   type ReleaseStorage,
-  PREVIEW_TTL_MS,
   previewLink,
   UPLOAD_BODY_LIMIT,
   unpackBuild,
@@ -38,6 +38,7 @@ import { ApiError, forbidden, notFound } from '../../../infra/http/errors.ts';
 import type { TeamActor, OperatorActor } from '../../../infra/auth/operator-auth.ts';
 import type { ReleaseKeys } from '../../releases/release-keys.repository.ts';
 import { verifyUpload } from '../../releases/signed-upload.ts';
+import { MAX_OPEN_PREVIEWS, TooManyPreviews, type ReleasePreviews } from '../../releases/previews.repository.ts';
 
 export type ReleaseActionOptions = {
   storage: ReleaseStorage;
@@ -47,8 +48,8 @@ export type ReleaseActionOptions = {
   setFloor?: (change: { part: PartName; version: string; floored: boolean; by: string; reason: string | null }) => Promise<void>;
   /** Base of preview links (the shop's public address). */
   publicUrl: string;
-  /** The key preview links are signed with (the server's own preview secret). */
-  previewSecret: string;
+  /** The preview links the server keeps: made here, listed and revoked one by one. */
+  previews: ReleasePreviews;
   /** The keys whose signed manifests an upload may carry; without them every upload is refused. */
   keys?: ReleaseKeys;
   /** Checks a version's files against its signed manifest before a rollback or a promotion puts it in force. */
@@ -98,7 +99,21 @@ const provenance = (request: FastifyRequest, reason?: string): Provenance => ({
 
 export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = async (plugin, options) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const { storage, book } = options;
+  const { storage, book, previews } = options;
+
+  /** A new preview link of one area's version, for the one browser that opens it first; in the audit log. */
+  async function newPreview(request: FastifyRequest, area: AreaName, version: string) {
+    const made = await previews.create({ area, version, by: releaseActor(request).name }).catch((error: unknown) => {
+      if (!(error instanceof TooManyPreviews)) throw error;
+      throw new ApiError(
+        409,
+        'conflict',
+        `Časť má otvorených už ${MAX_OPEN_PREVIEWS} náhľadov. Zrušte nepotrebné v konzole operátora a skúste to znova.`,
+      );
+    });
+    await request.audit({ action: 'preview-link', part: area, detail: `${version} (náhľad ${made.id})` });
+    return { id: made.id, url: previewLink(options.publicUrl, made.token), expires: made.expires };
+  }
 
   /**
    * A team's rollback carries a move request signed with the team's own key (not the shop's, not
@@ -223,12 +238,37 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
       } catch (error) {
         refused(error);
       }
-      return {
-        data: {
-          url: previewLink(options.publicUrl, options.previewSecret, { area: part, version: request.body.version }),
-          expires: new Date(Date.now() + PREVIEW_TTL_MS).toISOString(),
-        },
-      };
+      return { data: await newPreview(request, part, request.body.version) };
+    },
+  });
+
+  // The previews that last, each revocable: an operator sees all, a team its own area's.
+  app.route({
+    ...route('GET /api/ops/releases/previews'),
+    config: config('previews'),
+    handler: async (request) => {
+      const actor = releaseActor(request);
+      return { data: await previews.lasting(actor.kind === 'team' ? { area: actor.area } : {}) };
+    },
+  });
+
+  app.route({
+    ...route('POST /api/ops/releases/previews/:id/revoke'),
+    config: config('preview-revoke'),
+    handler: async (request) => {
+      const actor = releaseActor(request);
+      const shown = (await previews.lasting(actor.kind === 'team' ? { area: actor.area } : {})).find((p) => p.id === request.params.id);
+      const revoked = shown ? await previews.revoke(shown.id, actor.name) : null;
+      await request.audit({
+        action: 'preview-revoke',
+        part: shown?.area ?? null,
+        allowed: revoked !== null,
+        detail: `náhľad ${request.params.id}${shown ? ` (${shown.version})` : ''}${request.body?.reason ? `: ${request.body.reason}` : ''}`,
+      });
+      // Another team's preview is as unknown to a team as one that never was.
+      if (!revoked) throw notFound('Taký náhľad neplatí: skončil, vypršal alebo patrí inej časti.');
+      request.log.warn({ release: { action: 'preview-revoke', id: request.params.id, ...revoked } }, 'preview revoked');
+      return { data: { id: request.params.id, ...revoked } };
     },
   });
 
@@ -280,10 +320,7 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
           },
         }).catch(refused);
         request.log.warn({ release: { action: `upload ${mode.kind}`, ...result } }, 'release uploaded');
-        const previewUrl =
-          mode.kind === 'publish' && isArea(part)
-            ? previewLink(options.publicUrl, options.previewSecret, { area: part, version: result.version })
-            : null;
+        const previewUrl = mode.kind === 'publish' && isArea(part) ? (await newPreview(request, part, result.version)).url : null;
         return { data: { result, previewUrl } };
       } finally {
         await rm(dir, { recursive: true, force: true });
