@@ -16,7 +16,8 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/e2e-cluster.json' }]],
   webServer: {
     command: 'node cluster/serve-cluster.mjs',
-    url: `http://localhost:${SHOP_PORT}/api/site`,
+    // Ready once the script says so (it has written cluster.json): nginx answers a moment earlier.
+    wait: { stdout: /\[e2e cluster\] nginx on / },
     // PostgreSQL, Redis, the release and four processes, on a busy machine.
     timeout: 240_000,
     reuseExistingServer: false,

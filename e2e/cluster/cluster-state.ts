@@ -16,19 +16,8 @@ export type ClusterState = {
   dataDir: string;
 };
 
-/**
- * What serve-cluster.mjs wrote once everything answered. Playwright starts the tests as soon as
- * nginx answers, which may be a moment before the file is written: it is waited for, briefly.
- */
+/** What serve-cluster.mjs wrote once everything answered (Playwright starts the tests only after it says so). */
 export function clusterState(): ClusterState {
   const file = join(CLUSTER_DATA_DIR, 'cluster.json');
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return { ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<ClusterState, 'dataDir'>), dataDir: CLUSTER_DATA_DIR };
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    }
-  }
+  return { ...(JSON.parse(readFileSync(file, 'utf8')) as Omit<ClusterState, 'dataDir'>), dataDir: CLUSTER_DATA_DIR };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test, undecidedTest } from '../tests/fixtures.ts';
 import { SHOP_PORT } from '../playwright.config.ts';
 import { inlineScriptHashes, inlineStyleHashes, scriptHash, securityHeaders } from '../../server/src/infra/http/security-headers.ts';
@@ -42,18 +42,21 @@ function computedPolicy(body: string, path: string): string {
 const scriptHashesOf = (policy: string) =>
   (/(?:^|; )script-src ([^;]*)/.exec(policy)?.[1] ?? '').split(' ').filter((source) => source.startsWith("'sha256-"));
 
-/** A link of the kind `prefix` from the server-rendered page at `path`. */
-async function firstLink(request: APIRequestContext, path: string, prefix: string): Promise<string> {
-  const html = await (await request.get(path)).text();
-  const found = new RegExp(`href="(${prefix}[a-z0-9-]+)"`).exec(html)?.[1];
-  expect(found, `a ${prefix} link on ${path}`).toBeTruthy();
-  return found!;
+/**
+ * A link of the kind `prefix` on the page at `path`, as the browser shows it: a server render that ran
+ * out of its budget (a busy machine) leaves the links to the browser, which still shows them.
+ */
+async function firstLink(page: Page, path: string, prefix: string): Promise<string> {
+  await page.goto(path);
+  const link = page.locator(`a[href^="${prefix}"]`).first();
+  await expect(link, `a ${prefix} link on ${path}`).toBeAttached();
+  return (await link.getAttribute('href'))!;
 }
 
-test('every page type answers through nginx with the policy the servers compute and the security headers', async ({ request }) => {
-  const category = await firstLink(request, '/', '/c/');
-  const product = await firstLink(request, category, '/p/');
-  const post = await firstLink(request, '/blog', '/blog/clanok/');
+test('every page type answers through nginx with the policy the servers compute and the security headers', async ({ request, page }) => {
+  const category = await firstLink(page, '/', '/c/');
+  const product = await firstLink(page, category, '/p/');
+  const post = await firstLink(page, '/blog', '/blog/clanok/');
   const expected = securityHeaders({ hsts: false });
   const scriptSets = new Set<string>();
   for (const path of ['/', category, product, '/checkout/cart', '/account/profile', post]) {
@@ -84,10 +87,11 @@ test('every page type answers through nginx with the policy the servers compute 
 
 test('a page kept by nginx and by the server page cache carries the same policy, whose hashes match its inline scripts', async ({
   request,
+  page,
 }) => {
-  const category = await firstLink(request, '/', '/c/');
+  const category = await firstLink(page, '/', '/c/');
   // A fresh address: neither nginx nor a server has kept it yet.
-  const path = `${await firstLink(request, category, '/p/')}?cache=${Date.now().toString(36)}`;
+  const path = `${await firstLink(page, category, '/p/')}?cache=${Date.now().toString(36)}`;
   const answers: { edge: string | undefined; page: string | undefined; policy: string | undefined }[] = [];
   for (let i = 0; i < 2; i++) {
     const response = await request.get(path);
