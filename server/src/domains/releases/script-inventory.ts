@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { shellPagePolicy, type PagePolicyOptions } from '../../web/page-policy.ts';
-import { releasedFolder } from '../../web/released-folder.ts';
+import { releasedFolder } from '../../infra/storage/released-folder.ts';
 import {
   history,
   AREAS,
