@@ -4,6 +4,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { repoRoot } from './infra/paths.ts';
+import { SECRET_FILES } from './infra/secret-files.ts';
 import type { RendererSettings } from './web/ssr/page-render.ts';
 
 export type ServerConfig = {
@@ -174,23 +175,6 @@ export async function prepareDataDir(dataDir: string): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await chmod(dataDir, 0o700);
 }
-
-/**
- * The files in the data directory that hold generated secrets (a backup copies them with the data they
- * sign). The shop's private release key is not one: it lives with the owner's release tool, outside the
- * data directory and its backups (release/src/shop-key.ts); servers hold only public keys.
- */
-export const SECRET_FILES = {
-  jwt: 'jwt-secret',
-  gateway: 'gateway-secret',
-} as const;
-
-/**
- * Secrets older backups hold that are never restored into a data directory: the private release key
- * (its public half is in the database) and the key preview links were once signed with (a preview is
- * now a row of the database, its token random).
- */
-export const RETIRED_SECRET_FILES: readonly string[] = ['release-signing-key.pem', 'preview-secret'];
 
 /** A secret from the environment, or one generated once and kept (mode 600) in the data directory. */
 async function loadSecret(value: string | undefined, dataDir: string, fileName: string): Promise<string> {

@@ -21,12 +21,16 @@ import { redirectOperatorRoutes } from './domains/catalog/redirect/operator.ts';
 import { telemetrySummaryRoutes } from './domains/ops/telemetry/summary.ts';
 import { releaseIdentities } from './domains/releases/identities.repository.ts';
 import { operatorConsole } from './web/operator-console.ts';
+import { shellPagePolicy, type PagePolicyOptions } from './web/page-policy.ts';
 
 export type OperatorApiOptions = ServerBase & {
   /** The operator origin's public address (OPS_URL): its cookie, its CSRF rule. */
   operatorUrl: string;
   /** The release views and moves of the console (storage, health, backups, inventory, …); the audit log is the shop's. */
-  console: Omit<OpsOptions, 'identities'>;
+  console: Omit<OpsOptions, 'identities' | 'inventory'> & {
+    /** The script inventory's settings: the Tag Manager container and the pages' policy settings (the page host's). */
+    inventory?: { tagManagerId: string | null; policy: PagePolicyOptions };
+  };
   /** The operator accounts (default: the shop database's, with the default idle timeout). */
   operators?: OperatorAccounts;
   /** How long a typed code counts for a release action (default OPERATOR_REAUTH_MS). */
@@ -36,6 +40,13 @@ export type OperatorApiOptions = ServerBase & {
   /** The console's built files (default server/console/dist). */
   consoleDir?: string;
 };
+
+/** The inventory's view of the pages' policy: the page host's rule (web/page-policy.ts), so the ops domain needs nothing of web/. */
+function inventoryOf(settings: OperatorApiOptions['console']['inventory']): OpsOptions['inventory'] {
+  if (!settings) return undefined;
+  const { tagManagerId, policy } = settings;
+  return { tagManagerId, shellPolicy: (indexHtml) => shellPagePolicy(indexHtml, policy) };
+}
 
 /** Routes of this origin that need no `access`: the console's own files. */
 const FILES = /^\/(ops(\/\*)?|favicon\.ico)?$/;
@@ -73,7 +84,7 @@ export function buildOperatorApi(shop: FastifyInstance, options: OperatorApiOpti
   app.register(
     async (api) => {
       await api.register(operatorSessionRoutes, { operators, identities, operatorOrigin });
-      await api.register(opsRoutes, { ...options.console, identities });
+      await api.register(opsRoutes, { ...options.console, identities, inventory: inventoryOf(options.console.inventory) });
       await api.register(operatorRoutes, deps);
       await api.register(redirectOperatorRoutes, deps);
       await api.register(telemetrySummaryRoutes, deps);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RELEASE_KEY_FILE, shopDataDir, shopOriginDir, shopPublicUrl, workspaceRoot } from '@shop/release';
-import { readCheckoutConfig, readServerConfig, RETIRED_SECRET_FILES, SECRET_FILES } from '../src/config.ts';
+import { readCheckoutConfig, readServerConfig } from '../src/config.ts';
+import { RETIRED_SECRET_FILES, SECRET_FILES } from '../src/infra/secret-files.ts';
 import { repoRoot } from '../src/infra/paths.ts';
 
 const ENVIRONMENTS: NodeJS.ProcessEnv[] = [

@@ -8,7 +8,7 @@
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { RETIRED_SECRET_FILES, SECRET_FILES } from '../config.ts';
+import { RETIRED_SECRET_FILES, SECRET_FILES } from '../infra/secret-files.ts';
 import { sqliteFileOf } from '../db/create-database.ts';
 import { migrations } from '../db/migrations/index.ts';
 import { assertFileKey, type FileStore } from '../infra/storage/file-store.ts';

@@ -9,7 +9,7 @@
 import { copyFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SECRET_FILES } from '../config.ts';
+import { SECRET_FILES } from '../infra/secret-files.ts';
 import { sqliteFileOf } from '../db/create-database.ts';
 import type { Db, DialectName } from '../db/database.ts';
 import type { FileStore } from '../infra/storage/file-store.ts';

@@ -12,7 +12,7 @@ import type { AreaName, AreaRelease, PublicRegistry, ReleaseStorage } from '@sho
 import { BOOT_PRELOAD_ID } from '@shop/shared-kernel/rules';
 import { escapeHtml } from '../infra/pure/html.ts';
 import { scriptJson } from './ssr/page-html.ts';
-import { folderOf, releasedFolder } from './released-folder.ts';
+import { folderOf, releasedFolder } from '../infra/storage/released-folder.ts';
 
 /** What preloading needs of a route of the shell's table (the contract's ShellRoute). */
 export type ShellRoute = Pick<TableRoute, 'path' | 'module' | 'noConsent'> & { area: string };

@@ -47,7 +47,7 @@ import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from
 import { PageCache, type CachedPage } from './ssr/page-cache.ts';
 import { catalogueVersion } from '../infra/cache/catalogue-version.ts';
 import { PageValidators } from './page-validator.ts';
-import { releasedFolder } from './released-folder.ts';
+import { releasedFolder } from '../infra/storage/released-folder.ts';
 
 export type ShellHostOptions = {
   /**

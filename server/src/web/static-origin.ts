@@ -21,7 +21,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import fastifyStatic from '@fastify/static';
 import { isArea, isVersionName, type AreaName, type ReleaseStorage, isSafeBuildPath, isSourceMap } from '@shop/release';
 import type { ReleasedFileCheck } from './verified-files.ts';
-import { releasedFolder } from './released-folder.ts';
+import { releasedFolder } from '../infra/storage/released-folder.ts';
 import { addSecurityHeaders } from '../infra/http/security-headers.ts';
 import { errorHandler, notFoundHandler } from '../infra/http/error-handler.ts';
 import { frameworkErrorOptions } from '../infra/http/framework-errors.ts';

@@ -82,7 +82,7 @@ export function releasedFileCheck(
   /** Whether the file at `path` is (or, packed, unpacks to) the signed bytes; null when there is no such file. */
   const judged = async (path: string, signed: FileDigest, unpack: Unpack): Promise<boolean | null> => {
     // Asked on every page (the shell's index.html and its copies): a local file's stat in the thread pool cost
-    // more than the stat itself, so it is asked directly (the version's folder is on local disk, see released-folder.ts).
+    // more than the stat itself, so it is asked directly (the version's folder is on local disk, see infra/storage/released-folder.ts).
     const info = entryOf(path);
     if (!info) return null;
     // A directory, pipe or device where a file or its copy belongs is never sent (nor waited on).

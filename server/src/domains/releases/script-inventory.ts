@@ -8,8 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { shellPagePolicy, type PagePolicyOptions } from '../../web/page-policy.ts';
-import { releasedFolder } from '../../web/released-folder.ts';
+import { releasedFolder } from '../../infra/storage/released-folder.ts';
 import {
   history,
   AREAS,
@@ -83,7 +82,8 @@ export async function scriptInventory(
   storage: ReleaseStorage,
   options: {
     tagManagerId: string | null;
-    policy: PagePolicyOptions;
+    /** The Content-Security-Policy of a shell version's pages, from its index.html (the page host's rule, passed in by the composition root). */
+    shellPolicy: (indexHtml: string) => string;
     integrity?: ReleaseIntegrity | null;
     keys?: ReleaseKeys | null;
     book?: RegistryBook;
@@ -168,7 +168,7 @@ export async function scriptInventory(
       ]
     : [];
   const policy = registry.shell
-    ? shellPagePolicy(await readFile(join(await releasedFolder(storage, registry.shell.dir), 'index.html'), 'utf8'), options.policy)
+    ? options.shellPolicy(await readFile(join(await releasedFolder(storage, registry.shell.dir), 'index.html'), 'utf8'))
     : null;
   return { parts: await Promise.all(parts), thirdParty, policy };
 }

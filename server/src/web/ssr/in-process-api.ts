@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { api, configureApi } from '@shop/shared-kernel';
 import { resolveRedirect } from '@shop/shared-kernel/rules';
-import { onRedirectsChanged, REDIRECTS_MAX_AGE_MS, RedirectLookup } from '../../domains/catalog/redirect/redirect-lookup.ts';
+import { onRedirectsChanged, REDIRECTS_MAX_AGE_MS, RedirectLookup } from '../../domains/catalog/public.ts';
 import { IN_PROCESS_HEADER, IN_PROCESS_SECRET } from '../../infra/observability/observability.ts';
 
 /** Points the server's copy of the kernel's client (the one the parts' server builds use) at this API. */

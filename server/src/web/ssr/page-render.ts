@@ -34,7 +34,7 @@ import { basename, join } from 'node:path';
 import type { EmbeddedServerData, PageMetaInput, PagePicture, SettledLoad } from '@shop/shared-kernel/react';
 import { chooseReleases } from '@shop/shared-kernel/rules';
 import type { AreaName, AreaRelease, PartName, PublicRegistry, ReleaseIntegrity, ReleaseStorage } from '@shop/release';
-import { folderOf, releasedFolder } from '../released-folder.ts';
+import { folderOf, releasedFolder } from '../../infra/storage/released-folder.ts';
 import { matchRoute, type ShellRoute } from '../route-preload.ts';
 import { verifiedServerBuild } from './server-bundles.ts';
 import { pageLoads, type Load } from './page-loads.ts';

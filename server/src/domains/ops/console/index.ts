@@ -16,7 +16,6 @@ import { scriptInventory } from '../../releases/script-inventory.ts';
 import type { ReleaseKeys } from '../../releases/release-keys.repository.ts';
 import type { IntegrityFindings } from '../../releases/integrity-findings.repository.ts';
 import { integrityPolicyFrom } from '../../releases/integrity-watch.ts';
-import type { PagePolicyOptions } from '../../../web/page-policy.ts';
 import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.ts';
 import { vitalsRoutes, type VitalsReader } from './vitals.ts';
 import { renderFailureRoutes, type RenderFailuresReader } from './render-failures.ts';
@@ -39,8 +38,8 @@ export type OpsOptions = {
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
   /** The last backup and the last failed one, from the database (GET /api/ops/backups answers only with it). */
   backups?: () => Promise<BackupOverview>;
-  /** What the inventory of the pages' scripts needs beside the registry: the Tag Manager container and the pages' policy settings. */
-  inventory?: { tagManagerId: string | null; policy: PagePolicyOptions };
+  /** What the inventory of the pages' scripts needs beside the registry: the Tag Manager container and the policy of a shell version's pages. */
+  inventory?: { tagManagerId: string | null; shellPolicy: (indexHtml: string) => string };
   /** The audit log (domains/releases/identities.repository.ts). */
   identities: ReleaseIdentities;
   /** The keys whose signed manifests an upload may carry; without them every upload is refused. */
