@@ -48,9 +48,11 @@ export type CallOptions = {
 };
 
 type Def<K extends CallName> = ApiCalls[K];
-type ParamsArg<C> = C extends { params: infer P } ? { params: P } : { params?: undefined };
-type QueryArg<C> = C extends { query: infer Q } ? (Partial<Q> extends Q ? { query?: Q } : { query: Q }) : { query?: undefined };
-type BodyArg<C> = C extends { body: infer B } ? (Partial<B> extends B ? { body?: B } : { body: B }) : { body?: undefined };
+// Not distributive ([C] extends …): a name outside the contract makes K the union of every call, and
+// distributing each of the three over it would cross them into thousands of argument types to compare.
+type ParamsArg<C> = [C] extends [{ params: infer P }] ? { params: P } : { params?: undefined };
+type QueryArg<C> = [C] extends [{ query: infer Q }] ? (Partial<Q> extends Q ? { query?: Q } : { query: Q }) : { query?: undefined };
+type BodyArg<C> = [C] extends [{ body: infer B }] ? (Partial<B> extends B ? { body?: B } : { body: B }) : { body?: undefined };
 /** The arguments of a call, as its contract types them: `params`, `query`, `body` where it has them. */
 export type CallArgs<K extends CallName> = ParamsArg<Def<K>> & QueryArg<Def<K>> & BodyArg<Def<K>>;
 export type CallAnswer<K extends CallName> = Def<K>['answer'];
