@@ -11,7 +11,7 @@
  * Aborted: every shopper is back on the stable version on their next navigation. Each move is in
  * the history with who = canary-watch and the figures as the reason.
  */
-import { finishCanary } from './releases.ts';
+import { finishCanary } from './canary-finish.ts';
 import { ReleaseRefused } from './refusal.ts';
 import type { AreaName, CanaryRelease } from './registry.ts';
 import { originBook, type RegistryBook } from './registry-book.ts';

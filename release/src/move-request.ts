@@ -12,7 +12,8 @@
 import { createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { ReleaseRefused } from './refusal.ts';
 import { isArea, isPart, isVersionName, type AreaName, type PartName, type Provenance } from './registry.ts';
-import type { DeployMode, MoveResult, OriginPart } from './releases.ts';
+import type { DeployMode, OriginPart } from './deploy.ts';
+import type { MoveResult } from './registry-moves.ts';
 import type { SigningKey, TrustedKey } from './signing.ts';
 import type { ReleaseStorage } from './storage.ts';
 

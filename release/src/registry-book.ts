@@ -1,6 +1,7 @@
 /**
- * Where the registry in force is kept and moved: a "book". Every release operation (releases.ts)
- * reads and commits through one, so the same checks run whoever keeps it:
+ * Where the registry in force is kept and moved: a "book". Every release operation (deploy.ts,
+ * rollback.ts, pins.ts, canary-finish.ts) reads and commits through one, so the same checks run
+ * whoever keeps it:
  * - the shop's server keeps it in its database (server/src/domains/releases/registry.repository.ts):
  *   the state in force with a revision that only grows, the moves, the floors. That is the one the
  *   shop trusts; the origin's `builds/latest.json` and `builds/history.jsonl` are its export.

@@ -76,7 +76,7 @@ const isManifestFile = (path: string) => path === MANIFEST_FILE || path === SIGN
 
 /**
  * Every file of a build directory (not a manifest), digested. A build that brings compressed copies
- * of its own is refused: the release makes them (releases.ts), so none is ever signed or uploaded.
+ * of its own is refused: the release makes them (upload-version.ts), so none is ever signed or uploaded.
  */
 export async function digestBuild(dir: string): Promise<Record<string, FileDigest>> {
   await refuseOwnCompressedCopiesIn(dir);

@@ -5,7 +5,8 @@
  * and moves as a release from the command line.
  */
 import { ReleaseRefused, type RefusalCode } from './refusal.ts';
-import type { DeployMode, MoveResult, PartInput } from './releases.ts';
+import type { DeployMode, PartInput } from './deploy.ts';
+import type { MoveResult } from './registry-moves.ts';
 import type { Provenance } from './registry.ts';
 import { packBuild } from './upload-bundle.ts';
 import { hashBuild } from './build-info.ts';

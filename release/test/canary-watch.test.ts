@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CANARY_POLICY, startCanaryWatch, type CanaryOutcome, type CanaryPolicy, type VersionHealth } from '../src/canary-watch.ts';
 import type { VitalFigures, VitalMetric, VitalsReader } from '../src/canary-speed.ts';
-import { deploy } from '../src/releases.ts';
+import { deploy } from '../src/deploy.ts';
 import { readHistory, readRegistry, type AreaName } from '../src/registry.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/storage.ts';
 import { checkoutBuild, tempDir } from './helpers/fake-builds.ts';

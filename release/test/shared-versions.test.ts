@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ReleaseRefused } from '../src/refusal.ts';
-import { deploy, deploySet } from '../src/releases.ts';
+import { deploy, deploySet } from '../src/deploy.ts';
 import { HISTORY_KEY, readRegistry, REGISTRY_KEY } from '../src/registry.ts';
 import { isReactCompatible } from '../src/shared-versions.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/storage.ts';

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deploy } from '../src/releases.ts';
+import { deploy } from '../src/deploy.ts';
 import { generateSigningKey, isSourceMap, readSigningKey, verifySignedManifest, MANIFEST_FILE, SIGNATURE_FILE } from '../src/signing.ts';
 import { localDirectoryStorage } from '../src/storage.ts';
 

@@ -7,6 +7,9 @@ import { tempDir } from './temp-dirs.ts';
 
 type FakeRoute = { name: string; path: string; module: string; layout: string; [flag: string]: unknown };
 
+/** The checkout's basket page, the one route the release tests' checkout builds declare. */
+export const cartRoute: FakeRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
+
 /** One route per exposed module, named and placed after the area and module unless given. */
 const defaultRoutes = (area: string, exposes: string[]): FakeRoute[] =>
   exposes.map((module) => {

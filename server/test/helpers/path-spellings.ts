@@ -1,7 +1,8 @@
 /**
  * Other spellings of a released file's path, for the tests that every one of them is refused
- * (test/release-bytes.test.ts on one server, test-cluster/integrity-bytes.test.ts through nginx),
- * and a request that sends a path exactly as written.
+ * (test/release-bytes-tampered.test.ts and release-bytes-shop-origin.test.ts on one server,
+ * test-cluster/integrity-bytes.test.ts through nginx), and a request that sends a path exactly as
+ * written.
  */
 import { request as httpRequest } from 'node:http';
 
