@@ -11,13 +11,12 @@ import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { createCredential } from '../src/domains/releases/identities.repository.ts';
 import { MAX_OPEN_PREVIEWS, releasePreviews, TooManyPreviews } from '../src/domains/releases/previews.repository.ts';
 import { shellHost } from '../src/web/shell-host.ts';
-import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 
 const storage = localDirectoryStorage(tempDir('release-previews-'));
 const provenance = { who: 'seed' };
-const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 const giftRoute = { name: 'gift-cards', path: '/darcekove-poukazky', module: './GiftPage', layout: 'default' };
 const shop = Fastify();
 shop.setErrorHandler(errorHandler);

@@ -37,13 +37,12 @@ const signingKey = readSigningKey(madeKey.privateKeyPem);
 const trustedKey = { keyId: madeKey.keyId, owner: 'shop', area: null, publicKey: madeKey.publicKeyPem };
 import { registryEvents } from '../src/web/registry-events.ts';
 import { buildStaticOrigin, IMMUTABLE, releasedFileOf } from '../src/web/static-origin.ts';
-import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 const provenance = { who: 'team', reason: 'internal reason' };
-const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 
 let s3: S3TestServer;
 let origin = '';

@@ -5,7 +5,7 @@
  *
  * On the local directory; the same server pieces on an S3 bucket (and the
  * static origin) are tested in release-web-s3.test.ts, the preview host's
- * reading of a published build from S3 in release.test.ts.
+ * reading of a published build in release-canary-preview.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploy, rollback, readRegistry, localDirectoryStorage, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
-import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { inlineScriptHashes } from '../src/infra/http/security-headers.ts';
 
@@ -33,8 +33,6 @@ const app = Fastify();
 // The real server's one error handler: a refusal here is thrown, as everywhere.
 app.setErrorHandler(errorHandler);
 let base = '';
-
-const cartRoute = { name: 'checkout-cart', path: '/checkout/cart', module: './CartPage', layout: 'checkout' };
 
 beforeAll(async () => {
   await deploy({

@@ -15,7 +15,7 @@
  * - Only compressible types (text, JSON, XML, JavaScript, SVG); never images, PDFs or uploads,
  *   which are compressed already.
  * - An answer that already has a Content-Encoding is left as it is: the shell's and the areas'
- *   built files are compressed once when released (@shop/release's releases.ts writes a brotli-11 `.br`
+ *   built files are compressed once when released (@shop/release's upload-version.ts writes a brotli-11 `.br`
  *   and a gzip-9 `.gz` beside each) and served so (@fastify/static `preCompressed`), smaller than
  *   compressing them here would make them. The areas' static origin serves only such files and
  *   needs no compression of its own.
