@@ -5,7 +5,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { browserParts, ensureDependencies, log, pnpmRun, root, run, seconds, step } from './lib.mjs';
+import { browserParts, ensureDependencies, log, pnpmRun, root, run, seconds, step, typecheckAll } from './lib.mjs';
 import { buildAll } from './build.mjs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -100,7 +100,7 @@ const installed = await stage('Installing what is missing (pnpm, dependencies, C
   await ensureChromium();
 });
 if (installed.ok) {
-  await stage('Typecheck (tsc, every package)', () => pnpmRun(['-r', '--workspace-concurrency=2', 'typecheck']));
+  await stage('Typecheck (tsc: the browser parts and the console as one program, every other package on its own)', () => typecheckAll());
   await stage('Lint (eslint, with area boundary rules)', () =>
     run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0']),
   );
