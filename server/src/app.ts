@@ -107,11 +107,11 @@ export type BuildApiOptions = {
   /** New telemetry sessions per address (default 10 in 10 minutes). */
   telemetrySessionRateLimit?: RateLimitWindow;
   /**
-   * The part versions in force or in a canary (server.ts reads them from the release registry):
+   * The part versions in force or in a canary (the server reads them from the release registry: domains/releases/shop-releases.ts):
    * telemetry about any other version is dropped. Default: none, so nothing is kept.
    */
   releasedVersions?: () => Promise<ReleasedVersions>;
-  /** Maps client errors' stacks with the released source maps (server.ts: the origin's, verified); default none: kept as reported. */
+  /** Maps client errors' stacks with the released source maps (the server's: the origin's, verified); default none: kept as reported. */
   stackMapper?: StackMapper;
   /**
    * Complaint photos and invoice copies (infra/storage/file-store.ts; the server's: fileStoreFromEnv). Default:
