@@ -1,14 +1,13 @@
 /**
  * The production server of `npm start` (and of each process of a cluster): reads its settings once,
- * builds the shop for its role (shop/build-shop.ts), starts its work, listens, and stops on a signal.
+ * builds the shop for its role (shop.ts), starts its work, listens, and stops on a signal.
  * ROLE=all (default): the API and the shell on one origin, the areas' static origin on a second port,
  * the operator console and the operator's calls on a third (the operator origin), and the background
  * work. Creates, migrates and seeds the database on the first start.
  */
 import { performance } from 'node:perf_hooks';
-import { buildShop, type Shop } from './shop/build-shop.ts';
-import { serverLog } from './shop/server-log.ts';
-import { readShopSettings, StartRefused } from './shop/settings.ts';
+import { buildShop, type Shop } from './shop.ts';
+import { readShopSettings, serverLog, StartRefused } from './shop-settings.ts';
 
 async function main() {
   const settings = readShopSettings(process.env);

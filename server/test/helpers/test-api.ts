@@ -15,7 +15,7 @@ import type { LoggerOption } from '../../src/infra/observability/observability.t
 import type { ReadinessCheck, StackMapper } from '../../src/infra/deps.ts';
 import { releasePreviews } from '../../src/domains/releases/previews.repository.ts';
 import type { OperatorApiOptions } from '../../src/operator-app.ts';
-import { buildShopServers } from '../../src/shop/servers.ts';
+import { buildShopServers } from '../../src/shop-servers.ts';
 import { operatorAccounts, type OperatorAccountsOptions } from '../../src/domains/operators/operator-accounts.repository.ts';
 import { createMachineCredential } from '../../src/domains/operators/machine-credentials.repository.ts';
 import { localDirectoryStorage } from '@shop/release';
@@ -35,7 +35,7 @@ export type TestApi = {
   jwtSecret: string;
   /** Every route the API registered (method and URL pattern, and its schema when it has one). */
   routes: { method: string; url: string; schema?: FastifySchema }[];
-  /** The shop's server (app.ts's buildApi, built with the operator origin by shop/servers.ts as the server builds them). */
+  /** The shop's server (app.ts's buildApi, built with the operator origin by shop-servers.ts as the server builds them). */
   app: FastifyInstance;
   /** The operator origin's address (its own server, operator-app.ts, listening beside the shop's). */
   opsUrl: string;

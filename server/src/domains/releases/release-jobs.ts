@@ -8,11 +8,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isArea, shopPaths } from '@shop/shared-kernel/contract';
 import { previewLink, type PartName } from '@shop/release';
 import type { Metrics } from '../../infra/observability/metrics.ts';
-import type { RefusedVersion } from '../../web/script-integrity.ts';
-import type { ReleasedFileCheck } from '../../web/verified-files.ts';
 import { integrityPolicyFrom, startIntegrityWatch, type IntegrityWatch } from './integrity-watch.ts';
 import { watchMoveRequests, type MoveRequestsWatch } from './move-requests.ts';
 import type { ShopReleases } from './shop-releases.ts';
+
+/** The released files this process sends (the page host's check): told what the watch read on this disk. */
+type LocalFiles = { watched(dir: string, tampered: readonly string[]): void };
 
 export type ReleaseJobsOptions = {
   releases: ShopReleases;
@@ -33,7 +34,7 @@ export type ReleaseJobs = {
   /** A browser could not load this part's version, or one of its files is not as signed: the watch checks it soon. */
   reported(part: string, version: string | null): void;
   /** A version left out of pages because its signed manifest did not verify: logged, recorded, checked. */
-  refusedVersion(refused: RefusedVersion): void;
+  refusedVersion(refused: { part: string; version: string; reason: string }): void;
   /** A released file that differs from its signed manifest was not sent (web/verified-files.ts). */
   notAsSigned(part: PartName, version: string, file: string): void;
   /**
@@ -47,7 +48,7 @@ export type ReleaseJobs = {
    * interval (the process running background work; it announces so), else only when a browser
    * reports a failed load. `localFiles`: the released files this process sends.
    */
-  startIntegrityWatch(scheduled: boolean, localFiles?: ReleasedFileCheck): void;
+  startIntegrityWatch(scheduled: boolean, localFiles?: LocalFiles): void;
   /** Stops the integrity watch and the move requests (the process's stop). */
   stop(): void;
 };

@@ -6,14 +6,14 @@
  */
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import type { ReleaseJobs } from '../domains/releases/release-jobs.ts';
-import { recordRenderFailure } from '../domains/ops/telemetry/render-failures.repository.ts';
-import { operatorLinks } from '../web/operator-links.ts';
-import { registryEvents } from '../web/registry-events.ts';
-import { shellHost } from '../web/shell-host.ts';
-import { buildStaticOrigin, releasedFilesOnShopOrigin } from '../web/static-origin.ts';
-import type { ReleasedFileCheck } from '../web/verified-files.ts';
-import type { OpenedShop } from './open-shop.ts';
+import type { ReleaseJobs } from './domains/releases/release-jobs.ts';
+import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
+import { operatorLinks } from './web/operator-links.ts';
+import { registryEvents } from './web/registry-events.ts';
+import { shellHost } from './web/shell-host.ts';
+import { buildStaticOrigin, releasedFilesOnShopOrigin } from './web/static-origin.ts';
+import type { ReleasedFileCheck } from './web/verified-files.ts';
+import type { OpenedShop } from './shop-open.ts';
 
 export type PageHostOptions = {
   opened: OpenedShop;

@@ -1,12 +1,12 @@
 /**
  * The server's settings, read once from the environment with config.ts's readers and named for what
- * they are; the composition root (build-shop.ts) hands each part the ones it uses. A start the shop
- * must refuse (a private release key handed to the server, no card gateway) is a StartRefused whose
- * message is printed as it is.
+ * they are; the composition root (shop.ts) hands each part the ones it uses. A start the shop must
+ * refuse (a private release key handed to the server, no card gateway) is a StartRefused whose
+ * message is printed as it is. And the server's own lines at its start.
  */
 import { canaryPolicyFrom, PRIVATE_KEY_VARIABLES, type CanaryPolicy } from '@shop/release';
-import { readCheckoutConfig, readServerConfig, type ServerConfig } from '../config.ts';
-import type { MailSettings } from '../infra/checkout-options.ts';
+import { readCheckoutConfig, readServerConfig, type ServerConfig } from './config.ts';
+import type { MailSettings } from './infra/checkout-options.ts';
 
 export type ShopSettings = {
   /** Where and how this process serves (config.ts): host, ports, folders, role, standby, renderers, limits. */
@@ -65,3 +65,6 @@ export function readShopSettings(env: NodeJS.ProcessEnv): ShopSettings {
     env,
   };
 }
+
+/** The server's own lines at its start (plain text on stdout, beside the JSON log lines of requests and jobs). */
+export const serverLog = (message: string): void => void process.stdout.write(`[server] ${message}\n`);

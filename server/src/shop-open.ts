@@ -6,14 +6,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RELEASE_KEY_FILE, storageFromEnv } from '@shop/release';
-import { legacyMetricsToken, loadGatewaySecret, loadJwtSecret, prepareDataDir } from '../config.ts';
-import { createDatabase, type CreatedDatabase } from '../db/create-database.ts';
-import { ensureFirstOperator } from '../domains/operators/operator-admin.repository.ts';
-import { shopReleases, type ShopReleases } from '../domains/releases/shop-releases.ts';
-import { fileStoreFromEnv } from '../file-store-from-env.ts';
-import type { FileStore } from '../infra/storage/file-store.ts';
-import { serverLog } from './server-log.ts';
-import type { ShopSettings } from './settings.ts';
+import { legacyMetricsToken, loadGatewaySecret, loadJwtSecret, prepareDataDir } from './config.ts';
+import { createDatabase, type CreatedDatabase } from './db/create-database.ts';
+import { ensureFirstOperator } from './domains/operators/operator-admin.repository.ts';
+import { shopReleases, type ShopReleases } from './domains/releases/shop-releases.ts';
+import { fileStoreFromEnv } from './file-store-from-env.ts';
+import type { FileStore } from './infra/storage/file-store.ts';
+import { serverLog } from './shop-settings.ts';
+import type { ShopSettings } from './shop-settings.ts';
 
 export type OpenedShop = {
   settings: ShopSettings;

@@ -5,8 +5,8 @@
  * API test (server/test/helpers/test-api.ts): nothing mounts the operator console by itself.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApi, type BuildApiOptions } from '../app.ts';
-import { buildOperatorApi, type OperatorApiOptions } from '../operator-app.ts';
+import { buildApi, type BuildApiOptions } from './app.ts';
+import { buildOperatorApi, type OperatorApiOptions } from './operator-app.ts';
 
 export type ShopServersOptions = {
   api: BuildApiOptions;

@@ -1,29 +1,31 @@
 /**
  * The composition root: one process of the shop, built from its settings for its role.
  * - ROLE=all (`npm start`): the shop's server (the API and the pages), the areas' static origin, the
- *   operator origin, and the background work (background-work.ts).
+ *   operator origin, and the background work (shop-work.ts).
  * - ROLE=web: the same servers; the background work is left to a worker.
  * - ROLE=worker: the background work; on PORT it answers health, readiness and metrics for the
  *   process supervisor (it is not a shop server: keep it off the balancer).
  * - STANDBY=1: built and ready, it waits for its supervisor's word before it works and listens.
  * Each domain brings its own routes (app.ts, operator-app.ts), jobs and metrics; this file only
- * decides which run in this process and hands each the settings and parts it needs.
+ * decides which run in this process and hands each the settings and parts it needs. Its pieces are
+ * the other top-level `shop-*.ts` files: settings, what a start opens, the two servers and their
+ * options, the pages, the background work, the start's lines.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ServerRole } from '../config.ts';
-import { canaryJobs, canarySeries } from '../domains/releases/canary-jobs.ts';
-import { releaseJobs, type ReleaseJobs } from '../domains/releases/release-jobs.ts';
-import { releasedFileCheck } from '../web/verified-files.ts';
-import { shopApiOptions } from './api-options.ts';
-import { startWork, type Closable, type StartedWork } from './background-work.ts';
-import { openShop } from './open-shop.ts';
-import { operatorOriginOptions } from './operator-origin.ts';
-import { hostPages } from './page-host.ts';
-import { serverLog } from './server-log.ts';
-import { buildShopServers, type ShopServers } from './servers.ts';
-import type { ShopSettings } from './settings.ts';
-import { standbyChannel } from './standby.ts';
-import { addressesBanner, shopLines, workerLines } from './start-lines.ts';
+import type { ServerRole } from './config.ts';
+import { canaryJobs, canarySeries } from './domains/releases/canary-jobs.ts';
+import { releaseJobs, type ReleaseJobs } from './domains/releases/release-jobs.ts';
+import { releasedFileCheck } from './web/verified-files.ts';
+import { shopApiOptions } from './shop-options.ts';
+import { startWork, type Closable, type StartedWork } from './shop-work.ts';
+import { openShop } from './shop-open.ts';
+import { operatorOriginOptions } from './shop-options.ts';
+import { hostPages } from './shop-pages.ts';
+import { serverLog } from './shop-settings.ts';
+import { buildShopServers, type ShopServers } from './shop-servers.ts';
+import type { ShopSettings } from './shop-settings.ts';
+import { standbyChannel } from './shop-work.ts';
+import { addressesBanner, shopLines, workerLines } from './shop-start-lines.ts';
 
 export type Shop = {
   /** The shop's server: the API and the pages (a worker's answers its health, readiness and metrics only). */

@@ -1,10 +1,10 @@
 /** The lines a server prints once it listens: where each part answers, and what runs in this process. */
 import { join } from 'node:path';
 import { REGISTRY_KEY, S3_CACHE_DIR } from '@shop/release';
-import { shownHost } from '../config.ts';
-import { FIRST_OPERATOR } from '../domains/operators/operator-admin.repository.ts';
-import { operatorCookieSecure } from '../infra/auth/operator-auth.ts';
-import type { OpenedShop } from './open-shop.ts';
+import { shownHost } from './config.ts';
+import { FIRST_OPERATOR } from './domains/operators/operator-admin.repository.ts';
+import { operatorCookieSecure } from './infra/auth/operator-auth.ts';
+import type { OpenedShop } from './shop-open.ts';
 
 /** What this process's background work said of itself at its start (null: this role runs none). */
 export type WorkLines = { backups: string | null; canaries: string | null };

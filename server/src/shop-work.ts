@@ -3,16 +3,16 @@
  * its supervisor says to take over): the outbox's jobs (started with the API), the canary watch,
  * backups, the integrity watch and the release tool's move requests. One process of a cluster runs
  * them (ROLE=all alone, or the worker beside web servers): one watcher decides, not every server.
+ * A standby waits for its supervisor's word first (standbyChannel, below).
  */
 import type { FastifyInstance } from 'fastify';
-import { scheduleBackups, type ServerBackupOptions } from '../backup/server-backups.ts';
-import type { ServerRole } from '../config.ts';
-import type { CanaryJobs } from '../domains/releases/canary-jobs.ts';
-import type { ReleaseJobs } from '../domains/releases/release-jobs.ts';
-import type { ReleasedFileCheck } from '../web/verified-files.ts';
-import type { OpenedShop } from './open-shop.ts';
-import type { StandbyChannel } from './standby.ts';
-import type { WorkLines } from './start-lines.ts';
+import { scheduleBackups, type ServerBackupOptions } from './backup/server-backups.ts';
+import type { ServerRole } from './config.ts';
+import type { CanaryJobs } from './domains/releases/canary-jobs.ts';
+import type { ReleaseJobs } from './domains/releases/release-jobs.ts';
+import type { ReleasedFileCheck } from './web/verified-files.ts';
+import type { OpenedShop } from './shop-open.ts';
+import type { WorkLines } from './shop-start-lines.ts';
 
 export type Closable = { close(): Promise<unknown> };
 
@@ -80,4 +80,41 @@ async function startShopWork(role: 'all' | 'web', { opened, api, jobs, canaries,
     backups: backups?.description ?? null,
     running: [canaryWatch, backups].filter((running) => running !== null),
   } satisfies StartedWork;
+}
+
+/**
+ * A standby (STANDBY=1, started by the cluster's supervisor with an IPC channel) is ready in every way
+ * but listening: its routes compiled, the database connected, the catalogue loading. It tells its
+ * supervisor so, and listens once told to (the ports of the server it replaces are free by then).
+ * Told before it is ready, it listens as soon as it is. A supervisor that goes away before telling it
+ * ends it. The message is awaited from the process's first moment, so none is missed.
+ */
+export type StandbyChannel = {
+  /** Waits until every server given is ready, says so, then until the supervisor says to take over. */
+  standBy(...servers: (FastifyInstance | null)[]): Promise<void>;
+};
+
+export function standbyChannel(log: (message: string) => void): StandbyChannel {
+  if (!process.send) throw new Error('STANDBY=1 needs an IPC channel to its supervisor');
+  let told = false;
+  const activated = new Promise<void>((resolve) => {
+    process.on('message', (message) => {
+      if (message !== 'activate') return;
+      told = true;
+      resolve();
+    });
+  });
+  process.once('disconnect', () => {
+    if (!told) process.exit(0);
+  });
+  return {
+    async standBy(...servers) {
+      await Promise.all(servers.map((server) => server?.ready()));
+      if (process.connected && !told) {
+        process.send!('standing-by');
+        log('standing by: ready to take over when told');
+      }
+      await activated;
+    },
+  };
 }
