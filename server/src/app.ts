@@ -37,8 +37,6 @@ import { checkoutRoutes } from './domains/ordering/checkout/index.ts';
 import { defaultCheckoutOptions, type CheckoutOptions } from './infra/checkout-options.ts';
 import { createMailer } from './infra/outbox/mailer.ts';
 import { MAIL_TOPIC, mailJobHandler } from './infra/outbox/mail-outbox.ts';
-import { DocumentsService } from './domains/ordering/documents/documents.service.ts';
-import { CONFIRMATION_TOPIC } from './domains/ordering/order-core/order-jobs.ts';
 import { healthRoutes } from './domains/ops/health/index.ts';
 import { seoRoutes } from './domains/catalog/seo/index.ts';
 import { orderRoutes } from './domains/ordering/orders/index.ts';
@@ -93,7 +91,10 @@ export type BuildApiOptions = {
   timeouts?: Partial<ServerTimeouts>;
   /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy); default none. */
   trustProxy?: string | false;
-  /** Orders, payments, documents and the operator's tools; defaults suit tests of other domains. */
+  /**
+   * The shop's settings: public address, card gateway, e-mail, bank account, invoice folder. Each
+   * domain gets them under their own names (ApiDeps), never as this bag; defaults suit tests of other domains.
+   */
   checkout?: CheckoutOptions;
   /** Contact form rate limit per address (default 5 messages in 10 minutes). */
   contactRateLimit?: RateLimitWindow;
@@ -106,11 +107,11 @@ export type BuildApiOptions = {
   /** New telemetry sessions per address (default 10 in 10 minutes). */
   telemetrySessionRateLimit?: RateLimitWindow;
   /**
-   * The part versions in force or in a canary (server.ts reads them from the release registry):
+   * The part versions in force or in a canary (the server reads them from the release registry: domains/releases/shop-releases.ts):
    * telemetry about any other version is dropped. Default: none, so nothing is kept.
    */
   releasedVersions?: () => Promise<ReleasedVersions>;
-  /** Maps client errors' stacks with the released source maps (server.ts: the origin's, verified); default none: kept as reported. */
+  /** Maps client errors' stacks with the released source maps (the server's: the origin's, verified); default none: kept as reported. */
   stackMapper?: StackMapper;
   /**
    * Complaint photos and invoice copies (infra/storage/file-store.ts; the server's: fileStoreFromEnv). Default:
@@ -237,13 +238,16 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
   const checkout = opts.checkout ?? defaultCheckoutOptions(join(tmpdir(), `shop-api-${process.pid}`));
   const mailer = createMailer({ outboxDir: checkout.outboxDir, smtpUrl: checkout.smtpUrl, from: checkout.mailFrom });
   outbox.handle(MAIL_TOPIC, mailJobHandler(mailer, checkout.mailFrom));
-  outbox.handle(CONFIRMATION_TOPIC, new DocumentsService(opts.db, checkout).confirmationJobHandler(mailer));
-  // The one dependency object, built from the infrastructure above; every domain plugin gets it as it is.
+  // The one dependency object, built from the infrastructure above; every domain plugin gets it as it is,
+  // each setting under its own name (a domain's jobs are its own: e.g. orders handle their confirmations).
   const deps: ApiDeps = {
     db: opts.db,
     dialect: opts.dialect,
     tokens: createTokenService(opts.jwtSecret),
-    checkout,
+    publicUrl: checkout.publicUrl,
+    gateway: { ...checkout.gateway, notifyUrl: checkout.notifyUrl },
+    mail: { smtpUrl: checkout.smtpUrl, from: checkout.mailFrom, outboxDir: checkout.outboxDir, mailer },
+    iban: checkout.iban,
     metrics,
     limits: {
       auth: opts.authRateLimit ?? DEFAULT_RATE_LIMITS.auth,

@@ -1,4 +1,8 @@
-/** What the checkout domains need beyond ApiDeps: documents and payments. */
+/**
+ * The shop's settings as an API is built with them (BuildApiOptions.checkout; tests spread
+ * `defaultCheckoutOptions`). The API hands them to its domains under their own names (ApiDeps:
+ * `publicUrl`, `gateway`, `mail`, `iban`), never as this one bag.
+ */
 export type CheckoutOptions = {
   /** Where .eml files go when no SMTP server is configured. */
   outboxDir: string;
@@ -19,6 +23,21 @@ export type CheckoutOptions = {
   notifyUrl: string | null;
   /** Bank account for transfers (PAY by square). */
   iban: string;
+};
+
+/** The card gateway as orders and payments talk to it: its address, the shared secret, and where it notifies. */
+export type CardGateway = CheckoutOptions['gateway'] & {
+  /** Where the gateway sends notifications; null: this API's own listen address. */
+  notifyUrl: string | null;
+};
+
+/** How the shop's e-mail leaves: over SMTP, or as .eml files in a folder; and who sends it. */
+export type MailSettings = {
+  /** SMTP connection URL; null: .eml files in `outboxDir`. */
+  smtpUrl: string | null;
+  /** The sender (MAIL_FROM). */
+  from: string;
+  outboxDir: string;
 };
 
 /** A sample Slovak IBAN (the bysquare documentation's) unless SHOP_IBAN is set. */

@@ -1,6 +1,7 @@
 import type { Db, DialectName } from '../db/database.ts';
 import type { TokenService } from './auth/auth.ts';
-import type { CheckoutOptions } from './checkout-options.ts';
+import type { CardGateway, MailSettings } from './checkout-options.ts';
+import type { Mailer } from './outbox/mailer.ts';
 import type { FileStore } from './storage/file-store.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { RateLimits } from './cache/rate-limit.ts';
@@ -31,8 +32,17 @@ export type ApiDeps = {
   dialect: DialectName;
   /** Sign-in tokens (HS256). */
   tokens: TokenService;
-  /** The shop's settings: card gateway, e-mail, public URL, bank account, data folders. */
-  checkout: CheckoutOptions;
+  /**
+   * The shop's public origin (PUBLIC_URL): links in e-mails and pages, the gateway's return address,
+   * the session cookie's Secure; configuration, never the request's Host.
+   */
+  publicUrl: string;
+  /** The card gateway (orders start payments there; payments and the operator's refunds call it back). */
+  gateway: CardGateway;
+  /** The shop's e-mail: how it leaves, its sender, and the mailer the outbox's jobs send with. */
+  mail: MailSettings & { mailer: Mailer };
+  /** The shop's bank account: transfer instructions (PAY by square), invoices, complaints' refunds. */
+  iban: string;
   /** Prometheus counters (also `app.metrics`). */
   metrics: Metrics;
   limits: RateLimits;

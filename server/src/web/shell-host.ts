@@ -4,7 +4,7 @@
  * (never cached), and index.html with the runtime configuration for every
  * other GET, so client-side routes work on a deep link and a reload.
  */
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -13,7 +13,6 @@ import { ApiError, notFound } from '../infra/http/errors.ts';
 import { readCookie } from '../infra/http/cookies.ts';
 import {
   isSourceMap,
-  isVersionName,
   originBook,
   publicRegistry,
   type PublicRegistry,
@@ -29,7 +28,8 @@ import { CONFIG_ID, CONFIG_READER, shellInline, shellPagePolicyFor, type PagePol
 import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
 import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
-import { dropValidatorsOfImmutable, IMMUTABLE } from './static-origin.ts';
+import { dropValidatorsOfImmutable } from './static-origin.ts';
+import { SHELLS, shellFiles } from './shell-files.ts';
 import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
 import { pageTypeOf } from '@shop/shared-kernel/contract';
 import {
@@ -107,19 +107,8 @@ export function sharedHtmlCacheControl(pageCacheMs: number): string {
   return seconds > 0 ? `public, max-age=0, s-maxage=${seconds}, stale-while-revalidate=${seconds}` : 'no-cache';
 }
 
-const SAFE_ASSET = /^[\w.-]+$/;
 /** The answer when the shell in force is not as it was signed: nothing of the page can be trusted. */
 const NOT_TRUSTED = 'Obchod je dočasne nedostupný: overujeme jeho verziu. Skúste to o chvíľu.';
-const SHELLS = 'shells/shell';
-/** How long an object store's list of the shell's versions is reused (ms); the directory's is read every time. */
-const SHELL_LIST_MS = 10_000;
-
-async function exists(path: string) {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-}
 
 /** This browser's canary bucket, from the cookie its shell keeps (`__Host-` over https); null before the shell first ran. */
 function canaryBucketOf(cookieHeader: string | undefined, https: boolean): number | null {
@@ -193,22 +182,6 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         onRefused: options.onRefusedVersion,
       })
     : null;
-  /** The shell's versions on the origin, for the files of tabs opened before the version in force. */
-  let listed: { at: number; versions: Promise<string[]> } | null = null;
-  async function shellVersions(): Promise<string[]> {
-    if (storage.local) return readdir(shellsDir).catch(() => [] as string[]);
-    if (!listed || Date.now() - listed.at > SHELL_LIST_MS) {
-      const versions = storage.list(SHELLS).then(
-        (names) => names.filter(isVersionName),
-        () => {
-          listed = null;
-          return [] as string[];
-        },
-      );
-      listed = { at: Date.now(), versions };
-    }
-    return listed.versions;
-  }
   /** The shell's page of a version, and the inline scripts and styles its pages have: its own, the config reader's and the consent notice's. */
   async function shellIndex(dir: string) {
     if (indexCache?.dir !== dir) {
@@ -229,35 +202,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
 
   // A preview link: the one browser that opens it loads the previewed area until it ends, expires or is revoked.
   const previewing = previewHost(app, { storage, book, previews: options.previews ?? null, https: options.publicUrl.startsWith('https:') });
-
-  /** Sends a hashed shell file from the version in force, or from an older one for open tabs; false: not there, or not as released. */
-  async function sendShellFile(reply: FastifyReply, folder: string, file: string): Promise<boolean> {
-    if (!SAFE_ASSET.test(file)) return false;
-    const current = (await readRegistry(storage)).shell?.dir ?? null;
-    const sendFrom = async (key: string): Promise<'sent' | 'absent' | 'refused'> => {
-      // On an object store a version is downloaded the first time one of its files is asked for.
-      const dir = await releasedFolder(storage, key);
-      if (!(await exists(join(dir, folder, file)))) return 'absent';
-      if (options.check && !(await options.check('shell', key.slice(SHELLS.length + 1), dir, folder === '.' ? file : `${folder}/${file}`)))
-        return 'refused';
-      // Sent as brotli, gzip or plain as the browser asks (precompressed siblings): a shared cache must keep one copy per encoding.
-      reply.header('cache-control', IMMUTABLE).header('vary', 'accept-encoding');
-      await reply.sendFile(file, join(dir, folder));
-      return 'sent';
-    };
-    if (current) {
-      const sent = await sendFrom(current);
-      if (sent !== 'absent') return sent === 'sent';
-    }
-    // Not in the version in force: a tab opened before it asks for its own version's files.
-    for (const version of await shellVersions()) {
-      const key = `${SHELLS}/${version}`;
-      if (key === current) continue;
-      const sent = await sendFrom(key);
-      if (sent !== 'absent') return sent === 'sent';
-    }
-    return false;
-  }
+  const shell = shellFiles({ storage, book, check: options.check });
 
   /** A rendered page compressed here in one piece (the compression plugin leaves an encoded answer alone), each encoding once per kept page. */
   const sendPage = (request: FastifyRequest, reply: FastifyReply, page: CachedPage) => {
@@ -279,7 +224,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // (/remoteEntry-<hash>.js). Federation chunk names are longer than a route parameter may be.
     const file = /^\/(assets\/)?([\w.-]+\.(?:js|css|svg|woff2))$/.exec(request.url);
     if (file) {
-      if (await sendShellFile(reply, file[1] ? 'assets' : '.', file[2] ?? '')) return reply;
+      if (await shell.send(reply, file[1] ? 'assets' : '.', file[2] ?? '')) return reply;
       return reply.code(404).type('text/plain').send('Not found');
     }
     // An old address the operator moved (a page of the shop or not) is answered before anything is rendered or reused.

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { buildApi, createDatabase, type ServerTimeouts } from '../../src/app.ts';
+import { createDatabase, type ServerTimeouts } from '../../src/app.ts';
 import type { Db, DialectName } from '../../src/db/database.ts';
 import { defaultCheckoutOptions, type CheckoutOptions } from '../../src/infra/checkout-options.ts';
 import { DEFAULT_RATE_LIMITS, type AuthRateLimit, type CheckoutRateLimit, type RateLimitWindow } from '../../src/infra/cache/rate-limit.ts';
@@ -14,7 +14,8 @@ import type { ResponseCacheOptions } from '../../src/infra/cache/response-cache.
 import type { LoggerOption } from '../../src/infra/observability/observability.ts';
 import type { ReadinessCheck, StackMapper } from '../../src/infra/deps.ts';
 import { releasePreviews } from '../../src/domains/releases/previews.repository.ts';
-import { buildOperatorApi, type OperatorApiOptions } from '../../src/operator-app.ts';
+import type { OperatorApiOptions } from '../../src/operator-app.ts';
+import { buildShopServers } from '../../src/shop-servers.ts';
 import { operatorAccounts, type OperatorAccountsOptions } from '../../src/domains/operators/operator-accounts.repository.ts';
 import { createMachineCredential } from '../../src/domains/operators/machine-credentials.repository.ts';
 import { localDirectoryStorage } from '@shop/release';
@@ -34,7 +35,7 @@ export type TestApi = {
   jwtSecret: string;
   /** Every route the API registered (method and URL pattern, and its schema when it has one). */
   routes: { method: string; url: string; schema?: FastifySchema }[];
-  /** The shop's server (buildApi). */
+  /** The shop's server (app.ts's buildApi, built with the operator origin by shop-servers.ts as the server builds them). */
   app: FastifyInstance;
   /** The operator origin's address (its own server, operator-app.ts, listening beside the shop's). */
   opsUrl: string;
@@ -151,63 +152,67 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
   const database = await createDatabase({ dataDir, databaseUrl });
   const jwtSecret = options.jwtSecret ?? randomBytes(32).toString('hex');
   const trustProxy = options.trustProxy === true ? '127.0.0.1' : options.trustProxy || undefined;
-  const app = buildApi({
-    db: options.database?.(database.db) ?? database.db,
-    dialect: database.dialect,
-    jwtSecret,
-    logger: options.logger ?? false,
-    ...(options.readiness ? { readiness: options.readiness } : {}),
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-    // Everything the API writes (outbox, invoices, photos) stays in the test's data directory, removed on close.
-    checkout: options.checkout?.(dataDir) ?? defaultCheckoutOptions(dataDir),
-    ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
-    ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
-    ...(options.telemetryRateLimit ? { telemetryRateLimit: options.telemetryRateLimit } : {}),
-    checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
-    ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
-    ...(options.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.sitemapUrlsPerFile } : {}),
-    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
-    ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
-    ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
-    ...(trustProxy ? { trustProxy } : {}),
-    ...(options.legacyMetricsToken ? { legacyMetricsToken: options.legacyMetricsToken } : {}),
-    ...(options.releasedVersions ? { releasedVersions: options.releasedVersions } : {}),
-    ...(options.stackMapper ? { stackMapper: options.stackMapper } : {}),
-    ...(options.telemetrySessionRateLimit ? { telemetrySessionRateLimit: options.telemetrySessionRateLimit } : {}),
+  // The operator origin is told its address (OPS_URL) when it is built: a port is chosen for it first.
+  const opsPort = await freePort();
+  const opsUrl = `http://127.0.0.1:${opsPort}`;
+  const { accounts, ...operatorOrigin } = options.operatorOrigin ?? {};
+  const { api: app, operatorOrigin: operatorApp } = buildShopServers({
+    api: {
+      db: options.database?.(database.db) ?? database.db,
+      dialect: database.dialect,
+      jwtSecret,
+      logger: options.logger ?? false,
+      ...(options.readiness ? { readiness: options.readiness } : {}),
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      // Everything the API writes (outbox, invoices, photos) stays in the test's data directory, removed on close.
+      checkout: options.checkout?.(dataDir) ?? defaultCheckoutOptions(dataDir),
+      ...(options.contactRateLimit ? { contactRateLimit: options.contactRateLimit } : {}),
+      ...(options.authRateLimit ? { authRateLimit: options.authRateLimit } : {}),
+      ...(options.telemetryRateLimit ? { telemetryRateLimit: options.telemetryRateLimit } : {}),
+      checkoutRateLimit: options.checkoutRateLimit ?? TEST_CHECKOUT_RATE_LIMIT,
+      ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
+      ...(options.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.sitemapUrlsPerFile } : {}),
+      ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+      ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
+      ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
+      ...(trustProxy ? { trustProxy } : {}),
+      ...(options.legacyMetricsToken ? { legacyMetricsToken: options.legacyMetricsToken } : {}),
+      ...(options.releasedVersions ? { releasedVersions: options.releasedVersions } : {}),
+      ...(options.stackMapper ? { stackMapper: options.stackMapper } : {}),
+      ...(options.telemetrySessionRateLimit ? { telemetrySessionRateLimit: options.telemetrySessionRateLimit } : {}),
+    },
+    // The operator origin beside it, as the server builds it.
+    operatorOrigin: {
+      logger: options.logger ?? false,
+      ...(trustProxy ? { trustProxy } : {}),
+      operatorUrl: opsUrl,
+      operators: operatorAccounts(database.db, accounts),
+      ...operatorOrigin,
+      console: {
+        storage: localDirectoryStorage(join(dataDir, 'ops-origin')),
+        previews: releasePreviews(database.db),
+        publicUrl: 'http://localhost:3000',
+        ...(typeof options.operatorConsole === 'function'
+          ? options.operatorConsole({ db: database.db, dataDir })
+          : options.operatorConsole),
+      },
+    },
   });
   const routes: TestApi['routes'] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
-  });
-  options.configure?.(app, { db: database.db, dataDir });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-
-  // The operator origin beside it, as server.ts builds it: its address is known only once it listens,
-  // so it is told its origin (OPS_URL) up front on a port chosen here.
-  const opsPort = await freePort();
-  const opsUrl = `http://127.0.0.1:${opsPort}`;
-  const { accounts, ...operatorOrigin } = options.operatorOrigin ?? {};
-  const operatorApp = buildOperatorApi(app, {
-    logger: options.logger ?? false,
-    ...(trustProxy ? { trustProxy } : {}),
-    operatorUrl: opsUrl,
-    operators: operatorAccounts(database.db, accounts),
-    ...operatorOrigin,
-    console: {
-      storage: localDirectoryStorage(join(dataDir, 'ops-origin')),
-      previews: releasePreviews(database.db),
-      publicUrl: 'http://localhost:3000',
-      ...(typeof options.operatorConsole === 'function' ? options.operatorConsole({ db: database.db, dataDir }) : options.operatorConsole),
-    },
   });
   const opsRoutes: TestApi['opsRoutes'] = [];
   operatorApp.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
       opsRoutes.push({ method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
   });
+  options.configure?.(app, { db: database.db, dataDir });
+  // The operator origin takes its chosen port first (as the server listens), before the API's own port is picked.
   await operatorApp.listen({ port: opsPort, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
 
   const send = async (base: string, method: string, path: string, options: Parameters<TestApi['request']>[2] = {}) => {
     const headers: Record<string, string> = { ...options.headers };

@@ -13,8 +13,8 @@ const INVALID = 'Prihlásenie je neplatné alebo vypršalo. Prihláste sa znova.
  * signature, an expired or revoked (logged-out) token, or a user who no longer exists; 403 for a
  * cross-origin unsafe request authenticated by the cookie (auth.ts, requestToken).
  */
-export async function requireUser(request: FastifyRequest, deps: Pick<ApiDeps, 'db' | 'tokens' | 'checkout'>): Promise<User> {
-  const token = requestToken(request, deps.checkout.publicUrl);
+export async function requireUser(request: FastifyRequest, deps: Pick<ApiDeps, 'db' | 'tokens' | 'publicUrl'>): Promise<User> {
+  const token = requestToken(request, deps.publicUrl);
   if (!token) throw unauthorized(SIGN_IN);
   const claims = await deps.tokens.verify(token);
   if (!claims) {

@@ -24,7 +24,7 @@ export type RefundsRecord = { pending: number; oldestPendingSince: string | null
 /** Rows of the day's CSP violation store per bucket and the limit (domains/ops/telemetry/csp-violations.repository.ts). */
 export type CspRowsRecord = { rows: Record<string, number>; limit: number };
 
-/** The canaries from the release registry and its history (server.ts reads them from the release storage). */
+/** The canaries from the release registry and its history (domains/releases/canary-jobs.ts reads them from the registry in force). */
 export type CanaryRecord = {
   /** Every area in the registry: each gets its abort counts at zero, so that a first abort is an increase. */
   areas: string[];

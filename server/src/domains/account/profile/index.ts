@@ -20,7 +20,7 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const service = new AccountService(deps.db, deps.tokens);
   const limiter = await registerAuthRateLimit(plugin, deps.limits.auth, deps.shared);
-  const { publicUrl } = deps.checkout;
+  const { publicUrl } = deps;
 
   /**
    * A token just issued goes to the browser as the HttpOnly session cookie; the body keeps it for
@@ -70,7 +70,7 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
     ...callRoute(accountCalls, 'POST /api/account/register'),
     handler: async (request, reply) => {
       await limiter.limit(request, 'count');
-      await service.register(request.body, deps.checkout.publicUrl);
+      await service.register(request.body, publicUrl);
       return reply.status(202).send({ data: { ok: true, message: ACCOUNT_MESSAGES.registered } });
     },
   });
@@ -79,7 +79,7 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
     ...callRoute(accountCalls, 'POST /api/account/password-reset'),
     handler: async (request, reply) => {
       await limiter.limit(request, 'count');
-      await service.requestReset(request.body.email, deps.checkout.publicUrl);
+      await service.requestReset(request.body.email, publicUrl);
       return reply.status(202).send({ data: { ok: true, message: ACCOUNT_MESSAGES.resetSent } });
     },
   });
@@ -105,7 +105,7 @@ export const accountRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) =
     ...callRoute(accountCalls, 'PUT /api/account/profile'),
     handler: async (request) => {
       const user = await requireUser(request, deps);
-      return { data: await service.updateProfile(user.id, request.body, deps.checkout.publicUrl) };
+      return { data: await service.updateProfile(user.id, request.body, publicUrl) };
     },
   });
 

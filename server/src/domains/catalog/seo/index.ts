@@ -50,7 +50,7 @@ export function robotsTxt(origin: string): string {
 }
 
 export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) => {
-  const origin = options.checkout.publicUrl;
+  const origin = options.publicUrl;
   const perFile = options.urlsPerFile ?? SITEMAP_URLS_PER_FILE;
   const repo = new SeoRepository(options.db);
   // A stream reads the whole catalogue: comparators fetch it now and then, so a few at once is plenty,

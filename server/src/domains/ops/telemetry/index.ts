@@ -64,7 +64,7 @@ function fromShopPage(request: FastifyRequest, shopOrigin: string): boolean {
 export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const limit = deps.limits.telemetry;
-  const { publicUrl } = deps.checkout;
+  const { publicUrl } = deps;
   const shopOrigin = new URL(publicUrl).origin;
   const { sessionKey } = deps.telemetry;
   await app.register(rateLimit, {

@@ -47,7 +47,7 @@ async function readForm(request: FastifyRequest): Promise<ComplaintForm> {
 
 export const complaintRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const complaints = new ComplaintService(deps.db, deps.checkout.iban, deps.files);
+  const complaints = new ComplaintService(deps.db, deps.iban, deps.files);
   await app.register(multipart, {
     limits: { fileSize: COMPLAINT_PHOTO_MAX_BYTES, files: COMPLAINT_PHOTO_MAX_COUNT, fields: 10, fieldSize: 4096, parts: 20 },
   });

@@ -3,7 +3,7 @@ import type { SiteData } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../db/database.ts';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import type { JobHandler } from '../../../infra/outbox/outbox.ts';
-import type { CheckoutOptions } from '../../../infra/checkout-options.ts';
+import type { ApiDeps } from '../../../infra/deps.ts';
 import { ContentRepository } from '../../content/site/content.repository.ts';
 import { orderFacts } from '../order-core/order-detail.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
@@ -19,14 +19,14 @@ async function siteData(db: DbOrTrx): Promise<SiteData> {
   return site;
 }
 
-/**
- * The order's documents, rendered from the order as it is stored. `settings`: the shop's account
- * (transfer instructions, invoice), its public address (links) and the sender of its e-mail.
- */
+/** What the documents show of the shop: its account (transfer instructions, invoice), its public address (links), its e-mail's sender. */
+export type DocumentSettings = { iban: string; publicUrl: string; mailFrom: string };
+
+/** The order's documents, rendered from the order as it is stored. */
 export class DocumentsService {
   constructor(
     private readonly db: DbOrTrx,
-    private readonly settings: Pick<CheckoutOptions, 'iban' | 'publicUrl' | 'mailFrom'>,
+    private readonly settings: DocumentSettings,
   ) {}
 
   /** The confirmation e-mail; a transfer's PAY by square code drawn once, as the PNG the e-mail carries. */
@@ -56,4 +56,9 @@ export class DocumentsService {
     const site = await siteData(this.db);
     return renderInvoicePdf(await orderFacts(this.db, order, this.settings.iban, { site }), site, this.settings.iban);
   }
+}
+
+/** The documents of the API's orders, with the shop's settings as the API was given them. */
+export function orderDocuments(deps: Pick<ApiDeps, 'db' | 'iban' | 'publicUrl' | 'mail'>): DocumentsService {
+  return new DocumentsService(deps.db, { iban: deps.iban, publicUrl: deps.publicUrl, mailFrom: deps.mail.from });
 }

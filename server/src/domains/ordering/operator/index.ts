@@ -13,7 +13,7 @@ import { accountCalls, checkoutCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError, notFound } from '../../../infra/http/errors.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
-import { DocumentsService } from '../documents/documents.service.ts';
+import { orderDocuments } from '../documents/documents.service.ts';
 import { queueConfirmation } from '../order-core/order-jobs.ts';
 import { ORDER_NOT_FOUND, orderByNumber } from '../order-core/order-access.ts';
 import { orderDetail } from '../order-core/order-detail.ts';
@@ -31,9 +31,9 @@ const audited = (request: FastifyRequest, action: string, detail: string) => req
 
 export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const documents = new DocumentsService(deps.db, deps.checkout);
-  const history = new OrderHistoryService(deps.db, deps.checkout.iban);
-  const complaints = new ComplaintService(deps.db, deps.checkout.iban, deps.files);
+  const documents = orderDocuments(deps);
+  const history = new OrderHistoryService(deps.db, deps.iban);
+  const complaints = new ComplaintService(deps.db, deps.iban, deps.files);
 
   const load = async (number: string) => {
     const order = await orderByNumber(deps.db, number);
@@ -47,7 +47,7 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
     handler: async (request) => {
       const order = await load(request.params.number);
       await audited(request, 'order-read', `objednávka ${order.order_number}`);
-      return { data: await orderDetail(deps.db, order, deps.checkout.iban) };
+      return { data: await orderDetail(deps.db, order, deps.iban) };
     },
   });
 
@@ -104,7 +104,7 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
       const order = await load(request.params.number);
       await queueConfirmation(deps.db, order.order_id, true);
       await audited(request, 'email-send', `objednávka ${order.order_number}`);
-      return { data: { to: order.email, outbox: deps.checkout.smtpUrl === null } };
+      return { data: { to: order.email, outbox: deps.mail.smtpUrl === null } };
     },
   });
 
@@ -121,7 +121,7 @@ export const operatorRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
         await audited(request, 'order-paid', `objednávka ${order.order_number}`);
       }
       const fresh = (await orderByNumber(deps.db, order.order_number))!;
-      return { data: await orderDetail(deps.db, fresh, deps.checkout.iban) };
+      return { data: await orderDetail(deps.db, fresh, deps.iban) };
     },
   });
 

@@ -12,7 +12,7 @@ import { OrderHistoryService } from './order-history.service.ts';
 
 export const orderHistoryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
-  const orders = new OrderHistoryService(deps.db, deps.checkout.iban);
+  const orders = new OrderHistoryService(deps.db, deps.iban);
 
   app.route({
     ...callRoute(accountCalls, 'GET /api/account/orders'),

@@ -6,20 +6,21 @@ import { checkoutCalls, OrderToken } from '@shop/shared-kernel/schemas';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import { forbidden, notFound } from '../../../infra/http/errors.ts';
 import { requireUser } from '../../../infra/auth/require-user.ts';
-import type { CheckoutOptions } from '../../../infra/checkout-options.ts';
+import type { CardGateway } from '../../../infra/checkout-options.ts';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { optionalUser } from '../../../infra/auth/optional-user.ts';
 import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit } from '../checkout/rate-limit.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
-import { DocumentsService } from '../documents/documents.service.ts';
+import { orderDocuments } from '../documents/documents.service.ts';
+import { CONFIRMATION_TOPIC } from '../order-core/order-jobs.ts';
 import { cardProvider, providerFor, type PaymentProvider } from '../payments/providers.ts';
 import { ORDER_MESSAGES, OrderService } from './order.service.ts';
 import { orderByToken } from '../order-core/order-access.ts';
 import { orderDetail } from '../order-core/order-detail.ts';
 
 /** Where the gateway notifies: the configured URL, or this API's own loopback address. */
-function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
-  if (opts.notifyUrl) return opts.notifyUrl;
+function notifyUrl(app: FastifyInstance, gateway: CardGateway): string {
+  if (gateway.notifyUrl) return gateway.notifyUrl;
   const address = app.server.address() as AddressInfo | null;
   const host = !address || address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
   return `http://${host.includes(':') ? `[${host}]` : host}:${address?.port ?? 80}/api/payments/notify`;
@@ -37,17 +38,19 @@ function notifyUrl(app: FastifyInstance, opts: CheckoutOptions): string {
 export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   await registerCheckoutRateLimit(plugin, deps.limits.checkout.allowList, deps.shared, 'orders');
-  const card = cardProvider(deps.checkout.gateway);
+  const card = cardProvider(deps.gateway);
   const provider = (code: string): PaymentProvider => providerFor(code, card);
   const orders = new OrderService(deps.db);
-  const documents = new DocumentsService(deps.db, deps.checkout);
+  const documents = orderDocuments(deps);
+  // The confirmation a placed order queued in its transaction, sent by whichever process takes the outbox's jobs.
+  plugin.outbox.handle(CONFIRMATION_TOPIC, documents.confirmationJobHandler(deps.mail.mailer));
 
   const startPayment = async (order: OrderRow): Promise<string | null> => {
-    const publicUrl = deps.checkout.publicUrl;
+    const publicUrl = deps.publicUrl;
     const result = await provider(order.payment_code).start(order, {
       db: deps.db,
       returnUrl: `${publicUrl}${shopPaths.payment('pending', order.order_token)}`,
-      notifyUrl: notifyUrl(app, deps.checkout),
+      notifyUrl: notifyUrl(app, deps.gateway),
     });
     return result.redirectUrl;
   };
@@ -72,7 +75,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
       }
       reply.status(created ? 201 : 200);
       // The order as placed: starting a payment adds the gateway's page, not a change to the order.
-      return { data: { order: await orderDetail(deps.db, order, deps.checkout.iban, { lines }), redirectUrl } };
+      return { data: { order: await orderDetail(deps.db, order, deps.iban, { lines }), redirectUrl } };
     },
   });
 
@@ -81,7 +84,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     handler: async (request) => {
       const order = await orderByToken(deps.db, request.params.token);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
-      return { data: await orderDetail(deps.db, order, deps.checkout.iban) };
+      return { data: await orderDetail(deps.db, order, deps.iban) };
     },
   });
 
@@ -92,7 +95,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
       const redirectUrl = await orders.payAgain(order, startPayment);
       const fresh = (await orderByToken(deps.db, order.order_token))!;
-      return { data: { order: await orderDetail(deps.db, fresh, deps.checkout.iban), redirectUrl } };
+      return { data: { order: await orderDetail(deps.db, fresh, deps.iban), redirectUrl } };
     },
   });
 

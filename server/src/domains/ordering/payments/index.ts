@@ -26,7 +26,7 @@ const CANCEL_REASON = 'Platba nahradená novším pokusom alebo objednávka už 
  */
 export const paymentRoutes: FastifyPluginAsync<ApiDeps> = async (app, deps) => {
   const { db } = deps;
-  const gateway = deps.checkout.gateway;
+  const gateway = deps.gateway;
   // Encapsulated: only this plugin reads JSON as text, to check the signature over the exact bytes.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 

@@ -1,0 +1,78 @@
+/**
+ * The canaries in a server process: the watch that aborts or promotes them (run by the process that
+ * runs background work) and their series in every server's metrics. A canary is judged on the
+ * shoppers' telemetry: its client error rate, its field Web Vitals (per telemetry session, each its
+ * worst value, as the error rate is), and, in an abort for errors, its most reported error group (its
+ * stack mapped with the canary's source maps); a version it promotes is checked against its signed files.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { startCanaryWatch, type AreaName, type CanaryPolicy, type VersionHealth, type VitalsReader } from '@shop/release';
+import type { Db } from '../../db/database.ts';
+import { canaryMetrics, type Metrics } from '../../infra/observability/metrics.ts';
+import { clientHealth } from '../ops/telemetry/client-health.ts';
+import { sessionVitals } from '../ops/telemetry/client-sessions.repository.ts';
+import { topClientError } from '../ops/telemetry/client-errors.repository.ts';
+import type { ShopReleases } from './shop-releases.ts';
+
+type CanaryInputs = {
+  health: (since: Date) => Promise<VersionHealth[]>;
+  /** The field Web Vitals per area version; absent: the watch judges error rates only. */
+  vitals?: VitalsReader;
+  integrity: ShopReleases['integrity'];
+  policy: Required<CanaryPolicy>;
+  book: ShopReleases['book'];
+  /** The canary's most reported client error group, named in an abort for errors. */
+  topError: (area: AreaName, version: string, since: Date) => Promise<string | null>;
+};
+
+export type CanaryJobs = {
+  /** Watches the canaries until the answer's `close()` (the process's stop). */
+  start(log: FastifyBaseLogger): { close(): Promise<void> };
+  /** The start's line about the watch: what aborts a canary, and whether one is promoted on its own. */
+  description: string;
+};
+
+export function canaryJobs(options: { db: Db; releases: ShopReleases; policy: Required<CanaryPolicy> }): CanaryJobs {
+  const { db, releases } = options;
+  const inputs: CanaryInputs = {
+    health: (since) => clientHealth(db, since),
+    integrity: releases.integrity,
+    policy: options.policy,
+    vitals: sessionVitals(db),
+    book: releases.book,
+    topError: (area, version, since) => topClientError(db, area, version, since),
+  };
+  return {
+    start(log) {
+      const watch = startCanaryWatch({ storage: releases.storage, ...inputs, log: log.child({ component: 'canary-watch' }) });
+      return { close: async () => watch.stop() };
+    },
+    description: describeCanaryWatch(inputs),
+  };
+}
+
+/** The canaries in /api/metrics, from the registry and its history: the same on every server. */
+export function canarySeries(metrics: Metrics, book: ShopReleases['book']): void {
+  canaryMetrics(metrics.registry, async () => {
+    const [registry, history] = await Promise.all([book.read(), book.history()]);
+    return {
+      areas: Object.keys(registry.areas),
+      running: Object.entries(registry.canaries ?? {}).map(([area, canary]) => ({ area, share: canary?.share ?? 0 })),
+      aborts: history
+        .filter((move) => move.action === 'abort')
+        .map((move) => ({ area: move.part, who: move.who, reason: move.reason ?? null })),
+    };
+  });
+}
+
+function describeCanaryWatch({ policy, vitals }: CanaryInputs): string {
+  const { speed } = policy;
+  const speedRule = vitals
+    ? `, or their field p75 INP/LCP is worse by > ${Math.round(speed.margin * 100)} % and > ${speed.floorMs.inp}/${speed.floorMs.lcp} ms over ≥ ${speed.minSamples} samples each side`
+    : ' (speed not judged: no Web Vitals reader)';
+  const promotion =
+    policy.autoPromoteMs > 0
+      ? `promoted automatically after ${policy.autoPromoteMs / 1000} s without regression`
+      : 'promoted by an operator (CANARY_AUTO_PROMOTE_MS=0)';
+  return `canaries aborted when their client error rate exceeds the stable one by ${(policy.margin * 100).toFixed(1)} points over ≥ ${policy.minViews} page views${speedRule}; ${promotion} (checked every ${policy.intervalMs / 1000} s)`;
+}

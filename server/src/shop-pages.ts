@@ -1,0 +1,67 @@
+/**
+ * The shop's pages on the shop's server, and the areas' static origin beside it: the operator's
+ * document links, the registry's event stream for open tabs, the areas' released files (the shell's
+ * fallback when ASSET_ORIGIN fails), and the shell's pages, rendered in the sandbox, from the
+ * registry in force. A released file is sent only as signed; what is not goes to the integrity watch.
+ */
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { ReleaseJobs } from './domains/releases/release-jobs.ts';
+import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
+import { operatorLinks } from './web/operator-links.ts';
+import { registryEvents } from './web/registry-events.ts';
+import { shellHost } from './web/shell-host.ts';
+import { buildStaticOrigin, releasedFilesOnShopOrigin } from './web/static-origin.ts';
+import type { ReleasedFileCheck } from './web/verified-files.ts';
+import type { OpenedShop } from './shop-open.ts';
+
+export type PageHostOptions = {
+  opened: OpenedShop;
+  jobs: ReleaseJobs;
+  /** Sends a released file only with the bytes its signed manifest lists. */
+  releasedFiles: ReleasedFileCheck;
+  /** The card gateway's origin, where the shop's payment form may go. */
+  gatewayOrigin: string;
+};
+
+/** Adds the pages to the shop's server; answers the areas' static origin (not listening yet). */
+export async function hostPages(app: FastifyInstance, options: PageHostOptions): Promise<FastifyInstance> {
+  const { opened, jobs, releasedFiles } = options;
+  const { settings, releases } = opened;
+  const { server: config } = settings;
+  const { storage, book } = releases;
+  operatorLinks(app, { opsUrl: config.opsUrl });
+  registryEvents(app, { storage, book });
+  // The areas' released files on the shop's own origin too: the shell's fallback when ASSET_ORIGIN fails.
+  await releasedFilesOnShopOrigin(app, { storage, check: releasedFiles });
+  await app.register(shellHost, {
+    storage,
+    book,
+    assetOrigin: config.assetOrigin,
+    gtmId: config.gtmId,
+    registryPollMs: config.registryPollMs,
+    telemetrySample: config.telemetrySample,
+    previews: releases.previews,
+    publicUrl: settings.publicUrl,
+    serverRender: config.serverRender,
+    renderers: config.renderers,
+    // Every server's failures in one table, so /ops lists them all (the log line has them too).
+    onRenderFailure: (failure) =>
+      void recordRenderFailure(opened.database.db, {
+        at: new Date(),
+        part: failure.part,
+        version: failure.version,
+        reason: failure.reason,
+        path: failure.url.split('?')[0] ?? '/',
+        requestId: failure.requestId,
+        server: `${hostname()}:${process.pid}`,
+        message: failure.message,
+      }).catch((error: unknown) => app.log.error({ err: error }, 'could not record a failed server render')),
+    ...(config.serverCache ? {} : { pageCacheMs: 0 }),
+    gatewayOrigin: options.gatewayOrigin,
+    integrity: releases.integrity,
+    check: releasedFiles,
+    onRefusedVersion: (refused) => jobs.refusedVersion(refused),
+  });
+  return buildStaticOrigin({ storage, logger: app.log, check: releasedFiles });
+}
