@@ -7,7 +7,7 @@ import { areaViteConfig, type AreaRoute } from '@shop/shared-kernel/federation';
 // eslint-disable-next-line no-restricted-imports -- the pages other parts link to: their paths are the kernel contract's
 import { shopRoutePatterns as paths } from '../shared-kernel/src/contract/shop-paths.ts';
 
-// The catalogue area's public face: one exposed module per page.
+// The catalog area's public face: one exposed module per page.
 export const exposes = {
   './HomePage': './src/pages/home-page.tsx',
   './CategoryPage': './src/pages/category-page.tsx',

@@ -47,9 +47,9 @@ test('every area loads from its own origin at the version the registry names, sh
   expect(ownCopies).toEqual([]);
 });
 
-test('with the catalogue entry answering 404 the shell still starts, the basket works, and retry recovers', async ({ page }) => {
+test('with the catalog entry answering 404 the shell still starts, the basket works, and retry recovers', async ({ page }) => {
   await page.route(`${assetOrigin}/remotes/catalog/**/remoteEntry.js`, (route) => route.fulfill({ status: 404, body: 'Not found' }));
-  const why = 'the catalogue entry answers 404 on purpose, so the area cannot load';
+  const why = 'the catalog entry answers 404 on purpose, so the area cannot load';
   expectPageErrors(page, failedLoad(404, '/remotes/catalog/'), why);
   expectPageErrors(page, /AreaLoadError: Area catalog could not load/, why);
   await page.goto('/');
@@ -64,7 +64,7 @@ test('with the catalogue entry answering 404 the shell still starts, the basket 
   await page.goBack();
   await expect(failure).toBeVisible();
 
-  // The entry is back: retry loads the catalogue without a page reload.
+  // The entry is back: retry loads the catalog without a page reload.
   await page.unroute(`${assetOrigin}/remotes/catalog/**/remoteEntry.js`);
   await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
   await failure.getByRole('button', { name: 'Skúsiť znova' }).click();

@@ -2,7 +2,7 @@ import type { Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
 /**
- * Prefetch on intent: a product link hovered, focused or scrolled into view loads the catalogue's
+ * Prefetch on intent: a product link hovered, focused or scrolled into view loads the catalog's
  * product page module and asks for the product's data (its route data) before the click, within a
  * budget per page, and never when the browser asks to save data. The page's policy and the import
  * map's integrity hold for all of it (every e2e test fails on a policy violation).
@@ -52,7 +52,7 @@ test('hovering a product link loads its page module and data before the click; t
   expect(fetched.slice(1).every((size) => size === 0)).toBe(true);
 });
 
-/** The page a catalogue data call warms (its route data): `/c/<category>`, `/p/<product>`, `/`; null for anything else. */
+/** The page a catalog data call warms (its route data): `/c/<category>`, `/p/<product>`, `/`; null for anything else. */
 function targetOf(url: string): string | null {
   const { pathname, searchParams } = new URL(url);
   if (pathname === '/api/home' || pathname === '/api/blog') return '/';
@@ -69,7 +69,7 @@ test('links in view are prefetched when idle, within the page’s budget; hoveri
     if (request.method() === 'GET' && new URL(request.url()).pathname.startsWith('/api/')) calls.push(request.url());
   });
   await openCategory(page);
-  // The page's own data came with its server render; anything else of the catalogue is warmed ahead.
+  // The page's own data came with its server render; anything else of the catalog is warmed ahead.
   const own = '/c/hruba-stavba';
   const inView = () => new Set(calls.map(targetOf).filter((target): target is string => target !== null && target !== own));
   // The links of the page in view (not the header's), once the browser is idle: a few, each once.

@@ -2,7 +2,7 @@
  * The first view of public pages comes rendered by the server, from the versions in force:
  * what crawlers, link previews and a phone without JavaScript see, the right HTTP status, and a
  * browser that hydrates the same markup (no mismatch, no second request for the page's data),
- * also right after a deploy and a rollback of the catalogue area.
+ * also right after a deploy and a rollback of the catalog area.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ test.afterAll(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The catalogue build with the home page's heading changed, in its browser and its server build alike. */
+/** The catalog build with the home page's heading changed, in its browser and its server build alike. */
 function changedCatalogBuild(label: string): string {
   const dist = mkdtempSync(join(tmpdir(), 'catalog-next-'));
   made.push(dist);
@@ -200,7 +200,7 @@ test('the browser hydrates what the server rendered: no mismatch, no second requ
   expect(problems).toEqual([]);
 });
 
-test("a deploy of a changed catalogue shows on the server's next page and hydrates without mismatch; a rollback brings the old text back in both", async ({
+test("a deploy of a changed catalog shows on the server's next page and hydrates without mismatch; a rollback brings the old text back in both", async ({
   page,
   request,
 }) => {

@@ -1,5 +1,5 @@
 /**
- * The data of the catalogue's server-rendered routes (the route names of vite.config.ts): the same
+ * The data of the catalog's server-rendered routes (the route names of vite.config.ts): the same
  * calls the pages give `useResource`, so the shop's server loads all of a page's data at once and
  * renders it a single time. route-data.test.tsx renders every route with only this data.
  */

@@ -1,5 +1,5 @@
 /**
- * Structured data (schema.org JSON-LD) of the catalogue's pages, for search engines and price
+ * Structured data (schema.org JSON-LD) of the catalog's pages, for search engines and price
  * comparators: a product with its offers (price in EUR with VAT, after the sale, availability)
  * and the breadcrumb trail. Prices come from the kernel's one price rule.
  */

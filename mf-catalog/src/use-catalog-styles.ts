@@ -1,7 +1,7 @@
 import { useAreaStyles } from '@shop/shared-kernel/react';
 import css from './catalog.css?inline';
 
-/** Adds the catalogue's styles once, from whichever page loads first. */
+/** Adds the catalog's styles once, from whichever page loads first. */
 export function useCatalogStyles(): void {
   useAreaStyles('catalog', css);
 }

@@ -123,11 +123,11 @@ export type BuildApiOptions = {
   /** Addresses per sitemap file (default 50,000, the protocol's limit; tests split with fewer). */
   sitemapUrlsPerFile?: number;
   /**
-   * The public catalogue's response cache (infra/cache/response-cache.ts); default DEFAULT_RESPONSE_CACHE.
-   * `false`: every call computes its answer (measuring the database queries, tools/bench/catalogue/catalogue-bench.ts).
+   * The public catalog's response cache (infra/cache/response-cache.ts); default DEFAULT_RESPONSE_CACHE.
+   * `false`: every call computes its answer (measuring the database queries, tools/bench/catalog/catalog-bench.ts).
    */
   responseCache?: ResponseCacheOptions | false;
-  /** Redis shared with the other servers (REDIS_URL; infra/cache/shared-state.ts): rate limits, catalogue changes. Default none: one server. */
+  /** Redis shared with the other servers (REDIS_URL; infra/cache/shared-state.ts): rate limits, catalog changes. Default none: one server. */
   redisUrl?: string;
   /** Whether this process carries out the outbox's jobs (default true; false for a web server beside separate workers). */
   backgroundJobs?: boolean;
@@ -136,7 +136,7 @@ export type BuildApiOptions = {
    * background (domains/catalog/products/repository/listing-index.ts), so that no shopper's request after a
    * start or a restart pays for it. Default false (tests load categories as they ask for them).
    */
-  warmCatalogue?: boolean;
+  warmCatalog?: boolean;
   /**
    * The migration path off the retired shared operator token (METRICS_OPERATOR_TOKEN=on): while
    * given, /api/metrics takes this token too, so a Prometheus not yet moved to its metrics credential
@@ -263,7 +263,7 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     },
     readiness: opts.readiness ?? [],
     onClientLoadFailure: opts.onClientLoadFailure ?? (() => undefined),
-    warmCatalogue: opts.warmCatalogue ?? false,
+    warmCatalog: opts.warmCatalog ?? false,
     shared,
     files:
       opts.files ??
@@ -292,11 +292,11 @@ export function buildApi(opts: BuildApiOptions): FastifyInstance {
     async (api) => {
       api.setNotFoundHandler(notFoundHandler);
       sessionAnswers(api, checkout.publicUrl);
-      // The public, anonymous, read-only catalogue: its GET answers are cached (and nothing else is).
-      await api.register(async (publicCatalogue) => {
-        cachePublicResponses(publicCatalogue, responseCache);
-        await publicCatalogue.register(catalogRoutes, deps);
-        await publicCatalogue.register(searchRoutes, deps);
+      // The public, anonymous, read-only catalog: its GET answers are cached (and nothing else is).
+      await api.register(async (publicCatalog) => {
+        cachePublicResponses(publicCatalog, responseCache);
+        await publicCatalog.register(catalogRoutes, deps);
+        await publicCatalog.register(searchRoutes, deps);
       });
       for (const domain of [
         contentRoutes,

@@ -35,7 +35,7 @@ export type ServerConfig = {
    */
   trustProxy: string | false;
   databaseUrl: string | undefined;
-  /** REDIS_URL: Redis shared by several servers (rate limits, catalogue changes); unset: one server keeps them in the process. */
+  /** REDIS_URL: Redis shared by several servers (rate limits, catalog changes); unset: one server keeps them in the process. */
   redisUrl: string | undefined;
   /**
    * ROLE: `all` (default: one server does everything), `web` (answers shoppers; leaves the background
@@ -52,7 +52,7 @@ export type ServerConfig = {
   registryPollMs: number;
   /** SERVER_RENDER=off: public pages render in the browser only (the benchmark's comparison); default on. */
   serverRender: boolean;
-  /** SERVER_CACHE=off: no response cache for the catalogue and no page cache (the benchmark's comparison); default on. */
+  /** SERVER_CACHE=off: no response cache for the catalog and no page cache (the benchmark's comparison); default on. */
   serverCache: boolean;
   /**
    * The server-render sandbox: RENDERERS processes (default one per core), each an isolate of at most

@@ -42,7 +42,7 @@ export function shopApiOptions(opened: OpenedShop, role: ServerRole, wiring: Api
     // A standby worker takes no job before it takes over (then its outbox starts).
     backgroundJobs: role !== 'web' && !config.standby,
     // The servers that answer shoppers load the filtered listings' index ahead of their first requests.
-    warmCatalogue: role !== 'worker',
+    warmCatalog: role !== 'worker',
     files: opened.files,
     ...(config.serverCache ? {} : { responseCache: false as const }),
     // The release registry is what the shell is served from: without it the shop cannot answer pages.

@@ -84,7 +84,7 @@ async function startShopWork(role: 'all' | 'web', { opened, api, jobs, canaries,
 
 /**
  * A standby (STANDBY=1, started by the cluster's supervisor with an IPC channel) is ready in every way
- * but listening: its routes compiled, the database connected, the catalogue loading. It tells its
+ * but listening: its routes compiled, the database connected, the catalog loading. It tells its
  * supervisor so, and listens once told to (the ports of the server it replaces are free by then).
  * Told before it is ready, it listens as soon as it is. A supervisor that goes away before telling it
  * ends it. The message is awaited from the process's first moment, so none is missed.

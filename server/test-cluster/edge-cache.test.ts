@@ -12,11 +12,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PAGE_CACHE_MS } from '../src/web/shell-host.ts';
 import { changedFrom } from './helpers/changed-from.ts';
-import { CATALOGUE_CHANNEL } from '../src/infra/cache/shared-state.ts';
+import { CATALOG_CHANNEL } from '../src/infra/cache/shared-state.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The cluster's Redis, where catalogue changes are announced (global-setup.mjs). */
+    /** The cluster's Redis, where catalog changes are announced (global-setup.mjs). */
     clusterRedisUrl: string;
   }
 }
@@ -100,7 +100,7 @@ function release(args: string[]): string {
   return run.stdout + run.stderr;
 }
 
-/** A new build of the catalogue area (a copy of its dist with one byte changed), in the data directory. */
+/** A new build of the catalog area (a copy of its dist with one byte changed), in the data directory. */
 function nextCatalogBuild(name: string): string {
   const dir = join(cluster.dataDir, name);
   rmSync(dir, { recursive: true, force: true });
@@ -161,11 +161,11 @@ describe('nginx keeps public pages', () => {
     const oldPrice = priceOf(old.last.html);
     expect(oldPrice).toBeDefined();
 
-    // The catalogue is written, and the change announced to every server as every writer of catalogue rows does.
+    // The catalog is written, and the change announced to every server as every writer of catalog rows does.
     await db.query('update variants set v_sell_price = v_sell_price + 10000 where v_id = $1', [product.v_id]);
     const redis = new Redis(redisUrl);
     try {
-      await redis.publish(CATALOGUE_CHANNEL, JSON.stringify({ from: 'edge-cache-test', change: { kind: 'all' } }));
+      await redis.publish(CATALOG_CHANNEL, JSON.stringify({ from: 'edge-cache-test', change: { kind: 'all' } }));
     } finally {
       redis.disconnect();
     }

@@ -247,10 +247,10 @@ describe('two shop servers behind nginx on PostgreSQL and Redis', () => {
     expect(await waitFor(() => tabs.every((t) => t.revisions.length >= 1), 5_000)).toBe(true);
     const first = tabs[0]!.revisions[0];
     expect(tabs[1]!.revisions[0]).toBe(first);
-    // A team deploys a new catalogue version with the release command on this machine.
+    // A team deploys a new catalog version with the release command on this machine.
     const next = join(cluster.dataDir, 'catalog-next');
     cpSync(join(import.meta.dirname, '..', '..', 'mf-catalog', 'dist'), next, { recursive: true });
-    appendFileSync(join(next, 'remoteEntry.js'), '\n/* the next catalogue release */\n');
+    appendFileSync(join(next, 'remoteEntry.js'), '\n/* the next catalog release */\n');
     const deployed = spawnSync(
       process.execPath,
       ['dist/release/cli.js', 'deploy', 'catalog', '--dist', next, '--no-build', '--reason', 'cluster test'],

@@ -47,7 +47,7 @@ describe('blog', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('serves a post with its tags and links into the catalogue', async () => {
+  it('serves a post with its tags and links into the catalog', async () => {
     const post = await api.get<{ data: BlogPost }>('/api/blog/post/ako-vybrat-aku-vrtacku');
     expect(post.status).toBe(200);
     expect(post.body.data.title).toBe('Ako vybrať aku vŕtačku');

@@ -1,5 +1,5 @@
 /**
- * Bounded work per catalogue and search request: too many filters, values or brands are refused in
+ * Bounded work per catalog and search request: too many filters, values or brands are refused in
  * milliseconds with a Slovak 400, the limits themselves are answered, unknown or non-filterable
  * attributes cost one query for all of them, the facets run a bounded number of queries, and a
  * request at the limit does not keep another shopper waiting.
@@ -86,7 +86,7 @@ function counting(db: Db) {
   return { db: db.withPlugin(plugin), queries: () => queries };
 }
 
-describe('catalogue request limits', () => {
+describe('catalog request limits', () => {
   it.each(['/api/products/facets', '/api/products'])('1,200 attribute filters on %s: 400 in milliseconds', async (path) => {
     const query = Array.from({ length: 1200 }, (_, i) => `f${i + 1}=a`).join('&');
     await refused(`${path}?category=hruba-stavba&${query}`, /^Neplatná požiadavka: príliš veľa hodnôt/);

@@ -4,7 +4,7 @@ import { salePercent, unitPriceBeforeSale, unitPriceWithVat } from '@shop/shared
 import { lowestPriceBefore } from '../src/domains/catalog/products/repository/price-history.ts';
 import { startTestApi } from './helpers/test-api.ts';
 import { CatalogRepository } from '../src/domains/catalog/products/repository/catalog.repository.ts';
-import { catalogueChanged } from '../src/infra/cache/catalogue-version.ts';
+import { catalogChanged } from '../src/infra/cache/catalog-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -83,9 +83,9 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
     const d = await detail('tehla-porotherm-30-profi');
     const v = d.variants[0]!;
     const before = await api.db.selectFrom('price_history').select(['ph_price']).where('v_id', '=', v.v_id).execute();
-    // A price change as the back office makes it: it tells the catalogue's caches.
+    // A price change as the back office makes it: it tells the catalog's caches.
     await api.db.updateTable('variants').set({ v_sale: 20_000 }).where('v_id', '=', v.v_id).execute();
-    catalogueChanged();
+    catalogChanged();
     const after = await api.db
       .selectFrom('price_history')
       .select(['ph_price', 'ph_from'])
@@ -106,7 +106,7 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
     expect(product.p_sale_price).toBe(discounted);
     // A stock-only change records nothing.
     await api.db.updateTable('variants').set({ v_stock: 7 }).where('v_id', '=', v.v_id).execute();
-    catalogueChanged();
+    catalogChanged();
     const unchanged = await api.db.selectFrom('price_history').select('ph_id').where('v_id', '=', v.v_id).execute();
     expect(unchanged).toHaveLength(after.length);
   });
@@ -175,7 +175,7 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
       expect(d.related.length).toBe(4);
     } finally {
       await api.db.deleteFrom('products').where('p_id', '=', p_id).execute();
-      catalogueChanged();
+      catalogChanged();
     }
   });
 
@@ -221,7 +221,7 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
       .set((eb) => ({ p_popularity: eb('p_popularity', '+', 1_000_000) }))
       .where('cat_id', '=', category.c.cat_id)
       .execute();
-    catalogueChanged();
+    catalogChanged();
     const own = await ranked([category.c.cat_id]);
     const product = own[0]!;
     const expected = [
@@ -233,6 +233,6 @@ describe('product detail: 30-day lowest prices, accessories, related products', 
     expect((await detail(product.p_url)).related.map((p) => p.p_id)).toEqual(expected);
     for (const row of popularity)
       await api.db.updateTable('products').set({ p_popularity: row.p_popularity }).where('p_id', '=', row.p_id).execute();
-    catalogueChanged();
+    catalogChanged();
   });
 });

@@ -4,7 +4,7 @@ import type { SearchResults, SearchSuggestions } from '@shop/shared-kernel/contr
 import { queryTokens } from '../src/domains/catalog/search/search.service.ts';
 import { RANKED_HITS, SearchRepository, ftsQuery, prefixQuery, tsQuery } from '../src/domains/catalog/search/search.repository.ts';
 import { expectErrorShape, startTestApi } from './helpers/test-api.ts';
-import { catalogueChanged } from '../src/infra/cache/catalogue-version.ts';
+import { catalogChanged } from '../src/infra/cache/catalog-version.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -240,14 +240,14 @@ describe('search ranking (a bounded set of hits ranked inside the index, the res
     const last = before.at(-1)!;
     const { p_popularity } = await api.db.selectFrom('products').select('p_popularity').where('p_id', '=', last).executeTakeFirstOrThrow();
     await api.db.updateTable('products').set({ p_popularity: 1_000_000 }).where('p_id', '=', last).execute();
-    catalogueChanged();
+    catalogChanged();
     try {
       const repository = new SearchRepository(api.db, api.dialect, 0);
       expect((await repository.results(queryTokens(q), 3, 0)).ids[0]).toBe(last);
       expect((await allPages(q)).ids).toEqual(await rankedInSql(q));
     } finally {
       await api.db.updateTable('products').set({ p_popularity }).where('p_id', '=', last).execute();
-      catalogueChanged();
+      catalogChanged();
     }
     expect((await allPages(q)).ids).toEqual(await rankedInSql(q));
   });
@@ -258,7 +258,7 @@ describe('search ranking (a bounded set of hits ranked inside the index, the res
     const hidden = before.ids[3]!;
     const price = await api.db.selectFrom('products').select('p_price').where('p_id', '=', hidden).executeTakeFirstOrThrow();
     await api.db.updateTable('products').set({ p_price: null }).where('p_id', '=', hidden).execute();
-    catalogueChanged();
+    catalogChanged();
     try {
       const after = await allPages(q);
       expect(after.total).toBe(before.total - 1);
@@ -268,7 +268,7 @@ describe('search ranking (a bounded set of hits ranked inside the index, the res
       expect(suggest.body.data.products.map((p) => p.p_id)).toEqual(after.ids.slice(0, suggest.body.data.products.length));
     } finally {
       await api.db.updateTable('products').set({ p_price: price.p_price }).where('p_id', '=', hidden).execute();
-      catalogueChanged();
+      catalogChanged();
     }
     expect(await allPages(q)).toEqual(before);
   });
@@ -304,7 +304,7 @@ describe('the SQLite search index (listed products only)', () => {
         expect((await indexed()).filter((id) => id === product.p_id)).toEqual([product.p_id]);
       } finally {
         await api.db.updateTable('products').set({ p_price: product.p_price }).where('p_id', '=', product.p_id).execute();
-        catalogueChanged();
+        catalogChanged();
       }
       expect(await indexed()).toEqual(await listed());
     },
@@ -346,7 +346,7 @@ describe("the PostgreSQL search rows (their words' prefixes, migration search-pr
         expect((await matched(['xy'])).byPrefixes).toContain(product.p_id);
       } finally {
         await api.db.updateTable('products').set({ p_name: product.p_name }).where('p_id', '=', product.p_id).execute();
-        catalogueChanged();
+        catalogChanged();
       }
       expect((await matched(['xylofonov'])).byPrefixes).toEqual([]);
     },

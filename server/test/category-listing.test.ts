@@ -20,7 +20,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** The tree as it is now (the repository keeps its copy per catalogue version). */
+/** The tree as it is now (the repository keeps its copy per catalog version). */
 async function tree(): Promise<CategoryTree> {
   const rows = await api.db
     .selectFrom('categories')
@@ -49,7 +49,7 @@ async function keptRows(): Promise<string[]> {
 
 /**
  * A page past the first of every category in every sort: kept against ranked over the products in
- * SQL; and the whole catalogue's total (summed from the categories' kept counts) against its count.
+ * SQL; and the whole catalog's total (summed from the categories' kept counts) against its count.
  */
 async function expectListingsEqual(label: string, round = 0) {
   expect(await keptRows(), `${label}: the kept rows`).toEqual(await expectedRows());
@@ -73,10 +73,10 @@ async function expectListingsEqual(label: string, round = 0) {
     const page = { limit: 6, offset: 2 };
     const whole = await catalog.listProducts({ saleOnly: false }, sort, page);
     const ranked = await listingPageInSql(api.db, { saleOnly: false }, sort, page);
-    expect(whole.total, `${label}: the whole catalogue's total`).toBe(ranked.total);
+    expect(whole.total, `${label}: the whole catalog's total`).toBe(ranked.total);
     expect(
       whole.items.map((item) => item.p_id),
-      `${label}: the whole catalogue, ${sort}`,
+      `${label}: the whole catalog, ${sort}`,
     ).toEqual(ranked.ids);
   }
 }

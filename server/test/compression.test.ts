@@ -89,7 +89,7 @@ describe('compressed answers', () => {
     }
   });
 
-  it('compresses a cached catalogue answer as well as the fresh one', async () => {
+  it('compresses a cached catalog answer as well as the fresh one', async () => {
     const path = '/api/products?limit=48';
     const fresh = await raw(path, { 'accept-encoding': 'br' });
     const hit = await raw(path, { 'accept-encoding': 'br' });

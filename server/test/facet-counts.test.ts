@@ -1,7 +1,7 @@
 /**
  * A category page's facets come from counts kept per category (repository/facet-counts.ts): they
  * must equal the facets counted over the products, for every category, and stay equal after every
- * kind of catalogue change the counts depend on, while a stock change (an order) moves nothing.
+ * kind of catalog change the counts depend on, while a stock change (an order) moves nothing.
  * Runs on SQLite and, with DATABASE_URL, on PostgreSQL (its triggers differ).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +15,8 @@ import {
 } from '../src/domains/catalog/products/repository/facet-counts.ts';
 import { listingFacets } from './helpers/facets-in-sql.ts';
 import type { ProductFilter } from '../src/domains/catalog/products/repository/product-filter.ts';
-import { loadCatalogueNames } from '../src/domains/catalog/products/repository/catalogue-names.ts';
-import { catalogueChanges } from './helpers/catalogue-changes.ts';
+import { loadCatalogNames } from '../src/domains/catalog/products/repository/catalog-names.ts';
+import { catalogChanges } from './helpers/catalog-changes.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
@@ -41,7 +41,7 @@ async function subtrees(): Promise<number[][]> {
  * change took most of this file's time (over 20 s on PostgreSQL on a loaded 2-core machine).
  */
 async function expectKeptEqualCounted(label: string, changed?: ReadonlySet<number>) {
-  const names = await loadCatalogueNames(api.db);
+  const names = await loadCatalogNames(api.db);
   for (const categoryIds of await subtrees()) {
     const withBrands = !changed || categoryIds.some((id) => changed.has(id));
     const brands = withBrands
@@ -126,7 +126,7 @@ describe('facets kept per category', () => {
     expect(isCategoryWithBrands({ categoryIds: [1], brandId: 3, availability: ['in_stock'] })).toBe(false);
   });
 
-  it("serve the whole catalogue's and the whole sale's totals, and no other listing's", () => {
+  it("serve the whole catalog's and the whole sale's totals, and no other listing's", () => {
     expect(keptTotalOf({ saleOnly: false })).toEqual({ of: 'listed' });
     expect(keptTotalOf({ brandIds: [] })).toEqual({ of: 'listed' });
     expect(keptTotalOf({ saleOnly: true })).toEqual({ of: 'sale' });
@@ -149,7 +149,7 @@ describe('facets kept per category', () => {
   });
 
   it('stay equal after a price, a brand, an availability, an attribute value, a discount, its end and a second one, a category move, a new and a removed product', async () => {
-    const { changes } = await catalogueChanges(api.db, 'facet-test-novy');
+    const { changes } = await catalogChanges(api.db, 'facet-test-novy');
     for (const [label, change] of changes) {
       const before = await revisions();
       await change();
@@ -216,7 +216,7 @@ describe('facets kept per category', () => {
       .set((eb) => ({ v_sell_price: eb('v_sell_price', '+', 1) }))
       .where('p_id', 'in', api.db.selectFrom('products').select('p_id').where('cat_id', 'in', categoryIds!))
       .execute();
-    const names = await loadCatalogueNames(api.db);
+    const names = await loadCatalogNames(api.db);
     const answers = await Promise.all(Array.from({ length: 8 }, () => categoryFacets(api.db, names, categoryIds!)));
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     const rows = await api.db

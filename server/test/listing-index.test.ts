@@ -2,7 +2,7 @@
  * A filtered category listing is read from memory (repository/listing-index.ts): its facets, total
  * and pages must equal the ones read in SQL (facets.ts, listingPageInSql: the filter's and the
  * orders' reference meaning) for every category under many filters and their combinations, in
- * every sort, and follow every kind of catalogue change at the next request. Runs on SQLite and,
+ * every sort, and follow every kind of catalog change at the next request. Runs on SQLite and,
  * with DATABASE_URL, on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,10 +10,10 @@ import type { Availability } from '@shop/shared-kernel/contract';
 import { PAGE_SIZE } from '@shop/shared-kernel/rules';
 import { CatalogRepository, listingPageInSql } from '../src/domains/catalog/products/repository/catalog.repository.ts';
 import { listedInMemory, ListingIndex } from '../src/domains/catalog/products/repository/listing-index.ts';
-import { loadCatalogueNames } from '../src/domains/catalog/products/repository/catalogue-names.ts';
+import { loadCatalogNames } from '../src/domains/catalog/products/repository/catalog-names.ts';
 import { listingFacets } from './helpers/facets-in-sql.ts';
 import type { ProductFilter } from '../src/domains/catalog/products/repository/product-filter.ts';
-import { catalogueChanges, type CatalogueChange } from './helpers/catalogue-changes.ts';
+import { catalogChanges, type CatalogChange } from './helpers/catalog-changes.ts';
 import { comparedOn, POSTGRES_STRIDE } from './helpers/engine-sample.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { PRODUCT_SORTS } from '../src/domains/catalog/products/repository/listing-order.ts';
@@ -163,7 +163,7 @@ describe('a filtered category listing read from memory', () => {
 
   // Over a hundred filtered listings, each in every sort and read in SQL too: 10 s on PostgreSQL here.
   it('equal the facets and pages read in SQL for every category under many filters, in every sort', { timeout: 60_000 }, async () => {
-    const compared = await expectIndexEqualsSql(new ListingIndex(api.db, () => loadCatalogueNames(api.db)), 'as seeded');
+    const compared = await expectIndexEqualsSql(new ListingIndex(api.db, () => loadCatalogNames(api.db)), 'as seeded');
     expect(compared).toBeGreaterThan(api.dialect === 'postgres' ? 100 / POSTGRES_STRIDE : 100);
   });
 
@@ -237,9 +237,9 @@ describe('a filtered category listing read from memory', () => {
   });
 
   it('follow a price, a brand, an availability, an attribute value, a popularity, a sort name, a date, a category move, a new and a removed product at the next request', async () => {
-    const index = new ListingIndex(api.db, () => loadCatalogueNames(api.db));
+    const index = new ListingIndex(api.db, () => loadCatalogNames(api.db));
     await expectIndexEqualsSql(index, 'before', 2, 3);
-    const { catIds, changes: common, productId, productCatId } = await catalogueChanges(api.db, 'listing-index-novy');
+    const { catIds, changes: common, productId, productCatId } = await catalogChanges(api.db, 'listing-index-novy');
     // The sort columns too: they order the listing kept in memory.
     const changes = [
       ...common.slice(0, 4),
@@ -251,7 +251,7 @@ describe('a filtered category listing read from memory', () => {
         () => api.db.updateTable('products').set({ p_created_at: '2999-01-01T00:00:00.000Z' }).where('cat_id', '=', productCatId).execute(),
       ],
       ...common.slice(4),
-    ] satisfies CatalogueChange[];
+    ] satisfies CatalogChange[];
     for (const [n, [label, change]] of changes.entries()) {
       await change();
       await expectIndexEqualsSql(index, label, 3 + n, 4, catIds);
@@ -261,7 +261,7 @@ describe('a filtered category listing read from memory', () => {
   it('are loaded for every category once a server that loads them ahead is ready, without a request', async () => {
     const lines: Record<string, unknown>[] = [];
     const warmed = await startTestApi({
-      warmCatalogue: true,
+      warmCatalog: true,
       logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } },
     });
     try {
@@ -275,11 +275,11 @@ describe('a filtered category listing read from memory', () => {
       await warmed.close();
     }
     // A stopped load stops before the next category.
-    expect(await new ListingIndex(api.db, () => loadCatalogueNames(api.db)).warm([1, 2, 3], () => true)).toBe(0);
+    expect(await new ListingIndex(api.db, () => loadCatalogNames(api.db)).warm([1, 2, 3], () => true)).toBe(0);
   });
 
   it('answer many shoppers asking at the same moment alike, while the category loads', async () => {
-    const index = new ListingIndex(api.db, () => loadCatalogueNames(api.db));
+    const index = new ListingIndex(api.db, () => loadCatalogNames(api.db));
     const [categoryIds] = (await subtrees()).sort((a, b) => b.length - a.length);
     const filter = { categoryIds: categoryIds!, priceMin: 1, saleOnly: false };
     const answers = await Promise.all(Array.from({ length: 8 }, () => index.facets(filter)));

@@ -377,7 +377,7 @@ describe('quantities', () => {
   it('the whole basket is bounded too: distinct items, pieces in all, lines sent', async () => {
     const within = variants.map((v_id) => ({ v_id, amount: BASKET_LIMITS.lineAmount }));
     expect((await api.post('/api/checkout/quote', { lines: within })).status).toBe(200);
-    // The limits are checked before the catalogue is read, so made-up ids show them too.
+    // The limits are checked before the catalog is read, so made-up ids show them too.
     const distinct = Array.from({ length: BASKET_LIMITS.lines + 1 }, (_, i) => ({ v_id: 1_000_000 + i, amount: 1 }));
     const pieces = Array.from({ length: Math.floor(BASKET_LIMITS.totalAmount / BASKET_LIMITS.lineAmount) + 1 }, (_, i) => ({
       v_id: 1_000_000 + i,

@@ -14,12 +14,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { openingHoursText } from '@shop/shared-kernel/rules';
 import { emptyRegistry, REGISTRY_KEY, localDirectoryStorage } from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
-import { catalogueChanged, catalogueChanges } from '../src/infra/cache/catalogue-version.ts';
+import { catalogChanged, catalogChanges } from '../src/infra/cache/catalog-version.ts';
 
 const originDir = mkdtempSync(join(tmpdir(), 'page-revalidation-'));
 const shellDir = join(originDir, 'shells', 'shell', '1.0.0-a');
 const app = Fastify();
-/** The catalogue the page shows, as the test changes it. */
+/** The catalog the page shows, as the test changes it. */
 const products = new Map([
   [41, { p_id: 41, p_url: 'tehla', price: '12.90', stock: 5 }],
   [42, { p_id: 42, p_url: 'tvarnica', price: '3.10', stock: 9 }],
@@ -121,16 +121,16 @@ describe('a kept page asked for again with its ETag', () => {
     expect(again.headers['cache-control']).toBe(first.headers['cache-control']);
     expect(rendered).toBe(0);
     // A stock change of a product the page does not show leaves it confirmed.
-    catalogueChanges.record({ kind: 'products', ids: [999_999] });
+    catalogChanges.record({ kind: 'products', ids: [999_999] });
     const before = renders;
     expect((await page('/p/tehla', etag)).statusCode).toBe(304);
     expect(renders).toBe(before);
   });
 
-  it('gets the new page after a price change (a change of the whole catalogue)', async () => {
+  it('gets the new page after a price change (a change of the whole catalog)', async () => {
     const { etag } = await revalidate('/p/tehla');
     products.get(41)!.price = '13.50';
-    catalogueChanged();
+    catalogChanged();
     const changed = await page('/p/tehla', etag);
     expect(changed.statusCode).toBe(200);
     expect(changed.body).toContain('tehla 13.50 EUR');
@@ -141,13 +141,13 @@ describe('a kept page asked for again with its ETag', () => {
   it('gets the new page after a stock change of its product or of a product it shows a tile of', async () => {
     const { etag } = await revalidate('/p/tehla');
     products.get(41)!.stock = 4;
-    catalogueChanges.record({ kind: 'products', ids: [41] });
+    catalogChanges.record({ kind: 'products', ids: [41] });
     const changed = await page('/p/tehla', etag);
     expect(changed.statusCode).toBe(200);
     expect(changed.body).toContain('tehla 13.50 EUR, 4 ks');
     const next = changed.headers.etag as string;
     expect(next).not.toBe(etag);
-    catalogueChanges.record({ kind: 'products', ids: [42] });
+    catalogChanges.record({ kind: 'products', ids: [42] });
     expect((await page('/p/tehla', next)).statusCode).toBe(200);
   });
 

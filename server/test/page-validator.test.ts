@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogueChanges } from '../src/infra/cache/catalogue-version.ts';
+import { CatalogChanges } from '../src/infra/cache/catalog-version.ts';
 import { PageValidators, productsOf, VALIDATOR_LIFETIME_MS } from '../src/web/page-validator.ts';
 
 /** Monday 2026-11-23 10:00 in Bratislava (UTC+1): the header says "open today until 15:30". */
@@ -16,7 +16,7 @@ const PRODUCT_PAGE = { data: { 'GET /api/product/tehla': { ok: true, data: { dat
 
 function setup() {
   let now = MONDAY_MORNING;
-  const changes = new CatalogueChanges();
+  const changes = new CatalogChanges();
   const validators = new PageValidators({ changes, now: () => now });
   return {
     changes,
@@ -50,7 +50,7 @@ describe('the validator of a public page', () => {
     const failed = validators.forPage('/c/tehly', SHELL).tag;
     expect(check(failed, '/c/tehly')).toBeNull();
     const tag = render();
-    // Another server (or this one after a restart) counts its catalogue on its own.
+    // Another server (or this one after a restart) counts its catalog on its own.
     const other = new PageValidators({ changes, now: () => MONDAY_MORNING });
     expect(other.forPage('/p/tehla', SHELL).confirmed(tag)).toBeNull();
     expect(check(tag, '/p/tvarnica')).toBeNull();
@@ -83,7 +83,7 @@ describe('the validator of a public page', () => {
     expect(check(tag)).toBe(tag);
   });
 
-  it('moves with a change of the whole catalogue (a price change, an import)', () => {
+  it('moves with a change of the whole catalog (a price change, an import)', () => {
     const { render, check, changes } = setup();
     const tag = render();
     changes.record({ kind: 'all' });
@@ -108,7 +108,7 @@ describe('the validator of a public page', () => {
   });
 
   it('moves when changes are too many to tell which products they touched', () => {
-    const changes = new CatalogueChanges(2);
+    const changes = new CatalogChanges(2);
     const validators = new PageValidators({ changes, now: () => MONDAY_MORNING });
     const validator = validators.forPage('/p/tehla', SHELL);
     validator.rendered(PRODUCT_PAGE);
@@ -153,7 +153,7 @@ describe('the validator of a public page', () => {
   });
 
   it('keeps a bounded number of pages, the least recently used going first', () => {
-    const changes = new CatalogueChanges();
+    const changes = new CatalogChanges();
     const validators = new PageValidators({ changes, maxPages: 2, now: () => MONDAY_MORNING });
     const tags = ['/a', '/b', '/c'].map((url) => {
       const validator = validators.forPage(url, SHELL);

@@ -1,12 +1,12 @@
 /**
- * The public catalogue's response cache: hits are byte for byte the answers computed
+ * The public catalog's response cache: hits are byte for byte the answers computed
  * fresh, writes in this process (an order reserving stock, a price change) show at once, answers
- * to requests with credentials and error answers are never kept, and only the catalogue is cached.
+ * to requests with credentials and error answers are never kept, and only the catalog is cached.
  * Real HTTP against a real database (SQLite, or PostgreSQL with DATABASE_URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged, ProductDetail, ProductSummary } from '@shop/shared-kernel/contract';
-import { CatalogueChanges, catalogueChanged, catalogueVersion, inCatalogueTransaction } from '../src/infra/cache/catalogue-version.ts';
+import { CatalogChanges, catalogChanged, catalogVersion, inCatalogTransaction } from '../src/infra/cache/catalog-version.ts';
 import { cacheKey, ResponseCache } from '../src/infra/cache/response-cache.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { courierOrder } from './helpers/checkout-contact.ts';
@@ -24,7 +24,7 @@ const raw = async (path: string, headers: Record<string, string> = {}) => {
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 };
 
-describe('the public catalogue response cache', () => {
+describe('the public catalog response cache', () => {
   it('answers a repeated call from the cache, byte for byte the answer computed fresh, with public caching headers', async () => {
     const paths = [
       '/api/home',
@@ -40,7 +40,7 @@ describe('the public catalogue response cache', () => {
       const first = await raw(path);
       const second = await raw(path);
       // A request with credentials is always computed: the reference answer.
-      const computed = await raw(path, { authorization: 'Bearer not-checked-by-the-catalogue' });
+      const computed = await raw(path, { authorization: 'Bearer not-checked-by-the-catalog' });
       expect(first.status, path).toBe(200);
       expect(first.headers.get('x-cache'), path).toBe('MISS');
       expect(second.headers.get('x-cache'), path).toBe('HIT');
@@ -99,7 +99,7 @@ describe('the public catalogue response cache', () => {
     }
   });
 
-  it('caches only the catalogue: content, orders and the account are untouched', async () => {
+  it('caches only the catalog: content, orders and the account are untouched', async () => {
     for (const path of ['/api/site', '/api/menu', '/api/checkout/methods', '/api/account/me', `/api/orders/${'x'.repeat(32)}`]) {
       await raw(path);
       expect((await raw(path)).headers.get('x-cache'), path).toBeNull();
@@ -168,13 +168,13 @@ describe('the public catalogue response cache', () => {
     };
     const before = await tileOf();
     expect((await tileOf()).cache).toBe('HIT');
-    // A price change, as the shop's back office makes it: it tells the catalogue.
+    // A price change, as the shop's back office makes it: it tells the catalog.
     await api.db
       .updateTable('variants')
       .set({ v_sell_price: before.price! + 1_000 })
       .where('v_id', '=', Number(single.v_id))
       .execute();
-    catalogueChanged();
+    catalogChanged();
     expect(await tileOf()).toEqual({ cache: 'MISS', price: before.price! + 1_000 });
     const detail = await api.get<{ data: ProductDetail }>(`/api/product/${single.p_url}`);
     expect(detail.body.data.variants.find((v) => v.v_id === Number(single.v_id))!.v_sellPrice).toBe(before.price! + 1_000);
@@ -195,34 +195,34 @@ describe('the public catalogue response cache', () => {
   });
 });
 
-describe('the catalogue version (told by the code that changes the catalogue)', () => {
+describe('the catalog version (told by the code that changes the catalog)', () => {
   const anyVariant = async () => await api.db.selectFrom('variants').select(['v_id', 'v_stock']).orderBy('v_id').executeTakeFirstOrThrow();
 
-  it('does not move on reads or on writes that do not change the catalogue', async () => {
-    const before = catalogueVersion();
+  it('does not move on reads or on writes that do not change the catalog', async () => {
+    const before = catalogVersion();
     await api.get('/api/products?category=tehly&sort=price-asc');
     const message = await api.post('/api/contact', { name: 'Test', email: 't@example.sk', message: 'Dobrý deň, máte na sklade tehly?' });
     expect(message.status).toBe(201);
-    expect(catalogueVersion()).toBe(before);
+    expect(catalogVersion()).toBe(before);
   });
 
-  it('inCatalogueTransaction moves it once the transaction has committed, not before, and also after a failure', async () => {
+  it('inCatalogTransaction moves it once the transaction has committed, not before, and also after a failure', async () => {
     const v = await anyVariant();
-    const before = catalogueVersion();
-    await inCatalogueTransaction(api.db, async (trx) => {
+    const before = catalogVersion();
+    await inCatalogTransaction(api.db, async (trx) => {
       await trx
         .updateTable('variants')
         .set({ v_stock: v.v_stock + 1 })
         .where('v_id', '=', v.v_id)
         .execute();
       // Other connections still read the old stock: nothing may be cached as the new version yet.
-      expect(catalogueVersion()).toBe(before);
+      expect(catalogVersion()).toBe(before);
     });
-    expect(catalogueVersion()).toBeGreaterThan(before);
+    expect(catalogVersion()).toBeGreaterThan(before);
 
-    const committed = catalogueVersion();
+    const committed = catalogVersion();
     await expect(
-      inCatalogueTransaction(api.db, async (trx) => {
+      inCatalogTransaction(api.db, async (trx) => {
         await trx
           .updateTable('variants')
           .set({ v_stock: v.v_stock + 100 })
@@ -231,9 +231,9 @@ describe('the catalogue version (told by the code that changes the catalogue)', 
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    expect(catalogueVersion()).toBeGreaterThan(committed);
+    expect(catalogVersion()).toBeGreaterThan(committed);
     expect((await anyVariant()).v_stock).toBe(v.v_stock + 1);
-    await inCatalogueTransaction(api.db, (trx) =>
+    await inCatalogTransaction(api.db, (trx) =>
       trx.updateTable('variants').set({ v_stock: v.v_stock }).where('v_id', '=', v.v_id).execute(),
     );
   });
@@ -241,13 +241,13 @@ describe('the catalogue version (told by the code that changes the catalogue)', 
 
 describe('ResponseCache', () => {
   const body = (n: number) => Buffer.alloc(n, 1);
-  /** An answer showing these products, as the catalogue's JSON names them. */
+  /** An answer showing these products, as the catalog's JSON names them. */
   const json = (ids: number[]) => Buffer.from(JSON.stringify({ data: ids.map((p_id) => ({ p_id, variant: { v_id: p_id * 10 } })) }));
   const type = 'application/json; charset=utf-8';
 
   it('serves an answer for its time to live, then computes again', () => {
     let now = 1_000;
-    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, new CatalogueChanges(), () => now);
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, new CatalogChanges(), () => now);
     cache.set('/a', body(10), type, 0);
     now += 9_999;
     expect(cache.get('/a')?.body.length).toBe(10);
@@ -256,14 +256,14 @@ describe('ResponseCache', () => {
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 1, entries: 0, bytes: 0 });
   });
 
-  it('drops everything when the whole catalogue changes, and refuses answers computed before', () => {
-    const changes = new CatalogueChanges();
+  it('drops everything when the whole catalog changes, and refuses answers computed before', () => {
+    const changes = new CatalogChanges();
     const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 1_000 }, changes);
     const before = cache.point();
     cache.set('/a', json([1]), type, before);
     changes.record({ kind: 'all' });
     expect(cache.get('/a')).toBeUndefined();
-    // Computed while the catalogue changed: stale on arrival.
+    // Computed while the catalog changed: stale on arrival.
     expect(cache.set('/b', json([1]), type, before)).toBeUndefined();
     expect(cache.get('/b')).toBeUndefined();
     cache.set('/c', json([1]), type, cache.point());
@@ -271,7 +271,7 @@ describe('ResponseCache', () => {
   });
 
   it('a change of some products drops only the answers showing them, and refuses those computed before it', () => {
-    const changes = new CatalogueChanges();
+    const changes = new CatalogChanges();
     const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 10_000 }, changes);
     const before = cache.point();
     cache.set('/api/product/a', json([7]), type, before);
@@ -292,7 +292,7 @@ describe('ResponseCache', () => {
   });
 
   it('takes a forgotten stretch of the change log as a change of everything', () => {
-    const changes = new CatalogueChanges(3);
+    const changes = new CatalogChanges(3);
     const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 10, maxBytes: 10_000 }, changes);
     const before = cache.point();
     for (let id = 100; id < 105; id++) changes.record({ kind: 'products', ids: [id] });
@@ -301,7 +301,7 @@ describe('ResponseCache', () => {
   });
 
   it('is bounded in entries and bytes, evicting the least recently used first', () => {
-    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 3, maxBytes: 100 }, new CatalogueChanges());
+    const cache = new ResponseCache({ ttlMs: 10_000, maxEntries: 3, maxBytes: 100 }, new CatalogChanges());
     cache.set('/a', body(10), type, 0);
     cache.set('/b', body(10), type, 0);
     cache.set('/c', body(10), type, 0);

@@ -67,7 +67,7 @@ describe('a reusable query over a list of ids', () => {
     const all = (await api.db.selectFrom('products').select('p_id').orderBy('p_id').execute()).map((r) => r.p_id);
     expect(all.length).toBeGreaterThan(70);
     expect(await reused(api.db, [])).toEqual([]);
-    // Up to and past the longest list kept compiled (64), from two places in the catalogue.
+    // Up to and past the longest list kept compiled (64), from two places in the catalog.
     for (const length of [1, 2, 24, 64, 65, 70]) {
       for (const from of [0, all.length - length]) {
         const ids = all.slice(from, from + length).reverse();

@@ -32,7 +32,7 @@ describe(`seed (${process.env.DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
     expect(await count('products')).toBe(before);
   });
 
-  it('has the catalogue size the shop needs', async () => {
+  it('has the catalog size the shop needs', async () => {
     expect(await count('categories')).toBeGreaterThanOrEqual(25);
     expect(await count('brands')).toBeGreaterThanOrEqual(12);
     expect(await count('products')).toBeGreaterThanOrEqual(300);
@@ -86,7 +86,7 @@ describe(`seed (${process.env.DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
     expect(new Set(users.map((u) => u.password_hash.split('$')[4])).size).toBe(users.length);
   });
 
-  it('is deterministic: the same catalogue as a fresh in-memory SQLite seed', async () => {
+  it('is deterministic: the same catalog as a fresh in-memory SQLite seed', async () => {
     const other = await openDatabase({});
     try {
       await migrateToLatest(other.db);

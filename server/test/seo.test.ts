@@ -203,7 +203,7 @@ describe('a flood of feed requests', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
     expect((await api.get('/feeds/google.xml')).status).toBe(200);
-    // HEAD requests (crawlers checking) read no catalogue and take no slot, even several at once.
+    // HEAD requests (crawlers checking) read no catalog and take no slot, even several at once.
     const heads = await Promise.all(Array.from({ length: 6 }, () => api.request('HEAD', '/sitemaps/products-1.xml')));
     expect(heads.map((res) => res.status)).toEqual(Array.from({ length: 6 }, () => 200));
     expect(heads[0]!.headers.get('content-type')).toBe('application/xml; charset=utf-8');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMessage } from '../src/infra/cache/shared-state.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 
-describe('a catalogue change heard from another server', () => {
+describe('a catalog change heard from another server', () => {
   const self = 'this-server';
   it('is taken when it names everything or some products', () => {
     expect(parseMessage(JSON.stringify({ from: 'other', change: { kind: 'all' } }), self)).toEqual({ kind: 'all' });
@@ -48,7 +48,7 @@ describe('a shop whose Redis cannot be reached', () => {
     await api?.close();
   });
 
-  it('starts, serves the catalogue, and lets rate-limited requests pass within a second', async () => {
+  it('starts, serves the catalog, and lets rate-limited requests pass within a second', async () => {
     expect((await api.get('/api/site')).status).toBe(200);
     const message = { name: 'Ján Test', email: 'jan@example.sk', message: 'Dobrý deň, máte na sklade tehly?' };
     for (let i = 0; i < 3; i++) {

@@ -323,7 +323,7 @@ const isPartCode = (id) =>
 
 /**
  * The area's own code that more than one of its pages uses, in one chunk (`<area>-common`), unless
- * the area names a group for it (code only some pages use, e.g. the catalogue's listing): split by
+ * the area names a group for it (code only some pages use, e.g. the catalog's listing): split by
  * which pages share it, it made several chunks of about a kilobyte, each a script request.
  */
 function areaCodeChunks(area, chunkGroups = []) {

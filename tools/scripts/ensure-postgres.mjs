@@ -113,7 +113,7 @@ function stopServer(binDir, user, dir, { keep = false } = {}) {
  * A kept server's memory as a production server is set up (PostgreSQL's own advice: shared buffers
  * a quarter of the memory, here at most 2 GB; the planner told that the OS caches about half).
  * PostgreSQL's default of 128 MB shared buffers holds only a small part of the generated
- * 100,000-product catalogue: a search or listing then copied each page it read from the OS cache again.
+ * 100,000-product catalog: a search or listing then copied each page it read from the OS cache again.
  * Throwaway test servers keep the defaults (small databases, many servers at once).
  */
 function memorySettings() {

@@ -95,7 +95,7 @@ export function nginxConfig({ dir, port, assetPort, opsPort, web, statusPort }) 
   return `
 ${upstream('shop_web', 'port')}
 # Pages: each address always to the same server, which alone can confirm the ETag it gave (its
-# catalogue counters are its own, see server/src/web/page-validator.ts); a server that is down
+# catalog counters are its own, see server/src/web/page-validator.ts); a server that is down
 # passes its addresses on, and the other renders them anew.
 ${upstream('shop_pages', 'port', '  hash $request_uri consistent;\n')}
 ${upstream('shop_areas', 'assetPort')}

@@ -124,7 +124,7 @@ export async function emptyPostgres(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Whether the database has any table of its own (beyond PostgreSQL's catalogues). */
+/** Whether the database has any table of its own (beyond PostgreSQL's catalogs). */
 export async function postgresHasTables(databaseUrl: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -1,4 +1,4 @@
-/** The catalogue's tables. Money columns are integers in thousandths of a euro; timestamps are ISO 8601 UTC text. */
+/** The catalog's tables. Money columns are integers in thousandths of a euro; timestamps are ISO 8601 UTC text. */
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface CategoryTable {

@@ -30,7 +30,7 @@ const pgTypes = {
   },
 };
 
-/** How much of the SQLite file is read through a memory map (more than the generated 100,000-product catalogue's file). */
+/** How much of the SQLite file is read through a memory map (more than the generated 100,000-product catalog's file). */
 const MMAP_BYTES = 1024 * 1024 * 1024;
 
 /** Opens the database (PostgreSQL with a url, else SQLite). */
@@ -58,7 +58,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<OpenedDat
   sqlite.pragma('busy_timeout = 5000');
   // Pages are read straight from the file's memory map (the OS's page cache, shared with the other
   // processes) instead of copied into SQLite's own 16 MB cache one read() at a time, which made
-  // random reads across a large catalogue markedly slower.
+  // random reads across a large catalog markedly slower.
   sqlite.pragma(`mmap_size = ${MMAP_BYTES}`);
   const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
@@ -74,7 +74,7 @@ type Statement = ReturnType<KyselySqliteDatabase['prepare']>;
 
 /**
  * Kysely prepares every query it runs; compiling the SQL again each time is a measurable share of a
- * catalogue request. The statements are kept and reused: Kysely runs one query at a time on its
+ * catalog request. The statements are kept and reused: Kysely runs one query at a time on its
  * single SQLite connection, so a statement is never in use twice, and SQLite recompiles a kept
  * statement by itself after a schema change (and every statement kept is dropped when one runs
  * here, since a `select *` may then answer other columns).
@@ -101,7 +101,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDataba
 /**
  * A statement that answers rows reads them as arrays (better-sqlite3's raw mode) and makes them
  * objects here, each with one object literal of its columns: better-sqlite3 builds a row object
- * property by property, which costs more, and row objects are a sizeable share of a catalogue
+ * property by property, which costs more, and row objects are a sizeable share of a catalog
  * request's work in SQLite (figures: tools/bench/results.md). Same objects: the columns' names
  * as keys, in their order, a later column of the same name winning.
  */

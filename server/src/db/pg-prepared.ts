@@ -2,11 +2,11 @@
  * PostgreSQL statements prepared once per connection and run by name afterwards.
  *
  * Kysely hands the pg driver each query as text. pg then sends it unnamed: PostgreSQL parses,
- * analyses and plans it again on every call. A catalogue answer is three to five queries in
+ * analyses and plans it again on every call. A catalog answer is three to five queries in
  * series, so that work was a large share of it. Run by name, a text is parsed once per
  * connection. PostgreSQL plans its first five calls afresh for their values, then keeps a
  * generic plan only if that plan costs no more than the fresh ones did.
- * Measured unnamed and named in turns, every catalogue call but search got clearly faster
+ * Measured unnamed and named in turns, every catalog call but search got clearly faster
  * (tools/bench/results.md). Forcing a fresh plan per call (plan_cache_mode) kept only part of that
  * gain, so PostgreSQL's own choice stays.
  *

@@ -50,8 +50,8 @@ export type ApiDeps = {
   shared: SharedState | null;
   /** What /api/ready checks besides the database. */
   readiness: ReadinessCheck[];
-  /** Load the catalogue's listing index in the background once ready (BuildApiOptions.warmCatalogue). */
-  warmCatalogue: boolean;
+  /** Load the catalog's listing index in the background once ready (BuildApiOptions.warmCatalog). */
+  warmCatalog: boolean;
   /** Complaint photos (`complaints/<name>`) and invoice copies (`invoices/<name>`): a local directory or an S3 bucket (infra/storage/file-store.ts). */
   files: FileStore;
   /** A browser reported that an area's version failed to load (the integrity watch checks its files). */

@@ -8,23 +8,23 @@
  *   (revision, versions, canaries: a page is shared only outside a canary or a preview), the
  *   import map with its integrity hashes and the policy (given by the caller as `dependsOn`);
  * - the page's address (its route and data);
- * - the catalogue: its version (a change of everything: prices, an import) and the point reached
+ * - the catalog: its version (a change of everything: prices, an import) and the point reached
  *   (a stock change of some products: the tag is confirmed while no product the page showed
  *   changed since it was rendered);
  * - the header's opening-hours text (it changes with the minute rule, so the text, not the time);
- * - this process: catalogue versions and points are counted per process, and a tag is confirmed
+ * - this process: catalog versions and points are counted per process, and a tag is confirmed
  *   only by the process that rendered that page (it keeps the tag and the page's products), so a
  *   tag another server gave, or one from before a restart, is never confirmed wrongly; nginx sends
  *   each page address to one server (`hash … consistent`, tools/scripts/topology.mjs) so the check lands
  *   where the tag was made.
  *
- * What moves without telling the servers (a script writing catalogue rows without the broadcast,
+ * What moves without telling the servers (a script writing catalog rows without the broadcast,
  * the 30-day lowest price sliding with the date) is bounded by the tag's lifetime: an older tag is
  * never confirmed, the page is rendered anew.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { openingHoursText } from '@shop/shared-kernel/rules';
-import { catalogueChanges, type CatalogueChanges } from '../infra/cache/catalogue-version.ts';
+import { catalogChanges, type CatalogChanges } from '../infra/cache/catalog-version.ts';
 
 /** How long a page's tag may be confirmed after its render (ms): the bound for changes nobody announces. */
 export const VALIDATOR_LIFETIME_MS = 5 * 60_000;
@@ -39,7 +39,7 @@ const MAX_PRODUCTS_WALKED = 100_000;
 export type PageValidatorOptions = {
   lifetimeMs?: number;
   maxPages?: number;
-  changes?: CatalogueChanges;
+  changes?: CatalogChanges;
   now?: () => number;
 };
 
@@ -71,13 +71,13 @@ export class PageValidators {
   private readonly pages = new Map<string, Kept>();
   private readonly lifetimeMs: number;
   private readonly maxPages: number;
-  private readonly changes: CatalogueChanges;
+  private readonly changes: CatalogChanges;
   private readonly now: () => number;
 
   constructor(options: PageValidatorOptions = {}) {
     this.lifetimeMs = options.lifetimeMs ?? VALIDATOR_LIFETIME_MS;
     this.maxPages = options.maxPages ?? VALIDATOR_PAGES;
-    this.changes = options.changes ?? catalogueChanges;
+    this.changes = options.changes ?? catalogChanges;
     this.now = options.now ?? (() => Date.now());
   }
 

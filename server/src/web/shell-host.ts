@@ -45,7 +45,7 @@ import { documentRest, documentRestInBrowser, documentStart, serverRenderedHtml 
 import { compressedPage, compressingStream, preferredEncoding } from '../infra/http/compression.ts';
 import { serveApiInProcess, STORED_REDIRECT_CACHE_CONTROL, storedRedirect } from './ssr/in-process-api.ts';
 import { PageCache, type CachedPage } from './ssr/page-cache.ts';
-import { catalogueVersion } from '../infra/cache/catalogue-version.ts';
+import { catalogVersion } from '../infra/cache/catalog-version.ts';
 import { PageValidators } from './page-validator.ts';
 import { releasedFolder } from '../infra/storage/released-folder.ts';
 
@@ -93,13 +93,13 @@ export type ShellHostOptions = {
   check?: ReleasedFileCheck | null;
 };
 
-/** Rendered pages are reused this long unless a release or a catalogue change comes first. */
+/** Rendered pages are reused this long unless a release or a catalog change comes first. */
 export const PAGE_CACHE_MS = 5000;
 
 /**
  * Cache-Control of a page every visitor gets alike: a shared cache (CDN, the nginx edge) may keep it
  * as long as the server's page cache, then answer it stale as long again while it fetches it anew
- * in the background; a browser asks again each time. So a release or a catalogue change shows
+ * in the background; a browser asks again each time. So a release or a catalog change shows
  * through a shared cache within twice the page cache's time (docs/operations.md).
  */
 export function sharedHtmlCacheControl(pageCacheMs: number): string {
@@ -297,7 +297,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
     const cacheKey = previewed
       ? null
-      : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogueVersion()].join('\u0000');
+      : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogVersion()].join('\u0000');
     // A kept copy (nginx's, a CDN's, a browser's) whose page has not changed is confirmed without a render.
     const validator =
       shared && options.serverRender !== false ? validators.forPage(request.url, [dir, policy, script, preload, firstFrame]) : null;

@@ -3,7 +3,7 @@
  * our in-memory structures (the same code on both engines) against reference SQL: SQLite answers
  * those queries in microseconds and runs them all; PostgreSQL, an order of magnitude slower per
  * query, runs every `POSTGRES_STRIDE`-th case, a different third in each round (each change of
- * the data), so the dialect's own SQL is still compared across the catalogue.
+ * the data), so the dialect's own SQL is still compared across the catalog.
  */
 import type { TestApi } from './test-api.ts';
 

@@ -85,8 +85,8 @@ export type StartTestApiOptions = {
    */
   checkoutRateLimit?: CheckoutRateLimit;
   /** Load the listing index of every category once ready, as the shop's servers do (default: no). */
-  warmCatalogue?: boolean;
-  /** The catalogue's response cache (default: the API's default). */
+  warmCatalog?: boolean;
+  /** The catalog's response cache (default: the API's default). */
   responseCache?: ResponseCacheOptions | false;
   /** Log lines (default: none; a stream to assert on them). */
   logger?: LoggerOption;
@@ -173,7 +173,7 @@ export async function startTestApi(options: StartTestApiOptions = {}): Promise<T
       ...(options.responseCache !== undefined ? { responseCache: options.responseCache } : {}),
       ...(options.sitemapUrlsPerFile ? { sitemapUrlsPerFile: options.sitemapUrlsPerFile } : {}),
       ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
-      ...(options.warmCatalogue ? { warmCatalogue: true } : {}),
+      ...(options.warmCatalog ? { warmCatalog: true } : {}),
       ...(options.backgroundJobs === false ? { backgroundJobs: false } : {}),
       ...(trustProxy ? { trustProxy } : {}),
       ...(options.legacyMetricsToken ? { legacyMetricsToken: options.legacyMetricsToken } : {}),

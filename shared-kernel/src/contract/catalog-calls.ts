@@ -1,4 +1,4 @@
-/** The public catalogue: home, categories, brands, product listings with facets, product and variant detail, search. */
+/** The public catalog: home, categories, brands, product listings with facets, product and variant detail, search. */
 import { Type } from '@sinclair/typebox';
 import { defineCalls, Paged, type CallTypes } from './common.ts';
 import { SEARCH_LIMITS } from './catalog-limits.ts';

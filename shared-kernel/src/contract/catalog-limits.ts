@@ -1,5 +1,5 @@
 /**
- * How much one catalogue or search request may ask for: the one place these limits are set. The
+ * How much one catalog or search request may ask for: the one place these limits are set. The
  * call schemas (catalog-types.ts, catalog-calls.ts) carry them, and the API checks the counts the
  * schemas cannot (api/src/routes/catalog/listing-filter.service.ts). Past a limit the request is
  * refused with 400 (`validation_failed`) and a Slovak message, before any query runs.

@@ -1,5 +1,5 @@
 /**
- * Catalogue shapes: products, variants, categories, brands, listings with their filters and
+ * Catalog shapes: products, variants, categories, brands, listings with their filters and
  * facets, the 30-day lowest price, accessories, search. Money is always an integer in thousandths
  * of a euro (requirements R9.1).
  *

@@ -3,7 +3,7 @@
  * into view (looked at when the browser is idle), the target route's area module is loaded ahead of
  * the click (executed, not rendered) and the data its route declares (the area's route data, the
  * same calls the page makes) is asked for, so the page's own requests find it in the browser's HTTP
- * cache (public catalogue answers may be kept for seconds). At most 4 loads at once (requirements
+ * cache (public catalog answers may be kept for seconds). At most 4 loads at once (requirements
  * R9.13), each target once, within a budget per page, and never when the shopper's browser asks to
  * save data or is on a slow (2g) connection. Nothing of it is a script the page did not have: the
  * modules load through the federation runtime, checked against the import map like any other.

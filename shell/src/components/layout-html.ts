@@ -1,18 +1,18 @@
 /**
- * The parts of the layout that change only with a release or a catalogue change (the header's
+ * The parts of the layout that change only with a release or a catalog change (the header's
  * category menu, the footer's site details): on the shop's server they are rendered to HTML once
  * per shell instance (one release choice) and per their data, and each page splices the HTML in
  * (`dangerouslySetInnerHTML` on the part's own element) instead of rendering them again. The
  * browser renders the same components over that markup, so hydration sees what it would have
  * rendered itself. server-entry.tsx fills this before each render (`prepare`); the browser never does.
  *
- * Keyed by the data's own JSON (what the menu and footer show), so a catalogue change or a new
+ * Keyed by the data's own JSON (what the menu and footer show), so a catalog change or a new
  * footer link is a new key: no version needs to be told. The menu's key also names which of its
  * links is active for the page's path (NavLink marks it), the only thing of the request in it.
  */
 import { shopPaths, type MenuData, type SiteData } from '@shop/shared-kernel/contract';
 
-/** A handful of keys live at once (one menu per active link); the bound keeps a churning catalogue from piling them up. */
+/** A handful of keys live at once (one menu per active link); the bound keeps a churning catalog from piling them up. */
 const LIMIT = 64;
 const parts = new Map<string, string>();
 

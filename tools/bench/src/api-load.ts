@@ -1,14 +1,14 @@
 /**
- * The API under load on a generated catalogue of 100,000 products, over
+ * The API under load on a generated catalog of 100,000 products, over
  * realistic distinct URLs (tools/bench/src/api-mix.ts): requests per second, p50
  * and p99 latency, errors, and the server's resident memory, with the server
  * and the load generator on separate cores; saturated (closed loop, fixed
  * connections) and at fixed offered rates (open loop).
  *
- * Anonymous catalogue calls are answered from the API's response cache once
+ * Anonymous catalog calls are answered from the API's response cache once
  * warm (api/src/infra/cache/response-cache.ts); the share of cached answers is logged
  * and returned (cacheHitRatio). The same calls with an Authorization header
- * are never cached (the shop's client sends none on catalogue calls): the
+ * are never cached (the shop's client sends none on catalog calls): the
  * "cache bypassed" rows measure every request going to the database, under
  * the same load.
  *
@@ -36,7 +36,7 @@ export type LoadResult = {
 };
 
 const LOOPBACK = '127.0.0.1,::1,::ffff:127.0.0.1';
-/** Any token: the catalogue does not check it, and a request with credentials is never answered from the cache. */
+/** Any token: the catalog does not check it, and a request with credentials is never answered from the cache. */
 const UNCACHED = { authorization: 'Bearer load-test-shopper' };
 /** The warm-up before the rows lasts as long as this many rows. */
 const WARM_UP_ROWS = 4;
@@ -48,15 +48,15 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-/** The data directory with a catalogue of `products` products, generated once (tools/bench/catalogue/grow-catalogue.ts). */
-export function grownCatalogue(products: number): { name: string; dataDir: string } {
+/** The data directory with a catalog of `products` products, generated once (tools/bench/catalog/grow-catalog.ts). */
+export function grownCatalog(products: number): { name: string; dataDir: string } {
   const name = `api-${products}`;
   const dataDir = benchDataDir(name);
-  const grown = spawnSync(process.execPath, [...tsx, 'catalogue/grow-catalogue.ts', dataDir, String(products)], {
+  const grown = spawnSync(process.execPath, [...tsx, 'catalog/grow-catalog.ts', dataDir, String(products)], {
     cwd: join(repo, 'tools', 'bench'),
     stdio: 'inherit',
   });
-  if (grown.status !== 0) throw new Error('could not generate the catalogue');
+  if (grown.status !== 0) throw new Error('could not generate the catalog');
   return { name, dataDir };
 }
 
@@ -141,7 +141,7 @@ export function runOpenLoop(
 /** How long the response cache keeps an answer: its Cache-Control max-age. */
 function cacheLifetimeMs(cacheControl: string | null): number {
   const maxAge = /max-age=(\d+)/.exec(cacheControl ?? '')?.[1];
-  if (maxAge === undefined) throw new Error(`the catalogue answers carry no max-age (Cache-Control: ${cacheControl})`);
+  if (maxAge === undefined) throw new Error(`the catalog answers carry no max-age (Cache-Control: ${cacheControl})`);
   return Number(maxAge) * 1000;
 }
 
@@ -170,7 +170,7 @@ export type ApiLoad = {
 export const OPEN_LOOP_RATES = [200, 500, 1000];
 
 export async function runApiLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<ApiLoad> {
-  const { name } = grownCatalogue(options.products);
+  const { name } = grownCatalog(options.products);
 
   const allowList = process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST;
   process.env.CHECKOUT_RATE_LIMIT_ALLOWLIST = LOOPBACK;

@@ -1,5 +1,5 @@
 /**
- * The catalogue API as shoppers ask for it, over the whole 100,000-product catalogue (issue #19):
+ * The catalog API as shoppers ask for it, over the whole 100,000-product catalog (issue #19):
  * - listing: every category, pages 1–20 (as far as the category goes) and every sort, a sixth of
  *   them narrowed to one of the category's brands;
  * - facets: what every category page asks for, the same categories and brand filters;

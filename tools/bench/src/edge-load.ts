@@ -19,7 +19,7 @@ import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
 import { ensureRedis } from '../../scripts/ensure-redis.mjs';
 import { startTopology } from '../../scripts/topology.mjs';
 import { pageMix } from './page-load.ts';
-import { growPostgresCatalogue } from './scale-load.ts';
+import { growPostgresCatalog } from './scale-load.ts';
 import { cpuSeconds, parentOf, processesNamed } from './processes.ts';
 import { benchDataDir, publishOrigin, repo } from './shop-server.ts';
 import { random } from './url-sets.ts';
@@ -166,7 +166,7 @@ export async function runEdgeLoad(options: {
   const pgData = benchDataDir(`api-pg-${options.products}`);
   const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
   try {
-    growPostgresCatalogue(pgData, postgres.url, options.products);
+    growPostgresCatalog(pgData, postgres.url, options.products);
     const redis = await ensureRedis();
     try {
       publishOrigin(pgData);

@@ -3,7 +3,7 @@
  * measure it, and what was tried (kept or left), so that tools/bench/results.md answers why and the
  * next attempt starts from there. Only the groups of targets missed in the run are written.
  */
-import type { CatalogueRun } from './catalogue-one-at-a-time.ts';
+import type { CatalogRun } from './catalog-one-at-a-time.ts';
 import type { PageWeight } from './page-weights.ts';
 
 /** A budget's group: the targets one explanation covers. */
@@ -20,7 +20,7 @@ export type TargetGroup =
 
 export type Budget = { what: string; value: string; limit: string; met: boolean; group: TargetGroup };
 
-type Facts = { weights: { composed: PageWeight[]; monolith: PageWeight[] }; catalogue: CatalogueRun[] };
+type Facts = { weights: { composed: PageWeight[]; monolith: PageWeight[] }; catalog: CatalogRun[] };
 
 const range = (values: number[], digits = 1) => {
   const low = Math.min(...values).toFixed(digits);
@@ -63,19 +63,19 @@ function scriptRequests({ weights }: Facts): string[] {
         0,
       )} scripts are the federation's runtime and generated code; @module-federation/vite 1.23 keeps its own chunks (share wrappers, the ` +
       "module-preload helper) above a user's `codeSplitting.groups`, and the bundler's runtime helpers in a chunk of their own.",
-    "- **Kept:** an area's code that several pages use in one chunk (`<area>-common`, the catalogue's listing apart), its standalone harness not " +
+    "- **Kept:** an area's code that several pages use in one chunk (`<area>-common`, the catalog's listing apart), its standalone harness not " +
       'built, and no wrapper chunks for packages no other part imports. The requests run in parallel: every chunk of the first render is preloaded ' +
       "(a test holds it), so the serial round trips stay within the monolith's plus one.",
   ];
 }
 
-function api(dialect: 'sqlite' | 'postgres', { catalogue }: Facts): string[] {
-  const run = catalogue.find((row) => row.dialect === dialect);
+function api(dialect: 'sqlite' | 'postgres', { catalog }: Facts): string[] {
+  const run = catalog.find((row) => row.dialect === dialect);
   const floor = run?.floor
     ? `A call costs ${run.floor.noQueryMs.toFixed(2)} ms before it reads anything (\`/api/health\`, one at a time over HTTP) and ` +
       `${run.floor.oneQueryMs.toFixed(2)} ms with one trivial query (\`/api/ready\`); above the first, the slowest call of each kind took ` +
       `${run.kinds.map((kind) => `${kind.kind} ${(kind.worst - run.floor!.noQueryMs).toFixed(2)} ms (target ${(kind.limitMs - run.floor!.noQueryMs).toFixed(2)})`).join(', ')}.`
-    : 'The floor of a call was not measured (the catalogue benchmark failed).';
+    : 'The floor of a call was not measured (the catalog benchmark failed).';
   if (dialect === 'sqlite') {
     return [
       `- **What limits it: the floor of a call and the machine.** ${floor} A product detail runs five indexed reads (four keyed by its URL) and ` +
@@ -141,8 +141,8 @@ const TEXTS: Record<TargetGroup, { title: string; text: (facts: Facts) => string
       '- The picture is announced in the HTML with `fetchpriority="high"` (a test holds it); a miss means something now comes before it.',
     ],
   },
-  'api-sqlite': { title: 'The catalogue API on SQLite, one at a time', text: (facts) => api('sqlite', facts) },
-  'api-postgres': { title: 'The catalogue API on PostgreSQL, one at a time', text: (facts) => api('postgres', facts) },
+  'api-sqlite': { title: 'The catalog API on SQLite, one at a time', text: (facts) => api('sqlite', facts) },
+  'api-postgres': { title: 'The catalog API on PostgreSQL, one at a time', text: (facts) => api('postgres', facts) },
   pages: { title: 'Server-rendered pages under load', text: pages },
   'api-load': {
     title: 'The API under load',

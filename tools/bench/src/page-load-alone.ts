@@ -10,14 +10,14 @@
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { startShop } from './shop-server.ts';
-import { grownCatalogue, runScenarios } from './api-load.ts';
+import { grownCatalog, runScenarios } from './api-load.ts';
 import { pageMix } from './page-load.ts';
 import { cpuSeconds } from './processes.ts';
 
 const products = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const port = Number(process.env.PORT ?? 4650);
-const { name } = grownCatalogue(products);
+const { name } = grownCatalog(products);
 const profile = process.env.CPU_PROF_OUT;
 const shop = await startShop({
   port,

@@ -1,5 +1,5 @@
 /**
- * Server-rendered pages under load on the generated catalogue, every URL
+ * Server-rendered pages under load on the generated catalog, every URL
  * distinct as shoppers and crawlers send them: the URLs come from the
  * shop's own sitemap (every category and product), mixed as
  * - 50 % product pages, a fifth of the products getting four fifths of them;
@@ -9,7 +9,7 @@
  * response cache) and off (SERVER_CACHE=off), at the same connections.
  */
 import { median, startShop } from './shop-server.ts';
-import { grownCatalogue, runScenarios, type LoadResult } from './api-load.ts';
+import { grownCatalog, runScenarios, type LoadResult } from './api-load.ts';
 import { cpuWithChildren } from './processes.ts';
 import { listingQuery, picker, random, sitemapPaths, SORTS } from './url-sets.ts';
 
@@ -48,7 +48,7 @@ export async function pageMix(base: string): Promise<{ paths: string[]; products
 export type PageLoad = { rows: LoadResult[]; distinct: number; products: number; categories: number; words: number };
 
 export async function runPageLoad(options: { port: number; products: number; connections: number; seconds: number }): Promise<PageLoad> {
-  const { name } = grownCatalogue(options.products);
+  const { name } = grownCatalog(options.products);
   const rows: LoadResult[] = [];
   let mix: Awaited<ReturnType<typeof pageMix>> | null = null;
   for (const cache of ['on', 'off'] as const) {
@@ -105,7 +105,7 @@ export async function runRenderComparison(options: {
   seconds: number;
   rounds: number;
 }) {
-  const { name } = grownCatalogue(options.products);
+  const { name } = grownCatalog(options.products);
   const runs = new Map<string, { rps: number; p50: number; p99: number; errors: number; cpu: number }[]>();
   let mix: Awaited<ReturnType<typeof pageMix>> | null = null;
   const headers = { 'accept-encoding': 'br, gzip', accept: 'text/html' };

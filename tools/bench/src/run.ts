@@ -13,7 +13,7 @@ import type { Page } from '@playwright/test';
 import { OPEN_LOOP_RATES, runApiLoad, type ApiLoad } from './api-load.ts';
 import { runScaleLoad, scaleSection } from './scale-load.ts';
 import { edgeSection, runEdgeLoad } from './edge-load.ts';
-import { runCatalogueOneAtATime } from './catalogue-one-at-a-time.ts';
+import { runCatalogOneAtATime } from './catalog-one-at-a-time.ts';
 import { missedTargetsSection, type Budget } from './missed-targets.ts';
 import { runLighthouse, type LighthouseResult } from './lighthouse.ts';
 import { runDecidedLighthouse, type DecidedResult } from './lighthouse-decided.ts';
@@ -155,8 +155,8 @@ async function main() {
   log('pages through nginx in the cluster, Zipf popularity');
   // A shop's edge runs for days: the warm row follows EDGE_WARM_UP_SECONDS of the same load.
   const edge = await runEdgeLoad({ port: 4670, products: PRODUCTS, seconds: LOAD_SECONDS, warmUpSeconds: EDGE_WARM_UP_SECONDS });
-  log('catalogue queries one by one (tools/bench/catalogue/catalogue-bench.ts), on SQLite and on PostgreSQL');
-  const catalogue = await runCatalogueOneAtATime(PRODUCTS);
+  log('catalog queries one by one (tools/bench/catalog/catalog-bench.ts), on SQLite and on PostgreSQL');
+  const catalog = await runCatalogOneAtATime(PRODUCTS);
 
   const budgets: Budget[] = [];
   // Lighthouse's budgets for a page: issue #17's (LCP within 1.5 s), #43's for a decided shopper's cold first view (1.2 s).
@@ -231,9 +231,9 @@ async function main() {
       group: 'picture',
     });
   }
-  // Issue #19's targets for the catalogue API, cache bypassed, on one server, on SQLite and on PostgreSQL alike.
+  // Issue #19's targets for the catalog API, cache bypassed, on one server, on SQLite and on PostgreSQL alike.
   // Judged by the slowest call's median: a filtered category's facets are a call shoppers make too.
-  for (const { dialect, kinds } of catalogue) {
+  for (const { dialect, kinds } of catalog) {
     const on = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
     for (const kind of kinds) {
       budgets.push({
@@ -311,7 +311,7 @@ async function main() {
     '',
     `Run ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, Debian's Chromium. ` +
       `Medians: Lighthouse ${LH_RUNS} runs per page after one not counted (mobile, simulated throttling; the server warm), bytes 3 runs per page, API ${LOAD_SECONDS} s per call with 50 connections or at a fixed rate ` +
-      `(server on core 0, load generator on core 1) on ${PRODUCTS.toLocaleString('en')} products (SQLite; the at-scale rows and the catalogue's calls one at a time on PostgreSQL as well).`,
+      `(server on core 0, load generator on core 1) on ${PRODUCTS.toLocaleString('en')} products (SQLite; the at-scale rows and the catalog's calls one at a time on PostgreSQL as well).`,
     '',
     '## Budgets',
     '',
@@ -319,7 +319,7 @@ async function main() {
     '|---|---:|---:|---|',
     ...budgets.map((b) => `| ${b.what} | ${b.value} | ${b.limit} | ${mark(b.met)} |`),
     '',
-    ...missedTargetsSection(budgets, { weights, catalogue }),
+    ...missedTargetsSection(budgets, { weights, catalog }),
     '## Lighthouse (mobile)',
     '',
     '| page | composed score | LCP ms | TBT ms | CLS | monolith score | LCP ms | TBT ms | CLS |',
@@ -375,8 +375,8 @@ async function main() {
     `${load.sets.distinct.toLocaleString('en')} distinct URLs (tools/bench/src/api-mix.ts): listings over all ${load.sets.categories} categories, every page up to 20 and every sort, ` +
       'a sixth narrowed to a brand; the facets every category page asks for, over the same; product details over all ' +
       `${load.sets.products.toLocaleString('en')} products, a fifth of them getting four fifths of the calls; ${load.sets.terms} search terms from product names, ` +
-      'with and without diacritics. The mix: 40 % product, 25 % listing, 20 % facets, 15 % search. Anonymous catalogue calls are answered from the ' +
-      'response cache when they repeat within its 10 s (emptied by any catalogue write; api/src/infra/cache/response-cache.ts); the "cache bypassed" rows send an ' +
+      'with and without diacritics. The mix: 40 % product, 25 % listing, 20 % facets, 15 % search. Anonymous catalog calls are answered from the ' +
+      'response cache when they repeat within its 10 s (emptied by any catalog write; api/src/infra/cache/response-cache.ts); the "cache bypassed" rows send an ' +
       'Authorization header, so every request runs its queries. Every request asks for a compressed answer (Accept-Encoding: br, gzip), as a browser does. One server, on one core; the load generator on the other. The server is a web server ' +
       "(ROLE=web: the jobs orders queue, the confirmation e-mail with its invoice, are a worker's and not in these figures), warmed up first with the mix, cache bypassed, for as long as four rows (not counted).",
     '',
@@ -418,9 +418,9 @@ async function main() {
     ...renderComparisonSection(renderModes, PRODUCTS, LOAD_SECONDS, RENDER_ROUNDS),
     ...scaleSection(scale, PRODUCTS, LOAD_SECONDS),
     ...edgeSection(edge, PRODUCTS, LOAD_SECONDS),
-    '## Catalogue queries, one at a time (tools/bench/catalogue/catalogue-bench.ts)',
+    '## Catalog queries, one at a time (tools/bench/catalog/catalog-bench.ts)',
     '',
-    ...catalogue.flatMap((run) => [run.table, '']),
+    ...catalog.flatMap((run) => [run.table, '']),
   ];
   writeFileSync(resultsFile, [...lines, keptByHand()].join('\n'));
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,12 +1,12 @@
 /**
- * The shop at scale, side by side in one run (issue #18): the realistic mix of distinct catalogue
+ * The shop at scale, side by side in one run (issue #18): the realistic mix of distinct catalog
  * URLs (tools/bench/src/api-mix.ts) with 5 % orders of in-stock items (each takes stock, so each drops
  * the cached answers that show its product on every server), at 50 and 200 connections, for
  *   1. one server on the embedded SQLite,
  *   2. one server on PostgreSQL,
  *   3. two web servers and a worker behind nginx on PostgreSQL and Redis (tools/scripts/topology.mjs,
  *      what `npm run start:cluster` runs).
- * The same 100,000-product catalogue in both databases (PostgreSQL's is generated once and kept
+ * The same 100,000-product catalog in both databases (PostgreSQL's is generated once and kept
  * in .data/bench/api-pg-<n>/postgres). The load generator runs on core 1; the servers and the
  * databases are not pinned (with several processes they share both cores with it).
  * Memory: each process's peak resident set (VmHWM) for the Node processes and Redis, and the
@@ -18,7 +18,7 @@ import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
 import { ensureRedis } from '../../scripts/ensure-redis.mjs';
 import { startTopology } from '../../scripts/topology.mjs';
 import { apiUrlSets } from './api-mix.ts';
-import { grownCatalogue } from './api-load.ts';
+import { grownCatalog } from './api-load.ts';
 import { benchDataDir, publishOrigin, repo, startShop } from './shop-server.ts';
 import { cpuOf, cpuSeconds, processesNamed, procStatusMb, pssMb } from './processes.ts';
 
@@ -125,14 +125,14 @@ function load(target: Target, paths: string[], orders: ReturnType<typeof orderBo
   return row;
 }
 
-/** The catalogue of the at-scale rows in PostgreSQL: the same generator as SQLite's, run once and kept with the database. */
-export function growPostgresCatalogue(pgData: string, databaseUrl: string, products: number): void {
-  const grown = spawnSync(process.execPath, ['--import', 'tsx', 'catalogue/grow-catalogue.ts', pgData, String(products)], {
+/** The catalog of the at-scale rows in PostgreSQL: the same generator as SQLite's, run once and kept with the database. */
+export function growPostgresCatalog(pgData: string, databaseUrl: string, products: number): void {
+  const grown = spawnSync(process.execPath, ['--import', 'tsx', 'catalog/grow-catalog.ts', pgData, String(products)], {
     cwd: join(repo, 'tools', 'bench'),
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: databaseUrl },
   });
-  if (grown.status !== 0) throw new Error('could not generate the catalogue in PostgreSQL');
+  if (grown.status !== 0) throw new Error('could not generate the catalog in PostgreSQL');
 }
 
 /** Waits until the answers a previous run left in the caches have expired (their max-age), so each run starts empty. */
@@ -143,14 +143,14 @@ export async function runScaleLoad(options: {
   products: number;
   seconds: number;
 }): Promise<{ rows: ScaleRow[]; distinct: number; orderVariants: number }> {
-  const sqlite = grownCatalogue(options.products);
+  const sqlite = grownCatalog(options.products);
   const pgData = benchDataDir(`api-pg-${options.products}`);
   const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
   const rows: ScaleRow[] = [];
   let distinct = 0;
   let orderVariants = 0;
   try {
-    growPostgresCatalogue(pgData, postgres.url, options.products);
+    growPostgresCatalog(pgData, postgres.url, options.products);
 
     const allow = { CHECKOUT_RATE_LIMIT_ALLOWLIST: LOOPBACK };
     const single = async (name: string, shopName: string, env: Record<string, string>) => {
@@ -213,7 +213,7 @@ export async function runScaleLoad(options: {
     for (const setup of setups) {
       const { target, stop } = await setup();
       try {
-        // Each topology measures the same catalogue: a database left smaller (a failed generation) stops the bench.
+        // Each topology measures the same catalog: a database left smaller (a failed generation) stops the bench.
         const listed = (await (await fetch(`${target.base}/api/products`)).json()) as { meta?: { total?: number } };
         if ((listed.meta?.total ?? 0) < options.products)
           throw new Error(`${target.name} lists ${listed.meta?.total} products, not ${options.products}`);

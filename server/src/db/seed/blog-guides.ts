@@ -1,7 +1,7 @@
 /**
  * More practical guides for the blog (tag "navody"), so the blog and its
  * busiest tag span more than one page. Product links point into the
- * catalogue by URL.
+ * catalog by URL.
  */
 import type { BlogDraft } from './blog.ts';
 

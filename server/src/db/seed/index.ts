@@ -30,15 +30,15 @@ const SEED_LOCK_KEY = 7_310_425;
 const CHUNK = 400;
 const VAT = 23;
 const SALES = [5_000, 10_000, 10_000, 15_000, 20_000, 25_000, 30_000];
-const CATALOGUE_START = Date.UTC(2024, 0, 8);
+const CATALOG_START = Date.UTC(2024, 0, 8);
 
-/** Every product draft of the catalogue, in a fixed order. */
-export function catalogueDrafts(): ProductDraft[] {
+/** Every product draft of the catalog, in a fixed order. */
+export function catalogDrafts(): ProductDraft[] {
   return [...structureProducts(), ...envelopeProducts(), ...finishingProducts()];
 }
 
 /**
- * Seeds a believable catalogue, content, users and coupons — only into an empty database
+ * Seeds a believable catalog, content, users and coupons — only into an empty database
  * (no categories yet). Everything runs in one transaction; on PostgreSQL an advisory lock keeps
  * two instances starting at once from seeding twice.
  */
@@ -53,7 +53,7 @@ export async function seedIfEmpty(db: Kysely<Database>): Promise<SeedResult> {
     const existing = await trx.selectFrom('categories').select('cat_id').limit(1).executeTakeFirst();
     if (existing) return false;
     const rng = createRng(SEED);
-    await seedCatalogue(trx, rng);
+    await seedCatalog(trx, rng);
     await seedContent(trx);
     await seedAccounts(trx, users);
     return true;
@@ -123,7 +123,7 @@ function variantRow(rng: Rng, pId: number, code: string, v: ProductDraft['varian
   };
 }
 
-async function seedCatalogue(trx: Transaction<Database>, rng: Rng): Promise<void> {
+async function seedCatalog(trx: Transaction<Database>, rng: Rng): Promise<void> {
   const catIds = await seedCategories(trx);
   const leaves = leafUrls(CATEGORY_TREE);
 
@@ -142,7 +142,7 @@ async function seedCatalogue(trx: Transaction<Database>, rng: Rng): Promise<void
     .execute();
   const attrIdByName = new Map(attrRows.map((a) => [a.attr_name, a.attr_id]));
 
-  const drafts = catalogueDrafts();
+  const drafts = catalogDrafts();
   const usedUrls = new Set<string>();
   const products: NewProduct[] = drafts.map((d) => {
     if (!leaves.has(d.cat)) throw new Error(`Seed product "${d.name}" is in unknown or non-leaf category "${d.cat}"`);
@@ -150,7 +150,7 @@ async function seedCatalogue(trx: Transaction<Database>, rng: Rng): Promise<void
     let url = slugify(d.name);
     for (let n = 2; usedUrls.has(url); n++) url = `${slugify(d.name)}-${n}`;
     usedUrls.add(url);
-    const created = CATALOGUE_START + rng.int(0, 680) * 86_400_000 + rng.int(0, 86_399) * 1000;
+    const created = CATALOG_START + rng.int(0, 680) * 86_400_000 + rng.int(0, 86_399) * 1000;
     return {
       p_url: url,
       p_name: d.name,

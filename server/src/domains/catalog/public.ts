@@ -1,5 +1,5 @@
 /**
- * The catalogue's public entry: what code outside the domain may use of it (the page host in web/
+ * The catalog's public entry: what code outside the domain may use of it (the page host in web/
  * answers a direct load of a moved address from the stored redirects kept in memory). Nothing else
  * of domains/catalog/ is imported from web/ (tools/scripts/folder-graph.mjs).
  */

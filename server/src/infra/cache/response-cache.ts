@@ -1,11 +1,11 @@
 /**
- * The public catalogue's response cache: what a CDN or Varnish in front of a shop's catalogue
+ * The public catalog's response cache: what a CDN or Varnish in front of a shop's catalog
  * does, in the process. The serialized JSON answers of anonymous GET calls (listings, product
  * detail, search, facets, home, categories, brands) are kept as bytes keyed by the normalised URL,
  * so a hit costs no database query and no JSON.stringify.
  *
  * - Fresh for `ttlMs` (10 s by default) and only while nothing it shows has changed since it was
- *   computed (infra/cache/catalogue-version.ts): an order taking stock off a product drops the answers that
+ *   computed (infra/cache/catalog-version.ts): an order taking stock off a product drops the answers that
  *   show that product (found by their `p_id`s), a change of everything drops all. Changes made by
  *   other servers arrive through the broadcast (infra/cache/shared-state.ts); the time to live only bounds
  *   how long a change without one (a script writing the database) stays unseen.
@@ -14,7 +14,7 @@
  * - Concurrent misses of one URL are computed once; the others wait for that answer.
  * - Never cached: requests with Authorization or the session cookie (they may depend on who asks), anything but
  *   GET, any answer but 200. Only the routes of the scope `cachePublicResponses` is added to are
- *   affected (app.ts: the catalogue and search).
+ *   affected (app.ts: the catalog and search).
  *
  * Answers carry `Cache-Control: public, max-age=<ttl>` with `Age` on hits (shared caches and
  * browsers may keep them as long as this cache does, not longer), `private` for requests with
@@ -22,7 +22,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasSessionCookie } from '../auth/auth.ts';
-import { catalogueChanges, type CatalogueChanges } from './catalogue-version.ts';
+import { catalogChanges, type CatalogChanges } from './catalog-version.ts';
 
 export type ResponseCacheOptions = {
   /** How long an answer is served from the cache, in milliseconds. */
@@ -58,20 +58,20 @@ export class ResponseCache {
   /** The keys of the answers showing each product. */
   private readonly byProduct = new Map<number, Set<string>>();
   private bytes = 0;
-  /** The catalogue's point up to which the changes are applied to the entries held. */
+  /** The catalog's point up to which the changes are applied to the entries held. */
   private seen: number;
   private hits = 0;
   private misses = 0;
 
   constructor(
     readonly options: ResponseCacheOptions = DEFAULT_RESPONSE_CACHE,
-    private readonly changes: CatalogueChanges = catalogueChanges,
+    private readonly changes: CatalogChanges = catalogChanges,
     private readonly now: () => number = Date.now,
   ) {
     this.seen = changes.point();
   }
 
-  /** The catalogue's point now: an answer computed from here on is stored with it. */
+  /** The catalog's point now: an answer computed from here on is stored with it. */
   point(): number {
     return this.changes.point();
   }
@@ -99,7 +99,7 @@ export class ResponseCache {
   }
 
   /**
-   * Keeps an answer computed from the catalogue as it was at `point`; refused (undefined) when a
+   * Keeps an answer computed from the catalog as it was at `point`; refused (undefined) when a
    * change since then touched what it shows.
    */
   set(key: string, body: Buffer, contentType: string, point: number, storedAt = this.now()): Entry | undefined {
@@ -145,7 +145,7 @@ export class ResponseCache {
     }
   }
 
-  /** Drops what the catalogue's changes since the last look touched: the answers showing changed products, or all. */
+  /** Drops what the catalog's changes since the last look touched: the answers showing changed products, or all. */
   private applyChanges(): void {
     const changed = this.changes.since(this.seen);
     this.seen = this.changes.point();

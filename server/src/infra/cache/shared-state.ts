@@ -1,12 +1,12 @@
 /**
  * State that several shop servers share, in Redis (REDIS_URL): the rate-limit counters and the
- * catalogue's change signal. Without REDIS_URL (the embedded default, one server) both stay in the
+ * catalog's change signal. Without REDIS_URL (the embedded default, one server) both stay in the
  * process.
  *
  * - Rate limits: @fastify/rate-limit keeps its counters in Redis (its Lua script, one round trip per
  *   counted request), so a limit holds across every server. If Redis cannot be reached, requests
  *   pass (logged and counted): a shop that sells is worth more than a limit held for a few seconds.
- * - Catalogue changes: every change recorded here (infra/cache/catalogue-version.ts) is published on one
+ * - Catalog changes: every change recorded here (infra/cache/catalog-version.ts) is published on one
  *   channel; every other server applies it to its own caches as it arrives (milliseconds). A
  *   server whose subscription was interrupted may have missed changes: it takes the gap as a change
  *   of everything.
@@ -14,16 +14,16 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { catalogueChanges, type CatalogueChange, type CatalogueChanges } from './catalogue-version.ts';
+import { catalogChanges, type CatalogChange, type CatalogChanges } from './catalog-version.ts';
 
-export const CATALOGUE_CHANNEL = 'shop:catalogue-changes';
+export const CATALOG_CHANNEL = 'shop:catalogue-changes';
 /** A published change names at most this many products; a bigger one is sent as a change of everything. */
 const MAX_PRODUCTS_PER_MESSAGE = 1_000;
 
 export type SharedState = {
   /** The client that counts rate limits (and publishes). */
   redis: Redis;
-  /** Connects and starts sharing this process's catalogue changes with the other servers. */
+  /** Connects and starts sharing this process's catalog changes with the other servers. */
   start(): Promise<void>;
   /** Stops the broadcast and closes both connections. */
   close(): Promise<void>;
@@ -38,7 +38,7 @@ const clientOptions = {
 };
 
 /** The shared state at `url` (redis://…): clients made now, connected by `start()` (app.ts: when the server gets ready). */
-export function createSharedState(url: string, log: FastifyBaseLogger, changes: CatalogueChanges = catalogueChanges): SharedState {
+export function createSharedState(url: string, log: FastifyBaseLogger, changes: CatalogChanges = catalogChanges): SharedState {
   const redis = new Redis(url, { ...clientOptions, connectionName: 'shop' });
   const subscriber = new Redis(url, { ...clientOptions, connectionName: 'shop-changes', commandTimeout: undefined });
   for (const [component, client] of [
@@ -61,18 +61,18 @@ export function createSharedState(url: string, log: FastifyBaseLogger, changes: 
         (error: unknown) => {
           log.error(
             { err: error },
-            "shared state: Redis cannot be reached; rate limits pass and other servers' catalogue changes show after the cache time until it can",
+            "shared state: Redis cannot be reached; rate limits pass and other servers' catalog changes show after the cache time until it can",
           );
           return false;
         },
       );
       subscriber.on('message', (channel: string, message: string) => {
-        if (channel !== CATALOGUE_CHANNEL) return;
+        if (channel !== CATALOG_CHANNEL) return;
         const change = parseMessage(message, self);
         if (change) changes.record(change, 'elsewhere');
       });
       const subscribe = () =>
-        subscriber.subscribe(CATALOGUE_CHANNEL).then(() => {
+        subscriber.subscribe(CATALOG_CHANNEL).then(() => {
           subscribed = true;
         });
       subscriber.on('ready', () => {
@@ -87,9 +87,9 @@ export function createSharedState(url: string, log: FastifyBaseLogger, changes: 
       });
       if (connected) await subscribe();
       stopPublishing = changes.onLocalChange((change) => {
-        const sent: CatalogueChange = change.kind === 'products' && change.ids.length > MAX_PRODUCTS_PER_MESSAGE ? { kind: 'all' } : change;
-        redis.publish(CATALOGUE_CHANNEL, JSON.stringify({ from: self, change: sent })).catch((error: unknown) => {
-          log.error({ err: error }, 'shared state: a catalogue change could not be published; other servers see it after their cache time');
+        const sent: CatalogChange = change.kind === 'products' && change.ids.length > MAX_PRODUCTS_PER_MESSAGE ? { kind: 'all' } : change;
+        redis.publish(CATALOG_CHANNEL, JSON.stringify({ from: self, change: sent })).catch((error: unknown) => {
+          log.error({ err: error }, 'shared state: a catalog change could not be published; other servers see it after their cache time');
         });
       });
     },
@@ -101,7 +101,7 @@ export function createSharedState(url: string, log: FastifyBaseLogger, changes: 
 }
 
 /** A change published by another server, or null (our own, or not a change). */
-export function parseMessage(message: string, self: string): CatalogueChange | null {
+export function parseMessage(message: string, self: string): CatalogChange | null {
   if (message.length > 64 * 1024) return { kind: 'all' };
   let parsed: unknown;
   try {

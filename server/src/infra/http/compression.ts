@@ -22,7 +22,7 @@
  * - Server-sent events (GET /builds/events) take the socket over (reply.hijack) and are never
  *   compressed (text/event-stream is excluded too), so each event goes out at once.
  * - Partial content (206, Content-Range) and HEAD answers (no body) are not compressed.
- * - Answers in memory up to 64 KB (every JSON answer of the catalogue) are compressed in one call
+ * - Answers in memory up to 64 KB (every JSON answer of the catalog) are compressed in one call
  *   on the event loop and keep an exact Content-Length; bigger ones and streams go through a
  *   compression stream (chunked, the work off the event loop). The plugin's own bound on two cores
  *   is 8 KB, which sent a listing page through the stream: its hops to zlib's thread pool and back

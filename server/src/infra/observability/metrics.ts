@@ -70,7 +70,7 @@ export function createMetrics(
   });
   const cache = new Counter({
     name: 'shop_response_cache_total',
-    help: 'Public catalogue answers by cache result (HIT, MISS, BYPASS).',
+    help: 'Public catalog answers by cache result (HIT, MISS, BYPASS).',
     labelNames: ['result'] as const,
     registers: [registry],
   });

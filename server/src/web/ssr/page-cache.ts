@@ -1,9 +1,9 @@
 /**
  * A brief cache of server-rendered pages. What a page shows depends only on its address, the
- * versions in force (registry revision, this browser's canary side), the catalogue's version and
+ * versions in force (registry revision, this browser's canary side), the catalog's version and
  * whether the visitor has answered the cookie notice (the first-frame notice); never on who the
  * shopper is (basket, name and choices are the browser's). So one entry serves every visitor with
- * the same key, a release or a catalogue change misses at once, and anything else shows within
+ * the same key, a release or a catalog change misses at once, and anything else shows within
  * `ttlMs`. Entries are bounded in number; the oldest go first.
  */
 /**

@@ -1,5 +1,5 @@
 /**
- * Catalogue seed additions, run after the products: accessory products and the
+ * Catalog seed additions, run after the products: accessory products and the
  * required accessories / components linked to products, and a believable price history of
  * every variant (so the 30-day lowest price next to a discount has data behind it).
  * Uses its own random stream, so the rest of the seed stays exactly as it was.

@@ -1,6 +1,6 @@
 import type { AttributeKey } from './attributes.ts';
 
-/** A variant as the catalogue data writes it: real units, the price in euros with VAT. */
+/** A variant as the catalog data writes it: real units, the price in euros with VAT. */
 export type VariantDraft = {
   name: string;
   /** Price with VAT before any sale, euros. */

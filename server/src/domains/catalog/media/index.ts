@@ -18,7 +18,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Product pictures generated on the fly (registered under /media, outside /api and its contract:
- * an image answer, no JSON schema). The product and its category path come from the catalogue's
+ * an image answer, no JSON schema). The product and its category path come from the catalog's
  * repository; product-image.ts draws the picture as SVG, png-renderer.ts turns it into the PNG
  * the shop shows (`?w=` one of the kernel's IMAGE_WIDTHS).
  */

@@ -1,5 +1,5 @@
 /**
- * The catalogue's answers: the home page, a category, a brand, a listing page and its facets, a
+ * The catalog's answers: the home page, a category, a brand, a listing page and its facets, a
  * product's detail and a variant. Every query goes through CatalogRepository.
  */
 import type {

@@ -6,13 +6,13 @@ import type { ApiDeps } from '../../../infra/deps.ts';
 import { CatalogService } from './catalog.service.ts';
 import { CatalogRepository } from './repository/catalog.repository.ts';
 
-/** Catalogue: home, categories, brands, product listings and their facets, product detail, variant detail. */
-export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, warmCatalogue }) => {
+/** Catalog: home, categories, brands, product listings and their facets, product detail, variant detail. */
+export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, warmCatalog }) => {
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const repository = new CatalogRepository(db);
   const catalog = new CatalogService(repository);
 
-  if (warmCatalogue) {
+  if (warmCatalog) {
     // Every category's kept counts and listing index, one category after another, once the server is ready; a category a shopper asks for meanwhile loads once for both.
     let closing = false;
     plugin.addHook('onClose', async () => {

@@ -2,7 +2,7 @@
  * Reading a listing query (GET /api/products and /api/products/facets) into a ProductFilter: the
  * request limits the schema cannot check (the counts of filters, values and brands, refused with
  * a Slovak 400 before any query runs), the price and attribute ranges, and the lookups of
- * brands and attributes through the repository (from memory: repository/catalogue-names.ts).
+ * brands and attributes through the repository (from memory: repository/catalog-names.ts).
  */
 import type { Availability, ListingFacetsQuery } from '@shop/shared-kernel/contract';
 import { LISTING_LIMITS } from '@shop/shared-kernel/schemas';

@@ -28,7 +28,7 @@ export const RANKED_HITS = 150;
 /**
  * The hits a search counts and pages through at most (67 pages of 15): past that, the answer says
  * "more than 1,000" instead of counting every hit of a common word. PostgreSQL's count visits every
- * hit's row, which for a common word on a large catalogue dominates the search; up to this bound it stays quick.
+ * hit's row, which for a common word on a large catalog dominates the search; up to this bound it stays quick.
  * No shopper pages that far: a common word is narrowed by another word or a category instead.
  */
 export const COUNTED_HITS = 1000;

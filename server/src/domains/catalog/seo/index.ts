@@ -20,8 +20,8 @@ import {
 import { googleFeed, heurekaFeed } from './feeds.ts';
 
 const CACHE = 'public, max-age=300';
-/** Streams over the whole catalogue (feeds, product sitemaps) at once; more are told to come back (429). */
-export const MAX_CATALOGUE_STREAMS = 2;
+/** Streams over the whole catalog (feeds, product sitemaps) at once; more are told to come back (429). */
+export const MAX_CATALOG_STREAMS = 2;
 const XML = 'application/xml; charset=utf-8';
 /** The shop's icon, the one the shell's pages name (shell/index.html). */
 const FAVICON_SVG =
@@ -53,17 +53,17 @@ export const seoRoutes: FastifyPluginAsync<SeoOptions> = async (app, options) =>
   const origin = options.publicUrl;
   const perFile = options.urlsPerFile ?? SITEMAP_URLS_PER_FILE;
   const repo = new SeoRepository(options.db);
-  // A stream reads the whole catalogue: comparators fetch it now and then, so a few at once is plenty,
+  // A stream reads the whole catalog: comparators fetch it now and then, so a few at once is plenty,
   // and a flood of requests gets a quick 429 instead of holding the database.
   let streaming = 0;
   const xml = (reply: FastifyReply, body: string | AsyncGenerator<string>) => {
     if (typeof body !== 'string' && reply.request.method === 'HEAD') {
-      // The headers alone: the catalogue is not read. Given the stream, Fastify would drain it after
+      // The headers alone: the catalog is not read. Given the stream, Fastify would drain it after
       // answering, and its slot would stay taken past the answer (a request right after got a 429).
       void body.return(undefined);
       return reply.header('cache-control', CACHE).type(XML).send(Readable.from([]));
     }
-    if (typeof body !== 'string' && streaming >= MAX_CATALOGUE_STREAMS) {
+    if (typeof body !== 'string' && streaming >= MAX_CATALOG_STREAMS) {
       void body.return(undefined);
       reply.header('retry-after', '60').header('cache-control', 'no-store');
       throw new ApiError(429, 'rate_limited', 'Súbor sa práve pripravuje pre iného klienta. Skúste to o minútu znova.');

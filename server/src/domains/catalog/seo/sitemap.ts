@@ -1,7 +1,7 @@
 /**
  * Sitemaps (sitemaps.org 0.9): an index over files of at most SITEMAP_URLS_PER_FILE addresses —
  * the shop's pages, categories, brands, and the products in id order, each product file streamed
- * from the database a batch at a time, so a 100,000-product catalogue never sits in memory.
+ * from the database a batch at a time, so a 100,000-product catalog never sits in memory.
  */
 import { shopPaths } from '@shop/shared-kernel/contract';
 import { escapeHtml } from '../../../infra/pure/html.ts';

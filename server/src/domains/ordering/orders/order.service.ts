@@ -10,7 +10,7 @@ import type { CheckoutContact, OrderLine, OrderPaymentStatus, PlaceOrderBody } f
 import { normalizeContact, randomString, validateContact } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../../db/database.ts';
 import type { OrderRow } from '../../../db/orders.table.ts';
-import { inCatalogueTransaction } from '../../../infra/cache/catalogue-version.ts';
+import { inCatalogTransaction } from '../../../infra/cache/catalog-version.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
 import { queueConfirmation } from '../order-core/order-jobs.ts';
 import { OrderRepository } from '../order-core/order.repository.ts';
@@ -125,7 +125,7 @@ export class OrderService {
 
     try {
       // The order takes pieces off the stock of its products: the cached answers showing them start over once it has ended.
-      const placed = await inCatalogueTransaction(db, async (trx, change) => {
+      const placed = await inCatalogTransaction(db, async (trx, change) => {
         // Pricing only reads: an order refused before it names its products changed none.
         change.products([]);
         const priced = await priceBasket(trx, {

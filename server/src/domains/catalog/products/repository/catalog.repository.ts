@@ -1,8 +1,8 @@
 /**
- * The catalogue's queries: the category tree, brands, variants, listing pages and their counts,
+ * The catalog's queries: the category tree, brands, variants, listing pages and their counts,
  * product tiles and detail, and the lookups a listing query needs. With its query builders in this
- * folder (product-filter.ts, facets.ts, price-history.ts) it is the catalogue's repository layer:
- * nothing outside it runs a catalogue query.
+ * folder (product-filter.ts, facets.ts, price-history.ts) it is the catalog's repository layer:
+ * nothing outside it runs a catalog query.
  */
 import { sql } from 'kysely';
 import type {
@@ -16,8 +16,8 @@ import type {
 } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../../db/database.ts';
 import { reusableIdsQuery, reusableQuery } from '../../../../db/reusable-query.ts';
-import { perCatalogueVersion } from '../../../../infra/cache/catalogue-version.ts';
-import { loadCatalogueNames, type CatalogueNames } from './catalogue-names.ts';
+import { perCatalogVersion } from '../../../../infra/cache/catalog-version.ts';
+import { loadCatalogNames, type CatalogNames } from './catalog-names.ts';
 import { CategoryTree } from './category-tree.ts';
 import { applyProductFilter, priceColumn } from './product-filter.ts';
 import type { ProductFilter } from './product-filter.ts';
@@ -196,10 +196,10 @@ function toAttributeEntries(rows: Awaited<ReturnType<typeof productAttributes>>)
 }
 
 export class CatalogRepository {
-  /** The whole category tree (shared between requests: read-only), loaded again once the catalogue has changed. */
-  readonly categoryTree: () => Promise<CategoryTree> = perCatalogueVersion(() => this.loadCategoryTree());
-  /** Brands and attributes from memory (catalogue-names.ts), as the tree. */
-  readonly names: () => Promise<CatalogueNames> = perCatalogueVersion(() => loadCatalogueNames(this.db));
+  /** The whole category tree (shared between requests: read-only), loaded again once the catalog has changed. */
+  readonly categoryTree: () => Promise<CategoryTree> = perCatalogVersion(() => this.loadCategoryTree());
+  /** Brands and attributes from memory (catalog-names.ts), as the tree. */
+  readonly names: () => Promise<CatalogNames> = perCatalogVersion(() => loadCatalogNames(this.db));
   /** Filtered category listings and their facets, from memory (shared between requests: kept per category revision). */
   private readonly listingIndex: ListingIndex;
 
@@ -209,7 +209,7 @@ export class CatalogRepository {
 
   /**
    * Counts again the categories whose kept counts are stale (after a migration that adds a kind,
-   * every one, which a large catalogue feels) and loads every category's filtered-listing data
+   * every one, which a large catalog feels) and loads every category's filtered-listing data
    * (listing-index.ts) until `stopped()`; answers how many categories it loaded.
    */
   async warmListings(stopped: () => boolean): Promise<number> {
@@ -259,7 +259,7 @@ export class CatalogRepository {
    * category and brand (facet-counts.ts); with other filters counted in memory (listing-index.ts),
    * the sale's too. A listing without a category (all products, a brand page, the sale) is every
    * category's together, as every product sits in one: counting its facets in SQL does not scale to
-   * a large catalogue (figures: tools/bench/results.md; test/helpers/facets-in-sql.ts still counts
+   * a large catalog (figures: tools/bench/results.md; test/helpers/facets-in-sql.ts still counts
    * them so, as the reference the tests hold these equal to).
    */
   async facets(filter: ProductFilter): Promise<ListingFacets> {
@@ -287,10 +287,10 @@ export class CatalogRepository {
 
   /**
    * One page of product tiles plus the number of matching products: a whole category's from
-   * category_listing; the whole catalogue's, the whole sale's and a brand page's in indexed, bounded
+   * category_listing; the whole catalog's, the whole sale's and a brand page's in indexed, bounded
    * queries with their totals from the kept counts (listingPageInSql); any listing narrowed by
    * filters from memory (listing-index.ts), over every category when it has none (in SQL, the
-   * sale narrowed by availability does not scale to a large catalogue; figures: tools/bench/results.md).
+   * sale narrowed by availability does not scale to a large catalog; figures: tools/bench/results.md).
    */
   async listProducts(
     filter: ProductFilter,
@@ -300,7 +300,7 @@ export class CatalogRepository {
     if (filter.categoryIds?.length === 0) return { items: [], total: 0 };
     if (isWholeCategory(filter) && filter.categoryId !== undefined)
       return this.listCategory(filter.categoryId, filter.categoryIds, sort, page);
-    // The whole catalogue's total, the whole sale's or a brand page's: every product sits in a category, so the categories' kept counts add up to it.
+    // The whole catalog's total, the whole sale's or a brand page's: every product sits in a category, so the categories' kept counts add up to it.
     const kept = keptTotalOf(filter);
     const everyCategory = () => this.categoryTree().then((tree) => tree.all().map((category) => category.cat_id));
     const knownTotal = kept ? everyCategory().then((catIds) => categoryProductCount(this.db, catIds, kept)) : undefined;

@@ -1,6 +1,6 @@
 /**
  * Repository layer: the category tree as CatalogRepository loads it (one query, once per
- * catalogue version), with the lookups the routes and queries need (subtree ids, paths, words).
+ * catalog version), with the lookups the routes and queries need (subtree ids, paths, words).
  */
 import { shopPaths, type Breadcrumb, type CategoryNode } from '@shop/shared-kernel/contract';
 import { foldText } from '../../../../infra/pure/format.ts';
@@ -14,7 +14,7 @@ export type CategoryRecord = {
 };
 
 /**
- * The whole category tree (small: tens to a few thousand rows), loaded once per catalogue version
+ * The whole category tree (small: tens to a few thousand rows), loaded once per catalog version
  * and shared by the requests: read-only.
  */
 export class CategoryTree {

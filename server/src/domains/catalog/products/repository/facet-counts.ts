@@ -9,7 +9,7 @@
  * changes; counts computed at an older revision are counted again (for that one category) when
  * next asked for, in one transaction that holds the category's row so two recounts take turns.
  * Names (brands, attributes) and whether an attribute is a filter are looked up at answer time
- * (catalogue-names.ts), so renaming one needs no recount.
+ * (catalog-names.ts), so renaming one needs no recount.
  */
 import { sql } from 'kysely';
 import type { ExpressionBuilder, Transaction } from 'kysely';
@@ -17,7 +17,7 @@ import type { ListingFacets } from '@shop/shared-kernel/contract';
 import type { Database, DbOrTrx } from '../../../../db/database.ts';
 import { shapeFacets, type AttrRow, type FacetCounts } from './facets.ts';
 import type { ProductFilter } from './product-filter.ts';
-import type { CatalogueNames } from './catalogue-names.ts';
+import type { CatalogNames } from './catalog-names.ts';
 
 type CountKind = Database['category_facet_counts']['kind'];
 
@@ -34,7 +34,7 @@ const kindOf = (kind: FacetKind, sale: boolean): CountKind => (sale ? `sale_${ki
  */
 export async function categoryFacets(
   db: DbOrTrx,
-  names: CatalogueNames,
+  names: CatalogNames,
   catIds: number[],
   { brandIds = [], brandId, sale = false }: { brandIds?: number[]; brandId?: number; sale?: boolean } = {},
 ): Promise<ListingFacets> {
@@ -144,7 +144,7 @@ function staleCount(eb: ExpressionBuilder<Database, 'category_facet_counts'>, ca
 
 /**
  * Reads kept counts with their staleness in one statement (one round trip where the counts are
- * fresh, as they are but after a catalogue change); where any is stale (or no row tells), counts
+ * fresh, as they are but after a catalog change); where any is stale (or no row tells), counts
  * those categories again and reads once more.
  */
 async function readFresh<Row extends { stale: unknown }>(db: DbOrTrx, catIds: number[], read: () => Promise<Row[]>): Promise<Row[]> {

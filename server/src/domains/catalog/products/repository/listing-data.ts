@@ -1,7 +1,7 @@
 /**
  * Repository layer: what the listing index keeps of a category (listing-index.ts), in typed arrays
  * and bitsets: its products' brand, price, availabilities and sort columns, each sort's order, and
- * per attribute value the products that have it; and the catalogue-wide numbering of attribute
+ * per attribute value the products that have it; and the catalog-wide numbering of attribute
  * values and brands those arrays share (ListingKeys), so every category's bitsets and counts line up.
  */
 import type { Availability, ProductSort } from '@shop/shared-kernel/contract';

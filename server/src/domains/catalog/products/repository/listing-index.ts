@@ -2,7 +2,7 @@
  * Repository layer: a category listing narrowed by filters (a price range, availability, attribute
  * values, brands together with any of these): its facets, its total and its pages, from memory.
  *
- * In SQL such facets do not scale to a large catalogue (one query per facet and part, SQLite's
+ * In SQL such facets do not scale to a large catalog (one query per facet and part, SQLite's
  * temporary B-trees for `group by` and `count(distinct)`), and neither does such a page (the
  * filters' correlated lookups for every product, once for the count and once for the page;
  * figures: tools/bench/results.md). Here each category keeps, in typed arrays, what its listed
@@ -20,7 +20,7 @@
  * The revisions live in the database, so the arrays are right on every server of the shop and
  * after any writer (a script on the SQLite file too), without a broadcast. Names (brands,
  * attributes) and whether an attribute is a filter are looked up at answer time
- * (catalogue-names.ts: kept per catalogue version, as the category tree).
+ * (catalog-names.ts: kept per catalog version, as the category tree).
  *
  * The filter's meaning and the orders are the SQL ones (product-filter.ts applyProductFilter,
  * listing-order.ts LISTING_ORDER; names compare by code point, as SQLite and PostgreSQL's C
@@ -37,7 +37,7 @@
  */
 import type { ListingFacets, ProductSort } from '@shop/shared-kernel/contract';
 import type { DbOrTrx } from '../../../../db/database.ts';
-import type { CatalogueNames } from './catalogue-names.ts';
+import type { CatalogNames } from './catalog-names.ts';
 import { shapeFacets, type AttrRow } from './facets.ts';
 import { evaluate } from './listing-bitsets.ts';
 import { countFacets } from './listing-counts.ts';
@@ -59,7 +59,7 @@ export class ListingIndex {
 
   constructor(
     private readonly db: DbOrTrx,
-    private readonly names: () => Promise<CatalogueNames>,
+    private readonly names: () => Promise<CatalogNames>,
   ) {}
 
   /** The facets of a category listing narrowed by other filters (see listedInMemory). */

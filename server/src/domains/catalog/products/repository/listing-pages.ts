@@ -17,7 +17,7 @@ export function listedTotal(evaluated: Evaluated[]): number {
 /**
  * The ids of the page's products in the sort's order, of `total` listed. Each head is its category's
  * next listed product, the categories in a binary heap by their heads (comparing every category's
- * head for each product made late pages of a large catalogue slow). A page in the second half is
+ * head for each product made late pages of a large catalog slow). A page in the second half is
  * merged from the end, backwards, so the middle page is the slowest and the last one is as quick as
  * the first.
  */

@@ -1,16 +1,16 @@
 /**
- * What changed in the catalogue, and since when. Caches of catalogue answers (infra/cache/response-cache.ts,
+ * What changed in the catalog, and since when. Caches of catalog answers (infra/cache/response-cache.ts,
  * the category tree, the page cache) keep what they computed together with the point it was
  * computed at, and throw away what a later change touched:
  *
  * - a change of **some products** (an order taking stock off their variants) touches only the
  *   answers that contain one of those products (their detail, the listing and search pages that
  *   show them); facets, categories and brands do not depend on stock amounts and stay;
- * - a change of **everything** (`catalogueChanged()`: prices, an import, a failed commit whose
- *   effect is unknown) moves the catalogue version, and every cached answer starts over.
+ * - a change of **everything** (`catalogChanged()`: prices, an import, a failed commit whose
+ *   effect is unknown) moves the catalog version, and every cached answer starts over.
  *
- * The code that changes catalogue rows says so once the change is visible to other connections:
- * `inCatalogueTransaction(db, work)` records the change when the transaction has ended (PostgreSQL
+ * The code that changes catalog rows says so once the change is visible to other connections:
+ * `inCatalogTransaction(db, work)` records the change when the transaction has ended (PostgreSQL
  * readers on other connections see the old rows until the commit, and a reader that starts in
  * between must not cache them as new). `work` names the products it changes with
  * `change.products(ids)`; one that names none changed everything.
@@ -23,11 +23,11 @@
 import type { Transaction } from 'kysely';
 import type { Database, Db } from '../../db/database.ts';
 
-/** A change of the catalogue: of everything, or of some products only. */
-export type CatalogueChange = { kind: 'all' } | { kind: 'products'; ids: number[] };
+/** A change of the catalog: of everything, or of some products only. */
+export type CatalogChange = { kind: 'all' } | { kind: 'products'; ids: number[] };
 
 /** A bounded change log: the products changed since a point, or 'all' when that is unknown or true. */
-export class CatalogueChanges {
+export class CatalogChanges {
   private sequence = 0;
   private allVersion = 0;
   /** The most recent product changes, oldest first; anything older than the first is 'all'. */
@@ -35,7 +35,7 @@ export class CatalogueChanges {
   /** Product changes before this point are no longer in the log. */
   private forgottenBefore = 0;
   private lastAll = 0;
-  private readonly listeners = new Set<(change: CatalogueChange) => void>();
+  private readonly listeners = new Set<(change: CatalogChange) => void>();
 
   constructor(private readonly keep = 2_000) {}
 
@@ -50,7 +50,7 @@ export class CatalogueChanges {
   }
 
   /** Records a change made here or told by another server; `listeners` hear only the ones made here. */
-  record(change: CatalogueChange, origin: 'here' | 'elsewhere' = 'here'): void {
+  record(change: CatalogChange, origin: 'here' | 'elsewhere' = 'here'): void {
     if (change.kind === 'products' && change.ids.length === 0) return;
     this.sequence += 1;
     if (change.kind === 'all') {
@@ -75,29 +75,29 @@ export class CatalogueChanges {
   }
 
   /** Hears every change made in this process (the broadcast publishes them); answers the unsubscribe. */
-  onLocalChange(listener: (change: CatalogueChange) => void): () => void {
+  onLocalChange(listener: (change: CatalogChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 }
 
-/** The process's catalogue: one per process, as the database is. */
-export const catalogueChanges = new CatalogueChanges();
+/** The process's catalog: one per process, as the database is. */
+export const catalogChanges = new CatalogChanges();
 
-/** The catalogue version: moves on with every change of everything (caches that hold whole-catalogue answers). */
-export function catalogueVersion(): number {
-  return catalogueChanges.version();
+/** The catalog version: moves on with every change of everything (caches that hold whole-catalog answers). */
+export function catalogVersion(): number {
+  return catalogChanges.version();
 }
 
 /**
- * A value loaded from the catalogue and kept until the catalogue version moves (a change of
+ * A value loaded from the catalog and kept until the catalog version moves (a change of
  * everything), then loaded again when next asked for; a failed load is not kept. For reference data
  * every server keeps in memory: the category tree, brands and attributes.
  */
-export function perCatalogueVersion<T>(load: () => Promise<T>): () => Promise<T> {
+export function perCatalogVersion<T>(load: () => Promise<T>): () => Promise<T> {
   let kept: { version: number; value: Promise<T> } | null = null;
   return () => {
-    const version = catalogueVersion();
+    const version = catalogVersion();
     if (kept?.version !== version) {
       const value = load();
       const entry = { version, value };
@@ -110,19 +110,19 @@ export function perCatalogueVersion<T>(load: () => Promise<T>): () => Promise<T>
   };
 }
 
-/** Marks the whole catalogue as changed: everything cached before is stale. */
-export function catalogueChanged(): void {
-  catalogueChanges.record({ kind: 'all' });
+/** Marks the whole catalog as changed: everything cached before is stale. */
+export function catalogChanged(): void {
+  catalogChanges.record({ kind: 'all' });
 }
 
-/** What the work of `inCatalogueTransaction` tells about its change. */
+/** What the work of `inCatalogTransaction` tells about its change. */
 export type ChangeScope = {
   /** The work changes these products only (their variants' stock); named with none, it changes nothing. */
   products(ids: Iterable<number>): void;
 };
 
-/** Runs `work` in one transaction that changes catalogue rows; the change is recorded once it has ended. */
-export async function inCatalogueTransaction<T>(db: Db, work: (trx: Transaction<Database>, change: ChangeScope) => Promise<T>): Promise<T> {
+/** Runs `work` in one transaction that changes catalog rows; the change is recorded once it has ended. */
+export async function inCatalogTransaction<T>(db: Db, work: (trx: Transaction<Database>, change: ChangeScope) => Promise<T>): Promise<T> {
   let products: Set<number> | null = null;
   const scope: ChangeScope = {
     products(ids) {
@@ -135,6 +135,6 @@ export async function inCatalogueTransaction<T>(db: Db, work: (trx: Transaction<
   } finally {
     // Also after a failure: whether a failed commit took effect is unknown, so what it touched starts over.
     const touched = products as Set<number> | null;
-    catalogueChanges.record(touched ? { kind: 'products', ids: [...touched] } : { kind: 'all' });
+    catalogChanges.record(touched ? { kind: 'products', ids: [...touched] } : { kind: 'all' });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Every kind of catalogue change a category's facets and filtered listings depend on, each made
+ * Every kind of catalog change a category's facets and filtered listings depend on, each made
  * on the test database in turn, for tests that hold kept or in-memory data equal to a count over
  * the products after each: a price, a brand, an availability, an attribute value, a discount on
  * a product's variant (putting it on sale) and its end, a second discount on a product on sale, a
@@ -7,12 +7,12 @@
  */
 import type { Db } from '../../src/db/database.ts';
 
-export type CatalogueChange = [label: string, change: () => Promise<unknown>];
+export type CatalogChange = [label: string, change: () => Promise<unknown>];
 
-export async function catalogueChanges(
+export async function catalogChanges(
   db: Db,
   newUrl: string,
-): Promise<{ catIds: number[]; changes: CatalogueChange[]; productId: number; productCatId: number }> {
+): Promise<{ catIds: number[]; changes: CatalogChange[]; productId: number; productCatId: number }> {
   const product = await db
     .selectFrom('products as p')
     .innerJoin('attribute_values as av', 'av.p_id', 'p.p_id')
@@ -53,7 +53,7 @@ export async function catalogueChanges(
     .orderBy('p.p_id')
     .orderBy('v.v_id', 'desc')
     .executeTakeFirstOrThrow();
-  const changes: CatalogueChange[] = [
+  const changes: CatalogChange[] = [
     [
       'price',
       () =>

@@ -1,20 +1,20 @@
 /**
- * Grows a shop database to a large generated catalogue for the load test, with the catalogue
+ * Grows a shop database to a large generated catalog for the load test, with the catalog
  * work's own generator: SQLite in <dataDir>, or PostgreSQL when DATABASE_URL is set. Kept and
  * reused: the generator adds only what is missing (nothing once grown). Each use also gives back
  * the stock the bench's earlier orders took, so the load's orders find in-stock goods however
  * many runs came before.
- *   node --import tsx tools/bench/catalogue/grow-catalogue.ts <dataDir> <products>   (in tools/bench/)
+ *   node --import tsx tools/bench/catalog/grow-catalog.ts <dataDir> <products>   (in tools/bench/)
  */
 import { sql } from 'kysely';
 import { createDatabase } from '../../../server/src/app.ts';
-import { generateCatalogue } from './generate-catalogue.ts';
+import { generateCatalog } from './generate-catalog.ts';
 
 const [dataDir, total] = [process.argv[2]!, Number(process.argv[3] ?? 100_000)];
 const log = (message: string) => process.stderr.write(`[grow] ${message}\n`);
 const database = await createDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined });
 try {
-  const added = await generateCatalogue(database.db, { total, log });
+  const added = await generateCatalog(database.db, { total, log });
   if (added > 0) {
     log(`${added} products added (${database.dialect})`);
     await sql`analyze`.execute(database.db);

@@ -1,6 +1,6 @@
 /**
- * Repository layer: the catalogue's brands and attributes from memory (their urls, names, units
- * and whether an attribute is offered as a filter), kept per catalogue version as the category
+ * Repository layer: the catalog's brands and attributes from memory (their urls, names, units
+ * and whether an attribute is offered as a filter), kept per catalog version as the category
  * tree is. A few dozen rows that every brand page, filtered listing and facet answer looks up:
  * each lookup was a round trip of its own on PostgreSQL, one after another.
  */
@@ -9,7 +9,7 @@ import type { DbOrTrx } from '../../../../db/database.ts';
 
 export type AttributeName = { attr_id: number; attr_name: string; unit_name: string | null; use_attr: number };
 
-export class CatalogueNames {
+export class CatalogNames {
   private readonly brandsByUrl: Map<string, Brand>;
   private readonly brandsById: Map<number, Brand>;
   private readonly attributesById: Map<number, AttributeName>;
@@ -39,10 +39,10 @@ export class CatalogueNames {
   }
 }
 
-export async function loadCatalogueNames(db: DbOrTrx): Promise<CatalogueNames> {
+export async function loadCatalogNames(db: DbOrTrx): Promise<CatalogNames> {
   const [brands, attributes] = await Promise.all([
     db.selectFrom('brands').select(['b_id', 'b_url', 'b_name']).orderBy('b_name').orderBy('b_id').execute(),
     db.selectFrom('attributes').select(['attr_id', 'attr_name', 'unit_name', 'use_attr']).execute(),
   ]);
-  return new CatalogueNames(brands, attributes);
+  return new CatalogNames(brands, attributes);
 }

@@ -1,10 +1,10 @@
 /**
- * Catalogue benchmark: median latency of listing pages, facets, search and product detail on a
- * generated catalogue of 100,000 products, against issue #19's targets. Measures, never asserts;
+ * Catalog benchmark: median latency of listing pages, facets, search and product detail on a
+ * generated catalog of 100,000 products, against issue #19's targets. Measures, never asserts;
  * not a test. With BENCH_SUMMARY=<file> it also writes each kind's medians there as JSON, with the floor of a call (/api/health, /api/ready).
  *
- *   node --import tsx tools/bench/catalogue/catalogue-bench.ts            # SQLite in <repo>/.data/bench-catalogue
- *   BENCH_DATABASE_URL=postgres://… node --import tsx tools/bench/catalogue/catalogue-bench.ts   # an empty PostgreSQL database
+ *   node --import tsx tools/bench/catalog/catalog-bench.ts            # SQLite in <repo>/.data/bench-catalog
+ *   BENCH_DATABASE_URL=postgres://… node --import tsx tools/bench/catalog/catalog-bench.ts   # an empty PostgreSQL database
  *
  * The generated database is kept and reused (generation takes a while). Requests go over HTTP on
  * loopback, one after another, from a client on a thread of its own: its work (HTTP, decompressing)
@@ -21,7 +21,7 @@ import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { buildApi, createDatabase } from '../../../server/src/app.ts';
-import { generateCatalogue } from './generate-catalogue.ts';
+import { generateCatalog } from './generate-catalog.ts';
 import { defaultCheckoutOptions } from '../../../server/src/infra/checkout-options.ts';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
@@ -29,17 +29,17 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 /** Calls before the timed ones, so that the server's code is compiled as a running server's is. */
 const WARMUP = 20;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const log = (message: string) => process.stderr.write(`[catalogue-bench] ${message}\n`);
+const log = (message: string) => process.stderr.write(`[catalog-bench] ${message}\n`);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))]!;
 
-const dataDir = join(root, '.data', 'bench-catalogue');
+const dataDir = join(root, '.data', 'bench-catalog');
 mkdirSync(dataDir, { recursive: true });
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const database = await createDatabase({ dataDir, databaseUrl });
 const started = performance.now();
-const added = await generateCatalogue(database.db, { total: PRODUCTS, log });
+const added = await generateCatalog(database.db, { total: PRODUCTS, log });
 if (added > 0) {
   log(`generated ${added} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await sql`analyze`.execute(database.db);
@@ -60,7 +60,7 @@ const checkout = defaultCheckoutOptions(join(dataDir, 'checkout'));
 const app = buildApi({
   db: database.db,
   dialect: database.dialect,
-  jwtSecret: 'catalogue-bench-secret-0123456789',
+  jwtSecret: 'catalog-bench-secret-0123456789',
   responseCache: false,
   logger: false,
   checkout,
@@ -194,7 +194,7 @@ await app.close();
 await database.close();
 
 const lines = [
-  `## Catalogue on ${sizes.products.toLocaleString('en')} products (${database.dialect})`,
+  `## Catalog on ${sizes.products.toLocaleString('en')} products (${database.dialect})`,
   '',
   `${sizes.variants.toLocaleString('en')} variants, ${sizes.values.toLocaleString('en')} attribute values; ${RUNS} sequential HTTP requests per call after ${WARMUP} warm-up ones, loopback, from a client on its own thread.`,
   '',

@@ -1,5 +1,5 @@
 /**
- * Grows a seeded catalogue to a large one (100,000 products by default) for benchmarks.
+ * Grows a seeded catalog to a large one (100,000 products by default) for benchmarks.
  * Every generated product is a believable sibling of a seeded one: same category, brand,
  * description style, attributes (numeric values nudged) and variants (prices scaled), with a
  * series word in its name ("Tehla Porotherm 30 Profi Ekonomik 117"). Deterministic (seeded PRNG).
@@ -41,8 +41,8 @@ async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknow
   for (let i = 0; i < rows.length; i += CHUNK) await insert(rows.slice(i, i + CHUNK));
 }
 
-/** Adds products until the catalogue holds `total`; returns how many were added. */
-export async function generateCatalogue(db: Kysely<Database>, options: GenerateOptions): Promise<number> {
+/** Adds products until the catalog holds `total`; returns how many were added. */
+export async function generateCatalog(db: Kysely<Database>, options: GenerateOptions): Promise<number> {
   const log = options.log ?? (() => {});
   const rng = createRng(options.seed ?? 424242);
   const count = Number(
