@@ -1,0 +1,179 @@
+/**
+ * What the release specs (release-*.spec.ts) share: the e2e origin's registry and history as the
+ * release command leaves them, changed checkout builds, the checkout put back in force after each
+ * test, a shopper's basket, canary buckets, a restart of the server as `npm start` makes it, and the
+ * files a page downloads. Playwright evaluates this module once per worker and runs the spec files
+ * one after another in it, so hooks here would belong to the first spec alone: each spec registers
+ * `test.afterEach(() => resetCheckout())` and `test.afterAll(() => removeTempDirs())` itself.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { expect } from './fixtures.ts';
+import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
+import { origin, release, repo } from './release-cli.ts';
+import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
+import { fillBasket, findVariants } from './checkout-helpers.ts';
+import type { Operator } from './operator.ts';
+
+type Move = ReleaseMove;
+type OriginRegistry = Registry;
+
+const stableCheckout = join(repo, 'mf-checkout', 'dist');
+export const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as OriginRegistry;
+export const history = () =>
+  readFileSync(join(origin, 'builds', 'history.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Move);
+
+/** Every build directory a test makes, removed after each spec file (`removeTempDirs`). */
+const made: string[] = [];
+export function removeTempDirs() {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+export const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+
+/** The owner's audited override: a version rolled back from (marked never to be served again) may be released again. */
+function liftFloor(version: string) {
+  const result = spawnSync(
+    process.execPath,
+    ['dist/release/credentials-cli.js', 'floor', 'checkout', version, '--lift', '--reason', 'e2e reset'],
+    {
+      cwd: join(repo, 'server'),
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: E2E_DATA_DIR, DATABASE_URL: '' },
+    },
+  );
+  expect(result.status, result.stderr).toBe(0);
+}
+
+/** The checkout in force again as `npm start` published it: no pin, no canary (its floor lifted when a test rolled back from it). */
+export function resetCheckout() {
+  const current = registry();
+  if (current.canaries?.checkout) release(['abort', 'checkout']);
+  const refused = /refused \(floored\): checkout (\S+) is marked/.exec(
+    spawnSync(
+      process.execPath,
+      ['dist/release/cli.js', 'deploy', 'checkout', '--dist', stableCheckout, '--override-pin', '--origin', origin],
+      {
+        cwd: join(repo, 'server'),
+        encoding: 'utf8',
+        env: { ...process.env, RELEASE_USER: 'e2e' },
+      },
+    ).stderr,
+  );
+  if (!refused) return;
+  liftFloor(refused[1]!);
+  release(['deploy', 'checkout', '--dist', stableCheckout, '--override-pin']);
+}
+
+/**
+ * Builds made by one run of the release specs, so each changed build is a version of its own (a
+ * rolled-back one is never served again): the count goes on across the spec files of a worker, and
+ * the worker's pid tells a restarted worker's builds apart.
+ */
+let builds = 0;
+
+/** A real checkout build whose basket heading is changed: `label` appended, or a render that throws. */
+export function changedCheckoutBuild(change: { label: string } | 'throws'): string {
+  const dist = tempDir('checkout-next-');
+  cpSync(stableCheckout, dist, { recursive: true });
+  const assets = join(dist, 'assets');
+  const page = readdirSync(assets).find(
+    (file) => file.endsWith('.js') && readFileSync(join(assets, file), 'utf8').includes('Vyprázdniť košík'),
+  )!;
+  const source = readFileSync(join(assets, page), 'utf8');
+  const heading = change === 'throws' ? '(()=>{throw new Error(`basket page broken on purpose`)})()' : `\`Košík – ${change.label}\``;
+  const changed = source.replace('children:`Košík`}', `children:${heading}}`);
+  expect(changed).not.toBe(source);
+  writeFileSync(join(assets, page), `${changed}\n/* e2e build ${++builds} ${process.pid} */\n`);
+  // The basket's frame is server-rendered: the same change in the server build, as a real build has it.
+  const server = join(dist, 'server', 'entry.cjs');
+  const serverSource = readFileSync(server, 'utf8');
+  const serverChanged = serverSource.replace('children: "Košík" }', `children: ${heading} }`);
+  expect(serverChanged).not.toBe(serverSource);
+  writeFileSync(server, serverChanged);
+  return dist;
+}
+
+/** The operator account `npm start` creates on a new shop, its password in the data directory. */
+export const firstOperator = (): Operator => ({
+  name: 'spravca',
+  password: readFileSync(join(E2E_DATA_DIR, 'operator-password'), 'utf8').trim(),
+});
+
+/** A shopper's basket with one line (two pieces of a variant in stock), shown on the basket page. */
+export async function withBasket(page: Page, request: APIRequestContext) {
+  const [variant] = await findVariants(request, 1);
+  await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 2 }]);
+  await expect(page.getByTestId('basket-line')).toHaveCount(1);
+}
+
+/** The basket page renders (`heading`: its heading) with the shopper's line. */
+export async function expectWorkingBasket(page: Page, heading = 'Košík') {
+  await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
+  await expect(page.getByTestId('basket-line')).toHaveCount(1);
+}
+
+/** The basket page's area failed to load: the shell's error heading. */
+export const brokenBasket = (page: Page) =>
+  expect(page.getByRole('heading', { level: 1, name: 'Košík a objednávka sa nepodarilo načítať' })).toBeVisible();
+
+/** Puts a shopper in a canary bucket before the shop's scripts run (a new page's about:blank has no storage to write). */
+export const canaryBucketScript = (bucket: number) => {
+  if (location.protocol.startsWith('http')) localStorage.setItem('shop:canary-bucket', String(bucket));
+};
+
+export async function shopperContext(newContext: () => Promise<BrowserContext>, bucket: number): Promise<BrowserContext> {
+  const context = await newContext();
+  const url = `http://localhost:${SHOP_PORT}`;
+  await context.addCookies(
+    ['cookie_required=true', 'cookie_ga=false', 'cookie_ads=false'].map((pair) => ({
+      name: pair.split('=')[0]!,
+      value: pair.split('=')[1]!,
+      url,
+    })),
+  );
+  await context.addInitScript(canaryBucketScript, bucket);
+  return context;
+}
+
+/** Restarts the e2e server as `npm start` would (serve.mjs: release what is new, then serve). */
+export async function restartServer() {
+  const pid = Number(readFileSync(join(E2E_DATA_DIR, 'serve.pid'), 'utf8'));
+  const up = () =>
+    fetch(`http://localhost:${SHOP_PORT}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+  process.kill(pid, 'SIGUSR2');
+  await expect.poll(up, { timeout: 10_000, intervals: [100] }).toBe(false);
+  await expect.poll(up, { timeout: 60_000, intervals: [250] }).toBe(true);
+}
+
+/** URLs the browser downloaded from the network (not from its cache, not a 304). */
+export async function watchDownloads(page: Page) {
+  const responses = new Map<string, string>();
+  const fromCache = new Set<string>();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  cdp.on('Network.requestServedFromCache', ({ requestId }) => fromCache.add(requestId));
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    if (!response.fromDiskCache && !response.fromPrefetchCache && !response.fromServiceWorker && response.status === 200)
+      responses.set(requestId, response.url);
+  });
+  return () => [...responses].filter(([id]) => !fromCache.has(id)).map(([, url]) => url);
+}
+
+/** Goes home through the logo: after a release the shell makes this navigation a full page load. */
+export async function navigateHome(page: Page) {
+  await page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
+}
