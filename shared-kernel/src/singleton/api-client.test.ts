@@ -1,7 +1,7 @@
 /**
  * The kernel's API client (`createApiClient`, the default `api`): what a request sends (query,
  * JSON body, cookies, base URL), an answer's body that cannot be read, the default instance's
- * fetch and its cookie-less catalogue calls, downloads as Blobs, resource keys, the contract's
+ * fetch and its cookie-less catalog calls, downloads as Blobs, resource keys, the contract's
  * types, and a source that writes no API path. Errors: api-client-errors.test.ts; each contract
  * call's method and path: api-client-calls.test.ts.
  */
@@ -100,7 +100,7 @@ describe('default api instance', () => {
     expect(fake.calls[0]?.headers.Authorization).toBeUndefined();
   });
 
-  it('asks for the public catalogue without the session cookie, so every shopper shares cached answers', async () => {
+  it('asks for the public catalog without the session cookie, so every shopper shares cached answers', async () => {
     for (const path of [
       '/api/site',
       '/api/menu',
