@@ -35,6 +35,7 @@ import { releasedFileCheck } from '../src/web/verified-files.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const dirs: string[] = [];
 const tempDir = (prefix: string) => {
@@ -323,16 +324,7 @@ describe('no source map is sent to a browser', () => {
     assets = await buildStaticOrigin({ storage, logger: shop.log, check });
     assetBase = await assets.listen({ port: 0, host: '127.0.0.1' });
     shop.setErrorHandler(errorHandler);
-    await shop.register(shellHost, {
-      storage,
-      assetOrigin: assetBase,
-      gtmId: null,
-      registryPollMs: 60_000,
-      telemetrySample: 1,
-      publicUrl: 'https://shop.example',
-      integrity,
-      check,
-    });
+    await shop.register(shellHost, shellHostOptions({ storage, assetOrigin: assetBase, integrity, check }));
     shopBase = await shop.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

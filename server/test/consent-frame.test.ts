@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConsentCookies } from '@shop/shared-kernel/rules';
 import { shellHost } from '../src/web/shell-host.ts';
 import { emptyRegistry, REGISTRY_KEY, localDirectoryStorage } from '@shop/release';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const originDir = mkdtempSync(join(tmpdir(), 'consent-frame-'));
 const shellDir = join(originDir, 'shells', 'shell', '1.0.0-a');
@@ -39,15 +40,7 @@ beforeAll(async () => {
     areas: { checkout },
   };
   writeFileSync(join(originDir, REGISTRY_KEY), JSON.stringify(registry));
-  await shellHost(app, {
-    storage: localDirectoryStorage(originDir),
-    assetOrigin: 'https://cdn.example',
-    gtmId: null,
-    registryPollMs: 60_000,
-    telemetrySample: 1,
-    publicUrl: 'https://shop.example',
-    integrity: null,
-  });
+  await shellHost(app, shellHostOptions({ storage: localDirectoryStorage(originDir), integrity: null }));
   await app.ready();
 });
 afterAll(async () => {

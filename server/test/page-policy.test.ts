@@ -13,6 +13,7 @@ import { shellHost } from '../src/web/shell-host.ts';
 import { areaStyleHashes, shellPagePolicyFor } from '../src/web/page-policy.ts';
 import { inlineStyleHashes, scriptHash, styleHash } from '../src/infra/http/security-headers.ts';
 import { pageHead } from '../src/web/ssr/page-html.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const originDir = mkdtempSync(join(tmpdir(), 'page-policy-'));
 const shellDir = join(originDir, 'shells', 'shell', '1.0.0-a');
@@ -40,16 +41,10 @@ beforeAll(async () => {
     areas: { checkout },
   };
   writeFileSync(join(originDir, REGISTRY_KEY), JSON.stringify(registry));
-  await shellHost(app, {
-    storage: localDirectoryStorage(originDir),
-    assetOrigin: 'https://cdn.example',
-    gtmId: 'GTM-PINNED1',
-    registryPollMs: 60_000,
-    telemetrySample: 1,
-    publicUrl: 'https://shop.example',
-    integrity: null,
-    serverRender: false,
-  });
+  await shellHost(
+    app,
+    shellHostOptions({ storage: localDirectoryStorage(originDir), gtmId: 'GTM-PINNED1', integrity: null, serverRender: false }),
+  );
   await app.ready();
 });
 afterAll(async () => {

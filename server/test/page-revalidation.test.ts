@@ -15,6 +15,7 @@ import { openingHoursText } from '@shop/shared-kernel/rules';
 import { emptyRegistry, REGISTRY_KEY, localDirectoryStorage } from '@shop/release';
 import { shellHost } from '../src/web/shell-host.ts';
 import { catalogChanged, catalogChanges } from '../src/infra/cache/catalog-version.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const originDir = mkdtempSync(join(tmpdir(), 'page-revalidation-'));
 const shellDir = join(originDir, 'shells', 'shell', '1.0.0-a');
@@ -79,17 +80,15 @@ beforeAll(async () => {
     return { data: { ...product, related: [...products.values()].filter((p) => p !== product).map((p) => ({ p_id: p.p_id })) } };
   });
   app.get('/api/test-hours', async () => ({ data: openingHoursText(new Date()) }));
-  await shellHost(app, {
-    storage: localDirectoryStorage(originDir),
-    assetOrigin: 'https://cdn.example',
-    gtmId: null,
-    registryPollMs: 60_000,
-    telemetrySample: 1,
-    publicUrl: 'https://shop.example',
-    integrity: null,
-    // No page cache (each 200 here is a render), so Cache-Control is no-cache: kept, and asked again each time.
-    pageCacheMs: 0,
-  });
+  await shellHost(
+    app,
+    shellHostOptions({
+      storage: localDirectoryStorage(originDir),
+      integrity: null,
+      // No page cache (each 200 here is a render), so Cache-Control is no-cache: kept, and asked again each time.
+      pageCacheMs: 0,
+    }),
+  );
   await app.ready();
 });
 afterAll(async () => {

@@ -15,6 +15,7 @@ import { shellHost } from '../src/web/shell-host.ts';
 import { RedirectLookup, redirectsChanged } from '../src/domains/catalog/redirect/redirect-lookup.ts';
 import { releaseIdentities } from '../src/domains/releases/identities.repository.ts';
 import { expectErrorShape, startTestApi, type TestApi } from './helpers/test-api.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const originDir = mkdtempSync(join(tmpdir(), 'redirects-'));
 let api: TestApi;
@@ -46,15 +47,7 @@ beforeAll(async () => {
   fakeRelease();
   api = await startTestApi({
     configure: (app) => {
-      void app.register(shellHost, {
-        storage: localDirectoryStorage(originDir),
-        assetOrigin: 'https://cdn.example',
-        gtmId: null,
-        registryPollMs: 60_000,
-        telemetrySample: 1,
-        publicUrl: 'https://shop.example',
-        integrity: null,
-      });
+      void app.register(shellHost, shellHostOptions({ storage: localDirectoryStorage(originDir), integrity: null }));
     },
   });
 });

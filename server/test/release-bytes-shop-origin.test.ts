@@ -13,7 +13,8 @@ import { errorHandler } from '../src/infra/http/error-handler.ts';
 import { shellHost } from '../src/web/shell-host.ts';
 import { releasedFilesOnShopOrigin } from '../src/web/static-origin.ts';
 import { nonCanonical, rawGet } from './helpers/path-spellings.ts';
-import { releasedOrigins } from './helpers/released-origins.ts';
+import { releasedOrigins, type Origin } from './helpers/released-origins.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const bytes = releasedOrigins(['local']);
 const { origins, trustedKeys, servedFile } = bytes;
@@ -23,24 +24,28 @@ beforeAll(async () => {
 });
 afterAll(bytes.stop);
 
-describe("the shop's own server", () => {
-  it('sends no released file by a /remotes/… or /shells/… path in any spelling: 404 in the error shape', async () => {
-    const origin = origins.local!;
-    const app = Fastify();
-    app.setErrorHandler(errorHandler);
-    await app.register(shellHost, {
+/** The shop's server on `origin` as server.ts builds it (as the areas' fallback origin too, if asked), listening. */
+async function shopServer(origin: Origin, { fallback }: { fallback: boolean }) {
+  const app = Fastify();
+  app.setErrorHandler(errorHandler);
+  if (fallback) await releasedFilesOnShopOrigin(app, { storage: origin.storage, check: origin.check });
+  await app.register(
+    shellHost,
+    shellHostOptions({
       storage: origin.storage,
-      assetOrigin: 'https://cdn.example',
-      gtmId: null,
-      registryPollMs: 60_000,
-      telemetrySample: 1,
-      publicUrl: 'https://shop.example',
       integrity: releaseIntegrity({ storage: origin.storage, keys: trustedKeys }),
       pageCacheMs: 0,
       serverRender: false,
       check: origin.check,
-    });
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    }),
+  );
+  return { app, base: await app.listen({ port: 0, host: '127.0.0.1' }) };
+}
+
+describe("the shop's own server", () => {
+  it('sends no released file by a /remotes/… or /shells/… path in any spelling: 404 in the error shape', async () => {
+    const origin = origins.local!;
+    const { app, base } = await shopServer(origin, { fallback: false });
     try {
       const paths = [
         `/remotes/checkout/${origin.checkout}/remoteEntry.js`,
@@ -61,22 +66,7 @@ describe("the shop's own server", () => {
 describe("the shop's own origin as the areas' fallback", () => {
   it('sends a released file by its canonical path only, with the signed bytes, and refuses a changed one and every other spelling', async () => {
     const origin = origins.local!;
-    const app = Fastify();
-    app.setErrorHandler(errorHandler);
-    await releasedFilesOnShopOrigin(app, { storage: origin.storage, check: origin.check });
-    await app.register(shellHost, {
-      storage: origin.storage,
-      assetOrigin: 'https://cdn.example',
-      gtmId: null,
-      registryPollMs: 60_000,
-      telemetrySample: 1,
-      publicUrl: 'https://shop.example',
-      integrity: releaseIntegrity({ storage: origin.storage, keys: trustedKeys }),
-      pageCacheMs: 0,
-      serverRender: false,
-      check: origin.check,
-    });
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const { app, base } = await shopServer(origin, { fallback: true });
     try {
       const canonical = `/remotes/checkout/${origin.checkout}/remoteEntry.js`;
       const sent = await rawGet(base, canonical);

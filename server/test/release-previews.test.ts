@@ -14,6 +14,7 @@ import { shellHost } from '../src/web/shell-host.ts';
 import { cartRoute, fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const storage = localDirectoryStorage(tempDir('release-previews-'));
 const provenance = { who: 'seed' };
@@ -61,16 +62,7 @@ beforeAll(async () => {
   ).version;
   api = await startTestApi({ operatorConsole: { storage, publicUrl: 'https://shop.example' } });
   // The shop's pages, as server.ts serves them, over https (the cookie is `__Host-` and Secure).
-  await shellHost(shop, {
-    storage,
-    assetOrigin: 'https://cdn.example',
-    gtmId: null,
-    registryPollMs: 60_000,
-    telemetrySample: 1,
-    previews: releasePreviews(api.db),
-    publicUrl: 'https://shop.example',
-    integrity: null,
-  });
+  await shellHost(shop, shellHostOptions({ storage, previews: releasePreviews(api.db), integrity: null }));
   base = await shop.listen({ port: 0, host: '127.0.0.1' });
   checkoutTeam = await createCredential(api.db, { name: 'ci-checkout-previews', area: 'checkout' });
 });

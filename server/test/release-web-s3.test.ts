@@ -41,6 +41,7 @@ import { cartRoute, fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.
 import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from './helpers/s3-server.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const provenance = { who: 'team', reason: 'internal reason' };
 
@@ -135,15 +136,7 @@ beforeAll(async () => {
   // The operator origin beside it, on the same storage.
   api = await startTestApi({ operatorConsole: { storage, publicUrl: 'https://shop.example' } });
   registryEvents(app, { storage });
-  await app.register(shellHost, {
-    storage,
-    assetOrigin: 'https://cdn.example',
-    gtmId: null,
-    registryPollMs: 60_000,
-    telemetrySample: 1,
-    publicUrl: 'https://shop.example',
-    integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }),
-  });
+  await app.register(shellHost, shellHostOptions({ storage, integrity: releaseIntegrity({ storage, keys: async () => [trustedKey] }) }));
   // Each origin sends only what the shop's key signed.
   assets = await buildStaticOrigin({
     storage,

@@ -18,6 +18,7 @@ import { shellHost } from '../src/web/shell-host.ts';
 import { registryEvents } from '../src/web/registry-events.ts';
 import { cartRoute, fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
 import { openRegistryEvents } from './helpers/registry-events.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 import { inlineScriptHashes } from '../src/infra/http/security-headers.ts';
 
 const origin = mkdtempSync(join(tmpdir(), 'release-web-'));
@@ -46,15 +47,7 @@ beforeAll(async () => {
   });
   await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance, signingKey });
   registryEvents(app, { storage, pollMs: 50 });
-  await shellHost(app, {
-    storage,
-    assetOrigin: 'https://cdn.example',
-    gtmId: null,
-    registryPollMs: 60_000,
-    telemetrySample: 1,
-    publicUrl: 'https://shop.example',
-    integrity,
-  });
+  await shellHost(app, shellHostOptions({ storage, integrity }));
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {

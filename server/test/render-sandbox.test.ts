@@ -20,6 +20,7 @@ import { shellHost } from '../src/web/shell-host.ts';
 import { startTestApi, type TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
 import { hostileAreaBuild, smallShellBuild, type HostileTargets } from './helpers/hostile-builds.ts';
+import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const origin = tempDir('render-sandbox-origin-');
 const storage = localDirectoryStorage(origin);
@@ -67,28 +68,27 @@ beforeAll(async () => {
         variable: 'JWT_SECRET',
       };
       void app.register(async (scope) => {
-        await shellHost(scope, {
-          storage,
-          assetOrigin: 'https://cdn.example',
-          gtmId: null,
-          registryPollMs: 60_000,
-          telemetrySample: 0,
-          publicUrl: 'https://shop.example',
-          integrity,
-          pageCacheMs: 5000,
-          renderers: { count: 2, memoryMb: 64, warm: false },
-          onRenderFailure: (failure) =>
-            void recordRenderFailure(db, {
-              at: new Date(),
-              part: failure.part,
-              version: failure.version,
-              reason: failure.reason,
-              path: failure.url.split('?')[0] ?? '/',
-              requestId: failure.requestId,
-              server: 'test',
-              message: failure.message,
-            }),
-        });
+        await shellHost(
+          scope,
+          shellHostOptions({
+            storage,
+            telemetrySample: 0,
+            integrity,
+            pageCacheMs: 5000,
+            renderers: { count: 2, memoryMb: 64, warm: false },
+            onRenderFailure: (failure) =>
+              void recordRenderFailure(db, {
+                at: new Date(),
+                part: failure.part,
+                version: failure.version,
+                reason: failure.reason,
+                path: failure.url.split('?')[0] ?? '/',
+                requestId: failure.requestId,
+                server: 'test',
+                message: failure.message,
+              }),
+          }),
+        );
         const { livePools } = await import('../src/web/ssr/sandbox/renderer-pool.ts');
         rendererPids = () => livePools().flatMap((pool) => pool.pids());
       });

@@ -18,6 +18,7 @@ import { createTeamSigningKey, registerShopKey, releaseKeys } from '../../src/do
 import { shellHost } from '../../src/web/shell-host.ts';
 import { cartRoute, fakeAreaBuild, fakeShellBuild } from './fake-builds.ts';
 import { startTestApi, type TestApi } from './test-api.ts';
+import { shellHostOptions } from './shell-host-options.ts';
 
 export function signedShop() {
   const origin = mkdtempSync(join(tmpdir(), 'release-integrity-'));
@@ -69,18 +70,16 @@ export function signedShop() {
       provenance: { who: 'seed' },
       signingKey: shopKey,
     });
-    await app.register(shellHost, {
-      storage,
-      assetOrigin: 'https://cdn.example',
-      gtmId: null,
-      registryPollMs: 60_000,
-      telemetrySample: 1,
-      publicUrl: 'https://shop.example',
-      integrity,
-      pageCacheMs: 0,
-      serverRender: false,
-      onRefusedVersion: (refused) => refusedVersions.push(`${refused.part} ${refused.version}`),
-    });
+    await app.register(
+      shellHost,
+      shellHostOptions({
+        storage,
+        integrity,
+        pageCacheMs: 0,
+        serverRender: false,
+        onRefusedVersion: (refused) => refusedVersions.push(`${refused.part} ${refused.version}`),
+      }),
+    );
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     /** `opsBase`: the operator origin, for the console's calls and the CI uploads. */
     return { api: started, base, opsBase: started.opsUrl, checkoutTeam, checkoutKey, accountKey };

@@ -33,6 +33,7 @@ import { shellHost } from '../../src/web/shell-host.ts';
 import { cartRoute, fakeAreaBuild, fakeShellBuild } from './fake-builds.ts';
 import { startTestApi, type TestApi } from './test-api.ts';
 import { tempDir } from './temp-dirs.ts';
+import { shellHostOptions } from './shell-host-options.ts';
 
 export function trustedRegistryShop() {
   const originDir = tempDir('release-trust-');
@@ -113,18 +114,7 @@ export function trustedRegistryShop() {
       provenance: { who: 'test' },
       signingKey: shopKey,
     });
-    await app.register(shellHost, {
-      storage,
-      book,
-      assetOrigin: 'https://cdn.example',
-      gtmId: null,
-      registryPollMs: 60_000,
-      telemetrySample: 1,
-      publicUrl: 'https://shop.example',
-      integrity,
-      pageCacheMs: 0,
-      serverRender: false,
-    });
+    await app.register(shellHost, shellHostOptions({ storage, book, integrity, pageCacheMs: 0, serverRender: false }));
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     ({ cookie: operator } = await started.operator());
     // Every test starts from a clean part: the rollbacks the tests make pin it.
