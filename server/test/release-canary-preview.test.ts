@@ -5,7 +5,7 @@
  * version is in force for nobody and the preview host reads it from the origin. Every test runs
  * on both storages.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   finishCanary,
   readHistory,
@@ -17,21 +17,12 @@ import {
   type VersionHealth,
 } from '@shop/release';
 import { previewedRegistry } from '../src/web/preview-host.ts';
-import { provenance, refusal, releaseActions, releaseBackends } from './helpers/release-backends.ts';
-
-const bench = releaseBackends();
-beforeAll(bench.start);
-afterAll(bench.stop);
-afterEach(bench.removeOrigins);
+import { provenance, refusal, releaseBench } from './helpers/release-backends.ts';
 
 let storage: ReleaseStorage;
-const { deployArea, inForce } = releaseActions(() => storage);
+const { onEveryBackend, deployArea, inForce } = releaseBench((seeded) => (storage = seeded));
 
-describe.each(bench.backends)('releases on $name', (backend) => {
-  beforeEach(async () => {
-    storage = await bench.seeded(backend);
-  });
-
+onEveryBackend(() => {
   describe('canary releases', () => {
     it('put a version in force for a share of shoppers, block other deploys of the area, and end by promote or abort', async () => {
       const stable = (await inForce())!;

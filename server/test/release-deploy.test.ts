@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   deploy,
   deploySet,
@@ -24,21 +24,12 @@ import {
   unpackBuild,
 } from '@shop/release';
 import { fakeAreaBuild, fakeShellBuild } from './helpers/fake-builds.ts';
-import { provenance, refusal, releaseActions, releaseBackends } from './helpers/release-backends.ts';
-
-const bench = releaseBackends();
-beforeAll(bench.start);
-afterAll(bench.stop);
-afterEach(bench.removeOrigins);
+import { provenance, refusal, releaseBench } from './helpers/release-backends.ts';
 
 let storage: ReleaseStorage;
-const { deployArea, snapshot, inForce } = releaseActions(() => storage);
+const { onEveryBackend, deployArea, snapshot, inForce } = releaseBench((seeded) => (storage = seeded));
 
-describe.each(bench.backends)('releases on $name', (backend) => {
-  beforeEach(async () => {
-    storage = await bench.seeded(backend);
-  });
-
+onEveryBackend((backend) => {
   describe('deploy', () => {
     it('uploads to an immutable versioned path, moves the pointer and records who, when, from, to and the commit', async () => {
       const before = (await inForce())!;

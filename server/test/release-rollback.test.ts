@@ -5,24 +5,15 @@
  * unknown version or a part with nothing to go back to is refused; the origin keeps the last N
  * versions, never the one in force, its pin or its rollback target. Every test runs on both storages.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deploy, deploySet, prune, rollback, setPin, status, readHistory, readRegistry, type ReleaseStorage } from '@shop/release';
 import { fakeAreaBuild } from './helpers/fake-builds.ts';
-import { provenance, refusal, releaseActions, releaseBackends } from './helpers/release-backends.ts';
-
-const bench = releaseBackends();
-beforeAll(bench.start);
-afterAll(bench.stop);
-afterEach(bench.removeOrigins);
+import { provenance, refusal, releaseBench } from './helpers/release-backends.ts';
 
 let storage: ReleaseStorage;
-const { deployArea, snapshot, inForce } = releaseActions(() => storage);
+const { onEveryBackend, deployArea, snapshot, inForce } = releaseBench((seeded) => (storage = seeded));
 
-describe.each(bench.backends)('releases on $name', (backend) => {
-  beforeEach(async () => {
-    storage = await bench.seeded(backend);
-  });
-
+onEveryBackend(() => {
   describe('rollback', () => {
     it('goes back to the version before, pins it there, and a second rollback needs a named version', async () => {
       const v1 = (await inForce())!;

@@ -3,12 +3,12 @@
  * S3-compatible server, s3rver), each a new origin with the checkout area and the shell in force;
  * and what those tests share: who releases, a refusal caught, what a refused release must leave.
  * Test files share their worker's modules: the S3 server and the origins are made per file, by
- * `releaseBackends()`, and the storage a test uses is the file's own (`releaseActions()`).
+ * `releaseBench()` at the file's top, and the storage a test uses is the file's own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
 import { deploy, HISTORY_KEY, localDirectoryStorage, readRegistry, REGISTRY_KEY, ReleaseRefused, type ReleaseStorage } from '@shop/release';
 import { fakeAreaBuild, fakeShellBuild } from './fake-builds.ts';
 import { startS3Server, type S3TestServer } from './s3-server.ts';
@@ -18,12 +18,15 @@ export type Backend = { name: string; local: boolean; /** A new, empty origin. *
 export const provenance = { who: 'test', commit: 'abc123def456', dirty: false };
 
 /**
- * A test file's storages: `start()` before its tests (the S3 server), `stop()` after them,
- * `removeOrigins()` after each test (the origin directories it made).
+ * A test file's storages, made per file: the S3 server started before its tests and stopped after
+ * them, the origin directories removed after each test. `onEveryBackend(body)` declares `body`'s
+ * tests once per storage ("releases on …"), each test on a new origin with checkout (marker v1) and
+ * the shell released, handed to `use` before the test; the releases and reads here act on it.
  */
-export function releaseBackends() {
+export function releaseBench(use: (storage: ReleaseStorage) => void) {
   let s3: S3TestServer | undefined;
   const origins: string[] = [];
+  let current: ReleaseStorage | undefined;
   const backends: Backend[] = [
     {
       name: 'the local directory',
@@ -36,44 +39,47 @@ export function releaseBackends() {
     },
     { name: 'S3 (s3rver)', local: false, make: () => s3!.storage() },
   ];
-  return {
-    backends,
-    start: async () => {
-      s3 = await startS3Server();
-    },
-    stop: async () => {
-      await s3?.stop();
-    },
-    removeOrigins: () => {
-      for (const dir of origins.splice(0)) rmSync(dir, { recursive: true, force: true });
-    },
-    /** A new origin on `backend` with checkout (marker v1) and the shell released. */
-    seeded: async (backend: Backend) => {
-      const storage = backend.make();
-      await deploy({
-        storage,
-        part: 'checkout',
-        distDir: fakeAreaBuild('checkout', { marker: 'v1' }),
-        packageVersion: '1.0.0',
-        provenance,
-        init: true,
-      });
-      await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance });
-      return storage;
-    },
-  };
-}
+  beforeAll(async () => {
+    s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
+  afterEach(() => {
+    for (const dir of origins.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
 
-/** Releases and reads on the storage the current test uses (`current()`). */
-export function releaseActions(current: () => ReleaseStorage) {
+  /** A new origin on `backend` with checkout (marker v1) and the shell released. */
+  async function seeded(backend: Backend) {
+    const storage = backend.make();
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: fakeAreaBuild('checkout', { marker: 'v1' }),
+      packageVersion: '1.0.0',
+      provenance,
+      init: true,
+    });
+    await deploy({ storage, part: 'shell', distDir: fakeShellBuild(), packageVersion: '1.0.0', provenance });
+    return storage;
+  }
+
   return {
+    onEveryBackend: (body: (backend: Backend) => void) =>
+      describe.each(backends)('releases on $name', (backend) => {
+        beforeEach(async () => {
+          current = await seeded(backend);
+          use(current);
+        });
+        body(backend);
+      }),
     deployArea: async (
       area: string,
       options: Parameters<typeof fakeAreaBuild>[1] = {},
       extra: Partial<Parameters<typeof deploy>[0]> = {},
     ) =>
       deploy({
-        storage: current(),
+        storage: current!,
         part: area as 'checkout',
         distDir: fakeAreaBuild(area, options),
         packageVersion: '1.0.0',
@@ -81,8 +87,8 @@ export function releaseActions(current: () => ReleaseStorage) {
         ...extra,
       }),
     /** Everything a refused release must leave untouched. */
-    snapshot: async () => ({ registry: await current().readText(REGISTRY_KEY), history: await current().readText(HISTORY_KEY) }),
-    inForce: async (area: 'checkout' | 'catalog' = 'checkout') => (await readRegistry(current())).areas[area]?.version,
+    snapshot: async () => ({ registry: await current!.readText(REGISTRY_KEY), history: await current!.readText(HISTORY_KEY) }),
+    inForce: async (area: 'checkout' | 'catalog' = 'checkout') => (await readRegistry(current!)).areas[area]?.version,
   };
 }
 
