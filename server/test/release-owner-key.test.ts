@@ -12,9 +12,9 @@ import { generateSigningKey } from '@shop/release';
 import { releaseKeys } from '../src/domains/releases/release-keys.repository.ts';
 import type { TestApi } from './helpers/test-api.ts';
 import { tempDir } from './helpers/temp-dirs.ts';
-import { trustedRegistryShop } from './helpers/trusted-registry-shop.ts';
+import { signedShop } from './helpers/signed-shop.ts';
 
-const shop = trustedRegistryShop();
+const shop = signedShop({ registryInDatabase: true });
 let api: TestApi;
 
 beforeAll(async () => {

@@ -22,10 +22,9 @@ import { evaluateServerBundle } from '../src/web/ssr/server-bundles.ts';
 import { cartRoute, fakeAreaBuild } from './helpers/fake-builds.ts';
 import { signedShop } from './helpers/signed-shop.ts';
 import type { TestApi } from './helpers/test-api.ts';
-import { shellHostOptions } from './helpers/shell-host-options.ts';
 
 const shop = signedShop();
-const { origin, storage, shopKey, app, refusedVersions, liveCheckout, versionDir } = shop;
+const { originDir: origin, storage, shopKey, app, refusedVersions, inForce: liveCheckout, versionDir, hostOptions } = shop;
 let api: TestApi;
 let base = '';
 
@@ -130,17 +129,7 @@ async function servePage() {
   const second = Fastify();
   const keys = releaseKeys(api.db);
   const integrity = releaseIntegrity({ storage, keys: () => keys.trusted() });
-  await second.register(
-    shellHost,
-    shellHostOptions({
-      storage,
-      integrity,
-      pageCacheMs: 0,
-      serverRender: false,
-      check: releasedFileCheck(integrity, () => undefined),
-      onRefusedVersion: (refused) => refusedVersions.push(`${refused.part} ${refused.version}`),
-    }),
-  );
+  await second.register(shellHost, { ...hostOptions(integrity), check: releasedFileCheck(integrity, () => undefined) });
   const response = await second.inject({ url: '/checkout/cart' });
   await second.close();
   const config = JSON.parse(

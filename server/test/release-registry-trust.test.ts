@@ -29,9 +29,9 @@ import { registryBook, type TrustedRegistry } from '../src/domains/releases/regi
 import { watchMoveRequests, type MoveRequestsWatch } from '../src/domains/releases/move-requests.ts';
 import { cartRoute, fakeAreaBuild } from './helpers/fake-builds.ts';
 import type { TestApi } from './helpers/test-api.ts';
-import { trustedRegistryShop } from './helpers/trusted-registry-shop.ts';
+import { signedShop } from './helpers/signed-shop.ts';
 
-const shop = trustedRegistryShop();
+const shop = signedShop({ registryInDatabase: true });
 const { originDir, storage, shopKey, log, release, requestMove, inForce, exported, auditRows } = shop;
 let api: TestApi;
 let book: TrustedRegistry;

@@ -26,9 +26,9 @@ import { releaseKeys } from '../src/domains/releases/release-keys.repository.ts'
 import { setFloor, type TrustedRegistry } from '../src/domains/releases/registry.repository.ts';
 import { verifyAuditChain } from '../src/domains/releases/audit-log.repository.ts';
 import type { TestApi } from './helpers/test-api.ts';
-import { trustedRegistryShop } from './helpers/trusted-registry-shop.ts';
+import { signedShop } from './helpers/signed-shop.ts';
 
-const shop = trustedRegistryShop();
+const shop = signedShop({ registryInDatabase: true });
 const { originDir, storage, shopKey, contained, silent, log, release, requestMove, inForce, ops, refusalOf, auditRows } = shop;
 let api: TestApi;
 let book: TrustedRegistry;

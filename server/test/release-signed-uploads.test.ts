@@ -28,7 +28,7 @@ import { signedShop } from './helpers/signed-shop.ts';
 import type { TestApi } from './helpers/test-api.ts';
 
 const shop = signedShop();
-const { storage, shopKey, registryBytes, liveCheckout, versionDir } = shop;
+const { storage, shopKey, registryBytes, inForce: liveCheckout, versionDir } = shop;
 let api: TestApi;
 /** The operator origin: the console's calls and the CI uploads. */
 let opsBase = '';
