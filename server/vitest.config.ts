@@ -64,6 +64,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 120_000,
     setupFiles: ['test/helpers/per-file.ts'],
+    // One migrated and seeded database that every test shop copies (test/helpers/database-template.ts).
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
         extends: true,

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
@@ -33,12 +34,12 @@ function startSupervised(env: NodeJS.ProcessEnv, args: string[]): Supervised {
   const child = spawn(process.execPath, [supervisorScript, '--', ...args], { cwd: apiDir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const log: string[] = [];
   const pids: number[] = [];
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    for (const line of chunk.split('\n').filter(Boolean)) {
-      log.push(line);
-      const started = /\[supervisor\] (\S+) started server \(pid (\d+)\)/.exec(line);
-      if (started) pids.push(Number(started[2]));
-    }
+  // Whole lines: a pipe's chunk may end in the middle of one.
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    if (!line) return;
+    log.push(line);
+    const started = /\[supervisor\] (\S+) started server \(pid (\d+)\)/.exec(line);
+    if (started) pids.push(Number(started[2]));
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, log, pids, exited };

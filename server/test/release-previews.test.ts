@@ -60,7 +60,13 @@ beforeAll(async () => {
       mode: { kind: 'publish' },
     })
   ).version;
-  api = await startTestApi({ operatorConsole: { storage, publicUrl: 'https://shop.example' } });
+  api = await startTestApi({
+    operatorConsole: {
+      storage,
+      publicUrl: 'https://shop.example',
+      inventory: { tagManagerId: null, policy: { assetOrigin: 'https://cdn.example', tagManager: false, gateway: null, reportTo: true } },
+    },
+  });
   // The shop's pages, as server.ts serves them, over https (the cookie is `__Host-` and Secure).
   await shellHost(shop, shellHostOptions({ storage, previews: releasePreviews(api.db), integrity: null }));
   base = await shop.listen({ port: 0, host: '127.0.0.1' });
@@ -218,6 +224,24 @@ describe('a preview link', () => {
     const previews = releasePreviews(api.db);
     const old = await previews.create({ area: 'checkout', version: previewed, by: 'test' }, new Date(Date.now() - 25 * 60 * 60_000));
     expect((await open(old.token)).status).toBe(403);
+  });
+
+  it('is in the script inventory while it lasts; one of a version gone from the origin is left out, and the inventory answers', async () => {
+    await newLink();
+    type Part = { part: string; version: string; state: string; pages: string[] };
+    const inventory = async () => {
+      const answer = await api.asOperator('GET', '/api/ops/inventory');
+      expect(answer.status).toBe(200);
+      return answer.body.data.parts as Part[];
+    };
+    expect(await inventory()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ part: 'checkout', version: previewed, state: 'preview', pages: ['checkout-cart', 'gift-cards'] }),
+      ]),
+    );
+    // A preview made before its version was pruned from the origin: served to nobody, listed nowhere.
+    await releasePreviews(api.db).create({ area: 'account', version: '1.0.0-pruned0000', by: 'test' });
+    expect((await inventory()).some((part) => part.version === '1.0.0-pruned0000')).toBe(false);
   });
 
   it(`lasts at most ${MAX_OPEN_PREVIEWS} at once per area, also when asked for all at once`, async () => {

@@ -7,7 +7,8 @@ import type { TestApi } from './helpers/test-api.ts';
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi();
+  // Seeded here, as a new shop is: not a copy of the run's template.
+  api = await startTestApi({ newDatabase: true });
 });
 afterAll(async () => {
   await api?.close();

@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test answers are typed per call by the caller (T defaults to any) */
 import { randomBytes } from 'node:crypto';
 import { throwawayPostgres } from './throwaway-database.ts';
+import { copySqliteTemplate, databaseTemplate } from './database-template.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,8 @@ export type StartTestApiOptions = {
   checkoutRateLimit?: CheckoutRateLimit;
   /** Load the listing index of every category once ready, as the shop's servers do (default: no). */
   warmCatalog?: boolean;
+  /** Runs the migrations and the seed on an empty database, as a new shop does (default: a copy of the run's template). */
+  newDatabase?: boolean;
   /** The catalog's response cache (default: the API's default). */
   responseCache?: ResponseCacheOptions | false;
   /** Log lines (default: none; a stream to assert on them). */
@@ -141,7 +144,12 @@ const TEST_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
 
 export async function startTestApi(options: StartTestApiOptions = {}): Promise<TestApi> {
   const dataDir = options.existing?.dataDir ?? mkdtempSync(join(tmpdir(), 'shop-api-test-'));
-  const postgres = options.existing ? null : await throwawayPostgres();
+  // A copy of the run's migrated and seeded template (helpers/database-template.ts), not a new one from nothing.
+  const template = options.existing || options.newDatabase ? null : databaseTemplate();
+  const postgres = options.existing
+    ? null
+    : await throwawayPostgres(undefined, template?.kind === 'postgres' ? { template: template.name } : {});
+  if (template?.kind === 'sqlite') copySqliteTemplate(template, dataDir);
   const databaseUrl = options.existing ? options.existing.databaseUrl : postgres?.url;
   const cleanup = async () => {
     if (options.existing) return;

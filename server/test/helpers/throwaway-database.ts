@@ -5,13 +5,19 @@ import pg from 'pg';
 
 /**
  * A uniquely named PostgreSQL database created through the admin connection DATABASE_URL, and a
- * drop() that waits for its sessions to end first. Without DATABASE_URL: null (the test uses SQLite).
+ * drop() that waits for its sessions to end first; a copy of `template` when named (nobody may be
+ * connected to it). Without DATABASE_URL: null (the test uses SQLite).
  */
-export async function throwawayPostgres(adminUrl = process.env.DATABASE_URL): Promise<{ url: string; drop(): Promise<void> } | null> {
+export async function throwawayPostgres(
+  adminUrl = process.env.DATABASE_URL,
+  options: { template?: string } = {},
+): Promise<{ url: string; drop(): Promise<void> } | null> {
   if (!adminUrl) return null;
   const name = `shop_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: adminUrl, max: 1 }) }) });
-  await sql`create database ${sql.id(name)}`.execute(admin);
+  await (
+    options.template ? sql`create database ${sql.id(name)} template ${sql.id(options.template)}` : sql`create database ${sql.id(name)}`
+  ).execute(admin);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

@@ -140,22 +140,27 @@ export async function scriptInventory(
   const listed = new Set(
     AREAS.flatMap((area) => [registry.areas[area]?.version, registry.canaries?.[area]?.version].map((v) => `${area}/${v}`)),
   );
+  // A previewed version whose build is gone from the origin (pruned) or unreadable is served to nobody,
+  // its preview included (web/preview-host.ts): it runs no script, so it is not listed.
+  const previewedParts: Promise<InventoryPart | null>[] = [];
   for (const { area, version } of await (options.previewed?.() ?? Promise.resolve([]))) {
     const name = area as AreaName;
     if (!AREAS.includes(name) || listed.has(`${area}/${version}`)) continue;
     listed.add(`${area}/${version}`);
     const key = `remotes/${area}/${version}`;
-    parts.push(
-      Promise.all([signed(name, version, key), releasedFolder(storage, key).then((dir) => readBuild(dir, name))]).then(
-        ([files, build]) => ({
+    previewedParts.push(
+      (async () => {
+        if (!(await storage.exists(key))) return null;
+        const build = await releasedFolder(storage, key).then((dir) => readBuild(dir, name));
+        return {
           part: name,
           version,
           state: 'preview' as const,
           pages: build.kind === 'area' ? build.routes.map((r) => r.name) : [],
           ...releasedBy(moves, name, version),
-          ...files,
-        }),
-      ),
+          ...(await signed(name, version, key)),
+        };
+      })().catch(() => null),
     );
   }
   const thirdParty: ThirdPartyScript[] = options.tagManagerId
@@ -170,5 +175,6 @@ export async function scriptInventory(
   const policy = registry.shell
     ? options.shellPolicy(await readFile(join(await releasedFolder(storage, registry.shell.dir), 'index.html'), 'utf8'))
     : null;
-  return { parts: await Promise.all(parts), thirdParty, policy };
+  const previews = (await Promise.all(previewedParts)).filter((part): part is InventoryPart => part !== null);
+  return { parts: [...(await Promise.all(parts)), ...previews], thirdParty, policy };
 }
