@@ -220,7 +220,7 @@ describe('nginx keeps public pages', () => {
     // The link opens in one browser: it gets a cookie of its own, which is what the preview rides on.
     const opened = await page(`/preview?token=${token}`);
     expect(opened.status).toBe(303);
-    const held = /shop_preview=[\w-]+/.exec(opened.setCookie.join())?.[0];
+    const held = /(?:__Host-)?shop_preview=[\w-]+/.exec(opened.setCookie.join())?.[0];
     expect(held).toBeDefined();
     const previewed = await page(path, { cookie: held! });
     expect(previewed.cacheControl).toBe('private, no-cache');
