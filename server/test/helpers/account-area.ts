@@ -5,6 +5,7 @@
  * files share their worker's modules, so each file makes its own: `accountArea()` at its top,
  * `start()` before its tests, `api.close()` after them.
  */
+import { stockedLightVariants } from './stocked-variants.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -36,17 +37,7 @@ export function accountArea() {
         iban: DEFAULT_IBAN,
       }),
     });
-    const rows = await api.db
-      .selectFrom('variants')
-      .select('v_id')
-      .where('v_availability', '=', 'in_stock')
-      .where('v_stock', '>=', 100)
-      .where('v_weight', '<=', 1_000)
-      .where('v_weight', '>', 0)
-      .orderBy('v_id')
-      .limit(3)
-      .execute();
-    variants = rows.map((r) => r.v_id);
+    variants = await stockedLightVariants(api.db, 3);
     expect(variants.length).toBe(3);
     return { api, variants };
   }

@@ -7,6 +7,7 @@
  * tests compare and inject: a restore target, a snapshot of the shop's rows, a hand-moved clock and a
  * destination whose writes fail.
  */
+import { stockedLightVariants } from './stocked-variants.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,17 +124,7 @@ export function backupShop() {
 
     expect((await api.post('/api/account/register', { email: EMAIL, password: PASSWORD, name: 'Zálohovaný Zákazník' })).status).toBe(202);
     token = (await api.login(EMAIL, PASSWORD)).token;
-    const variants = await api.db
-      .selectFrom('variants')
-      .select('v_id')
-      .where('v_availability', '=', 'in_stock')
-      .where('v_stock', '>=', 100)
-      .where('v_weight', '<=', 1_000)
-      .where('v_weight', '>', 0)
-      .orderBy('v_id')
-      .limit(2)
-      .execute();
-    const variantIds = variants.map((variant) => variant.v_id);
+    const variantIds = await stockedLightVariants(api.db, 2);
     const delivered = await placeOrder(variantIds[0]!, 2);
     await placeOrder(variantIds[1]!, 3);
     for (const state of ['shipped', 'delivered'])
