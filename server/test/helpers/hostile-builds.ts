@@ -3,7 +3,9 @@
  * server/test-cluster/render-sandbox.test.ts): its server build, on its page's render, tries what an
  * attacker who controls one team's release would: read the server's secrets and files, write a
  * file, reach PostgreSQL and Redis on loopback, start a process, escape to the host's realm; and
- * on two other pages loops forever or allocates without bound. The probe page writes each
+ * on two other pages loops forever or allocates without bound. Two more stand for a machine too
+ * busy to give the renderer a core: their render waits without using CPU, 0.6 s (within the page's
+ * wall-clock bound, so it still renders) or 30 s (past it). The probe page writes each
  * attempt's outcome into its HTML (`data-attempt="<name>">blocked|…`), so a test asserts every one.
  * Also a small shell build that renders the area's page (the real shell's server contract).
  */
@@ -15,6 +17,8 @@ export const HOSTILE_ROUTES = [
   { name: 'hostile-probe', path: '/hostile/probe', module: './ProbePage', layout: 'default', serverRender: true },
   { name: 'hostile-loop', path: '/hostile/loop', module: './LoopPage', layout: 'default', serverRender: true },
   { name: 'hostile-alloc', path: '/hostile/alloc', module: './AllocPage', layout: 'default', serverRender: true },
+  { name: 'hostile-slow', path: '/hostile/slow', module: './SlowPage', layout: 'default', serverRender: true },
+  { name: 'hostile-stuck', path: '/hostile/stuck', module: './StuckPage', layout: 'default', serverRender: true },
 ];
 
 export type HostileTargets = {
@@ -28,7 +32,7 @@ export type HostileTargets = {
   variable: string;
 };
 
-/** The hostile pages' code (ProbePage, LoopPage, AllocPage), for a CommonJS server build whose `require` is the renderer's. */
+/** The hostile pages' code (ProbePage, LoopPage, AllocPage, SlowPage, StuckPage), for a CommonJS server build whose `require` is the renderer's. */
 function hostilePages(targets: HostileTargets): string {
   return `const React = require('react');
 const kernel = require('@shop/shared-kernel');
@@ -102,6 +106,18 @@ function AllocPage() {
   const kept = [];
   for (let i = 0; ; i += 1) kept.push(new Array(100000).fill(i));
 }
+/** Blocks the render for ms without using CPU, as a renderer not given a core would. */
+function waitWithoutCpu(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+function SlowPage() {
+  waitWithoutCpu(600);
+  return React.createElement('p', { id: 'slow-page' }, 'Pomalá stránka');
+}
+function StuckPage() {
+  waitWithoutCpu(30000);
+  return null;
+}
 `;
 }
 
@@ -114,6 +130,8 @@ exports.modules = {
   './ProbePage': () => Promise.resolve({ default: ProbePage }),
   './LoopPage': () => Promise.resolve({ default: LoopPage }),
   './AllocPage': () => Promise.resolve({ default: AllocPage }),
+  './SlowPage': () => Promise.resolve({ default: SlowPage }),
+  './StuckPage': () => Promise.resolve({ default: StuckPage }),
 };
 `;
 }

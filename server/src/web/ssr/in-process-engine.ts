@@ -78,7 +78,7 @@ export function inProcessEngine(options: { digest: (part: PartBuild) => Promise<
         styles: (area, css) => void (head.styles.some((style) => style.area === area) || head.styles.push({ area, css })),
       };
       shell.prepare?.({ url: input.url, server });
-      const html = await renderToHtml(shell.page({ url: input.url, config: input.config, server }), input.renderMs, (error) => {
+      const html = await renderToHtml(shell.page({ url: input.url, config: input.config, server }), input.time.wallMs, (error) => {
         if (head.errors.length < 20) head.errors.push(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
       });
       head.pending = [...asked];

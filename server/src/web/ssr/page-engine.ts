@@ -5,9 +5,9 @@
  */
 import type { SettledLoad } from '@shop/shared-kernel/contract';
 import type { AreaName, AreaRelease } from '@shop/release';
-import type { Planned, RenderedHead } from './sandbox/protocol.ts';
+import type { Planned, RenderedHead, SandboxTime } from './sandbox/protocol.ts';
 
-export type { Planned, RenderedHead };
+export type { Planned, RenderedHead, SandboxTime };
 
 /** A part's server build at one version: `id` is `<part>/<version>`. */
 export type PartBuild = { id: string; part: string; version: string; file: string };
@@ -34,15 +34,15 @@ export type RenderInput = {
   origin: string;
   /** The data as the page embeds it (page-html.ts's embeddedJson), made once for the render and the page. */
   dataJson: () => string;
-  /** How long the render may take (ms): what is left of the page's time in the sandbox. */
-  renderMs: number;
+  /** What is left of the page's time in the sandbox: the render stops there. */
+  time: SandboxTime;
   /** Told how long the parts' code ran for the render (waiting for a renderer, and the renderer's own work, are not the page's time). */
-  spent?: (ms: number) => void;
+  spent?: (time: SandboxTime) => void;
 };
 
 export type PageEngine = {
-  /** `timeoutMs`: the page's time in the sandbox (the render budget); plan and renders together spend it. */
-  plan(context: PageContext, url: string, timeoutMs: number, spent?: (ms: number) => void): Promise<Planned>;
+  /** `time`: the page's time in the sandbox (the render budget); plan and renders together spend it. */
+  plan(context: PageContext, url: string, time: SandboxTime, spent?: (time: SandboxTime) => void): Promise<Planned>;
   render(context: PageContext, input: RenderInput): Promise<{ head: RenderedHead; html: string }>;
   /** Starts what renders (a warm start). */
   start(): Promise<void>;

@@ -40,7 +40,7 @@ import { verifiedServerBuild } from './server-bundles.ts';
 import { pageLoads, type Load } from './page-loads.ts';
 import { directLoad } from './in-process-api.ts';
 import { embeddedJson } from './page-html.ts';
-import { NotServerRendered, type PageContext, type PageEngine, type PartBuild, type Planned } from './page-engine.ts';
+import { NotServerRendered, type PageContext, type PageEngine, type PartBuild, type Planned, type SandboxTime } from './page-engine.ts';
 import { sandboxEngine } from './sandbox-engine.ts';
 import { inProcessEngine } from './in-process-engine.ts';
 import { rendererFiles } from './sandbox/sandbox-files.ts';
@@ -64,13 +64,19 @@ export type RenderBudget = {
   /** How long the page's data may take, all rounds together (ms). */
   dataMs: number;
   /**
-   * How long a page may run in the sandbox, its plan and renders together (ms): the renderer stops it
-   * there, and the page is left to the browser. A page renders in a few milliseconds of CPU; this
-   * bounds a build that loops or allocates, so its page still answers within 2 s with its data.
+   * How much CPU time a page's parts' code may use in the sandbox, its plan and renders together
+   * (ms): the renderer stops it there, and the page is left to the browser. A page renders in a few
+   * milliseconds of CPU; this stops a build that loops, however busy the machine is.
    */
-  renderMs: number;
+  cpuMs: number;
+  /**
+   * The same in wall-clock time (ms): on a machine too busy to give the page its CPU, the browser
+   * renders it rather than the shopper waiting. With the data's time, a page whose build loops or
+   * allocates still answers within 2 s.
+   */
+  wallMs: number;
 };
-export const DEFAULT_RENDER_BUDGET: RenderBudget = { dataMs: 1500, renderMs: 500 };
+export const DEFAULT_RENDER_BUDGET: RenderBudget = { dataMs: 1500, cpuMs: 250, wallMs: 1000 };
 
 /** What renders the parts' server builds (RENDERERS, RENDERER_MEMORY_MB in config.ts). */
 export type RendererSettings = {
@@ -183,7 +189,7 @@ export function createPageRenderer(options: {
         files: rendererFiles,
         size: settings.count,
         memoryMb: settings.memoryMb,
-        renderMs: budget.renderMs,
+        renderMs: budget.wallMs,
         // Work that waited for a renderer as long as a render may take is left to the browser.
         queueMs: budget.dataMs,
         code: async (part) => verifiedServerBuild(part.file, await signedDigest(part)),
@@ -277,16 +283,19 @@ export function createPageRenderer(options: {
     }
     let context = await contextFor(request, releases, guess);
     // The page's time in the sandbox: how long the parts' code may run for it, plan and renders together.
-    let sandboxMs = budget.renderMs;
-    const spent = (ms: number) => void (sandboxMs -= ms);
-    const timed = async <T>(work: (ms: number) => Promise<T>): Promise<T> => {
-      if (sandboxMs <= 0) {
+    const left: SandboxTime = { cpuMs: budget.cpuMs, wallMs: budget.wallMs };
+    const spent = (time: SandboxTime) => {
+      left.cpuMs -= time.cpuMs;
+      left.wallMs -= time.wallMs;
+    };
+    const timed = async <T>(work: (time: SandboxTime) => Promise<T>): Promise<T> => {
+      if (left.cpuMs <= 0 || left.wallMs <= 0) {
         request.log.warn({ url: request.url }, 'the page used its time in the sandbox before its last render: the browser renders it');
         throw new RenderFailed(null);
       }
-      return work(sandboxMs).catch((error: unknown) => failed(context, error, request));
+      return work({ ...left }).catch((error: unknown) => failed(context, error, request));
     };
-    const plan = (): Promise<Planned> => timed((ms) => engine.plan(context, request.url, ms, spent));
+    const plan = (): Promise<Planned> => timed((time) => engine.plan(context, request.url, time, spent));
     let planned = await plan();
     const area = planned.route?.serverRender ? (planned.route.area as AreaName) : null;
     if (area !== guess) {
@@ -332,7 +341,7 @@ export function createPageRenderer(options: {
       const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
       let json: string | undefined;
       const dataJson = () => (json ??= embeddedJson(embedded));
-      const { head, html } = await timed((ms) =>
+      const { head, html } = await timed((time) =>
         engine.render(context, {
           url: request.url,
           config: request.config,
@@ -341,7 +350,7 @@ export function createPageRenderer(options: {
           givenUp,
           origin: request.origin,
           dataJson,
-          renderMs: ms,
+          time,
           spent,
         }),
       );

@@ -4,14 +4,22 @@
  * them (only when a renderer asks: once per renderer and version); the data goes in as the page's
  * embedded JSON, the HTML comes back as it is.
  */
-import { NotServerRendered, type PageContext, type PageEngine, type PartBuild, type Planned, type RenderedHead } from './page-engine.ts';
+import {
+  NotServerRendered,
+  type PageContext,
+  type PageEngine,
+  type PartBuild,
+  type Planned,
+  type RenderedHead,
+  type SandboxTime,
+} from './page-engine.ts';
 import { RendererPool, SandboxFailure, type RendererPoolOptions } from './sandbox/renderer-pool.ts';
 import type { ContextSpec, RendererAsk, RendererReply } from './sandbox/protocol.ts';
 
 export type SandboxEngineOptions = Omit<RendererPoolOptions, 'callMs' | 'watchdogMs' | 'watchdogSlackMs'> & {
   /** The part's checked code (verifiedServerBuild with its signed digest). */
   code: (part: PartBuild) => Promise<string>;
-  /** The most one render may take (the render budget, ms): a call past it is stopped. */
+  /** The most one render may take, wall-clock (the render budget, ms): a call past it is stopped. */
   renderMs: number;
 };
 
@@ -21,11 +29,11 @@ const WATCHDOG_SLACK_MS = 250;
 type Exchange = (header: RendererAsk, body?: string) => Promise<{ header: RendererReply; body: string }>;
 
 /** The work, telling `spent` how long the parts' code ran for it (the renderer counts it; its own work is not the page's time). */
-function timing<T>(spent: ((ms: number) => void) | undefined, work: (exchange: Exchange) => Promise<T>) {
+function timing<T>(spent: ((time: SandboxTime) => void) | undefined, work: (exchange: Exchange) => Promise<T>) {
   return async (exchange: Exchange): Promise<T> =>
     work(async (header, body) => {
       const answer = await exchange(header, body);
-      if ('spentMs' in answer.header) spent?.(answer.header.spentMs);
+      if ('spent' in answer.header) spent?.(answer.header.spent);
       return answer;
     });
 }
@@ -81,10 +89,10 @@ export function sandboxEngine(options: SandboxEngineOptions): PageEngine & { poo
     pool,
     start: () => pool.start(),
     close: () => pool.close(),
-    plan: (context, url, timeoutMs, spent) =>
+    plan: (context, url, time, spent) =>
       pool.run(
         timing(spent, async (exchange) => {
-          const { header } = await ask(exchange, context, { type: 'plan', context: specOf(context), url, timeoutMs });
+          const { header } = await ask(exchange, context, { type: 'plan', context: specOf(context), url, time });
           return (header as { planned: Planned }).planned;
         }),
       ),
@@ -104,7 +112,7 @@ export function sandboxEngine(options: SandboxEngineOptions): PageEngine & { poo
               config,
               givenUp: [...input.givenUp],
               origin: input.origin,
-              timeoutMs: input.renderMs,
+              time: input.time,
             },
             data,
           );

@@ -17,13 +17,20 @@ export type ContextSpec = {
   options: string;
 };
 
+/**
+ * The page's time in the sandbox, what is left of it or what a call spent: the CPU time the parts'
+ * code may use (what a looping build exhausts, however busy the machine), and the wall-clock time
+ * that bounds the wait when the machine is too busy to give it that CPU.
+ */
+export type SandboxTime = { cpuMs: number; wallMs: number };
+
 export type RendererRequest =
   /** A part's server build, its bytes as signed (body): compiled once and kept by the renderer. */
   | { id: number; type: 'part'; part: string }
-  /** `timeoutMs`: what is left of the page's time in the sandbox; every call into the isolate for it stops then. */
-  | { id: number; type: 'plan'; context: ContextSpec; url: string; timeoutMs: number }
+  /** `time`: what is left of the page's time in the sandbox; every call into the isolate for it stops then. */
+  | { id: number; type: 'plan'; context: ContextSpec; url: string; time: SandboxTime }
   /** body: the page's data as the page embeds it (EmbeddedServerData's JSON). */
-  | { id: number; type: 'render'; context: ContextSpec; url: string; config: string; givenUp: string[]; origin: string; timeoutMs: number };
+  | { id: number; type: 'render'; context: ContextSpec; url: string; config: string; givenUp: string[]; origin: string; time: SandboxTime };
 
 export type Planned = {
   route: { area: string; serverRender: boolean; name: string } | null;
@@ -58,10 +65,10 @@ export type RendererReply =
    */
   | { id: number; type: 'preparing' }
   | { id: number; type: 'started' }
-  /** `spentMs`: how long the parts' own code ran for it (the page's time; the runtime's own work is not). */
-  | { id: number; ok: true; planned: Planned; spentMs: number }
+  /** `spent`: the time the parts' own code took for it (the page's time; the runtime's own work is not). */
+  | { id: number; ok: true; planned: Planned; spent: SandboxTime }
   /** body: the page's HTML. */
-  | { id: number; ok: true; head: RenderedHead; spentMs: number }
+  | { id: number; ok: true; head: RenderedHead; spent: SandboxTime }
   | { id: number; ok: true; part: string }
   /** The renderer does not hold these parts (any more): send them, then ask again. */
   | { id: number; ok: false; need: string[] }

@@ -288,8 +288,8 @@ export class RendererPool {
     // A request with its own time (the page's time left) is watched for that time and the slack beyond;
     // compiling a part's code (the renderer's own work) gets as long as making a context's runtime.
     const watchdogMs =
-      'timeoutMs' in header
-        ? header.timeoutMs + this.options.watchdogSlackMs
+      'time' in header
+        ? header.time.wallMs + this.options.watchdogSlackMs
         : header.type === 'part'
           ? PREPARING_MS
           : this.options.watchdogMs;

@@ -9,19 +9,26 @@
  * area, the least recently used dropped). A part that throws loses its context; one past its time
  * or its memory is reported, and the server replaces this process.
  *
+ * A page's time is counted in CPU time (a busy machine slows a render without making it the
+ * build's fault) and bounded in wall-clock time too: the calls run off this thread, which watches
+ * this process's CPU time (the isolate's work is all it does meanwhile; isolated-vm's own `cpuTime`
+ * counts waiting for a core as running) and disposes of the isolate when the page's share is spent.
+ *
  * argv: isolated-vm's entry, the runtime bundle, the memory limit (MB), the time a call may run (ms).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as IsolatedVm from 'isolated-vm';
 import { readFrames, writeFrame } from './frames.ts';
-import type { ContextSpec, FailureReason, RendererReply, RendererRequest } from './protocol.ts';
+import type { ContextSpec, FailureReason, Planned, RenderedHead, RendererReply, RendererRequest, SandboxTime } from './protocol.ts';
 
 const [ivmEntry, runtimeFile, memoryArg, timeoutArg] = process.argv.slice(2);
 const ivm = createRequire(ivmEntry!)(ivmEntry!) as typeof IsolatedVm;
 const memoryLimit = Number(memoryArg);
-/** The most one call into the isolate may take (a part's evaluation, a plan, a render). */
+/** The most one call into the isolate may take, wall-clock (a part's evaluation, a plan, a render). */
 const callLimit = Number(timeoutArg);
+/** How often a call's CPU time is looked at (ms): a looping build runs at most this much past its share. */
+const CPU_WATCH_MS = 5;
 /** Contexts kept (choices × areas); parts' compiled builds kept. */
 const MAX_CONTEXTS = 16;
 const MAX_PARTS = 40;
@@ -49,14 +56,34 @@ class NeedParts extends Error {
 
 /** The part whose evaluation is running, for a failure's attribution. */
 let evaluating: string | null = null;
-/** How long the parts' own code ran for the current request (ms): the page's time. */
-let partMs = 0;
-function inParts<T>(call: () => T): T {
+/** The current request's time left, and what the parts' own code spent of it (the page's time). */
+let left: SandboxTime = { cpuMs: 0, wallMs: 0 };
+let spent: SandboxTime = { cpuMs: 0, wallMs: 0 };
+/** Set when a call used the page's CPU time: the isolate was disposed of for it. */
+let overCpu = false;
+
+/** One call into the parts' code, stopped at what is left of the page's wall-clock time (isolated-vm's timeout) or CPU time (watched here). */
+async function inParts<T>(call: (timeout: number) => Promise<T>): Promise<T> {
+  const cpuLeft = left.cpuMs - spent.cpuMs;
+  const wallLeft = Math.min(left.wallMs - spent.wallMs, callLimit);
+  if (cpuLeft <= 0 || wallLeft <= 0) throw new Error('Script execution timed out: the page used its time in the sandbox');
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
+  const cpuSince = () => {
+    const used = process.cpuUsage(cpuStart);
+    return (used.user + used.system) / 1000;
+  };
+  const watch = setInterval(() => {
+    if (isolate.isDisposed || cpuSince() <= cpuLeft) return;
+    overCpu = true;
+    isolate.dispose();
+  }, CPU_WATCH_MS);
   try {
-    return call();
+    return await call(Math.max(1, Math.floor(wallLeft)));
   } finally {
-    partMs += performance.now() - started;
+    clearInterval(watch);
+    spent.cpuMs += cpuSince();
+    spent.wallMs += performance.now() - started;
   }
 }
 
@@ -71,7 +98,7 @@ function dropContext(key: string) {
   kept.context.release();
 }
 
-function contextFor(id: number, spec: ContextSpec, timeout: number): Context {
+async function contextFor(id: number, spec: ContextSpec): Promise<Context> {
   const kept = contexts.get(spec.key);
   if (kept) {
     contexts.delete(spec.key);
@@ -96,18 +123,18 @@ function contextFor(id: number, spec: ContextSpec, timeout: number): Context {
     send({ id, type: 'started' });
     for (const part of [spec.shell, ...(spec.area ? [spec.area] : [])]) {
       evaluating = part;
-      inParts(() => scripts.get(part)!.runSync(context, { timeout }));
+      await inParts((timeout) => scripts.get(part)!.run(context, { timeout }));
       evaluating = null;
     }
     evaluating = spec.shell;
-    inParts(() => calls.createShell.applySync(undefined, [spec.shell, spec.area, spec.areaName, spec.options], { timeout }));
+    await inParts((timeout) => calls.createShell.apply(undefined, [spec.shell, spec.area, spec.areaName, spec.options], { timeout }));
     evaluating = null;
     const made = { context, calls };
     contexts.set(spec.key, made);
     while (contexts.size > MAX_CONTEXTS) dropContext(contexts.keys().next().value as string);
     return made;
   } catch (error) {
-    context.release();
+    if (!isolate.isDisposed) context.release();
     throw error;
   }
 }
@@ -128,12 +155,12 @@ function compilePart(part: string, code: string) {
 
 function reasonOf(error: unknown): FailureReason {
   const text = error instanceof Error ? error.message : String(error);
+  if (overCpu || /timed out/i.test(text)) return 'timeout';
   if (isolate.isDisposed || /memory limit/i.test(text)) return 'memory';
-  if (/timed out/i.test(text)) return 'timeout';
   return 'error';
 }
 
-function handle(request: RendererRequest, body: string) {
+async function handle(request: RendererRequest, body: string) {
   try {
     if (request.type === 'part') {
       evaluating = request.part;
@@ -143,22 +170,22 @@ function handle(request: RendererRequest, body: string) {
       return;
     }
     // The page's time left in the sandbox: every call into the parts' code for it stops at its end.
-    const timeout = Math.max(1, Math.floor(Math.min(request.timeoutMs, callLimit)));
-    partMs = 0;
-    const { calls } = contextFor(request.id, request.context, timeout);
+    left = request.time;
+    spent = { cpuMs: 0, wallMs: 0 };
+    const { calls } = await contextFor(request.id, request.context);
     if (request.type === 'plan') {
-      const planned = inParts(() => {
-        calls.plan.applySync(undefined, [request.url], { timeout });
-        return calls.collect.applySync(undefined, [], { timeout, result: { copy: true } }) as string;
-      });
-      send({ id: request.id, ok: true, planned: JSON.parse(planned), spentMs: partMs });
+      await inParts((timeout) => calls.plan.apply(undefined, [request.url], { timeout }));
+      const planned = (await inParts((timeout) => calls.collect.apply(undefined, [], { timeout, result: { copy: true } }))) as string;
+      send({ id: request.id, ok: true, planned: JSON.parse(planned) as Planned, spent });
       return;
     }
-    const [head, html] = inParts(() => {
-      calls.render.applySync(undefined, [request.url, request.config, body, JSON.stringify(request.givenUp), request.origin], { timeout });
-      return calls.collect.applySync(undefined, [], { timeout, result: { copy: true } }) as [string, string];
-    });
-    send({ id: request.id, ok: true, head: JSON.parse(head), spentMs: partMs }, html);
+    const args = [request.url, request.config, body, JSON.stringify(request.givenUp), request.origin];
+    await inParts((timeout) => calls.render.apply(undefined, args, { timeout }));
+    const [head, html] = (await inParts((timeout) => calls.collect.apply(undefined, [], { timeout, result: { copy: true } }))) as [
+      string,
+      string,
+    ];
+    send({ id: request.id, ok: true, head: JSON.parse(head) as RenderedHead, spent }, html);
   } catch (error) {
     if (error instanceof NeedParts) {
       send({ id: request.id, ok: false, need: error.parts });
@@ -175,9 +202,11 @@ function handle(request: RendererRequest, body: string) {
   }
 }
 
+// One request at a time, in order (the server sends the next only after this one's answer).
+let handling = Promise.resolve();
 readFrames<RendererRequest>(
   process.stdin,
-  ({ header, body }) => handle(header, body),
+  ({ header, body }) => void (handling = handling.then(() => handle(header, body))),
   (error) => {
     process.stderr.write(`renderer: unreadable request: ${error.message}\n`);
     process.exit(70);
