@@ -39,6 +39,8 @@ async function smtpSink(dir) {
 
 export default async function setup(project) {
   const lines = [];
+  // The servers' output, for failure-log.mjs (the reporter prints their warnings when the run failed).
+  globalThis.shopClusterLog = lines;
   const dataDir = mkdtempSync(join(tmpdir(), 'shop-cluster-'));
   const cluster = await startClusterShop({
     dataDir,

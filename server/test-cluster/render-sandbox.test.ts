@@ -103,11 +103,15 @@ describe('a hostile server build on the cluster', () => {
       // Not kept at the edge: asked again, nginx does not answer it from its cache.
       const again = await page(cluster.url, path);
       expect(again.headers.get('x-edge-cache') ?? 'MISS').not.toMatch(/HIT|STALE/);
+      // Every server lists it (the one that rendered records it just after the page has left).
       for (const base of cluster.webOps) {
-        const listed = (await (await fetch(`${base}/api/ops/render-failures`, { headers: { cookie } })).json()) as {
-          data: { failures: { part: string; version: string; path: string; reason: string }[] };
+        const listed = async () => {
+          const answer = (await (await fetch(`${base}/api/ops/render-failures`, { headers: { cookie } })).json()) as {
+            data: { failures: { part: string; version: string; path: string; reason: string }[] };
+          };
+          return answer.data.failures.find((row) => row.path === path) ?? null;
         };
-        expect(listed.data.failures.find((row) => row.path === path)).toMatchObject({ part: 'content', version });
+        await expect.poll(listed, { timeout: 5000 }).toMatchObject({ part: 'content', version });
       }
     });
   }

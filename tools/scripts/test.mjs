@@ -160,7 +160,7 @@ if (installed.ok) {
         await stage(title, (failedTests) =>
           vitest('@shop/server', `api-cluster-${origin}`, {
             env: { ...process.env, CLUSTER_ORIGIN: origin },
-            extra: ['--config', 'test-cluster/vitest.config.ts'],
+            extra: ['--config', 'test-cluster/vitest.config.ts', '--reporter', join(root, 'server', 'test-cluster', 'failure-log.mjs')],
             failedTests,
             ...quiet,
           }),
