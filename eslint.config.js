@@ -3,7 +3,7 @@
 // imports an area's source; the API shares only the kernel's pure modules;
 // an API domain never imports another domain's routes, infrastructure no domain; no package
 // reaches into another through a relative path; no import cycles (between API folders:
-// tools/scripts/folder-graph.mjs, run by server/test/folder-graph.test.ts).
+// tools/scripts/folder-graph.mjs, run by server/test/platform/folder-graph.test.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

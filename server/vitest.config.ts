@@ -1,28 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/** `<group>/<name>`: the files are grouped by what they test, as the source is. */
+const testFile = (name: string) => `test/${name}.test.ts`;
+
 /**
  * Test files that never open the database (the release tooling and its storage, the file store,
  * pure functions, the shell host on prepared builds): the PostgreSQL pass of `npm test`
  * (DATABASE_URL set) leaves them out, as they ran on the SQLite pass and would only repeat it.
  */
 export const DATABASE_FREE = [
-  'consent-frame',
-  'credentials-help',
-  'file-store',
-  'html',
-  'ops',
-  'page-cache',
-  'product-image',
-  'release-canary-preview',
-  'release-deploy',
-  'release-package',
-  'release-rollback',
-  'release-storage',
-  'release-web-s3',
-  'release-web',
-  'route-preload',
-  'sanitize',
-].map((name) => `test/${name}.test.ts`);
+  'web/consent-frame',
+  'operators/credentials-help',
+  'platform/file-store',
+  'web/html',
+  'ops/ops',
+  'web/page-cache',
+  'catalog/product-image',
+  'releases/release-canary-preview',
+  'releases/release-deploy',
+  'releases/release-package',
+  'releases/release-rollback',
+  'releases/release-storage',
+  'releases/release-web-s3',
+  'releases/release-web',
+  'web/route-preload',
+  'content/sanitize',
+].map(testFile);
 
 /**
  * Test files that open the database only to have a shop to ask, whose subject is HTTP, HTML, headers,
@@ -31,29 +34,29 @@ export const DATABASE_FREE = [
  * registry in force runs on both engines.
  */
 export const ENGINE_NEUTRAL = [
-  'compression',
-  'contract',
-  'errors',
-  'first-view-picture',
-  'fuzz',
-  'monitoring',
-  'observability',
-  'release-bytes-cdn-and-bombs',
-  'release-bytes-shop-origin',
-  'release-bytes-tampered',
-  'route-data',
-  'security-headers',
-  'seo',
-  'session-cookie',
-  'timeouts',
-].map((name) => `test/${name}.test.ts`);
+  'web/compression',
+  'platform/contract',
+  'platform/errors',
+  'web/first-view-picture',
+  'platform/fuzz',
+  'ops/monitoring',
+  'ops/observability',
+  'releases/release-bytes-cdn-and-bombs',
+  'releases/release-bytes-shop-origin',
+  'releases/release-bytes-tampered',
+  'web/route-data',
+  'web/security-headers',
+  'web/seo',
+  'account/session-cookie',
+  'platform/timeouts',
+].map(testFile);
 
 /**
  * Test files that replace a module with vi.mock (the shell's module source): they run each in a
  * fresh module graph. Every other file shares its worker's modules (isolate: false), so the server's
  * few hundred modules are loaded once per worker, not once per file.
  */
-const OWN_MODULES = ['first-view-picture', 'route-data'].map((name) => `test/${name}.test.ts`);
+const OWN_MODULES = ['web/first-view-picture', 'web/route-data'].map(testFile);
 
 const excluded = process.env.DATABASE_URL ? [...DATABASE_FREE, ...ENGINE_NEUTRAL] : [];
 

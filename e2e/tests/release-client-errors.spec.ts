@@ -59,7 +59,7 @@ test('a thrown error in a released area shows on /api/ops and in the console wit
   // The basket page's heading in the checkout's source, in the function that renders it. The broken build
   // is the real one with the heading's expression replaced after it was built (its map is the real
   // build's), so a position inside the longer replacement maps to the heading's line or the next;
-  // server/test/client-error-stacks.test.ts maps an unchanged Vite build to the exact line.
+  // server/test/ops/client-error-stacks.test.ts maps an unchanged Vite build to the exact line.
   expect(group.stack[0]).toMatchObject({ fn: 'CartPage', file: 'src/pages/cart-page.tsx', mapped: true });
   const heading = readFileSync(join(repo, 'mf-checkout', 'src', 'pages', 'cart-page.tsx'), 'utf8')
     .split('\n')

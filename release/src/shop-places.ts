@@ -1,6 +1,6 @@
 /**
  * Where the release command finds the shop it works on, read from the environment as the server
- * reads it (api/src/config.ts; api/test/release-package.test.ts checks both agree): the repository,
+ * reads it (server/src/config.ts; server/test/releases/release-package.test.ts checks both agree): the repository,
  * the data directory, the origin directory and the shop's public address.
  */
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Every "requirements R<n>[.<m>]" a file of the repository cites must be a numbered item or section
 // of docs/requirements.md, so a reference cannot point at nothing. `node tools/scripts/requirement-refs.mjs`
-// prints the unresolved ones (exit 1); server/test/requirement-refs.test.ts runs it in npm test.
+// prints the unresolved ones (exit 1); server/test/platform/requirement-refs.test.ts runs it in npm test.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

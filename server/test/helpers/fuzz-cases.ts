@@ -3,7 +3,7 @@
  * parameters, bad escapes, overlong paths, random query strings, JSON of every wrong shape and
  * bodies built from each route's own schema with one field of the wrong type, truncated and
  * malformed multipart, wrong content types, oversized headers, malformed HTTP), sent to one API
- * (test/fuzz.test.ts) or through nginx to the cluster (test-cluster/). Nothing may answer 5xx or
+ * (test/platform/fuzz.test.ts) or through nginx to the cluster (test-cluster/). Nothing may answer 5xx or
  * drop the connection, and every 4xx of /api and /media must be the one error shape.
  */
 import { request as httpRequest } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * A hostile area release for the server-render sandbox's tests (server/test/render-sandbox.test.ts,
+ * A hostile area release for the server-render sandbox's tests (server/test/web/render-sandbox.test.ts,
  * server/test-cluster/render-sandbox.test.ts): its server build, on its page's render, tries what an
  * attacker who controls one team's release would: read the server's secrets and files, write a
  * file, reach PostgreSQL and Redis on loopback, start a process, escape to the host's realm; and

@@ -1,6 +1,6 @@
 /**
  * Other spellings of a released file's path, for the tests that every one of them is refused
- * (test/release-bytes-tampered.test.ts and release-bytes-shop-origin.test.ts on one server,
+ * (test/releases/release-bytes-tampered.test.ts and release-bytes-shop-origin.test.ts on one server,
  * test-cluster/integrity-bytes.test.ts through nginx), and a request that sends a path exactly as
  * written.
  */

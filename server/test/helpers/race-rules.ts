@@ -1,6 +1,6 @@
 /**
  * Every check-then-write rule of the shop, fired with concurrent requests over HTTP alone, so the
- * same rules run against one API on SQLite and on PostgreSQL (test/races.test.ts) and against the
+ * same rules run against one API on SQLite and on PostgreSQL (test/platform/races.test.ts) and against the
  * cluster through nginx (test-cluster/races.test.ts). Under read committed two transactions both
  * pass a check made before either writes: each rule here holds only through its lock, unique
  * constraint or conditional write.

@@ -1,7 +1,7 @@
 /**
  * The card gateway protocol as the simulator speaks it: the same wire shapes as the API's card
  * provider (server/src/domains/ordering/payments/gateway-protocol.ts), copied so that the shop never imports this tool;
- * api/test/gateway-protocol.test.ts checks that both agree.
+ * server/test/ordering/gateway-protocol.test.ts checks that both agree.
  *
  *  1. API → gateway  POST {gateway}/api/payments         body CreatePaymentRequest
  *                    header X-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>

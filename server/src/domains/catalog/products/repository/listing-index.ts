@@ -24,7 +24,7 @@
  *
  * The filter's meaning and the orders are the SQL ones (product-filter.ts applyProductFilter,
  * listing-order.ts LISTING_ORDER; names compare by code point, as SQLite and PostgreSQL's C
- * collation do); test/listing-index.test.ts holds them equal over many filters, every sort and
+ * collation do); test/catalog/listing-index.test.ts holds them equal over many filters, every sort and
  * after every kind of change. The sale narrowed by filters is read here too: each category also
  * keeps the same arrays for its products on sale (p_sale_price set; about a quarter), with the
  * availabilities of their discounted variants only, as the sale's availability filter and facet
