@@ -9,7 +9,7 @@ import type { VitalFigures, VitalMetric, VitalsReader } from '../src/canary-spee
 import { deploy } from '../src/deploy.ts';
 import { readHistory, readRegistry, type AreaName } from '../src/registry.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/storage.ts';
-import { checkoutBuild, tempDir } from './helpers/fake-builds.ts';
+import { fakeAreaBuild, tempDir } from './support/index.ts';
 
 const provenance = { who: 'test' };
 let storage: ReleaseStorage;
@@ -20,7 +20,7 @@ let since: number;
 beforeEach(async () => {
   storage = localDirectoryStorage(tempDir('origin-'));
   const deployed = (marker: string, extra: Partial<Parameters<typeof deploy>[0]> = {}) =>
-    deploy({ storage, part: 'checkout', distDir: checkoutBuild(marker), packageVersion: '1.0.0', provenance, ...extra });
+    deploy({ storage, part: 'checkout', distDir: fakeAreaBuild('checkout', { marker }), packageVersion: '1.0.0', provenance, ...extra });
   stable = (await deployed('stable', { init: true })).version;
   canary = (await deployed('canary', { mode: { kind: 'canary', share: 50 } })).version;
   since = Date.parse((await readRegistry(storage)).canaries!.checkout!.since);

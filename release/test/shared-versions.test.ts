@@ -11,10 +11,10 @@ import { deploy, deploySet } from '../src/deploy.ts';
 import { HISTORY_KEY, readRegistry, REGISTRY_KEY } from '../src/registry.ts';
 import { isReactCompatible } from '../src/shared-versions.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/storage.ts';
-import { checkoutBuild as builtCheckout, tempDir } from './helpers/fake-builds.ts';
+import { fakeAreaBuild, tempDir } from './support/index.ts';
 
 /** A checkout build recording the React it was built with. */
-const checkoutBuild = (react: string | undefined, marker = react ?? 'none') => builtCheckout(marker, react);
+const checkoutBuild = (react: string | undefined, marker = react ?? 'none') => fakeAreaBuild('checkout', { marker, react });
 
 function shellBuild(react: string | undefined): string {
   const dir = tempDir('build-shell-');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { spawnSync } from 'node:child_process';
 import { startClusterShop } from '../../tools/scripts/cluster-shop.mjs';
-import { S3RVER_CREDENTIALS, startS3Server } from '../test/helpers/s3-server.ts';
+import { S3RVER_CREDENTIALS, startS3Server } from '@shop/release/testing';
 import { signInWithSecondFactor } from '../test/helpers/operator-session.ts';
 
 /** An SMTP server on loopback that writes each message it accepts to its own file. */

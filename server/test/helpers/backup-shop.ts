@@ -22,7 +22,7 @@ import type { Db, DialectName } from '../../src/db/database.ts';
 import { defaultCheckoutOptions } from '../../src/infra/checkout-options.ts';
 import { localDataFileStore, type FileStore } from '../../src/infra/storage/file-store.ts';
 import { courierOrder, testContact } from './checkout-contact.ts';
-import { tempDir } from './temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 import { startTestApi, type TestApi } from './test-api.ts';
 import { throwawayPostgres } from './throwaway-database.ts';
 

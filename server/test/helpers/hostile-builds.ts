@@ -11,7 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeAreaBuild, fakeShellBuild } from './fake-builds.ts';
+import { fakeAreaBuild, fakeShellBuild } from '@shop/release/testing';
 
 export const HOSTILE_ROUTES = [
   { name: 'hostile-probe', path: '/hostile/probe', module: './ProbePage', layout: 'default', serverRender: true },

@@ -3,7 +3,7 @@
  * share a worker's modules): what one file made is gone before the next starts.
  */
 import { afterAll, vi } from 'vitest';
-import { removeTempDirs } from './temp-dirs.ts';
+import { removeTempDirs } from '@shop/release/testing';
 
 afterAll(() => {
   removeTempDirs();

@@ -17,8 +17,7 @@ import type { ServedOrigins } from '../../src/domains/releases/cdn-check.ts';
 import { registerShopKey, releaseKeys } from '../../src/domains/releases/release-keys.repository.ts';
 import { buildStaticOrigin } from '../../src/web/static-origin.ts';
 import { releasedFileCheck, type ReleasedFileCheck } from '../../src/web/verified-files.ts';
-import { cartRoute, fakeAreaBuild, fakeShellBuild } from './fake-builds.ts';
-import { startS3Server, type S3TestServer } from './s3-server.ts';
+import { cartRoute, fakeAreaBuild, fakeShellBuild, startS3Server, type S3TestServer } from '@shop/release/testing';
 import { startTestApi, type TestApi } from './test-api.ts';
 
 export type Origin = {

@@ -36,9 +36,8 @@ import { createTeamSigningKey, registerShopKey, releaseKeys } from '../../src/do
 import { registryBook, setFloor, type TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
 import { watchMoveRequests, type MoveRequestsWatch } from '../../src/domains/releases/move-requests.ts';
 import { shellHost } from '../../src/web/shell-host.ts';
-import { cartRoute, fakeAreaBuild, fakeShellBuild } from './fake-builds.ts';
+import { cartRoute, fakeAreaBuild, fakeShellBuild, tempDir } from '@shop/release/testing';
 import { shellHostOptions } from './shell-host-options.ts';
-import { tempDir } from './temp-dirs.ts';
 import { startTestApi, type TestApi } from './test-api.ts';
 
 export function signedShop({ registryInDatabase = false }: { registryInDatabase?: boolean } = {}) {

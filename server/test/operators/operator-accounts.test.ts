@@ -30,10 +30,9 @@ import { totpCode } from '../../src/domains/operators/second-factor.ts';
 import { operatorCookieSecure } from '../../src/infra/auth/operator-auth.ts';
 import { readServerConfig } from '../../src/config.ts';
 import { deploy, readHistory, readRegistry, localDirectoryStorage } from '@shop/release';
-import { fakeAreaBuild, fakeShellBuild } from '../helpers/fake-builds.ts';
+import { fakeAreaBuild, fakeShellBuild, tempDir } from '@shop/release/testing';
 import { signInOperator } from '../helpers/operator-session.ts';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
 
 const origin = tempDir('operator-accounts-');
 const storage = localDirectoryStorage(origin);

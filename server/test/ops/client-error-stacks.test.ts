@@ -33,7 +33,7 @@ import { errorHandler } from '../../src/infra/http/error-handler.ts';
 import { buildStaticOrigin } from '../../src/web/static-origin.ts';
 import { releasedFileCheck } from '../../src/web/verified-files.ts';
 import { shellHost } from '../../src/web/shell-host.ts';
-import { fakeShellBuild } from '../helpers/fake-builds.ts';
+import { fakeShellBuild } from '@shop/release/testing';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
 import { shellHostOptions } from '../helpers/shell-host-options.ts';
 

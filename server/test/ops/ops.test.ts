@@ -14,9 +14,8 @@ import {
   signManifest,
   hashBuild,
 } from '@shop/release';
-import { fakeAreaBuild, fakeShellBuild } from '../helpers/fake-builds.ts';
+import { fakeAreaBuild, fakeShellBuild, tempDir } from '@shop/release/testing';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
 import { registerShopKey, releaseKeys } from '../../src/domains/releases/release-keys.repository.ts';
 
 /** The shop's release key: CI uploads below are signed with it. */

@@ -25,7 +25,7 @@ import { clientHealth } from '../../src/domains/ops/telemetry/client-health.ts';
 import { sessionVitals } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
 import { TELEMETRY_SESSION_COOKIE } from '../../src/domains/ops/telemetry/telemetry-session.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 
 const SHOP = 'https://obchod.example.sk';
 const STABLE = '1.0.0-stable';

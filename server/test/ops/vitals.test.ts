@@ -21,8 +21,7 @@ import {
   type VitalsSource,
 } from '../../src/domains/ops/telemetry/vitals.repository.ts';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
-import { fakeAreaBuild } from '../helpers/fake-builds.ts';
+import { tempDir, fakeAreaBuild } from '@shop/release/testing';
 
 let operatorCookie = '';
 const storage = localDirectoryStorage(tempDir('vitals-ops-origin-'));

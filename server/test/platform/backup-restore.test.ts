@@ -16,7 +16,7 @@ import { restoreBackup, RestoreRefused } from '../../src/backup/restore.ts';
 import { takeBackup } from '../../src/backup/take-backup.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { backupShop, queuedJobs, quiet, snapshot, sources } from '../helpers/backup-shop.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 import type { TestApi } from '../helpers/test-api.ts';
 
 const shop = backupShop();

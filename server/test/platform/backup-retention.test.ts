@@ -14,7 +14,7 @@ import { takeRecordedBackup } from '../../src/backup/recorded-backup.ts';
 import { readBackupStatus } from '../../src/backup/status.repository.ts';
 import { takeBackup } from '../../src/backup/take-backup.ts';
 import { backupShop, failingWrites, quiet, sources, testClock } from '../helpers/backup-shop.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 import type { TestApi } from '../helpers/test-api.ts';
 
 const shop = backupShop();

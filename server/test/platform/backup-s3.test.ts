@@ -12,7 +12,7 @@ import { s3Destination } from '../../src/backup/s3-destination.ts';
 import { takeBackup } from '../../src/backup/take-backup.ts';
 import { s3FileStore } from '../../src/infra/storage/s3-file-store.ts';
 import { backupShop, sources, testClock } from '../helpers/backup-shop.ts';
-import { startS3Server, type S3TestServer } from '../helpers/s3-server.ts';
+import { startS3Server, type S3TestServer } from '@shop/release/testing';
 import type { TestApi } from '../helpers/test-api.ts';
 
 const shop = backupShop();

@@ -13,7 +13,7 @@ import { takeRecordedBackup } from '../../src/backup/recorded-backup.ts';
 import { FIRST_BACKUP_DELAY_MS, startBackupSchedule, type BackupTimer } from '../../src/backup/schedule.ts';
 import { readBackupStatus } from '../../src/backup/status.repository.ts';
 import { backupShop, failingWrites, quiet, sources, testClock } from '../helpers/backup-shop.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 import type { TestApi } from '../helpers/test-api.ts';
 
 const shop = backupShop();

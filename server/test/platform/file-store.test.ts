@@ -1,6 +1,6 @@
 /**
  * The file store (complaint photos, invoice copies), the same behaviour on a local directory and
- * on a real local S3-compatible server (s3rver, test/helpers/s3-server.ts); then what is particular
+ * on a real local S3-compatible server (s3rver, `startS3Server` of `@shop/release/testing`); then what is particular
  * to each, the data directory's layout (folderFileStore) and the choice by the environment.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -17,8 +17,7 @@ import {
 } from '../../src/infra/storage/file-store.ts';
 import { fileStoreFromEnv } from '../../src/file-store-from-env.ts';
 import { s3FileStore } from '../../src/infra/storage/s3-file-store.ts';
-import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer } from '../helpers/s3-server.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { S3RVER_CREDENTIALS, startS3Server, type S3TestServer, tempDir } from '@shop/release/testing';
 
 let s3: S3TestServer;
 
@@ -212,7 +211,7 @@ describe('fileStoreFromEnv', () => {
   it('is the bucket under <S3_PREFIX>/files/ with S3_BUCKET, and refuses bad settings', () => {
     expect(fileStoreFromEnv({ S3_BUCKET: 'shop-files', S3_PREFIX: 'prod/' }, '/srv/data').describe()).toBe('s3://shop-files/prod/files/');
     expect(fileStoreFromEnv({ S3_BUCKET: 'shop-files' }, '/srv/data').describe()).toBe('s3://shop-files/files/');
-    // The settings are checked where the release storage reads them (release-storage.test.ts): one bad one is enough here.
+    // The settings are checked where the release storage reads them (release/test/storage.test.ts): one bad one is enough here.
     expect(() => fileStoreFromEnv({ S3_BUCKET: 'Shop' }, '/srv/data')).toThrow(/S3_BUCKET/);
   });
 

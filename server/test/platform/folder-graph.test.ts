@@ -20,7 +20,7 @@ import {
   upwardImports,
   type FolderEdge,
 } from '../../../tools/scripts/folder-graph.mjs';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 
 /** An edge as folderGraph makes it, from its `file -> target` imports. */
 const made = (from: string, to: string, ...files: string[]): FolderEdge => ({ from, to, files });

@@ -15,7 +15,7 @@ import { createDatabase, sqliteFileOf, type CreatedDatabase } from '../../src/db
 import { appendAudit, AUDIT_GENESIS, verifyAuditChain } from '../../src/domains/releases/audit-log.repository.ts';
 import { releaseIdentities } from '../../src/domains/releases/identities.repository.ts';
 import { throwawayPostgres } from '../helpers/throwaway-database.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 
 const serverDir = join(import.meta.dirname, '..', '..');
 const dataDir = tempDir('release-audit-');

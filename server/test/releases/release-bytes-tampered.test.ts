@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStaticOrigin } from '../../src/web/static-origin.ts';
 import { nonCanonical, rawGet } from '../helpers/path-spellings.ts';
 import { releasedOrigins } from '../helpers/released-origins.ts';
-import type { S3TestServer } from '../helpers/s3-server.ts';
+import type { S3TestServer } from '@shop/release/testing';
 
 /** The origin's own kept verdicts wait this long after a file's last change (verified-files.ts), and a little more. */
 const SETTLED_MS = 2_100;

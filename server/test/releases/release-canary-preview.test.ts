@@ -17,7 +17,7 @@ import {
   type VersionHealth,
 } from '@shop/release';
 import { previewedRegistry } from '../../src/web/preview-host.ts';
-import { provenance, refusal, releaseBench } from '../helpers/release-backends.ts';
+import { provenance, refusal, releaseBench } from '@shop/release/testing';
 
 let storage: ReleaseStorage;
 const { onEveryBackend, deployArea, inForce } = releaseBench((seeded) => (storage = seeded));

@@ -19,10 +19,9 @@ import {
   hashBuild,
   signMoveRequest,
 } from '@shop/release';
-import { fakeAreaBuild, fakeShellBuild } from '../helpers/fake-builds.ts';
+import { fakeAreaBuild, fakeShellBuild, tempDir } from '@shop/release/testing';
 import { signInOperator, type SignedInOperator } from '../helpers/operator-session.ts';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
 import { createTeamSigningKey, releaseKeys } from '../../src/domains/releases/release-keys.repository.ts';
 
 let operator: SignedInOperator;

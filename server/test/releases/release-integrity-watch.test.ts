@@ -15,7 +15,7 @@ import { integrityFindings } from '../../src/domains/releases/integrity-findings
 import { startIntegrityWatch, type IntegrityPolicy } from '../../src/domains/releases/integrity-watch.ts';
 import { releaseIntegrity, deploy, rollback, readHistory, readRegistry } from '@shop/release';
 import { releaseKeys } from '../../src/domains/releases/release-keys.repository.ts';
-import { cartRoute, fakeAreaBuild } from '../helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild } from '@shop/release/testing';
 import { signedShop } from '../helpers/signed-shop.ts';
 import type { TestApi } from '../helpers/test-api.ts';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKey } from '@shop/release';
 import { releaseKeys } from '../../src/domains/releases/release-keys.repository.ts';
 import type { TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 import { signedShop } from '../helpers/signed-shop.ts';
 
 const shop = signedShop({ registryInDatabase: true });

@@ -19,7 +19,7 @@ import { shellHost } from '../../src/web/shell-host.ts';
 import { buildStaticOrigin } from '../../src/web/static-origin.ts';
 import { releasedFileCheck } from '../../src/web/verified-files.ts';
 import { evaluateServerBundle } from '../../src/web/ssr/server-bundles.ts';
-import { cartRoute, fakeAreaBuild } from '../helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild } from '@shop/release/testing';
 import { signedShop } from '../helpers/signed-shop.ts';
 import type { TestApi } from '../helpers/test-api.ts';
 

@@ -11,9 +11,8 @@ import { errorHandler } from '../../src/infra/http/error-handler.ts';
 import { createCredential } from '../../src/domains/releases/identities.repository.ts';
 import { MAX_OPEN_PREVIEWS, releasePreviews, TooManyPreviews } from '../../src/domains/releases/previews.repository.ts';
 import { shellHost } from '../../src/web/shell-host.ts';
-import { cartRoute, fakeAreaBuild, fakeShellBuild } from '../helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild, fakeShellBuild, tempDir } from '@shop/release/testing';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
 import { shellHostOptions } from '../helpers/shell-host-options.ts';
 
 const storage = localDirectoryStorage(tempDir('release-previews-'));

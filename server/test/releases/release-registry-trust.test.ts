@@ -27,7 +27,7 @@ import { releaseIdentities } from '../../src/domains/releases/identities.reposit
 import { releaseKeys } from '../../src/domains/releases/release-keys.repository.ts';
 import { registryBook, type TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
 import { watchMoveRequests, type MoveRequestsWatch } from '../../src/domains/releases/move-requests.ts';
-import { cartRoute, fakeAreaBuild } from '../helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild } from '@shop/release/testing';
 import type { TestApi } from '../helpers/test-api.ts';
 import { signedShop } from '../helpers/signed-shop.ts';
 

@@ -23,7 +23,7 @@ import {
   type SigningKey,
   packBuild,
 } from '@shop/release';
-import { cartRoute, fakeAreaBuild } from '../helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild } from '@shop/release/testing';
 import { signedShop } from '../helpers/signed-shop.ts';
 import type { TestApi } from '../helpers/test-api.ts';
 

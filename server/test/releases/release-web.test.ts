@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploy, rollback, readRegistry, localDirectoryStorage, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
 import { shellHost } from '../../src/web/shell-host.ts';
 import { registryEvents } from '../../src/web/registry-events.ts';
-import { cartRoute, fakeAreaBuild, fakeShellBuild } from '../helpers/fake-builds.ts';
+import { cartRoute, fakeAreaBuild, fakeShellBuild } from '@shop/release/testing';
 import { openRegistryEvents } from '../helpers/registry-events.ts';
 import { shellHostOptions } from '../helpers/shell-host-options.ts';
 import { inlineScriptHashes } from '../../src/infra/http/security-headers.ts';

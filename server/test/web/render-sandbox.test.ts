@@ -20,7 +20,7 @@ import { renderFailuresReader } from '../../src/domains/ops/console/render-failu
 import { recordRenderFailure } from '../../src/domains/ops/telemetry/render-failures.repository.ts';
 import { shellHost } from '../../src/web/shell-host.ts';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
-import { tempDir } from '../helpers/temp-dirs.ts';
+import { tempDir } from '@shop/release/testing';
 import { hostileAreaBuild, smallShellBuild, type HostileTargets } from '../helpers/hostile-builds.ts';
 import { shellHostOptions } from '../helpers/shell-host-options.ts';
 

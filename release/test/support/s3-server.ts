@@ -28,7 +28,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { s3Storage, type S3Storage, type S3StorageOptions } from '@shop/release';
+import { s3Storage, type S3Storage, type S3StorageOptions } from '../../src/index.ts';
 import { createS3Client } from '@shop/s3';
 
 type KoaContext = {

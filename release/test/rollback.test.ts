@@ -6,9 +6,8 @@
  * versions, never the one in force, its pin or its rollback target. Every test runs on both storages.
  */
 import { describe, expect, it } from 'vitest';
-import { deploy, deploySet, prune, rollback, setPin, status, readHistory, readRegistry, type ReleaseStorage } from '@shop/release';
-import { fakeAreaBuild } from '../helpers/fake-builds.ts';
-import { provenance, refusal, releaseBench } from '../helpers/release-backends.ts';
+import { deploy, deploySet, prune, rollback, setPin, status, readHistory, readRegistry, type ReleaseStorage } from '../src/index.ts';
+import { fakeAreaBuild, provenance, refusal, releaseBench } from './support/index.ts';
 
 let storage: ReleaseStorage;
 const { onEveryBackend, deployArea, snapshot, inForce } = releaseBench((seeded) => (storage = seeded));

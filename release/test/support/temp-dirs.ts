@@ -1,6 +1,6 @@
 /**
  * Temporary directories for a test file: every one made here is removed after the file, by the
- * setup file every test file runs (test/helpers/per-file.ts). Test files share a worker's modules
+ * setup file every test file runs (per-file.ts here, server/test/helpers/per-file.ts). Test files share a worker's modules
  * (isolate: false), so this module is evaluated once per worker: a hook registered here would run
  * after the first file only.
  */

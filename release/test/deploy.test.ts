@@ -22,9 +22,8 @@ import {
   readLock,
   withReleaseLock,
   unpackBuild,
-} from '@shop/release';
-import { fakeAreaBuild, fakeShellBuild } from '../helpers/fake-builds.ts';
-import { provenance, refusal, releaseBench } from '../helpers/release-backends.ts';
+} from '../src/index.ts';
+import { fakeAreaBuild, fakeShellBuild, provenance, refusal, releaseBench } from './support/index.ts';
 
 let storage: ReleaseStorage;
 const { onEveryBackend, deployArea, snapshot, inForce } = releaseBench((seeded) => (storage = seeded));
@@ -255,7 +254,7 @@ describe('the release command without a signing key', () => {
         process.execPath,
         ['--import', 'tsx', '../release/src/cli.ts', 'deploy', 'checkout', '--dist', dist, '--init', '--no-wait'],
         {
-          cwd: join(import.meta.dirname, '..', '..'),
+          cwd: join(import.meta.dirname, '..'),
           encoding: 'utf8',
           env: {
             ...process.env,

@@ -9,7 +9,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
-import { deploy, HISTORY_KEY, localDirectoryStorage, readRegistry, REGISTRY_KEY, ReleaseRefused, type ReleaseStorage } from '@shop/release';
+import {
+  deploy,
+  HISTORY_KEY,
+  localDirectoryStorage,
+  readRegistry,
+  REGISTRY_KEY,
+  ReleaseRefused,
+  type ReleaseStorage,
+} from '../../src/index.ts';
 import { fakeAreaBuild, fakeShellBuild } from './fake-builds.ts';
 import { startS3Server, type S3TestServer } from './s3-server.ts';
 

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './temp-dirs.ts';
 
-// Every build made here is removed after the test file that imports this module (helpers/temp-dirs.ts).
+// Every build made here is removed after the test file that made it (temp-dirs.ts).
 
 type FakeRoute = { name: string; path: string; module: string; layout: string; [flag: string]: unknown };
 
@@ -22,7 +22,15 @@ const defaultRoutes = (area: string, exposes: string[]): FakeRoute[] =>
 
 export function fakeAreaBuild(
   area: string,
-  options: { kernel?: string; exposes?: string[]; marker?: string; pageBytes?: number; routes?: FakeRoute[] } = {},
+  options: {
+    kernel?: string;
+    /** The React the build records having been built with (none when undefined). */
+    react?: string;
+    exposes?: string[];
+    marker?: string;
+    pageBytes?: number;
+    routes?: FakeRoute[];
+  } = {},
 ): string {
   const dir = tempDir(`build-${area}-`);
   const exposes = options.exposes ?? ['./CartPage'];
@@ -35,7 +43,7 @@ export function fakeAreaBuild(
   );
   writeFileSync(
     join(dir, 'area.json'),
-    JSON.stringify({ area, kernel: options.kernel ?? '1.0.0', exposes, entry: 'remoteEntry.js', routes }),
+    JSON.stringify({ area, kernel: options.kernel ?? '1.0.0', react: options.react, exposes, entry: 'remoteEntry.js', routes }),
   );
   writeFileSync(
     join(dir, 'mf-manifest.json'),
