@@ -4,6 +4,7 @@
  * attributes cost one query for all of them, the facets run a bounded number of queries, and a
  * request at the limit does not keep another shopper waiting.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
@@ -161,17 +162,22 @@ describe('catalog request limits', () => {
     expect(facets.queries() - loading).toBe(1);
   });
 
-  it('while a request at the limit runs, another shopper is answered', async () => {
+  it('while a request at the limit runs, another shopper is answered: none holds the event loop long', async () => {
     const filters = filtersAtTheLimit().join('&');
+    // The server runs in this process: how long its event loop was held is what another shopper waits
+    // for (the answers' own times add up everything the machine ran meanwhile).
+    const held = monitorEventLoopDelay({ resolution: 5 });
+    held.enable();
     const [heavyList, heavyFacets, other] = await Promise.all([
       timed(`/api/products?${filters}`),
       timed(`/api/products/facets?${filters}`),
       timed('/api/home'),
     ]);
+    held.disable();
     expect(heavyList.status).toBe(200);
     expect(heavyFacets.status).toBe(200);
     expect(other.status).toBe(200);
-    expect(other.ms).toBeLessThan(2000);
+    expect(held.max / 1e6).toBeLessThan(1000);
   });
 });
 
