@@ -3,7 +3,7 @@
  * origin on disk or in S3): a content release made with the release command whose server build is
  * hostile. Its blog page tries to read the servers' secrets and files, write a file, reach
  * PostgreSQL and a loopback listener, start a process: each attempt is blocked. Its static pages
- * loop forever and its contact page allocates without bound: each still answers 200 within 2 s
+ * loop forever and its contact page allocates without bound: each still answers 200 in bounded time
  * through nginx, as the page the browser renders, kept by no cache, and every server's operator
  * origin lists the failure with the part and version. The content area is released as it was afterwards.
  */
@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hostileOverride, type HostileTargets } from '../test/helpers/hostile-builds.ts';
+import { DEFAULT_RENDER_BUDGET } from '../src/web/ssr/page-render.ts';
 import { changedFrom } from './helpers/changed-from.ts';
 import { signInWithSecondFactor } from '../test/helpers/operator-session.ts';
 
@@ -92,11 +93,12 @@ describe('a hostile server build on the cluster', () => {
     ['/s/obchodne-podmienky', 'loop'],
     ['/s/kontakt', 'alloc'],
   ] as const) {
-    it(`a page whose build ${kind === 'loop' ? 'loops forever' : 'allocates without bound'} answers 200 within 2 s through nginx, the browser's to render, and the console names it`, async () => {
+    it(`a page whose build ${kind === 'loop' ? 'loops forever' : 'allocates without bound'} answers 200 in bounded time through nginx, the browser's to render, and the console names it`, async () => {
       const started = Date.now();
       const response = await page(cluster.url, path);
       const html = await response.text();
-      expect(Date.now() - started).toBeLessThan(2000);
+      // Its CPU share stops it well before, unless the machine is too busy: then the wall-clock bound does.
+      expect(Date.now() - started).toBeLessThan(DEFAULT_RENDER_BUDGET.wallMs + 1000);
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('private, no-cache');
       expect(html).not.toContain('shop-server-data');

@@ -4,7 +4,8 @@
  * tries to read a server variable and a file in DATA_DIR, write a file, connect to loopback
  * (PostgreSQL's, Redis's and a listener's port), start a process and reach the host's realm: each
  * attempt is blocked (asserted one by one, and nothing was written, nothing connected). A page
- * that loops forever or allocates without bound still answers 200 within 2 s with the page the
+ * that loops forever or allocates without bound still answers 200 in bounded time (its CPU share, a
+ * quarter of a second; on a machine too busy to give it that, the wall-clock bound) with the page the
  * browser renders (never kept by a cache), its renderer is replaced, and the failure names the
  * part and version in the metric and in GET /api/ops/render-failures. A page's time is CPU time:
  * one whose render waits 0.6 s without using CPU (a busy machine) still renders on the server;
@@ -19,6 +20,7 @@ import { deploy, generateSigningKey, localDirectoryStorage, readSigningKey, rele
 import { renderFailuresReader } from '../../src/domains/ops/console/render-failures.ts';
 import { recordRenderFailure } from '../../src/domains/ops/telemetry/render-failures.repository.ts';
 import { shellHost } from '../../src/web/shell-host.ts';
+import { DEFAULT_RENDER_BUDGET } from '../../src/web/ssr/page-render.ts';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
 import { tempDir } from '@shop/release/testing';
 import { hostileAreaBuild, smallShellBuild, type HostileTargets } from '../helpers/hostile-builds.ts';
@@ -168,12 +170,16 @@ describe('a hostile server build in the sandbox', () => {
     return listed(path);
   };
 
-  /** The page answered as the browser renders it: 200 within 2 s, the same policy, kept by no cache. */
-  async function answeredForTheBrowser(path: string) {
+  /**
+   * The page answered as the browser renders it: 200 within the render's wall-clock bound and a second
+   * (a loop is stopped at its CPU share well before, unless the machine is too busy), the same policy,
+   * kept by no cache.
+   */
+  async function answeredForTheBrowser(path: string, withinMs = DEFAULT_RENDER_BUDGET.wallMs + 1000) {
     const started = Date.now();
     const response = await page(path);
     const html = await response.text();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(withinMs);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('private, no-cache');
     expect(response.headers.get('etag')).toBeNull();
@@ -189,7 +195,7 @@ describe('a hostile server build in the sandbox', () => {
     ['/hostile/loop', /^(timeout|hang)$/],
     ['/hostile/alloc', /^(memory|timeout|hang|crash)$/],
   ] as const) {
-    it(`${path}: answers 200 within 2 s as the page the browser renders, replaces its renderer, and names the part and version`, async () => {
+    it(`${path}: answers 200 in bounded time as the page the browser renders, replaces its renderer, and names the part and version`, async () => {
       const pidsBefore = rendererPids();
       await answeredForTheBrowser(path);
       const [failure] = await listedWhen(path, 1);
@@ -217,6 +223,7 @@ describe('a hostile server build in the sandbox', () => {
     const slow = await page('/hostile/slow');
     expect(slow.status).toBe(200);
     expect(await slow.text()).toContain('<p id="slow-page">Pomalá stránka</p>');
+    // A build that blocks without CPU is stopped at the wall-clock bound.
     await answeredForTheBrowser('/hostile/stuck');
     const [failure] = await listedWhen('/hostile/stuck', 1);
     expect(failure!.reason).toMatch(/^(timeout|hang)$/);

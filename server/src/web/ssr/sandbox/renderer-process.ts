@@ -196,9 +196,13 @@ async function handle(request: RendererRequest, body: string) {
     evaluating = null;
     // A part that threw may have left its context half changed: the next render starts a fresh one.
     if (request.type !== 'part' && failure === 'error') dropContext(request.context.key);
-    // The message and where it was thrown (the part's file and line), for the log.
-    const message = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-    send({ id: request.id, ok: false, failure, message: message.slice(0, 2000), part });
+    // The message and where it was thrown (the part's file and line), for the log; past its time, what it spent of which share.
+    const thrown = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+    const time =
+      failure === 'timeout' && request.type !== 'part'
+        ? ` [spent ${Math.round(spent.cpuMs)} of ${Math.round(left.cpuMs)} ms CPU, ${Math.round(spent.wallMs)} of ${Math.round(left.wallMs)} ms wall-clock]`
+        : '';
+    send({ id: request.id, ok: false, failure, message: `${thrown.slice(0, 1900)}${time}`, part });
   }
 }
 
