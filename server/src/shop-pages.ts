@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { ReleaseJobs } from './domains/releases/release-jobs.ts';
+import { flagShares } from './domains/releases/feature-flags.repository.ts';
 import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { operatorLinks } from './web/operator-links.ts';
 import { registryEvents } from './web/registry-events.ts';
@@ -31,7 +32,9 @@ export async function hostPages(app: FastifyInstance, options: PageHostOptions):
   const { server: config } = settings;
   const { storage, book } = releases;
   operatorLinks(app, { opsUrl: config.opsUrl });
-  registryEvents(app, { storage, book });
+  // The areas' feature switches: in every page's configuration, and followed by open tabs over the registry's events.
+  const flags = () => flagShares(opened.database.db);
+  registryEvents(app, { storage, book, flags });
   // The areas' released files on the shop's own origin too: the shell's fallback when ASSET_ORIGIN fails.
   await releasedFilesOnShopOrigin(app, { storage, check: releasedFiles });
   await app.register(shellHost, {
@@ -61,6 +64,7 @@ export async function hostPages(app: FastifyInstance, options: PageHostOptions):
     gatewayOrigin: options.gatewayOrigin,
     integrity: releases.integrity,
     check: releasedFiles,
+    flags,
     onRefusedVersion: (refused) => jobs.refusedVersion(refused),
   });
   return buildStaticOrigin({ storage, logger: app.log, check: releasedFiles });

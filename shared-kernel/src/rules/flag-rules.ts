@@ -11,6 +11,9 @@ export const FLAG_NAME_PATTERN = '^[a-z][a-z0-9-]{0,39}$';
 /** Switches one area may have. */
 export const MAX_FLAGS_PER_AREA = 20;
 
+/** The checkout's switches the server enforces too (an order is refused while they are off). */
+export const CHECKOUT_FLAGS = { cardPayment: 'card-payment', pickupPoints: 'pickup-points' } as const;
+
 /** Every area's switches in force: area → name → share (0–100, percent of browsers it is on for). */
 export type FlagShares = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
