@@ -19,7 +19,7 @@ export type ShellConfig = {
   /** A version this browser previews through a signed link (in force for nobody else). */
   preview: { area: string; version: string; endPath: string } | null;
   /** The areas' feature switches in force when the page was served (the registry's events carry later changes). */
-  flags: FlagShares;
+  flags?: FlagShares;
   /** This browser's canary bucket, given to a server render only (never embedded in the page). */
   bucket?: number | null;
 };

@@ -62,7 +62,7 @@ async function boot() {
   const bucket = canaryBucket();
   const releases = chooseReleases(registry, bucket);
   // The feature switches as the server rendered the page with them; the registry's events bring changes.
-  useFlagStore.setState({ flags: config.flags, bucket });
+  useFlagStore.setState({ flags: config.flags ?? {}, bucket });
   registerAreas(releases, config.assetOrigin);
   setRouteTable(releases);
   setBootRevision(registry.revision);
