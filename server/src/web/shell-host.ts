@@ -260,7 +260,13 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
     const bucket = canaryBucketOf(request.headers.cookie, options.publicUrl.startsWith('https:'));
     // The switches ride along too: the server renders with the ones the browser then applies.
-    const flags = options.flags ? await options.flags() : {};
+    // Unreadable (the database away): the page goes out without them; the server still refuses what is off.
+    const flags: FlagShares = options.flags
+      ? await options.flags().catch((error: unknown) => {
+          request.log.error({ err: error }, 'feature switches could not be read; the page carries none');
+          return {};
+        })
+      : {};
     const flagsText = JSON.stringify(flags);
     // A switch on for part of the browsers makes the page depend on this browser's bucket, as a canary does.
     const partlyOn = Object.values(flags).some((area) => Object.values(area).some((share) => share > 0 && share < 100));
