@@ -2,7 +2,8 @@
  * Feature switches (issue 52): an operator switches the checkout's card payment off on the console,
  * and an open checkout page drops the method within seconds, without a reload (the registry's event
  * stream carries the switches), keeping the other methods and saying why a chosen card is gone;
- * switched on again, it comes back. The audit log names the operator.
+ * switched on again, it comes back. The audit log names the operator. The pickup-point delivery
+ * and its picker go and come back the same way.
  */
 import { expect, test } from './fixtures.ts';
 import { fillBasket, fillContact, findVariants } from './checkout-helpers.ts';
@@ -63,6 +64,46 @@ test('card payment switched off on /ops leaves open checkout pages within 5 s an
     const audit = ops.getByTestId('ops-audit');
     await expect(audit).toContainText(`${operator.name} · prepínač funkcie · checkout · card-payment: nezadaný → vypnutý`);
     await expect(audit).toContainText(`${operator.name} · prepínač funkcie · checkout · card-payment: vypnutý → zapnutý`);
+  } finally {
+    await operators.close();
+  }
+});
+
+test('the pickup-point delivery and its picker leave an open checkout page while switched off', async ({ page, request, browser }) => {
+  const [variant] = await findVariants(request, 1);
+  await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 1 }]);
+  await page.getByRole('link', { name: 'Pokračovať k údajom' }).click();
+  await fillContact(page, 'vydajne-prepinac@example.sk');
+  await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+  const pickup = page.getByRole('radio', { name: /Výdajné miesto/ }).first();
+  await pickup.check();
+  const picker = page.getByTestId('pickup-point-picker');
+  await expect(picker).toBeVisible();
+
+  const operators = await browser.newContext();
+  try {
+    const ops = await operators.newPage();
+    await signInFirstTime(ops, createOperator('vydajne'));
+    const form = ops.getByTestId('ops-flag-form');
+    await form.getByLabel('Oblasť').selectOption('checkout');
+    await form.getByLabel('Prepínač').fill('pickup-points');
+    await form.getByLabel('Zapnutý pre (%)').fill('0');
+    await form.getByRole('button', { name: 'Nastaviť' }).click();
+    await expect(ops.getByText('Prepínač pickup-points (Košík a objednávka) je vypnutý.')).toBeVisible();
+
+    await expect(picker).toHaveCount(0, { timeout: FOLLOWED_MS });
+    await expect(page.getByRole('radio', { name: /Výdajné miesto/ })).toHaveCount(0);
+    await expect(page.getByRole('radio', { name: /^Kuriér/ })).toBeVisible();
+    await expect(page.getByTestId('method-switched-off')).toHaveText(
+      'Doprava na výdajné miesto je teraz nedostupná. Vyberte, prosím, iný spôsob dopravy.',
+    );
+
+    await ops
+      .locator('tr[data-flag="checkout/pickup-points"]')
+      .getByRole('button', { name: /Zapnúť/ })
+      .click();
+    await expect(picker).toBeVisible({ timeout: FOLLOWED_MS });
+    await expect(page.getByTestId('method-switched-off')).toHaveCount(0);
   } finally {
     await operators.close();
   }
