@@ -123,6 +123,19 @@ const COMMANDS = {
     options: [],
     examples: ['pnpm release unpin checkout'],
   },
+  flag: {
+    usage: 'flag <area> <name> on|off|<share>',
+    what: "switch one of an area's features on, off, or on for a share (0-100 %) of browsers, without a release",
+    details: [
+      'Signed and applied by the shop’s server like a pin: a team’s key may switch only its own area’s features. Open pages follow within seconds; every change is in the audit log.',
+      'A name is lower-case letters, digits and dashes (at most 40, starting with a letter); an area has at most 20 switches. A switch never set is on.',
+    ],
+    options: [],
+    examples: [
+      'pnpm release flag checkout card-payment off --reason "výpadok platobnej brány"',
+      'pnpm release flag checkout pickup-points 25',
+    ],
+  },
   status: {
     usage: 'status',
     what: "what is in force: each part's version, since when and by whom, pins, canaries, rollback targets, the lock",

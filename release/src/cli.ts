@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isFlagName, isFlagShare } from '@shop/shared-kernel/rules';
 import { helpAsked } from './cli-help.ts';
 import { ReleaseRefused } from './refusal.ts';
 import type { DeployMode, PartInput } from './deploy.ts';
@@ -193,6 +194,18 @@ async function requestMove(
   });
 }
 
+/** `on`, `off` or a whole percentage of browsers (0-100). */
+function flagShareOf(value: string | undefined): number {
+  if (value === 'on') return 100;
+  if (value === 'off') return 0;
+  const share = Number(value);
+  if (value === undefined || !/^\d{1,3}$/.test(value) || !isFlagShare(share))
+    throw new Error('Say on, off, or a share of browsers from 0 to 100');
+  return share;
+}
+
+const shareWords = (share: number | null) => (share === null || share >= 100 ? 'on' : share <= 0 ? 'off' : `on for ${share} %`);
+
 function requirePart(value: string | undefined): PartName {
   if (!value || !isPart(value)) throw new Error(`Name a part: ${PARTS.join(', ')}`);
   return value;
@@ -333,6 +346,19 @@ async function main(argv: string[]) {
       const part = requirePart(options.positional[0]);
       const outcome = await requestMove(storage, options, { op: command, part }, who());
       if (outcome?.ok) print(command === 'pin' ? `${part} pinned at ${outcome.results[0]!.version}` : `${part} unpinned`);
+      return;
+    }
+    case 'flag': {
+      const area = options.positional[0];
+      if (!area || !isArea(area)) throw new Error(`Name an area: ${AREAS.join(', ')}`);
+      const name = options.positional[1] ?? '';
+      if (!isFlagName(name)) throw new Error('Name the switch: lower-case letters, digits and dashes, starting with a letter (at most 40)');
+      const share = flagShareOf(options.positional[2]);
+      const outcome = await requestMove(storage, options, { op: 'flag', area, name, share }, who());
+      if (outcome?.ok && outcome.flag)
+        print(
+          `${area} ${name}: ${shareWords(outcome.flag.before)} -> ${shareWords(outcome.flag.after)} (open pages follow within seconds)`,
+        );
       return;
     }
     case 'status': {

@@ -10,6 +10,7 @@
  * The same request, posted with a team's credential, is the team's signature on a rollback.
  */
 import { createPublicKey, randomBytes, sign, verify } from 'node:crypto';
+import { isFlagName, isFlagShare } from '@shop/shared-kernel/rules';
 import { ReleaseRefused } from './refusal.ts';
 import { isArea, isPart, isVersionName, type AreaName, type PartName, type Provenance } from './registry.ts';
 import type { DeployMode, OriginPart } from './deploy.ts';
@@ -28,7 +29,9 @@ export type MoveCommand =
   | { op: 'deploy'; parts: OriginPart[]; mode: DeployMode; onlyNew?: boolean; overridePin?: boolean; init?: boolean }
   | { op: 'rollback'; part: PartName; to: string | null }
   | { op: 'pin' | 'unpin'; part: PartName }
-  | { op: 'promote' | 'abort'; area: AreaName; expectVersion?: string };
+  | { op: 'promote' | 'abort'; area: AreaName; expectVersion?: string }
+  /** An area's feature switch: on for `share` percent of browsers (0 off, 100 on); no version moves. */
+  | { op: 'flag'; area: AreaName; name: string; share: number };
 
 export type MoveRequest = {
   format: 1;
@@ -45,7 +48,15 @@ export type SignedMoveRequest = { text: string; signature: string };
 
 /** What the server answers a request with (the file beside it on the origin, or an HTTP answer). */
 export type MoveOutcome =
-  { ok: true; revision: string; results: MoveResult[]; previewUrl?: string | null } | { ok: false; code: string; message: string };
+  | {
+      ok: true;
+      revision: string;
+      results: MoveResult[];
+      previewUrl?: string | null;
+      /** A switch set (op `flag`): its share before (null: not in the table, so on) and after. */
+      flag?: { area: string; name: string; before: number | null; after: number };
+    }
+  | { ok: false; code: string; message: string };
 
 export function signMoveRequest(
   key: SigningKey,
@@ -110,6 +121,13 @@ function checkCommand(command: MoveCommand): void {
       case 'promote':
       case 'abort':
         return isArea(String(command.area)) && (command.expectVersion === undefined || isVersionName(String(command.expectVersion)));
+      case 'flag':
+        return (
+          isArea(String(command.area)) &&
+          isFlagName(String(command.name)) &&
+          typeof command.share === 'number' &&
+          isFlagShare(command.share)
+        );
       default:
         return false;
     }

@@ -25,7 +25,9 @@ export type RefusalCode =
   /** The registry moved since the move was asked for (another move came first): ask again. */
   | 'registry_moved'
   /** A team's rollback without the team's signature. */
-  | 'signature_required';
+  | 'signature_required'
+  /** An area has as many feature switches as it may: a new one is refused. */
+  | 'too_many_flags';
 
 export class ReleaseRefused extends Error {
   constructor(

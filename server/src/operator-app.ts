@@ -27,7 +27,7 @@ export type OperatorApiOptions = ServerBase & {
   /** The operator origin's public address (OPS_URL): its cookie, its CSRF rule. */
   operatorUrl: string;
   /** The release views and moves of the console (storage, health, backups, inventory, …); the audit log is the shop's. */
-  console: Omit<OpsOptions, 'identities' | 'inventory'> & {
+  console: Omit<OpsOptions, 'identities' | 'inventory' | 'flagsDb'> & {
     /** The script inventory's settings: the Tag Manager container and the pages' policy settings (the page host's). */
     inventory?: { tagManagerId: string | null; policy: PagePolicyOptions };
   };
@@ -84,7 +84,12 @@ export function buildOperatorApi(shop: FastifyInstance, options: OperatorApiOpti
   app.register(
     async (api) => {
       await api.register(operatorSessionRoutes, { operators, identities, operatorOrigin });
-      await api.register(opsRoutes, { ...options.console, identities, inventory: inventoryOf(options.console.inventory) });
+      await api.register(opsRoutes, {
+        ...options.console,
+        identities,
+        flagsDb: deps.db,
+        inventory: inventoryOf(options.console.inventory),
+      });
       await api.register(operatorRoutes, deps);
       await api.register(redirectOperatorRoutes, deps);
       await api.register(telemetrySummaryRoutes, deps);

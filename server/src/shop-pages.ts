@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { ReleaseJobs } from './domains/releases/release-jobs.ts';
+import { flagShares } from './domains/releases/feature-flags.repository.ts';
 import { recordRenderFailure } from './domains/ops/telemetry/render-failures.repository.ts';
 import { operatorLinks } from './web/operator-links.ts';
 import { registryEvents } from './web/registry-events.ts';
@@ -24,6 +25,19 @@ export type PageHostOptions = {
   gatewayOrigin: string;
 };
 
+/** How old the feature switches a page embeds may be (ms): the registry events' own look is as often. */
+const FLAGS_READ_MS = 500;
+
+/** One read shared by every caller within `ms` of it. */
+function readAtMostEvery<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  let kept: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (!kept || now - kept.at >= ms) kept = { at: now, value: read() };
+    return kept.value;
+  };
+}
+
 /** Adds the pages to the shop's server; answers the areas' static origin (not listening yet). */
 export async function hostPages(app: FastifyInstance, options: PageHostOptions): Promise<FastifyInstance> {
   const { opened, jobs, releasedFiles } = options;
@@ -31,7 +45,10 @@ export async function hostPages(app: FastifyInstance, options: PageHostOptions):
   const { server: config } = settings;
   const { storage, book } = releases;
   operatorLinks(app, { opsUrl: config.opsUrl });
-  registryEvents(app, { storage, book });
+  // The areas' feature switches: in every page's configuration, and followed by open tabs over the
+  // registry's events; read at most once per FLAGS_READ_MS for all of them.
+  const flags = readAtMostEvery(FLAGS_READ_MS, () => flagShares(opened.database.db));
+  registryEvents(app, { storage, book, flags });
   // The areas' released files on the shop's own origin too: the shell's fallback when ASSET_ORIGIN fails.
   await releasedFilesOnShopOrigin(app, { storage, check: releasedFiles });
   await app.register(shellHost, {
@@ -61,6 +78,7 @@ export async function hostPages(app: FastifyInstance, options: PageHostOptions):
     gatewayOrigin: options.gatewayOrigin,
     integrity: releases.integrity,
     check: releasedFiles,
+    flags,
     onRefusedVersion: (refused) => jobs.refusedVersion(refused),
   });
   return buildStaticOrigin({ storage, logger: app.log, check: releasedFiles });

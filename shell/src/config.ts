@@ -1,3 +1,4 @@
+import type { FlagShares } from '@shop/shared-kernel/rules';
 import type { Registry } from './areas/registry.ts';
 
 /**
@@ -17,6 +18,10 @@ export type ShellConfig = {
   telemetrySample: number;
   /** A version this browser previews through a signed link (in force for nobody else). */
   preview: { area: string; version: string; endPath: string } | null;
+  /** The areas' feature switches in force when the page was served (the registry's events carry later changes). */
+  flags?: FlagShares;
+  /** This browser's canary bucket, given to a server render only (never embedded in the page). */
+  bucket?: number | null;
 };
 
 declare global {
@@ -34,5 +39,6 @@ export function readConfig(): ShellConfig {
     registry: injected.registry ?? null,
     telemetrySample: injected.telemetrySample ?? 1,
     preview: injected.preview ?? null,
+    flags: injected.flags ?? {},
   };
 }

@@ -1,7 +1,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { initKernel, useBasketStore, bus } from '@shop/shared-kernel';
+import { initKernel, useBasketStore, useFlagStore, bus } from '@shop/shared-kernel';
 import { readEmbeddedServerData, type ServerRender } from '@shop/shared-kernel/react';
 import { isNotFound } from '@shop/shared-kernel/rules';
 import { readConfig } from './config.ts';
@@ -59,7 +59,10 @@ async function boot() {
   );
   const registry: Registry = config.registry ?? (await fetchRegistry().catch(() => ({ revision: 'unavailable', areas: {} })));
   // One choice per page load: the canary or the stable version of each area, and the pages they ship.
-  const releases = chooseReleases(registry, canaryBucket());
+  const bucket = canaryBucket();
+  const releases = chooseReleases(registry, bucket);
+  // The feature switches as the server rendered the page with them; the registry's events bring changes.
+  useFlagStore.setState({ flags: config.flags ?? {}, bucket });
   registerAreas(releases, config.assetOrigin);
   setRouteTable(releases);
   setBootRevision(registry.revision);

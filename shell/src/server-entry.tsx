@@ -2,11 +2,13 @@
  * The shell on the shop's server: renders the first view of a public page with the area
  * versions of one registry choice. The server evaluates this build once per choice (shell
  * version and area versions), so the route table and the area loader below are that choice's.
- * Nothing here is per request but the element's props.
+ * Nothing here is per request but the element's props, and the feature switches the page's
+ * config carries (set before each render, decided with that browser's bucket as the browser will).
  */
 import { StrictMode, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
+import { useFlagStore } from '@shop/shared-kernel';
 import type { MenuData, SiteData } from '@shop/shared-kernel/contract';
 import type { ShellServer, ShellServerOptions } from '@shop/shared-kernel/contract';
 import { registerAreas } from './areas/area-loader.ts';
@@ -53,14 +55,17 @@ export function createShellServer(options: ShellServerOptions): ShellServer<Shel
         keep(footerKey(site), <FooterDetails site={site} />);
       }
     },
-    page: ({ url, config, server }) => (
-      <StrictMode>
-        <StaticRouter location={url}>
-          <ServerDataScope value={server}>
-            <ShopRoutes config={config} />
-          </ServerDataScope>
-        </StaticRouter>
-      </StrictMode>
-    ),
+    page: ({ url, config, server }) => {
+      useFlagStore.setState({ flags: config.flags ?? {}, bucket: config.bucket ?? null });
+      return (
+        <StrictMode>
+          <StaticRouter location={url}>
+            <ServerDataScope value={server}>
+              <ShopRoutes config={config} />
+            </ServerDataScope>
+          </StaticRouter>
+        </StrictMode>
+      );
+    },
   };
 }

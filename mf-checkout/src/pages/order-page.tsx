@@ -1,6 +1,17 @@
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useNavigate, call, ApiError, useBasketStore, useCheckoutStore, useCouponStore, bus } from '@shop/shared-kernel';
-import { formatFee, validateContact, basketCommerce } from '@shop/shared-kernel/rules';
+import {
+  Link,
+  Navigate,
+  useNavigate,
+  call,
+  ApiError,
+  useBasketStore,
+  useCheckoutStore,
+  useCouponStore,
+  useFlag,
+  bus,
+} from '@shop/shared-kernel';
+import { CHECKOUT_FLAGS, formatFee, validateContact, basketCommerce } from '@shop/shared-kernel/rules';
 import { usePageMeta } from '@shop/shared-kernel/react';
 import { shopPaths, type CheckoutMethod } from '@shop/shared-kernel/contract';
 import { CheckoutSteps } from '../components/checkout-steps.tsx';
@@ -12,6 +23,8 @@ import { useCheckoutStyles } from '../use-checkout-styles.ts';
 
 /** The shipping method that delivers to a pickup point the shopper chooses. */
 const PICKUP_POINT_SHIPPING = 'pickup-point';
+/** The payment method the `card-payment` switch turns off. */
+const CARD_PAYMENT = 'card';
 
 function Methods(props: {
   legend: string;
@@ -57,6 +70,8 @@ export default function OrderPage() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [placed, setPlaced] = useState(false);
+  const cardOn = useFlag('checkout', CHECKOUT_FLAGS.cardPayment);
+  const pickupPointsOn = useFlag('checkout', CHECKOUT_FLAGS.pickupPoints);
 
   // The basket is checked against the shop again: a line no longer sold blocks the order here too.
   useEffect(() => {
@@ -72,8 +87,18 @@ export default function OrderPage() {
   const contact = effectiveContact(draft.contact, draft.companyPurchase, draft.differentDelivery);
   if (!placed && Object.keys(validateContact(contact)).length > 0) return <Navigate to={shopPaths.checkoutContact()} replace />;
 
-  const shipping = quote?.shipping.find((m) => m.code === draft.shippingCode && m.available) ?? null;
-  const payment = quote?.payment.find((m) => m.code === draft.paymentCode && m.available) ?? null;
+  // A method switched off (the area's feature switches, followed live) is not offered; a choice of it
+  // is said to be gone rather than silently dropped. The server refuses it too.
+  const shippingMethods = quote?.shipping.filter((m) => pickupPointsOn || m.code !== PICKUP_POINT_SHIPPING) ?? [];
+  const paymentMethods = quote?.payment.filter((m) => cardOn || m.code !== CARD_PAYMENT) ?? [];
+  const shipping = shippingMethods.find((m) => m.code === draft.shippingCode && m.available) ?? null;
+  const payment = paymentMethods.find((m) => m.code === draft.paymentCode && m.available) ?? null;
+  const switchedOff = [
+    ...(!pickupPointsOn && draft.shippingCode === PICKUP_POINT_SHIPPING
+      ? ['Doprava na výdajné miesto je teraz nedostupná. Vyberte, prosím, iný spôsob dopravy.']
+      : []),
+    ...(!cardOn && draft.paymentCode === CARD_PAYMENT ? ['Platba kartou je teraz nedostupná. Vyberte, prosím, iný spôsob platby.'] : []),
+  ];
 
   const submit = async () => {
     // The total sent must be the price of what is chosen now, not of the choice before the last click.
@@ -137,12 +162,17 @@ export default function OrderPage() {
               {quoteError}
             </p>
           )}
+          {switchedOff.map((message) => (
+            <p key={message} className="chk-message chk-message--error" role="status" data-testid="method-switched-off">
+              {message}
+            </p>
+          ))}
           {quote ? (
             <>
               <Methods
                 legend="Spôsob dopravy"
                 name="shipping"
-                methods={quote.shipping}
+                methods={shippingMethods}
                 value={draft.shippingCode}
                 onChange={(code) => {
                   draft.update({ shippingCode: code });
@@ -155,7 +185,7 @@ export default function OrderPage() {
               <Methods
                 legend="Spôsob platby"
                 name="payment"
-                methods={quote.payment}
+                methods={paymentMethods}
                 value={draft.paymentCode}
                 onChange={(code) => {
                   draft.update({ paymentCode: code });

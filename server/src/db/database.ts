@@ -42,6 +42,7 @@ import type { ClientVitalTable } from './client-vitals.table.ts';
 import type { RenderFailureTable } from './render-failure.table.ts';
 import type { ClientErrorGroupTable } from './client-error-group.table.ts';
 import type { ReleasePreviewTable } from './release-preview.table.ts';
+import type { FeatureFlagTable } from './feature-flag.table.ts';
 import type {
   ReleaseIntegrityCheckTable,
   ReleaseIntegrityFindingTable,
@@ -139,6 +140,8 @@ export interface Database {
   // client errors grouped by area, version, route and mapped top frame
   client_error_groups: ClientErrorGroupTable;
   release_previews: ReleasePreviewTable;
+  // feature switches per area (absent: on)
+  feature_flags: FeatureFlagTable;
 }
 
 export type Db = Kysely<Database>;

@@ -5,11 +5,13 @@
  * half second however many tabs listen: the database's, never the origin's
  * file an origin writer could change). The shell makes the next
  * navigation a full page load when the revision differs from the one it
- * booted with.
+ * booted with. The same stream carries the areas' feature switches (`event: flags`, every switch
+ * in force, sent when any changed): an open tab applies them at once, without a reload.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { originBook, type RegistryBook, type ReleaseStorage } from '@shop/release';
+import type { FlagShares } from '@shop/shared-kernel/rules';
 import { ApiError } from '../infra/http/errors.ts';
 
 export type RegistryEventsOptions = {
@@ -19,6 +21,8 @@ export type RegistryEventsOptions = {
   pollMs?: number;
   heartbeatMs?: number;
   maxClients?: number;
+  /** The feature switches in force (the server's database); absent: none are sent. */
+  flags?: () => Promise<FlagShares>;
 };
 
 export function registryEvents(app: FastifyInstance, options: RegistryEventsOptions): void {
@@ -28,6 +32,8 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
   const maxClients = options.maxClients ?? 5_000;
   const clients = new Set<ServerResponse>();
   let revision: string | null = null;
+  /** The switches last sent, as their event's text (compared as text: a change is any difference). */
+  let flagsEvent: string | null = null;
 
   const send = (client: ServerResponse, text: string) => {
     if (!client.writableEnded) client.write(text);
@@ -37,9 +43,15 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
   async function poll() {
     // A failure to look (the object store unreachable) is logged and changes nothing: tabs keep their revision.
     const current = (await book.exists()) ? (await book.read()).revision : null;
-    if (current === revision) return;
-    revision = current;
-    for (const client of clients) send(client, revisionEvent());
+    if (current !== revision) {
+      revision = current;
+      for (const client of clients) send(client, revisionEvent());
+    }
+    if (!options.flags) return;
+    const flags = `event: flags\ndata: ${JSON.stringify({ flags: await options.flags() })}\n\n`;
+    if (flags === flagsEvent) return;
+    flagsEvent = flags;
+    for (const client of clients) send(client, flags);
   }
 
   let polling: Promise<void> = Promise.resolve();
@@ -79,6 +91,7 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
     });
     raw.write('retry: 5000\n\n');
     raw.write(revisionEvent());
+    if (flagsEvent) raw.write(flagsEvent);
     clients.add(raw);
     raw.on('close', () => clients.delete(raw));
   });

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFoundHandler } from '../infra/http/error-handler.ts';
 import { ApiError, notFound } from '../infra/http/errors.ts';
-import { readCookie } from '../infra/http/cookies.ts';
+import { canaryBucketOf } from '../infra/http/cookies.ts';
 import {
   isSourceMap,
   originBook,
@@ -30,7 +30,7 @@ import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable } from './static-origin.ts';
 import { SHELLS, shellFiles } from './shell-files.ts';
-import { CANARY_BUCKET_COOKIE, isCanaryBucket, shopCookieName } from '@shop/shared-kernel/rules';
+import type { FlagShares } from '@shop/shared-kernel/rules';
 import { pageTypeOf } from '@shop/shared-kernel/contract';
 import {
   createPageRenderer,
@@ -91,6 +91,8 @@ export type ShellHostOptions = {
   onRefusedVersion?: (refused: RefusedVersion) => void;
   /** Sends a shell file only with the bytes its version's signed manifest lists (null: unchecked, tests of unsigned builds). */
   check?: ReleasedFileCheck | null;
+  /** The areas' feature switches in force (the server's database); the page embeds them. Absent: none. */
+  flags?: () => Promise<FlagShares>;
 };
 
 /** Rendered pages are reused this long unless a release or a catalog change comes first. */
@@ -109,12 +111,6 @@ export function sharedHtmlCacheControl(pageCacheMs: number): string {
 
 /** The answer when the shell in force is not as it was signed: nothing of the page can be trusted. */
 const NOT_TRUSTED = 'Obchod je dočasne nedostupný: overujeme jeho verziu. Skúste to o chvíľu.';
-
-/** This browser's canary bucket, from the cookie its shell keeps (`__Host-` over https); null before the shell first ran. */
-function canaryBucketOf(cookieHeader: string | undefined, https: boolean): number | null {
-  const kept = Number(readCookie(cookieHeader, shopCookieName(CANARY_BUCKET_COOKIE, https)) ?? NaN);
-  return isCanaryBucket(kept) ? kept : null;
-}
 
 /**
  * A page whose head left ahead of it (streamed) has the policy the head was sent with: styles the
@@ -263,6 +259,17 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
 
     // The registry rides along (no fetch at boot), and the page's area starts loading with the shell.
     const bucket = canaryBucketOf(request.headers.cookie, options.publicUrl.startsWith('https:'));
+    // The switches ride along too: the server renders with the ones the browser then applies.
+    // Unreadable (the database away): the page goes out without them; the server still refuses what is off.
+    const flags: FlagShares = options.flags
+      ? await options.flags().catch((error: unknown) => {
+          request.log.error({ err: error }, 'feature switches could not be read; the page carries none');
+          return {};
+        })
+      : {};
+    const flagsText = JSON.stringify(flags);
+    // A switch on for part of the browsers makes the page depend on this browser's bucket, as a canary does.
+    const partlyOn = Object.values(flags).some((area) => Object.values(area).some((share) => share > 0 && share < 100));
     const shownConfig = {
       assetOrigin,
       gtmId: options.gtmId,
@@ -270,6 +277,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       telemetrySample: options.telemetrySample,
       registry: served,
       preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
+      flags,
     };
     const pathname = request.url.split('?')[0] ?? '/';
     const counted = (outcome: string) => app.metrics?.serverRenders.inc({ outcome, page: pageTypeOf(pathname) });
@@ -283,11 +291,11 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const preload = await areaPreloadLinks({ storage, registry: served, routes, pathname, assetOrigin });
     const script = `${importMap}<script type="application/json" id="${CONFIG_ID}">${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>${CONFIG_READER}`;
     const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
-    // The canary side matters only while a canary runs.
-    const canaryRunning = Object.keys(served.canaries ?? {}).length > 0;
+    // The bucket matters only while a canary runs or a switch is on for part of the browsers.
+    const bucketMatters = Object.keys(served.canaries ?? {}).length > 0 || partlyOn;
     // The page is the same for every visitor (nothing of the shopper is in it), so a CDN may keep it
     // as briefly as the server does; during a canary or a preview it depends on this browser's cookie.
-    const shared = !previewed && !canaryRunning;
+    const shared = !previewed && !bucketMatters;
     reply
       .header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache')
       .type('text/html; charset=utf-8');
@@ -297,7 +305,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
     const cacheKey = previewed
       ? null
-      : [request.url, served.revision, canaryRunning ? (bucket ?? '-') : '', catalogVersion()].join('\u0000');
+      : [request.url, served.revision, bucketMatters ? (bucket ?? '-') : '', catalogVersion(), flagsText].join('\u0000');
     // A kept copy (nginx's, a CDN's, a browser's) whose page has not changed is confirmed without a render.
     const validator =
       shared && options.serverRender !== false ? validators.forPage(request.url, [dir, policy, script, preload, firstFrame]) : null;
@@ -328,7 +336,8 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         registry: served,
         shellDir: dir,
         bucket,
-        config: shownConfig,
+        // The render's switches use this browser's bucket; the page embeds the table, never the bucket.
+        config: { ...shownConfig, bucket },
         origin: options.publicUrl,
         requestId: request.id,
         log: validator ? validator.watch(request.log) : request.log,

@@ -35,6 +35,7 @@ import { integrityFindings } from '../../src/domains/releases/integrity-findings
 import { createTeamSigningKey, registerShopKey, releaseKeys } from '../../src/domains/releases/release-keys.repository.ts';
 import { registryBook, setFloor, type TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
 import { watchMoveRequests, type MoveRequestsWatch } from '../../src/domains/releases/move-requests.ts';
+import { flagShares, setFlag } from '../../src/domains/releases/feature-flags.repository.ts';
 import { shellHost } from '../../src/web/shell-host.ts';
 import { cartRoute, fakeAreaBuild, fakeShellBuild, tempDir } from '@shop/release/testing';
 import { shellHostOptions } from './shell-host-options.ts';
@@ -95,6 +96,7 @@ export function signedShop({ registryInDatabase = false }: { registryInDatabase?
       pageCacheMs: 0,
       serverRender: false,
       onRefusedVersion: (refused) => refusedVersions.push(`${refused.part} ${refused.version}`),
+      flags: () => flagShares(api!.db),
     });
   }
 
@@ -133,6 +135,7 @@ export function signedShop({ registryInDatabase = false }: { registryInDatabase?
         findings: integrityFindings(started.db),
         log,
         scheduled: false,
+        setFlag: (change) => setFlag(started.db, change),
       });
     }
     for (const marker of registryInDatabase ? ['one'] : ['one', 'two']) await release(marker, { init: true, provenance: { who: 'seed' } });

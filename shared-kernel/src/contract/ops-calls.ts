@@ -10,6 +10,7 @@ import { ClientErrorReport, TelemetryArea, TelemetryBatch, TelemetrySummary, Vit
 import { BackupOverview } from './backup-types.ts';
 import { CspViolationReport } from './csp-types.ts';
 import { RenderFailureReport } from './render-failure-types.ts';
+import { FLAG_NAME_PATTERN } from '../rules/flag-rules.ts';
 
 const Part = Type.Object({ part: Type.String({ maxLength: 20 }) });
 const Version = Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' });
@@ -47,6 +48,14 @@ const PreviewListing = Type.Object({
   expiresAt: Type.String(),
   /** When the one browser that holds it opened it; null: not opened yet. */
   openedAt: Type.Union([Type.String(), Type.Null()]),
+});
+/** An area's feature switch as the table holds it: on for `share` percent of browsers (0 off, 100 on). */
+const FeatureFlag = Type.Object({
+  area: Type.String(),
+  name: Type.String(),
+  share: Type.Integer({ minimum: 0, maximum: 100 }),
+  updatedBy: Type.String(),
+  updatedAt: Type.String(),
 });
 const PinAnswer = Type.Object({ data: Type.Object({ pinned: Type.Boolean() }) });
 
@@ -192,6 +201,24 @@ export const opsCalls = defineCalls({
       ),
     }),
     answer: Type.Object({ data: Type.Object({ result: Move, previewUrl: Type.Union([Type.String(), Type.Null()]) }) }),
+  },
+  'GET /api/ops/flags': {
+    summary: 'Prepínače funkcií oblastí: podiel prehliadačov, pre ktoré je funkcia zapnutá, a kto ho nastavil',
+    answer: Type.Object({ data: Type.Object({ flags: Type.Array(FeatureFlag), maxPerArea: Type.Integer() }) }),
+  },
+  /** An operator (with a fresh code) for every area, a team's credential for its own area only; audited either way. */
+  'POST /api/ops/flags/:part/:name': {
+    summary: 'Zapnutie, vypnutie alebo podiel prepínača funkcie oblasti (bez nového vydania)',
+    params: Type.Object({ part: Type.String({ maxLength: 20 }), name: Type.String({ pattern: FLAG_NAME_PATTERN, maxLength: 40 }) }),
+    body: body({ share: Type.Integer({ minimum: 0, maximum: 100 }), reason: Type.Optional(Reason) }),
+    answer: Type.Object({
+      data: Type.Object({
+        area: Type.String(),
+        name: Type.String(),
+        before: Type.Union([Type.Integer(), Type.Null()]),
+        after: Type.Integer(),
+      }),
+    }),
   },
   'GET /api/ops/inventory': {
     summary: 'Inventár skriptov: každý skript, ktorý môže bežať na stránke obchodu, s odtlačkom SHA-384',

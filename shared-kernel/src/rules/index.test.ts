@@ -9,7 +9,7 @@ describe('rules entry', () => {
     expect(rules.paginate(9, 45).reset).toBe(true);
     expect(rules.variantWord(4)).toBe('varianty');
     expect(rules.randomString()).toHaveLength(32);
-    expect(rules.KERNEL_VERSION).toBe('3.0.0');
+    expect(rules.KERNEL_VERSION).toBe('3.1.0');
     expect(typeof rules.openingHoursText).toBe('function');
   });
   it('pulls in neither stores nor the API client', () => {

@@ -27,6 +27,7 @@ export * from './basket-rules.ts';
 export * from './auth-token.ts';
 export * from './commerce-item.ts';
 export * from './release-rules.ts';
+export * from './flag-rules.ts';
 export * from './boot-preload.ts';
 export * from './image-rules.ts';
 export * from './redirect-rules.ts';

@@ -26,6 +26,9 @@ const EXPECTED = [
   'useConsentStore',
   'useDeviceStore',
   'useCheckoutStore',
+  // flag-store.ts (the feature switches in force, set by the shell)
+  'useFlagStore',
+  'useFlag',
   // routing.tsx (one context for the shell and the areas)
   'RoutingProvider',
   'useRouting',

@@ -39,6 +39,8 @@ export { useDeviceStore } from './device-store.ts';
 export type { DeviceState } from './device-store.ts';
 export { useCheckoutStore } from './checkout-store.ts';
 export type { CheckoutDraft, CheckoutStore } from './checkout-store.ts';
+export { useFlagStore, useFlag } from './flag-store.ts';
+export type { FlagState } from './flag-store.ts';
 
 export { RoutingProvider, useRouting, useLocation, useParams, useNavigate, useSearchParams, Link, NavLink, Navigate } from './routing.tsx';
 export type { ShopRouting, ShopLocation, NavigateOptions, RouteParams, LinkProps } from './routing.tsx';

@@ -4,7 +4,7 @@ import { KERNEL_VERSION, isContractCompatible } from './version.ts';
 
 describe('KERNEL_VERSION', () => {
   it('equals the package.json version', () => {
-    expect(KERNEL_VERSION).toBe('3.0.0');
+    expect(KERNEL_VERSION).toBe('3.1.0');
     expect(pkg.version).toBe(KERNEL_VERSION);
   });
 });

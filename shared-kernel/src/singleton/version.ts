@@ -4,7 +4,7 @@
  * shell in force does not provide (see isContractCompatible).
  * Must equal the "version" field of shared-kernel/package.json.
  */
-export const KERNEL_VERSION = '3.0.0';
+export const KERNEL_VERSION = '3.1.0';
 
 type Semver = readonly [major: number, minor: number, patch: number];
 

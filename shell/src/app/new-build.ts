@@ -4,11 +4,13 @@
  * also polled now and then and checked when the tab regains focus, in case
  * the stream is down. When it changed, the next navigation is a full page
  * load, so the shopper gets the new shell and areas together, never two
- * versions of one area in one page load.
+ * versions of one area in one page load. The same stream carries the areas'
+ * feature switches: those apply at once, no reload (the kernel's flag store).
  */
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
-import { bus } from '@shop/shared-kernel';
+import { bus, useFlagStore } from '@shop/shared-kernel';
+import type { FlagShares } from '@shop/shared-kernel/rules';
 import { fetchRegistry } from '../areas/registry.ts';
 
 let bootRevision: string | null = null;
@@ -47,6 +49,14 @@ export function listenForNewBuilds(): () => void {
         if (typeof revision === 'string') noteRevision(revision);
       } catch {
         // A malformed event is not a new build.
+      }
+    });
+    source.addEventListener('flags', (event) => {
+      try {
+        const { flags } = JSON.parse((event as MessageEvent<string>).data) as { flags: FlagShares };
+        if (flags && typeof flags === 'object') useFlagStore.setState({ flags });
+      } catch {
+        // A malformed event changes no switch.
       }
     });
   };

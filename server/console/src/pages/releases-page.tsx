@@ -13,6 +13,7 @@ import { Integrity } from '../sections/integrity.tsx';
 import { Inventory } from '../sections/inventory.tsx';
 import { PartRow } from '../sections/part-row.tsx';
 import { Previews } from '../sections/previews.tsx';
+import { FeatureFlags } from '../sections/feature-flags.tsx';
 import type { Act, ReleaseAction, ReleaseCall } from '../sections/release-actions.ts';
 import { Refunds } from '../sections/refunds.tsx';
 import { RenderFailures } from '../sections/render-failures.tsx';
@@ -89,13 +90,14 @@ export function ReleasesPage() {
         </>
       )}
       <Previews changed={moves} />
+      <FeatureFlags onChanged={() => setMoves((count) => count + 1)} />
       <WebVitals />
       <Refunds />
       <Integrity />
       <RenderFailures />
       <ClientErrors />
       <Backups />
-      <Audit />
+      <Audit changed={moves} />
       <Inventory />
       <CspViolations />
     </section>

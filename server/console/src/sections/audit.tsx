@@ -47,11 +47,13 @@ const AUDIT_ACTIONS: Record<string, string> = {
   'refund-by-hand': 'platba vrátená ručne',
   'redirect-put': 'uložené presmerovanie',
   'redirect-delete': 'zrušené presmerovanie',
+  flag: 'prepínač funkcie',
+  flags: 'zobrazenie prepínačov funkcií',
 };
 
 /** Every privileged action, allowed or refused, newest first: who did what to which part or record. */
-export function Audit() {
-  const entries = useLoad(async () => (await call('GET /api/ops/audit')).data, []).data;
+export function Audit({ changed = 0 }: { changed?: number }) {
+  const entries = useLoad(async () => (await call('GET /api/ops/audit')).data, [changed]).data;
   if (!entries) return null;
   return (
     <>

@@ -41,6 +41,7 @@ import * as renderFailures from './2026-11-28T09-20-00Z_render-failures.ts';
 import * as operatorSecondFactor from './2026-11-28T09-30-00Z_operator-second-factor.ts';
 import * as clientErrorGroups from './2026-11-28T10-40-00Z_client-error-groups.ts';
 import * as releasePreviews from './2026-11-28T11-00-00Z_release-previews.ts';
+import * as featureFlags from './2026-11-28T12-30-00Z_feature-flags.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T09-30-00Z_operator-second-factor': operatorSecondFactor,
   '2026-11-28T10-40-00Z_client-error-groups': clientErrorGroups,
   '2026-11-28T11-00-00Z_release-previews': releasePreviews,
+  '2026-11-28T12-30-00Z_feature-flags': featureFlags,
 };

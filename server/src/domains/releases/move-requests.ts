@@ -44,6 +44,8 @@ import type { ReleaseIdentities } from './identities.repository.ts';
 import type { IntegrityFindings } from './integrity-findings.repository.ts';
 import type { ReleaseKeys } from './release-keys.repository.ts';
 import type { TrustedRegistry } from './registry.repository.ts';
+import { TooManyFlags, type FlagChange, type FlagChanged } from './feature-flags.repository.ts';
+import { MAX_FLAGS_PER_AREA } from '@shop/shared-kernel/rules';
 
 /** How often a process that runs background work looks for requests and checks the export (ms). */
 export const REQUEST_POLL_MS = 1000;
@@ -60,6 +62,8 @@ export type MoveRequestsOptions = {
   log: FastifyBaseLogger;
   /** Makes a preview link for a version a request published (null: none; /ops makes one). */
   previewLink?: (part: string, version: string, by: string) => Promise<string | null>;
+  /** Sets an area's feature switch and audits it (the shop's database); absent: a `flag` request is refused. */
+  setFlag?: (change: FlagChange) => Promise<FlagChanged>;
   /** Counted per kind: `export-forged`, `request-refused`. */
   onEvent?: (kind: 'export-forged' | 'request-refused' | 'request-applied') => void;
 };
@@ -72,7 +76,8 @@ async function apply(options: MoveRequestsOptions, request: MoveRequest): Promis
   // A rollback, pin or canary decision was made looking at one revision: applied to that one only. A
   // deploy asks for a signed build under every check of the state in force (pins, floors, canaries,
   // `onlyNew`), so several queued before the server starts (npm start, the bench) apply in turn.
-  if (request.command.op !== 'deploy' && request.baseRevision !== expected) {
+  // A switch moves no version: it is set whatever the registry's revision.
+  if (request.command.op !== 'deploy' && request.command.op !== 'flag' && request.baseRevision !== expected) {
     throw new ReleaseRefused(
       'registry_moved',
       `The request was made against revision ${request.baseRevision ?? 'none'}, the registry is at ${expected ?? 'none'}. Nothing was changed; ask again.`,
@@ -121,6 +126,19 @@ async function apply(options: MoveRequestsOptions, request: MoveRequest): Promis
         integrity,
       });
       return { ok: true, revision: (await book.read()).revision, results: [result] };
+    }
+    case 'flag': {
+      if (!options.setFlag) throw new ReleaseRefused('no_registry', 'This server keeps no feature switches. Nothing was changed.');
+      const flag = await options
+        .setFlag({ area: command.area, name: command.name, share: command.share, by: provenance.who })
+        .catch((error: unknown) => {
+          if (!(error instanceof TooManyFlags)) throw error;
+          throw new ReleaseRefused(
+            'too_many_flags',
+            `${command.area} has ${MAX_FLAGS_PER_AREA} feature switches already; a new one is refused. Nothing was changed.`,
+          );
+        });
+      return { ok: true, revision: expected ?? '', results: [], flag };
     }
   }
 }

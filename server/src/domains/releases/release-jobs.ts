@@ -65,6 +65,7 @@ export function releaseJobs(options: ReleaseJobsOptions): ReleaseJobs {
     identities: releases.identities,
     findings,
     log: log.child({ component: 'move-requests' }),
+    setFlag: releases.setFlag,
     onEvent: (kind) => metrics.releaseRequests.inc({ kind }),
     // A version the release command published for nobody comes back with a link to preview it in one browser.
     previewLink: async (part, version, by) =>

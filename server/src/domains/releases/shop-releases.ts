@@ -12,6 +12,7 @@ import { integrityFindings, type IntegrityFindings } from './integrity-findings.
 import { releasePreviews, type ReleasePreviews } from './previews.repository.ts';
 import { registryBook, type TrustedRegistry } from './registry.repository.ts';
 import { releaseKeys, type ReleaseKeys } from './release-keys.repository.ts';
+import { setFlag, type FlagChange, type FlagChanged } from './feature-flags.repository.ts';
 
 export type ShopReleases = {
   /** Where releases live: the origin directory, or an S3 bucket cached under the origin's `.s3-cache`. */
@@ -26,6 +27,8 @@ export type ShopReleases = {
   identities: ReleaseIdentities;
   findings: IntegrityFindings;
   previews: ReleasePreviews;
+  /** Sets an area's feature switch with its audit entry (a signed `flag` request). */
+  setFlag: (change: FlagChange) => Promise<FlagChanged>;
 };
 
 export function shopReleases(db: Db, storage: ReleaseStorage): ShopReleases {
@@ -38,6 +41,7 @@ export function shopReleases(db: Db, storage: ReleaseStorage): ShopReleases {
     identities: releaseIdentities(db),
     findings: integrityFindings(db),
     previews: releasePreviews(db),
+    setFlag: (change) => setFlag(db, change),
   };
 }
 

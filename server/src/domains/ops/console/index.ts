@@ -20,6 +20,8 @@ import { cspViolationRoutes, type CspViolationsReader } from './csp-violations.t
 import { vitalsRoutes, type VitalsReader } from './vitals.ts';
 import { renderFailureRoutes, type RenderFailuresReader } from './render-failures.ts';
 import { releaseActionRoutes } from './release-actions.ts';
+import { featureFlagRoutes } from './feature-flags.ts';
+import type { Db } from '../../../db/database.ts';
 import { clientErrorRoutes, type ClientErrorsReader } from './client-errors.ts';
 import type { ReleasePreviews } from '../../releases/previews.repository.ts';
 
@@ -58,6 +60,8 @@ export type OpsOptions = {
   renderFailures?: RenderFailuresReader;
   /** Client errors grouped by area, version, route and mapped top frame (GET /api/ops/client-errors answers only with it). */
   clientErrors?: ClientErrorsReader;
+  /** The database of the feature switches (the shop's). */
+  flagsDb: Db;
 };
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
@@ -163,6 +167,7 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     }),
   });
 
+  await app.register(featureFlagRoutes, { db: options.flagsDb });
   await app.register(releaseActionRoutes, {
     storage,
     book,

@@ -78,13 +78,13 @@ function refused(error: unknown): never {
 const unknownPart = (part: string) => notFound(`Neznáma časť obchodu: ${part.slice(0, 20)}`);
 
 /** The operator or the team acting (operatorAuth's `release` access lets no one else through). */
-const releaseActor = (request: FastifyRequest) => request.actor as OperatorActor | TeamActor;
+export const releaseActor = (request: FastifyRequest) => request.actor as OperatorActor | TeamActor;
 
 /**
  * The operator may act on every part, a team only on its own area. Every release action is audited,
  * allowed or not; a refusal is 403.
  */
-async function authorize(request: FastifyRequest, action: string, part: string): Promise<void> {
+export async function authorizePart(request: FastifyRequest, action: string, part: string): Promise<void> {
   const actor = releaseActor(request);
   const allowed = actor.kind === 'operator' || actor.area === part;
   await request.audit({ action, part: part.slice(0, 20), allowed });
@@ -149,7 +149,7 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
 
   /** Each release route names its action; refused ones stop here. */
   const releaseAction = (action: string) => async (request: FastifyRequest<{ Params: { part: string } }>) =>
-    authorize(request, action, request.params.part);
+    authorizePart(request, action, request.params.part);
   const config = (action: string) => ({ access: 'release' as const, action });
 
   app.route({

@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { shopPaths } from '@shop/shared-kernel/contract';
 import { checkoutCalls, OrderToken } from '@shop/shared-kernel/schemas';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import { forbidden, notFound } from '../../../infra/http/errors.ts';
+import { canaryBucketOf } from '../../../infra/http/cookies.ts';
 import { requireUser } from '../../../infra/auth/require-user.ts';
 import type { CardGateway } from '../../../infra/checkout-options.ts';
 import { callRoute } from '../../../infra/http/contract-route.ts';
@@ -42,6 +43,8 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
   const provider = (code: string): PaymentProvider => providerFor(code, card);
   const orders = new OrderService(deps.db);
   const documents = orderDocuments(deps);
+  /** The browser's canary bucket, which the checkout's switches are decided with. */
+  const bucketOf = (request: FastifyRequest) => canaryBucketOf(request.headers.cookie, deps.publicUrl.startsWith('https:'));
   // The confirmation a placed order queued in its transaction, sent by whichever process takes the outbox's jobs.
   plugin.outbox.handle(CONFIRMATION_TOPIC, documents.confirmationJobHandler(deps.mail.mailer));
 
@@ -60,7 +63,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     config: { rateLimit: limitPerAddress(deps.limits.checkout.orders, RATE_LIMIT_MESSAGES.orders) },
     handler: async (request, reply) => {
       const userId = await optionalUser(request, deps);
-      const { order, created, lines } = await orders.place(request.body, userId, (code) => provider(code).initialStatus);
+      const { order, created, lines } = await orders.place(request.body, userId, (code) => provider(code).initialStatus, bucketOf(request));
       let redirectUrl: string | null = null;
       if (created) {
         app.metrics.orders.inc({ payment: order.payment_code });
@@ -93,7 +96,7 @@ export const orderRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) => 
     handler: async (request) => {
       const order = await orderByToken(deps.db, request.params.token);
       if (!order) throw notFound(ORDER_MESSAGES.notFound);
-      const redirectUrl = await orders.payAgain(order, startPayment);
+      const redirectUrl = await orders.payAgain(order, startPayment, bucketOf(request));
       const fresh = (await orderByToken(deps.db, order.order_token))!;
       return { data: { order: await orderDetail(deps.db, fresh, deps.iban), redirectUrl } };
     },

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CheckoutContact, OrderLine, OrderPaymentStatus, PlaceOrderBody } from '@shop/shared-kernel/contract';
-import { normalizeContact, randomString, validateContact } from '@shop/shared-kernel/rules';
+import { CHECKOUT_FLAGS, flagOn, normalizeContact, randomString, validateContact } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../../db/database.ts';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import { inCatalogTransaction } from '../../../infra/cache/catalog-version.ts';
@@ -21,6 +21,7 @@ import { cancelOpenPayments } from '../order-core/open-payments.ts';
 import { lockOrder, ORDER_NOT_FOUND, orderByKey } from '../order-core/order-access.ts';
 import { canRetryPayment } from '../order-core/order-detail.ts';
 import { pickupPointByCode } from '../pickup-points/pickup-points.repository.ts';
+import { flagShares } from '../../releases/feature-flags.repository.ts';
 
 /** The shipping method that delivers to a pickup point the shopper chooses. */
 export const PICKUP_POINT_SHIPPING = 'pickup-point';
@@ -40,6 +41,8 @@ export const ORDER_MESSAGES = {
       : `Tovar „${name}“ sa medzičasom vypredal. Odstráňte ho, prosím, z košíka.`,
   notFound: ORDER_NOT_FOUND,
   cannotPayAgain: 'Túto objednávku nie je možné zaplatiť kartou znova.',
+  cardOff: 'Platba kartou je práve vypnutá. Vyberte, prosím, iný spôsob platby.',
+  pickupPointsOff: 'Doprava na výdajné miesto je práve vypnutá. Vyberte, prosím, iný spôsob dopravy.',
 } as const;
 
 export class StockConflict extends ApiError {
@@ -109,6 +112,8 @@ export class OrderService {
     body: PlaceOrderBody,
     userId: number | null,
     initialStatus: (paymentCode: string) => OrderPaymentStatus,
+    /** The browser's canary bucket: the checkout's switches are decided for it as its page did. */
+    bucket: number | null = null,
   ): Promise<PlaceResult> {
     const db = this.db;
     if (body.userId !== undefined && body.userId !== null && body.userId !== userId)
@@ -138,6 +143,12 @@ export class OrderService {
         change.products([...priced.variants.values()].filter((v) => v.v_availability === 'in_stock').map((v) => v.p_id));
         if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
         if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
+        // A method switched off is refused whatever the page showed (an open page, a forged request).
+        const flags = await flagShares(trx);
+        if (priced.payment.code === 'card' && !flagOn(flags, 'checkout', CHECKOUT_FLAGS.cardPayment, bucket))
+          throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.cardOff);
+        if (priced.shipping.code === PICKUP_POINT_SHIPPING && !flagOn(flags, 'checkout', CHECKOUT_FLAGS.pickupPoints, bucket))
+          throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPointsOff);
         // A parcel for a pickup point needs the point: an active one the shopper chose.
         const pickupPoint =
           priced.shipping.code === PICKUP_POINT_SHIPPING ? await pickupPointByCode(trx, body.pickupPointCode ?? '') : null;
@@ -235,8 +246,14 @@ export class OrderService {
    * the gateway page the shopper goes to (null when none is open any more); 409 when the order
    * no longer waits for a card payment.
    */
-  async payAgain(order: OrderRow, startPayment: (order: OrderRow) => Promise<unknown>): Promise<string | null> {
+  async payAgain(
+    order: OrderRow,
+    startPayment: (order: OrderRow) => Promise<unknown>,
+    bucket: number | null = null,
+  ): Promise<string | null> {
     const { db } = this;
+    if (!flagOn(await flagShares(db), 'checkout', CHECKOUT_FLAGS.cardPayment, bucket))
+      throw new ApiError(409, 'conflict', ORDER_MESSAGES.cardOff);
     // At most one payment page of an order takes money: the older ones stop before a new one
     // opens (in our database now, at the gateway through the outbox).
     await db.transaction().execute(async (trx) => {
