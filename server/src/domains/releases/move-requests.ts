@@ -60,6 +60,8 @@ export type MoveRequestsOptions = {
   log: FastifyBaseLogger;
   /** Makes a preview link for a version a request published (null: none; /ops makes one). */
   previewLink?: (part: string, version: string, by: string) => Promise<string | null>;
+  /** A staged canary's stage time when its command names none (the canary policy's CANARY_STAGE_MS). */
+  canaryStageMs?: number;
   /** Counted per kind: `export-forged`, `request-refused`. */
   onEvent?: (kind: 'export-forged' | 'request-refused' | 'request-applied') => void;
 };
@@ -86,7 +88,10 @@ async function apply(options: MoveRequestsOptions, request: MoveRequest): Promis
         storage,
         book,
         parts: command.parts,
-        mode: command.mode,
+        mode:
+          command.mode.kind === 'canary' && command.mode.stages && command.mode.stageMs === undefined && options.canaryStageMs
+            ? { ...command.mode, stageMs: options.canaryStageMs }
+            : command.mode,
         onlyNew: command.onlyNew === true,
         overridePin: command.overridePin === true,
         init: command.init === true,

@@ -34,6 +34,8 @@ export type OpsOptions = {
   previews: ReleasePreviews;
   /** Base of preview links (the shop's public address). */
   publicUrl: string;
+  /** What the canary watch judges canaries on (Slovak labels), shown with each running canary. */
+  canaryJudged?: readonly string[];
   /** Page views and client errors per area and version since a time (the last hour is shown). */
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
   /** The last backup and the last failed one, from the database (GET /api/ops/backups answers only with it). */
@@ -82,7 +84,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         history(storage, undefined, book),
         options.health ? options.health(since) : Promise.resolve([]),
       ]);
-      return { data: { ...current, history: moves.slice(-200), health } };
+      const judged = options.canaryJudged ? [...options.canaryJudged] : undefined;
+      const parts = current.parts.map((part) => (part.canary && judged ? { ...part, canary: { ...part.canary, judged } } : part));
+      return { data: { ...current, parts, history: moves.slice(-200), health } };
     },
   });
 
