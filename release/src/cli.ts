@@ -219,7 +219,6 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
   if (target === 'all' && (options.dist || options.canary || options.stages || options.preview || options.server)) {
     throw new Error('deploy all takes no --dist, --canary, --stages, --preview or --server: release parts one by one');
   }
-  if (options.stages && options.server) throw new Error('--stages is not taken with --server yet: release the staged canary on the origin');
   if (options.stages && options.preview) throw new Error('--stages and --preview exclude each other');
   const mode: DeployMode = options.stages
     ? {

@@ -107,6 +107,7 @@ export function operatorOriginOptions(opened: OpenedShop, gatewayOrigin: string)
       publicUrl,
       health: (since) => clientHealth(db, since),
       canaryJudged: canaryJudged(db),
+      canaryStageMs: settings.canaryPolicy.stageMs,
       backups: backupOverview(db, settings.env, config.dataDir),
       book,
       setFloor: (change) => setFloor(db, book, change),

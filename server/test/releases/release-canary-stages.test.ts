@@ -3,14 +3,24 @@
  * DATABASE_URL): the canary watch moves a healthy ramp on stage by stage, each move one registry
  * commit with the figures in the history and the audit log, followed by open tabs through the
  * registry events; it aborts a bad build from the stage it is at; and two servers' watches judging
- * the same stage at once move it on once.
+ * the same stage at once move it on once. A team's CI upload starts one too, its plan bounded.
  */
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finishCanary, startCanaryWatch, type CanaryPolicy, type DeployMode, type VersionHealth } from '@shop/release';
+import {
+  DEFAULT_STAGE_MS,
+  finishCanary,
+  startCanaryWatch,
+  uploadRelease,
+  type CanaryPolicy,
+  type DeployMode,
+  type SigningKey,
+  type VersionHealth,
+} from '@shop/release';
 import { verifyAuditChain } from '../../src/domains/releases/audit-log.repository.ts';
 import { registryBook, type TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
 import { registryEvents } from '../../src/web/registry-events.ts';
+import { cartRoute, fakeAreaBuild } from '../helpers/fake-builds.ts';
 import { openRegistryEvents } from '../helpers/registry-events.ts';
 import { signedShop } from '../helpers/signed-shop.ts';
 import type { TestApi } from '../helpers/test-api.ts';
@@ -19,11 +29,14 @@ const shop = signedShop({ registryInDatabase: true });
 const { storage, release, inForce, auditRows } = shop;
 let api: TestApi;
 let book: TrustedRegistry;
+let opsBase = '';
+let checkoutTeam = '';
+let checkoutKey: SigningKey;
 const events = Fastify();
 let eventsBase = '';
 
 beforeAll(async () => {
-  ({ api, book } = await shop.start());
+  ({ api, book, opsBase, checkoutTeam, checkoutKey } = await shop.start());
   registryEvents(events, { storage, book, pollMs: 50 });
   eventsBase = await events.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -152,6 +165,30 @@ describe('a staged canary on the registry in force', () => {
     expect(advances.map((move) => move.share)).toEqual([10, 15, 20, 25]);
     // The one that came second found the stage moved: nothing to log.
     expect([...here.errors, ...there.errors]).toEqual([]);
+    await finishCanary({ storage, book, area: 'checkout', outcome: 'abort', provenance: { who: 'test' } });
+  });
+
+  it('is started by a team’s CI upload as by the command, its plan bounded (400 in Slovak)', async () => {
+    const upload = (marker: string, mode: DeployMode) =>
+      uploadRelease({
+        server: opsBase,
+        token: checkoutTeam,
+        input: { part: 'checkout', distDir: fakeAreaBuild('checkout', { marker, routes: [cartRoute] }), packageVersion: '1.0.0' },
+        mode,
+        overridePin: false,
+        provenance: { who: 'ci-checkout' },
+        signingKey: checkoutKey,
+      });
+    const refused = await upload('ramp-upload-bad', { kind: 'canary', share: 25, stages: [25, 5] }).catch((error: unknown) => error);
+    expect(String(refused)).toContain('Postupné kanárske vydanie potrebuje 1 až 5 podielov od 1 do 99 %');
+    expect(await canaryNow()).toBeUndefined();
+
+    const { result } = await upload('ramp-upload', { kind: 'canary', share: 10, stages: [10, 50] });
+    expect(await canaryNow()).toMatchObject({
+      version: result.version,
+      share: 10,
+      stages: { shares: [10, 50], index: 0, stageMs: DEFAULT_STAGE_MS, autoPromote: false },
+    });
     await finishCanary({ storage, book, area: 'checkout', outcome: 'abort', provenance: { who: 'test' } });
   });
 });

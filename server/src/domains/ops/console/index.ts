@@ -34,6 +34,8 @@ export type OpsOptions = {
   previews: ReleasePreviews;
   /** Base of preview links (the shop's public address). */
   publicUrl: string;
+  /** A staged canary's stage time when an upload names none (CANARY_STAGE_MS). */
+  canaryStageMs?: number;
   /** What the canary watch judges canaries on (Slovak labels), shown with each running canary. */
   canaryJudged?: readonly string[];
   /** Page views and client errors per area and version since a time (the last hour is shown). */
@@ -175,5 +177,6 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     previews: options.previews,
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.integrity ? { integrity: options.integrity } : {}),
+    ...(options.canaryStageMs ? { canaryStageMs: options.canaryStageMs } : {}),
   });
 };
