@@ -14,7 +14,7 @@ import { deploy, type DeployMode } from '../src/deploy.ts';
 import { ReleaseRefused } from '../src/refusal.ts';
 import { readHistory, readRegistry } from '../src/registry.ts';
 import { localDirectoryStorage, type ReleaseStorage } from '../src/storage.ts';
-import { checkoutBuild, tempDir } from './helpers/fake-builds.ts';
+import { fakeAreaBuild, tempDir } from './support/index.ts';
 
 const provenance = { who: 'test' };
 const STAGE_MS = 30 * 60_000;
@@ -22,12 +22,27 @@ let storage: ReleaseStorage;
 let stable: string;
 
 const release = (marker: string, mode?: DeployMode) =>
-  deploy({ storage, part: 'checkout', distDir: checkoutBuild(marker), packageVersion: '1.0.0', provenance, ...(mode ? { mode } : {}) });
+  deploy({
+    storage,
+    part: 'checkout',
+    distDir: fakeAreaBuild('checkout', { marker }),
+    packageVersion: '1.0.0',
+    provenance,
+    ...(mode ? { mode } : {}),
+  });
 
 beforeEach(async () => {
   storage = localDirectoryStorage(tempDir('origin-'));
-  stable = (await deploy({ storage, part: 'checkout', distDir: checkoutBuild('stable'), packageVersion: '1.0.0', provenance, init: true }))
-    .version;
+  stable = (
+    await deploy({
+      storage,
+      part: 'checkout',
+      distDir: fakeAreaBuild('checkout', { marker: 'stable' }),
+      packageVersion: '1.0.0',
+      provenance,
+      init: true,
+    })
+  ).version;
 });
 
 /** The error-rate judgement only (no Web Vitals reader): the stages' rule is the same with speed. */

@@ -17,10 +17,10 @@ import {
   type SigningKey,
   type VersionHealth,
 } from '@shop/release';
+import { cartRoute, fakeAreaBuild } from '@shop/release/testing';
 import { verifyAuditChain } from '../../src/domains/releases/audit-log.repository.ts';
 import { registryBook, type TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
 import { registryEvents } from '../../src/web/registry-events.ts';
-import { cartRoute, fakeAreaBuild } from '../helpers/fake-builds.ts';
 import { openRegistryEvents } from '../helpers/registry-events.ts';
 import { signedShop } from '../helpers/signed-shop.ts';
 import type { TestApi } from '../helpers/test-api.ts';
