@@ -16,6 +16,7 @@ import { SHOP_PORT } from '../playwright.config.ts';
 import { origin, release, repo } from './release-cli.ts';
 import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
+import { useBasket, warmUp } from './release-helpers.ts';
 
 const stableCheckout = join(repo, 'mf-checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as Registry;
@@ -28,10 +29,6 @@ const checkoutMoves = () =>
 
 /** How long one interaction on the slow canary's basket page blocks the main thread. */
 const BLOCK_MS = 400;
-/** Page loads with interactions per shopper: above CANARY_MIN_VITALS (3 in e2e/serve.mjs) on each side. */
-const LOADS = 4;
-/** The telemetry session's cookie over http (server/src/domains/ops/telemetry/telemetry-session.ts). */
-const TELEMETRY_SESSION_COOKIE = 'shop_telemetry';
 
 const made: string[] = [];
 test.afterAll(() => {
@@ -93,34 +90,6 @@ async function shopper(browser: Browser, request: APIRequestContext, bucket: num
   await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 2 }]);
   await expect(page.getByTestId('basket-line')).toHaveCount(1);
   return page;
-}
-
-/**
- * Loads the basket page and interacts with it as a shopper reading it does (clicks on the heading:
- * nothing in the basket changes), then leaves: the page hide sends its vitals.
- */
-/**
- * A version's first pages cost the server once: its server build compiled in the renderers, its files
- * checked against their signed manifest. Paid here, for the canary's side and the stable one's alike,
- * so the watch compares the two versions as shoppers meet them after the first few, not the canary's
- * first render against a stable version long warm.
- */
-async function warmUp(...buckets: number[]) {
-  for (const bucket of buckets)
-    for (const path of ['/checkout/cart', '/checkout/cart', '/'])
-      expect((await fetch(`http://localhost:${SHOP_PORT}${path}`, { headers: { cookie: `shop_canary=${bucket}` } })).status).toBe(200);
-}
-
-async function useBasket(page: Page, heading: string | RegExp = 'Košík') {
-  for (let load = 0; load < LOADS; load += 1) {
-    // Each load a visit of its own: the watch counts telemetry sessions, one sample each.
-    await page.context().clearCookies({ name: TELEMETRY_SESSION_COOKIE });
-    await page.goto('/checkout/cart');
-    const title = page.getByRole('heading', { level: 1, name: heading });
-    await expect(title).toBeVisible();
-    for (let click = 0; click < 3; click += 1) await title.click();
-    await page.goto('/');
-  }
 }
 
 test.beforeEach(() => {

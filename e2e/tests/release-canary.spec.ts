@@ -2,6 +2,9 @@
  * A canary as an area team lives it, on the composed shop with a filled basket: a canary whose basket
  * page throws is aborted on its own within a minute, its most reported error named with the canary's
  * own source maps, and every shopper, in the canary's bucket or not, is back on the stable version.
+ * A staged canary (`--stages 5,25,50 --auto-promote`) of a good build moves 5 → 25 → 50 → 100 % on its
+ * own, /ops showing its stage and what is judged; a bad one stops at its first stage. e2e/serve.mjs
+ * makes a stage last CANARY_STAGE_MS = 3 s.
  */
 import { expect, expectPageErrors, test } from './fixtures.ts';
 import { release } from './release-cli.ts';
@@ -15,8 +18,11 @@ import {
   removeTempDirs,
   resetCheckout,
   shopperContext,
+  useBasket,
+  warmUp,
   withBasket,
 } from './release-helpers.ts';
+import { createOperator, OPS_URL, signInFirstTime } from './operator.ts';
 
 test.afterAll(() => removeTempDirs());
 test.afterEach(() => resetCheckout());
@@ -82,4 +88,92 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   await stableShopper.goto('/checkout/cart');
   await expectWorkingBasket(stableShopper);
   await stableShopper.context().close();
+});
+
+test('a staged canary of a good build moves 5 → 25 → 50 → 100 % on its own, /ops showing its stage and what is judged', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const shopperAt = async (bucket: number) =>
+    (await shopperContext(() => browser.newContext({ locale: 'sk-SK', viewport: { width: 390, height: 844 } }), bucket)).newPage();
+  const canaryShopper = await shopperAt(1);
+  const stableShopper = await shopperAt(90);
+  await withBasket(canaryShopper, request);
+  await withBasket(stableShopper, request);
+  const stable = registry().areas.checkout!.version;
+
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild({ label: 'po fázach' }), '--stages', '5,25,50', '--auto-promote']);
+  const canary = registry().canaries!.checkout!;
+  expect(canary).toMatchObject({ share: 5, stages: { shares: [5, 25, 50], index: 0, stageMs: 3000, autoPromote: true } });
+  // No shopper has seen it yet: it cannot move on, so the console shows its first stage.
+  await signInFirstTime(page, createOperator());
+  const stage = page.getByTestId('canary-checkout');
+  await expect(stage.getByTestId('canary-stage')).toContainText(/^Fáza 1 z 3: 5 %, od \d\d:\d\d UTC, ďalšia najskôr \d\d:\d\d UTC/);
+  await expect(stage.getByTestId('canary-stage')).toContainText('(postup 5 → 25 → 50 % → 100 %)');
+  await expect(stage.getByTestId('canary-judged')).toHaveText('Posudzuje sa: chybovosť (chyby v prehliadači), rýchlosť (INP, LCP).');
+
+  // Shoppers on both sides, with interactions: errors and speed are judged on their telemetry (the
+  // console left meanwhile, so it takes no time from their pages).
+  await page.goto('about:blank');
+  await warmUp(1, 90);
+  await useBasket(stableShopper);
+  await useBasket(canaryShopper, 'Košík – po fázach');
+
+  await expect.poll(() => registry().areas.checkout!.version, { timeout: 90_000, intervals: [500] }).toBe(canary.version);
+  expect(registry().canaries?.checkout).toBeUndefined();
+  const moves = history().filter((move) => move.part === 'checkout' && move.to === canary.version);
+  expect(moves.map((move) => [move.action, move.share, move.who])).toEqual([
+    ['canary', 5, 'e2e'],
+    ['advance', 25, 'canary-watch'],
+    ['advance', 50, 'canary-watch'],
+    ['promote', 100, 'canary-watch'],
+  ]);
+  expect(moves[1]!.from).toBe(stable);
+  expect(moves[1]!.reason).toMatch(/^automatický postup: fáza 1 z 3 \(5 %\) → fáza 2 z 3 \(25 %\) po \d+ s bez regresie: chybovosť 0\.0 %/);
+  expect(moves[1]!.reason).toMatch(/INP p75 \d+ ms proti \d+ ms \(stabilná verzia\)/);
+  // Each stage held its time before the next (it starts when its move is made, a moment before the move's commit time).
+  for (let index = 1; index < moves.length; index += 1)
+    expect(Date.parse(moves[index]!.at) - Date.parse(moves[index - 1]!.at)).toBeGreaterThanOrEqual(2_900);
+
+  // The console's history names each step; every shopper is on the promoted version.
+  await page.goto(`${OPS_URL}/ops`);
+  await expect(page.locator('.ops__history li').filter({ hasText: 'ďalšia fáza kanárika' }).first()).toContainText('(50 %)');
+  await stableShopper.goto('/checkout/cart');
+  await expectWorkingBasket(stableShopper, 'Košík – po fázach');
+  await canaryShopper.context().close();
+  await stableShopper.context().close();
+});
+
+test('a staged canary of a bad build stops at its first stage: aborted there, never moved on', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.context().addInitScript(canaryBucketScript, 1);
+  await withBasket(page, request);
+  const stable = registry().areas.checkout!.version;
+
+  release(['deploy', 'checkout', '--dist', changedCheckoutBuild('throws'), '--stages', '5,25,50', '--auto-promote']);
+  expectPageErrors(page, /basket page broken on purpose/, "the canary's basket page throws on purpose");
+  const canary = registry().canaries!.checkout!.version;
+  for (let load = 0; load < 3; load += 1) {
+    await page.context().clearCookies({ name: 'shop_telemetry' });
+    const reported = page.waitForResponse(
+      (response) => response.url().endsWith('/api/telemetry') && (response.request().postData() ?? '').includes('"type":"error"'),
+    );
+    await page.goto('/checkout/cart');
+    await brokenBasket(page);
+    expect((await reported).status()).toBe(204);
+  }
+  await page.goto('/');
+
+  await expect.poll(() => registry().canaries?.checkout ?? null, { timeout: 60_000, intervals: [500] }).toBeNull();
+  expect(registry().areas.checkout!.version).toBe(stable);
+  const moves = history().filter((move) => move.part === 'checkout' && (move.to === canary || move.from === canary));
+  expect(moves.map((move) => [move.action, move.share ?? null])).toEqual([
+    ['canary', 5],
+    ['abort', null],
+  ]);
+  expect(moves[1]!.reason).toMatch(/^automatic abort: client error rate 100\.0 %/);
+  await page.goto('/checkout/cart');
+  await expectWorkingBasket(page);
 });

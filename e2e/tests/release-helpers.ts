@@ -177,3 +177,36 @@ export async function navigateHome(page: Page) {
   await page.getByRole('link', { name: 'Stavebniny Domov – úvodná stránka' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Všetko pre vašu stavbu na jednom mieste' })).toBeVisible();
 }
+
+/** Page loads with interactions per shopper: above CANARY_MIN_VITALS (3 in e2e/serve.mjs) on each side. */
+const LOADS = 4;
+/** The telemetry session's cookie over http (server/src/domains/ops/telemetry/telemetry-session.ts). */
+const TELEMETRY_SESSION_COOKIE = 'shop_telemetry';
+
+/**
+ * A version's first pages cost the server once: its server build compiled in the renderers, its files
+ * checked against their signed manifest. Paid here, for the canary's side and the stable one's alike,
+ * so the watch compares the two versions as shoppers meet them after the first few, not the canary's
+ * first render against a stable version long warm.
+ */
+export async function warmUp(...buckets: number[]) {
+  for (const bucket of buckets)
+    for (const path of ['/checkout/cart', '/checkout/cart', '/'])
+      expect((await fetch(`http://localhost:${SHOP_PORT}${path}`, { headers: { cookie: `shop_canary=${bucket}` } })).status).toBe(200);
+}
+
+/**
+ * Loads the basket page and interacts with it as a shopper reading it does (clicks on the heading:
+ * nothing in the basket changes), then leaves: the page hide sends its vitals. Each load is a visit of
+ * its own (the watch counts telemetry sessions, one sample each).
+ */
+export async function useBasket(page: Page, heading: string | RegExp = 'Košík') {
+  for (let load = 0; load < LOADS; load += 1) {
+    await page.context().clearCookies({ name: TELEMETRY_SESSION_COOKIE });
+    await page.goto('/checkout/cart');
+    const title = page.getByRole('heading', { level: 1, name: heading });
+    await expect(title).toBeVisible();
+    for (let click = 0; click < 3; click += 1) await title.click();
+    await page.goto('/');
+  }
+}

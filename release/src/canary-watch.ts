@@ -6,12 +6,18 @@
  *   error (message and top frame of the stack mapped with the canary's source maps) when known;
  * - its shoppers' field p75 INP and LCP (canary-speed.ts), when a VitalsReader is given: a metric
  *   worse than the stable one by the margin and the floor, over enough samples each side, aborts it;
+ * - more judges (`judges`, e.g. the commerce guardrails) each abort on their own regression and must
+ *   be healthy for a promotion or a stage's advance;
  * - with CANARY_AUTO_PROMOTE_MS set, a canary that has run that long with enough page views, enough
- *   vitals samples and no regression is promoted.
+ *   vitals samples and no regression is promoted;
+ * - a staged canary (canary-stages.ts) whose every judge is healthy once its stage has lasted the
+ *   plan's time moves on to its next share; after the last stage it is promoted when its plan says
+ *   so, else it waits there for an operator. It is judged on everything since it started.
  * Aborted: every shopper is back on the stable version on their next navigation. Each move is in
  * the history with who = canary-watch and the figures as the reason.
  */
-import { finishCanary } from './canary-finish.ts';
+import { advanceCanary, finishCanary } from './canary-finish.ts';
+import { DEFAULT_STAGE_MS, STAGE_MS, stageName } from './canary-stages.ts';
 import { ReleaseRefused } from './refusal.ts';
 import type { AreaName, CanaryRelease } from './registry.ts';
 import { originBook, type RegistryBook } from './registry-book.ts';
@@ -29,6 +35,23 @@ import {
 
 export type VersionHealth = { area: string; version: string; views: number; errors: number };
 
+/** One judge's look at a canary against the stable version since the canary started. */
+export type CanaryJudgeVerdict = {
+  /** `regressed` aborts the canary; only `healthy` lets it be promoted or move on; `unknown`: too few samples. */
+  verdict: 'regressed' | 'healthy' | 'unknown';
+  /** The figures behind it, one line, named in the history's reason. */
+  figures: string;
+};
+
+/** A measure the watch judges canaries on beside errors and speed (e.g. the commerce guardrails). */
+export type CanaryJudge = {
+  /** The outcome's cause when it aborts (metrics, logs), e.g. `commerce`. */
+  name: string;
+  /** What the operator console says is judged (Slovak), e.g. `nákupy (košík → objednávka)`. */
+  label: string;
+  judge(input: { area: AreaName; canary: string; stable: string | null; since: Date }): Promise<CanaryJudgeVerdict>;
+};
+
 /** Who the history names for the watchdog's moves. */
 export const CANARY_WATCH_ACTOR = 'canary-watch';
 
@@ -43,6 +66,8 @@ export type CanaryPolicy = {
   speed?: SpeedPolicy;
   /** After how long a canary without regression is promoted; 0 (the default): never, an operator promotes. */
   autoPromoteMs?: number;
+  /** A staged canary's stage time when its command names none (CANARY_STAGE_MS). */
+  stageMs?: number;
 };
 
 export const DEFAULT_CANARY_POLICY: Required<CanaryPolicy> = {
@@ -51,6 +76,7 @@ export const DEFAULT_CANARY_POLICY: Required<CanaryPolicy> = {
   intervalMs: 15_000,
   speed: DEFAULT_SPEED_POLICY,
   autoPromoteMs: 0,
+  stageMs: DEFAULT_STAGE_MS,
 };
 
 /** The longest CANARY_AUTO_PROMOTE_MS accepted (30 days). */
@@ -122,6 +148,12 @@ export function canaryPolicyFrom(env: NodeJS.ProcessEnv): Required<CanaryPolicy>
       }),
     },
     autoPromoteMs,
+    stageMs: strictNumber(env, 'CANARY_STAGE_MS', DEFAULT_STAGE_MS, {
+      min: STAGE_MS.min,
+      max: STAGE_MS.max,
+      integer: true,
+      what: `whole milliseconds from ${STAGE_MS.min} to ${STAGE_MS.max}, e.g. 1800000 for 30 minutes`,
+    }),
   };
 }
 
@@ -153,11 +185,17 @@ export type CanaryOutcome = {
   area: AreaName;
   version: string;
   stable: string | null;
-  action: 'abort' | 'promote';
-  /** `errors`: the error rate; `speed`: INP or LCP; `healthy`: promoted after the time without regression. */
-  cause: 'errors' | 'speed' | 'healthy';
+  action: 'abort' | 'promote' | 'advance';
+  /**
+   * `errors`: the error rate; `speed`: INP or LCP; another judge's name; `healthy`: promoted or moved
+   * on after the time without regression.
+   */
+  cause: 'errors' | 'speed' | 'healthy' | (string & {});
   reason: string;
 };
+
+/** What the watch decided for one canary; `stageIndex`: the stage an advance was judged at. */
+type Decision = Pick<CanaryOutcome, 'action' | 'cause' | 'reason'> & { stageIndex?: number };
 
 export type CanaryWatch = {
   /** Judges every running canary once; answers the areas whose canary it aborted. */
@@ -181,7 +219,9 @@ export function startCanaryWatch(options: {
    * stack, one line), named in an abort for errors; absent or null: the abort names the figures only.
    */
   topError?: (area: AreaName, version: string, since: Date) => Promise<string | null>;
-  /** Told of every abort and promotion (metrics). */
+  /** More judges (each aborts on its regression, each must be healthy to promote or advance). */
+  judges?: readonly CanaryJudge[];
+  /** Told of every abort, promotion and stage advance (metrics). */
   onOutcome?: (outcome: CanaryOutcome) => void;
   /** The clock (tests): milliseconds since the epoch. */
   now?: () => number;
@@ -206,7 +246,7 @@ export function startCanaryWatch(options: {
   }
 
   /** What to do with one canary now, or null: leave it running. */
-  async function judge(area: AreaName, canary: CanaryRelease, stableVersion: string | undefined) {
+  async function judge(area: AreaName, canary: CanaryRelease, stableVersion: string | undefined): Promise<Decision | null> {
     const since = new Date(canary.since);
     const rows = (await health(since)).filter((row) => row.area === area);
     const of = (version: string | undefined) => rows.find((row) => row.version === version) ?? { views: 0, errors: 0 };
@@ -228,36 +268,84 @@ export function startCanaryWatch(options: {
       }
     }
 
+    // The judges beyond errors and speed (the commerce guardrails plug in here).
+    const more = await Promise.all(
+      (options.judges ?? []).map(async (judge) => ({
+        judge,
+        ...(await judge.judge({ area, canary: canary.version, stable: stableVersion ?? null, since })),
+      })),
+    );
+    const regressed = more.find((item) => item.verdict === 'regressed');
+    if (regressed) {
+      return {
+        action: 'abort' as const,
+        cause: regressed.judge.name,
+        reason: `automatické zrušenie (${regressed.judge.label}): ${regressed.figures}`,
+      };
+    }
+
+    const healthy =
+      canaryHealth.views >= policy.minViews && (!speed || speed.verdict === 'healthy') && more.every((item) => item.verdict === 'healthy');
+    const figures = () =>
+      [
+        `chybovosť ${percent(rate(canaryHealth))} z ${canaryHealth.views} zobrazení (stabilná verzia ${percent(rate(stableHealth))} z ${stableHealth.views})`,
+        speed ? speed.reason : 'rýchlosť sa neposudzuje (bez údajov Web Vitals)',
+        ...more.map((item) => item.figures),
+      ].join('; ');
+
+    const stages = canary.stages;
+    if (stages) {
+      const held = now() - Date.parse(stages.stageSince);
+      if (!healthy || held < stages.stageMs) return null;
+      if (stages.index < stages.shares.length - 1) {
+        return {
+          action: 'advance' as const,
+          cause: 'healthy' as const,
+          stageIndex: stages.index,
+          reason: `automatický postup: ${stageName(stages)} → ${stageName(stages, stages.index + 1)} po ${span(held)} bez regresie: ${figures()}`,
+        };
+      }
+      if (!stages.autoPromote) return null;
+      return {
+        action: 'promote' as const,
+        cause: 'healthy' as const,
+        reason: `automatické povýšenie po poslednej fáze (${stageName(stages)}, ${span(held)}) bez regresie: ${figures()}`,
+      };
+    }
+
     const ran = now() - since.getTime();
-    if (autoPromoteMs <= 0 || ran < autoPromoteMs || canaryHealth.views < policy.minViews) return null;
-    if (speed && speed.verdict !== 'healthy') return null;
-    const errorFigures = `chybovosť ${percent(rate(canaryHealth))} z ${canaryHealth.views} zobrazení (stabilná verzia ${percent(rate(stableHealth))} z ${stableHealth.views})`;
-    const speedFigures = speed ? speed.reason : 'rýchlosť sa neposudzuje (bez údajov Web Vitals)';
+    if (autoPromoteMs <= 0 || ran < autoPromoteMs || !healthy) return null;
     return {
       action: 'promote' as const,
       cause: 'healthy' as const,
-      reason: `automatické povýšenie po ${span(ran)} bez regresie: ${errorFigures}; ${speedFigures}`,
+      reason: `automatické povýšenie po ${span(ran)} bez regresie: ${figures()}`,
     };
   }
 
   async function checkOne(area: AreaName, canary: CanaryRelease, stableVersion: string | undefined): Promise<boolean> {
     const decision = await judge(area, canary, stableVersion);
     if (!decision) return false;
-    const outcome: CanaryOutcome = { area, version: canary.version, stable: stableVersion ?? null, ...decision };
+    const { stageIndex, ...judged } = decision;
+    const outcome: CanaryOutcome = { area, version: canary.version, stable: stableVersion ?? null, ...judged };
+    const provenance = { who: CANARY_WATCH_ACTOR, reason: decision.reason };
     try {
-      await finishCanary({
-        storage,
-        book,
-        area,
-        outcome: decision.action,
-        expectVersion: canary.version,
-        provenance: { who: CANARY_WATCH_ACTOR, reason: decision.reason },
-        integrity: options.integrity ?? null,
-      });
+      if (decision.action === 'advance') {
+        await advanceCanary({ storage, book, area, expectVersion: canary.version, expectIndex: stageIndex!, provenance });
+      } else {
+        await finishCanary({
+          storage,
+          book,
+          area,
+          outcome: decision.action,
+          expectVersion: canary.version,
+          provenance,
+          integrity: options.integrity ?? null,
+        });
+      }
     } catch (error) {
       if (!(error instanceof ReleaseRefused)) throw error;
-      // An operator finished it meanwhile.
-      if (error.code === 'no_canary') return false;
+      // An operator finished it, or another server's watch moved it, meanwhile: judged again on the next check.
+      if (error.code === 'no_canary' || error.code === 'stage_moved' || error.code === 'registry_moved') return false;
       const key = `${area}\u0000${canary.version}\u0000${error.code}`;
       if (!refusedLogged.has(key)) {
         refusedLogged.add(key);
@@ -268,7 +356,14 @@ export function startCanaryWatch(options: {
       }
       return false;
     }
-    log.warn({ canary: outcome }, decision.action === 'abort' ? 'canary aborted automatically' : 'canary promoted automatically');
+    log.warn(
+      { canary: outcome },
+      decision.action === 'abort'
+        ? 'canary aborted automatically'
+        : decision.action === 'advance'
+          ? 'canary moved on to its next stage automatically'
+          : 'canary promoted automatically',
+    );
     options.onOutcome?.(outcome);
     return decision.action === 'abort';
   }

@@ -46,6 +46,21 @@ const DEPLOY_OPTIONS: Option[] = [
     example: 'pnpm release deploy checkout --canary 10',
   },
   {
+    flag: '--stages PERCENTS',
+    what: "a staged canary (a ramp): 1 to 5 shares from 1 to 99, each larger, e.g. 5,25,50; the shop's canary watch moves it on when errors and speed hold for a stage's time, aborts it from any stage (instead of --canary)",
+    example: 'pnpm release deploy checkout --stages 5,25,50 --stage-min 30',
+  },
+  {
+    flag: '--stage-min MINUTES',
+    what: "with --stages: how long each stage must hold without regression, 1 to 1440 minutes (default: the server's CANARY_STAGE_MS, 30 minutes)",
+    example: 'pnpm release deploy checkout --stages 5,25,50 --stage-min 60',
+  },
+  {
+    flag: '--auto-promote',
+    what: 'with --stages: after the last stage holds, promote to every shopper; without it the canary waits at its last stage for an operator',
+    example: 'pnpm release deploy checkout --stages 10,50 --auto-promote',
+  },
+  {
     flag: '--preview',
     what: 'upload and check, in force for nobody; prints a signed preview link for this browser',
     example: 'pnpm release deploy catalog --preview',
@@ -78,7 +93,11 @@ const COMMANDS = {
     what: 'build the part (in a folder of its own), check it, sign and upload it, then move its pointer',
     details: [`A part is ${PARTS}; \`all\` releases every part as one set, checked together and moved in one registry write.`],
     options: DEPLOY_OPTIONS,
-    examples: ['pnpm release deploy checkout --reason "nový krok dopravy"', 'pnpm release deploy checkout --canary 10'],
+    examples: [
+      'pnpm release deploy checkout --reason "nový krok dopravy"',
+      'pnpm release deploy checkout --canary 10',
+      'pnpm release deploy checkout --stages 5,25,50 --stage-min 30 --auto-promote',
+    ],
   },
   rollback: {
     usage: 'rollback <part> [VERSION]',

@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isFlagName, isFlagShare } from '@shop/shared-kernel/rules';
+import { parseStageMinutes, parseStages } from './canary-stages.ts';
 import { helpAsked } from './cli-help.ts';
 import { ReleaseRefused } from './refusal.ts';
 import type { DeployMode, PartInput } from './deploy.ts';
@@ -48,6 +49,10 @@ type Options = {
   dist: string | null;
   build: boolean;
   canary: number | null;
+  /** A staged canary's shares (`--stages`), its stage time (`--stage-min`, ms) and what follows its last stage. */
+  stages: number[] | null;
+  stageMs: number | null;
+  autoPromote: boolean;
   preview: boolean;
   overridePin: boolean;
   onlyNew: boolean;
@@ -64,6 +69,9 @@ function parse(args: string[]): Options {
     dist: null,
     build: true,
     canary: null,
+    stages: null,
+    stageMs: null,
+    autoPromote: false,
     preview: false,
     overridePin: false,
     onlyNew: false,
@@ -88,7 +96,10 @@ function parse(args: string[]): Options {
       const share = Number(value(++index, arg));
       if (!Number.isInteger(share) || share < 1 || share > 99) throw new Error('--canary takes a whole percentage from 1 to 99');
       options.canary = share;
-    } else if (arg === '--no-build') options.build = false;
+    } else if (arg === '--stages') options.stages = parseStages(value(++index, arg));
+    else if (arg === '--stage-min') options.stageMs = parseStageMinutes(value(++index, arg));
+    else if (arg === '--auto-promote') options.autoPromote = true;
+    else if (arg === '--no-build') options.build = false;
     else if (arg === '--preview') options.preview = true;
     else if (arg === '--override-pin') options.overridePin = true;
     else if (arg === '--only-new') options.onlyNew = true;
@@ -97,6 +108,9 @@ function parse(args: string[]): Options {
     else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
     else options.positional.push(arg);
   }
+  if (options.stages && options.canary) throw new Error('--stages names every share of the canary, its first one too: leave out --canary');
+  if (!options.stages && (options.stageMs !== null || options.autoPromote))
+    throw new Error('--stage-min and --auto-promote go with --stages, e.g. --stages 5,25,50 --stage-min 30 --auto-promote');
   return options;
 }
 
@@ -215,14 +229,23 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
   const target = options.positional[0];
   // `all` releases every part as one set, checked together and moved in one registry write.
   const parts = target === 'all' ? ([...AREAS, 'shell'] as PartName[]) : [requirePart(target)];
-  if (target === 'all' && (options.dist || options.canary || options.preview || options.server)) {
-    throw new Error('deploy all takes no --dist, --canary, --preview or --server: release parts one by one');
+  if (target === 'all' && (options.dist || options.canary || options.stages || options.preview || options.server)) {
+    throw new Error('deploy all takes no --dist, --canary, --stages, --preview or --server: release parts one by one');
   }
-  const mode: DeployMode = options.canary
-    ? { kind: 'canary', share: options.canary }
-    : options.preview
-      ? { kind: 'publish' }
-      : { kind: 'live' };
+  if (options.stages && options.preview) throw new Error('--stages and --preview exclude each other');
+  const mode: DeployMode = options.stages
+    ? {
+        kind: 'canary',
+        share: options.stages[0]!,
+        stages: options.stages,
+        ...(options.stageMs !== null ? { stageMs: options.stageMs } : {}),
+        autoPromote: options.autoPromote,
+      }
+    : options.canary
+      ? { kind: 'canary', share: options.canary }
+      : options.preview
+        ? { kind: 'publish' }
+        : { kind: 'live' };
   const built: string[] = [];
   try {
     const dists: string[] = [];
@@ -375,7 +398,9 @@ async function main(argv: string[]) {
       for (const part of current.parts) {
         const notes = [
           part.pin ? `PINNED by ${part.pin.by}${part.pin.reason ? ` (${part.pin.reason})` : ''}` : '',
-          part.canary ? `canary ${part.canary.version} at ${part.canary.share} %` : '',
+          part.canary
+            ? `canary ${part.canary.version} at ${part.canary.share} %${part.canary.stages ? ` (stage ${part.canary.stages.index + 1} of ${part.canary.stages.shares.length}: ${part.canary.stages.shares.join(' → ')} %, since ${part.canary.stages.stageSince}${part.canary.stages.autoPromote ? ', then promoted' : ', then held for an operator'})` : ''}`
+            : '',
           'version' in part.rollback ? `rollback → ${part.rollback.version}` : '',
           part.floors.length ? `never again: ${part.floors.map((floor) => floor.version).join(', ')}` : '',
         ].filter(Boolean);

@@ -5,6 +5,7 @@
  * which commit. Versions already on the origin go the same way (a move request the server applies).
  */
 import { hashBuild, readBuild, type PartBuild } from './build-info.ts';
+import { DEFAULT_STAGE_MS, isStageMs, stagesProblem, startStages } from './canary-stages.ts';
 import { checkRelease, checkRoutes } from './checks.ts';
 import type { ReleaseIntegrity } from './integrity.ts';
 import { prune } from './prune.ts';
@@ -31,8 +32,12 @@ export type DeployMode =
   | { kind: 'live' }
   /** Uploaded and checked, in force for nobody: a signed preview link loads it. */
   | { kind: 'publish' }
-  /** In force for `share` percent of shoppers beside the stable version. */
-  | { kind: 'canary'; share: number };
+  /**
+   * In force for `share` percent of shoppers beside the stable version; with `stages` (a ramp whose
+   * first share is `share`), moved on by the canary watch after each stage's `stageMs` (default
+   * DEFAULT_STAGE_MS) without regression, and at the end promoted (`autoPromote`) or held.
+   */
+  | { kind: 'canary'; share: number; stages?: number[]; stageMs?: number; autoPromote?: boolean };
 
 export type DeploySetOptions = {
   storage: ReleaseStorage;
@@ -149,6 +154,14 @@ async function applyDeploy(options: DeploySetOptions, prepared: Prepared[]): Pro
   if (mode.kind === 'canary' && (prepared.length !== 1 || prepared[0]!.part === 'shell')) {
     throw new ReleaseRefused('broken_build', 'A canary releases one area at a time (not the shell). Nothing was changed.');
   }
+  if (mode.kind === 'canary' && mode.stages) {
+    const problem = stagesProblem(mode.stages) ?? (mode.stages[0] !== mode.share ? 'the first stage is the share' : null);
+    if (problem || (mode.stageMs !== undefined && !isStageMs(mode.stageMs)))
+      throw new ReleaseRefused(
+        'bad_stages',
+        `A staged canary takes 1 to 5 shares from 1 to 99, each larger than the one before, and a stage time from 1 to 1440 minutes${problem ? ` (${problem})` : ''}. Nothing was changed.`,
+      );
+  }
   const what = `${mode.kind === 'live' ? 'deploy' : mode.kind} ${prepared.map((item) => `${item.part} ${item.version}`).join(', ')}`;
   return book.exclusive(what, async () => {
     await requireRegistry(storage, book, options.init);
@@ -182,7 +195,13 @@ async function applyDeploy(options: DeploySetOptions, prepared: Prepared[]): Pro
         const changed = from !== item.version;
         results.push({ part: item.part, version: item.version, from, changed });
         if (!changed) continue;
-        const canary = { ...areaRelease(item.build.area, item.version, item.build), share: mode.share, since: at, by: provenance.who };
+        const canary = {
+          ...areaRelease(item.build.area, item.version, item.build),
+          share: mode.share,
+          since: at,
+          by: provenance.who,
+          ...(mode.stages ? { stages: startStages(mode.stages, at, mode.stageMs ?? DEFAULT_STAGE_MS, mode.autoPromote === true) } : {}),
+        };
         next = { ...next, canaries: { ...next.canaries, [item.build.area]: canary } };
         checkRoutes(next);
         entries.push(historyEntry({ at, part: item.part, action: 'canary', from, to: item.version, share: mode.share }, provenance));

@@ -10,6 +10,7 @@
 export * from './build-info.ts';
 export * from './canary-speed.ts';
 export * from './canary-finish.ts';
+export * from './canary-stages.ts';
 export * from './canary-watch.ts';
 export * from './checks.ts';
 export * from './deploy.ts';

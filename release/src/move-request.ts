@@ -11,6 +11,7 @@
  */
 import { createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { isFlagName, isFlagShare } from '@shop/shared-kernel/rules';
+import { isStageMs, stagesProblem } from './canary-stages.ts';
 import { ReleaseRefused } from './refusal.ts';
 import { isArea, isPart, isVersionName, type AreaName, type PartName, type Provenance } from './registry.ts';
 import type { DeployMode, OriginPart } from './deploy.ts';
@@ -99,7 +100,14 @@ function checkCommand(command: MoveCommand): void {
         const modeOk =
           mode?.kind === 'live' ||
           mode?.kind === 'publish' ||
-          (mode?.kind === 'canary' && Number.isInteger(mode.share) && mode.share >= 1 && mode.share <= 99);
+          (mode?.kind === 'canary' &&
+            Number.isInteger(mode.share) &&
+            mode.share >= 1 &&
+            mode.share <= 99 &&
+            (mode.stages === undefined ||
+              (Array.isArray(mode.stages) && stagesProblem(mode.stages) === null && mode.stages[0] === mode.share)) &&
+            (mode.stageMs === undefined || isStageMs(mode.stageMs)) &&
+            (mode.autoPromote === undefined || typeof mode.autoPromote === 'boolean'));
         return (
           modeOk &&
           Array.isArray(command.parts) &&

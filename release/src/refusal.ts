@@ -15,6 +15,10 @@ export type RefusalCode =
   | 'not_pinned'
   | 'canary_running'
   | 'no_canary'
+  /** A staged canary's plan out of bounds (release/src/canary-stages.ts). */
+  | 'bad_stages'
+  /** A staged canary's stage moved meanwhile (another server's watch, or an operator): nothing to do. */
+  | 'stage_moved'
   | 'no_registry'
   /** A manifest missing, altered, signed by a key the shop does not accept, or replayed. */
   | 'bad_signature'

@@ -25,6 +25,7 @@ export type {
   LayoutName,
   AreaRelease,
   CanaryRelease,
+  CanaryStages,
   Pin,
   ShellRelease,
   Registry,
@@ -69,7 +70,7 @@ export async function readRegistry(storage: ReleaseStorage): Promise<Registry> {
 export function publicRegistry(registry: Registry): PublicRegistry {
   const canaries: PublicRegistry['canaries'] = {};
   for (const [area, canary] of Object.entries(registry.canaries ?? {}) as [AreaName, CanaryRelease][]) {
-    const { by: _by, since: _since, ...release } = canary;
+    const { by: _by, since: _since, stages: _stages, ...release } = canary;
     canaries[area] = release;
   }
   return { revision: registry.revision, areas: registry.areas, canaries };

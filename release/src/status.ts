@@ -2,7 +2,7 @@
 import { readLock, type HeldLock } from './lock.ts';
 import { originBook, type Floor, type RegistryBook } from './registry-book.ts';
 import { ReleaseRefused } from './refusal.ts';
-import { AREAS, versionOf, type HistoryEntry, type PartName, type Pin } from './registry.ts';
+import { AREAS, versionOf, type CanaryStages, type HistoryEntry, type PartName, type Pin } from './registry.ts';
 import { partRoot } from './release-paths.ts';
 import { rollbackTarget, type RollbackTarget } from './rollback-target.ts';
 import type { ReleaseStorage } from './storage.ts';
@@ -14,7 +14,7 @@ export type PartStatus = {
   by: string | null;
   versionsKept: string[];
   pin: Pin | null;
-  canary: { version: string; share: number; since: string; by: string } | null;
+  canary: { version: string; share: number; since: string; by: string; stages?: CanaryStages } | null;
   /** Where a rollback without a version would go, or why it would be refused. */
   rollback: RollbackTarget | { refused: string };
   /** Versions marked never to be served again. */
@@ -53,7 +53,15 @@ export async function status(
       by: last?.who ?? null,
       versionsKept: (await storage.list(partRoot(part))).filter((name) => !name.endsWith('.tmp')).sort(),
       pin: registry.pins?.[part] ?? null,
-      canary: canary ? { version: canary.version, share: canary.share, since: canary.since, by: canary.by } : null,
+      canary: canary
+        ? {
+            version: canary.version,
+            share: canary.share,
+            since: canary.since,
+            by: canary.by,
+            ...(canary.stages ? { stages: canary.stages } : {}),
+          }
+        : null,
       rollback: target,
       floors: partFloors,
     });

@@ -38,7 +38,18 @@ export async function uploadRelease(options: {
       packageVersion: options.input.packageVersion,
       budgetBytes: options.input.budgetBytes ?? null,
       mode: options.mode.kind,
-      ...(options.mode.kind === 'canary' ? { share: options.mode.share } : {}),
+      ...(options.mode.kind === 'canary'
+        ? {
+            share: options.mode.share,
+            ...(options.mode.stages
+              ? {
+                  stages: options.mode.stages,
+                  ...(options.mode.stageMs !== undefined ? { stageMs: options.mode.stageMs } : {}),
+                  autoPromote: options.mode.autoPromote === true,
+                }
+              : {}),
+          }
+        : {}),
       overridePin: options.overridePin,
       who: options.provenance.who,
       reason: options.provenance.reason ?? null,

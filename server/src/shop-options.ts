@@ -21,6 +21,7 @@ import { vitalsReader } from './domains/ops/console/vitals.ts';
 import { clientHealth } from './domains/ops/telemetry/client-health.ts';
 import { refundsShown } from './domains/ordering/payments/refunds-shown.ts';
 import { setFloor } from './domains/releases/registry.repository.ts';
+import { canaryJudged } from './domains/releases/canary-jobs.ts';
 
 /** What the API's options tell of events before the API exists (the API itself, bound once built). */
 export type ApiWiring = {
@@ -105,6 +106,8 @@ export function operatorOriginOptions(opened: OpenedShop, gatewayOrigin: string)
       previews: releases.previews,
       publicUrl,
       health: (since) => clientHealth(db, since),
+      canaryJudged: canaryJudged(db),
+      canaryStageMs: settings.canaryPolicy.stageMs,
       backups: backupOverview(db, settings.env, config.dataDir),
       book,
       setFloor: (change) => setFloor(db, book, change),

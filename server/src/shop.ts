@@ -71,6 +71,7 @@ export async function buildShop(settings: ShopSettings, role: ServerRole): Promi
     publicUrl: settings.publicUrl,
     assetOrigin: config.assetOrigin,
     env: settings.env,
+    canaryStageMs: settings.canaryPolicy.stageMs,
     announce: serverLog,
   });
   jobs = releaseWork;

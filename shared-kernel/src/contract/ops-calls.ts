@@ -188,6 +188,12 @@ export const opsCalls = defineCalls({
       budgetBytes: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()])),
       mode: Type.Union([Type.Literal('live'), Type.Literal('publish'), Type.Literal('canary')]),
       share: Type.Optional(Type.Integer({ minimum: 1, maximum: 99 })),
+      /** A staged canary: every share, the first one `share` (1–5, each larger; the release tool's canary-stages.ts). */
+      stages: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 99 }), { minItems: 1, maxItems: 5 })),
+      /** How long each stage holds (ms, 1 min – 1440 min); absent: the server's CANARY_STAGE_MS. */
+      stageMs: Type.Optional(Type.Integer({ minimum: 60_000, maximum: 86_400_000 })),
+      /** After the last stage: promoted to everyone on its own (else held for an operator). */
+      autoPromote: Type.Optional(Type.Boolean()),
       overridePin: Type.Optional(Type.Boolean()),
       who: Type.String({ minLength: 1, maxLength: 200 }),
       reason: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),

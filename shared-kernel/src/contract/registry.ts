@@ -21,8 +21,24 @@ export type AreaRelease = {
   routes: AreaRoute[];
 };
 
+/**
+ * A staged canary's plan (a ramp): the shares it goes through, the stage it is at, when that stage
+ * began and how long each stage must hold before the canary watch moves it on. Bounds: canary-stages.ts.
+ */
+export type CanaryStages = {
+  /** 1–5 shares, each 1–99, strictly increasing; `share` is `shares[index]`. */
+  shares: number[];
+  index: number;
+  /** When the current stage began (ISO). */
+  stageSince: string;
+  /** How long each stage must hold without regression before the next one (ms). */
+  stageMs: number;
+  /** After the last stage: promoted to everyone on its own, or held there for an operator. */
+  autoPromote: boolean;
+};
+
 /** A version of an area in force for a share (percent) of shoppers: those whose sticky bucket is below it. */
-export type CanaryRelease = AreaRelease & { share: number; since: string; by: string };
+export type CanaryRelease = AreaRelease & { share: number; since: string; by: string; stages?: CanaryStages };
 
 /** A part held at a version: nothing moves it until an operator unpins it or overrides the pin. */
 export type Pin = { version: string; by: string; at: string; reason: string | null };
@@ -41,5 +57,5 @@ export type Registry = {
 
 /** What browsers get from /builds/latest.json: what to load, nothing about who or why. */
 export type PublicRegistry = Pick<Registry, 'revision' | 'areas'> & {
-  canaries: Partial<Record<AreaName, Omit<CanaryRelease, 'by' | 'since'>>>;
+  canaries: Partial<Record<AreaName, Omit<CanaryRelease, 'by' | 'since' | 'stages'>>>;
 };

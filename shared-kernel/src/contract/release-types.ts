@@ -39,6 +39,8 @@ export const ReleaseAction = Type.Union([
   Type.Literal('rollback'),
   Type.Literal('publish'),
   Type.Literal('canary'),
+  /** A staged canary moved on to its next share by the canary watch. */
+  Type.Literal('advance'),
   Type.Literal('promote'),
   Type.Literal('abort'),
   Type.Literal('pin'),
@@ -79,7 +81,27 @@ export const ReleasePartStatus = Type.Object({
   by: NullableString,
   versionsKept: Type.Array(Type.String()),
   pin: Type.Union([ReleasePin, Type.Null()]),
-  canary: Type.Union([Type.Object({ version: Type.String(), share: Type.Number(), since: Type.String(), by: Type.String() }), Type.Null()]),
+  canary: Type.Union([
+    Type.Object({
+      version: Type.String(),
+      share: Type.Number(),
+      since: Type.String(),
+      by: Type.String(),
+      /** A staged canary's ramp: its shares, the stage it is at (0-based), since when, how long each holds, what follows the last. */
+      stages: Type.Optional(
+        Type.Object({
+          shares: Type.Array(Type.Number()),
+          index: Type.Number(),
+          stageSince: Type.String(),
+          stageMs: Type.Number(),
+          autoPromote: Type.Boolean(),
+        }),
+      ),
+      /** What the canary watch judges it on (Slovak labels), e.g. chybovosť, rýchlosť (INP, LCP). */
+      judged: Type.Optional(Type.Array(Type.String())),
+    }),
+    Type.Null(),
+  ]),
   /** Where a rollback without a version goes (and when that version was last in force, put there by whom), or why none. */
   rollback: Type.Union([
     Type.Object({ version: Type.String(), lastInForceUntil: Type.String(), by: NullableString }),

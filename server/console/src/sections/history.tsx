@@ -6,6 +6,7 @@ const ACTIONS: Record<ReleaseMove['action'], string> = {
   rollback: 'návrat',
   publish: 'zverejnenie na náhľad',
   canary: 'kanárske vydanie',
+  advance: 'ďalšia fáza kanárika',
   promote: 'povýšenie kanárika',
   abort: 'zrušenie kanárika',
   pin: 'pripnutie',

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ReleasePartStatus, ReleaseStatus } from '@shop/shared-kernel/contract';
 import { PART_LABELS, time } from '../format.ts';
+import { CanaryStage } from './canary-stage.tsx';
 import type { Act } from './release-actions.ts';
 
 const percent = (errors: number, views: number) =>
@@ -77,7 +78,7 @@ export function PartRow({ data, part, busy, act }: { data: ReleaseStatus; part: 
         {part.canary && (
           <p className="ops__canary" data-testid={`canary-${part.part}`}>
             Kanárik <code>{part.canary.version}</code> pre {part.canary.share} % zákazníkov od {time(part.canary.since)}{' '}
-            <Health data={data} part={part.part} version={part.canary.version} />{' '}
+            <Health data={data} part={part.part} version={part.canary.version} /> <CanaryStage canary={part.canary} />{' '}
             <button
               type="button"
               className="button"

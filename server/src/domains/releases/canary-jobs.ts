@@ -6,7 +6,7 @@
  * stack mapped with the canary's source maps); a version it promotes is checked against its signed files.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { startCanaryWatch, type AreaName, type CanaryPolicy, type VersionHealth, type VitalsReader } from '@shop/release';
+import { startCanaryWatch, type AreaName, type CanaryJudge, type CanaryPolicy, type VersionHealth, type VitalsReader } from '@shop/release';
 import type { Db } from '../../db/database.ts';
 import { canaryMetrics, type Metrics } from '../../infra/observability/metrics.ts';
 import { clientHealth } from '../ops/telemetry/client-health.ts';
@@ -23,7 +23,23 @@ type CanaryInputs = {
   book: ShopReleases['book'];
   /** The canary's most reported client error group, named in an abort for errors. */
   topError: (area: AreaName, version: string, since: Date) => Promise<string | null>;
+  /** The judges beyond errors and speed. */
+  judges: readonly CanaryJudge[];
 };
+
+/**
+ * The judges beyond errors and speed that the watch asks (and /ops names): each aborts a canary on
+ * its own regression and must be healthy before a canary is promoted or moves on to its next stage.
+ * The commerce guardrails go here.
+ */
+function moreJudges(_db: Db): CanaryJudge[] {
+  return [];
+}
+
+/** What the canary watch judges canaries on, as /ops names it. */
+export function canaryJudged(db: Db): string[] {
+  return ['chybovosť (chyby v prehliadači)', 'rýchlosť (INP, LCP)', ...moreJudges(db).map((judge) => judge.label)];
+}
 
 export type CanaryJobs = {
   /** Watches the canaries until the answer's `close()` (the process's stop). */
@@ -41,6 +57,7 @@ export function canaryJobs(options: { db: Db; releases: ShopReleases; policy: Re
     vitals: sessionVitals(db),
     book: releases.book,
     topError: (area, version, since) => topClientError(db, area, version, since),
+    judges: moreJudges(db),
   };
   return {
     start(log) {
@@ -65,7 +82,7 @@ export function canarySeries(metrics: Metrics, book: ShopReleases['book']): void
   });
 }
 
-function describeCanaryWatch({ policy, vitals }: CanaryInputs): string {
+function describeCanaryWatch({ policy, vitals, judges }: CanaryInputs): string {
   const { speed } = policy;
   const speedRule = vitals
     ? `, or their field p75 INP/LCP is worse by > ${Math.round(speed.margin * 100)} % and > ${speed.floorMs.inp}/${speed.floorMs.lcp} ms over ≥ ${speed.minSamples} samples each side`
@@ -74,5 +91,6 @@ function describeCanaryWatch({ policy, vitals }: CanaryInputs): string {
     policy.autoPromoteMs > 0
       ? `promoted automatically after ${policy.autoPromoteMs / 1000} s without regression`
       : 'promoted by an operator (CANARY_AUTO_PROMOTE_MS=0)';
-  return `canaries aborted when their client error rate exceeds the stable one by ${(policy.margin * 100).toFixed(1)} points over ≥ ${policy.minViews} page views${speedRule}; ${promotion} (checked every ${policy.intervalMs / 1000} s)`;
+  const more = judges.length ? `, or on ${judges.map((judge) => judge.name).join(', ')}` : '';
+  return `canaries aborted when their client error rate exceeds the stable one by ${(policy.margin * 100).toFixed(1)} points over ≥ ${policy.minViews} page views${speedRule}${more}; ${promotion}; staged ones move on after each stage without regression (default stage ${policy.stageMs / 1000} s) (checked every ${policy.intervalMs / 1000} s)`;
 }

@@ -64,6 +64,8 @@ export type MoveRequestsOptions = {
   previewLink?: (part: string, version: string, by: string) => Promise<string | null>;
   /** Sets an area's feature switch and audits it (the shop's database); absent: a `flag` request is refused. */
   setFlag?: (change: FlagChange) => Promise<FlagChanged>;
+  /** A staged canary's stage time when its command names none (the canary policy's CANARY_STAGE_MS). */
+  canaryStageMs?: number;
   /** Counted per kind: `export-forged`, `request-refused`. */
   onEvent?: (kind: 'export-forged' | 'request-refused' | 'request-applied') => void;
 };
@@ -91,7 +93,10 @@ async function apply(options: MoveRequestsOptions, request: MoveRequest): Promis
         storage,
         book,
         parts: command.parts,
-        mode: command.mode,
+        mode:
+          command.mode.kind === 'canary' && command.mode.stages && command.mode.stageMs === undefined && options.canaryStageMs
+            ? { ...command.mode, stageMs: options.canaryStageMs }
+            : command.mode,
         onlyNew: command.onlyNew === true,
         overridePin: command.overridePin === true,
         init: command.init === true,

@@ -26,6 +26,8 @@ export type ReleaseJobsOptions = {
   assetOrigin: string;
   /** The environment: the integrity watch's policy (INTEGRITY_*), read when the watch starts. */
   env: NodeJS.ProcessEnv;
+  /** A staged canary's stage time when its command names none (CANARY_STAGE_MS). */
+  canaryStageMs: number;
   /** Prints a line of the server's start (what a scheduled integrity watch does). */
   announce: (line: string) => void;
 };
@@ -67,6 +69,7 @@ export function releaseJobs(options: ReleaseJobsOptions): ReleaseJobs {
     log: log.child({ component: 'move-requests' }),
     setFlag: releases.setFlag,
     onEvent: (kind) => metrics.releaseRequests.inc({ kind }),
+    canaryStageMs: options.canaryStageMs,
     // A version the release command published for nobody comes back with a link to preview it in one browser.
     previewLink: async (part, version, by) =>
       isArea(part)

@@ -36,6 +36,10 @@ export type OpsOptions = {
   previews: ReleasePreviews;
   /** Base of preview links (the shop's public address). */
   publicUrl: string;
+  /** A staged canary's stage time when an upload names none (CANARY_STAGE_MS). */
+  canaryStageMs?: number;
+  /** What the canary watch judges canaries on (Slovak labels), shown with each running canary. */
+  canaryJudged?: readonly string[];
   /** Page views and client errors per area and version since a time (the last hour is shown). */
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
   /** The last backup and the last failed one, from the database (GET /api/ops/backups answers only with it). */
@@ -86,7 +90,9 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         history(storage, undefined, book),
         options.health ? options.health(since) : Promise.resolve([]),
       ]);
-      return { data: { ...current, history: moves.slice(-200), health } };
+      const judged = options.canaryJudged ? [...options.canaryJudged] : undefined;
+      const parts = current.parts.map((part) => (part.canary && judged ? { ...part, canary: { ...part.canary, judged } } : part));
+      return { data: { ...current, parts, history: moves.slice(-200), health } };
     },
   });
 
@@ -176,5 +182,6 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
     previews: options.previews,
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.integrity ? { integrity: options.integrity } : {}),
+    ...(options.canaryStageMs ? { canaryStageMs: options.canaryStageMs } : {}),
   });
 };

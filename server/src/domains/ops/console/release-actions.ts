@@ -14,6 +14,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { opsCalls } from '@shop/shared-kernel/schemas';
 import {
   deploy,
+  DEFAULT_STAGE_MS,
+  stagesProblem,
   finishCanary,
   rollback,
   setPin,
@@ -54,6 +56,8 @@ export type ReleaseActionOptions = {
   keys?: ReleaseKeys;
   /** Checks a version's files against its signed manifest before a rollback or a promotion puts it in force. */
   integrity?: ReleaseIntegrity;
+  /** A staged canary's stage time when its upload names none (CANARY_STAGE_MS). */
+  canaryStageMs?: number;
 };
 
 const route = <K extends keyof typeof opsCalls>(name: K) => callRoute(opsCalls, name);
@@ -283,7 +287,26 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
       if (!isPart(part)) throw unknownPart(part);
       const body = request.body;
       if (body.mode === 'canary' && !body.share) throw new ApiError(400, 'bad_request', 'Kanárske vydanie potrebuje podiel (share).');
-      const mode: DeployMode = body.mode === 'canary' ? { kind: 'canary', share: body.share! } : { kind: body.mode };
+      if (body.stages && (body.mode !== 'canary' || stagesProblem(body.stages) !== null || body.stages[0] !== body.share))
+        throw new ApiError(
+          400,
+          'bad_request',
+          'Postupné kanárske vydanie potrebuje 1 až 5 podielov od 1 do 99 %, každý väčší ako predošlý, prvý rovný podielu (share).',
+        );
+      const mode: DeployMode =
+        body.mode === 'canary'
+          ? {
+              kind: 'canary',
+              share: body.share!,
+              ...(body.stages
+                ? {
+                    stages: body.stages,
+                    stageMs: body.stageMs ?? options.canaryStageMs ?? DEFAULT_STAGE_MS,
+                    autoPromote: body.autoPromote === true,
+                  }
+                : {}),
+            }
+          : { kind: body.mode };
       const actor = releaseActor(request);
       const dir = await mkdtemp(join(tmpdir(), `release-upload-${part}-`));
       try {
