@@ -6,6 +6,7 @@
  * own, /ops showing its stage and what is judged; a bad one stops at its first stage. e2e/serve.mjs
  * makes a stage last CANARY_STAGE_MS = 3 s.
  */
+import type { Page } from '@playwright/test';
 import { expect, expectPageErrors, test } from './fixtures.ts';
 import { release } from './release-cli.ts';
 import {
@@ -27,6 +28,22 @@ import { createOperator, OPS_URL, signInFirstTime } from './operator.ts';
 test.afterAll(() => removeTempDirs());
 test.afterEach(() => resetCheckout());
 
+/**
+ * `count` visits of the canary's broken basket, each a telemetry session of its own (CANARY_MIN_VIEWS
+ * counts sessions, so the session cookie goes first), the next starting once this one's view and
+ * error have been reported (the batch leaves within 5 s).
+ */
+async function brokenBasketVisits(page: Page, count: number) {
+  for (let load = 0; load < count; load += 1) {
+    await page.context().clearCookies({ name: 'shop_telemetry' });
+    const reported = page.waitForResponse(
+      (response) => response.url().endsWith('/api/telemetry') && (response.request().postData() ?? '').includes('"type":"error"'),
+    );
+    await page.goto('/checkout/cart');
+    await brokenBasket(page);
+    expect((await reported).status()).toBe(204);
+  }
+}
 test('a canary that throws is aborted on its own within a minute, and every shopper is back on the stable version', async ({
   page,
   request,
@@ -48,18 +65,8 @@ test('a canary that throws is aborted on its own within a minute, and every shop
   // While a canary runs, a page depends on the browser's side of it: no shared cache may keep it.
   expect((await request.get('/')).headers()['cache-control']).toBe('private, no-cache');
   // Bucket 10 < 50: the canary, which throws on the basket page; bucket 90: the stable version.
-  // Three shoppers' visits are what the watchdog needs here: CANARY_MIN_VIEWS counts telemetry sessions,
-  // so each load is a visit of its own (the session cookie goes first), and the next one starts only once
-  // this page's view and error have been reported under its session (the batch leaves within 5 s).
-  for (let load = 0; load < 3; load += 1) {
-    await page.context().clearCookies({ name: 'shop_telemetry' });
-    const reported = page.waitForResponse(
-      (response) => response.url().endsWith('/api/telemetry') && (response.request().postData() ?? '').includes('"type":"error"'),
-    );
-    await page.goto('/checkout/cart');
-    await brokenBasket(page);
-    expect((await reported).status()).toBe(204);
-  }
+  // Three shoppers' visits are what the watchdog needs here.
+  await brokenBasketVisits(page, 3);
   await page.goto('/');
   for (let load = 0; load < 2; load += 1) {
     await stableShopper.goto('/checkout/cart');
@@ -155,15 +162,7 @@ test('a staged canary of a bad build stops at its first stage: aborted there, ne
   release(['deploy', 'checkout', '--dist', changedCheckoutBuild('throws'), '--stages', '5,25,50', '--auto-promote']);
   expectPageErrors(page, /basket page broken on purpose/, "the canary's basket page throws on purpose");
   const canary = registry().canaries!.checkout!.version;
-  for (let load = 0; load < 3; load += 1) {
-    await page.context().clearCookies({ name: 'shop_telemetry' });
-    const reported = page.waitForResponse(
-      (response) => response.url().endsWith('/api/telemetry') && (response.request().postData() ?? '').includes('"type":"error"'),
-    );
-    await page.goto('/checkout/cart');
-    await brokenBasket(page);
-    expect((await reported).status()).toBe(204);
-  }
+  await brokenBasketVisits(page, 3);
   await page.goto('/');
 
   await expect.poll(() => registry().canaries?.checkout ?? null, { timeout: 60_000, intervals: [500] }).toBeNull();
