@@ -7,6 +7,7 @@
 import type { APIRequestContext, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
+import { recordLayoutShifts } from './layout-shifts.ts';
 
 const PAGES = ['/', '/c/hruba-stavba', 'product', '/checkout/cart', '/blog'];
 
@@ -124,17 +125,11 @@ test("the basket's lines arrive below its server-rendered frame: nothing on the 
     request,
     variants.map((variant) => ({ v_id: variant.v_id, amount: 1 })),
   );
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    (window as unknown as { shopShifts: number[] }).shopShifts = shifts;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as PerformanceEntry[] & { value: number }[]) shifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  const shifts = await recordLayoutShifts(page);
   // A phone: the summary under the lines, its amounts in a narrow column.
   await page.setViewportSize({ width: 412, height: 823 });
   await page.goto('/checkout/cart');
   await expect(page.getByTestId('basket-line')).toHaveCount(2);
   await expect(page.getByTestId('shipping-estimate')).not.toHaveText('—');
-  expect(await page.evaluate(() => (window as unknown as { shopShifts: number[] }).shopShifts)).toEqual([]);
+  expect(await shifts()).toEqual([]);
 });
