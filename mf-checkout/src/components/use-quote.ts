@@ -1,5 +1,6 @@
-import { resource } from '@shop/shared-kernel';
+import { resource, useFlag } from '@shop/shared-kernel';
 import { dataOf, useResource } from '@shop/shared-kernel/react';
+import { CHECKOUT_FLAGS } from '@shop/shared-kernel/rules';
 import type { BasketLine, CheckoutQuote } from '@shop/shared-kernel/contract';
 
 export type QuoteState = {
@@ -12,7 +13,8 @@ export type QuoteState = {
 
 /**
  * The API's price of the basket with a shipping and payment choice, re-asked when any of them
- * changes (the call's key is its body); the last price stays shown while the next one loads.
+ * changes (the call's key is its body), and when a checkout switch the server offers the methods by
+ * changes (card payment, pickup points); the last price stays shown while the next one loads.
  */
 export function useQuote(
   lines: readonly BasketLine[],
@@ -24,7 +26,9 @@ export function useQuote(
     paymentCode: choice.paymentCode ?? null,
     couponCode: choice.couponCode ?? null,
   };
-  const quote = useResource(lines.length > 0 ? resource('POST /api/checkout/quote', { body }) : null, { keep: true, select: dataOf });
+  const switches = [useFlag('checkout', CHECKOUT_FLAGS.cardPayment), useFlag('checkout', CHECKOUT_FLAGS.pickupPoints)];
+  const call = lines.length > 0 ? resource('POST /api/checkout/quote', { body }) : null;
+  const quote = useResource(call && { ...call, key: `${call.key}#switches=${switches.join()}` }, { keep: true, select: dataOf });
   return {
     quote: quote.data ?? null,
     error: quote.status === 'error' ? (quote.error instanceof Error ? quote.error.message : 'Výpočet ceny zlyhal.') : null,

@@ -3,7 +3,8 @@
  * set on /ops by an operator or by the area's own team (another area's refused and audited), bounded
  * (name, share, switches per area, also under concurrent additions), every change audited with who
  * and before/after, and enforced where it matters to the shop: an order with card payment or a
- * pickup point is refused while the switch is off for the shopper's browser. On SQLite and PostgreSQL.
+ * pickup point is refused while the switch is off for the shopper's browser, and the checkout's quote
+ * offers it as not available, saying why. On SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceOrderBody } from '@shop/shared-kernel/contract';
@@ -171,6 +172,53 @@ describe('an order while a checkout switch is off', () => {
     expect((await order({ paymentCode: 'card' }, off)).status).toBe(422);
     // A browser without a bucket yet counts only a switch fully on.
     expect((await order({ paymentCode: 'card' })).status).toBe(422);
+    expect((await setFlag('checkout', CHECKOUT_FLAGS.cardPayment, 100)).status).toBe(200);
+  });
+});
+
+describe('the checkout quote while a checkout switch is off', () => {
+  /** The quote's methods for a browser of that bucket: code → why it is not available (null: it is). */
+  const offered = async (bucket?: number) => {
+    const answer = await api.request('POST', '/api/checkout/quote', {
+      json: { lines: [{ v_id: variantId, amount: 1 }], shippingCode: 'courier', paymentCode: 'card' },
+      ...(bucket === undefined ? {} : { headers: { cookie: `shop_canary=${bucket}` } }),
+    });
+    expect(answer.status).toBe(200);
+    const { shipping, payment, paymentPrice } = answer.body.data as {
+      shipping: { code: string; available: boolean; reason: string | null }[];
+      payment: { code: string; available: boolean; reason: string | null }[];
+      paymentPrice: number;
+    };
+    const reasons = (methods: typeof shipping) =>
+      Object.fromEntries(methods.map((method) => [method.code, method.available ? null : method.reason]));
+    return { shipping: reasons(shipping), payment: reasons(payment), paymentPrice };
+  };
+
+  it('offers card payment and the pickup point as not available, with the reason, and again once on', async () => {
+    expect((await offered()).payment.card).toBeNull();
+    expect((await setFlag('checkout', CHECKOUT_FLAGS.cardPayment, 0)).status).toBe(200);
+    expect((await setFlag('checkout', CHECKOUT_FLAGS.pickupPoints, 0)).status).toBe(200);
+    const off = await offered(10);
+    expect(off.payment.card).toBe('Platba kartou je práve vypnutá.');
+    expect(off.shipping['pickup-point']).toBe('Doprava na výdajné miesto je práve vypnutá.');
+    // The other methods stay offered.
+    expect(off.payment.cod).toBeNull();
+    expect(off.shipping.courier).toBeNull();
+    expect((await setFlag('checkout', CHECKOUT_FLAGS.cardPayment, 100)).status).toBe(200);
+    expect((await setFlag('checkout', CHECKOUT_FLAGS.pickupPoints, 100)).status).toBe(200);
+    const on = await offered(10);
+    expect([on.payment.card, on.shipping['pickup-point']]).toEqual([null, null]);
+  });
+
+  it('follows the browser’s bucket when the switch is on for a share, as placing the order does', async () => {
+    expect((await setFlag('checkout', CHECKOUT_FLAGS.cardPayment, 40)).status).toBe(200);
+    const flags = await flagShares(api.db);
+    const buckets = Array.from({ length: 100 }, (_, bucket) => bucket);
+    const on = buckets.find((bucket) => flagOn(flags, 'checkout', CHECKOUT_FLAGS.cardPayment, bucket))!;
+    const off = buckets.find((bucket) => !flagOn(flags, 'checkout', CHECKOUT_FLAGS.cardPayment, bucket))!;
+    expect((await offered(on)).payment.card).toBeNull();
+    expect((await offered(off)).payment.card).toBe('Platba kartou je práve vypnutá.');
+    expect((await offered()).payment.card).toBe('Platba kartou je práve vypnutá.');
     expect((await setFlag('checkout', CHECKOUT_FLAGS.cardPayment, 100)).status).toBe(200);
   });
 });

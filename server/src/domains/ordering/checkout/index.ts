@@ -4,6 +4,7 @@ import { checkoutCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
 import { optionalUser } from '../../../infra/auth/optional-user.ts';
+import { canaryBucketOf } from '../../../infra/http/cookies.ts';
 import { priceList } from './price-list.ts';
 import { priceBasket } from './pricing.ts';
 import { limitPerAddress, RATE_LIMIT_MESSAGES, registerCheckoutRateLimit } from './rate-limit.ts';
@@ -22,7 +23,9 @@ export const checkoutRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps) 
     config: { rateLimit: limitPerAddress(limits.quotes, RATE_LIMIT_MESSAGES.quotes) },
     handler: async (request) => {
       const userId = await optionalUser(request, deps);
-      const { quote } = await priceBasket(deps.db, { ...request.body, userId });
+      // The switches are decided for this browser, as its pages decide them.
+      const bucket = canaryBucketOf(request.headers.cookie, deps.publicUrl.startsWith('https:'));
+      const { quote } = await priceBasket(deps.db, { ...request.body, userId, bucket });
       return { data: quote };
     },
   });

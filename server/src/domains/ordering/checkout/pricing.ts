@@ -12,6 +12,7 @@ import { CheckoutRepository } from './checkout.repository.ts';
 import { ApiError } from '../../../infra/http/errors.ts';
 import { CouponRepository } from '../coupon/coupon.repository.ts';
 import { check as checkCoupon, couponDiscount } from '../coupon/coupon.service.ts';
+import { methodSwitchesNow, paymentSwitchedOff, shippingSwitchedOff, type MethodSwitches } from './method-switches.ts';
 
 /** Payment codes paid in cash: the amount due is rounded to 0.05 € (Slovak law). */
 export const CASH_PAYMENTS = new Set(['cod', 'cash']);
@@ -42,6 +43,8 @@ export type PricingInput = {
   couponCode?: string | null;
   /** The user of the Bearer token; coupons apply only with one. */
   userId: number | null;
+  /** The browser's canary bucket: the checkout's feature switches are decided for it, as its pages do. */
+  bucket: number | null;
   now?: Date;
 };
 
@@ -51,6 +54,8 @@ export type Pricing = {
   coupon: CouponRow | null;
   shipping: (CheckoutMethod & { vat: number }) | null;
   payment: (CheckoutMethod & { vat: number }) | null;
+  /** The feature switches the methods were offered under (the caller's refusals name them). */
+  switches: MethodSwitches;
 };
 
 export const PRICING_MESSAGES = {
@@ -97,7 +102,7 @@ export function paymentRestriction(paymentCode: string, shippingCode: string | n
 }
 const kg = (grams: number) => `${Math.round(grams / 1000)} kg`;
 
-async function shippingMethods(db: DbOrTrx, weight: number, itemsAfterDiscount: number) {
+async function shippingMethods(db: DbOrTrx, weight: number, itemsAfterDiscount: number, switches: MethodSwitches) {
   const methodsOf = new CheckoutRepository(db);
   const [methods, bands] = await Promise.all([methodsOf.shippingMethods(), methodsOf.weightBands()]);
   return methods.map((m): CheckoutMethod & { vat: number } => {
@@ -114,6 +119,7 @@ async function shippingMethods(db: DbOrTrx, weight: number, itemsAfterDiscount: 
       if (weight <= PARCEL_LIMIT_GRAMS) reason = `Pre ťažké a objemné objednávky nad ${kg(PARCEL_LIMIT_GRAMS)}.`;
       net = m.sm_price * Math.max(1, Math.ceil(weight / PALLET_GRAMS));
     }
+    reason = shippingSwitchedOff(m.sm_code, switches) ?? reason;
     const free = m.sm_free_from !== null && itemsAfterDiscount >= m.sm_free_from;
     return {
       code: m.sm_code,
@@ -127,10 +133,10 @@ async function shippingMethods(db: DbOrTrx, weight: number, itemsAfterDiscount: 
   });
 }
 
-async function paymentMethods(db: DbOrTrx, shippingCode: string | null) {
+async function paymentMethods(db: DbOrTrx, shippingCode: string | null, switches: MethodSwitches) {
   const methods = await new CheckoutRepository(db).paymentMethods();
   return methods.map((m): CheckoutMethod & { vat: number } => {
-    const reason = paymentRestriction(m.pm_code, shippingCode);
+    const reason = paymentSwitchedOff(m.pm_code, switches) ?? paymentRestriction(m.pm_code, shippingCode);
     return {
       code: m.pm_code,
       name: m.pm_name,
@@ -194,9 +200,10 @@ export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pri
   }
   const itemsAfterDiscount = priceAfterCoupon(itemsTotal, discount);
 
-  const shippingList = await shippingMethods(db, weight, itemsAfterDiscount);
+  const switches = await methodSwitchesNow(db, input.bucket);
+  const shippingList = await shippingMethods(db, weight, itemsAfterDiscount, switches);
   const shipping = shippingList.find((m) => m.code === input.shippingCode && m.available) ?? null;
-  const paymentList = await paymentMethods(db, shipping?.code ?? input.shippingCode ?? null);
+  const paymentList = await paymentMethods(db, shipping?.code ?? input.shippingCode ?? null, switches);
   const payment = paymentList.find((m) => m.code === input.paymentCode && m.available) ?? null;
 
   const { total, amountDue, vat } = orderTotals({ lines, discount, shipping, payment, cash: !!payment && CASH_PAYMENTS.has(payment.code) });
@@ -222,5 +229,6 @@ export async function priceBasket(db: DbOrTrx, input: PricingInput): Promise<Pri
     coupon,
     shipping,
     payment,
+    switches,
   };
 }

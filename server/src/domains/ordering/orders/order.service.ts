@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CheckoutContact, OrderLine, OrderPaymentStatus, PlaceOrderBody } from '@shop/shared-kernel/contract';
-import { CHECKOUT_FLAGS, flagOn, normalizeContact, randomString, validateContact } from '@shop/shared-kernel/rules';
+import { normalizeContact, randomString, validateContact } from '@shop/shared-kernel/rules';
 import type { Db, DbOrTrx } from '../../../db/database.ts';
 import type { OrderRow } from '../../../db/orders.table.ts';
 import { inCatalogTransaction } from '../../../infra/cache/catalog-version.ts';
@@ -21,10 +21,7 @@ import { cancelOpenPayments } from '../order-core/open-payments.ts';
 import { lockOrder, ORDER_NOT_FOUND, orderByKey } from '../order-core/order-access.ts';
 import { canRetryPayment } from '../order-core/order-detail.ts';
 import { pickupPointByCode } from '../pickup-points/pickup-points.repository.ts';
-import { flagShares } from '../../releases/feature-flags.repository.ts';
-
-/** The shipping method that delivers to a pickup point the shopper chooses. */
-export const PICKUP_POINT_SHIPPING = 'pickup-point';
+import { methodSwitchesNow, paymentSwitchedOff, PICKUP_POINT_SHIPPING, shippingSwitchedOff } from '../checkout/method-switches.ts';
 
 export const ORDER_MESSAGES = {
   terms: 'Pred odoslaním objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.',
@@ -139,16 +136,15 @@ export class OrderService {
           paymentCode: body.paymentCode,
           couponCode: body.couponCode,
           userId,
+          bucket,
         });
         change.products([...priced.variants.values()].filter((v) => v.v_availability === 'in_stock').map((v) => v.p_id));
+        // A method switched off is refused whatever the page showed (an open page, a forged request).
+        if (paymentSwitchedOff(body.paymentCode, priced.switches)) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.cardOff);
+        if (shippingSwitchedOff(body.shippingCode, priced.switches))
+          throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPointsOff);
         if (!priced.shipping) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.shipping);
         if (!priced.payment) throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.payment);
-        // A method switched off is refused whatever the page showed (an open page, a forged request).
-        const flags = await flagShares(trx);
-        if (priced.payment.code === 'card' && !flagOn(flags, 'checkout', CHECKOUT_FLAGS.cardPayment, bucket))
-          throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.cardOff);
-        if (priced.shipping.code === PICKUP_POINT_SHIPPING && !flagOn(flags, 'checkout', CHECKOUT_FLAGS.pickupPoints, bucket))
-          throw new ApiError(422, 'validation_failed', ORDER_MESSAGES.pickupPointsOff);
         // A parcel for a pickup point needs the point: an active one the shopper chose.
         const pickupPoint =
           priced.shipping.code === PICKUP_POINT_SHIPPING ? await pickupPointByCode(trx, body.pickupPointCode ?? '') : null;
@@ -252,8 +248,7 @@ export class OrderService {
     bucket: number | null = null,
   ): Promise<string | null> {
     const { db } = this;
-    if (!flagOn(await flagShares(db), 'checkout', CHECKOUT_FLAGS.cardPayment, bucket))
-      throw new ApiError(409, 'conflict', ORDER_MESSAGES.cardOff);
+    if ((await methodSwitchesNow(db, bucket)).cardOff) throw new ApiError(409, 'conflict', ORDER_MESSAGES.cardOff);
     // At most one payment page of an order takes money: the older ones stop before a new one
     // opens (in our database now, at the gateway through the outbox).
     await db.transaction().execute(async (trx) => {
