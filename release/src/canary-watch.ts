@@ -49,6 +49,8 @@ export type CanaryJudge = {
   name: string;
   /** What the operator console says is judged (Slovak), e.g. `nákupy (košík → objednávka)`. */
   label: string;
+  /** The areas whose canaries it judges (e.g. only the checkout); absent: every area. */
+  areas?: readonly AreaName[];
   judge(input: { area: AreaName; canary: string; stable: string | null; since: Date }): Promise<CanaryJudgeVerdict>;
 };
 
@@ -86,7 +88,7 @@ const MAX_AUTO_PROMOTE_MS = 30 * 24 * 60 * 60_000;
  * A strictly read setting: unset or empty gives the default; anything else must be a number in
  * range (an integer where asked), else the server refuses to start with this message.
  */
-function strictNumber(
+export function strictNumber(
   env: NodeJS.ProcessEnv,
   name: string,
   fallback: number,
@@ -270,10 +272,12 @@ export function startCanaryWatch(options: {
 
     // The judges beyond errors and speed (the commerce guardrails plug in here).
     const more = await Promise.all(
-      (options.judges ?? []).map(async (judge) => ({
-        judge,
-        ...(await judge.judge({ area, canary: canary.version, stable: stableVersion ?? null, since })),
-      })),
+      (options.judges ?? [])
+        .filter((judge) => !judge.areas || judge.areas.includes(area))
+        .map(async (judge) => ({
+          judge,
+          ...(await judge.judge({ area, canary: canary.version, stable: stableVersion ?? null, since })),
+        })),
     );
     const regressed = more.find((item) => item.verdict === 'regressed');
     if (regressed) {
