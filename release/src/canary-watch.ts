@@ -7,7 +7,7 @@
  * - its shoppers' field p75 INP and LCP (canary-speed.ts), when a VitalsReader is given: a metric
  *   worse than the stable one by the margin and the floor, over enough samples each side, aborts it;
  * - more judges (`judges`, e.g. the commerce guardrails) each abort on their own regression and must
- *   be healthy for a promotion or a stage's advance;
+ *   be healthy for a promotion or a stage's advance, each for the areas it names (`areas`) or all;
  * - with CANARY_AUTO_PROMOTE_MS set, a canary that has run that long with enough page views, enough
  *   vitals samples and no regression is promoted;
  * - a staged canary (canary-stages.ts) whose every judge is healthy once its stage has lasted the
@@ -221,7 +221,7 @@ export function startCanaryWatch(options: {
    * stack, one line), named in an abort for errors; absent or null: the abort names the figures only.
    */
   topError?: (area: AreaName, version: string, since: Date) => Promise<string | null>;
-  /** More judges (each aborts on its regression, each must be healthy to promote or advance). */
+  /** More judges (each aborts on its regression, each must be healthy to promote or advance; only for the areas it names). */
   judges?: readonly CanaryJudge[];
   /** Told of every abort, promotion and stage advance (metrics). */
   onOutcome?: (outcome: CanaryOutcome) => void;
