@@ -47,6 +47,8 @@ const env = {
   CANARY_INP_FLOOR_MS: '150',
   CANARY_LCP_FLOOR_MS: '1000',
   CANARY_AUTO_PROMOTE_MS: '20000',
+  // A checkout canary is judged on orders after two order-step visits each side (canary-commerce.spec.ts).
+  CANARY_MIN_ORDER_VISITS: '2',
   // A staged canary's stage lasts a few seconds when its command names no time (release-canary.spec.ts).
   CANARY_STAGE_MS: '3000',
   CANARY_CHECK_MS: '1000',

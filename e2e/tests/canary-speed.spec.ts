@@ -5,7 +5,7 @@
  *
  * The shell sends field Web Vitals in its telemetry batches; the canary watch reads their p75 per
  * version (server/src/domains/ops/telemetry/vitals.repository.ts). e2e/serve.mjs sets
- * CANARY_MIN_VITALS to 3 and CANARY_AUTO_PROMOTE_MS to 20 s.
+ * CANARY_MIN_VITALS to 3, CANARY_MIN_ORDER_VISITS to 2 and CANARY_AUTO_PROMOTE_MS to 20 s.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { SHOP_PORT } from '../playwright.config.ts';
 import { origin, release, repo } from './release-cli.ts';
 import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
 import { fillBasket, findVariants } from './checkout-helpers.ts';
-import { useBasket, warmUp } from './release-helpers.ts';
+import { orderStepVisit, useBasket, warmUp } from './release-helpers.ts';
 
 const stableCheckout = join(repo, 'mf-checkout', 'dist');
 const registry = () => JSON.parse(readFileSync(join(origin, 'builds', 'latest.json'), 'utf8')) as Registry;
@@ -149,6 +149,8 @@ test('a canary without regression is promoted by the watchdog after CANARY_AUTO_
   await warmUp(10, 90);
   await useBasket(stableShopper);
   await useBasket(canaryShopper, 'Košík – rovnako rýchly');
+  // And visits of the order step (CANARY_MIN_ORDER_VISITS each side), no order on either: the commerce guardrail holds.
+  for (const shopper of [stableShopper, canaryShopper, stableShopper, canaryShopper]) await orderStepVisit(shopper, false);
 
   await expect.poll(() => registry().areas.checkout!.version, { timeout: 90_000, intervals: [500] }).toBe(canary);
   expect(registry().canaries?.checkout).toBeUndefined();

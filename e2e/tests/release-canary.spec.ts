@@ -15,6 +15,7 @@ import {
   changedCheckoutBuild,
   expectWorkingBasket,
   history,
+  orderStepVisit,
   registry,
   removeTempDirs,
   resetCheckout,
@@ -119,7 +120,9 @@ test('a staged canary of a good build moves 5 → 25 → 50 → 100 % on its own
   const stage = page.getByTestId('canary-checkout');
   await expect(stage.getByTestId('canary-stage')).toContainText(/^Fáza 1 z 3: 5 %, od \d\d:\d\d UTC, ďalšia najskôr \d\d:\d\d UTC/);
   await expect(stage.getByTestId('canary-stage')).toContainText('(postup 5 → 25 → 50 % → 100 %)');
-  await expect(stage.getByTestId('canary-judged')).toHaveText('Posudzuje sa: chybovosť (chyby v prehliadači), rýchlosť (INP, LCP).');
+  await expect(stage.getByTestId('canary-judged')).toHaveText(
+    'Posudzuje sa: chybovosť (chyby v prehliadači), rýchlosť (INP, LCP), objednávky na návštevu kroku objednávky (pokladňa).',
+  );
 
   // Shoppers on both sides, with interactions: errors and speed are judged on their telemetry (the
   // console left meanwhile, so it takes no time from their pages).
@@ -127,6 +130,8 @@ test('a staged canary of a good build moves 5 → 25 → 50 → 100 % on its own
   await warmUp(1, 90);
   await useBasket(stableShopper);
   await useBasket(canaryShopper, 'Košík – po fázach');
+  // And visits of the order step (CANARY_MIN_ORDER_VISITS each side), no order on either: the commerce guardrail holds.
+  for (const shopper of [stableShopper, canaryShopper, stableShopper, canaryShopper]) await orderStepVisit(shopper, false);
 
   await expect.poll(() => registry().areas.checkout!.version, { timeout: 90_000, intervals: [500] }).toBe(canary.version);
   expect(registry().canaries?.checkout).toBeUndefined();

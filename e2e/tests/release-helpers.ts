@@ -1,7 +1,7 @@
 /**
  * What the release specs (release-*.spec.ts) share: the e2e origin's registry and history as the
  * release command leaves them, changed checkout builds, the checkout put back in force after each
- * test, a shopper's basket, canary buckets, a restart of the server as `npm start` makes it, and the
+ * test, a shopper's basket and visits of the order step, canary buckets, a restart of the server as `npm start` makes it, and the
  * files a page downloads. Playwright evaluates this module once per worker and runs the spec files
  * one after another in it, so hooks here would belong to the first spec alone: each spec registers
  * `test.afterEach(() => resetCheckout())` and `test.afterAll(() => removeTempDirs())` itself.
@@ -15,7 +15,7 @@ import { expect } from './fixtures.ts';
 import { E2E_DATA_DIR, SHOP_PORT } from '../playwright.config.ts';
 import { origin, release, repo } from './release-cli.ts';
 import type { Registry, ReleaseMove } from '../../shared-kernel/src/contract/index.ts';
-import { fillBasket, findVariants } from './checkout-helpers.ts';
+import { fillBasket, fillContact, findVariants } from './checkout-helpers.ts';
 import type { Operator } from './operator.ts';
 
 type Move = ReleaseMove;
@@ -101,6 +101,59 @@ export function changedCheckoutBuild(change: { label: string } | 'throws'): stri
   expect(serverChanged).not.toBe(serverSource);
   writeFileSync(server, serverChanged);
   return dist;
+}
+
+/** The canary bucket the shell keeps in this browser's storage (shell/src/areas/canary-bucket.ts). */
+const BUCKET_KEY = 'shop:canary-bucket';
+
+/**
+ * A real checkout build whose order button is hidden for half its shoppers (those of an odd canary
+ * bucket): nothing throws and nothing is slower, shoppers just cannot order. Only the browser's build
+ * is changed: the order step is rendered in the browser (the server has no contact to render it with).
+ */
+export function hiddenOrderButtonBuild(): string {
+  const dist = tempDir('checkout-hidden-order-');
+  cpSync(stableCheckout, dist, { recursive: true });
+  const assets = join(dist, 'assets');
+  const page = readdirSync(assets).find(
+    (file) => file.endsWith('.js') && readFileSync(join(assets, file), 'utf8').includes('Objednať s povinnosťou platby'),
+  )!;
+  const source = readFileSync(join(assets, page), 'utf8');
+  const props = '{type:`button`,className:`button button--primary chk-continue`';
+  // An inline style, so no stylesheet's display can show it again.
+  const hidden = `{type:\`button\`,style:Number(localStorage.getItem(\`${BUCKET_KEY}\`))%2===1?{display:\`none\`}:void 0,className:\`button button--primary chk-continue\``;
+  const changed = source.replace(props, hidden);
+  expect(changed).not.toBe(source);
+  writeFileSync(join(assets, page), `${changed}\n/* e2e build ${++builds} ${process.pid} */\n`);
+  return dist;
+}
+
+/**
+ * One visit of the order step in a telemetry session of its own (the commerce guardrail counts
+ * sessions that showed it): contact details, then the order step; with `order`, the order placed by
+ * courier and bank transfer (the thank-you page) when the step shows its order button, as a shopper
+ * would; without, the step left as it is. Then the home page, so the page hide sends the visit.
+ * The shopper has a basket (withBasket); an order empties it. Answers whether an order was placed.
+ */
+export async function orderStepVisit(page: Page, order: boolean): Promise<boolean> {
+  await page.context().clearCookies({ name: TELEMETRY_SESSION_COOKIE });
+  await page.goto('/checkout/contact');
+  await fillContact(page, 'kanarik@example.sk');
+  await page.getByRole('button', { name: 'Pokračovať k doprave a platbe' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Doprava a platba' })).toBeVisible();
+  // The button comes with the step's heading, in the same render: shown or not, it is there now.
+  const button = page.locator('.chk-continue');
+  await expect(button).toBeAttached();
+  const placed = order && (await button.isVisible());
+  if (placed) {
+    await page.getByRole('radio', { name: /Kuriér/ }).check();
+    await page.getByRole('radio', { name: /Bankovým prevodom/ }).check();
+    await page.getByLabel(/Súhlasím s/).check();
+    await page.getByRole('button', { name: 'Objednať s povinnosťou platby' }).click();
+    await expect(page).toHaveURL(/\/checkout\/thankyou\/[A-Za-z0-9]{32}$/);
+  }
+  await page.goto('/');
+  return placed;
 }
 
 /** The operator account `npm start` creates on a new shop, its password in the data directory. */

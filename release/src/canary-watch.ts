@@ -7,7 +7,7 @@
  * - its shoppers' field p75 INP and LCP (canary-speed.ts), when a VitalsReader is given: a metric
  *   worse than the stable one by the margin and the floor, over enough samples each side, aborts it;
  * - more judges (`judges`, e.g. the commerce guardrails) each abort on their own regression and must
- *   be healthy for a promotion or a stage's advance;
+ *   be healthy for a promotion or a stage's advance, each for the areas it names (`areas`) or all;
  * - with CANARY_AUTO_PROMOTE_MS set, a canary that has run that long with enough page views, enough
  *   vitals samples and no regression is promoted;
  * - a staged canary (canary-stages.ts) whose every judge is healthy once its stage has lasted the
@@ -49,6 +49,8 @@ export type CanaryJudge = {
   name: string;
   /** What the operator console says is judged (Slovak), e.g. `nákupy (košík → objednávka)`. */
   label: string;
+  /** The areas whose canaries it judges (e.g. only the checkout); absent: every area. */
+  areas?: readonly AreaName[];
   judge(input: { area: AreaName; canary: string; stable: string | null; since: Date }): Promise<CanaryJudgeVerdict>;
 };
 
@@ -86,7 +88,7 @@ const MAX_AUTO_PROMOTE_MS = 30 * 24 * 60 * 60_000;
  * A strictly read setting: unset or empty gives the default; anything else must be a number in
  * range (an integer where asked), else the server refuses to start with this message.
  */
-function strictNumber(
+export function strictNumber(
   env: NodeJS.ProcessEnv,
   name: string,
   fallback: number,
@@ -219,7 +221,7 @@ export function startCanaryWatch(options: {
    * stack, one line), named in an abort for errors; absent or null: the abort names the figures only.
    */
   topError?: (area: AreaName, version: string, since: Date) => Promise<string | null>;
-  /** More judges (each aborts on its regression, each must be healthy to promote or advance). */
+  /** More judges (each aborts on its regression, each must be healthy to promote or advance; only for the areas it names). */
   judges?: readonly CanaryJudge[];
   /** Told of every abort, promotion and stage advance (metrics). */
   onOutcome?: (outcome: CanaryOutcome) => void;
@@ -270,10 +272,12 @@ export function startCanaryWatch(options: {
 
     // The judges beyond errors and speed (the commerce guardrails plug in here).
     const more = await Promise.all(
-      (options.judges ?? []).map(async (judge) => ({
-        judge,
-        ...(await judge.judge({ area, canary: canary.version, stable: stableVersion ?? null, since })),
-      })),
+      (options.judges ?? [])
+        .filter((judge) => !judge.areas || judge.areas.includes(area))
+        .map(async (judge) => ({
+          judge,
+          ...(await judge.judge({ area, canary: canary.version, stable: stableVersion ?? null, since })),
+        })),
     );
     const regressed = more.find((item) => item.verdict === 'regressed');
     if (regressed) {

@@ -230,4 +230,30 @@ describe('the canary watch and a staged canary', () => {
       reason: 'automatické zrušenie (nákupy): objednávky regressed',
     });
   });
+
+  it('asks a judge that names its areas about those areas’ canaries only', async () => {
+    const canary = (await release('other-area-judge', { kind: 'canary', share: 5, stages: [5, 25], stageMs: STAGE_MS })).version;
+    const health = () => [
+      { area: 'checkout', version: stable, views: 200, errors: 0 },
+      { area: 'checkout', version: canary, views: 40, errors: 0 },
+    ];
+    const asked: string[] = [];
+    const accountOnly: CanaryJudge = {
+      name: 'account-only',
+      label: 'len účet',
+      areas: ['account'],
+      judge: async (input) => {
+        asked.push(input.area);
+        return { verdict: 'regressed', figures: 'vždy zlé' };
+      },
+    };
+    const { watch } = watchWith(health, () => Date.now() + STAGE_MS, [accountOnly]);
+    try {
+      expect(await watch.check()).toEqual([]);
+    } finally {
+      watch.stop();
+    }
+    expect(asked).toEqual([]);
+    expect((await checkout())!).toMatchObject({ version: canary, share: 25 });
+  });
 });

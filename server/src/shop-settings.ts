@@ -7,6 +7,7 @@
 import { canaryPolicyFrom, PRIVATE_KEY_VARIABLES, type CanaryPolicy } from '@shop/release';
 import { readCheckoutConfig, readServerConfig, type ServerConfig } from './config.ts';
 import type { MailSettings } from './infra/checkout-options.ts';
+import { commercePolicyFrom, type CommercePolicy } from './domains/releases/commerce-judge.ts';
 
 export type ShopSettings = {
   /** Where and how this process serves (config.ts): host, ports, folders, role, standby, renderers, limits. */
@@ -23,6 +24,8 @@ export type ShopSettings = {
   invoiceDir: string;
   /** When the canary watch aborts or promotes a canary (CANARY_*). */
   canaryPolicy: Required<CanaryPolicy>;
+  /** When the commerce guardrail aborts a checkout canary (CANARY_MIN_ORDER_VISITS, CANARY_ORDER_DROP). */
+  commercePolicy: CommercePolicy;
   /**
    * The environment, for what is read where it is used: the secrets (with the data directory), the
    * release storage and the file store (S3_*), backups (BACKUP_*), the integrity watch (INTEGRITY_*).
@@ -53,6 +56,7 @@ export function readShopSettings(env: NodeJS.ProcessEnv): ShopSettings {
   const checkout = readCheckoutConfig(env, server);
   // Read before anything starts: a bad CANARY_* value refuses the start with its message.
   const canaryPolicy = canaryPolicyFrom(env);
+  const commercePolicy = commercePolicyFrom(env);
   if (!checkout.gatewayUrl) throw new StartRefused(NO_GATEWAY);
   return {
     server,
@@ -62,6 +66,7 @@ export function readShopSettings(env: NodeJS.ProcessEnv): ShopSettings {
     iban: checkout.iban,
     invoiceDir: checkout.invoiceDir,
     canaryPolicy,
+    commercePolicy,
     env,
   };
 }

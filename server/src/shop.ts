@@ -63,7 +63,7 @@ export async function buildShop(settings: ShopSettings, role: ServerRole): Promi
   });
   const { api, operatorOrigin } = servers;
   canarySeries(api.metrics, releases.book);
-  const canaries = canaryJobs({ db: database.db, releases, policy: settings.canaryPolicy });
+  const canaries = canaryJobs({ db: database.db, releases, policy: settings.canaryPolicy, commerce: settings.commercePolicy });
   const releaseWork = releaseJobs({
     releases,
     log: api.log,

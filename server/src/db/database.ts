@@ -60,7 +60,14 @@ import type {
 import type { ReleaseFloorTable, ReleaseMoveTable, ReleaseRegistryTable } from './release-registry.table.ts';
 import type { PickupPointTable } from './orders.table.ts';
 import type { CouponRedemptionTable, CouponTable, UserCouponTable } from './coupon.table.ts';
-import type { OrderItemTable, OrderTable, PaymentNotificationTable, PaymentTable, ShippingWeightBandTable } from './orders.table.ts';
+import type {
+  OrderItemTable,
+  OrderTable,
+  OrderVersionTable,
+  PaymentNotificationTable,
+  PaymentTable,
+  ShippingWeightBandTable,
+} from './orders.table.ts';
 
 export interface Database {
   categories: CategoryTable;
@@ -91,6 +98,7 @@ export interface Database {
   settings: SettingTable;
   orders: OrderTable;
   order_items: OrderItemTable;
+  order_versions: OrderVersionTable;
   payments: PaymentTable;
   payment_notifications: PaymentNotificationTable;
   shipping_weight_bands: ShippingWeightBandTable;

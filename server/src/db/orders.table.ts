@@ -38,6 +38,19 @@ export interface OrderTable {
   paid_at: string | null;
 }
 
+/**
+ * The version of a part (the checkout) the browser that placed an order was served, decided by the
+ * server at placement from the browser's canary bucket and the registry in force, never from the
+ * request's body; written in the order's transaction. What the canary watch's commerce guardrail counts.
+ */
+export interface OrderVersionTable {
+  order_id: number;
+  part: string;
+  version: string;
+  /** ISO UTC, the order's created_at. */
+  placed_at: string;
+}
+
 export interface OrderItemTable {
   item_id: Generated<number>;
   order_id: number;

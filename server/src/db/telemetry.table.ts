@@ -34,6 +34,8 @@ export interface ClientSessionTable {
   viewed: Generated<number>;
   /** 1: the session met an error in this version. */
   errored: Generated<number>;
+  /** 1: the session showed the checkout's order step in this version (the commerce guardrail's denominator). */
+  order_step: Generated<number>;
   /** The session's worst LCP and INP in this version (ms), null: none reported. */
   lcp: number | null;
   inp: number | null;

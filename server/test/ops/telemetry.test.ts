@@ -11,6 +11,7 @@ import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { clientHealth } from '../../src/domains/ops/telemetry/client-health.ts';
 import { countEvents, countsSince, minuteOf } from '../../src/domains/ops/telemetry/client-metrics.repository.ts';
 import { scrubMessage } from '../../src/domains/ops/telemetry/scrub.ts';
+import { orderStepSessions } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from '../helpers/test-api.ts';
 
 const BEACON_TYPE = 'text/plain;charset=UTF-8';
@@ -359,6 +360,27 @@ describe('GET /api/telemetry/summary (operator)', () => {
     const one = await summary('?minutes=1');
     expect(one.status).toBe(200);
     expect(one.body.data.since).toBe(minuteOf(new Date(Date.parse(one.body.data.since) + 1)));
+  });
+
+  it('notes the sessions that showed the checkout’s order step, each once, for the commerce guardrail', async () => {
+    const since = new Date(Date.now() - 1000);
+    // Three visits that reached the order step (one repeating its view), one that stopped at the basket,
+    // and one whose order-step route is another area's: only the checkout's own step counts.
+    for (let i = 0; i < 3; i += 1)
+      await beacon(api, {
+        events: [view('checkout', 'step-a', 'checkout-cart'), ...times(i + 1, () => view('checkout', 'step-a', 'checkout-order'))],
+      });
+    await beacon(api, { events: [view('checkout', 'step-a', 'checkout-cart')] });
+    await beacon(api, { events: [view('catalog', 'step-a', 'checkout-order')] });
+    expect(await orderStepSessions(api.db, 'step-a', since)).toBe(3);
+    expect(await orderStepSessions(api.db, 'step-b', since)).toBe(0);
+    expect(await orderStepSessions(api.db, 'step-a', new Date(Date.now() + 60_000))).toBe(0);
+    expect((await clientHealth(api.db, since)).find((h) => h.area === 'checkout' && h.version === 'step-a')).toEqual({
+      area: 'checkout',
+      version: 'step-a',
+      views: 4,
+      errors: 0,
+    });
   });
 
   it('clientHealth gives the server the same numbers as the summary', async () => {

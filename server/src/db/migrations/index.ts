@@ -42,6 +42,7 @@ import * as operatorSecondFactor from './2026-11-28T09-30-00Z_operator-second-fa
 import * as clientErrorGroups from './2026-11-28T10-40-00Z_client-error-groups.ts';
 import * as releasePreviews from './2026-11-28T11-00-00Z_release-previews.ts';
 import * as featureFlags from './2026-11-28T12-30-00Z_feature-flags.ts';
+import * as commerceGuardrails from './2026-11-28T14-00-00Z_commerce-guardrails.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T10-40-00Z_client-error-groups': clientErrorGroups,
   '2026-11-28T11-00-00Z_release-previews': releasePreviews,
   '2026-11-28T12-30-00Z_feature-flags': featureFlags,
+  '2026-11-28T14-00-00Z_commerce-guardrails': commerceGuardrails,
 };

@@ -3,7 +3,8 @@
  * runs background work) and their series in every server's metrics. A canary is judged on the
  * shoppers' telemetry: its client error rate, its field Web Vitals (per telemetry session, each its
  * worst value, as the error rate is), and, in an abort for errors, its most reported error group (its
- * stack mapped with the canary's source maps); a version it promotes is checked against its signed files.
+ * stack mapped with the canary's source maps); a checkout canary also on its orders per order-step
+ * visit (commerce-judge.ts). A version it promotes is checked against its signed files.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { startCanaryWatch, type AreaName, type CanaryJudge, type CanaryPolicy, type VersionHealth, type VitalsReader } from '@shop/release';
@@ -13,6 +14,7 @@ import { clientHealth } from '../ops/telemetry/client-health.ts';
 import { sessionVitals } from '../ops/telemetry/client-sessions.repository.ts';
 import { topClientError } from '../ops/telemetry/client-errors.repository.ts';
 import type { ShopReleases } from './shop-releases.ts';
+import { DEFAULT_COMMERCE_POLICY, orderPlacementJudge, type CommercePolicy } from './commerce-judge.ts';
 
 type CanaryInputs = {
   health: (since: Date) => Promise<VersionHealth[]>;
@@ -28,17 +30,17 @@ type CanaryInputs = {
 };
 
 /**
- * The judges beyond errors and speed that the watch asks (and /ops names): each aborts a canary on
- * its own regression and must be healthy before a canary is promoted or moves on to its next stage.
- * The commerce guardrails go here.
+ * The judges beyond errors and speed that the watch asks (and /ops names): each aborts a canary of
+ * the areas it judges on its own regression and must be healthy before such a canary is promoted or
+ * moves on to its next stage. The commerce guardrails: orders per order-step visit (checkout).
  */
-function moreJudges(_db: Db): CanaryJudge[] {
-  return [];
+function moreJudges(db: Db, commerce: CommercePolicy): CanaryJudge[] {
+  return [orderPlacementJudge(db, commerce)];
 }
 
-/** What the canary watch judges canaries on, as /ops names it. */
+/** What the canary watch judges canaries on, as /ops names it (the labels do not depend on the settings). */
 export function canaryJudged(db: Db): string[] {
-  return ['chybovosť (chyby v prehliadači)', 'rýchlosť (INP, LCP)', ...moreJudges(db).map((judge) => judge.label)];
+  return ['chybovosť (chyby v prehliadači)', 'rýchlosť (INP, LCP)', ...moreJudges(db, DEFAULT_COMMERCE_POLICY).map((judge) => judge.label)];
 }
 
 export type CanaryJobs = {
@@ -48,7 +50,13 @@ export type CanaryJobs = {
   description: string;
 };
 
-export function canaryJobs(options: { db: Db; releases: ShopReleases; policy: Required<CanaryPolicy> }): CanaryJobs {
+export function canaryJobs(options: {
+  db: Db;
+  releases: ShopReleases;
+  policy: Required<CanaryPolicy>;
+  /** The commerce guardrails' settings (CANARY_MIN_ORDER_VISITS, CANARY_ORDER_DROP). */
+  commerce: CommercePolicy;
+}): CanaryJobs {
   const { db, releases } = options;
   const inputs: CanaryInputs = {
     health: (since) => clientHealth(db, since),
@@ -57,7 +65,7 @@ export function canaryJobs(options: { db: Db; releases: ShopReleases; policy: Re
     vitals: sessionVitals(db),
     book: releases.book,
     topError: (area, version, since) => topClientError(db, area, version, since),
-    judges: moreJudges(db),
+    judges: moreJudges(db, options.commerce),
   };
   return {
     start(log) {

@@ -64,6 +64,11 @@ async function readState(db: DbOrTrx): Promise<Registry | null> {
   return { ...(JSON.parse(row.state) as Registry), revision: String(row.revision), updatedAt: row.updated_at };
 }
 
+/** The registry in force as the database holds it now (inside the caller's transaction when given one); null before the first release. */
+export async function registryInForce(db: DbOrTrx): Promise<Registry | null> {
+  return readState(db);
+}
+
 /** The floors in force (not lifted), of one part or of all. */
 export async function activeFloors(db: DbOrTrx, part?: string): Promise<Floor[]> {
   let query = db.selectFrom('release_floors').selectAll().where('lifted_at', 'is', null);

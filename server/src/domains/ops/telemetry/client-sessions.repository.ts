@@ -1,7 +1,8 @@
 /**
  * The client_sessions table: per telemetry session and part version, whether the session showed a
- * page of it, met an error in it, and its worst LCP and INP. What the canary watch judges is read
- * from here (client-health.ts, sessionVitals): a session counts once, whatever it sends.
+ * page of it, showed the checkout's order step, met an error in it, and its worst LCP and INP. What
+ * the canary watch judges is read from here (client-health.ts, sessionVitals, orderStepSessions): a
+ * session counts once, whatever it sends.
  */
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import type { Db } from '../../../db/database.ts';
@@ -11,16 +12,32 @@ export const SESSION_ROWS_KEPT_MS = 7 * 24 * 60 * 60_000;
 /** The most sessions a version's p75 is read over (the latest). */
 const VITALS_READ = 20_000;
 
-type SessionRow = { part: string; version: string; viewed: number; errored: number; lcp: number | null; inp: number | null };
+/**
+ * The checkout's order step (/checkout/order) as a page view names it: the route's name the checkout
+ * area declares for it (mf-checkout/vite.config.ts). The commerce guardrail's denominator.
+ */
+export const ORDER_STEP = { part: 'checkout', route: 'checkout-order' } as const;
+
+type SessionRow = {
+  part: string;
+  version: string;
+  viewed: number;
+  order_step: number;
+  errored: number;
+  lcp: number | null;
+  inp: number | null;
+};
 
 /** A batch folded per part version: seen, erred, and the worst LCP and INP (whole ms). */
 export function sessionRows(events: readonly TelemetryEvent[]): SessionRow[] {
   const rows = new Map<string, SessionRow>();
   for (const event of events) {
     const id = `${event.area}\u0000${event.version}`;
-    const row = rows.get(id) ?? { part: event.area, version: event.version, viewed: 0, errored: 0, lcp: null, inp: null };
-    if (event.type === 'view') row.viewed = 1;
-    else if (event.type === 'error') row.errored = 1;
+    const row = rows.get(id) ?? { part: event.area, version: event.version, viewed: 0, order_step: 0, errored: 0, lcp: null, inp: null };
+    if (event.type === 'view') {
+      row.viewed = 1;
+      if (event.area === ORDER_STEP.part && event.route === ORDER_STEP.route) row.order_step = 1;
+    } else if (event.type === 'error') row.errored = 1;
     else if ((event.metric === 'lcp' || event.metric === 'inp') && event.value !== undefined) {
       const value = Math.round(event.value);
       row[event.metric] = Math.max(row[event.metric] ?? value, value);
@@ -42,7 +59,7 @@ export async function recordSession(db: Db, session: string, events: readonly Te
     .onConflict((oc) =>
       oc.columns(['session', 'part', 'version']).doUpdateSet((eb) => {
         // The larger of the kept and the new value, written the same on both engines (no max/greatest).
-        const raised = (column: 'viewed' | 'errored') =>
+        const raised = (column: 'viewed' | 'order_step' | 'errored') =>
           eb
             .case()
             .when(eb.ref(`excluded.${column}`), '>', eb.ref(`client_sessions.${column}`))
@@ -63,6 +80,7 @@ export async function recordSession(db: Db, session: string, events: readonly Te
         return {
           last_seen: eb.ref('excluded.last_seen'),
           viewed: raised('viewed'),
+          order_step: raised('order_step'),
           errored: raised('errored'),
           lcp: worst('lcp'),
           inp: worst('inp'),
@@ -83,6 +101,20 @@ export async function sessionCountsSince(db: Db, since: Date) {
     .execute();
   // PostgreSQL's sum of integers is a bigint, which the driver hands over as text.
   return rows.map((row) => ({ area: row.part, version: row.version, views: Number(row.views), errors: Number(row.errors) }));
+}
+
+/** The sessions seen since `since` that showed the checkout's order step in this version of it. */
+export async function orderStepSessions(db: Db, version: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('client_sessions')
+    .select((eb) => eb.fn.countAll<number | string>().as('sessions'))
+    .where('part', '=', ORDER_STEP.part)
+    .where('version', '=', version)
+    .where('last_seen', '>=', since.toISOString())
+    .where('order_step', '=', 1)
+    .executeTakeFirst();
+  // PostgreSQL's count is a bigint, which the driver hands over as text.
+  return Number(row?.sessions ?? 0);
 }
 
 /** The 75th percentile of the sessions' worst values (nearest rank), and how many sessions reported one. */

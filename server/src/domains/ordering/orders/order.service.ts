@@ -1,7 +1,8 @@
 /**
  * Placing an order: one call with an idempotency key; the server prices the basket
  * from the database, checks and reserves stock, records the coupon's redemption and stores the
- * order in one transaction. A second request with the same key answers the same order.
+ * order with the checkout version its browser was served, in one transaction. A second request
+ * with the same key answers the same order.
  * Also paying an order again by card. Reading and locking an order and the order as the shopper
  * sees it are in order-core/, below payments and documents, which use them too.
  */
@@ -22,6 +23,7 @@ import { lockOrder, ORDER_NOT_FOUND, orderByKey } from '../order-core/order-acce
 import { canRetryPayment } from '../order-core/order-detail.ts';
 import { pickupPointByCode } from '../pickup-points/pickup-points.repository.ts';
 import { methodSwitchesNow, paymentSwitchedOff, PICKUP_POINT_SHIPPING, shippingSwitchedOff } from '../checkout/method-switches.ts';
+import { recordOrderVersions } from '../../releases/order-versions.repository.ts';
 
 export const ORDER_MESSAGES = {
   terms: 'Pred odoslaním objednávky potvrďte súhlas s obchodnými podmienkami a reklamačným poriadkom.',
@@ -109,7 +111,7 @@ export class OrderService {
     body: PlaceOrderBody,
     userId: number | null,
     initialStatus: (paymentCode: string) => OrderPaymentStatus,
-    /** The browser's canary bucket: the checkout's switches are decided for it as its page did. */
+    /** The browser's canary bucket: the checkout's switches and version are decided for it as its page did. */
     bucket: number | null = null,
   ): Promise<PlaceResult> {
     const db = this.db;
@@ -192,6 +194,8 @@ export class OrderService {
           created_at: now,
           paid_at: q.amountDue === 0 ? now : null,
         });
+        // The checkout version this browser was served, decided here from its bucket (never the body): what a canary is judged on.
+        await recordOrderVersions(trx, { orderId, placedAt: now, bucket });
         const orderNumber = `${now.slice(0, 4)}${String(orderId).padStart(6, '0')}`;
         const stored = await orders.setNumber(orderId, orderNumber);
 

@@ -1,0 +1,226 @@
+/**
+ * The canary watch's commerce guardrail for the checkout (domains/releases/commerce-judge.ts), on
+ * the registry in force (the shop's database; SQLite, and PostgreSQL with DATABASE_URL):
+ * - an order records the checkout version its browser was served, decided by the server from the
+ *   browser's canary bucket cookie and the registry, in the order's transaction; a field in the
+ *   body naming another version changes nothing;
+ * - the judge compares orders per order-step visit (telemetry sessions that showed /checkout/order)
+ *   of the canary against the stable version: too few visits, no verdict (a staged canary is not
+ *   moved on); a halved rate, an abort by the real watch naming both figures in the history; equal
+ *   rates, healthy (the stage moves on).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishCanary, startCanaryWatch, type CanaryPolicy, type DeployMode, type VersionHealth } from '@shop/release';
+import type { TelemetryEvent } from '@shop/shared-kernel/contract';
+import { randomString } from '@shop/shared-kernel/rules';
+import { recordSession } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
+import { orderPlacementJudge, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
+import type { TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
+import { courierOrder } from '../helpers/checkout-contact.ts';
+import { signedShop } from '../helpers/signed-shop.ts';
+import { stockedLightVariants } from '../helpers/stocked-variants.ts';
+import type { TestApi } from '../helpers/test-api.ts';
+
+const shop = signedShop({ registryInDatabase: true });
+const { storage, release, inForce } = shop;
+let api: TestApi;
+let book: TrustedRegistry;
+let variantId = 0;
+/** A variant with one piece left: an order of two is refused after the order's row was written. */
+let lastPieceId = 0;
+
+beforeAll(async () => {
+  ({ api, book } = await shop.start());
+  [variantId, lastPieceId] = (await stockedLightVariants(api.db, 2)) as [number, number];
+  await api.db.updateTable('variants').set({ v_stock: 1 }).where('v_id', '=', lastPieceId).execute();
+});
+afterAll(async () => shop.stop());
+
+const SHARE = 50;
+/** Buckets on each side of the canary's share. */
+const CANARY_BUCKET = 10;
+const STABLE_BUCKET = 90;
+const COMMERCE: CommercePolicy = { minOrderVisits: 8, orderDrop: 0.3 };
+const STAGE_MS = 60_000;
+const policy: CanaryPolicy = { minViews: 10, margin: 0.05, intervalMs: 3_600_000 };
+const ramp: DeployMode = { kind: 'canary', share: SHARE, stages: [SHARE, 75], stageMs: STAGE_MS, autoPromote: false };
+
+/** Places an order from a browser of that bucket (its canary cookie, or the cookie's raw value; null: a browser without one); answers the versions recorded for it. */
+async function placeOrder(bucket: number | string | null, extra: Record<string, unknown> = {}) {
+  const placed = await api.request('POST', '/api/orders', {
+    json: { ...courierOrder(variantId), ...extra },
+    ...(bucket === null ? {} : { headers: { cookie: `shop_canary=${bucket}` } }),
+  });
+  expect(placed.status, placed.text).toBe(201);
+  const order = await api.db
+    .selectFrom('orders')
+    .select('order_id')
+    .where('order_token', '=', placed.body.data.order.token)
+    .executeTakeFirstOrThrow();
+  const recorded = await api.db.selectFrom('order_versions').selectAll().where('order_id', '=', order.order_id).execute();
+  return recorded.map((row) => [row.part, row.version]);
+}
+
+/** `count` telemetry sessions, each showing the checkout's order step of `version` (as POST /api/telemetry records them). */
+async function orderStepVisits(version: string, count: number) {
+  const events: TelemetryEvent[] = [
+    { type: 'view', area: 'checkout', version, route: 'checkout-cart' },
+    { type: 'view', area: 'checkout', version, route: 'checkout-order' },
+    // A page repeating its report counts once.
+    { type: 'view', area: 'checkout', version, route: 'checkout-order' },
+  ];
+  for (let i = 0; i < count; i += 1) await recordSession(api.db, randomString(22), events, new Date());
+}
+
+/** `orders` orders from browsers on the canary's side (`canary`) or the stable one's. */
+async function orders(side: 'canary' | 'stable', count: number) {
+  for (let i = 0; i < count; i += 1) await placeOrder(side === 'canary' ? CANARY_BUCKET : STABLE_BUCKET);
+}
+
+/** A watch as a server runs it, its error rates healthy, with the commerce judge over the shop's database. */
+function watch(stable: string, canary: string) {
+  const health = (): VersionHealth[] => [
+    { area: 'checkout', version: stable, views: 100, errors: 0 },
+    { area: 'checkout', version: canary, views: 100, errors: 0 },
+  ];
+  const errors: object[] = [];
+  const started = startCanaryWatch({
+    storage,
+    book,
+    health: async () => health(),
+    policy,
+    judges: [orderPlacementJudge(api.db, COMMERCE)],
+    now: () => Date.now() + STAGE_MS,
+    log: { warn: () => undefined, error: (object) => errors.push(object) },
+  });
+  return { ...started, errors };
+}
+
+const canaryNow = async () => (await book.read()).canaries?.checkout;
+const abortCanary = () => finishCanary({ storage, book, area: 'checkout', outcome: 'abort', provenance: { who: 'test' } });
+
+describe('an order’s checkout version', () => {
+  it('is the one the server served its browser: the canary under the share, else the stable one; never the body’s', async () => {
+    const stable = await inForce();
+    expect(await placeOrder(CANARY_BUCKET)).toEqual([['checkout', stable]]);
+    const canary = (await release('attribution', { mode: { kind: 'canary', share: SHARE } })).version;
+    try {
+      expect(await placeOrder(CANARY_BUCKET)).toEqual([['checkout', canary]]);
+      expect(await placeOrder(STABLE_BUCKET)).toEqual([['checkout', stable]]);
+      // No bucket yet, or one no browser of the shop has: served the version in force.
+      expect(await placeOrder(null)).toEqual([['checkout', stable]]);
+      expect(await placeOrder('7x')).toEqual([['checkout', stable]]);
+      // A body naming a version (or a bucket) is not heard.
+      expect(await placeOrder(STABLE_BUCKET, { checkoutVersion: canary, version: canary, bucket: CANARY_BUCKET })).toEqual([
+        ['checkout', stable],
+      ]);
+      expect(await placeOrder(CANARY_BUCKET, { checkoutVersion: stable, version: stable, bucket: STABLE_BUCKET })).toEqual([
+        ['checkout', canary],
+      ]);
+    } finally {
+      await abortCanary();
+    }
+  });
+
+  it('is recorded with its order only: an order refused for its stock records none', async () => {
+    const recorded = async () =>
+      Number(
+        (
+          await api.db
+            .selectFrom('order_versions')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await recorded();
+    const refused = await api.request('POST', '/api/orders', {
+      json: courierOrder(lastPieceId, 2),
+      headers: { cookie: `shop_canary=${CANARY_BUCKET}` },
+    });
+    expect(refused.status, refused.text).toBe(409);
+    expect(await recorded()).toBe(before);
+  });
+});
+
+describe('the commerce guardrail on a checkout canary', () => {
+  it('gives no verdict on too few order-step visits: a staged canary is not moved on', async () => {
+    const stable = await inForce();
+    const canary = (await release('few-visits', { mode: ramp })).version;
+    const since = new Date((await canaryNow())!.since);
+    try {
+      await orderStepVisits(canary, COMMERCE.minOrderVisits - 1);
+      await orderStepVisits(stable, COMMERCE.minOrderVisits);
+      await orders('stable', 2);
+      const judge = orderPlacementJudge(api.db, COMMERCE);
+      const verdict = await judge.judge({ area: 'checkout', canary, stable, since });
+      expect(verdict).toEqual({
+        verdict: 'unknown',
+        figures:
+          'objednávky na návštevu kroku objednávky: málo údajov (kanárik 0/7 (0 %), stabilná 2/8 (25 %); treba aspoň 8 návštev na každej strane)',
+      });
+      const watcher = watch(stable, canary);
+      try {
+        expect(await watcher.check()).toEqual([]);
+      } finally {
+        watcher.stop();
+      }
+      expect(watcher.errors).toEqual([]);
+      expect(await canaryNow()).toMatchObject({ version: canary, share: SHARE, stages: { index: 0 } });
+    } finally {
+      await abortCanary();
+    }
+  });
+
+  it('aborts a canary whose orders per visit halved, the history naming both figures', async () => {
+    const stable = await inForce();
+    const canary = (await release('halved', { mode: ramp })).version;
+    await orderStepVisits(canary, 8);
+    await orderStepVisits(stable, 8);
+    await orders('canary', 4);
+    await orders('stable', 8);
+    const watcher = watch(stable, canary);
+    try {
+      expect(await watcher.check()).toEqual(['checkout']);
+    } finally {
+      watcher.stop();
+    }
+    expect(watcher.errors).toEqual([]);
+    expect(await canaryNow()).toBeUndefined();
+    expect(await inForce()).toBe(stable);
+    const last = (await book.history()).at(-1)!;
+    expect(last).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
+    expect(last.reason).toBe(
+      'automatické zrušenie (objednávky na návštevu kroku objednávky (pokladňa)): objednávky na návštevu kroku objednávky: kanárik 4/8 (50 %), stabilná 8/8 (100 %); menej o 50 %, povolený pokles 30 %',
+    );
+  });
+
+  it('holds a canary whose orders per visit equal the stable one’s: healthy, the stage moves on', async () => {
+    const stable = await inForce();
+    const canary = (await release('equal', { mode: ramp })).version;
+    const since = new Date((await canaryNow())!.since);
+    try {
+      await orderStepVisits(canary, 8);
+      await orderStepVisits(stable, 8);
+      await orders('canary', 4);
+      await orders('stable', 4);
+      const verdict = await orderPlacementJudge(api.db, COMMERCE).judge({ area: 'checkout', canary, stable, since });
+      expect(verdict).toEqual({
+        verdict: 'healthy',
+        figures: 'objednávky na návštevu kroku objednávky: kanárik 4/8 (50 %), stabilná 4/8 (50 %); povolený pokles 30 %',
+      });
+      const watcher = watch(stable, canary);
+      try {
+        expect(await watcher.check()).toEqual([]);
+      } finally {
+        watcher.stop();
+      }
+      expect(watcher.errors).toEqual([]);
+      expect(await canaryNow()).toMatchObject({ version: canary, share: 75, stages: { index: 1 } });
+      const advance = (await book.history()).at(-1)!;
+      expect(advance).toMatchObject({ action: 'advance', to: canary });
+      expect(advance.reason).toContain('objednávky na návštevu kroku objednávky: kanárik 4/8 (50 %), stabilná 4/8 (50 %)');
+    } finally {
+      await abortCanary();
+    }
+  });
+});
