@@ -118,18 +118,22 @@ test("a page's HTML paints on its own: styles inline, and the scripts asked for 
   }
 });
 
-test("the basket's lines arrive below its server-rendered frame: nothing on the page moves", async ({ page, request }) => {
-  const variants = await findVariants(request, 2);
-  await fillBasket(
-    page,
-    request,
-    variants.map((variant) => ({ v_id: variant.v_id, amount: 1 })),
-  );
-  const shifts = await recordLayoutShifts(page);
-  // A phone: the summary under the lines, its amounts in a narrow column.
-  await page.setViewportSize({ width: 412, height: 823 });
-  await page.goto('/checkout/cart');
-  await expect(page.getByTestId('basket-line')).toHaveCount(2);
-  await expect(page.getByTestId('shipping-estimate')).not.toHaveText('—');
-  expect(await shifts()).toEqual([]);
+test.describe('on a phone', () => {
+  // The summary under the lines, its amounts in a narrow column; the page opens at this size (no
+  // resize while a page loads, which no phone does).
+  test.use({ viewport: { width: 412, height: 823 } });
+
+  test("the basket's lines arrive below its server-rendered frame: nothing on the page moves", async ({ page, request }) => {
+    const variants = await findVariants(request, 2);
+    await fillBasket(
+      page,
+      request,
+      variants.map((variant) => ({ v_id: variant.v_id, amount: 1 })),
+    );
+    const shifts = await recordLayoutShifts(page);
+    await page.goto('/checkout/cart');
+    await expect(page.getByTestId('basket-line')).toHaveCount(2);
+    await expect(page.getByTestId('shipping-estimate')).not.toHaveText('—');
+    expect(await shifts()).toEqual([]);
+  });
 });
