@@ -117,18 +117,16 @@ if (installed.ok) {
   await stage('API tests on SQLite', (failedTests) =>
     vitest('@shop/server', 'api-sqlite', { env: { ...process.env, DATABASE_URL: '' }, failedTests }),
   );
-  /** The API tests on PostgreSQL: on the second lane beside the end-to-end tests, or here when nothing was built. */
-  const apiOnPostgres = async (output = {}) => {
-    const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
-    if (!postgres.ok) return notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
+  const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
+  if (postgres.ok) {
     try {
       await stage('API tests on PostgreSQL', (failedTests) =>
-        vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests, ...output }),
+        vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests }),
       );
     } finally {
       await postgres.value.stop();
     }
-  };
+  } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
   const built = await stage('Building every part', () => buildAll());
   const browserTitle = 'End-to-end tests in Chromium';
   const clusterTitles = [
@@ -141,22 +139,19 @@ if (installed.ok) {
   const clusterE2eTitle = 'End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)';
   if (!built.ok) {
     for (const title of [browserTitle, ...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
-    await apiOnPostgres();
   } else {
     /**
      * Two lanes side by side, each its own servers, ports and data: the end-to-end tests on one
-     * server, and the API tests on PostgreSQL followed by the cluster's (its vitest files, then the
-     * end-to-end tests through nginx). The end-to-end tests spend much of their time waiting on
-     * browsers, timers and servers, and are the longest chain of all: the second lane fills that
-     * time rather than waiting for its turn. The second lane's output goes to a file, printed after
-     * both end, so the two never interleave.
+     * server, and the cluster's (its vitest files, then the end-to-end tests through nginx). Both
+     * spend most of their time waiting on browsers, timers and servers, so together they take little
+     * more than the longer one alone. The cluster lane's output goes to a file, printed after both
+     * end, so the two never interleave.
      */
-    const laneLog = join(reports, 'second-lane.log');
+    const laneLog = join(reports, 'cluster-lane.log');
     const out = openSync(laneLog, 'w');
     const quiet = { stdio: ['ignore', out, out] };
     const browserLane = stage(browserTitle, (failedTests) => playwright('test', 'e2e', { failedTests }));
     const clusterLane = (async () => {
-      await apiOnPostgres(quiet);
       // Separate processes from the built server, as `npm run start:cluster` runs them (server/test-cluster/global-setup.mjs
       // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
       for (const [origin, title] of clusterTitles) {
@@ -177,7 +172,7 @@ if (installed.ok) {
     })();
     await Promise.all([browserLane, clusterLane]);
     closeSync(out);
-    log(`The second lane's output (${laneLog}):`);
+    log(`The cluster lane's output (${laneLog}):`);
     process.stdout.write(readFileSync(laneLog, 'utf8'));
   }
 }
