@@ -14,13 +14,17 @@ export const EDGE_LIMITS = {
   headerBuffers: '4 64k',
   /** The API's JSON body limit (api/src/app.ts, bodyLimit). */
   body: 262_144,
-  /** Paths whose limit differs: a release upload (UPLOAD_BODY_LIMIT), telemetry batches and policy reports, the consent form (4 KB). */
+  /** The shop's paths whose limit differs: telemetry batches and policy reports, the consent form (4 KB). */
   bodies: [
-    { location: '~ ^/api/ops/releases/[^/]+/upload$', bytes: 17_039_360 },
     { location: '= /api/telemetry', bytes: 16_384 },
     { location: '= /api/csp-report', bytes: 16_384 },
     { location: '= /consent', bytes: 4_096 },
   ],
+  /**
+   * A release upload (UPLOAD_BODY_LIMIT), on the operator origin only: the shop's origin serves no
+   * operator call, so there the path has the API's limit like any other.
+   */
+  upload: { location: '~ ^/api/ops/releases/[^/]+/upload$', bytes: 17_039_360 },
   /** A complaint form is read part by part, its photos' limits checked as they arrive, so its refusals drain the body: room for 5 photos of 5 MB. */
   complaintForm: { location: '= /api/account/complaints', bytes: 32 * 1024 * 1024 },
 };

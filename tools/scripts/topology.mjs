@@ -188,8 +188,8 @@ server {
   listen 127.0.0.1:${opsPort};
 ${proxied}
 ${indent(edgeErrorServer())}
-  location ~ ^/api/ops/releases/[^/]+/upload$ {
-    client_max_body_size ${EDGE_LIMITS.bodies.find((body) => body.location.includes('/upload')).bytes};
+  location ${EDGE_LIMITS.upload.location} {
+    client_max_body_size ${EDGE_LIMITS.upload.bytes};
     proxy_pass http://shop_ops;
   }
   location / {
