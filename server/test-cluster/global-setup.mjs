@@ -73,6 +73,8 @@ export default async function setup(project) {
     output: (line) => lines.push(line),
   });
   const { shop } = cluster;
+  // nginx's logs, for failure-log.mjs (read before the teardown removes its directory).
+  globalThis.shopClusterNginxDir = shop.nginxDir;
   // An operator with a second factor, signed in on the operator origin through nginx (the races move orders with it).
   const operator = { name: 'klaster-dispecer', password: 'heslo-dispečera-klastra' };
   const created = spawnSync(process.execPath, ['dist/release/credentials-cli.js', 'operator-create', operator.name], {
