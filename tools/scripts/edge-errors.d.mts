@@ -3,6 +3,7 @@ export declare const EDGE_LIMITS: {
   headerBuffers: string;
   body: number;
   bodies: { location: string; bytes: number }[];
+  upload: { location: string; bytes: number };
   complaintForm: { location: string; bytes: number };
 };
 export declare const EDGE_SECURITY_HEADERS: Record<string, string>;
