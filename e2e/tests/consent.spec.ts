@@ -14,6 +14,10 @@ async function consentCommands(page: Page): Promise<ConsentCommand[]> {
   );
 }
 
+/**
+ * The browser's consent cookies. A page's `document.cookie` reaches the browser's cookie store a
+ * moment after the click that wrote it: read them with `expect.poll`.
+ */
 async function consentCookies(page: Page) {
   const cookies = await page.context().cookies();
   return Object.fromEntries(cookies.filter((c) => c.name.startsWith('cookie_')).map((c) => [c.name, c.value]));
@@ -42,7 +46,7 @@ test('accept all stores all three choices, adds the tag manager and grants every
 
   await notice.getByRole('button', { name: 'Prijať všetko' }).click();
   await expect(notice).toBeHidden();
-  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'true' });
+  await expect.poll(() => consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'true' });
   await expect(tagManager(page)).toHaveCount(1);
   expect((await consentCommands(page)).at(-1)).toEqual([
     'consent',
@@ -65,7 +69,7 @@ test('reject all is as prominent as accept all, stores required only and adds no
   expect(Math.abs(a!.height - r!.height)).toBeLessThan(2);
 
   await reject.click();
-  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'false' });
+  await expect.poll(() => consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'false' });
   await expect(tagManager(page)).toHaveCount(0);
   expect((await consentCommands(page)).at(-1)).toEqual([
     'consent',
@@ -83,7 +87,7 @@ test('detailed settings keep technical cookies on, save unset values as false, a
   await expect(technical).toBeDisabled();
   await notice.getByRole('checkbox', { name: /Analytické cookies/ }).check();
   await notice.getByRole('button', { name: 'Uložiť výber' }).click();
-  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'false' });
+  await expect.poll(() => consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'true', cookie_ads: 'false' });
   await expect(tagManager(page)).toHaveCount(1);
   expect((await consentCommands(page)).at(-1)).toEqual([
     'consent',
@@ -96,7 +100,7 @@ test('detailed settings keep technical cookies on, save unset values as false, a
   await notice.getByRole('checkbox', { name: /Analytické cookies/ }).uncheck();
   await notice.getByRole('checkbox', { name: /Reklamné cookies/ }).check();
   await notice.getByRole('button', { name: 'Uložiť výber' }).click();
-  expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'true' });
+  await expect.poll(() => consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'true' });
 });
 
 test('the privacy page shows the notice plain in the page, and generate and pdf show none', async ({ page }) => {
@@ -192,6 +196,6 @@ test.describe('without JavaScript', () => {
     expect(await notice.evaluate((element) => getComputedStyle(element).position)).toBe('static');
     await notice.getByRole('button', { name: 'Odmietnuť všetko' }).click();
     await expect(page).toHaveURL(/\/c\/tehly\?page=2$/);
-    expect(await consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'false' });
+    await expect.poll(() => consentCookies(page)).toEqual({ cookie_required: 'true', cookie_ga: 'false', cookie_ads: 'false' });
   });
 });
