@@ -96,6 +96,17 @@ function watch(stable: string, canary: string) {
   return { ...started, errors };
 }
 
+/** One check of such a watch, as one server's timer runs it: the areas it aborted; it logs no error. */
+async function checkOnce(stable: string, canary: string): Promise<string[]> {
+  const watcher = watch(stable, canary);
+  try {
+    return await watcher.check();
+  } finally {
+    watcher.stop();
+    expect(watcher.errors).toEqual([]);
+  }
+}
+
 const canaryNow = async () => (await book.read()).canaries?.checkout;
 const abortCanary = () => finishCanary({ storage, book, area: 'checkout', outcome: 'abort', provenance: { who: 'test' } });
 
@@ -158,13 +169,7 @@ describe('the commerce guardrail on a checkout canary', () => {
         figures:
           'objednávky na návštevu kroku objednávky: málo údajov (kanárik 0/7 (0 %), stabilná 2/8 (25 %); treba aspoň 8 návštev na každej strane)',
       });
-      const watcher = watch(stable, canary);
-      try {
-        expect(await watcher.check()).toEqual([]);
-      } finally {
-        watcher.stop();
-      }
-      expect(watcher.errors).toEqual([]);
+      expect(await checkOnce(stable, canary)).toEqual([]);
       expect(await canaryNow()).toMatchObject({ version: canary, share: SHARE, stages: { index: 0 } });
     } finally {
       await abortCanary();
@@ -178,13 +183,7 @@ describe('the commerce guardrail on a checkout canary', () => {
     await orderStepVisits(stable, 8);
     await orders('canary', 4);
     await orders('stable', 8);
-    const watcher = watch(stable, canary);
-    try {
-      expect(await watcher.check()).toEqual(['checkout']);
-    } finally {
-      watcher.stop();
-    }
-    expect(watcher.errors).toEqual([]);
+    expect(await checkOnce(stable, canary)).toEqual(['checkout']);
     expect(await canaryNow()).toBeUndefined();
     expect(await inForce()).toBe(stable);
     const last = (await book.history()).at(-1)!;
@@ -208,13 +207,7 @@ describe('the commerce guardrail on a checkout canary', () => {
         verdict: 'healthy',
         figures: 'objednávky na návštevu kroku objednávky: kanárik 4/8 (50 %), stabilná 4/8 (50 %); povolený pokles 30 %',
       });
-      const watcher = watch(stable, canary);
-      try {
-        expect(await watcher.check()).toEqual([]);
-      } finally {
-        watcher.stop();
-      }
-      expect(watcher.errors).toEqual([]);
+      expect(await checkOnce(stable, canary)).toEqual([]);
       expect(await canaryNow()).toMatchObject({ version: canary, share: 75, stages: { index: 1 } });
       const advance = (await book.history()).at(-1)!;
       expect(advance).toMatchObject({ action: 'advance', to: canary });
