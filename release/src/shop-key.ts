@@ -7,7 +7,8 @@
  * only ever verify with the public keys there. A team's key is made with its release credential
  * (`npm run credentials -- create`) and given to its CI as RELEASE_SIGNING_KEY (PEM text).
  */
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { generateSigningKey, readSigningKey, type SigningKey } from './signing.ts';
@@ -73,15 +74,19 @@ export async function ensureOwnerKey(
   const old = await readFile(legacy, 'utf8').catch(() => null);
   const pem = old?.trim() ? old : generateSigningKey().privateKeyPem;
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  // 'wx': two owners' commands at once keep the first one's key.
-  const written = await writeFile(file, pem, { mode: 0o600, flag: 'wx' }).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-      return false;
-    },
-  );
-  await chmod(file, 0o600);
+  // Written whole beside it, then linked in: a link never replaces a file, so of two owners'
+  // commands at once the first one's key stays, and neither ever reads a half-written file.
+  const draft = `${file}.${randomUUID()}.tmp`;
+  await writeFile(draft, pem, { mode: 0o600, flag: 'wx' });
+  const written = await link(draft, file)
+    .then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+        return false;
+      },
+    )
+    .finally(() => rm(draft, { force: true }));
   if (written && old?.trim()) await rm(legacy, { force: true });
   return {
     key: readSigningKey(await readFile(file, 'utf8')),
