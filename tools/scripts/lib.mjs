@@ -92,17 +92,29 @@ export const workspaceFolders = () =>
     .filter(isPackage)
     .sort();
 
+/** The two programs `npm test` checks: every package is in one (typecheckAll checks it is). */
+const PROGRAMS = ['tsconfig.browser.json', 'tsconfig.node.json'];
+
+/** A tsconfig's `include` list (the files allow comments). */
+const includesOf = (file) => JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')).include ?? [];
+
 /**
- * Every package's typecheck. The browser parts and the console share their options and the kernel
- * they import, so they are one program (tsconfig.browser.json: the kernel checked once, not six
- * times); the other packages run their own `typecheck` beside it.
+ * Every package's typecheck as two programs side by side: the browser parts, the console and the
+ * kernel (tsconfig.browser.json), and everything that runs on Node (tsconfig.node.json), so that
+ * the kernel and the release tool are checked once, not in every program that imports them. A
+ * package whose own tsconfig includes a folder neither program includes fails here, so a new package
+ * is never left unchecked.
  */
 export function typecheckAll() {
-  const browser = [...browserParts(), 'server/console'];
-  return Promise.all([
-    run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.browser.json']),
-    pnpmRun(['-r', '--workspace-concurrency=2', ...browser.flatMap((dir) => ['--filter', `!./${dir}`]), 'typecheck']),
-  ]);
+  const checked = PROGRAMS.flatMap((program) => includesOf(join(root, program)));
+  const missed = workspaceFolders()
+    .filter((dir) => existsSync(join(root, dir, 'tsconfig.json')))
+    .flatMap((dir) => includesOf(join(root, dir, 'tsconfig.json')).map((include) => `${dir}/${include}`))
+    .filter((path) => !checked.includes(path));
+  if (missed.length > 0) {
+    return Promise.reject(new Error(`Not in ${PROGRAMS.join(' or ')}: ${missed.join(', ')}`));
+  }
+  return Promise.all(PROGRAMS.map((program) => run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', program])));
 }
 
 /** The browser parts (a Vite build at the root: `mf-*` and `shell`): the areas, then the shell. */
