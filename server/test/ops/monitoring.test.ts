@@ -110,6 +110,7 @@ beforeAll(async () => {
           { area: 'checkout', who: 'canary-watch', reason: 'automatic abort: p75 INP 612 ms against 140 ms for the stable version' },
           { area: 'catalog', who: 'ops', reason: 'zlý obrázok' },
         ],
+        advances: [{ area: 'checkout' }, { area: 'checkout' }],
       })),
   });
   const res = await api.metrics();
@@ -203,6 +204,8 @@ describe('the metrics read at scrape', () => {
     expect(res.text).toContain('shop_canary_aborts_total{area="checkout",reason="inp"} 1');
     expect(res.text).toContain('shop_canary_aborts_total{area="catalog",reason="operator"} 1');
     expect(res.text).toContain('shop_canary_aborts_total{area="catalog",reason="lcp"} 0');
+    expect(res.text).toContain('shop_canary_stage_advances_total{area="checkout"} 2');
+    expect(res.text).toContain('shop_canary_stage_advances_total{area="catalog"} 0');
     expect(canaryAbortReason({ who: 'canary-watch', reason: 'automatic abort: client error rate 9.0 %' })).toBe('error-rate');
     expect(
       canaryAbortReason({

@@ -14,8 +14,10 @@ import { finishCanary, startCanaryWatch, type CanaryPolicy, type DeployMode, typ
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { recordSession } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
+import { canarySeries } from '../../src/domains/releases/canary-jobs.ts';
 import { orderPlacementJudge, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
 import type { TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
+import { createMetrics } from '../../src/infra/observability/metrics.ts';
 import { courierOrder } from '../helpers/checkout-contact.ts';
 import { signedShop } from '../helpers/signed-shop.ts';
 import { stockedLightVariants } from '../helpers/stocked-variants.ts';
@@ -75,6 +77,13 @@ async function orderStepVisits(version: string, count: number) {
 /** `orders` orders from browsers on the canary's side (`canary`) or the stable one's. */
 async function orders(side: 'canary' | 'stable', count: number) {
   for (let i = 0; i < count; i += 1) await placeOrder(side === 'canary' ? CANARY_BUCKET : STABLE_BUCKET);
+}
+
+/** The canary series of /api/metrics, read from the registry's history as a server reads them (shop.ts). */
+async function canaryScrape(): Promise<string> {
+  const metrics = createMetrics(async () => ({ pending: 0, dead: 0 }));
+  canarySeries(metrics, book);
+  return metrics.registry.metrics();
 }
 
 /** A watch as a server runs it, its error rates healthy, with the commerce judge over the shop's database. */
@@ -191,6 +200,8 @@ describe('the commerce guardrail on a checkout canary', () => {
     expect(last.reason).toBe(
       'automatické zrušenie (objednávky na návštevu kroku objednávky (pokladňa)): objednávky na návštevu kroku objednávky: kanárik 4/8 (50 %), stabilná 8/8 (100 %); menej o 50 %, povolený pokles 30 %',
     );
+    // Counted as the commerce guardrail's abort, not as one for errors.
+    expect(await canaryScrape()).toContain('shop_canary_aborts_total{area="checkout",reason="commerce"} 1');
   });
 
   it('holds a canary whose orders per visit equal the stable one’s: healthy, the stage moves on', async () => {
@@ -212,6 +223,7 @@ describe('the commerce guardrail on a checkout canary', () => {
       const advance = (await book.history()).at(-1)!;
       expect(advance).toMatchObject({ action: 'advance', to: canary });
       expect(advance.reason).toContain('objednávky na návštevu kroku objednávky: kanárik 4/8 (50 %), stabilná 4/8 (50 %)');
+      expect(await canaryScrape()).toMatch(/^shop_canary_stage_advances_total\{area="checkout"\} [1-9]\d*$/m);
     } finally {
       await abortCanary();
     }

@@ -86,6 +86,7 @@ export function canarySeries(metrics: Metrics, book: ShopReleases['book']): void
       aborts: history
         .filter((move) => move.action === 'abort')
         .map((move) => ({ area: move.part, who: move.who, reason: move.reason ?? null })),
+      advances: history.filter((move) => move.action === 'advance').map((move) => ({ area: move.part })),
     };
   });
 }

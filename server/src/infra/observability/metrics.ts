@@ -30,6 +30,8 @@ export type CanaryRecord = {
   areas: string[];
   running: { area: string; share: number }[];
   aborts: { area: string; who: string; reason: string | null }[];
+  /** Stage moves of staged canaries (the watch's `advance` moves in the history), by area. */
+  advances: { area: string }[];
 };
 
 /** Field Web Vitals in seconds (LCP, INP, FCP, TTFB): the Core Web Vitals thresholds are bucket bounds. */
@@ -342,12 +344,17 @@ function refundMetrics(registry: Registry, read: () => Promise<RefundsRecord>) {
   });
 }
 
-export const CANARY_ABORT_REASONS = ['error-rate', 'inp', 'lcp', 'operator'] as const;
+export const CANARY_ABORT_REASONS = ['error-rate', 'inp', 'lcp', 'commerce', 'operator'] as const;
 
-/** Why a canary was aborted, as a label: the watchdog's measure (error-rate, inp, lcp) or an operator. */
+/**
+ * Why a canary was aborted, as a label: the watchdog's measure (error-rate, inp, lcp; commerce: a
+ * judge beyond errors and speed, whose reason the watch writes as „automatické zrušenie (<measure>):“,
+ * today the commerce guardrails) or an operator.
+ */
 export function canaryAbortReason(abort: { who: string; reason: string | null }): (typeof CANARY_ABORT_REASONS)[number] {
   if (abort.who !== 'canary-watch') return 'operator';
   const reason = abort.reason ?? '';
+  if (reason.startsWith('automatické zrušenie (')) return 'commerce';
   // An abort for errors names its top error group, whose message may say anything (INP or LCP too).
   if (reason.startsWith('automatic abort: client error rate')) return 'error-rate';
   if (/\bINP\b/i.test(reason)) return 'inp';
@@ -384,6 +391,19 @@ export function canaryMetrics(registry: Registry, read: () => Promise<CanaryReco
       this.reset();
       for (const area of current.areas) for (const reason of CANARY_ABORT_REASONS) this.inc({ area, reason }, 0);
       for (const abort of current.aborts) this.inc({ area: abort.area, reason: canaryAbortReason(abort) });
+    },
+  });
+  new Counter({
+    name: 'shop_canary_stage_advances_total',
+    help: 'Staged canaries moved on to their next share by the canary watch, by area, from the release history.',
+    labelNames: ['area'] as const,
+    registers: [registry],
+    async collect() {
+      const current = await record();
+      if (!current) return;
+      this.reset();
+      for (const area of current.areas) this.inc({ area }, 0);
+      for (const advance of current.advances) this.inc({ area: advance.area });
     },
   });
 }
