@@ -121,7 +121,7 @@ test('a staged canary of a good build moves 5 → 25 → 50 → 100 % on its own
   await expect(stage.getByTestId('canary-stage')).toContainText(/^Fáza 1 z 3: 5 %, od \d\d:\d\d UTC, ďalšia najskôr \d\d:\d\d UTC/);
   await expect(stage.getByTestId('canary-stage')).toContainText('(postup 5 → 25 → 50 % → 100 %)');
   await expect(stage.getByTestId('canary-judged')).toHaveText(
-    'Posudzuje sa: chybovosť (chyby v prehliadači), rýchlosť (INP, LCP), objednávky na návštevu kroku objednávky (pokladňa).',
+    'Posudzuje sa: chybovosť (chyby v prehliadači), rýchlosť (INP, LCP), objednávky na návštevu kroku objednávky (pokladňa), neúspešné platby kartou (pokladňa).',
   );
 
   // Shoppers on both sides, with interactions: errors and speed are judged on their telemetry (the

@@ -51,6 +51,12 @@ export type CanaryJudge = {
   label: string;
   /** The areas whose canaries it judges (e.g. only the checkout); absent: every area. */
   areas?: readonly AreaName[];
+  /**
+   * `abort-only`: too few samples (`unknown`) does not hold a promotion or a stage, for a measure
+   * many good canaries never gather enough of (card payments in a shop most pay otherwise); a
+   * regression still aborts. Default: only `healthy` lets a canary on.
+   */
+  role?: 'abort-only';
   judge(input: { area: AreaName; canary: string; stable: string | null; since: Date }): Promise<CanaryJudgeVerdict>;
 };
 
@@ -289,7 +295,9 @@ export function startCanaryWatch(options: {
     }
 
     const healthy =
-      canaryHealth.views >= policy.minViews && (!speed || speed.verdict === 'healthy') && more.every((item) => item.verdict === 'healthy');
+      canaryHealth.views >= policy.minViews &&
+      (!speed || speed.verdict === 'healthy') &&
+      more.every((item) => item.verdict === 'healthy' || (item.verdict === 'unknown' && item.judge.role === 'abort-only'));
     const figures = () =>
       [
         `chybovosť ${percent(rate(canaryHealth))} z ${canaryHealth.views} zobrazení (stabilná verzia ${percent(rate(stableHealth))} z ${stableHealth.views})`,

@@ -39,9 +39,16 @@ import { flagShares, setFlag } from '../../src/domains/releases/feature-flags.re
 import { shellHost } from '../../src/web/shell-host.ts';
 import { cartRoute, fakeAreaBuild, fakeShellBuild, tempDir } from '@shop/release/testing';
 import { shellHostOptions } from './shell-host-options.ts';
-import { startTestApi, type TestApi } from './test-api.ts';
+import { startTestApi, type StartTestApiOptions, type TestApi } from './test-api.ts';
 
-export function signedShop({ registryInDatabase = false }: { registryInDatabase?: boolean } = {}) {
+export function signedShop({
+  registryInDatabase = false,
+  checkout,
+}: {
+  registryInDatabase?: boolean;
+  /** The API's checkout options (e.g. a card gateway); default: none (no card payments). */
+  checkout?: StartTestApiOptions['checkout'];
+} = {}) {
   const originDir = tempDir('signed-shop-');
   const storage = localDirectoryStorage(originDir);
   const shopKey = readSigningKey(generateSigningKey().privateKeyPem);
@@ -103,6 +110,7 @@ export function signedShop({ registryInDatabase = false }: { registryInDatabase?
   /** Starts the API, registers the keys, releases the builds and starts the shell host. */
   async function start() {
     const started = await startTestApi({
+      ...(checkout ? { checkout } : {}),
       operatorConsole: ({ db }) => {
         const keys = releaseKeys(db);
         const trusted = registryInDatabase ? registryBook(db) : undefined;

@@ -9,21 +9,31 @@
  *   moved on); a halved rate, an abort by the real watch naming both figures in the history; equal
  *   rates, healthy (the stage moves on).
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
 import { finishCanary, startCanaryWatch, type CanaryPolicy, type DeployMode, type VersionHealth } from '@shop/release';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { recordSession } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
+import { cardPaymentJudge } from '../../src/domains/releases/card-payment-judge.ts';
 import { canarySeries } from '../../src/domains/releases/canary-jobs.ts';
 import { orderPlacementJudge, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
 import type { TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
+import { defaultCheckoutOptions } from '../../src/infra/checkout-options.ts';
 import { createMetrics } from '../../src/infra/observability/metrics.ts';
 import { courierOrder } from '../helpers/checkout-contact.ts';
 import { signedShop } from '../helpers/signed-shop.ts';
 import { stockedLightVariants } from '../helpers/stocked-variants.ts';
 import type { TestApi } from '../helpers/test-api.ts';
 
-const shop = signedShop({ registryInDatabase: true });
+const GATEWAY_SECRET = randomBytes(16).toString('hex');
+let gateway: GatewaySimulator;
+// The card gateway simulator: card payments end as a shopper ends them on its page (paid or cancelled).
+const shop = signedShop({
+  registryInDatabase: true,
+  checkout: (dataDir) => ({ ...defaultCheckoutOptions(dataDir), gateway: { url: gateway.url, secret: GATEWAY_SECRET } }),
+});
 const { storage, release, inForce } = shop;
 let api: TestApi;
 let book: TrustedRegistry;
@@ -32,17 +42,21 @@ let variantId = 0;
 let lastPieceId = 0;
 
 beforeAll(async () => {
+  gateway = await startGatewaySimulator({ secret: GATEWAY_SECRET });
   ({ api, book } = await shop.start());
   [variantId, lastPieceId] = (await stockedLightVariants(api.db, 2)) as [number, number];
   await api.db.updateTable('variants').set({ v_stock: 1 }).where('v_id', '=', lastPieceId).execute();
 });
-afterAll(async () => shop.stop());
+afterAll(async () => {
+  await shop.stop();
+  await gateway?.close();
+});
 
 const SHARE = 50;
 /** Buckets on each side of the canary's share. */
 const CANARY_BUCKET = 10;
 const STABLE_BUCKET = 90;
-const COMMERCE: CommercePolicy = { minOrderVisits: 8, orderDrop: 0.3 };
+const COMMERCE: CommercePolicy = { minOrderVisits: 8, orderDrop: 0.3, minCardPayments: 4, cardFailureRise: 0.1 };
 const STAGE_MS = 60_000;
 const policy: CanaryPolicy = { minViews: 10, margin: 0.05, intervalMs: 3_600_000 };
 const ramp: DeployMode = { kind: 'canary', share: SHARE, stages: [SHARE, 75], stageMs: STAGE_MS, autoPromote: false };
@@ -87,7 +101,7 @@ async function canaryScrape(): Promise<string> {
 }
 
 /** A watch as a server runs it, its error rates healthy, with the commerce judge over the shop's database. */
-function watch(stable: string, canary: string) {
+function watch(stable: string, canary: string, judges = [orderPlacementJudge(api.db, COMMERCE)]) {
   const health = (): VersionHealth[] => [
     { area: 'checkout', version: stable, views: 100, errors: 0 },
     { area: 'checkout', version: canary, views: 100, errors: 0 },
@@ -98,7 +112,7 @@ function watch(stable: string, canary: string) {
     book,
     health: async () => health(),
     policy,
-    judges: [orderPlacementJudge(api.db, COMMERCE)],
+    judges,
     now: () => Date.now() + STAGE_MS,
     log: { warn: () => undefined, error: (object) => errors.push(object) },
   });
@@ -106,8 +120,8 @@ function watch(stable: string, canary: string) {
 }
 
 /** One check of such a watch, as one server's timer runs it: the areas it aborted; it logs no error. */
-async function checkOnce(stable: string, canary: string): Promise<string[]> {
-  const watcher = watch(stable, canary);
+async function checkOnce(stable: string, canary: string, judges?: Parameters<typeof watch>[2]): Promise<string[]> {
+  const watcher = watch(stable, canary, judges);
   try {
     return await watcher.check();
   } finally {
@@ -224,6 +238,73 @@ describe('the commerce guardrail on a checkout canary', () => {
       expect(advance).toMatchObject({ action: 'advance', to: canary });
       expect(advance.reason).toContain('objednávky na návštevu kroku objednávky: kanárik 4/8 (50 %), stabilná 4/8 (50 %)');
       expect(await canaryScrape()).toMatch(/^shop_canary_stage_advances_total\{area="checkout"\} [1-9]\d*$/m);
+    } finally {
+      await abortCanary();
+    }
+  });
+});
+
+/** A card order from a browser of that bucket; `end`: the shopper pays or cancels on the gateway's page, or leaves it pending. */
+async function cardOrder(bucket: number, end: 'pay' | 'cancel' | 'pending') {
+  const placed = await api.request('POST', '/api/orders', {
+    json: { ...courierOrder(variantId), paymentCode: 'card' },
+    headers: { cookie: `shop_canary=${bucket}` },
+  });
+  expect(placed.status, placed.text).toBe(201);
+  if (end === 'pending') return;
+  // The simulator notifies the shop (signed) before it sends the shopper back.
+  const ended = await fetch(`${placed.body.data.redirectUrl}/${end}`, { method: 'POST', redirect: 'manual' });
+  expect(ended.status).toBe(303);
+}
+
+describe('the card payment guardrail on a checkout canary', () => {
+  it('gives no verdict while either side has too few ended payments (pending ones do not count), which holds nothing: the stage moves on', async () => {
+    const stable = await inForce();
+    const canary = (await release('card-few', { mode: ramp })).version;
+    const since = new Date((await canaryNow())!.since);
+    try {
+      for (let i = 0; i < 4; i += 1) await cardOrder(CANARY_BUCKET, 'pending');
+      for (let i = 0; i < 4; i += 1) await cardOrder(STABLE_BUCKET, 'pay');
+      await cardOrder(CANARY_BUCKET, 'cancel');
+      expect(await cardPaymentJudge(api.db, COMMERCE).judge({ area: 'checkout', canary, stable, since })).toEqual({
+        verdict: 'unknown',
+        figures:
+          'neúspešné platby kartou: málo údajov (kanárik 1/1 (100 %), stabilná 0/4 (0 %); treba aspoň 4 ukončených platieb na každej strane)',
+      });
+      // Unlike orders per visit: many good canaries never see enough card payments.
+      expect(await checkOnce(stable, canary, [cardPaymentJudge(api.db, COMMERCE)])).toEqual([]);
+      expect(await canaryNow()).toMatchObject({ version: canary, share: 75, stages: { index: 1 } });
+    } finally {
+      await abortCanary();
+    }
+  });
+
+  it('aborts a canary whose card payments fail more often, the history naming both figures', async () => {
+    const stable = await inForce();
+    const canary = (await release('card-failing', { mode: ramp })).version;
+    for (const end of ['cancel', 'cancel', 'cancel', 'pay'] as const) await cardOrder(CANARY_BUCKET, end);
+    for (const end of ['pay', 'pay', 'pay', 'cancel'] as const) await cardOrder(STABLE_BUCKET, end);
+    expect(await checkOnce(stable, canary, [cardPaymentJudge(api.db, COMMERCE)])).toEqual(['checkout']);
+    expect(await inForce()).toBe(stable);
+    const last = (await book.history()).at(-1)!;
+    expect(last).toMatchObject({ action: 'abort', who: 'canary-watch', from: canary, to: stable });
+    expect(last.reason).toBe(
+      'automatické zrušenie (neúspešné platby kartou (pokladňa)): neúspešné platby kartou: kanárik 3/4 (75 %), stabilná 1/4 (25 %); viac o 50 bodov, povolený nárast 10 bodov',
+    );
+  });
+
+  it('holds a canary whose card payments fail as often as the stable one’s: healthy', async () => {
+    const stable = await inForce();
+    const canary = (await release('card-equal', { mode: ramp })).version;
+    const since = new Date((await canaryNow())!.since);
+    try {
+      for (const side of [CANARY_BUCKET, STABLE_BUCKET]) {
+        for (const end of ['pay', 'pay', 'pay', 'cancel'] as const) await cardOrder(side, end);
+      }
+      expect(await cardPaymentJudge(api.db, COMMERCE).judge({ area: 'checkout', canary, stable, since })).toEqual({
+        verdict: 'healthy',
+        figures: 'neúspešné platby kartou: kanárik 1/4 (25 %), stabilná 1/4 (25 %); povolený nárast 10 bodov',
+      });
     } finally {
       await abortCanary();
     }

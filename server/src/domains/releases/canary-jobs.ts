@@ -4,7 +4,7 @@
  * shoppers' telemetry: its client error rate, its field Web Vitals (per telemetry session, each its
  * worst value, as the error rate is), and, in an abort for errors, its most reported error group (its
  * stack mapped with the canary's source maps); a checkout canary also on its orders per order-step
- * visit (commerce-judge.ts). A version it promotes is checked against its signed files.
+ * visit (commerce-judge.ts) and its card payments that fail (card-payment-judge.ts). A version it promotes is checked against its signed files.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { startCanaryWatch, type AreaName, type CanaryJudge, type CanaryPolicy, type VersionHealth, type VitalsReader } from '@shop/release';
@@ -14,6 +14,7 @@ import { clientHealth } from '../ops/telemetry/client-health.ts';
 import { sessionVitals } from '../ops/telemetry/client-sessions.repository.ts';
 import { topClientError } from '../ops/telemetry/client-errors.repository.ts';
 import type { ShopReleases } from './shop-releases.ts';
+import { cardPaymentJudge } from './card-payment-judge.ts';
 import { DEFAULT_COMMERCE_POLICY, orderPlacementJudge, type CommercePolicy } from './commerce-judge.ts';
 
 type CanaryInputs = {
@@ -32,10 +33,11 @@ type CanaryInputs = {
 /**
  * The judges beyond errors and speed that the watch asks (and /ops names): each aborts a canary of
  * the areas it judges on its own regression and must be healthy before such a canary is promoted or
- * moves on to its next stage. The commerce guardrails: orders per order-step visit (checkout).
+ * moves on to its next stage. The commerce guardrails (checkout): orders per order-step visit, and
+ * the share of card payments that fail.
  */
 function moreJudges(db: Db, commerce: CommercePolicy): CanaryJudge[] {
-  return [orderPlacementJudge(db, commerce)];
+  return [orderPlacementJudge(db, commerce), cardPaymentJudge(db, commerce)];
 }
 
 /** What the canary watch judges canaries on, as /ops names it (the labels do not depend on the settings). */
@@ -54,7 +56,7 @@ export function canaryJobs(options: {
   db: Db;
   releases: ShopReleases;
   policy: Required<CanaryPolicy>;
-  /** The commerce guardrails' settings (CANARY_MIN_ORDER_VISITS, CANARY_ORDER_DROP). */
+  /** The commerce guardrails' settings (CANARY_MIN_ORDER_VISITS, CANARY_ORDER_DROP, CANARY_MIN_CARD_PAYMENTS, CANARY_CARD_FAILURE_RISE). */
   commerce: CommercePolicy;
 }): CanaryJobs {
   const { db, releases } = options;

@@ -21,9 +21,13 @@ export type CommercePolicy = {
   minOrderVisits: number;
   /** How much lower (relative, 0.3 = 30 %) the canary's orders per visit may be than the stable one's. */
   orderDrop: number;
+  /** Ended card payments each side needs before the canary is judged on them (card-payment-judge.ts). */
+  minCardPayments: number;
+  /** How many percentage points (0.1 = 10 points) more of the canary's card payments may fail than the stable one's. */
+  cardFailureRise: number;
 };
 
-export const DEFAULT_COMMERCE_POLICY: CommercePolicy = { minOrderVisits: 50, orderDrop: 0.3 };
+export const DEFAULT_COMMERCE_POLICY: CommercePolicy = { minOrderVisits: 50, orderDrop: 0.3, minCardPayments: 30, cardFailureRise: 0.1 };
 
 /** CANARY_MIN_ORDER_VISITS and CANARY_ORDER_DROP, strictly read: a bad value refuses the start. */
 export function commercePolicyFrom(env: NodeJS.ProcessEnv): CommercePolicy {
@@ -38,6 +42,17 @@ export function commercePolicyFrom(env: NodeJS.ProcessEnv): CommercePolicy {
       min: 0,
       max: 1,
       what: 'a share from 0 to 1, e.g. 0.3: the canary may place 30 % fewer orders per visit',
+    }),
+    minCardPayments: strictNumber(env, 'CANARY_MIN_CARD_PAYMENTS', DEFAULT_COMMERCE_POLICY.minCardPayments, {
+      min: 1,
+      max: 1_000_000,
+      integer: true,
+      what: 'a whole number of card payments from 1 to 1000000, e.g. 30',
+    }),
+    cardFailureRise: strictNumber(env, 'CANARY_CARD_FAILURE_RISE', DEFAULT_COMMERCE_POLICY.cardFailureRise, {
+      min: 0,
+      max: 1,
+      what: 'a share from 0 to 1, e.g. 0.1: up to 10 percentage points more of the canary’s card payments may fail',
     }),
   };
 }

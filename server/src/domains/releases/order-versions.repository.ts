@@ -43,3 +43,27 @@ export async function ordersPlacedWith(db: Db, part: string, version: string, si
   // PostgreSQL's count is a bigint, which the driver hands over as text.
   return Number(row?.orders ?? 0);
 }
+
+/** Card payments that ended (paid, failed or cancelled at the gateway) and those of them that did not succeed. */
+export type CardPaymentOutcomes = { failed: number; finished: number };
+
+/**
+ * The ended card payments of orders placed since `since` by browsers served this version of the
+ * part (each attempt once: a payment tried again is a new one). Pending payments are not counted.
+ */
+export async function cardPaymentsWith(db: Db, part: string, version: string, since: Date): Promise<CardPaymentOutcomes> {
+  const row = await db
+    .selectFrom('payments as p')
+    .innerJoin('order_versions as ov', 'ov.order_id', 'p.order_id')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('finished'),
+      eb.fn.sum<number | string | null>(eb.case().when('p.status', 'in', ['failed', 'cancelled']).then(1).else(0).end()).as('failed'),
+    ])
+    .where('ov.part', '=', part)
+    .where('ov.version', '=', version)
+    .where('ov.placed_at', '>=', since.toISOString())
+    .where('p.status', 'in', ['paid', 'failed', 'cancelled'])
+    .executeTakeFirst();
+  // PostgreSQL's count and sum are bigint and numeric, which the driver hands over as text.
+  return { failed: Number(row?.failed ?? 0), finished: Number(row?.finished ?? 0) };
+}
