@@ -15,6 +15,7 @@ export * from './canary-watch.ts';
 export * from './checks.ts';
 export * from './deploy.ts';
 export * from './integrity.ts';
+export * from './local-override.ts';
 export * from './lock.ts';
 export * from './pins.ts';
 export * from './preview.ts';
