@@ -25,6 +25,7 @@ export * from './registry.ts';
 export * from './registry-book.ts';
 export { assertNotFloored, type MoveResult } from './registry-moves.ts';
 export * from './move-request.ts';
+export * from './override-command.ts';
 export * from './release-paths.ts';
 export * from './rollback.ts';
 export * from './rollback-target.ts';
