@@ -160,7 +160,8 @@ describe('a local override link', () => {
     // That one origin admitted for scripts (and for looking at a failed load), nothing else of it.
     expect(directive(held.policy, 'script-src')).toContain(LOOPBACK);
     expect(directive(held.policy, 'connect-src')).toContain(LOOPBACK);
-    for (const name of ['style-src', 'img-src', 'font-src', 'frame-src', 'form-action']) expect(directive(held.policy, name)).not.toContain('127.0.0.1');
+    for (const name of ['style-src', 'img-src', 'font-src', 'frame-src', 'form-action'])
+      expect(directive(held.policy, name)).not.toContain('127.0.0.1');
     expect(held.cacheControl).toBe('private, no-cache');
 
     // Any other browser: the released version, from the asset origin, and a policy without loopback.
@@ -184,7 +185,9 @@ describe('a local override link', () => {
     expect((await page(mine)).checkout.version).toBe(local.version);
     const listed = await api.ops('GET', '/api/ops/releases/previews', { token: checkoutTeam });
     expect(listed.body.data).toEqual(
-      expect.arrayContaining([expect.objectContaining({ id, area: 'checkout', version: local.version, local: LOOPBACK, createdBy: 'ci-checkout' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ id, area: 'checkout', version: local.version, local: LOOPBACK, createdBy: 'ci-checkout' }),
+      ]),
     );
 
     const revoked = await shop.ops(`/releases/previews/${id}/revoke`, {}, { bearer: checkoutTeam });
