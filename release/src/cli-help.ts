@@ -129,7 +129,7 @@ const COMMANDS = {
       },
     ],
     examples: [
-      'RELEASE_TOKEN=… pnpm release override checkout --server https://ops.shop.example.sk',
+      'pnpm release override checkout --server https://ops.shop.example.sk',
       'pnpm release override catalog --dist mf-catalog/dist --port 5180',
     ],
   },
