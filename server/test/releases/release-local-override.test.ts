@@ -117,6 +117,14 @@ describe('a local override link', () => {
       expect(body.error.message).toContain('http://127.0.0.1:<port> alebo http://localhost:<port>');
     }
     expect(await localRows()).toHaveLength(before);
+    // Each refusal is in the audit log under the credential's name, with why.
+    const refusals = (await shop.auditRows()).filter((row) => row.action === 'override-link' && row.allowed === 0);
+    expect(refusals.length).toBeGreaterThanOrEqual(9);
+    expect(refusals[0]).toMatchObject({
+      actor: 'ci-checkout',
+      part: 'checkout',
+      detail: expect.stringContaining('http://127.0.0.1:<port>'),
+    });
   });
 
   it("is refused for another team's area (403, audited), and for a build the shop in force could not run", async () => {
@@ -130,6 +138,11 @@ describe('a local override link', () => {
     const kernel = await ask('checkout', bodyOf({ kernel: '9.0.0' }));
     expect(kernel.status).toBe(422);
     expect(((await kernel.json()) as ErrorBody).error.refusal).toBe('incompatible_kernel');
+    expect(await shop.auditRows()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'override-link', allowed: 0, detail: expect.stringContaining('kernel 9.0.0') }),
+      ]),
+    );
     const reserved = await ask('checkout', bodyOf({ routes: [{ ...cartRoute, path: '/ops/cart' }] }));
     expect(((await reserved.json()) as ErrorBody).error.refusal).toBe('broken_build');
     const unlisted = await ask('checkout', bodyOf({ entry: 'elsewhere.js' }));
@@ -177,6 +190,22 @@ describe('a local override link', () => {
     expect(second.status).toBe(403);
     expect(await second.text()).toContain('už otvoril iný prehliadač');
     expect(cookieOf(await open(token, mine))).toBe(mine);
+  });
+
+  it("is made by an operator, under the operator's name", async () => {
+    const made = await api.asOperator('POST', '/api/ops/releases/checkout/override', bodyOf());
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const operator = (await api.operator()).name;
+    expect(await shop.auditRows()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          actor: operator,
+          action: 'override-link',
+          allowed: 1,
+          detail: expect.stringContaining(made.body.data.id),
+        }),
+      ]),
+    );
   });
 
   it('is listed as local, revoked by the team (its browser back on the released version), both in the audit log under its name', async () => {

@@ -269,30 +269,35 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
     handler: async (request) => {
       const { part } = request.params;
       if (!isArea(part)) throw unknownPart(part);
-      if (!loopbackOrigin(request.body.origin))
-        throw new ApiError(
-          400,
-          'bad_request',
-          'Lokálna zostava sa načítava len z vášho počítača: adresa musí byť http://127.0.0.1:<port> alebo http://localhost:<port>.',
-        );
-      const local = (() => {
-        try {
-          return checkLocalBuild(part, request.body);
-        } catch (error) {
-          return refused(error);
+      // A refused link is in the audit log with why, under the credential's name, and in the log.
+      const refuse = async (error: unknown): Promise<never> => {
+        const message = error instanceof ApiError || error instanceof ReleaseRefused ? error.message : null;
+        if (message !== null) {
+          await request.audit({ action: 'override-link', part, allowed: false, detail: message.slice(0, 300) });
+          request.log.warn({ release: { action: 'override', part, refused: message } }, 'local override link refused');
         }
-      })();
-      const registry = await book.read();
+        return error instanceof ReleaseRefused ? refused(error) : Promise.reject(error);
+      };
+      if (!loopbackOrigin(request.body.origin))
+        return refuse(
+          new ApiError(
+            400,
+            'bad_request',
+            'Lokálna zostava sa načítava len z vášho počítača: adresa musí byť http://127.0.0.1:<port> alebo http://localhost:<port>.',
+          ),
+        );
+      let local: ReturnType<typeof checkLocalBuild>;
       try {
+        local = checkLocalBuild(part, request.body);
+        const registry = await book.read();
         const { kernel, react, exposes, routes, entry } = local.build;
         // Its size is not judged: it is one developer's browser, not the shoppers'.
         await checkRelease(storage, registry, [{ build: { kind: 'area', area: part, kernel, react, exposes, routes, entry, jsBytes: 0 } }]);
-        const release = localRelease(part, local.version, local.build);
         const canaries = { ...registry.canaries };
         delete canaries[part];
-        checkRoutes({ ...registry, areas: { ...registry.areas, [part]: release }, canaries });
+        checkRoutes({ ...registry, areas: { ...registry.areas, [part]: localRelease(part, local.version, local.build) }, canaries });
       } catch (error) {
-        refused(error);
+        return refuse(error);
       }
       request.log.warn(
         { release: { action: 'override', part, version: local.version, origin: local.build.origin } },
