@@ -1,8 +1,8 @@
 /**
  * A local override in Chromium: a team's local checkout build, served by `release override` on
  * loopback, is what the one browser holding the link gets (with the banner); another browser gets
- * the released version; a script changed after the link was made does not run in that browser (the
- * shell's Slovak message), and Ctrl+C revokes the link.
+ * the released version; the console lists it as local; a script changed after the link was made does
+ * not run in that browser (the shell's Slovak message), and Ctrl+C revokes the link.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, expectPageErrors, test } from './fixtures.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { repo } from './release-cli.ts';
-import { OPS_URL } from './operator.ts';
+import { OPS_URL, operatorSession } from './operator.ts';
 import { brokenBasket, removeTempDirs, tempDir } from './release-helpers.ts';
 
 test.afterAll(() => removeTempDirs());
@@ -92,6 +92,20 @@ test("a local override works for its browser and nobody else's; a script changed
       await expect(elsewhere.getByTestId('preview-banner')).toHaveCount(0);
     } finally {
       await other.close();
+    }
+
+    // The console's Náhľady lists it as a local build, with its loopback origin.
+    const operator = await operatorSession();
+    // Its session cookie as a header: the operator origin's `__Host-` cookie cannot be planted over http.
+    const operators = await browser.newContext({ extraHTTPHeaders: { cookie: operator.cookie } });
+    try {
+      const consoleTab = await operators.newPage();
+      await consoleTab.goto(`${OPS_URL}/ops`);
+      await expect(consoleTab.getByTestId('ops-previews').getByTestId('ops-preview-local').first()).toContainText(
+        /lokálna zostava z http:\/\/127\.0\.0\.1:\d+/,
+      );
+    } finally {
+      await operators.close();
     }
 
     // A script of the local build changed after the link was made (one A has not loaded yet): not run.
