@@ -66,6 +66,16 @@ export function serveLocalBuild(options: { area: AreaName; dir: string; port: nu
     response.setHeader('vary', 'origin');
     // Another site's page reaching this port through a name it resolves to 127.0.0.1 (DNS rebinding) gets nothing.
     if (!hosts.includes(request.headers.host ?? '')) return void response.writeHead(421).end();
+    // A browser asks before a public https page may read from this machine (Private Network Access): the shop's pages may.
+    if (request.method === 'OPTIONS' && shopOrigin && request.headers.origin === shopOrigin)
+      return void response
+        .writeHead(204, {
+          'access-control-allow-origin': shopOrigin,
+          'access-control-allow-methods': 'GET, HEAD',
+          'access-control-allow-private-network': 'true',
+          'access-control-max-age': '600',
+        })
+        .end();
     if (request.method !== 'GET' && request.method !== 'HEAD') return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
     const path = (request.url ?? '').split('?')[0] ?? '';
     const file = prefix && path.startsWith(prefix) ? path.slice(prefix.length) : null;

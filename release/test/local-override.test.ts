@@ -88,6 +88,19 @@ describe('the loopback server', () => {
     ])
       expect((await fetch(path)).status, path).toBe(404);
     expect((await fetch(`${base}remoteEntry.js`, { method: 'POST' })).status).toBe(405);
+    // The browser's question before a public page reads from this machine: yes for the shop's pages only.
+    const asked = (origin: string) =>
+      fetch(`${base}remoteEntry.js`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-private-network': 'true' },
+      });
+    const yes = await asked('https://shop.example');
+    expect(yes.status).toBe(204);
+    expect(yes.headers.get('access-control-allow-private-network')).toBe('true');
+    expect(yes.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    const no = await asked('https://evil.example');
+    expect(no.status).toBe(405);
+    expect(no.headers.get('access-control-allow-private-network')).toBeNull();
     // Another name that resolves to this machine (a rebinding site's) gets nothing.
     const port = new URL(serving.origin).port;
     const rebound = await new Promise<number>((resolve, reject) =>
