@@ -192,6 +192,12 @@ describe('a local override link', () => {
     expect(cookieOf(await open(token, mine))).toBe(mine);
   });
 
+  it('opened by several browsers at once goes to exactly one of them', async () => {
+    const { token } = await newLink();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => open(token)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 403, 403, 403, 403, 403]);
+  });
+
   it("is made by an operator, under the operator's name", async () => {
     const made = await api.asOperator('POST', '/api/ops/releases/checkout/override', bodyOf());
     expect(made.status, JSON.stringify(made.body)).toBe(200);
