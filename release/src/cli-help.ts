@@ -99,6 +99,40 @@ const COMMANDS = {
       'pnpm release deploy checkout --stages 5,25,50 --stage-min 30 --auto-promote',
     ],
   },
+  override: {
+    usage: 'override <area> [options]',
+    what: 'try your local build of one area against the real shop in your browser only: checked, served on 127.0.0.1, a link for one browser; serves until Ctrl+C, then revokes the link',
+    details: [
+      "The build is checked as a release's is (facts, routes, files and bytes here; kernel contract, React and route clashes against what is in force by the shop), each script's SHA-384 recorded in the link: a file changed afterwards does not run (make a new link).",
+      "The link is a preview link: 24 h, the first browser that opens it only, listed in the console's Náhľady (lokálna zostava) and revocable there, in the audit log. No page of that browser is server-rendered. Needs RELEASE_TOKEN (your area's credential) and the shop's operator origin (--server, else OPS_URL).",
+    ],
+    options: [
+      {
+        flag: '--dist DIR',
+        what: 'serve this build folder instead of building the area',
+        example: 'pnpm release override checkout --dist mf-checkout/dist',
+      },
+      {
+        flag: '--no-build',
+        what: "serve the area's last build (its dist/ folder) without building it again",
+        example: 'pnpm release override checkout --no-build',
+      },
+      {
+        flag: '--port N',
+        what: 'the loopback port to serve on (default: any free one)',
+        example: 'pnpm release override checkout --port 5180',
+      },
+      {
+        flag: '--server URL',
+        what: "the shop's operator origin (its OPS_URL) that makes the link; default: OPS_URL",
+        example: 'RELEASE_TOKEN=… pnpm release override checkout --server https://ops.shop.example.sk',
+      },
+    ],
+    examples: [
+      'pnpm release override checkout --server https://ops.shop.example.sk',
+      'pnpm release override catalog --dist mf-catalog/dist --port 5180',
+    ],
+  },
   rollback: {
     usage: 'rollback <part> [VERSION]',
     what: 'move the pointer back (to the version before, or to VERSION still on the origin) and pin it there; no build; the version left is marked never to be served again',
@@ -183,7 +217,7 @@ function optionLines(options: Option[]): string[] {
 const ENVIRONMENT = [
   "Environment: DATA_DIR (the shop's data directory), ORIGIN_DIR, S3_BUCKET with S3_ENDPOINT, S3_REGION, S3_PREFIX",
   "(releases in a bucket, as the server reads them), RELEASE_SIGNING_KEY (else the shop's key in DATA_DIR),",
-  "RELEASE_TOKEN (with --server), RELEASE_USER (who; else git's user.name).",
+  "RELEASE_TOKEN (with --server, and for override), OPS_URL (override's --server), RELEASE_USER (who; else git's user.name).",
   'A refusal says why and exits 2; nothing was changed. Any other error exits 1.',
 ];
 

@@ -36,6 +36,7 @@ import {
 import { storageFromEnv } from './storage-from-env.ts';
 import type { ReleaseStorage } from './storage.ts';
 import { uploadRelease, sendSignedRollback } from './upload-client.ts';
+import { localBuildOf, requestOverride, revokeOverride, serveLocalBuild } from './override-command.ts';
 import { assertOutsideShop, loadReleaseSigningKey, ownerKeyFile } from './shop-key.ts';
 import { shopDataDir, shopOriginDir, workspaceRoot } from './shop-places.ts';
 import { digestBuild, signManifest, type SigningKey } from './signing.ts';
@@ -60,6 +61,8 @@ type Options = {
   wait: boolean;
   reason: string | null;
   server: string | null;
+  /** `override`: the loopback port the local build is served on (0: any free one). */
+  port: number;
   positional: string[];
 };
 
@@ -79,6 +82,7 @@ function parse(args: string[]): Options {
     wait: true,
     reason: null,
     server: null,
+    port: 0,
     positional: [],
   };
   const value = (index: number, name: string) => {
@@ -92,7 +96,12 @@ function parse(args: string[]): Options {
     else if (arg === '--dist') options.dist = resolve(userDir, value(++index, arg));
     else if (arg === '--reason') options.reason = value(++index, arg).slice(0, 500);
     else if (arg === '--server') options.server = value(++index, arg);
-    else if (arg === '--canary') {
+    else if (arg === '--port') {
+      const port = Number(value(++index, arg));
+      if (!Number.isInteger(port) || port < 0 || port > 65_535)
+        throw new Error('--port takes a port number from 1 to 65535 (0: any free one)');
+      options.port = port;
+    } else if (arg === '--canary') {
       const share = Number(value(++index, arg));
       if (!Number.isInteger(share) || share < 1 || share > 99) throw new Error('--canary takes a whole percentage from 1 to 99');
       options.canary = share;
@@ -320,6 +329,54 @@ async function deployCommand(options: Options, storage: ReleaseStorage): Promise
   }
 }
 
+/**
+ * A local override: the area's build (built here unless --dist) served on loopback for the one
+ * browser that opens the link the shop makes, until Ctrl+C; then the link is revoked.
+ */
+async function overrideCommand(options: Options): Promise<void> {
+  const area = options.positional[0];
+  if (!area || !isArea(area)) throw new Error(`Name an area: ${AREAS.join(', ')}`);
+  const server = options.server ?? process.env.OPS_URL ?? null;
+  if (!server) throw new Error("Name the shop's operator origin: --server URL (or OPS_URL)");
+  const token = process.env.RELEASE_TOKEN ?? '';
+  const built = options.dist ? null : options.build ? await build(area) : null;
+  const dist = options.dist ?? built ?? join(partDir(area), 'dist');
+  try {
+    const { version: packageVersion } = await partPackage(area);
+    // The port first: the link names the loopback origin the browser will load from.
+    const served = await serveLocalBuild({ area, dir: dist, port: options.port });
+    let link: { id: string; url: string; expires: string };
+    let local: Awaited<ReturnType<typeof localBuildOf>>;
+    try {
+      local = await localBuildOf(area, dist, packageVersion, served.origin);
+      served.publish(local.version, Object.keys(local.build.files));
+      link = await requestOverride({ server, token, area, version: local.version, build: local.build });
+    } catch (error) {
+      served.server.close();
+      throw error;
+    }
+    served.allow(new URL(link.url).origin);
+    print(
+      `${area} ${local.version} served on ${served.origin} (this machine only), every script checked in the browser against the digests the link recorded`,
+    );
+    print(`local override link (this browser only, until ${link.expires}): ${link.url}`);
+    print('Ctrl+C stops serving and revokes the link; a file changed from now on does not run (make a new link)');
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    served.server.closeAllConnections();
+    served.server.close();
+    await revokeOverride({ server, token, id: link.id }).then(
+      () => print('link revoked; its browser gets the version in force from its next page'),
+      (error: unknown) => print(`the link could not be revoked (${(error as Error).message}); revoke it in the operator console (Náhľady)`),
+    );
+  } finally {
+    if (built) await rm(built, { recursive: true, force: true });
+  }
+}
+
 async function main(argv: string[]) {
   const help = helpAsked(argv);
   if (help) {
@@ -335,6 +392,8 @@ async function main(argv: string[]) {
   switch (command) {
     case 'deploy':
       return deployCommand(options, storage);
+    case 'override':
+      return overrideCommand(options);
     case 'rollback': {
       const part = requirePart(options.positional[0]);
       const rollbackCommand: MoveCommand = { op: 'rollback', part, to: options.positional[1] ?? null };

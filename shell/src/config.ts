@@ -16,8 +16,11 @@ export type ShellConfig = {
   registry: Registry | null;
   /** Share of page loads that report page views and client errors to the operator (0..1). */
   telemetrySample: number;
-  /** A version this browser previews through a signed link (in force for nobody else). */
-  preview: { area: string; version: string; endPath: string } | null;
+  /**
+   * A version this browser previews through a signed link (in force for nobody else); `local`: a
+   * local override, the area loaded from that loopback origin (the developer's machine).
+   */
+  preview: { area: string; version: string; endPath: string; local?: string } | null;
   /** The areas' feature switches in force when the page was served (the registry's events carry later changes). */
   flags?: FlagShares;
   /** This browser's canary bucket, given to a server render only (never embedded in the page). */

@@ -19,6 +19,10 @@ export interface ReleasePreviewTable {
   /** When it was revoked or ended by its browser, and by whom; null while it lasts. */
   ended_at: string | null;
   ended_by: string | null;
+  /** A local override's loopback origin (`http://127.0.0.1:<port>`); null: a version on the origin. */
+  local_origin: string | null;
+  /** A local override's build as the link recorded it (JSON: entry, kernel, react, exposes, routes, script digests). */
+  local_build: string | null;
 }
 
 export type ReleasePreviewRow = Selectable<ReleasePreviewTable>;

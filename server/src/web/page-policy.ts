@@ -21,7 +21,14 @@ export const CONFIG_READER = `<script>window.__SHOP__=JSON.parse(document.getEle
  * `tagManager`: a Tag Manager container is configured (GTM_ID); `reportTo`: the shop is served over
  * https (its PUBLIC_URL), where browsers deliver Reporting API reports.
  */
-export type PagePolicyOptions = { assetOrigin: string; tagManager: boolean; gateway: string | null; reportTo: boolean };
+export type PagePolicyOptions = {
+  assetOrigin: string;
+  tagManager: boolean;
+  gateway: string | null;
+  reportTo: boolean;
+  /** A local override's loopback origin, on the pages of the one browser holding it. */
+  localOrigin?: string | null;
+};
 
 /** What every page of a shell version has inline: its scripts and its styles (the shell's own, the config reader's, the consent notice's). */
 export type ShellInline = { scripts: string[]; styles: string[] };

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   PREVIEW_COOKIE,
   PREVIEW_PATH,
+  localRelease,
   readBuild,
   type Preview,
   type PublicRegistry,
@@ -67,9 +68,11 @@ export async function previewedRegistry(
   preview: Preview,
   registry: PublicRegistry,
 ): Promise<{ preview: Preview; registry: PublicRegistry } | null> {
+  // A local override: the entry on the developer's machine, as the link recorded it (never on the origin).
+  const local = preview.local ? localRelease(preview.area, preview.version, preview.local) : null;
   // Pruned since the link was made: the preview ends quietly.
-  if (!(await storage.exists(partPrefix(preview.area, preview.version)))) return null;
-  const release = await releaseOf(storage, preview);
+  if (!local && !(await storage.exists(partPrefix(preview.area, preview.version)))) return null;
+  const release = local ?? (await releaseOf(storage, preview));
   if (!release) return null;
   const canaries = { ...registry.canaries };
   delete canaries[preview.area];
@@ -127,8 +130,12 @@ export function previewHost(app: FastifyInstance, options: PreviewHostOptions) {
       if (opened === 'invalid') return refuse('invalid', INVALID);
       if (opened === 'opened-elsewhere') return refuse('opened-elsewhere', ELSEWHERE);
       if (await floored(opened.preview)) return refuse('floored', FLOORED);
-      counted(opened.browserToken === held ? 'reopened' : 'opened');
-      request.log.warn({ preview: { area: opened.preview.area, version: opened.preview.version } }, 'preview opened in a browser');
+      const local = opened.preview.local;
+      counted(`${opened.browserToken === held ? 'reopened' : 'opened'}${local ? '-local' : ''}`);
+      request.log.warn(
+        { preview: { area: opened.preview.area, version: opened.preview.version, ...(local ? { local: local.origin } : {}) } },
+        local ? 'local override opened in a browser' : 'preview opened in a browser',
+      );
       const maxAge = Math.max(1, Math.floor((opened.preview.expires - Date.now()) / 1000));
       return reply.header('set-cookie', cookie(opened.browserToken, maxAge)).header('cache-control', 'no-store').redirect('/', 303);
     },

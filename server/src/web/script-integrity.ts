@@ -5,6 +5,10 @@
  * then refuses any module (entry, remote entry, chunk, shared singleton, preloaded or imported)
  * whose bytes differ, and the area is contained as for any failed load.
  *
+ * A local override (one browser's, release/src/local-override.ts) has no signed manifest: its scripts
+ * are named with the digests its link recorded when it was made, at the developer's loopback origin,
+ * so a file changed since does not run either.
+ *
  * A version whose manifest is missing, altered or signed by a key the shop does not accept is not
  * served: an area is left out of the page's registry (its pages show the contained-area message),
  * a shell cannot be (the page answers 503). Either is reported to `onRefused`.
@@ -18,11 +22,16 @@ import {
   type PublicRegistry,
   integrityOf,
   isBrowserScript,
+  localFilePrefix,
+  type LocalBuild,
   type ReleaseManifest,
 } from '@shop/release';
 import { scriptHash } from '../infra/http/security-headers.ts';
 
 export type RefusedVersion = { part: string; version: string; reason: string };
+
+/** The area a browser's local override replaces: its version and the build its link recorded. */
+export type LocalArea = { area: AreaName; version: string; build: LocalBuild };
 
 export type PageScripts = {
   /** The registry the page is served with: only versions whose signed manifests verify. */
@@ -65,7 +74,7 @@ export function pageScripts(options: {
     return manifest;
   }
 
-  async function build(shellVersion: string, served: PublicRegistry): Promise<PageScripts> {
+  async function build(shellVersion: string, served: PublicRegistry, local: LocalArea | null): Promise<PageScripts> {
     const entries: [string, string][] = [];
     const refused: RefusedVersion[] = [];
     const add = (base: string, manifest: ReleaseManifest) => {
@@ -78,6 +87,12 @@ export function pageScripts(options: {
       throw new ShellNotTrusted(`shell ${shellVersion}: ${(error as Error).message}`);
     }
     const keep = async (area: AreaName, release: AreaRelease) => {
+      if (local?.area === area && local.version === release.version) {
+        const base = `${local.build.origin}${localFilePrefix(area, local.version)}`;
+        for (const [file, digest] of Object.entries(local.build.files))
+          if (isBrowserScript(file)) entries.push([`${base}${file}`, integrityOf(digest)]);
+        return true;
+      }
       try {
         const manifest = await areaManifest(area, release);
         add(`${options.assetOrigin}/${partPrefix(area, release.version)}/`, manifest);
@@ -112,8 +127,14 @@ export function pageScripts(options: {
   }
 
   return {
-    /** The page's scripts for a shell version and the registry it would be served with. */
-    forPage(shellVersion: string, served: PublicRegistry): Promise<PageScripts> {
+    /**
+     * The page's scripts for a shell version and the registry it would be served with (`local`: the
+     * area this browser's local override replaces, its entry already in `served`).
+     */
+    forPage(shellVersion: string, served: PublicRegistry, local: LocalArea | null = null): Promise<PageScripts> {
+      // One browser's page: built for it alone, never remembered for another.
+      if (local)
+        return build(shellVersion, served, local).then((page) => ({ ...page, registry: { ...page.registry, revision: served.revision } }));
       const versions = [
         `shell@${shellVersion}`,
         ...Object.entries(served.areas).map(([area, release]) => `${area}@${release.version}@${release.entry}`),
@@ -124,7 +145,7 @@ export function pageScripts(options: {
       // Rebuilt at most every few seconds: a signature that stopped verifying (a revoked key) shows soon.
       let scripts = known && now - known.at < 10_000 ? known.scripts : null;
       if (!scripts) {
-        scripts = build(shellVersion, served);
+        scripts = build(shellVersion, served, null);
         built.delete(versions);
         built.set(versions, { at: now, scripts });
         scripts.catch(() => built.delete(versions));

@@ -25,7 +25,7 @@ import { areaPreloadLinks, matchRoute, routesOf } from './route-preload.ts';
 import { previewHost, type PreviewGrants } from './preview-host.ts';
 import { REPORTING_ENDPOINTS } from '../infra/http/security-headers.ts';
 import { CONFIG_ID, CONFIG_READER, shellInline, shellPagePolicyFor, type PagePolicyOptions, type ShellInline } from './page-policy.ts';
-import { pageScripts, ShellNotTrusted, type RefusedVersion } from './script-integrity.ts';
+import { pageScripts, ShellNotTrusted, type LocalArea, type RefusedVersion } from './script-integrity.ts';
 import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable } from './static-origin.ts';
@@ -233,6 +233,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     const shown: PublicRegistry = publicRegistry(registry);
     const previewed = await previewing.served(request, shown);
     let served = previewed?.registry ?? shown;
+    // A local override: this browser loads one area from the developer's machine (loopback), checked
+    // against the digests its link recorded; no page of it is rendered here (the server cannot reach that build).
+    const held = previewed?.preview;
+    const local: LocalArea | null = held?.local ? { area: held.area, version: held.version, build: held.local } : null;
     // The page's own scripts come from index.html: the shell's signed one, or no page at all.
     if (options.check && !(await options.check('shell', registry.shell!.version, dir, 'index.html'))) {
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_TRUSTED);
@@ -243,7 +247,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     let importMapHash: string | null = null;
     if (scripts) {
       try {
-        const page = await scripts.forPage(registry.shell!.version, served);
+        const page = await scripts.forPage(registry.shell!.version, served, local);
         served = page.registry;
         importMap = page.importMap;
         importMapHash = page.importMapHash;
@@ -276,7 +280,14 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       registryPollMs: options.registryPollMs,
       telemetrySample: options.telemetrySample,
       registry: served,
-      preview: previewed ? { area: previewed.preview.area, version: previewed.preview.version, endPath: `${PREVIEW_PATH}?end=1` } : null,
+      preview: previewed
+        ? {
+            area: previewed.preview.area,
+            version: previewed.preview.version,
+            endPath: `${PREVIEW_PATH}?end=1`,
+            ...(local ? { local: local.build.origin } : {}),
+          }
+        : null,
       flags,
     };
     const pathname = request.url.split('?')[0] ?? '/';
@@ -286,9 +297,16 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // The same for every shopper of these versions, so a page kept by a cache keeps a valid policy: the
     // page's own (import map, Tag Manager where it may run) and the area styles a server render puts in its head.
     const policyWith = (areaStyles: readonly { css: string }[]) =>
-      shellPagePolicyFor(index.inline, policyOptions, { pathname, noConsent: route?.noConsent, importMapHash, areaStyles });
+      shellPagePolicyFor(index.inline, local ? { ...policyOptions, localOrigin: local.build.origin } : policyOptions, {
+        pathname,
+        noConsent: route?.noConsent,
+        importMapHash,
+        areaStyles,
+      });
     const policy = policyWith([]);
-    const preload = await areaPreloadLinks({ storage, registry: served, routes, pathname, assetOrigin });
+    // A local area's files are not on the origin: its page loads them when the shell asks, nothing is preloaded.
+    const preloaded = local ? { ...served, areas: { ...served.areas, [local.area]: undefined } } : served;
+    const preload = await areaPreloadLinks({ storage, registry: preloaded, routes, pathname, assetOrigin });
     const script = `${importMap}<script type="application/json" id="${CONFIG_ID}">${JSON.stringify(shownConfig).replace(/</g, '\\u003c')}</script>${CONFIG_READER}`;
     const firstFrame = consentFirstFrame(request.url, route?.noConsent === true);
     // The bucket matters only while a canary runs or a switch is on for part of the browsers.
@@ -331,6 +349,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     let headPolicy = policy;
     try {
       if (options.serverRender === false) throw new NotServerRendered('server rendering is off (SERVER_RENDER=off)');
+      if (local) throw new NotServerRendered(`a local override of ${local.area}: this browser renders its pages`);
       const rendered = await pageRenderer.render({
         url: request.url,
         registry: served,

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineCalls, type CallTypes } from './common.ts';
 import { PaymentRefund } from './checkout-types.ts';
-import { IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
+import { AreaRoute, IntegrityReport, ReleaseAuditEntry, ReleasePart, ReleaseStatus, ScriptInventory } from './release-types.ts';
 import { ClientErrorReport, TelemetryArea, TelemetryBatch, TelemetrySummary, VitalsReport } from './telemetry-types.ts';
 import { BackupOverview } from './backup-types.ts';
 import { CspViolationReport } from './csp-types.ts';
@@ -48,7 +48,14 @@ const PreviewListing = Type.Object({
   expiresAt: Type.String(),
   /** When the one browser that holds it opened it; null: not opened yet. */
   openedAt: Type.Union([Type.String(), Type.Null()]),
+  /** A local override's loopback origin (the build is served from the developer's machine); null: a version on the origin. */
+  local: Type.Union([Type.String(), Type.Null()]),
 });
+/** A script of a local build: its SHA-384 (base64) and size, as a signed manifest lists them. */
+const LocalFileDigest = Type.Object(
+  { sha384: Type.String({ maxLength: 64 }), size: Type.Integer({ minimum: 0, maximum: 100_000_000 }) },
+  { additionalProperties: false },
+);
 /** An area's feature switch as the table holds it: on for `share` percent of browsers (0 off, 100 on). */
 const FeatureFlag = Type.Object({
   area: Type.String(),
@@ -167,6 +174,25 @@ export const opsCalls = defineCalls({
     summary: 'Odkaz na náhľad verzie pre jeden prehliadač',
     params: Part,
     body: body({ version: Version }),
+    answer: Type.Object({ data: Type.Object({ id: Type.String(), url: Type.String(), expires: Type.String() }) }),
+  },
+  /**
+   * A local override: a preview link for one browser whose area is loaded from the developer's
+   * machine (a loopback origin only), every script checked against the digests recorded here.
+   */
+  'POST /api/ops/releases/:part/override': {
+    summary: 'Odkaz na lokálnu zostavu časti pre jeden prehliadač',
+    params: Part,
+    body: body({
+      origin: Type.String({ maxLength: 100 }),
+      version: Version,
+      entry: Type.String({ maxLength: 512 }),
+      kernel: Type.String({ maxLength: 40 }),
+      react: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+      exposes: Type.Array(Type.String({ maxLength: 80 }), { minItems: 1, maxItems: 50 }),
+      routes: Type.Array(AreaRoute, { minItems: 1, maxItems: 100 }),
+      files: Type.Record(Type.String({ maxLength: 512 }), LocalFileDigest, { minProperties: 1, maxProperties: 400 }),
+    }),
     answer: Type.Object({ data: Type.Object({ id: Type.String(), url: Type.String(), expires: Type.String() }) }),
   },
   'GET /api/ops/releases/previews': {

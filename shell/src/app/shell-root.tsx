@@ -10,6 +10,8 @@ import { routeForPath, type ShopRoute } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
 import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useStoredRedirects } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
+import { areaLabels } from '../areas/area-unavailable.tsx';
+import type { AreaName } from '../areas/registry.ts';
 
 /**
  * The root of every layout: consent, analytics and the effects of route changes. It holds no state
@@ -33,20 +35,34 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   const plain = isPrivacyPage(pathname);
   return (
     <>
-      {config.preview && (
-        <p className="preview-banner" role="status" data-testid="preview-banner">
-          Náhľad verzie{' '}
-          <code>
-            {config.preview.area} {config.preview.version}
-          </code>{' '}
-          – vidíte ju len v tomto prehliadači. <a href={config.preview.endPath}>Ukončiť náhľad</a>
-        </p>
-      )}
+      {config.preview && <PreviewBanner preview={config.preview} />}
       {plain && <Consent route={route} gtmId={config.gtmId} plain />}
       <Outlet />
       <BasketToast />
       {!plain && <Consent route={route} gtmId={config.gtmId} plain={false} />}
     </>
+  );
+}
+
+/** Which version this browser alone sees, and the way back to the one in force. */
+function PreviewBanner({ preview }: { preview: NonNullable<ShellConfig['preview']> }) {
+  return (
+    <p className="preview-banner" role="status" data-testid="preview-banner">
+      {preview.local ? (
+        <>
+          Skúšobná verzia: {areaLabels[preview.area as AreaName]?.toLowerCase() ?? preview.area} z lokálneho počítača (
+          <code>{preview.local}</code>, zostava <code>{preview.version}</code>)
+        </>
+      ) : (
+        <>
+          Náhľad verzie{' '}
+          <code>
+            {preview.area} {preview.version}
+          </code>
+        </>
+      )}{' '}
+      – vidíte ju len v tomto prehliadači. <a href={preview.endPath}>Ukončiť náhľad</a>
+    </p>
   );
 }
 

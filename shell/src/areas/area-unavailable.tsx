@@ -1,7 +1,8 @@
 import type { AreaName } from './registry.ts';
 import { useMarkInteractive } from '../app/mark-interactive.ts';
 
-const areaLabels: Record<AreaName, string> = {
+/** Each area as a shopper knows it (also the local override's banner). */
+export const areaLabels: Record<AreaName, string> = {
   catalog: 'Katalóg produktov',
   checkout: 'Košík a objednávka',
   account: 'Zákaznícky účet',

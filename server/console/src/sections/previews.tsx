@@ -5,7 +5,8 @@ import { useSession } from '../session/session.tsx';
 import { useLoad } from '../use-load.ts';
 
 /**
- * The preview links that last: which area's version, who asked for it, whether a browser opened it
+ * The preview links that last: which area's version (or a local override: the build on a developer's
+ * machine, marked with its loopback origin), who asked for it, whether a browser opened it
  * (a link opens in one browser only) and until when; each revoked on its own (its browser gets the
  * version in force from its next page). `changed` reloads the list after a move made a new link.
  */
@@ -50,6 +51,11 @@ export function Previews({ changed }: { changed: number }) {
                 <strong>
                   {PART_LABELS[preview.area] ?? preview.area} <code>{preview.version}</code>
                 </strong>{' '}
+                {preview.local && (
+                  <span data-testid="ops-preview-local">
+                    · lokálna zostava z <code>{preview.local}</code>{' '}
+                  </span>
+                )}
                 · vydal {preview.createdBy} {time(preview.createdAt)} ·{' '}
                 {preview.openedAt ? `otvorený v prehliadači ${time(preview.openedAt)}` : 'zatiaľ neotvorený'} · platí do{' '}
                 {time(preview.expiresAt)}{' '}

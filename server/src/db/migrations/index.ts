@@ -43,6 +43,7 @@ import * as clientErrorGroups from './2026-11-28T10-40-00Z_client-error-groups.t
 import * as releasePreviews from './2026-11-28T11-00-00Z_release-previews.ts';
 import * as featureFlags from './2026-11-28T12-30-00Z_feature-flags.ts';
 import * as commerceGuardrails from './2026-11-28T14-00-00Z_commerce-guardrails.ts';
+import * as localOverrides from './2026-11-28T19-00-00Z_local-overrides.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -93,4 +94,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T11-00-00Z_release-previews': releasePreviews,
   '2026-11-28T12-30-00Z_feature-flags': featureFlags,
   '2026-11-28T14-00-00Z_commerce-guardrails': commerceGuardrails,
+  '2026-11-28T19-00-00Z_local-overrides': localOverrides,
 };

@@ -1,6 +1,6 @@
 /**
  * Who may release what. A signed-in operator (the operator console) may act on every part;
- * an area team's release credential only on its own area: deploy (upload), canary, preview,
+ * an area team's release credential only on its own area: deploy (upload), canary, preview, local override,
  * promote or abort a canary, roll back, pin. Credentials are created and revoked by the shop's
  * owner (`npm run credentials`), their secrets shown once and stored only as SHA-256 hashes
  * (32 random bytes: a fast hash is enough, nothing to guess). Every release action, allowed or

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { PREVIEW_TTL_MS, type AreaName, type Preview } from '@shop/release';
+import { PREVIEW_TTL_MS, type AreaName, type LocalBuild, type Preview } from '@shop/release';
 import type { DbOrTrx } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { ReleasePreviewRow } from '../../db/release-preview.table.ts';
@@ -35,14 +35,18 @@ export type PreviewListing = {
   createdAt: string;
   expiresAt: string;
   openedAt: string | null;
+  /** A local override's loopback origin (served from the developer's machine); null: a version on the origin. */
+  local: string | null;
 };
 
 export class TooManyPreviews extends Error {}
 
-const grantOf = (row: Pick<ReleasePreviewRow, 'area' | 'version' | 'expires_at'>): Preview => ({
+const grantOf = (row: Pick<ReleasePreviewRow, 'area' | 'version' | 'expires_at' | 'local_build'>): Preview => ({
   area: row.area as AreaName,
   version: row.version,
   expires: Date.parse(row.expires_at),
+  // Recorded by the server when the link was made (checked then), never read from a request since.
+  ...(row.local_build ? { local: JSON.parse(row.local_build) as LocalBuild } : {}),
 });
 
 export function releasePreviews(db: DbOrTrx) {
@@ -51,9 +55,12 @@ export function releasePreviews(db: DbOrTrx) {
     db.selectFrom('release_previews').where('ended_at', 'is', null).where('expires_at', '>', now.toISOString());
 
   return {
-    /** A new link for one area's version; the token is returned once and never stored. */
+    /**
+     * A new link for one area's version (`local`: a local override, the build it recorded); the token
+     * is returned once and never stored.
+     */
     async create(
-      input: { area: AreaName; version: string; by: string },
+      input: { area: AreaName; version: string; by: string; local?: LocalBuild },
       now = new Date(),
     ): Promise<{ id: string; token: string; expires: string }> {
       const linkToken = token();
@@ -88,6 +95,8 @@ export function releasePreviews(db: DbOrTrx) {
             opened_at: null,
             ended_at: null,
             ended_by: null,
+            local_origin: input.local?.origin ?? null,
+            local_build: input.local ? JSON.stringify(input.local) : null,
           })
           .execute();
       });
@@ -123,7 +132,7 @@ export function releasePreviews(db: DbOrTrx) {
     async held(browserToken: string, now = new Date()): Promise<Preview | null> {
       if (!TOKEN.test(browserToken)) return null;
       const row = await lastingRows(now)
-        .select(['area', 'version', 'expires_at'])
+        .select(['area', 'version', 'expires_at', 'local_build'])
         .where('browser_hash', '=', digest(browserToken))
         .executeTakeFirst();
       return row ? grantOf(row) : null;
@@ -153,6 +162,7 @@ export function releasePreviews(db: DbOrTrx) {
         createdAt: row.created_at,
         expiresAt: row.expires_at,
         openedAt: row.opened_at,
+        local: row.local_origin,
       }));
     },
 

@@ -96,6 +96,11 @@ export type PagePolicy = {
    * so over http (`npm start` on localhost) the policy reports through report-uri alone.
    */
   reportTo: boolean;
+  /**
+   * A local override's loopback origin (one browser's page, web/preview-host.ts): its scripts are
+   * loaded from there (script-src) and looked at when one fails to load (connect-src); nothing else.
+   */
+  localOrigin?: string | null;
 };
 
 /** The policy of a shop page. */
@@ -105,13 +110,14 @@ export function pagePolicy(options: PagePolicy): string {
   // Types policy does, as it admits no other script address.
   const tagManager = options.tagManager ? [TAG_MANAGER_SCRIPT] : [];
   const analytics = options.tagManager ? ANALYTICS : [];
+  const local = options.localOrigin ? [options.localOrigin] : [];
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
-    ['script-src', ["'self'", asset, ...options.inlineScripts, ...tagManager]],
+    ['script-src', ["'self'", asset, ...local, ...options.inlineScripts, ...tagManager]],
     ['style-src', ["'self'", asset, ...options.inlineStyles]],
     ['img-src', ["'self'", asset, 'data:', 'blob:', ...analytics]],
     ['font-src', ["'self'", asset, 'data:']],
-    ['connect-src', ["'self'", asset, ...analytics]],
+    ['connect-src', ["'self'", asset, ...local, ...analytics]],
     ['manifest-src', ["'self'"]],
     ['worker-src', ["'none'"]],
     ['frame-src', ["'none'"]],

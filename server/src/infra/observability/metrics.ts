@@ -208,7 +208,7 @@ export function createMetrics(
   });
   const previews = new Counter({
     name: 'shop_release_previews_total',
-    help: 'Preview links opened in a browser, opened again by it, refused (invalid: unknown, expired or revoked; opened-elsewhere: another browser holds it; floored) and ended by their browser.',
+    help: 'Preview links opened in a browser, opened again by it (opened-local, reopened-local: local overrides), refused (invalid: unknown, expired or revoked; opened-elsewhere: another browser holds it; floored) and ended by their browser.',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });

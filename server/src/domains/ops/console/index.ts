@@ -111,7 +111,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
             integrity: options.integrity ?? null,
             keys: options.keys ?? null,
             book,
-            previewed: () => options.previews.lasting(),
+            // A local override's scripts are on the developer's machine, not the origin: the Náhľady list shows it.
+            previewed: async () => (await options.previews.lasting()).filter((preview) => preview.local === null),
           }),
         };
       },

@@ -34,6 +34,12 @@ import {
   type RegistryBook,
   verifyMoveRequest,
   assertNotFloored,
+  checkLocalBuild,
+  checkRelease,
+  checkRoutes,
+  localRelease,
+  loopbackOrigin,
+  type LocalBuild,
 } from '@shop/release';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import { ApiError, forbidden, notFound } from '../../../infra/http/errors.ts';
@@ -105,9 +111,12 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
   const app = plugin.withTypeProvider<TypeBoxTypeProvider>();
   const { storage, book, previews } = options;
 
-  /** A new preview link of one area's version, for the one browser that opens it first; in the audit log. */
-  async function newPreview(request: FastifyRequest, area: AreaName, version: string) {
-    const made = await previews.create({ area, version, by: releaseActor(request).name }).catch((error: unknown) => {
+  /**
+   * A new preview link of one area's version (`local`: a local override of the build it records),
+   * for the one browser that opens it first; in the audit log.
+   */
+  async function newPreview(request: FastifyRequest, area: AreaName, version: string, local?: LocalBuild) {
+    const made = await previews.create({ area, version, by: releaseActor(request).name, local }).catch((error: unknown) => {
       if (!(error instanceof TooManyPreviews)) throw error;
       throw new ApiError(
         409,
@@ -115,7 +124,11 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
         `Časť má otvorených už ${MAX_OPEN_PREVIEWS} náhľadov. Zrušte nepotrebné v konzole operátora a skúste to znova.`,
       );
     });
-    await request.audit({ action: 'preview-link', part: area, detail: `${version} (náhľad ${made.id})` });
+    await request.audit(
+      local
+        ? { action: 'override-link', part: area, detail: `${version} z ${local.origin} (lokálna zostava, náhľad ${made.id})` }
+        : { action: 'preview-link', part: area, detail: `${version} (náhľad ${made.id})` },
+    );
     return { id: made.id, url: previewLink(options.publicUrl, made.token), expires: made.expires };
   }
 
@@ -246,6 +259,54 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
     },
   });
 
+  // A local override: a preview whose build the developer serves on loopback; the same checks against
+  // the shell and areas in force as a release of it, the script digests recorded for the browser to check.
+  app.route({
+    ...route('POST /api/ops/releases/:part/override'),
+    config: config('override'),
+    bodyLimit: 512 * 1024,
+    preHandler: releaseAction('override'),
+    handler: async (request) => {
+      const { part } = request.params;
+      if (!isArea(part)) throw unknownPart(part);
+      // A refused link is in the audit log with why, under the credential's name, and in the log.
+      const refuse = async (error: unknown): Promise<never> => {
+        const message = error instanceof ApiError || error instanceof ReleaseRefused ? error.message : null;
+        if (message !== null) {
+          await request.audit({ action: 'override-link', part, allowed: false, detail: message.slice(0, 300) });
+          request.log.warn({ release: { action: 'override', part, refused: message } }, 'local override link refused');
+        }
+        return error instanceof ReleaseRefused ? refused(error) : Promise.reject(error);
+      };
+      if (!loopbackOrigin(request.body.origin))
+        return refuse(
+          new ApiError(
+            400,
+            'bad_request',
+            'Lokálna zostava sa načítava len z vášho počítača: adresa musí byť http://127.0.0.1:<port> alebo http://localhost:<port>.',
+          ),
+        );
+      let local: ReturnType<typeof checkLocalBuild>;
+      try {
+        local = checkLocalBuild(part, request.body);
+        const registry = await book.read();
+        const { kernel, react, exposes, routes, entry } = local.build;
+        // Its size is not judged: it is one developer's browser, not the shoppers'.
+        await checkRelease(storage, registry, [{ build: { kind: 'area', area: part, kernel, react, exposes, routes, entry, jsBytes: 0 } }]);
+        const canaries = { ...registry.canaries };
+        delete canaries[part];
+        checkRoutes({ ...registry, areas: { ...registry.areas, [part]: localRelease(part, local.version, local.build) }, canaries });
+      } catch (error) {
+        return refuse(error);
+      }
+      request.log.warn(
+        { release: { action: 'override', part, version: local.version, origin: local.build.origin } },
+        'local override link made',
+      );
+      return { data: await newPreview(request, part, local.version, local.build) };
+    },
+  });
+
   // The previews that last, each revocable: an operator sees all, a team its own area's.
   app.route({
     ...route('GET /api/ops/releases/previews'),
@@ -267,7 +328,7 @@ export const releaseActionRoutes: FastifyPluginAsync<ReleaseActionOptions> = asy
         action: 'preview-revoke',
         part: shown?.area ?? null,
         allowed: revoked !== null,
-        detail: `náhľad ${request.params.id}${shown ? ` (${shown.version})` : ''}${request.body?.reason ? `: ${request.body.reason}` : ''}`,
+        detail: `náhľad ${request.params.id}${shown ? ` (${shown.version}${shown.local ? `, lokálna zostava z ${shown.local}` : ''})` : ''}${request.body?.reason ? `: ${request.body.reason}` : ''}`,
       });
       // Another team's preview is as unknown to a team as one that never was.
       if (!revoked) throw notFound('Taký náhľad neplatí: skončil, vypršal alebo patrí inej časti.');
