@@ -10,7 +10,6 @@ import { routeForPath, type ShopRoute } from './route-table.ts';
 import { useNewBuildDetection } from './new-build.ts';
 import { useDeviceRefresh, useFocusOnNavigation, useScrollReset, useStoredRedirects } from './route-effects.ts';
 import type { ShellConfig } from '../config.ts';
-import { areaLabels } from '../areas/area-unavailable.tsx';
 import type { AreaName } from '../areas/registry.ts';
 
 /**
@@ -44,14 +43,17 @@ export function ShellRoot({ config }: { config: ShellConfig }) {
   );
 }
 
+/** An area in a sentence, as a shopper names it („Skúšobná verzia: košík z localhost“). */
+const AREA_IN_A_SENTENCE: Record<AreaName, string> = { catalog: 'katalóg', checkout: 'košík', account: 'účet', content: 'obsah' };
+
 /** Which version this browser alone sees, and the way back to the one in force. */
 function PreviewBanner({ preview }: { preview: NonNullable<ShellConfig['preview']> }) {
   return (
     <p className="preview-banner" role="status" data-testid="preview-banner">
       {preview.local ? (
         <>
-          Skúšobná verzia: {areaLabels[preview.area as AreaName]?.toLowerCase() ?? preview.area} z lokálneho počítača (
-          <code>{preview.local}</code>, zostava <code>{preview.version}</code>)
+          Skúšobná verzia: {AREA_IN_A_SENTENCE[preview.area as AreaName] ?? preview.area} z localhost (<code>{preview.local}</code>, zostava{' '}
+          <code>{preview.version}</code>)
         </>
       ) : (
         <>
