@@ -13,9 +13,6 @@ export const CLUSTER_DATA_DIR = join(import.meta.dirname, `.data-cluster-${SHOP_
 export default defineConfig({
   ...base,
   testDir: './cluster',
-  // Every cluster spec, whatever lane E2E_LANE names for the single-server tests.
-  testMatch: undefined,
-  testIgnore: undefined,
   reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/e2e-cluster.json' }]],
   webServer: {
     command: 'node cluster/serve-cluster.mjs',

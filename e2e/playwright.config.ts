@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { laneFilter } from './lanes.ts';
 
 export const SHOP_PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ASSET_PORT = SHOP_PORT + 1;
@@ -21,7 +20,6 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: './tests',
-  ...laneFilter(process.env.E2E_LANE),
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -13,14 +13,7 @@ import { testAlertRules } from './ensure-prometheus.mjs';
 import { failedPlaywrightTests, failedVitestTests } from './test-reports.mjs';
 
 const reports = join(root, '.data', 'test-reports');
-/**
- * The end-to-end lanes' ports (E2E_PORT; each shop takes the three after it too): the single-server
- * tests in two lanes (e2e/lanes.ts) and the cluster's nginx, side by side.
- */
-const BROWSER_LANES = [
-  { lane: 'shop', port: 4310, title: 'End-to-end tests in Chromium: the shop (one server)' },
-  { lane: 'releases', port: 4350, title: 'End-to-end tests in Chromium: releases, canaries, switches (one server)' },
-];
+/** The cluster's end-to-end nginx port: not the single-server shop's (E2E_PORT, 4310), which runs beside it. */
 const CLUSTER_E2E_PORT = 4410;
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
@@ -137,6 +130,7 @@ if (installed.ok) {
     }
   } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
   const built = await stage('Building every part', () => buildAll());
+  const browserTitle = 'End-to-end tests in Chromium';
   const clusterTitles = [
     ['local', 'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin on disk'],
     [
@@ -146,33 +140,19 @@ if (installed.ok) {
   ];
   const clusterE2eTitle = 'End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)';
   if (!built.ok) {
-    const titles = [...BROWSER_LANES.map(({ title }) => title), ...clusterTitles.map(([, title]) => title), clusterE2eTitle];
-    for (const title of titles) notRun(title, 'the build failed');
+    for (const title of [browserTitle, ...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
   } else {
     /**
-     * Three lanes side by side, each its own servers, ports and data: the end-to-end tests on one
-     * server in two lanes (e2e/lanes.ts), and the cluster's (its vitest files, then the end-to-end
-     * tests through nginx). Each lane runs its files one after another and spends much of its time
-     * waiting on browsers, timers and servers, so one lane alone keeps about one core busy. The first
-     * lane prints as it goes; the others write to files, printed after all end, so none interleave.
+     * Two lanes side by side, each its own servers, ports and data: the end-to-end tests on one
+     * server, and the cluster's (its vitest files, then the end-to-end tests through nginx). Both
+     * spend most of their time waiting on browsers, timers and servers, so together they take little
+     * more than the longer one alone. The cluster lane's output goes to a file, printed after both
+     * end, so the two never interleave.
      */
-    const laneLogs = [];
-    const quietLane = (name) => {
-      const file = join(reports, `${name}.log`);
-      const fd = openSync(file, 'w');
-      laneLogs.push({ file, fd });
-      return { stdio: ['ignore', fd, fd] };
-    };
-    const browserLanes = BROWSER_LANES.map(({ lane, port, title }, index) =>
-      stage(title, (failedTests) =>
-        playwright('test', `e2e-${lane}`, {
-          env: { ...process.env, E2E_LANE: lane, E2E_PORT: String(port) },
-          failedTests,
-          ...(index === 0 ? {} : quietLane(`e2e-${lane}-lane`)),
-        }),
-      ),
-    );
-    const quiet = quietLane('cluster-lane');
+    const laneLog = join(reports, 'cluster-lane.log');
+    const out = openSync(laneLog, 'w');
+    const quiet = { stdio: ['ignore', out, out] };
+    const browserLane = stage(browserTitle, (failedTests) => playwright('test', 'e2e', { failedTests }));
     const clusterLane = (async () => {
       // Separate processes from the built server, as `npm run start:cluster` runs them (server/test-cluster/global-setup.mjs
       // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
@@ -192,12 +172,10 @@ if (installed.ok) {
         playwright('test:cluster', 'e2e-cluster', { env: { ...process.env, E2E_PORT: String(CLUSTER_E2E_PORT) }, failedTests, ...quiet }),
       );
     })();
-    await Promise.all([...browserLanes, clusterLane]);
-    for (const { file, fd } of laneLogs) {
-      closeSync(fd);
-      log(`Output of ${file}:`);
-      process.stdout.write(readFileSync(file, 'utf8'));
-    }
+    await Promise.all([browserLane, clusterLane]);
+    closeSync(out);
+    log(`The cluster lane's output (${laneLog}):`);
+    process.stdout.write(readFileSync(laneLog, 'utf8'));
   }
 }
 log(`All tests finished in ${seconds(since)}`);
