@@ -1,17 +1,25 @@
 /**
  * nginx keeps the public pages (tools/scripts/topology.mjs): a page is the same for every anonymous
- * visitor, so a second one is answered by nginx alone; a release and a price change are seen
- * through nginx within the bound the servers' Cache-Control sets (s-maxage + stale-while-revalidate,
- * docs/operations.md); an answer that is one visitor's own is never given to another.
+ * visitor, so a second one is answered by nginx alone; a price change is seen through nginx within
+ * the bound the servers' Cache-Control sets (s-maxage + stale-while-revalidate, docs/operations.md),
+ * as a release is (releases-through-nginx.test.ts); an answer that is one visitor's own is never
+ * given to another.
  */
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PAGE_CACHE_MS } from '../src/web/shell-host.ts';
 import { changedFrom } from './helpers/changed-from.ts';
+import {
+  BOUND_MS,
+  currentRevision,
+  nextCatalogBuild,
+  page,
+  pollUntil,
+  release,
+  revisionOf,
+  SEEN_BY_SERVERS_MS,
+} from './helpers/edge-pages.ts';
 import { CATALOG_CHANNEL } from '../src/infra/cache/shared-state.ts';
 
 declare module 'vitest' {
@@ -23,15 +31,6 @@ declare module 'vitest' {
 
 const cluster = inject('cluster');
 const redisUrl = inject('clusterRedisUrl');
-/** A change is seen through nginx within s-maxage + stale-while-revalidate (each the page cache's time). */
-const BOUND_MS = 2 * PAGE_CACHE_MS;
-/**
- * Beyond the bound: the servers learning of the change, and the one render that fetches the new page
- * (for a release: its files fetched from the origin, an S3 bucket in one pass, and checked against
- * their signed manifest first), on a machine whose two cores also run the browser tests.
- */
-const SEEN_BY_SERVERS_MS = 10_000;
-
 let db: pg.Pool;
 beforeAll(() => {
   db = new pg.Pool({ connectionString: cluster.databaseUrl, max: 2 });
@@ -39,19 +38,6 @@ beforeAll(() => {
 afterAll(async () => {
   await db?.end();
 });
-
-type Page = { status: number; edge: string | null; cacheControl: string | null; etag: string | null; setCookie: string[]; html: string };
-async function page(path: string, headers: Record<string, string> = {}): Promise<Page> {
-  const res = await fetch(`${cluster.url}${path}`, { headers, redirect: 'manual' });
-  return {
-    status: res.status,
-    edge: res.headers.get('x-edge-cache'),
-    cacheControl: res.headers.get('cache-control'),
-    etag: res.headers.get('etag'),
-    setCookie: res.headers.getSetCookie(),
-    html: await res.text(),
-  };
-}
 
 /**
  * The web servers' answers for home pages by outcome (rendered, cached, revalidated, …), both servers
@@ -69,49 +55,12 @@ async function serverAnswers(): Promise<Record<string, number>> {
   return outcomes;
 }
 
-/** The registry revision a page was rendered with (its embedded configuration). */
-const revisionOf = (html: string) => /"registry":\{"revision":"([^"]+)"/.exec(html)?.[1];
 /** The product's price the page shows to crawlers (its structured data). */
 const priceOf = (html: string) => /"price":"([\d.]+)"/.exec(html)?.[1];
-
-/** Asks for `path` until `seen(page)` holds or the deadline passes; answers the page and when it was first seen. */
-async function pollUntil(path: string, seen: (p: Page) => boolean, deadlineMs: number): Promise<{ last: Page; at: number }> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const last = await page(path);
-    if (seen(last) || Date.now() > deadline) return { last, at: Date.now() };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The home page answers all web servers gave so far (rendered, from their page cache, or left to the browser). */
 async function pagesAnsweredByServers(): Promise<number> {
   return Object.values(await serverAnswers()).reduce((sum, count) => sum + count, 0);
-}
-
-/** The release command against the cluster's origin, as a team runs it. */
-function release(args: string[]): string {
-  const run = spawnSync(process.execPath, ['dist/release/cli.js', ...args], {
-    cwd: join(import.meta.dirname, '..'),
-    env: { ...process.env, ...cluster.releaseEnv },
-    encoding: 'utf8',
-  });
-  expect(run.status, run.stderr + run.stdout).toBe(0);
-  return run.stdout + run.stderr;
-}
-
-/** A new build of the catalog area (a copy of its dist with one byte changed), in the data directory. */
-function nextCatalogBuild(name: string): string {
-  const dir = join(cluster.dataDir, name);
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(join(import.meta.dirname, '..', '..', 'mf-catalog', 'dist'), dir, { recursive: true });
-  appendFileSync(join(dir, 'remoteEntry.js'), `\n/* ${name} */\n`);
-  return dir;
-}
-
-async function currentRevision(): Promise<string> {
-  const res = await fetch(`${cluster.url}/builds/latest.json`);
-  return ((await res.json()) as { revision: string }).revision;
 }
 
 describe('nginx keeps public pages', () => {
@@ -175,23 +124,6 @@ describe('nginx keeps public pages', () => {
     expect(seen.at - changed).toBeLessThanOrEqual(BOUND_MS + SEEN_BY_SERVERS_MS);
     // From then on every visitor gets the new price: the old page is not kept anywhere.
     for (let i = 0; i < 3; i++) expect(priceOf((await page(path)).html)).toBe(priceOf(seen.last.html));
-  });
-
-  it('a release is seen through nginx within the bound', async () => {
-    const path = `/c/${(await db.query<{ cat_url: string }>('select cat_url from categories order by cat_id limit 1')).rows[0]!.cat_url}`;
-    const old = await pollUntil(path, (p) => p.edge === 'HIT', 30_000);
-    expect(old.last.edge).toBe('HIT');
-    const before = revisionOf(old.last.html);
-    expect(before).toBe(await currentRevision());
-
-    release(['deploy', 'catalog', '--dist', nextCatalogBuild('catalog-edge-release'), '--no-build', '--reason', 'edge cache test']);
-    // The bound counts from the moment the servers answer with the move in force.
-    const after = await changedFrom(before!, currentRevision);
-    const released = Date.now();
-    expect(after).not.toBe(before);
-    const seen = await pollUntil(path, (p) => revisionOf(p.html) === after, BOUND_MS + SEEN_BY_SERVERS_MS + 20_000);
-    expect(revisionOf(seen.last.html)).toBe(after);
-    expect(seen.at - released).toBeLessThanOrEqual(BOUND_MS + SEEN_BY_SERVERS_MS);
   });
 
   it("an answer with a cookie or one visitor's own page is never given to another visitor", async () => {

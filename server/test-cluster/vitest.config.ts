@@ -6,7 +6,17 @@ import { defineConfig } from 'vitest/config';
  * (every request comes from loopback), so it runs after the files that sign in; killing servers
  * comes before it, so that the fuzz also checks the restarted ones.
  */
-const ORDER = ['edge-limits', 'two-servers', 'edge-cache', 'races', 'integrity-bytes', 'supervision', 'render-sandbox', 'fuzz'];
+const ORDER = [
+  'edge-limits',
+  'two-servers',
+  'edge-cache',
+  'releases-through-nginx',
+  'races',
+  'integrity-bytes',
+  'supervision',
+  'render-sandbox',
+  'fuzz',
+];
 const rank = (file: TestSpecification) => {
   const index = ORDER.findIndex((name) => file.moduleId.endsWith(`/${name}.test.ts`));
   return index < 0 ? ORDER.length : index;
@@ -19,12 +29,13 @@ class InOrder extends BaseSequencer {
 }
 
 /**
- * The files whose subject is where released files live: releases reaching the servers and nginx,
+ * The files whose subject is where released files live: releases reaching open tabs and nginx,
  * tampered files, the render sandbox loading a release. The second pass of `npm test`, with the
- * origin in an S3 bucket (CLUSTER_ORIGIN=s3), runs these; the rest (races, limits, supervision,
- * fuzz) do not touch the origin and ran on the first pass.
+ * origin in an S3 bucket (CLUSTER_ORIGIN=s3), runs these; the rest (two servers sharing state, the
+ * page cache's rules, races, limits, supervision, fuzz) do not depend on where releases live and ran
+ * on the first pass.
  */
-export const ORIGIN_DEPENDENT = ['two-servers', 'edge-cache', 'integrity-bytes', 'render-sandbox'];
+export const ORIGIN_DEPENDENT = ['releases-through-nginx', 'integrity-bytes', 'render-sandbox'];
 
 /**
  * The multi-server tests: real processes (two web servers, two workers) behind nginx on PostgreSQL
