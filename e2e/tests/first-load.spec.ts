@@ -137,3 +137,28 @@ test.describe('on a phone', () => {
     expect(await shifts()).toEqual([]);
   });
 });
+
+/**
+ * The header's height must not depend on how wide its actions are once laid out (a name that wraps
+ * makes it taller and moves the page below): on phones from 360 to 412 px, with a basket, the shop's
+ * name is one line and shown whole, and nothing is wider than the screen.
+ */
+for (const width of [360, 390, 412]) {
+  test.describe(`on a ${width} px phone`, () => {
+    test.use({ viewport: { width, height: 800 } });
+
+    test("the header shows the shop's name whole on one line beside a basket", async ({ page, request }) => {
+      const [variant] = await findVariants(request, 1);
+      await fillBasket(page, request, [{ v_id: variant!.v_id, amount: 3 }]);
+      await page.goto('/c/hruba-stavba');
+      await expect(page.locator('html[data-interactive]')).toBeAttached();
+      await expect(page.getByTestId('basket-count')).toHaveText('3');
+      const name = await page.locator('.logo__text').evaluate((element) => ({
+        lines: Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)),
+        whole: element.scrollWidth <= element.clientWidth,
+      }));
+      expect(name).toEqual({ lines: 1, whole: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    });
+  });
+}
