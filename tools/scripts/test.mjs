@@ -119,18 +119,16 @@ if (installed.ok) {
   await stage('API tests on SQLite', (failedTests) =>
     vitest('@shop/server', 'api-sqlite', { env: { ...process.env, DATABASE_URL: '' }, failedTests }),
   );
-  /** The API's files again on PostgreSQL (a throwaway server of its own), `options` as for vitest. */
-  const postgresPass = async (options = {}) => {
-    const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
-    if (!postgres.ok) return notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
+  const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
+  if (postgres.ok) {
     try {
       await stage('API tests on PostgreSQL', (failedTests) =>
-        vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests, ...options }),
+        vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests }),
       );
     } finally {
       await postgres.value.stop();
     }
-  };
+  } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
   const built = await stage('Building every part', () => buildAll());
   const browserTitle = 'End-to-end tests in Chromium';
   const clusterTitles = [
@@ -143,12 +141,10 @@ if (installed.ok) {
   const clusterE2eTitle = 'End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)';
   if (!built.ok) {
     for (const title of [browserTitle, ...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
-    await postgresPass();
   } else {
     /**
      * Two lanes side by side, each its own servers, ports and data: the end-to-end tests on one
-     * server, and the cluster's (its vitest files, then the end-to-end tests through nginx), then the
-     * API's files on PostgreSQL. Both
+     * server, and the cluster's (its vitest files, then the end-to-end tests through nginx). Both
      * spend most of their time waiting on browsers, timers and servers, so together they take little
      * more than the longer one alone. The cluster lane's output goes to a file, printed after both
      * end, so the two never interleave.
@@ -175,9 +171,6 @@ if (installed.ok) {
       await stage(clusterE2eTitle, (failedTests) =>
         playwright('test:cluster', 'e2e-cluster', { env: { ...process.env, E2E_PORT: String(CLUSTER_E2E_PORT) }, failedTests, ...quiet }),
       );
-      // Last in this lane: the end-to-end lane's last files wait on canary and release timers, with
-      // a core to spare that this pass uses (before the build it held both cores alone).
-      await postgresPass(quiet);
     })();
     await Promise.all([browserLane, clusterLane]);
     closeSync(out);
