@@ -364,7 +364,8 @@ export function canaryAbortReason(abort: { who: string; reason: string | null })
 
 /**
  * The canaries, from the release registry and its history at each scrape (every server reports the
- * same whichever process aborted): the running ones' share and the aborts by area and reason.
+ * same whichever process aborted): the running ones' share, the aborts by area and reason, and the
+ * stage advances by area.
  */
 export function canaryMetrics(registry: Registry, read: () => Promise<CanaryRecord>) {
   const record = oncePerScrape(read);
@@ -382,7 +383,7 @@ export function canaryMetrics(registry: Registry, read: () => Promise<CanaryReco
   });
   new Counter({
     name: 'shop_canary_aborts_total',
-    help: 'Canaries aborted, by area and reason (error-rate, inp, lcp: the watchdog; operator), from the release history.',
+    help: 'Canaries aborted, by area and reason (error-rate, inp, lcp, commerce: the watchdog; operator), from the release history.',
     labelNames: ['area', 'reason'] as const,
     registers: [registry],
     async collect() {
