@@ -42,6 +42,6 @@ export default defineConfig(
     root: fileURLToPath(new URL('.', import.meta.url)),
     // The listing (filters, pages, counts) only the category, brand, sale and search pages use:
     // kept apart from the code every page loads, so the home and product pages do not fetch it.
-    chunkGroups: [{ name: 'listing', test: /\/apps\/catalog\/src\/(listing\/|components\/product-listing)|\/rules\/pagination\.ts$/ }],
+    chunkGroups: [{ name: 'listing', test: /\/mf-catalog\/src\/(listing\/|components\/product-listing)|\/rules\/pagination\.ts$/ }],
   }),
 );

@@ -337,6 +337,22 @@ function areaCodeChunks(area, chunkGroups = []) {
 }
 
 /**
+ * Fails the build when a named group got no chunk: its test matches no module (a folder moved or
+ * renamed), so the code it should keep apart would silently land where every page loads it.
+ */
+function chunkGroupsPresent(area, chunkGroups) {
+  return {
+    name: 'shop-chunk-groups-present',
+    generateBundle(_options, bundle) {
+      const names = new Set(Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [file.name] : [])));
+      for (const group of chunkGroups) {
+        if (!names.has(`${area}-${group.name}`)) this.error(`Chunk group "${group.name}" (${group.test}) matched no module of ${area}.`);
+      }
+    },
+  };
+}
+
+/**
  * The whole Vite config of an area. Plugin factories are passed in so the
  * kernel does not depend on build tools; every area builds the same way.
  */
@@ -359,6 +375,7 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
         experiments: { externalRuntime: true },
       }),
       areaMetaPlugin({ area, exposes, routes, root }),
+      chunkGroupsPresent(area, chunkGroups),
       // The same pages for the shop's server (first view of public pages, rendered at the version in force).
       serverBuildPlugin({ viteBuild, react, source: areaServerEntry(area, exposes, root) }),
     ],
@@ -377,7 +394,7 @@ export function areaViteConfig({ area, exposes, routes, devPort, react, federati
       },
     },
     // Component tests (vitest) run in jsdom against the area's own sources.
-    test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
+    test: { environment: 'jsdom', isolate: false, include: ['src/**/*.test.{ts,tsx}'] },
     // `vite dev` in an area renders its pages standalone (src/dev-main.tsx)
     // against the API of a running `npm start`.
     server: {
