@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
+    isolate: false,
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     env: { TZ: 'America/Los_Angeles' },

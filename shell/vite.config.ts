@@ -224,7 +224,7 @@ export default defineConfig({
     // the federation's share of the kernel resolves to the same module, so it stays one instance.
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'singleton', test: /\/shared-kernel\/src\/singleton\// }] } } },
   },
-  test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
+  test: { environment: 'jsdom' },
   server: {
     port: 5100,
     strictPort: true,
