@@ -99,7 +99,7 @@ const PROGRAMS = ['tsconfig.browser.json', 'tsconfig.node.json'];
 const includesOf = (file) => JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')).include ?? [];
 
 /**
- * Every package's typecheck as two programs side by side: the browser parts, the console and the
+ * Every package's typecheck (tsgo, TypeScript's native port) as two programs side by side: the browser parts, the console and the
  * kernel (tsconfig.browser.json), and everything that runs on Node (tsconfig.node.json), so that
  * the kernel and the release tool are checked once, not in every program that imports them. A
  * package whose own tsconfig includes a folder neither program includes fails here, so a new package
@@ -114,7 +114,7 @@ export function typecheckAll() {
   if (missed.length > 0) {
     return Promise.reject(new Error(`Not in ${PROGRAMS.join(' or ')}: ${missed.join(', ')}`));
   }
-  return Promise.all(PROGRAMS.map((program) => run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', program])));
+  return Promise.all(PROGRAMS.map((program) => run(join(root, 'node_modules', '.bin', 'tsgo'), ['-p', program])));
 }
 
 /** The browser parts (a Vite build at the root: `mf-*` and `shell`): the areas, then the shell. */

@@ -104,7 +104,7 @@ const installed = await stage('Installing what is missing (pnpm, dependencies, C
 if (installed.ok) {
   // Side by side: each is one process on one core (the typecheck two), and each prints only what it finds.
   await Promise.all([
-    stage('Typecheck (tsc: the browser parts, the console and the kernel as one program, everything on Node as another)', () =>
+    stage('Typecheck (tsgo: the browser parts, the console and the kernel as one program, everything on Node as another)', () =>
       typecheckAll(),
     ),
     stage('Lint (eslint, with area boundary rules)', () => run(join(root, 'node_modules', '.bin', 'eslint'), ['.', '--max-warnings=0'])),
