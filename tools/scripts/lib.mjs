@@ -99,8 +99,9 @@ const PROGRAMS = ['tsconfig.browser.json', 'tsconfig.node.json'];
 const includesOf = (file) => JSON.parse(readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')).include ?? [];
 
 /**
- * Every package's typecheck (tsgo, TypeScript's native port) as two programs side by side: the browser parts, the console and the
- * kernel (tsconfig.browser.json), and everything that runs on Node (tsconfig.node.json), so that
+ * Every package's typecheck (tsgo, TypeScript's native port) as two programs side by side: the
+ * browser parts, the console and the kernel (tsconfig.browser.json), and everything that runs on
+ * Node (tsconfig.node.json), so that
  * the kernel and the release tool are checked once, not in every program that imports them. A
  * package whose own tsconfig includes a folder neither program includes fails here, so a new package
  * is never left unchecked.
