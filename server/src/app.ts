@@ -15,6 +15,7 @@ import { createMetrics, type Metrics } from './infra/observability/metrics.ts';
 import { integrityFindings } from './domains/releases/integrity-findings.repository.ts';
 import { openApiRoute, registerOpenApi } from './infra/http/openapi.ts';
 import { rejectNulCharacters, validatorCompiler } from './infra/http/validation.ts';
+import { serializerCompiler } from './infra/http/serialization.ts';
 import { loggingOptions, observeRequests, type LoggerOption } from './infra/observability/observability.ts';
 import { DEFAULT_OUTBOX, OutboxWorker, type OutboxOptions } from './infra/outbox/outbox.ts';
 import { cachePublicResponses, DEFAULT_RESPONSE_CACHE, ResponseCache, type ResponseCacheOptions } from './infra/cache/response-cache.ts';
@@ -178,6 +179,7 @@ export function baseServer(opts: ServerBase & { hsts: boolean }): FastifyInstanc
   // First, so that every route registered after it (the shop's pages too) compresses its answers.
   app.register(fastifyCompress, COMPRESSION);
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   addSecurityHeaders(app, { hsts: opts.hsts });
   app.addHook('onRequest', requireHostHeader);
   app.addHook('preValidation', rejectNulCharacters);

@@ -49,8 +49,22 @@ function finiteOnly(validate: ValidateFunction): ValidateFunction {
   return Object.assign(checked, { schema: validate.schema, schemaEnv: validate.schemaEnv });
 }
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  httpPart === 'body' ? exact.compile(schema) : finiteOnly(coercing.compile(schema));
+/**
+ * Compiled once per schema object and part, for every server the process builds: the schemas are
+ * the contract's module-level constants, and a test process builds a server per file (Ajv's own
+ * cache keeps the compiled function, not the coercion wrapper around it).
+ */
+const validators = { body: new WeakMap<object, ValidateFunction>(), other: new WeakMap<object, ValidateFunction>() };
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const cache = httpPart === 'body' ? validators.body : validators.other;
+  let validate = cache.get(schema);
+  if (!validate) {
+    validate = httpPart === 'body' ? exact.compile(schema) : finiteOnly(coercing.compile(schema));
+    cache.set(schema, validate);
+  }
+  return validate;
+};
 
 /** True when a parsed value holds a NUL character anywhere (PostgreSQL's text cannot store one). */
 function hasNul(value: unknown, depth = 0): boolean {
