@@ -162,3 +162,25 @@ for (const width of [360, 390, 412]) {
     });
   });
 }
+
+/**
+ * On a slow phone the browser paints while it is still parsing the page and before it has measured
+ * every control: a header or a toolbar painted half-built, then completed, moves what is below it.
+ * With the CPU slowed sixfold, a category page and a product page load a few times each without a
+ * single layout shift.
+ */
+test.describe('on a slow phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a category page and a product page paint without a layout shift', async ({ page }) => {
+    test.setTimeout(60_000);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    const shifts = await recordLayoutShifts(page);
+    for (const path of ['/c/tehly', '/p/tehla-porotherm-30-t-profi', '/c/tehly', '/p/tehla-porotherm-30-t-profi']) {
+      await page.goto(path);
+      await expect(page.locator('html[data-interactive]')).toBeAttached({ timeout: 20_000 });
+      expect({ path, shifts: await shifts() }).toEqual({ path, shifts: [] });
+    }
+  });
+});
