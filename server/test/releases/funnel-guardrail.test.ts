@@ -16,7 +16,7 @@ import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { recordSession } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
 import { canaryJudged, canarySeries } from '../../src/domains/releases/canary-jobs.ts';
-import { DEFAULT_COMMERCE_POLICY, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
+import { commercePolicyFrom, DEFAULT_COMMERCE_POLICY, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
 import {
   BASKET_ADDS,
   BASKET_TO_CONTACT,
@@ -248,6 +248,28 @@ describe('the funnel verdict (pure)', () => {
     expect(verdict([10, 5], [10, 10])).toBe('healthy');
     // Sampling may count more who went on than who reached it: the comparison still holds.
     expect(verdict([10, 12], [10, 12])).toBe('healthy');
+  });
+
+  it('reads its settings strictly: defaults when unset, a bad value refuses the start with its name', () => {
+    expect(commercePolicyFrom({})).toMatchObject({
+      minProductViews: 200,
+      basketAddDrop: 0.3,
+      minStepVisits: 50,
+      stepDrop: 0.3,
+      funnelSettleMs: 300_000,
+    });
+    expect(commercePolicyFrom({ CANARY_MIN_STEP_VISITS: '2', CANARY_FUNNEL_SETTLE_MS: '0' })).toMatchObject({
+      minStepVisits: 2,
+      funnelSettleMs: 0,
+    });
+    for (const [name, value] of [
+      ['CANARY_MIN_PRODUCT_VIEWS', '0'],
+      ['CANARY_MIN_STEP_VISITS', '2.5'],
+      ['CANARY_BASKET_ADD_DROP', '1.5'],
+      ['CANARY_STEP_DROP', '30%'],
+      ['CANARY_FUNNEL_SETTLE_MS', '-1'],
+    ] as const)
+      expect(() => commercePolicyFrom({ [name]: value })).toThrow(`Invalid ${name}`);
   });
 
   it('is named on /ops for canaries of its area only', () => {
