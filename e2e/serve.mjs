@@ -49,6 +49,14 @@ const env = {
   CANARY_AUTO_PROMOTE_MS: '20000',
   // A checkout canary is judged on orders after two order-step visits each side (canary-commerce.spec.ts).
   CANARY_MIN_ORDER_VISITS: '2',
+  // And on going on from the basket and contact steps after two sessions at each step each side: the
+  // promoted canaries' traffic (useBasket: basket only; orderStepVisit: contact, then the order step)
+  // gives 4 and 2. A catalog canary on add-to-basket after two product-page sessions each side.
+  CANARY_MIN_STEP_VISITS: '2',
+  CANARY_MIN_PRODUCT_VIEWS: '2',
+  // A session that stopped at a step counts once quiet this long: well above the time between a visit's
+  // contact-step report and its order-step report on this machine, below the promotion's wait.
+  CANARY_FUNNEL_SETTLE_MS: '15000',
   // A staged canary's stage lasts a few seconds when its command names no time (release-canary.spec.ts).
   CANARY_STAGE_MS: '3000',
   CANARY_CHECK_MS: '1000',

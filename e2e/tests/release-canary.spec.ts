@@ -121,7 +121,9 @@ test('a staged canary of a good build moves 5 → 25 → 50 → 100 % on its own
   await expect(stage.getByTestId('canary-stage')).toContainText(/^Fáza 1 z 3: 5 %, od \d\d:\d\d UTC, ďalšia najskôr \d\d:\d\d UTC/);
   await expect(stage.getByTestId('canary-stage')).toContainText('(postup 5 → 25 → 50 % → 100 %)');
   await expect(stage.getByTestId('canary-judged')).toHaveText(
-    'Posudzuje sa: chybovosť (chyby v prehliadači), rýchlosť (INP, LCP), objednávky na návštevu kroku objednávky (pokladňa), neúspešné platby kartou (pokladňa).',
+    'Posudzuje sa: chybovosť (chyby v prehliadači), rýchlosť (INP, LCP), pokračovanie z košíka na kontaktné údaje (pokladňa), ' +
+      'pokračovanie z kontaktných údajov na krok objednávky (pokladňa), objednávky na návštevu kroku objednávky (pokladňa), ' +
+      'neúspešné platby kartou (pokladňa).',
   );
 
   // Shoppers on both sides, with interactions: errors and speed are judged on their telemetry (the
@@ -130,7 +132,8 @@ test('a staged canary of a good build moves 5 → 25 → 50 → 100 % on its own
   await warmUp(1, 90);
   await useBasket(stableShopper);
   await useBasket(canaryShopper, 'Košík – po fázach');
-  // And visits of the order step (CANARY_MIN_ORDER_VISITS each side), no order on either: the commerce guardrail holds.
+  // And visits of the contact and order steps (CANARY_MIN_ORDER_VISITS, CANARY_MIN_STEP_VISITS each side), no order on
+  // either: the commerce guardrails hold (the basket loads above are the basket step's sessions).
   for (const shopper of [stableShopper, canaryShopper, stableShopper, canaryShopper]) await orderStepVisit(shopper, false);
 
   await expect.poll(() => registry().areas.checkout!.version, { timeout: 90_000, intervals: [500] }).toBe(canary.version);

@@ -36,6 +36,13 @@ export interface ClientSessionTable {
   errored: Generated<number>;
   /** 1: the session showed the checkout's order step in this version (the commerce guardrail's denominator). */
   order_step: Generated<number>;
+  /** 1: the session showed a product page of this (catalog) version (the add-to-basket guardrail's denominator). */
+  product_view: Generated<number>;
+  /** 1: the session added to the basket on a page of this version. */
+  basket_add: Generated<number>;
+  /** 1: the session showed the checkout's basket step, or its contact step, in this version (the checkout progress guardrail). */
+  basket_step: Generated<number>;
+  contact_step: Generated<number>;
   /** The session's worst LCP and INP in this version (ms), null: none reported. */
   lcp: number | null;
   inp: number | null;

@@ -11,7 +11,7 @@ import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { clientHealth } from '../../src/domains/ops/telemetry/client-health.ts';
 import { countEvents, countsSince, minuteOf } from '../../src/domains/ops/telemetry/client-metrics.repository.ts';
 import { scrubMessage } from '../../src/domains/ops/telemetry/scrub.ts';
-import { orderStepSessions } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
+import { funnelStep, orderStepSessions } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
 import { expectErrorShape, startTestApi, type HttpResult, type TestApi } from '../helpers/test-api.ts';
 
 const BEACON_TYPE = 'text/plain;charset=UTF-8';
@@ -155,6 +155,13 @@ describe('POST /api/telemetry: refusals', () => {
       { events: [{ ...good, message: 'a view has no message' }] },
       { events: [{ ...error('catalog', 'refused-1'), kind: 'fatal' }] },
       { events: [{ ...error('catalog', 'refused-1'), message: 'x'.repeat(301) }] },
+      // An addition to the basket carries nothing of an error or a vital, and a bounded route only.
+      { events: [{ ...good, type: 'basket-add', kind: 'uncaught' }] },
+      { events: [{ ...good, type: 'basket-add', message: 'Tehla 2 ks' }] },
+      { events: [{ ...good, type: 'basket-add', stack: [{ url: 'https://cdn.example/a.js', line: 1, column: 1 }] }] },
+      { events: [{ ...good, type: 'basket-add', metric: 'inp', value: 10 }] },
+      { events: [{ ...good, type: 'basket-add', route: 'r'.repeat(41) }] },
+      { events: Array.from({ length: 51 }, () => ({ ...good, type: 'basket-add' })) },
       { events: [{ area: 'catalog', version: 'refused-1' }] },
       [good],
       null,
@@ -381,6 +388,44 @@ describe('GET /api/telemetry/summary (operator)', () => {
       views: 4,
       errors: 0,
     });
+  });
+
+  it('notes additions to the basket as their session’s flag: 1,000 reports of one session count once, and never as errors or views', async () => {
+    const first = await beacon(api, { events: [view('catalog', 'add-a', 'product')] });
+    expect(first.status, first.text).toBe(204);
+    const cookie = first.headers
+      .getSetCookie()
+      .find((line) => line.includes('shop_telemetry='))!
+      .split(';')[0]!;
+    const added = { type: 'basket-add', area: 'catalog', version: 'add-a', route: 'product' };
+    for (let batch = 0; batch < 20; batch += 1) {
+      const res = await api.request('POST', '/api/telemetry', {
+        raw: JSON.stringify({ events: times(50, () => added) }),
+        contentType: BEACON_TYPE,
+        headers: { ...FROM_SHOP, cookie },
+      });
+      expect(res.status, res.text).toBe(204);
+    }
+    // Another session: a product page, nothing added.
+    await beacon(api, { events: [view('catalog', 'add-a', 'product')] });
+    const since = new Date(Date.now() - 60_000);
+    const step = {
+      part: 'catalog',
+      version: 'add-a',
+      from: 'product_view',
+      to: 'basket_add',
+      since,
+      settledBefore: new Date(Date.now() + 1),
+    } as const;
+    expect(await funnelStep(api.db, step)).toEqual({ reached: 2, wentOn: 1 });
+    expect((await clientHealth(api.db, since)).find((h) => h.area === 'catalog' && h.version === 'add-a')).toEqual({
+      area: 'catalog',
+      version: 'add-a',
+      views: 2,
+      errors: 0,
+    });
+    const { sum } = await counted('add-a');
+    expect([sum('catalog', 'views'), sum('catalog', 'errors')]).toEqual([2, 0]);
   });
 
   it('clientHealth gives the server the same numbers as the summary', async () => {

@@ -18,7 +18,7 @@ import { randomString } from '@shop/shared-kernel/rules';
 import { recordSession } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
 import { cardPaymentJudge } from '../../src/domains/releases/card-payment-judge.ts';
 import { canarySeries } from '../../src/domains/releases/canary-jobs.ts';
-import { orderPlacementJudge, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
+import { DEFAULT_COMMERCE_POLICY, orderPlacementJudge, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
 import type { TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
 import { defaultCheckoutOptions } from '../../src/infra/checkout-options.ts';
 import { createMetrics } from '../../src/infra/observability/metrics.ts';
@@ -56,7 +56,13 @@ const SHARE = 50;
 /** Buckets on each side of the canary's share. */
 const CANARY_BUCKET = 10;
 const STABLE_BUCKET = 90;
-const COMMERCE: CommercePolicy = { minOrderVisits: 8, orderDrop: 0.3, minCardPayments: 4, cardFailureRise: 0.1 };
+const COMMERCE: CommercePolicy = {
+  ...DEFAULT_COMMERCE_POLICY,
+  minOrderVisits: 8,
+  orderDrop: 0.3,
+  minCardPayments: 4,
+  cardFailureRise: 0.1,
+};
 const STAGE_MS = 60_000;
 const policy: CanaryPolicy = { minViews: 10, margin: 0.05, intervalMs: 3_600_000 };
 const ramp: DeployMode = { kind: 'canary', share: SHARE, stages: [SHARE, 75], stageMs: STAGE_MS, autoPromote: false };

@@ -1,6 +1,6 @@
 /**
  * Client telemetry: what the shell reports from the shoppers' browsers (page views, client
- * errors and Web Vitals per area and version, `POST /api/telemetry`, usually by `navigator.sendBeacon`) and what
+ * errors, Web Vitals and additions to the basket per area and version, `POST /api/telemetry`, usually by `navigator.sendBeacon`) and what
  * the operator reads back (`GET /api/telemetry/summary`).
  */
 import { Type, type Static } from '@sinclair/typebox';
@@ -39,7 +39,7 @@ export const VitalMetric = Type.Union([
   Type.Literal('fcp'),
   Type.Literal('ttfb'),
 ]);
-const ViewOrError = { properties: { type: { enum: ['view', 'error'] } } };
+const NotAVital = { properties: { type: { enum: ['view', 'error', 'basket-add'] } } };
 
 /** One frame of a client error's stack as the browser reported it (minified), scrubbed (rules/client-stack.ts). */
 export type ClientStackFrame = Static<typeof ClientStackFrame>;
@@ -56,7 +56,8 @@ export const ClientStackFrame = Type.Object(
 export type TelemetryEvent = Static<typeof TelemetryEvent>;
 export const TelemetryEvent = Type.Object(
   {
-    type: Type.Union([Type.Literal('view'), Type.Literal('error'), Type.Literal('vital')]),
+    /** `basket-add`: the shopper added pieces to the basket on a page of this area version (the kernel bus's `basket:added`). */
+    type: Type.Union([Type.Literal('view'), Type.Literal('error'), Type.Literal('vital'), Type.Literal('basket-add')]),
     area: TelemetryArea,
     /** The area's released version. */
     version: Type.String({ pattern: '^[0-9A-Za-z.+-]{1,64}$' }),
@@ -80,14 +81,14 @@ export const TelemetryEvent = Type.Object(
   {
     additionalProperties: false,
     allOf: [
-      // A page view has no kind, message or stack (those describe errors).
+      // A page view or an addition to the basket has no kind, message or stack (those describe errors).
       {
-        if: { properties: { type: { const: 'view' } } },
+        if: { properties: { type: { enum: ['view', 'basket-add'] } } },
         then: { not: { anyOf: [{ required: ['kind'] }, { required: ['message'] }, { required: ['stack'] }] } },
       },
-      // A view or an error carries nothing of a vital.
+      // A view, an error or an addition to the basket carries nothing of a vital.
       {
-        if: ViewOrError,
+        if: NotAVital,
         then: { not: { anyOf: [{ required: ['metric'] }, { required: ['value'] }, { required: ['ssr'] }, { required: ['target'] }] } },
       },
       // A vital names its metric and value, and nothing of an error; a layout shift score is at most MAX_VITAL_CLS.

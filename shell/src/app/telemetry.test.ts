@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bus, type CommerceItem } from '@shop/shared-kernel';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { installTelemetry, reportError, reportPageView, scrubMessage, setCurrentArea, type TelemetryOptions } from './telemetry.ts';
 
@@ -143,6 +144,34 @@ describe('what is reported', () => {
       { type: 'error', area: 'checkout', version: '2.3.1', route: 'checkout', kind: 'rejection', message: 'plain reason' },
       { type: 'error', area: 'catalog', version: '1.0.0', kind: 'boundary', message: 'render failed' },
     ]);
+  });
+
+  it('forwards the bus’s basket:added as basket-add of the page in view (its area, version and route), nothing before a page or after the uninstall', () => {
+    const item: CommerceItem = { id: '12', name: 'Tehla', variant: 'P+D 44', price: 1230, quantity: 2 };
+    install({ flushMs: 10 });
+    // No page shown yet: nothing to attribute it to.
+    bus.emit('basket:added', { item, basketTotal: 2460 });
+    setCurrentArea('catalog', '1.4.0', 'product');
+    bus.emit('basket:added', { item, basketTotal: 2460 });
+    setCurrentArea('content', '2.0.0', 'page');
+    bus.emit('basket:added', { item, basketTotal: 4920 });
+    // A page of an area without a released version reports nothing.
+    setCurrentArea('account', null, 'account');
+    bus.emit('basket:added', { item, basketTotal: 7380 });
+    vi.advanceTimersByTime(10);
+    expect(events()).toEqual([
+      { type: 'basket-add', area: 'catalog', version: '1.4.0', route: 'product' },
+      { type: 'basket-add', area: 'content', version: '2.0.0', route: 'page' },
+    ]);
+    // The price and the basket's total never leave the browser.
+    expect(JSON.stringify(sent)).not.toContain('1230');
+
+    uninstall!();
+    uninstall = null;
+    sent = [];
+    bus.emit('basket:added', { item, basketTotal: 2460 });
+    vi.advanceTimersByTime(10);
+    expect(sent).toEqual([]);
   });
 
   it('scrubs messages: no query strings, e-mail addresses and long numbers masked, 300 characters at most', () => {

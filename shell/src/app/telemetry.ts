@@ -1,6 +1,7 @@
 /**
  * Client telemetry: page views and client errors per area and version (and the Web Vitals of
- * vitals.ts), sent in batches to the API (`POST /api/telemetry`) so the operator sees how a
+ * vitals.ts, and the kernel bus's `basket:added` as `basket-add`, attributed to the page in view:
+ * the canary watch's add-to-basket guardrail), sent in batches to the API (`POST /api/telemetry`) so the operator sees how a
  * released version fares in real browsers.
  *
  * - Batches go by `navigator.sendBeacon` (a string body: text/plain), or by `fetch` with keepalive
@@ -17,6 +18,7 @@
  *
  * No React: the shell's boot installs it; the router and the area loader report through it.
  */
+import { bus } from '@shop/shared-kernel';
 import { clientStackFrames, scrubClientMessage } from '@shop/shared-kernel/rules';
 import { isPart, type ClientErrorKind, type TelemetryArea, type TelemetryEvent } from '@shop/shared-kernel/contract';
 
@@ -144,6 +146,18 @@ export function reportPageView(area: string, version: string | null, route: stri
   if (common) enqueue({ type: 'view', ...common });
 }
 
+/**
+ * The shopper added pieces to the basket: counted for the area and version of the page in view (a
+ * page of no released area, or before any, reports nothing). The server keeps it as a flag of the
+ * session, so repeats cost a few bytes and count once.
+ */
+export function reportBasketAdd(): void {
+  if (!state?.current) return;
+  const { area, version, route } = state.current;
+  const common = base(area, version, route);
+  if (common) enqueue({ type: 'basket-add', ...common });
+}
+
 /** The stack text of what was thrown, when it is an error (anything else has none). */
 export function stackOf(thrown: unknown): string | undefined {
   try {
@@ -225,8 +239,8 @@ function onVisibility(): void {
 }
 
 /**
- * Starts reporting for this page load: draws the sample, listens to uncaught errors and unhandled
- * rejections, flushes when the page is hidden or left. Returns the uninstall, which sends what is
+ * Starts reporting for this page load: draws the sample, listens to uncaught errors, unhandled
+ * rejections and additions to the basket (the kernel bus), flushes when the page is hidden or left. Returns the uninstall, which sends what is
  * queued and stops (a later install is a new page load).
  */
 export function installTelemetry(options: TelemetryOptions = {}): () => void {
@@ -255,6 +269,7 @@ export function installTelemetry(options: TelemetryOptions = {}): () => void {
   window.addEventListener('unhandledrejection', onRejection);
   window.addEventListener('pagehide', flush);
   document.addEventListener('visibilitychange', onVisibility);
+  bus.on('basket:added', reportBasketAdd);
   const own = state;
   // An uninstall only ever ends its own install.
   return () => {
@@ -269,5 +284,6 @@ function uninstall(): void {
   window.removeEventListener('unhandledrejection', onRejection);
   window.removeEventListener('pagehide', flush);
   document.removeEventListener('visibilitychange', onVisibility);
+  bus.off('basket:added', reportBasketAdd);
   state = null;
 }

@@ -44,6 +44,7 @@ import * as releasePreviews from './2026-11-28T11-00-00Z_release-previews.ts';
 import * as featureFlags from './2026-11-28T12-30-00Z_feature-flags.ts';
 import * as commerceGuardrails from './2026-11-28T14-00-00Z_commerce-guardrails.ts';
 import * as localOverrides from './2026-11-28T19-00-00Z_local-overrides.ts';
+import * as commerceFunnel from './2026-11-29T09-00-00Z_commerce-funnel.ts';
 
 /**
  * Every migration, keyed by its file name (ISO timestamp first, so the keys sort in run order).
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T12-30-00Z_feature-flags': featureFlags,
   '2026-11-28T14-00-00Z_commerce-guardrails': commerceGuardrails,
   '2026-11-28T19-00-00Z_local-overrides': localOverrides,
+  '2026-11-29T09-00-00Z_commerce-funnel': commerceFunnel,
 };

@@ -3,8 +3,11 @@
  * runs background work) and their series in every server's metrics. A canary is judged on the
  * shoppers' telemetry: its client error rate, its field Web Vitals (per telemetry session, each its
  * worst value, as the error rate is), and, in an abort for errors, its most reported error group (its
- * stack mapped with the canary's source maps); a checkout canary also on its orders per order-step
- * visit (commerce-judge.ts) and its card payments that fail (card-payment-judge.ts). A version it promotes is checked against its signed files.
+ * stack mapped with the canary's source maps); a checkout canary also on how many of its shoppers go
+ * on from the basket and contact steps (funnel-judges.ts), its orders per order-step visit
+ * (commerce-judge.ts) and its card payments that fail (card-payment-judge.ts); a catalog canary on
+ * its additions to the basket per product-page session (funnel-judges.ts). A version it promotes is
+ * checked against its signed files.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { startCanaryWatch, type AreaName, type CanaryJudge, type CanaryPolicy, type VersionHealth, type VitalsReader } from '@shop/release';
@@ -16,6 +19,7 @@ import { topClientError } from '../ops/telemetry/client-errors.repository.ts';
 import type { ShopReleases } from './shop-releases.ts';
 import { cardPaymentJudge } from './card-payment-judge.ts';
 import { DEFAULT_COMMERCE_POLICY, orderPlacementJudge, type CommercePolicy } from './commerce-judge.ts';
+import { funnelJudges } from './funnel-judges.ts';
 
 type CanaryInputs = {
   health: (since: Date) => Promise<VersionHealth[]>;
@@ -33,16 +37,26 @@ type CanaryInputs = {
 /**
  * The judges beyond errors and speed that the watch asks (and /ops names): each aborts a canary of
  * the areas it judges on its own regression and must be healthy before such a canary is promoted or
- * moves on to its next stage. The commerce guardrails (checkout): orders per order-step visit, and
- * the share of card payments that fail.
+ * moves on to its next stage. The commerce guardrails, in the funnel's order (the first that
+ * regressed names the abort): additions to the basket per product page (catalog); going on from the
+ * basket and contact steps, orders per order-step visit, and the share of card payments that fail
+ * (checkout).
  */
 function moreJudges(db: Db, commerce: CommercePolicy): CanaryJudge[] {
-  return [orderPlacementJudge(db, commerce), cardPaymentJudge(db, commerce)];
+  return [...funnelJudges(db, commerce), orderPlacementJudge(db, commerce), cardPaymentJudge(db, commerce)];
 }
 
-/** What the canary watch judges canaries on, as /ops names it (the labels do not depend on the settings). */
-export function canaryJudged(db: Db): string[] {
-  return ['chybovosť (chyby v prehliadači)', 'rýchlosť (INP, LCP)', ...moreJudges(db, DEFAULT_COMMERCE_POLICY).map((judge) => judge.label)];
+/**
+ * What the canary watch judges a canary of an area on, as /ops names it: errors, speed and the
+ * judges of that area (the labels do not depend on the settings).
+ */
+export function canaryJudged(db: Db): (area: string) => string[] {
+  const judges = moreJudges(db, DEFAULT_COMMERCE_POLICY);
+  return (area) => [
+    'chybovosť (chyby v prehliadači)',
+    'rýchlosť (INP, LCP)',
+    ...judges.filter((judge) => !judge.areas || (judge.areas as readonly string[]).includes(area)).map((judge) => judge.label),
+  ];
 }
 
 export type CanaryJobs = {
@@ -56,7 +70,7 @@ export function canaryJobs(options: {
   db: Db;
   releases: ShopReleases;
   policy: Required<CanaryPolicy>;
-  /** The commerce guardrails' settings (CANARY_MIN_ORDER_VISITS, CANARY_ORDER_DROP, CANARY_MIN_CARD_PAYMENTS, CANARY_CARD_FAILURE_RISE). */
+  /** The commerce guardrails' settings (CANARY_MIN_ORDER_VISITS, CANARY_ORDER_DROP, …: commercePolicyFrom). */
   commerce: CommercePolicy;
 }): CanaryJobs {
   const { db, releases } = options;

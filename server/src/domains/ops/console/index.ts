@@ -38,8 +38,8 @@ export type OpsOptions = {
   publicUrl: string;
   /** A staged canary's stage time when an upload names none (CANARY_STAGE_MS). */
   canaryStageMs?: number;
-  /** What the canary watch judges canaries on (Slovak labels), shown with each running canary. */
-  canaryJudged?: readonly string[];
+  /** What the canary watch judges a canary of an area on (Slovak labels), shown with each running canary. */
+  canaryJudged?: (area: string) => readonly string[];
   /** Page views and client errors per area and version since a time (the last hour is shown). */
   health?: (since: Date) => Promise<ReleaseVersionHealth[]>;
   /** The last backup and the last failed one, from the database (GET /api/ops/backups answers only with it). */
@@ -90,8 +90,10 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (plugin, options)
         history(storage, undefined, book),
         options.health ? options.health(since) : Promise.resolve([]),
       ]);
-      const judged = options.canaryJudged ? [...options.canaryJudged] : undefined;
-      const parts = current.parts.map((part) => (part.canary && judged ? { ...part, canary: { ...part.canary, judged } } : part));
+      const { canaryJudged } = options;
+      const parts = current.parts.map((part) =>
+        part.canary && canaryJudged ? { ...part, canary: { ...part.canary, judged: [...canaryJudged(part.part)] } } : part,
+      );
       return { data: { ...current, parts, history: moves.slice(-200), health } };
     },
   });

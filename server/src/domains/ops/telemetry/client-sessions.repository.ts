@@ -1,8 +1,9 @@
 /**
  * The client_sessions table: per telemetry session and part version, whether the session showed a
- * page of it, showed the checkout's order step, met an error in it, and its worst LCP and INP. What
- * the canary watch judges is read from here (client-health.ts, sessionVitals, orderStepSessions): a
- * session counts once, whatever it sends.
+ * page of it, showed a product page, added to the basket, showed the checkout's basket, contact and
+ * order steps, met an error in it, and its worst LCP and INP. What the canary watch judges is read
+ * from here (client-health.ts, sessionVitals, orderStepSessions, funnelStep): a session counts once,
+ * whatever it sends.
  */
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import type { Db } from '../../../db/database.ts';
@@ -18,26 +19,41 @@ const VITALS_READ = 20_000;
  */
 export const ORDER_STEP = { part: 'checkout', route: 'checkout-order' } as const;
 
-type SessionRow = {
-  part: string;
-  version: string;
-  viewed: number;
-  order_step: number;
-  errored: number;
-  lcp: number | null;
-  inp: number | null;
-};
+/**
+ * The pages the funnel guardrails count (funnel-judges.ts), by the route names their areas declare
+ * (mf-catalog/vite.config.ts, mf-checkout/vite.config.ts): each sets its flag on the session's row.
+ */
+const FUNNEL_PAGES = [
+  { part: 'catalog', route: 'product', flag: 'product_view' },
+  { part: 'checkout', route: 'checkout-cart', flag: 'basket_step' },
+  { part: 'checkout', route: 'checkout-contact', flag: 'contact_step' },
+  { part: ORDER_STEP.part, route: ORDER_STEP.route, flag: 'order_step' },
+] as const;
 
-/** A batch folded per part version: seen, erred, and the worst LCP and INP (whole ms). */
+/** The flags of a session's row: once raised, never lowered. */
+const FLAGS = ['viewed', 'order_step', 'errored', 'product_view', 'basket_add', 'basket_step', 'contact_step'] as const;
+export type SessionFlag = (typeof FLAGS)[number];
+
+type SessionRow = { part: string; version: string; lcp: number | null; inp: number | null } & Record<SessionFlag, number>;
+
+const noFlags = (): Record<SessionFlag, number> =>
+  ({ viewed: 0, order_step: 0, errored: 0, product_view: 0, basket_add: 0, basket_step: 0, contact_step: 0 }) satisfies Record<
+    SessionFlag,
+    number
+  >;
+
+/** A batch folded per part version: seen (and which funnel pages), erred, added to the basket, and the worst LCP and INP (whole ms). */
 export function sessionRows(events: readonly TelemetryEvent[]): SessionRow[] {
   const rows = new Map<string, SessionRow>();
   for (const event of events) {
     const id = `${event.area}\u0000${event.version}`;
-    const row = rows.get(id) ?? { part: event.area, version: event.version, viewed: 0, order_step: 0, errored: 0, lcp: null, inp: null };
+    const row = rows.get(id) ?? { part: event.area, version: event.version, ...noFlags(), lcp: null, inp: null };
     if (event.type === 'view') {
       row.viewed = 1;
-      if (event.area === ORDER_STEP.part && event.route === ORDER_STEP.route) row.order_step = 1;
+      const page = FUNNEL_PAGES.find((funnel) => funnel.part === event.area && funnel.route === event.route);
+      if (page) row[page.flag] = 1;
     } else if (event.type === 'error') row.errored = 1;
+    else if (event.type === 'basket-add') row.basket_add = 1;
     else if ((event.metric === 'lcp' || event.metric === 'inp') && event.value !== undefined) {
       const value = Math.round(event.value);
       row[event.metric] = Math.max(row[event.metric] ?? value, value);
@@ -59,7 +75,7 @@ export async function recordSession(db: Db, session: string, events: readonly Te
     .onConflict((oc) =>
       oc.columns(['session', 'part', 'version']).doUpdateSet((eb) => {
         // The larger of the kept and the new value, written the same on both engines (no max/greatest).
-        const raised = (column: 'viewed' | 'order_step' | 'errored') =>
+        const raised = (column: SessionFlag) =>
           eb
             .case()
             .when(eb.ref(`excluded.${column}`), '>', eb.ref(`client_sessions.${column}`))
@@ -79,9 +95,7 @@ export async function recordSession(db: Db, session: string, events: readonly Te
             .end();
         return {
           last_seen: eb.ref('excluded.last_seen'),
-          viewed: raised('viewed'),
-          order_step: raised('order_step'),
-          errored: raised('errored'),
+          ...(Object.fromEntries(FLAGS.map((flag) => [flag, raised(flag)])) as Record<SessionFlag, ReturnType<typeof raised>>),
           lcp: worst('lcp'),
           inp: worst('inp'),
         };
@@ -115,6 +129,32 @@ export async function orderStepSessions(db: Db, version: string, since: Date): P
     .executeTakeFirst();
   // PostgreSQL's count is a bigint, which the driver hands over as text.
   return Number(row?.sessions ?? 0);
+}
+
+/** A funnel step of one part version: the sessions that reached it, and how many of them went on. */
+export type FunnelStep = { reached: number; wentOn: number };
+
+/**
+ * The sessions seen since `since` that reached `from` in this part version, and those of them that
+ * went on to `to` (in the same version). A session that has not gone on counts only once it has sent
+ * nothing since `settledBefore`: a shopper still on the step (or whose next report is on its way) is
+ * not yet one who left.
+ */
+export async function funnelStep(
+  db: Db,
+  step: { part: string; version: string; from: SessionFlag; to: SessionFlag; since: Date; settledBefore: Date },
+): Promise<FunnelStep> {
+  const row = await db
+    .selectFrom('client_sessions')
+    .select((eb) => [eb.fn.countAll<number | string>().as('reached'), eb.fn.sum<number | string | null>(step.to).as('went_on')])
+    .where('part', '=', step.part)
+    .where('version', '=', step.version)
+    .where('last_seen', '>=', step.since.toISOString())
+    .where(step.from, '=', 1)
+    .where((eb) => eb.or([eb(step.to, '=', 1), eb('last_seen', '<=', step.settledBefore.toISOString())]))
+    .executeTakeFirst();
+  // PostgreSQL's count and sum are bigints, which the driver hands over as text; a sum over no rows is null.
+  return { reached: Number(row?.reached ?? 0), wentOn: Number(row?.went_on ?? 0) };
 }
 
 /** The 75th percentile of the sessions' worst values (nearest rank), and how many sessions reported one. */

@@ -1,7 +1,8 @@
 /**
  * Client telemetry: what the shoppers' browsers report, and what the operator reads back.
  *
- * - `POST /api/telemetry` (public): a batch of page views, client errors and Web Vitals, as JSON or
+ * - `POST /api/telemetry` (public): a batch of page views, client errors, Web Vitals and additions
+ *   to the basket (kept only as their session's flag, for the add-to-basket guardrail), as JSON or
  *   as the text/plain body `navigator.sendBeacon(url, string)` sends. Only the shop's own pages may
  *   send it: `Origin` must be PUBLIC_URL's and `Sec-Fetch-Site`, when sent, `same-origin`
  *   (anything else 403; a cross-site text/plain post needs no preflight, so this is what refuses it).
@@ -147,6 +148,8 @@ export const telemetryRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, deps)
           deps.metrics.clientPageViews.inc({ area: event.area });
           continue;
         }
+        // Only its session's flag (recordSession): the add-to-basket guardrail counts sessions, not reports.
+        if (event.type === 'basket-add') continue;
         if (event.type === 'vital') {
           const { area, version, route, metric, value = 0, target } = event;
           if (metric === 'cls') deps.metrics.webVitalsCls.observe({ area }, value);
