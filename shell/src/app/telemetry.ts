@@ -1,8 +1,8 @@
 /**
  * Client telemetry: page views and client errors per area and version (and the Web Vitals of
  * vitals.ts, and the kernel bus's `basket:added` as `basket-add`, attributed to the page in view:
- * the canary watch's add-to-basket guardrail), sent in batches to the API (`POST /api/telemetry`) so the operator sees how a
- * released version fares in real browsers.
+ * the canary watch's add-to-basket guardrail), sent in batches to the API (`POST /api/telemetry`)
+ * so the operator sees how a released version fares in real browsers.
  *
  * - Batches go by `navigator.sendBeacon` (a string body: text/plain), or by `fetch` with keepalive
  *   when there is no beacon or it refused the batch; flushed every few seconds, when a batch is
@@ -240,8 +240,8 @@ function onVisibility(): void {
 
 /**
  * Starts reporting for this page load: draws the sample, listens to uncaught errors, unhandled
- * rejections and additions to the basket (the kernel bus), flushes when the page is hidden or left. Returns the uninstall, which sends what is
- * queued and stops (a later install is a new page load).
+ * rejections and additions to the basket (the kernel bus), flushes when the page is hidden or left.
+ * Returns the uninstall, which sends what is queued and stops (a later install is a new page load).
  */
 export function installTelemetry(options: TelemetryOptions = {}): () => void {
   if (state) uninstall();
