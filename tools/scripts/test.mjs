@@ -101,19 +101,9 @@ const installed = await stage('Installing what is missing (pnpm, dependencies, C
   await ensureDependencies();
   await ensureChromium();
 });
-const browserTitle = 'End-to-end tests in Chromium';
-const clusterTitles = [
-  ['local', 'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin on disk'],
-  [
-    's3',
-    'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin in a local S3 bucket (the files about releases: ORIGIN_DEPENDENT)',
-  ],
-];
-const clusterE2eTitle = 'End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)';
-
-/** Typecheck, lint, format and the alerting rules, side by side: each prints only what it finds. */
-function staticChecks() {
-  return Promise.all([
+if (installed.ok) {
+  // Side by side: each is one process on one core (the typecheck two), and each prints only what it finds.
+  await Promise.all([
     stage('Typecheck (tsgo: the browser parts, the console and the kernel as one program, everything on Node as another)', () =>
       typecheckAll(),
     ),
@@ -122,10 +112,6 @@ function staticChecks() {
     // Debian's prometheus package provides promtool; installed when absent (its service is not started).
     stage('Alerting rules (promtool check rules, promtool test rules: monitoring/prometheus)', () => testAlertRules()),
   ]);
-}
-
-/** Every package's units, then the API on SQLite and on PostgreSQL. */
-async function unitAndApiTests() {
   // One run for every package's units (vitest.units.config.ts): one worker pool across packages.
   await stage('Unit tests (the kernel, the release tool, the gateway simulator, the S3 client, the areas and the shell)', (failedTests) =>
     vitest('.', 'units', { extra: [...parallelFiles, '--config', 'vitest.units.config.ts'], failedTests }),
@@ -134,64 +120,63 @@ async function unitAndApiTests() {
     vitest('@shop/server', 'api-sqlite', { env: { ...process.env, DATABASE_URL: '' }, failedTests }),
   );
   const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
-  if (!postgres.ok) return notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
-  try {
-    await stage('API tests on PostgreSQL', (failedTests) =>
-      vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests }),
-    );
-  } finally {
-    await postgres.value.stop();
-  }
-}
-
-/**
- * The built shop several times over: two web servers and two workers behind nginx (vitest files,
- * the release origin on disk, then in a local S3 bucket), then end-to-end tests through nginx.
- */
-async function clusterTests() {
-  // Separate processes from the built server, as `npm run start:cluster` runs them (server/test-cluster/global-setup.mjs
-  // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
-  for (const [origin, title] of clusterTitles) {
-    await stage(title, (failedTests) =>
-      vitest('@shop/server', `api-cluster-${origin}`, {
-        env: { ...process.env, CLUSTER_ORIGIN: origin },
-        extra: ['--config', 'test-cluster/vitest.config.ts', '--reporter', join(root, 'server', 'test-cluster', 'failure-log.mjs')],
-        failedTests,
-      }),
-    );
-  }
-  // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
-  // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
-  await stage(clusterE2eTitle, (failedTests) =>
-    playwright('test:cluster', 'e2e-cluster', { env: { ...process.env, E2E_PORT: String(CLUSTER_E2E_PORT) }, failedTests }),
-  );
-}
-
-if (installed.ok) {
-  /**
-   * The build first, then two lanes side by side, each its own servers, ports and data. The
-   * end-to-end tests on one server run one test at a time: most of their time is a browser, a
-   * server or a canary's timer waiting, about one core's work, so they start as soon as there is
-   * something to test and run beside everything else (the static checks, units, the API on both
-   * engines, then the cluster), which fills the other core. The browser lane's output goes to a
-   * file, printed after both end, so the two never interleave.
-   */
+  if (postgres.ok) {
+    try {
+      await stage('API tests on PostgreSQL', (failedTests) =>
+        vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests }),
+      );
+    } finally {
+      await postgres.value.stop();
+    }
+  } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
   const built = await stage('Building every part', () => buildAll());
-  const laneLog = join(reports, 'browser-lane.log');
-  const out = openSync(laneLog, 'w');
-  const browserLane = built.ok
-    ? stage(browserTitle, (failedTests) => playwright('test', 'e2e', { failedTests, stdio: ['ignore', out, out] }))
-    : Promise.resolve(notRun(browserTitle, 'the build failed'));
-  const otherLane = (async () => {
-    await staticChecks();
-    await unitAndApiTests();
-    if (built.ok) await clusterTests();
-    else for (const title of [...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
-  })();
-  await Promise.all([browserLane, otherLane]);
-  closeSync(out);
-  log(`The end-to-end lane's output (${laneLog}):`);
-  process.stdout.write(readFileSync(laneLog, 'utf8'));
+  const browserTitle = 'End-to-end tests in Chromium';
+  const clusterTitles = [
+    ['local', 'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin on disk'],
+    [
+      's3',
+      'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin in a local S3 bucket (the files about releases: ORIGIN_DEPENDENT)',
+    ],
+  ];
+  const clusterE2eTitle = 'End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)';
+  if (!built.ok) {
+    for (const title of [browserTitle, ...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
+  } else {
+    /**
+     * Two lanes side by side, each its own servers, ports and data: the end-to-end tests on one
+     * server, and the cluster's (its vitest files, then the end-to-end tests through nginx). Both
+     * spend most of their time waiting on browsers, timers and servers, so together they take little
+     * more than the longer one alone. The cluster lane's output goes to a file, printed after both
+     * end, so the two never interleave.
+     */
+    const laneLog = join(reports, 'cluster-lane.log');
+    const out = openSync(laneLog, 'w');
+    const quiet = { stdio: ['ignore', out, out] };
+    const browserLane = stage(browserTitle, (failedTests) => playwright('test', 'e2e', { failedTests }));
+    const clusterLane = (async () => {
+      // Separate processes from the built server, as `npm run start:cluster` runs them (server/test-cluster/global-setup.mjs
+      // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
+      for (const [origin, title] of clusterTitles) {
+        await stage(title, (failedTests) =>
+          vitest('@shop/server', `api-cluster-${origin}`, {
+            env: { ...process.env, CLUSTER_ORIGIN: origin },
+            extra: ['--config', 'test-cluster/vitest.config.ts', '--reporter', join(root, 'server', 'test-cluster', 'failure-log.mjs')],
+            failedTests,
+            ...quiet,
+          }),
+        );
+      }
+      // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
+      // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
+      await stage(clusterE2eTitle, (failedTests) =>
+        playwright('test:cluster', 'e2e-cluster', { env: { ...process.env, E2E_PORT: String(CLUSTER_E2E_PORT) }, failedTests, ...quiet }),
+      );
+    })();
+    await Promise.all([browserLane, clusterLane]);
+    closeSync(out);
+    log(`The cluster lane's output (${laneLog}):`);
+    process.stdout.write(readFileSync(laneLog, 'utf8'));
+  }
 }
 log(`All tests finished in ${seconds(since)}`);
 if (failures.length > 0) process.stderr.write(`\nFailed stages:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
