@@ -12,17 +12,16 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simulator';
-import { finishCanary, startCanaryWatch, type CanaryPolicy, type DeployMode, type VersionHealth } from '@shop/release';
+import { finishCanary, type DeployMode } from '@shop/release';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { recordSession } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
 import { cardPaymentJudge } from '../../src/domains/releases/card-payment-judge.ts';
-import { canarySeries } from '../../src/domains/releases/canary-jobs.ts';
 import { DEFAULT_COMMERCE_POLICY, orderPlacementJudge, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
 import type { TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
 import { defaultCheckoutOptions } from '../../src/infra/checkout-options.ts';
-import { createMetrics } from '../../src/infra/observability/metrics.ts';
 import { courierOrder } from '../helpers/checkout-contact.ts';
+import { canaryScrape as scrapeCanaries, checkOnce as checkWatchOnce } from '../helpers/commerce-watch.ts';
 import { signedShop } from '../helpers/signed-shop.ts';
 import { stockedLightVariants } from '../helpers/stocked-variants.ts';
 import type { TestApi } from '../helpers/test-api.ts';
@@ -64,7 +63,6 @@ const COMMERCE: CommercePolicy = {
   cardFailureRise: 0.1,
 };
 const STAGE_MS = 60_000;
-const policy: CanaryPolicy = { minViews: 10, margin: 0.05, intervalMs: 3_600_000 };
 const ramp: DeployMode = { kind: 'canary', share: SHARE, stages: [SHARE, 75], stageMs: STAGE_MS, autoPromote: false };
 
 /** Places an order from a browser of that bucket (its canary cookie, or the cookie's raw value; null: a browser without one); answers the versions recorded for it. */
@@ -99,42 +97,10 @@ async function orders(side: 'canary' | 'stable', count: number) {
   for (let i = 0; i < count; i += 1) await placeOrder(side === 'canary' ? CANARY_BUCKET : STABLE_BUCKET);
 }
 
-/** The canary series of /api/metrics, read from the registry's history as a server reads them (shop.ts). */
-async function canaryScrape(): Promise<string> {
-  const metrics = createMetrics(async () => ({ pending: 0, dead: 0 }));
-  canarySeries(metrics, book);
-  return metrics.registry.metrics();
-}
-
-/** A watch as a server runs it, its error rates healthy, with the commerce judge over the shop's database. */
-function watch(stable: string, canary: string, judges = [orderPlacementJudge(api.db, COMMERCE)]) {
-  const health = (): VersionHealth[] => [
-    { area: 'checkout', version: stable, views: 100, errors: 0 },
-    { area: 'checkout', version: canary, views: 100, errors: 0 },
-  ];
-  const errors: object[] = [];
-  const started = startCanaryWatch({
-    storage,
-    book,
-    health: async () => health(),
-    policy,
-    judges,
-    now: () => Date.now() + STAGE_MS,
-    log: { warn: () => undefined, error: (object) => errors.push(object) },
-  });
-  return { ...started, errors };
-}
-
-/** One check of such a watch, as one server's timer runs it: the areas it aborted; it logs no error. */
-async function checkOnce(stable: string, canary: string, judges?: Parameters<typeof watch>[2]): Promise<string[]> {
-  const watcher = watch(stable, canary, judges);
-  try {
-    return await watcher.check();
-  } finally {
-    watcher.stop();
-    expect(watcher.errors).toEqual([]);
-  }
-}
+/** One check of the real watch, the error rates healthy: the areas it aborted (the orders judge unless others are given). */
+const checkOnce = (stable: string, canary: string, judges = [orderPlacementJudge(api.db, COMMERCE)]) =>
+  checkWatchOnce({ storage, book, stageMs: STAGE_MS }, { stable, canary }, judges);
+const canaryScrape = () => scrapeCanaries(book);
 
 const canaryNow = async () => (await book.read()).canaries?.checkout;
 const abortCanary = () => finishCanary({ storage, book, area: 'checkout', outcome: 'abort', provenance: { who: 'test' } });

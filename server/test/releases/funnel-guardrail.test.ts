@@ -11,11 +11,11 @@
  * - a session that has not gone on counts only once it has been quiet for the settle time.
  */
 import { describe, expect, it, afterAll, beforeAll } from 'vitest';
-import { finishCanary, startCanaryWatch, type CanaryPolicy, type DeployMode, type VersionHealth } from '@shop/release';
+import { finishCanary, type DeployMode } from '@shop/release';
 import type { TelemetryEvent } from '@shop/shared-kernel/contract';
 import { randomString } from '@shop/shared-kernel/rules';
 import { recordSession } from '../../src/domains/ops/telemetry/client-sessions.repository.ts';
-import { canaryJudged, canarySeries } from '../../src/domains/releases/canary-jobs.ts';
+import { canaryJudged } from '../../src/domains/releases/canary-jobs.ts';
 import { commercePolicyFrom, DEFAULT_COMMERCE_POLICY, type CommercePolicy } from '../../src/domains/releases/commerce-judge.ts';
 import {
   BASKET_ADDS,
@@ -26,7 +26,7 @@ import {
   funnelVerdict,
 } from '../../src/domains/releases/funnel-judges.ts';
 import type { TrustedRegistry } from '../../src/domains/releases/registry.repository.ts';
-import { createMetrics } from '../../src/infra/observability/metrics.ts';
+import { canaryScrape as scrapeCanaries, checkOnce as checkWatchOnce } from '../helpers/commerce-watch.ts';
 import { signedShop } from '../helpers/signed-shop.ts';
 import type { TestApi } from '../helpers/test-api.ts';
 
@@ -52,7 +52,6 @@ const POLICY: CommercePolicy = {
   funnelSettleMs: SETTLE_MS,
 };
 const STAGE_MS = 60_000;
-const policy: CanaryPolicy = { minViews: 10, margin: 0.05, intervalMs: 3_600_000 };
 const ramp: DeployMode = { kind: 'canary', share: 50, stages: [50, 75], stageMs: STAGE_MS, autoPromote: false };
 /** The judges' clock: the sessions written now have settled by then. */
 const later = () => Date.now() + 2 * SETTLE_MS;
@@ -70,35 +69,10 @@ async function sessions(version: string, count: number, routes: string[], at = n
     );
 }
 
-/** A watch as a server runs it, its error rates healthy, with the checkout's funnel judges. */
-async function checkOnce(stable: string, canary: string): Promise<string[]> {
-  const health = (): VersionHealth[] => [
-    { area: 'checkout', version: stable, views: 100, errors: 0 },
-    { area: 'checkout', version: canary, views: 100, errors: 0 },
-  ];
-  const errors: object[] = [];
-  const watcher = startCanaryWatch({
-    storage,
-    book,
-    health: async () => health(),
-    policy,
-    judges: funnelJudges(api.db, POLICY, later),
-    now: () => Date.now() + STAGE_MS,
-    log: { warn: () => undefined, error: (object) => errors.push(object) },
-  });
-  try {
-    return await watcher.check();
-  } finally {
-    watcher.stop();
-    expect(errors).toEqual([]);
-  }
-}
-
-async function canaryScrape(): Promise<string> {
-  const metrics = createMetrics(async () => ({ pending: 0, dead: 0 }));
-  canarySeries(metrics, book);
-  return metrics.registry.metrics();
-}
+/** One check of the real watch with the checkout's funnel judges, the error rates healthy: the areas it aborted. */
+const checkOnce = (stable: string, canary: string) =>
+  checkWatchOnce({ storage, book, stageMs: STAGE_MS }, { stable, canary }, funnelJudges(api.db, POLICY, later));
+const canaryScrape = () => scrapeCanaries(book);
 
 const canaryNow = async () => (await book.read()).canaries?.checkout;
 const abortCanary = () => finishCanary({ storage, book, area: 'checkout', outcome: 'abort', provenance: { who: 'test' } });
