@@ -36,11 +36,7 @@ export type SessionFlag = (typeof FLAGS)[number];
 
 type SessionRow = { part: string; version: string; lcp: number | null; inp: number | null } & Record<SessionFlag, number>;
 
-const noFlags = (): Record<SessionFlag, number> =>
-  ({ viewed: 0, order_step: 0, errored: 0, product_view: 0, basket_add: 0, basket_step: 0, contact_step: 0 }) satisfies Record<
-    SessionFlag,
-    number
-  >;
+const noFlags = () => Object.fromEntries(FLAGS.map((flag) => [flag, 0])) as Record<SessionFlag, number>;
 
 /** A batch folded per part version: seen (and which funnel pages), erred, added to the basket, and the worst LCP and INP (whole ms). */
 export function sessionRows(events: readonly TelemetryEvent[]): SessionRow[] {
