@@ -13,6 +13,8 @@ export const CLUSTER_DATA_DIR = join(import.meta.dirname, `.data-cluster-${SHOP_
 export default defineConfig({
   ...base,
   testDir: './cluster',
+  testMatch: '**/*.spec.ts',
+  testIgnore: [],
   reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/e2e-cluster.json' }]],
   webServer: {
     command: 'node cluster/serve-cluster.mjs',

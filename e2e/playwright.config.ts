@@ -6,6 +6,33 @@ export const ASSET_PORT = SHOP_PORT + 1;
 /** Each run (port) has its own data directory, so runs can go side by side. */
 export const E2E_DATA_DIR = join(import.meta.dirname, `.data-${SHOP_PORT}`);
 
+/**
+ * The specs that change what the shop serves every browser: they deploy, roll back, pin, run
+ * canaries, switch features, tamper with released files or stop the asset origin. `npm test` runs
+ * them on a shop of their own (E2E_SPECS=releases) beside the others (E2E_SPECS=shop) on another
+ * port, so a test that reads the shop never meets another's release; unset, one run takes all.
+ */
+export const RELEASE_SPECS = [
+  'canary-commerce',
+  'canary-speed',
+  'canonical-paths',
+  'feature-flags',
+  'integrity',
+  'load-recovery',
+  'navigation',
+  'operator-origin',
+  'release-canary',
+  'release-client-errors',
+  'release-console',
+  'release-new-page',
+  'release-override',
+  'release-rollbacks',
+  'render-sandbox',
+  'server-render',
+].map((name) => `**/${name}.spec.ts`);
+const specs = process.env.E2E_SPECS;
+if (specs !== undefined && specs !== 'releases' && specs !== 'shop') throw new Error(`E2E_SPECS is releases or shop, not ${specs}`);
+
 // Debian's chromium, never a downloaded browser.
 const chromiumArgs = [
   '--headless',
@@ -20,6 +47,10 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: './tests',
+  testMatch: specs === 'releases' ? RELEASE_SPECS : '**/*.spec.ts',
+  testIgnore: specs === 'shop' ? RELEASE_SPECS : [],
+  // Per port: runs side by side never clear each other's output.
+  outputDir: `test-results/${SHOP_PORT}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,

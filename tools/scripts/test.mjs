@@ -15,6 +15,8 @@ import { failedPlaywrightTests, failedVitestTests } from './test-reports.mjs';
 const reports = join(root, '.data', 'test-reports');
 /** The cluster's end-to-end nginx port: not the single-server shop's (E2E_PORT, 4310), which runs beside it. */
 const CLUSTER_E2E_PORT = 4410;
+/** The shop of the end-to-end tests that release (E2E_SPECS=releases): its ports never meet the other two's. */
+const RELEASES_E2E_PORT = 4350;
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
 function countVitest(file, failedTests) {
@@ -112,25 +114,18 @@ if (installed.ok) {
     // Debian's prometheus package provides promtool; installed when absent (its service is not started).
     stage('Alerting rules (promtool check rules, promtool test rules: monitoring/prometheus)', () => testAlertRules()),
   ]);
-  // One run for every package's units (vitest.units.config.ts): one worker pool across packages.
-  await stage('Unit tests (the kernel, the release tool, the gateway simulator, the S3 client, the areas and the shell)', (failedTests) =>
-    vitest('.', 'units', { extra: [...parallelFiles, '--config', 'vitest.units.config.ts'], failedTests }),
-  );
-  await stage('API tests on SQLite', (failedTests) =>
-    vitest('@shop/server', 'api-sqlite', { env: { ...process.env, DATABASE_URL: '' }, failedTests }),
-  );
-  const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
-  if (postgres.ok) {
-    try {
-      await stage('API tests on PostgreSQL', (failedTests) =>
-        vitest('@shop/server', 'api-postgres', { env: { ...process.env, DATABASE_URL: postgres.value.url }, failedTests }),
-      );
-    } finally {
-      await postgres.value.stop();
-    }
-  } else notRun('API tests on PostgreSQL', 'PostgreSQL did not start');
   const built = await stage('Building every part', () => buildAll());
-  const browserTitle = 'End-to-end tests in Chromium';
+
+  const laneLogs = [];
+  /** A lane whose output goes to a file, printed when every lane has ended, so outputs never interleave. */
+  const quietLane = (name) => {
+    const file = join(reports, `${name}-lane.log`);
+    const fd = openSync(file, 'w');
+    laneLogs.push({ name, file, fd });
+    return { stdio: ['ignore', fd, fd] };
+  };
+  const releaseTitle = 'End-to-end tests in Chromium: releases, canaries, rollbacks, switches, tampering (a shop of their own)';
+  const shopTitle = 'End-to-end tests in Chromium: the shop as shoppers and operators use it';
   const clusterTitles = [
     ['local', 'Multi-server tests: 2 web servers and 2 workers behind nginx on PostgreSQL and Redis, the release origin on disk'],
     [
@@ -139,43 +134,77 @@ if (installed.ok) {
     ],
   ];
   const clusterE2eTitle = 'End-to-end tests on the cluster (nginx, two web servers, PostgreSQL)';
-  if (!built.ok) {
-    for (const title of [browserTitle, ...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
-  } else {
-    /**
-     * Two lanes side by side, each its own servers, ports and data: the end-to-end tests on one
-     * server, and the cluster's (its vitest files, then the end-to-end tests through nginx). Both
-     * spend most of their time waiting on browsers, timers and servers, so together they take little
-     * more than the longer one alone. The cluster lane's output goes to a file, printed after both
-     * end, so the two never interleave.
-     */
-    const laneLog = join(reports, 'cluster-lane.log');
-    const out = openSync(laneLog, 'w');
-    const quiet = { stdio: ['ignore', out, out] };
-    const browserLane = stage(browserTitle, (failedTests) => playwright('test', 'e2e', { failedTests }));
-    const clusterLane = (async () => {
-      // Separate processes from the built server, as `npm run start:cluster` runs them (server/test-cluster/global-setup.mjs
-      // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
-      for (const [origin, title] of clusterTitles) {
-        await stage(title, (failedTests) =>
-          vitest('@shop/server', `api-cluster-${origin}`, {
-            env: { ...process.env, CLUSTER_ORIGIN: origin },
-            extra: ['--config', 'test-cluster/vitest.config.ts', '--reporter', join(root, 'server', 'test-cluster', 'failure-log.mjs')],
+  if (!built.ok) for (const title of [releaseTitle, shopTitle]) notRun(title, 'the build failed');
+
+  /**
+   * Lanes side by side, each its own servers, ports and data. The end-to-end tests that release run
+   * on a shop of their own from the build on: they mostly wait on canary timers, so they fill the
+   * cores the unit and API tests leave idle. The end-to-end tests that only read the shop (on
+   * another shop: they never meet a release) and the cluster's lane follow the API tests.
+   */
+  const releaseLane = built.ok
+    ? stage(releaseTitle, (failedTests) =>
+        playwright('test', 'e2e-releases', {
+          env: { ...process.env, E2E_SPECS: 'releases', E2E_PORT: String(RELEASES_E2E_PORT) },
+          failedTests,
+          ...quietLane('releases'),
+        }),
+      )
+    : null;
+
+  // One run for every package's units (vitest.units.config.ts): one worker pool across packages.
+  await stage('Unit tests (the kernel, the release tool, the gateway simulator, the S3 client, the areas and the shell)', (failedTests) =>
+    vitest('.', 'units', { extra: [...parallelFiles, '--config', 'vitest.units.config.ts'], failedTests }),
+  );
+  // The two engines side by side: each file has its own database, data directory and ports.
+  const postgres = await stage('Starting PostgreSQL on loopback', () => ensurePostgres());
+  await Promise.all([
+    stage('API tests on SQLite', (failedTests) =>
+      vitest('@shop/server', 'api-sqlite', { env: { ...process.env, DATABASE_URL: '' }, failedTests }),
+    ),
+    postgres.ok
+      ? stage('API tests on PostgreSQL', (failedTests) =>
+          vitest('@shop/server', 'api-postgres', {
+            env: { ...process.env, DATABASE_URL: postgres.value.url },
             failedTests,
-            ...quiet,
+            ...quietLane('postgres'),
           }),
-        );
-      }
-      // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
-      // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
-      await stage(clusterE2eTitle, (failedTests) =>
-        playwright('test:cluster', 'e2e-cluster', { env: { ...process.env, E2E_PORT: String(CLUSTER_E2E_PORT) }, failedTests, ...quiet }),
+        ).finally(() => postgres.value.stop())
+      : notRun('API tests on PostgreSQL', 'PostgreSQL did not start'),
+  ]);
+
+  const shopLane = built.ok
+    ? stage(shopTitle, (failedTests) => playwright('test', 'e2e-shop', { env: { ...process.env, E2E_SPECS: 'shop' }, failedTests }))
+    : null;
+  const quiet = quietLane('cluster');
+  const clusterLane = (async () => {
+    if (!built.ok) {
+      for (const title of [...clusterTitles.map(([, title]) => title), clusterE2eTitle]) notRun(title, 'the build failed');
+      return;
+    }
+    // Separate processes from the built server, as `npm run start:cluster` runs them (server/test-cluster/global-setup.mjs
+    // starts and stops PostgreSQL, Redis, nginx and, for the second run, a local S3 server itself).
+    for (const [origin, title] of clusterTitles) {
+      await stage(title, (failedTests) =>
+        vitest('@shop/server', `api-cluster-${origin}`, {
+          env: { ...process.env, CLUSTER_ORIGIN: origin },
+          extra: ['--config', 'test-cluster/vitest.config.ts', '--reporter', join(root, 'server', 'test-cluster', 'failure-log.mjs')],
+          failedTests,
+          ...quiet,
+        }),
       );
-    })();
-    await Promise.all([browserLane, clusterLane]);
-    closeSync(out);
-    log(`The cluster lane's output (${laneLog}):`);
-    process.stdout.write(readFileSync(laneLog, 'utf8'));
+    }
+    // One topology start (nginx, two web servers, a worker, PostgreSQL, Redis) for a handful of
+    // tests of what only the cluster has: nginx's page cache, two servers, the same policy from each.
+    await stage(clusterE2eTitle, (failedTests) =>
+      playwright('test:cluster', 'e2e-cluster', { env: { ...process.env, E2E_PORT: String(CLUSTER_E2E_PORT) }, failedTests, ...quiet }),
+    );
+  })();
+  await Promise.all([releaseLane, shopLane, clusterLane]);
+  for (const { name, file, fd } of laneLogs) {
+    closeSync(fd);
+    log(`The ${name} lane's output (${file}):`);
+    process.stdout.write(readFileSync(file, 'utf8'));
   }
 }
 log(`All tests finished in ${seconds(since)}`);
