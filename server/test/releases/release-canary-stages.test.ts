@@ -150,11 +150,19 @@ describe('a staged canary on the registry in force', () => {
     const stable = await inForce();
     const canary = (await release('ramp-race', { mode: ramp([5, 10, 15, 20, 25], false) })).version;
     const other = registryBook(api.db);
-    const now = () => Date.now() + STAGE_MS;
+    // Both watches see one instant per round: the current stage has just been held its time (the
+    // round starts a millisecond after the stage did), and a stage a watch moves to during the round
+    // has not. So the other watch, whether it reads before or after that move, never moves it again
+    // (with a clock running on, a watch reading after the move would find the new stage held too).
+    let round = 0;
+    const now = () => round;
     const here = watch(healthy(stable, canary), now);
     const there = watch(healthy(stable, canary), now, other);
     try {
       for (const [index, share] of [10, 15, 20, 25].entries()) {
+        const stageSince = Date.parse((await canaryNow())!.stages!.stageSince);
+        while (Date.now() <= stageSince) await new Promise((resolve) => setTimeout(resolve, 1));
+        round = Date.now() + STAGE_MS - 1;
         await Promise.all([here.check(), there.check()]);
         expect(await canaryNow(), `round ${index}`).toMatchObject({ share, stages: { index: index + 1 } });
       }
