@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
@@ -33,6 +34,36 @@ export const RELEASE_SPECS = [
 const specs = process.env.E2E_SPECS;
 if (specs !== undefined && specs !== 'releases' && specs !== 'shop') throw new Error(`E2E_SPECS is releases or shop, not ${specs}`);
 
+/**
+ * Chromium applies only the last `--disable-features`, and Playwright passes its own before ours:
+ * so ours repeats Playwright's list (playwright-core's chromiumSwitches, for the pinned version
+ * below) and adds what a test browser never needs. Since Chromium 15x every browser context is a
+ * window that loads two WebUI omnibox popups in renderers of their own (chrome://omnibox-popup),
+ * about a third of Chromium's CPU across the e2e tests on this machine (tools/bench/results.md).
+ */
+const PLAYWRIGHT_VERSION = '1.65.1';
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
+const installed = (createRequire(import.meta.url)('@playwright/test/package.json') as { version: string }).version;
+if (installed !== PLAYWRIGHT_VERSION)
+  throw new Error(
+    `Playwright ${installed}: copy its disabled Chromium features into e2e/playwright.config.ts, then set PLAYWRIGHT_VERSION`,
+  );
+
 // Debian's chromium, never a downloaded browser.
 const chromiumArgs = [
   '--headless',
@@ -43,6 +74,7 @@ const chromiumArgs = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'].join(',')}`,
 ];
 
 export default defineConfig({
