@@ -1,7 +1,8 @@
 // `npm test`: installs what is missing (pnpm, dependencies, Debian's
-// chromium, PostgreSQL, Redis, nginx, prometheus) and runs every test: typecheck, lint, the alerting rules, unit,
-// API on SQLite and on PostgreSQL, several servers behind nginx on PostgreSQL and
-// Redis, then end-to-end in Chromium against the built shop, on one server and on the cluster.
+// chromium, PostgreSQL, Redis, nginx, prometheus) and runs every test: typecheck, lint, the alerting rules,
+// the build, unit, API on SQLite and on PostgreSQL, several servers behind nginx on PostgreSQL and Redis,
+// and end-to-end in Chromium against the built shop (the release specs on a shop of their own, the rest
+// on another, and on the cluster), in lanes side by side.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
