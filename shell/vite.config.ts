@@ -78,39 +78,59 @@ function preloadBootChunks(): Plugin {
 }
 
 /**
- * The boot starts once the browser has painted the page. index.html's module entry and its
- * modulepreload links become a deferred inline loader that, at the first contentful paint (1.5 s
- * at the latest where paint timing is not reported), asks for all of them at once, with the
- * page's area chunks the server listed (BOOT_PRELOAD_ID), and imports the entry. Otherwise some
- * forty script requests compete with the HTML and the main picture on a slow line, and the
- * whole boot (React, the kernel, the areas, hydration) runs before the first frame whenever the
- * scripts arrive before the HTML has been parsed. An inline module script runs only when the
- * whole document has been parsed, so a streamed page is complete before hydration starts.
+ * The boot starts once the browser has painted the page and parsed the whole document (a streamed
+ * page is complete before hydration starts). index.html's module entry and its modulepreload links
+ * become an inline loader that asks for the shell's scripts, largest first, with the page's area
+ * chunks the server listed (BOOT_PRELOAD_ID), then imports the entry at the first contentful paint
+ * (1.5 s at the latest where paint timing is not reported). When the page declares a picture for
+ * its first view (its preload is in the head, before this script), the scripts are asked for only
+ * at that paint: otherwise some forty script requests compete with the HTML and that picture on a
+ * slow line. A page without one (the basket, the checkout, the account) asks from the head, so its
+ * own content does not wait for the paint before its code starts downloading. The whole boot
+ * (React, the kernel, the areas, hydration) never runs before the first frame.
  */
 function bootAfterFirstPaint(entry: string, shellScripts: string[]): string {
   return [
-    `const entry=${JSON.stringify(entry)},shell=${JSON.stringify(shellScripts)};let started=false;`,
-    'const boot=()=>{if(started)return;started=true;',
+    `const entry=${JSON.stringify(entry)},shell=${JSON.stringify(shellScripts)};`,
+    "let asked=false,linked=false,painted=false,parsed=document.readyState!=='loading',started=false;",
+    'const go=()=>{if(started||!linked||!painted||!parsed)return;started=true;import(entry)};',
+    'const ask=()=>{if(asked)return;asked=true;',
     `const area=JSON.parse(document.getElementById(${JSON.stringify(BOOT_PRELOAD_ID)})?.textContent||'[]');`,
     // A few links per task: each request costs the main thread about a millisecond (four on a
     // phone), and some thirty of them in one task were the page's longest task after its first paint.
     'const hrefs=[...shell,...area];',
     "const next=()=>{for(const href of hrefs.splice(0,4)){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='anonymous';link.href=href;document.head.append(link)}",
-    'if(hrefs.length>0)setTimeout(next);else import(entry)};next()};',
+    'if(hrefs.length>0)setTimeout(next);else{linked=true;go()}};next()};',
+    "if(!parsed)document.addEventListener('DOMContentLoaded',()=>{parsed=true;go()},{once:true});",
+    "if(!document.querySelector('link[rel=preload][as=image]'))ask();",
+    'const boot=()=>{painted=true;ask();go()};',
     "new PerformanceObserver((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();setTimeout(boot)}}).observe({type:'paint',buffered:true});",
     'setTimeout(boot,1500);',
   ].join('');
 }
 
+/**
+ * The largest script first: on a slow line the scripts share it, and the largest is the last to
+ * arrive; started first, it is not also queued behind the browser's six connections to an origin.
+ */
+function largestFirst(scripts: string[], bundle: Rollup.OutputBundle): string[] {
+  const size = (href: string) => {
+    const item = bundle[href.replace(/^\//, '')];
+    return item?.type === 'chunk' ? item.code.length : 0;
+  };
+  return [...scripts].sort((a, b) => size(b) - size(a));
+}
+
 function paintBeforeBoot(): Plugin {
-  return rewriteIndexHtml('shop-paint-before-boot', (html) => {
+  return rewriteIndexHtml('shop-paint-before-boot', (html, bundle) => {
     const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/;
     const entry = entryTag.exec(html)?.[1];
     if (!entry) throw new Error('index.html has no module entry to start after the first paint');
     const preloadTag = /<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g;
-    const shellScripts = [entry, ...[...html.matchAll(preloadTag)].map((match) => match[1]!)];
+    const shellScripts = largestFirst([entry, ...[...html.matchAll(preloadTag)].map((match) => match[1]!)], bundle);
     const rest = html.replace(preloadTag, '').replace(entryTag, '');
-    return rest.replace('</head>', `<script type="module">${bootAfterFirstPaint(entry, shellScripts)}</script></head>`);
+    // A classic script: it runs where it stands, at the end of the head, not after the whole document.
+    return rest.replace('</head>', `<script>${bootAfterFirstPaint(entry, shellScripts)}</script></head>`);
   });
 }
 

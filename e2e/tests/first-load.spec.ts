@@ -2,7 +2,8 @@
  * The levers of a fast first view, as tests rather than timings: a product page's HTML announces
  * its main image (high priority) and carries its data, and every script a page's first render
  * runs was named in its HTML (the loader's list or the server's list of the area's chunks), so none is discovered late;
- * the page paints from its HTML alone: no stylesheet to wait for, and the shell starts after the first paint.
+ * the page paints from its HTML alone: no stylesheet to wait for, and the shell starts after the first paint (its
+ * scripts asked for at that paint when the first view is a picture, from the head otherwise).
  */
 import type { APIRequestContext, Request } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -101,20 +102,50 @@ test("every script of a page's first render was announced in its HTML", async ({
   }
 });
 
-test("a page's HTML paints on its own: styles inline, and the scripts asked for only after the first contentful paint", async ({
-  request,
-}) => {
+test("a page's HTML paints on its own: styles inline, and no script asked for by a tag of the HTML", async ({ request }) => {
   const product = await someProductUrl(request);
   for (const path of ['/', '/c/hruba-stavba', product, '/checkout/cart']) {
     const html = await (await request.get(path)).text();
     expect(html, `${path}: a render-blocking stylesheet`).not.toMatch(/<link[^>]*rel="stylesheet"/i);
     // A module script with src runs as soon as the document is parsed, before the browser's first paint when it is cached;
-    // a modulepreload link is fetched at once, competing with the HTML and the main picture.
+    // a modulepreload link is fetched at once, competing with the HTML and the main picture: the loader decides when.
     expect(html, `${path}: a module script run at the end of parsing`).not.toMatch(/<script[^>]*type="module"[^>]*src=/i);
-    expect(html, `${path}: scripts fetched before the first paint`).not.toMatch(/<link[^>]*rel="modulepreload"/i);
-    const loader = /<script type="module">([^<]*first-contentful-paint[^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    expect(html, `${path}: scripts fetched by a tag of the HTML`).not.toMatch(/<link[^>]*rel="modulepreload"/i);
+    const loader = /<script>([^<]*first-contentful-paint[^<]*)<\/script>/.exec(html)?.[1] ?? '';
     expect(/import\(entry\)/.test(loader), `${path}: the shell's entry started after the first contentful paint`).toBe(true);
     expect(announcedScripts(html).length, `${path}: the scripts the loader asks for`).toBeGreaterThan(10);
+  }
+});
+
+/**
+ * When the scripts are asked for: a page whose first view is a picture (a product) leaves the line
+ * to the HTML and that picture until the first paint; a page without one (the basket) asks from
+ * the head, so its own content does not wait for the paint before its code downloads. Either way
+ * the boot itself runs after the first paint.
+ */
+test('the scripts are asked for after the first paint on a page with a first-view picture, from the head on the basket', async ({
+  page,
+  request,
+}) => {
+  const product = await someProductUrl(request);
+  for (const [path, early] of [
+    [product, false],
+    ['/checkout/cart', true],
+  ] as const) {
+    await page.goto(path);
+    const timing = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      boot: performance.getEntriesByName('shop:boot', 'mark')[0]?.startTime ?? Number.NaN,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\.js$/.test(new URL(entry.name).pathname))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timing.scripts.length, `${path}: the scripts of the first render`).toBeGreaterThan(10);
+    const first = Math.min(...timing.scripts);
+    if (early) expect(first, `${path}: the first script asked for before the first paint`).toBeLessThan(timing.paint);
+    else expect(first, `${path}: the first script asked for after the first paint`).toBeGreaterThanOrEqual(timing.paint);
+    expect(timing.boot, `${path}: the boot after the first paint`).toBeGreaterThan(timing.paint);
   }
 });
 
