@@ -196,6 +196,18 @@ describe('refreshLines', () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it('asks once while a refresh of the same lines is under way, and again for other lines or later', async () => {
+    useBasketStore.setState({ lines: [line(1, 2)] });
+    fake.on('POST /api/product/variant/detail', (call) => ({ body: { data: variant({ v_id: (call.body as { v_id: number }).v_id }) } }));
+    const calls = () => fake.callsTo('POST /api/product/variant/detail').map((c) => (c.body as { v_id: number }).v_id);
+    await Promise.all([useBasketStore.getState().refreshLines(), useBasketStore.getState().refreshLines()]);
+    expect(calls()).toEqual([1]);
+    const first = useBasketStore.getState().refreshLines();
+    useBasketStore.setState({ lines: [line(1, 2), line(2, 1)] });
+    await Promise.all([first, useBasketStore.getState().refreshLines()]);
+    expect(calls()).toEqual([1, 1, 1, 2]);
+  });
+
   it('keeps changes made while the refresh was running', async () => {
     useBasketStore.setState({ lines: [line(1, 2)] });
     fake.on('POST /api/product/variant/detail', () => {

@@ -51,6 +51,32 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
     const storage = getLocalStorage();
     if (storage) writeStoredBasket(storage, lines);
   };
+  let refreshing: { ids: string; done: Promise<void> } | null = null;
+  const refresh = async (lines: BasketLine[]) => {
+    const answers = await Promise.all(
+      lines.map((line) =>
+        api.call('POST /api/product/variant/detail', { body: { v_id: line.v_id } }).then(
+          (answer) => (isVariantData(answer?.data) ? answer.data : null),
+          // A variant the shop no longer sells (404) can no longer be bought: the line says so.
+          (error: unknown) =>
+            (error as { status?: unknown } | null)?.status === 404 ? { ...line.variantData, v_availability: 'unavailable' as const } : null,
+        ),
+      ),
+    );
+    const fresh = new Map<number, VariantData>();
+    lines.forEach((line, i) => {
+      const data = answers[i];
+      if (data) fresh.set(line.v_id, data);
+    });
+    if (fresh.size === 0) return;
+    // Merge into the current lines: the shopper may have changed the basket meanwhile.
+    commit(
+      get().lines.map((line) => {
+        const data = fresh.get(line.v_id);
+        return data ? { ...line, variantData: data } : line;
+      }),
+    );
+  };
 
   return {
     lines: [],
@@ -98,34 +124,18 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
       set({ lines });
     },
 
-    refreshLines: async () => {
+    refreshLines: () => {
       const lines = get().lines;
-      if (lines.length === 0) return;
-      const answers = await Promise.all(
-        lines.map((line) =>
-          api.call('POST /api/product/variant/detail', { body: { v_id: line.v_id } }).then(
-            (answer) => (isVariantData(answer?.data) ? answer.data : null),
-            // A variant the shop no longer sells (404) can no longer be bought: the line says so.
-            (error: unknown) =>
-              (error as { status?: unknown } | null)?.status === 404
-                ? { ...line.variantData, v_availability: 'unavailable' as const }
-                : null,
-          ),
-        ),
-      );
-      const fresh = new Map<number, VariantData>();
-      lines.forEach((line, i) => {
-        const data = answers[i];
-        if (data) fresh.set(line.v_id, data);
+      if (lines.length === 0) return Promise.resolve();
+      // One page load asks twice (the kernel's start and the basket page): a refresh of the same
+      // lines already under way answers both.
+      const ids = lines.map((line) => line.v_id).join(',');
+      if (refreshing?.ids === ids) return refreshing.done;
+      const done = refresh(lines).finally(() => {
+        if (refreshing?.done === done) refreshing = null;
       });
-      if (fresh.size === 0) return;
-      // Merge into the current lines: the shopper may have changed the basket meanwhile.
-      commit(
-        get().lines.map((line) => {
-          const data = fresh.get(line.v_id);
-          return data ? { ...line, variantData: data } : line;
-        }),
-      );
+      refreshing = { ids, done };
+      return done;
     },
   };
 });
