@@ -85,7 +85,7 @@ function preloadBootChunks(): Plugin {
  * (1.5 s at the latest where paint timing is not reported). When the page declares a picture for
  * its first view (its preload is in the head, before this script), the scripts are asked for only
  * at that paint: otherwise some forty script requests compete with the HTML and that picture on a
- * slow line. A page without one (the basket, the checkout, the account) asks from the head, so its
+ * slow line. A page without one (home, blog, basket, checkout, account) asks from the head, so its
  * own content does not wait for the paint before its code starts downloading. The whole boot
  * (React, the kernel, the areas, hydration) never runs before the first frame.
  */
