@@ -64,7 +64,9 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
   watcher.unref();
   heartbeat.unref();
 
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     clearInterval(watcher);
     clearInterval(heartbeat);
     for (const client of clients) client.end();
@@ -85,11 +87,15 @@ export function registryEvents(app: FastifyInstance, options: RegistryEventsOpti
     raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
-      connection: 'keep-alive',
+      // One that opens while the server stops takes its socket with it (no idle connection to wait for).
+      connection: closing ? 'close' : 'keep-alive',
       'x-request-id': String(request.id),
       // Retry after 5 s if the stream breaks (a restart).
     });
     raw.write('retry: 5000\n\n');
+    // A stream whose look at the registry was still running when the server began to stop ends at
+    // once, as the others did: otherwise nothing ends it and the server cannot stop while the tab is open.
+    if (closing) return void raw.end();
     raw.write(revisionEvent());
     if (flagsEvent) raw.write(flagsEvent);
     clients.add(raw);

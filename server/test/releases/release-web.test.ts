@@ -13,7 +13,16 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { errorHandler } from '../../src/infra/http/error-handler.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deploy, rollback, readRegistry, localDirectoryStorage, releaseIntegrity, generateSigningKey, readSigningKey } from '@shop/release';
+import {
+  deploy,
+  rollback,
+  readRegistry,
+  localDirectoryStorage,
+  originBook,
+  releaseIntegrity,
+  generateSigningKey,
+  readSigningKey,
+} from '@shop/release';
 import { shellHost } from '../../src/web/shell-host.ts';
 import { registryEvents } from '../../src/web/registry-events.ts';
 import { cartRoute, fakeAreaBuild, fakeShellBuild } from '@shop/release/testing';
@@ -128,6 +137,29 @@ describe('registry events', () => {
     await rollback({ storage, part: 'checkout', provenance });
     expect(await nextRevision()).toBe((await readRegistry(storage)).revision);
     events.close();
+  });
+  it('a stream that opens while the server begins to stop is ended, so the server stops with the tab still open', async () => {
+    const stopping = Fastify({ logger: false });
+    let looked: () => void = () => undefined;
+    const looking = new Promise<void>((resolve) => (looked = resolve));
+    let answer: () => void = () => undefined;
+    const book = {
+      ...originBook(storage),
+      // The stream's first look at the registry takes until the test lets it finish.
+      exists: () => {
+        looked();
+        return new Promise<boolean>((resolve) => (answer = () => resolve(true)));
+      },
+    };
+    registryEvents(stopping, { storage, book, pollMs: 60_000 });
+    const url = await stopping.listen({ port: 0, host: '127.0.0.1' });
+    const tab = fetch(`${url}/builds/events`).then(async (response) => (await response.text()).trim());
+    await looking;
+    const stopped = stopping.close();
+    answer();
+    // The stream ends without an event (its retry hint only): the tab comes back to the next server.
+    expect(await tab).toBe('retry: 5000');
+    await stopped;
   });
   it('a server with as many listeners as it takes refuses the next in the error shape, saying when to come back', async () => {
     const busy = Fastify({ logger: false });
