@@ -205,6 +205,9 @@ function rewriteIndexHtml(name: string, rewrite: (html: string, bundle: Rollup.O
   };
 }
 
+/** The shell's browser entry: its chunk carries React DOM, the router and the shell. */
+const SHELL_MAIN = fileURLToPath(new URL('./src/main.tsx', import.meta.url));
+
 // The host: it provides the shared singletons and registers the areas at
 // runtime from the release registry, so it names no remote here.
 export default defineConfig({
@@ -248,7 +251,7 @@ export default defineConfig({
         // V8's compile hint for the chunk the boot runs most of (React DOM, the router, the shell):
         // its functions are compiled while it streams in, off the main thread, not each at its first
         // call during the boot. After minification, so it stays; in the chunk's hash and source map.
-        postBanner: (chunk) => (chunk.moduleIds.some((id) => id.endsWith('/shell/src/main.tsx')) ? '//# allFunctionsCalledOnLoad' : ''),
+        postBanner: (chunk) => (chunk.moduleIds.includes(SHELL_MAIN) ? '//# allFunctionsCalledOnLoad' : ''),
       },
     },
   },
