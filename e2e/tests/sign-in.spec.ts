@@ -24,6 +24,30 @@ test('a customer signs in with the seeded account, sees the profile, and signs o
   await expect.poll(async () => (await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('shop_session');
 });
 
+test('a sign-out the server never heard is sent again at the next page: the session does not outlive it', async ({ page, request }) => {
+  await signIn(page, request);
+  await page.goto('/account/profile');
+  await expect(page.getByText('zakaznik@example.sk')).toBeVisible();
+  const cookieNames = async () => (await page.context().cookies()).map((cookie) => cookie.name);
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === 'shop_session')!.value;
+
+  // The sign-out call never reaches the server (the line drops): the page signs out all the same.
+  await page.route('**/api/account/logout', (route) => route.abort('internetdisconnected'));
+  expectPageErrors(page, /ERR_INTERNET_DISCONNECTED/, 'the sign-out call is cut off on purpose');
+  await page.getByRole('button', { name: 'Odhlásiť sa' }).click();
+  await expect(page.getByRole('link', { name: 'Prihlásiť sa' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('shop:logout-pending'))).toBe('1');
+  expect(await cookieNames()).toContain('shop_session');
+
+  // The next page this browser opens sends it again; the server revokes the session and clears its cookie.
+  await page.unroute('**/api/account/logout');
+  await page.goto('/');
+  await expect.poll(cookieNames).not.toContain('shop_session');
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('shop:logout-pending'))).toBeNull();
+  const me = await fetch(new URL('/api/account/me', page.url()), { headers: { cookie: `shop_session=${session}` } });
+  expect(me.status).toBe(401);
+});
+
 test('the session is an HttpOnly cookie: no web storage and no script sees the token, and account pages survive a reload', async ({
   page,
 }) => {

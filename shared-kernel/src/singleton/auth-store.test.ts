@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, configureApi } from './api-client.ts';
-import { useAuthStore } from './auth-store.ts';
+import { finishPendingLogout, LOGOUT_PENDING_KEY, useAuthStore } from './auth-store.ts';
 import { expiryFromToken, isAuthenticated, userIdFromToken } from '../rules/auth-token.ts';
 import { useBasketStore } from './basket-store.ts';
 import { useCouponStore } from './coupon-store.ts';
@@ -169,11 +169,45 @@ describe('useAuthStore', () => {
     expect(events).not.toHaveBeenCalled();
   });
 
-  it('logout ignores an API failure', async () => {
+  it('a sign-out the network failed signs the page out and is sent again until the API confirms it', async () => {
     fake.on('POST /api/account/logout', new TypeError('fetch failed'));
     useAuthStore.getState().login(session());
     await expect(useAuthStore.getState().logout()).resolves.toBeUndefined();
     expect(useAuthStore.getState().auth).toEqual({});
+    expect(localStorage.getItem(LOGOUT_PENDING_KEY)).toBe('1');
+
+    // Still no answer: it stays pending.
+    await finishPendingLogout();
+    expect(localStorage.getItem(LOGOUT_PENDING_KEY)).toBe('1');
+    // The server errs: still pending (the session may well live on).
+    fake.on('POST /api/account/logout', { status: 503, body: { error: { code: 'unavailable', message: 'Nedostupné' } } });
+    await finishPendingLogout();
+    expect(localStorage.getItem(LOGOUT_PENDING_KEY)).toBe('1');
+
+    fake.on('POST /api/account/logout', { body: { data: { ok: true } } });
+    await finishPendingLogout();
+    expect(localStorage.getItem(LOGOUT_PENDING_KEY)).toBeNull();
+    const calls = fake.callsTo('POST /api/account/logout');
+    expect(calls).toHaveLength(4);
+    expect(calls.every((call) => call.credentials === 'same-origin')).toBe(true);
+    await finishPendingLogout();
+    expect(fake.callsTo('POST /api/account/logout')).toHaveLength(4);
+  });
+
+  it('a pending sign-out ends on a 4xx (the session is gone) and is sent once however often it is asked', async () => {
+    localStorage.setItem(LOGOUT_PENDING_KEY, '1');
+    fake.on('POST /api/account/logout', { status: 401, body: { error: { code: 'unauthorized', message: 'Neprihlásený' } } });
+    await Promise.all([finishPendingLogout(), finishPendingLogout()]);
+    expect(fake.callsTo('POST /api/account/logout')).toHaveLength(1);
+    expect(localStorage.getItem(LOGOUT_PENDING_KEY)).toBeNull();
+  });
+
+  it('signing in again drops a pending sign-out, which would now revoke the new session', async () => {
+    localStorage.setItem(LOGOUT_PENDING_KEY, '1');
+    useAuthStore.getState().login(session());
+    expect(localStorage.getItem(LOGOUT_PENDING_KEY)).toBeNull();
+    await finishPendingLogout();
+    expect(fake.callsTo('POST /api/account/logout')).toHaveLength(0);
   });
 
   it('logout when signed out makes no call', async () => {

@@ -8,6 +8,7 @@
  */
 import { create } from 'zustand';
 import { api, configureApi } from './api-client.ts';
+import { ApiError } from './errors.ts';
 import {
   expiryFromToken,
   isAuthenticated,
@@ -24,6 +25,12 @@ import { bus } from './event-bus.ts';
 export type { AuthState, SessionUser, SignedIn, SignedOut } from '../rules/auth-token.ts';
 
 export const AUTH_STORAGE_KEY = 'auth';
+/**
+ * A sign-out the API has not confirmed (the network or the server failed): the page is signed
+ * out, but the session and its HttpOnly cookie would live on in this browser, on a shared
+ * computer for the next person. Kept until a later call revokes it.
+ */
+export const LOGOUT_PENDING_KEY = 'shop:logout-pending';
 
 /** What POST /api/account/login answers besides the token: the user and when the session ends (ISO or ms). */
 export type SessionStart = { user: SessionUser; expiresAt: string | number };
@@ -40,8 +47,10 @@ export type AuthStore = {
   renew: (expiresAt: string | number) => void;
   /**
    * Calls POST /api/account/logout (the API revokes the session and clears
-   * its cookie; a failure is ignored), empties the auth state and clears the
-   * coupon locally. The basket is kept.
+   * its cookie), empties the auth state and clears the coupon locally. The
+   * basket is kept. A call the network or the server failed is not lost: it is
+   * remembered and sent again at the next start and when the browser is back
+   * online (finishPendingLogout); the promise still resolves.
    */
   logout: () => Promise<void>;
   /**
@@ -78,6 +87,46 @@ function readStoredAuth(): AuthState {
   return {};
 }
 
+/** A failure the session may have outlived: no answer, or the server's own error. */
+const unconfirmed = (error: unknown) => !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+
+function setLogoutPending(pending: boolean): void {
+  try {
+    const storage = getLocalStorage();
+    if (pending) storage?.setItem(LOGOUT_PENDING_KEY, '1');
+    else storage?.removeItem(LOGOUT_PENDING_KEY);
+  } catch {
+    // storage refused: nothing to remember it in
+  }
+}
+
+function revokeSession(): Promise<void> {
+  return api.call('POST /api/account/logout').then(
+    () => setLogoutPending(false),
+    (error: unknown) => setLogoutPending(unconfirmed(error)),
+  );
+}
+
+let finishing: Promise<void> | null = null;
+
+/**
+ * Sends a sign-out the API never confirmed, once at a time; a 2xx or a 4xx (the session is
+ * already gone) ends it, another failure keeps it for the next try.
+ */
+export function finishPendingLogout(): Promise<void> {
+  let pending = false;
+  try {
+    pending = getLocalStorage()?.getItem(LOGOUT_PENDING_KEY) === '1';
+  } catch {
+    // unreadable: nothing pending
+  }
+  if (!pending || isAuthenticated(useAuthStore.getState())) return Promise.resolve();
+  finishing ??= revokeSession().finally(() => {
+    finishing = null;
+  });
+  return finishing;
+}
+
 function writeStoredAuth(auth: AuthState): void {
   const storage = getLocalStorage();
   if (!storage) return;
@@ -107,6 +156,8 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
     login: (session) => {
       const state = stateOf(session);
       if (!state) throw new TypeError('login: a user and a future expiry (or a token carrying them) are required');
+      // The new session's cookie replaced the old one: a pending sign-out would now revoke the new one.
+      setLogoutPending(false);
       change(state);
     },
     renew: (expiresAt) => {
@@ -116,12 +167,7 @@ export const useAuthStore = create<AuthStore>()((set, get) => {
     },
     logout: async () => {
       // The request is built synchronously before the local sign-out, as a signed-in one.
-      const pending = isAuthenticated(get())
-        ? api.call('POST /api/account/logout').then(
-            () => undefined,
-            () => undefined,
-          )
-        : Promise.resolve();
+      const pending = isAuthenticated(get()) ? revokeSession() : Promise.resolve();
       signOutLocally();
       await pending;
     },

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApi } from './api-client.ts';
-import { useAuthStore } from './auth-store.ts';
+import { LOGOUT_PENDING_KEY, useAuthStore } from './auth-store.ts';
 import { useBasketStore } from './basket-store.ts';
 import { useCouponStore } from './coupon-store.ts';
 import { initKernel, resetKernelStartupForTests } from './startup.ts';
@@ -78,6 +78,17 @@ describe('initKernel', () => {
     expect(useBasketStore.getState().lines).toEqual([]);
     expect(localStorage.getItem('cartData')).toBeNull();
     expect(fake.calls).toEqual([]);
+  });
+
+  it('sends a sign-out the API never confirmed, at start and when the browser is back online', async () => {
+    localStorage.setItem(LOGOUT_PENDING_KEY, '1');
+    fake.on('POST /api/account/logout', new TypeError('fetch failed'));
+    await initKernel();
+    await vi.waitFor(() => expect(fake.callsTo('POST /api/account/logout')).toHaveLength(1));
+    fake.on('POST /api/account/logout', { body: { data: { ok: true } } });
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(localStorage.getItem(LOGOUT_PENDING_KEY)).toBeNull());
+    expect(fake.callsTo('POST /api/account/logout')).toHaveLength(2);
   });
 
   it('is idempotent', async () => {

@@ -1,10 +1,11 @@
 /**
- * Kernel startup (requirements R4.4, R4.5, R8.4): hydrate the basket from storage,
- * refresh every line's variant data, and for a signed-in user fetch and
- * re-apply the active coupon. Every failure is silently ignored. Calling
+ * Kernel startup (requirements R4.4, R4.5, R8.4): send a sign-out the API never
+ * confirmed (and again whenever the browser comes back online), hydrate the basket
+ * from storage, refresh every line's variant data, and for a signed-in user fetch
+ * and re-apply the active coupon. Every failure is silently ignored. Calling
  * initKernel again returns the same promise.
  */
-import { useAuthStore } from './auth-store.ts';
+import { finishPendingLogout, useAuthStore } from './auth-store.ts';
 import { isAuthenticated } from '../rules/auth-token.ts';
 import { useBasketStore } from './basket-store.ts';
 import { useCouponStore } from './coupon-store.ts';
@@ -20,6 +21,9 @@ async function ignoreFailure(step: () => void | Promise<void>): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  // Not awaited: the basket does not wait for it.
+  void finishPendingLogout();
+  globalThis.addEventListener?.('online', () => void finishPendingLogout());
   await ignoreFailure(() => useBasketStore.getState().hydrate());
   await ignoreFailure(() => useBasketStore.getState().refreshLines());
   if (isAuthenticated(useAuthStore.getState())) {
