@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, OutboxWorker, type JobHandler, type OutboxOptions } from '../../src/infra/outbox/outbox.ts';
+import { PgBossJobStore } from '../../src/infra/outbox/outbox-pg-boss.repository.ts';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
 
 let api: TestApi;
@@ -123,6 +124,35 @@ describe('outbox', () => {
     expect((gaveUp!.obj.err as Error).message).toBe('SMTP refused');
     expect(await w.backlog()).toMatchObject({ dead: 1 });
   });
+
+  // The interleaving that made a worker report one job dead twice: with no back-off, the job's next
+  // attempt ran, and failed for good, between the second attempt's failure and its look at the job.
+  it.skipIf(!process.env.DATABASE_URL)(
+    'on PostgreSQL, a failure reports what it did itself, whatever a later attempt did meanwhile',
+    async () => {
+      const store = new PgBossJobStore(api.db, FAST);
+      await store.prepare(['interleaved']);
+      const deadBefore = (await store.backlog()).dead;
+      await enqueue(api.db, 'interleaved', 'interleaved-1', {});
+      const attempt = async () => (await store.take(['interleaved'], 1))[0]!;
+      const first = await attempt();
+      expect(await store.failed(first, 'first')).toMatchObject({ dead: false });
+      const second = await attempt();
+      expect(second.attempts).toBe(2);
+      const boss = (store as unknown as { boss: { getJobById: (...args: unknown[]) => Promise<unknown> } }).boss;
+      const read = boss.getJobById.bind(boss);
+      let third: Awaited<ReturnType<typeof store.failed>> | null = null;
+      boss.getJobById = async (...args: unknown[]) => {
+        boss.getJobById = read;
+        third = await store.failed(await attempt(), 'third');
+        return read(...args);
+      };
+      expect(await store.failed(second, 'second')).toMatchObject({ dead: false });
+      expect(third).toEqual({ dead: true, retryInMs: null });
+      expect((await store.backlog()).dead).toBe(deadBefore + 1);
+      await store.close();
+    },
+  );
 
   it('two workers on one database run each job exactly once', async () => {
     const runs = new Map<string, number>();

@@ -112,9 +112,12 @@ export class PgBossJobStore implements JobStore {
 
   async failed(job: OutboxJob, error: string): Promise<{ dead: boolean; retryInMs: number | null }> {
     await this.boss.fail(job.topic, job.id, { message: error.slice(0, 1000) });
+    // Whether this failure spent the last attempt follows from the attempt's own number (pg-boss's
+    // rule: retried while retryCount < retryLimit). Reading the job's state back would not tell:
+    // with no back-off the next attempt may already have run, and failed for good, in between.
+    if (job.attempts >= this.options.maxAttempts) return { dead: true, retryInMs: null };
     const after = await this.boss.getJobById(job.topic, job.id);
-    if (!after || after.state === 'failed') return { dead: true, retryInMs: null };
-    return { dead: false, retryInMs: Math.max(0, new Date(after.startAfter).getTime() - Date.now()) };
+    return { dead: false, retryInMs: after ? Math.max(0, new Date(after.startAfter).getTime() - Date.now()) : null };
   }
 
   async backlog(): Promise<{ pending: number; dead: number }> {
