@@ -158,8 +158,13 @@ export async function ensurePostgres({ dir: keptDir } = {}) {
   if (user) {
     for (const p of [dir, socketDir, logFile]) chownSync(p, user.uid, user.gid);
     if (!runAs(user, 'test', ['-w', dir], { allowFail: true, quiet: true }).ok) {
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`the ${user.name} OS user cannot reach ${dir}; set TMPDIR to a directory it can enter (e.g. /tmp)`);
+      // A kept directory holds data: it is never removed here, whatever made it unreachable.
+      if (!keep) rmSync(dir, { recursive: true, force: true });
+      throw new Error(
+        keep
+          ? `the ${user.name} OS user cannot reach ${dir}: a directory above it is closed to that user (a shop's data directory is private to its own); keep PostgreSQL's directory outside it`
+          : `the ${user.name} OS user cannot reach ${dir}; set TMPDIR to a directory it can enter (e.g. /tmp)`,
+      );
     }
   }
 

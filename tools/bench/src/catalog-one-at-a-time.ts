@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
-import { benchDataDir, repo } from './shop-server.ts';
+import { benchPostgresDir, repo } from './shop-server.ts';
 
 export type CatalogKind = { kind: string; limitMs: number; median: number; worst: number };
 /** Medians of a call that reads nothing and of one that runs a single trivial query: what any call costs before its own work. */
@@ -36,7 +36,7 @@ function run(dialect: CatalogRun['dialect'], products: number, databaseUrl?: str
 
 export async function runCatalogOneAtATime(products: number): Promise<CatalogRun[]> {
   const sqlite = run('sqlite', products);
-  const postgres = await ensurePostgres({ dir: join(benchDataDir(`api-pg-${products}`), 'postgres') });
+  const postgres = await ensurePostgres({ dir: benchPostgresDir(products) });
   try {
     return [sqlite, run('postgres', products, postgres.url)];
   } finally {

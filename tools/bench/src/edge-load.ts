@@ -21,7 +21,7 @@ import { startTopology } from '../../scripts/topology.mjs';
 import { pageMix } from './page-load.ts';
 import { growPostgresCatalog } from './scale-load.ts';
 import { cpuSeconds, parentOf, processesNamed } from './processes.ts';
-import { benchDataDir, publishOrigin, repo } from './shop-server.ts';
+import { benchDataDir, benchPostgresDir, clusterLog, publishOrigin, repo } from './shop-server.ts';
 import { random } from './url-sets.ts';
 
 /** nginx's cache statuses of an answer it gave from its cache (stale ones while it fetches the page anew). */
@@ -164,7 +164,7 @@ export async function runEdgeLoad(options: {
   warmUpSeconds?: number;
 }): Promise<EdgeLoad> {
   const pgData = benchDataDir(`api-pg-${options.products}`);
-  const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
+  const postgres = await ensurePostgres({ dir: benchPostgresDir(options.products) });
   try {
     growPostgresCatalog(pgData, postgres.url, options.products);
     const redis = await ensureRedis();
@@ -177,7 +177,7 @@ export async function runEdgeLoad(options: {
         servers: 2,
         workers: 1,
         ...(options.port ? { port: options.port } : {}),
-        output: () => {},
+        output: clusterLog(pgData, 'edge'),
       });
       try {
         const mix = await pageMix(shop.url);

@@ -7,7 +7,7 @@
  *   3. two web servers and a worker behind nginx on PostgreSQL and Redis (tools/scripts/topology.mjs,
  *      what `npm run start:cluster` runs).
  * The same 100,000-product catalog in both databases (PostgreSQL's is generated once and kept
- * in .data/bench/api-pg-<n>/postgres). The load generator runs on core 1; the servers and the
+ * in .data/bench/postgres-<n>). The load generator runs on core 1; the servers and the
  * databases are not pinned (with several processes they share both cores with it).
  * Memory: each process's peak resident set (VmHWM) for the Node processes and Redis, and the
  * proportional set (Pss) summed over PostgreSQL's processes (they share their buffers).
@@ -19,7 +19,7 @@ import { ensureRedis } from '../../scripts/ensure-redis.mjs';
 import { startTopology } from '../../scripts/topology.mjs';
 import { apiUrlSets } from './api-mix.ts';
 import { grownCatalog } from './api-load.ts';
-import { benchDataDir, publishOrigin, repo, startShop } from './shop-server.ts';
+import { benchDataDir, benchPostgresDir, clusterLog, publishOrigin, repo, startShop } from './shop-server.ts';
 import { cpuOf, cpuSeconds, processesNamed, procStatusMb, pssMb } from './processes.ts';
 
 const LOOPBACK = '127.0.0.1,::1,::ffff:127.0.0.1';
@@ -145,7 +145,7 @@ export async function runScaleLoad(options: {
 }): Promise<{ rows: ScaleRow[]; distinct: number; orderVariants: number }> {
   const sqlite = grownCatalog(options.products);
   const pgData = benchDataDir(`api-pg-${options.products}`);
-  const postgres = await ensurePostgres({ dir: join(pgData, 'postgres') });
+  const postgres = await ensurePostgres({ dir: benchPostgresDir(options.products) });
   const rows: ScaleRow[] = [];
   let distinct = 0;
   let orderVariants = 0;
@@ -177,7 +177,7 @@ export async function runScaleLoad(options: {
         workers: 1,
         port: options.port,
         env: allow,
-        output: () => {},
+        output: clusterLog(pgData, 'scale'),
       });
       const target: Target = {
         name: '2 servers behind nginx, PostgreSQL + Redis',

@@ -4,7 +4,7 @@
  * their own origin, pre-compressed files, immutable caching.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AREAS } from '@shop/shared-kernel/contract';
 import { startGatewaySimulator } from '../../scripts/gateway-simulator.mjs';
@@ -20,6 +20,23 @@ function release(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 export const benchDataDir = (name: string) => join(repo, '.data', 'bench', name);
+/**
+ * Where a cluster's processes write their lines in a bench (started empty): kept beside its data,
+ * so that errors in a row can be traced to what the servers and nginx said at the time.
+ */
+export function clusterLog(dataDir: string, tag: string): (line: string) => void {
+  const file = join(dataDir, 'cluster.log');
+  writeFileSync(file, '');
+  process.stdout.write(`[${tag}] the cluster's processes log to ${file}\n`);
+  return (line) => appendFileSync(file, line);
+}
+
+/**
+ * The kept PostgreSQL of the benches with `products` products: beside the shops' data directories,
+ * never inside one (a shop makes its data directory private to its own user, and PostgreSQL runs
+ * as another).
+ */
+export const benchPostgresDir = (products: number) => benchDataDir(`postgres-${products}`);
 
 /**
  * Releases the built areas and shell into `<dataDir>/origin` as `npm start` does: the owner's key
