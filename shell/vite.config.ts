@@ -82,12 +82,12 @@ function preloadBootChunks(): Plugin {
  * page is complete before hydration starts). index.html's module entry and its modulepreload links
  * become an inline loader that asks for the shell's scripts, largest first, with the page's area
  * chunks the server listed (BOOT_PRELOAD_ID), then imports the entry at the first contentful paint
- * (1.5 s at the latest where paint timing is not reported). When the page declares a picture for
- * its first view (its preload is in the head, before this script), the scripts are asked for only
- * at that paint: otherwise some forty script requests compete with the HTML and that picture on a
- * slow line. A page without one (home, blog, basket, checkout, account) asks from the head, so its
- * own content does not wait for the paint before its code starts downloading. The whole boot
- * (React, the kernel, the areas, hydration) never runs before the first frame.
+ * (1.5 s at the latest where paint timing is not reported). The scripts too are asked for at that
+ * paint, on every page: asked from the head, they had the basket's lines usable about 150 ms sooner
+ * on a slow line, but Lighthouse's simulated LCP of the pages without a first-view picture (home,
+ * basket) went from under 0.9 s to about 2 s, past the budgets of issues 17 and 43
+ * (tools/bench/results.md, notebook). The whole boot (React, the kernel, the areas, hydration)
+ * never runs before the first frame.
  */
 function bootAfterFirstPaint(entry: string, shellScripts: string[]): string {
   return [
@@ -102,7 +102,6 @@ function bootAfterFirstPaint(entry: string, shellScripts: string[]): string {
     "const next=()=>{for(const href of hrefs.splice(0,4)){const link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='anonymous';link.href=href;document.head.append(link)}",
     'if(hrefs.length>0)setTimeout(next);else{linked=true;go()}};next()};',
     "if(!parsed)document.addEventListener('DOMContentLoaded',()=>{parsed=true;go()},{once:true});",
-    "if(!document.querySelector('link[rel=preload][as=image]'))ask();",
     'const boot=()=>{painted=true;ask();go()};',
     "new PerformanceObserver((list,observer)=>{if(list.getEntriesByName('first-contentful-paint').length){observer.disconnect();setTimeout(boot)}}).observe({type:'paint',buffered:true});",
     'setTimeout(boot,1500);',
