@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CategoryDetail, HomeData, Paged, ProductDetail, ProductSummary, VariantData } from '@shop/shared-kernel/contract';
+import {
+  BASKET_LIMITS,
+  type CategoryDetail,
+  type HomeData,
+  type Paged,
+  type ProductDetail,
+  type ProductSummary,
+  type VariantData,
+} from '@shop/shared-kernel/contract';
 import { unitPriceWithVat } from '@shop/shared-kernel/rules';
 import { expectErrorShape, priceWithVat, startTestApi } from '../helpers/test-api.ts';
 import type { TestApi } from '../helpers/test-api.ts';
@@ -76,6 +84,30 @@ describe('variant detail (POST /api/product/variant/detail)', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expectErrorShape(res.body, 'validation_failed');
     }
+  });
+});
+
+describe("a basket's variants (GET /api/product/variants)", () => {
+  it('answers the variants that exist, in the order asked, in one call', async () => {
+    const rows = await api.db.selectFrom('variants').select(['v_id', 'v_sell_price']).orderBy('v_id').limit(2).execute();
+    const [first, second] = rows as [(typeof rows)[number], (typeof rows)[number]];
+    const res = await api.get<{ data: VariantData[] }>(`/api/product/variants?ids=${second.v_id},987654,${first.v_id},${second.v_id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((variant) => variant.v_id)).toEqual([second.v_id, first.v_id]);
+    res.body.data.forEach(checkVariant);
+    expect(res.body.data[1]!.v_sellPrice).toBe(first.v_sell_price);
+  });
+
+  it('400 for a list that is not ids, or longer than a basket may be', async () => {
+    const tooMany = Array.from({ length: BASKET_LIMITS.lines + 1 }, (_, i) => i + 1).join(',');
+    for (const ids of ['', 'abc', '1,,2', '0', '-1', '1.5', '12345678901', tooMany]) {
+      const res = await api.get(`/api/product/variants?ids=${ids}`);
+      expect(res.status, ids.slice(0, 20)).toBe(400);
+      expectErrorShape(res.body, 'validation_failed');
+    }
+    const none = await api.get('/api/product/variants?ids=2147483648');
+    expect(none.status).toBe(200);
+    expect((none.body as { data: unknown[] }).data).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineCalls, Paged, type CallTypes } from './common.ts';
 import { SEARCH_LIMITS } from './catalog-limits.ts';
+import { BASKET_LIMITS } from './basket-limits.ts';
 import {
   Brand,
   CategoryDetail,
@@ -30,6 +31,20 @@ export const catalogCalls = defineCalls({
     summary: 'Údaje variantu produktu (pre košík)',
     body: Type.Object({ v_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
     answer: Type.Object({ data: VariantData }),
+  },
+  // The basket page's server render: every line's variant in one call (the ids of its cookie).
+  'GET /api/product/variants': {
+    summary: 'Údaje variantov produktov (riadky košíka)',
+    query: Type.Object(
+      {
+        ids: Type.String({
+          pattern: `^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9}){0,${BASKET_LIMITS.lines - 1}}$`,
+          maxLength: BASKET_LIMITS.lines * 11,
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    answer: Type.Object({ data: Type.Array(VariantData, { maxItems: BASKET_LIMITS.lines }) }),
   },
   'GET /api/home': { summary: 'Úvodná stránka: kategórie, výpredaj, novinky, značky', answer: Type.Object({ data: HomeData }) },
   'GET /api/category/:url': { summary: 'Kategória s podkategóriami', params: UrlParams, answer: Type.Object({ data: CategoryDetail }) },

@@ -1,6 +1,7 @@
 /** Checkout, orders, payments and pickup points: the calls, their request limits and answers. */
 import { Type, type Static } from '@sinclair/typebox';
 import { defineCalls, type CallTypes } from './common.ts';
+import { BASKET_LIMITS } from './basket-limits.ts';
 import { CheckoutQuote, OrderDetail, PaymentRefund, PickupPoint, PlacedOrder, ShippingPriceList } from './checkout-types.ts';
 
 /** A database id: a positive 32-bit integer. */
@@ -8,8 +9,7 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 /** An order's number as printed on documents (year and sequence). */
 const OrderNumber = Type.Object({ number: Type.String({ pattern: '^[0-9]{6,16}$' }) });
 
-/** What one order may hold: pieces of one line, pieces in all, distinct lines (larger orders go through the shop). */
-export const BASKET_LIMITS = { lineAmount: 10_000, totalAmount: 50_000, lines: 100 } as const;
+export { BASKET_LIMITS };
 
 /** Pickup points: at most this many answers, and the search text's length. */
 export const PICKUP_POINT_LIMITS = { results: 20, queryLength: 60 } as const;

@@ -16,5 +16,6 @@ export type * from './shell-server.ts';
 export { AREAS, PARTS, LAYOUTS, isArea, isPart, isLayout, partFolder } from './parts.ts';
 export type { AreaName, PartName, LayoutName } from './parts.ts';
 export { REGISTRY_PATH } from './registry.ts';
+export { BASKET_LIMITS } from './basket-limits.ts';
 export { PAGE_TYPES, pageTypeOf, shopPaths, shopRoutePatterns } from './shop-paths.ts';
 export type { PageType } from './shop-paths.ts';

@@ -22,7 +22,7 @@ export type ShellServer<Config = unknown> = {
    * server loads them all before its one render. Null when the page's area declares nothing (a build
    * from before route data): then the render discovers what the page asks for. Absent in older shells.
    */
-  pageData?(url: string): Promise<DeclaredPageData | null>;
+  pageData?(url: string, request?: PageRequest): Promise<DeclaredPageData | null>;
   /**
    * Called with the page's loaded data before its render: the shell renders what it keeps as HTML
    * across requests (the layout's menu and footer, once per their data). Absent in older shells.
@@ -30,6 +30,18 @@ export type ShellServer<Config = unknown> = {
   prepare?(props: { url: string; server: ServerRender }): void;
   /** The page's React tree for one request. */
   page(props: { url: string; config: Config; server: ServerRender }): ReactElement;
+};
+
+/**
+ * A line of the shopper's basket as the basket's cookie mirrors it (rules/basket-cookie.ts): what a
+ * server render of the basket may know of the shopper, and nothing else.
+ */
+export type BasketEntry = { readonly v_id: number; readonly amount: number };
+
+/** What of the request a page's declared data may depend on, beyond its URL. */
+export type PageRequest = {
+  /** The basket's cookie, parsed; sent only to the basket's path. Empty: none, or not readable. */
+  basket?: readonly BasketEntry[];
 };
 
 /** A load a page declares: the key `useResource` knows it by and how it is loaded (the API client's `resource(…)`). */
@@ -43,7 +55,12 @@ export type DeclaredPageData = {
 };
 
 /** What a route's data declaration gets: the path's params as the route matched them, and the URL's query. */
-export type RouteMatch = { params: Readonly<Record<string, string | undefined>>; search: URLSearchParams };
+export type RouteMatch = {
+  params: Readonly<Record<string, string | undefined>>;
+  search: URLSearchParams;
+  /** The shopper's basket where the request carried it (the basket's path only); absent from older shells. */
+  basket?: readonly BasketEntry[];
+};
 
 /**
  * The data of one server-rendered route: built from the same `resource(…)` calls the page gives
@@ -112,4 +129,10 @@ export type ServerRender = {
   readonly notFound?: boolean;
   /** Server only: the shop's public origin (configuration), for absolute URLs in structured data. */
   readonly origin?: string;
+  /**
+   * The basket the page was rendered with (the server's and the browser's first render alike), when
+   * the request carried the basket's cookie: the basket page renders its lines from it and the data
+   * its route declared for them, so hydration renders what the server did.
+   */
+  readonly basket?: readonly BasketEntry[];
 };

@@ -8,7 +8,7 @@
  * the one the areas' hooks read. The value is per request (server) or per page load (browser).
  */
 import { createContext, type Context } from 'react';
-import type { ServerRender, SettledLoad } from '../contract/shell-server.ts';
+import type { BasketEntry, ServerRender, SettledLoad } from '../contract/shell-server.ts';
 
 export type { PageMetaInput, PagePicture, ServerRender, SettledLoad } from '../contract/shell-server.ts';
 
@@ -27,6 +27,8 @@ export type EmbeddedServerData = {
   data: Record<string, SettledLoad>;
   /** The page is "not found" (the shell renders its 404 page). */
   notFound: boolean;
+  /** The basket the server rendered the page with (ServerRender's `basket`). */
+  basket?: readonly BasketEntry[];
 };
 
 /** The server-embedded data of this page load, or null (client-rendered page). */

@@ -5,21 +5,12 @@
  */
 import type { ConsentChoices } from '../contract/index.ts';
 import { shopPaths } from '../contract/shop-paths.ts';
+import { cookieValues } from './cookies.ts';
 
 export const CONSENT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 export const CONSENT_COOKIES = ['cookie_required', 'cookie_ga', 'cookie_ads'] as const;
 /** The cookie whose presence means the visitor has decided (whatever they chose). */
 export const CONSENT_DECIDED_COOKIE = 'cookie_required';
-
-function cookieValues(cookieString: string): Map<string, string> {
-  const values = new Map<string, string>();
-  for (const part of cookieString.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    values.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  return values;
-}
 
 /** Choices from a document.cookie string or a Cookie header; null while cookie_required is not set. */
 export function parseConsentCookies(cookieString: string): ConsentChoices | null {

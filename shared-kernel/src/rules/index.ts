@@ -24,6 +24,7 @@ export * from './telemetry-rules.ts';
 export * from './client-stack.ts';
 export * from './search-rules.ts';
 export * from './basket-rules.ts';
+export * from './basket-cookie.ts';
 export * from './auth-token.ts';
 export * from './commerce-item.ts';
 export * from './release-rules.ts';

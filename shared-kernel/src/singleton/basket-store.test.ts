@@ -242,3 +242,24 @@ describe('events', () => {
     ]);
   });
 });
+
+describe('the basket cookie', () => {
+  // Sent only to the basket's page: read where the server reads it.
+  const basketCookie = () => {
+    history.replaceState(null, '', '/checkout/cart');
+    const value = /(?:^|;\s*)shop_basket=([^;]*)/.exec(document.cookie)?.[1];
+    history.replaceState(null, '', '/');
+    return value;
+  };
+
+  it("mirrors each line's id and amount for the server's render of the basket page, and goes with the last line", () => {
+    useBasketStore.getState().add(line(12, 2));
+    useBasketStore.getState().add(line(7, 1));
+    expect(basketCookie()).toBe('12x2.7x1');
+    useBasketStore.getState().updateAmount(12, 5);
+    expect(basketCookie()).toBe('12x5.7x1');
+    expect(document.cookie).not.toContain('shop_basket');
+    useBasketStore.getState().clear();
+    expect(basketCookie()).toBeUndefined();
+  });
+});

@@ -15,6 +15,7 @@ import type { BasketLine, VariantData } from '../contract/index.ts';
 import { bus } from './event-bus.ts';
 import { commerceItem } from '../rules/commerce-item.ts';
 import { basketTotal } from '../rules/money.ts';
+import { basketCookieText, basketCookieValue } from '../rules/basket-cookie.ts';
 
 export type BasketStore = {
   lines: BasketLine[];
@@ -140,6 +141,18 @@ export const useBasketStore = create<BasketStore>()((set, get) => {
   };
 });
 
+/** The lines' ids and amounts in the basket's cookie, for the server's render of the basket page (rules/basket-cookie.ts). */
+let mirrored: string | null = null;
+function mirrorToCookie(lines: readonly BasketLine[]): void {
+  if (typeof document === 'undefined') return;
+  const value = basketCookieValue(lines);
+  if (value === mirrored) return;
+  mirrored = value;
+  document.cookie = basketCookieText(lines, typeof location !== 'undefined' && location.protocol === 'https:');
+}
+useBasketStore.subscribe((state) => mirrorToCookie(state.lines));
+
 // Created with what a server render sees (zustand keeps it as the initial state, which React
-// uses while hydrating a server-rendered page), then given this browser's state.
+// uses while hydrating a server-rendered page), then given this browser's state (and its cookie
+// written: a basket stored before the cookie existed, or one that expired, is mirrored at once).
 useBasketStore.setState({ lines: readInitialLines() });

@@ -97,4 +97,10 @@ export class CatalogService {
     if (!variant) throw notFound('Variant produktu sa nenašiel.');
     return variant;
   }
+
+  /** The variants of these ids that exist, in the order asked (a basket's lines: at most BASKET_LIMITS.lines ids). */
+  async variants(ids: readonly number[]): Promise<VariantData[]> {
+    const found = await Promise.all([...new Set(ids)].map((id) => this.catalog.variant(id)));
+    return found.filter((variant): variant is VariantData => variant !== null && variant !== undefined);
+  }
 }

@@ -62,6 +62,19 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, w
   });
 
   app.route({
+    ...callRoute(catalogCalls, 'GET /api/product/variants'),
+    // The query's pattern bounds the list (ids of up to ten digits): one above the largest id is no variant.
+    handler: async (request) => ({
+      data: await catalog.variants(
+        request.query.ids
+          .split(',')
+          .map(Number)
+          .filter((id) => id <= 2_147_483_647),
+      ),
+    }),
+  });
+
+  app.route({
     ...callRoute(catalogCalls, 'POST /api/product/variant/detail'),
     handler: async (request) => ({ data: await catalog.variant(request.body.v_id) }),
   });
