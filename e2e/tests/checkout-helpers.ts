@@ -13,6 +13,7 @@ export type Variant = {
   v_availability: string;
   v_weight: number;
   p_name: string;
+  p_url: string;
 };
 
 /** In-stock variants with enough pieces and at most `maxWeight` grams, from the variant call (requirements R7.4). */

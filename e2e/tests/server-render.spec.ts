@@ -123,7 +123,11 @@ test.describe('without JavaScript', () => {
     expect(html).toMatch(/<meta property="og:type" content="product">/);
   });
 
-  test("the basket's frame is server-rendered, the same for every shopper; its state is left to the browser", async ({ page, request }) => {
+  // With the basket's cookie the server renders the lines too (basket-server-render.spec.ts).
+  test("without the basket's cookie, the basket's frame is server-rendered, the same for every shopper; its state is left to the browser", async ({
+    page,
+    request,
+  }) => {
     const response = await page.goto('/checkout/cart');
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('banner')).toBeVisible();

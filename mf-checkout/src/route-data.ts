@@ -1,10 +1,17 @@
 /**
  * The data of the checkout area's server-rendered routes (the route names of vite.config.ts). The
- * basket's frame is the same for every shopper and asks for nothing: the basket itself is in the
- * browser's storage and fills the frame after hydration. route-data.test.ts holds the page to it.
+ * basket lives in the browser's storage; its cookie mirrors each line's id and amount to the
+ * basket's page, so the server renders the shopper's lines (their variants in one call) instead of
+ * a placeholder. Without the cookie the frame is the same for every shopper and asks for nothing.
  */
 import type { AreaRouteData } from '@shop/shared-kernel/contract';
+import { basketVariants } from './components/server-lines.ts';
 
 export const routeData: AreaRouteData = {
-  'checkout-cart': { loads: () => [] },
+  'checkout-cart': {
+    loads: ({ basket = [] }) => {
+      const variants = basketVariants(basket);
+      return variants ? [variants] : [];
+    },
+  },
 };

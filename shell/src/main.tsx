@@ -81,7 +81,11 @@ async function boot() {
   const embedded = readEmbeddedServerData();
   const served: ServerRender | null =
     embedded && embedded.path === window.location.pathname + window.location.search
-      ? { data: new Map(Object.entries(embedded.data)), notFound: embedded.notFound }
+      ? {
+          data: new Map(Object.entries(embedded.data)),
+          notFound: embedded.notFound,
+          ...(embedded.basket ? { basket: embedded.basket } : {}),
+        }
       : null;
   // Field Web Vitals in the same batches (the library loads after the page did).
   installVitals({ serverRendered: served !== null });

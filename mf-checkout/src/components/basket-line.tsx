@@ -14,9 +14,10 @@ import { shopPaths, type BasketLine } from '@shop/shared-kernel/contract';
 /**
  * One basket line: amount with the numeric cleaning of requirements R5.3, plus/minus, remove. A line whose
  * variant changed price or became unavailable since it was added is flagged, never changed
- * silently: the shopper acknowledges the new price or removes the line.
+ * silently: the shopper acknowledges the new price or removes the line. Not `live` (the server's
+ * line, before the page has hydrated): shown, its controls disabled until they work.
  */
-export function BasketLineItem({ line, change }: { line: BasketLine; change?: LineChange | undefined }) {
+export function BasketLineItem({ line, change, live = true }: { line: BasketLine; change?: LineChange | undefined; live?: boolean }) {
   const updateAmount = useBasketStore((state) => state.updateAmount);
   const remove = useBasketStore((state) => state.remove);
   const acknowledge = useCheckoutStore((state) => state.acknowledge);
@@ -48,7 +49,7 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
             type="button"
             className="button"
             aria-label={`Znížiť množstvo ${variant.p_name}`}
-            disabled={line.amount <= 1}
+            disabled={!live || line.amount <= 1}
             onClick={() => updateAmount(line.v_id, line.amount - 1)}
           >
             −
@@ -59,6 +60,7 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
           <input
             id={inputId}
             inputMode="numeric"
+            readOnly={!live}
             value={text}
             onChange={(event) => setText(numericInputText(event.target.value))}
             onBlur={(event) => commit(event.target.value)}
@@ -68,6 +70,7 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
             type="button"
             className="button"
             aria-label={`Zvýšiť množstvo ${variant.p_name}`}
+            disabled={!live}
             onClick={() => updateAmount(line.v_id, line.amount + 1)}
           >
             +
@@ -76,7 +79,13 @@ export function BasketLineItem({ line, change }: { line: BasketLine; change?: Li
         <span className="chk-line__total" data-testid="line-total">
           {formatPrice(lineTotal(line))}
         </span>
-        <button type="button" className="chk-link-button" aria-label={`Odstrániť ${variant.p_name}`} onClick={() => remove(line.v_id)}>
+        <button
+          type="button"
+          className="chk-link-button"
+          aria-label={`Odstrániť ${variant.p_name}`}
+          disabled={!live}
+          onClick={() => remove(line.v_id)}
+        >
           Odstrániť
         </button>
       </div>

@@ -1,19 +1,21 @@
 import { Fragment } from 'react';
-import { Link, useBasketStore, useCouponStore } from '@shop/shared-kernel';
+import { Link, useCouponStore } from '@shop/shared-kernel';
 import { formatPrice, lineTotal, orderTotals, totalsRows, type TotalsRowKind } from '@shop/shared-kernel/rules';
 import { CouponForm } from './coupon-form.tsx';
 import { useQuote } from './use-quote.ts';
-import { shopPaths } from '@shop/shared-kernel/contract';
+import { shopPaths, type BasketLine } from '@shop/shared-kernel/contract';
 
 /** Before the order, the basket's own words for the goods and the coupon. */
 const BASKET_LABELS: Partial<Record<TotalsRowKind, string>> = { items: 'Medzisúčet', discount: 'Zľava z kupónu' };
 const TEST_IDS: Partial<Record<TotalsRowKind, string>> = { items: 'subtotal', discount: 'discount', total: 'basket-total' };
 
-/** Subtotal, coupon, VAT per rate, a shipping estimate and the total, in the kernel's layout of an order's totals. */
-export function BasketSummary({ canContinue }: { canContinue: boolean }) {
-  const lines = useBasketStore((state) => state.lines);
+/**
+ * Subtotal, coupon, VAT per rate, a shipping estimate and the total, in the kernel's layout of an
+ * order's totals. Not `live` (the server's lines): no estimate yet, its call is the browser's.
+ */
+export function BasketSummary({ lines, live, canContinue }: { lines: readonly BasketLine[]; live: boolean; canContinue: boolean }) {
   const coupon = useCouponStore((state) => state.discount);
-  const { quote } = useQuote(lines, {});
+  const { quote } = useQuote(live ? lines : [], {});
   const deliveries = quote?.shipping.filter((m) => m.available && m.code !== 'pickup') ?? [];
   const cheapest = deliveries.reduce<(typeof deliveries)[number] | null>(
     (best, m) => (best === null || m.price < best.price ? m : best),

@@ -30,7 +30,7 @@ import type { ReleasedFileCheck } from './verified-files.ts';
 import { CONSENT_BODY_LIMIT, consentCookies, consentFirstFrame, safeBackPath } from './consent-frame.ts';
 import { dropValidatorsOfImmutable } from './static-origin.ts';
 import { SHELLS, shellFiles } from './shell-files.ts';
-import type { FlagShares } from '@shop/shared-kernel/rules';
+import { BASKET_COOKIE_PATH, basketFromCookies, type FlagShares } from '@shop/shared-kernel/rules';
 import { pageTypeOf } from '@shop/shared-kernel/contract';
 import {
   createPageRenderer,
@@ -291,6 +291,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
       flags,
     };
     const pathname = request.url.split('?')[0] ?? '/';
+    // The basket page renders this shopper's lines from the basket's cookie (sent to that path only;
+    // read nowhere else, so no other page turns private for a request that adds it).
+    const basket = pathname === BASKET_COOKIE_PATH ? basketFromCookies(request.headers.cookie) : [];
     const counted = (outcome: string) => app.metrics?.serverRenders.inc({ outcome, page: pageTypeOf(pathname) });
     const routes = routesOf(served);
     const route = matchRoute(routes, pathname);
@@ -312,8 +315,9 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     // The bucket matters only while a canary runs or a switch is on for part of the browsers.
     const bucketMatters = Object.keys(served.canaries ?? {}).length > 0 || partlyOn;
     // The page is the same for every visitor (nothing of the shopper is in it), so a CDN may keep it
-    // as briefly as the server does; during a canary or a preview it depends on this browser's cookie.
-    const shared = !previewed && !bucketMatters;
+    // as briefly as the server does; during a canary or a preview it depends on this browser's cookie,
+    // and the basket page with the basket's cookie is this shopper's alone.
+    const shared = !previewed && !bucketMatters && basket.length === 0;
     reply
       .header('cache-control', shared ? sharedHtmlCacheControl(options.pageCacheMs ?? PAGE_CACHE_MS) : 'private, no-cache')
       .type('text/html; charset=utf-8');
@@ -321,9 +325,10 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
     if (policyOptions.reportTo) reply.header('reporting-endpoints', REPORTING_ENDPOINTS);
 
     // A public page comes rendered (crawlers, link previews, a fast first paint); any other renders in the browser.
-    const cacheKey = previewed
-      ? null
-      : [request.url, served.revision, bucketMatters ? (bucket ?? '-') : '', catalogVersion(), flagsText].join('\u0000');
+    const cacheKey =
+      previewed || basket.length > 0
+        ? null
+        : [request.url, served.revision, bucketMatters ? (bucket ?? '-') : '', catalogVersion(), flagsText].join('\u0000');
     // A kept copy (nginx's, a CDN's, a browser's) whose page has not changed is confirmed without a render.
     const validator =
       shared && options.serverRender !== false ? validators.forPage(request.url, [dir, policy, script, preload, firstFrame]) : null;
@@ -357,6 +362,7 @@ export async function shellHost(app: FastifyInstance, options: ShellHostOptions)
         bucket,
         // The render's switches use this browser's bucket; the page embeds the table, never the bucket.
         config: { ...shownConfig, bucket },
+        basket,
         origin: options.publicUrl,
         requestId: request.id,
         log: validator ? validator.watch(request.log) : request.log,

@@ -45,4 +45,9 @@ describe("the page's embedded data", () => {
     const embedded: EmbeddedServerData = { path: '/p/neznamy', data: {}, notFound: true };
     expect(JSON.parse(embeddedJson(embedded))).toEqual(embedded);
   });
+
+  it('carries the basket the page was rendered with, for its hydration', () => {
+    const embedded: EmbeddedServerData = { path: '/checkout/cart', data: {}, notFound: false, basket: [{ v_id: 12, amount: 3 }] };
+    expect(JSON.parse(embeddedJson(embedded))).toEqual(embedded);
+  });
 });

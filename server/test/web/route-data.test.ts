@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // eslint-disable-next-line no-restricted-imports -- the pages' own API client, pointed at the test's API as the server points it at itself
 import { configureApi } from '@shop/shared-kernel';
-import type { ServerRender, SettledLoad } from '@shop/shared-kernel/contract';
+import type { BasketEntry, ServerRender, SettledLoad } from '@shop/shared-kernel/contract';
 import { startTestApi, type TestApi } from '../helpers/test-api.ts';
 import { areaSources, pageConfig, renderAll, shellFromSource } from '../helpers/shell-from-source.ts';
 
@@ -51,8 +51,8 @@ afterAll(async () => {
 });
 
 /** The page's declared data, loaded as the server loads it. */
-async function declaredData(shell: ReturnType<typeof shellFromSource>, url: string) {
-  const declared = await shell.pageData!(url);
+async function declaredData(shell: ReturnType<typeof shellFromSource>, url: string, basket?: BasketEntry[]) {
+  const declared = await shell.pageData!(url, { basket });
   expect(declared, url).not.toBeNull();
   const data = new Map<string, SettledLoad>();
   let notFound = false;
@@ -69,10 +69,11 @@ async function declaredData(shell: ReturnType<typeof shellFromSource>, url: stri
 }
 
 /** What the server gives a render: the data, and `keys` collects what the page asks for beyond it. */
-function serverRender(data: Map<string, SettledLoad>, notFound: boolean, keys: string[] = []): ServerRender {
+function serverRender(data: Map<string, SettledLoad>, notFound: boolean, keys: string[] = [], basket?: BasketEntry[]): ServerRender {
   return {
     data,
     notFound,
+    ...(basket ? { basket } : {}),
     origin: 'http://shop.test',
     collect: (key) => void keys.push(key),
     meta: () => {},
@@ -107,6 +108,36 @@ describe('route data', () => {
     expect(statuses['/c/neznama-kategoria']).toBe(404);
     expect(statuses['/s/neznama-stranka']).toBe(404);
     expect(statuses['/']).toBe(200);
+  });
+});
+
+describe("the basket page with the basket's cookie", () => {
+  it("renders the shopper's lines from the one call its route declares, read-only until it hydrates, with the way on", async () => {
+    const shell = shellFromSource();
+    const [first, second] = await api.db.selectFrom('variants').select('v_id').orderBy('v_id').limit(2).execute();
+    const basket = [
+      { v_id: first!.v_id, amount: 3 },
+      { v_id: second!.v_id, amount: 1 },
+      { v_id: 987_654, amount: 2 },
+    ];
+    const url = '/checkout/cart';
+    const { data, notFound } = await declaredData(shell, url, basket);
+    expect([...data.keys()].filter((key) => key.startsWith('GET /api/product/variants'))).toHaveLength(1);
+    const keys: string[] = [];
+    const html = await renderAll(shell.page({ url, config: pageConfig, server: serverRender(data, notFound, keys, basket) }));
+    expect(keys).toEqual([]);
+    const lines = html.match(/data-testid="basket-line"/g) ?? [];
+    // The variant the shop does not have is left for the browser's basket to show.
+    expect(lines).toHaveLength(2);
+    expect(html).toContain('chk-continue');
+    expect(html).toMatch(/aria-label="Zvýšiť množstvo [^"]+" disabled=""/);
+    expect(html).not.toContain('aria-busy="true"');
+    // Without the cookie: the frame and its placeholder, nothing asked for.
+    const frame = await declaredData(shell, url);
+    expect([...frame.data.keys()].some((key) => key.includes('/api/product/variants'))).toBe(false);
+    const plain = await renderAll(shell.page({ url, config: pageConfig, server: serverRender(frame.data, frame.notFound) }));
+    expect(plain).toContain('aria-busy="true"');
+    expect(plain).not.toContain('data-testid="basket-line"');
   });
 });
 

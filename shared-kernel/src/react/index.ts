@@ -23,6 +23,7 @@ export { TRUSTED_TYPES_POLICY, tagManagerScriptUrl, trustedHtml, trustedJsonScri
 export { useAreaStyles } from './use-area-styles.ts';
 export { usePublicOrigin } from './use-public-origin.ts';
 export { useHydrated } from './use-hydrated.ts';
+export { useServerBasket } from './use-server-basket.ts';
 export { useAfterHydration } from './use-after-hydration.ts';
 export { ServerRenderContext, SERVER_DATA_ID, readEmbeddedServerData } from './server-render.ts';
 export type { ServerRender, SettledLoad, PageMetaInput, PagePicture, EmbeddedServerData } from './server-render.ts';

@@ -4,7 +4,7 @@
  * table (`src/route-data.ts` of the area, module './routeData' of its server build).
  */
 import { matchPath } from 'react-router';
-import type { AreaRouteData, DeclaredLoad, DeclaredPageData } from '@shop/shared-kernel/contract';
+import type { AreaRouteData, DeclaredLoad, DeclaredPageData, PageRequest } from '@shop/shared-kernel/contract';
 import { routeForPath } from './route-table.ts';
 import { layoutLoads } from './site-data.ts';
 import { importAreaModule } from '../areas/module-source.server.ts';
@@ -28,7 +28,7 @@ function routeDataOf(area: string): Promise<AreaRouteData | null> {
  * The page's declared data, or null when its route has none (an area build from before route data,
  * or a route its table leaves out): then the server discovers the data by rendering.
  */
-export async function pageData(url: string): Promise<DeclaredPageData | null> {
+export async function pageData(url: string, request: PageRequest = {}): Promise<DeclaredPageData | null> {
   const [pathname = '/', query = ''] = url.split('?', 2) as [string?, string?];
   const loads: DeclaredLoad[] = [...layoutLoads()];
   const route = routeForPath(pathname);
@@ -37,6 +37,6 @@ export async function pageData(url: string): Promise<DeclaredPageData | null> {
   const declared = (await routeDataOf(route.area))?.[route.name];
   const match = matchPath(route.path, pathname);
   if (!declared || !match) return null;
-  const routeLoads = declared.loads({ params: match.params, search: new URLSearchParams(query) });
+  const routeLoads = declared.loads({ params: match.params, search: new URLSearchParams(query), basket: request.basket ?? [] });
   return { loads: [...loads, ...routeLoads], headBeforeData: declared.headBeforeData === true };
 }

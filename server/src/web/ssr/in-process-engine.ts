@@ -37,7 +37,7 @@ export function inProcessEngine(options: { digest: (part: PartBuild) => Promise<
   return {
     start: async () => undefined,
     close: async () => undefined,
-    plan: async (context, url) => {
+    plan: async (context, url, request) => {
       const shell = await shellFor(context).catch((error: unknown) => {
         throw new NotServerRendered(`the shell has no server build: ${String(error)}`);
       });
@@ -47,7 +47,7 @@ export function inProcessEngine(options: { digest: (part: PartBuild) => Promise<
         });
       const pathname = url.split('?')[0] ?? '/';
       const route = shell.routeForPath(pathname);
-      const declared = shell.pageData ? await shell.pageData(url) : null;
+      const declared = shell.pageData ? await shell.pageData(url, request) : null;
       return {
         route: route ? { area: route.area, serverRender: route.serverRender === true, name: route.name } : null,
         isPage: shell.isPage(pathname),
@@ -71,6 +71,7 @@ export function inProcessEngine(options: { digest: (part: PartBuild) => Promise<
         data: input.data,
         notFound: input.notFound,
         origin: input.origin,
+        ...(input.basket ? { basket: input.basket } : {}),
         collect: (key) => void (input.data.has(key) || input.givenUp.has(key) || asked.add(key)),
         meta: (meta) => void (head.meta = meta),
         picture: (picture) => void (head.picture ??= picture),

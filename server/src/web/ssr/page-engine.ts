@@ -3,7 +3,7 @@
  * or this process itself (in-process-engine.ts, the benchmark's comparison only). Either plans a
  * page (its route and declared data) and renders it with the data the server loaded.
  */
-import type { SettledLoad } from '@shop/shared-kernel/contract';
+import type { BasketEntry, PageRequest, SettledLoad } from '@shop/shared-kernel/contract';
 import type { AreaName, AreaRelease } from '@shop/release';
 import type { Planned, RenderedHead, SandboxTime } from './sandbox/protocol.ts';
 
@@ -31,6 +31,8 @@ export type RenderInput = {
   notFound: boolean;
   /** Keys the server will not load: the browser does. */
   givenUp: ReadonlySet<string>;
+  /** The basket the request carried (its cookie), when the page's data depends on it. */
+  basket?: readonly BasketEntry[];
   origin: string;
   /** The data as the page embeds it (page-html.ts's embeddedJson), made once for the render and the page. */
   dataJson: () => string;
@@ -42,7 +44,7 @@ export type RenderInput = {
 
 export type PageEngine = {
   /** `time`: the page's time in the sandbox (the render budget); plan and renders together spend it. */
-  plan(context: PageContext, url: string, time: SandboxTime, spent?: (time: SandboxTime) => void): Promise<Planned>;
+  plan(context: PageContext, url: string, request: PageRequest, time: SandboxTime, spent?: (time: SandboxTime) => void): Promise<Planned>;
   render(context: PageContext, input: RenderInput): Promise<{ head: RenderedHead; html: string }>;
   /** Starts what renders (a warm start). */
   start(): Promise<void>;

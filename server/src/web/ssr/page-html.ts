@@ -29,7 +29,8 @@ export function embeddedJson(embedded: EmbeddedServerData): string {
     const text = settled.ok ? answerText(settled.data) : undefined;
     return `${JSON.stringify(key)}:${text === undefined ? JSON.stringify(settled) : `{"ok":true,"data":${text}}`}`;
   });
-  const json = `{"path":${JSON.stringify(embedded.path)},"data":{${loads.join(',')}},"notFound":${embedded.notFound === true}}`;
+  const basket = embedded.basket ? `,"basket":${JSON.stringify(embedded.basket)}` : '';
+  const json = `{"path":${JSON.stringify(embedded.path)},"data":{${loads.join(',')}},"notFound":${embedded.notFound === true}${basket}}`;
   return json
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')

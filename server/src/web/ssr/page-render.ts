@@ -31,6 +31,7 @@
  * its title while data is still on its way.)
  */
 import { basename, join } from 'node:path';
+import type { BasketEntry } from '@shop/shared-kernel/contract';
 import type { EmbeddedServerData, PageMetaInput, PagePicture, SettledLoad } from '@shop/shared-kernel/react';
 import { chooseReleases } from '@shop/shared-kernel/rules';
 import type { AreaName, AreaRelease, PartName, PublicRegistry, ReleaseIntegrity, ReleaseStorage } from '@shop/release';
@@ -121,6 +122,11 @@ export type PageRenderRequest = {
   bucket: number | null;
   /** The shell's runtime configuration, as the page embeds it. */
   config: unknown;
+  /**
+   * The basket's cookie, parsed: the basket page renders the shopper's lines from it. A page
+   * rendered with one is this shopper's: the caller keeps it out of every shared cache.
+   */
+  basket?: readonly BasketEntry[];
   /** The shop's public origin (configuration): absolute URLs in structured data. */
   origin: string;
   log: { warn(object: object, message: string): void; error(object: object, message: string): void };
@@ -295,7 +301,8 @@ export function createPageRenderer(options: {
       }
       return work({ ...left }).catch((error: unknown) => failed(context, error, request));
     };
-    const plan = (): Promise<Planned> => timed((time) => engine.plan(context, request.url, time, spent));
+    const basket = request.basket ?? [];
+    const plan = (): Promise<Planned> => timed((time) => engine.plan(context, request.url, { basket }, time, spent));
     let planned = await plan();
     const area = planned.route?.serverRender ? (planned.route.area as AreaName) : null;
     if (area !== guess) {
@@ -338,7 +345,12 @@ export function createPageRenderer(options: {
       return chosen;
     };
     const renderOnce = async () => {
-      const embedded: EmbeddedServerData = { path: request.url, data: Object.fromEntries(data), notFound };
+      const embedded: EmbeddedServerData = {
+        path: request.url,
+        data: Object.fromEntries(data),
+        notFound,
+        ...(basket.length > 0 ? { basket } : {}),
+      };
       let json: string | undefined;
       const dataJson = () => (json ??= embeddedJson(embedded));
       const { head, html } = await timed((time) =>
@@ -348,6 +360,7 @@ export function createPageRenderer(options: {
           data,
           notFound,
           givenUp,
+          basket,
           origin: request.origin,
           dataJson,
           time,

@@ -89,10 +89,11 @@ export function sandboxEngine(options: SandboxEngineOptions): PageEngine & { poo
     pool,
     start: () => pool.start(),
     close: () => pool.close(),
-    plan: (context, url, time, spent) =>
+    plan: (context, url, request, time, spent) =>
       pool.run(
         timing(spent, async (exchange) => {
-          const { header } = await ask(exchange, context, { type: 'plan', context: specOf(context), url, time });
+          const basket = request.basket ?? [];
+          const { header } = await ask(exchange, context, { type: 'plan', context: specOf(context), url, basket, time });
           return (header as { planned: Planned }).planned;
         }),
       ),

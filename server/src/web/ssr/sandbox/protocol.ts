@@ -2,6 +2,7 @@
  * What the server asks a renderer process and what it answers (frames.ts carries them). The server
  * sends one request at a time to a renderer and waits for its answer (its watchdog times each one).
  */
+import type { BasketEntry } from '@shop/shared-kernel/contract';
 
 /**
  * One context of a renderer: the runtime, one shell instance (a choice of area versions) and at
@@ -28,7 +29,7 @@ export type RendererRequest =
   /** A part's server build, its bytes as signed (body): compiled once and kept by the renderer. */
   | { id: number; type: 'part'; part: string }
   /** `time`: what is left of the page's time in the sandbox; every call into the isolate for it stops then. */
-  | { id: number; type: 'plan'; context: ContextSpec; url: string; time: SandboxTime }
+  | { id: number; type: 'plan'; context: ContextSpec; url: string; basket: readonly BasketEntry[]; time: SandboxTime }
   /** body: the page's data as the page embeds it (EmbeddedServerData's JSON). */
   | { id: number; type: 'render'; context: ContextSpec; url: string; config: string; givenUp: string[]; origin: string; time: SandboxTime };
 

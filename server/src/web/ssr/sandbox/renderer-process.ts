@@ -174,7 +174,7 @@ async function handle(request: RendererRequest, body: string) {
     spent = { cpuMs: 0, wallMs: 0 };
     const { calls } = await contextFor(request.id, request.context);
     if (request.type === 'plan') {
-      await inParts((timeout) => calls.plan.apply(undefined, [request.url], { timeout }));
+      await inParts((timeout) => calls.plan.apply(undefined, [request.url, JSON.stringify(request.basket)], { timeout }));
       const planned = (await inParts((timeout) => calls.collect.apply(undefined, [], { timeout, result: { copy: true } }))) as string;
       send({ id: request.id, ok: true, planned: JSON.parse(planned) as Planned, spent });
       return;

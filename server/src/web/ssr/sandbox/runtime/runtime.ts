@@ -19,7 +19,14 @@ import './web-globals.ts';
 import * as zustand from 'zustand';
 import mitt from 'mitt';
 import * as kernel from '@shop/shared-kernel';
-import type { DeclaredPageData, ServerRender, SettledLoad, ShellServer, ShellServerModule } from '@shop/shared-kernel/contract';
+import type {
+  BasketEntry,
+  DeclaredPageData,
+  ServerRender,
+  SettledLoad,
+  ShellServer,
+  ShellServerModule,
+} from '@shop/shared-kernel/contract';
 import type { PageMetaInput, PagePicture } from '@shop/shared-kernel/contract';
 import { takeLogs } from './web-globals.ts';
 
@@ -114,8 +121,11 @@ const sandbox = {
     });
   },
 
-  /** Starts the page's plan: its route, whether it is a page, its declared data (collected by `collect`). */
-  plan(url: string): void {
+  /**
+   * Starts the page's plan: its route, whether it is a page, its declared data (collected by
+   * `collect`). `basketJson`: the request's basket (the server parsed and bounded its cookie).
+   */
+  plan(url: string, basketJson: string): void {
     const current = requireShell();
     const pathname = url.split('?')[0] ?? '/';
     const route = current.routeForPath(pathname);
@@ -130,7 +140,7 @@ const sandbox = {
     });
     if (!current.pageData) state.result = { ok: true, value: planned(null) };
     else
-      current.pageData(url).then(
+      current.pageData(url, { basket: JSON.parse(basketJson) as BasketEntry[] }).then(
         (declared) => void (state.result = { ok: true, value: planned(declared) }),
         (error: unknown) => void (state.result = { ok: false, error }),
       );
@@ -142,7 +152,7 @@ const sandbox = {
    */
   render(url: string, configJson: string, dataJson: string, givenUpJson: string, origin: string): void {
     const current = requireShell();
-    const embedded = JSON.parse(dataJson) as { data: Record<string, SettledLoad>; notFound?: boolean };
+    const embedded = JSON.parse(dataJson) as { data: Record<string, SettledLoad>; notFound?: boolean; basket?: BasketEntry[] };
     const givenUp = new Set(JSON.parse(givenUpJson) as string[]);
     const data = new Map(Object.entries(embedded.data));
     const head: Head = { meta: { title: null }, picture: null, jsonLd: [], styles: [] };
@@ -152,6 +162,7 @@ const sandbox = {
       data,
       notFound: embedded.notFound === true,
       origin,
+      ...(embedded.basket ? { basket: embedded.basket } : {}),
       collect: (key) => void (data.has(key) || givenUp.has(key) || asked.add(key)),
       meta: (meta) => void (head.meta = meta),
       picture: (picture) => void (head.picture ??= picture),
