@@ -10,7 +10,8 @@
  */
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { chromium } from '@playwright/test';
+import { chromium, type Cookie } from '@playwright/test';
+import { BASKET_COOKIE } from '@shop/shared-kernel/rules';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +23,13 @@ const RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const PORT = Number(process.env.BENCH_DECIDED_PORT ?? 4555);
 
 type Sample = { score: number; lcpMs: number; fcpMs: number; tbtMs: number; cls: number; lcpElement: string };
-/** The basket a shopper keeps after adding the first product of a category (read from a throw-away browser). */
-async function storedBasket(base: string, category: string): Promise<string> {
+type StoredBasket = { cartData: string; cookies: Cookie[] };
+
+/**
+ * The basket a shopper keeps after adding the first product of a category (read from a throw-away
+ * browser): the stored lines and the cookie the kernel mirrors them into for the basket page.
+ */
+async function storedBasket(base: string, category: string): Promise<StoredBasket> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((flag) => flag !== '--headless') });
   try {
     const page = await browser.newPage();
@@ -31,14 +37,16 @@ async function storedBasket(base: string, category: string): Promise<string> {
     await page.getByTestId('product-card').first().getByRole('link').first().click();
     await page.getByRole('button', { name: 'Pridať do košíka' }).click();
     await page.waitForFunction(() => localStorage.getItem('cartData')?.includes('v_id'));
-    return (await page.evaluate(() => localStorage.getItem('cartData')))!;
+    const cookies = (await page.context().cookies()).filter((cookie) => cookie.name === BASKET_COOKIE);
+    if (cookies.length !== 1) throw new Error('the kernel did not mirror the basket into its cookie');
+    return { cartData: (await page.evaluate(() => localStorage.getItem('cartData')))!, cookies };
   } finally {
     await browser.close();
   }
 }
 
 /** Consent cookies (and the basket) into a fresh browser without loading any page of the shop. */
-async function decide(port: number, base: string, basket: string | null): Promise<void> {
+async function decide(port: number, base: string, basket: StoredBasket | null): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const context = browser.contexts()[0]!;
@@ -47,8 +55,9 @@ async function decide(port: number, base: string, basket: string | null): Promis
       // A JSON answer of the origin: gives localStorage its origin without caching any of the page's files.
       const page = await context.newPage();
       await page.goto(`${base}/api/site`);
-      await page.evaluate((value) => localStorage.setItem('cartData', value), basket);
+      await page.evaluate((value) => localStorage.setItem('cartData', value), basket.cartData);
       await page.close();
+      await context.addCookies(basket.cookies);
     }
   } finally {
     await browser.close();

@@ -6,8 +6,10 @@
  *   with prefetch on intent off (`localStorage['shop:prefetch'] = 'off'`, the bench's switch) and on
  *   (the link hovered PREFETCH_LEAD_MS before the click; links in view warmed when idle), on a
  *   throttled network;
- * - until the basket's lines and continue button are there and the product page's add-to-basket
- *   button is enabled, first visit (a fresh browser) and returning (the same browser again), with
+ * - until the basket's lines and continue button are there (server-rendered from the basket's
+ *   cookie: readable, and the continue button a working link), until its amount buttons are live
+ *   (hydrated), and until the product page's add-to-basket button is enabled, first visit (a fresh
+ *   browser with the basket and its cookie as the kernel keeps them) and returning (the same browser again), with
  *   Lighthouse's mobile throttling (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up by CDP, CPU
  *   4× slower) and without; from navigation start and from the frame's first paint.
  * Medians of RUNS.
@@ -15,6 +17,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS, decidedCookies } from './chromium.ts';
 import { median } from './shop-server.ts';
+import { BASKET_COOKIE, BASKET_COOKIE_PATH, basketCookieValue } from '@shop/shared-kernel/rules';
 
 export const RUNS = Number(process.env.BENCH_WAITS_RUNS ?? 5);
 /** How long before the click the shopper's pointer is over the link. */
@@ -39,6 +42,8 @@ async function throttle(page: Page, cpu: boolean): Promise<void> {
 async function shopper(browser: Browser, base: string, lines: Line[], prefetch: 'off' | 'on'): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'sk-SK' });
   await context.addCookies(decidedCookies(base));
+  // The basket as the kernel keeps it: the lines in storage, their ids and amounts in the basket's cookie.
+  await context.addCookies([{ name: BASKET_COOKIE, value: basketCookieValue(lines), url: `${base}${BASKET_COOKIE_PATH}` }]);
   // tsx compiles this file keeping function names (`__name(…)`), also inside the functions sent to the page.
   await context.addInitScript({ content: 'window.__name = (f) => f;' });
   await context.addInitScript(
@@ -56,6 +61,8 @@ async function shopper(browser: Browser, base: string, lines: Line[], prefetch: 
           document.querySelector('a.chk-continue')
         )
           waits.basket = performance.now();
+        const more = document.querySelector<HTMLButtonElement>('ul[aria-label="Položky v košíku"] button[aria-label^="Zvýšiť množstvo"]');
+        if (waits.basketLive === undefined && more && !more.disabled) waits.basketLive = performance.now();
         const add = Array.from(document.querySelectorAll('button')).find((button) => button.textContent?.trim() === 'Pridať do košíka');
         if (waits.product === undefined && add && !add.disabled) waits.product = performance.now();
       };
@@ -168,6 +175,7 @@ export async function measureShopperWaits(base: string, paths: { category: strin
     const usable: Usable[] = [];
     const targets = [
       { name: 'basket (1 line)', path: '/checkout/cart', key: 'basket' },
+      { name: 'basket (1 line), amounts editable', path: '/checkout/cart', key: 'basketLive' },
       { name: 'product', path: paths.product, key: 'product' },
     ];
     for (const throttled of [false, true])
@@ -192,8 +200,9 @@ export function shopperWaitsSection(waits: ShopperWaits): string[] {
     `Medians of ${waits.runs}, Chromium, a 390 × 844 window, cookies decided (tools/bench/src/shopper-waits.ts). Route changes: soft navigations on a throttled ` +
       `network (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up; CPU not slowed), from the click to the frame showing the new page's main content ` +
       `(the product's add-to-basket button; the basket's continue button), and the click's INP; prefetch off (the bench's switch) and on (the pointer over the link ` +
-      `${PREFETCH_LEAD_MS} ms before the click, links in view warmed when idle). Usable: the basket's line and continue button, the product's add-to-basket button enabled, ` +
-      'from navigation start and from the first contentful paint (the server-rendered frame); mobile: that network and the CPU 4× slower.',
+      `${PREFETCH_LEAD_MS} ms before the click, links in view warmed when idle). Usable: the basket's line and continue button (server-rendered from the basket's cookie; ` +
+      'the continue button is a link that works before the scripts), its amount buttons enabled (the page hydrated), the product\'s add-to-basket button enabled, ' +
+      'from navigation start and from the first contentful paint (the server-rendered frame; negative: in the HTML, there before the paint); mobile: that network and the CPU 4× slower.',
     '',
     '| route change | prefetch off: content ms | INP ms | prefetch on: content ms | INP ms |',
     '|---|---:|---:|---:|---:|',
@@ -210,7 +219,7 @@ export function shopperWaitsSection(waits: ShopperWaits): string[] {
     '',
     '| page | visit | unthrottled: from navigation ms | from paint ms | mobile: from navigation ms | from paint ms |',
     '|---|---|---:|---:|---:|---:|',
-    ...['basket (1 line)', 'product'].flatMap((page) =>
+    ...['basket (1 line)', 'basket (1 line), amounts editable', 'product'].flatMap((page) =>
       (['first', 'returning'] as const).map((visit) => {
         const fast = usable(page, visit, false);
         const slow = usable(page, visit, true);
