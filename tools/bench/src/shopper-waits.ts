@@ -201,7 +201,7 @@ export function shopperWaitsSection(waits: ShopperWaits): string[] {
       `network (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up; CPU not slowed), from the click to the frame showing the new page's main content ` +
       `(the product's add-to-basket button; the basket's continue button), and the click's INP; prefetch off (the bench's switch) and on (the pointer over the link ` +
       `${PREFETCH_LEAD_MS} ms before the click, links in view warmed when idle). Usable: the basket's line and continue button (server-rendered from the basket's cookie; ` +
-      'the continue button is a link that works before the scripts), its amount buttons enabled (the page hydrated), the product\'s add-to-basket button enabled, ' +
+      "the continue button is a link that works before the scripts), its amount buttons enabled (the page hydrated), the product's add-to-basket button enabled, " +
       'from navigation start and from the first contentful paint (the server-rendered frame; negative: in the HTML, there before the paint); mobile: that network and the CPU 4× slower.',
     '',
     '| route change | prefetch off: content ms | INP ms | prefetch on: content ms | INP ms |',
