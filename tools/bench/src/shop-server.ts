@@ -4,7 +4,7 @@
  * their own origin, pre-compressed files, immutable caching.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AREAS } from '@shop/shared-kernel/contract';
 import { startGatewaySimulator } from '../../scripts/gateway-simulator.mjs';
@@ -50,6 +50,29 @@ export function publishOrigin(dataDir: string, shellDist?: string, env: NodeJS.P
   release(['deploy', 'shell', ...(shellDist ? ['--dist', shellDist] : ['--no-build']), ...origin], env);
 }
 
+/**
+ * A web server (ROLE=web) leaves the release requests to a worker, so a shop of web servers alone
+ * answers every page 503 ("being deployed") until one runs. A worker applies them, then goes
+ * (left running, it would also carry out the orders' jobs during the measurements).
+ */
+async function applyReleases(dataDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const requests = join(dataDir, 'origin', 'builds', 'requests');
+  const pending = () => readdirSync(requests).filter((name) => /^\d{13}-[A-Za-z0-9_-]{22}\.json$/.test(name)).length;
+  const worker = spawn(process.execPath, ['dist/server.js'], { cwd: api, env: { ...env, ROLE: 'worker' }, stdio: 'ignore' });
+  try {
+    for (let attempt = 0; pending() > 0 || !existsSync(join(dataDir, 'origin', 'builds', 'latest.json')); attempt += 1) {
+      if (attempt > 300 || worker.exitCode !== null) throw new Error(`${dataDir}: the worker did not apply the release requests`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (worker.exitCode !== null) return resolve();
+      worker.once('exit', () => resolve());
+      worker.kill('SIGTERM');
+    });
+  }
+}
+
 export async function startShop(options: {
   port: number;
   name: string;
@@ -74,6 +97,7 @@ export async function startShop(options: {
     ...options.env,
   };
   publishOrigin(dataDir, options.shellDist, env);
+  if (env.ROLE === 'web') await applyReleases(dataDir, env);
   // The card gateway beside the server, as `npm start` starts it.
   const gateway = await startGatewaySimulator({ dataDir, port: options.port + 2, env, output: () => {} });
   env.GATEWAY_URL = gateway.url;
@@ -96,6 +120,11 @@ export async function startShop(options: {
     )
       break;
     if (attempt > 300) throw new Error(`${options.name}: server did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  // The shop's pages are served (the releases applied): a row of 503s measures nothing.
+  for (let attempt = 0; (await fetch(`${base}/`).then((r) => r.status)) !== 200; attempt += 1) {
+    if (attempt > 100) throw new Error(`${options.name}: its pages are not served (no release in force)`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
