@@ -273,7 +273,8 @@ async function main() {
     what: 'server-rendered pages on distinct URLs, cache off (50 connections)',
     value: `${Math.round(pagesOff.requestsPerSecond)} pages/s, p99 ${pagesOff.p99} ms`,
     limit: '≥ 400 pages/s, p99 ≤ 100 ms',
-    met: pagesOff.requestsPerSecond >= 400 && pagesOff.p99 <= 100,
+    // Answers that are errors (a 503 comes fast) are no pages.
+    met: pagesOff.errors === 0 && pagesOff.requestsPerSecond >= 400 && pagesOff.p99 <= 100,
     group: 'pages',
   });
   // Issue #49: the sandbox must not be slower than rendering in the server's process, on this machine's cores.
@@ -283,7 +284,7 @@ async function main() {
     what: 'server-rendered pages in the sandbox (2 renderers) against in-process, cache off (50 connections)',
     value: `${Math.round(sandboxRow.pagesPerSecond)} against ${Math.round(inProcessRow.pagesPerSecond)} pages/s`,
     limit: '≥ in-process',
-    met: sandboxRow.pagesPerSecond >= inProcessRow.pagesPerSecond,
+    met: sandboxRow.errors === 0 && inProcessRow.errors === 0 && sandboxRow.pagesPerSecond >= inProcessRow.pagesPerSecond,
     group: 'pages',
   });
   budgets.push({

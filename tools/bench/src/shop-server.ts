@@ -97,10 +97,10 @@ export async function startShop(options: {
     ...options.env,
   };
   publishOrigin(dataDir, options.shellDist, env);
-  if (env.ROLE === 'web') await applyReleases(dataDir, env);
   // The card gateway beside the server, as `npm start` starts it.
   const gateway = await startGatewaySimulator({ dataDir, port: options.port + 2, env, output: () => {} });
   env.GATEWAY_URL = gateway.url;
+  if (env.ROLE === 'web') await applyReleases(dataDir, env);
 
   const command = options.cpu ? 'taskset' : process.execPath;
   // The compiled server, as `npm start` runs it (tools/scripts/build.mjs builds api/dist).

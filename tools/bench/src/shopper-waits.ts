@@ -8,7 +8,9 @@
  *   throttled network;
  * - until the basket's lines and continue button are there (server-rendered from the basket's
  *   cookie: readable, and the continue button a working link), until its amount buttons are live
- *   (hydrated), and until the product page's add-to-basket button is enabled, first visit (a fresh
+ *   (hydrated), until the checkout steps' own controls are there (the contact step's form and its
+ *   continue button; the order step's order button enabled, its price known), and until the product
+ *   page's add-to-basket button is enabled, first visit (a fresh
  *   browser with the basket and its cookie as the kernel keeps them) and returning (the same browser again), with
  *   Lighthouse's mobile throttling (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up by CDP, CPU
  *   4× slower) and without; from navigation start and from the frame's first paint.
@@ -50,8 +52,24 @@ async function shopper(browser: Browser, base: string, lines: Line[], prefetch: 
     ({ origin, value, prefetch }) => {
       if (location.origin !== origin) return;
       if (!localStorage.getItem('cartData')) localStorage.setItem('cartData', JSON.stringify({ value, expires: Date.now() + 86_400_000 }));
+      // The contact step done, as the order step needs it (the checkout's draft in this tab's storage).
+      if (!sessionStorage.getItem('checkoutDraft'))
+        sessionStorage.setItem(
+          'checkoutDraft',
+          JSON.stringify({
+            idempotencyKey: crypto.randomUUID(),
+            contact: {
+              email: 'jana@example.sk',
+              phone: '0905 123 456',
+              name: 'Jana Testovacia',
+              billing: { street: 'Hlavná 12', city: 'Žilina', zip: '010 01' },
+              company: null,
+              delivery: null,
+            },
+          }),
+        );
       localStorage.setItem('shop:prefetch', prefetch);
-      // When the page's own content is usable: the basket's lines and continue button, the enabled add-to-basket button.
+      // When the page's own content is usable: the basket's lines and continue button (and its live amounts), the checkout steps' controls, the enabled add-to-basket button.
       const waits: Record<string, number> = {};
       (window as unknown as { __waits: Record<string, number> }).__waits = waits;
       const check = () => {
@@ -63,7 +81,13 @@ async function shopper(browser: Browser, base: string, lines: Line[], prefetch: 
           waits.basket = performance.now();
         const more = document.querySelector<HTMLButtonElement>('ul[aria-label="Položky v košíku"] button[aria-label^="Zvýšiť množstvo"]');
         if (waits.basketLive === undefined && more && !more.disabled) waits.basketLive = performance.now();
-        const add = Array.from(document.querySelectorAll('button')).find((button) => button.textContent?.trim() === 'Pridať do košíka');
+        const buttons = Array.from(document.querySelectorAll('button'));
+        const named = (text: string) => buttons.find((button) => button.textContent?.trim() === text);
+        if (waits.contact === undefined && document.querySelector('input[type="email"]') && named('Pokračovať k doprave a platbe'))
+          waits.contact = performance.now();
+        const order = named('Objednať s povinnosťou platby');
+        if (waits.order === undefined && order && !order.disabled) waits.order = performance.now();
+        const add = named('Pridať do košíka');
         if (waits.product === undefined && add && !add.disabled) waits.product = performance.now();
       };
       new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
@@ -176,6 +200,8 @@ export async function measureShopperWaits(base: string, paths: { category: strin
     const targets = [
       { name: 'basket (1 line)', path: '/checkout/cart', key: 'basket' },
       { name: 'basket (1 line), amounts editable', path: '/checkout/cart', key: 'basketLive' },
+      { name: 'checkout: contact step', path: '/checkout/contact', key: 'contact' },
+      { name: 'checkout: order step', path: '/checkout/order', key: 'order' },
       { name: 'product', path: paths.product, key: 'product' },
     ];
     for (const throttled of [false, true])
@@ -201,7 +227,8 @@ export function shopperWaitsSection(waits: ShopperWaits): string[] {
       `network (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up; CPU not slowed), from the click to the frame showing the new page's main content ` +
       `(the product's add-to-basket button; the basket's continue button), and the click's INP; prefetch off (the bench's switch) and on (the pointer over the link ` +
       `${PREFETCH_LEAD_MS} ms before the click, links in view warmed when idle). Usable: the basket's line and continue button (server-rendered from the basket's cookie; ` +
-      "the continue button is a link that works before the scripts), its amount buttons enabled (the page hydrated), the product's add-to-basket button enabled, " +
+      "the continue button is a link that works before the scripts), its amount buttons enabled (the page hydrated), the contact step's form and continue button, " +
+      "the order step's order button enabled (its price known), the product's add-to-basket button enabled, " +
       'from navigation start and from the first contentful paint (the server-rendered frame; negative: in the HTML, there before the paint); mobile: that network and the CPU 4× slower.',
     '',
     '| route change | prefetch off: content ms | INP ms | prefetch on: content ms | INP ms |',
@@ -219,12 +246,13 @@ export function shopperWaitsSection(waits: ShopperWaits): string[] {
     '',
     '| page | visit | unthrottled: from navigation ms | from paint ms | mobile: from navigation ms | from paint ms |',
     '|---|---|---:|---:|---:|---:|',
-    ...['basket (1 line)', 'basket (1 line), amounts editable', 'product'].flatMap((page) =>
-      (['first', 'returning'] as const).map((visit) => {
-        const fast = usable(page, visit, false);
-        const slow = usable(page, visit, true);
-        return `| ${page} | ${visit} | ${ms(fast.map((r) => r.fromNavigationMs))} | ${ms(fast.map((r) => r.fromPaintMs))} | ${ms(slow.map((r) => r.fromNavigationMs))} | ${ms(slow.map((r) => r.fromPaintMs))} |`;
-      }),
+    ...['basket (1 line)', 'basket (1 line), amounts editable', 'checkout: contact step', 'checkout: order step', 'product'].flatMap(
+      (page) =>
+        (['first', 'returning'] as const).map((visit) => {
+          const fast = usable(page, visit, false);
+          const slow = usable(page, visit, true);
+          return `| ${page} | ${visit} | ${ms(fast.map((r) => r.fromNavigationMs))} | ${ms(fast.map((r) => r.fromPaintMs))} | ${ms(slow.map((r) => r.fromNavigationMs))} | ${ms(slow.map((r) => r.fromPaintMs))} |`;
+        }),
     ),
     '',
   ];
