@@ -8,10 +8,11 @@
  * checkout rules and run on both sides.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_RECORD_ID } from './record-id.ts';
 import { CheckoutContact, CompanyData, Coupon, OrderDetail, OrderLine, OrderPaymentStatus } from './checkout-types.ts';
 
 /** A database id: a positive 32-bit integer (PostgreSQL's integer refuses more). */
-export const RecordId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+export const RecordId = Type.Integer({ minimum: 1, maximum: MAX_RECORD_ID });
 
 /** An e-mail address as typed: the rules check its form, the API stores it lower-case. */
 export const EmailInput = Type.String({ minLength: 3, maxLength: 254 });

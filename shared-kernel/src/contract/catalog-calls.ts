@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineCalls, Paged, type CallTypes } from './common.ts';
 import { SEARCH_LIMITS } from './catalog-limits.ts';
 import { BASKET_LIMITS } from './basket-limits.ts';
+import { MAX_RECORD_ID } from './record-id.ts';
 import {
   Brand,
   CategoryDetail,
@@ -29,7 +30,7 @@ export const catalogCalls = defineCalls({
   // requirements R7.4
   'POST /api/product/variant/detail': {
     summary: 'Údaje variantu produktu (pre košík)',
-    body: Type.Object({ v_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+    body: Type.Object({ v_id: Type.Integer({ minimum: 1, maximum: MAX_RECORD_ID }) }),
     answer: Type.Object({ data: VariantData }),
   },
   // The basket page's server render: every line's variant in one call (the ids of its cookie).

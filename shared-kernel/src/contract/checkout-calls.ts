@@ -2,10 +2,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineCalls, type CallTypes } from './common.ts';
 import { BASKET_LIMITS } from './basket-limits.ts';
+import { MAX_RECORD_ID } from './record-id.ts';
 import { CheckoutQuote, OrderDetail, PaymentRefund, PickupPoint, PlacedOrder, ShippingPriceList } from './checkout-types.ts';
 
 /** A database id: a positive 32-bit integer. */
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = Type.Integer({ minimum: 1, maximum: MAX_RECORD_ID });
 /** An order's number as printed on documents (year and sequence). */
 const OrderNumber = Type.Object({ number: Type.String({ pattern: '^[0-9]{6,16}$' }) });
 
@@ -103,7 +104,7 @@ export const checkoutCalls = defineCalls({
   /** A refund the gateway refused, made by hand at the gateway: the operator records it (audited with the note). */
   'POST /api/operator/payments/:id/refunded': {
     summary: 'Zaznamená ručne vrátenú platbu, ktorú brána odmietla (operátor)',
-    params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+    params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_RECORD_ID }) }),
     body: Type.Object({ note: Type.String({ minLength: 3, maxLength: 500 }) }, { additionalProperties: false }),
     answer: Type.Object({ data: PaymentRefund }),
   },

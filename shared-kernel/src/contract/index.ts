@@ -17,5 +17,6 @@ export { AREAS, PARTS, LAYOUTS, isArea, isPart, isLayout, partFolder } from './p
 export type { AreaName, PartName, LayoutName } from './parts.ts';
 export { REGISTRY_PATH } from './registry.ts';
 export { BASKET_LIMITS } from './basket-limits.ts';
+export { MAX_RECORD_ID } from './record-id.ts';
 export { PAGE_TYPES, pageTypeOf, shopPaths, shopRoutePatterns } from './shop-paths.ts';
 export type { PageType } from './shop-paths.ts';

@@ -10,6 +10,7 @@
  */
 import type { BasketEntry } from '../contract/index.ts';
 import { BASKET_LIMITS } from '../contract/basket-limits.ts';
+import { MAX_RECORD_ID as MAX_ID } from '../contract/record-id.ts';
 import { cookieValues } from './cookies.ts';
 
 export const BASKET_COOKIE = 'shop_basket';
@@ -20,7 +21,6 @@ export const BASKET_COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
 /** The longest value the parser reads: every line at its largest id and amount. */
 export const BASKET_COOKIE_MAX_LENGTH = BASKET_LIMITS.lines * 17;
 
-const MAX_ID = 2_147_483_647;
 const ENTRY = /^([1-9][0-9]{0,9})x([1-9][0-9]{0,4})$/;
 
 /** The cookie's value for these lines ('' for none: the cookie is then removed). */

@@ -6,6 +6,7 @@
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { MAX_RECORD_ID } from '@shop/shared-kernel/contract';
 import { ApiError } from './errors.ts';
 
 const base: Options = { useDefaults: true, removeAdditional: true, addUsedSchema: false, allErrors: false, strictNumbers: true };
@@ -82,4 +83,4 @@ export async function rejectNulCharacters(request: FastifyRequest): Promise<void
 }
 
 /** A database id in a path or body: a positive 32-bit integer (PostgreSQL's integer refuses more). */
-export const ID_SCHEMA = { type: 'integer', minimum: 1, maximum: 2_147_483_647 } as const;
+export const ID_SCHEMA = { type: 'integer', minimum: 1, maximum: MAX_RECORD_ID } as const;

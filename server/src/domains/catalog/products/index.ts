@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { MAX_RECORD_ID } from '@shop/shared-kernel/contract';
 import { catalogCalls } from '@shop/shared-kernel/schemas';
 import { callRoute } from '../../../infra/http/contract-route.ts';
 import type { ApiDeps } from '../../../infra/deps.ts';
@@ -69,7 +70,7 @@ export const catalogRoutes: FastifyPluginAsync<ApiDeps> = async (plugin, { db, w
         request.query.ids
           .split(',')
           .map(Number)
-          .filter((id) => id <= 2_147_483_647),
+          .filter((id) => id <= MAX_RECORD_ID),
       ),
     }),
   });
