@@ -21,10 +21,23 @@ async function main() {
   stopOnSignal(shop);
 }
 
-/** Stops taking requests, lets the running ones and the outbox's running jobs finish, then ends the process. */
+/**
+ * How long a stop waits for running requests and jobs: below the supervisor's 15 s before SIGKILL
+ * (tools/scripts/supervise.mjs), so the log says what held the stop. Nothing is lost by ending
+ * sooner: a request's transaction rolls back, and the outbox carries out its jobs on the next start.
+ */
+const STOP_WAIT_MS = 10_000;
+
+/** Stops taking requests, lets the running ones and the outbox's running jobs finish (for a while), then ends the process. */
 function stopOnSignal(shop: Shop) {
   const stop = async () => {
+    const asked = performance.now();
+    setTimeout(() => {
+      shop.api.log.error({ waitingFor: shop.closing() }, `the stop did not finish within ${STOP_WAIT_MS / 1000} s: ending the process`);
+      process.exit(1);
+    }, STOP_WAIT_MS).unref();
     await shop.close();
+    serverLog(`stopped in ${((performance.now() - asked) / 1000).toFixed(1)} s`);
     process.exit(0);
   };
   // Nothing a request does may end the process unnoticed: a stray rejection is logged with its cause.

@@ -40,6 +40,8 @@ export type Shop = {
   banner: string | null;
   /** Stops taking requests, lets the running ones and the outbox's running jobs finish, closes the database. */
   close(): Promise<void>;
+  /** What a close still waits for (empty before it starts and once it is done). */
+  closing(): string[];
 };
 
 export async function buildShop(settings: ShopSettings, role: ServerRole): Promise<Shop> {
@@ -79,6 +81,15 @@ export async function buildShop(settings: ShopSettings, role: ServerRole): Promi
   const releasedFiles = releasedFileCheck(releases.integrity, (part, version, file) => releaseWork.notAsSigned(part, version, file));
   const origin = role === 'worker' ? null : await hostPages(api, { opened, jobs: releaseWork, releasedFiles, gatewayOrigin });
   let work: StartedWork | null = null;
+  const pending = new Set<string>();
+  const track = async (name: string, closed: Promise<unknown>) => {
+    pending.add(name);
+    try {
+      await closed;
+    } finally {
+      pending.delete(name);
+    }
+  };
 
   return {
     api,
@@ -101,9 +112,16 @@ export async function buildShop(settings: ShopSettings, role: ServerRole): Promi
     startLines: () => (role === 'worker' ? workerLines : shopLines)(opened, work ?? { backups: null, canaries: null }),
     banner: role === 'worker' ? null : addressesBanner(opened),
     async close() {
-      const running: (Closable | null)[] = [origin, operatorOrigin, ...(work?.running ?? []), { close: async () => releaseWork.stop() }];
-      await Promise.allSettled([api.close(), ...running.map((other) => other?.close())]);
-      await database.close();
+      const running: [string, Closable | null][] = [
+        ['the shop server (its requests, the outbox, the renderers)', api],
+        ["the areas' origin", origin],
+        ['the operator origin', operatorOrigin],
+        ...(work?.running ?? []).map((job, index): [string, Closable] => [`background work ${index + 1}`, job]),
+        ['the release jobs', { close: async () => releaseWork.stop() }],
+      ];
+      await Promise.allSettled(running.map(([name, part]) => (part ? track(name, part.close()) : null)));
+      await track('the database', database.close());
     },
+    closing: () => [...pending],
   };
 }
