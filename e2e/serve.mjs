@@ -94,9 +94,17 @@ writeFileSync(join(dataDir, 'serve.pid'), String(process.pid));
 
 process.on('SIGUSR2', () => {
   stopping = true;
+  const asked = performance.now();
+  const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+  // As the supervisor of `npm start` does (tools/scripts/supervise.mjs): a server that does not stop is killed.
+  const kill = setTimeout(() => server.kill('SIGKILL'), 15_000);
   server.once('exit', () => {
+    clearTimeout(kill);
+    const stopped = performance.now();
     // What `npm start` runs before serving (tools/scripts/build.mjs publishAll).
     release(['deploy', 'all', '--no-build', '--only-new', '--init', '--no-wait', '--reason', 'npm start']);
+    // A restart that outlasts a test's wait says which step took the time.
+    console.log(`[serve] restart: the server stopped in ${seconds(asked)}, the release took ${seconds(stopped)}; starting it again`);
     stopping = false;
     start();
   });
