@@ -28,8 +28,8 @@ export type WorkOptions = {
   releasedFiles: ReleasedFileCheck;
 };
 
-/** What the work said of itself, and what the process's stop closes. */
-export type StartedWork = WorkLines & { running: Closable[] };
+/** What the work said of itself, and what the process's stop closes (by name: a stop that waits says for what). */
+export type StartedWork = WorkLines & { running: [string, Closable][] };
 
 /** What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk. */
 function backupSources({ settings, database, files, releases }: OpenedShop): ServerBackupOptions {
@@ -59,7 +59,14 @@ async function startWorkerWork({ opened, api, jobs, canaries, standby }: WorkOpt
   const backups = scheduleBackups(api.log, backupSources(opened));
   jobs.startIntegrityWatch(true);
   await jobs.moveRequests.start();
-  return { canaries: canaries.description, backups: backups.description, running: [canaryWatch, backups] };
+  return {
+    canaries: canaries.description,
+    backups: backups.description,
+    running: [
+      ['the canary watch', canaryWatch],
+      ['the backups', backups],
+    ],
+  };
 }
 
 /**
@@ -78,7 +85,10 @@ async function startShopWork(role: 'all' | 'web', { opened, api, jobs, canaries,
   return {
     canaries: role === 'all' ? canaries.description : null,
     backups: backups?.description ?? null,
-    running: [canaryWatch, backups].filter((running) => running !== null),
+    running: [
+      ...(canaryWatch ? [['the canary watch', canaryWatch] as [string, Closable]] : []),
+      ...(backups ? [['the backups', backups] as [string, Closable]] : []),
+    ],
   } satisfies StartedWork;
 }
 

@@ -116,7 +116,7 @@ export async function buildShop(settings: ShopSettings, role: ServerRole): Promi
         ['the shop server (its requests, the outbox, the renderers)', api],
         ["the areas' origin", origin],
         ['the operator origin', operatorOrigin],
-        ...(work?.running ?? []).map((job, index): [string, Closable] => [`background work ${index + 1}`, job]),
+        ...(work?.running ?? []),
         ['the release jobs', { close: async () => releaseWork.stop() }],
       ];
       await Promise.allSettled(running.map(([name, part]) => (part ? track(name, part.close()) : null)));
