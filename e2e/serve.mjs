@@ -96,7 +96,7 @@ process.on('SIGUSR2', () => {
   stopping = true;
   const asked = performance.now();
   const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
-  // As the supervisor of `npm start` does (tools/scripts/supervise.mjs): a server that does not stop is killed.
+  // As the cluster's supervisor does (tools/scripts/topology.mjs): a server that does not stop is killed.
   const kill = setTimeout(() => server.kill('SIGKILL'), 15_000);
   server.once('exit', () => {
     clearTimeout(kill);

@@ -22,9 +22,10 @@ async function main() {
 }
 
 /**
- * How long a stop waits for running requests and jobs: below the supervisor's 15 s before SIGKILL
- * (tools/scripts/supervise.mjs), so the log says what held the stop. Nothing is lost by ending
- * sooner: a request's transaction rolls back, and the outbox carries out its jobs on the next start.
+ * How long a stop waits for running requests and jobs: below the supervisors' SIGKILL (the cluster's
+ * after 15 s, `npm start`'s after 60 s: tools/scripts/supervise.mjs), so the log says what held the
+ * stop. Nothing is lost by ending sooner: a request's transaction rolls back, and the outbox carries
+ * out its jobs on the next start.
  */
 const STOP_WAIT_MS = 10_000;
 
