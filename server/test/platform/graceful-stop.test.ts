@@ -15,7 +15,8 @@ import { startGatewaySimulator, type GatewaySimulator } from '@shop/gateway-simu
 import { freePort } from '../../../tools/scripts/topology.mjs';
 
 const apiDir = join(import.meta.dirname, '..', '..');
-const dataDir = mkdtempSync(join(tmpdir(), 'shop-stop-'));
+// Made by the test, not on import: where it is skipped (PostgreSQL's lane), no hook would remove it.
+let dataDir: string | null = null;
 let gateway: GatewaySimulator | null = null;
 let socket: Socket | null = null;
 let server: ReturnType<typeof spawn> | null = null;
@@ -24,13 +25,14 @@ afterAll(async () => {
   socket?.destroy();
   if (server && server.exitCode === null) server.kill('SIGKILL');
   await gateway?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 it.skipIf(Boolean(process.env.DATABASE_URL))(
   'a stop held by a request that never finishes ends after its wait and names what held it',
   { timeout: 90_000 },
   async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'shop-stop-'));
     const [port, assetPort, opsPort] = [await freePort(), await freePort(), await freePort()];
     gateway = await startGatewaySimulator({ secret: 'graceful-stop-gateway-secret' });
     const env: NodeJS.ProcessEnv = {
