@@ -29,7 +29,7 @@ export type WorkOptions = {
 };
 
 /** What the work said of itself, and what the process's stop closes (by name: a stop that waits says for what). */
-export type StartedWork = WorkLines & { running: [string, Closable][] };
+export type StartedWork = WorkLines & { running: [string, Closable | null][] };
 
 /** What a backup copies: the database, the file store, the secrets, and the origin when it is on this disk. */
 function backupSources({ settings, database, files, releases }: OpenedShop): ServerBackupOptions {
@@ -86,8 +86,8 @@ async function startShopWork(role: 'all' | 'web', { opened, api, jobs, canaries,
     canaries: role === 'all' ? canaries.description : null,
     backups: backups?.description ?? null,
     running: [
-      ...(canaryWatch ? [['the canary watch', canaryWatch] as [string, Closable]] : []),
-      ...(backups ? [['the backups', backups] as [string, Closable]] : []),
+      ['the canary watch', canaryWatch],
+      ['the backups', backups],
     ],
   } satisfies StartedWork;
 }

@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRequestName, REQUESTS_PREFIX } from '@shop/release';
 import { AREAS } from '@shop/shared-kernel/contract';
 import { startGatewaySimulator } from '../../scripts/gateway-simulator.mjs';
 
@@ -56,8 +57,8 @@ export function publishOrigin(dataDir: string, shellDist?: string, env: NodeJS.P
  * (left running, it would also carry out the orders' jobs during the measurements).
  */
 async function applyReleases(dataDir: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const requests = join(dataDir, 'origin', 'builds', 'requests');
-  const pending = () => readdirSync(requests).filter((name) => /^\d{13}-[A-Za-z0-9_-]{22}\.json$/.test(name)).length;
+  const requests = join(dataDir, 'origin', REQUESTS_PREFIX);
+  const pending = () => readdirSync(requests).filter(isRequestName).length;
   const worker = spawn(process.execPath, ['dist/server.js'], { cwd: api, env: { ...env, ROLE: 'worker' }, stdio: 'ignore' });
   try {
     for (let attempt = 0; pending() > 0 || !existsSync(join(dataDir, 'origin', 'builds', 'latest.json')); attempt += 1) {
